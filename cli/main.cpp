@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// fitcheck: the command-line face of the estimation core.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "fitcheck/config.hpp"
+#include "fitcheck/memory.hpp"
+#include "fitcheck/params.hpp"
+#include "fitcheck/report.hpp"
+#include "format.hpp"
+#include "read_input.hpp"
+
+namespace {
+
+using namespace fitcheck;
+
+constexpr const char* usage_text =
+    "usage: fitcheck <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  params CONFIG.json [--json]   exact parameter count and breakdown (CONFIG may be - for stdin)\n"
+    "  help                          this text\n"
+    "  version                       the version\n";
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "fitcheck: error: %s\n", message.c_str());
+  return 2;
+}
+
+void print_parameter_table(const ModelDescription& model, const ParameterCount& count) {
+  std::printf("model_type: %s%s%s\n", model.model_type.c_str(), model.architecture.empty() ? "" : "  architecture: ",
+              model.architecture.c_str());
+  std::printf("\n%-28s %22s %12s\n", "parameters", "exact", "rounded");
+  const auto row = [](const char* name, std::int64_t value) {
+    std::printf("  %-26s %22s %12s\n", name, cli::with_thousands(value).c_str(), cli::rounded_count(value).c_str());
+  };
+  const ParameterBreakdown& b = count.breakdown;
+  row("embedding", b.embedding);
+  row("attention", b.attention);
+  if (b.mlp) row("mlp", b.mlp);
+  if (b.routed_experts) row("routed experts", b.routed_experts);
+  if (b.shared_experts) row("shared experts", b.shared_experts);
+  if (b.router) row("router", b.router);
+  row("norms", b.norms);
+  row(model.tie_word_embeddings ? "lm_head (tied: 0)" : "lm_head", b.lm_head);
+  row("total", count.total);
+  if (count.active_per_token != count.total) row("active per token", count.active_per_token);
+  if (count.multi_token_prediction) row("MTP module (not in total)", count.multi_token_prediction);
+  const WeightMemoryFigure weights = weight_bytes_at_uniform_width(count, 2);
+  std::printf("\nweights at bf16/fp16: %s bytes = %s\n", cli::with_thousands(weights.bytes).c_str(),
+              cli::gib_and_gb(weights.bytes).c_str());
+  for (const auto& line : model.not_counted) std::printf("not counted: %s\n", line.c_str());
+  if (!model.assumptions.empty()) {
+    std::printf("\nassumptions:\n");
+    for (const auto& line : model.assumptions) std::printf("  - %s\n", line.c_str());
+  }
+}
+
+int run_params(const std::vector<std::string>& args) {
+  std::string path;
+  bool json = false;
+  for (const auto& arg : args) {
+    if (arg == "--json") json = true;
+    else if (arg == "-" || arg.rfind("-", 0) != 0) {
+      if (!path.empty()) return fail("params takes one CONFIG.json, got '" + path + "' and '" + arg + "'");
+      path = arg;
+    } else {
+      return fail("unknown option '" + arg + "' for params (expected --json)");
+    }
+  }
+  if (path.empty()) return fail("params needs a CONFIG.json path (or - for standard input)");
+  const ModelDescription model = parse_hf_config(cli::read_input(path));
+  const ParameterCount count = count_parameters(model);
+  if (json) std::printf("%s\n", parameter_report_json(model, count).c_str());
+  else print_parameter_table(model, count);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::fputs(usage_text, stderr);
+    return 2;
+  }
+  const std::string command = args.front();
+  args.erase(args.begin());
+  try {
+    if (command == "params") return run_params(args);
+    if (command == "help" || command == "--help" || command == "-h") {
+      std::fputs(usage_text, stdout);
+      return 0;
+    }
+    if (command == "version" || command == "--version") {
+      std::printf("fitcheck 0.1.0\n");
+      return 0;
+    }
+    return fail("unknown command '" + command + "' (try 'fitcheck help')");
+  } catch (const ConfigError& error) {
+    return fail(error.what());
+  } catch (const std::exception& error) {
+    return fail(error.what());
+  }
+}

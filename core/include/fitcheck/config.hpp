@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// Reading a Hugging Face config.json into a ModelDescription. Text in, struct out: no I/O.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "fitcheck/model.hpp"
+
+namespace fitcheck {
+
+// A config that cannot be read. `field` names the offending key (dotted path, e.g.
+// "text_config.num_attention_heads"), or is empty for a JSON syntax error.
+class ConfigError : public std::runtime_error {
+ public:
+  ConfigError(std::string field, const std::string& message)
+      : std::runtime_error(message), field_(std::move(field)) {}
+  const std::string& field() const { return field_; }
+
+ private:
+  std::string field_;
+};
+
+// Parses config.json text. Throws ConfigError on malformed JSON, a wrong type, a missing or
+// contradictory field. Defaults applied are listed in ModelDescription::assumptions.
+ModelDescription parse_hf_config(std::string_view json_text);
+
+}  // namespace fitcheck

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// The normalized model description: what fitcheck knows about a model's shapes, independent of
+// which Hugging Face family and field names it came from. Every estimate reads only this.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fitcheck {
+
+enum class NormKind : std::uint8_t {
+  rms_norm,            // weight only (Llama, Mistral, Qwen, Gemma)
+  layer_norm,          // weight and bias (GPT-2, BLOOM, Falcon)
+  layer_norm_no_bias,  // weight only, LayerNorm statistics (OLMo-1 has no weight at all: see norm_has_weight)
+};
+
+enum class PositionEncoding : std::uint8_t {
+  rotary,            // no parameters
+  learned_absolute,  // a max_positions x hidden table (GPT-2, OPT)
+  alibi,             // no parameters (BLOOM, MPT)
+  relative_buckets,  // T5: buckets x heads bias table in the first layer of each stack
+  none,
+};
+
+// Attention of one layer kind. Standard attention uses num_heads, num_kv_heads and head_dim;
+// multi-head latent attention (DeepSeek-V2 §2.1) uses the low-rank fields instead.
+struct AttentionShape {
+  std::int64_t num_heads = 0;
+  std::int64_t num_kv_heads = 0;      // == num_heads: MHA; 1: MQA; otherwise GQA
+  std::int64_t head_dim = 0;          // query/key head dimension
+  std::int64_t value_head_dim = 0;    // value head dimension (== head_dim except in MLA)
+  bool qkv_bias = false;
+  bool output_bias = false;
+  std::int64_t query_norm_size = 0;   // parameters of the q norm (Qwen3: head_dim; OLMo2: heads x head_dim)
+  std::int64_t key_norm_size = 0;
+  bool qk_norm_has_bias = false;      // LayerNorm-style q/k norms (Cohere uses none; Persimmon has bias)
+  std::int64_t sliding_window = 0;    // 0: full attention; else the window in tokens
+  bool attention_sinks = false;       // one learned logit per head (gpt-oss)
+  bool cross_attention = false;       // decoder layers of an encoder-decoder model (T5)
+
+  // Multi-head latent attention (DeepSeek-V2/V3). kv_lora_rank > 0 turns it on.
+  std::int64_t q_lora_rank = 0;       // 0: queries projected directly from hidden
+  std::int64_t kv_lora_rank = 0;
+  std::int64_t qk_nope_head_dim = 0;
+  std::int64_t qk_rope_head_dim = 0;
+
+  bool is_multi_latent() const { return kv_lora_rank > 0; }
+  bool operator==(const AttentionShape&) const = default;
+};
+
+struct MlpShape {
+  std::int64_t intermediate_size = 0;  // width of one branch; 0: the layer has no MLP
+  bool gated = false;                  // SwiGLU/GeGLU: gate and up projections
+  bool bias = false;
+  bool operator==(const MlpShape&) const = default;
+};
+
+// Mixture of experts. num_experts == 0: the layer's MLP is dense (MlpShape above).
+struct MoeShape {
+  std::int64_t num_experts = 0;                  // routed experts
+  std::int64_t experts_per_token = 0;            // top-k
+  std::int64_t expert_intermediate_size = 0;
+  std::int64_t num_shared_experts = 0;           // always active
+  std::int64_t shared_expert_intermediate_size = 0;  // width of each shared expert
+  bool shared_expert_gate = false;               // Qwen2-MoE: sigmoid gate Linear(hidden, 1)
+  bool expert_bias = false;                      // gpt-oss: biases on expert projections
+  bool router_bias = false;                      // gpt-oss router has a bias
+  bool router_correction_bias = false;           // DeepSeek-V3 e_score_correction_bias (a buffer-like parameter)
+  bool gated = true;
+  bool operator==(const MoeShape&) const = default;
+};
+
+// One kind of decoder (or encoder) layer; identical layers share one LayerShape.
+struct LayerShape {
+  AttentionShape attention;
+  MlpShape mlp;
+  MoeShape moe;
+  std::int64_t hidden_norms = 2;  // norms of width hidden_size in the layer (Gemma-2/3: 4; parallel blocks: 1)
+  bool parallel_attention_mlp = false;  // GPT-J, NeoX, Falcon, Phi-1/2, Cohere
+  bool is_encoder = false;              // encoder stack of an encoder-decoder model
+  std::int64_t layer_count = 0;         // how many layers of the model are of this kind
+
+  bool is_moe() const { return moe.num_experts > 0; }
+  bool operator==(const LayerShape&) const = default;
+};
+
+struct ModelDescription {
+  std::string model_type;     // as in config.json (after unwrapping text_config)
+  std::string architecture;   // architectures[0] when present
+  std::int64_t hidden_size = 0;
+  std::int64_t vocab_size = 0;
+  std::int64_t num_layers = 0;  // decoder layers (+ encoder layers for encoder-decoder models)
+  std::int64_t max_position_embeddings = 0;
+  // Width of the token embedding when it differs from hidden_size (OPT-350m word_embed_proj_dim:
+  // project_in and project_out matrices bridge the two); 0 means hidden_size.
+  std::int64_t word_embedding_dim = 0;
+  bool tie_word_embeddings = false;
+  bool lm_head_bias = false;
+  PositionEncoding position_encoding = PositionEncoding::rotary;
+  std::int64_t learned_position_count = 0;  // rows of a learned position table
+  std::int64_t relative_attention_num_buckets = 0;
+  NormKind norm = NormKind::rms_norm;
+  bool norm_has_weight = true;               // OLMo-1 uses non-parametric LayerNorm
+  std::int64_t final_norms = 1;              // norms after the last layer (encoder-decoder: 2)
+  std::int64_t embedding_norms = 0;          // BLOOM word_embeddings_layernorm
+  std::int64_t multi_token_prediction_layers = 0;  // DeepSeek-V3 MTP modules (num_nextn_predict_layers)
+
+  // Distinct layer kinds and, for every layer in order, the index of its kind.
+  std::vector<LayerShape> layer_kinds;
+  std::vector<std::uint16_t> layer_kind_of_layer;
+
+  // Defaults fitcheck applied and facts it could not read; each one shown to the user.
+  std::vector<std::string> assumptions;
+  // Parts of the checkpoint that are not counted (vision towers, audio encoders).
+  std::vector<std::string> not_counted;
+};
+
+}  // namespace fitcheck

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+// Exact parameter counts. The model is first expanded into its weight tensors (the shapes a
+// checkpoint would hold); counts and per-format weight bytes are sums over that one inventory.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "fitcheck/model.hpp"
+
+namespace fitcheck {
+
+// What a tensor does; quantization formats keep some roles in 16-bit or give them more bits.
+enum class TensorRole : std::uint8_t {
+  token_embedding,
+  position_embedding,
+  lm_head,
+  attention_query,         // q_proj (MLA: q_b_proj when q_lora_rank > 0)
+  attention_query_down,    // MLA q_a_proj
+  attention_key,
+  attention_value,
+  attention_kv_down,       // MLA kv_a_proj_with_mqa
+  attention_kv_up,         // MLA kv_b_proj
+  attention_output,
+  mlp_gate,
+  mlp_up,
+  mlp_down,
+  expert_gate,             // routed experts (copies = number of experts)
+  expert_up,
+  expert_down,
+  shared_expert_gate,      // always-active shared experts
+  shared_expert_up,
+  shared_expert_down,
+  router,                  // expert routing matrix and shared-expert gate
+  norm,
+  bias,
+  attention_sink,
+  relative_position_bias,
+};
+
+// Breakdown buckets shown to the user.
+enum class ParameterGroup : std::uint8_t {
+  embedding,
+  attention,
+  mlp,
+  routed_experts,
+  shared_experts,
+  router,
+  norms,
+  lm_head,
+  count_  // number of groups
+};
+
+const char* parameter_group_name(ParameterGroup group);
+const char* tensor_role_name(TensorRole role);
+
+struct WeightTensor {
+  TensorRole role;
+  ParameterGroup group;
+  std::int32_t layer;      // -1 outside the layer stack
+  std::int64_t rows;       // output features (vocabulary rows for embeddings); 1 for vectors
+  std::int64_t columns;    // input features; the length for vectors
+  std::int64_t copies;     // identical tensors (routed experts: number of experts)
+  bool is_matrix() const { return rows > 1 && columns > 1; }
+  std::int64_t parameters() const { return rows * columns * copies; }
+};
+
+struct ParameterBreakdown {
+  std::int64_t embedding = 0;       // token (and learned position) embeddings
+  std::int64_t attention = 0;       // projections, their biases, q/k norms, sinks
+  std::int64_t mlp = 0;             // dense MLPs
+  std::int64_t routed_experts = 0;  // all routed experts
+  std::int64_t shared_experts = 0;
+  std::int64_t router = 0;
+  std::int64_t norms = 0;           // hidden-size norms in layers, final and embedding norms
+  std::int64_t lm_head = 0;         // 0 when tied to the embedding
+};
+
+struct ParameterCount {
+  std::int64_t total = 0;                    // unique parameters, tied weights once
+  std::int64_t active_per_token = 0;         // == total for dense models
+  std::int64_t non_embedding = 0;            // total minus token/position embeddings and lm_head
+  std::int64_t multi_token_prediction = 0;   // DeepSeek-V3 MTP module(s), not in total
+  ParameterBreakdown breakdown;
+  // How active_per_token was counted, for display next to the number.
+  const char* active_convention = "";
+};
+
+// The tensors of the counted model (MTP modules excluded; see multi_token_prediction_tensors).
+std::vector<WeightTensor> weight_tensors(const ModelDescription& model);
+
+ParameterCount count_parameters(const ModelDescription& model);
+
+}  // namespace fitcheck

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// parse_hf_config: unwraps multimodal wrappers, picks the family reader, and finishes the
+// description (layer kinds, checks that hold for every family).
+#include "fitcheck/config.hpp"
+
+#include <algorithm>
+
+#include "config_families.hpp"
+#include "config_fields.hpp"
+
+namespace fitcheck {
+namespace {
+
+using detail::ConfigFields;
+
+std::string lowercase(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+// Checks shared by every family, so no family reader can hand on an impossible shape.
+void check_layer(const LayerShape& layer, const ModelDescription& model) {
+  const AttentionShape& attention = layer.attention;
+  if (attention.num_heads <= 0) throw ConfigError("num_attention_heads", "the number of attention heads must be positive");
+  if (!attention.is_multi_latent()) {
+    if (attention.num_kv_heads <= 0 || attention.num_kv_heads > attention.num_heads)
+      throw ConfigError("num_key_value_heads", "num_key_value_heads (" + std::to_string(attention.num_kv_heads) +
+                                                   ") must be between 1 and num_attention_heads (" +
+                                                   std::to_string(attention.num_heads) + ")");
+    if (attention.num_heads % attention.num_kv_heads != 0)
+      throw ConfigError("num_key_value_heads", "num_attention_heads (" + std::to_string(attention.num_heads) +
+                                                   ") is not a multiple of num_key_value_heads (" +
+                                                   std::to_string(attention.num_kv_heads) +
+                                                   "): query heads cannot be grouped evenly");
+  }
+  if (layer.is_moe()) {
+    if (layer.moe.experts_per_token <= 0 || layer.moe.experts_per_token > layer.moe.num_experts)
+      throw ConfigError("num_experts_per_tok", "experts per token (" + std::to_string(layer.moe.experts_per_token) +
+                                                   ") must be between 1 and the number of experts (" +
+                                                   std::to_string(layer.moe.num_experts) + ")");
+  }
+  (void)model;
+}
+
+}  // namespace
+
+ModelDescription parse_hf_config(std::string_view json_text) {
+  const auto document = detail::parse_json_document(json_text);
+  const ConfigFields root = ConfigFields::root(document);
+
+  ModelDescription model;
+  const std::string outer_type = root.string({"model_type"}).value_or("");
+  if (auto architectures = root.string_list({"architectures"}); architectures && !architectures->empty())
+    model.architecture = architectures->front();
+
+  // Multimodal wrappers (Gemma-3, LLaVA, Mistral-3...) nest the language model under text_config.
+  ConfigFields fields = root;
+  std::string model_type = outer_type;
+  if (auto text_config = root.object({"text_config"})) {
+    fields = *text_config;
+    model_type = fields.string({"model_type"}).value_or("");
+    if (model_type.empty()) {
+      model_type = outer_type;
+      model.assumptions.push_back("text_config has no model_type; read it with the rules of '" + outer_type + "'");
+    }
+  }
+  for (const char* tower : {"vision_config", "audio_config"}) {
+    if (root.has({tower})) {
+      model.not_counted.push_back(std::string(tower) + ": the " + (tower[0] == 'v' ? "vision" : "audio") +
+                                  " encoder and its projector are not counted; fitcheck counts the language model");
+    }
+  }
+  if (model_type.empty()) {
+    throw ConfigError("model_type", "required field 'model_type' is missing: fitcheck needs it to know which "
+                                    "architecture the fields describe");
+  }
+  model.model_type = model_type;
+
+  detail::read_family(lowercase(model_type), outer_type, fields, model);
+
+  // Integral floats and similar readings the field reader noted.
+  for (const auto& note : fields.notes()) model.assumptions.push_back(note);
+  if (detail::has_nonfinite_literals(*document))
+    model.assumptions.push_back("config.json holds NaN/Infinity literals (Python's extension to JSON) in fields fitcheck does not read");
+
+  if (model.layer_kinds.empty() || model.layer_kind_of_layer.size() != static_cast<std::size_t>(model.num_layers))
+    throw ConfigError("num_hidden_layers", "the model has no layers");
+  for (auto& kind : model.layer_kinds) {
+    kind.layer_count = 0;
+    check_layer(kind, model);
+  }
+  for (auto index : model.layer_kind_of_layer) model.layer_kinds[index].layer_count += 1;
+  return model;
+}
+
+}  // namespace fitcheck

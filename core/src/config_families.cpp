@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: MIT
+// Modern decoder families (Llama and its descendants, MoE and MLA variants). Each family's
+// defaults are those of its transformers configuration class and modeling code.
+#include "config_families.hpp"
+
+#include <cstring>
+#include <optional>
+
+#include "fitcheck/config.hpp"
+
+namespace fitcheck::detail {
+namespace {
+
+enum class QkNorm : std::uint8_t { none, per_head, full_width };
+
+// Where a family differs from Llama. Field names alone do not say this: the modeling code does.
+struct DecoderTraits {
+  const char* family;
+  bool tie_default = false;
+  bool qkv_bias_default = false;
+  bool output_bias_default = false;
+  NormKind norm = NormKind::rms_norm;
+  bool norm_has_weight = true;
+  std::int64_t hidden_norms = 2;
+  QkNorm qk_norm = QkNorm::none;
+  bool parallel = false;
+  bool gated = true;
+  bool lm_head_bias = false;
+  bool mlp_bias_follows_attention = false;  // Starcoder2 use_bias, PhiMoE: one switch for all
+};
+
+// One table, one place: every modern family fitcheck reads and what sets it apart.
+const DecoderTraits* find_traits(const std::string& type) {
+  static const DecoderTraits table[] = {
+      {"llama"},
+      {"mistral"},
+      {"mixtral"},
+      {"ministral"},
+      {"granite"},
+      {"granitemoe"},
+      {"granitemoeshared"},
+      {"internlm2", false, true, true},   // InternLM2Config.bias defaults to true (wqkv and wo)
+      {"internlm"},
+      {"phi3"},
+      {"qwen2", false, true, false},      // q/k/v carry biases, o_proj does not (Qwen2Attention)
+      {"qwen2_moe", false, true, false},
+      {"qwen2_vl", false, true, false},
+      {"qwen2_5_vl", false, true, false},
+      {"qwen3", false, false, false, NormKind::rms_norm, true, 2, QkNorm::per_head},
+      {"qwen3_moe", false, false, false, NormKind::rms_norm, true, 2, QkNorm::per_head},
+      {"gemma", true},
+      {"gemma2", true, false, false, NormKind::rms_norm, true, 4},
+      {"gemma3_text", true, false, false, NormKind::rms_norm, true, 4, QkNorm::per_head},
+      {"cohere", true, false, false, NormKind::layer_norm_no_bias, true, 1, QkNorm::none, true},
+      {"olmo", false, false, false, NormKind::layer_norm_no_bias, false},
+      {"olmo2", false, false, false, NormKind::rms_norm, true, 2, QkNorm::full_width},
+      {"olmoe", false, false, false, NormKind::rms_norm, true, 2, QkNorm::full_width},
+      {"starcoder2", true, true, true, NormKind::layer_norm, true, 2, QkNorm::none, false, false, false, true},
+      {"phimoe", false, true, true, NormKind::layer_norm, true, 2, QkNorm::none, false, true, true, false},
+      {"gpt_oss", false, true, true},
+      {"deepseek_v2"},
+      {"deepseek_v3"},
+  };
+  for (const auto& traits : table)
+    if (type == traits.family) return &traits;
+  return nullptr;
+}
+
+std::string canonical_type(const std::string& type) {
+  if (type == "kimi_k2") return "deepseek_v3";  // DeepseekV3ForCausalLM with Kimi's sizes
+  if (type == "gemma3") return "gemma3_text";
+  if (type == "mistral3" || type == "llava" || type == "llava_next") return "llama";
+  return type;
+}
+
+// Families whose shapes fitcheck cannot describe yet: a clear no rather than a wrong number.
+void reject_unsupported(const std::string& type) {
+  struct Unsupported { const char* type; const char* why; };
+  static const Unsupported table[] = {
+      {"nemotron_h", "its Mamba-2 layers (hybrid_override_pattern) are not modelled"},
+      {"nemotron-nas", "its per-layer block_configs (skipped attention, variable MLP widths) are not modelled"},
+      {"mamba", "state-space layers are not modelled"},
+      {"mamba2", "state-space layers are not modelled"},
+      {"jamba", "its Mamba layers are not modelled"},
+      {"rwkv", "RWKV layers are not modelled"},
+  };
+  for (const auto& entry : table)
+    if (type == entry.type)
+      throw ConfigError("model_type", std::string("model_type '") + entry.type + "' is not supported yet: " + entry.why);
+}
+
+// Which layers use a sliding window, by the family's rule. Returns the window per layer (0: full).
+std::vector<std::int64_t> sliding_windows(const std::string& type, const ConfigFields& fields, std::int64_t layers,
+                                          ModelDescription& model) {
+  std::vector<std::int64_t> windows(static_cast<std::size_t>(layers), 0);
+  const std::int64_t window = fields.optional_count({"sliding_window"}, 1, max_positions).value_or(0);
+  if (auto layer_types = fields.string_list({"layer_types"})) {
+    if (static_cast<std::int64_t>(layer_types->size()) != layers)
+      throw ConfigError(fields.path_of("layer_types"), "field '" + fields.path_of("layer_types") + "' lists " +
+                                                           std::to_string(layer_types->size()) + " layers, but the model has " +
+                                                           std::to_string(layers));
+    for (std::size_t i = 0; i < layer_types->size(); ++i) {
+      const std::string& kind = (*layer_types)[i];
+      if (kind == "sliding_attention" || kind == "chunked_attention") {
+        if (window == 0)
+          throw ConfigError(fields.path_of("sliding_window"), "layer_types names sliding layers but 'sliding_window' is missing");
+        windows[i] = window;
+      } else if (kind != "full_attention") {
+        throw ConfigError(fields.path_of("layer_types"), "layer_types item " + std::to_string(i) + " is '" + kind +
+                                                             "'; expected 'full_attention' or 'sliding_attention'");
+      }
+    }
+    return windows;
+  }
+  if (window == 0) return windows;
+  if (type == "gemma2") {
+    for (std::int64_t i = 0; i < layers; i += 2) windows[static_cast<std::size_t>(i)] = window;  // even layers are local
+  } else if (type == "gemma3_text") {
+    const std::int64_t pattern = fields.optional_count({"sliding_window_pattern"}, 1, max_layers).value_or(6);
+    if (!fields.has({"sliding_window_pattern"}))
+      model.assumptions.push_back("sliding_window_pattern absent: every 6th layer is global, as Gemma3TextConfig");
+    for (std::int64_t i = 0; i < layers; ++i)
+      if ((i + 1) % pattern != 0) windows[static_cast<std::size_t>(i)] = window;
+  } else if (type.rfind("qwen", 0) == 0) {
+    // Qwen2/3: the window applies only with use_sliding_window, to layers from max_window_layers on.
+    if (fields.boolean({"use_sliding_window"}).value_or(false)) {
+      const std::int64_t first = fields.optional_count({"max_window_layers"}, 0, max_layers).value_or(layers);
+      for (std::int64_t i = first; i < layers; ++i) windows[static_cast<std::size_t>(i)] = window;
+    }
+  } else if (type == "mistral" || type == "mixtral" || type == "phi3" || type == "phimoe" || type == "starcoder2" ||
+             type == "ministral") {
+    for (auto& w : windows) w = window;
+  } else {
+    model.assumptions.push_back("sliding_window " + std::to_string(window) + " given without layer_types: applied to every layer");
+    for (auto& w : windows) w = window;
+  }
+  return windows;
+}
+
+struct MoeRule {
+  MoeShape shape;
+  std::vector<bool> is_sparse;  // per layer
+};
+
+// Reads routed/shared experts and which layers are sparse, for every MoE spelling.
+std::optional<MoeRule> read_moe(const std::string& type, const ConfigFields& fields, std::int64_t layers,
+                                std::int64_t dense_width) {
+  const auto experts = fields.optional_count({"num_local_experts", "num_experts", "n_routed_experts"}, 0, max_experts);
+  if (!experts || *experts == 0) return std::nullopt;
+  MoeRule rule;
+  MoeShape& moe = rule.shape;
+  moe.num_experts = *experts;
+  moe.experts_per_token = fields.required_count({"num_experts_per_tok", "experts_per_token"}, 1, max_experts);
+  moe.expert_intermediate_size =
+      fields.optional_count({"moe_intermediate_size"}, 1, max_intermediate_size).value_or(dense_width);
+  rule.is_sparse.assign(static_cast<std::size_t>(layers), true);
+  if (type == "qwen2_moe" || type == "qwen3_moe") {
+    const std::int64_t step = fields.optional_count({"decoder_sparse_step"}, 1, max_layers).value_or(1);
+    const auto dense_layers = fields.integer_list({"mlp_only_layers"}).value_or(std::vector<std::int64_t>{});
+    for (std::int64_t i = 0; i < layers; ++i) {
+      bool sparse = (i + 1) % step == 0;
+      for (auto dense : dense_layers) sparse = sparse && dense != i;
+      rule.is_sparse[static_cast<std::size_t>(i)] = sparse;
+    }
+    if (auto shared = fields.optional_count({"shared_expert_intermediate_size"}, 0, max_intermediate_size); shared && *shared > 0) {
+      moe.num_shared_experts = 1;
+      moe.shared_expert_intermediate_size = *shared;
+      moe.shared_expert_gate = true;  // Qwen2MoeSparseMoeBlock.shared_expert_gate: Linear(hidden, 1)
+    }
+  } else if (type == "deepseek_v2" || type == "deepseek_v3") {
+    const std::int64_t first_dense = fields.optional_count({"first_k_dense_replace"}, 0, max_layers).value_or(0);
+    const std::int64_t frequency = fields.optional_count({"moe_layer_freq"}, 1, max_layers).value_or(1);
+    for (std::int64_t i = 0; i < layers; ++i) rule.is_sparse[static_cast<std::size_t>(i)] = i >= first_dense && i % frequency == 0;
+    if (auto shared = fields.optional_count({"n_shared_experts"}, 0, max_experts); shared && *shared > 0) {
+      moe.num_shared_experts = *shared;
+      moe.shared_expert_intermediate_size = moe.expert_intermediate_size;
+    }
+    // DeepSeek-V3's noaux_tc routing keeps a learned per-expert score correction bias.
+    moe.router_correction_bias = fields.string({"topk_method"}).value_or("") == "noaux_tc";
+  } else if (type == "granitemoeshared") {
+    if (auto shared = fields.optional_count({"shared_intermediate_size"}, 0, max_intermediate_size); shared && *shared > 0) {
+      moe.num_shared_experts = 1;
+      moe.shared_expert_intermediate_size = *shared;
+    }
+  } else if (type == "gpt_oss") {
+    moe.router_bias = true;  // GptOssTopKRouter has a bias
+    moe.expert_bias = true;  // gate_up_proj_bias and down_proj_bias per expert
+  }
+  return rule;
+}
+
+void read_multi_latent_attention(const ConfigFields& fields, AttentionShape& attention) {
+  attention.q_lora_rank = fields.optional_count({"q_lora_rank"}, 1, max_hidden_size).value_or(0);
+  attention.kv_lora_rank = fields.required_count({"kv_lora_rank"}, 1, max_hidden_size);
+  attention.qk_nope_head_dim = fields.required_count({"qk_nope_head_dim"}, 1, max_hidden_size);
+  attention.qk_rope_head_dim = fields.required_count({"qk_rope_head_dim"}, 1, max_hidden_size);
+  attention.value_head_dim = fields.required_count({"v_head_dim"}, 1, max_hidden_size);
+  attention.head_dim = attention.qk_nope_head_dim + attention.qk_rope_head_dim;
+  attention.num_kv_heads = attention.num_heads;  // every head has its own decompressed key and value
+}
+
+void read_modern_decoder(const std::string& type, const DecoderTraits& traits, const ConfigFields& fields,
+                         ModelDescription& model) {
+  model.hidden_size = read_hidden_size(fields);
+  model.num_layers = read_layer_count(fields);
+  model.vocab_size = read_vocab_size(fields);
+  model.max_position_embeddings = fields.optional_count({"max_position_embeddings"}, 1, max_positions).value_or(0);
+  model.tie_word_embeddings = read_tie(fields, traits.tie_default, model);
+  model.norm = traits.norm;
+  model.norm_has_weight = traits.norm_has_weight;
+  model.lm_head_bias = traits.lm_head_bias;
+  model.position_encoding = PositionEncoding::rotary;
+  model.multi_token_prediction_layers = fields.optional_count({"num_nextn_predict_layers"}, 0, max_layers).value_or(0);
+
+  LayerShape base;
+  base.hidden_norms = traits.hidden_norms;
+  base.parallel_attention_mlp = traits.parallel;
+  AttentionShape& attention = base.attention;
+  attention.num_heads = read_head_count(fields);
+  if (type == "deepseek_v2" || type == "deepseek_v3") {
+    read_multi_latent_attention(fields, attention);
+  } else {
+    attention.num_kv_heads =
+        fields.optional_count({"num_key_value_heads", "num_kv_heads"}, 1, max_heads).value_or(attention.num_heads);
+    if (!fields.has({"num_key_value_heads", "num_kv_heads"}))
+      model.assumptions.push_back("num_key_value_heads absent: every query head has its own key/value head (MHA), as transformers does");
+    attention.head_dim = read_head_dim(fields, model.hidden_size, attention.num_heads, model);
+    attention.value_head_dim = attention.head_dim;
+  }
+  // One switch for all projection biases where the family has it (Llama attention_bias,
+  // InternLM2 bias); Qwen2 hard-wires q/k/v biases.
+  const auto bias_switch = fields.boolean({"attention_bias", "bias", "use_bias"});
+  attention.qkv_bias = bias_switch.value_or(traits.qkv_bias_default);
+  attention.output_bias = bias_switch.value_or(traits.output_bias_default);
+  if (type.rfind("qwen2", 0) == 0) {
+    attention.qkv_bias = true;
+    attention.output_bias = false;
+  }
+  if (traits.qk_norm == QkNorm::per_head || (type == "cohere" && fields.boolean({"use_qk_norm"}).value_or(false))) {
+    attention.query_norm_size = type == "cohere" ? attention.num_heads * attention.head_dim : attention.head_dim;
+    attention.key_norm_size = type == "cohere" ? attention.num_kv_heads * attention.head_dim : attention.head_dim;
+  } else if (traits.qk_norm == QkNorm::full_width) {
+    attention.query_norm_size = attention.num_heads * attention.head_dim;
+    attention.key_norm_size = attention.num_kv_heads * attention.head_dim;
+  }
+  attention.attention_sinks = type == "gpt_oss";
+
+  base.mlp.intermediate_size = fields.required_count({"intermediate_size"}, 1, max_intermediate_size);
+  base.mlp.gated = traits.gated;
+  base.mlp.bias = traits.mlp_bias_follows_attention ? attention.output_bias
+                                                    : fields.boolean({"mlp_bias"}).value_or(false);
+
+  const auto windows = sliding_windows(type, fields, model.num_layers, model);
+  const auto moe = read_moe(type, fields, model.num_layers, base.mlp.intermediate_size);
+  for (std::int64_t i = 0; i < model.num_layers; ++i) {
+    LayerShape layer = base;
+    layer.attention.sliding_window = windows[static_cast<std::size_t>(i)];
+    if (moe && moe->is_sparse[static_cast<std::size_t>(i)]) {
+      layer.moe = moe->shape;
+      layer.mlp = MlpShape{};
+    }
+    append_layer(model, layer);
+  }
+}
+
+void require_generic_fields(const ConfigFields& fields) {
+  struct Need { ConfigFields::Names names; const char* label; };
+  const Need needs[] = {
+      {{"hidden_size", "n_embd", "d_model"}, "hidden_size"},
+      {{"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, "num_hidden_layers"},
+      {{"num_attention_heads", "n_head", "n_heads", "num_heads"}, "num_attention_heads"},
+      {{"intermediate_size", "n_inner", "ffn_dim", "d_ff"}, "intermediate_size"},
+      {{"vocab_size", "padded_vocab_size"}, "vocab_size"},
+  };
+  std::string missing;
+  std::string first;
+  for (const auto& need : needs) {
+    if (!fields.has(need.names)) {
+      if (first.empty()) first = fields.path_of(need.label);
+      if (!missing.empty()) missing.append(", ");
+      missing.append(1, '\'').append(fields.path_of(need.label)).append(1, '\'');
+    }
+  }
+  if (!missing.empty())
+    throw ConfigError(first, "unknown model_type and required fields missing: " + missing +
+                                 "; fitcheck cannot estimate a decoder without them");
+}
+
+}  // namespace
+
+void append_layer(ModelDescription& model, const LayerShape& layer) {
+  for (std::size_t kind = 0; kind < model.layer_kinds.size(); ++kind) {
+    if (model.layer_kinds[kind] == layer) {
+      model.layer_kind_of_layer.push_back(static_cast<std::uint16_t>(kind));
+      return;
+    }
+  }
+  model.layer_kinds.push_back(layer);
+  model.layer_kind_of_layer.push_back(static_cast<std::uint16_t>(model.layer_kinds.size() - 1));
+}
+
+void read_family(const std::string& model_type, const std::string& outer_model_type, const ConfigFields& fields,
+                 ModelDescription& model) {
+  (void)outer_model_type;
+  reject_unsupported(model_type);
+  const std::string type = canonical_type(model_type);
+  if (const DecoderTraits* traits = find_traits(type)) {
+    read_modern_decoder(type, *traits, fields, model);
+    return;
+  }
+  if (read_classic_family(type, fields, model)) return;
+
+  // Unknown family: read it as the most common shape today, and say so.
+  require_generic_fields(fields);
+  model.assumptions.push_back("model_type '" + model_type +
+                              "' is not one fitcheck knows; read as a generic Llama-style decoder: RMSNorm, two norms per "
+                              "layer, gated (SwiGLU) MLP, rotary positions, biases only where attention_bias/mlp_bias/bias "
+                              "say so");
+  read_modern_decoder("llama", *find_traits("llama"), fields, model);
+}
+
+std::int64_t read_hidden_size(const ConfigFields& fields) {
+  return fields.required_count({"hidden_size", "n_embd", "n_embed", "d_model"}, 1, max_hidden_size);
+}
+std::int64_t read_layer_count(const ConfigFields& fields) {
+  return fields.required_count({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, 1, max_layers);
+}
+std::int64_t read_head_count(const ConfigFields& fields) {
+  return fields.required_count({"num_attention_heads", "n_head", "n_heads", "num_heads"}, 1, max_heads);
+}
+std::int64_t read_vocab_size(const ConfigFields& fields) {
+  return fields.required_count({"vocab_size", "padded_vocab_size"}, 1, max_vocab_size);
+}
+
+std::int64_t read_head_dim(const ConfigFields& fields, std::int64_t hidden_size, std::int64_t num_heads,
+                           ModelDescription& model) {
+  if (auto head_dim = fields.optional_count({"head_dim", "kv_channels", "attention_head_dim"}, 1, max_hidden_size))
+    return *head_dim;
+  if (hidden_size % num_heads != 0)
+    throw ConfigError(fields.path_of("num_attention_heads"),
+                      "hidden_size (" + std::to_string(hidden_size) + ") is not divisible by num_attention_heads (" +
+                          std::to_string(num_heads) + ") and no head_dim is given");
+  (void)model;
+  return hidden_size / num_heads;
+}
+
+bool read_tie(const ConfigFields& fields, bool family_default, ModelDescription& model) {
+  if (auto tie = fields.boolean({"tie_word_embeddings"})) return *tie;
+  model.assumptions.push_back(std::string("tie_word_embeddings absent: ") +
+                              (family_default ? "input and output embeddings tied" : "separate lm_head") +
+                              ", the default of this family's configuration class");
+  return family_default;
+}
+
+}  // namespace fitcheck::detail

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// Family readers: how each Hugging Face model_type spells its shapes. Internal to the core.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "config_fields.hpp"
+#include "fitcheck/model.hpp"
+
+namespace fitcheck::detail {
+
+// Upper bounds far above any published model; they keep products of shapes inside 64 bits and
+// turn a typo such as an extra zero run into a clear error instead of a silly answer.
+inline constexpr std::int64_t max_hidden_size = 1 << 20;
+inline constexpr std::int64_t max_layers = 4096;
+inline constexpr std::int64_t max_heads = 1 << 16;
+inline constexpr std::int64_t max_vocab_size = 1 << 24;
+inline constexpr std::int64_t max_intermediate_size = 1 << 22;
+inline constexpr std::int64_t max_experts = 1 << 16;
+inline constexpr std::int64_t max_positions = std::int64_t{1} << 32;
+
+// Fills `model` from `fields` by the rules of `model_type` (lowercase). Unknown types are read as
+// a generic pre-norm decoder, with every assumption listed.
+void read_family(const std::string& model_type, const std::string& outer_model_type, const ConfigFields& fields,
+                 ModelDescription& model);
+
+// The families of the GPT-2 / NeoX / Falcon / OPT / BLOOM / MPT / Phi / T5 era (config_classic.cpp).
+// Each returns false when `model_type` is not one of its own.
+bool read_classic_family(const std::string& model_type, const ConfigFields& fields, ModelDescription& model);
+
+// Appends one layer, reusing an identical existing kind.
+void append_layer(ModelDescription& model, const LayerShape& layer);
+
+// Shared readers.
+std::int64_t read_hidden_size(const ConfigFields& fields);
+std::int64_t read_layer_count(const ConfigFields& fields);
+std::int64_t read_head_count(const ConfigFields& fields);
+std::int64_t read_vocab_size(const ConfigFields& fields);
+// head_dim if given, else hidden / heads (which must divide).
+std::int64_t read_head_dim(const ConfigFields& fields, std::int64_t hidden_size, std::int64_t num_heads,
+                           ModelDescription& model);
+// tie_word_embeddings, or the family default (reported as an assumption when absent).
+bool read_tie(const ConfigFields& fields, bool family_default, ModelDescription& model);
+
+}  // namespace fitcheck::detail

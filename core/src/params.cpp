@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+// The weight-tensor inventory of a model and the exact parameter count derived from it.
+#include "fitcheck/params.hpp"
+
+#include "fitcheck/config.hpp"
+
+namespace fitcheck {
+namespace {
+
+class TensorList {
+ public:
+  explicit TensorList(std::vector<WeightTensor>& tensors) : tensors_(tensors) {}
+  void add(TensorRole role, ParameterGroup group, std::int32_t layer, std::int64_t rows, std::int64_t columns,
+           std::int64_t copies = 1) {
+    if (rows > 0 && columns > 0 && copies > 0) tensors_.push_back({role, group, layer, rows, columns, copies});
+  }
+  // A vector parameter (norm weight, bias, sink logits).
+  void vector(TensorRole role, ParameterGroup group, std::int32_t layer, std::int64_t length, std::int64_t copies = 1) {
+    add(role, group, layer, 1, length, copies);
+  }
+
+ private:
+  std::vector<WeightTensor>& tensors_;
+};
+
+void add_norm(TensorList& list, const ModelDescription& model, std::int32_t layer, std::int64_t width,
+              std::int64_t count, ParameterGroup group = ParameterGroup::norms) {
+  if (!model.norm_has_weight || count == 0) return;
+  list.vector(TensorRole::norm, group, layer, width, count);
+  if (model.norm == NormKind::layer_norm) list.vector(TensorRole::norm, group, layer, width, count);  // bias
+}
+
+// q, k, v, o of one attention block (self or cross) of standard multi-head/grouped attention.
+void add_standard_attention(TensorList& list, const AttentionShape& a, std::int32_t layer, std::int64_t hidden) {
+  constexpr auto group = ParameterGroup::attention;
+  const std::int64_t query_width = a.num_heads * a.head_dim;
+  const std::int64_t key_width = a.num_kv_heads * a.head_dim;
+  const std::int64_t value_width = a.num_kv_heads * a.value_head_dim;
+  list.add(TensorRole::attention_query, group, layer, query_width, hidden);
+  list.add(TensorRole::attention_key, group, layer, key_width, hidden);
+  list.add(TensorRole::attention_value, group, layer, value_width, hidden);
+  list.add(TensorRole::attention_output, group, layer, hidden, a.num_heads * a.value_head_dim);
+  if (a.qkv_bias) {
+    list.vector(TensorRole::bias, group, layer, query_width);
+    list.vector(TensorRole::bias, group, layer, key_width);
+    list.vector(TensorRole::bias, group, layer, value_width);
+  }
+  if (a.output_bias) list.vector(TensorRole::bias, group, layer, hidden);
+}
+
+// Multi-head latent attention, DeepSeek-V2 paper §2.1 (arXiv 2405.04434): queries through an
+// optional low-rank bottleneck; keys and values decompressed from a kv_lora_rank latent plus a
+// shared rotary key of qk_rope_head_dim.
+void add_latent_attention(TensorList& list, const AttentionShape& a, std::int32_t layer, std::int64_t hidden) {
+  constexpr auto group = ParameterGroup::attention;
+  const std::int64_t query_width = a.num_heads * a.head_dim;
+  if (a.q_lora_rank > 0) {
+    list.add(TensorRole::attention_query_down, group, layer, a.q_lora_rank, hidden);
+    list.vector(TensorRole::norm, group, layer, a.q_lora_rank);  // q_a_layernorm
+    list.add(TensorRole::attention_query, group, layer, query_width, a.q_lora_rank);
+  } else {
+    list.add(TensorRole::attention_query, group, layer, query_width, hidden);
+  }
+  list.add(TensorRole::attention_kv_down, group, layer, a.kv_lora_rank + a.qk_rope_head_dim, hidden);
+  list.vector(TensorRole::norm, group, layer, a.kv_lora_rank);  // kv_a_layernorm
+  list.add(TensorRole::attention_kv_up, group, layer, a.num_heads * (a.qk_nope_head_dim + a.value_head_dim), a.kv_lora_rank);
+  list.add(TensorRole::attention_output, group, layer, hidden, a.num_heads * a.value_head_dim);
+  if (a.output_bias) list.vector(TensorRole::bias, group, layer, hidden);
+}
+
+void add_attention(TensorList& list, const AttentionShape& a, std::int32_t layer, std::int64_t hidden) {
+  if (a.is_multi_latent()) {
+    add_latent_attention(list, a, layer, hidden);
+  } else {
+    add_standard_attention(list, a, layer, hidden);
+    if (a.cross_attention) add_standard_attention(list, a, layer, hidden);
+  }
+  const std::int64_t norm_tensors = a.qk_norm_has_bias ? 2 : 1;
+  if (a.query_norm_size > 0) list.vector(TensorRole::norm, ParameterGroup::attention, layer, a.query_norm_size, norm_tensors);
+  if (a.key_norm_size > 0) list.vector(TensorRole::norm, ParameterGroup::attention, layer, a.key_norm_size, norm_tensors);
+  if (a.attention_sinks) list.vector(TensorRole::attention_sink, ParameterGroup::attention, layer, a.num_heads);
+}
+
+struct MlpRoles {
+  TensorRole gate, up, down;
+  ParameterGroup group;
+};
+
+void add_mlp(TensorList& list, const MlpRoles& roles, std::int32_t layer, std::int64_t hidden, std::int64_t width,
+             bool gated, bool bias, std::int64_t copies) {
+  if (gated) list.add(roles.gate, roles.group, layer, width, hidden, copies);
+  list.add(roles.up, roles.group, layer, width, hidden, copies);
+  list.add(roles.down, roles.group, layer, hidden, width, copies);
+  if (bias) {
+    if (gated) list.vector(TensorRole::bias, roles.group, layer, width, copies);
+    list.vector(TensorRole::bias, roles.group, layer, width, copies);
+    list.vector(TensorRole::bias, roles.group, layer, hidden, copies);
+  }
+}
+
+void add_layer(TensorList& list, const ModelDescription& model, const LayerShape& shape, std::int32_t layer) {
+  const std::int64_t hidden = model.hidden_size;
+  add_attention(list, shape.attention, layer, hidden);
+  if (shape.is_moe()) {
+    const MoeShape& moe = shape.moe;
+    list.add(TensorRole::router, ParameterGroup::router, layer, moe.num_experts, hidden);
+    if (moe.router_bias) list.vector(TensorRole::bias, ParameterGroup::router, layer, moe.num_experts);
+    if (moe.router_correction_bias) list.vector(TensorRole::bias, ParameterGroup::router, layer, moe.num_experts);
+    add_mlp(list, {TensorRole::expert_gate, TensorRole::expert_up, TensorRole::expert_down, ParameterGroup::routed_experts},
+            layer, hidden, moe.expert_intermediate_size, moe.gated, moe.expert_bias, moe.num_experts);
+    if (moe.num_shared_experts > 0) {
+      add_mlp(list, {TensorRole::shared_expert_gate, TensorRole::shared_expert_up, TensorRole::shared_expert_down,
+                     ParameterGroup::shared_experts},
+              layer, hidden, moe.num_shared_experts * moe.shared_expert_intermediate_size, moe.gated, false, 1);
+      if (moe.shared_expert_gate) list.add(TensorRole::router, ParameterGroup::router, layer, 1, hidden);
+    }
+  } else if (shape.mlp.intermediate_size > 0) {
+    add_mlp(list, {TensorRole::mlp_gate, TensorRole::mlp_up, TensorRole::mlp_down, ParameterGroup::mlp}, layer, hidden,
+            shape.mlp.intermediate_size, shape.mlp.gated, shape.mlp.bias, 1);
+  }
+  add_norm(list, model, layer, hidden, shape.hidden_norms);
+}
+
+std::int64_t checked_add(std::int64_t a, std::int64_t b) {
+  std::int64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum))
+    throw ConfigError("", "the parameter count of this config does not fit in 64 bits; check the sizes");
+  return sum;
+}
+
+std::int64_t checked_parameters(const WeightTensor& tensor) {
+  std::int64_t product = 0;
+  if (__builtin_mul_overflow(tensor.rows, tensor.columns, &product) ||
+      __builtin_mul_overflow(product, tensor.copies, &product))
+    throw ConfigError("", "a weight tensor of this config has more than 2^63 elements; check the sizes");
+  return product;
+}
+
+}  // namespace
+
+const char* parameter_group_name(ParameterGroup group) {
+  switch (group) {
+    case ParameterGroup::embedding: return "embedding";
+    case ParameterGroup::attention: return "attention";
+    case ParameterGroup::mlp: return "mlp";
+    case ParameterGroup::routed_experts: return "routed_experts";
+    case ParameterGroup::shared_experts: return "shared_experts";
+    case ParameterGroup::router: return "router";
+    case ParameterGroup::norms: return "norms";
+    case ParameterGroup::lm_head: return "lm_head";
+    case ParameterGroup::count_: break;
+  }
+  return "unknown";
+}
+
+std::vector<WeightTensor> weight_tensors(const ModelDescription& model) {
+  std::vector<WeightTensor> tensors;
+  tensors.reserve(static_cast<std::size_t>(model.num_layers) * 16 + 8);
+  TensorList list(tensors);
+  const std::int64_t hidden = model.hidden_size;
+  const std::int64_t embedding_width = model.word_embedding_dim > 0 ? model.word_embedding_dim : hidden;
+
+  list.add(TensorRole::token_embedding, ParameterGroup::embedding, -1, model.vocab_size, embedding_width);
+  if (embedding_width != hidden) {  // OPT project_in / project_out
+    list.add(TensorRole::token_embedding, ParameterGroup::embedding, -1, hidden, embedding_width);
+    list.add(TensorRole::token_embedding, ParameterGroup::embedding, -1, embedding_width, hidden);
+  }
+  if (model.position_encoding == PositionEncoding::learned_absolute)
+    list.add(TensorRole::position_embedding, ParameterGroup::embedding, -1, model.learned_position_count, hidden);
+  add_norm(list, model, -1, hidden, model.embedding_norms);
+
+  bool first_encoder = true, first_decoder = true;
+  for (std::size_t i = 0; i < model.layer_kind_of_layer.size(); ++i) {
+    const LayerShape& shape = model.layer_kinds[model.layer_kind_of_layer[i]];
+    const auto layer = static_cast<std::int32_t>(i);
+    // T5 keeps its relative-position bias table in the first layer of each stack.
+    bool& first = shape.is_encoder ? first_encoder : first_decoder;
+    if (model.position_encoding == PositionEncoding::relative_buckets && first)
+      list.add(TensorRole::relative_position_bias, ParameterGroup::attention, layer, model.relative_attention_num_buckets,
+               shape.attention.num_heads);
+    first = false;
+    add_layer(list, model, shape, layer);
+  }
+  add_norm(list, model, -1, hidden, model.final_norms);
+  if (!model.tie_word_embeddings)
+    list.add(TensorRole::lm_head, ParameterGroup::lm_head, -1, model.vocab_size, embedding_width);
+  if (model.lm_head_bias) list.vector(TensorRole::bias, ParameterGroup::lm_head, -1, model.vocab_size);
+  return tensors;
+}
+
+ParameterCount count_parameters(const ModelDescription& model) {
+  ParameterCount count;
+  std::int64_t inactive_routed = 0;
+  std::int64_t group_totals[static_cast<int>(ParameterGroup::count_)] = {};
+  for (const WeightTensor& tensor : weight_tensors(model)) {
+    const std::int64_t parameters = checked_parameters(tensor);
+    count.total = checked_add(count.total, parameters);
+    auto& group_total = group_totals[static_cast<int>(tensor.group)];
+    group_total = checked_add(group_total, parameters);
+    if (tensor.group == ParameterGroup::routed_experts) {
+      const MoeShape& moe = model.layer_kinds[model.layer_kind_of_layer[static_cast<std::size_t>(tensor.layer)]].moe;
+      // Each routed tensor holds num_experts copies; a token uses experts_per_token of them.
+      inactive_routed += parameters / moe.num_experts * (moe.num_experts - moe.experts_per_token);
+    }
+  }
+  auto group = [&](ParameterGroup g) { return group_totals[static_cast<int>(g)]; };
+  count.breakdown = {group(ParameterGroup::embedding), group(ParameterGroup::attention), group(ParameterGroup::mlp),
+                     group(ParameterGroup::routed_experts), group(ParameterGroup::shared_experts),
+                     group(ParameterGroup::router), group(ParameterGroup::norms), group(ParameterGroup::lm_head)};
+  count.active_per_token = count.total - inactive_routed;
+  count.active_convention = inactive_routed > 0
+                                ? "all non-expert parameters (embeddings and lm_head included) plus top-k routed experts "
+                                  "and any shared experts"
+                                : "dense model: every parameter is used for every token";
+  count.non_embedding = count.total - count.breakdown.embedding - count.breakdown.lm_head;
+  count.multi_token_prediction = 0;
+  return count;
+}
+
+}  // namespace fitcheck
+
+namespace fitcheck {
+
+const char* tensor_role_name(TensorRole role) {
+  switch (role) {
+    case TensorRole::token_embedding: return "token_embedding";
+    case TensorRole::position_embedding: return "position_embedding";
+    case TensorRole::lm_head: return "lm_head";
+    case TensorRole::attention_query: return "attention_query";
+    case TensorRole::attention_query_down: return "attention_query_down";
+    case TensorRole::attention_key: return "attention_key";
+    case TensorRole::attention_value: return "attention_value";
+    case TensorRole::attention_kv_down: return "attention_kv_down";
+    case TensorRole::attention_kv_up: return "attention_kv_up";
+    case TensorRole::attention_output: return "attention_output";
+    case TensorRole::mlp_gate: return "mlp_gate";
+    case TensorRole::mlp_up: return "mlp_up";
+    case TensorRole::mlp_down: return "mlp_down";
+    case TensorRole::expert_gate: return "expert_gate";
+    case TensorRole::expert_up: return "expert_up";
+    case TensorRole::expert_down: return "expert_down";
+    case TensorRole::shared_expert_gate: return "shared_expert_gate";
+    case TensorRole::shared_expert_up: return "shared_expert_up";
+    case TensorRole::shared_expert_down: return "shared_expert_down";
+    case TensorRole::router: return "router";
+    case TensorRole::norm: return "norm";
+    case TensorRole::bias: return "bias";
+    case TensorRole::attention_sink: return "attention_sink";
+    case TensorRole::relative_position_bias: return "relative_position_bias";
+  }
+  return "unknown";
+}
+
+}  // namespace fitcheck

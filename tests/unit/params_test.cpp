@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+#include <doctest/doctest.h>
+
+#include "fitcheck/config.hpp"
+#include "fitcheck/params.hpp"
+#include "test_support.hpp"
+
+using namespace fitcheck;
+
+namespace {
+
+ParameterCount count_text(const std::string& text) { return count_parameters(parse_hf_config(text)); }
+
+void check_manifest(const std::string& directory) {
+  int checked = 0;
+  for (const auto& row : test::read_manifest(directory)) {
+    if (row.total_params.empty()) continue;  // no trusted count for this config
+    CAPTURE(row.file);
+    const ParameterCount count = count_text(test::read_file(directory + "/" + row.file));
+    CHECK(count.total == std::stoll(row.total_params));
+    if (!row.active_params_per_token.empty()) CHECK(count.active_per_token == std::stoll(row.active_params_per_token));
+    if (count.breakdown.routed_experts == 0) CHECK(count.active_per_token == count.total);
+    ++checked;
+  }
+  CHECK(checked > 0);
+}
+
+}  // namespace
+
+TEST_CASE("every shared config with a published count gives exactly that count") {
+  check_manifest(test::shared_configs_dir());
+}
+
+TEST_CASE("every fixture config with a published count gives exactly that count") {
+  check_manifest(test::fixture_configs_dir());
+}
+
+TEST_CASE("Llama-2-7B by hand") {
+  // 32000x4096 embedding and lm_head; per layer 4 x 4096^2 attention, 3 x 4096x11008 MLP and
+  // 2 x 4096 norms; one final norm:
+  // 2*131,072,000 + 32*(67,108,864 + 135,266,304 + 8,192) + 4,096 = 6,738,415,616.
+  const ParameterCount count = count_text(test::read_file(test::shared_configs_dir() + "/meta-llama--Llama-2-7b-chat-hf.json"));
+  CHECK(count.total == 6'738'415'616);
+  CHECK(count.breakdown.embedding == 131'072'000);
+  CHECK(count.breakdown.lm_head == 131'072'000);
+  CHECK(count.breakdown.attention == 32LL * 67'108'864);
+  CHECK(count.breakdown.mlp == 32LL * 135'266'304);
+  CHECK(count.breakdown.norms == 32 * 8'192 + 4'096);
+  CHECK(count.non_embedding == 6'738'415'616 - 2 * 131'072'000);
+}
+
+TEST_CASE("the four counts of the walking skeleton") {
+  const std::string dir = test::shared_configs_dir();
+  CHECK(count_text(test::read_file(dir + "/meta-llama--Llama-3.1-8B.json")).total == 8'030'261'248);
+  CHECK(count_text(test::read_file(dir + "/Qwen--Qwen2-7B-Instruct.json")).total == 7'615'616'512);
+  // Explicit head_dim 128 while hidden/heads = 160: q and o are 4096 wide, not 5120.
+  CHECK(count_text(test::read_file(dir + "/mistralai--Devstral-Small-2507.json")).total == 23'572'403'200);
+}
+
+TEST_CASE("tied embeddings are counted once") {
+  const std::string tied = R"({"model_type":"llama","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
+    "num_attention_heads":4,"vocab_size":1000,"tie_word_embeddings":true})";
+  const std::string untied = R"({"model_type":"llama","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
+    "num_attention_heads":4,"vocab_size":1000,"tie_word_embeddings":false})";
+  const ParameterCount a = count_text(tied);
+  const ParameterCount b = count_text(untied);
+  CHECK(b.total - a.total == 1000 * 64);
+  CHECK(a.breakdown.lm_head == 0);
+  // Hand count of the tied model: 64,000 embedding + 2 x (4 x 64^2 + 3 x 64x128 + 2 x 64) + 64.
+  CHECK(a.total == 64'000 + 2 * (16'384 + 24'576 + 128) + 64);
+}
+
+TEST_CASE("active parameters of MoE models never exceed the total, and equal it for dense models") {
+  for (const auto& row : test::read_manifest(test::shared_configs_dir())) {
+    if (row.total_params.empty()) continue;
+    CAPTURE(row.file);
+    const ParameterCount count = count_text(test::read_file(test::shared_configs_dir() + "/" + row.file));
+    CHECK(count.active_per_token <= count.total);
+    if (count.breakdown.routed_experts == 0) CHECK(count.active_per_token == count.total);
+    const auto& b = count.breakdown;
+    CHECK(b.embedding + b.attention + b.mlp + b.routed_experts + b.shared_experts + b.router + b.norms + b.lm_head ==
+          count.total);
+  }
+}
+
+TEST_CASE("the weight-tensor inventory sums to the count and names every role") {
+  const ModelDescription model = parse_hf_config(test::read_file(test::shared_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"));
+  std::int64_t sum = 0;
+  bool saw_kv_down = false;
+  for (const auto& tensor : weight_tensors(model)) {
+    sum += tensor.parameters();
+    saw_kv_down = saw_kv_down || tensor.role == TensorRole::attention_kv_down;
+    CHECK(std::string(tensor_role_name(tensor.role)) != "unknown");
+    CHECK(std::string(parameter_group_name(tensor.group)) != "unknown");
+  }
+  CHECK(sum == count_parameters(model).total);
+  CHECK(saw_kv_down);
+}

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "fitcheck/report.hpp"
+#include "test_support.hpp"
+
+using namespace fitcheck;
+
+TEST_CASE("the parameter report carries the count, the breakdown and the 16-bit weight bytes") {
+  const auto report = nlohmann::json::parse(
+      parameter_report_json(test::read_file(test::shared_configs_dir() + "/meta-llama--Llama-3.1-8B.json")));
+  CHECK(report["total_params"].get<std::int64_t>() == 8'030'261'248);
+  CHECK(report["model_type"] == "llama");
+  CHECK(report["breakdown"]["lm_head"].get<std::int64_t>() == 128256LL * 4096);
+  CHECK(report["weights_16bit"]["bytes"].get<std::int64_t>() == 16'060'522'496);  // 2 bytes per parameter
+  CHECK(report["assumptions"].is_array());
+}
+
+TEST_CASE("fitcheck params prints JSON with --json, from a file or stdin") {
+  const std::string path = test::shared_configs_dir() + "/Qwen--Qwen2-7B-Instruct.json";
+  const auto from_file = test::run_cli("params '" + path + "' --json");
+  REQUIRE(from_file.exit_status == 0);
+  const auto report = nlohmann::json::parse(from_file.out);
+  CHECK(report["total_params"].get<std::int64_t>() == 7'615'616'512);
+  CHECK(report.contains("breakdown"));
+  const auto from_stdin = test::run_cli("params - --json", test::read_file(path));
+  REQUIRE(from_stdin.exit_status == 0);
+  CHECK(from_stdin.out == from_file.out);
+}
+
+TEST_CASE("fitcheck params prints a readable table") {
+  const auto result = test::run_cli("params '" + test::shared_configs_dir() + "/meta-llama--Llama-3.1-8B.json'");
+  REQUIRE(result.exit_status == 0);
+  CHECK(result.out.find("8,030,261,248") != std::string::npos);
+  CHECK(result.out.find("8.03 B") != std::string::npos);
+}
+
+TEST_CASE("bad input exits 2 with one line naming the field") {
+  const auto result = test::run_cli("params - --json", R"({"model_type":"llama","hidden_size":"big"})");
+  CHECK(result.exit_status == 2);
+  CHECK(result.out.empty());
+  CHECK(result.err.find("hidden_size") != std::string::npos);
+  CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
+  CHECK(test::run_cli("params /nonexistent/config.json").exit_status == 2);
+  CHECK(test::run_cli("params - --json", "{ not json").exit_status == 2);
+  CHECK(test::run_cli("frobnicate").exit_status == 2);
+  CHECK(test::run_cli("params").exit_status == 2);
+}

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+// Helpers shared by the unit tests: reading test data and running the CLI.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fitcheck::test {
+
+std::string read_file(const std::string& path);
+
+// One row of a MANIFEST.tsv (shared/configs or tests/fixtures/configs).
+struct ManifestRow {
+  std::string file;
+  std::string model_type;
+  std::string total_params;             // empty: no trusted count
+  std::string active_params_per_token;  // empty: dense or unknown
+};
+std::vector<ManifestRow> read_manifest(const std::string& directory);
+
+std::string shared_configs_dir();
+std::string fixture_configs_dir();
+
+struct CommandResult {
+  int exit_status = -1;
+  std::string out;
+  std::string err;
+};
+// Runs the fitcheck CLI with `arguments` (shell-quoted by the caller) and optional stdin text.
+CommandResult run_cli(const std::string& arguments, const std::string& stdin_text = "");
+
+}  // namespace fitcheck::test
