@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Builds the native CLI and tests (build/), the WebAssembly core (build-wasm/) and the page (web/dist/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=${FITCHECK_JOBS:-2}
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j "$jobs"
+
+# Emscripten's JS optimizer needs Debian's acorn (node-acorn) on NODE_PATH.
+export NODE_PATH=/usr/share/nodejs
+if [ ! -f build-wasm/build.ninja ]; then
+  emcmake cmake -S . -B build-wasm -G Ninja -DCMAKE_BUILD_TYPE=MinSizeRel \
+    -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node >/dev/null
+fi
+cmake --build build-wasm -j "$jobs"
+mkdir -p web/src/generated
+cp build-wasm/fitcheck.mjs build-wasm/fitcheck.wasm web/src/generated/
+
+npx tsc -p web
+npx vite build web --logLevel warn
+echo "fitcheck build: web/dist is ready"

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Installs what is missing, builds everything, runs every test and ends with one summary line:
+# "fitcheck: N passed, M failed". Exits non-zero on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export NO_COLOR=1
+
+bash scripts/setup.sh --test || { echo "fitcheck: setup failed"; echo "0 passed, 1 failed"; exit 1; }
+if ! bash scripts/build.sh; then
+  echo "fitcheck: build failed"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+passed=0
+failed=0
+log=$(mktemp)
+
+# Native doctest suite (one line per test case in its summary).
+./build/fitcheck_unit_tests --no-colors=true 2>&1 | tee "$log" | tail -n 4
+cases=$(grep -E '^\[doctest\] test cases:' "$log" | tail -1)
+if [ -n "$cases" ]; then
+  passed=$((passed + $(echo "$cases" | sed -E 's/.*\| *([0-9]+) passed.*/\1/')))
+  failed=$((failed + $(echo "$cases" | sed -E 's/.*\| *([0-9]+) failed.*/\1/')))
+else
+  failed=$((failed + 1))
+fi
+
+# Node tests: the WebAssembly module, then the page in headless Chromium.
+for suite in tests/node tests/e2e; do
+  node --test --test-reporter=tap "$suite"/*.test.mjs >"$log" 2>&1
+  status=$?
+  grep -E '^# (pass|fail)|^not ok' "$log"
+  [ $status -ne 0 ] && grep -E -A25 '^not ok' "$log" | head -80
+  p=$(grep -E '^# pass' "$log" | awk '{print $3}')
+  f=$(grep -E '^# fail' "$log" | awk '{print $3}')
+  passed=$((passed + ${p:-0}))
+  failed=$((failed + ${f:-0}))
+  if [ $status -ne 0 ] && [ "${f:-0}" = 0 ]; then failed=$((failed + 1)); tail -20 "$log"; fi
+done
+rm -f "$log"
+
+echo "fitcheck: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
