@@ -9,6 +9,7 @@
 #include "fitcheck/params.hpp"
 #include "fitcheck/report.hpp"
 #include "format.hpp"
+#include "infer_command.hpp"
 #include "read_input.hpp"
 
 namespace {
@@ -20,6 +21,14 @@ constexpr const char* usage_text =
     "\n"
     "commands:\n"
     "  params CONFIG.json [--json]   exact parameter count and breakdown (CONFIG may be - for stdin)\n"
+    "  infer CONFIG.json [options]   inference memory per GPU and capacity; options:\n"
+    "      --weights FORMAT (bf16, fp8, q4_k_m, gptq, awq, nf4, mxfp4...; see 'formats')\n"
+    "      --kv-dtype D (bf16, fp16, fp32, fp8, int8, int4)  --batch N  --context N (tokens per sequence)\n"
+    "      --tp N --pp N --ep N  --gpu NAME (see 'gpus')  --gpu-memory-utilization F (0.9)\n"
+    "      --prefill-chunk N  --kv-block N (16 = paged)  --overhead-gib F (1)  --eager-attention\n"
+    "      --weight-bits N --group-size N (GPTQ/AWQ)  --json\n"
+    "  gpus [--json]                 the accelerator catalog\n"
+    "  formats [--json]              weight formats and KV cache dtypes\n"
     "  help                          this text\n"
     "  version                       the version\n";
 
@@ -89,6 +98,9 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   try {
     if (command == "params") return run_params(args);
+    if (command == "infer") return cli::run_infer(args);
+    if (command == "gpus") return cli::run_gpus(args);
+    if (command == "formats") return cli::run_formats(args);
     if (command == "help" || command == "--help" || command == "-h") {
       std::fputs(usage_text, stdout);
       return 0;

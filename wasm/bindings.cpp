@@ -8,6 +8,7 @@
 #include <string>
 
 #include "fitcheck/config.hpp"
+#include "fitcheck/options.hpp"
 #include "fitcheck/report.hpp"
 
 namespace {
@@ -28,6 +29,8 @@ val json_result(Compute&& compute) {
     return val::global("JSON").call<val>("parse", compute());
   } catch (const fitcheck::ConfigError& error) {
     throw_js_error(error.what(), &error.field());
+  } catch (const fitcheck::OptionError& error) {
+    throw_js_error(error.what(), &error.option());
   } catch (const std::exception& error) {
     throw_js_error(error.what(), nullptr);
   }
@@ -37,11 +40,41 @@ val parameter_report(const std::string& config_json_text) {
   return json_result([&] { return fitcheck::parameter_report_json(config_json_text); });
 }
 
+// A plain JS object of options ({batch: 8, kv_dtype: "fp8"}) as the core's text key/value list.
+fitcheck::OptionList option_list(const val& options) {
+  fitcheck::OptionList list;
+  if (options.isUndefined() || options.isNull()) return list;
+  const val entries = val::global("Object").call<val>("entries", options);
+  const auto count = entries["length"].as<unsigned>();
+  for (unsigned i = 0; i < count; ++i) {
+    const val entry = entries[i];
+    const val value = entry[1];
+    if (value.isUndefined() || value.isNull()) continue;
+    list.emplace_back(entry[0].as<std::string>(), val::global("String")(value).as<std::string>());
+  }
+  return list;
+}
+
+val inference_report(const std::string& config_json_text, const val& options) {
+  return json_result([&] { return fitcheck::inference_report_json(config_json_text, option_list(options)); });
+}
+
+val accelerator_catalog() {
+  return json_result([] { return fitcheck::accelerator_catalog_json(); });
+}
+
+val format_catalog() {
+  return json_result([] { return fitcheck::format_catalog_json(); });
+}
+
 std::string core_version() { return "0.1.0"; }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(fitcheck_core) {
   emscripten::function("parameterReport", &parameter_report);
+  emscripten::function("inferenceReport", &inference_report);
+  emscripten::function("acceleratorCatalog", &accelerator_catalog);
+  emscripten::function("formatCatalog", &format_catalog);
   emscripten::function("version", &core_version);
 }

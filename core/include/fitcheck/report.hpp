@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "fitcheck/model.hpp"
+#include "fitcheck/options.hpp"
 #include "fitcheck/params.hpp"
 
 namespace fitcheck {
@@ -17,5 +18,17 @@ std::string parameter_report_json(const ModelDescription& model, const Parameter
 
 // parse_hf_config + count_parameters + parameter_report_json.
 std::string parameter_report_json(std::string_view config_json_text);
+
+// Inference report: weights, KV cache, activations, logits, overhead per GPU with formulas, and the
+// capacity answers when a GPU is chosen (keys: weight_bytes, kv_cache_bytes,
+// kv_cache_bytes_per_token, activation_bytes, overhead_bytes, total_bytes_per_gpu,
+// max_batch_size, max_context_length, min_gpus, assumptions, terms, ...).
+std::string inference_report_json(std::string_view config_json_text, const OptionList& options);
+
+// The accelerator catalog as JSON (id, name, memory, bandwidth, dense peaks per dtype, price, sources).
+std::string accelerator_catalog_json();
+
+// Weight formats and KV cache dtypes fitcheck knows, as JSON (ids, names, bits, sources).
+std::string format_catalog_json();
 
 }  // namespace fitcheck

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+#include "infer_command.hpp"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "fitcheck/options.hpp"
+#include "fitcheck/report.hpp"
+#include "format.hpp"
+#include "read_input.hpp"
+
+namespace fitcheck::cli {
+namespace {
+
+using Json = nlohmann::json;
+
+// Flags that take no value; every other --flag takes the next argument (or =value).
+bool is_switch(const std::string& key) {
+  return key == "json" || key == "eager_attention" || key == "logits_all_positions";
+}
+
+// "--kv-dtype fp8" and "--kv-dtype=fp8" -> {"kv_dtype", "fp8"}; the first bare word is the config path.
+struct ParsedArgs {
+  std::string path;
+  bool json = false;
+  OptionList options;
+};
+
+ParsedArgs parse_args(const std::vector<std::string>& args, const char* command) {
+  ParsedArgs parsed;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.rfind("--", 0) != 0 || arg == "--") {
+      if (arg != "-" && arg.rfind("-", 0) == 0) throw OptionError(arg, "unknown option '" + arg + "'");
+      if (!parsed.path.empty()) throw OptionError(arg, std::string(command) + " takes one CONFIG.json, got '" + parsed.path + "' and '" + arg + "'");
+      parsed.path = arg;
+      continue;
+    }
+    std::string key = arg.substr(2);
+    std::string value;
+    bool has_value = false;
+    if (const auto equals = key.find('='); equals != std::string::npos) {
+      value = key.substr(equals + 1);
+      key = key.substr(0, equals);
+      has_value = true;
+    }
+    for (char& c : key)
+      if (c == '-') c = '_';
+    if (key == "json") {
+      parsed.json = true;
+      continue;
+    }
+    if (!has_value && !is_switch(key)) {
+      if (i + 1 >= args.size()) throw OptionError(key, "option '--" + arg.substr(2) + "' needs a value");
+      value = args[++i];
+    }
+    parsed.options.emplace_back(key, has_value || !is_switch(key) ? value : "true");
+  }
+  if (parsed.path.empty()) throw OptionError("config", std::string(command) + " needs a CONFIG.json path (or - for standard input)");
+  return parsed;
+}
+
+void print_inference_table(const Json& report) {
+  std::printf("model_type: %s   weights: %s   kv cache: %s   batch %lld x context %lld   tp %lld pp %lld ep %lld\n\n",
+              report["model_type"].get<std::string>().c_str(), report["workload"]["weights"].get<std::string>().c_str(),
+              report["workload"]["kv_dtype"].get<std::string>().c_str(), report["workload"]["batch"].get<long long>(),
+              report["workload"]["context"].get<long long>(), report["workload"]["tp"].get<long long>(),
+              report["workload"]["pp"].get<long long>(), report["workload"]["ep"].get<long long>());
+  std::printf("%-14s %20s %26s\n", "per GPU", "bytes", "");
+  for (const auto& term : report["terms"]) {
+    const auto bytes = term["bytes"].get<std::int64_t>();
+    std::printf("  %-12s %20s %26s\n      %s\n", term["name"].get<std::string>().c_str(), with_thousands(bytes).c_str(),
+                gib_and_gb(bytes).c_str(), term["formula"].get<std::string>().c_str());
+  }
+  const auto total = report["total_bytes_per_gpu"].get<std::int64_t>();
+  std::printf("  %-12s %20s %26s\n", "total", with_thousands(total).c_str(), gib_and_gb(total).c_str());
+  std::printf("\nKV cache per token (all layers): %s bytes\n", with_thousands(report["kv_cache_bytes_per_token"].get<std::int64_t>()).c_str());
+  if (report.contains("gpu")) {
+    const auto headroom = report["headroom_bytes"].get<std::int64_t>();
+    std::printf("\n%s: budget %s; %s by %s\n", report["gpu"]["name"].get<std::string>().c_str(),
+                gib_and_gb(report["gpu"]["budget_bytes"].get<std::int64_t>()).c_str(),
+                report["fits"].get<bool>() ? "fits" : "DOES NOT FIT", gib_and_gb(headroom < 0 ? -headroom : headroom).c_str());
+    for (const char* key : {"max_batch_size", "max_context_length", "min_gpus"}) {
+      const auto& answer = report["capacity"][key];
+      std::printf("  %-20s %12s   limited by %s\n", key, with_thousands(answer["value"].get<std::int64_t>()).c_str(),
+                  answer["limited_by"].get<std::string>().c_str());
+    }
+  }
+  if (!report["assumptions"].empty()) {
+    std::printf("\nassumptions:\n");
+    for (const auto& line : report["assumptions"]) std::printf("  - %s\n", line.get<std::string>().c_str());
+  }
+}
+
+bool wants_json(const std::vector<std::string>& args) {
+  for (const auto& arg : args) {
+    if (arg == "--json") continue;
+    throw OptionError(arg, "unknown option '" + arg + "' (expected --json)");
+  }
+  return !args.empty();
+}
+
+}  // namespace
+
+int run_infer(const std::vector<std::string>& args) {
+  const ParsedArgs parsed = parse_args(args, "infer");
+  const std::string report_text = inference_report_json(read_input(parsed.path), parsed.options);
+  if (parsed.json) std::printf("%s\n", report_text.c_str());
+  else print_inference_table(Json::parse(report_text));
+  return 0;
+}
+
+int run_gpus(const std::vector<std::string>& args) {
+  const std::string catalog = accelerator_catalog_json();
+  if (wants_json(args)) {
+    std::printf("%s\n", catalog.c_str());
+    return 0;
+  }
+  std::printf("%-18s %-28s %12s %12s %14s %10s\n", "id", "name", "memory", "bandwidth", "bf16 dense", "$/hour");
+  for (const auto& gpu : Json::parse(catalog)) {
+    std::printf("%-18s %-28s %8.1f GiB %7.2f TB/s %8.1f TFLOP/s %9.2f\n", gpu["id"].get<std::string>().c_str(),
+                gpu["name"].get<std::string>().c_str(), gpu["memory_bytes"].get<double>() / (1024.0 * 1024.0 * 1024.0),
+                gpu["memory_bandwidth_bytes_per_second"].get<double>() / 1e12,
+                gpu["dense_flops_per_second"]["bf16"].get<double>() / 1e12, gpu["price_per_hour_usd"].get<double>());
+  }
+  return 0;
+}
+
+int run_formats(const std::vector<std::string>& args) {
+  const std::string catalog = format_catalog_json();
+  if (wants_json(args)) {
+    std::printf("%s\n", catalog.c_str());
+    return 0;
+  }
+  const Json formats = Json::parse(catalog);
+  std::printf("weight formats (--weights):\n");
+  for (const auto& f : formats["weight_formats"])
+    std::printf("  %-16s %6.3f bits/weight  %s\n", f["id"].get<std::string>().c_str(), f["base_bits_per_weight"].get<double>(),
+                f["name"].get<std::string>().c_str());
+  std::printf("KV cache dtypes (--kv-dtype):\n");
+  for (const auto& k : formats["kv_cache_dtypes"])
+    std::printf("  %-6s %2lld bits  %s\n", k["id"].get<std::string>().c_str(), k["element_bits"].get<long long>(),
+                k["source"].get<std::string>().c_str());
+  return 0;
+}
+
+}  // namespace fitcheck::cli

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// The accelerator catalog: memory, bandwidth, dense peak compute, interconnect and an editable
+// rental price for each GPU/TPU/NPU fitcheck knows, every figure with the spec sheet it came from.
+// Conventions (GB vs GiB, dense vs sparse, per-direction links, price defaults): docs/hardware.md.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace fitcheck {
+
+// Operand type of the matrix units. Figures are for matrix multiply (tensor/matrix cores) where the
+// chip has them; fp32 is the non-tensor vector rate on NVIDIA and the matrix rate on AMD.
+enum class ComputeDtype : std::uint8_t { fp32, tf32, bf16, fp16, fp8, fp4, int8, int4 };
+inline constexpr std::size_t kComputeDtypeCount = 8;
+
+// How memory_bytes was derived, recorded per entry because "80 GB" means different byte counts.
+enum class MemoryConvention : std::uint8_t {
+  driver_reported,  // total memory as the driver reports it (nvidia-smi / rocm-smi), ECC at default
+  binary_capacity,  // vendor "N GB" that is N GiB of physical memory (vendor states GiB, or chips are)
+  vendor_decimal,   // vendor "N GB" taken as N x 10^9 bytes: real capacity not published
+};
+
+struct Accelerator {
+  const char* id;      // stable lowercase key for the CLI and URLs, e.g. "h100-sxm-80gb"
+  const char* name;    // display name
+  const char* vendor;  // "NVIDIA", "AMD", "Intel", "Apple", "Google"
+  std::int64_t memory_bytes;  // per device as software sees it (one MI250X GCD is one device)
+  MemoryConvention memory_convention;
+  double memory_bandwidth_bytes_per_second;  // peak, decimal (vendor TB/s x 10^12)
+  // Dense peak (never the 2:4 structured-sparsity figure), indexed by ComputeDtype. 0: the chip
+  // has no such matrix path or the vendor publishes no rate; callers must not substitute another.
+  std::array<double, kComputeDtypeCount> dense_flops_per_second;
+  const char* interconnect;  // the link every GPU pair of a typical node shares
+  double interconnect_bytes_per_second_per_direction;  // one GPU's total, one direction; 0: none
+  int gpus_per_node;  // typical node / host size
+  bool unified_memory = false;  // memory is shared with the CPU (Apple): memory_bytes is the whole pool
+  double price_per_hour_usd;  // EDITABLE DEFAULT: a typical on-demand rental price per device-hour
+  const char* price_source;   // where and when that default came from
+  const char* sources;        // spec sheets each figure above came from
+};
+
+// Every accelerator, in a fixed order. The storage is immutable and lives for the program.
+std::span<const Accelerator> accelerator_catalog();
+
+// An alternative spelling that find_accelerator accepts, and the id it resolves to.
+struct AcceleratorAlias {
+  const char* alias;
+  const char* id;
+};
+std::span<const AcceleratorAlias> accelerator_aliases();
+
+// Looks up by id or alias. Case-insensitive; spaces and underscores match '-', so driver names
+// such as "NVIDIA H100 80GB HBM3" work. Bare family names pick the common rental part:
+// "a100" -> a100-sxm-80gb, "h100" -> h100-sxm-80gb, "v100" -> v100-sxm2-16gb (the smaller
+// memory, so a fit check errs safe). Returns nullptr when nothing matches.
+const Accelerator* find_accelerator(std::string_view id_or_alias);
+
+// Dense peak for one dtype; 0 when unsupported or unpublished. Never falls back to another dtype
+// (bf16 work on a V100 or T4 is not fp32 work at the fp32 rate).
+double peak_flops_per_second(const Accelerator& accelerator, ComputeDtype dtype);
+
+const char* compute_dtype_name(ComputeDtype dtype);  // "fp32", "tf32", "bf16", ...
+const char* memory_convention_name(MemoryConvention convention);
+
+namespace detail {
+// The tables, joined in this order by accelerator_catalog().
+std::span<const Accelerator> nvidia_hbm_accelerators();   // hardware_nvidia_hbm.cpp
+std::span<const Accelerator> nvidia_gddr_accelerators();  // hardware_nvidia_gddr.cpp
+std::span<const Accelerator> other_vendor_accelerators(); // hardware_other.cpp
+}  // namespace detail
+
+}  // namespace fitcheck

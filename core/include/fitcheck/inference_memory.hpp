@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// Inference memory: weights per GPU in a storage format, the KV cache (exact, per layer kind),
+// peak prefill activations, logits, overhead, and the capacity answers built on them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fitcheck/hardware.hpp"
+#include "fitcheck/model.hpp"
+#include "fitcheck/params.hpp"
+#include "fitcheck/quantization.hpp"
+
+namespace fitcheck {
+
+// Element type of the cached keys and values.
+enum class KvCacheDtype : std::uint8_t { fp32, bf16, fp16, fp8, int8, int4 };
+
+struct KvCacheDtypeInfo {
+  KvCacheDtype dtype;
+  const char* id;                     // "bf16", "fp8", "int4", ...
+  std::int64_t element_bits;          // bits per cached value
+  std::int64_t scale_group_elements;  // 0: no scales; else one scale per this many values
+  std::int64_t scale_bytes;           // bytes per scale (and zero point) of a group
+  const char* source;
+};
+const KvCacheDtypeInfo& kv_cache_dtype_info(KvCacheDtype dtype);
+// Accepts the ids and "auto"/"float16"/"bfloat16"/"fp8_e4m3"/"fp8_e5m2" aliases; nullptr if unknown.
+const KvCacheDtypeInfo* find_kv_cache_dtype(const std::string& id);
+
+// How GPUs split the model. data_parallel replicas hold whole copies and do not change per-GPU memory.
+struct ParallelLayout {
+  std::int64_t tensor_parallel = 1;
+  std::int64_t pipeline_parallel = 1;
+  std::int64_t expert_parallel = 1;
+  std::int64_t data_parallel = 1;
+  std::int64_t gpus() const { return tensor_parallel * pipeline_parallel * data_parallel; }
+};
+
+struct InferenceWorkload {
+  WeightFormat weight_format = WeightFormat::bf16;
+  WeightFormatOptions weight_options{};
+  KvCacheDtype kv_cache_dtype = KvCacheDtype::bf16;
+  std::int64_t batch_size = 1;          // concurrent sequences
+  std::int64_t context_tokens = 4096;   // tokens each sequence holds in the cache (prompt + generated)
+  std::int64_t prefill_chunk_tokens = 0;  // tokens of one prefill step; 0: the whole context at once
+  std::int64_t kv_block_tokens = 0;     // paged allocation block (vLLM: 16); 0: exact per token
+  ParallelLayout layout{};
+  bool flash_attention = true;          // false: eager attention materializes heads x s x s scores
+  bool logits_all_positions = false;    // false: logits for the last position of each sequence only
+  std::int64_t activation_bytes_per_element = 2;  // bf16/fp16 activations
+  std::int64_t framework_overhead_bytes = std::int64_t{1} << 30;  // see docs/inference-memory.md
+  double gpu_memory_utilization = 0.9;  // share of GPU memory the engine may use (vLLM default 0.9)
+};
+
+// One line of a memory table: bytes per GPU and how they were computed, numbers substituted.
+struct MemoryTerm {
+  std::string name;
+  std::int64_t bytes = 0;
+  std::string formula;
+};
+
+// KV cache of the layers of one LayerShape kind.
+struct KvCacheLayerTerm {
+  std::size_t layer_kind = 0;
+  std::int64_t layers = 0;                      // layers of this kind on the GPU counted
+  std::int64_t bytes_per_token_per_layer = 0;   // whole layer, before tensor-parallel split
+  std::int64_t cached_tokens_per_sequence = 0;  // min(context, window), block-rounded if paged
+  std::int64_t bytes = 0;                       // per GPU for the whole batch
+  std::string formula;
+};
+
+struct KvCacheFigure {
+  std::int64_t bytes_per_token = 0;  // all layers of the model, unsharded, as if every layer were full attention
+  std::int64_t bytes = 0;            // per GPU, whole batch at the workload's context
+  std::vector<KvCacheLayerTerm> terms;
+  std::string convention;            // e.g. the MLA latent-cache convention
+};
+
+struct InferenceMemory {
+  std::int64_t weight_bytes = 0;              // per GPU (the busiest pipeline stage)
+  std::int64_t kv_cache_bytes = 0;            // per GPU
+  std::int64_t kv_cache_bytes_per_token = 0;  // whole model, unsharded
+  std::int64_t activation_bytes = 0;          // peak prefill activations of one layer, per GPU
+  std::int64_t logits_bytes = 0;
+  std::int64_t overhead_bytes = 0;
+  std::int64_t total_bytes_per_gpu = 0;
+  std::vector<MemoryTerm> terms;              // weights, kv cache, activations, logits, overhead
+  KvCacheFigure kv_cache;
+  WeightBytes weights_whole_model;            // the format's bytes for the unsharded model
+  std::vector<std::string> assumptions;
+};
+
+// Bytes per token of one layer's K and V (or MLA latent) at a cache dtype, before any split.
+std::int64_t kv_cache_bytes_per_token_per_layer(const LayerShape& layer, KvCacheDtype dtype);
+
+// The cache of `batch` sequences of `context_tokens`, per GPU under `layout`.
+KvCacheFigure kv_cache(const ModelDescription& model, const InferenceWorkload& workload);
+
+// Weight tensors as one GPU holds them: the busiest pipeline stage, matrices split by tensor
+// parallelism, routed experts split by expert parallelism.
+std::vector<WeightTensor> tensors_on_busiest_gpu(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                                 const ParallelLayout& layout);
+
+InferenceMemory inference_memory(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                 const InferenceWorkload& workload);
+
+// Capacity under a serving-engine budget (gpu_memory_utilization x memory): weights, then peak
+// activations and overhead, then the rest to KV blocks.
+struct CapacityAnswer {
+  std::int64_t value = 0;      // 0 when nothing fits
+  std::string limited_by;      // which term stops it going higher
+  std::string formula;
+};
+CapacityAnswer max_batch_size(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                              const InferenceWorkload& workload, const Accelerator& gpu);
+CapacityAnswer max_context_tokens(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                  const InferenceWorkload& workload, const Accelerator& gpu);
+// Fewest GPUs (tensor parallel within a node, then pipeline stages across nodes) for the workload.
+CapacityAnswer min_gpus(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                        const InferenceWorkload& workload, const Accelerator& gpu);
+
+}  // namespace fitcheck

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+// Capacity answers under a serving-engine budget: the engine may use gpu_memory_utilization of
+// the GPU (vLLM's --gpu-memory-utilization, default 0.9); weights, activations, logits and
+// overhead come first and the rest holds KV blocks.
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "fitcheck/inference_memory.hpp"
+
+namespace fitcheck {
+namespace {
+
+std::string two_decimals(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.2f", value);
+  return buffer;
+}
+
+std::int64_t budget_bytes(const InferenceWorkload& workload, const Accelerator& gpu) {
+  return static_cast<std::int64_t>(workload.gpu_memory_utilization * static_cast<double>(gpu.memory_bytes));
+}
+
+bool fits(const ModelDescription& model, const std::vector<WeightTensor>& tensors, const InferenceWorkload& workload,
+          std::int64_t budget) {
+  return inference_memory(model, tensors, workload).total_bytes_per_gpu <= budget;
+}
+
+// Largest value in [low, high] for which `ok` holds, given ok(low) and monotone `ok`.
+template <typename Predicate>
+std::int64_t largest_passing(std::int64_t low, std::int64_t high, Predicate ok) {
+  while (low < high) {
+    const std::int64_t middle = low + (high - low + 1) / 2;
+    if (ok(middle)) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+std::string budget_text(const InferenceWorkload& workload, const Accelerator& gpu, std::int64_t budget) {
+  return two_decimals(workload.gpu_memory_utilization) + " x " + std::to_string(gpu.memory_bytes) +
+         " B (" + gpu.name + ") = " + std::to_string(budget) + " B";
+}
+
+// Why nothing fits at the smallest setting: the first term that alone exhausts the budget.
+std::string first_blocker(const InferenceMemory& memory, std::int64_t budget) {
+  std::int64_t used = 0;
+  for (const auto& term : memory.terms) {
+    used += term.bytes;
+    if (used > budget) return term.name;
+  }
+  return "total";
+}
+
+}  // namespace
+
+CapacityAnswer max_batch_size(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                              const InferenceWorkload& workload, const Accelerator& gpu) {
+  const std::int64_t budget = budget_bytes(workload, gpu);
+  InferenceWorkload candidate = workload;
+  candidate.batch_size = 1;
+  CapacityAnswer answer;
+  const InferenceMemory single = inference_memory(model, tensors, candidate);
+  if (single.total_bytes_per_gpu > budget) {
+    answer.limited_by = first_blocker(single, budget);
+    answer.formula = "one sequence of " + std::to_string(workload.context_tokens) + " tokens needs " +
+                     std::to_string(single.total_bytes_per_gpu) + " B > budget " + budget_text(workload, gpu, budget);
+    return answer;
+  }
+  answer.value = largest_passing(1, std::int64_t{1} << 24, [&](std::int64_t batch) {
+    candidate.batch_size = batch;
+    return fits(model, tensors, candidate, budget);
+  });
+  answer.limited_by = answer.value == (std::int64_t{1} << 24) ? "search limit" : "kv_cache";
+  candidate.batch_size = answer.value;
+  const InferenceMemory at_max = inference_memory(model, tensors, candidate);
+  answer.formula = "largest batch with weights + KV cache + activations + logits + overhead <= budget " +
+                   budget_text(workload, gpu, budget) + ": batch " + std::to_string(answer.value) + " uses " +
+                   std::to_string(at_max.total_bytes_per_gpu) + " B, of which KV cache " + std::to_string(at_max.kv_cache_bytes) + " B";
+  return answer;
+}
+
+CapacityAnswer max_context_tokens(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                  const InferenceWorkload& workload, const Accelerator& gpu) {
+  const std::int64_t budget = budget_bytes(workload, gpu);
+  InferenceWorkload candidate = workload;
+  candidate.context_tokens = 1;
+  CapacityAnswer answer;
+  const InferenceMemory shortest = inference_memory(model, tensors, candidate);
+  if (shortest.total_bytes_per_gpu > budget) {
+    answer.limited_by = first_blocker(shortest, budget);
+    answer.formula = "even one token per sequence needs " + std::to_string(shortest.total_bytes_per_gpu) +
+                     " B > budget " + budget_text(workload, gpu, budget);
+    return answer;
+  }
+  const std::int64_t model_limit = model.max_position_embeddings > 0 ? model.max_position_embeddings : (std::int64_t{1} << 32);
+  answer.value = largest_passing(1, model_limit, [&](std::int64_t context) {
+    candidate.context_tokens = context;
+    return fits(model, tensors, candidate, budget);
+  });
+  answer.limited_by = answer.value == model_limit && model.max_position_embeddings > 0 ? "max_position_embeddings" : "kv_cache";
+  answer.formula = "longest context per sequence at batch " + std::to_string(workload.batch_size) +
+                   " within budget " + budget_text(workload, gpu, budget) +
+                   (answer.limited_by == "max_position_embeddings" ? "; capped by the model's max_position_embeddings" : "");
+  return answer;
+}
+
+CapacityAnswer min_gpus(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                        const InferenceWorkload& workload, const Accelerator& gpu) {
+  const std::int64_t budget = budget_bytes(workload, gpu);
+  const std::int64_t per_node = std::max(1, gpu.gpus_per_node);
+  CapacityAnswer answer;
+  InferenceWorkload candidate = workload;
+  // Tensor parallel within a node first (it splits weights and KV alike), then pipeline stages.
+  for (std::int64_t gpus = 1; gpus <= 4096; ++gpus) {
+    for (std::int64_t tp = std::min(gpus, per_node); tp >= 1; --tp) {
+      if (gpus % tp != 0) continue;
+      candidate.layout = workload.layout;
+      candidate.layout.tensor_parallel = tp;
+      candidate.layout.pipeline_parallel = gpus / tp;
+      candidate.layout.data_parallel = 1;
+      try {
+        if (!fits(model, tensors, candidate, budget)) continue;
+      } catch (const std::invalid_argument&) {
+        continue;  // this split cannot run the model (heads not divisible, more stages than layers)
+      }
+      answer.value = gpus;
+      answer.limited_by = gpus == 1 ? "fits on one GPU" : "weights and KV cache per GPU";
+      answer.formula = std::to_string(gpus) + " x " + gpu.name + " as tp " + std::to_string(tp) + " x pp " +
+                       std::to_string(gpus / tp) + ", each within budget " + budget_text(workload, gpu, budget);
+      return answer;
+    }
+  }
+  answer.limited_by = "no layout up to 4096 GPUs fits";
+  return answer;
+}
+
+}  // namespace fitcheck

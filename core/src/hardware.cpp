@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+// Catalog assembly, id/alias lookup and per-dtype peak queries. The figures live in
+// hardware_nvidia_hbm.cpp, hardware_nvidia_gddr.cpp and hardware_other.cpp.
+#include "fitcheck/hardware.hpp"
+
+#include <cstddef>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace fitcheck {
+namespace {
+
+// Bare family names resolve to the part most often rented; driver names (nvidia-smi, torch)
+// resolve to the exact part so a detected GPU maps without a table of its own.
+constexpr AcceleratorAlias kAliases[] = {
+    {"v100", "v100-sxm2-16gb"},
+    {"v100-16gb", "v100-sxm2-16gb"},
+    {"v100-32gb", "v100-sxm2-32gb"},
+    {"tesla-v100-sxm2-16gb", "v100-sxm2-16gb"},
+    {"tesla-v100-sxm2-32gb", "v100-sxm2-32gb"},
+    {"tesla-t4", "t4"},
+    {"nvidia-a10", "a10"},
+    {"nvidia-a10g", "a10g"},
+    {"nvidia-a40", "a40"},
+    {"a100", "a100-sxm-80gb"},
+    {"a100-80gb", "a100-sxm-80gb"},
+    {"a100-40gb", "a100-sxm-40gb"},
+    {"a100-sxm", "a100-sxm-80gb"},
+    {"a100-pcie", "a100-pcie-80gb"},
+    {"nvidia-a100-sxm4-80gb", "a100-sxm-80gb"},
+    {"nvidia-a100-sxm4-40gb", "a100-sxm-40gb"},
+    {"nvidia-a100-80gb-pcie", "a100-pcie-80gb"},
+    {"nvidia-a100-pcie-40gb", "a100-pcie-40gb"},
+    {"nvidia-l4", "l4"},
+    {"nvidia-l40", "l40"},
+    {"nvidia-l40s", "l40s"},
+    {"h100", "h100-sxm-80gb"},
+    {"h100-sxm", "h100-sxm-80gb"},
+    {"h100-pcie", "h100-pcie-80gb"},
+    {"h100-nvl", "h100-nvl-94gb"},
+    {"nvidia-h100-80gb-hbm3", "h100-sxm-80gb"},
+    {"nvidia-h100-pcie", "h100-pcie-80gb"},
+    {"nvidia-h100-nvl", "h100-nvl-94gb"},
+    {"h200-sxm", "h200"},
+    {"h200-141gb", "h200"},
+    {"nvidia-h200", "h200"},
+    {"nvidia-h200-nvl", "h200-nvl"},
+    {"nvidia-h20", "h20"},
+    {"gh200-96gb", "gh200"},
+    {"nvidia-gh200-480gb", "gh200"},
+    {"nvidia-b200", "b200"},
+    {"nvidia-gb200", "gb200"},
+    {"3090", "rtx-3090"},
+    {"4090", "rtx-4090"},
+    {"5090", "rtx-5090"},
+    {"nvidia-geforce-rtx-3090", "rtx-3090"},
+    {"nvidia-geforce-rtx-4090", "rtx-4090"},
+    {"nvidia-geforce-rtx-5090", "rtx-5090"},
+    {"rtx6000-ada", "rtx-6000-ada"},
+    {"nvidia-rtx-6000-ada-generation", "rtx-6000-ada"},
+    {"mi300", "mi300x"},
+    {"amd-instinct-mi300x", "mi300x"},
+    {"mi325", "mi325x"},
+    {"gaudi-2", "gaudi2"},
+    {"gaudi-3", "gaudi3"},
+    {"v5e", "tpu-v5e"},
+    {"v5litepod", "tpu-v5e"},
+    {"v5p", "tpu-v5p"},
+    {"v6e", "tpu-v6e"},
+    {"trillium", "tpu-v6e"},
+    {"apple-m2-max", "m2-max"},
+    {"apple-m2-ultra", "m2-ultra"},
+    {"apple-m3-max", "m3-max"},
+    {"apple-m3-ultra", "m3-ultra"},
+    {"apple-m4-max", "m4-max"},
+};
+
+// ASCII-only folding: ids are ASCII, and locale-dependent tolower would make lookup vary by host.
+char fold(char c) {
+  if (c >= 'A' && c <= 'Z') return static_cast<char>(c - 'A' + 'a');
+  if (c == ' ' || c == '_') return '-';
+  return c;
+}
+
+// key is stored folded already; the query is folded on the fly.
+bool matches(std::string_view query, std::string_view key) {
+  if (query.size() != key.size()) return false;
+  for (std::size_t i = 0; i < query.size(); ++i) {
+    if (fold(query[i]) != key[i]) return false;
+  }
+  return true;
+}
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+const Accelerator* find_by_id(std::string_view query) {
+  for (const Accelerator& accelerator : accelerator_catalog()) {
+    if (matches(query, accelerator.id)) return &accelerator;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::span<const Accelerator> accelerator_catalog() {
+  // Built once, then read-only for the life of the program (thread-safe static init).
+  static const std::vector<Accelerator> catalog = [] {
+    std::vector<Accelerator> all;
+    for (auto table : {detail::nvidia_hbm_accelerators(), detail::nvidia_gddr_accelerators(),
+                       detail::other_vendor_accelerators()}) {
+      all.insert(all.end(), table.begin(), table.end());
+    }
+    return all;
+  }();
+  return catalog;
+}
+
+std::span<const AcceleratorAlias> accelerator_aliases() { return kAliases; }
+
+const Accelerator* find_accelerator(std::string_view id_or_alias) {
+  const std::string_view query = trim(id_or_alias);
+  if (query.empty()) return nullptr;
+  if (const Accelerator* direct = find_by_id(query)) return direct;
+  for (const AcceleratorAlias& alias : kAliases) {
+    if (matches(query, alias.alias)) return find_by_id(alias.id);
+  }
+  return nullptr;
+}
+
+double peak_flops_per_second(const Accelerator& accelerator, ComputeDtype dtype) {
+  const auto index = static_cast<std::size_t>(dtype);
+  if (index >= kComputeDtypeCount) return 0.0;
+  return accelerator.dense_flops_per_second[index];
+}
+
+const char* compute_dtype_name(ComputeDtype dtype) {
+  switch (dtype) {
+    case ComputeDtype::fp32: return "fp32";
+    case ComputeDtype::tf32: return "tf32";
+    case ComputeDtype::bf16: return "bf16";
+    case ComputeDtype::fp16: return "fp16";
+    case ComputeDtype::fp8: return "fp8";
+    case ComputeDtype::fp4: return "fp4";
+    case ComputeDtype::int8: return "int8";
+    case ComputeDtype::int4: return "int4";
+  }
+  return "unknown";
+}
+
+const char* memory_convention_name(MemoryConvention convention) {
+  switch (convention) {
+    case MemoryConvention::driver_reported: return "driver_reported";
+    case MemoryConvention::binary_capacity: return "binary_capacity";
+    case MemoryConvention::vendor_decimal: return "vendor_decimal";
+  }
+  return "unknown";
+}
+
+}  // namespace fitcheck

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// Inference memory per GPU: weights, KV cache, peak prefill activations, logits and overhead.
+#include "fitcheck/inference_memory.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "sharding.hpp"
+
+namespace fitcheck {
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+std::string bytes_text(std::int64_t bytes) { return std::to_string(bytes) + " B"; }
+
+std::string two_decimals(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.2f", value);
+  return buffer;
+}
+
+void check_workload(const InferenceWorkload& workload) {
+  if (workload.batch_size < 1) throw std::invalid_argument("batch size must be at least 1");
+  if (workload.context_tokens < 1) throw std::invalid_argument("context length must be at least 1 token");
+  if (workload.batch_size > (std::int64_t{1} << 24)) throw std::invalid_argument("batch size is beyond any real server");
+  if (workload.context_tokens > (std::int64_t{1} << 32)) throw std::invalid_argument("context length is beyond 2^32 tokens");
+  if (workload.prefill_chunk_tokens < 0) throw std::invalid_argument("prefill chunk must be 0 (whole prompt) or positive");
+  if (workload.kv_block_tokens < 0 || workload.kv_block_tokens > 65536)
+    throw std::invalid_argument("KV block size must be 0 (exact) or a positive number of tokens up to 65536");
+  if (!(workload.gpu_memory_utilization > 0.0 && workload.gpu_memory_utilization <= 1.0))
+    throw std::invalid_argument("gpu memory utilization must be in (0, 1]");
+  if (workload.framework_overhead_bytes < 0) throw std::invalid_argument("framework overhead cannot be negative");
+  if (workload.activation_bytes_per_element < 1 || workload.activation_bytes_per_element > 8)
+    throw std::invalid_argument("activation bytes per element must be between 1 and 8");
+}
+
+// Live activations of one layer during a prefill step of `tokens` tokens on one tensor-parallel
+// rank: the residual stream and the normed input (2 x hidden, kept whole on every rank), plus the
+// larger of the attention phase (q, k, v and the attention output, split by tp) and the MLP phase
+// (gate, up and their product for gated MLPs; the tokens' top-k experts for MoE). Earlier layers'
+// activations are freed in inference, so the peak is one layer's, not a sum.
+struct ActivationPeak {
+  std::int64_t bytes = 0;
+  std::string formula;
+};
+
+ActivationPeak layer_activation_peak(const ModelDescription& model, const LayerShape& layer, std::int64_t tokens,
+                                     const InferenceWorkload& workload, std::int64_t sequences) {
+  const std::int64_t tp = workload.layout.tensor_parallel;
+  const std::int64_t element = workload.activation_bytes_per_element;
+  const AttentionShape& a = layer.attention;
+  const std::int64_t heads = a.num_heads / tp;
+  const std::int64_t kv_heads = a.is_multi_latent() ? heads : detail::kv_heads_per_rank(a, tp);
+  const std::int64_t attention_width = heads * a.head_dim + kv_heads * (a.head_dim + a.value_head_dim) + heads * a.value_head_dim;
+  std::int64_t attention_bytes = tokens * attention_width * element;
+  std::string attention_formula = std::to_string(tokens) + " tokens x " + std::to_string(attention_width) + " (q,k,v,out)";
+  if (!workload.flash_attention) {
+    // Eager attention materializes scores and softmax probabilities, heads x s x s per sequence.
+    const std::int64_t per_sequence = ceil_div(tokens, sequences);
+    const std::int64_t attended = a.sliding_window > 0 ? std::min(per_sequence, a.sliding_window) : per_sequence;
+    attention_bytes += 2 * sequences * heads * per_sequence * attended * element;
+    attention_formula += " + 2 x " + std::to_string(sequences) + " x " + std::to_string(heads) + " heads x " +
+                         std::to_string(per_sequence) + " x " + std::to_string(attended) + " (eager scores)";
+  }
+  std::int64_t mlp_width = 0;
+  std::string mlp_formula;
+  if (layer.is_moe()) {
+    const MoeShape& moe = layer.moe;
+    const std::int64_t per_expert = (moe.gated ? 3 : 2) * moe.expert_intermediate_size /
+                                    (workload.layout.expert_parallel > 1 ? 1 : tp);
+    const std::int64_t shared = (moe.gated ? 3 : 2) * ceil_div(moe.num_shared_experts * moe.shared_expert_intermediate_size, tp);
+    mlp_width = moe.experts_per_token * per_expert + shared;
+    mlp_formula = std::to_string(tokens) + " tokens x (top-" + std::to_string(moe.experts_per_token) + " x " +
+                  std::to_string(per_expert) + " + " + std::to_string(shared) + " shared)";
+  } else if (layer.mlp.intermediate_size > 0) {
+    mlp_width = (layer.mlp.gated ? 3 : 2) * ceil_div(layer.mlp.intermediate_size, tp);
+    mlp_formula = std::to_string(tokens) + " tokens x " + std::to_string(mlp_width) + (layer.mlp.gated ? " (gate, up, product)" : " (up, activation)");
+  }
+  const std::int64_t mlp_bytes = tokens * mlp_width * element;
+  const std::int64_t residual_bytes = tokens * 2 * model.hidden_size * element;
+  ActivationPeak peak;
+  peak.bytes = residual_bytes + std::max(attention_bytes, mlp_bytes);
+  peak.formula = "(" + std::to_string(tokens) + " tokens x 2 x " + std::to_string(model.hidden_size) + " residual + max(" +
+                 attention_formula + ", " + (mlp_formula.empty() ? "0" : mlp_formula) + ")) x " + std::to_string(element) + " B";
+  return peak;
+}
+
+}  // namespace
+
+std::vector<WeightTensor> tensors_on_busiest_gpu(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                                 const ParallelLayout& layout) {
+  const detail::StagePlan plan = detail::plan_stages(model, layout);
+  std::vector<WeightTensor> busiest;
+  std::int64_t busiest_params = -1;
+  for (std::size_t stage = 0; stage + 1 < plan.first_layer.size(); ++stage) {
+    auto on_stage = detail::tensors_on_stage(model, tensors, layout, plan, stage);
+    std::int64_t params = 0;
+    for (const auto& tensor : on_stage) params += tensor.parameters();
+    if (params > busiest_params) {
+      busiest_params = params;
+      busiest = std::move(on_stage);
+    }
+  }
+  return busiest;
+}
+
+InferenceMemory inference_memory(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                 const InferenceWorkload& workload) {
+  check_workload(workload);
+  InferenceMemory memory;
+  const ParallelLayout& layout = workload.layout;
+  const std::vector<WeightTensor> local = tensors_on_busiest_gpu(model, tensors, layout);
+  const WeightBytes local_weights = weight_bytes(local, workload.weight_format, workload.weight_options);
+  memory.weights_whole_model = weight_bytes(tensors, workload.weight_format, workload.weight_options);
+  memory.weight_bytes = local_weights.total_bytes;
+  const auto& format = weight_format_info(workload.weight_format);
+  std::string weight_formula = std::string(format.id) + ": " + std::to_string(memory.weights_whole_model.total_bytes) +
+                               " B for the whole model";
+  if (layout.tensor_parallel > 1 || layout.pipeline_parallel > 1 || layout.expert_parallel > 1)
+    weight_formula += "; this GPU holds its shard of the busiest stage (tp " + std::to_string(layout.tensor_parallel) +
+                      ", pp " + std::to_string(layout.pipeline_parallel) + ", ep " + std::to_string(layout.expert_parallel) +
+                      ") = " + bytes_text(memory.weight_bytes);
+  weight_formula += "; " + two_decimals(local_weights.effective_bits_per_weight) + " bits per weight";
+
+  memory.kv_cache = kv_cache(model, workload);
+  memory.kv_cache_bytes = memory.kv_cache.bytes;
+  memory.kv_cache_bytes_per_token = memory.kv_cache.bytes_per_token;
+  std::string kv_formula;
+  for (const auto& term : memory.kv_cache.terms) kv_formula += (kv_formula.empty() ? "" : " + ") + term.formula;
+
+  const std::int64_t prefill_tokens =
+      workload.prefill_chunk_tokens > 0 ? std::min(workload.prefill_chunk_tokens, workload.batch_size * workload.context_tokens)
+                                        : workload.batch_size * workload.context_tokens;
+  const std::int64_t sequences_in_step = std::min(workload.batch_size, ceil_div(prefill_tokens, workload.context_tokens));
+  ActivationPeak peak;
+  for (const auto& layer : model.layer_kinds) {
+    ActivationPeak candidate = layer_activation_peak(model, layer, prefill_tokens, workload, std::max<std::int64_t>(1, sequences_in_step));
+    if (candidate.bytes > peak.bytes) peak = candidate;
+  }
+  memory.activation_bytes = peak.bytes;
+
+  // Logits are upcast to fp32 before sampling (vLLM's sampler, transformers' generate).
+  const std::int64_t vocab_per_rank = ceil_div(model.vocab_size, layout.tensor_parallel);
+  const std::int64_t logit_rows = workload.logits_all_positions ? prefill_tokens : workload.batch_size;
+  memory.logits_bytes = logit_rows * vocab_per_rank * 4;
+  memory.overhead_bytes = workload.framework_overhead_bytes;
+  memory.total_bytes_per_gpu =
+      memory.weight_bytes + memory.kv_cache_bytes + memory.activation_bytes + memory.logits_bytes + memory.overhead_bytes;
+
+  memory.terms = {
+      {"weights", memory.weight_bytes, weight_formula},
+      {"kv_cache", memory.kv_cache_bytes, kv_formula.empty() ? "no cached layers" : kv_formula},
+      {"activations", memory.activation_bytes, "peak of one layer during a prefill step: " + peak.formula},
+      {"logits", memory.logits_bytes,
+       std::to_string(logit_rows) + (workload.logits_all_positions ? " positions" : " sequences (last position)") + " x " +
+           std::to_string(vocab_per_rank) + " vocab entries x 4 B (fp32)"},
+      {"overhead", memory.overhead_bytes, "framework overhead (CUDA context, library workspaces, allocator reserve): a default you can change"},
+  };
+  memory.assumptions = local_weights.notes;
+  if (layout.pipeline_parallel > 1)
+    memory.assumptions.push_back("pipeline parallel: weights are those of the stage with the most parameters and the KV cache "
+                                 "that of the stage with the most cached values; together an upper bound");
+  if (workload.prefill_chunk_tokens == 0 && workload.batch_size > 1)
+    memory.assumptions.push_back("activations assume the whole batch is prefilled in one step; serving engines bound the "
+                                 "tokens per step (set a prefill chunk)");
+  return memory;
+}
+
+}  // namespace fitcheck

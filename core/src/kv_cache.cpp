@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// The KV cache: bytes per token per layer kind, and the cache of a batch per GPU.
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+#include "fitcheck/inference_memory.hpp"
+#include "sharding.hpp"
+
+namespace fitcheck {
+namespace {
+
+// Cache element types. int4 follows the quantized cache of Hugging Face transformers
+// (QuantizedCacheConfig: nbits 4, q_group_size 64, an fp16 scale and zero point per group).
+// fp8 and int8 caches use one scale per tensor (vLLM kv_cache_dtype fp8; TensorRT-LLM int8 KV),
+// which is negligible per token.
+constexpr KvCacheDtypeInfo kv_dtypes[] = {
+    {KvCacheDtype::fp32, "fp32", 32, 0, 0, "IEEE 754 single precision"},
+    {KvCacheDtype::bf16, "bf16", 16, 0, 0, "bfloat16: the usual cache type of bf16 models"},
+    {KvCacheDtype::fp16, "fp16", 16, 0, 0, "IEEE 754 half precision"},
+    {KvCacheDtype::fp8, "fp8", 8, 0, 0, "FP8 E4M3/E5M2 with a per-tensor scale (vLLM kv_cache_dtype=fp8)"},
+    {KvCacheDtype::int8, "int8", 8, 0, 0, "INT8 with a per-tensor scale (TensorRT-LLM INT8 KV cache)"},
+    {KvCacheDtype::int4, "int4", 4, 64, 4,
+     "4-bit with an fp16 scale and zero point per 64 values (transformers QuantizedCacheConfig defaults)"},
+};
+
+std::string lowercase(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// Cached values per token of one layer, and whether they are split across tensor-parallel ranks.
+std::int64_t cached_elements_per_token(const AttentionShape& attention) {
+  if (attention.is_multi_latent()) {
+    // DeepSeek-V2 §2.1.2: MLA caches the compressed c_KV (kv_lora_rank) and the shared rotary key
+    // (qk_rope_head_dim) per token per layer, the convention of vLLM and SGLang's MLA kernels.
+    return attention.kv_lora_rank + attention.qk_rope_head_dim;
+  }
+  return attention.num_kv_heads * (attention.head_dim + attention.value_head_dim);
+}
+
+std::int64_t bytes_for_elements(std::int64_t elements, const KvCacheDtypeInfo& dtype) {
+  std::int64_t bytes = ceil_div(elements * dtype.element_bits, 8);
+  if (dtype.scale_group_elements > 0) bytes += ceil_div(elements, dtype.scale_group_elements) * dtype.scale_bytes;
+  return bytes;
+}
+
+}  // namespace
+
+const KvCacheDtypeInfo& kv_cache_dtype_info(KvCacheDtype dtype) {
+  for (const auto& info : kv_dtypes)
+    if (info.dtype == dtype) return info;
+  throw std::invalid_argument("unknown KV cache dtype");
+}
+
+const KvCacheDtypeInfo* find_kv_cache_dtype(const std::string& id) {
+  const std::string key = lowercase(id);
+  std::string canonical = key;
+  if (key == "auto" || key == "bfloat16") canonical = "bf16";
+  else if (key == "float16" || key == "half") canonical = "fp16";
+  else if (key == "float32" || key == "float") canonical = "fp32";
+  else if (key == "fp8_e4m3" || key == "fp8_e5m2" || key == "fp8-e4m3" || key == "fp8-e5m2") canonical = "fp8";
+  for (const auto& info : kv_dtypes)
+    if (canonical == info.id) return &info;
+  return nullptr;
+}
+
+std::int64_t kv_cache_bytes_per_token_per_layer(const LayerShape& layer, KvCacheDtype dtype) {
+  if (layer.is_encoder) return 0;  // encoder layers run once over the input and keep no cache
+  const auto& info = kv_cache_dtype_info(dtype);
+  std::int64_t elements = cached_elements_per_token(layer.attention);
+  // Decoder cross-attention also caches keys and values of the encoder output (one per input token).
+  if (layer.attention.cross_attention) elements *= 2;
+  return bytes_for_elements(elements, info);
+}
+
+KvCacheFigure kv_cache(const ModelDescription& model, const InferenceWorkload& workload) {
+  KvCacheFigure figure;
+  const auto& dtype = kv_cache_dtype_info(workload.kv_cache_dtype);
+  const detail::StagePlan stages = detail::plan_stages(model, workload.layout);
+  const std::int64_t tp = workload.layout.tensor_parallel;
+  const std::int64_t context = workload.context_tokens;
+  for (std::size_t kind = 0; kind < model.layer_kinds.size(); ++kind) {
+    const LayerShape& layer = model.layer_kinds[kind];
+    const std::int64_t per_layer = kv_cache_bytes_per_token_per_layer(layer, workload.kv_cache_dtype);
+    figure.bytes_per_token += per_layer * layer.layer_count;
+    const std::int64_t layers_here = stages.busiest_kv_stage_layers_of_kind[kind];
+    if (per_layer == 0 || layers_here == 0) continue;
+
+    KvCacheLayerTerm term;
+    term.layer_kind = kind;
+    term.layers = layers_here;
+    term.bytes_per_token_per_layer = per_layer;
+    std::int64_t tokens = layer.attention.sliding_window > 0 ? std::min(context, layer.attention.sliding_window) : context;
+    if (workload.kv_block_tokens > 0) tokens = ceil_div(tokens, workload.kv_block_tokens) * workload.kv_block_tokens;
+    term.cached_tokens_per_sequence = tokens;
+    // Key/value heads split over tensor-parallel ranks; with fewer heads than ranks each rank keeps
+    // one (replicated) head, as vLLM does. The MLA latent is shared by all heads: every rank keeps it.
+    const std::int64_t share_numerator = layer.attention.is_multi_latent() ? 1 : detail::kv_heads_per_rank(layer.attention, tp);
+    const std::int64_t share_denominator = layer.attention.is_multi_latent() ? 1 : layer.attention.num_kv_heads;
+    const std::int64_t per_rank_per_token = per_layer * share_numerator / share_denominator;
+    term.bytes = per_rank_per_token * tokens * workload.batch_size * layers_here;
+    term.formula = std::to_string(per_layer) + " B/token/layer" +
+                   (share_numerator != share_denominator
+                        ? " x " + std::to_string(share_numerator) + "/" + std::to_string(share_denominator) + " kv heads on this rank"
+                        : std::string()) +
+                   " x " + std::to_string(tokens) + " tokens" +
+                   (layer.attention.sliding_window > 0 ? " (window " + std::to_string(layer.attention.sliding_window) + ")" : "") +
+                   " x batch " + std::to_string(workload.batch_size) + " x " + std::to_string(layers_here) + " layers";
+    figure.bytes += term.bytes;
+    figure.terms.push_back(std::move(term));
+  }
+  const bool latent = std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(),
+                                  [](const LayerShape& layer) { return layer.attention.is_multi_latent(); });
+  figure.convention = latent ? "MLA: kv_lora_rank + qk_rope_head_dim values per token per layer (DeepSeek-V2 §2.1.2), "
+                               "kept whole on every tensor-parallel rank"
+                             : "K and V: num_kv_heads x (head_dim + value_head_dim) values per token per layer";
+  figure.convention += std::string("; ") + dtype.id + " at " + std::to_string(dtype.element_bits) + " bits per value";
+  return figure;
+}
+
+}  // namespace fitcheck

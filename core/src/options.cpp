@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+#include "fitcheck/options.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace fitcheck {
+
+OptionReader::OptionReader(const OptionList& options) : options_(options), used_(options.size(), false) {}
+
+const std::string* OptionReader::find(const char* key) {
+  const std::string* found = nullptr;
+  for (std::size_t i = 0; i < options_.size(); ++i) {
+    if (options_[i].first == key) {
+      used_[i] = true;
+      found = &options_[i].second;  // the last one wins, as on a command line
+    }
+  }
+  return found;
+}
+
+std::optional<std::string> OptionReader::text(const char* key) {
+  const std::string* value = find(key);
+  if (!value) return std::nullopt;
+  return *value;
+}
+
+std::int64_t OptionReader::count(const char* key, std::int64_t fallback, std::int64_t minimum, std::int64_t maximum) {
+  const std::string* value = find(key);
+  if (!value) return fallback;
+  errno = 0;
+  char* end = nullptr;
+  const long long parsed = std::strtoll(value->c_str(), &end, 10);
+  if (value->empty() || *end != '\0' || errno == ERANGE)
+    throw OptionError(key, std::string("option '") + key + "' must be a whole number, got '" + *value + "'");
+  if (parsed < minimum || parsed > maximum)
+    throw OptionError(key, std::string("option '") + key + "' must be between " + std::to_string(minimum) + " and " +
+                               std::to_string(maximum) + ", got " + *value);
+  return parsed;
+}
+
+double OptionReader::number(const char* key, double fallback, double minimum, double maximum) {
+  const std::string* value = find(key);
+  if (!value) return fallback;
+  char* end = nullptr;
+  const double parsed = std::strtod(value->c_str(), &end);
+  if (value->empty() || *end != '\0' || !std::isfinite(parsed))
+    throw OptionError(key, std::string("option '") + key + "' must be a finite number, got '" + *value + "'");
+  if (parsed < minimum || parsed > maximum)
+    throw OptionError(key, std::string("option '") + key + "' must be between " + std::to_string(minimum) + " and " +
+                               std::to_string(maximum) + ", got " + *value);
+  return parsed;
+}
+
+bool OptionReader::flag(const char* key, bool fallback) {
+  const std::string* value = find(key);
+  if (!value) return fallback;
+  if (*value == "true" || *value == "1" || value->empty()) return true;
+  if (*value == "false" || *value == "0") return false;
+  throw OptionError(key, std::string("option '") + key + "' must be true or false, got '" + *value + "'");
+}
+
+void OptionReader::finish() const {
+  for (std::size_t i = 0; i < options_.size(); ++i)
+    if (!used_[i]) throw OptionError(options_[i].first, "unknown option '" + options_[i].first + "'");
+}
+
+InferenceRequest parse_inference_options(const OptionList& options) {
+  OptionReader reader(options);
+  InferenceRequest request;
+  InferenceWorkload& w = request.workload;
+  if (auto weights = reader.text("weights")) {
+    const auto format = find_weight_format(*weights);
+    if (!format) throw OptionError("weights", "unknown weight format '" + *weights + "' (e.g. bf16, fp8, q4_k_m, gptq, awq, nf4, mxfp4)");
+    w.weight_format = *format;
+  }
+  w.weight_options.bits = static_cast<int>(reader.count("weight_bits", 4, 2, 8));
+  w.weight_options.group_size = reader.count("group_size", 128, -1, 1 << 20);
+  if (w.weight_options.group_size == 0) throw OptionError("group_size", "option 'group_size' must be -1 (per channel) or positive");
+  if (auto kv = reader.text("kv_dtype")) {
+    const auto* info = find_kv_cache_dtype(*kv);
+    if (!info) throw OptionError("kv_dtype", "unknown KV cache dtype '" + *kv + "' (bf16, fp16, fp32, fp8, int8, int4)");
+    w.kv_cache_dtype = info->dtype;
+  }
+  w.batch_size = reader.count("batch", 1, 1, std::int64_t{1} << 24);
+  w.context_tokens = reader.count("context", 4096, 1, std::int64_t{1} << 32);
+  w.prefill_chunk_tokens = reader.count("prefill_chunk", 0, 0, std::int64_t{1} << 32);
+  w.kv_block_tokens = reader.count("kv_block", 0, 0, 65536);
+  w.layout.tensor_parallel = reader.count("tp", 1, 1, 4096);
+  w.layout.pipeline_parallel = reader.count("pp", 1, 1, 4096);
+  w.layout.expert_parallel = reader.count("ep", 1, 1, 65536);
+  w.gpu_memory_utilization = reader.number("gpu_memory_utilization", 0.9, 0.01, 1.0);
+  w.framework_overhead_bytes =
+      static_cast<std::int64_t>(reader.number("overhead_gib", 1.0, 0.0, 1024.0) * 1024.0 * 1024.0 * 1024.0);
+  w.flash_attention = !reader.flag("eager_attention", false);
+  w.logits_all_positions = reader.flag("logits_all_positions", false);
+  if (auto gpu = reader.text("gpu")) {
+    request.gpu = find_accelerator(*gpu);
+    if (!request.gpu) throw OptionError("gpu", "unknown GPU '" + *gpu + "' (see 'fitcheck gpus' for the list)");
+  }
+  reader.finish();
+  return request;
+}
+
+}  // namespace fitcheck

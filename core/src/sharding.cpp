@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+// Tensor, pipeline and expert parallel placement, following Megatron-LM's layout (Shoeybi et al.
+// 2019, §3: column-parallel q/k/v and MLP up/gate, row-parallel output and down projections,
+// vocabulary-parallel embedding and lm_head) as vLLM and SGLang use it for inference.
+#include "sharding.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace fitcheck::detail {
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+[[noreturn]] void refuse(const std::string& message) { throw std::invalid_argument(message); }
+
+std::int64_t stage_of_layer(const StagePlan& plan, std::int64_t layer) {
+  std::size_t stage = 0;
+  while (stage + 1 < plan.first_layer.size() - 1 && layer >= plan.first_layer[stage + 1]) ++stage;
+  return static_cast<std::int64_t>(stage);
+}
+
+}  // namespace
+
+void check_layout(const ModelDescription& model, const ParallelLayout& layout) {
+  if (layout.tensor_parallel < 1) refuse("tensor parallel size must be at least 1");
+  if (layout.pipeline_parallel < 1) refuse("pipeline parallel size must be at least 1");
+  if (layout.expert_parallel < 1) refuse("expert parallel size must be at least 1");
+  if (layout.data_parallel < 1) refuse("data parallel size must be at least 1");
+  if (layout.tensor_parallel > 4096 || layout.pipeline_parallel > 4096 || layout.expert_parallel > 65536 ||
+      layout.data_parallel > 1'000'000)
+    refuse("parallel sizes are beyond any real cluster");
+  const std::int64_t decoder_layers = model.num_layers;
+  if (layout.pipeline_parallel > decoder_layers)
+    refuse("pipeline parallel size " + std::to_string(layout.pipeline_parallel) + " is larger than the " +
+           std::to_string(decoder_layers) + " layers: a stage would be empty");
+  const std::int64_t tp = layout.tensor_parallel;
+  bool any_moe = false;
+  for (const auto& layer : model.layer_kinds) {
+    const AttentionShape& a = layer.attention;
+    if (a.num_heads % tp != 0)
+      refuse("tensor parallel size " + std::to_string(tp) + " does not divide the " + std::to_string(a.num_heads) +
+             " attention heads");
+    if (!a.is_multi_latent() && a.num_kv_heads % tp != 0 && tp % a.num_kv_heads != 0)
+      refuse("tensor parallel size " + std::to_string(tp) + " and the " + std::to_string(a.num_kv_heads) +
+             " key/value heads divide neither way: heads can be neither split nor replicated evenly");
+    if (layer.is_moe()) {
+      any_moe = true;
+      if (layout.expert_parallel > layer.moe.num_experts)
+        refuse("expert parallel size " + std::to_string(layout.expert_parallel) + " is larger than the " +
+               std::to_string(layer.moe.num_experts) + " experts");
+    }
+  }
+  if (!any_moe && layout.expert_parallel > 1) refuse("expert parallel size > 1 needs a mixture-of-experts model");
+}
+
+std::int64_t kv_heads_per_rank(const AttentionShape& attention, std::int64_t tensor_parallel) {
+  return attention.num_kv_heads >= tensor_parallel ? attention.num_kv_heads / tensor_parallel : 1;
+}
+
+StagePlan plan_stages(const ModelDescription& model, const ParallelLayout& layout) {
+  check_layout(model, layout);
+  StagePlan plan;
+  const std::int64_t stages = layout.pipeline_parallel;
+  const std::int64_t layers = static_cast<std::int64_t>(model.layer_kind_of_layer.size());
+  plan.first_layer.resize(static_cast<std::size_t>(stages + 1));
+  std::int64_t next = 0;
+  for (std::int64_t s = 0; s < stages; ++s) {
+    plan.first_layer[static_cast<std::size_t>(s)] = next;
+    next += layers / stages + (s < layers % stages ? 1 : 0);
+  }
+  plan.first_layer[static_cast<std::size_t>(stages)] = layers;
+
+  // The stage whose layers cache the most values per token (sliding-window layers count at their
+  // full per-token width; with equal stages the first wins).
+  std::int64_t best = -1;
+  for (std::int64_t s = 0; s < stages; ++s) {
+    std::int64_t per_token = 0;
+    for (std::int64_t i = plan.first_layer[static_cast<std::size_t>(s)]; i < plan.first_layer[static_cast<std::size_t>(s + 1)]; ++i)
+      per_token += kv_cache_bytes_per_token_per_layer(model.layer_kinds[model.layer_kind_of_layer[static_cast<std::size_t>(i)]],
+                                                      KvCacheDtype::bf16);
+    if (per_token > best) {
+      best = per_token;
+      plan.busiest_kv_stage = static_cast<std::size_t>(s);
+    }
+  }
+  plan.busiest_kv_stage_layers_of_kind.assign(model.layer_kinds.size(), 0);
+  for (std::int64_t i = plan.first_layer[plan.busiest_kv_stage]; i < plan.first_layer[plan.busiest_kv_stage + 1]; ++i)
+    plan.busiest_kv_stage_layers_of_kind[model.layer_kind_of_layer[static_cast<std::size_t>(i)]] += 1;
+  return plan;
+}
+
+std::vector<WeightTensor> tensors_on_stage(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                           const ParallelLayout& layout, const StagePlan& plan, std::size_t stage) {
+  const std::int64_t tp = layout.tensor_parallel;
+  const std::int64_t ep = layout.expert_parallel;
+  const std::size_t last = plan.first_layer.size() - 2;
+  std::vector<WeightTensor> out;
+  out.reserve(tensors.size() / std::max<std::size_t>(1, plan.first_layer.size() - 1) + 8);
+  for (WeightTensor tensor : tensors) {
+    if (tensor.layer >= 0) {
+      if (static_cast<std::size_t>(stage_of_layer(plan, tensor.layer)) != stage) continue;
+    } else if (tensor.group == ParameterGroup::embedding) {
+      if (stage != 0) continue;  // embeddings live on the first stage
+    } else if (tensor.group == ParameterGroup::lm_head) {
+      if (stage != last) continue;  // lm_head (and its bias) on the last
+    } else if (stage != 0 && stage != last) {
+      continue;  // the embedding norm and final norm: counted on both end stages (a few KB)
+    }
+    if (!tensor.is_matrix()) {
+      out.push_back(tensor);  // norms, biases, sinks: counted whole on every rank (an upper bound)
+      continue;
+    }
+    const auto& layer = tensor.layer >= 0 ? model.layer_kinds[model.layer_kind_of_layer[static_cast<std::size_t>(tensor.layer)]]
+                                          : model.layer_kinds.front();
+    const AttentionShape& a = layer.attention;
+    switch (tensor.role) {
+      case TensorRole::token_embedding:
+      case TensorRole::lm_head:
+        tensor.rows = ceil_div(tensor.rows, tp);  // vocabulary-parallel
+        break;
+      case TensorRole::attention_query:
+      case TensorRole::attention_kv_up:
+      case TensorRole::mlp_gate:
+      case TensorRole::mlp_up:
+      case TensorRole::shared_expert_gate:
+      case TensorRole::shared_expert_up:
+        tensor.rows = ceil_div(tensor.rows, tp);  // column-parallel
+        break;
+      case TensorRole::attention_key:
+      case TensorRole::attention_value:
+        tensor.rows = tensor.rows / a.num_kv_heads * kv_heads_per_rank(a, tp);
+        break;
+      case TensorRole::attention_output:
+      case TensorRole::mlp_down:
+      case TensorRole::shared_expert_down:
+        tensor.columns = ceil_div(tensor.columns, tp);  // row-parallel
+        break;
+      case TensorRole::expert_gate:
+      case TensorRole::expert_up:
+      case TensorRole::expert_down:
+        if (ep > 1) {
+          tensor.copies = ceil_div(tensor.copies, ep);  // whole experts per rank (vLLM expert parallel)
+        } else if (tensor.role == TensorRole::expert_down) {
+          tensor.columns = ceil_div(tensor.columns, tp);
+        } else {
+          tensor.rows = ceil_div(tensor.rows, tp);
+        }
+        break;
+      default:
+        break;  // MLA down-projections, router, position embeddings: replicated
+    }
+    out.push_back(tensor);
+  }
+  return out;
+}
+
+}  // namespace fitcheck::detail

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+// How a layout places layers and tensors on GPUs. Internal to the core.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "fitcheck/inference_memory.hpp"
+
+namespace fitcheck::detail {
+
+struct StagePlan {
+  // Layers [first_layer[s], first_layer[s + 1]) run on pipeline stage s; earlier stages take the
+  // remainder when the layers do not split evenly. Stage 0 also holds the embeddings, the last
+  // stage the final norm and lm_head.
+  std::vector<std::int64_t> first_layer;
+  std::size_t busiest_kv_stage = 0;
+  std::vector<std::int64_t> busiest_kv_stage_layers_of_kind;  // per layer kind
+};
+
+// Throws std::invalid_argument naming the option when the layout cannot run the model.
+void check_layout(const ModelDescription& model, const ParallelLayout& layout);
+
+StagePlan plan_stages(const ModelDescription& model, const ParallelLayout& layout);
+
+// Key/value heads one tensor-parallel rank holds: kv/tp, or one replicated head when kv < tp.
+std::int64_t kv_heads_per_rank(const AttentionShape& attention, std::int64_t tensor_parallel);
+
+// The tensors of stage `stage` as one rank holds them.
+std::vector<WeightTensor> tensors_on_stage(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                           const ParallelLayout& layout, const StagePlan& plan, std::size_t stage);
+
+}  // namespace fitcheck::detail

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: MIT
+// The accelerator catalog: invariants over every entry, then spot checks against spec sheets.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "fitcheck/hardware.hpp"
+
+namespace {
+
+using fitcheck::Accelerator;
+using fitcheck::ComputeDtype;
+
+constexpr double kGB = 1e9;
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kTera = 1e12;
+
+constexpr ComputeDtype kAllDtypes[] = {ComputeDtype::fp32, ComputeDtype::tf32, ComputeDtype::bf16,
+                                       ComputeDtype::fp16, ComputeDtype::fp8,  ComputeDtype::fp4,
+                                       ComputeDtype::int8, ComputeDtype::int4};
+
+const Accelerator& get(std::string_view id) {
+  const Accelerator* accelerator = fitcheck::find_accelerator(id);
+  REQUIRE_MESSAGE(accelerator != nullptr, "missing accelerator ", std::string(id));
+  return *accelerator;
+}
+
+double peak(std::string_view id, ComputeDtype dtype) {
+  return fitcheck::peak_flops_per_second(get(id), dtype);
+}
+
+bool near(double actual, double expected, double relative_tolerance) {
+  return std::fabs(actual - expected) <= relative_tolerance * std::fabs(expected);
+}
+
+}  // namespace
+
+TEST_CASE("catalog: size and required parts") {
+  const auto catalog = fitcheck::accelerator_catalog();
+  CHECK(catalog.size() >= 30);
+  for (std::string_view id :
+       {"v100-sxm2-16gb", "v100-sxm2-32gb", "a10", "a10g", "a40", "a100-sxm-40gb", "a100-sxm-80gb",
+        "a100-pcie-40gb", "a100-pcie-80gb", "l4", "l40", "l40s", "h100-sxm-80gb", "h100-pcie-80gb",
+        "h100-nvl-94gb", "h200", "h20", "gh200", "b200", "gb200", "rtx-3090", "rtx-4090",
+        "rtx-5090", "rtx-6000-ada", "t4", "mi250x", "mi300x", "mi325x", "gaudi2", "gaudi3",
+        "m2-max", "m2-ultra", "m3-max", "m3-ultra", "m4-max", "tpu-v5e", "tpu-v5p", "tpu-v6e"}) {
+    const std::string id_text(id);
+    CAPTURE(id_text);
+    const Accelerator* accelerator = fitcheck::find_accelerator(id);
+    REQUIRE(accelerator != nullptr);
+    CHECK(std::string_view(accelerator->id) == id);
+  }
+}
+
+TEST_CASE("catalog: ids are unique, lowercase and URL-safe") {
+  std::set<std::string> seen;
+  for (const Accelerator& a : fitcheck::accelerator_catalog()) {
+    const std::string id = a.id;
+    CAPTURE(id);
+    CHECK(seen.insert(id).second);
+    REQUIRE_FALSE(id.empty());
+    CHECK(id.front() != '-');
+    CHECK(id.back() != '-');
+    for (char c : id) CHECK(((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'));
+  }
+}
+
+TEST_CASE("catalog: every entry is complete and plausible") {
+  for (const Accelerator& a : fitcheck::accelerator_catalog()) {
+    const std::string id_text = a.id;
+    CAPTURE(id_text);
+    CHECK(std::string_view(a.name).size() > 0);
+    const std::string_view vendor = a.vendor;
+    CHECK((vendor == "NVIDIA" || vendor == "AMD" || vendor == "Intel" || vendor == "Apple" ||
+           vendor == "Google"));
+    CHECK(a.memory_bytes > 0);
+    CHECK(a.memory_bytes >= std::int64_t{8'000'000'000});      // nothing here is under 8 GB
+    CHECK(a.memory_bytes <= std::int64_t{1} << 40);            // nor over 1 TiB per device
+    CHECK(a.memory_bandwidth_bytes_per_second > 100e9);
+    CHECK(a.memory_bandwidth_bytes_per_second < 20e12);
+    CHECK(std::string_view(fitcheck::memory_convention_name(a.memory_convention)) != "unknown");
+    CHECK(a.gpus_per_node >= 1);
+    CHECK(a.interconnect_bytes_per_second_per_direction >= 0);
+    if (a.gpus_per_node > 1) CHECK(a.interconnect_bytes_per_second_per_direction > 0);
+    CHECK(std::string_view(a.interconnect).size() > 0);
+    CHECK(a.price_per_hour_usd > 0);
+    CHECK(a.price_per_hour_usd < 20);
+    CHECK(std::string_view(a.price_source).find("editable default") != std::string_view::npos);
+    CHECK(std::string_view(a.sources).size() > 20);
+    CHECK(a.unified_memory == (vendor == "Apple"));
+  }
+}
+
+TEST_CASE("catalog: dense peaks are ordered sensibly") {
+  for (const Accelerator& a : fitcheck::accelerator_catalog()) {
+    const std::string id_text = a.id;
+    CAPTURE(id_text);
+    const double fp32 = fitcheck::peak_flops_per_second(a, ComputeDtype::fp32);
+    const double bf16 = fitcheck::peak_flops_per_second(a, ComputeDtype::bf16);
+    const double fp16 = fitcheck::peak_flops_per_second(a, ComputeDtype::fp16);
+    const double fp8 = fitcheck::peak_flops_per_second(a, ComputeDtype::fp8);
+    const double fp4 = fitcheck::peak_flops_per_second(a, ComputeDtype::fp4);
+    const double int8 = fitcheck::peak_flops_per_second(a, ComputeDtype::int8);
+    const double int4 = fitcheck::peak_flops_per_second(a, ComputeDtype::int4);
+    for (ComputeDtype dtype : kAllDtypes) {
+      const std::string dtype_text = fitcheck::compute_dtype_name(dtype);
+      CAPTURE(dtype_text);
+      const double value = fitcheck::peak_flops_per_second(a, dtype);
+      CHECK(value >= 0);
+      // The largest dense figure in the catalog is GB200 fp4, 10 PFLOP/s (20 with sparsity).
+      CHECK(value <= 10.0e15);
+    }
+    CHECK(std::max(bf16, fp16) > 0);  // every part has some 16-bit path
+    if (bf16 > 0 && fp32 > 0) CHECK(bf16 >= fp32);
+    if (fp8 > 0 && bf16 > 0) CHECK(fp8 >= bf16);
+    if (fp4 > 0 && fp8 > 0) CHECK(fp4 >= fp8);
+    if (int4 > 0 && int8 > 0) CHECK(int4 >= int8);
+    // A part with matrix units runs bf16 well above its fp32 rate: an fp32 figure copied into
+    // bf16 would fail here. Apple GPUs have no matrix rate, so bf16 equals fp32 there.
+    if (!a.unified_memory && bf16 > 0 && fp32 > 0) CHECK(bf16 >= 1.5 * fp32);
+  }
+}
+
+TEST_CASE("peak_flops_per_second reads its own dtype and never substitutes another") {
+  for (const Accelerator& a : fitcheck::accelerator_catalog()) {
+    const std::string id_text = a.id;
+    CAPTURE(id_text);
+    for (ComputeDtype dtype : kAllDtypes) {
+      CHECK(fitcheck::peak_flops_per_second(a, dtype) ==
+            a.dense_flops_per_second[static_cast<std::size_t>(dtype)]);
+    }
+  }
+  // Volta and Turing have no bf16: 0, not the fp32 rate.
+  CHECK(peak("v100-sxm2-16gb", ComputeDtype::bf16) == 0);
+  CHECK(peak("v100-sxm2-32gb", ComputeDtype::bf16) == 0);
+  CHECK(peak("t4", ComputeDtype::bf16) == 0);
+  CHECK(peak("t4", ComputeDtype::fp32) > 0);
+  // Nothing before Hopper/Ada has fp8; nothing before Blackwell has fp4.
+  CHECK(peak("a100-sxm-80gb", ComputeDtype::fp8) == 0);
+  CHECK(peak("h100-sxm-80gb", ComputeDtype::fp4) == 0);
+  CHECK(peak("b200", ComputeDtype::fp4) > peak("b200", ComputeDtype::fp8));
+}
+
+// Each pair: the dense figure in the catalog and the sheet's sparse ("*") figure, which must be
+// twice it. A sparse figure entered as dense would be off by 2x; 2% absorbs the sheets' own
+// rounding (the L40S sheet prints BF16 as 362.05 dense and 733 sparse).
+TEST_CASE("dense figures are half the datasheets' sparsity figures") {
+  struct SparseFigure {
+    const char* id;
+    ComputeDtype dtype;
+    double sparse_tflops;
+  };
+  constexpr SparseFigure kSparse[] = {
+      {"a100-sxm-80gb", ComputeDtype::bf16, 624},   // NVIDIA A100 datasheet
+      {"a100-sxm-80gb", ComputeDtype::tf32, 312},
+      {"a100-sxm-80gb", ComputeDtype::int8, 1248},
+      {"a10", ComputeDtype::bf16, 250},             // NVIDIA A10 datasheet
+      {"a40", ComputeDtype::bf16, 299.4},           // NVIDIA A40 datasheet
+      {"l4", ComputeDtype::fp8, 485},               // NVIDIA L4 datasheet
+      {"l40s", ComputeDtype::bf16, 733},            // NVIDIA L40S datasheet
+      {"l40s", ComputeDtype::fp8, 1466},
+      {"h100-sxm-80gb", ComputeDtype::bf16, 1979},  // NVIDIA H100 datasheet, SXM
+      {"h100-sxm-80gb", ComputeDtype::fp8, 3958},
+      {"h100-sxm-80gb", ComputeDtype::tf32, 989},
+      {"h100-pcie-80gb", ComputeDtype::bf16, 1513},  // NVIDIA H100 datasheet, PCIe
+      {"h100-nvl-94gb", ComputeDtype::bf16, 1671},   // NVIDIA H100 datasheet, NVL
+      {"h200", ComputeDtype::fp8, 3958},             // NVIDIA H200 datasheet, SXM
+      {"b200", ComputeDtype::fp4, 18000},            // HGX B200 per-GPU specifications
+      {"b200", ComputeDtype::bf16, 4500},
+      {"gb200", ComputeDtype::fp4, 20000},           // GB200 NVL72 per-GPU specifications
+      {"rtx-4090", ComputeDtype::bf16, 330.4},       // Ada whitepaper, Appendix A
+      {"rtx-3090", ComputeDtype::bf16, 142},         // GA102 whitepaper, Appendix A
+      {"mi300x", ComputeDtype::bf16, 2614.9},        // AMD MI300X data sheet
+      {"mi300x", ComputeDtype::fp8, 5229.8},
+  };
+  for (const SparseFigure& figure : kSparse) {
+    const std::string id_text = figure.id;
+    const std::string dtype_text = fitcheck::compute_dtype_name(figure.dtype);
+    CAPTURE(id_text);
+    CAPTURE(dtype_text);
+    CHECK(near(2 * peak(figure.id, figure.dtype), figure.sparse_tflops * kTera, 0.02));
+  }
+}
+
+TEST_CASE("memory: GB versus GiB slips") {
+  // NVIDIA Tesla V100 datasheet: 16 GB or 32 GB HBM2. The 16 GB part is not 32 GB.
+  const double v100_16 = static_cast<double>(get("v100-sxm2-16gb").memory_bytes);
+  CHECK(v100_16 >= 16 * kGB);
+  CHECK(v100_16 <= 16 * kGiB);
+  CHECK(get("v100-sxm2-32gb").memory_bytes == std::int64_t{32} << 30);
+  // NVIDIA A10 datasheet: 24 GB GDDR6 (not 28). nvidia-smi with ECC on: 23028 MiB.
+  const double a10 = static_cast<double>(get("a10").memory_bytes);
+  CHECK(a10 > 22 * kGB);
+  CHECK(a10 <= 24 * kGiB);
+  CHECK(get("a10").memory_bytes == std::int64_t{23028} << 20);
+  // A100 80GB: nvidia-smi reports 81920 MiB, i.e. 80 GiB = 85,899,345,920 bytes.
+  CHECK(get("a100-sxm-80gb").memory_bytes == 85'899'345'920);
+  CHECK(get("a100-pcie-80gb").memory_bytes == 85'899'345'920);
+  CHECK(get("a100-sxm-40gb").memory_bytes == std::int64_t{40} << 30);
+  // NVIDIA H200 datasheet: 141 GB HBM3e; nvidia-smi 143771 MiB (144 GiB stacks, part reserved).
+  const double h200 = static_cast<double>(get("h200").memory_bytes);
+  CHECK(h200 >= 141 * kGB);
+  CHECK(h200 <= 144 * kGiB);
+  // AMD MI300X data sheet: 192 GB HBM3; rocm-smi VRAM total 205,822,885,888 B (< 192 GiB).
+  const double mi300x = static_cast<double>(get("mi300x").memory_bytes);
+  CHECK(mi300x >= 192 * kGB);
+  CHECK(mi300x <= 192 * kGiB);
+  // The declared convention matches the number: whole GiB, or whole decimal GB.
+  for (const Accelerator& a : fitcheck::accelerator_catalog()) {
+    const std::string id_text = a.id;
+    CAPTURE(id_text);
+    if (a.memory_convention == fitcheck::MemoryConvention::binary_capacity) {
+      CHECK(a.memory_bytes % (std::int64_t{1} << 30) == 0);
+    }
+    if (a.memory_convention == fitcheck::MemoryConvention::vendor_decimal) {
+      CHECK(a.memory_bytes % 1'000'000'000 == 0);
+    }
+  }
+}
+
+TEST_CASE("spot checks against spec sheets") {
+  // NVIDIA H100 datasheet, SXM: 3.35 TB/s; BF16 1,979 TFLOPS with sparsity = 989.4 dense.
+  CHECK(near(peak("h100-sxm-80gb", ComputeDtype::bf16), 989.4 * kTera, 0.005));
+  CHECK(get("h100-sxm-80gb").memory_bandwidth_bytes_per_second == doctest::Approx(3.35e12));
+  CHECK(get("h100-sxm-80gb").interconnect_bytes_per_second_per_direction == 450e9);
+  // NVIDIA A100 datasheet: BF16 312 TFLOPS dense, the same on SXM and PCIe; 2,039 GB/s (80GB SXM).
+  for (const char* id : {"a100-sxm-40gb", "a100-sxm-80gb", "a100-pcie-40gb", "a100-pcie-80gb"}) {
+    const std::string id_text = id;
+    CAPTURE(id_text);
+    CHECK(peak(id, ComputeDtype::bf16) == doctest::Approx(312 * kTera));
+    CHECK(peak(id, ComputeDtype::fp32) == doctest::Approx(19.5 * kTera));
+  }
+  CHECK(get("a100-sxm-80gb").memory_bandwidth_bytes_per_second == doctest::Approx(2039e9));
+  CHECK(get("a100-sxm-80gb").interconnect_bytes_per_second_per_direction == 300e9);
+  // AMD MI300X data sheet: 5.3 TB/s, BF16 1307.4 TFLOPS dense.
+  CHECK(get("mi300x").memory_bandwidth_bytes_per_second == doctest::Approx(5.3e12));
+  CHECK(peak("mi300x", ComputeDtype::bf16) == doctest::Approx(1307.4 * kTera));
+  // NVIDIA H200 datasheet: 4.8 TB/s; compute as H100 SXM.
+  CHECK(get("h200").memory_bandwidth_bytes_per_second == doctest::Approx(4.8e12));
+  CHECK(peak("h200", ComputeDtype::bf16) == peak("h100-sxm-80gb", ComputeDtype::bf16));
+  // NVIDIA T4 datasheet: 65 TFLOPS mixed precision, 320 GB/s.
+  CHECK(peak("t4", ComputeDtype::fp16) == doctest::Approx(65 * kTera));
+  // Google Cloud TPU docs: v5e 197 TFLOPS bf16, 819 GB/s; v6e 918 TFLOPS bf16.
+  CHECK(peak("tpu-v5e", ComputeDtype::bf16) == doctest::Approx(197 * kTera));
+  CHECK(get("tpu-v5e").memory_bandwidth_bytes_per_second == doctest::Approx(819e9));
+  CHECK(peak("tpu-v6e", ComputeDtype::bf16) == doctest::Approx(918 * kTera));
+  // Apple M2 Ultra: up to 192GB unified memory at 800GB/s, shared with the CPU.
+  CHECK(get("m2-ultra").unified_memory);
+  CHECK(get("m2-ultra").memory_bytes == std::int64_t{192} << 30);
+  CHECK(get("m2-ultra").memory_bandwidth_bytes_per_second == doctest::Approx(800e9));
+  // MI250X entries are one GCD: half the module's 128 GiB.
+  CHECK(get("mi250x").memory_bytes == std::int64_t{64} << 30);
+}
+
+TEST_CASE("find_accelerator: ids, aliases, case and unknowns") {
+  CHECK(std::string_view(get("h100-sxm-80gb").id) == "h100-sxm-80gb");
+  CHECK(std::string_view(get("H100-SXM-80GB").id) == "h100-sxm-80gb");
+  CHECK(std::string_view(get("h100").id) == "h100-sxm-80gb");
+  CHECK(std::string_view(get("a100").id) == "a100-sxm-80gb");
+  CHECK(std::string_view(get("v100").id) == "v100-sxm2-16gb");
+  CHECK(std::string_view(get("4090").id) == "rtx-4090");
+  CHECK(std::string_view(get("RTX_4090").id) == "rtx-4090");
+  CHECK(std::string_view(get("  tpu-v5e ").id) == "tpu-v5e");
+  CHECK(std::string_view(get("Trillium").id) == "tpu-v6e");
+  // Driver names as nvidia-smi and torch.cuda.get_device_name print them.
+  CHECK(std::string_view(get("NVIDIA H100 80GB HBM3").id) == "h100-sxm-80gb");
+  CHECK(std::string_view(get("NVIDIA A100-SXM4-40GB").id) == "a100-sxm-40gb");
+  CHECK(std::string_view(get("Tesla T4").id) == "t4");
+  CHECK(std::string_view(get("NVIDIA GeForce RTX 4090").id) == "rtx-4090");
+
+  CHECK(fitcheck::find_accelerator("h900") == nullptr);
+  CHECK(fitcheck::find_accelerator("") == nullptr);
+  CHECK(fitcheck::find_accelerator("   ") == nullptr);
+  CHECK(fitcheck::find_accelerator("h100-sxm-80gb-extra") == nullptr);
+}
+
+TEST_CASE("aliases are folded, resolve, and never shadow an id") {
+  std::set<std::string> ids;
+  for (const Accelerator& a : fitcheck::accelerator_catalog()) ids.insert(a.id);
+  std::set<std::string> aliases;
+  for (const fitcheck::AcceleratorAlias& alias : fitcheck::accelerator_aliases()) {
+    const std::string text = alias.alias;
+    CAPTURE(text);
+    CHECK(aliases.insert(text).second);
+    CHECK(ids.count(text) == 0);
+    CHECK(ids.count(alias.id) == 1);
+    for (char c : text) CHECK(((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'));
+    const Accelerator* resolved = fitcheck::find_accelerator(text);
+    REQUIRE(resolved != nullptr);
+    CHECK(std::string_view(resolved->id) == alias.id);
+  }
+}
+
+TEST_CASE("dtype and convention names") {
+  const char* expected[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "fp4", "int8", "int4"};
+  for (std::size_t i = 0; i < fitcheck::kComputeDtypeCount; ++i) {
+    CHECK(std::string_view(fitcheck::compute_dtype_name(kAllDtypes[i])) == expected[i]);
+  }
+  CHECK(std::string_view(fitcheck::memory_convention_name(
+            fitcheck::MemoryConvention::driver_reported)) == "driver_reported");
+  CHECK(std::string_view(fitcheck::memory_convention_name(
+            fitcheck::MemoryConvention::binary_capacity)) == "binary_capacity");
+  CHECK(std::string_view(fitcheck::memory_convention_name(
+            fitcheck::MemoryConvention::vendor_decimal)) == "vendor_decimal");
+}
