@@ -66,6 +66,49 @@ test('core errors arrive as Error objects with the C++ message and the field', (
   assert.equal(module.parameterReport(fs.readFileSync(path.join(sharedConfigs, 'openai-community--gpt2.json'), 'utf8')).total_params, 124439808);
 });
 
+test('inferenceReport() gives the exact KV cache and the capacity answers', () => {
+  const text = fs.readFileSync(path.join(sharedConfigs, 'meta-llama--Llama-3.1-8B.json'), 'utf8');
+  const report = module.inferenceReport(text, { batch: 1, context: 8192, gpu: 'h100-sxm-80gb' });
+  assert.equal(report.kv_cache_bytes, 131072 * 8192);
+  assert.equal(report.weight_bytes, 16060522496);
+  assert.ok(report.max_batch_size >= 1);
+  assert.equal(typeof report.capacity.min_gpus.limited_by, 'string');
+  assert.throws(
+    () => module.inferenceReport(text, { kv_dtype: 'fp7' }),
+    (error) => error instanceof Error && error.field === 'kv_dtype',
+  );
+  assert.throws(() => module.inferenceReport(text, { batchsize: 2 }), (error) => error.field === 'batchsize');
+});
+
+test('the catalogs list GPUs and formats', () => {
+  const gpus = module.acceleratorCatalog();
+  assert.ok(gpus.length >= 30);
+  assert.ok(gpus.some((gpu) => gpu.id === 'h100-sxm-80gb'));
+  const formats = module.formatCatalog();
+  assert.ok(formats.weight_formats.some((format) => format.id === 'q4_k_m'));
+  assert.ok(formats.kv_cache_dtypes.some((dtype) => dtype.id === 'fp8'));
+});
+
+test('native CLI and WASM give identical inference reports over a grid of workloads', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const cli = path.join(repo, 'build/fitcheck');
+  const grid = [
+    ['meta-llama--Llama-3.1-8B.json', { batch: 4, context: 8192, gpu: 'h100-sxm-80gb' }],
+    ['meta-llama--Llama-3.1-70B.json', { tp: 4, weights: 'q4_k_m', kv_dtype: 'fp8', gpu: 'a100-sxm-80gb' }],
+    ['google--medgemma-27b-it.json', { context: 32768, kv_block: 16 }],
+    ['deepseek-ai--DeepSeek-V3.json', { tp: 8, pp: 2, ep: 8, weights: 'fp8-block128', gpu: 'h200' }],
+    ['mistralai--Mixtral-8x7B-v0.1.json', { weights: 'gptq', weight_bits: 4, group_size: 128, batch: 8 }],
+    ['openai--gpt-oss-20b.json', { weights: 'mxfp4', gpu: 'rtx-4090' }],
+  ];
+  for (const [file, options] of grid) {
+    const text = fs.readFileSync(path.join(sharedConfigs, file), 'utf8');
+    const args = ['infer', '-', '--json'];
+    for (const [key, value] of Object.entries(options)) args.push(`--${key.replaceAll('_', '-')}`, String(value));
+    const native = JSON.parse(execFileSync(cli, args, { input: text }).toString());
+    assert.deepEqual(module.inferenceReport(text, options), native, `${file} ${JSON.stringify(options)}`);
+  }
+});
+
 test('every bundled preset parses and gives its recorded count', () => {
   const presets = JSON.parse(fs.readFileSync(path.join(repo, 'web/src/presets/presets.json'), 'utf8'));
   assert.ok(presets.length >= 20);

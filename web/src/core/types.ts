@@ -63,15 +63,134 @@ export interface ParameterReport {
   not_counted: string[];
 }
 
-/** An Error thrown by the core; `field` names the offending config field when there is one. */
+export interface MemoryTerm {
+  name: string;
+  bytes: number;
+  formula: string;
+}
+
+export interface CapacityAnswer {
+  value: number;
+  limited_by: string;
+  formula: string;
+}
+
+/** Options of inferenceReport, as the CLI's flags without the dashes (kv_dtype for --kv-dtype). */
+export interface InferenceOptions {
+  weights?: string;
+  kv_dtype?: string;
+  batch?: number;
+  context?: number;
+  prefill_chunk?: number;
+  kv_block?: number;
+  tp?: number;
+  pp?: number;
+  ep?: number;
+  gpu?: string;
+  gpu_memory_utilization?: number;
+  overhead_gib?: number;
+  eager_attention?: boolean;
+  logits_all_positions?: boolean;
+  weight_bits?: number;
+  group_size?: number;
+}
+
+export interface InferenceReport {
+  model_type: string;
+  workload: {
+    weights: string;
+    kv_dtype: string;
+    batch: number;
+    context: number;
+    prefill_chunk: number;
+    kv_block: number;
+    tp: number;
+    pp: number;
+    ep: number;
+    gpu_memory_utilization: number;
+    overhead_bytes: number;
+    flash_attention: boolean;
+  };
+  weight_bytes: number;
+  kv_cache_bytes: number;
+  kv_cache_bytes_per_token: number;
+  activation_bytes: number;
+  logits_bytes: number;
+  overhead_bytes: number;
+  total_bytes_per_gpu: number;
+  terms: MemoryTerm[];
+  kv_cache: {
+    bytes_per_token: number;
+    convention: string;
+    terms: Array<{
+      layer_kind: number;
+      layers: number;
+      bytes_per_token_per_layer: number;
+      cached_tokens_per_sequence: number;
+      bytes: number;
+      formula: string;
+    }>;
+  };
+  weights_whole_model: {
+    format: string;
+    bytes: number;
+    effective_bits_per_weight: number;
+    quantized_params: number;
+    high_precision_params: number;
+    scale_bytes: number;
+    notes: string[];
+  };
+  /** Present when a GPU is chosen. */
+  gpu?: { id: string; name: string; memory_bytes: number; budget_bytes: number };
+  fits?: boolean;
+  headroom_bytes?: number;
+  max_batch_size?: number;
+  max_context_length?: number;
+  min_gpus?: number;
+  capacity?: { max_batch_size: CapacityAnswer; max_context_length: CapacityAnswer; min_gpus: CapacityAnswer };
+  assumptions: string[];
+}
+
+export interface Accelerator {
+  id: string;
+  name: string;
+  vendor: string;
+  memory_bytes: number;
+  memory_convention: string;
+  memory_bandwidth_bytes_per_second: number;
+  dense_flops_per_second: Record<'fp32' | 'tf32' | 'bf16' | 'fp16' | 'fp8' | 'fp4' | 'int8' | 'int4', number>;
+  interconnect: string;
+  interconnect_bytes_per_second_per_direction: number;
+  gpus_per_node: number;
+  unified_memory: boolean;
+  price_per_hour_usd: number;
+  price_source: string;
+  sources: string;
+}
+
+export interface FormatCatalog {
+  weight_formats: Array<{ id: string; name: string; base_bits_per_weight: number; high_precision: string; source: string }>;
+  kv_cache_dtypes: Array<{ id: string; element_bits: number; source: string }>;
+}
+
+/** An Error thrown by the core; `field` names the offending config field or option when there is one. */
 export interface CoreError extends Error {
   field?: string;
 }
 
 export interface FitcheckModule {
   parameterReport(configJsonText: string): ParameterReport;
+  inferenceReport(configJsonText: string, options: InferenceOptions): InferenceReport;
+  acceleratorCatalog(): Accelerator[];
+  formatCatalog(): FormatCatalog;
   version(): string;
 }
 
 /** Every function the module exports, for the check against the real module. */
-export const moduleExports: ReadonlyArray<keyof FitcheckModule> = ['parameterReport', 'version'];
+export const moduleExports: ReadonlyArray<keyof FitcheckModule> = [
+  'parameterReport',
+  'inferenceReport',
+  'acceleratorCatalog',
+  'formatCatalog',
+  'version',
+];
