@@ -42,6 +42,26 @@ void check_layer(const LayerShape& layer, const ModelDescription& model) {
   (void)model;
 }
 
+StoredPrecision read_stored_precision(const ConfigFields& root, const ConfigFields& fields) {
+  StoredPrecision stored;
+  stored.torch_dtype = fields.string({"torch_dtype", "dtype"}).value_or(root.string({"torch_dtype", "dtype"}).value_or(""));
+  const auto quantization = root.object({"quantization_config"});
+  if (!quantization) return stored;
+  stored.quant_method = quantization->string({"quant_method"}).value_or("");
+  stored.quant_format = quantization->string({"fmt", "bnb_4bit_quant_type", "quant_algo", "format"}).value_or("");
+  stored.quant_bits = quantization->optional_count({"bits", "w_bit"}, 1, 64).value_or(0);
+  if (stored.quant_bits == 0) {
+    if (quantization->boolean({"load_in_4bit"}).value_or(false)) stored.quant_bits = 4;
+    else if (quantization->boolean({"load_in_8bit"}).value_or(false)) stored.quant_bits = 8;
+  }
+  stored.quant_group_size = quantization->integer({"group_size", "q_group_size"}).value_or(0);
+  if (auto blocks = quantization->integer_list({"weight_block_size"}); blocks && blocks->size() == 2) {
+    stored.quant_block_rows = (*blocks)[0];
+    stored.quant_block_columns = (*blocks)[1];
+  }
+  return stored;
+}
+
 }  // namespace
 
 ModelDescription parse_hf_config(std::string_view json_text) {
@@ -77,6 +97,7 @@ ModelDescription parse_hf_config(std::string_view json_text) {
   model.model_type = model_type;
 
   detail::read_family(lowercase(model_type), outer_type, fields, model);
+  model.stored_precision = read_stored_precision(root, fields);
 
   // Integral floats and similar readings the field reader noted.
   for (const auto& note : fields.notes()) model.assumptions.push_back(note);

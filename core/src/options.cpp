@@ -74,6 +74,7 @@ InferenceRequest parse_inference_options(const OptionList& options) {
     const auto format = find_weight_format(*weights);
     if (!format) throw OptionError("weights", "unknown weight format '" + *weights + "' (e.g. bf16, fp8, q4_k_m, gptq, awq, nf4, mxfp4)");
     w.weight_format = *format;
+    request.weight_format_given = true;
   }
   w.weight_options.bits = static_cast<int>(reader.count("weight_bits", 4, 2, 8));
   w.weight_options.group_size = reader.count("group_size", 128, -1, 1 << 20);

@@ -136,6 +136,23 @@ std::int64_t checked_parameters(const WeightTensor& tensor) {
   return product;
 }
 
+// DeepSeek-V3 §2.2 (arXiv 2412.19437): each multi-token-prediction module is one more decoder
+// layer (the shape of the last main layer), two RMSNorms over the hidden state and the next token's
+// embedding, a 2h -> h projection, and a final norm; it shares the embedding and output head.
+std::int64_t multi_token_prediction_parameters(const ModelDescription& model) {
+  if (model.multi_token_prediction_layers == 0 || model.layer_kind_of_layer.empty()) return 0;
+  std::vector<WeightTensor> tensors;
+  TensorList list(tensors);
+  const LayerShape& last = model.layer_kinds[model.layer_kind_of_layer.back()];
+  const std::int64_t hidden = model.hidden_size;
+  add_layer(list, model, last, 0);
+  add_norm(list, model, 0, hidden, 3);  // enorm, hnorm and the shared head's norm
+  list.add(TensorRole::attention_output, ParameterGroup::attention, 0, hidden, 2 * hidden);  // eh_proj
+  std::int64_t per_module = 0;
+  for (const auto& tensor : tensors) per_module = checked_add(per_module, checked_parameters(tensor));
+  return per_module * model.multi_token_prediction_layers;
+}
+
 }  // namespace
 
 const char* parameter_group_name(ParameterGroup group) {
@@ -213,7 +230,9 @@ ParameterCount count_parameters(const ModelDescription& model) {
                                   "and any shared experts"
                                 : "dense model: every parameter is used for every token";
   count.non_embedding = count.total - count.breakdown.embedding - count.breakdown.lm_head;
-  count.multi_token_prediction = 0;
+  count.multi_token_prediction = multi_token_prediction_parameters(model);
+  if (model.tie_word_embeddings)
+    count.tied_output_head = model.vocab_size * (model.word_embedding_dim > 0 ? model.word_embedding_dim : model.hidden_size);
   return count;
 }
 

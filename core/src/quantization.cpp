@@ -180,3 +180,32 @@ std::optional<std::pair<WeightFormat, WeightFormatOptions>> format_from_quantiza
 }
 
 }  // namespace fitcheck
+
+namespace fitcheck {
+
+NativeWeightFormat native_weight_format(const ModelDescription& model) {
+  NativeWeightFormat native;
+  const StoredPrecision& stored = model.stored_precision;
+  if (!stored.quant_method.empty()) {
+    if (auto mapped = format_from_quantization_fields(stored.quant_method, static_cast<int>(stored.quant_bits),
+                                                      stored.quant_group_size, stored.quant_format, stored.quant_block_rows,
+                                                      stored.quant_block_columns)) {
+      native.format = mapped->first;
+      native.options = mapped->second;
+      native.explanation = std::string("stored format from quantization_config (quant_method '") + stored.quant_method +
+                           "'): " + weight_format_info(native.format).id;
+      return native;
+    }
+    native.explanation = "quantization_config quant_method '" + stored.quant_method +
+                         "' is not one fitcheck can size; weights shown at bf16";
+    return native;
+  }
+  if (stored.torch_dtype == "float32") native.format = WeightFormat::fp32;
+  else if (stored.torch_dtype == "float16") native.format = WeightFormat::fp16;
+  native.explanation = stored.torch_dtype.empty()
+                           ? std::string("config.json names no torch_dtype: weights shown at bf16")
+                           : "stored format from torch_dtype '" + stored.torch_dtype + "': " + weight_format_info(native.format).id;
+  return native;
+}
+
+}  // namespace fitcheck

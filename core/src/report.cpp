@@ -71,6 +71,22 @@ Json layer_kind_json(const LayerShape& layer) {
   return kind;
 }
 
+// Why a published checkpoint's tensor count can differ from total_params.
+std::vector<std::string> checkpoint_notes(const ModelDescription& model, const ParameterCount& count) {
+  std::vector<std::string> notes;
+  if (count.multi_token_prediction > 0)
+    notes.push_back("the checkpoint also holds " + std::to_string(model.multi_token_prediction_layers) +
+                    " multi-token-prediction module(s): " + std::to_string(count.multi_token_prediction) +
+                    " parameters not in total_params (plus copies of the shared embedding and head)");
+  if (count.tied_output_head > 0)
+    notes.push_back("embeddings are tied: total_params counts the " + std::to_string(count.tied_output_head) +
+                    "-parameter matrix once; some checkpoints store lm_head.weight anyway, and then list " +
+                    std::to_string(count.total + count.tied_output_head) + " parameters");
+  for (const auto& line : model.not_counted) notes.push_back(line);
+  notes.push_back("non-parameter buffers some checkpoints carry (rotary inv_freq, attention masks, fp8 scales) are not parameters");
+  return notes;
+}
+
 }  // namespace
 
 std::string parameter_report_json(const ModelDescription& model, const ParameterCount& count) {
@@ -93,6 +109,8 @@ std::string parameter_report_json(const ModelDescription& model, const Parameter
       {"active_params_convention", count.active_convention},
       {"non_embedding_params", count.non_embedding},
       {"multi_token_prediction_params", count.multi_token_prediction},
+      {"tied_output_head_params", count.tied_output_head},
+      {"checkpoint_notes", checkpoint_notes(model, count)},
       {"breakdown", breakdown},
       {"weights_16bit", {{"bytes", weights.bytes}, {"bytes_per_parameter", weights.bytes_per_parameter},
                          {"formula", weights.formula}}},

@@ -24,9 +24,16 @@ Json terms_json(const std::vector<MemoryTerm>& terms) {
 }  // namespace
 
 std::string inference_report_json(std::string_view config_json_text, const OptionList& options) {
-  const InferenceRequest request = parse_inference_options(options);
+  InferenceRequest request = parse_inference_options(options);
   const ModelDescription model = parse_hf_config(config_json_text);
   const std::vector<WeightTensor> tensors = weight_tensors(model);
+  std::string format_note;
+  if (!request.weight_format_given) {
+    const NativeWeightFormat native = native_weight_format(model);
+    request.workload.weight_format = native.format;
+    request.workload.weight_options = native.options;
+    format_note = native.explanation + " (choose another with the weights option)";
+  }
   const InferenceMemory memory = inference_memory(model, tensors, request.workload);
   const InferenceWorkload& w = request.workload;
 
@@ -39,6 +46,7 @@ std::string inference_report_json(std::string_view config_json_text, const Optio
                         {"bytes", term.bytes},
                         {"formula", term.formula}});
   std::vector<std::string> assumptions = model.assumptions;
+  if (!format_note.empty()) assumptions.push_back(format_note);
   assumptions.insert(assumptions.end(), memory.assumptions.begin(), memory.assumptions.end());
 
   Json report = {

@@ -96,3 +96,24 @@ TEST_CASE("the weight-tensor inventory sums to the count and names every role") 
   CHECK(sum == count_parameters(model).total);
   CHECK(saw_kv_down);
 }
+
+TEST_CASE("DeepSeek-V3's multi-token-prediction module is counted apart from the 671B main model") {
+  const ParameterCount count = count_text(test::read_file(test::shared_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"));
+  CHECK(count.total == 671'026'419'200);
+  // One MoE layer: attention 187,107,328 + 256 routed experts 11,274,289,152 + shared expert 44,040,192
+  // + router 1,835,008 and its 256 correction biases + 2 x 7,168 norms = 11,507,286,272; plus enorm,
+  // hnorm and the head norm (3 x 7,168) and eh_proj (7,168 x 14,336 = 102,760,448) = 11,610,068,224.
+  // DeepSeek's README_WEIGHTS quotes "11.5B unique parameters" for it; with the shared 0.93B embedding
+  // and 0.93B head stored again the checkpoint holds about 13.5B more: 685B published in total.
+  CHECK(count.multi_token_prediction == 11'610'068'224);
+  CHECK(count_text(test::read_file(test::shared_configs_dir() + "/meta-llama--Llama-3.1-8B.json")).multi_token_prediction == 0);
+}
+
+TEST_CASE("a tied head stored anyway explains the published checkpoint counts") {
+  // MANIFEST checkpoint_params: Qwen3-0.6B 751,632,384 = 596,049,920 + 151,936 x 1,024.
+  const ParameterCount qwen = count_text(test::read_file(test::shared_configs_dir() + "/Qwen--Qwen3-0.6B.json"));
+  CHECK(qwen.total + qwen.tied_output_head == 751'632'384);
+  // Falcon-180B: 178,557,088,768 + 65,024 x 14,848 = 179,522,565,120.
+  const ParameterCount falcon = count_text(test::read_file(test::shared_configs_dir() + "/tiiuae--falcon-180B-chat.json"));
+  CHECK(falcon.total + falcon.tied_output_head == 179'522'565'120);
+}

@@ -85,6 +85,17 @@ struct LayerShape {
   bool operator==(const LayerShape&) const = default;
 };
 
+// The checkpoint's own storage, as config.json states it (quantization_config, torch_dtype).
+struct StoredPrecision {
+  std::string torch_dtype;        // "bfloat16", "float16", "float32" or empty
+  std::string quant_method;       // quantization_config.quant_method, empty when absent
+  std::string quant_format;       // fmt / bnb_4bit_quant_type / quant_algo
+  std::int64_t quant_bits = 0;
+  std::int64_t quant_group_size = 0;
+  std::int64_t quant_block_rows = 0;     // weight_block_size
+  std::int64_t quant_block_columns = 0;
+};
+
 struct ModelDescription {
   std::string model_type;     // as in config.json (after unwrapping text_config)
   std::string architecture;   // architectures[0] when present
@@ -105,6 +116,8 @@ struct ModelDescription {
   std::int64_t final_norms = 1;              // norms after the last layer (encoder-decoder: 2)
   std::int64_t embedding_norms = 0;          // BLOOM word_embeddings_layernorm
   std::int64_t multi_token_prediction_layers = 0;  // DeepSeek-V3 MTP modules (num_nextn_predict_layers)
+
+  StoredPrecision stored_precision;
 
   // Distinct layer kinds and, for every layer in order, the index of its kind.
   std::vector<LayerShape> layer_kinds;

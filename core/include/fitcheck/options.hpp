@@ -49,6 +49,7 @@ class OptionReader {
 struct InferenceRequest {
   InferenceWorkload workload;
   const Accelerator* gpu = nullptr;  // nullptr: no GPU chosen, capacity answers are skipped
+  bool weight_format_given = false;  // false: use the checkpoint's own format (native_weight_format)
   std::vector<std::string> defaults_used;  // options left at their default, for the report
 };
 

@@ -81,6 +81,9 @@ struct ParameterCount {
   std::int64_t active_per_token = 0;         // == total for dense models
   std::int64_t non_embedding = 0;            // total minus token/position embeddings and lm_head
   std::int64_t multi_token_prediction = 0;   // DeepSeek-V3 MTP module(s), not in total
+  // With tied embeddings: the parameters of the output head a checkpoint may store anyway
+  // (Qwen3-0.6B's safetensors hold lm_head.weight although it is tied); 0 when untied.
+  std::int64_t tied_output_head = 0;
   ParameterBreakdown breakdown;
   // How active_per_token was counted, for display next to the number.
   const char* active_convention = "";

@@ -105,6 +105,15 @@ std::optional<std::pair<WeightFormat, WeightFormatOptions>> format_from_quantiza
     std::string_view quant_method, int bits, std::int64_t group_size, std::string_view fmt,
     std::int64_t block_rows, std::int64_t block_cols);
 
+// The format the checkpoint itself is stored in: quantization_config when present and sizable,
+// else torch_dtype (bf16/fp16/fp32), else bf16. `explanation` says which and why.
+struct NativeWeightFormat {
+  WeightFormat format = WeightFormat::bf16;
+  WeightFormatOptions options{};
+  std::string explanation;
+};
+NativeWeightFormat native_weight_format(const ModelDescription& model);
+
 // --- GGUF ------------------------------------------------------------------------------
 
 enum class GgufType : std::uint8_t {

@@ -47,6 +47,8 @@ export interface ParameterReport {
   active_params_convention: string;
   non_embedding_params: number;
   multi_token_prediction_params: number;
+  tied_output_head_params: number;
+  checkpoint_notes: string[];
   breakdown: ParameterBreakdown;
   weights_16bit: { bytes: number; bytes_per_parameter: number; formula: string };
   shape: {
