@@ -10,6 +10,7 @@
 #include "fitcheck/report.hpp"
 #include "format.hpp"
 #include "infer_command.hpp"
+#include "train_command.hpp"
 #include "read_input.hpp"
 
 namespace {
@@ -27,6 +28,7 @@ constexpr const char* usage_text =
     "      --tp N --pp N --ep N  --gpu NAME (see 'gpus')  --gpu-memory-utilization F (0.9)\n"
     "      --prefill-chunk N  --kv-block N (16 = paged)  --overhead-gib F (1)  --eager-attention\n"
     "      --weight-bits N --group-size N (GPTQ/AWQ)  --json\n"
+    "  train CONFIG.json [options]   training memory per GPU (options: fitcheck train --help)\n"
     "  gpus [--json]                 the accelerator catalog\n"
     "  formats [--json]              weight formats and KV cache dtypes\n"
     "  help                          this text\n"
@@ -99,6 +101,13 @@ int main(int argc, char** argv) {
   try {
     if (command == "params") return run_params(args);
     if (command == "infer") return cli::run_infer(args);
+    if (command == "train") {
+      std::string out, err;
+      const int status = cli::run_train(args, out, err);
+      std::fputs(out.c_str(), stdout);
+      std::fputs(err.c_str(), stderr);
+      return status;
+    }
     if (command == "gpus") return cli::run_gpus(args);
     if (command == "formats") return cli::run_formats(args);
     if (command == "help" || command == "--help" || command == "-h") {

@@ -10,6 +10,7 @@
 #include "fitcheck/config.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/report.hpp"
+#include "fitcheck/training_memory.hpp"
 
 namespace {
 
@@ -59,6 +60,10 @@ val inference_report(const std::string& config_json_text, const val& options) {
   return json_result([&] { return fitcheck::inference_report_json(config_json_text, option_list(options)); });
 }
 
+val training_report(const std::string& config_json_text, const val& options) {
+  return json_result([&] { return fitcheck::training_report_json(config_json_text, option_list(options)); });
+}
+
 val accelerator_catalog() {
   return json_result([] { return fitcheck::accelerator_catalog_json(); });
 }
@@ -74,6 +79,7 @@ std::string core_version() { return "0.1.0"; }
 EMSCRIPTEN_BINDINGS(fitcheck_core) {
   emscripten::function("parameterReport", &parameter_report);
   emscripten::function("inferenceReport", &inference_report);
+  emscripten::function("trainingReport", &training_report);
   emscripten::function("acceleratorCatalog", &accelerator_catalog);
   emscripten::function("formatCatalog", &format_catalog);
   emscripten::function("version", &core_version);

@@ -109,6 +109,27 @@ test('native CLI and WASM give identical inference reports over a grid of worklo
   }
 });
 
+test('native CLI and WASM give identical training reports over a grid of workloads', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const cli = path.join(repo, 'build/fitcheck');
+  const grid = [
+    ['meta-llama--Llama-3.1-8B.json', { gpu: 'h100-sxm-80gb', gpus: 8, zero: 3, micro_batch: 2, seq_len: 4096 }],
+    ['meta-llama--Llama-3.1-70B.json', { gpus: 64, tp: 8, pp: 2, recompute: 'full', optimizer: 'adam8bit' }],
+    ['Qwen--Qwen3-30B-A3B.json', { gpus: 16, ep: 8, tp: 2, sequence_parallel: true, gpu: 'h200' }],
+    ['meta-llama--Llama-3.2-3B.json', { qlora: true, lora_rank: 16, gpu: 'rtx-4090' }],
+  ];
+  for (const [file, options] of grid) {
+    const text = fs.readFileSync(path.join(sharedConfigs, file), 'utf8');
+    const args = ['train', '-', '--json'];
+    for (const [key, value] of Object.entries(options)) {
+      args.push(`--${key.replaceAll('_', '-')}`);
+      if (value !== true) args.push(String(value));
+    }
+    const native = JSON.parse(execFileSync(cli, args, { input: text }).toString());
+    assert.deepEqual(module.trainingReport(text, options), native, `${file} ${JSON.stringify(options)}`);
+  }
+});
+
 test('every bundled preset parses and gives its recorded count', () => {
   const presets = JSON.parse(fs.readFileSync(path.join(repo, 'web/src/presets/presets.json'), 'utf8'));
   assert.ok(presets.length >= 20);

@@ -153,6 +153,103 @@ export interface InferenceReport {
   assumptions: string[];
 }
 
+/** Options of trainingReport, as the CLI's `fitcheck train` flags without the dashes. */
+export interface TrainingOptions {
+  gpu?: string;
+  gpus?: number;
+  tp?: number;
+  pp?: number;
+  dp?: number;
+  ep?: number;
+  cp?: number;
+  sequence_parallel?: boolean;
+  virtual_stages?: number;
+  micro_batches?: number;
+  zero?: number;
+  fsdp?: string;
+  fsdp_shard_group?: number;
+  offload_optimizer?: boolean;
+  offload_params?: boolean;
+  reduce_bucket?: number;
+  allgather_bucket?: number;
+  precision?: string;
+  master_weights?: boolean;
+  fp32_gradients?: boolean;
+  optimizer?: string;
+  adafactor_first_moment?: boolean;
+  micro_batch?: number;
+  seq_len?: number;
+  recompute?: string;
+  eager_attention?: boolean;
+  dropout?: boolean;
+  lora_rank?: number;
+  lora_modules?: string;
+  qlora?: boolean;
+  lora_dropout?: boolean;
+  overhead_gib?: number;
+}
+
+export interface TrainingReport {
+  model_type: string;
+  workload: {
+    precision: string;
+    fp32_master_weights: boolean;
+    fp32_gradients: boolean;
+    optimizer: string;
+    micro_batch: number;
+    seq_len: number;
+    recompute: string;
+    flash_attention: boolean;
+    dropout: boolean;
+    zero: number;
+    fsdp: string;
+    fsdp_shard_group: number;
+    offload_optimizer: boolean;
+    offload_params: boolean;
+    lora_rank: number;
+    lora_modules: string[];
+    qlora: boolean;
+    lora_dropout: boolean;
+    overhead_bytes: number;
+  };
+  parallel: {
+    gpus: number;
+    tp: number;
+    pp: number;
+    dp: number;
+    ep: number;
+    cp: number;
+    sequence_parallel: boolean;
+    virtual_stages: number;
+    sharding_degree: number;
+    expert_sharding_degree: number;
+    busiest_stage: number;
+    micro_batches_in_flight: number;
+  };
+  total_params: number;
+  trainable_params: number;
+  weight_bytes: number;
+  gradient_bytes: number;
+  optimizer_bytes: number;
+  master_weight_bytes: number;
+  activation_bytes: number;
+  communication_bytes: number;
+  overhead_bytes: number;
+  total_bytes_per_gpu: number;
+  cpu_offload_bytes: number;
+  model_state_bytes_per_parameter: number;
+  optimizer_bytes_per_parameter: string;
+  /** null without a GPU. */
+  max_micro_batch_size: number | null;
+  terms: MemoryTerm[];
+  layer_activation_terms: MemoryTerm[];
+  gpu?: { id: string; name: string; memory_bytes: number };
+  fits?: boolean;
+  headroom_bytes?: number;
+  capacity?: { max_micro_batch_size: CapacityAnswer };
+  assumptions: string[];
+}
+
 export interface Accelerator {
   id: string;
   name: string;
@@ -183,6 +280,7 @@ export interface CoreError extends Error {
 export interface FitcheckModule {
   parameterReport(configJsonText: string): ParameterReport;
   inferenceReport(configJsonText: string, options: InferenceOptions): InferenceReport;
+  trainingReport(configJsonText: string, options: TrainingOptions): TrainingReport;
   acceleratorCatalog(): Accelerator[];
   formatCatalog(): FormatCatalog;
   version(): string;
@@ -192,6 +290,7 @@ export interface FitcheckModule {
 export const moduleExports: ReadonlyArray<keyof FitcheckModule> = [
   'parameterReport',
   'inferenceReport',
+  'trainingReport',
   'acceleratorCatalog',
   'formatCatalog',
   'version',

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+// `fitcheck train`. Flags map one to one onto the training option keys (dashes become
+// underscores), so the CLI and the page accept, default and refuse the same inputs.
+#include "train_command.hpp"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "fitcheck/config.hpp"
+#include "fitcheck/options.hpp"
+#include "fitcheck/training_memory.hpp"
+#include "format.hpp"
+#include "read_input.hpp"
+
+namespace fitcheck::cli {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr const char* kHelp =
+    "usage: fitcheck train CONFIG.json [options] [--json]     (CONFIG may be - for stdin)\n"
+    "\n"
+    "hardware and parallelism:\n"
+    "  --gpu NAME              GPU from 'fitcheck gpus'; adds the largest micro-batch that fits\n"
+    "  --gpus N                total GPUs; dp = N / (tp x pp x cp)\n"
+    "  --tp N --pp N --dp N --ep N --cp N\n"
+    "  --sequence-parallel     split norms, dropout and replicated activations by tp\n"
+    "  --virtual-stages N      interleaved 1F1B model chunks per GPU (default 1)\n"
+    "  --micro-batches N       micro-batches per step (default 0: at least pp)\n"
+    "sharding:\n"
+    "  --zero 0..3             DeepSpeed ZeRO stage (default 0)\n"
+    "  --fsdp MODE             no_shard | shard_grad_op | full_shard | hybrid_shard\n"
+    "  --fsdp-shard-group N    HYBRID_SHARD group size (default 8)\n"
+    "  --offload-optimizer     ZeRO-Offload: master weights and optimizer states on the CPU\n"
+    "  --offload-params        parameters on the CPU (ZeRO-3 or FSDP)\n"
+    "  --reduce-bucket N --allgather-bucket N   DeepSpeed bucket sizes in elements (default 5e8)\n"
+    "precision and optimizer:\n"
+    "  --precision P           bf16-mixed (default) | fp16-mixed | fp32 | fp8\n"
+    "  --master-weights M      fp32 (default) | none\n"
+    "  --fp32-gradients        keep gradients in fp32\n"
+    "  --optimizer O           adamw (default) | adam8bit | adafactor | sgd | sgd-momentum | lion | muon\n"
+    "  --adafactor-first-moment\n"
+    "activations:\n"
+    "  --micro-batch N         sequences per micro-batch (default 1)\n"
+    "  --seq-len N             tokens per sequence (default 4096)\n"
+    "  --recompute R           none (default) | selective | full\n"
+    "  --eager-attention       keep heads x s x s softmax terms (default: flash attention)\n"
+    "  --dropout               attention and hidden dropout masks\n"
+    "LoRA:\n"
+    "  --lora-rank N           train rank-N adapters on a frozen base\n"
+    "  --lora-modules LIST     q,k,v,o,gate,up,down (default: all linear layers)\n"
+    "  --qlora                 frozen base in NF4 with double quantization\n"
+    "  --lora-dropout          adapters keep dropped input copies (PEFT lora_dropout > 0)\n"
+    "  --overhead-gib X        framework overhead (default 1)\n"
+    "  --json                  one JSON object\n";
+
+bool is_switch(const std::string& key) {
+  return key == "sequence_parallel" || key == "offload_optimizer" || key == "offload_params" || key == "fp32_gradients" ||
+         key == "adafactor_first_moment" || key == "eager_attention" || key == "dropout" || key == "qlora" || key == "lora_dropout";
+}
+
+std::string flag_of(const std::string& key) {
+  std::string flag = "--" + key;
+  for (char& c : flag)
+    if (c == '_') c = '-';
+  return flag;
+}
+
+struct ParsedArgs {
+  std::string path;
+  bool json = false;
+  bool help = false;
+  OptionList options;
+};
+
+ParsedArgs parse_args(const std::vector<std::string>& args) {
+  ParsedArgs parsed;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      parsed.help = true;
+      continue;
+    }
+    if (arg.rfind("--", 0) != 0) {
+      if (arg != "-" && arg.rfind("-", 0) == 0) throw OptionError(arg, "unknown option '" + arg + "'");
+      if (!parsed.path.empty()) throw OptionError(arg, "train takes one CONFIG.json, got '" + parsed.path + "' and '" + arg + "'");
+      parsed.path = arg;
+      continue;
+    }
+    std::string key = arg.substr(2);
+    std::string value;
+    bool has_value = false;
+    if (const auto equals = key.find('='); equals != std::string::npos) {
+      value = key.substr(equals + 1);
+      key = key.substr(0, equals);
+      has_value = true;
+    }
+    for (char& c : key)
+      if (c == '-') c = '_';
+    if (key == "json") {
+      parsed.json = true;
+      continue;
+    }
+    if (!has_value && !is_switch(key)) {
+      if (i + 1 >= args.size()) throw OptionError(key, "option '" + flag_of(key) + "' needs a value");
+      value = args[++i];
+    }
+    parsed.options.emplace_back(key, has_value || !is_switch(key) ? value : "true");
+  }
+  if (!parsed.help && parsed.path.empty()) throw OptionError("config", "train needs a CONFIG.json path (or - for standard input)");
+  return parsed;
+}
+
+std::string line(const char* format, const std::string& a, const std::string& b = "", const std::string& c = "") {
+  char buffer[512];
+  std::snprintf(buffer, sizeof buffer, format, a.c_str(), b.c_str(), c.c_str());
+  return buffer;
+}
+
+std::string table(const Json& r) {
+  const Json& w = r["workload"];
+  const Json& p = r["parallel"];
+  std::string out = "model_type: " + r["model_type"].get<std::string>() + "   " + w["precision"].get<std::string>() + ", " +
+                    w["optimizer"].get<std::string>() + ", micro-batch " + std::to_string(w["micro_batch"].get<long long>()) +
+                    " x " + std::to_string(w["seq_len"].get<long long>()) + " tokens, recompute " +
+                    w["recompute"].get<std::string>() + "\n";
+  out += "gpus " + std::to_string(p["gpus"].get<long long>()) + " = tp " + std::to_string(p["tp"].get<long long>()) + " x pp " +
+         std::to_string(p["pp"].get<long long>()) + " x cp " + std::to_string(p["cp"].get<long long>()) + " x dp " +
+         std::to_string(p["dp"].get<long long>()) + "   zero " + std::to_string(w["zero"].get<long long>()) + ", fsdp " +
+         w["fsdp"].get<std::string>() + "\n\n";
+  out += line("%-46s %20s %26s\n", "per GPU", "bytes", "");
+  for (const auto& term : r["terms"]) {
+    const auto bytes = term["bytes"].get<std::int64_t>();
+    out += line("  %-44s %20s %26s\n", term["name"].get<std::string>(), with_thousands(bytes), gib_and_gb(bytes));
+    out += "      " + term["formula"].get<std::string>() + "\n";
+  }
+  const auto total = r["total_bytes_per_gpu"].get<std::int64_t>();
+  out += line("  %-44s %20s %26s\n", "total", with_thousands(total), gib_and_gb(total));
+  if (r["cpu_offload_bytes"].get<std::int64_t>() > 0)
+    out += "  CPU memory per GPU process: " + gib_and_gb(r["cpu_offload_bytes"].get<std::int64_t>()) + "\n";
+  out += "\nparameters: " + with_thousands(r["total_params"].get<std::int64_t>()) + " total, " +
+         with_thousands(r["trainable_params"].get<std::int64_t>()) + " trainable\n";
+  if (r.contains("gpu")) {
+    const auto headroom = r["headroom_bytes"].get<std::int64_t>();
+    out += r["gpu"]["name"].get<std::string>() + ": " + (r["fits"].get<bool>() ? "fits" : "DOES NOT FIT") + " by " +
+           gib_and_gb(headroom < 0 ? -headroom : headroom) + "; largest micro-batch " +
+           with_thousands(r["max_micro_batch_size"].get<std::int64_t>()) + "\n";
+  }
+  out += "\nassumptions:\n";
+  for (const auto& a : r["assumptions"]) out += "  - " + a.get<std::string>() + "\n";
+  return out;
+}
+
+}  // namespace
+
+int run_train(const std::vector<std::string>& args, std::string& out, std::string& err) {
+  try {
+    const ParsedArgs parsed = parse_args(args);
+    if (parsed.help) {
+      out = kHelp;
+      return 0;
+    }
+    const std::string report = training_report_json(read_input(parsed.path), parsed.options);
+    out = parsed.json ? report + "\n" : table(Json::parse(report));
+    return 0;
+  } catch (const OptionError& error) {
+    const std::string& option = error.option();
+    const std::string name = option.rfind("-", 0) == 0 || option == "config" ? option : flag_of(option);
+    err = "fitcheck: error: " + name + ": " + error.what() + "\n";
+  } catch (const ConfigError& error) {
+    err = "fitcheck: error: config" + (error.field().empty() ? std::string() : " field '" + error.field() + "'") + ": " +
+          error.what() + "\n";
+  } catch (const std::exception& error) {
+    err = std::string("fitcheck: error: ") + error.what() + "\n";
+  }
+  return 2;
+}
+
+}  // namespace fitcheck::cli

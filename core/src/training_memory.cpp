@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+// Training memory per GPU: checks the workload, evaluates every pipeline stage (model states on
+// its tensors, activations of its layers) and keeps the stage with the largest total.
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include "fitcheck/training_memory.hpp"
+#include "sharding.hpp"
+
+namespace fitcheck {
+namespace {
+
+std::string num(std::int64_t value) { return std::to_string(value); }
+
+[[noreturn]] void refuse(const char* option, const std::string& message) { throw OptionError(option, message); }
+
+void check_workload(const ModelDescription& model, const TrainingMemoryWorkload& w) {
+  const ParallelLayout& l = w.layout;
+  if (l.tensor_parallel < 1) refuse("tp", "tensor parallel size must be at least 1");
+  if (l.pipeline_parallel < 1) refuse("pp", "pipeline parallel size must be at least 1");
+  if (l.expert_parallel < 1) refuse("ep", "expert parallel size must be at least 1");
+  if (l.data_parallel < 1) refuse("dp", "data parallel size must be at least 1");
+  if (w.context_parallel < 1) refuse("cp", "context parallel size must be at least 1");
+  if (w.micro_batch_size < 1) refuse("micro_batch", "micro-batch size must be at least 1");
+  if (w.sequence_tokens < 1) refuse("seq_len", "sequence length must be at least 1 token");
+  if (w.context_parallel > w.sequence_tokens) refuse("cp", "context parallel size is larger than the sequence");
+  if (w.micro_batches_per_step < 0) refuse("micro_batches", "micro-batches per step must be 0 (at least pp) or positive");
+  if (w.zero_stage < 0 || w.zero_stage > 3) refuse("zero", "ZeRO stage must be 0, 1, 2 or 3");
+  if (w.fsdp != FsdpMode::off && w.zero_stage != 0)
+    refuse("fsdp", "FSDP and DeepSpeed ZeRO shard the same states: choose --fsdp or --zero, not both");
+  const std::int64_t replicas = l.data_parallel * w.context_parallel;
+  if (w.fsdp == FsdpMode::hybrid_shard && (w.fsdp_shard_group < 1 || replicas % std::min(w.fsdp_shard_group, replicas) != 0))
+    refuse("fsdp_shard_group", "HYBRID_SHARD group size must divide the " + num(replicas) + " data-parallel ranks");
+  if (w.offload_params && w.fsdp == FsdpMode::off && w.zero_stage != 3)
+    refuse("offload_params", "parameter offload needs ZeRO-3 (DeepSpeed offload_param is valid only with stage 3) or FSDP");
+  if (w.offload_optimizer && w.fsdp != FsdpMode::off)
+    refuse("offload_optimizer", "FSDP offloads optimizer states only together with parameters: use --offload-params");
+  if (w.offload_optimizer && w.zero_stage < 1)
+    refuse("offload_optimizer", "optimizer offload needs ZeRO stage 1, 2 or 3 (ZeRO-Offload)");
+  if (w.reduce_bucket_elements < 0 || w.allgather_bucket_elements < 0) refuse("reduce_bucket", "bucket sizes cannot be negative");
+  if (l.expert_parallel > 1 && (l.tensor_parallel * replicas) % l.expert_parallel != 0)
+    refuse("ep", "expert parallel size " + num(l.expert_parallel) + " must divide tp x dp x cp = " +
+                     num(l.tensor_parallel * replicas) + " (Megatron-Core MoE parallel folding)");
+  if (l.expert_parallel > 1 && l.tensor_parallel > 1 && !w.sequence_parallel)
+    refuse("sequence_parallel", "expert parallelism with tensor parallelism needs sequence parallelism (Megatron-LM MoE README)");
+  if (w.virtual_pipeline_stages < 1) refuse("virtual_stages", "virtual pipeline stages must be at least 1");
+  if (w.virtual_pipeline_stages > 1) {
+    if (l.pipeline_parallel < 2) refuse("virtual_stages", "interleaved pipeline stages need pp of at least 2");
+    if (model.num_layers % (l.pipeline_parallel * w.virtual_pipeline_stages) != 0)
+      refuse("virtual_stages", "pp x virtual stages = " + num(l.pipeline_parallel * w.virtual_pipeline_stages) +
+                                   " must divide the " + num(model.num_layers) + " layers");
+  }
+  if (w.lora.qlora && w.lora.rank == 0) refuse("qlora", "QLoRA trains LoRA adapters: give --lora-rank too");
+  if (w.lora.rank < 0) refuse("lora_rank", "LoRA rank cannot be negative");
+  if (w.lora.dropout && w.lora.rank == 0) refuse("lora_dropout", "LoRA dropout needs LoRA adapters: give --lora-rank too");
+  if (w.framework_overhead_bytes < 0) refuse("overhead_gib", "framework overhead cannot be negative");
+}
+
+TrainingMemoryWorkload with_defaults(const TrainingMemoryWorkload& workload) {
+  TrainingMemoryWorkload w = workload;
+  // QLoRA (Dettmers et al. 2023 §4) adapts every linear layer of the blocks to match full finetuning.
+  if (w.lora.rank > 0 && w.lora.target_roles.empty()) w.lora.target_roles = lora_target_roles("all-linear");
+  return w;
+}
+
+struct Degrees {
+  std::int64_t dense = 1, expert = 1;
+};
+
+// ZeRO/FSDP shard over the ranks holding the same weights: dp x cp (Megatron-Core shards its
+// distributed optimizer over the data-parallel group with context parallelism). Routed experts,
+// whole per rank when ep > 1, are replicated over tp x dp x cp / ep ranks (Megatron-Core MoE
+// parallel folding with expert tensor parallelism 1); with ep == 1 they follow the dense weights.
+Degrees degrees(const TrainingMemoryWorkload& w) {
+  const ParallelLayout& l = w.layout;
+  const std::int64_t replicas = l.data_parallel * w.context_parallel;
+  const std::int64_t expert_replicas =
+      l.expert_parallel > 1 ? l.tensor_parallel * replicas / l.expert_parallel : replicas;
+  Degrees d{replicas, expert_replicas};
+  if (w.fsdp == FsdpMode::hybrid_shard) {
+    d.dense = std::min(w.fsdp_shard_group, replicas);
+    d.expert = std::min(w.fsdp_shard_group, expert_replicas);
+  }
+  return d;
+}
+
+struct Stage {
+  std::int64_t first_layer = 0, end_layer = 0;
+  detail::StageStates states;
+};
+
+struct Prepared {
+  TrainingMemoryWorkload workload;
+  Degrees degree;
+  std::vector<Stage> stages;
+  std::int64_t total_parameters = 0, trainable_parameters = 0;
+};
+
+Prepared prepare(const ModelDescription& model, const std::vector<WeightTensor>& tensors, const TrainingMemoryWorkload& workload) {
+  Prepared p;
+  p.workload = with_defaults(workload);
+  check_workload(model, p.workload);
+  p.degree = degrees(p.workload);
+  detail::StagePlan plan;
+  try {
+    plan = detail::plan_stages(model, p.workload.layout);
+  } catch (const std::invalid_argument& error) {
+    // The layout checks name the size in words; report the option it belongs to.
+    const std::string message = error.what();
+    const char* option = message.rfind("tensor", 0) == 0 ? "tp" : message.rfind("pipeline", 0) == 0 ? "pp"
+                         : message.rfind("expert", 0) == 0 ? "ep" : "dp";
+    throw OptionError(option, message);
+  }
+  for (std::size_t s = 0; s + 1 < plan.first_layer.size(); ++s) {
+    Stage stage;
+    stage.first_layer = plan.first_layer[s];
+    stage.end_layer = plan.first_layer[s + 1];
+    const auto local = detail::tensors_on_stage(model, tensors, p.workload.layout, plan, s);
+    stage.states = detail::stage_states(local, p.workload, p.degree.dense, p.degree.expert);
+    p.stages.push_back(std::move(stage));
+  }
+  const auto& roles = p.workload.lora.target_roles;
+  for (const auto& t : tensors) {
+    p.total_parameters += t.parameters();
+    if (p.workload.lora.rank == 0) p.trainable_parameters += t.parameters();
+    else if (t.is_matrix() && std::find(roles.begin(), roles.end(), t.role) != roles.end())
+      p.trainable_parameters += p.workload.lora.rank * (t.rows + t.columns) * t.copies;
+  }
+  return p;
+}
+
+std::vector<std::string> assumptions_for(const TrainingMemoryWorkload& w, const TrainingMemory& m, std::int64_t stages,
+                                         bool has_experts) {
+  std::vector<std::string> a;
+  a.push_back("activations are the tensors autograd keeps for backward, counted as in Korthikanti et al. 2022 §4.1; "
+              "norm statistics, RNG states and allocator fragmentation are not counted");
+  if (!w.dropout) a.push_back("no dropout (Llama-style configs set it to 0); --dropout adds Korthikanti's masks");
+  a.push_back(w.flash_attention ? "flash attention: no s x s scores are kept"
+                                : "eager attention: softmax probabilities of heads x s x s are kept per layer");
+  a.push_back("gated MLPs keep gate and up outputs as Megatron's fused SwiGLU does; unfused code also keeps silu(gate)");
+  a.push_back("cross-entropy keeps fp32 logits and their fp32 gradient coexists at the start of backward (Megatron's "
+              "fused vocab-parallel loss writes the gradient in place and saves one of the two)");
+  if (stages > 1)
+    a.push_back("every pipeline stage is evaluated (its own tensors, layers and micro-batches in flight); stage " +
+                num(m.busiest_stage) + " has the largest total");
+  if (w.layout.pipeline_parallel > 1 && (w.zero_stage >= 2 || (w.fsdp != FsdpMode::off && w.fsdp != FsdpMode::no_shard)))
+    a.push_back("DeepSpeed's pipeline engine accepts ZeRO-1 only; ZeRO-2/3 and FSDP are computed here as if the framework "
+                "combined them with pipeline parallelism");
+  if (w.zero_stage > 0 || w.fsdp != FsdpMode::off)
+    a.push_back("sharding over the " + num(m.sharding_degree) + " ranks that hold the same weights (dp x cp" +
+                std::string(w.fsdp == FsdpMode::hybrid_shard ? ", limited to the HYBRID_SHARD group" : "") + ")" +
+                (has_experts ? "; routed experts over " + num(m.expert_sharding_degree) + " ranks (tp x dp x cp / ep when ep > 1)"
+                             : std::string()));
+  if (w.fsdp != FsdpMode::off && w.precision != PrecisionRecipe::fp32 && w.lora.rank == 0)
+    a.push_back("FSDP mixed precision: sharded parameters are fp32 and serve as master weights; gradients come back in fp32");
+  if (w.offload_optimizer)
+    a.push_back("ZeRO-Offload: 16-bit parameters stay on the GPU; master weights, optimizer states" +
+                std::string(w.zero_stage >= 2 ? " and gradient partitions" : "") + " live in CPU memory");
+  if (w.offload_params)
+    a.push_back("parameter offload: parameters live in CPU memory; the GPU holds the gathered ones and tensors under the "
+                "ZeRO-3 persistence threshold");
+  if (has_experts)
+    a.push_back("MoE: balanced routing, no dropped tokens; each GPU processes top-k x its tokens");
+  if (w.context_parallel > 1)
+    a.push_back("context parallel: each GPU keeps s/cp tokens; ring attention's in-flight key/value chunks are not counted");
+  if (w.precision == PrecisionRecipe::fp8)
+    a.push_back("FP8: GEMM inputs saved in FP8 (1 B); two FP8 weight copies (row-wise and transposed, Hopper); Blackwell needs one");
+  if (w.optimizer == OptimizerKind::muon)
+    a.push_back("Muon's Newton-Schulz temporaries (a few matrices the size of the largest weight) are not counted");
+  if (w.lora.rank > 0)
+    a.push_back("LoRA: adapters, their gradients and optimizer states in fp32 (PEFT default); the frozen base keeps no "
+                "gradients; only inputs of adapted matmuls are saved (autograd skips inputs of frozen weights)");
+  a.push_back("framework overhead (CUDA context, cuBLAS/NCCL workspaces, allocator reserve) is a default you can change");
+  return a;
+}
+
+TrainingMemory evaluate(const ModelDescription& model, const Prepared& p, std::int64_t micro_batch_size) {
+  TrainingMemoryWorkload w = p.workload;
+  w.micro_batch_size = micro_batch_size;
+  TrainingMemory best;
+  best.total_bytes_per_gpu = -1;
+  for (std::size_t s = 0; s < p.stages.size(); ++s) {
+    const Stage& stage = p.stages[s];
+    const auto acts = detail::stage_activations(model, w, stage.first_layer, stage.end_layer, static_cast<std::int64_t>(s));
+    TrainingMemory m;
+    const detail::StageStates& st = stage.states;
+    m.weight_bytes = st.weight_bytes;
+    m.gradient_bytes = st.gradient_bytes;
+    m.master_weight_bytes = st.master_bytes;
+    m.optimizer_bytes = st.optimizer_bytes + st.master_bytes;
+    m.activation_bytes = acts.bytes;
+    m.communication_bytes = st.communication_bytes;
+    m.overhead_bytes = w.framework_overhead_bytes;
+    m.cpu_offload_bytes = st.cpu_bytes;
+    m.total_bytes_per_gpu = m.weight_bytes + m.gradient_bytes + m.optimizer_bytes + m.activation_bytes +
+                            m.communication_bytes + m.overhead_bytes;
+    if (m.total_bytes_per_gpu <= best.total_bytes_per_gpu) continue;
+    m.busiest_stage = static_cast<std::int64_t>(s);
+    m.micro_batches_in_flight = acts.in_flight;
+    m.terms = st.terms;
+    m.terms.insert(m.terms.end(), acts.terms.begin(), acts.terms.end());
+    m.terms.push_back(st.communication);
+    m.terms.push_back({"overhead", m.overhead_bytes, "framework overhead: a default you can change"});
+    m.layer_activation_terms = acts.heaviest_layer_terms;
+    if (st.local_parameters > 0)
+      m.model_state_bytes_per_parameter = static_cast<double>(m.weight_bytes + m.gradient_bytes + m.optimizer_bytes) /
+                                          static_cast<double>(st.local_parameters);
+    best = std::move(m);
+  }
+  const bool sharded = w.zero_stage > 0 || (w.fsdp != FsdpMode::off && w.fsdp != FsdpMode::no_shard);
+  best.sharding_degree = sharded ? p.degree.dense : 1;
+  best.expert_sharding_degree = sharded ? p.degree.expert : 1;
+  best.total_parameters = p.total_parameters;
+  best.trainable_parameters = p.trainable_parameters;
+  const bool has_experts = std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(),
+                                       [](const LayerShape& layer) { return layer.is_moe(); });
+  best.assumptions = assumptions_for(w, best, static_cast<std::int64_t>(p.stages.size()), has_experts);
+  return best;
+}
+
+}  // namespace
+
+TrainingMemory training_memory(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                               const TrainingMemoryWorkload& workload) {
+  const Prepared prepared = prepare(model, tensors, workload);
+  return evaluate(model, prepared, prepared.workload.micro_batch_size);
+}
+
+CapacityAnswer max_micro_batch_size(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                    const TrainingMemoryWorkload& workload, const Accelerator& gpu) {
+  const Prepared prepared = prepare(model, tensors, workload);
+  const std::int64_t memory = gpu.memory_bytes;
+  const auto total = [&](std::int64_t b) -> std::int64_t {
+    try {
+      return evaluate(model, prepared, b).total_bytes_per_gpu;
+    } catch (const std::overflow_error&) {
+      return std::numeric_limits<std::int64_t>::max();
+    }
+  };
+  CapacityAnswer answer;
+  const TrainingMemory at_one = evaluate(model, prepared, 1);
+  if (at_one.total_bytes_per_gpu > memory) {
+    const std::int64_t fixed = at_one.total_bytes_per_gpu - at_one.activation_bytes;
+    answer.limited_by = fixed > memory ? "model states, buffers and overhead alone exceed GPU memory"
+                                       : "activations of one micro-batch";
+    answer.formula = "micro-batch 1 needs " + num(at_one.total_bytes_per_gpu) + " B > " + num(memory) + " B of " + gpu.id;
+    return answer;
+  }
+  constexpr std::int64_t kCap = std::int64_t{1} << 24;
+  std::int64_t low = 1, high = 2;  // total(low) fits; find high that does not
+  while (high <= kCap && total(high) <= memory) {
+    low = high;
+    high *= 2;
+  }
+  if (high > kCap) {
+    answer.value = low;
+    answer.limited_by = "search cap of 2^24";
+    answer.formula = "micro-batch " + num(low) + " fits in " + num(memory) + " B";
+    return answer;
+  }
+  while (high - low > 1) {
+    const std::int64_t mid = low + (high - low) / 2;
+    (total(mid) <= memory ? low : high) = mid;
+  }
+  answer.value = low;
+  answer.limited_by = "activations (GPU memory " + num(memory) + " B)";
+  answer.formula = "micro-batch " + num(low) + ": " + num(total(low)) + " B <= " + num(memory) + " B; micro-batch " +
+                   num(low + 1) + ": " + num(total(low + 1)) + " B";
+  return answer;
+}
+
+}  // namespace fitcheck

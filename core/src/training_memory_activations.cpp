@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: MIT
+// Activations stored for the backward pass, per layer from the model's real shapes, generalizing
+// Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models" §4.1:
+// a GPT layer with 16-bit activations and dropout stores s·b·h·(34 + 5·a·s/h) bytes. Each term
+// below is one tensor autograd keeps; the comment names its Korthikanti counterpart.
+#include <algorithm>
+#include <map>
+
+#include "fitcheck/training_memory.hpp"
+#include "sharding.hpp"
+
+namespace fitcheck {
+namespace {
+
+using detail::checked_mul;
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+using R = TensorRole;
+
+std::string num(std::int64_t value) { return std::to_string(value); }
+
+struct Context {
+  std::int64_t tokens = 0;         // b x s/cp on this GPU
+  std::int64_t key_length = 0;     // s: every local query attends all keys (eager scores)
+  std::int64_t tp = 1;
+  bool sequence_parallel = false;
+  std::int64_t element = 2;        // activation bytes (Korthikanti: 2)
+  std::int64_t matmul_input = 2;   // bytes of a GEMM input saved for the weight gradient (FP8: 1)
+  const TrainingMemoryWorkload* workload = nullptr;
+
+  bool adapted(R role) const {
+    const auto& roles = workload->lora.target_roles;
+    return std::find(roles.begin(), roles.end(), role) != roles.end();
+  }
+  // A GEMM input is kept for its weight's gradient: always in full training; under LoRA only
+  // when an adapter reads it (autograd saves mm inputs only for operands that need gradients:
+  // pytorch/pytorch#42371, fixed by #45777), and not at all with LoRA dropout.
+  bool needed(std::initializer_list<R> consumers) const {
+    if (workload->lora.rank == 0) return true;
+    if (workload->lora.dropout) return false;  // adapters read their own dropped copies
+    for (R role : consumers)
+      if (adapted(role)) return true;
+    return false;
+  }
+};
+
+Context make_context(const TrainingMemoryWorkload& w) {
+  Context c;
+  c.workload = &w;
+  c.tokens = checked_mul(w.micro_batch_size, ceil_div(w.sequence_tokens, w.context_parallel));
+  c.key_length = w.sequence_tokens;
+  c.tp = w.layout.tensor_parallel;
+  c.sequence_parallel = w.sequence_parallel && c.tp > 1;
+  c.element = precision_recipe_info(w.precision).activation_bytes_per_element;
+  // Transformer Engine saves the FP8-cast input of each Linear for the weight gradient.
+  c.matmul_input = w.precision == PrecisionRecipe::fp8 ? 1 : c.element;
+  return c;
+}
+
+class Terms {
+ public:
+  Terms(const Context& c, std::vector<MemoryTerm>& out) : c_(c), out_(out) {}
+  // Whole on every tensor-parallel rank; split by tp along the sequence under sequence parallelism.
+  void replicated(const std::string& name, std::int64_t per_token, const std::string& per_token_text) {
+    std::int64_t bytes = checked_mul(c_.tokens, per_token);
+    std::string formula = num(c_.tokens) + " tokens x " + per_token_text;
+    if (c_.sequence_parallel) {
+      bytes = ceil_div(bytes, c_.tp);
+      formula += " / tp " + num(c_.tp) + " (sequence parallel)";
+    }
+    push(name, bytes, formula);
+  }
+  // Already the width one tensor-parallel rank holds.
+  void split(const std::string& name, std::int64_t per_token, const std::string& per_token_text) {
+    push(name, checked_mul(c_.tokens, per_token), num(c_.tokens) + " tokens x " + per_token_text);
+  }
+  std::int64_t total() const { return total_; }
+
+ private:
+  void push(const std::string& name, std::int64_t bytes, const std::string& formula) {
+    if (bytes == 0) return;
+    out_.push_back({name, bytes, formula + " = " + num(bytes) + " B"});
+    total_ += bytes;
+  }
+  const Context& c_;
+  std::vector<MemoryTerm>& out_;
+  std::int64_t total_ = 0;
+};
+
+std::string times(std::int64_t width, std::int64_t bytes, const char* what) {
+  return num(width) + " " + what + " x " + num(bytes) + " B";
+}
+
+// Softmax-side terms of one attention block with `heads` heads on this rank.
+void add_core_attention(Terms& t, const Context& c, std::int64_t heads, std::int64_t value_width) {
+  const TrainingMemoryWorkload& w = *c.workload;
+  if (w.recompute == Recompute::selective) return;  // Korthikanti §5: recompute QK^T, softmax, dropout, attention over V
+  if (w.flash_attention) {
+    // FlashAttention-2 (Dao 2023, Algorithm 1) keeps one fp32 log-sum-exp per head and query
+    // instead of the s x s probabilities, and regenerates dropout masks from the RNG state.
+    t.split("softmax log-sum-exp (flash attention, fp32)", heads * 4, times(heads, 4, "heads"));
+    // Its backward also reads the output O; in bf16 O is the output projection's saved input.
+    if (c.matmul_input != c.element || !c.needed({R::attention_output}))
+      t.split("attention output kept by flash attention", value_width * c.element, times(value_width, c.element, "wide"));
+    return;
+  }
+  const std::int64_t scores = checked_mul(heads, c.key_length);
+  const std::string text = num(heads) + " heads x " + num(c.key_length) + " keys x ";
+  t.split("softmax output (2as^2b)", checked_mul(scores, c.element), text + num(c.element) + " B");
+  if (w.dropout) {
+    t.split("softmax dropout mask (as^2b)", scores, text + "1 B");
+    t.split("softmax dropout output (2as^2b)", checked_mul(scores, c.element), text + num(c.element) + " B");
+  }
+}
+
+// Returns whether the block's input (the norm output) was stored.
+bool add_attention(Terms& t, const Context& c, const ModelDescription& model, const AttentionShape& a) {
+  const std::int64_t h = model.hidden_size;
+  const std::int64_t heads = a.num_heads / c.tp;
+  const std::int64_t e = c.element;
+  bool input_stored = false;
+  if (a.is_multi_latent()) {
+    // DeepSeek-V2 §2.1: down-projections are replicated across tp, their latents kept whole.
+    const R query_first = a.q_lora_rank > 0 ? R::attention_query_down : R::attention_query;
+    if (c.needed({query_first, R::attention_kv_down})) {
+      t.replicated("attention input (norm output)", h * c.matmul_input, times(h, c.matmul_input, "hidden"));
+      input_stored = true;
+    }
+    if (a.q_lora_rank > 0) {
+      t.replicated("q latent norm input", a.q_lora_rank * e, times(a.q_lora_rank, e, "q_lora_rank"));
+      if (c.needed({R::attention_query}))
+        t.replicated("q up-projection input", a.q_lora_rank * c.matmul_input, times(a.q_lora_rank, c.matmul_input, "q_lora_rank"));
+    }
+    t.replicated("kv latent norm input", a.kv_lora_rank * e, times(a.kv_lora_rank, e, "kv_lora_rank"));
+    if (c.needed({R::attention_kv_up}))
+      t.replicated("kv up-projection input", a.kv_lora_rank * c.matmul_input, times(a.kv_lora_rank, c.matmul_input, "kv_lora_rank"));
+    t.split("q and k (4sbh)", 2 * heads * a.head_dim * e, "2 x " + num(heads) + " heads x " + num(a.head_dim) + " x " + num(e) + " B");
+    t.split("v (2sbh)", heads * a.value_head_dim * e, num(heads) + " heads x " + num(a.value_head_dim) + " x " + num(e) + " B");
+  } else {
+    if (c.needed({R::attention_query, R::attention_key, R::attention_value})) {
+      t.replicated("q/k/v input (norm output, 2sbh)", h * c.matmul_input, times(h, c.matmul_input, "hidden"));
+      input_stored = true;
+    }
+    // Eager attention in transformers repeats grouped k/v heads (repeat_kv) before the matmuls,
+    // which then save the repeated copies; flash kernels read the grouped heads directly.
+    const std::int64_t kv = c.workload->flash_attention ? detail::kv_heads_per_rank(a, c.tp) : heads;
+    t.split("q and k (4sbh)", (heads + kv) * a.head_dim * e,
+            num(heads + kv) + " heads (" + num(heads) + " q + " + num(kv) + " k) x " + num(a.head_dim) + " x " + num(e) + " B");
+    t.split("v (2sbh)", kv * a.value_head_dim * e, num(kv) + " heads x " + num(a.value_head_dim) + " x " + num(e) + " B");
+    if (a.query_norm_size > 0) t.split("q norm input", heads * a.head_dim * e, times(heads * a.head_dim, e, "wide"));
+    if (a.key_norm_size > 0) t.split("k norm input", kv * a.head_dim * e, times(kv * a.head_dim, e, "wide"));
+  }
+  const std::int64_t value_width = heads * a.value_head_dim;
+  add_core_attention(t, c, heads, value_width);
+  if (c.needed({R::attention_output}))
+    t.split("output projection input (2sbh)", value_width * c.matmul_input, times(value_width, c.matmul_input, "wide"));
+  if (c.workload->dropout) t.replicated("attention residual dropout mask (sbh)", h, times(h, 1, "hidden"));
+  return input_stored;
+}
+
+void add_mlp(Terms& t, const Context& c, const ModelDescription& model, const LayerShape& layer, bool input_shared) {
+  const std::int64_t h = model.hidden_size;
+  const std::int64_t e = c.element;
+  const auto input = [&](std::initializer_list<R> consumers) {
+    if (!input_shared && c.needed(consumers)) t.replicated("MLP input (norm output, 2sbh)", h * c.matmul_input, times(h, c.matmul_input, "hidden"));
+  };
+  // Gated MLPs keep gate and up outputs (the activation's inputs, as Megatron's fused SwiGLU
+  // does); Korthikanti's GeLU input is the one-branch case (8sbh at 4h wide).
+  const auto branch = [&](const std::string& what, std::int64_t width, bool gated, bool split_by_tp, std::int64_t copies,
+                          std::initializer_list<R> down) {
+    const std::int64_t inputs = (gated ? 2 : 1) * copies * width;
+    const std::string text = (copies > 1 ? num(copies) + " experts x " : std::string()) + (gated ? "2 x " : "") + num(width);
+    const std::string label = what == "MLP" ? " (8sbh)" : "";  // Korthikanti's GeLU input and output at 4h
+    if (split_by_tp) t.split(what + " activation inputs" + label, inputs * e, text + " x " + num(e) + " B");
+    else t.replicated(what + " activation inputs", inputs * e, text + " x " + num(e) + " B");
+    if (c.needed(down)) {
+      const std::string down_text = (copies > 1 ? num(copies) + " x " : std::string()) + num(width) + " x " + num(c.matmul_input) + " B";
+      if (split_by_tp) t.split(what + " down-projection input" + label, copies * width * c.matmul_input, down_text);
+      else t.replicated(what + " down-projection input", copies * width * c.matmul_input, down_text);
+    }
+  };
+  if (layer.is_moe()) {
+    const MoeShape& moe = layer.moe;
+    const std::int64_t ep = c.workload->layout.expert_parallel;
+    const std::int64_t k = moe.experts_per_token;
+    input({R::router, R::shared_expert_gate, R::shared_expert_up});
+    // Router probabilities in fp32 (transformers' Mixtral: softmax(..., dtype=float)).
+    t.replicated("router probabilities (fp32)", moe.num_experts * 4, times(moe.num_experts, 4, "experts"));
+    if (c.needed({R::expert_gate, R::expert_up}))
+      t.replicated("dispatched expert inputs", k * h * c.matmul_input, num(k) + " x " + times(h, c.matmul_input, "hidden"));
+    // With ep > 1 experts are whole on each rank (tensors_on_busiest_gpu) and sequence parallelism
+    // splits their tokens; with ep == 1 they are split by tp like a dense MLP.
+    const std::int64_t width = ep > 1 ? moe.expert_intermediate_size : ceil_div(moe.expert_intermediate_size, c.tp);
+    branch("routed expert", width, moe.gated, ep == 1, k, {R::expert_down});
+    t.replicated("expert outputs (for the weighted combine)", k * h * e, num(k) + " x " + times(h, e, "hidden"));
+    if (moe.num_shared_experts > 0)
+      branch("shared expert", ceil_div(moe.num_shared_experts * moe.shared_expert_intermediate_size, c.tp), moe.gated, true, 1,
+             {R::shared_expert_down});
+  } else if (layer.mlp.intermediate_size > 0) {
+    input({R::mlp_gate, R::mlp_up});
+    branch("MLP", ceil_div(layer.mlp.intermediate_size, c.tp), layer.mlp.gated, true, 1, {R::mlp_down});
+  } else {
+    return;
+  }
+  if (c.workload->dropout) t.replicated("MLP residual dropout mask (sbh)", h, times(h, 1, "hidden"));
+}
+
+// Rank-r outputs A·x of every adapted matmul, kept for B's gradient. With LoRA dropout (PEFT's
+// lora_dropout, default 0) each adapter also keeps its own dropped copy of the input and the mask.
+void add_lora(Terms& t, const Context& c, const ModelDescription& model, const LayerShape& layer) {
+  const std::int64_t r = c.workload->lora.rank;
+  if (r == 0) return;
+  const AttentionShape& a = layer.attention;
+  const std::int64_t h = model.hidden_size;
+  std::int64_t count = 0, input_width = 0;
+  const auto adapter = [&](R role, std::int64_t copies, std::int64_t in_width) {
+    if (!c.adapted(role)) return;
+    count += copies;
+    input_width += copies * in_width;
+  };
+  const std::int64_t blocks = a.cross_attention ? 2 : 1;
+  const std::int64_t value_width = a.num_heads / c.tp * a.value_head_dim;
+  if (a.is_multi_latent()) {
+    if (a.q_lora_rank > 0) adapter(R::attention_query_down, 1, h);
+    adapter(R::attention_query, 1, a.q_lora_rank > 0 ? a.q_lora_rank : h);
+    adapter(R::attention_kv_down, 1, h);
+    adapter(R::attention_kv_up, 1, a.kv_lora_rank);
+  } else {
+    for (R role : {R::attention_query, R::attention_key, R::attention_value}) adapter(role, blocks, h);
+  }
+  adapter(R::attention_output, blocks, value_width);
+  if (layer.is_moe()) {
+    const MoeShape& moe = layer.moe;
+    const std::int64_t k = moe.experts_per_token;
+    const std::int64_t width =
+        c.workload->layout.expert_parallel > 1 ? moe.expert_intermediate_size : ceil_div(moe.expert_intermediate_size, c.tp);
+    if (moe.gated) adapter(R::expert_gate, k, h);
+    adapter(R::expert_up, k, h);
+    adapter(R::expert_down, k, width);
+    if (moe.num_shared_experts > 0) {
+      if (moe.gated) adapter(R::shared_expert_gate, 1, h);
+      adapter(R::shared_expert_up, 1, h);
+      adapter(R::shared_expert_down, 1, ceil_div(moe.num_shared_experts * moe.shared_expert_intermediate_size, c.tp));
+    }
+  } else if (layer.mlp.intermediate_size > 0) {
+    if (layer.mlp.gated) adapter(R::mlp_gate, 1, h);
+    adapter(R::mlp_up, 1, h);
+    adapter(R::mlp_down, 1, ceil_div(layer.mlp.intermediate_size, c.tp));
+  }
+  if (count == 0) return;
+  t.split("LoRA A outputs", count * r * c.element, num(count) + " adapted matmuls x rank " + num(r) + " x " + num(c.element) + " B");
+  if (c.workload->lora.dropout)
+    t.split("LoRA dropout (dropped inputs and masks)", input_width * (c.element + 1),
+            num(input_width) + " adapter input features x (" + num(c.element) + " B + 1 B mask)");
+}
+
+}  // namespace
+
+LayerActivations layer_activations(const ModelDescription& model, const LayerShape& layer, const TrainingMemoryWorkload& workload) {
+  const Context c = make_context(workload);
+  LayerActivations out;
+  Terms t(c, out.terms);
+  const std::int64_t h = model.hidden_size;
+  if (workload.recompute == Recompute::full) {
+    // Korthikanti Table 2, full recomputation: only the layer input (2sbh) is kept.
+    t.replicated("layer input (checkpoint, 2sbh)", h * c.element, times(h, c.element, "hidden"));
+    out.bytes = t.total();
+    return out;
+  }
+  // Each norm keeps its input (Korthikanti: 2 x 2sbh). Parallel blocks feed both norms one tensor.
+  const std::int64_t norms = layer.parallel_attention_mlp ? 1 : layer.hidden_norms;
+  t.replicated("norm inputs (4sbh)", norms * h * c.element, num(norms) + " x " + times(h, c.element, "hidden"));
+  bool input_stored = add_attention(t, c, model, layer.attention);
+  if (layer.attention.cross_attention) {
+    // Cross-attention approximated as a second attention block over the same sequence length.
+    t.replicated("cross-attention norm input", h * c.element, times(h, c.element, "hidden"));
+    add_attention(t, c, model, layer.attention);
+  }
+  const bool shared_input = layer.parallel_attention_mlp && layer.hidden_norms == 1 && input_stored;
+  add_mlp(t, c, model, layer, shared_input);
+  add_lora(t, c, model, layer);
+  out.bytes = t.total();
+  return out;
+}
+
+namespace detail {
+
+StageActivations stage_activations(const ModelDescription& model, const TrainingMemoryWorkload& workload,
+                                   std::int64_t first_layer, std::int64_t end_layer, std::int64_t stage) {
+  StageActivations out;
+  const std::int64_t pp = workload.layout.pipeline_parallel;
+  const std::int64_t v = workload.virtual_pipeline_stages;
+  const std::int64_t m = workload.micro_batches_per_step;
+
+  std::map<std::size_t, LayerActivations> per_kind;
+  std::map<std::size_t, std::int64_t> layers_of_kind;
+  std::int64_t layer_bytes = 0;
+  for (std::int64_t i = first_layer; i < end_layer; ++i) {
+    const std::size_t kind = model.layer_kind_of_layer[static_cast<std::size_t>(i)];
+    if (!per_kind.count(kind)) per_kind[kind] = layer_activations(model, model.layer_kinds[kind], workload);
+    layers_of_kind[kind] += 1;
+    layer_bytes += per_kind[kind].bytes;
+  }
+  std::size_t heaviest = per_kind.empty() ? 0 : per_kind.begin()->first;
+  for (const auto& [kind, acts] : per_kind)
+    if (acts.bytes > per_kind[heaviest].bytes) heaviest = kind;
+  if (!per_kind.empty()) out.heaviest_layer_terms = per_kind[heaviest].terms;
+
+  // 1F1B (Narayanan et al. 2021 §2.2): stage s holds pp - s micro-batches in flight. Interleaved
+  // with v chunks, Megatron-LM's schedule warms up 2(pp - s - 1) + (v - 1)pp chunks, so the first
+  // stage holds L(1 + (pp - 1)/(pp v)) layers of activations (Korthikanti et al. 2022 §4.2.3).
+  std::string per_layer_text;
+  for (const auto& [kind, count] : layers_of_kind)
+    per_layer_text += (per_layer_text.empty() ? "" : " + ") + num(count) + " layers x " + num(per_kind[kind].bytes) + " B";
+  std::int64_t bytes = 0;
+  std::string formula;
+  if (v == 1) {
+    out.in_flight = pp - stage;
+    if (m > 0) out.in_flight = std::min(out.in_flight, m);
+    bytes = checked_mul(out.in_flight, layer_bytes);
+    formula = num(out.in_flight) + (out.in_flight == 1 ? " micro-batch" : " micro-batches") + " in flight x (" + per_layer_text + ")";
+  } else {
+    std::int64_t chunks = 2 * (pp - stage - 1) + (v - 1) * pp + 1;
+    if (m > 0) chunks = std::min(chunks, m * v);
+    out.in_flight = ceil_div(chunks, v);
+    bytes = ceil_div(checked_mul(chunks, layer_bytes), v);
+    formula = num(chunks) + " model chunks in flight x (" + per_layer_text + ") / " + num(v) + " chunks per stage";
+  }
+  out.terms.push_back({"layer activations", bytes, formula + " = " + num(bytes) + " B"});
+  out.bytes += bytes;
+
+  if (workload.recompute == Recompute::full && !per_kind.empty()) {
+    // Recomputing a layer rebuilds its full activations for one micro-batch (Chen et al. 2016,
+    // Training Deep Nets with Sublinear Memory Cost).
+    TrainingMemoryWorkload single = workload;
+    single.recompute = Recompute::none;
+    std::int64_t working = 0;
+    for (const auto& [kind, acts] : per_kind) {
+      (void)acts;
+      working = std::max(working, layer_activations(model, model.layer_kinds[kind], single).bytes);
+    }
+    out.terms.push_back({"recomputed layer", working, "one layer's activations rebuilt during backward = " + num(working) + " B"});
+    out.bytes += working;
+  }
+
+  const Context c = make_context(workload);
+  const std::int64_t h = model.hidden_size;
+  if (stage == 0 && workload.dropout) {
+    // Korthikanti §4.3: the input embedding's dropout mask, per micro-batch in flight. The
+    // embedding output itself is the first layer's input, counted with that layer.
+    std::vector<MemoryTerm> lines;
+    Terms t(c, lines);
+    t.replicated("embedding", h, times(h, 1, "hidden") + " dropout mask");
+    const std::int64_t emb = checked_mul(lines.front().bytes, out.in_flight);
+    out.terms.push_back({"embedding dropout mask", emb, num(out.in_flight) + " x (" + lines.front().formula + ")"});
+    out.bytes += emb;
+  }
+  if (stage == pp - 1) {
+    // Korthikanti §4.3: final norm (2sbh), output projection input (2sbh) and the fp32 logits the
+    // cross-entropy keeps (4sbv/t with a vocabulary-parallel lm_head), plus their fp32 gradient,
+    // alive together when the backward pass starts.
+    std::vector<MemoryTerm> lines;
+    Terms t(c, lines);
+    const std::int64_t norms = std::max<std::int64_t>(1, model.final_norms);
+    t.replicated("final norm input", norms * h * c.element, num(norms) + " x " + times(h, c.element, "hidden"));
+    const bool head_trainable = workload.lora.rank == 0;
+    if (head_trainable) t.replicated("lm_head input", h * c.matmul_input, times(h, c.matmul_input, "hidden"));
+    const std::int64_t vocab = ceil_div(model.vocab_size, c.tp);
+    const std::string vocab_text = times(vocab, 4, "vocab entries") + (c.tp > 1 ? " (vocabulary split by tp)" : "");
+    t.split("logits kept by the cross-entropy (fp32, 4sbv)", vocab * 4, vocab_text);
+    t.split("logits gradient (fp32)", vocab * 4, vocab_text);
+    for (auto& line : lines) {
+      out.bytes += line.bytes;
+      out.terms.push_back(std::move(line));
+    }
+  }
+  return out;
+}
+
+}  // namespace detail
+}  // namespace fitcheck

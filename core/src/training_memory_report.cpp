@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+// Training workload options (shared by the CLI flags and the page) and the JSON report.
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "fitcheck/config.hpp"
+#include "fitcheck/training_memory.hpp"
+
+namespace fitcheck {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+const char* role_module_name(TensorRole role) {
+  switch (role) {
+    case TensorRole::attention_query: return "q";
+    case TensorRole::attention_key: return "k";
+    case TensorRole::attention_value: return "v";
+    case TensorRole::attention_output: return "o";
+    case TensorRole::attention_query_down: return "q_down";
+    case TensorRole::attention_kv_down: return "kv_down";
+    case TensorRole::attention_kv_up: return "kv_up";
+    case TensorRole::mlp_gate: case TensorRole::expert_gate: case TensorRole::shared_expert_gate: return "gate";
+    case TensorRole::mlp_up: case TensorRole::expert_up: case TensorRole::shared_expert_up: return "up";
+    case TensorRole::mlp_down: case TensorRole::expert_down: case TensorRole::shared_expert_down: return "down";
+    default: return tensor_role_name(role);
+  }
+}
+
+Json terms_json(const std::vector<MemoryTerm>& terms) {
+  Json out = Json::array();
+  for (const auto& term : terms) out.push_back({{"name", term.name}, {"bytes", term.bytes}, {"formula", term.formula}});
+  return out;
+}
+
+}  // namespace
+
+TrainingRequest parse_training_options(const OptionList& options) {
+  OptionReader reader(options);
+  TrainingRequest request;
+  TrainingMemoryWorkload& w = request.workload;
+  constexpr std::int64_t kMaxRanks = 1'000'000;
+  w.layout.tensor_parallel = reader.count("tp", 1, 1, 4096);
+  w.layout.pipeline_parallel = reader.count("pp", 1, 1, 4096);
+  w.layout.expert_parallel = reader.count("ep", 1, 1, 65536);
+  w.context_parallel = reader.count("cp", 1, 1, 65536);
+  const std::int64_t model_parallel = w.layout.tensor_parallel * w.layout.pipeline_parallel * w.context_parallel;
+  const std::int64_t gpus = reader.count("gpus", 0, 0, kMaxRanks);
+  const std::int64_t dp = reader.count("dp", 0, 0, kMaxRanks);
+  if (gpus > 0) {
+    if (gpus % model_parallel != 0)
+      throw OptionError("gpus", "option 'gpus' (" + std::to_string(gpus) + ") must be a multiple of tp x pp x cp = " +
+                                    std::to_string(model_parallel));
+    w.layout.data_parallel = gpus / model_parallel;
+    if (dp > 0 && dp != w.layout.data_parallel)
+      throw OptionError("dp", "option 'dp' (" + std::to_string(dp) + ") disagrees with gpus / (tp x pp x cp) = " +
+                                  std::to_string(w.layout.data_parallel));
+  } else {
+    w.layout.data_parallel = dp > 0 ? dp : 1;
+  }
+  w.sequence_parallel = reader.flag("sequence_parallel", false);
+  w.virtual_pipeline_stages = reader.count("virtual_stages", 1, 1, 1024);
+  w.micro_batches_per_step = reader.count("micro_batches", 0, 0, std::int64_t{1} << 24);
+  w.zero_stage = static_cast<int>(reader.count("zero", 0, 0, 3));
+  if (auto mode = reader.text("fsdp")) {
+    const auto found = find_fsdp_mode(*mode);
+    if (!found) throw OptionError("fsdp", "unknown FSDP mode '" + *mode + "' (no_shard, shard_grad_op, full_shard, hybrid_shard)");
+    w.fsdp = *found;
+  }
+  w.fsdp_shard_group = reader.count("fsdp_shard_group", 8, 1, kMaxRanks);
+  w.offload_optimizer = reader.flag("offload_optimizer", false);
+  w.offload_params = reader.flag("offload_params", false);
+  w.reduce_bucket_elements = reader.count("reduce_bucket", w.reduce_bucket_elements, 0, std::int64_t{1} << 40);
+  w.allgather_bucket_elements = reader.count("allgather_bucket", w.allgather_bucket_elements, 0, std::int64_t{1} << 40);
+  if (auto precision = reader.text("precision")) {
+    const auto found = find_precision_recipe(*precision);
+    if (!found) throw OptionError("precision", "unknown precision '" + *precision + "' (bf16-mixed, fp16-mixed, fp32, fp8)");
+    w.precision = *found;
+  }
+  if (auto master = reader.text("master_weights")) {
+    if (*master == "fp32") w.fp32_master_weights = true;
+    else if (*master == "none" || *master == "bf16") w.fp32_master_weights = false;
+    else throw OptionError("master_weights", "option 'master_weights' must be fp32 or none (bf16: the weights themselves)");
+  }
+  w.fp32_gradients = reader.flag("fp32_gradients", false);
+  if (auto optimizer = reader.text("optimizer")) {
+    const auto found = find_optimizer(*optimizer);
+    if (!found)
+      throw OptionError("optimizer", "unknown optimizer '" + *optimizer + "' (adamw, adam8bit, adafactor, sgd, sgd-momentum, lion, muon)");
+    w.optimizer = *found;
+  }
+  w.adafactor_first_moment = reader.flag("adafactor_first_moment", false);
+  w.micro_batch_size = reader.count("micro_batch", 1, 1, std::int64_t{1} << 24);
+  w.sequence_tokens = reader.count("seq_len", 4096, 1, std::int64_t{1} << 32);
+  if (auto recompute = reader.text("recompute")) {
+    const auto found = find_recompute(*recompute);
+    if (!found) throw OptionError("recompute", "unknown recompute mode '" + *recompute + "' (none, selective, full)");
+    w.recompute = *found;
+  }
+  w.flash_attention = !reader.flag("eager_attention", false);
+  w.dropout = reader.flag("dropout", false);
+  w.lora.rank = reader.count("lora_rank", 0, 0, 65536);
+  if (auto modules = reader.text("lora_modules")) {
+    try {
+      w.lora.target_roles = lora_target_roles(*modules);
+    } catch (const std::invalid_argument& error) {
+      throw OptionError("lora_modules", error.what());
+    }
+    if (w.lora.rank == 0) throw OptionError("lora_modules", "option 'lora_modules' needs a LoRA rank (lora_rank)");
+  }
+  w.lora.qlora = reader.flag("qlora", false);
+  w.lora.dropout = reader.flag("lora_dropout", false);
+  w.framework_overhead_bytes =
+      static_cast<std::int64_t>(reader.number("overhead_gib", 1.0, 0.0, 1024.0) * 1024.0 * 1024.0 * 1024.0);
+  if (auto gpu = reader.text("gpu")) {
+    request.gpu = find_accelerator(*gpu);
+    if (!request.gpu) throw OptionError("gpu", "unknown GPU '" + *gpu + "' (see 'fitcheck gpus' for the list)");
+  }
+  reader.finish();
+  return request;
+}
+
+std::string training_report_json(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                  const TrainingMemoryWorkload& workload, const Accelerator* gpu) {
+  const TrainingMemory m = training_memory(model, tensors, workload);
+  const TrainingMemoryWorkload& w = workload;
+  Json modules = Json::array();
+  const auto roles = w.lora.rank > 0 && w.lora.target_roles.empty() ? lora_target_roles("all-linear") : w.lora.target_roles;
+  for (TensorRole role : roles) {
+    const std::string name = role_module_name(role);
+    if (std::find(modules.begin(), modules.end(), name) == modules.end()) modules.push_back(name);
+  }
+  Json report = {
+      {"model_type", model.model_type},
+      {"workload",
+       {{"precision", precision_recipe_info(w.precision).id},
+        {"fp32_master_weights", w.fp32_master_weights},
+        {"fp32_gradients", w.fp32_gradients},
+        {"optimizer", optimizer_info(w.optimizer).id},
+        {"micro_batch", w.micro_batch_size},
+        {"seq_len", w.sequence_tokens},
+        {"recompute", recompute_name(w.recompute)},
+        {"flash_attention", w.flash_attention},
+        {"dropout", w.dropout},
+        {"zero", w.zero_stage},
+        {"fsdp", fsdp_mode_name(w.fsdp)},
+        {"fsdp_shard_group", w.fsdp_shard_group},
+        {"offload_optimizer", w.offload_optimizer},
+        {"offload_params", w.offload_params},
+        {"lora_rank", w.lora.rank},
+        {"lora_modules", modules},
+        {"qlora", w.lora.qlora},
+        {"lora_dropout", w.lora.dropout},
+        {"overhead_bytes", w.framework_overhead_bytes}}},
+      {"parallel",
+       {{"gpus", w.gpus()},
+        {"tp", w.layout.tensor_parallel},
+        {"pp", w.layout.pipeline_parallel},
+        {"dp", w.layout.data_parallel},
+        {"ep", w.layout.expert_parallel},
+        {"cp", w.context_parallel},
+        {"sequence_parallel", w.sequence_parallel},
+        {"virtual_stages", w.virtual_pipeline_stages},
+        {"sharding_degree", m.sharding_degree},
+        {"expert_sharding_degree", m.expert_sharding_degree},
+        {"busiest_stage", m.busiest_stage},
+        {"micro_batches_in_flight", m.micro_batches_in_flight}}},
+      {"total_params", m.total_parameters},
+      {"trainable_params", m.trainable_parameters},
+      {"weight_bytes", m.weight_bytes},
+      {"gradient_bytes", m.gradient_bytes},
+      {"optimizer_bytes", m.optimizer_bytes},
+      {"master_weight_bytes", m.master_weight_bytes},
+      {"activation_bytes", m.activation_bytes},
+      {"communication_bytes", m.communication_bytes},
+      {"overhead_bytes", m.overhead_bytes},
+      {"total_bytes_per_gpu", m.total_bytes_per_gpu},
+      {"cpu_offload_bytes", m.cpu_offload_bytes},
+      {"model_state_bytes_per_parameter", m.model_state_bytes_per_parameter},
+      {"optimizer_bytes_per_parameter", optimizer_info(w.optimizer).bytes_per_parameter},
+      {"max_micro_batch_size", nullptr},
+      {"terms", terms_json(m.terms)},
+      {"layer_activation_terms", terms_json(m.layer_activation_terms)},
+  };
+  std::vector<std::string> assumptions = model.assumptions;
+  assumptions.insert(assumptions.end(), m.assumptions.begin(), m.assumptions.end());
+  if (gpu) {
+    const CapacityAnswer batch = max_micro_batch_size(model, tensors, workload, *gpu);
+    report["max_micro_batch_size"] = batch.value;
+    report["gpu"] = {{"id", gpu->id}, {"name", gpu->name}, {"memory_bytes", gpu->memory_bytes}};
+    report["fits"] = m.total_bytes_per_gpu <= gpu->memory_bytes;
+    report["headroom_bytes"] = gpu->memory_bytes - m.total_bytes_per_gpu;
+    report["capacity"] = {{"max_micro_batch_size",
+                           {{"value", batch.value}, {"limited_by", batch.limited_by}, {"formula", batch.formula}}}};
+  } else {
+    assumptions.push_back("no GPU chosen: the largest micro-batch needs one (gpu)");
+  }
+  report["assumptions"] = assumptions;
+  return report.dump();
+}
+
+std::string training_report_json(std::string_view config_json_text, const OptionList& options) {
+  const TrainingRequest request = parse_training_options(options);
+  const ModelDescription model = parse_hf_config(config_json_text);
+  return training_report_json(model, weight_tensors(model), request.workload, request.gpu);
+}
+
+}  // namespace fitcheck

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "../../cli/train_command.hpp"
+#include "fitcheck/config.hpp"
+#include "fitcheck/training_memory.hpp"
+#include "test_support.hpp"
+
+using namespace fitcheck;
+
+namespace {
+
+std::int64_t model_states(const TrainingMemory& m) { return m.weight_bytes + m.gradient_bytes + m.optimizer_bytes; }
+
+std::int64_t term_bytes(const std::vector<MemoryTerm>& terms, const std::string& name) {
+  for (const auto& t : terms)
+    if (t.name == name) return t.bytes;
+  FAIL("no term named " << name);
+  return -1;
+}
+
+// GPT-3 175B layer shapes (Brown et al. 2020, Table 2.1): h 12288, 96 heads of 128, 4h MLP, LayerNorm.
+ModelDescription gpt3(std::int64_t layers) {
+  ModelDescription m;
+  m.model_type = "gpt3";
+  m.hidden_size = 12288;
+  m.vocab_size = 51200;
+  m.num_layers = layers;
+  m.norm = NormKind::layer_norm;
+  m.position_encoding = PositionEncoding::learned_absolute;
+  m.learned_position_count = 2048;
+  LayerShape layer;
+  layer.attention.num_heads = 96;
+  layer.attention.num_kv_heads = 96;
+  layer.attention.head_dim = 128;
+  layer.attention.value_head_dim = 128;
+  layer.attention.qkv_bias = layer.attention.output_bias = true;
+  layer.mlp = {49152, false, true};
+  layer.layer_count = layers;
+  m.layer_kinds = {layer};
+  m.layer_kind_of_layer.assign(static_cast<std::size_t>(layers), 0);
+  return m;
+}
+
+// Korthikanti et al. 2022's setting: 16-bit activations, dropout, attention scores kept, s 2048, b 1.
+TrainingMemoryWorkload korthikanti(std::int64_t tp, bool sp, Recompute recompute) {
+  TrainingMemoryWorkload w;
+  w.sequence_tokens = 2048;
+  w.micro_batch_size = 1;
+  w.dropout = true;
+  w.flash_attention = false;
+  w.layout.tensor_parallel = tp;
+  w.sequence_parallel = sp;
+  w.recompute = recompute;
+  return w;
+}
+
+ModelDescription fixture(const std::string& name) {
+  return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + name));
+}
+
+const char* kTinyLlama = "TinyLlama--TinyLlama-1.1B-Chat-v1.0.json";
+
+}  // namespace
+
+TEST_CASE("mixed-precision Adam costs 16 bytes per parameter at ZeRO-0 (ZeRO paper §3.1: 2 + 2 + 12)") {
+  const ModelDescription model = fixture(kTinyLlama);
+  const TrainingMemory m = training_memory(model, weight_tensors(model), TrainingMemoryWorkload{});
+  // 1,100,048,384 params: weights 2 B, gradients 2 B, fp32 master 4 B + two fp32 moments 8 B.
+  CHECK(m.weight_bytes == 2'200'096'768);
+  CHECK(m.gradient_bytes == 2'200'096'768);
+  CHECK(m.master_weight_bytes == 4'400'193'536);
+  CHECK(m.optimizer_bytes == 13'200'580'608);
+  CHECK(model_states(m) == 17'600'774'144);
+  CHECK(m.model_state_bytes_per_parameter == doctest::Approx(16.0));
+}
+
+TEST_CASE("ZeRO Figure 1: 7.5B parameters on 64 GPUs, K = 12") {
+  // A stand-in model with exactly 7.5e9 parameters: 30 layers of one 10000 x 25000 matrix.
+  ModelDescription model = gpt3(30);
+  std::vector<WeightTensor> tensors;
+  for (int l = 0; l < 30; ++l) tensors.push_back({TensorRole::mlp_up, ParameterGroup::mlp, l, 10000, 25000, 1});
+  TrainingMemoryWorkload w;
+  w.layout.data_parallel = 64;
+  // Rajbhandari et al. 2020, Figure 1: 120 GB, 31.4 GB, 16.6 GB, 1.9 GB (decimal GB, one decimal).
+  // Exact: 16 x 7.5e9; 4 x 7.5e9 + 12 x 7.5e9 / 64; 2 x 7.5e9 + 14 x 7.5e9 / 64; 16 x 7.5e9 / 64.
+  // Against the printed figures: 0, +0.02 %, +0.24 %, -1.3 %, all the rounding to one decimal;
+  // tolerance 3 % relative.
+  const std::int64_t exact[] = {120'000'000'000, 31'406'250'000, 16'640'625'000, 1'875'000'000};
+  const double published_gb[] = {120.0, 31.4, 16.6, 1.9};
+  for (int stage = 0; stage <= 3; ++stage) {
+    w.zero_stage = stage;
+    const TrainingMemory m = training_memory(model, tensors, w);
+    CAPTURE(stage);
+    CHECK(model_states(m) == exact[stage]);
+    CHECK(static_cast<double>(model_states(m)) / 1e9 == doctest::Approx(published_gb[stage]).epsilon(0.03));
+  }
+}
+
+TEST_CASE("Korthikanti et al. 2022 Table 2, GPT-3 175B layer, s 2048, b 1, t 8") {
+  const ModelDescription model = gpt3(96);
+  const LayerShape& layer = model.layer_kinds[0];
+  // sbh = 2048 x 12288 = 25,165,824; as^2b = 96 x 2048^2 = 402,653,184.
+  // No parallelism: sbh(34 + 5as/h) = 855,638,016 + 2,013,265,920.
+  CHECK(layer_activations(model, layer, korthikanti(1, false, Recompute::none)).bytes == 2'868'903'936);
+  // Tensor parallel: sbh(10 + 24/t + 5as/(ht)) = 251,658,240 + 75,497,472 + 251,658,240.
+  CHECK(layer_activations(model, layer, korthikanti(8, false, Recompute::none)).bytes == 578'813'952);
+  // Tensor + sequence parallel: sbh(34/t + 5as/(ht)) = 106,954,752 + 251,658,240.
+  CHECK(layer_activations(model, layer, korthikanti(8, true, Recompute::none)).bytes == 358'612'992);
+  // Tensor parallel + selective recomputation: sbh(10 + 24/t) = 251,658,240 + 75,497,472.
+  CHECK(layer_activations(model, layer, korthikanti(8, false, Recompute::selective)).bytes == 327'155'712);
+  // Tensor + sequence parallel + selective: sbh(34/t).
+  CHECK(layer_activations(model, layer, korthikanti(8, true, Recompute::selective)).bytes == 106'954'752);
+  // Full recomputation: 2sbh; with sequence parallelism 2sbh/t.
+  CHECK(layer_activations(model, layer, korthikanti(8, false, Recompute::full)).bytes == 50'331'648);
+  CHECK(layer_activations(model, layer, korthikanti(8, true, Recompute::full)).bytes == 6'291'456);
+}
+
+TEST_CASE("pipeline schedules: 1F1B first stage holds L layers, interleaved L(1 + (p-1)/(pv))") {
+  const ModelDescription model = gpt3(96);
+  TrainingMemoryWorkload w = korthikanti(8, true, Recompute::selective);  // 106,954,752 B per layer
+  w.layout.pipeline_parallel = 8;
+  const auto plain = detail::stage_activations(model, w, 0, 12, 0);
+  CHECK(plain.in_flight == 8);
+  CHECK(term_bytes(plain.terms, "layer activations") == 96 * std::int64_t{106'954'752});
+  const auto last = detail::stage_activations(model, w, 84, 96, 7);
+  CHECK(last.in_flight == 1);
+  // Last stage: logits b s V/t x 4 B = 2048 x 6400 x 4 = 52,428,800, and as much for their gradient.
+  CHECK(term_bytes(last.terms, "logits kept by the cross-entropy (fp32, 4sbv)") == 52'428'800);
+  CHECK(term_bytes(last.terms, "logits gradient (fp32)") == 52'428'800);
+  w.virtual_pipeline_stages = 3;  // 96 x (1 + 7/24) = 124 layers
+  const auto interleaved = detail::stage_activations(model, w, 0, 12, 0);
+  CHECK(term_bytes(interleaved.terms, "layer activations") == 124 * std::int64_t{106'954'752});
+}
+
+TEST_CASE("optimizer state bytes per tensor") {
+  TrainingMemoryWorkload w;
+  const WeightTensor matrix{TensorRole::attention_query, ParameterGroup::attention, 0, 4096, 4096, 1};
+  const WeightTensor embedding{TensorRole::token_embedding, ParameterGroup::embedding, -1, 32000, 4096, 1};
+  const WeightTensor norm{TensorRole::norm, ParameterGroup::norms, 0, 1, 1000, 1};
+  const std::int64_t n = 16'777'216;
+  w.optimizer = OptimizerKind::adamw;
+  CHECK(detail::optimizer_state_bytes(matrix, w, 4) == 8 * n);
+  w.optimizer = OptimizerKind::adam_8bit;  // 2 x n uint8 + 2 x 4 B x n/2048 blocks
+  CHECK(detail::optimizer_state_bytes(matrix, w, 4) == 2 * n + 8 * 8192);
+  CHECK(detail::optimizer_state_bytes(norm, w, 4) == 8000);  // under 4096 elements: 32-bit states
+  w.optimizer = OptimizerKind::adafactor;  // (rows + columns) x 4 B
+  CHECK(detail::optimizer_state_bytes(matrix, w, 4) == 8192 * 4);
+  CHECK(detail::optimizer_state_bytes(norm, w, 4) == 4000);
+  w.adafactor_first_moment = true;
+  CHECK(detail::optimizer_state_bytes(matrix, w, 4) == 8192 * 4 + 4 * n);
+  w.optimizer = OptimizerKind::sgd;
+  CHECK(detail::optimizer_state_bytes(matrix, w, 4) == 0);
+  w.optimizer = OptimizerKind::sgd_momentum;
+  CHECK(detail::optimizer_state_bytes(matrix, w, 4) == 4 * n);
+  w.optimizer = OptimizerKind::lion;
+  CHECK(detail::optimizer_state_bytes(matrix, w, 4) == 4 * n);
+  w.optimizer = OptimizerKind::muon;  // momentum for hidden matrices, AdamW for the embedding
+  CHECK(detail::optimizer_state_bytes(matrix, w, 4) == 4 * n);
+  CHECK(detail::optimizer_state_bytes(embedding, w, 4) == 8 * 32000 * std::int64_t{4096});
+}
+
+TEST_CASE("invariants: ZeRO-3 per-GPU memory never rises with more GPUs") {
+  const ModelDescription model = fixture(kTinyLlama);
+  const auto tensors = weight_tensors(model);
+  TrainingMemoryWorkload w;
+  w.zero_stage = 3;
+  std::int64_t previous = INT64_MAX;
+  for (std::int64_t dp : {1, 2, 3, 4, 8, 16, 64, 256}) {
+    w.layout.data_parallel = dp;
+    const std::int64_t total = training_memory(model, tensors, w).total_bytes_per_gpu;
+    CAPTURE(dp);
+    CHECK(total <= previous);
+    previous = total;
+  }
+}
+
+TEST_CASE("invariants: memory grows with micro-batch and sequence length") {
+  const ModelDescription model = fixture(kTinyLlama);
+  const auto tensors = weight_tensors(model);
+  for (auto recompute : {Recompute::none, Recompute::selective, Recompute::full}) {
+    for (bool flash : {true, false}) {
+      TrainingMemoryWorkload w;
+      w.recompute = recompute;
+      w.flash_attention = flash;
+      w.sequence_tokens = 512;
+      std::int64_t previous = 0;
+      for (std::int64_t b : {1, 2, 3, 8}) {
+        w.micro_batch_size = b;
+        const std::int64_t total = training_memory(model, tensors, w).total_bytes_per_gpu;
+        CHECK(total > previous);
+        previous = total;
+      }
+      w.micro_batch_size = 1;
+      previous = 0;
+      for (std::int64_t s : {128, 1000, 2048, 4096}) {
+        w.sequence_tokens = s;
+        const std::int64_t total = training_memory(model, tensors, w).total_bytes_per_gpu;
+        CHECK(total > previous);
+        previous = total;
+      }
+    }
+  }
+}
+
+TEST_CASE("context parallelism divides the sequence; FSDP FULL_SHARD and ZeRO-3 hold the same states") {
+  const ModelDescription model = fixture(kTinyLlama);
+  const auto tensors = weight_tensors(model);
+  TrainingMemoryWorkload w;
+  const auto one = layer_activations(model, model.layer_kinds[0], w).bytes;
+  w.context_parallel = 2;
+  CHECK(layer_activations(model, model.layer_kinds[0], w).bytes * 2 == one);
+  TrainingMemoryWorkload zero3, fsdp;
+  zero3.layout.data_parallel = fsdp.layout.data_parallel = 8;
+  zero3.zero_stage = 3;
+  fsdp.fsdp = FsdpMode::full_shard;
+  zero3.zero3_param_persistence_threshold = 0;
+  const TrainingMemory a = training_memory(model, tensors, zero3), b = training_memory(model, tensors, fsdp);
+  // ZeRO-3: (2 + 2 + 12) / 8 per parameter; FSDP: (4 fp32 parameters + 4 + 8) / 8.
+  CHECK(model_states(a) == model_states(b));
+  CHECK(model_states(a) == 2'200'096'768);  // 16 B x 1,100,048,384 / 8
+}
+
+TEST_CASE("invariants: the terms add up to the total for every recipe, optimizer and sharding") {
+  const ModelDescription model = fixture("ibm-granite--granite-3.1-1b-a400m-instruct.json");
+  const auto tensors = weight_tensors(model);
+  std::vector<TrainingMemoryWorkload> cases;
+  for (auto precision : {PrecisionRecipe::fp32, PrecisionRecipe::bf16_mixed, PrecisionRecipe::fp16_mixed, PrecisionRecipe::fp8})
+    for (auto optimizer : {OptimizerKind::adamw, OptimizerKind::adam_8bit, OptimizerKind::adafactor, OptimizerKind::sgd,
+                           OptimizerKind::sgd_momentum, OptimizerKind::lion, OptimizerKind::muon}) {
+      TrainingMemoryWorkload w;
+      w.precision = precision;
+      w.optimizer = optimizer;
+      w.layout.data_parallel = 4;
+      cases.push_back(w);
+    }
+  for (int zero = 0; zero <= 3; ++zero)
+    for (bool offload : {false, true}) {
+      TrainingMemoryWorkload w;
+      w.layout.data_parallel = 4;
+      w.layout.pipeline_parallel = 2;
+      w.zero_stage = zero;
+      w.offload_optimizer = offload && zero > 0;
+      w.offload_params = offload && zero == 3;
+      w.lora.rank = zero == 2 ? 8 : 0;
+      cases.push_back(w);
+    }
+  for (auto mode : {FsdpMode::no_shard, FsdpMode::shard_grad_op, FsdpMode::full_shard, FsdpMode::hybrid_shard}) {
+    TrainingMemoryWorkload w;
+    w.layout.data_parallel = 16;
+    w.fsdp = mode;
+    w.lora.rank = mode == FsdpMode::full_shard ? 16 : 0;
+    w.lora.qlora = w.lora.rank > 0;
+    cases.push_back(w);
+  }
+  TrainingMemoryWorkload moe;
+  moe.layout = {2, 2, 4, 4};  // tp, pp, ep, dp
+  moe.sequence_parallel = true;
+  moe.context_parallel = 2;
+  moe.zero_stage = 1;
+  moe.recompute = Recompute::full;
+  moe.virtual_pipeline_stages = 2;
+  cases.push_back(moe);
+  for (const auto& w : cases) {
+    const TrainingMemory m = training_memory(model, tensors, w);
+    std::int64_t sum = 0;
+    for (const auto& t : m.terms) sum += t.bytes;
+    CHECK(sum == m.total_bytes_per_gpu);
+    CHECK(m.weight_bytes + m.gradient_bytes + m.optimizer_bytes + m.activation_bytes + m.communication_bytes +
+              m.overhead_bytes == m.total_bytes_per_gpu);
+  }
+}
+
+TEST_CASE("LoRA and QLoRA") {
+  const ModelDescription model = fixture(kTinyLlama);
+  const auto tensors = weight_tensors(model);
+  TrainingMemoryWorkload w;
+  w.lora.rank = 16;
+  const TrainingMemory lora = training_memory(model, tensors, w);
+  // Per layer, r (rows + columns): q 16 x 4096, k and v 16 x 2304, o 16 x 4096, gate and up and
+  // down 16 x 7680 = 573,440; 22 layers = 12,615,680.
+  CHECK(lora.trainable_parameters == 12'615'680);
+  CHECK(lora.trainable_parameters * 50 < lora.total_parameters);
+  // Adapters, gradients, AdamW states in fp32: 4 + 4 + 8 bytes per adapter parameter.
+  CHECK(term_bytes(lora.terms, "LoRA adapters (rank 16)") == 4 * 12'615'680);
+  CHECK(lora.gradient_bytes == 4 * 12'615'680);
+  CHECK(lora.optimizer_bytes == 8 * 12'615'680);
+  w.lora.qlora = true;
+  const TrainingMemory qlora = training_memory(model, tensors, w);
+  const std::int64_t bf16_base = term_bytes(lora.terms, "frozen base weights");
+  CHECK(bf16_base == std::int64_t{2} * 1'100'048'384);
+  // NF4 matrices (about 4.13 bits) with embeddings and lm_head left 16-bit: about a third of bf16.
+  CHECK(term_bytes(qlora.terms, "frozen base weights") < bf16_base / 2);
+  CHECK(qlora.total_bytes_per_gpu < lora.total_bytes_per_gpu);
+  CHECK(lora.total_bytes_per_gpu < training_memory(model, tensors, TrainingMemoryWorkload{}).total_bytes_per_gpu);
+  // Adapting only q and v keeps fewer matmul inputs than adapting every linear layer.
+  w.lora.target_roles = lora_target_roles("q,v");
+  CHECK(training_memory(model, tensors, w).activation_bytes < qlora.activation_bytes);
+  CHECK_THROWS_AS(lora_target_roles("q,banana"), std::invalid_argument);
+}
+
+TEST_CASE("expert parallel sharding group and workload checks") {
+  const ModelDescription model = fixture("ibm-granite--granite-3.1-1b-a400m-instruct.json");
+  const auto tensors = weight_tensors(model);
+  TrainingMemoryWorkload w;
+  w.zero_stage = 1;
+  w.layout.tensor_parallel = 2;
+  w.layout.data_parallel = 4;
+  w.layout.expert_parallel = 8;
+  w.sequence_parallel = true;
+  const TrainingMemory m = training_memory(model, tensors, w);
+  CHECK(m.sharding_degree == 4);         // dp x cp
+  CHECK(m.expert_sharding_degree == 1);  // tp x dp x cp / ep = 2 x 4 / 8
+  w.layout.expert_parallel = 16;         // 16 does not divide 8
+  CHECK_THROWS_AS(training_memory(model, tensors, w), OptionError);
+  TrainingMemoryWorkload bad;
+  bad.zero_stage = 2;
+  bad.fsdp = FsdpMode::full_shard;
+  try {
+    training_memory(model, tensors, bad);
+    FAIL("expected an error");
+  } catch (const OptionError& error) {
+    CHECK(error.option() == "fsdp");
+  }
+  TrainingMemoryWorkload offload;
+  offload.offload_params = true;
+  offload.zero_stage = 2;
+  CHECK_THROWS_AS(training_memory(model, tensors, offload), OptionError);
+}
+
+TEST_CASE("largest micro-batch fits and the next one does not") {
+  const ModelDescription model = fixture(kTinyLlama);
+  const auto tensors = weight_tensors(model);
+  const Accelerator& gpu = *find_accelerator("h100");
+  TrainingMemoryWorkload w;
+  w.sequence_tokens = 2048;
+  const CapacityAnswer answer = max_micro_batch_size(model, tensors, w, gpu);
+  REQUIRE(answer.value > 0);
+  w.micro_batch_size = answer.value;
+  CHECK(training_memory(model, tensors, w).total_bytes_per_gpu <= gpu.memory_bytes);
+  w.micro_batch_size = answer.value + 1;
+  CHECK(training_memory(model, tensors, w).total_bytes_per_gpu > gpu.memory_bytes);
+}
+
+TEST_CASE("fitcheck train CLI") {
+  const std::string path = test::fixture_configs_dir() + "/" + kTinyLlama;
+  std::string out, err;
+  REQUIRE(cli::run_train({path, "--json", "--gpu", "h100", "--zero", "1", "--gpus", "8"}, out, err) == 0);
+  const auto report = nlohmann::json::parse(out);
+  for (const char* key : {"weight_bytes", "gradient_bytes", "optimizer_bytes", "activation_bytes", "communication_bytes",
+                          "overhead_bytes", "total_bytes_per_gpu", "max_micro_batch_size", "assumptions", "terms"})
+    CHECK(report.contains(key));
+  CHECK(report["parallel"]["dp"] == 8);
+  CHECK(report["max_micro_batch_size"].get<std::int64_t>() > 0);
+  std::int64_t sum = 0;
+  for (const auto& term : report["terms"]) sum += term["bytes"].get<std::int64_t>();
+  CHECK(sum == report["total_bytes_per_gpu"].get<std::int64_t>());
+
+  out.clear();
+  CHECK(cli::run_train({path, "--zero", "5"}, out, err) == 2);
+  CHECK(err.find("--zero") != std::string::npos);
+  CHECK(err.find('\n') == err.size() - 1);
+  CHECK(cli::run_train({path, "--optimizer", "adamax"}, out, err) == 2);
+  CHECK(err.find("--optimizer") != std::string::npos);
+  CHECK(cli::run_train({path, "--frobnicate", "1"}, out, err) == 2);
+  CHECK(err.find("--frobnicate") != std::string::npos);
+  CHECK(cli::run_train({path, "--tp"}, out, err) == 2);
+  CHECK(cli::run_train({path, "--qlora"}, out, err) == 2);
+  CHECK(err.find("--qlora") != std::string::npos);
+  CHECK(cli::run_train({path, "--lora-rank", "8", "--lora-modules", "q,v", "--qlora", "--optimizer", "adam8bit"}, out, err) == 0);
+  CHECK(out.find("frozen base weights") != std::string::npos);
+}
