@@ -19,5 +19,9 @@ mkdir -p web/src/generated
 cp build-wasm/fitcheck.mjs build-wasm/fitcheck.wasm web/src/generated/
 
 npx tsc -p web
+# The page (dist/index.html + assets/), then into the same dist/: the self-contained offline page
+# (dist/fitcheck.html) and the <fitcheck-calculator> custom element (dist/fitcheck-element.js).
 npx vite build web --logLevel warn
+npx vite build -c web/vite.offline.config.ts --logLevel warn
+npx vite build -c web/vite.element.config.ts --logLevel warn
 echo "fitcheck build: web/dist is ready"

@@ -27,6 +27,25 @@ else
   failed=$((failed + 1))
 fi
 
+# Component and module tests of the page (Vitest + jsdom), counted from Vitest's JSON report.
+report=$(mktemp)
+npx vitest run --config web/vitest.config.ts --reporter=default --reporter=json --outputFile="$report" >"$log" 2>&1
+status=$?
+counts=$(node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(r.numPassedTests, r.numFailedTests + r.numFailedTestSuites)' "$report" 2>/dev/null)
+if [ -n "$counts" ]; then
+  read -r p f <<<"$counts"
+  echo "vitest: $p passed, $f failed"
+  passed=$((passed + p))
+  failed=$((failed + f))
+  [ "$f" -ne 0 ] && grep -E -B2 -A20 'FAIL' "$log" | head -80
+  if [ $status -ne 0 ] && [ "$f" = 0 ]; then failed=$((failed + 1)); tail -20 "$log"; fi
+else
+  echo "vitest: no report"
+  tail -20 "$log"
+  failed=$((failed + 1))
+fi
+rm -f "$report"
+
 # Node tests: the WebAssembly module, then the page in headless Chromium.
 for suite in tests/node tests/e2e; do
   node --test --test-reporter=tap "$suite"/*.test.mjs >"$log" 2>&1

@@ -1,6 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Launches Debian's Chromium through playwright-core, with the flags that keep it off the network.
+// Launches Debian's Chromium through playwright-core, with the flags that keep it off the network,
+// and the helpers the browser tests share.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+
+export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const artifacts = path.join(repo, 'test-results');
 
 export async function launchChromium() {
   return chromium.launch({
@@ -27,4 +35,16 @@ export function watchPage(page) {
     if (message.type() === 'error') log.errors.push(`console: ${message.text()}`);
   });
   return log;
+}
+
+// Every request went to `origin` (e.g. http://127.0.0.1:PORT or file://) and nothing failed.
+export function assertLocalOnly(log, origin) {
+  for (const url of log.requests) assert.ok(url.startsWith(origin), `unexpected request to ${url}`);
+  assert.deepEqual(log.errors, []);
+}
+
+// A full-page screenshot in test-results/, the folder kept as the run's artifacts.
+export async function screenshot(page, name) {
+  fs.mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 }

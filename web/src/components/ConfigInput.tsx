@@ -1,62 +1,67 @@
 // SPDX-License-Identifier: MIT
+// Where the model comes from: a bundled preset (searchable), a pasted config.json, or numbers.
 import type { CoreError } from '../core/types';
+import type { ModelKind, ModelNumbers } from '../state/inputs';
 import type { Preset } from '../presets';
-import { roundedCount } from '../format';
+import { NumbersForm } from './NumbersForm';
+import { PresetPicker } from './PresetPicker';
 
 interface Props {
   presets: Preset[];
+  modelKind: ModelKind;
   presetId: string;
   configText: string;
+  numbers: ModelNumbers;
   error?: CoreError;
   onPreset: (id: string) => void;
   onText: (text: string) => void;
+  onKind: (kind: ModelKind) => void;
+  onNumbers: (numbers: ModelNumbers) => void;
 }
 
-function groupByFamily(presets: Preset[]): Map<string, Preset[]> {
-  const groups = new Map<string, Preset[]>();
-  for (const preset of presets) {
-    const list = groups.get(preset.family) ?? [];
-    list.push(preset);
-    groups.set(preset.family, list);
-  }
-  return groups;
-}
-
-export function ConfigInput({ presets, presetId, configText, error, onPreset, onText }: Props) {
-  const groups = groupByFamily(presets);
-  const selected = presets.find((preset) => preset.id === presetId);
+export function ConfigInput(props: Props) {
+  const { presets, modelKind, presetId, configText, numbers, error, onPreset, onText, onKind, onNumbers } = props;
+  const fromNumbers = modelKind === 'numbers';
   return (
-    <section class="input-panel">
-      <label for="preset">Model</label>
-      <select id="preset" data-testid="preset" value={presetId} onChange={(e) => onPreset(e.currentTarget.value)}>
-        <option value="">Pasted config.json</option>
-        {[...groups.entries()].map(([family, members]) => (
-          <optgroup label={family} key={family}>
-            {members.map((preset) => (
-              <option value={preset.id} key={preset.id}>
-                {preset.label} ({roundedCount(preset.total_params)})
-              </option>
-            ))}
-          </optgroup>
-        ))}
-      </select>
-      {selected && <p class="source">Source: {selected.source}</p>}
-      <label for="config">config.json</label>
-      <textarea
-        id="config"
-        data-testid="config"
-        spellcheck={false}
-        rows={18}
-        value={configText}
-        aria-invalid={error ? 'true' : 'false'}
-        aria-describedby={error ? 'config-error' : undefined}
-        onInput={(e) => onText(e.currentTarget.value)}
-      />
-      {error && (
-        <p id="config-error" class="error" role="alert" data-testid="config-error">
-          {error.field ? <strong>{error.field}: </strong> : null}
-          {error.message}
-        </p>
+    <section class="input-panel" aria-labelledby="model-heading">
+      <h2 id="model-heading">Model</h2>
+      <fieldset class="segmented">
+        <legend class="visually-hidden">How to give the model</legend>
+        <label>
+          <input type="radio" name="model-kind" value="config" data-testid="kind-config" checked={!fromNumbers} onChange={() => onKind(presetId ? 'preset' : 'pasted')} />
+          Preset or config.json
+        </label>
+        <label>
+          <input type="radio" name="model-kind" value="numbers" data-testid="kind-numbers" checked={fromNumbers} onChange={() => onKind('numbers')} />
+          From numbers
+        </label>
+      </fieldset>
+      {fromNumbers ? (
+        <NumbersForm numbers={numbers} configText={configText} error={error} onNumbers={onNumbers} />
+      ) : (
+        <>
+          <PresetPicker presets={presets} presetId={presetId} onPreset={onPreset} />
+          <label for="config">config.json</label>
+          <textarea
+            id="config"
+            data-testid="config"
+            spellcheck={false}
+            rows={14}
+            value={configText}
+            aria-invalid={error ? 'true' : 'false'}
+            aria-describedby={error ? 'config-error config-help' : 'config-help'}
+            onInput={(e) => onText(e.currentTarget.value)}
+          />
+          {error && (
+            <p id="config-error" class="error" role="alert" data-testid="config-error">
+              {error.field ? <strong>{error.field}: </strong> : null}
+              {error.message}
+            </p>
+          )}
+          <p id="config-help" class="help">
+            Paste a Hugging Face config.json; it is read in this page and never sent anywhere.
+          </p>
+        </>
       )}
     </section>
   );

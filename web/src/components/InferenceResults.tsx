@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// Inference results, in reading order: verdict, picture, table, capacity, charts. A latency and
+// throughput table slots in after the capacity answers once the core exports one.
+import type { Accelerator, FormatCatalog, InferenceReport } from '../core/types';
+import { capacityTable, memoryTable } from '../export/tables';
+import type { SweepPoint } from '../hooks/use-sweep';
+import type { ByteUnit } from '../state/inputs';
+import { MemoryCharts } from './MemoryCharts';
+import { StackedBar } from './StackedBar';
+import { TableView } from './TableView';
+import { Verdict } from './Verdict';
+
+interface Props {
+  report: InferenceReport;
+  /** The fit and capacity answers are being recomputed (report has no GPU part yet). */
+  pending?: boolean;
+  lastFull?: InferenceReport;
+  pendingGpu?: string;
+  unit: ByteUnit;
+  formats?: FormatCatalog;
+  gpu?: Accelerator;
+  byContext?: SweepPoint[];
+  byBatch?: SweepPoint[];
+}
+
+const memoryTestIds: Record<string, string> = { total: 'total-per-gpu', budget: 'gpu-budget', verdict: 'headroom' };
+
+export function InferenceResults({ report, pending = false, lastFull, pendingGpu, unit, formats, gpu, byContext, byBatch }: Props) {
+  // While pending, the previous capacity answers stay in place, dimmed, so nothing jumps.
+  const capacity = capacityTable(pending && lastFull ? lastFull : report);
+  return (
+    <>
+      <Verdict report={report} unit={unit} pendingGpu={pending ? pendingGpu : undefined} />
+      <StackedBar report={report} unit={unit} />
+      <TableView
+        table={memoryTable(report, { unit, formats, gpu })}
+        textColumns={[0]}
+        wideOnly={[1]}
+        cellTestId={(row, column) => (column === 2 ? (memoryTestIds[row.key] ?? `term-${row.key}`) : undefined)}
+      />
+      {capacity && (
+        <div class={pending ? 'stale' : undefined} aria-busy={pending ? 'true' : 'false'}>
+          <TableView table={capacity} textColumns={[0, 2]} cellTestId={(row, column) => (column === 1 && !pending ? `capacity-${row.key}` : undefined)} />
+        </div>
+      )}
+      <MemoryCharts report={report} unit={unit} byContext={byContext} byBatch={byBatch} />
+    </>
+  );
+}

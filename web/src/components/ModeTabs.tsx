@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+// Inference / Training tabs (WAI-ARIA tabs pattern: arrow keys move between them).
+import { useRef } from 'preact/hooks';
+import type { Mode } from '../state/inputs';
+
+const modes: Array<[Mode, string]> = [
+  ['inference', 'Inference'],
+  ['training', 'Training'],
+];
+
+export function ModeTabs({ mode, onMode }: { mode: Mode; onMode: (mode: Mode) => void }) {
+  const buttons = useRef<Record<string, HTMLButtonElement | null>>({});
+  const move = (step: number) => {
+    const index = modes.findIndex(([id]) => id === mode);
+    const next = modes[(index + step + modes.length) % modes.length][0];
+    onMode(next);
+    requestAnimationFrame(() => buttons.current[next]?.focus());
+  };
+  return (
+    <div role="tablist" aria-label="What to estimate" class="tabs">
+      {modes.map(([id, label]) => (
+        <button
+          key={id}
+          id={`tab-${id}`}
+          ref={(element) => {
+            buttons.current[id] = element;
+          }}
+          type="button"
+          role="tab"
+          data-testid={`tab-${id}`}
+          aria-selected={mode === id ? 'true' : 'false'}
+          aria-controls="results"
+          tabIndex={mode === id ? 0 : -1}
+          onClick={() => onMode(id)}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowRight') move(1);
+            if (e.key === 'ArrowLeft') move(-1);
+          }}
+        >
+          {label}
+        </button>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+// Every input in the location hash, so that a link reproduces the view. A pasted config travels
+// cut down to the fields the core reads, compressed (see compress.ts).
+import { compactConfigText } from './config-fields';
+import { decodeText, encodeText } from './compress';
+import { defaultInputs, type Inputs, type ModelNumbers, type Workload } from './inputs';
+
+const workloadKeys: Array<keyof Workload> = [
+  'gpu', 'tp', 'pp', 'ep', 'weights', 'kv_dtype', 'batch', 'context', 'prefill_chunk', 'kv_block',
+  'gpu_memory_utilization', 'overhead_gib', 'eager_attention', 'weight_bits', 'group_size',
+];
+const numberKeys: Array<keyof ModelNumbers> = [
+  'num_hidden_layers', 'hidden_size', 'num_attention_heads', 'num_key_value_heads', 'head_dim', 'intermediate_size',
+  'vocab_size', 'max_position_embeddings', 'num_local_experts', 'num_experts_per_tok', 'tie_word_embeddings',
+];
+
+export async function encodeInputs(inputs: Inputs): Promise<string> {
+  const params = new URLSearchParams();
+  params.set('mode', inputs.mode);
+  params.set('unit', inputs.unit);
+  params.set('model', inputs.modelKind);
+  if (inputs.modelKind === 'preset') params.set('preset', inputs.presetId);
+  if (inputs.modelKind === 'pasted') params.set('cfg', await encodeText(compactConfigText(inputs.pastedText)));
+  if (inputs.modelKind === 'numbers') {
+    for (const key of numberKeys) {
+      const value = inputs.numbers[key];
+      params.set(`m.${key}`, typeof value === 'boolean' ? (value ? '1' : '0') : value);
+    }
+  }
+  for (const key of workloadKeys) {
+    const value = inputs.workload[key];
+    params.set(key, typeof value === 'boolean' ? (value ? '1' : '0') : value);
+  }
+  return params.toString();
+}
+
+export interface Decoded {
+  inputs: Inputs;
+  /** Set when part of the link could not be read; the rest is still applied. */
+  problem?: string;
+}
+
+/** Reads a hash (with or without "#"); fields that are absent keep their defaults. */
+export async function decodeInputs(hash: string, defaultPresetId: string): Promise<Decoded> {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const inputs = defaultInputs(defaultPresetId);
+  let problem: string | undefined;
+  const mode = params.get('mode');
+  if (mode === 'inference' || mode === 'training') inputs.mode = mode;
+  const unit = params.get('unit');
+  if (unit === 'GiB' || unit === 'GB') inputs.unit = unit;
+  const model = params.get('model');
+  if (model === 'preset' || model === 'pasted' || model === 'numbers') inputs.modelKind = model;
+  inputs.presetId = params.get('preset') ?? (inputs.modelKind === 'preset' ? defaultPresetId : '');
+  if (inputs.modelKind !== 'preset') inputs.presetId = '';
+  const cfg = params.get('cfg');
+  if (inputs.modelKind === 'pasted' && cfg) {
+    try {
+      inputs.pastedText = JSON.stringify(JSON.parse(await decodeText(cfg)), null, 2);
+    } catch {
+      try {
+        inputs.pastedText = await decodeText(cfg);
+      } catch (error) {
+        problem = `The config in the link could not be read: ${(error as Error).message}`;
+      }
+    }
+  }
+  for (const key of numberKeys) {
+    const value = params.get(`m.${key}`);
+    if (value === null) continue;
+    if (key === 'tie_word_embeddings') inputs.numbers.tie_word_embeddings = value === '1';
+    else inputs.numbers[key] = value;
+  }
+  for (const key of workloadKeys) {
+    const value = params.get(key);
+    if (value === null) continue;
+    if (key === 'eager_attention') inputs.workload.eager_attention = value === '1';
+    else inputs.workload[key] = value;
+  }
+  return { inputs, problem };
+}
+
+/** True when the hash carries page state (rather than being empty or an in-page anchor). */
+export function hashHasState(hash: string): boolean {
+  return new URLSearchParams(hash.replace(/^#/, '')).has('model');
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+import { fireEvent, render, screen, within } from '@testing-library/preact';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { cleanup } from '@testing-library/preact';
+import { TableView } from '../src/components/TableView';
+import { NumberField } from '../src/components/Field';
+import { PresetPicker } from '../src/components/PresetPicker';
+import { Verdict } from '../src/components/Verdict';
+import { StackedBar } from '../src/components/StackedBar';
+import { LineChart } from '../src/components/LineChart';
+import { ExportPanel } from '../src/components/ExportPanel';
+import { ComparePanel } from '../src/components/ComparePanel';
+import { WorkloadForm } from '../src/components/WorkloadForm';
+import { ModeTabs } from '../src/components/ModeTabs';
+import { TrainingPanel } from '../src/components/TrainingPanel';
+import { memoryTable } from '../src/export/tables';
+import { presets } from '../src/presets';
+import { defaultWorkload } from '../src/state/inputs';
+import type { CoreError } from '../src/core/types';
+import { core, sharedConfig } from './support/core';
+
+afterEach(cleanup);
+
+const llama = sharedConfig('meta-llama--Llama-3.1-8B.json');
+const fits = core.inferenceReport(llama, { gpu: 'h100-sxm-80gb' });
+const tooBig = core.inferenceReport(sharedConfig('meta-llama--Llama-3.1-70B.json'), { gpu: 'rtx-4090' });
+const coreError = (message: string, field?: string): CoreError => Object.assign(new Error(message), { field });
+
+describe('TableView', () => {
+  test('a formula opens below its row with the user numbers, and closes again', () => {
+    render(<TableView table={memoryTable(fits, { unit: 'GiB' })} />);
+    const button = screen.getByRole('button', { name: /Formula for KV cache/ });
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(button);
+    expect(screen.getByTestId('gpu-memory-kv_cache-formula').textContent).toContain('4096 B/token/layer x 4096 tokens x batch 1 x 32 layers');
+    fireEvent.click(button);
+    expect(screen.queryByTestId('gpu-memory-kv_cache-formula')).toBeNull();
+  });
+  test('"Show formulas" opens all of them', () => {
+    render(<TableView table={memoryTable(fits, { unit: 'GiB' })} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Show formulas' }));
+    expect(screen.getAllByRole('button', { expanded: true }).length).toBe(fits.terms.length + 3);
+  });
+});
+
+describe('inputs', () => {
+  test('a field shows the core error beside it and marks itself invalid', () => {
+    render(<NumberField id="batch" label="Batch size" help="sequences" value="0" error={coreError("option 'batch' must be between 1 and 16777216, got 0", 'batch')} onValue={() => {}} />);
+    const input = screen.getByLabelText('Batch size');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(input.getAttribute('aria-describedby')).toBe('batch-error batch-help');
+    expect(screen.getByRole('alert').textContent).toMatch(/must be between 1/);
+  });
+  test('the workload form routes an error to the input it names, others to the top', () => {
+    const gpus = core.acceleratorCatalog();
+    const { rerender } = render(<WorkloadForm workload={defaultWorkload} gpus={gpus} formats={core.formatCatalog()} error={coreError('bad', 'kv_dtype')} onChange={() => {}} />);
+    expect(screen.getByTestId('kv_dtype-error').textContent).toBe('bad');
+    rerender(<WorkloadForm workload={defaultWorkload} gpus={gpus} formats={core.formatCatalog()} error={coreError('tensor parallel size 3 does not divide')} onChange={() => {}} />);
+    expect(screen.getByTestId('workload-error').textContent).toMatch(/tensor parallel/);
+  });
+  test('GPUs are grouped by vendor, H100 SXM chosen by default; typing reports the new value', () => {
+    const onChange = vi.fn();
+    render(<WorkloadForm workload={defaultWorkload} gpus={core.acceleratorCatalog()} formats={core.formatCatalog()} onChange={onChange} />);
+    const select = screen.getByLabelText('GPU') as HTMLSelectElement;
+    expect(select.value).toBe('h100-sxm-80gb');
+    expect([...select.querySelectorAll('optgroup')].map((g) => g.label)).toEqual(['NVIDIA', 'AMD', 'Intel', 'Apple', 'Google']);
+    fireEvent.input(screen.getByLabelText('Batch size'), { target: { value: '12' } });
+    expect(onChange).toHaveBeenCalledWith(expect.objectContaining({ batch: '12' }));
+    expect(screen.queryByLabelText('Weight bits')).toBeNull();
+  });
+  test('the preset search filters the list and Enter picks the first match', () => {
+    const onPreset = vi.fn();
+    render(<PresetPicker presets={presets} presetId="meta-llama--llama-3.1-8b" onPreset={onPreset} />);
+    fireEvent.input(screen.getByLabelText('Search models'), { target: { value: 'mixtral' } });
+    const options = within(screen.getByLabelText('Model')).getAllByRole('option').map((o) => o.textContent);
+    expect(options.some((o) => /Mixtral-8x7B/.test(o!))).toBe(true);
+    expect(options.some((o) => /Qwen/.test(o!))).toBe(false);
+    fireEvent.keyDown(screen.getByLabelText('Search models'), { key: 'Enter' });
+    expect(onPreset).toHaveBeenCalledWith(expect.stringMatching(/mixtral/));
+  });
+  test('mode tabs follow the arrow keys', () => {
+    const onMode = vi.fn();
+    render(<ModeTabs mode="inference" onMode={onMode} />);
+    expect(screen.getByRole('tab', { name: 'Inference' }).getAttribute('aria-selected')).toBe('true');
+    fireEvent.keyDown(screen.getByRole('tab', { name: 'Inference' }), { key: 'ArrowRight' });
+    expect(onMode).toHaveBeenCalledWith('training');
+  });
+});
+
+describe('results', () => {
+  test('the verdict says fits / does not fit and by how much, in the chosen unit', () => {
+    render(<Verdict report={fits} unit="GiB" />);
+    expect(screen.getByTestId('verdict').textContent).toBe('Fits on 1 × NVIDIA H100 SXM5 80GB: 16.85 GiB per GPU of a 71.68 GiB budget, 54.83 GiB to spare.');
+    cleanup();
+    render(<Verdict report={tooBig} unit="GB" />);
+    expect(screen.getByTestId('verdict').textContent).toMatch(/^Does not fit on 1 × NVIDIA GeForce RTX 4090 24GB: .* GB short\.$/);
+  });
+  test('the stacked bar has one segment per non-zero term and states the fit for screen readers', () => {
+    const { container } = render(<StackedBar report={fits} unit="GiB" />);
+    expect(container.querySelectorAll('rect.term').length).toBe(fits.terms.filter((t) => t.bytes > 0).length);
+    expect(screen.getByRole('img').getAttribute('aria-label')).toMatch(/16\.85 GiB per GPU against a budget of 71\.68 GiB .*: fits/);
+  });
+  test('a line chart draws each point and lists them in its data table', () => {
+    const points = [{ x: 1, y: 10 }, { x: 2, y: 12 }, { x: 4, y: 16 }];
+    const { container } = render(
+      <LineChart id="c" title="T" xLabel="batch" yLabel="GiB" series={[{ name: 'Total', className: 's', points }]} limit={{ y: 20, label: 'budget' }} formatX={String} formatY={(y) => `${y} GiB`} />,
+    );
+    expect(container.querySelectorAll('circle').length).toBe(3);
+    expect(container.querySelector('.limit-line')).not.toBeNull();
+    expect(screen.getByTestId('c-data').textContent).toContain('16 GiB');
+  });
+  test('the export panel switches format', () => {
+    render(<ExportPanel tables={[memoryTable(fits, { unit: 'GiB' })]} extra={{}} />);
+    const text = () => (screen.getByTestId('export-text') as HTMLTextAreaElement).value;
+    expect(text()).toMatch(/^### Memory per GPU/);
+    fireEvent.click(screen.getByTestId('export-csv'));
+    expect(text()).toContain('Total per GPU,"18,091,078,656",16.85 GiB,100.0 %');
+    fireEvent.click(screen.getByTestId('export-json'));
+    expect(JSON.parse(text()).tables[0].rows[0]).toMatchObject({ term: 'Weights', bytes: 16060522496 });
+  });
+  test('compare shows pinned and current side by side with the change', () => {
+    const params = core.parameterReport(llama);
+    const bigger = core.inferenceReport(llama, { gpu: 'h100-sxm-80gb', batch: 4 });
+    render(<ComparePanel pinned={{ label: 'A', params, inference: fits }} current={{ label: 'B', params, inference: bigger }} unit="GiB" onUnpin={() => {}} />);
+    expect(screen.getByTestId('pinned-total').textContent).toBe('16.85 GiB');
+    const row = screen.getByTestId('current-kv_cache').closest('tr')!;
+    expect(row.textContent).toMatch(/\+1\.50 GiB$/);
+  });
+  test('the training tab shows no number while the core has no training export', () => {
+    render(<TrainingPanel core={core} />);
+    expect(screen.getByTestId('training-coming').textContent).not.toMatch(/\d+(\.\d+)? ?GiB/);
+  });
+});

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+import { describe, expect, test } from 'vitest';
+import { configFromNumbers } from '../src/state/from-numbers';
+import { defaultNumbers, defaultWorkload, inferenceOptions } from '../src/state/inputs';
+import { geometricGrid } from '../src/hooks/use-sweep';
+import { core } from './support/core';
+
+describe('inferenceOptions', () => {
+  test('passes the values as typed and leaves empty ones to the core', () => {
+    const options = inferenceOptions({ ...defaultWorkload, batch: ' 8 ', context: '', gpu: '' });
+    expect(options.batch).toBe('8');
+    expect('context' in options).toBe(false);
+    expect('gpu' in options).toBe(false);
+    expect('eager_attention' in options).toBe(false);
+  });
+  test('weight bits and group size go only with GPTQ/AWQ, also through overrides', () => {
+    expect('weight_bits' in inferenceOptions(defaultWorkload)).toBe(false);
+    const gptq = inferenceOptions({ ...defaultWorkload, weights: 'gptq' });
+    expect(gptq.weight_bits).toBe('4');
+    expect(gptq.group_size).toBe('128');
+    expect(inferenceOptions(defaultWorkload, { weights: 'awq' }).weight_bits).toBe('4');
+    expect(inferenceOptions(defaultWorkload, { gpu: '', context: 1024 })).toMatchObject({ context: 1024 });
+  });
+});
+
+describe('from numbers', () => {
+  test("Llama-3.1-8B's shape gives its published count, 8,030,261,248 (meta-llama model card)", () => {
+    expect(core.parameterReport(JSON.stringify(configFromNumbers(defaultNumbers))).total_params).toBe(8030261248);
+  });
+  test('with experts the config is Mixtral-style; Mixtral-8x7B gives 46,702,792,704', () => {
+    const config = configFromNumbers({
+      ...defaultNumbers,
+      vocab_size: '32000',
+      intermediate_size: '14336',
+      max_position_embeddings: '32768',
+      num_local_experts: '8',
+      num_experts_per_tok: '2',
+    });
+    expect(config.model_type).toBe('mixtral');
+    expect(core.parameterReport(JSON.stringify(config)).total_params).toBe(46702792704);
+  });
+  test('text that is not a number reaches the core, which names the field', () => {
+    const config = configFromNumbers({ ...defaultNumbers, hidden_size: 'lots' });
+    expect(() => core.parameterReport(JSON.stringify(config))).toThrow(expect.objectContaining({ field: 'hidden_size' }));
+  });
+});
+
+describe('sweep grid', () => {
+  test('two points per doubling, includes the current value, bounded', () => {
+    expect(geometricGrid(1, 16, 5)).toEqual([1, 2, 3, 4, 5, 6, 8, 12, 16]);
+    const grid = geometricGrid(256, 131072, 4096, 26);
+    expect(grid[0]).toBe(256);
+    expect(grid.at(-1)).toBe(131072);
+    expect(grid).toContain(4096);
+    expect(grid.length).toBeLessThanOrEqual(26);
+  });
+});

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+import { describe, expect, test, vi } from 'vitest';
+import { decodeText, encodeText } from '../src/state/compress';
+import { defaultInputs } from '../src/state/inputs';
+import { decodeInputs, encodeInputs, hashHasState } from '../src/state/url-state';
+
+describe('compress', () => {
+  test('deflate-raw + base64url round trip, URL-safe', async () => {
+    const text = JSON.stringify({ model_type: 'llama', hidden_size: 4096, note: 'ü/+=' }).repeat(20);
+    const encoded = await encodeText(text);
+    expect(encoded[0]).toBe('z');
+    expect(encoded).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(encoded.length).toBeLessThan(text.length / 3);
+    expect(await decodeText(encoded)).toBe(text);
+  });
+  test('plain base64url where CompressionStream is missing', async () => {
+    vi.stubGlobal('CompressionStream', undefined);
+    try {
+      const encoded = await encodeText('{"a":"é"}');
+      expect(encoded[0]).toBe('b');
+      expect(await decodeText(encoded)).toBe('{"a":"é"}');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe('inputs in the hash', () => {
+  test('a preset and every knob round-trip', async () => {
+    const inputs = defaultInputs('meta-llama--llama-3.1-8b');
+    inputs.unit = 'GB';
+    inputs.workload = { ...inputs.workload, gpu: 'a100-sxm-80gb', tp: '4', weights: 'gptq', weight_bits: '3', batch: '16', context: '32768', eager_attention: true };
+    const hash = await encodeInputs(inputs);
+    expect(hashHasState(hash)).toBe(true);
+    const { inputs: back, problem } = await decodeInputs('#' + hash, 'other');
+    expect(problem).toBeUndefined();
+    expect(back).toEqual(inputs);
+  });
+  test('a pasted config travels cut down to the fields the core reads', async () => {
+    const inputs = { ...defaultInputs('x'), modelKind: 'pasted' as const, presetId: '', pastedText: '{"model_type":"gpt2","n_layer":12,"n_ctx":1024,"_name_or_path":"gpt2"}' };
+    const hash = await encodeInputs(inputs);
+    const { inputs: back } = await decodeInputs(hash, 'x');
+    expect(JSON.parse(back.pastedText)).toEqual({ model_type: 'gpt2', n_layer: 12 });
+    expect(back.modelKind).toBe('pasted');
+  });
+  test('"from numbers" round-trips', async () => {
+    const inputs = { ...defaultInputs('x'), modelKind: 'numbers' as const, presetId: '' };
+    inputs.numbers = { ...inputs.numbers, hidden_size: '2048', num_local_experts: '8', tie_word_embeddings: true };
+    const { inputs: back } = await decodeInputs(await encodeInputs(inputs), 'x');
+    expect(back.numbers).toEqual(inputs.numbers);
+  });
+  test('absent fields keep their defaults; a broken config is reported, the rest applied', async () => {
+    const { inputs, problem } = await decodeInputs('#model=pasted&cfg=z!!!&batch=7', 'p');
+    expect(inputs.workload.batch).toBe('7');
+    expect(inputs.workload.context).toBe('4096');
+    expect(problem).toMatch(/could not be read/);
+    expect(hashHasState('#section-2')).toBe(false);
+  });
+});

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+// Third build: dist/fitcheck-element.js, the <fitcheck-calculator> custom element as one ES module
+// (Preact, styles and the WASM core inside).
+import path from 'node:path';
+import { defineConfig } from 'vite';
+import preact from '@preact/preset-vite';
+import { inlineWasm } from './build/inline-wasm.ts';
+
+export default defineConfig({
+  root: import.meta.dirname,
+  plugins: [preact(), inlineWasm(path.join(import.meta.dirname, 'src/generated'))],
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    target: 'es2022',
+    lib: { entry: path.join(import.meta.dirname, 'src/element.tsx'), formats: ['es'], fileName: () => 'fitcheck-element.js' },
+    rolldownOptions: { output: { codeSplitting: false } },
+  },
+});

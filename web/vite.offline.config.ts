@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+// Second build: dist/fitcheck.html, one self-contained file (JS, CSS and WASM inlined) that works
+// from file:// with no network at all.
+import path from 'node:path';
+import { defineConfig } from 'vite';
+import preact from '@preact/preset-vite';
+import { inlineWasm } from './build/inline-wasm.ts';
+import { singleFile } from './build/single-file.ts';
+
+export default defineConfig({
+  root: import.meta.dirname,
+  base: './',
+  plugins: [preact(), inlineWasm(path.join(import.meta.dirname, 'src/generated')), singleFile('fitcheck.html')],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    target: 'es2022',
+    modulePreload: { polyfill: false },
+    cssCodeSplit: false,
+    assetsInlineLimit: 0,
+    rolldownOptions: { output: { codeSplitting: false } },
+  },
+});
