@@ -11,6 +11,7 @@
 #include "format.hpp"
 #include "infer_command.hpp"
 #include "train_command.hpp"
+#include "transformer_mem_command.hpp"
 #include "read_input.hpp"
 
 namespace {
@@ -29,6 +30,7 @@ constexpr const char* usage_text =
     "      --prefill-chunk N  --kv-block N (16 = paged)  --overhead-gib F (1)  --eager-attention\n"
     "      --weight-bits N --group-size N (GPTQ/AWQ)  --json\n"
     "  train CONFIG.json [options]   training memory per GPU (options: fitcheck train --help)\n"
+    "  transformer-mem [flags]       the classic transformer_mem.py report, same flags and numbers\n"
     "  gpus [--json]                 the accelerator catalog\n"
     "  formats [--json]              weight formats and KV cache dtypes\n"
     "  help                          this text\n"
@@ -104,6 +106,13 @@ int main(int argc, char** argv) {
     if (command == "train") {
       std::string out, err;
       const int status = cli::run_train(args, out, err);
+      std::fputs(out.c_str(), stdout);
+      std::fputs(err.c_str(), stderr);
+      return status;
+    }
+    if (command == "transformer-mem") {
+      std::string out, err;
+      const int status = cli::run_transformer_mem(args, out, err);
       std::fputs(out.c_str(), stdout);
       std::fputs(err.c_str(), stderr);
       return status;

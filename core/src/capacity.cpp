@@ -23,7 +23,19 @@ std::int64_t budget_bytes(const InferenceWorkload& workload, const Accelerator& 
 
 bool fits(const ModelDescription& model, const std::vector<WeightTensor>& tensors, const InferenceWorkload& workload,
           std::int64_t budget) {
-  return inference_memory(model, tensors, workload).total_bytes_per_gpu <= budget;
+  try {
+    return inference_memory(model, tensors, workload).total_bytes_per_gpu <= budget;
+  } catch (const std::overflow_error&) {
+    return false;  // beyond 2^53 bytes: more than any GPU holds
+  }
+}
+
+// Bytes per parameter no stored tensor goes under: float formats store every tensor at their width;
+// the narrowest packed format fitcheck knows (GPTQ 2-bit) still spends 2 bits per weight.
+double floor_bytes_per_parameter(WeightFormat format) {
+  if (format == WeightFormat::fp32) return 4.0;
+  if (format == WeightFormat::bf16 || format == WeightFormat::fp16) return 2.0;
+  return 0.25;
 }
 
 // Largest value in [low, high] for which `ok` holds, given ok(low) and monotone `ok`.
@@ -111,18 +123,43 @@ CapacityAnswer min_gpus(const ModelDescription& model, const std::vector<WeightT
   const std::int64_t per_node = std::max(1, gpu.gpus_per_node);
   CapacityAnswer answer;
   InferenceWorkload candidate = workload;
+  // Bounds that skip most layouts without weighing every tensor (thousands of layouts of a
+  // thousand-layer model would otherwise take seconds): the busiest stage holds at least 1/pp of
+  // the parameters one rank holds at pp 1, and its KV cache costs only a walk over the layers.
+  std::vector<std::int64_t> rank_parameters(static_cast<std::size_t>(per_node) + 1, -1);  // -1: tp cannot run it
+  for (std::int64_t tp = 1; tp <= per_node; ++tp) {
+    candidate.layout = workload.layout;
+    candidate.layout.tensor_parallel = tp;
+    candidate.layout.pipeline_parallel = 1;
+    try {
+      std::int64_t parameters = 0;
+      for (const auto& tensor : tensors_on_busiest_gpu(model, tensors, candidate.layout)) parameters += tensor.parameters();
+      rank_parameters[static_cast<std::size_t>(tp)] = parameters;
+    } catch (const std::invalid_argument&) {
+    }
+  }
+  const double floor_bytes = floor_bytes_per_parameter(workload.weight_format);
   // Tensor parallel within a node first (it splits weights and KV alike), then pipeline stages.
   for (std::int64_t gpus = 1; gpus <= 4096; ++gpus) {
     for (std::int64_t tp = std::min(gpus, per_node); tp >= 1; --tp) {
-      if (gpus % tp != 0) continue;
+      if (gpus % tp != 0 || rank_parameters[static_cast<std::size_t>(tp)] < 0) continue;
       candidate.layout = workload.layout;
       candidate.layout.tensor_parallel = tp;
       candidate.layout.pipeline_parallel = gpus / tp;
       candidate.layout.data_parallel = 1;
+      const double weights_floor =
+          static_cast<double>(rank_parameters[static_cast<std::size_t>(tp)]) / static_cast<double>(gpus / tp) * floor_bytes;
       try {
+        const double kv_bytes = static_cast<double>(kv_cache(model, candidate).bytes);
+        // (a relative slack of 1e-9 keeps the bound strict under double rounding)
+        if (weights_floor + kv_bytes + static_cast<double>(workload.framework_overhead_bytes) >
+            static_cast<double>(budget) * (1.0 + 1e-9))
+          continue;
         if (!fits(model, tensors, candidate, budget)) continue;
       } catch (const std::invalid_argument&) {
         continue;  // this split cannot run the model (heads not divisible, more stages than layers)
+      } catch (const std::overflow_error&) {
+        continue;  // its KV cache alone is beyond 64 bits
       }
       answer.value = gpus;
       answer.limited_by = gpus == 1 ? "fits on one GPU" : "weights and KV cache per GPU";

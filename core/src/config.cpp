@@ -21,7 +21,7 @@ std::string lowercase(std::string text) {
 // Checks shared by every family, so no family reader can hand on an impossible shape.
 void check_layer(const LayerShape& layer, const ModelDescription& model) {
   const AttentionShape& attention = layer.attention;
-  if (attention.num_heads <= 0) throw ConfigError("num_attention_heads", "the number of attention heads must be positive");
+  if (attention.num_heads <= 0) throw ConfigError("num_attention_heads", "num_attention_heads must be positive");
   if (!attention.is_multi_latent()) {
     if (attention.num_kv_heads <= 0 || attention.num_kv_heads > attention.num_heads)
       throw ConfigError("num_key_value_heads", "num_key_value_heads (" + std::to_string(attention.num_kv_heads) +
@@ -35,7 +35,7 @@ void check_layer(const LayerShape& layer, const ModelDescription& model) {
   }
   if (layer.is_moe()) {
     if (layer.moe.experts_per_token <= 0 || layer.moe.experts_per_token > layer.moe.num_experts)
-      throw ConfigError("num_experts_per_tok", "experts per token (" + std::to_string(layer.moe.experts_per_token) +
+      throw ConfigError("num_experts_per_tok", "num_experts_per_tok (" + std::to_string(layer.moe.experts_per_token) +
                                                    ") must be between 1 and the number of experts (" +
                                                    std::to_string(layer.moe.num_experts) + ")");
   }
@@ -54,8 +54,14 @@ StoredPrecision read_stored_precision(const ConfigFields& root, const ConfigFiel
     if (quantization->boolean({"load_in_4bit"}).value_or(false)) stored.quant_bits = 4;
     else if (quantization->boolean({"load_in_8bit"}).value_or(false)) stored.quant_bits = 8;
   }
-  stored.quant_group_size = quantization->integer({"group_size", "q_group_size"}).value_or(0);
+  // -1: one group per row (GPTQ); bounded so that group arithmetic stays far inside 64 bits.
+  stored.quant_group_size = quantization->optional_count({"group_size", "q_group_size"}, -1, 1 << 20).value_or(0);
   if (auto blocks = quantization->integer_list({"weight_block_size"}); blocks && blocks->size() == 2) {
+    for (const std::int64_t size : *blocks)
+      if (size < 1 || size > (1 << 20))
+        throw ConfigError(quantization->path_of("weight_block_size"),
+                          "field '" + quantization->path_of("weight_block_size") +
+                              "' must hold two block sizes between 1 and 1048576, but it holds " + std::to_string(size));
     stored.quant_block_rows = (*blocks)[0];
     stored.quant_block_columns = (*blocks)[1];
   }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "config_fields.hpp"
 
+#include <cctype>
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "fitcheck/config.hpp"
@@ -11,6 +13,8 @@ namespace fitcheck::detail {
 struct JsonDocument {
   nlohmann::json value;
   bool has_nonfinite_literals = false;
+  // Dotted paths of keys written twice in one object with different values -> "first, then second".
+  std::map<std::string, std::string> duplicate_keys;
 };
 
 namespace {
@@ -21,6 +25,14 @@ const Json& as_json(const void* pointer) { return *static_cast<const Json*>(poin
 
 bool is_nonfinite(const Json& value);
 
+// At most `limit` bytes, never cutting a UTF-8 sequence in two.
+std::string shortened(std::string_view text, std::size_t limit) {
+  if (text.size() <= limit) return std::string(text);
+  std::size_t cut = limit > 3 ? limit - 3 : 0;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) >> 6) == 0x2) --cut;
+  return std::string(text.substr(0, cut)) + "...";
+}
+
 std::string type_name(const Json& value) {
   if (is_nonfinite(value)) return "the non-finite literal " + value.get<std::string>().substr(11);
   if (value.is_number_integer() || value.is_number_unsigned()) return "an integer";
@@ -30,9 +42,7 @@ std::string type_name(const Json& value) {
 
 std::string show(const Json& value) {
   if (is_nonfinite(value)) return value.get<std::string>().substr(11);
-  std::string text = value.dump();
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
-  return text;
+  return printable(value.dump(), 40);
 }
 
 // Reports the position of a syntax error as line and column, counted from the byte offset.
@@ -54,38 +64,115 @@ std::string line_and_column(std::string_view text, std::size_t byte_offset) {
 // never reads passes, and a field it does read fails with its name.
 constexpr std::string_view nonfinite_marker = "\x01nonfinite:";
 
-std::string replace_nonfinite_literals(std::string_view text, bool& replaced) {
-  std::string out;
-  out.reserve(text.size() + 16);
-  bool in_string = false;
+// Real configs nest a handful of levels; the limit keeps every recursive walk of the document
+// (serializing a value for a message, native and WebAssembly stacks alike) far from the stack's end.
+constexpr std::size_t max_nesting_depth = 64;
+
+// One pass over the raw text before the JSON library sees it: replaces the non-finite literals,
+// refuses deep nesting, and records keys an object holds twice with different values (the JSON
+// library silently keeps the last one).
+struct Prescan {
+  std::string cleaned;
+  bool replaced = false;
+  std::vector<std::pair<std::size_t, std::size_t>> shifts;  // (offset in cleaned, bytes added before it)
+  std::map<std::string, std::string> duplicate_keys;
+};
+
+struct Frame {
+  bool object = false;
+  std::string path;  // "" at the top, "text_config." inside, "[]." below an array
+  bool expect_key = true;
+  bool has_key = false;
+  std::string key;
+  std::size_t value_start = 0;
+  std::map<std::string, std::string_view> members;  // key -> its value's text
+};
+
+std::string decoded_key(std::string_view raw) {
+  if (raw.find('\\') == std::string_view::npos) return std::string(raw);
+  try {
+    return Json::parse("\"" + std::string(raw) + "\"").get<std::string>();
+  } catch (const Json::exception&) {
+    return std::string(raw);  // the parser reports the bad escape
+  }
+}
+
+void close_member(Frame& frame, std::string_view text, std::size_t end, Prescan& scan) {
+  if (!frame.object || frame.expect_key || !frame.has_key) return;
+  std::string_view value = text.substr(frame.value_start, end - frame.value_start);
+  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front()))) value.remove_prefix(1);
+  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) value.remove_suffix(1);
+  auto [it, inserted] = frame.members.emplace(frame.key, value);
+  if (!inserted && it->second != value) {
+    scan.duplicate_keys[frame.path + frame.key] = printable(it->second, 40) + ", then " + printable(value, 40);
+    it->second = value;
+  }
+}
+
+Prescan prescan(std::string_view text) {
+  Prescan scan;
+  scan.cleaned.reserve(text.size() + 16);
+  std::vector<Frame> stack;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (in_string) {
-      out += c;
-      if (c == '\\' && i + 1 < text.size()) out += text[++i];
-      else if (c == '"') in_string = false;
-      continue;
-    }
     if (c == '"') {
-      in_string = true;
-      out += c;
+      std::size_t end = i + 1;
+      while (end < text.size() && text[end] != '"') end += text[end] == '\\' ? 2 : 1;
+      end = std::min(end, text.size() - 1);
+      scan.cleaned.append(text.substr(i, end - i + 1));
+      if (!stack.empty() && stack.back().object && stack.back().expect_key) {
+        stack.back().key = decoded_key(text.substr(i + 1, end - i - 1));
+        stack.back().has_key = true;
+      }
+      i = end;
       continue;
     }
-    bool matched = false;
-    for (std::string_view literal : {std::string_view("-Infinity"), std::string_view("Infinity"), std::string_view("NaN")}) {
-      if (text.substr(i, literal.size()) == literal) {
-        out += '"';
-        out += "\\u0001nonfinite:";
-        out += literal;
-        out += '"';
-        i += literal.size() - 1;
-        matched = replaced = true;
-        break;
+    if (c == '{' || c == '[') {
+      if (stack.size() >= max_nesting_depth)
+        throw ConfigError("", "config.json nests objects and arrays more than " + std::to_string(max_nesting_depth) +
+                                  " levels deep (" + line_and_column(text, i) + "); a config.json needs a handful");
+      Frame frame;
+      frame.object = c == '{';
+      if (!stack.empty()) frame.path = stack.back().path + (stack.back().object ? stack.back().key : std::string("[]")) + ".";
+      stack.push_back(std::move(frame));
+    } else if (c == ':' && !stack.empty() && stack.back().object) {
+      stack.back().expect_key = false;
+      stack.back().value_start = i + 1;
+    } else if (c == ',' && !stack.empty() && stack.back().object) {
+      close_member(stack.back(), text, i, scan);
+      stack.back().expect_key = true;
+      stack.back().has_key = false;
+    } else if ((c == '}' || c == ']') && !stack.empty()) {
+      close_member(stack.back(), text, i, scan);
+      stack.pop_back();
+    } else {
+      bool matched = false;
+      for (std::string_view literal : {std::string_view("-Infinity"), std::string_view("Infinity"), std::string_view("NaN")}) {
+        if (text.substr(i, literal.size()) == literal) {
+          scan.cleaned += "\"\\u0001nonfinite:";
+          scan.cleaned.append(literal);
+          scan.cleaned += '"';
+          scan.shifts.emplace_back(scan.cleaned.size(), scan.cleaned.size() - (i + literal.size()));
+          i += literal.size() - 1;
+          matched = scan.replaced = true;
+          break;
+        }
       }
+      if (matched) continue;
     }
-    if (!matched) out += c;
+    scan.cleaned += c;
   }
-  return out;
+  return scan;
+}
+
+// The offset in the original text of an offset in the cleaned text.
+std::size_t original_offset(const Prescan& scan, std::size_t cleaned_offset) {
+  std::size_t added = 0;
+  for (const auto& [position, shift] : scan.shifts) {
+    if (position > cleaned_offset) break;
+    added = shift;
+  }
+  return cleaned_offset >= added ? cleaned_offset - added : 0;
 }
 
 bool is_nonfinite(const Json& value) {
@@ -94,29 +181,61 @@ bool is_nonfinite(const Json& value) {
 
 }  // namespace
 
+std::string printable(std::string_view text, std::size_t limit) {
+  const std::string excerpt = shortened(text, limit);
+  std::string out;
+  for (std::size_t i = 0; i < excerpt.size();) {
+    const auto c = static_cast<unsigned char>(excerpt[i]);
+    std::size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    for (std::size_t k = 1; length > 1 && k < length; ++k)
+      if (i + k >= excerpt.size() || (static_cast<unsigned char>(excerpt[i + k]) >> 6) != 0x2) length = 0;
+    if (length == 0 || c < 0x20 || c == 0x7F) {
+      static const char hex[] = "0123456789ABCDEF";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+      i += 1;
+    } else {
+      out.append(excerpt, i, length);
+      i += length;
+    }
+  }
+  return out;
+}
+
 std::shared_ptr<const JsonDocument> parse_json_document(std::string_view text) {
   if (text.size() >= 3 && static_cast<unsigned char>(text[0]) == 0xEF &&
       static_cast<unsigned char>(text[1]) == 0xBB && static_cast<unsigned char>(text[2]) == 0xBF) {
     text.remove_prefix(3);  // a UTF-8 byte order mark is harmless; editors on Windows add it
   }
   auto document = std::make_shared<JsonDocument>();
-  bool replaced = false;
-  const std::string cleaned = replace_nonfinite_literals(text, replaced);
+  const Prescan scan = prescan(text);
   try {
-    document->value = Json::parse(cleaned.begin(), cleaned.end());
+    document->value = Json::parse(scan.cleaned.begin(), scan.cleaned.end());
   } catch (const Json::parse_error& error) {
     std::string what = error.what();
     // nlohmann's message is "[json.exception.parse_error.101] parse error at line 1, column 5:
     // syntax error while parsing ... - detail"; keep the part after the position.
     const auto colon = what.find(": ", what.find("parse error"));
     std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
-    throw ConfigError("", "config.json is not valid JSON (" + line_and_column(cleaned, error.byte > 0 ? error.byte - 1 : 0) +
-                              "): " + detail);
+    throw ConfigError("", "config.json is not valid JSON (" +
+                              line_and_column(text, original_offset(scan, error.byte > 0 ? error.byte - 1 : 0)) +
+                              "): " + printable(detail, 400));
+  } catch (const Json::out_of_range& error) {
+    // A number beyond a double's range (1e400): the library names the literal but not its place.
+    const std::string what = error.what();
+    const auto open = what.find('\'');
+    const std::string literal = open == std::string::npos ? "" : what.substr(open + 1, what.rfind('\'') - open - 1);
+    const std::size_t at = literal.empty() ? std::string_view::npos : text.find(literal);
+    throw ConfigError("", "config.json is not valid JSON" +
+                              (at == std::string_view::npos ? std::string() : " (" + line_and_column(text, at) + ")") +
+                              ": the number " + printable(literal, 40) + " is beyond the range of a 64-bit float");
   }
   if (!document->value.is_object()) {
     throw ConfigError("", "config.json must be a JSON object ({...}), but it is " + type_name(document->value));
   }
-  document->has_nonfinite_literals = replaced;
+  document->has_nonfinite_literals = scan.replaced;
+  document->duplicate_keys = scan.duplicate_keys;
   return document;
 }
 
@@ -138,6 +257,9 @@ const void* ConfigFields::find(Names names, const char** found_name) const {
     auto it = object.find(name);
     if (it != object.end() && !it->is_null()) {
       *found_name = name;
+      if (const auto duplicate = document_->duplicate_keys.find(path_ + name); duplicate != document_->duplicate_keys.end())
+        throw ConfigError(path_of(name), "field '" + path_of(name) + "' appears more than once in config.json with different values (" +
+                                             duplicate->second + "); fitcheck does not guess which one is meant");
       return &*it;
     }
   }

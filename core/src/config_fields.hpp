@@ -15,6 +15,10 @@ namespace fitcheck::detail {
 
 struct JsonDocument;  // owns the parsed JSON (pimpl, so only one TU includes the JSON library)
 
+// Text from the user for an error message (which reaches terminals and JavaScript): invalid UTF-8
+// and control bytes written as \xNN, at most about `limit` bytes.
+std::string printable(std::string_view text, std::size_t limit = 80);
+
 // Parses `text`; throws ConfigError with line and column on a syntax error.
 std::shared_ptr<const JsonDocument> parse_json_document(std::string_view text);
 // True when the text held NaN/Infinity literals (Python's JSON extension), kept as marked strings.

@@ -54,13 +54,16 @@ ActivationPeak layer_activation_peak(const ModelDescription& model, const LayerS
   const std::int64_t heads = a.num_heads / tp;
   const std::int64_t kv_heads = a.is_multi_latent() ? heads : detail::kv_heads_per_rank(a, tp);
   const std::int64_t attention_width = heads * a.head_dim + kv_heads * (a.head_dim + a.value_head_dim) + heads * a.value_head_dim;
-  std::int64_t attention_bytes = tokens * attention_width * element;
+  using detail::checked_product;
+  constexpr const char* what = "the activations of this prefill step";
+  std::int64_t attention_bytes = checked_product(checked_product(tokens, attention_width, what), element, what);
   std::string attention_formula = std::to_string(tokens) + " tokens x " + std::to_string(attention_width) + " (q,k,v,out)";
   if (!workload.flash_attention) {
     // Eager attention materializes scores and softmax probabilities, heads x s x s per sequence.
     const std::int64_t per_sequence = ceil_div(tokens, sequences);
     const std::int64_t attended = a.sliding_window > 0 ? std::min(per_sequence, a.sliding_window) : per_sequence;
-    attention_bytes += 2 * sequences * heads * per_sequence * attended * element;
+    const std::int64_t scores = checked_product(checked_product(2 * sequences * heads, per_sequence, what), attended, what);
+    attention_bytes = detail::checked_sum(attention_bytes, checked_product(scores, element, what), what);
     attention_formula += " + 2 x " + std::to_string(sequences) + " x " + std::to_string(heads) + " heads x " +
                          std::to_string(per_sequence) + " x " + std::to_string(attended) + " (eager scores)";
   }
@@ -78,8 +81,8 @@ ActivationPeak layer_activation_peak(const ModelDescription& model, const LayerS
     mlp_width = (layer.mlp.gated ? 3 : 2) * ceil_div(layer.mlp.intermediate_size, tp);
     mlp_formula = std::to_string(tokens) + " tokens x " + std::to_string(mlp_width) + (layer.mlp.gated ? " (gate, up, product)" : " (up, activation)");
   }
-  const std::int64_t mlp_bytes = tokens * mlp_width * element;
-  const std::int64_t residual_bytes = tokens * 2 * model.hidden_size * element;
+  const std::int64_t mlp_bytes = checked_product(checked_product(tokens, mlp_width, what), element, what);
+  const std::int64_t residual_bytes = checked_product(checked_product(tokens, 2 * model.hidden_size, what), element, what);
   ActivationPeak peak;
   peak.bytes = residual_bytes + std::max(attention_bytes, mlp_bytes);
   peak.formula = "(" + std::to_string(tokens) + " tokens x 2 x " + std::to_string(model.hidden_size) + " residual + max(" +
@@ -92,18 +95,7 @@ ActivationPeak layer_activation_peak(const ModelDescription& model, const LayerS
 std::vector<WeightTensor> tensors_on_busiest_gpu(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                                  const ParallelLayout& layout) {
   const detail::StagePlan plan = detail::plan_stages(model, layout);
-  std::vector<WeightTensor> busiest;
-  std::int64_t busiest_params = -1;
-  for (std::size_t stage = 0; stage + 1 < plan.first_layer.size(); ++stage) {
-    auto on_stage = detail::tensors_on_stage(model, tensors, layout, plan, stage);
-    std::int64_t params = 0;
-    for (const auto& tensor : on_stage) params += tensor.parameters();
-    if (params > busiest_params) {
-      busiest_params = params;
-      busiest = std::move(on_stage);
-    }
-  }
-  return busiest;
+  return detail::tensors_on_stage(model, tensors, layout, plan, detail::busiest_weight_stage(model, tensors, layout, plan));
 }
 
 InferenceMemory inference_memory(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
@@ -144,10 +136,16 @@ InferenceMemory inference_memory(const ModelDescription& model, const std::vecto
   // Logits are upcast to fp32 before sampling (vLLM's sampler, transformers' generate).
   const std::int64_t vocab_per_rank = ceil_div(model.vocab_size, layout.tensor_parallel);
   const std::int64_t logit_rows = workload.logits_all_positions ? prefill_tokens : workload.batch_size;
-  memory.logits_bytes = logit_rows * vocab_per_rank * 4;
+  memory.logits_bytes = detail::checked_product(detail::checked_product(logit_rows, vocab_per_rank, "the logits"), 4, "the logits");
   memory.overhead_bytes = workload.framework_overhead_bytes;
-  memory.total_bytes_per_gpu =
-      memory.weight_bytes + memory.kv_cache_bytes + memory.activation_bytes + memory.logits_bytes + memory.overhead_bytes;
+  memory.total_bytes_per_gpu = 0;
+  for (const std::int64_t bytes : {memory.weight_bytes, memory.kv_cache_bytes, memory.activation_bytes, memory.logits_bytes,
+                                   memory.overhead_bytes})
+    memory.total_bytes_per_gpu = detail::checked_sum(memory.total_bytes_per_gpu, bytes, "the memory per GPU");
+  // JavaScript numbers hold integers exactly up to 2^53; beyond, the page would show rounded bytes.
+  if (memory.total_bytes_per_gpu > (std::int64_t{1} << 53))
+    throw std::overflow_error("the memory per GPU (" + std::to_string(memory.total_bytes_per_gpu) +
+                              " B) exceeds 2^53 bytes (8 PiB), beyond any machine: reduce batch, context or the model's sizes");
 
   memory.terms = {
       {"weights", memory.weight_bytes, weight_formula},

@@ -85,7 +85,8 @@ KvCacheFigure kv_cache(const ModelDescription& model, const InferenceWorkload& w
   for (std::size_t kind = 0; kind < model.layer_kinds.size(); ++kind) {
     const LayerShape& layer = model.layer_kinds[kind];
     const std::int64_t per_layer = kv_cache_bytes_per_token_per_layer(layer, workload.kv_cache_dtype);
-    figure.bytes_per_token += per_layer * layer.layer_count;
+    figure.bytes_per_token = detail::checked_sum(
+        figure.bytes_per_token, detail::checked_product(per_layer, layer.layer_count, "the KV cache per token"), "the KV cache per token");
     const std::int64_t layers_here = stages.busiest_kv_stage_layers_of_kind[kind];
     if (per_layer == 0 || layers_here == 0) continue;
 
@@ -101,7 +102,9 @@ KvCacheFigure kv_cache(const ModelDescription& model, const InferenceWorkload& w
     const std::int64_t share_numerator = layer.attention.is_multi_latent() ? 1 : detail::kv_heads_per_rank(layer.attention, tp);
     const std::int64_t share_denominator = layer.attention.is_multi_latent() ? 1 : layer.attention.num_kv_heads;
     const std::int64_t per_rank_per_token = per_layer * share_numerator / share_denominator;
-    term.bytes = per_rank_per_token * tokens * workload.batch_size * layers_here;
+    constexpr const char* what = "the KV cache of this batch and context";
+    term.bytes = detail::checked_product(
+        detail::checked_product(detail::checked_product(per_rank_per_token, tokens, what), workload.batch_size, what), layers_here, what);
     term.formula = std::to_string(per_layer) + " B/token/layer" +
                    (share_numerator != share_denominator
                         ? " x " + std::to_string(share_numerator) + "/" + std::to_string(share_denominator) + " kv heads on this rank"
@@ -109,7 +112,7 @@ KvCacheFigure kv_cache(const ModelDescription& model, const InferenceWorkload& w
                    " x " + std::to_string(tokens) + " tokens" +
                    (layer.attention.sliding_window > 0 ? " (window " + std::to_string(layer.attention.sliding_window) + ")" : "") +
                    " x batch " + std::to_string(workload.batch_size) + " x " + std::to_string(layers_here) + " layers";
-    figure.bytes += term.bytes;
+    figure.bytes = detail::checked_sum(figure.bytes, term.bytes, "the KV cache of this batch and context");
     figure.terms.push_back(std::move(term));
   }
   const bool latent = std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(),

@@ -121,6 +121,10 @@ void add_layer(TensorList& list, const ModelDescription& model, const LayerShape
   add_norm(list, model, layer, hidden, shape.hidden_norms);
 }
 
+// Far above any published model (the largest are near 2^41). Figures derived from the count, at up
+// to 32 bytes per parameter, stay below 2^53: exact as integers and as JavaScript numbers.
+constexpr std::int64_t max_total_parameters = std::int64_t{1} << 48;
+
 std::int64_t checked_add(std::int64_t a, std::int64_t b) {
   std::int64_t sum = 0;
   if (__builtin_add_overflow(a, b, &sum))
@@ -150,7 +154,54 @@ std::int64_t multi_token_prediction_parameters(const ModelDescription& model) {
   list.add(TensorRole::attention_output, ParameterGroup::attention, 0, hidden, 2 * hidden);  // eh_proj
   std::int64_t per_module = 0;
   for (const auto& tensor : tensors) per_module = checked_add(per_module, checked_parameters(tensor));
-  return per_module * model.multi_token_prediction_layers;
+  std::int64_t modules = 0;
+  if (__builtin_mul_overflow(per_module, model.multi_token_prediction_layers, &modules) || modules > max_total_parameters)
+    throw ConfigError("num_nextn_predict_layers", "num_nextn_predict_layers (" + std::to_string(model.multi_token_prediction_layers) +
+                                                      ") modules of " + std::to_string(per_module) +
+                                                      " parameters each exceed 2^48 parameters, far beyond any real model");
+  return modules;
+}
+
+// The config field that most likely makes `tensor` large, for the message.
+const char* size_field(const WeightTensor& tensor) {
+  switch (tensor.role) {
+    case TensorRole::token_embedding:
+    case TensorRole::lm_head: return "vocab_size";
+    case TensorRole::position_embedding: return "max_position_embeddings";
+    case TensorRole::expert_gate:
+    case TensorRole::expert_up:
+    case TensorRole::expert_down: return "num_experts";
+    case TensorRole::mlp_gate:
+    case TensorRole::mlp_up:
+    case TensorRole::mlp_down: return "intermediate_size";
+    default: return "hidden_size";
+  }
+}
+
+// Every consumer of the inventory (weight bytes per format, shards, capacity) multiplies these
+// counts by small factors without overflow checks; the cap keeps them all exact.
+void check_model_size(const std::vector<WeightTensor>& tensors) {
+  std::int64_t total = 0;
+  const WeightTensor* largest = nullptr;
+  std::int64_t largest_parameters = 0;
+  for (const WeightTensor& tensor : tensors) {
+    std::int64_t parameters = 0;
+    const bool overflow = __builtin_mul_overflow(tensor.rows, tensor.columns, &parameters) ||
+                          __builtin_mul_overflow(parameters, tensor.copies, &parameters) ||
+                          __builtin_add_overflow(total, parameters, &total);
+    if (overflow || parameters > largest_parameters) {
+      largest = &tensor;
+      largest_parameters = parameters;
+    }
+    if (overflow || total > max_total_parameters) {
+      const char* field = size_field(*largest);
+      throw ConfigError(field, std::string("this config describes more than 2^48 parameters, far beyond any real model; its largest "
+                                           "tensor is ") +
+                                   tensor_role_name(largest->role) + " (" + std::to_string(largest->rows) + " x " +
+                                   std::to_string(largest->columns) + " x " + std::to_string(largest->copies) +
+                                   "): check " + field + ", hidden_size and num_hidden_layers");
+    }
+  }
 }
 
 }  // namespace
@@ -202,6 +253,7 @@ std::vector<WeightTensor> weight_tensors(const ModelDescription& model) {
   if (!model.tie_word_embeddings)
     list.add(TensorRole::lm_head, ParameterGroup::lm_head, -1, model.vocab_size, embedding_width);
   if (model.lm_head_bias) list.vector(TensorRole::bias, ParameterGroup::lm_head, -1, model.vocab_size);
+  check_model_size(tensors);
   return tensors;
 }
 

@@ -4,6 +4,7 @@
 
 #include "fitcheck/config.hpp"
 #include "fitcheck/inference_memory.hpp"
+#include "fitcheck/latency.hpp"
 #include "fitcheck/report.hpp"
 
 namespace fitcheck {
@@ -19,6 +20,103 @@ Json terms_json(const std::vector<MemoryTerm>& terms) {
   Json out = Json::array();
   for (const auto& term : terms) out.push_back({{"name", term.name}, {"bytes", term.bytes}, {"formula", term.formula}});
   return out;
+}
+
+Json phase_json(const LatencyPhase& phase) {
+  Json ops = Json::object();
+  for (std::size_t i = 0; i < kLatencyOpCount; ++i) {
+    if (phase.seconds[i] == 0 && phase.flops[i] == 0 && phase.bytes[i] == 0) continue;
+    ops[latency_op_name(static_cast<LatencyOp>(i))] = {{"seconds", phase.seconds[i]},
+                                                        {"flops", phase.flops[i]},
+                                                        {"bytes", phase.bytes[i]},
+                                                        {"bound", latency_bound_name(phase.bound[i])}};
+  }
+  return {{"seconds", phase.total_seconds},
+          {"dominant_op", phase.dominant_op == LatencyOp::count_ ? "none" : latency_op_name(phase.dominant_op)},
+          {"dominant_bound", latency_bound_name(phase.dominant_bound)},
+          {"ops", ops}};
+}
+
+// The latency block, and llm-analysis's summary names at the top level of the report (same
+// conventions: decode_latency is one step with the full prompt + generated cache).
+void add_latency(Json& report, const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                 const InferenceRequest& request, const Accelerator& gpu, const CapacityAnswer& prefill_batch,
+                 const CapacityAnswer& decode_batch) {
+  const InferenceWorkload& w = request.workload;
+  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, w.weight_format, w.weight_options);
+  const LatencyAssumptions assumptions = latency_assumptions_for(request, gpu);
+  const LatencyExplanation explanation = explain_latency(prepared, w, gpu, request.lengths, assumptions);
+  const LatencyEstimate& e = explanation.estimate;
+  const LatencyTotals& t = e.totals;
+  Json lines = Json::array();
+  for (const auto& line : explanation.lines)
+    lines.push_back({{"phase", line.phase},
+                     {"op", line.op},
+                     {"flops", line.flops},
+                     {"bytes", line.bytes},
+                     {"seconds", line.seconds},
+                     {"bound", line.bound},
+                     {"formula", line.formula}});
+  report["latency"] = {
+      {"prompt_len", request.lengths.prompt_tokens},
+      {"gen_len", request.lengths.generated_tokens},
+      {"time_to_first_token_seconds", t.prefill_seconds},
+      {"prefill_seconds", t.prefill_seconds},
+      {"decode_step_first_seconds", t.decode_step_first_seconds},
+      {"decode_step_last_seconds", t.decode_step_last_seconds},
+      {"decode_total_seconds", t.decode_total_seconds},
+      {"end_to_end_seconds", t.end_to_end_seconds},
+      {"request_tokens_per_second", t.request_tokens_per_second},
+      {"batch_tokens_per_second", t.batch_tokens_per_second},
+      {"prefill_tokens_per_second", t.prefill_tokens_per_second},
+      {"decode_tokens_per_second", t.decode_tokens_per_second},
+      {"gpus", t.gpus},
+      {"price_per_hour_usd", t.price_per_hour_usd},
+      {"cost_per_million_input_tokens_usd", t.cost_per_million_input_tokens_usd},
+      {"cost_per_million_output_tokens_usd", t.cost_per_million_output_tokens_usd},
+      {"weight_bytes_per_gpu", e.weight_bytes_per_gpu},
+      {"decode_weight_bytes_read_per_gpu", e.decode_weight_bytes_read_per_gpu},
+      {"dominant_op", e.dominant_op == LatencyOp::count_ ? "none" : latency_op_name(e.dominant_op)},
+      {"dominant_bound", latency_bound_name(e.dominant_bound)},
+      {"prefill_dominates", e.prefill_dominates},
+      {"assumptions_used",
+       {{"flops_efficiency", assumptions.flops_efficiency},
+        {"hbm_efficiency", assumptions.hbm_efficiency},
+        {"interconnect_efficiency", assumptions.interconnect_efficiency},
+        {"fp8_activations", assumptions.fp8_activations},
+        {"matmul_dtype", compute_dtype_name(e.rates.matmul_dtype)},
+        {"matmul_flops_per_second", e.rates.matmul_flops_per_second},
+        {"hbm_bytes_per_second", e.rates.hbm_bytes_per_second}}},
+      {"phases",
+       {{"prefill", phase_json(e.prefill)},
+        {"decode_first", phase_json(e.decode_first)},
+        {"decode_last", phase_json(e.decode_last)},
+        {"decode_full", phase_json(e.decode_full)}}},
+      {"lines", lines},
+      {"summary", explanation.summary},
+      {"notes", explanation.assumptions},
+  };
+  const LlmAnalysisCompat& compat = e.llm_analysis;
+  report["prefill_latency"] = compat.prefill_latency;
+  report["decode_latency"] = compat.decode_latency;
+  report["total_decode_latency"] = compat.total_decode_latency;
+  report["total_latency"] = compat.total_latency;
+  report["total_per_token_latency"] = compat.total_per_token_latency;
+  report["prefill_tokens_per_sec"] = compat.prefill_tokens_per_sec;
+  report["decode_tokens_per_sec"] = compat.decode_tokens_per_sec;
+  report["total_tokens_per_sec"] = compat.total_tokens_per_sec;
+  report["prefill_cost_per_1k_tokens"] = compat.prefill_cost_per_1k_tokens;
+  report["decode_cost_per_1k_tokens"] = compat.decode_cost_per_1k_tokens;
+  report["total_cost_per_1k_tokens"] = compat.total_cost_per_1k_tokens;
+  report["kv_cache_memory_per_gpu"] = report["kv_cache_bytes"];
+  report["weight_memory_per_gpu"] = report["weight_bytes"];
+  report["prefill_max_batch_size_per_gpu"] = prefill_batch.value;
+  report["decode_max_batch_size_per_gpu"] = decode_batch.value;
+  for (std::size_t i = 0; i < kLatencyOpCount; ++i) {
+    const std::string op = latency_op_name(static_cast<LatencyOp>(i));
+    report["prefill_latency_" + op] = compat.prefill_latency_by_op[i];
+    report["decode_latency_" + op] = compat.decode_latency_by_op[i];
+  }
 }
 
 }  // namespace
@@ -96,9 +194,15 @@ std::string inference_report_json(std::string_view config_json_text, const Optio
     report["max_batch_size"] = batch.value;
     report["max_context_length"] = context.value;
     report["min_gpus"] = gpus.value;
+    // Decode steps carry one token per sequence: their activations are those of a one-token step.
+    InferenceWorkload decode = w;
+    decode.prefill_chunk_tokens = 1;
+    const CapacityAnswer decode_batch = max_batch_size(model, tensors, decode, gpu);
     report["capacity"] = {{"max_batch_size", capacity_json(batch)},
                           {"max_context_length", capacity_json(context)},
-                          {"min_gpus", capacity_json(gpus)}};
+                          {"min_gpus", capacity_json(gpus)},
+                          {"decode_max_batch_size", capacity_json(decode_batch)}};
+    add_latency(report, model, tensors, request, gpu, batch, decode_batch);
   } else {
     assumptions.push_back("no GPU chosen: capacity answers (max batch, max context, fewest GPUs) need one");
   }

@@ -30,4 +30,12 @@ std::int64_t kv_heads_per_rank(const AttentionShape& attention, std::int64_t ten
 std::vector<WeightTensor> tensors_on_stage(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                            const ParallelLayout& layout, const StagePlan& plan, std::size_t stage);
 
+// The stage whose rank holds the most parameters (the first of equals), in one pass over the tensors.
+std::size_t busiest_weight_stage(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                 const ParallelLayout& layout, const StagePlan& plan);
+
+// a x b and a + b, or std::overflow_error naming `what` (a byte figure beyond 64 bits).
+std::int64_t checked_product(std::int64_t a, std::int64_t b, const char* what);
+std::int64_t checked_sum(std::int64_t a, std::int64_t b, const char* what);
+
 }  // namespace fitcheck::detail

@@ -12,6 +12,7 @@
 
 #include "fitcheck/hardware.hpp"
 #include "fitcheck/inference_memory.hpp"
+#include "fitcheck/latency.hpp"
 
 namespace fitcheck {
 
@@ -51,7 +52,23 @@ struct InferenceRequest {
   const Accelerator* gpu = nullptr;  // nullptr: no GPU chosen, capacity answers are skipped
   bool weight_format_given = false;  // false: use the checkpoint's own format (native_weight_format)
   std::vector<std::string> defaults_used;  // options left at their default, for the report
+  // Latency (computed when a GPU is chosen): prompt and generated tokens per sequence, and the
+  // overrides of the GPU's default assumptions (efficiencies, price).
+  LatencyRequest lengths{};
+  struct LatencyOverrides {
+    double flops_efficiency = -1, hbm_efficiency = -1, interconnect_efficiency = -1;
+    double price_per_gpu_hour_usd = -1;
+    int fp8_activations = -1;  // -1: default, 0/1: off/on
+  } latency_overrides;
 };
+
+// Reads the latency keys of an inference request: prompt_len, gen_len (together the context
+// unless context is given, which must then hold them), flops_efficiency, hbm_efficiency,
+// interconnect_efficiency, price_per_gpu_hour, fp8_activations.
+void read_latency_options(OptionReader& reader, InferenceRequest& request, bool context_given);
+
+// The GPU's default latency assumptions with the request's overrides applied.
+LatencyAssumptions latency_assumptions_for(const InferenceRequest& request, const Accelerator& gpu);
 
 // Keys: weights, kv_dtype, batch, context, prefill_chunk, kv_block, tp, pp, ep, gpu,
 // gpu_memory_utilization, overhead_gib, eager_attention, logits_all_positions.

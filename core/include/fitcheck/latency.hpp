@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+// Inference latency, throughput and cost from a roofline per operation: each operation of a layer
+// takes max(FLOPs / (peak x efficiency), bytes / (bandwidth x efficiency)); collectives take a ring
+// model with a latency floor. Two steps: prepare_latency_model() once per model and weight format
+// (shapes, storage bytes per operation, all vector work), then per workload either
+// estimate_latency_totals() (the planner's inner loop: under a microsecond in WebAssembly) or
+// estimate_latency() (the same formulas with a per-operation breakdown); both do arithmetic only,
+// no allocation and no strings. explain_latency() adds the formula strings for reports.
+// Formulas, default efficiencies and their sources: docs/latency.md.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fitcheck/hardware.hpp"
+#include "fitcheck/inference_memory.hpp"
+#include "fitcheck/model.hpp"
+#include "fitcheck/params.hpp"
+#include "fitcheck/quantization.hpp"
+
+namespace fitcheck {
+
+// User-settable efficiencies and link figures. Defaults and sources: docs/latency.md.
+struct LatencyAssumptions {
+  double flops_efficiency = 0.7;         // share of dense peak a matrix product reaches
+  double hbm_efficiency = 0.8;           // share of peak memory bandwidth a streaming read reaches
+  double interconnect_efficiency = 0.7;  // share of the per-direction link a ring collective reaches
+  // NCCL's latency model (NVIDIA/nccl@b6475625 src/graph/tuning.cc): ring LL base latency per
+  // collective, and per-step hardware latency over NVLink (PCIe: 1.0 us) and the network.
+  double collective_base_latency_seconds = 6.6e-6;
+  double link_hop_latency_seconds = 0.6e-6;
+  double network_hop_latency_seconds = 2.7e-6;
+  // Bandwidth one GPU has to other nodes, one direction: DGX H100 has one 400 Gb/s NIC per GPU.
+  double inter_node_bytes_per_second_per_gpu = 50e9;
+  // fp8 weight formats (fp8-per-tensor, fp8-block128) quantize activations too and multiply in fp8
+  // where the chip has an fp8 path (vLLM/TensorRT-LLM W8A8); false: weight-only, bf16 products.
+  bool fp8_activations = true;
+  double price_per_gpu_hour_usd = -1;  // < 0: the accelerator's editable default
+};
+
+// The assumptions with the per-step link latency of the accelerator's node link (PCIe or NVLink).
+LatencyAssumptions default_latency_assumptions(const Accelerator& accelerator);
+
+enum class LatencyOp : std::uint8_t {
+  embedding,           // token (and learned position) rows read
+  qkv_projection,      // q, k, v (MLA: q down/up and the kv down projection)
+  attention,           // scores, softmax, weighted values (MLA: with the absorbed up-projections)
+  output_projection,
+  mlp,                 // dense MLP, gated or not
+  moe_router,
+  moe_experts,         // routed experts
+  moe_shared_experts,
+  norms,               // hidden-size norms of every layer and the final norm
+  lm_head,
+  tp_collectives,      // tensor-parallel all-reduces (and the vocabulary-parallel gathers)
+  pp_transfer,         // pipeline point-to-point sends between stages
+  ep_all_to_all,       // expert-parallel dispatch and combine
+  count_
+};
+inline constexpr std::size_t kLatencyOpCount = static_cast<std::size_t>(LatencyOp::count_);
+const char* latency_op_name(LatencyOp op);  // "qkv_projection", ...
+
+enum class LatencyBound : std::uint8_t { none, compute, memory, interconnect };
+const char* latency_bound_name(LatencyBound bound);  // "compute", "memory", "interconnect", "none"
+
+// What the format's weight products multiply in; the attention core, router and lm_head always
+// run in the 16-bit activation type.
+enum class MatmulPrecision : std::uint8_t { activation_16bit, fp32, fp8, fp4 };
+
+// Weights of one operation of one layer, before any split: matrix parameters (2 FLOPs each per
+// token) and the bytes the format stores for them (scales included).
+struct OpWeights {
+  double matrix_params = 0;
+  double bytes = 0;
+};
+
+// One layer kind as the evaluate step needs it. Widths in elements, weights per layer, unsharded.
+struct LatencyLayerKind {
+  std::int64_t layers = 0;
+  bool encoder = false;
+  bool parallel_attention_mlp = false;
+  bool cross_attention = false;
+  bool multi_latent = false;
+  bool moe = false;
+  double heads = 0, kv_heads = 0, qk_head_dim = 0, v_head_dim = 0, sliding_window = 0;
+  double q_lora_rank = 0, kv_lora_rank = 0, rope_head_dim = 0, nope_head_dim = 0;
+  double mlp_width = 0;      // dense intermediate size
+  double shared_width = 0;   // all shared experts together
+  double expert_width = 0;   // one routed expert
+  double experts = 0, experts_per_token = 0;
+  double hidden_norms = 0;
+  OpWeights query;                 // q (MLA: q_b) and the attention biases: split by tp
+  OpWeights key_value;             // k and v: split by key/value heads per rank
+  OpWeights attention_replicated;  // MLA q_a / kv_a, sinks, position bias: on every rank
+  OpWeights kv_up;                 // MLA kv_b: split by tp
+  OpWeights output;                // split by tp
+  OpWeights mlp;                   // split by tp
+  OpWeights router;                // on every rank
+  OpWeights expert;                // ONE routed expert
+  OpWeights shared;                // shared experts: split by tp
+  OpWeights norms;                 // norm weights: on every rank
+  // kv_cache_bytes_per_token_per_layer() for each KvCacheDtype (self-attention share only).
+  std::array<double, 6> kv_cache_bytes_per_token{};
+};
+
+struct PreparedLatencyModel {
+  WeightFormat weight_format = WeightFormat::bf16;
+  MatmulPrecision matmul_precision = MatmulPrecision::activation_16bit;
+  double hidden = 0, vocab = 0;
+  double embedding_row_bytes = 0;  // one token row of the stored embedding (plus position row)
+  double embedding_bytes = 0;      // the whole token embedding as stored
+  OpWeights lm_head;               // the tied embedding when tie_word_embeddings
+  bool tied_embeddings = false;
+  double final_norms = 0;
+  double final_norm_bytes = 0;
+  std::int64_t layers = 0;
+  std::vector<LatencyLayerKind> kinds;
+};
+
+// Groups the inventory (weight_tensors(model)) by layer kind and operation and sizes each group in
+// `format` with weight_bytes() (GGUF: the per-tensor types of gguf_tensor_types(), averaged over
+// the layers of a kind). Throws std::invalid_argument for an empty model or invalid options.
+PreparedLatencyModel prepare_latency_model(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                           WeightFormat format, const WeightFormatOptions& options = {});
+
+// The rates one evaluation divides by, efficiencies applied.
+struct LatencyRates {
+  ComputeDtype matmul_dtype = ComputeDtype::bf16;      // the format's weight products
+  ComputeDtype activation_dtype = ComputeDtype::bf16;  // attention core, router, lm_head
+  double matmul_flops_per_second = 0;
+  double activation_flops_per_second = 0;
+  double vector_flops_per_second = 0;                  // elementwise work (norms): fp32 vector units
+  double hbm_bytes_per_second = 0;
+  double tp_link_bytes_per_second = 0, ep_link_bytes_per_second = 0, pp_link_bytes_per_second = 0;
+  double tp_hop_seconds = 0, ep_hop_seconds = 0, pp_hop_seconds = 0;
+  double collective_base_seconds = 0;
+};
+// Throws std::invalid_argument when the chip has no rate for the products (no bf16/fp16 rate;
+// no fp32 rate for fp32 weights).
+LatencyRates latency_rates(const PreparedLatencyModel& model, const Accelerator& accelerator,
+                           const ParallelLayout& layout, const LatencyAssumptions& assumptions);
+
+struct LatencyRequest {
+  std::int64_t prompt_tokens = 512;     // per sequence
+  std::int64_t generated_tokens = 128;  // per sequence, the first one produced by prefill
+};
+
+// One forward pass (prefill, or one decode step), per operation, on the GPUs that run it.
+struct LatencyPhase {
+  std::array<double, kLatencyOpCount> seconds{};
+  std::array<double, kLatencyOpCount> flops{};            // per GPU, summed over layers
+  std::array<double, kLatencyOpCount> bytes{};            // HBM bytes per GPU (links: bytes sent)
+  std::array<double, kLatencyOpCount> compute_seconds{};  // flops / (peak x efficiency)
+  std::array<double, kLatencyOpCount> memory_seconds{};   // bytes / (bandwidth x efficiency)
+  std::array<LatencyBound, kLatencyOpCount> bound{};
+  double total_seconds = 0;
+  LatencyOp dominant_op = LatencyOp::count_;
+  LatencyBound dominant_bound = LatencyBound::none;
+};
+
+// The names and conventions of cli99/llm-analysis's inference summary (analysis.py, inference()):
+// decode_latency is one step with the full prompt + generated cache and every one of the
+// num_tokens_to_generate steps is charged at it; cost uses tp x pp GPUs. Seconds and US dollars.
+struct LlmAnalysisCompat {
+  double prefill_latency = 0;
+  double decode_latency = 0;
+  double total_decode_latency = 0;     // generated_tokens x decode_latency
+  double total_latency = 0;            // prefill_latency + total_decode_latency
+  double total_per_token_latency = 0;  // total_latency / generated_tokens
+  double prefill_tokens_per_sec = 0;   // batch x prompt / prefill_latency
+  double decode_tokens_per_sec = 0;    // batch / decode_latency
+  double total_tokens_per_sec = 0;     // batch x generated / total_latency
+  double prefill_cost_per_1k_tokens = 0;
+  double decode_cost_per_1k_tokens = 0;
+  double total_cost_per_1k_tokens = 0;
+  // Per-op keys: "prefill_latency_<op>" and "decode_latency_<op>" with latency_op_name(op).
+  std::array<double, kLatencyOpCount> prefill_latency_by_op{};
+  std::array<double, kLatencyOpCount> decode_latency_by_op{};
+};
+
+// The headline figures; what a planner needs from one layout.
+struct LatencyTotals {
+  double prefill_seconds = 0;            // time to first token
+  double decode_step_first_seconds = 0;  // attends prompt + 1 tokens
+  double decode_step_last_seconds = 0;   // attends prompt + generated - 1 tokens
+  double decode_total_seconds = 0;       // the generated - 1 decode steps, exact sum (closed form)
+  double end_to_end_seconds = 0;         // prefill + decode_total
+  double request_tokens_per_second = 0;  // generated / end_to_end, one sequence as its user sees it
+  double batch_tokens_per_second = 0;    // batch x generated / end_to_end, one replica (tp x pp GPUs)
+  double prefill_tokens_per_second = 0;  // batch x prompt / prefill
+  double decode_tokens_per_second = 0;   // batch / mean decode step
+  std::int64_t gpus = 0;                 // tp x pp: the GPUs of one replica, all paid for
+  double price_per_hour_usd = 0;         // all of them
+  double cost_per_million_input_tokens_usd = 0;   // prefill time priced per prompt token
+  double cost_per_million_output_tokens_usd = 0;  // mean decode step priced per generated token
+};
+
+struct LatencyEstimate {
+  LatencyRates rates;
+  LatencyPhase prefill;       // whole prompt of every sequence: time to first token
+  LatencyPhase decode_first;  // first decode step: attends prompt + 1 tokens
+  LatencyPhase decode_last;   // last decode step: attends prompt + generated - 1 tokens
+  LatencyPhase decode_full;   // one step attending prompt + generated tokens (llm-analysis decode)
+  LatencyTotals totals;
+  double weight_bytes_per_gpu = 0;              // storage bytes on the busiest stage's GPU
+  double decode_weight_bytes_read_per_gpu = 0;  // per decode step there (routed experts: touched ones)
+  LatencyOp dominant_op = LatencyOp::count_;    // of the phase that takes longer in total
+  LatencyBound dominant_bound = LatencyBound::none;
+  bool prefill_dominates = false;
+  LlmAnalysisCompat llm_analysis;
+};
+
+// The evaluate step. Reads workload.batch_size, kv_cache_dtype, layout, flash_attention,
+// logits_all_positions and activation_bytes_per_element; the weight format must be the prepared
+// one. Throws std::invalid_argument for non-positive sizes or a format mismatch.
+LatencyEstimate estimate_latency(const PreparedLatencyModel& model, const InferenceWorkload& workload,
+                                 const Accelerator& accelerator, const LatencyRequest& request,
+                                 const LatencyAssumptions& assumptions = {});
+// The same figures without the per-operation breakdown: the planner's inner loop.
+LatencyTotals estimate_latency_totals(const PreparedLatencyModel& model, const InferenceWorkload& workload,
+                                      const Accelerator& accelerator, const LatencyRequest& request,
+                                      const LatencyAssumptions& assumptions = {});
+
+// Report path: one line per phase and operation with its formula, numbers substituted.
+struct LatencyLine {
+  std::string phase;  // "prefill", "decode_first", "decode_last"
+  std::string op;     // latency_op_name
+  double flops = 0, bytes = 0, seconds = 0;
+  std::string bound;
+  std::string formula;
+};
+struct LatencyExplanation {
+  LatencyEstimate estimate;
+  std::vector<LatencyLine> lines;       // operations with a nonzero time
+  std::vector<std::string> summary;     // prefill, decode, totals, cost, each with its formula
+  std::vector<std::string> assumptions; // efficiencies, dtypes, conventions used
+};
+LatencyExplanation explain_latency(const PreparedLatencyModel& model, const InferenceWorkload& workload,
+                                   const Accelerator& accelerator, const LatencyRequest& request,
+                                   const LatencyAssumptions& assumptions = {});
+
+namespace detail {
+// Expected distinct experts a step of `tokens` tokens routes to, top-k of E each:
+// E x (1 - (1 - k/E)^tokens). Shared by latency and training time.
+double expected_distinct_experts(double experts, double experts_per_token, double tokens);
+// Query/key pairs one sequence of `tokens` attends: causal (i attends min(i, window) keys), or
+// all tokens x tokens when not causal. window 0: unbounded.
+double attended_pairs(double tokens, double window, bool causal);
+// Ring collectives: 2(n-1)/n x bytes / bandwidth + 2(n-1) hops for all-reduce; (n-1)/n and n-1
+// for all-gather and reduce-scatter; each plus one base latency. 0 when n <= 1.
+double ring_all_reduce_seconds(double message_bytes, double ranks, double bytes_per_second, double hop_seconds,
+                               double base_seconds);
+double ring_all_gather_seconds(double message_bytes, double ranks, double bytes_per_second, double hop_seconds,
+                               double base_seconds);
+
+// Sum over integer x in [x0, x1] of max(a1 + s1 x, a2 + s2 x), in closed form.
+double sum_of_max_of_lines(double a1, double s1, double a2, double s2, double x0, double x1);
+
+// How a layout splits one layer kind over the ranks of a pipeline stage.
+struct LayerSplit {
+  double tp = 1;
+  double heads = 0;                // query heads per rank
+  double kv_share = 1;             // share of the layer's keys/values (and their weights) per rank
+  double expert_ranks = 1;         // ranks the routed experts are spread over
+  double expert_token_factor = 1;  // tokens meeting at the experts per token of this replica
+  bool all_to_all = false;         // expert parallelism wider than tp: dispatch and combine
+};
+LayerSplit layer_split(const LatencyLayerKind& kind, const ParallelLayout& layout);
+
+// Storage bytes on the busiest pipeline stage's GPU, and the bytes of weights one decode step of
+// `batch` sequences reads there.
+struct GpuWeightBytes {
+  double stored = 0;
+  double read_per_decode_step = 0;
+};
+GpuWeightBytes busiest_gpu_weight_bytes(const PreparedLatencyModel& model, const ParallelLayout& layout, double batch);
+}  // namespace detail
+
+}  // namespace fitcheck

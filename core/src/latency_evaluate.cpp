@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: MIT
+// The evaluate step of the latency model: arithmetic over the prepared layer kinds, no allocation.
+// Every operation is timed per GPU as max(FLOPs / (peak x efficiency), bytes / (HBM x efficiency));
+// collectives by the ring model of latency_rates.cpp. Formulas: docs/latency.md.
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "fitcheck/latency.hpp"
+
+namespace fitcheck {
+namespace {
+
+using detail::attended_pairs;
+using detail::expected_distinct_experts;
+using detail::ring_all_gather_seconds;
+using detail::ring_all_reduce_seconds;
+using detail::sum_of_max_of_lines;
+
+struct OpCost {
+  double flops = 0;
+  double bytes = 0;
+};
+
+using KindSplit = detail::LayerSplit;
+
+// Fills the per-operation arrays of a phase (the report path).
+struct PhaseAccumulator {
+  LatencyPhase& phase;
+  double hbm;
+  void op(LatencyOp op, double flops, double flops_per_second, double bytes, double times) {
+    const auto i = static_cast<std::size_t>(op);
+    const double compute = flops / flops_per_second, memory = bytes / hbm;
+    phase.compute_seconds[i] += compute * times;
+    phase.memory_seconds[i] += memory * times;
+    phase.seconds[i] += std::max(compute, memory) * times;
+    phase.flops[i] += flops * times;
+    phase.bytes[i] += bytes * times;
+  }
+  void link(LatencyOp op, double bytes_sent, double seconds, double times) {
+    const auto i = static_cast<std::size_t>(op);
+    phase.seconds[i] += seconds * times;
+    phase.bytes[i] += bytes_sent * times;
+  }
+};
+
+// Sums the time only (the planner's path); the same calls, so the same formulas.
+struct TotalAccumulator {
+  double total = 0;
+  double hbm = 0;
+  void op(LatencyOp, double flops, double flops_per_second, double bytes, double times) {
+    total += std::max(flops / flops_per_second, bytes / hbm) * times;
+  }
+  void link(LatencyOp, double, double seconds, double times) { total += seconds * times; }
+};
+
+void finish_phase(LatencyPhase& p) {
+  p.total_seconds = 0;
+  double longest = -1;
+  for (std::size_t i = 0; i < kLatencyOpCount; ++i) {
+    const auto op = static_cast<LatencyOp>(i);
+    const bool link = op == LatencyOp::tp_collectives || op == LatencyOp::pp_transfer || op == LatencyOp::ep_all_to_all;
+    if (p.seconds[i] <= 0) p.bound[i] = LatencyBound::none;
+    else if (link) p.bound[i] = LatencyBound::interconnect;
+    else p.bound[i] = p.compute_seconds[i] >= p.memory_seconds[i] ? LatencyBound::compute : LatencyBound::memory;
+    p.total_seconds += p.seconds[i];
+    if (p.seconds[i] > longest) {
+      longest = p.seconds[i];
+      p.dominant_op = op;
+    }
+  }
+  p.dominant_bound = p.bound[static_cast<std::size_t>(p.dominant_op)];
+}
+
+OpCost attention_prefill(const LatencyLayerKind& k, const KindSplit& s, double sequences, double prompt, double a,
+                         double kv_bytes, bool flash, bool causal) {
+  const double tokens = sequences * prompt;
+  // FlashAttention skips fully masked blocks: causal work is the attended pairs. Eager attention
+  // multiplies the whole square and masks it.
+  const double pairs = flash ? attended_pairs(prompt, k.sliding_window, causal) : prompt * prompt;
+  OpCost c;
+  double qk_dim = k.qk_head_dim;
+  if (k.multi_latent) {
+    // Prefill decompresses keys and values from the latent for every token (DeepSeek-V2 §2.1.2).
+    qk_dim = k.nope_head_dim + k.rope_head_dim;
+    c.flops += 2 * tokens * k.kv_up.matrix_params / s.tp;
+    c.bytes += k.kv_up.bytes / s.tp + tokens * a * (k.kv_lora_rank + k.rope_head_dim) +
+               2 * tokens * a * s.heads * (k.nope_head_dim + k.v_head_dim);
+  } else {
+    c.bytes += tokens * a * k.kv_heads * s.kv_share * (k.qk_head_dim + k.v_head_dim);  // k, v read
+  }
+  c.flops += 2 * sequences * s.heads * pairs * (qk_dim + k.v_head_dim);  // q.k^T and p.v
+  c.bytes += tokens * a * s.heads * (qk_dim + k.v_head_dim);              // q read, output written
+  c.bytes += tokens * kv_bytes * s.kv_share;                               // cache written
+  // Eager: scores written, read by softmax, probabilities written, read by p.v.
+  if (!flash) c.bytes += 4 * sequences * s.heads * prompt * prompt * a;
+  return c;
+}
+
+// One decode step of `sequences` tokens attending `attended` cached tokens each: linear in attended.
+OpCost attention_decode(const LatencyLayerKind& k, const KindSplit& s, double sequences, double attended, double a,
+                        double kv_bytes) {
+  OpCost c;
+  if (k.multi_latent) {
+    // Absorbed MLA (DeepSeek-V2 §2.1.3 and Appendix C): W_UK folds into the query and W_UV into
+    // the output, so each head scores and averages the latent (kv_lora_rank + rope dims) itself.
+    const double r = k.kv_lora_rank;
+    c.flops = 2 * sequences * s.heads *
+              (k.nope_head_dim * r + attended * (r + k.rope_head_dim) + attended * r + r * k.v_head_dim);
+    c.bytes = k.kv_up.bytes / s.tp + sequences * a * s.heads * (k.nope_head_dim + k.rope_head_dim + k.v_head_dim);
+  } else {
+    c.flops = 2 * sequences * s.heads * attended * (k.qk_head_dim + k.v_head_dim);
+    c.bytes = sequences * a * s.heads * (k.qk_head_dim + k.v_head_dim);
+  }
+  c.bytes += sequences * (attended + 1) * kv_bytes * s.kv_share;  // cache read, new token written
+  return c;
+}
+
+// Everything of one layer kind in one pass except the attention core.
+template <class Accumulator>
+void add_layer_ops(Accumulator& acc, const LatencyRates& r, const LatencyLayerKind& k, const KindSplit& s,
+                   double tokens, double a, double hidden) {
+  const double n = static_cast<double>(k.layers), tp = s.tp;
+  double qkv_flops = 2 * tokens * (k.query.matrix_params / tp + k.attention_replicated.matrix_params);
+  double qkv_bytes = k.query.bytes / tp + k.attention_replicated.bytes;
+  if (k.multi_latent) {
+    qkv_bytes += tokens * a * (hidden + k.q_lora_rank + s.heads * k.qk_head_dim + k.kv_lora_rank + k.rope_head_dim);
+  } else {
+    qkv_flops += 2 * tokens * k.key_value.matrix_params * s.kv_share;
+    qkv_bytes += k.key_value.bytes * s.kv_share +
+                 tokens * a * (hidden + s.heads * k.qk_head_dim + k.kv_heads * s.kv_share * (k.qk_head_dim + k.v_head_dim));
+  }
+  acc.op(LatencyOp::qkv_projection, qkv_flops, r.matmul_flops_per_second, qkv_bytes, n);
+  acc.op(LatencyOp::output_projection, 2 * tokens * k.output.matrix_params / tp, r.matmul_flops_per_second,
+         k.output.bytes / tp + tokens * a * (s.heads * k.v_head_dim + hidden), n);
+  // Activation traffic of an MLP: input and output, and the intermediate written and read once.
+  if (k.mlp.matrix_params > 0)
+    acc.op(LatencyOp::mlp, 2 * tokens * k.mlp.matrix_params / tp, r.matmul_flops_per_second,
+           k.mlp.bytes / tp + tokens * a * (2 * hidden + 2 * k.mlp_width / tp), n);
+  bool moe_all_to_all = false;
+  if (k.moe) {
+    acc.op(LatencyOp::moe_router, 2 * tokens * k.router.matrix_params, r.activation_flops_per_second,
+           k.router.bytes + tokens * a * (hidden + k.experts), n);
+    const double group_tokens = tokens * s.expert_token_factor;
+    // Each touched expert's weights are read once per step, however many tokens it serves.
+    const double touched = expected_distinct_experts(k.experts, k.experts_per_token, group_tokens);
+    const double routed = group_tokens * k.experts_per_token / s.expert_ranks;  // token-expert pairs per rank
+    acc.op(LatencyOp::moe_experts, 2 * routed * k.expert.matrix_params, r.matmul_flops_per_second,
+           touched / s.expert_ranks * k.expert.bytes + routed * a * (2 * hidden + 2 * k.expert_width), n);
+    if (k.shared.matrix_params > 0)
+      acc.op(LatencyOp::moe_shared_experts, 2 * tokens * k.shared.matrix_params / tp, r.matmul_flops_per_second,
+             k.shared.bytes / tp + tokens * a * (2 * hidden + 2 * k.shared_width / tp), n);
+    if (s.all_to_all) {
+      // Dispatch and combine: this rank's share of the tokens, k copies each, (ep-1)/ep leave it;
+      // pairwise exchange takes ep - 1 steps.
+      moe_all_to_all = true;
+      const double ep = s.expert_ranks;
+      const double sent = tokens / tp * k.experts_per_token * hidden * a * (ep - 1) / ep;
+      acc.link(LatencyOp::ep_all_to_all, 2 * sent,
+               2 * (sent / r.ep_link_bytes_per_second + (ep - 1) * r.ep_hop_seconds + r.collective_base_seconds), n);
+    }
+  }
+  // RMSNorm per element: square, accumulate, scale, weight (4 FLOPs); the row read and written.
+  acc.op(LatencyOp::norms, 4 * tokens * hidden * k.hidden_norms, r.vector_flops_per_second,
+         k.norms.bytes + 2 * tokens * hidden * a * k.hidden_norms, n);
+  if (tp > 1) {
+    // Megatron-LM (Shoeybi et al. 2019, §3): one all-reduce after attention and one after the MLP;
+    // a parallel attention+MLP block sums both first and reduces once.
+    const bool has_mlp = k.moe || k.mlp.matrix_params > 0;
+    double reduces = k.parallel_attention_mlp || !has_mlp ? 1 : 2;
+    if (moe_all_to_all && !k.parallel_attention_mlp) reduces -= 1;
+    const double message = tokens * hidden * a;
+    acc.link(LatencyOp::tp_collectives, reduces * 2 * (tp - 1) / tp * message,
+             reduces * ring_all_reduce_seconds(message, tp, r.tp_link_bytes_per_second, r.tp_hop_seconds,
+                                               r.collective_base_seconds),
+             n);
+  }
+}
+
+// Embedding rows, final norm, lm_head, their collectives and the pipeline sends of one pass.
+template <class Accumulator>
+void add_model_ops(Accumulator& acc, const LatencyRates& r, const PreparedLatencyModel& pm,
+                   const ParallelLayout& layout, double tokens, double lm_rows, double a) {
+  const double tp = static_cast<double>(layout.tensor_parallel), pp = static_cast<double>(layout.pipeline_parallel);
+  const double h = pm.hidden;
+  // Vocabulary-parallel embedding (each rank reads the rows it holds, then an all-reduce).
+  acc.op(LatencyOp::embedding, 0, r.vector_flops_per_second, tokens * pm.embedding_row_bytes / tp + tokens * h * a, 1);
+  acc.op(LatencyOp::norms, 4 * tokens * h * pm.final_norms, r.vector_flops_per_second,
+         pm.final_norm_bytes + 2 * tokens * h * a * pm.final_norms, 1);
+  acc.op(LatencyOp::lm_head, 2 * lm_rows * pm.lm_head.matrix_params / tp, r.activation_flops_per_second,
+         pm.lm_head.bytes / tp + lm_rows * a * (h + pm.vocab / tp), 1);
+  if (tp > 1) {
+    const double embed = tokens * h * a, logits = lm_rows * pm.vocab * a;
+    acc.link(LatencyOp::tp_collectives, 2 * (tp - 1) / tp * embed + (tp - 1) / tp * logits,
+             ring_all_reduce_seconds(embed, tp, r.tp_link_bytes_per_second, r.tp_hop_seconds, r.collective_base_seconds) +
+                 ring_all_gather_seconds(logits, tp, r.tp_link_bytes_per_second, r.tp_hop_seconds,
+                                         r.collective_base_seconds),
+             1);
+  }
+  if (pp > 1) {
+    const double message = tokens * h * a;
+    acc.link(LatencyOp::pp_transfer, message,
+             message / r.pp_link_bytes_per_second + r.pp_hop_seconds + r.collective_base_seconds, pp - 1);
+  }
+}
+
+void check(bool ok, const char* message) {
+  if (!ok) throw std::invalid_argument(message);
+}
+
+struct Inputs {
+  double batch, prompt, generated, a;
+  std::size_t kv;  // index of the cache dtype in kv_cache_bytes_per_token
+  const InferenceWorkload& w;
+  double price_per_gpu_hour;
+};
+
+Inputs read_inputs(const PreparedLatencyModel& pm, const InferenceWorkload& w, const Accelerator& gpu,
+                   const LatencyRequest& request, const LatencyAssumptions& assume) {
+  check(w.weight_format == pm.weight_format, "the workload's weight format is not the prepared one");
+  check(w.batch_size >= 1 && request.prompt_tokens >= 1 && request.generated_tokens >= 1,
+        "batch, prompt and generated tokens must be at least 1");
+  check(w.layout.tensor_parallel >= 1 && w.layout.pipeline_parallel >= 1 && w.layout.expert_parallel >= 1,
+        "parallel sizes must be at least 1");
+  check(w.activation_bytes_per_element >= 1, "activation bytes per element must be at least 1");
+  check(assume.flops_efficiency > 0 && assume.hbm_efficiency > 0 && assume.interconnect_efficiency > 0,
+        "efficiencies must be positive");
+  check(gpu.memory_bandwidth_bytes_per_second > 0, "the accelerator has no memory bandwidth");
+  return {static_cast<double>(w.batch_size),
+          static_cast<double>(request.prompt_tokens),
+          static_cast<double>(request.generated_tokens),
+          static_cast<double>(w.activation_bytes_per_element),
+          static_cast<std::size_t>(w.kv_cache_dtype),
+          w,
+          assume.price_per_gpu_hour_usd >= 0 ? assume.price_per_gpu_hour_usd : gpu.price_per_hour_usd};
+}
+
+// Prefill: every prompt token of every sequence in one pass.
+template <class Accumulator>
+void prefill_pass(Accumulator& acc, const PreparedLatencyModel& pm, const LatencyRates& r, const Inputs& in) {
+  const double tokens = in.batch * in.prompt;
+  for (const LatencyLayerKind& k : pm.kinds) {
+    const KindSplit s = detail::layer_split(k, in.w.layout);
+    add_layer_ops(acc, r, k, s, tokens, in.a, pm.hidden);
+    const double kv = k.kv_cache_bytes_per_token[in.kv];
+    OpCost c = attention_prefill(k, s, in.batch, in.prompt, in.a, kv, in.w.flash_attention, !k.encoder);
+    if (k.cross_attention) {
+      const OpCost cross = attention_prefill(k, s, in.batch, in.prompt, in.a, kv, in.w.flash_attention, false);
+      c.flops += cross.flops;
+      c.bytes += cross.bytes;
+    }
+    acc.op(LatencyOp::attention, c.flops, r.activation_flops_per_second, c.bytes, static_cast<double>(k.layers));
+  }
+  add_model_ops(acc, r, pm, in.w.layout, tokens, in.w.logits_all_positions ? tokens : in.batch, in.a);
+}
+
+// One decode step without its self-attention: the same at every step.
+template <class Accumulator>
+void decode_base_pass(Accumulator& acc, const PreparedLatencyModel& pm, const LatencyRates& r, const Inputs& in) {
+  for (const LatencyLayerKind& k : pm.kinds) {
+    if (k.encoder) continue;  // encoder layers run once, in prefill
+    const KindSplit s = detail::layer_split(k, in.w.layout);
+    add_layer_ops(acc, r, k, s, in.batch, in.a, pm.hidden);
+    if (k.cross_attention) {  // the decoder attends the prompt's encoded tokens at every step
+      const OpCost c = attention_decode(k, s, in.batch, in.prompt, in.a, k.kv_cache_bytes_per_token[in.kv]);
+      acc.op(LatencyOp::attention, c.flops, r.activation_flops_per_second, c.bytes, static_cast<double>(k.layers));
+    }
+  }
+  add_model_ops(acc, r, pm, in.w.layout, in.batch, in.batch, in.a);
+}
+
+// The self-attention of one decode step whose cache holds `cache_tokens` tokens.
+template <class Accumulator>
+void decode_attention_pass(Accumulator& acc, const PreparedLatencyModel& pm, const LatencyRates& r, const Inputs& in,
+                           double cache_tokens) {
+  for (const LatencyLayerKind& k : pm.kinds) {
+    if (k.encoder) continue;
+    const double attended = k.sliding_window > 0 ? std::min(cache_tokens, k.sliding_window) : cache_tokens;
+    const OpCost c = attention_decode(k, detail::layer_split(k, in.w.layout), in.batch, attended, in.a,
+                                      k.kv_cache_bytes_per_token[in.kv]);
+    acc.op(LatencyOp::attention, c.flops, r.activation_flops_per_second, c.bytes, static_cast<double>(k.layers));
+  }
+}
+
+// Self-attention of the generated - 1 decode steps, attending prompt + 1 ... prompt + generated - 1
+// tokens: linear in the attended length (capped by a window), so each kind sums in closed form.
+double decode_attention_sum(const PreparedLatencyModel& pm, const LatencyRates& r, const Inputs& in) {
+  const double first = in.prompt + 1, end = in.prompt + in.generated - 1;
+  if (end < first) return 0;
+  double total = 0;
+  for (const LatencyLayerKind& k : pm.kinds) {
+    if (k.encoder) continue;
+    const KindSplit s = detail::layer_split(k, in.w.layout);
+    const double kv = k.kv_cache_bytes_per_token[in.kv];
+    const OpCost c0 = attention_decode(k, s, in.batch, 0, in.a, kv), c1 = attention_decode(k, s, in.batch, 1, in.a, kv);
+    const double f = r.activation_flops_per_second, b = r.hbm_bytes_per_second;
+    const double a1 = c0.flops / f, s1 = (c1.flops - c0.flops) / f, a2 = c0.bytes / b, s2 = (c1.bytes - c0.bytes) / b;
+    const double window = k.sliding_window;
+    double sum = sum_of_max_of_lines(a1, s1, a2, s2, first, window > 0 ? std::min(end, window) : end);
+    if (window > 0 && end > window)
+      sum += (end - std::max(first, window + 1) + 1) * std::max(a1 + s1 * window, a2 + s2 * window);
+    total += static_cast<double>(k.layers) * sum;
+  }
+  return total;
+}
+
+LatencyTotals totals_from(double prefill, double first, double last, double base, double attention_sum,
+                          const Inputs& in) {
+  LatencyTotals t;
+  const double steps = in.generated - 1;
+  t.prefill_seconds = prefill;
+  t.decode_step_first_seconds = first;
+  t.decode_step_last_seconds = last;
+  t.decode_total_seconds = steps * base + attention_sum;
+  t.end_to_end_seconds = prefill + t.decode_total_seconds;
+  t.request_tokens_per_second = in.generated / t.end_to_end_seconds;
+  t.batch_tokens_per_second = in.batch * in.generated / t.end_to_end_seconds;
+  t.prefill_tokens_per_second = in.batch * in.prompt / prefill;
+  const double mean_step = steps > 0 ? t.decode_total_seconds / steps : first;
+  t.decode_tokens_per_second = in.batch / mean_step;
+  t.gpus = in.w.layout.tensor_parallel * in.w.layout.pipeline_parallel;
+  t.price_per_hour_usd = in.price_per_gpu_hour * static_cast<double>(t.gpus);
+  const double dollars_per_second = t.price_per_hour_usd / 3600;
+  t.cost_per_million_input_tokens_usd = dollars_per_second * prefill / (in.batch * in.prompt) * 1e6;
+  t.cost_per_million_output_tokens_usd = dollars_per_second * mean_step / in.batch * 1e6;
+  return t;
+}
+
+}  // namespace
+
+LatencyTotals estimate_latency_totals(const PreparedLatencyModel& pm, const InferenceWorkload& w,
+                                      const Accelerator& gpu, const LatencyRequest& request,
+                                      const LatencyAssumptions& assume) {
+  const Inputs in = read_inputs(pm, w, gpu, request, assume);
+  const LatencyRates r = latency_rates(pm, gpu, w.layout, assume);
+  TotalAccumulator prefill{0, r.hbm_bytes_per_second}, base{0, r.hbm_bytes_per_second};
+  prefill_pass(prefill, pm, r, in);
+  decode_base_pass(base, pm, r, in);
+  TotalAccumulator first{base.total, r.hbm_bytes_per_second}, last{base.total, r.hbm_bytes_per_second};
+  decode_attention_pass(first, pm, r, in, in.prompt + 1);
+  decode_attention_pass(last, pm, r, in, in.prompt + std::max(1.0, in.generated - 1));
+  return totals_from(prefill.total, first.total, last.total, base.total, decode_attention_sum(pm, r, in), in);
+}
+
+LatencyEstimate estimate_latency(const PreparedLatencyModel& pm, const InferenceWorkload& w, const Accelerator& gpu,
+                                 const LatencyRequest& request, const LatencyAssumptions& assume) {
+  const Inputs in = read_inputs(pm, w, gpu, request, assume);
+  LatencyEstimate e;
+  e.rates = latency_rates(pm, gpu, w.layout, assume);
+  const LatencyRates& r = e.rates;
+  PhaseAccumulator prefill{e.prefill, r.hbm_bytes_per_second};
+  prefill_pass(prefill, pm, r, in);
+  finish_phase(e.prefill);
+  LatencyPhase base{};
+  PhaseAccumulator base_acc{base, r.hbm_bytes_per_second};
+  decode_base_pass(base_acc, pm, r, in);
+  auto step = [&](LatencyPhase& phase, double cache_tokens) {
+    phase = base;
+    PhaseAccumulator acc{phase, r.hbm_bytes_per_second};
+    decode_attention_pass(acc, pm, r, in, cache_tokens);
+    finish_phase(phase);
+  };
+  step(e.decode_first, in.prompt + 1);
+  step(e.decode_last, in.prompt + std::max(1.0, in.generated - 1));
+  step(e.decode_full, in.prompt + in.generated);
+  finish_phase(base);
+  e.totals = totals_from(e.prefill.total_seconds, e.decode_first.total_seconds, e.decode_last.total_seconds,
+                         base.total_seconds, decode_attention_sum(pm, r, in), in);
+
+  const detail::GpuWeightBytes weights = detail::busiest_gpu_weight_bytes(pm, w.layout, in.batch);
+  e.weight_bytes_per_gpu = weights.stored;
+  e.decode_weight_bytes_read_per_gpu = weights.read_per_decode_step;
+  e.prefill_dominates = e.totals.prefill_seconds >= e.totals.decode_total_seconds;
+  const LatencyPhase& dominant = e.prefill_dominates ? e.prefill : e.decode_last;
+  e.dominant_op = dominant.dominant_op;
+  e.dominant_bound = dominant.dominant_bound;
+
+  LlmAnalysisCompat& c = e.llm_analysis;
+  const double dollars_per_second = e.totals.price_per_hour_usd / 3600;
+  c.prefill_latency = e.prefill.total_seconds;
+  c.decode_latency = e.decode_full.total_seconds;
+  c.total_decode_latency = in.generated * c.decode_latency;
+  c.total_latency = c.prefill_latency + c.total_decode_latency;
+  c.total_per_token_latency = c.total_latency / in.generated;
+  c.prefill_tokens_per_sec = in.batch * in.prompt / c.prefill_latency;
+  c.decode_tokens_per_sec = in.batch / c.decode_latency;
+  c.total_tokens_per_sec = in.batch * in.generated / c.total_latency;
+  c.prefill_cost_per_1k_tokens = 1000 * dollars_per_second / c.prefill_tokens_per_sec;
+  c.decode_cost_per_1k_tokens = 1000 * dollars_per_second / c.decode_tokens_per_sec;
+  c.total_cost_per_1k_tokens = 1000 * dollars_per_second / c.total_tokens_per_sec;
+  c.prefill_latency_by_op = e.prefill.seconds;
+  c.decode_latency_by_op = e.decode_full.seconds;
+  return e;
+}
+
+}  // namespace fitcheck

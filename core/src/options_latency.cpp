@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// The latency keys of an inference request.
+#include "fitcheck/options.hpp"
+
+namespace fitcheck {
+
+void read_latency_options(OptionReader& reader, InferenceRequest& request, bool context_given) {
+  InferenceWorkload& w = request.workload;
+  const bool prompt_given = reader.text("prompt_len").has_value();
+  const bool generated_given = reader.text("gen_len").has_value();
+  const std::int64_t generated = reader.count("gen_len", 256, 1, std::int64_t{1} << 31);
+  const std::int64_t prompt_default = context_given ? std::max<std::int64_t>(1, w.context_tokens - generated) : 3840;
+  const std::int64_t prompt = reader.count("prompt_len", prompt_default, 1, std::int64_t{1} << 31);
+  request.lengths = {prompt, generated};
+  if (!context_given) {
+    w.context_tokens = prompt + generated;  // the cache holds the prompt and every generated token
+  } else if ((prompt_given || generated_given) && w.context_tokens < prompt + generated) {
+    throw OptionError("context", "option 'context' (" + std::to_string(w.context_tokens) +
+                                     " tokens) is shorter than prompt_len + gen_len (" + std::to_string(prompt + generated) + ")");
+  }
+  auto& overrides = request.latency_overrides;
+  overrides.flops_efficiency = reader.number("flops_efficiency", -1, 0.01, 1.0);
+  overrides.hbm_efficiency = reader.number("hbm_efficiency", -1, 0.01, 1.0);
+  overrides.interconnect_efficiency = reader.number("interconnect_efficiency", -1, 0.01, 1.0);
+  overrides.price_per_gpu_hour_usd = reader.number("price_per_gpu_hour", -1, 0.0, 1e6);
+  if (reader.text("fp8_activations")) overrides.fp8_activations = reader.flag("fp8_activations", true) ? 1 : 0;
+}
+
+LatencyAssumptions latency_assumptions_for(const InferenceRequest& request, const Accelerator& gpu) {
+  LatencyAssumptions assumptions = default_latency_assumptions(gpu);
+  const auto& overrides = request.latency_overrides;
+  if (overrides.flops_efficiency > 0) assumptions.flops_efficiency = overrides.flops_efficiency;
+  if (overrides.hbm_efficiency > 0) assumptions.hbm_efficiency = overrides.hbm_efficiency;
+  if (overrides.interconnect_efficiency > 0) assumptions.interconnect_efficiency = overrides.interconnect_efficiency;
+  if (overrides.price_per_gpu_hour_usd >= 0) assumptions.price_per_gpu_hour_usd = overrides.price_per_gpu_hour_usd;
+  if (overrides.fp8_activations >= 0) assumptions.fp8_activations = overrides.fp8_activations == 1;
+  return assumptions;
+}
+
+}  // namespace fitcheck

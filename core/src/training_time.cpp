@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+// Training step time: compute from the model's real shapes, per-layer collectives, the pipeline
+// bubble and the data-parallel collectives. Formulas and sources: docs/latency.md.
+#include "fitcheck/training_time.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace fitcheck {
+namespace {
+
+void check(bool ok, const char* message) {
+  if (!ok) throw std::invalid_argument(message);
+}
+
+// The model is prepared at bf16: two bytes per parameter, vectors included.
+double parameters(const OpWeights& w) { return w.bytes / 2; }
+
+double active_matrix_params(const LatencyLayerKind& k) {
+  return k.query.matrix_params + k.key_value.matrix_params + k.attention_replicated.matrix_params +
+         k.kv_up.matrix_params + k.output.matrix_params + k.mlp.matrix_params + k.router.matrix_params +
+         k.experts_per_token * k.expert.matrix_params + k.shared.matrix_params;
+}
+
+double attention_core_per_sequence(const LatencyLayerKind& k, double s, bool causal) {
+  // MLA trains unabsorbed: keys of nope + rope dims, values of v_head_dim (DeepSeek-V2 §2.1.2).
+  const double qk = k.multi_latent ? k.nope_head_dim + k.rope_head_dim : k.qk_head_dim;
+  const double per_pair = 2 * k.heads * (qk + k.v_head_dim);  // q.k^T and p.v
+  double flops = per_pair * detail::attended_pairs(s, k.sliding_window, causal && !k.encoder);
+  if (k.cross_attention) flops += per_pair * s * s;
+  return flops;
+}
+
+struct Link {
+  double bandwidth = 0, hop = 0, base = 0;
+};
+
+// A group of `ranks` GPUs `inner` apart (Megatron-LM rank order: tp, cp, dp, pp from the inside)
+// that spans more than one node runs at the network's bandwidth and hop latency.
+Link link_for(double ranks, double inner, const Accelerator& gpu, const LatencyAssumptions& c) {
+  const double node = static_cast<double>(std::max(1, gpu.gpus_per_node));
+  const double intra = gpu.interconnect_bytes_per_second_per_direction;
+  const bool spans = ranks * inner > node || intra <= 0;
+  const double raw = spans ? (intra > 0 ? std::min(intra, c.inter_node_bytes_per_second_per_gpu) : c.inter_node_bytes_per_second_per_gpu)
+                           : intra;
+  return {raw * c.interconnect_efficiency, spans ? c.network_hop_latency_seconds : c.link_hop_latency_seconds,
+          c.collective_base_latency_seconds};
+}
+
+double all_reduce(double bytes, double ranks, const Link& l) {
+  return detail::ring_all_reduce_seconds(bytes, ranks, l.bandwidth, l.hop, l.base);
+}
+// Reduce-scatter moves the same bytes in the same steps as all-gather.
+double all_gather(double bytes, double ranks, const Link& l) {
+  return detail::ring_all_gather_seconds(bytes, ranks, l.bandwidth, l.hop, l.base);
+}
+
+}  // namespace
+
+const char* recompute_mode_name(RecomputeMode mode) {
+  switch (mode) {
+    case RecomputeMode::none: return "none";
+    case RecomputeMode::selective: return "selective";
+    case RecomputeMode::full: return "full";
+  }
+  return "unknown";
+}
+
+TrainingFlops training_forward_flops_per_sequence(const PreparedLatencyModel& model, double s, bool causal) {
+  TrainingFlops f;
+  for (const LatencyLayerKind& k : model.kinds) {
+    const double n = static_cast<double>(k.layers);
+    f.layer_matmul += n * 2 * s * active_matrix_params(k);
+    f.attention_core += n * attention_core_per_sequence(k, s, causal);
+  }
+  f.lm_head = 2 * s * model.lm_head.matrix_params;  // every position's logits, for the loss
+  return f;
+}
+
+TrainingTime estimate_training_time(const PreparedLatencyModel& model, const TrainingWorkload& w,
+                                    const Accelerator& gpu, double train_tokens, const TrainingAssumptions& assume) {
+  const ParallelLayout& lay = w.layout;
+  check(w.sequence_length >= 1 && w.micro_batch_sequences >= 1, "sequence length and micro-batch must be at least 1");
+  check(lay.tensor_parallel >= 1 && lay.pipeline_parallel >= 1 && lay.expert_parallel >= 1 && lay.data_parallel >= 1 &&
+            w.context_parallel >= 1 && w.virtual_stages >= 1,
+        "parallel sizes must be at least 1");
+  check(w.zero_stage >= 0 && w.zero_stage <= 3, "ZeRO stage must be 0, 1, 2 or 3");
+  check(lay.pipeline_parallel * w.virtual_stages <= model.layers, "more pipeline stages (x virtual stages) than layers");
+  check(w.sequence_length % w.context_parallel == 0, "context parallel size must divide the sequence length");
+  check(assume.flops_efficiency > 0 && assume.communication.interconnect_efficiency > 0, "efficiencies must be positive");
+  check(train_tokens >= 0, "tokens to train cannot be negative");
+  const double s = static_cast<double>(w.sequence_length), b = static_cast<double>(w.micro_batch_sequences);
+  const double tp = static_cast<double>(lay.tensor_parallel), pp = static_cast<double>(lay.pipeline_parallel);
+  const double ep = static_cast<double>(lay.expert_parallel), dp = static_cast<double>(lay.data_parallel);
+  const double cp = static_cast<double>(w.context_parallel), v = static_cast<double>(w.virtual_stages);
+  const double a = static_cast<double>(w.activation_bytes_per_element), h = model.hidden;
+  const double global_sequences = std::floor(static_cast<double>(w.global_batch_tokens) / s);
+  check(global_sequences >= b * dp, "the global batch is smaller than one micro-batch per data-parallel rank");
+
+  TrainingTime t;
+  const double m = std::ceil(global_sequences / (b * dp));  // a partial micro-batch costs a whole one
+  t.micro_batches = static_cast<std::int64_t>(m);
+  t.gpus = lay.tensor_parallel * lay.pipeline_parallel * w.context_parallel * lay.data_parallel;
+  const double gpus = static_cast<double>(t.gpus);
+  const double sequences = m * b * dp;  // processed per step
+
+  const double sixteen = peak_flops_per_second(gpu, ComputeDtype::bf16) > 0 ? peak_flops_per_second(gpu, ComputeDtype::bf16)
+                                                                          : peak_flops_per_second(gpu, ComputeDtype::fp16);
+  t.peak_flops_per_second = peak_flops_per_second(gpu, w.precision);
+  check(t.peak_flops_per_second > 0 && sixteen > 0, "the accelerator publishes no rate for this precision");
+  const double matmul_rate = t.peak_flops_per_second * assume.flops_efficiency;
+  const double attention_rate = sixteen * assume.flops_efficiency;  // the attention core stays 16-bit
+
+  // Per micro-batch on one GPU of a stage: layers' share, lm_head on the last stage.
+  const TrainingFlops f = training_forward_flops_per_sequence(model, s, w.causal_attention_flops);
+  const double layers = static_cast<double>(model.layers);
+  const bool recompute_layers = w.recompute == RecomputeMode::full;
+  const bool recompute_attention = w.recompute != RecomputeMode::none;
+  auto stage_compute = [&](double share, bool has_lm_head) {
+    const double matmul = share * b * f.layer_matmul / (tp * cp) / matmul_rate;
+    const double attention = share * b * f.attention_core / (tp * cp) / attention_rate;
+    const double head = has_lm_head ? b * f.lm_head / (tp * cp) / matmul_rate : 0;
+    // Backward is twice the forward (input and weight gradients, Narayanan et al. 2021 §5.1).
+    return 3 * (matmul + attention + head) + (recompute_layers ? matmul : 0) + (recompute_attention ? attention : 0);
+  };
+  const double share_first = pp > 1 ? std::ceil(layers / pp) / layers : 1.0;
+  const double share_last = pp > 1 ? std::floor(layers / pp) / layers : 1.0;
+  const double first = stage_compute(share_first, pp <= 1), last = stage_compute(share_last, true);
+  const double share = first >= last ? share_first : share_last;
+  t.microbatch_compute_seconds = std::max(first, last);
+  const double attention_seconds = share * b * f.attention_core / (tp * cp) / attention_rate *
+                                   (3 + (recompute_attention ? 1 : 0));
+
+  const LatencyAssumptions& c = assume.communication;
+  const Link tp_link = link_for(tp, 1, gpu, c), cp_link = link_for(cp, tp, gpu, c);
+  const Link ep_link = link_for(ep, tp * cp, gpu, c), pp_link = link_for(2, tp * cp * dp, gpu, c);
+  const Link dp_link = link_for(dp * cp, tp, gpu, c);
+  const double tokens_gpu = b * s / cp;  // tokens of a micro-batch on one context-parallel rank
+  const double passes = 2 + (recompute_layers ? 1 : 0);  // forward, backward, recomputed forward
+  double tp_seconds = 0, cp_seconds = 0, ep_seconds = 0;
+  for (const LatencyLayerKind& k : model.kinds) {
+    const double n = static_cast<double>(k.layers) * share;
+    // Megatron-LM: an all-reduce after attention and after the MLP in forward and in backward
+    // (sequence parallelism replaces each with a reduce-scatter and an all-gather of the same
+    // volume, Korthikanti et al. 2022 §4.2.2).
+    const double reduces = k.parallel_attention_mlp || (!k.moe && k.mlp.matrix_params <= 0) ? 1 : 2;
+    tp_seconds += n * passes * reduces * all_reduce(tokens_gpu * h * a, tp, tp_link);
+    if (cp > 1) {
+      // Ring attention passes each rank's keys and values around the cp ranks: forward once,
+      // backward the keys/values and their gradients (Liu et al. 2023, Ring Attention §3).
+      const double kv_width = k.multi_latent ? k.heads * (k.nope_head_dim + k.rope_head_dim + k.v_head_dim)
+                                             : k.kv_heads * (k.qk_head_dim + k.v_head_dim);
+      const double volume = b * s * kv_width * a * (cp - 1) / cp / tp;
+      const double exchange = volume / cp_link.bandwidth + (cp - 1) * cp_link.hop;
+      cp_seconds += n * exchange * (3 + (recompute_attention ? 1 : 0));
+    }
+    if (k.moe && ep > 1) {
+      // Dispatch and combine in forward and backward (and the recomputed forward); tokens are
+      // split over tp ranks by sequence parallelism before they leave.
+      const double sent = tokens_gpu / tp * k.experts_per_token * h * a * (ep - 1) / ep;
+      ep_seconds += n * 2 * passes * (sent / ep_link.bandwidth + (ep - 1) * ep_link.hop + ep_link.base);
+    }
+  }
+  t.microbatch_tensor_parallel_seconds = tp_seconds;
+  // The exchange runs under the attention core it feeds; only the excess shows.
+  t.microbatch_context_parallel_seconds = std::max(0.0, cp_seconds - attention_seconds);
+  t.microbatch_expert_parallel_seconds = ep_seconds;
+  if (pp > 1) {
+    // Activations to the next stage in forward, their gradients back in backward, split over the
+    // tp ranks (scatter/gather, Narayanan et al. 2021 §4.1); v model chunks send v times as often.
+    const double message = tokens_gpu * h * a / tp;
+    t.microbatch_pipeline_send_seconds = 2 * v * (message / pp_link.bandwidth + pp_link.hop + pp_link.base);
+  }
+  t.microbatch_seconds = t.microbatch_compute_seconds + t.microbatch_tensor_parallel_seconds +
+                         t.microbatch_context_parallel_seconds + t.microbatch_expert_parallel_seconds +
+                         t.microbatch_pipeline_send_seconds;
+  // 1F1B: (pp - 1) micro-batch slots of fill and drain; interleaving v chunks divides them by v
+  // (Narayanan et al. 2021 §2.2.1-2.2.2).
+  const double bubble_slots = (pp - 1) / v;
+  t.pipeline_seconds = t.microbatch_seconds * (m + bubble_slots);
+  t.bubble_seconds = t.microbatch_seconds * bubble_slots;
+  t.pipeline_bubble_fraction = bubble_slots / (m + bubble_slots);
+
+  // Data parallelism over dp x cp ranks (context-parallel ranks hold the same weights).
+  double dense = 0, experts = 0;
+  for (const LatencyLayerKind& k : model.kinds) {
+    const double n = static_cast<double>(k.layers) * share;
+    dense += n * (parameters(k.query) + parameters(k.key_value) + parameters(k.attention_replicated) +
+                  parameters(k.kv_up) + parameters(k.output) + parameters(k.mlp) + parameters(k.router) +
+                  parameters(k.shared) + parameters(k.norms));
+    experts += n * k.experts * parameters(k.expert);
+  }
+  const bool on_first = share == share_first, on_last = pp <= 1 || share == share_last;
+  if (on_first) dense += model.embedding_bytes / 2;
+  if (on_last && !(pp <= 1 && model.tied_embeddings)) dense += parameters(model.lm_head);
+  const double params_gpu = dense / tp + experts / (ep > 1 ? ep : tp);
+  const double ranks = dp * cp;
+  const double grads = params_gpu * static_cast<double>(w.gradient_bytes_per_parameter);
+  const double weights = params_gpu * static_cast<double>(w.parameter_bytes_per_parameter);
+  double window = t.microbatch_compute_seconds;  // one micro-batch's compute hides a per-step collective
+  switch (w.zero_stage) {
+    case 0: t.data_parallel_seconds = all_reduce(grads, ranks, dp_link); break;
+    case 1:
+    case 2:  // ZeRO (Rajbhandari et al. 2020, §7.2): reduce-scatter gradients, all-gather parameters
+      t.data_parallel_seconds = all_gather(grads, ranks, dp_link) + all_gather(weights, ranks, dp_link);
+      break;
+    default:  // ZeRO-3 gathers the parameters for forward and for backward of every micro-batch
+      t.data_parallel_seconds = all_gather(grads, ranks, dp_link) + 2 * m * all_gather(weights, ranks, dp_link);
+      window = m * t.microbatch_compute_seconds;
+      break;
+  }
+  t.data_parallel_exposed_seconds =
+      w.overlap_data_parallel ? std::max(0.0, t.data_parallel_seconds - window) : t.data_parallel_seconds;
+  t.step_seconds = t.pipeline_seconds + t.data_parallel_exposed_seconds;
+
+  const double tokens = sequences * s;
+  t.tokens_per_second = tokens / t.step_seconds;
+  t.tokens_per_second_per_gpu = t.tokens_per_second / gpus;
+  t.model_flops_per_step = 3 * f.total() * sequences;
+  t.hardware_flops_per_step = t.model_flops_per_step + sequences * ((recompute_layers ? f.layer_matmul : 0) +
+                                                                    (recompute_attention ? f.attention_core : 0));
+  t.mfu = t.model_flops_per_step / (t.step_seconds * t.peak_flops_per_second * gpus);
+  t.hfu = t.hardware_flops_per_step / (t.step_seconds * t.peak_flops_per_second * gpus);
+  t.achieved_flops_per_second_per_gpu = t.hardware_flops_per_step / (t.step_seconds * gpus);
+  t.train_tokens = train_tokens;
+  t.train_seconds = train_tokens / tokens * t.step_seconds;
+  t.train_gpu_hours = t.train_seconds * gpus / 3600;
+  const double price = c.price_per_gpu_hour_usd >= 0 ? c.price_per_gpu_hour_usd : gpu.price_per_hour_usd;
+  t.train_cost_usd = t.train_gpu_hours * price;
+  return t;
+}
+
+}  // namespace fitcheck

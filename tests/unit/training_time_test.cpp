@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "fitcheck/params.hpp"
+#include "fitcheck/training_time.hpp"
+
+using namespace fitcheck;
+
+namespace {
+
+// 100 TFLOP/s bf16, 10 TFLOP/s fp32, 1 TB/s, 100 GB/s links, 8 per node, $2 per GPU-hour.
+Accelerator round_gpu() {
+  Accelerator gpu{};
+  gpu.id = "round";
+  gpu.name = "round-number test GPU";
+  gpu.vendor = "test";
+  gpu.memory_bytes = std::int64_t{80} << 30;
+  gpu.memory_bandwidth_bytes_per_second = 1e12;
+  gpu.dense_flops_per_second[static_cast<std::size_t>(ComputeDtype::bf16)] = 100e12;
+  gpu.dense_flops_per_second[static_cast<std::size_t>(ComputeDtype::fp32)] = 10e12;
+  gpu.interconnect = "NVLink (test)";
+  gpu.interconnect_bytes_per_second_per_direction = 100e9;
+  gpu.gpus_per_node = 8;
+  gpu.price_per_hour_usd = 2.0;
+  gpu.price_source = "test";
+  gpu.sources = "test";
+  return gpu;
+}
+
+// Hidden 1024, 8 heads of 128, ungated MLP of 4096, vocab 1000, untied; `layers` identical layers.
+ModelDescription small_model(std::int64_t layers) {
+  ModelDescription m;
+  m.model_type = "test";
+  m.hidden_size = 1024;
+  m.vocab_size = 1000;
+  m.num_layers = layers;
+  LayerShape layer;
+  layer.attention.num_heads = 8;
+  layer.attention.num_kv_heads = 8;
+  layer.attention.head_dim = 128;
+  layer.attention.value_head_dim = 128;
+  layer.mlp.intermediate_size = 4096;
+  layer.layer_count = layers;
+  m.layer_kinds.push_back(layer);
+  m.layer_kind_of_layer.assign(static_cast<std::size_t>(layers), 0);
+  return m;
+}
+
+// GPT-3 style, as in Narayanan et al. 2021: learned positions, LayerNorm with bias, biases on
+// q/k/v/o and the 4h MLP, tied embeddings, vocabulary 51,200, sequence 2048.
+ModelDescription gpt(std::int64_t layers, std::int64_t hidden, std::int64_t heads) {
+  ModelDescription m;
+  m.model_type = "gpt2";
+  m.hidden_size = hidden;
+  m.vocab_size = 51200;
+  m.num_layers = layers;
+  m.max_position_embeddings = 2048;
+  m.tie_word_embeddings = true;
+  m.position_encoding = PositionEncoding::learned_absolute;
+  m.learned_position_count = 2048;
+  m.norm = NormKind::layer_norm;
+  LayerShape layer;
+  layer.attention.num_heads = heads;
+  layer.attention.num_kv_heads = heads;
+  layer.attention.head_dim = hidden / heads;
+  layer.attention.value_head_dim = hidden / heads;
+  layer.attention.qkv_bias = true;
+  layer.attention.output_bias = true;
+  layer.mlp.intermediate_size = 4 * hidden;
+  layer.mlp.bias = true;
+  layer.layer_count = layers;
+  m.layer_kinds.push_back(layer);
+  m.layer_kind_of_layer.assign(static_cast<std::size_t>(layers), 0);
+  return m;
+}
+
+PreparedLatencyModel prepared(const ModelDescription& m) { return prepare_latency_model(m, weight_tensors(m), WeightFormat::bf16); }
+
+}  // namespace
+
+TEST_CASE("golden: one GPU, no communication") {
+  // Per sequence of 100 tokens: layer products 2 x 100 x (4 x 1024^2 + 2 x 1024 x 4096) =
+  // 2,516,582,400; causal attention 2 x 8 heads x 256 x (100 x 101 / 2) = 20,684,800; lm_head
+  // 2 x 100 x 1,024,000 = 204,800,000; forward 2,742,067,200 FLOPs.
+  // 10 sequences, one micro-batch: 3 x 10 x 2,742,067,200 = 82,262,016,000 FLOPs at 100e12 x 0.5.
+  const PreparedLatencyModel p = prepared(small_model(1));
+  const TrainingFlops f = training_forward_flops_per_sequence(p, 100, true);
+  CHECK(f.layer_matmul == 2'516'582'400.0);
+  CHECK(f.attention_core == 20'684'800.0);
+  CHECK(f.lm_head == 204'800'000.0);
+  TrainingWorkload w;
+  w.global_batch_tokens = 1000;
+  w.sequence_length = 100;
+  w.micro_batch_sequences = 10;
+  w.recompute = RecomputeMode::none;
+  const TrainingTime t = estimate_training_time(p, w, round_gpu(), 1e6);
+  CHECK(t.micro_batches == 1);
+  CHECK(t.model_flops_per_step == 82'262'016'000.0);
+  CHECK(t.step_seconds == doctest::Approx(1.64524032e-3).epsilon(1e-12));
+  CHECK(t.mfu == doctest::Approx(0.5));  // nothing but compute: MFU is the efficiency
+  CHECK(t.hfu == doctest::Approx(0.5));
+  // 1e6 tokens = 1000 steps = 1.64524032 s on one GPU at $2/h.
+  CHECK(t.train_seconds == doctest::Approx(1.64524032));
+  CHECK(t.train_cost_usd == doctest::Approx(1.64524032 / 3600 * 2));
+
+  SUBCASE("full recomputation adds one forward of the layers") {
+    // + 10 x (2,516,582,400 + 20,684,800) = 25,372,672,000 hardware FLOPs.
+    w.recompute = RecomputeMode::full;
+    const TrainingTime r = estimate_training_time(p, w, round_gpu(), 1e6);
+    CHECK(r.hardware_flops_per_step == 107'634'688'000.0);
+    CHECK(r.step_seconds == doctest::Approx(2.15269376e-3).epsilon(1e-12));
+    CHECK(r.hfu == doctest::Approx(0.5));
+    CHECK(r.mfu == doctest::Approx(0.5 * 82'262'016'000.0 / 107'634'688'000.0));
+  }
+  SUBCASE("selective recomputation adds the attention core only") {
+    w.recompute = RecomputeMode::selective;
+    const TrainingTime r = estimate_training_time(p, w, round_gpu(), 1e6);
+    CHECK(r.hardware_flops_per_step == 82'262'016'000.0 + 206'848'000.0);
+  }
+}
+
+TEST_CASE("golden: pipeline bubble of 1F1B and of the interleaved schedule") {
+  // Narayanan et al. 2021 §2.2: bubble / ideal = (p - 1) / m, over v chunks (p - 1) / (v m); as a
+  // share of the pipeline time: (p - 1) / (m + p - 1) and (p - 1) / (v m + p - 1).
+  const PreparedLatencyModel p = prepared(small_model(8));
+  TrainingWorkload w;
+  w.sequence_length = 100;
+  w.global_batch_tokens = 800;  // 8 sequences, micro-batch 1: m = 8
+  w.layout.pipeline_parallel = 4;
+  const TrainingTime one = estimate_training_time(p, w, round_gpu(), 0);
+  CHECK(one.micro_batches == 8);
+  CHECK(one.pipeline_bubble_fraction == doctest::Approx(3.0 / 11.0));
+  CHECK(one.pipeline_seconds == doctest::Approx(one.microbatch_seconds * 11));
+  w.virtual_stages = 2;
+  CHECK(estimate_training_time(p, w, round_gpu(), 0).pipeline_bubble_fraction == doctest::Approx(3.0 / 19.0));
+}
+
+TEST_CASE("GPT-3 175B: parameters and FLOPs of Narayanan et al. 2021") {
+  const ModelDescription m = gpt(96, 12288, 96);
+  // Eq. 2: P = 12 l h^2 (1 + 13/(12h) + (V + s)/(12 l h)) = 174,615,822,336; the exact inventory
+  // adds the final LayerNorm (2 x 12288) that Eq. 2 leaves out.
+  CHECK(count_parameters(m).total == 174'615'822'336 + 2 * 12288);
+  // Eq. 3 (activation recomputation, full s x s attention): F = 96 B s l h^2 (1 + s/(6h) + V/(16 l h)).
+  const double B = 1536, s = 2048, l = 96, h = 12288, V = 51200;
+  const double eq3 = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+  TrainingWorkload w;
+  w.global_batch_tokens = 1536 * 2048;
+  w.sequence_length = 2048;
+  w.layout = {8, 12, 1, 4};
+  w.recompute = RecomputeMode::full;
+  w.causal_attention_flops = false;
+  const TrainingTime t = estimate_training_time(prepared(m), w, *find_accelerator("a100-sxm-80gb"), 300e9);
+  CHECK(t.hardware_flops_per_step == doctest::Approx(eq3).epsilon(1e-12));
+}
+
+TEST_CASE("published: Megatron-LM GPT-3 175B throughput (Narayanan et al. 2021, Table 2)") {
+  // PTD-P rows of Table 2: 174.6B parameters, t = 8, p = 12, batch 1536, micro-batch 1, Selene
+  // (A100 80GB, 8 x 200 Gb/s HDR InfiniBand per node = 25 GB/s per GPU), full recomputation.
+  // Reported 153 / 149 / 141 TFLOP/s per GPU (Eq. 3 FLOPs) on 384 / 768 / 1536 GPUs, and 84 / 43 / 23
+  // days for 300B tokens. fitcheck with its default efficiencies (0.5 flops, 0.7 link) and a 1F1B
+  // schedule: 132.4 / 127.9 / 119.7 TFLOP/s (-13.5% / -14.2% / -15.1%) and 97.9 / 50.7 / 27.1 days
+  // (+17% / +18% / +18%). Trend reproduced: the bubble grows from 2.8% to 10.3% as dp grows.
+  const PreparedLatencyModel p = prepared(gpt(96, 12288, 96));
+  TrainingAssumptions a;
+  a.communication.inter_node_bytes_per_second_per_gpu = 25e9;
+  struct Row {
+    std::int64_t dp;
+    double tflops, days;
+  };
+  double previous = 1e300;
+  for (const Row row : {Row{4, 153, 84}, Row{8, 149, 43}, Row{16, 141, 23}}) {
+    CAPTURE(row.dp);
+    TrainingWorkload w;
+    w.global_batch_tokens = 1536 * 2048;
+    w.sequence_length = 2048;
+    w.layout = {8, 12, 1, row.dp};
+    w.recompute = RecomputeMode::full;
+    w.zero_stage = 0;
+    w.causal_attention_flops = false;
+    const TrainingTime t = estimate_training_time(p, w, *find_accelerator("a100-sxm-80gb"), 300e9, a);
+    CHECK(t.gpus == 96 * row.dp);
+    CHECK(t.achieved_flops_per_second_per_gpu / 1e12 == doctest::Approx(row.tflops).epsilon(0.2));
+    CHECK(t.train_seconds / 86400 == doctest::Approx(row.days).epsilon(0.25));
+    CHECK(t.achieved_flops_per_second_per_gpu < previous);
+    previous = t.achieved_flops_per_second_per_gpu;
+  }
+}
+
+TEST_CASE("published: Megatron-LM 76.1B on 1024 A100s (Narayanan et al. 2021, Table 1)") {
+  // Table 1: 80 heads, h = 10240, 60 layers, t = 8, p = 4, 1024 GPUs, batch 1792: 140 TFLOP/s per
+  // GPU, 45% of the 312 TFLOP/s peak. The table gives neither micro-batch nor schedule; with b = 1
+  // and 1F1B (m = 56, bubble 5.1%) fitcheck gives 123.3 TFLOP/s and 39.5% of peak: -11.9%.
+  const PreparedLatencyModel p = prepared(gpt(60, 10240, 80));
+  TrainingAssumptions a;
+  a.communication.inter_node_bytes_per_second_per_gpu = 25e9;
+  TrainingWorkload w;
+  w.global_batch_tokens = 1792 * 2048;
+  w.sequence_length = 2048;
+  w.layout = {8, 4, 1, 32};
+  w.recompute = RecomputeMode::full;
+  w.zero_stage = 0;
+  w.causal_attention_flops = false;
+  const TrainingTime t = estimate_training_time(p, w, *find_accelerator("a100-sxm-80gb"), 300e9, a);
+  CHECK(t.gpus == 1024);
+  CHECK(t.achieved_flops_per_second_per_gpu / 1e12 == doctest::Approx(140).epsilon(0.2));
+  CHECK(t.hfu == doctest::Approx(0.45).epsilon(0.2));
+}
+
+TEST_CASE("training invariants") {
+  const PreparedLatencyModel p = prepared(gpt(24, 2048, 16));
+  const Accelerator gpu = *find_accelerator("h100");
+  TrainingWorkload w;
+  w.global_batch_tokens = 512 * 2048;
+  w.sequence_length = 2048;
+  w.layout = {2, 2, 1, 16};
+  const TrainingTime base = estimate_training_time(p, w, gpu, 1e9);
+
+  SUBCASE("a higher flops efficiency is never slower") {
+    TrainingAssumptions faster;
+    faster.flops_efficiency = 0.6;
+    CHECK(estimate_training_time(p, w, gpu, 1e9, faster).step_seconds < base.step_seconds);
+  }
+  SUBCASE("overlapping data-parallel collectives never hurts") {
+    TrainingWorkload exposed = w;
+    exposed.overlap_data_parallel = false;
+    CHECK(base.step_seconds <= estimate_training_time(p, exposed, gpu, 1e9).step_seconds);
+  }
+  SUBCASE("selective recomputation is cheaper than full") {
+    TrainingWorkload full = w;
+    full.recompute = RecomputeMode::full;
+    const TrainingTime f = estimate_training_time(p, full, gpu, 1e9);
+    CHECK(base.step_seconds < f.step_seconds);
+    CHECK(f.model_flops_per_step == base.model_flops_per_step);  // MFU ignores recomputation
+  }
+  SUBCASE("ZeRO-3 moves more data than ZeRO-1") {
+    TrainingWorkload z3 = w;
+    z3.zero_stage = 3;
+    CHECK(estimate_training_time(p, z3, gpu, 1e9).data_parallel_seconds > base.data_parallel_seconds);
+  }
+  SUBCASE("cost is GPU-hours times the price, and scales with tokens") {
+    CHECK(base.train_cost_usd == doctest::Approx(base.train_gpu_hours * gpu.price_per_hour_usd));
+    CHECK(estimate_training_time(p, w, gpu, 2e9).train_seconds == doctest::Approx(2 * base.train_seconds));
+  }
+  SUBCASE("context parallelism splits the sequence") {
+    TrainingWorkload cp = w;
+    cp.context_parallel = 2;
+    cp.layout.data_parallel = 8;
+    const TrainingTime t = estimate_training_time(p, cp, gpu, 1e9);
+    CHECK(t.gpus == base.gpus);
+    CHECK(t.model_flops_per_step == doctest::Approx(base.model_flops_per_step));
+  }
+  SUBCASE("explain lines carry the formulas") {
+    const TrainingExplanation x = explain_training_time(p, w, gpu, 1e9);
+    CHECK(x.lines.size() >= 8);
+    CHECK(x.time.step_seconds == base.step_seconds);
+  }
+  SUBCASE("bad sizes are refused") {
+    TrainingWorkload bad = w;
+    bad.global_batch_tokens = 2048;  // one sequence for 16 data-parallel ranks
+    CHECK_THROWS_AS(estimate_training_time(p, bad, gpu, 1e9), std::invalid_argument);
+    bad = w;
+    bad.zero_stage = 4;
+    CHECK_THROWS_AS(estimate_training_time(p, bad, gpu, 1e9), std::invalid_argument);
+  }
+}
