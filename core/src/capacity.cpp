@@ -21,10 +21,11 @@ std::int64_t budget_bytes(const InferenceWorkload& workload, const Accelerator& 
   return static_cast<std::int64_t>(workload.gpu_memory_utilization * static_cast<double>(gpu.memory_bytes));
 }
 
-bool fits(const ModelDescription& model, const std::vector<WeightTensor>& tensors, const InferenceWorkload& workload,
-          std::int64_t budget) {
+// `Weights` is the tensor list or precomputed LayoutWeights: both feed inference_memory().
+template <typename Weights>
+bool fits(const ModelDescription& model, const Weights& weights, const InferenceWorkload& workload, std::int64_t budget) {
   try {
-    return inference_memory(model, tensors, workload).total_bytes_per_gpu <= budget;
+    return inference_memory(model, weights, workload).total_bytes_per_gpu <= budget;
   } catch (const std::overflow_error&) {
     return false;  // beyond 2^53 bytes: more than any GPU holds
   }
@@ -69,10 +70,11 @@ std::string first_blocker(const InferenceMemory& memory, std::int64_t budget) {
 CapacityAnswer max_batch_size(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                               const InferenceWorkload& workload, const Accelerator& gpu) {
   const std::int64_t budget = budget_bytes(workload, gpu);
+  const LayoutWeights weights = layout_weights(model, tensors, workload);  // the same for every candidate
   InferenceWorkload candidate = workload;
   candidate.batch_size = 1;
   CapacityAnswer answer;
-  const InferenceMemory single = inference_memory(model, tensors, candidate);
+  const InferenceMemory single = inference_memory(model, weights, candidate);
   if (single.total_bytes_per_gpu > budget) {
     answer.limited_by = first_blocker(single, budget);
     answer.formula = "one sequence of " + std::to_string(workload.context_tokens) + " tokens needs " +
@@ -81,11 +83,11 @@ CapacityAnswer max_batch_size(const ModelDescription& model, const std::vector<W
   }
   answer.value = largest_passing(1, std::int64_t{1} << 24, [&](std::int64_t batch) {
     candidate.batch_size = batch;
-    return fits(model, tensors, candidate, budget);
+    return fits(model, weights, candidate, budget);
   });
   answer.limited_by = answer.value == (std::int64_t{1} << 24) ? "search limit" : "kv_cache";
   candidate.batch_size = answer.value;
-  const InferenceMemory at_max = inference_memory(model, tensors, candidate);
+  const InferenceMemory at_max = inference_memory(model, weights, candidate);
   answer.formula = "largest batch with weights + KV cache + activations + logits + overhead <= budget " +
                    budget_text(workload, gpu, budget) + ": batch " + std::to_string(answer.value) + " uses " +
                    std::to_string(at_max.total_bytes_per_gpu) + " B, of which KV cache " + std::to_string(at_max.kv_cache_bytes) + " B";
@@ -95,10 +97,11 @@ CapacityAnswer max_batch_size(const ModelDescription& model, const std::vector<W
 CapacityAnswer max_context_tokens(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                   const InferenceWorkload& workload, const Accelerator& gpu) {
   const std::int64_t budget = budget_bytes(workload, gpu);
+  const LayoutWeights weights = layout_weights(model, tensors, workload);  // the same for every candidate
   InferenceWorkload candidate = workload;
   candidate.context_tokens = 1;
   CapacityAnswer answer;
-  const InferenceMemory shortest = inference_memory(model, tensors, candidate);
+  const InferenceMemory shortest = inference_memory(model, weights, candidate);
   if (shortest.total_bytes_per_gpu > budget) {
     answer.limited_by = first_blocker(shortest, budget);
     answer.formula = "even one token per sequence needs " + std::to_string(shortest.total_bytes_per_gpu) +
@@ -108,7 +111,7 @@ CapacityAnswer max_context_tokens(const ModelDescription& model, const std::vect
   const std::int64_t model_limit = model.max_position_embeddings > 0 ? model.max_position_embeddings : (std::int64_t{1} << 32);
   answer.value = largest_passing(1, model_limit, [&](std::int64_t context) {
     candidate.context_tokens = context;
-    return fits(model, tensors, candidate, budget);
+    return fits(model, weights, candidate, budget);
   });
   answer.limited_by = answer.value == model_limit && model.max_position_embeddings > 0 ? "max_position_embeddings" : "kv_cache";
   answer.formula = "longest context per sequence at batch " + std::to_string(workload.batch_size) +

@@ -98,14 +98,33 @@ std::vector<WeightTensor> tensors_on_busiest_gpu(const ModelDescription& model, 
   return detail::tensors_on_stage(model, tensors, layout, plan, detail::busiest_weight_stage(model, tensors, layout, plan));
 }
 
+LayoutWeights layout_weights(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                             const InferenceWorkload& workload) {
+  LayoutWeights weights;
+  weights.format = workload.weight_format;
+  weights.layout = workload.layout;
+  weights.on_gpu = weight_bytes(tensors_on_busiest_gpu(model, tensors, workload.layout), workload.weight_format,
+                                workload.weight_options);
+  weights.whole_model = weight_bytes(tensors, workload.weight_format, workload.weight_options);
+  return weights;
+}
+
 InferenceMemory inference_memory(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                  const InferenceWorkload& workload) {
   check_workload(workload);
-  InferenceMemory memory;
+  return inference_memory(model, layout_weights(model, tensors, workload), workload);
+}
+
+InferenceMemory inference_memory(const ModelDescription& model, const LayoutWeights& weights,
+                                 const InferenceWorkload& workload) {
+  check_workload(workload);
   const ParallelLayout& layout = workload.layout;
-  const std::vector<WeightTensor> local = tensors_on_busiest_gpu(model, tensors, layout);
-  const WeightBytes local_weights = weight_bytes(local, workload.weight_format, workload.weight_options);
-  memory.weights_whole_model = weight_bytes(tensors, workload.weight_format, workload.weight_options);
+  if (weights.format != workload.weight_format || weights.layout.tensor_parallel != layout.tensor_parallel ||
+      weights.layout.pipeline_parallel != layout.pipeline_parallel || weights.layout.expert_parallel != layout.expert_parallel)
+    throw std::invalid_argument("layout weights were computed for another format or layout");
+  InferenceMemory memory;
+  const WeightBytes& local_weights = weights.on_gpu;
+  memory.weights_whole_model = weights.whole_model;
   memory.weight_bytes = local_weights.total_bytes;
   const auto& format = weight_format_info(workload.weight_format);
   std::string weight_formula = std::string(format.id) + ": " + std::to_string(memory.weights_whole_model.total_bytes) +

@@ -106,6 +106,20 @@ std::vector<WeightTensor> tensors_on_busiest_gpu(const ModelDescription& model, 
 InferenceMemory inference_memory(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                  const InferenceWorkload& workload);
 
+// The weights of one format and layout: the costly part of inference_memory(), computed once and
+// reused while only batch, context or cache settings change (capacity searches, charts, planner).
+struct LayoutWeights {
+  WeightFormat format = WeightFormat::bf16;
+  ParallelLayout layout{};
+  WeightBytes on_gpu;       // the busiest stage's shard
+  WeightBytes whole_model;
+};
+LayoutWeights layout_weights(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                             const InferenceWorkload& workload);
+// Throws std::invalid_argument when `weights` was made for another format or layout.
+InferenceMemory inference_memory(const ModelDescription& model, const LayoutWeights& weights,
+                                 const InferenceWorkload& workload);
+
 // Capacity under a serving-engine budget (gpu_memory_utilization x memory): weights, then peak
 // activations and overhead, then the rest to KV blocks.
 struct CapacityAnswer {
