@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "fitcheck/options.hpp"
+#include "fitcheck/planner.hpp"
 #include "fitcheck/report.hpp"
 #include "format.hpp"
 #include "read_input.hpp"
@@ -108,6 +109,30 @@ int run_infer(const std::vector<std::string>& args) {
   const std::string report_text = inference_report_json(read_input(parsed.path), parsed.options);
   if (parsed.json) std::printf("%s\n", report_text.c_str());
   else print_inference_table(Json::parse(report_text));
+  return 0;
+}
+
+int run_plan(const std::vector<std::string>& args) {
+  const ParsedArgs parsed = parse_args(args, "plan");
+  const std::string report_text = plan_report_json(read_input(parsed.path), parsed.options);
+  if (parsed.json) {
+    std::printf("%s\n", report_text.c_str());
+    return 0;
+  }
+  const Json report = Json::parse(report_text);
+  std::printf("objective: %s; %lld layouts evaluated, %lld fit and meet the targets\n\n",
+              report["request"]["objective"].get<std::string>().c_str(), report["evaluated"].get<long long>(),
+              report["feasible"].get<long long>());
+  std::printf("%-16s %4s %3s %3s %3s %-13s %-5s %6s %10s %10s %12s %12s\n", "gpu", "gpus", "tp", "pp", "ep", "weights",
+              "kv", "batch", "TTFT s", "TPOT ms", "tokens/s", "$/M output");
+  for (const auto& c : report["best"])
+    std::printf("%-16s %4lld %3lld %3lld %3lld %-13s %-5s %6lld %10.3f %10.2f %12.1f %12.3f\n", c["gpu"].get<std::string>().c_str(),
+                c["gpus"].get<long long>(), c["tp"].get<long long>(), c["pp"].get<long long>(), c["ep"].get<long long>(),
+                c["weights"].get<std::string>().c_str(), c["kv_dtype"].get<std::string>().c_str(), c["batch"].get<long long>(),
+                c["time_to_first_token_seconds"].get<double>(), c["time_per_output_token_seconds"].get<double>() * 1e3,
+                c["tokens_per_second"].get<double>(), c["cost_per_million_output_tokens_usd"].get<double>());
+  std::printf("\nthroughput/cost frontier: %zu layouts\n", report["frontier"].size());
+  for (const auto& note : report["notes"]) std::printf("note: %s\n", note.get<std::string>().c_str());
   return 0;
 }
 

@@ -29,7 +29,13 @@ constexpr const char* usage_text =
     "      --tp N --pp N --ep N  --gpu NAME (see 'gpus')  --gpu-memory-utilization F (0.9)\n"
     "      --prefill-chunk N  --kv-block N (16 = paged)  --overhead-gib F (1)  --eager-attention\n"
     "      --weight-bits N --group-size N (GPTQ/AWQ)  --json\n"
+    "      with --gpu, latency too: --prompt-len N --gen-len N --flops-efficiency F --hbm-efficiency F\n"
+    "      --interconnect-efficiency F --price-per-gpu-hour X --fp8-activations true|false\n"
     "  train CONFIG.json [options]   training memory per GPU (options: fitcheck train --help)\n"
+    "  plan CONFIG.json [options]    search GPUs, counts, tp/pp/ep, formats and batch sizes for the\n"
+    "      serving layouts that fit, ranked: --gpus a,b --max-gpus N --weights f1,f2 --kv-dtypes d1,d2\n"
+    "      --batches 1,8,64 --prompt-len N --gen-len N --ttft S --tpot S --keep N\n"
+    "      --objective lowest_latency|highest_throughput|lowest_cost|fewest_gpus\n"
     "  transformer-mem [flags]       the classic transformer_mem.py report, same flags and numbers\n"
     "  gpus [--json]                 the accelerator catalog\n"
     "  formats [--json]              weight formats and KV cache dtypes\n"
@@ -117,6 +123,7 @@ int main(int argc, char** argv) {
       std::fputs(err.c_str(), stderr);
       return status;
     }
+    if (command == "plan") return cli::run_plan(args);
     if (command == "gpus") return cli::run_gpus(args);
     if (command == "formats") return cli::run_formats(args);
     if (command == "help" || command == "--help" || command == "-h") {

@@ -9,6 +9,7 @@
 
 #include "fitcheck/config.hpp"
 #include "fitcheck/options.hpp"
+#include "fitcheck/planner.hpp"
 #include "fitcheck/report.hpp"
 #include "fitcheck/training_memory.hpp"
 
@@ -64,6 +65,10 @@ val training_report(const std::string& config_json_text, const val& options) {
   return json_result([&] { return fitcheck::training_report_json(config_json_text, option_list(options)); });
 }
 
+val plan_report(const std::string& config_json_text, const val& options) {
+  return json_result([&] { return fitcheck::plan_report_json(config_json_text, option_list(options)); });
+}
+
 val accelerator_catalog() {
   return json_result([] { return fitcheck::accelerator_catalog_json(); });
 }
@@ -80,6 +85,7 @@ EMSCRIPTEN_BINDINGS(fitcheck_core) {
   emscripten::function("parameterReport", &parameter_report);
   emscripten::function("inferenceReport", &inference_report);
   emscripten::function("trainingReport", &training_report);
+  emscripten::function("planReport", &plan_report);
   emscripten::function("acceleratorCatalog", &accelerator_catalog);
   emscripten::function("formatCatalog", &format_catalog);
   emscripten::function("version", &core_version);

@@ -130,6 +130,19 @@ test('native CLI and WASM give identical training reports over a grid of workloa
   }
 });
 
+test('native CLI and WASM give identical plans', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const cli = path.join(repo, 'build/fitcheck');
+  const text = fs.readFileSync(path.join(sharedConfigs, 'mistralai--Mixtral-8x7B-v0.1.json'), 'utf8');
+  const options = { gpus: 'h100-sxm-80gb,l40s', max_gpus: 4, weights: 'bf16,q4_k_m', kv_dtypes: 'bf16,fp8', batches: '1,8,64', keep: 10 };
+  const args = ['plan', '-', '--json'];
+  for (const [key, value] of Object.entries(options)) args.push(`--${key.replaceAll('_', '-')}`, String(value));
+  const native = JSON.parse(execFileSync(cli, args, { input: text }).toString());
+  const wasm = module.planReport(text, options);
+  assert.deepEqual(wasm, native);
+  assert.ok(wasm.feasible > 0);
+});
+
 test('every bundled preset parses and gives its recorded count', () => {
   const presets = JSON.parse(fs.readFileSync(path.join(repo, 'web/src/presets/presets.json'), 'utf8'));
   assert.ok(presets.length >= 20);

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "fitcheck/inference_memory.hpp"
 #include "fitcheck/latency.hpp"
 #include "fitcheck/model.hpp"
+#include "fitcheck/options.hpp"
 #include "fitcheck/params.hpp"
 
 namespace fitcheck {
@@ -76,5 +79,14 @@ using PlanProgress = std::function<bool(double)>;
 
 InferencePlan plan_inference(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                              const InferencePlanRequest& request, const PlanProgress& progress = {});
+
+// Keys: gpus (comma-separated ids), max_gpus, gpus_per_node, weights (comma-separated formats;
+// default: the checkpoint's stored format), kv_dtypes, batches (comma-separated), prompt_len,
+// gen_len, headroom, ttft, tpot (seconds), objective, keep, prefill_chunk, overhead_gib.
+// Throws OptionError naming the key.
+InferencePlanRequest parse_plan_options(const ModelDescription& model, const OptionList& options);
+
+// plan_inference as JSON: evaluated, feasible, best[], frontier[], notes, and the request echoed.
+std::string plan_report_json(std::string_view config_json_text, const OptionList& options);
 
 }  // namespace fitcheck

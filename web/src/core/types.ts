@@ -95,6 +95,58 @@ export interface InferenceOptions {
   logits_all_positions?: boolean;
   weight_bits?: number;
   group_size?: number;
+  /** Latency (computed when a GPU is given). prompt_len + gen_len is the context unless context is given. */
+  prompt_len?: number;
+  gen_len?: number;
+  flops_efficiency?: number;
+  hbm_efficiency?: number;
+  interconnect_efficiency?: number;
+  price_per_gpu_hour?: number;
+  fp8_activations?: boolean;
+}
+
+export interface LatencyPhaseReport {
+  seconds: number;
+  dominant_op: string;
+  dominant_bound: string;
+  ops: Record<string, { seconds: number; flops: number; bytes: number; bound: string }>;
+}
+
+export interface LatencyReport {
+  prompt_len: number;
+  gen_len: number;
+  time_to_first_token_seconds: number;
+  prefill_seconds: number;
+  decode_step_first_seconds: number;
+  decode_step_last_seconds: number;
+  decode_total_seconds: number;
+  end_to_end_seconds: number;
+  request_tokens_per_second: number;
+  batch_tokens_per_second: number;
+  prefill_tokens_per_second: number;
+  decode_tokens_per_second: number;
+  gpus: number;
+  price_per_hour_usd: number;
+  cost_per_million_input_tokens_usd: number;
+  cost_per_million_output_tokens_usd: number;
+  weight_bytes_per_gpu: number;
+  decode_weight_bytes_read_per_gpu: number;
+  dominant_op: string;
+  dominant_bound: string;
+  prefill_dominates: boolean;
+  assumptions_used: {
+    flops_efficiency: number;
+    hbm_efficiency: number;
+    interconnect_efficiency: number;
+    fp8_activations: boolean;
+    matmul_dtype: string;
+    matmul_flops_per_second: number;
+    hbm_bytes_per_second: number;
+  };
+  phases: { prefill: LatencyPhaseReport; decode_first: LatencyPhaseReport; decode_last: LatencyPhaseReport; decode_full: LatencyPhaseReport };
+  lines: Array<{ phase: string; op: string; flops: number; bytes: number; seconds: number; bound: string; formula: string }>;
+  summary: string[];
+  notes: string[];
 }
 
 export interface InferenceReport {
@@ -149,8 +201,91 @@ export interface InferenceReport {
   max_batch_size?: number;
   max_context_length?: number;
   min_gpus?: number;
-  capacity?: { max_batch_size: CapacityAnswer; max_context_length: CapacityAnswer; min_gpus: CapacityAnswer };
+  capacity?: {
+    max_batch_size: CapacityAnswer;
+    max_context_length: CapacityAnswer;
+    min_gpus: CapacityAnswer;
+    decode_max_batch_size: CapacityAnswer;
+  };
+  /** Present when a GPU is chosen; the llm-analysis-named keys (prefill_latency, ...) sit at the top level too. */
+  latency?: LatencyReport;
+  prefill_latency?: number;
+  decode_latency?: number;
+  total_decode_latency?: number;
+  total_latency?: number;
+  total_per_token_latency?: number;
+  prefill_tokens_per_sec?: number;
+  decode_tokens_per_sec?: number;
+  total_tokens_per_sec?: number;
+  prefill_cost_per_1k_tokens?: number;
+  decode_cost_per_1k_tokens?: number;
+  total_cost_per_1k_tokens?: number;
+  kv_cache_memory_per_gpu?: number;
+  weight_memory_per_gpu?: number;
+  prefill_max_batch_size_per_gpu?: number;
+  decode_max_batch_size_per_gpu?: number;
   assumptions: string[];
+}
+
+/** Options of planReport, as the CLI's `fitcheck plan` flags without the dashes; lists comma-separated. */
+export interface PlanOptions {
+  gpus?: string;
+  max_gpus?: number;
+  gpus_per_node?: number;
+  weights?: string;
+  kv_dtypes?: string;
+  batches?: string;
+  prompt_len?: number;
+  gen_len?: number;
+  headroom?: number;
+  ttft?: number;
+  tpot?: number;
+  objective?: 'lowest_latency' | 'highest_throughput' | 'lowest_cost' | 'fewest_gpus';
+  keep?: number;
+  prefill_chunk?: number;
+  overhead_gib?: number;
+}
+
+export interface PlanCandidate {
+  gpu: string;
+  gpu_name: string;
+  gpus: number;
+  tp: number;
+  pp: number;
+  ep: number;
+  weights: string;
+  kv_dtype: string;
+  batch: number;
+  memory_bytes_per_gpu: number;
+  budget_bytes_per_gpu: number;
+  time_to_first_token_seconds: number;
+  time_per_output_token_seconds: number;
+  end_to_end_seconds: number;
+  tokens_per_second: number;
+  cost_per_million_output_tokens_usd: number;
+  price_per_hour_usd: number;
+}
+
+export interface PlanReport {
+  model_type: string;
+  request: {
+    gpus: string[];
+    max_gpus: number;
+    weights: string[];
+    kv_dtypes: string[];
+    batches: number[];
+    prompt_len: number;
+    gen_len: number;
+    headroom: number;
+    ttft: number;
+    tpot: number;
+    objective: string;
+  };
+  evaluated: number;
+  feasible: number;
+  best: PlanCandidate[];
+  frontier: PlanCandidate[];
+  notes: string[];
 }
 
 /** Options of trainingReport, as the CLI's `fitcheck train` flags without the dashes. */
@@ -281,6 +416,7 @@ export interface FitcheckModule {
   parameterReport(configJsonText: string): ParameterReport;
   inferenceReport(configJsonText: string, options: InferenceOptions): InferenceReport;
   trainingReport(configJsonText: string, options: TrainingOptions): TrainingReport;
+  planReport(configJsonText: string, options: PlanOptions): PlanReport;
   acceleratorCatalog(): Accelerator[];
   formatCatalog(): FormatCatalog;
   version(): string;
@@ -291,6 +427,7 @@ export const moduleExports: ReadonlyArray<keyof FitcheckModule> = [
   'parameterReport',
   'inferenceReport',
   'trainingReport',
+  'planReport',
   'acceleratorCatalog',
   'formatCatalog',
   'version',
