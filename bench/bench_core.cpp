@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+#include "bench_core.hpp"
+
+#include <chrono>
+#include <stdexcept>
+#include <vector>
+
+#include "fitcheck/config.hpp"
+#include "fitcheck/inference_memory.hpp"
+#include "fitcheck/latency.hpp"
+#include "fitcheck/planner.hpp"
+#include "fitcheck/training_memory.hpp"
+
+namespace fitcheck::bench {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// A sink the optimizer cannot see through, so measured work is not removed.
+volatile double sink = 0;
+
+struct Prepared {
+  ModelDescription model;
+  std::vector<WeightTensor> tensors;
+  PreparedLatencyModel latency;
+  std::vector<LayoutWeights> layouts;  // tp 1, 2, 4, 8 where the model allows
+  const Accelerator* gpu = nullptr;
+};
+
+Prepared prepare(const std::string& text) {
+  Prepared p;
+  p.model = parse_hf_config(text);
+  p.tensors = weight_tensors(p.model);
+  p.latency = prepare_latency_model(p.model, p.tensors, WeightFormat::bf16);
+  p.gpu = find_accelerator("h100-sxm-80gb");
+  for (std::int64_t tp : {1, 2, 4, 8}) {
+    InferenceWorkload w;
+    w.layout.tensor_parallel = tp;
+    try {
+      p.layouts.push_back(layout_weights(p.model, p.tensors, w));
+    } catch (const std::invalid_argument&) {
+    }
+  }
+  if (p.layouts.empty()) throw std::invalid_argument("no tensor-parallel layout fits this model");
+  return p;
+}
+
+double one_inference_estimate(const Prepared& p, std::int64_t i) {
+  const LayoutWeights& layout = p.layouts[static_cast<std::size_t>(i) % p.layouts.size()];
+  InferenceWorkload w;
+  w.layout = layout.layout;
+  w.batch_size = 1 + i % 64;
+  w.context_tokens = 512 + (i % 16) * 512;
+  const InferenceMemory memory = inference_memory(p.model, layout, w);
+  const LatencyTotals latency = estimate_latency_totals(p.latency, w, *p.gpu, {w.context_tokens - 128, 128});
+  return static_cast<double>(memory.total_bytes_per_gpu) + latency.end_to_end_seconds;
+}
+
+}  // namespace
+
+BenchResult inference_estimates(const std::string& config_json_text, std::int64_t iterations) {
+  const Prepared p = prepare(config_json_text);
+  const auto start = std::chrono::steady_clock::now();
+  double total = 0;
+  for (std::int64_t i = 0; i < iterations; ++i) total += one_inference_estimate(p, i);
+  sink = total;
+  return {iterations, seconds_since(start)};
+}
+
+BenchResult full_estimates(const std::string& config_json_text, std::int64_t iterations) {
+  const Prepared p = prepare(config_json_text);
+  const auto start = std::chrono::steady_clock::now();
+  double total = 0;
+  for (std::int64_t i = 0; i < iterations; ++i) {
+    total += one_inference_estimate(p, i);
+    TrainingMemoryWorkload t;
+    t.micro_batch_size = 1 + i % 4;
+    t.sequence_tokens = 2048 * (1 + i % 2);
+    t.zero_stage = static_cast<int>(i % 4);
+    t.layout.data_parallel = 8;
+    total += static_cast<double>(training_memory(p.model, p.tensors, t).total_bytes_per_gpu);
+  }
+  sink = total;
+  return {iterations, seconds_since(start)};
+}
+
+BenchResult planner_sweep(const std::string& config_json_text, std::int64_t target_layouts) {
+  const ModelDescription model = parse_hf_config(config_json_text);
+  const std::vector<WeightTensor> tensors = weight_tensors(model);
+  InferencePlanRequest request;
+  for (const char* id : {"h100-sxm-80gb", "h200", "a100-sxm-80gb", "b200", "mi300x"}) request.gpus.push_back(find_accelerator(id));
+  request.max_gpus = 8;
+  request.weight_formats = {WeightFormat::bf16, WeightFormat::fp8_e4m3_per_tensor, WeightFormat::gguf_q4_k_m};
+  request.kv_cache_dtypes = {KvCacheDtype::bf16, KvCacheDtype::fp8};
+  request.prompt_tokens = 256;
+  request.generated_tokens = 64;
+  request.memory_headroom = 0.0;
+  // Layouts per batch size: GPUs x (tp, pp) splits x formats x dtypes; batches fill the rest.
+  const std::int64_t per_batch = 5 * 15 * 3 * 2;
+  const std::int64_t batches = std::max<std::int64_t>(1, target_layouts / per_batch);
+  for (std::int64_t b = 1; b <= batches; ++b) request.batch_sizes.push_back(b);
+  const auto start = std::chrono::steady_clock::now();
+  const InferencePlan plan = plan_inference(model, tensors, request);
+  return {plan.evaluated, seconds_since(start)};
+}
+
+}  // namespace fitcheck::bench

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// Benchmarks of the estimation core, compiled natively (fitcheck_bench) and to WebAssembly
+// (bench-wasm/fitcheck_bench.mjs) from the same source, so the two can be compared.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace fitcheck::bench {
+
+struct BenchResult {
+  std::int64_t count = 0;  // estimates or layouts evaluated
+  double seconds = 0;
+  double per_second() const { return seconds > 0 ? static_cast<double>(count) / seconds : 0; }
+};
+
+// The config is parsed once; then `iterations` full estimates over a grid of workloads: inference
+// memory (weights per layout computed once per layout, as the page and the planner do), latency
+// totals on a GPU, and training memory.
+BenchResult full_estimates(const std::string& config_json_text, std::int64_t iterations);
+
+// Inference memory + latency totals only (the planner's per-layout work), `iterations` times.
+BenchResult inference_estimates(const std::string& config_json_text, std::int64_t iterations);
+
+// One planner sweep sized to evaluate about `target_layouts` layouts.
+BenchResult planner_sweep(const std::string& config_json_text, std::int64_t target_layouts);
+
+}  // namespace fitcheck::bench

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// npm run bench: native and WebAssembly core, the planner sweep, the page's transfer size and time
+// to first table. Medians of repeated runs; the last line printed is one JSON object.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { startStaticServer } from '../tests/support/static-server.mjs';
+import { launchChromium } from '../tests/support/browser.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+const configPath = process.env.BENCH_CONFIG ?? path.join(repo, 'bench/llama-3.1-8b.json');
+const configText = fs.readFileSync(configPath, 'utf8');
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+// Native: one JSON line per run from build/fitcheck_bench.
+const native = [];
+for (let i = 0; i < runs; i += 1) {
+  native.push(JSON.parse(execFileSync(path.join(repo, 'build/fitcheck_bench'), [configPath]).toString()));
+}
+
+// WebAssembly in Node, same source and sizes.
+const { default: createBench } = await import(path.join(repo, 'build-wasm/fitcheck_bench.mjs'));
+const wasm = await createBench({ wasmBinary: fs.readFileSync(path.join(repo, 'build-wasm/fitcheck_bench.wasm')) });
+const wasmFull = [];
+const wasmInference = [];
+const wasmSweep = [];
+const wasmSweepSeconds = [];
+for (let i = 0; i < runs; i += 1) {
+  const full = wasm.fullEstimates(configText, 20000);
+  wasmFull.push(full.count / full.seconds);
+  const inference = wasm.inferenceEstimates(configText, 200000);
+  wasmInference.push(inference.count / inference.seconds);
+  const sweep = wasm.plannerSweep(configText, 1000000);
+  wasmSweep.push(sweep.count / sweep.seconds);
+  wasmSweepSeconds.push(sweep.seconds * (1e6 / sweep.count));  // scaled to exactly 1,000,000 layouts
+}
+
+// The page: gzip -9 of what a visit downloads (index.html and assets), and of the bundled presets.
+const dist = path.join(repo, 'web/dist');
+const pageFiles = ['index.html', ...fs.readdirSync(path.join(dist, 'assets')).map((name) => `assets/${name}`)];
+const gzipBytes = (file) => zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
+const pageGzip = pageFiles.reduce((sum, file) => sum + gzipBytes(file), 0);
+const presetsGzip = zlib.gzipSync(fs.readFileSync(path.join(repo, 'web/src/presets/presets.json')), { level: 9 }).length;
+
+// Time to first table: navigation start to the exact parameter count on screen, in Chromium.
+const server = await startStaticServer({ root: dist, prefix: '/bench/' });
+const browser = await launchChromium();
+const firstTable = [];
+for (let i = 0; i < runs; i += 1) {
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  firstTable.push(
+    await page.waitForFunction(() => (document.querySelector('[data-testid="total-params"]') ? performance.now() : 0)).then((h) => h.jsonValue()),
+  );
+  await page.close();
+}
+await browser.close();
+await server.close();
+
+const summary = {
+  config: path.basename(configPath),
+  runs,
+  estimates_per_second_native: median(native.map((r) => r.full_estimates_per_second)),
+  estimates_per_second_wasm: median(wasmFull),
+  inference_estimates_per_second_native: median(native.map((r) => r.inference_estimates_per_second)),
+  inference_estimates_per_second_wasm: median(wasmInference),
+  planner_layouts_per_second_native: median(native.map((r) => r.planner_layouts_per_second)),
+  planner_layouts_per_second_wasm: median(wasmSweep),
+  sweep_1m_seconds_native: median(native.map((r) => r.sweep_seconds * (1e6 / r.sweep_layouts))),
+  sweep_1m_seconds_wasm: median(wasmSweepSeconds),
+  page_gzip_bytes: pageGzip,
+  presets_gzip_bytes: presetsGzip,
+  page_gzip_bytes_without_presets: pageGzip - presetsGzip,
+  first_table_ms: median(firstTable),
+};
+summary.wasm_to_native_full = summary.estimates_per_second_wasm / summary.estimates_per_second_native;
+summary.wasm_to_native_planner = summary.planner_layouts_per_second_wasm / summary.planner_layouts_per_second_native;
+for (const [file] of pageFiles.map((f) => [f])) console.log(`gzip ${file}: ${gzipBytes(file)} B`);
+console.log(JSON.stringify(summary));
