@@ -6,6 +6,7 @@
 
 #include "fitcheck/config.hpp"
 #include "fitcheck/training_memory.hpp"
+#include "fitcheck/training_time.hpp"
 
 namespace fitcheck {
 namespace {
@@ -117,6 +118,11 @@ TrainingRequest parse_training_options(const OptionList& options) {
     request.gpu = find_accelerator(*gpu);
     if (!request.gpu) throw OptionError("gpu", "unknown GPU '" + *gpu + "' (see 'fitcheck gpus' for the list)");
   }
+  request.global_batch_tokens = reader.count("global_batch_tokens", 0, 0, std::int64_t{1} << 40);
+  request.train_tokens = reader.number("train_tokens", 1e12, 1.0, 1e16);
+  request.flops_efficiency = reader.number("flops_efficiency", -1, 0.01, 1.0);
+  request.overlap_data_parallel = reader.flag("overlap", true);
+  request.price_per_gpu_hour_usd = reader.number("price_per_gpu_hour", -1, 0.0, 1e6);
   reader.finish();
   return request;
 }
@@ -203,7 +209,70 @@ std::string training_report_json(const ModelDescription& model, const std::vecto
 std::string training_report_json(std::string_view config_json_text, const OptionList& options) {
   const TrainingRequest request = parse_training_options(options);
   const ModelDescription model = parse_hf_config(config_json_text);
-  return training_report_json(model, weight_tensors(model), request.workload, request.gpu);
+  return training_report_json(model, weight_tensors(model), request);
+}
+
+std::string training_report_json(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                  const TrainingRequest& request) {
+  Json report = Json::parse(training_report_json(model, tensors, request.workload, request.gpu));
+  if (!request.gpu) return report.dump();
+  const TrainingMemoryWorkload& m = request.workload;
+  // The step-time workload is the memory workload seen from the clock's side.
+  TrainingWorkload t;
+  t.sequence_length = m.sequence_tokens;
+  t.micro_batch_sequences = m.micro_batch_size;
+  t.layout = m.layout;
+  t.context_parallel = m.context_parallel;
+  t.virtual_stages = m.virtual_pipeline_stages;
+  t.recompute = m.recompute == Recompute::full ? RecomputeMode::full
+                : m.recompute == Recompute::selective ? RecomputeMode::selective
+                                                      : RecomputeMode::none;
+  t.zero_stage = m.fsdp == FsdpMode::full_shard || m.fsdp == FsdpMode::hybrid_shard ? 3
+                 : m.fsdp == FsdpMode::shard_grad_op                                 ? 2
+                                                                                     : m.zero_stage;
+  t.overlap_data_parallel = request.overlap_data_parallel;
+  t.precision = m.precision == PrecisionRecipe::fp32         ? ComputeDtype::fp32
+                : m.precision == PrecisionRecipe::fp16_mixed ? ComputeDtype::fp16
+                : m.precision == PrecisionRecipe::fp8        ? ComputeDtype::fp8
+                                                             : ComputeDtype::bf16;
+  t.parameter_bytes_per_parameter = m.precision == PrecisionRecipe::fp32 ? 4 : 2;
+  t.gradient_bytes_per_parameter = m.fp32_gradients || m.precision == PrecisionRecipe::fp32 ? 4 : 2;
+  const std::int64_t micro_batches = std::max<std::int64_t>(m.micro_batches_per_step, m.layout.pipeline_parallel);
+  const std::int64_t minimum_step = m.layout.data_parallel * m.micro_batch_size * m.sequence_tokens * micro_batches;
+  // Default: about 4M tokens per step (Llama-2/3 pretraining batches), at least one micro-batch per
+  // data-parallel rank and stage.
+  t.global_batch_tokens =
+      request.global_batch_tokens > 0 ? request.global_batch_tokens : std::max<std::int64_t>(minimum_step, std::int64_t{4} << 20);
+  TrainingAssumptions assumptions;
+  assumptions.communication = default_latency_assumptions(*request.gpu);
+  if (request.flops_efficiency > 0) assumptions.flops_efficiency = request.flops_efficiency;
+  if (request.price_per_gpu_hour_usd >= 0) assumptions.communication.price_per_gpu_hour_usd = request.price_per_gpu_hour_usd;
+  const TrainingExplanation explained = explain_training_time(prepare_latency_model(model, tensors, WeightFormat::bf16), t,
+                                                             *request.gpu, request.train_tokens, assumptions);
+  const TrainingTime& time = explained.time;
+  report["time"] = {
+      {"global_batch_tokens", t.global_batch_tokens},
+      {"micro_batches", time.micro_batches},
+      {"step_seconds", time.step_seconds},
+      {"tokens_per_second", time.tokens_per_second},
+      {"tokens_per_second_per_gpu", time.tokens_per_second_per_gpu},
+      {"mfu", time.mfu},
+      {"hfu", time.hfu},
+      {"achieved_flops_per_second_per_gpu", time.achieved_flops_per_second_per_gpu},
+      {"model_flops_per_step", time.model_flops_per_step},
+      {"hardware_flops_per_step", time.hardware_flops_per_step},
+      {"pipeline_bubble_fraction", time.pipeline_bubble_fraction},
+      {"data_parallel_exposed_seconds", time.data_parallel_exposed_seconds},
+      {"train_tokens", time.train_tokens},
+      {"train_seconds", time.train_seconds},
+      {"train_days", time.train_seconds / 86400.0},
+      {"train_gpu_hours", time.train_gpu_hours},
+      {"train_cost_usd", time.train_cost_usd},
+      {"flops_efficiency", assumptions.flops_efficiency},
+      {"lines", explained.lines},
+      {"assumptions", explained.assumptions},
+  };
+  return report.dump();
 }
 
 }  // namespace fitcheck

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fitcheck/report.hpp"
+#include "fitcheck/training_memory.hpp"
 #include "test_support.hpp"
 
 using namespace fitcheck;
@@ -62,4 +63,20 @@ TEST_CASE("without a weights option the checkpoint's own stored format is used")
   const auto chosen = nlohmann::json::parse(inference_report_json(
       test::read_file(test::shared_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"), {{"weights", "bf16"}}));
   CHECK(chosen["weight_bytes"].get<std::int64_t>() == 2 * 671'026'419'200LL);
+}
+
+TEST_CASE("the training report carries step time, MFU and time to train when a GPU is chosen") {
+  const std::string config = test::read_file(test::shared_configs_dir() + "/meta-llama--Llama-3.1-8B.json");
+  const auto report = nlohmann::json::parse(training_report_json(
+      config, {{"gpu", "h100"}, {"gpus", "8"}, {"zero", "1"}, {"train_tokens", "1e9"}, {"flops_efficiency", "0.4"}}));
+  const auto& time = report["time"];
+  const double mfu = time["mfu"].get<double>();
+  CHECK(mfu > 0.0);
+  CHECK(mfu <= 0.4 + 1e-12);  // MFU cannot beat the efficiency the kernels are granted
+  // GPU-hours = seconds x 8 GPUs / 3600, and 1e9 tokens at the step's rate.
+  CHECK(time["train_gpu_hours"].get<double>() == doctest::Approx(time["train_seconds"].get<double>() * 8 / 3600));
+  CHECK(time["train_seconds"].get<double>() == doctest::Approx(1e9 / time["tokens_per_second"].get<double>()));
+  CHECK(time["global_batch_tokens"].get<std::int64_t>() == 4LL << 20);
+  const auto no_gpu = nlohmann::json::parse(training_report_json(config, {}));
+  CHECK_FALSE(no_gpu.contains("time"));
 }

@@ -156,12 +156,20 @@ CapacityAnswer max_micro_batch_size(const ModelDescription& model, const std::ve
 struct TrainingRequest {
   TrainingMemoryWorkload workload;
   const Accelerator* gpu = nullptr;
+  // Step time (with a GPU): tokens per optimizer step (0: dp x micro-batch x sequence x the
+  // micro-batches per step), tokens to train, the training FLOP efficiency, DP overlap, price.
+  std::int64_t global_batch_tokens = 0;
+  double train_tokens = 1e12;
+  double flops_efficiency = -1;  // < 0: TrainingAssumptions' default
+  bool overlap_data_parallel = true;
+  double price_per_gpu_hour_usd = -1;  // < 0: the GPU's catalog default
 };
 // Keys (the CLI's flags with '_' for '-'): gpu, gpus, tp, pp, dp, ep, cp, sequence_parallel,
 // virtual_stages, micro_batches, zero, fsdp, fsdp_shard_group, offload_optimizer, offload_params,
 // reduce_bucket, allgather_bucket, precision, master_weights, fp32_gradients, optimizer,
 // adafactor_first_moment, micro_batch, seq_len, recompute, eager_attention, dropout, lora_rank,
-// lora_modules, qlora, lora_dropout, overhead_gib. Throws OptionError.
+// lora_modules, qlora, lora_dropout, overhead_gib; for step time global_batch_tokens, train_tokens,
+// flops_efficiency, overlap, price_per_gpu_hour. Throws OptionError.
 TrainingRequest parse_training_options(const OptionList& options);
 
 // Keys include weight_bytes, gradient_bytes, optimizer_bytes, activation_bytes,
@@ -169,6 +177,8 @@ TrainingRequest parse_training_options(const OptionList& options);
 // a GPU), assumptions and terms (name, bytes, formula).
 std::string training_report_json(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                   const TrainingMemoryWorkload& workload, const Accelerator* gpu);
+std::string training_report_json(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                  const TrainingRequest& request);
 std::string training_report_json(std::string_view config_json_text, const OptionList& options);
 
 namespace detail {

@@ -322,6 +322,35 @@ export interface TrainingOptions {
   qlora?: boolean;
   lora_dropout?: boolean;
   overhead_gib?: number;
+  /** Step time (with a GPU). */
+  global_batch_tokens?: number;
+  train_tokens?: number;
+  flops_efficiency?: number;
+  overlap?: boolean;
+  price_per_gpu_hour?: number;
+}
+
+export interface TrainingTimeReport {
+  global_batch_tokens: number;
+  micro_batches: number;
+  step_seconds: number;
+  tokens_per_second: number;
+  tokens_per_second_per_gpu: number;
+  mfu: number;
+  hfu: number;
+  achieved_flops_per_second_per_gpu: number;
+  model_flops_per_step: number;
+  hardware_flops_per_step: number;
+  pipeline_bubble_fraction: number;
+  data_parallel_exposed_seconds: number;
+  train_tokens: number;
+  train_seconds: number;
+  train_days: number;
+  train_gpu_hours: number;
+  train_cost_usd: number;
+  flops_efficiency: number;
+  lines: string[];
+  assumptions: string[];
 }
 
 export interface TrainingReport {
@@ -382,6 +411,8 @@ export interface TrainingReport {
   fits?: boolean;
   headroom_bytes?: number;
   capacity?: { max_micro_batch_size: CapacityAnswer };
+  /** Step time, MFU and time to train: present when a GPU is chosen. */
+  time?: TrainingTimeReport;
   assumptions: string[];
 }
 
