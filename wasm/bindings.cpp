@@ -69,6 +69,10 @@ val plan_report(const std::string& config_json_text, const val& options) {
   return json_result([&] { return fitcheck::plan_report_json(config_json_text, option_list(options)); });
 }
 
+val transformer_mem_report(const val& options) {
+  return json_result([&] { return fitcheck::transformer_mem_report_json(option_list(options)); });
+}
+
 val accelerator_catalog() {
   return json_result([] { return fitcheck::accelerator_catalog_json(); });
 }
@@ -86,6 +90,7 @@ EMSCRIPTEN_BINDINGS(fitcheck_core) {
   emscripten::function("inferenceReport", &inference_report);
   emscripten::function("trainingReport", &training_report);
   emscripten::function("planReport", &plan_report);
+  emscripten::function("transformerMemReport", &transformer_mem_report);
   emscripten::function("acceleratorCatalog", &accelerator_catalog);
   emscripten::function("formatCatalog", &format_catalog);
   emscripten::function("version", &core_version);

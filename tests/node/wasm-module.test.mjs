@@ -143,6 +143,19 @@ test('native CLI and WASM give identical plans', async () => {
   assert.ok(wasm.feasible > 0);
 });
 
+test("transformerMemReport() gives the classic report's numbers (GiB with 2 decimals)", async () => {
+  const { execFileSync } = await import('node:child_process');
+  // The 20B default example: the script's own output, read from the CLI that reproduces it line for line.
+  const printed = execFileSync(path.join(repo, 'build/fitcheck'), ['transformer-mem', '-ca', '-pa', '-z', '2']).toString();
+  const report = module.transformerMemReport({ checkpoint_activations: true, partition_activations: true, zero_stage: 2 });
+  const byName = Object.fromEntries(report.terms.map((term) => [term.name, term.gib.toFixed(2)]));
+  assert.match(printed, new RegExp(`Model Memory: ${byName.model} GB`));
+  assert.match(printed, new RegExp(`Gradient Memory: ${byName.gradients} GB`));
+  assert.match(printed, new RegExp(`Optimizer Memory: ${byName.optimizer} GB`));
+  assert.match(printed, new RegExp(`Total Memory Required for Training: ${report.total_gib.toFixed(2)} GB`));
+  assert.throws(() => module.transformerMemReport({ num_gpus: 0 }), (error) => error.field === 'num_gpus');
+});
+
 test('every bundled preset parses and gives its recorded count', () => {
   const presets = JSON.parse(fs.readFileSync(path.join(repo, 'web/src/presets/presets.json'), 'utf8'));
   assert.ok(presets.length >= 20);

@@ -25,6 +25,9 @@ std::string parameter_report_json(std::string_view config_json_text);
 // max_batch_size, max_context_length, min_gpus, assumptions, terms, ...).
 std::string inference_report_json(std::string_view config_json_text, const OptionList& options);
 
+// transformer_mem.py's report from numbers alone (keys: its argument names with '_'), as JSON.
+std::string transformer_mem_report_json(const OptionList& options);
+
 // The accelerator catalog as JSON (id, name, memory, bandwidth, dense peaks per dtype, price, sources).
 std::string accelerator_catalog_json();
 

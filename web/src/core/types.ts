@@ -416,6 +416,37 @@ export interface TrainingReport {
   assumptions: string[];
 }
 
+/** transformer_mem.py's arguments (underscored); defaults are the script's. */
+export interface TransformerMemOptions {
+  params?: number;
+  num_gpus?: number;
+  tensor_parallel_size?: number;
+  pipeline_parallel_size?: number;
+  partition_activations?: boolean;
+  zero_stage?: number;
+  checkpoint_activations?: boolean;
+  batch_size_per_gpu?: number;
+  hidden_size?: number;
+  num_attention_heads?: number;
+  sequence_length?: number;
+  num_layers?: number;
+  fp32_model?: boolean;
+  fp32_grads?: boolean;
+  zero_allgather_bucket_size?: number;
+  zero3_max_live_params?: number;
+  misc_mem_gb?: number;
+  infer?: boolean;
+}
+
+export interface TransformerMemReport {
+  infer: boolean;
+  terms: Array<{ name: string; bytes: number; gib: number; formula: string }>;
+  total_bytes: number;
+  total_gib: number;
+  total_formula: string;
+  note: string;
+}
+
 export interface Accelerator {
   id: string;
   name: string;
@@ -448,6 +479,7 @@ export interface FitcheckModule {
   inferenceReport(configJsonText: string, options: InferenceOptions): InferenceReport;
   trainingReport(configJsonText: string, options: TrainingOptions): TrainingReport;
   planReport(configJsonText: string, options: PlanOptions): PlanReport;
+  transformerMemReport(options: TransformerMemOptions): TransformerMemReport;
   acceleratorCatalog(): Accelerator[];
   formatCatalog(): FormatCatalog;
   version(): string;
@@ -459,6 +491,7 @@ export const moduleExports: ReadonlyArray<keyof FitcheckModule> = [
   'inferenceReport',
   'trainingReport',
   'planReport',
+  'transformerMemReport',
   'acceleratorCatalog',
   'formatCatalog',
   'version',

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// The classic calculator's report as JSON, for the page's "from numbers, no config" mode. Keys are
+// transformer_mem.py's argument names (params, num_gpus, tensor_parallel_size, ...).
+#include <nlohmann/json.hpp>
+
+#include "fitcheck/options.hpp"
+#include "fitcheck/report.hpp"
+#include "fitcheck/transformer_mem.hpp"
+
+namespace fitcheck {
+
+std::string transformer_mem_report_json(const OptionList& options) {
+  OptionReader reader(options);
+  TransformerMemInputs in;
+  in.params = reader.number("params", in.params, 1.0, 1e16);
+  in.num_gpus = reader.count("num_gpus", in.num_gpus, 1, 1'000'000);
+  in.tensor_parallel_size = reader.count("tensor_parallel_size", in.tensor_parallel_size, 1, 4096);
+  in.pipeline_parallel_size = reader.count("pipeline_parallel_size", in.pipeline_parallel_size, 1, 4096);
+  in.partition_activations = reader.flag("partition_activations", in.partition_activations);
+  in.zero_stage = static_cast<int>(reader.count("zero_stage", in.zero_stage, 0, 3));
+  in.checkpoint_activations = reader.flag("checkpoint_activations", in.checkpoint_activations);
+  in.batch_size_per_gpu = reader.count("batch_size_per_gpu", in.batch_size_per_gpu, 1, 1 << 24);
+  in.hidden_size = reader.count("hidden_size", in.hidden_size, 1, 1 << 20);
+  in.num_attention_heads = reader.count("num_attention_heads", in.num_attention_heads, 1, 1 << 16);
+  in.sequence_length = reader.count("sequence_length", in.sequence_length, 1, std::int64_t{1} << 32);
+  in.num_layers = reader.count("num_layers", in.num_layers, 1, 4096);
+  in.fp32_model = reader.flag("fp32_model", in.fp32_model);
+  in.fp32_grads = reader.flag("fp32_grads", in.fp32_grads);
+  in.zero_allgather_bucket_size = reader.number("zero_allgather_bucket_size", in.zero_allgather_bucket_size, 0.0, 1e15);
+  in.zero3_max_live_params = reader.number("zero3_max_live_params", in.zero3_max_live_params, 0.0, 1e15);
+  in.misc_mem_gb = reader.number("misc_mem_gb", in.misc_mem_gb, 0.0, 1e6);
+  in.infer = reader.flag("infer", in.infer);
+  reader.finish();
+
+  TransformerMemReport report;
+  try {
+    report = transformer_mem_report(in);
+  } catch (const TransformerMemInputError& error) {
+    throw OptionError(error.field(), error.what());
+  }
+  using Json = nlohmann::ordered_json;
+  Json terms = Json::array();
+  auto term = [&](const char* name, const TransformerMemTerm& t) {
+    terms.push_back({{"name", name}, {"bytes", t.bytes}, {"gib", t.bytes / kTransformerMemBytesPerGib}, {"formula", t.formula}});
+  };
+  term("model", report.model);
+  if (report.infer) {
+    term("kv_cache", report.kv_cache);
+  } else {
+    term("gradients", report.gradients);
+    term("activations", report.activations);
+    term("optimizer", report.optimizer);
+    term("communication", report.communication);
+  }
+  term("miscellaneous", report.miscellaneous);
+  const Json out = {{"infer", report.infer},
+                    {"terms", terms},
+                    {"total_bytes", report.total.bytes},
+                    {"total_gib", report.total.bytes / kTransformerMemBytesPerGib},
+                    {"total_formula", report.total.formula},
+                    {"note", "the classic calculator prints GiB (1024^3 bytes) labelled GB"}};
+  return out.dump();
+}
+
+}  // namespace fitcheck
