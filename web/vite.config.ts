@@ -7,4 +7,6 @@ export default defineConfig({
   base: './',
   plugins: [preact()],
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' },
+  // The planner's worker (src/plan/plan-worker.ts) imports the ES module core: an ES worker.
+  worker: { format: 'es' },
 });

@@ -8,6 +8,8 @@ import { inlineWasm } from './build/inline-wasm.ts';
 
 export default defineConfig({
   root: import.meta.dirname,
+  // One file has no room for a worker script: the planner runs on the page (plan/create-runner-single.ts).
+  resolve: { alias: [{ find: /^\.\.\/plan\/create-runner$/, replacement: path.join(import.meta.dirname, 'src/plan/create-runner-single.ts') }] },
   plugins: [preact(), inlineWasm(path.join(import.meta.dirname, 'src/generated'))],
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   build: {

@@ -9,6 +9,8 @@ import { singleFile } from './build/single-file.ts';
 
 export default defineConfig({
   root: import.meta.dirname,
+  // One file has no room for a worker script: the planner runs on the page (plan/create-runner-single.ts).
+  resolve: { alias: [{ find: /^\.\.\/plan\/create-runner$/, replacement: path.join(import.meta.dirname, 'src/plan/create-runner-single.ts') }] },
   base: './',
   plugins: [preact(), inlineWasm(path.join(import.meta.dirname, 'src/generated')), singleFile('fitcheck.html')],
   build: {

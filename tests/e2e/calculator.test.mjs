@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Inference mode of the built page in headless Chromium: knobs, verdict, formulas, units,
-// capacity, charts, presets, "from numbers", compare, training tab, keyboard and screenshots.
+// capacity, charts, presets, "from numbers", compare, the tabs, keyboard and screenshots.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -130,15 +130,17 @@ test('pin a result and compare it with the next one', async () => {
   await page.close();
 });
 
-test('the training tab says it is coming and shows no estimate of its own', async () => {
+test('the tabs keep their own inputs, and arrow keys move between them', async () => {
   const { page, log } = await openPage();
   await page.getByTestId('tab-training').click();
-  await page.getByTestId('training-coming').waitFor();
+  await page.getByTestId('train-verdict').waitFor();
   assert.equal(await page.getByTestId('verdict').count(), 0);
   assert.equal(await text(page, 'total-params'), '8,030,261,248');
-  // Arrow keys move between the tabs.
+  // Arrow keys move between the tabs: Training -> Plan -> Inference.
   await page.getByTestId('tab-training').focus();
-  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowRight');
+  await page.getByTestId('plan-results').waitFor();
+  await page.keyboard.press('ArrowRight');
   await page.getByTestId('verdict').waitFor();
   assertLocalOnly(log, origin());
   await page.close();

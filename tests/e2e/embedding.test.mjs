@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The three ways to take fitcheck elsewhere: ?embed in an iframe (posting its height), the
-// <fitcheck-calculator> custom element on a host page, and dist/fitcheck.html opened from file://.
+// <fitcheck-calculator> custom element on a host page, and dist/fitcheck.html opened from file://
+// (where the planner runs on the page: a one-file build has no worker script).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -41,6 +42,12 @@ before(async () => {
 <fitcheck-calculator id="one" preset="mistralai--mixtral-8x7b-v0.1" mode="inference"></fitcheck-calculator>
 <fitcheck-calculator id="two" preset="openai-community--gpt2" mode="training"></fitcheck-calculator>`,
   );
+  fs.writeFileSync(
+    path.join(site, 'element-plan.html'),
+    `<!doctype html><meta charset="utf-8"><title>planner host</title><link rel="icon" href="data:,">
+<script type="module" src="fitcheck/fitcheck-element.js"></script>
+<fitcheck-calculator id="plan" preset="qwen--qwen3-0.6b" mode="plan"></fitcheck-calculator>`,
+  );
   server = await startStaticServer({ root: site, prefix: '/host/' });
   browser = await launchChromium();
 });
@@ -79,7 +86,7 @@ test('<fitcheck-calculator>: one ES module, two independent elements set by thei
   await one.getByTestId('verdict').waitFor();
   assert.equal(await one.getByTestId('total-params').textContent(), '46,702,792,704');
   assert.equal(await two.getByTestId('total-params').textContent(), '124,439,808');
-  await two.getByTestId('training-coming').waitFor();
+  await two.getByTestId('train-verdict').waitFor();
   // Inputs work inside the shadow root and do not leak to the other element or the URL.
   await one.getByTestId('batch').fill('8');
   await one.getByTestId('verdict').filter({ hasText: /Fits|Does not fit/ }).waitFor();
@@ -92,6 +99,26 @@ test('<fitcheck-calculator>: one ES module, two independent elements set by thei
   assertLocalOnly(log, origin());
   const requested = log.requests.map((url) => new URL(url).pathname);
   assert.deepEqual(requested, ['/host/element.html', '/host/fitcheck/fitcheck-element.js']);
+  await page.close();
+});
+
+test('<fitcheck-calculator mode="plan">: the planner runs inside the one module, on the page', async () => {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  const log = watchPage(page);
+  const workers = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
+  await page.goto(server.url + 'element-plan.html');
+  const element = page.locator('#plan');
+  await element.getByTestId('plan-summary').waitFor({ timeout: 30000 });
+  await page.waitForFunction(() => !document.querySelector('#plan').shadowRoot.querySelector('[data-testid=plan-progress]'), null, { timeout: 30000 });
+  assert.equal(await element.getByTestId('plan-runner').getAttribute('data-where'), 'main');
+  assert.ok((await element.locator('[data-testid=plan-best-table] tbody tr').count()) > 0);
+  // Loading a row switches the element to its Inference tab, inside the shadow root.
+  await element.getByTestId('plan-best-load-0').click();
+  await element.getByTestId('verdict').waitFor();
+  assert.deepEqual(workers, []);
+  assert.deepEqual(log.requests.map((url) => new URL(url).pathname), ['/host/element-plan.html', '/host/fitcheck/fitcheck-element.js']);
+  assertLocalOnly(log, origin());
   await page.close();
 });
 
@@ -114,6 +141,26 @@ test('dist/fitcheck.html works from file:// with no request but the file itself'
   await page.waitForFunction(() => location.hash.includes('batch=4'));
   await screenshot(page, 'offline-file');
   assert.deepEqual(log.requests, [url]);
+  assertLocalOnly(log, 'file://');
+  await page.close();
+});
+
+test('dist/fitcheck.html plans on the page itself (no worker file to start there), and says so', async () => {
+  const file = path.join(dist, 'fitcheck.html');
+  const page = await browser.newPage();
+  const log = watchPage(page);
+  const workers = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
+  const url = pathToFileURL(file).href;
+  await page.goto(`${url}#mode=plan&model=preset&preset=meta-llama--llama-3.1-8b&p.batches=1%2C8`);
+  await page.getByTestId('plan-summary').waitFor({ timeout: 30000 });
+  await page.waitForFunction(() => !document.querySelector('[data-testid=plan-progress]'), null, { timeout: 30000 });
+  assert.equal(await page.getByTestId('plan-runner').getAttribute('data-where'), 'main');
+  assert.match(await page.getByTestId('plan-runner').textContent(), /one-file build runs the planner on the page itself/);
+  assert.ok((await page.locator('[data-testid=plan-best-table] tbody tr').count()) > 0);
+  assert.deepEqual(workers, []);
+  await screenshot(page, 'offline-plan');
+  assert.deepEqual(log.requests, [`${url}#mode=plan&model=preset&preset=meta-llama--llama-3.1-8b&p.batches=1%2C8`].map((u) => u.split('#')[0]));
   assertLocalOnly(log, 'file://');
   await page.close();
 });

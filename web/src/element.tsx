@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// <fitcheck-calculator preset="meta-llama--llama-3.1-8b" mode="inference">: the calculator as a
+// <fitcheck-calculator preset="meta-llama--llama-3.1-8b" mode="inference|training|plan">: the calculator as a
 // custom element with its own shadow root and styles. Shipped as dist/fitcheck-element.js.
 import { render } from 'preact';
 import { App } from './components/App';
-import type { Mode } from './state/inputs';
+import { modes, type Mode } from './state/inputs';
 import styles from './styles.css?inline';
 
 export class FitcheckCalculator extends HTMLElement {
@@ -31,7 +31,8 @@ export class FitcheckCalculator extends HTMLElement {
 
   private draw(): void {
     const preset = this.getAttribute('preset') ?? undefined;
-    const mode: Mode = this.getAttribute('mode') === 'training' ? 'training' : 'inference';
+    const attribute = this.getAttribute('mode');
+    const mode: Mode = modes.includes(attribute as Mode) ? (attribute as Mode) : 'inference';
     // A new key when an attribute changes starts the calculator afresh from the attributes.
     render(<App key={`${preset}|${mode}`} compact persist={false} initialPreset={preset} initialMode={mode} />, this.mount!);
   }

@@ -111,6 +111,11 @@ describe('results', () => {
   });
   test('the export panel switches format', () => {
     render(<ExportPanel tables={[memoryTable(fits, { unit: 'GiB' })]} extra={{}} />);
+    // The text is written only once the panel is opened.
+    expect(screen.queryByTestId('export-text')).toBeNull();
+    const details = screen.getByTestId('export') as HTMLDetailsElement;
+    details.open = true;
+    fireEvent(details, new Event('toggle'));
     const text = () => (screen.getByTestId('export-text') as HTMLTextAreaElement).value;
     expect(text()).toMatch(/^### Memory per GPU/);
     fireEvent.click(screen.getByTestId('export-csv'));
@@ -126,8 +131,14 @@ describe('results', () => {
     const row = screen.getByTestId('current-kv_cache').closest('tr')!;
     expect(row.textContent).toMatch(/\+1\.50 GiB$/);
   });
-  test('the training tab shows no number while the core has no training export', () => {
-    render(<TrainingPanel core={core} />);
-    expect(screen.getByTestId('training-coming').textContent).not.toMatch(/\d+(\.\d+)? ?GiB/);
+  test('the training panel shows verdict, terms with formulas, total and the largest micro-batch', () => {
+    const report = core.trainingReport(llama, { gpu: 'h100-sxm-80gb', gpus: 8, zero: 3 });
+    render(<TrainingPanel report={report} unit="GiB" />);
+    expect(screen.getByTestId('train-verdict').textContent).toMatch(/^Fits on 8 × NVIDIA H100 SXM5 80GB \(tp 1, pp 1, dp 8\): .* GiB to spare\.$/);
+    expect(screen.getByTestId('train-total-bytes').textContent).toBe(report.total_bytes_per_gpu.toLocaleString('en-US'));
+    expect(screen.getByTestId('train-capacity-max_micro_batch_size').textContent).toBe(String(report.max_micro_batch_size));
+    fireEvent.click(screen.getByRole('button', { name: 'Formula for Optimizer states' }));
+    expect(screen.getByTestId('layer-activations-table').querySelectorAll('tbody tr[data-row]').length).toBe(report.layer_activation_terms.length);
+    expect(screen.getAllByText(report.terms.find((t) => t.name === 'optimizer states')!.formula).length).toBe(1);
   });
 });

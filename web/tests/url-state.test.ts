@@ -36,6 +36,28 @@ describe('inputs in the hash', () => {
     expect(problem).toBeUndefined();
     expect(back).toEqual(inputs);
   });
+  test('latency knobs, training and planner inputs round-trip, each tab keeping its own', async () => {
+    const inputs = defaultInputs('meta-llama--llama-3.1-8b');
+    inputs.mode = 'plan';
+    inputs.workload = { ...inputs.workload, prompt_len: '1024', gen_len: '64', flops_efficiency: '0.5', price_per_gpu_hour: '3.1', fp8_activations: false };
+    inputs.training = { ...inputs.training, gpus: '8', fsdp: 'hybrid_shard', fsdp_shard_group: '4', qlora: true, lora_rank: '16', lora_modules: 'q,v' };
+    inputs.plan = { ...inputs.plan, gpus: 'h200,l40s', weights: 'fp8', ttft: '0.5', objective: 'lowest_cost' };
+    const { inputs: back } = await decodeInputs(await encodeInputs(inputs), 'x');
+    expect(back).toEqual(inputs);
+  });
+  test('training and planner inputs at their defaults stay out of the link', async () => {
+    const inputs = defaultInputs('meta-llama--llama-3.1-8b');
+    inputs.training = { ...inputs.training, gpus: '8' };
+    const hash = await encodeInputs(inputs);
+    expect(hash).toContain('t.gpus=8');
+    expect(hash).not.toMatch(/t\.(tp|zero|precision)=|p\./);
+  });
+  test('an old link (context, no prompt or output) still reads; an unknown objective keeps the default', async () => {
+    const { inputs } = await decodeInputs('#mode=training&model=preset&preset=p&context=32768&p.objective=cheapest', 'p');
+    expect(inputs.mode).toBe('training');
+    expect(inputs.workload.context).toBe('32768');
+    expect(inputs.plan.objective).toBe('highest_throughput');
+  });
   test('a pasted config travels cut down to the fields the core reads', async () => {
     const inputs = { ...defaultInputs('x'), modelKind: 'pasted' as const, presetId: '', pastedText: '{"model_type":"gpt2","n_layer":12,"n_ctx":1024,"_name_or_path":"gpt2"}' };
     const hash = await encodeInputs(inputs);
@@ -52,7 +74,9 @@ describe('inputs in the hash', () => {
   test('absent fields keep their defaults; a broken config is reported, the rest applied', async () => {
     const { inputs, problem } = await decodeInputs('#model=pasted&cfg=z!!!&batch=7', 'p');
     expect(inputs.workload.batch).toBe('7');
-    expect(inputs.workload.context).toBe('4096');
+    // Context empty: the core holds prompt + output tokens (3840 + 256).
+    expect(inputs.workload.context).toBe('');
+    expect(inputs.workload.prompt_len).toBe('3840');
     expect(problem).toMatch(/could not be read/);
     expect(hashHasState('#section-2')).toBe(false);
   });

@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: MIT
-import { useEffect, useMemo, useState, useErrorBoundary } from 'preact/hooks';
-import type { InferenceReport } from '../core/types';
-import { capacityTable, memoryTable, parameterTable, weightFormatsTable, type TableModel } from '../export/tables';
+import { useEffect, useMemo, useRef, useState, useErrorBoundary } from 'preact/hooks';
+import type { PlanCandidate } from '../core/types';
+import { pageTables } from '../export/page-tables';
+import { weightFormatsTable } from '../export/tables';
 import { useCore } from '../hooks/use-core';
 import { useDeferred } from '../hooks/use-deferred';
 import { useEmbedHeight } from '../hooks/use-embed-height';
 import { useParameterReport } from '../hooks/use-reports';
 import { useInference } from '../hooks/use-inference';
+import { usePlan } from '../hooks/use-plan';
+import { useTraining } from '../hooks/use-training';
 import { geometricGrid, sweep, weightsPerFormat } from '../hooks/use-sweep';
 import { useUrlState } from '../hooks/use-url-state';
 import { defaultPresetId, presetConfigText, presets } from '../presets';
 import { configTextFromNumbers } from '../state/from-numbers';
-import { defaultInputs, type Inputs, type Mode } from '../state/inputs';
+import { defaultInputs, defaultWorkload, type Inputs, type Mode } from '../state/inputs';
 import { ComparePanel, type Snapshot } from './ComparePanel';
 import { ConfigInput } from './ConfigInput';
 import { CopyButton } from './CopyButton';
@@ -20,6 +23,9 @@ import { InferenceResults } from './InferenceResults';
 import { ModeTabs } from './ModeTabs';
 import { Notes } from './Notes';
 import { ParameterTable } from './ParameterTable';
+import { PlanForm } from './PlanForm';
+import { PlanResults } from './PlanResults';
+import { TrainingForm } from './TrainingForm';
 import { TrainingPanel } from './TrainingPanel';
 import { UnitToggle } from './UnitToggle';
 import { WeightMemory } from './WeightMemory';
@@ -73,6 +79,7 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
   const { core, gpus, formats, loadError } = useCore();
   const url = useUrlState(() => ({ ...defaultInputs(startPreset), mode: initialMode ?? 'inference' }), startPreset, persist);
   useEmbedHeight(embed);
+  const top = useRef<HTMLElement>(null);
   const inputs = url.inputs ?? defaultInputs(startPreset);
   const { workload, unit, mode } = inputs;
   const configText = useMemo(() => configTextOf(inputs), [inputs.modelKind, inputs.presetId, inputs.pastedText, inputs.numbers]);
@@ -80,6 +87,9 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
   const params = paramsOutcome?.report;
   const inferenceState = useInference(url.inputs ? core : undefined, configText, workload, mode === 'inference' && Boolean(params));
   const inference = inferenceState.report;
+  const trainingOutcome = useTraining(url.inputs ? core : undefined, configText, inputs.training, mode === 'training' && Boolean(params));
+  const training = trainingOutcome?.report;
+  const planState = usePlan(Boolean(url.inputs && core && params), configText, inputs.plan, mode === 'plan');
   const [pinned, setPinned] = useState<Snapshot>();
   const [wantFormats, setWantFormats] = useState(false);
   const [linkNow, setLinkNow] = useState('');
@@ -104,24 +114,49 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
   }, [core, configText, workload, formats, wantFormats, Boolean(params)], 60);
 
   const gpu = gpus.find((candidate) => candidate.id === inference?.gpu?.id);
-  const tables: TableModel[] = [];
-  if (inference) {
-    tables.push(memoryTable(inference, { unit, formats, gpu }));
-    const capacity = capacityTable(inference);
-    if (capacity) tables.push(capacity);
-  }
-  if (params) tables.push(parameterTable(params));
-  const current: Snapshot | undefined = params ? { label: modelLabel(inputs, params.model_type), params, inference: inference as InferenceReport | undefined } : undefined;
+  const latencyGpu = gpus.find((candidate) => candidate.id === (inferenceState.pending ? inferenceState.lastFull : inference)?.gpu?.id);
+  const planReport = planState.error ? undefined : planState.report;
+  const tables = useMemo(() => pageTables(mode, { params, inference, training, plan: planReport }, { unit, formats, gpu }), [mode, params, inference, training, planReport, unit, formats, gpu]);
+  const current: Snapshot | undefined = params ? { label: modelLabel(inputs, params.model_type), params, inference: mode === 'inference' ? inference : undefined, training: mode === 'training' ? training : undefined } : undefined;
   const configError = paramsOutcome?.error;
   const inferenceError = inferenceState.error;
-  const assumptions = [...(params?.not_counted ?? []), ...(params?.assumptions ?? []), ...(inference?.assumptions ?? [])];
+  const trainingError = trainingOutcome?.error;
+  const modeNotes = mode === 'inference' ? [...(inference?.assumptions ?? []), ...(inference?.latency?.notes ?? [])] : mode === 'training' ? (training?.assumptions ?? []) : [];
+  const assumptions = [...(params?.not_counted ?? []), ...(params?.assumptions ?? []), ...modeNotes];
+  const exportExtra: Record<string, unknown> = { model: current?.label, unit };
+  if (mode === 'inference') exportExtra.workload = inference?.workload;
+  if (mode === 'training') Object.assign(exportExtra, { training: training?.workload, parallel: training?.parallel });
+  if (mode === 'plan') exportExtra.request = planState.report?.request;
+
+  const loadPlan = (candidate: PlanCandidate) => {
+    const request = planState.report?.request;
+    update({
+      mode: 'inference',
+      // The planner's own assumptions (defaults, catalog prices, 1 - headroom of the memory), so
+      // that the Inference tab reproduces the row's figures.
+      workload: {
+        ...defaultWorkload,
+        gpu: candidate.gpu,
+        tp: String(candidate.tp),
+        pp: String(candidate.pp),
+        ep: String(candidate.ep),
+        weights: candidate.weights,
+        kv_dtype: candidate.kv_dtype,
+        batch: String(candidate.batch),
+        prompt_len: String(request?.prompt_len ?? defaultWorkload.prompt_len),
+        gen_len: String(request?.gen_len ?? defaultWorkload.gen_len),
+        gpu_memory_utilization: String(Number((1 - (request?.headroom ?? 0.1)).toFixed(6))),
+      },
+    });
+    top.current?.scrollIntoView?.({ block: 'start' });
+  };
 
   return (
-    <main class={compact ? 'page embed' : 'page'}>
+    <main class={compact ? 'page embed' : 'page'} ref={top}>
       {!compact && (
         <header class="masthead">
           <h1>fitcheck</h1>
-          <p>Memory for serving any Hugging Face model: exact parameters, weights, KV cache and what fits on which GPU, computed in your browser.</p>
+          <p>Memory, speed and cost of serving or training any Hugging Face model: exact parameters, what fits on which GPU, and the best serving layouts, computed in your browser.</p>
         </header>
       )}
       <div class="toolbar">
@@ -134,7 +169,7 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
               Open full page
             </a>
           )}
-          {current && (
+          {current && mode !== 'plan' && (
             <button type="button" data-testid="pin" onClick={() => setPinned(current)} title="Keep this result to compare with the next one">
               {pinned ? 'Pin this instead' : 'Pin to compare'}
             </button>
@@ -146,7 +181,7 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
           {url.problem}
         </p>
       )}
-      <div class="layout">
+      <div class={mode === 'plan' ? 'layout wide-results' : 'layout'}>
         <div class="inputs">
           <ConfigInput
             presets={presets}
@@ -160,7 +195,9 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
             onKind={(kind) => update({ modelKind: kind, pastedText: kind === 'pasted' ? configText : inputs.pastedText })}
             onNumbers={(numbers) => update({ numbers })}
           />
-          {mode === 'inference' && <WorkloadForm workload={workload} gpus={gpus} formats={formats} error={inferenceError} onChange={(next) => update({ workload: next })} />}
+          {mode === 'inference' && <WorkloadForm workload={workload} gpus={gpus} formats={formats} error={inferenceError} resolvedContext={inference?.workload.context} onChange={(next) => update({ workload: next })} />}
+          {mode === 'training' && <TrainingForm training={inputs.training} gpus={gpus} error={trainingError} resolvedDp={training?.parallel.dp} time={training?.time} onChange={(next) => update({ training: next })} />}
+          {mode === 'plan' && <PlanForm plan={inputs.plan} gpus={gpus} formats={formats} error={planState.error} usedWeights={planState.report?.request.weights} onChange={(next) => update({ plan: next })} />}
         </div>
         <section class="results" id="results" role="tabpanel" aria-labelledby={`tab-${mode}`} aria-live="polite" data-testid="results">
           {loadError && (
@@ -174,19 +211,27 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
               The results appear once the config reads correctly (see the message beside it).
             </p>
           )}
-          {inferenceError && params && (
+          {mode === 'inference' && inferenceError && params && (
             <p class="muted" data-testid="inference-blocked">
               Memory appears once the workload is valid: {inferenceError.message}
             </p>
           )}
-          {mode === 'training' && <TrainingPanel core={core} />}
-          {mode === 'inference' && inference && <InferenceResults report={inference} pending={inferenceState.pending} lastFull={inferenceState.lastFull} pendingGpu={gpus.find((g) => g.id === workload.gpu)?.name} unit={unit} formats={formats} gpu={gpu} byContext={byContext} byBatch={byBatch} />}
-          {pinned && <ComparePanel pinned={pinned} current={inferenceState.pending ? undefined : current} unit={unit} onUnpin={() => setPinned(undefined)} />}
+          {mode === 'training' && trainingError && params && (
+            <p class="muted" data-testid="training-blocked">
+              Training memory appears once the run is valid: {trainingError.message}
+            </p>
+          )}
+          {mode === 'inference' && inference && (
+            <InferenceResults report={inference} pending={inferenceState.pending} lastFull={inferenceState.lastFull} pendingGpu={gpus.find((g) => g.id === workload.gpu)?.name} unit={unit} formats={formats} gpu={gpu} latencyGpu={latencyGpu} byContext={byContext} byBatch={byBatch} />
+          )}
+          {mode === 'training' && training && <TrainingPanel report={training} unit={unit} />}
+          {mode === 'plan' && params && <PlanResults state={planState} unit={unit} onLoad={loadPlan} />}
+          {pinned && mode !== 'plan' && <ComparePanel pinned={pinned} current={inferenceState.pending && mode === 'inference' ? undefined : current} unit={unit} training={mode === 'training'} onUnpin={() => setPinned(undefined)} />}
           {params && (
             <>
               <ParameterTable report={params} />
               <WeightMemory report={params} formats={formatsTable ? weightFormatsTable(formatsTable, unit) : undefined} onWantFormats={mode === 'inference' ? () => setWantFormats(true) : undefined} />
-              {tables.length > 0 && <ExportPanel tables={tables} extra={{ model: current?.label, workload: inference?.workload, unit }} />}
+              {tables.length > 0 && <ExportPanel tables={tables} extra={exportExtra} />}
               <Notes lines={assumptions} />
             </>
           )}

@@ -1,23 +1,28 @@
 // SPDX-License-Identifier: MIT
-// A pinned result beside the current one: what changed when the model, GPU or layout did.
-import type { InferenceReport, ParameterReport } from '../core/types';
-import { bytesIn, withThousands } from '../format';
+// A pinned result beside the current one: what changed when the model, GPU or layout did. The
+// lines follow the tab shown: inference (memory, latency, cost) or training (memory).
+import type { InferenceReport, ParameterReport, TrainingReport } from '../core/types';
+import { bytesIn, duration, figureText, withThousands } from '../format';
 import type { ByteUnit } from '../state/inputs';
 import { termLabel } from '../export/tables';
+import { describeParallel, trainingTermLabel } from '../export/training-tables';
 
 export interface Snapshot {
   label: string;
   params: ParameterReport;
   inference?: InferenceReport;
+  training?: TrainingReport;
 }
 
 interface Line {
   key: string;
   label: string;
   text: (s: Snapshot) => string;
-  /** Bytes or counts, to show the change. */
+  /** Bytes, counts or seconds, to show the change. */
   value?: (s: Snapshot) => number | undefined;
   bytes?: boolean;
+  /** How a change is written (counts by default). */
+  formatChange?: (value: number) => string;
 }
 
 function describeLayout(report?: InferenceReport): string {
@@ -51,6 +56,85 @@ function lines(unit: ByteUnit, terms: string[]): Line[] {
     { key: 'max_batch', label: 'Largest batch', text: count((r) => r.capacity?.max_batch_size.value), value: (s) => s.inference?.capacity?.max_batch_size.value },
     { key: 'max_context', label: 'Longest context', text: count((r) => r.capacity?.max_context_length.value), value: (s) => s.inference?.capacity?.max_context_length.value },
     { key: 'min_gpus', label: 'Fewest GPUs', text: count((r) => r.capacity?.min_gpus.value), value: (s) => s.inference?.capacity?.min_gpus.value },
+    ...latencyLines(),
+  ];
+}
+
+function latencyLines(): Line[] {
+  const seconds = (key: string, label: string, pick: (r: InferenceReport) => number | undefined): Line => ({
+    key,
+    label,
+    text: (s) => {
+      const value = s.inference ? pick(s.inference) : undefined;
+      return value === undefined ? '–' : duration(value);
+    },
+    value: (s) => (s.inference ? pick(s.inference) : undefined),
+    formatChange: duration,
+  });
+  const figure = (key: string, label: string, pick: (r: InferenceReport) => number | undefined, unit: string): Line => ({
+    key,
+    label,
+    text: (s) => {
+      const value = s.inference ? pick(s.inference) : undefined;
+      return value === undefined ? '–' : `${figureText(value)} ${unit}`;
+    },
+    value: (s) => (s.inference ? pick(s.inference) : undefined),
+    formatChange: (value) => `${figureText(value)} ${unit}`,
+  });
+  return [
+    seconds('ttft', 'Time to first token', (r) => r.latency?.time_to_first_token_seconds),
+    seconds('decode_step', 'Decode step (start)', (r) => r.latency?.decode_step_first_seconds),
+    seconds('end_to_end', 'End to end', (r) => r.latency?.end_to_end_seconds),
+    figure('batch_tokens_per_second', 'Tokens/s (batch)', (r) => r.latency?.batch_tokens_per_second, 'tokens/s'),
+    figure('cost_output', 'Cost per million output tokens', (r) => r.latency?.cost_per_million_output_tokens_usd, 'USD'),
+  ];
+}
+
+function trainingLines(unit: ByteUnit, terms: string[]): Line[] {
+  const inBytes = (pick: (r: TrainingReport) => number | undefined) => (s: Snapshot) => {
+    const value = s.training ? pick(s.training) : undefined;
+    return value === undefined ? '–' : bytesIn(value, unit);
+  };
+  return [
+    { key: 'model', label: 'Model', text: (s) => s.label },
+    { key: 'params', label: 'Parameters', text: (s) => withThousands(s.params.total_params), value: (s) => s.params.total_params },
+    { key: 'layout', label: 'GPUs', text: (s) => (s.training ? `${s.training.parallel.gpus} × ${s.training.gpu?.name ?? 'no GPU'} (${describeParallel(s.training)})` : '–') },
+    { key: 'precision', label: 'Precision / optimizer', text: (s) => (s.training ? `${s.training.workload.precision} / ${s.training.workload.optimizer}` : '–') },
+    { key: 'shape', label: 'Micro-batch × sequence', text: (s) => (s.training ? `${s.training.workload.micro_batch} × ${withThousands(s.training.workload.seq_len)}` : '–') },
+    ...terms.map((name) => {
+      const pick = (r: TrainingReport) => r.terms.find((t) => t.name === name)?.bytes;
+      return { key: `t-${name}`, label: trainingTermLabel(name), text: inBytes(pick), value: (s: Snapshot) => (s.training ? pick(s.training) : undefined), bytes: true };
+    }),
+    { key: 'total', label: 'Total per GPU', text: inBytes((r) => r.total_bytes_per_gpu), value: (s) => s.training?.total_bytes_per_gpu, bytes: true },
+    { key: 'budget', label: 'GPU memory', text: inBytes((r) => r.gpu?.memory_bytes), value: (s) => s.training?.gpu?.memory_bytes, bytes: true },
+    { key: 'fits', label: 'Fits', text: (s) => (s.training?.gpu ? (s.training.fits ? 'yes' : 'no') : '–') },
+    {
+      key: 'max_micro_batch',
+      label: 'Largest micro-batch',
+      text: (s) => (s.training?.max_micro_batch_size == null ? '–' : withThousands(s.training.max_micro_batch_size)),
+      value: (s) => s.training?.max_micro_batch_size ?? undefined,
+    },
+    {
+      key: 'step',
+      label: 'Step time',
+      text: (s) => (s.training?.time ? duration(s.training.time.step_seconds) : '–'),
+      value: (s) => s.training?.time?.step_seconds,
+      formatChange: duration,
+    },
+    {
+      key: 'mfu',
+      label: 'MFU',
+      text: (s) => (s.training?.time ? `${figureText(100 * s.training.time.mfu)} %` : '–'),
+      value: (s) => (s.training?.time ? 100 * s.training.time.mfu : undefined),
+      formatChange: (value) => `${figureText(value)} points`,
+    },
+    {
+      key: 'train_cost',
+      label: 'Cost to train',
+      text: (s) => (s.training?.time ? `${figureText(s.training.time.train_cost_usd)} USD` : '–'),
+      value: (s) => s.training?.time?.train_cost_usd,
+      formatChange: (value) => `${figureText(value)} USD`,
+    },
   ];
 }
 
@@ -60,18 +144,24 @@ function change(line: Line, pinned: Snapshot, current: Snapshot, unit: ByteUnit)
   if (a === undefined || b === undefined) return '';
   if (a === b) return '=';
   const sign = b > a ? '+' : '−';
-  return sign + (line.bytes ? bytesIn(Math.abs(b - a), unit) : withThousands(Math.abs(b - a)));
+  const size = Math.abs(b - a);
+  return sign + (line.bytes ? bytesIn(size, unit) : line.formatChange ? line.formatChange(size) : withThousands(size));
 }
 
 interface Props {
   pinned: Snapshot;
   current?: Snapshot;
   unit: ByteUnit;
+  /** Training compares training reports; otherwise inference. */
+  training?: boolean;
   onUnpin: () => void;
 }
 
-export function ComparePanel({ pinned, current, unit, onUnpin }: Props) {
-  const names = [...new Set([...(pinned.inference?.terms ?? []), ...(current?.inference?.terms ?? [])].map((t) => t.name))];
+export function ComparePanel({ pinned, current, unit, training = false, onUnpin }: Props) {
+  const names = training
+    ? [...new Set([...(pinned.training?.terms ?? []), ...(current?.training?.terms ?? [])].map((t) => t.name))]
+    : [...new Set([...(pinned.inference?.terms ?? []), ...(current?.inference?.terms ?? [])].map((t) => t.name))];
+  const shown = training ? trainingLines(unit, names) : lines(unit, names);
   return (
     <section class="compare" data-testid="compare">
       <table class="figures">
@@ -92,7 +182,7 @@ export function ComparePanel({ pinned, current, unit, onUnpin }: Props) {
           </tr>
         </thead>
         <tbody>
-          {lines(unit, names).map((line) => (
+          {shown.map((line) => (
             <tr key={line.key} data-row={line.key}>
               <th scope="row">{line.label}</th>
               <td class="number" data-testid={`pinned-${line.key}`}>{line.text(pinned)}</td>

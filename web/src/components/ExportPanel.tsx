@@ -13,9 +13,11 @@ const formats: Array<[ExportFormat, string]> = [
 
 export function ExportPanel({ tables, extra }: { tables: TableModel[]; extra: Record<string, unknown> }) {
   const [format, setFormat] = useState<ExportFormat>('markdown');
-  const text = serialize(format, tables, extra);
+  const [open, setOpen] = useState(false);
+  // Serialized only while shown: the tables change with every keystroke.
+  const text = open ? serialize(format, tables, extra) : '';
   return (
-    <details class="export" data-testid="export">
+    <details class="export" data-testid="export" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Export the tables</summary>
       <fieldset class="segmented">
         <legend class="visually-hidden">Export format</legend>
@@ -26,11 +28,15 @@ export function ExportPanel({ tables, extra }: { tables: TableModel[]; extra: Re
           </label>
         ))}
       </fieldset>
-      <label for="export-text" class="visually-hidden">
-        Exported text
-      </label>
-      <textarea id="export-text" data-testid="export-text" readOnly rows={10} spellcheck={false} value={text} />
-      <CopyButton label={`Copy ${formats.find(([id]) => id === format)?.[1]}`} testId="copy-export" text={() => text} />
+      {open && (
+        <>
+          <label for="export-text" class="visually-hidden">
+            Exported text
+          </label>
+          <textarea id="export-text" data-testid="export-text" readOnly rows={10} spellcheck={false} value={text} />
+          <CopyButton label={`Copy ${formats.find(([id]) => id === format)?.[1]}`} testId="copy-export" text={() => text} />
+        </>
+      )}
     </details>
   );
 }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Inference results, in reading order: verdict, picture, table, capacity, charts. A latency and
-// throughput table slots in after the capacity answers once the core exports one.
+// Inference results, in reading order: verdict, picture, table, capacity, memory charts, then
+// (with a GPU) latency, throughput and cost.
 import type { Accelerator, FormatCatalog, InferenceReport } from '../core/types';
 import { capacityTable, memoryTable } from '../export/tables';
 import type { SweepPoint } from '../hooks/use-sweep';
 import type { ByteUnit } from '../state/inputs';
+import { LatencyResults } from './LatencyResults';
 import { MemoryCharts } from './MemoryCharts';
 import { StackedBar } from './StackedBar';
 import { TableView } from './TableView';
@@ -19,15 +20,18 @@ interface Props {
   unit: ByteUnit;
   formats?: FormatCatalog;
   gpu?: Accelerator;
+  /** The GPU of the report the latency figures come from (the last complete one while pending). */
+  latencyGpu?: Accelerator;
   byContext?: SweepPoint[];
   byBatch?: SweepPoint[];
 }
 
 const memoryTestIds: Record<string, string> = { total: 'total-per-gpu', budget: 'gpu-budget', verdict: 'headroom' };
 
-export function InferenceResults({ report, pending = false, lastFull, pendingGpu, unit, formats, gpu, byContext, byBatch }: Props) {
+export function InferenceResults({ report, pending = false, lastFull, pendingGpu, unit, formats, gpu, latencyGpu, byContext, byBatch }: Props) {
   // While pending, the previous capacity answers stay in place, dimmed, so nothing jumps.
   const capacity = capacityTable(pending && lastFull ? lastFull : report);
+  const latencyFrom = pending ? lastFull : report;
   return (
     <>
       <Verdict report={report} unit={unit} pendingGpu={pending ? pendingGpu : undefined} />
@@ -44,6 +48,15 @@ export function InferenceResults({ report, pending = false, lastFull, pendingGpu
         </div>
       )}
       <MemoryCharts report={report} unit={unit} byContext={byContext} byBatch={byBatch} />
+      {latencyFrom?.latency ? (
+        <LatencyResults report={latencyFrom} latency={latencyFrom.latency} unit={unit} gpu={latencyGpu ?? gpu} stale={pending} />
+      ) : (
+        !pending && (
+          <p class="muted" data-testid="latency-needs-gpu">
+            Choose a GPU to see time to first token, decode speed, throughput and cost.
+          </p>
+        )
+      )}
     </>
   );
 }

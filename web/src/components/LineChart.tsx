@@ -112,30 +112,32 @@ export function LineChart({ id, title, xLabel, yLabel, series, limit, marker, fo
       </ul>
       <details class="chart-data">
         <summary>Data</summary>
-        <table class="figures compact" data-testid={`${id}-data`}>
-          <thead>
-            <tr>
-              <th scope="col">{xLabel}</th>
-              {series.map((s) => (
-                <th scope="col" class="number" key={s.name}>
-                  {s.name}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {series[0].points.map((p, i) => (
-              <tr key={p.x}>
-                <th scope="row">{formatX(p.x)}</th>
+        <div class="table-scroll">
+          <table class="figures compact" data-testid={`${id}-data`}>
+            <thead>
+              <tr>
+                <th scope="col">{xLabel}</th>
                 {series.map((s) => (
-                  <td class="number" key={s.name}>
-                    {s.points[i] ? formatY(s.points[i].y) : ''}
-                  </td>
+                  <th scope="col" class="number" key={s.name}>
+                    {s.name}
+                  </th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {series[0].points.map((p, i) => (
+                <tr key={p.x}>
+                  <th scope="row">{formatX(p.x)}</th>
+                  {series.map((s) => (
+                    <td class="number" key={s.name}>
+                      {s.points[i] ? formatY(s.points[i].y) : ''}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </details>
     </figure>
   );

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Inference / Training tabs (WAI-ARIA tabs pattern: arrow keys move between them).
+// Inference / Training / Plan tabs (WAI-ARIA tabs pattern: arrow keys move between them).
 import { useRef } from 'preact/hooks';
 import type { Mode } from '../state/inputs';
 
 const modes: Array<[Mode, string]> = [
   ['inference', 'Inference'],
   ['training', 'Training'],
+  ['plan', 'Plan'],
 ];
 
 export function ModeTabs({ mode, onMode }: { mode: Mode; onMode: (mode: Mode) => void }) {

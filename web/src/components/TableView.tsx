@@ -70,34 +70,37 @@ export function TableView({ table, cellTestId, textColumns = [0], wideOnly = [],
     ];
   };
 
+  // In a scroll box of its own: a long name or figure never widens the page on a phone.
   return (
-    <table class="figures" data-testid={testId ?? `${table.id}-table`}>
-      <caption>
-        <div class="caption-row">
-          <span>{table.title}</span>
-          {hasDetails && (
-            <button type="button" class="link-button" onClick={toggleAll} aria-pressed={allOpen ? 'true' : 'false'}>
-              {allOpen ? 'Hide formulas' : 'Show formulas'}
-            </button>
-          )}
-        </div>
-      </caption>
-      <thead>
-        <tr>
-          {table.columns.map((column, i) => (
-            <th scope="col" key={column} class={cellClass(i)}>
-              {column}
-            </th>
-          ))}
-          {hasDetails && (
-            <th scope="col" class="formula-toggle">
-              <span class="visually-hidden">Formula</span>
-            </th>
-          )}
-        </tr>
-      </thead>
-      <tbody>{body.map(renderRow)}</tbody>
-      {footer.length > 0 && <tfoot>{footer.map(renderRow)}</tfoot>}
-    </table>
+    <div class="table-scroll">
+      <table class="figures" data-testid={testId ?? `${table.id}-table`}>
+        <caption>
+          <div class="caption-row">
+            <span>{table.title}</span>
+            {hasDetails && (
+              <button type="button" class="link-button" onClick={toggleAll} aria-pressed={allOpen ? 'true' : 'false'}>
+                {allOpen ? 'Hide formulas' : 'Show formulas'}
+              </button>
+            )}
+          </div>
+        </caption>
+        <thead>
+          <tr>
+            {table.columns.map((column, i) => (
+              <th scope="col" key={column} class={cellClass(i)}>
+                {column}
+              </th>
+            ))}
+            {hasDetails && (
+              <th scope="col" class="formula-toggle">
+                <span class="visually-hidden">Formula</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody>{body.map(renderRow)}</tbody>
+        {footer.length > 0 && <tfoot>{footer.map(renderRow)}</tfoot>}
+      </table>
+    </div>
   );
 }

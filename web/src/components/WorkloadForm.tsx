@@ -1,38 +1,36 @@
 // SPDX-License-Identifier: MIT
-// The inference workload: hardware and layout, precision, batch and context. Values go to the core
-// as typed; a value it refuses is reported next to its input.
+// The inference workload: hardware and layout, precision, requests, and the speed and cost
+// assumptions. Values go to the core as typed; a value it refuses is reported next to its input.
 import type { Accelerator, CoreError, FormatCatalog } from '../core/types';
-import { groupedFormats, type Workload } from '../state/inputs';
-import { bytesIn } from '../format';
+import { fp8Formats, groupedFormats, workloadTextKeys, type Workload } from '../state/inputs';
+import { bytesIn, withThousands } from '../format';
 import { Field, NumberField } from './Field';
+import { GpuSelect } from './GpuSelect';
 
 interface Props {
   workload: Workload;
   gpus: Accelerator[];
   formats?: FormatCatalog;
   error?: CoreError;
+  /** The context the core used (prompt + output when the field is empty). */
+  resolvedContext?: number;
   onChange: (workload: Workload) => void;
 }
 
-export const workloadFields: ReadonlySet<string> = new Set<keyof Workload>([
-  'gpu', 'tp', 'pp', 'ep', 'weights', 'kv_dtype', 'batch', 'context', 'prefill_chunk', 'kv_block',
-  'gpu_memory_utilization', 'overhead_gib', 'eager_attention', 'weight_bits', 'group_size',
-]);
+export const workloadFields: ReadonlySet<string> = new Set<string>([...workloadTextKeys, 'eager_attention', 'fp8_activations']);
 
-function byVendor(gpus: Accelerator[]): Map<string, Accelerator[]> {
-  const groups = new Map<string, Accelerator[]>();
-  for (const gpu of gpus) groups.set(gpu.vendor, [...(groups.get(gpu.vendor) ?? []), gpu]);
-  return groups;
-}
-
-export function WorkloadForm({ workload, gpus, formats, error, onChange }: Props) {
+export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, onChange }: Props) {
   const set = (key: keyof Workload) => (value: string) => onChange({ ...workload, [key]: value });
   const errorFor = (key: keyof Workload) => (error?.field === key ? error : undefined);
   const general = error && !(error.field && workloadFields.has(error.field)) ? error : undefined;
   const gpu = gpus.find((candidate) => candidate.id === workload.gpu);
-  const number = (key: keyof Workload, label: string, help: string) => (
-    <NumberField id={key} label={label} help={help} value={String(workload[key])} error={errorFor(key)} onValue={set(key)} />
+  const number = (key: keyof Workload, label: string, help: string, placeholder?: string) => (
+    <NumberField id={key} label={label} help={help} value={String(workload[key])} placeholder={placeholder} error={errorFor(key)} onValue={set(key)} />
   );
+  const contextHelp =
+    workload.context.trim() === ''
+      ? `empty: prompt + output${resolvedContext ? ` (${withThousands(resolvedContext)} tokens)` : ''}; set it to hold longer sequences in memory`
+      : 'tokens per sequence held in the KV cache; empty for prompt + output';
   return (
     <section class="workload" aria-labelledby="workload-heading">
       <h2 id="workload-heading">Workload</h2>
@@ -44,20 +42,7 @@ export function WorkloadForm({ workload, gpus, formats, error, onChange }: Props
       <fieldset>
         <legend>Hardware and layout</legend>
         <Field id="gpu" label="GPU" error={errorFor('gpu')} help={gpu ? `${bytesIn(gpu.memory_bytes, 'GiB')} per GPU · ${gpu.interconnect}` : 'No GPU: memory only, no fit check'}>
-          {(describedBy, invalid) => (
-            <select id="gpu" data-testid="gpu" value={workload.gpu} aria-describedby={describedBy} aria-invalid={invalid ? 'true' : 'false'} onChange={(e) => set('gpu')(e.currentTarget.value)}>
-              <option value="">No GPU (memory only)</option>
-              {[...byVendor(gpus).entries()].map(([vendor, members]) => (
-                <optgroup label={vendor} key={vendor}>
-                  {members.map((item) => (
-                    <option value={item.id} key={item.id}>
-                      {item.name}
-                    </option>
-                  ))}
-                </optgroup>
-              ))}
-            </select>
-          )}
+          {(describedBy, invalid) => <GpuSelect id="gpu" value={workload.gpu} gpus={gpus} describedBy={describedBy} invalid={invalid} noneLabel="No GPU (memory only)" onValue={set('gpu')} />}
         </Field>
         <div class="grid-fields">
           {number('tp', 'Tensor parallel (tp)', 'GPUs each layer is split over')}
@@ -104,7 +89,9 @@ export function WorkloadForm({ workload, gpus, formats, error, onChange }: Props
         <legend>Requests</legend>
         <div class="grid-fields">
           {number('batch', 'Batch size', 'sequences served at once')}
-          {number('context', 'Context length', 'tokens per sequence, prompt plus output')}
+          {number('prompt_len', 'Prompt length', 'input tokens per request')}
+          {number('gen_len', 'Output length', 'generated tokens per request')}
+          {number('context', 'Context length', contextHelp, 'auto')}
           {number('prefill_chunk', 'Prefill chunk', 'tokens per prefill step; 0 = whole prompt at once')}
           {number('kv_block', 'Paged KV block', 'tokens per KV block (vLLM 16); 0 = contiguous')}
         </div>
@@ -113,6 +100,29 @@ export function WorkloadForm({ workload, gpus, formats, error, onChange }: Props
           Eager attention (materialized score matrix, no FlashAttention)
         </label>
       </fieldset>
+      {gpu && (
+        <fieldset data-testid="speed-fieldset">
+          <legend>Speed and cost</legend>
+          <div class="grid-fields">
+            {number('flops_efficiency', 'Compute efficiency', 'share of peak FLOP/s reached; default 0.7')}
+            {number('hbm_efficiency', 'Memory bandwidth efficiency', 'share of HBM bandwidth reached; default 0.8')}
+            {number('interconnect_efficiency', 'Interconnect efficiency', 'share of link bandwidth in collectives; default 0.7')}
+            {number('price_per_gpu_hour', 'Price per GPU-hour (USD)', `empty: ${gpu.price_per_hour_usd} USD, ${gpu.price_source}`, String(gpu.price_per_hour_usd))}
+          </div>
+          {fp8Formats.has(workload.weights) && (
+            <label class="checkbox">
+              <input type="checkbox" data-testid="fp8_activations" checked={workload.fp8_activations} onChange={(e) => onChange({ ...workload, fp8_activations: e.currentTarget.checked })} />
+              fp8 activations (W8A8: products run at the fp8 rate where the GPU has one)
+            </label>
+          )}
+          {errorFor('fp8_activations') && (
+            <p class="error" role="alert" data-testid="fp8_activations-error">
+              {errorFor('fp8_activations')!.message}
+            </p>
+          )}
+          <p class="help">Latency is timed for one batch of requests with the prompt and output lengths above; the efficiency defaults come from published measurements (listed under "What fitcheck assumed").</p>
+        </fieldset>
+      )}
     </section>
   );
 }

@@ -3,7 +3,7 @@
 // computes every figure; the page only picks the grid and plots). No GPU is passed for the points,
 // which skips the capacity searches and keeps a sweep of ~30 calls within a few tens of ms.
 import type { FitcheckModule, InferenceReport } from '../core/types';
-import { inferenceOptions, type Workload } from '../state/inputs';
+import { inferenceOptions, withoutRequestLengths, type Workload } from '../state/inputs';
 
 export interface SweepPoint {
   x: number;
@@ -29,7 +29,9 @@ export function sweep(core: FitcheckModule, configText: string, workload: Worklo
   for (const x of values) {
     let report: InferenceReport;
     try {
-      report = core.inferenceReport(configText, inferenceOptions(workload, { gpu: '', [key]: x }));
+      // A context point sets the sequence length alone (prompt + output would have to fit in it).
+      const lengths = key === 'context' ? withoutRequestLengths : {};
+      report = core.inferenceReport(configText, inferenceOptions(workload, { gpu: '', ...lengths, [key]: x }));
     } catch {
       continue; // a point the core refuses is simply not plotted
     }
@@ -48,7 +50,7 @@ export function weightsPerFormat(core: FitcheckModule, configText: string, workl
   const out: WeightFormatReport[] = [];
   for (const format of formats) {
     try {
-      const report = core.inferenceReport(configText, inferenceOptions(workload, { gpu: '', weights: format.id, batch: 1, context: 1 }));
+      const report = core.inferenceReport(configText, inferenceOptions(workload, { gpu: '', ...withoutRequestLengths, weights: format.id, batch: 1, context: 1 }));
       out.push({ id: format.id, name: format.name, report });
     } catch {
       // a format the core refuses for this model is left out

@@ -2,8 +2,11 @@
 // Everything the user can set, as plain serializable values. Numbers stay as the text typed: the
 // core parses and validates them, so its error (naming the option) shows next to the input.
 import type { InferenceOptions } from '../core/types';
+import { defaultPlanInputs, type PlanInputs } from './plan-inputs';
+import { defaultTraining, type TrainingWorkload } from './training-inputs';
 
-export type Mode = 'inference' | 'training';
+export type Mode = 'inference' | 'training' | 'plan';
+export const modes: ReadonlyArray<Mode> = ['inference', 'training', 'plan'];
 export type ByteUnit = 'GiB' | 'GB';
 export type ModelKind = 'preset' | 'pasted' | 'numbers';
 
@@ -38,6 +41,16 @@ export interface Workload {
   eager_attention: boolean;
   weight_bits: string;
   group_size: string;
+  /** Latency (with a GPU): the request timed; their sum is the context when context is empty. */
+  prompt_len: string;
+  gen_len: string;
+  flops_efficiency: string;
+  hbm_efficiency: string;
+  interconnect_efficiency: string;
+  /** Empty: the GPU catalog's price. */
+  price_per_gpu_hour: string;
+  /** Read by the core for fp8 weight formats only. */
+  fp8_activations: boolean;
 }
 
 export interface Inputs {
@@ -48,11 +61,17 @@ export interface Inputs {
   pastedText: string;
   numbers: ModelNumbers;
   workload: Workload;
+  training: TrainingWorkload;
+  plan: PlanInputs;
 }
 
 export const defaultGpuId = 'h100-sxm-80gb';
 
-/** The core's own defaults (core/src/options.cpp), shown filled in so the user sees them. */
+/**
+ * The core's own defaults (core/src/options.cpp, options_latency.cpp), shown filled in so the user
+ * sees them. Context is left empty: the core then holds prompt + output tokens per sequence
+ * (3840 + 256 = its default context of 4096). Efficiencies: docs/latency.md, "Default efficiencies".
+ */
 export const defaultWorkload: Workload = {
   gpu: defaultGpuId,
   tp: '1',
@@ -61,7 +80,7 @@ export const defaultWorkload: Workload = {
   weights: 'bf16',
   kv_dtype: 'bf16',
   batch: '1',
-  context: '4096',
+  context: '',
   prefill_chunk: '0',
   kv_block: '0',
   gpu_memory_utilization: '0.9',
@@ -69,6 +88,13 @@ export const defaultWorkload: Workload = {
   eager_attention: false,
   weight_bits: '4',
   group_size: '128',
+  prompt_len: '3840',
+  gen_len: '256',
+  flops_efficiency: '0.7',
+  hbm_efficiency: '0.8',
+  interconnect_efficiency: '0.7',
+  price_per_gpu_hour: '',
+  fp8_activations: true,
 };
 
 /** Llama-3.1-8B's shape as a starting point for "from numbers". */
@@ -95,21 +121,36 @@ export function defaultInputs(presetId: string): Inputs {
     pastedText: '',
     numbers: { ...defaultNumbers },
     workload: { ...defaultWorkload },
+    training: { ...defaultTraining },
+    plan: { ...defaultPlanInputs },
   };
 }
 
 /** Formats whose bit width and group size are options (GPTQ/AWQ). */
 export const groupedFormats: ReadonlySet<string> = new Set(['gptq', 'awq']);
 
+/** Formats whose products may run in fp8 (docs/latency.md, "Which peak"): fp8_activations applies. */
+export const fp8Formats: ReadonlySet<string> = new Set(['fp8', 'fp8-block128']);
+
+/** Text fields handed to the core as typed. */
+export const workloadTextKeys: ReadonlyArray<Exclude<keyof Workload, 'eager_attention' | 'fp8_activations'>> = [
+  'gpu', 'tp', 'pp', 'ep', 'weights', 'kv_dtype', 'batch', 'context', 'prefill_chunk', 'kv_block', 'gpu_memory_utilization',
+  'overhead_gib', 'weight_bits', 'group_size', 'prompt_len', 'gen_len', 'flops_efficiency', 'hbm_efficiency',
+  'interconnect_efficiency', 'price_per_gpu_hour',
+];
+
+/** Overrides for a point of a sweep over context: the context alone sets the sequence length. */
+export const withoutRequestLengths = { prompt_len: '', gen_len: '' } as const;
+
 /** The options object handed to inferenceReport; empty fields are left to the core's defaults. */
 export function inferenceOptions(workload: Workload, overrides: Partial<Record<keyof InferenceOptions, string | number>> = {}): InferenceOptions {
   const options: Record<string, string | number | boolean> = {};
-  const text: Array<keyof Workload> = ['gpu', 'tp', 'pp', 'ep', 'weights', 'kv_dtype', 'batch', 'context', 'prefill_chunk', 'kv_block', 'gpu_memory_utilization', 'overhead_gib', 'weight_bits', 'group_size'];
-  for (const key of text) {
-    const value = String(workload[key]).trim();
+  for (const key of workloadTextKeys) {
+    const value = String(workload[key] ?? '').trim();
     if (value !== '') options[key] = value;
   }
   if (workload.eager_attention) options.eager_attention = true;
+  if (fp8Formats.has(String(options.weights ?? ''))) options.fp8_activations = workload.fp8_activations;
   for (const [key, value] of Object.entries(overrides)) {
     if (value === '') delete options[key];
     else options[key] = value;

@@ -3,12 +3,12 @@
 // cut down to the fields the core reads, compressed (see compress.ts).
 import { compactConfigText } from './config-fields';
 import { decodeText, encodeText } from './compress';
-import { defaultInputs, type Inputs, type ModelNumbers, type Workload } from './inputs';
+import { defaultInputs, modes, workloadTextKeys, type Inputs, type Mode, type ModelNumbers, type Workload } from './inputs';
+import { defaultPlanInputs, planKeys, objectives, type PlanInputs } from './plan-inputs';
+import { defaultTraining, trainingFlagKeys, trainingTextKeys, type TrainingWorkload } from './training-inputs';
 
-const workloadKeys: Array<keyof Workload> = [
-  'gpu', 'tp', 'pp', 'ep', 'weights', 'kv_dtype', 'batch', 'context', 'prefill_chunk', 'kv_block',
-  'gpu_memory_utilization', 'overhead_gib', 'eager_attention', 'weight_bits', 'group_size',
-];
+const workloadKeys: Array<keyof Workload> = [...workloadTextKeys, 'eager_attention', 'fp8_activations'];
+const trainingKeys: Array<keyof TrainingWorkload> = [...trainingTextKeys, ...trainingFlagKeys];
 const numberKeys: Array<keyof ModelNumbers> = [
   'num_hidden_layers', 'hidden_size', 'num_attention_heads', 'num_key_value_heads', 'head_dim', 'intermediate_size',
   'vocab_size', 'max_position_embeddings', 'num_local_experts', 'num_experts_per_tok', 'tie_word_embeddings',
@@ -31,6 +31,13 @@ export async function encodeInputs(inputs: Inputs): Promise<string> {
     const value = inputs.workload[key];
     params.set(key, typeof value === 'boolean' ? (value ? '1' : '0') : value);
   }
+  // Training and planner inputs under t. and p., so that each tab keeps its own; those still at
+  // their defaults are left out, which keeps links short.
+  for (const key of trainingKeys) {
+    const value = inputs.training[key];
+    if (value !== defaultTraining[key]) params.set(`t.${key}`, typeof value === 'boolean' ? (value ? '1' : '0') : value);
+  }
+  for (const key of planKeys) if (inputs.plan[key] !== defaultPlanInputs[key]) params.set(`p.${key}`, inputs.plan[key]);
   return params.toString();
 }
 
@@ -46,7 +53,7 @@ export async function decodeInputs(hash: string, defaultPresetId: string): Promi
   const inputs = defaultInputs(defaultPresetId);
   let problem: string | undefined;
   const mode = params.get('mode');
-  if (mode === 'inference' || mode === 'training') inputs.mode = mode;
+  if (modes.includes(mode as Mode)) inputs.mode = mode as Mode;
   const unit = params.get('unit');
   if (unit === 'GiB' || unit === 'GB') inputs.unit = unit;
   const model = params.get('model');
@@ -74,8 +81,21 @@ export async function decodeInputs(hash: string, defaultPresetId: string): Promi
   for (const key of workloadKeys) {
     const value = params.get(key);
     if (value === null) continue;
-    if (key === 'eager_attention') inputs.workload.eager_attention = value === '1';
+    if (key === 'eager_attention' || key === 'fp8_activations') inputs.workload[key] = value === '1';
     else inputs.workload[key] = value;
+  }
+  for (const key of trainingKeys) {
+    const value = params.get(`t.${key}`);
+    if (value === null) continue;
+    if (trainingFlagKeys.includes(key)) (inputs.training as unknown as Record<string, boolean>)[key] = value === '1';
+    else (inputs.training as unknown as Record<string, string>)[key] = value;
+  }
+  for (const key of planKeys) {
+    const value = params.get(`p.${key}`);
+    if (value === null) continue;
+    if (key === 'objective') {
+      if (objectives.some(([id]) => id === value)) inputs.plan.objective = value as PlanInputs['objective'];
+    } else inputs.plan[key] = value;
   }
   return { inputs, problem };
 }

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// The accelerator catalog as a select, grouped by vendor.
+import type { Accelerator } from '../core/types';
+
+export function byVendor(gpus: Accelerator[]): Map<string, Accelerator[]> {
+  const groups = new Map<string, Accelerator[]>();
+  for (const gpu of gpus) groups.set(gpu.vendor, [...(groups.get(gpu.vendor) ?? []), gpu]);
+  return groups;
+}
+
+interface Props {
+  id: string;
+  value: string;
+  gpus: Accelerator[];
+  describedBy?: string;
+  invalid: boolean;
+  noneLabel: string;
+  onValue: (id: string) => void;
+}
+
+export function GpuSelect({ id, value, gpus, describedBy, invalid, noneLabel, onValue }: Props) {
+  return (
+    <select id={id} data-testid={id} value={value} aria-describedby={describedBy} aria-invalid={invalid ? 'true' : 'false'} onChange={(e) => onValue(e.currentTarget.value)}>
+      <option value="">{noneLabel}</option>
+      {[...byVendor(gpus).entries()].map(([vendor, members]) => (
+        <optgroup label={vendor} key={vendor}>
+          {members.map((item) => (
+            <option value={item.id} key={item.id}>
+              {item.name}
+            </option>
+          ))}
+        </optgroup>
+      ))}
+    </select>
+  );
+}

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// Where the planner's sweep runs: a Web Worker with its own instance of the WebAssembly core, or,
+// where no worker can start (the one-file builds), the page itself with a pause between calls.
+import { loadCore } from '../core/load';
+import type { CoreError, PlanOptions, PlanReport } from '../core/types';
+
+export interface PlanRunner {
+  where: 'worker' | 'main';
+  /** Why the sweep runs on the main thread, when it does. */
+  note?: string;
+  run(configText: string, options: PlanOptions): Promise<PlanReport>;
+  dispose(): void;
+}
+
+export function toCoreError(error: unknown): CoreError {
+  if (error instanceof Error) return error as CoreError;
+  return Object.assign(new Error(`the core failed: ${String(error)}`), { field: undefined });
+}
+
+export function createMainRunner(note: string): PlanRunner {
+  return {
+    where: 'main',
+    note,
+    async run(configText, options) {
+      const core = await loadCore();
+      // Let the page paint (progress, typing) between two calls.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      return core.planReport(configText, options);
+    },
+    dispose() {},
+  };
+}

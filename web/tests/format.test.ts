@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// Display formatting of latency, rates, costs and axis ticks (the figures are the core's).
+import { describe, expect, test } from 'vitest';
+import { bytesScaled, dollars, figureText, secondsParts, siParts, significant, tickLabel } from '../src/format';
+
+describe('formatting', () => {
+  test('four significant digits, never in exponent notation', () => {
+    expect(significant(0.17198275)).toBe('0.1720');
+    expect(significant(171.98275)).toBe('172.0');
+    expect(significant(45220.4)).toBe('45,220');
+    expect(significant(0)).toBe('0');
+  });
+  test('seconds in s, ms or µs', () => {
+    expect(secondsParts(1.7193)).toEqual(['1.719', 's']);
+    expect(secondsParts(0.0060183)).toEqual(['6.018', 'ms']);
+    expect(secondsParts(0.0000234)).toEqual(['23.40', 'µs']);
+  });
+  test('SI prefixes, bytes in the chosen convention, costs and ticks', () => {
+    expect(siParts(6.9258e14)).toEqual(['692.6', 'T']);
+    // 1,048,576 B = 1 MiB = 1.049 MB.
+    expect(bytesScaled(1048576, 'GiB')).toBe('1.000 MiB');
+    expect(bytesScaled(1048576, 'GB')).toBe('1.049 MB');
+    expect(bytesScaled(512, 'GB')).toBe('512 B');
+    expect(dollars(2.69)).toBe('2.69');
+    expect(dollars(0.0156871744)).toBe('0.01569');
+    expect(figureText(1191.17)).toBe('1,191');
+    expect(figureText(148.8967)).toBe('148.9');
+    expect(tickLabel(1000)).toBe('1k');
+    expect(tickLabel(2e14)).toBe('200T');
+    expect(tickLabel(0.05)).toBe('0.05');
+  });
+});
