@@ -27,6 +27,7 @@ import { PlanForm } from './PlanForm';
 import { PlanResults } from './PlanResults';
 import { TrainingForm } from './TrainingForm';
 import { TrainingPanel } from './TrainingPanel';
+import { ClassicCalculator } from './ClassicCalculator';
 import { UnitToggle } from './UnitToggle';
 import { WeightMemory } from './WeightMemory';
 import { WorkloadForm } from './WorkloadForm';
@@ -225,6 +226,7 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
             <InferenceResults report={inference} pending={inferenceState.pending} lastFull={inferenceState.lastFull} pendingGpu={gpus.find((g) => g.id === workload.gpu)?.name} unit={unit} formats={formats} gpu={gpu} latencyGpu={latencyGpu} byContext={byContext} byBatch={byBatch} />
           )}
           {mode === 'training' && training && <TrainingPanel report={training} unit={unit} />}
+          {mode === 'training' && <ClassicCalculator />}
           {mode === 'plan' && params && <PlanResults state={planState} unit={unit} onLoad={loadPlan} />}
           {pinned && mode !== 'plan' && <ComparePanel pinned={pinned} current={inferenceState.pending && mode === 'inference' ? undefined : current} unit={unit} training={mode === 'training'} onUnpin={() => setPinned(undefined)} />}
           {params && (
