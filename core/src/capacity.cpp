@@ -126,38 +126,68 @@ CapacityAnswer min_gpus(const ModelDescription& model, const std::vector<WeightT
   const std::int64_t per_node = std::max(1, gpu.gpus_per_node);
   CapacityAnswer answer;
   InferenceWorkload candidate = workload;
-  // Bounds that skip most layouts without weighing every tensor (thousands of layouts of a
-  // thousand-layer model would otherwise take seconds): the busiest stage holds at least 1/pp of
-  // the parameters one rank holds at pp 1, and its KV cache costs only a walk over the layers.
-  std::vector<std::int64_t> rank_parameters(static_cast<std::size_t>(per_node) + 1, -1);  // -1: tp cannot run it
+  // Lower bounds skip most layouts without weighing every tensor (hundreds of layouts of a
+  // thousand-layer model would otherwise take seconds). For each tp, from one look at pp 1: the
+  // busiest stage holds at least 1/pp of one rank's parameters, and at least ceil(layers / pp)
+  // times its lightest layer (the first stage has that many); activations and logits do not depend
+  // on pp; the KV cache of the busiest stage costs only a walk over the layers. The first stage
+  // also holds the embeddings, the last the output head; the final norms sit on both.
+  struct Bounds {
+    bool runs = false;
+    std::int64_t rank_parameters = 0;
+    std::int64_t lightest_layer = 0;
+    std::int64_t first_stage_extra = 0;  // parameters outside the layers on the first stage
+    std::int64_t last_stage_extra = 0;
+    std::int64_t fixed_bytes = 0;  // activations + logits + overhead
+  };
+  const auto layers = static_cast<std::int64_t>(model.layer_kind_of_layer.size());
+  std::vector<Bounds> bounds(static_cast<std::size_t>(per_node) + 1);
   for (std::int64_t tp = 1; tp <= per_node; ++tp) {
+    Bounds& b = bounds[static_cast<std::size_t>(tp)];
     candidate.layout = workload.layout;
     candidate.layout.tensor_parallel = tp;
     candidate.layout.pipeline_parallel = 1;
+    candidate.layout.data_parallel = 1;
     try {
-      std::int64_t parameters = 0;
-      for (const auto& tensor : tensors_on_busiest_gpu(model, tensors, candidate.layout)) parameters += tensor.parameters();
-      rank_parameters[static_cast<std::size_t>(tp)] = parameters;
+      std::vector<std::int64_t> per_layer(static_cast<std::size_t>(layers), 0);
+      for (const auto& tensor : tensors_on_busiest_gpu(model, tensors, candidate.layout)) {
+        b.rank_parameters += tensor.parameters();
+        if (tensor.layer >= 0) per_layer[static_cast<std::size_t>(tensor.layer)] += tensor.parameters();
+        else if (tensor.group != ParameterGroup::lm_head) b.first_stage_extra += tensor.parameters();
+        if (tensor.layer < 0 && tensor.group != ParameterGroup::embedding) b.last_stage_extra += tensor.parameters();
+      }
+      b.lightest_layer = per_layer.empty() ? 0 : *std::min_element(per_layer.begin(), per_layer.end());
+      b.runs = true;
+      const InferenceMemory at_one_stage = inference_memory(model, tensors, candidate);
+      b.fixed_bytes = at_one_stage.activation_bytes + at_one_stage.logits_bytes + at_one_stage.overhead_bytes;
     } catch (const std::invalid_argument&) {
+      // this tp cannot run the model (b.runs stays false)
+    } catch (const std::overflow_error&) {
+      b.fixed_bytes = workload.framework_overhead_bytes;  // the bound without activations and logits
     }
   }
   const double floor_bytes = floor_bytes_per_parameter(workload.weight_format);
   // Tensor parallel within a node first (it splits weights and KV alike), then pipeline stages.
   for (std::int64_t gpus = 1; gpus <= 4096; ++gpus) {
     for (std::int64_t tp = std::min(gpus, per_node); tp >= 1; --tp) {
-      if (gpus % tp != 0 || rank_parameters[static_cast<std::size_t>(tp)] < 0) continue;
+      const Bounds& b = bounds[static_cast<std::size_t>(tp)];
+      if (gpus % tp != 0 || !b.runs) continue;
+      const std::int64_t pp = gpus / tp;
       candidate.layout = workload.layout;
       candidate.layout.tensor_parallel = tp;
-      candidate.layout.pipeline_parallel = gpus / tp;
+      candidate.layout.pipeline_parallel = pp;
       candidate.layout.data_parallel = 1;
-      const double weights_floor =
-          static_cast<double>(rank_parameters[static_cast<std::size_t>(tp)]) / static_cast<double>(gpus / tp) * floor_bytes;
+      const double lightest = static_cast<double>(b.lightest_layer);
+      const double busiest_parameters = std::max(
+          {static_cast<double>(b.rank_parameters) / static_cast<double>(pp),
+           lightest * static_cast<double>((layers + pp - 1) / pp) + static_cast<double>(b.first_stage_extra),
+           lightest * static_cast<double>(layers / pp) + static_cast<double>(b.last_stage_extra)});
+      // (a relative slack of 1e-9 keeps the bound strict under double rounding)
+      const double limit = static_cast<double>(budget) * (1.0 + 1e-9);
+      const double floor_without_kv = busiest_parameters * floor_bytes + static_cast<double>(b.fixed_bytes);
+      if (floor_without_kv > limit) continue;
       try {
-        const double kv_bytes = static_cast<double>(kv_cache(model, candidate).bytes);
-        // (a relative slack of 1e-9 keeps the bound strict under double rounding)
-        if (weights_floor + kv_bytes + static_cast<double>(workload.framework_overhead_bytes) >
-            static_cast<double>(budget) * (1.0 + 1e-9))
-          continue;
+        if (floor_without_kv + static_cast<double>(kv_cache(model, candidate).bytes) > limit) continue;
         if (!fits(model, tensors, candidate, budget)) continue;
       } catch (const std::invalid_argument&) {
         continue;  // this split cannot run the model (heads not divisible, more stages than layers)
@@ -167,7 +197,7 @@ CapacityAnswer min_gpus(const ModelDescription& model, const std::vector<WeightT
       answer.value = gpus;
       answer.limited_by = gpus == 1 ? "fits on one GPU" : "weights and KV cache per GPU";
       answer.formula = std::to_string(gpus) + " x " + gpu.name + " as tp " + std::to_string(tp) + " x pp " +
-                       std::to_string(gpus / tp) + ", each within budget " + budget_text(workload, gpu, budget);
+                       std::to_string(pp) + ", each within budget " + budget_text(workload, gpu, budget);
       return answer;
     }
   }

@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -37,7 +38,8 @@ std::string type_name(const Json& value) {
   if (is_nonfinite(value)) return "the non-finite literal " + value.get<std::string>().substr(11);
   if (value.is_number_integer() || value.is_number_unsigned()) return "an integer";
   if (value.is_number_float()) return "a number with a fraction";
-  return std::string("a ") + value.type_name();
+  const std::string name = value.type_name();  // "string", "array", "object", "boolean", "null"
+  return (name[0] == 'a' || name[0] == 'o' ? "an " : "a ") + name;
 }
 
 std::string show(const Json& value) {
@@ -48,14 +50,7 @@ std::string show(const Json& value) {
 // Reports the position of a syntax error as line and column, counted from the byte offset.
 std::string line_and_column(std::string_view text, std::size_t byte_offset) {
   std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < byte_offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
+  for (std::size_t i = 0; i < byte_offset && i < text.size(); ++i) column = text[i] == '\n' ? (++line, 1) : column + 1;
   return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
@@ -145,7 +140,7 @@ Prescan prescan(std::string_view text) {
     } else if ((c == '}' || c == ']') && !stack.empty()) {
       close_member(stack.back(), text, i, scan);
       stack.pop_back();
-    } else {
+    } else if (stack.empty() || !stack.back().object || !stack.back().expect_key) {  // never as a key
       bool matched = false;
       for (std::string_view literal : {std::string_view("-Infinity"), std::string_view("Infinity"), std::string_view("NaN")}) {
         if (text.substr(i, literal.size()) == literal) {
@@ -190,15 +185,14 @@ std::string printable(std::string_view text, std::size_t limit) {
     for (std::size_t k = 1; length > 1 && k < length; ++k)
       if (i + k >= excerpt.size() || (static_cast<unsigned char>(excerpt[i + k]) >> 6) != 0x2) length = 0;
     if (length == 0 || c < 0x20 || c == 0x7F) {
-      static const char hex[] = "0123456789ABCDEF";
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-      i += 1;
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02X", c);
+      out += escaped;
+      length = 1;
     } else {
       out.append(excerpt, i, length);
-      i += length;
     }
+    i += length;
   }
   return out;
 }

@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include "config_fields.hpp"
@@ -49,9 +50,11 @@ double OptionReader::number(const char* key, double fallback, double minimum, do
   const double parsed = std::strtod(value->c_str(), &end);
   if (value->empty() || *end != '\0' || !std::isfinite(parsed))
     throw OptionError(key, std::string("option '") + key + "' must be a finite number, got '" + detail::printable(*value) + "'");
-  if (parsed < minimum || parsed > maximum)
-    throw OptionError(key, std::string("option '") + key + "' must be between " + std::to_string(minimum) + " and " +
-                               std::to_string(maximum) + ", got " + detail::printable(*value));
+  if (parsed < minimum || parsed > maximum) {
+    char range[64];  // "0.01 and 1", not std::to_string's "0.010000 and 1.000000"
+    std::snprintf(range, sizeof range, "%g and %g", minimum, maximum);
+    throw OptionError(key, std::string("option '") + key + "' must be between " + range + ", got " + detail::printable(*value));
+  }
   return parsed;
 }
 

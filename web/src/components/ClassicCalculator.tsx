@@ -8,7 +8,7 @@ import { NumberField } from './Field';
 
 const numberFields: Array<[keyof TransformerMemOptions, string, string]> = [
   ['params', 'Parameters', '20000000000'],
-  ['num_gpus', 'GPUs', '1'],
+  ['num_gpus', 'Number of GPUs (--num-gpus)', '1'],
   ['tensor_parallel_size', 'Tensor parallel', '1'],
   ['pipeline_parallel_size', 'Pipeline parallel', '1'],
   ['zero_stage', 'ZeRO stage (0-3)', '1'],
