@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Builds the libFuzzer targets of tests/fuzz with clang 14 (-fsanitize=fuzzer,address,undefined)
+# into build-fuzz/, replays the committed regression inputs, then runs each target for
+# SECONDS_PER_TARGET (default 60), FUZZ_PARALLEL targets at a time (default: the number of cores).
+# Prints executions per target and a closing line "fuzz: N executions in T targets, M failed";
+# exits non-zero when an input crashed a target, hung it or broke one of its invariants.
+#   scripts/fuzz.sh [SECONDS_PER_TARGET]
+#   FUZZ_TARGETS="config inference" scripts/fuzz.sh 600
+#   FUZZ_SECONDS_inference=3600 scripts/fuzz.sh 600     (one target longer than the others)
+# A failing input is saved as build-fuzz/artifacts/<target>/crash-*; rerun it with
+#   build-fuzz/fuzz_<target> build-fuzz/artifacts/<target>/crash-...
+set -uo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+out=build-fuzz
+parallel=${FUZZ_PARALLEL:-$(nproc)}
+timeout_per_input=${FUZZ_TIMEOUT:-10}  # seconds; the page recomputes on every keystroke
+
+# clang 14 and its libFuzzer runtime (Debian: libclang-rt-14-dev); nlohmann-json for the core.
+need=()
+command -v clang++-14 >/dev/null 2>&1 || need+=(clang-14)
+ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
+[ -f /usr/include/nlohmann/json.hpp ] || need+=(nlohmann-json3-dev)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "fuzz: installing Debian packages: ${need[*]}"
+  if [ "$(id -u)" -ne 0 ]; then echo "fuzz: these need root (apt-get install ${need[*]})" >&2; exit 1; fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null || exit 1
+fi
+
+# The core as CMake builds it: the sources listed in FITCHECK_CORE_SOURCES.
+mapfile -t core_sources < <(sed -n '/^set(FITCHECK_CORE_SOURCES/,/^)/p' CMakeLists.txt | grep -o 'core/src/[A-Za-z0-9_]*\.cpp')
+targets=(config inference options)
+# The training and planner targets once their modules are part of the core.
+printf '%s\n' "${core_sources[@]}" | grep -q 'training_memory\.cpp' && targets+=(training)
+printf '%s\n' "${core_sources[@]}" | grep -q 'planner\.cpp' && targets+=(plan)
+if [ -n "${FUZZ_TARGETS:-}" ]; then read -r -a targets <<<"$FUZZ_TARGETS"; fi
+
+flags=(-std=c++20 -O2 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+       -Icore/include -Icore/src -Itests/fuzz)
+mkdir -p "$out/obj" "$out/logs"
+# Objects built with other flags are rebuilt.
+if [ "$(cat "$out/obj/flags" 2>/dev/null)" != "${flags[*]}" ]; then rm -f "$out"/obj/*.o; echo "${flags[*]}" >"$out/obj/flags"; fi
+newest_header=$(find core -name '*.hpp' -printf '%T@\n' | sort -n | tail -1)
+compile() {  # source -> object, skipped when the object is newer than the source and every header
+  local source=$1 object=$out/obj/$(basename "${1%.cpp}").o
+  if [ -f "$object" ] && [ "$object" -nt "$source" ] &&
+     awk -v o="$(stat -c %Y "$object")" -v h="$newest_header" 'BEGIN { exit !(o >= h) }'; then return 0; fi
+  clang++-14 "${flags[@]}" -fsanitize=fuzzer-no-link -c "$source" -o "$object"
+}
+export -f compile
+export out newest_header
+export flags_string="${flags[*]}"
+echo "fuzz: building ${#core_sources[@]} core sources and ${#targets[@]} targets with clang 14 (ASan + UBSan)"
+build_failed=0
+printf '%s\n' "${core_sources[@]}" | xargs -P "$parallel" -I{} bash -c 'flags=($flags_string); compile "$@"' _ {} || build_failed=1
+objects=()
+for source in "${core_sources[@]}"; do objects+=("$out/obj/$(basename "${source%.cpp}").o"); done
+for target in "${targets[@]}"; do
+  [ $build_failed -eq 0 ] || break
+  clang++-14 "${flags[@]}" -fsanitize=fuzzer "tests/fuzz/fuzz_$target.cpp" "${objects[@]}" -o "$out/fuzz_$target" || build_failed=1
+done
+if [ $build_failed -ne 0 ]; then
+  echo "fuzz: build failed"
+  echo "fuzz: 0 executions in ${#targets[@]} targets, 1 failed"
+  exit 1
+fi
+
+# Seed corpora: the real configs (shared/configs copied, tests/fixtures read in place), the
+# option seeds, and for the estimate targets each config behind an option block.
+seeds=$out/seeds
+rm -rf "$seeds" && mkdir -p "$seeds/configs" "$seeds/workloads"
+cp ../shared/configs/*.json "$seeds/configs/" 2>/dev/null || true
+mapfile -t option_seeds < <(ls tests/fuzz/seeds/options/*.txt)
+i=0
+for config in "$seeds"/configs/*.json tests/fixtures/configs/*.json; do
+  [ -f "$config" ] || continue
+  for k in 0 1; do
+    block=${option_seeds[$(((i + k * 3) % ${#option_seeds[@]}))]}
+    { cat "$block"; printf '%%%%\n'; cat "$config"; } >"$seeds/workloads/$(basename "${config%.json}")-$k.txt"
+  done
+  i=$((i + 1))
+done
+for kind in training plan; do  # each config behind one of the target's option blocks
+  mkdir -p "$seeds/$kind"
+  mapfile -t blocks < <(ls tests/fuzz/seeds/$kind/*.txt)
+  i=0
+  for config in "$seeds"/configs/*.json tests/fixtures/configs/*.json; do
+    block=${blocks[$((i % ${#blocks[@]}))]}
+    { cat "$block"; printf '%%%%\n'; cat "$config"; } >"$seeds/$kind/$(basename "${config%.json}").txt"
+    i=$((i + 1))
+  done
+done
+seed_dirs() {
+  case $1 in
+    config) echo "$seeds/configs tests/fixtures/configs tests/fuzz/seeds/json" ;;
+    inference) echo "$seeds/workloads $seeds/configs" ;;
+    options) echo "tests/fuzz/seeds/options" ;;
+    training) echo "$seeds/training $seeds/configs" ;;
+    plan) echo "$seeds/plan tests/fuzz/seeds/plan" ;;
+  esac
+}
+
+failed=0
+total_executions=0
+# Committed regression inputs: each must now pass.
+for target in "${targets[@]}"; do
+  dir=tests/fuzz/regressions/$target
+  [ -d "$dir" ] || continue
+  mapfile -t inputs < <(find "$dir" -type f | sort)
+  [ ${#inputs[@]} -gt 0 ] || continue
+  if "$out/fuzz_$target" -timeout="$timeout_per_input" -rss_limit_mb=4096 "${inputs[@]}" >"$out/logs/$target-regressions.log" 2>&1; then
+    echo "fuzz: $target: ${#inputs[@]} regression inputs pass"
+  else
+    echo "fuzz: $target: a regression input fails again:"
+    grep -E 'Running:|fuzz invariant|ERROR|runtime error' "$out/logs/$target-regressions.log" | tail -5
+    failed=$((failed + 1))
+  fi
+done
+
+run_target() {
+  local target=$1 corpus=$out/corpus/$1 override=FUZZ_SECONDS_$1
+  mkdir -p "$corpus" "$out/artifacts/$target"
+  # shellcheck disable=SC2046
+  "$out/fuzz_$target" -max_total_time="${!override:-$seconds}" -timeout="$timeout_per_input" -rss_limit_mb=4096 -max_len=8192 \
+    -dict=tests/fuzz/fitcheck.dict -artifact_prefix="$out/artifacts/$target/" -print_final_stats=1 \
+    "$corpus" $(seed_dirs "$target") >"$out/logs/$target.log" 2>&1
+}
+echo "fuzz: running ${targets[*]} for $seconds s each, $parallel at a time"
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n; done
+  run_target "$target" &
+done
+wait
+
+for target in "${targets[@]}"; do
+  log=$out/logs/$target.log
+  executions=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)
+  executions=${executions:-0}
+  total_executions=$((total_executions + executions))
+  corpus_files=$(find "$out/corpus/$target" -type f | wc -l)
+  crashes=$(find "$out/artifacts/$target" -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) -newer "$out/fuzz_$target" | wc -l)
+  per_second=$(grep -E '^stat::average_exec_per_sec' "$log" | awk '{print $2}' | tail -1)
+  echo "fuzz: $target: $executions executions (${per_second:-0} per second), corpus $corpus_files inputs, $crashes failing inputs"
+  if [ "$crashes" -gt 0 ] || grep -qE '==ERROR|fuzz invariant broken|runtime error|deadly signal|Timeout' "$log"; then
+    grep -E 'fuzz invariant broken|SUMMARY|runtime error|Test unit written' "$log" | head -6
+    failed=$((failed + 1))
+  fi
+done
+echo "fuzz: $total_executions executions in ${#targets[@]} targets, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+// Bad input pasted into the built page (web/dist) in headless Chromium. Relies only on the test ids
+// "config" (the textarea) and "config-error" (the message next to it), on no page error and on no
+// request leaving the local origin. Also: the Content-Security-Policy is served and enforced, and
+// pasted markup is never rendered.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startStaticServer } from '../support/static-server.mjs';
+import { launchChromium, watchPage } from '../support/browser.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = process.env.FITCHECK_WEB_DIST ?? path.join(repo, 'web/dist');
+const sharedConfigs = path.resolve(repo, '../shared/configs');
+const goodConfig = fs.readFileSync(path.join(sharedConfigs, 'Qwen--Qwen2-7B-Instruct.json'), 'utf8');
+const llamaFields =
+  '"model_type":"llama","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,' +
+  '"num_attention_heads":4,"num_key_value_heads":2,"vocab_size":1000';
+
+let server;
+let browser;
+before(async () => {
+  server = await startStaticServer({ root: dist, prefix: '/some/sub/path/' });
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// Opens the page with a counter of Content-Security-Policy violations installed before any script.
+async function openPage() {
+  const page = await browser.newPage();
+  await page.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (event) =>
+      window.__cspViolations.push(`${event.violatedDirective} ${event.blockedURI}`),
+    );
+  });
+  const log = watchPage(page);
+  await page.goto(server.url);
+  await page.getByTestId('config').waitFor();
+  return { page, log };
+}
+
+function assertLocalOnly(log) {
+  const origin = new URL(server.url).origin;
+  for (const url of log.requests) assert.ok(url.startsWith(origin + '/') || url.startsWith('data:'), `request to ${url}`);
+  assert.deepEqual(log.errors, []);
+}
+
+async function paste(page, text) {
+  await page.getByTestId('config').fill(text);
+}
+
+// Megabytes through fill() crawl over the DevTools protocol; set the value as a paste does and
+// announce it with the same input event.
+async function pasteLarge(page, text) {
+  await page.getByTestId('config').evaluate((element, value) => {
+    element.value = value;
+    element.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
+  }, text);
+}
+
+async function expectError(page, ...patterns) {
+  const error = page.getByTestId('config-error');
+  await error.waitFor({ timeout: 20_000 });
+  const message = await error.textContent();
+  for (const pattern of patterns) assert.match(message, pattern);
+  return message;
+}
+
+async function expectNoError(page) {
+  await page.getByTestId('config-error').waitFor({ state: 'detached', timeout: 20_000 });
+}
+
+test('bad configs pasted into the page show the field and the reason', async () => {
+  const { page, log } = await openPage();
+  const cases = [
+    [`{${llamaFields}`, /not valid JSON/],
+    [`{${llamaFields},}`, /not valid JSON/],
+    [`{/* comment */ ${llamaFields}}`, /not valid JSON/],
+    [`{${llamaFields},"hidden_size":128}`, /hidden_size/, /appears more than once/],
+    [`{${llamaFields.replace('"vocab_size":1000', '"vocab_size":NaN')}}`, /vocab_size/, /NaN/],
+    [`{${llamaFields.replace('"hidden_size":64', '"hidden_size":"64"')}}`, /hidden_size/, /whole number/],
+    [`{${llamaFields.replace('"num_hidden_layers":2', '"num_hidden_layers":-2')}}`, /num_hidden_layers/, /at least 1/],
+    [`{${llamaFields.replace('"hidden_size":64', '"hidden_size":1099511627776')}}`, /hidden_size/, /beyond any real model/],
+    [`{${llamaFields.replace('"num_key_value_heads":2', '"num_key_value_heads":3')}}`, /num_key_value_heads/, /not a multiple/],
+    ['{"model_type":"llama","hidden_size":64}', /num_hidden_layers/, /missing/],
+    [`{"model_type":${'['.repeat(200_000)}${']'.repeat(200_000)}}`, /more than 64 levels deep/],
+  ];
+  for (const [text, ...patterns] of cases) {
+    await paste(page, text);
+    await expectError(page, ...patterns);
+    await paste(page, goodConfig);
+    await expectNoError(page);
+  }
+  assertLocalOnly(log);
+  await page.close();
+});
+
+test('10 MB pastes: garbage is refused, a padded real config is counted', async () => {
+  const { page, log } = await openPage();
+  await pasteLarge(page, 'x'.repeat(10 << 20));
+  await expectError(page, /not valid JSON/);
+  const padded = goodConfig.replace('{', `{"padding":"${'a'.repeat(10 << 20)}",`);
+  await pasteLarge(page, padded);
+  await expectNoError(page);
+  assertLocalOnly(log);
+  await page.close();
+});
+
+test('pasted markup is shown as text, never rendered', async () => {
+  const { page, log } = await openPage();
+  const payloads = [
+    `{${llamaFields.replace('"model_type":"llama"', '"model_type":"<img data-xss src=x onerror=\\"window.__xss=1\\">"')},` +
+      `"architectures":["<script data-xss>window.__xss=2</script>","<svg data-xss onload=\\"window.__xss=3\\">"]}`,
+    `{${llamaFields.replace('"hidden_size":64', '"hidden_size":"<img data-xss src=x onerror=window.__xss=4>"')}}`,
+    `{${llamaFields},"<b data-xss>":1,"architectures":["<iframe data-xss src=javascript:window.__xss=5>"]}`,
+  ];
+  for (const payload of payloads) {
+    await paste(page, payload);
+    await page.waitForTimeout(300);
+    assert.equal(await page.locator('[data-xss]').count(), 0, payload);
+    assert.equal(await page.evaluate(() => window.__xss), undefined, payload);
+  }
+  await paste(page, payloads[1]);
+  const message = await expectError(page, /hidden_size/);
+  assert.ok(message.includes('<img data-xss'), 'the markup appears as text');
+  assertLocalOnly(log);
+  await page.close();
+});
+
+test('the served page carries a Content-Security-Policy with no remote origin and no eval, and it is enforced', async () => {
+  const html = await (await fetch(server.url)).text();
+  const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
+  assert.ok(csp, 'no Content-Security-Policy meta element in the served page');
+  const directives = Object.fromEntries(csp.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+  assert.deepEqual(directives['default-src'], ["'self'"]);
+  for (const [name, values] of Object.entries(directives)) {
+    for (const value of values) {
+      assert.ok(!/^(https?:|wss?:|\*|data:.*|blob:)$/.test(value) || (name === 'img-src' && value === 'data:'), `${name} allows ${value}`);
+      assert.notEqual(value, "'unsafe-eval'", `${name} allows eval`);
+    }
+  }
+  assert.ok(!directives['script-src'].includes("'unsafe-inline'"), 'script-src allows inline scripts');
+
+  const { page, log } = await openPage();
+  assert.equal(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content'), csp);
+  // Normal use: no violation.
+  await paste(page, goodConfig);
+  await paste(page, '{ nope');
+  await expectError(page, /not valid JSON/);
+  await paste(page, goodConfig);
+  await expectNoError(page);
+  assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+  assertLocalOnly(log);
+  // Enforced: eval and an injected inline script are blocked and reported. (page.evaluate itself
+  // may eval, as DevTools does; a task it schedules runs as the page's own code.)
+  const evalOutcome = await page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        setTimeout(() => {
+          try {
+            resolve(eval('"ran"'));
+          } catch (error) {
+            resolve(error.name);
+          }
+        }, 0),
+      ),
+  );
+  assert.equal(evalOutcome, 'EvalError');
+  await page.evaluate(() => {
+    const script = document.createElement('script');
+    script.textContent = 'window.__inline = 1';
+    document.body.append(script);
+  });
+  await page.waitForTimeout(200);
+  assert.equal(await page.evaluate(() => window.__inline), undefined);
+  const violations = await page.evaluate(() => window.__cspViolations);
+  assert.ok(violations.some((line) => line.startsWith('script-src') && line.endsWith(' eval')), JSON.stringify(violations));
+  assert.ok(violations.some((line) => line.startsWith('script-src') && line.endsWith(' inline')), JSON.stringify(violations));
+  // The only console errors are Chromium's reports of the two blocked probes.
+  log.errors = log.errors.filter((line) => !/Content Security Policy/.test(line));
+  assertLocalOnly(log);
+  await page.close();
+});
