@@ -135,8 +135,8 @@ test('the page does not wait for a long sweep: the main thread stays free while 
       last = now;
     }, 10);
   });
-  // Up to 64 GPUs, 5 formats, 3 KV dtypes, 11 batch sizes: each GPU kind's call takes about half a
-  // second on this machine's CPU (fitcheck plan ... --max-gpus 64), longer than any pause allowed.
+  // Up to 64 GPUs, 5 formats, 3 KV dtypes, 11 batch sizes: each GPU kind's call takes a few hundred
+  // milliseconds on a two-core machine (fitcheck plan ... --max-gpus 64), longer than any pause allowed.
   const heavy = { 'p.max_gpus': '64', 'p.weights': 'bf16,fp8,q4_k_m,int8,nf4', 'p.kv_dtypes': 'bf16,fp8,int8', 'p.batches': '1,2,4,8,16,32,64,128,256,512,1024' };
   const started = Date.now();
   await page.evaluate((changes) => {
@@ -148,7 +148,10 @@ test('the page does not wait for a long sweep: the main thread stays free while 
   await settled(page);
   const elapsed = Date.now() - started;
   const longest = await page.evaluate(() => (clearInterval(window.lagTimer), window.longest));
-  assert.ok(elapsed > 1000, `the sweep took ${elapsed} ms`);
+  // How long the sweep takes depends on the machine; what must hold anywhere is that it ran in a
+  // dedicated worker and that the main thread never stopped for long while it did.
+  const workers = page.workers().map((worker) => worker.url());
+  assert.ok(workers.length >= 1, 'the sweep ran without a Web Worker');
   assert.ok(longest < 400, `the main thread paused for ${longest.toFixed(0)} ms during a ${elapsed} ms sweep`);
   assertLocalOnly(log, origin());
   await page.close();
