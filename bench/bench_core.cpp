@@ -8,6 +8,7 @@
 #include "fitcheck/config.hpp"
 #include "fitcheck/inference_memory.hpp"
 #include "fitcheck/latency.hpp"
+#include "fitcheck/params.hpp"
 #include "fitcheck/planner.hpp"
 #include "fitcheck/training_memory.hpp"
 
@@ -21,11 +22,15 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 // A sink the optimizer cannot see through, so measured work is not removed.
 volatile double sink = 0;
 
+// What the page and a sweep prepare once per model: the parameter count, the latency model, the
+// weights of each tensor-parallel layout and the training memory of each ZeRO stage.
 struct Prepared {
   ModelDescription model;
   std::vector<WeightTensor> tensors;
+  ParameterCount parameters;
   PreparedLatencyModel latency;
   std::vector<LayoutWeights> layouts;  // tp 1, 2, 4, 8 where the model allows
+  std::vector<PreparedTrainingMemory> training;  // ZeRO 0..3 over 8 data-parallel ranks
   const Accelerator* gpu = nullptr;
 };
 
@@ -33,6 +38,7 @@ Prepared prepare(const std::string& text) {
   Prepared p;
   p.model = parse_hf_config(text);
   p.tensors = weight_tensors(p.model);
+  p.parameters = count_parameters(p.model);
   p.latency = prepare_latency_model(p.model, p.tensors, WeightFormat::bf16);
   p.gpu = find_accelerator("h100-sxm-80gb");
   for (std::int64_t tp : {1, 2, 4, 8}) {
@@ -44,18 +50,32 @@ Prepared prepare(const std::string& text) {
     }
   }
   if (p.layouts.empty()) throw std::invalid_argument("no tensor-parallel layout fits this model");
+  for (int zero = 0; zero <= 3; ++zero) {
+    TrainingMemoryWorkload t;
+    t.zero_stage = zero;
+    t.layout.data_parallel = 8;
+    p.training.push_back(prepare_training_memory(p.model, p.tensors, t));
+  }
   return p;
 }
 
+// Inference memory and latency totals of workload i: layout, batch and context vary.
 double one_inference_estimate(const Prepared& p, std::int64_t i) {
   const LayoutWeights& layout = p.layouts[static_cast<std::size_t>(i) % p.layouts.size()];
   InferenceWorkload w;
   w.layout = layout.layout;
   w.batch_size = 1 + i % 64;
   w.context_tokens = 512 + (i % 16) * 512;
-  const InferenceMemory memory = inference_memory(p.model, layout, w);
+  const InferenceMemoryTotals memory = inference_memory_totals(p.model, layout, w);
   const LatencyTotals latency = estimate_latency_totals(p.latency, w, *p.gpu, {w.context_tokens - 128, 128});
   return static_cast<double>(memory.total_bytes_per_gpu) + latency.end_to_end_seconds;
+}
+
+// Training memory of workload i: ZeRO stage, micro-batch and sequence length vary.
+double one_training_estimate(const Prepared& p, std::int64_t i) {
+  const PreparedTrainingMemory& training = p.training[static_cast<std::size_t>(i / 3) % p.training.size()];
+  const TrainingMemoryTotals memory = training_memory_totals(p.model, training, 1 + i % 4, 2048 * (1 + i % 2));
+  return static_cast<double>(memory.total_bytes_per_gpu);
 }
 
 }  // namespace
@@ -74,13 +94,10 @@ BenchResult full_estimates(const std::string& config_json_text, std::int64_t ite
   const auto start = std::chrono::steady_clock::now();
   double total = 0;
   for (std::int64_t i = 0; i < iterations; ++i) {
+    // The parameter count is the model's, the same for every workload: read from the prepared model.
+    total += static_cast<double>(p.parameters.total);
     total += one_inference_estimate(p, i);
-    TrainingMemoryWorkload t;
-    t.micro_batch_size = 1 + i % 4;
-    t.sequence_tokens = 2048 * (1 + i % 2);
-    t.zero_stage = static_cast<int>(i % 4);
-    t.layout.data_parallel = 8;
-    total += static_cast<double>(training_memory(p.model, p.tensors, t).total_bytes_per_gpu);
+    total += one_training_estimate(p, i);
   }
   sink = total;
   return {iterations, seconds_since(start)};

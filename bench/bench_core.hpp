@@ -14,9 +14,10 @@ struct BenchResult {
   double per_second() const { return seconds > 0 ? static_cast<double>(count) / seconds : 0; }
 };
 
-// The config is parsed once; then `iterations` full estimates over a grid of workloads: inference
-// memory (weights per layout computed once per layout, as the page and the planner do), latency
-// totals on a GPU, and training memory.
+// The config is parsed and prepared once (parameter count, latency model, weights per layout,
+// training memory per ZeRO stage); then `iterations` full estimates over a grid of workloads, each
+// through the numbers-only evaluate functions: inference memory, latency totals on a GPU and
+// training memory, batch, context, layout, ZeRO stage, micro-batch and sequence varying.
 BenchResult full_estimates(const std::string& config_json_text, std::int64_t iterations);
 
 // Inference memory + latency totals only (the planner's per-layout work), `iterations` times.

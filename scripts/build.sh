@@ -16,7 +16,7 @@ if [ ! -f build-wasm/build.ninja ]; then
 fi
 cmake --build build-wasm -j "$jobs"
 mkdir -p web/src/generated
-cp build-wasm/fitcheck.mjs build-wasm/fitcheck.wasm web/src/generated/
+cp build-wasm/fitcheck.mjs build-wasm/fitcheck.wasm build-wasm/fitcheck-inference.mjs build-wasm/fitcheck-inference.wasm web/src/generated/
 
 npx tsc -p web
 # The page (dist/index.html + assets/), then into the same dist/: the self-contained offline page

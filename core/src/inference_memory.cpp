@@ -47,7 +47,7 @@ struct ActivationPeak {
 };
 
 ActivationPeak layer_activation_peak(const ModelDescription& model, const LayerShape& layer, std::int64_t tokens,
-                                     const InferenceWorkload& workload, std::int64_t sequences) {
+                                     const InferenceWorkload& workload, std::int64_t sequences, bool with_text) {
   const std::int64_t tp = workload.layout.tensor_parallel;
   const std::int64_t element = workload.activation_bytes_per_element;
   const AttentionShape& a = layer.attention;
@@ -57,14 +57,16 @@ ActivationPeak layer_activation_peak(const ModelDescription& model, const LayerS
   using detail::checked_product;
   constexpr const char* what = "the activations of this prefill step";
   std::int64_t attention_bytes = checked_product(checked_product(tokens, attention_width, what), element, what);
-  std::string attention_formula = std::to_string(tokens) + " tokens x " + std::to_string(attention_width) + " (q,k,v,out)";
+  std::string attention_formula;
+  if (with_text) attention_formula = std::to_string(tokens) + " tokens x " + std::to_string(attention_width) + " (q,k,v,out)";
   if (!workload.flash_attention) {
     // Eager attention materializes scores and softmax probabilities, heads x s x s per sequence.
     const std::int64_t per_sequence = ceil_div(tokens, sequences);
     const std::int64_t attended = a.sliding_window > 0 ? std::min(per_sequence, a.sliding_window) : per_sequence;
     const std::int64_t scores = checked_product(checked_product(2 * sequences * heads, per_sequence, what), attended, what);
     attention_bytes = detail::checked_sum(attention_bytes, checked_product(scores, element, what), what);
-    attention_formula += " + 2 x " + std::to_string(sequences) + " x " + std::to_string(heads) + " heads x " +
+    if (with_text)
+      attention_formula += " + 2 x " + std::to_string(sequences) + " x " + std::to_string(heads) + " heads x " +
                          std::to_string(per_sequence) + " x " + std::to_string(attended) + " (eager scores)";
   }
   std::int64_t mlp_width = 0;
@@ -75,16 +77,19 @@ ActivationPeak layer_activation_peak(const ModelDescription& model, const LayerS
                                     (workload.layout.expert_parallel > 1 ? 1 : tp);
     const std::int64_t shared = (moe.gated ? 3 : 2) * ceil_div(moe.num_shared_experts * moe.shared_expert_intermediate_size, tp);
     mlp_width = moe.experts_per_token * per_expert + shared;
-    mlp_formula = std::to_string(tokens) + " tokens x (top-" + std::to_string(moe.experts_per_token) + " x " +
+    if (with_text)
+      mlp_formula = std::to_string(tokens) + " tokens x (top-" + std::to_string(moe.experts_per_token) + " x " +
                   std::to_string(per_expert) + " + " + std::to_string(shared) + " shared)";
   } else if (layer.mlp.intermediate_size > 0) {
     mlp_width = (layer.mlp.gated ? 3 : 2) * ceil_div(layer.mlp.intermediate_size, tp);
-    mlp_formula = std::to_string(tokens) + " tokens x " + std::to_string(mlp_width) + (layer.mlp.gated ? " (gate, up, product)" : " (up, activation)");
+    if (with_text)
+      mlp_formula = std::to_string(tokens) + " tokens x " + std::to_string(mlp_width) + (layer.mlp.gated ? " (gate, up, product)" : " (up, activation)");
   }
   const std::int64_t mlp_bytes = checked_product(checked_product(tokens, mlp_width, what), element, what);
   const std::int64_t residual_bytes = checked_product(checked_product(tokens, 2 * model.hidden_size, what), element, what);
   ActivationPeak peak;
   peak.bytes = residual_bytes + std::max(attention_bytes, mlp_bytes);
+  if (!with_text) return peak;
   peak.formula = "(" + std::to_string(tokens) + " tokens x 2 x " + std::to_string(model.hidden_size) + " residual + max(" +
                  attention_formula + ", " + (mlp_formula.empty() ? "0" : mlp_formula) + ")) x " + std::to_string(element) + " B";
   return peak;
@@ -106,6 +111,7 @@ LayoutWeights layout_weights(const ModelDescription& model, const std::vector<We
   weights.on_gpu = weight_bytes(tensors_on_busiest_gpu(model, tensors, workload.layout), workload.weight_format,
                                 workload.weight_options);
   weights.whole_model = weight_bytes(tensors, workload.weight_format, workload.weight_options);
+  weights.kv_stage_layers_of_kind = detail::plan_stages(model, workload.layout).busiest_kv_stage_layers_of_kind;
   return weights;
 }
 
@@ -115,73 +121,114 @@ InferenceMemory inference_memory(const ModelDescription& model, const std::vecto
   return inference_memory(model, layout_weights(model, tensors, workload), workload);
 }
 
-InferenceMemory inference_memory(const ModelDescription& model, const LayoutWeights& weights,
-                                 const InferenceWorkload& workload) {
+namespace {
+
+// Every figure of inference_memory(); the terms, formulas and assumptions only when `memory` is given.
+InferenceMemoryTotals evaluate(const ModelDescription& model, const LayoutWeights& weights, const InferenceWorkload& workload,
+                               InferenceMemory* memory) {
   check_workload(workload);
   const ParallelLayout& layout = workload.layout;
   if (weights.format != workload.weight_format || weights.layout.tensor_parallel != layout.tensor_parallel ||
       weights.layout.pipeline_parallel != layout.pipeline_parallel || weights.layout.expert_parallel != layout.expert_parallel)
     throw std::invalid_argument("layout weights were computed for another format or layout");
-  InferenceMemory memory;
+  InferenceMemoryTotals totals;
+  const bool with_text = memory != nullptr;
   const WeightBytes& local_weights = weights.on_gpu;
-  memory.weights_whole_model = weights.whole_model;
-  memory.weight_bytes = local_weights.total_bytes;
-  const auto& format = weight_format_info(workload.weight_format);
-  std::string weight_formula = std::string(format.id) + ": " + std::to_string(memory.weights_whole_model.total_bytes) +
-                               " B for the whole model";
-  if (layout.tensor_parallel > 1 || layout.pipeline_parallel > 1 || layout.expert_parallel > 1)
-    weight_formula += "; this GPU holds its shard of the busiest stage (tp " + std::to_string(layout.tensor_parallel) +
-                      ", pp " + std::to_string(layout.pipeline_parallel) + ", ep " + std::to_string(layout.expert_parallel) +
-                      ") = " + bytes_text(memory.weight_bytes);
-  weight_formula += "; " + two_decimals(local_weights.effective_bits_per_weight) + " bits per weight";
+  totals.weight_bytes = local_weights.total_bytes;
 
-  memory.kv_cache = kv_cache(model, workload);
-  memory.kv_cache_bytes = memory.kv_cache.bytes;
-  memory.kv_cache_bytes_per_token = memory.kv_cache.bytes_per_token;
-  std::string kv_formula;
-  for (const auto& term : memory.kv_cache.terms) kv_formula += (kv_formula.empty() ? "" : " + ") + term.formula;
+  const KvCacheFigure kv =
+      weights.kv_stage_layers_of_kind.size() == model.layer_kinds.size()
+          ? detail::kv_cache_figure(model, workload, weights.kv_stage_layers_of_kind, with_text)
+          : detail::kv_cache_figure(model, workload, detail::plan_stages(model, layout).busiest_kv_stage_layers_of_kind, with_text);
+  totals.kv_cache_bytes = kv.bytes;
+  totals.kv_cache_bytes_per_token = kv.bytes_per_token;
 
   const std::int64_t prefill_tokens =
       workload.prefill_chunk_tokens > 0 ? std::min(workload.prefill_chunk_tokens, workload.batch_size * workload.context_tokens)
                                         : workload.batch_size * workload.context_tokens;
   const std::int64_t sequences_in_step = std::min(workload.batch_size, ceil_div(prefill_tokens, workload.context_tokens));
   ActivationPeak peak;
-  for (const auto& layer : model.layer_kinds) {
-    ActivationPeak candidate = layer_activation_peak(model, layer, prefill_tokens, workload, std::max<std::int64_t>(1, sequences_in_step));
-    if (candidate.bytes > peak.bytes) peak = candidate;
+  std::size_t peak_kind = model.layer_kinds.size();
+  for (std::size_t kind = 0; kind < model.layer_kinds.size(); ++kind) {
+    const ActivationPeak candidate = layer_activation_peak(model, model.layer_kinds[kind], prefill_tokens, workload,
+                                                           std::max<std::int64_t>(1, sequences_in_step), false);
+    if (candidate.bytes > peak.bytes) {
+      peak = candidate;
+      peak_kind = kind;
+    }
   }
-  memory.activation_bytes = peak.bytes;
+  totals.activation_bytes = peak.bytes;
 
   // Logits are upcast to fp32 before sampling (vLLM's sampler, transformers' generate).
   const std::int64_t vocab_per_rank = ceil_div(model.vocab_size, layout.tensor_parallel);
   const std::int64_t logit_rows = workload.logits_all_positions ? prefill_tokens : workload.batch_size;
-  memory.logits_bytes = detail::checked_product(detail::checked_product(logit_rows, vocab_per_rank, "the logits"), 4, "the logits");
-  memory.overhead_bytes = workload.framework_overhead_bytes;
-  memory.total_bytes_per_gpu = 0;
-  for (const std::int64_t bytes : {memory.weight_bytes, memory.kv_cache_bytes, memory.activation_bytes, memory.logits_bytes,
-                                   memory.overhead_bytes})
-    memory.total_bytes_per_gpu = detail::checked_sum(memory.total_bytes_per_gpu, bytes, "the memory per GPU");
+  totals.logits_bytes = detail::checked_product(detail::checked_product(logit_rows, vocab_per_rank, "the logits"), 4, "the logits");
+  totals.overhead_bytes = workload.framework_overhead_bytes;
+  totals.total_bytes_per_gpu = 0;
+  for (const std::int64_t bytes : {totals.weight_bytes, totals.kv_cache_bytes, totals.activation_bytes, totals.logits_bytes,
+                                   totals.overhead_bytes})
+    totals.total_bytes_per_gpu = detail::checked_sum(totals.total_bytes_per_gpu, bytes, "the memory per GPU");
   // JavaScript numbers hold integers exactly up to 2^53; beyond, the page would show rounded bytes.
-  if (memory.total_bytes_per_gpu > (std::int64_t{1} << 53))
-    throw std::overflow_error("the memory per GPU (" + std::to_string(memory.total_bytes_per_gpu) +
+  if (totals.total_bytes_per_gpu > (std::int64_t{1} << 53))
+    throw std::overflow_error("the memory per GPU (" + std::to_string(totals.total_bytes_per_gpu) +
                               " B) exceeds 2^53 bytes (8 PiB), beyond any machine: reduce batch, context or the model's sizes");
+  if (!with_text) return totals;
 
-  memory.terms = {
-      {"weights", memory.weight_bytes, weight_formula},
-      {"kv_cache", memory.kv_cache_bytes, kv_formula.empty() ? "no cached layers" : kv_formula},
-      {"activations", memory.activation_bytes, "peak of one layer during a prefill step: " + peak.formula},
-      {"logits", memory.logits_bytes,
+  InferenceMemory& m = *memory;
+  m.weight_bytes = totals.weight_bytes;
+  m.kv_cache_bytes = totals.kv_cache_bytes;
+  m.kv_cache_bytes_per_token = totals.kv_cache_bytes_per_token;
+  m.activation_bytes = totals.activation_bytes;
+  m.logits_bytes = totals.logits_bytes;
+  m.overhead_bytes = totals.overhead_bytes;
+  m.total_bytes_per_gpu = totals.total_bytes_per_gpu;
+  m.weights_whole_model = weights.whole_model;
+  m.kv_cache = kv;
+  const auto& format = weight_format_info(workload.weight_format);
+  std::string weight_formula = std::string(format.id) + ": " + std::to_string(m.weights_whole_model.total_bytes) +
+                               " B for the whole model";
+  if (layout.tensor_parallel > 1 || layout.pipeline_parallel > 1 || layout.expert_parallel > 1)
+    weight_formula += "; this GPU holds its shard of the busiest stage (tp " + std::to_string(layout.tensor_parallel) +
+                      ", pp " + std::to_string(layout.pipeline_parallel) + ", ep " + std::to_string(layout.expert_parallel) +
+                      ") = " + bytes_text(m.weight_bytes);
+  weight_formula += "; " + two_decimals(local_weights.effective_bits_per_weight) + " bits per weight";
+  std::string kv_formula;
+  for (const auto& term : m.kv_cache.terms) kv_formula += (kv_formula.empty() ? "" : " + ") + term.formula;
+  // The formula of the peak layer, from the same function that sized it.
+  if (peak_kind < model.layer_kinds.size())
+    peak = layer_activation_peak(model, model.layer_kinds[peak_kind], prefill_tokens, workload,
+                                 std::max<std::int64_t>(1, sequences_in_step), true);
+
+  m.terms = {
+      {"weights", m.weight_bytes, weight_formula},
+      {"kv_cache", m.kv_cache_bytes, kv_formula.empty() ? "no cached layers" : kv_formula},
+      {"activations", m.activation_bytes, "peak of one layer during a prefill step: " + peak.formula},
+      {"logits", m.logits_bytes,
        std::to_string(logit_rows) + (workload.logits_all_positions ? " positions" : " sequences (last position)") + " x " +
            std::to_string(vocab_per_rank) + " vocab entries x 4 B (fp32)"},
-      {"overhead", memory.overhead_bytes, "framework overhead (CUDA context, library workspaces, allocator reserve): a default you can change"},
+      {"overhead", m.overhead_bytes, "framework overhead (CUDA context, library workspaces, allocator reserve): a default you can change"},
   };
-  memory.assumptions = local_weights.notes;
+  m.assumptions = local_weights.notes;
   if (layout.pipeline_parallel > 1)
-    memory.assumptions.push_back("pipeline parallel: weights are those of the stage with the most parameters and the KV cache "
-                                 "that of the stage with the most cached values; together an upper bound");
+    m.assumptions.push_back("pipeline parallel: weights are those of the stage with the most parameters and the KV cache "
+                            "that of the stage with the most cached values; together an upper bound");
   if (workload.prefill_chunk_tokens == 0 && workload.batch_size > 1)
-    memory.assumptions.push_back("activations assume the whole batch is prefilled in one step; serving engines bound the "
-                                 "tokens per step (set a prefill chunk)");
+    m.assumptions.push_back("activations assume the whole batch is prefilled in one step; serving engines bound the "
+                            "tokens per step (set a prefill chunk)");
+  return totals;
+}
+
+}  // namespace
+
+InferenceMemoryTotals inference_memory_totals(const ModelDescription& model, const LayoutWeights& weights,
+                                              const InferenceWorkload& workload) {
+  return evaluate(model, weights, workload, nullptr);
+}
+
+InferenceMemory inference_memory(const ModelDescription& model, const LayoutWeights& weights,
+                                 const InferenceWorkload& workload) {
+  InferenceMemory memory;
+  evaluate(model, weights, workload, &memory);
   return memory;
 }
 

@@ -77,9 +77,14 @@ std::int64_t kv_cache_bytes_per_token_per_layer(const LayerShape& layer, KvCache
 }
 
 KvCacheFigure kv_cache(const ModelDescription& model, const InferenceWorkload& workload) {
+  const detail::StagePlan stages = detail::plan_stages(model, workload.layout);
+  return detail::kv_cache_figure(model, workload, stages.busiest_kv_stage_layers_of_kind, true);
+}
+
+KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const InferenceWorkload& workload,
+                                      const std::vector<std::int64_t>& layers_of_kind, bool with_text) {
   KvCacheFigure figure;
   const auto& dtype = kv_cache_dtype_info(workload.kv_cache_dtype);
-  const detail::StagePlan stages = detail::plan_stages(model, workload.layout);
   const std::int64_t tp = workload.layout.tensor_parallel;
   const std::int64_t context = workload.context_tokens;
   for (std::size_t kind = 0; kind < model.layer_kinds.size(); ++kind) {
@@ -87,7 +92,7 @@ KvCacheFigure kv_cache(const ModelDescription& model, const InferenceWorkload& w
     const std::int64_t per_layer = kv_cache_bytes_per_token_per_layer(layer, workload.kv_cache_dtype);
     figure.bytes_per_token = detail::checked_sum(
         figure.bytes_per_token, detail::checked_product(per_layer, layer.layer_count, "the KV cache per token"), "the KV cache per token");
-    const std::int64_t layers_here = stages.busiest_kv_stage_layers_of_kind[kind];
+    const std::int64_t layers_here = layers_of_kind[kind];
     if (per_layer == 0 || layers_here == 0) continue;
 
     KvCacheLayerTerm term;
@@ -105,6 +110,8 @@ KvCacheFigure kv_cache(const ModelDescription& model, const InferenceWorkload& w
     constexpr const char* what = "the KV cache of this batch and context";
     term.bytes = detail::checked_product(
         detail::checked_product(detail::checked_product(per_rank_per_token, tokens, what), workload.batch_size, what), layers_here, what);
+    figure.bytes = detail::checked_sum(figure.bytes, term.bytes, "the KV cache of this batch and context");
+    if (!with_text) continue;
     term.formula = std::to_string(per_layer) + " B/token/layer" +
                    (share_numerator != share_denominator
                         ? " x " + std::to_string(share_numerator) + "/" + std::to_string(share_denominator) + " kv heads on this rank"
@@ -112,9 +119,9 @@ KvCacheFigure kv_cache(const ModelDescription& model, const InferenceWorkload& w
                    " x " + std::to_string(tokens) + " tokens" +
                    (layer.attention.sliding_window > 0 ? " (window " + std::to_string(layer.attention.sliding_window) + ")" : "") +
                    " x batch " + std::to_string(workload.batch_size) + " x " + std::to_string(layers_here) + " layers";
-    figure.bytes = detail::checked_sum(figure.bytes, term.bytes, "the KV cache of this batch and context");
     figure.terms.push_back(std::move(term));
   }
+  if (!with_text) return figure;
   const bool latent = std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(),
                                   [](const LayerShape& layer) { return layer.attention.is_multi_latent(); });
   figure.convention = latent ? "MLA: kv_lora_rank + qk_rope_head_dim values per token per layer (DeepSeek-V2 §2.1.2), "

@@ -3,6 +3,7 @@
 // Every operation is timed per GPU as max(FLOPs / (peak x efficiency), bytes / (HBM x efficiency));
 // collectives by the ring model of latency_rates.cpp. Formulas: docs/latency.md.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -208,11 +209,28 @@ void check(bool ok, const char* message) {
   if (!ok) throw std::invalid_argument(message);
 }
 
+// layer_split() of each kind, worked out once per evaluation rather than once per pass (models
+// have a handful of kinds; any beyond the cached ones are worked out where used).
+class Splits {
+ public:
+  Splits(const PreparedLatencyModel& pm, const ParallelLayout& layout) : pm_(pm), layout_(layout) {
+    for (std::size_t i = 0; i < std::min(kCached, pm.kinds.size()); ++i) cached_[i] = detail::layer_split(pm.kinds[i], layout);
+  }
+  KindSplit operator[](std::size_t i) const { return i < kCached ? cached_[i] : detail::layer_split(pm_.kinds[i], layout_); }
+
+ private:
+  static constexpr std::size_t kCached = 8;
+  const PreparedLatencyModel& pm_;
+  const ParallelLayout& layout_;
+  std::array<KindSplit, kCached> cached_{};
+};
+
 struct Inputs {
   double batch, prompt, generated, a;
   std::size_t kv;  // index of the cache dtype in kv_cache_bytes_per_token
   const InferenceWorkload& w;
   double price_per_gpu_hour;
+  Splits split;
 };
 
 Inputs read_inputs(const PreparedLatencyModel& pm, const InferenceWorkload& w, const Accelerator& gpu,
@@ -232,15 +250,17 @@ Inputs read_inputs(const PreparedLatencyModel& pm, const InferenceWorkload& w, c
           static_cast<double>(w.activation_bytes_per_element),
           static_cast<std::size_t>(w.kv_cache_dtype),
           w,
-          assume.price_per_gpu_hour_usd >= 0 ? assume.price_per_gpu_hour_usd : gpu.price_per_hour_usd};
+          assume.price_per_gpu_hour_usd >= 0 ? assume.price_per_gpu_hour_usd : gpu.price_per_hour_usd,
+          Splits(pm, w.layout)};
 }
 
 // Prefill: every prompt token of every sequence in one pass.
 template <class Accumulator>
 void prefill_pass(Accumulator& acc, const PreparedLatencyModel& pm, const LatencyRates& r, const Inputs& in) {
   const double tokens = in.batch * in.prompt;
-  for (const LatencyLayerKind& k : pm.kinds) {
-    const KindSplit s = detail::layer_split(k, in.w.layout);
+  for (std::size_t i = 0; i < pm.kinds.size(); ++i) {
+    const LatencyLayerKind& k = pm.kinds[i];
+    const KindSplit s = in.split[i];
     add_layer_ops(acc, r, k, s, tokens, in.a, pm.hidden);
     const double kv = k.kv_cache_bytes_per_token[in.kv];
     OpCost c = attention_prefill(k, s, in.batch, in.prompt, in.a, kv, in.w.flash_attention, !k.encoder);
@@ -257,9 +277,10 @@ void prefill_pass(Accumulator& acc, const PreparedLatencyModel& pm, const Latenc
 // One decode step without its self-attention: the same at every step.
 template <class Accumulator>
 void decode_base_pass(Accumulator& acc, const PreparedLatencyModel& pm, const LatencyRates& r, const Inputs& in) {
-  for (const LatencyLayerKind& k : pm.kinds) {
+  for (std::size_t i = 0; i < pm.kinds.size(); ++i) {
+    const LatencyLayerKind& k = pm.kinds[i];
     if (k.encoder) continue;  // encoder layers run once, in prefill
-    const KindSplit s = detail::layer_split(k, in.w.layout);
+    const KindSplit s = in.split[i];
     add_layer_ops(acc, r, k, s, in.batch, in.a, pm.hidden);
     if (k.cross_attention) {  // the decoder attends the prompt's encoded tokens at every step
       const OpCost c = attention_decode(k, s, in.batch, in.prompt, in.a, k.kv_cache_bytes_per_token[in.kv]);
@@ -273,10 +294,11 @@ void decode_base_pass(Accumulator& acc, const PreparedLatencyModel& pm, const La
 template <class Accumulator>
 void decode_attention_pass(Accumulator& acc, const PreparedLatencyModel& pm, const LatencyRates& r, const Inputs& in,
                            double cache_tokens) {
-  for (const LatencyLayerKind& k : pm.kinds) {
+  for (std::size_t i = 0; i < pm.kinds.size(); ++i) {
+    const LatencyLayerKind& k = pm.kinds[i];
     if (k.encoder) continue;
     const double attended = k.sliding_window > 0 ? std::min(cache_tokens, k.sliding_window) : cache_tokens;
-    const OpCost c = attention_decode(k, detail::layer_split(k, in.w.layout), in.batch, attended, in.a,
+    const OpCost c = attention_decode(k, in.split[i], in.batch, attended, in.a,
                                       k.kv_cache_bytes_per_token[in.kv]);
     acc.op(LatencyOp::attention, c.flops, r.activation_flops_per_second, c.bytes, static_cast<double>(k.layers));
   }
@@ -288,9 +310,10 @@ double decode_attention_sum(const PreparedLatencyModel& pm, const LatencyRates& 
   const double first = in.prompt + 1, end = in.prompt + in.generated - 1;
   if (end < first) return 0;
   double total = 0;
-  for (const LatencyLayerKind& k : pm.kinds) {
+  for (std::size_t i = 0; i < pm.kinds.size(); ++i) {
+    const LatencyLayerKind& k = pm.kinds[i];
     if (k.encoder) continue;
-    const KindSplit s = detail::layer_split(k, in.w.layout);
+    const KindSplit s = in.split[i];
     const double kv = k.kv_cache_bytes_per_token[in.kv];
     const OpCost c0 = attention_decode(k, s, in.batch, 0, in.a, kv), c1 = attention_decode(k, s, in.batch, 1, in.a, kv);
     const double f = r.activation_flops_per_second, b = r.hbm_bytes_per_second;

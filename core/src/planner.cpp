@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <tuple>
 
@@ -126,8 +127,10 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
     for (std::int64_t pp = 1; tp * pp <= request.max_gpus && pp <= model.num_layers; ++pp)
       for (std::int64_t ep = 1; ep <= (moe ? std::min(tp, experts) : 1); ep *= 2) layouts.push_back({tp, pp, ep});
 
-  // Exact memory per (format, layout, kv dtype), independent of the GPU kind.
+  // Exact memory per (format, layout, kv dtype), independent of the GPU kind; the weights of a
+  // (format, layout) once for all its KV dtypes.
   std::map<std::tuple<std::size_t, std::size_t, std::size_t>, MemoryLine> memory;
+  std::map<std::pair<std::size_t, std::size_t>, std::optional<LayoutWeights>> weights;
   auto memory_line = [&](std::size_t format, std::size_t layout, std::size_t kv) -> const MemoryLine& {
     auto [it, inserted] = memory.try_emplace({format, layout, kv});
     if (!inserted) return it->second;
@@ -137,10 +140,13 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
     workload.layout = {layouts[layout].tp, layouts[layout].pp, layouts[layout].ep, 1};
     workload.context_tokens = context;
     try {
+      auto [w, first] = weights.try_emplace({format, layout});
+      if (first) w->second = layout_weights(model, tensors, workload);
+      if (!w->second) throw std::invalid_argument("this split cannot run the model");
       workload.batch_size = 1;
-      const std::int64_t one = inference_memory(model, tensors, workload).total_bytes_per_gpu;
+      const std::int64_t one = inference_memory_totals(model, *w->second, workload).total_bytes_per_gpu;
       workload.batch_size = 2;
-      const std::int64_t two = inference_memory(model, tensors, workload).total_bytes_per_gpu;
+      const std::int64_t two = inference_memory_totals(model, *w->second, workload).total_bytes_per_gpu;
       it->second = {true, one, two - one};
     } catch (const std::invalid_argument&) {
       it->second.valid = false;  // this split cannot run the model

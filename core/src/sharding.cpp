@@ -168,6 +168,21 @@ std::vector<WeightTensor> tensors_on_stage(const ModelDescription& model, const 
   return out;
 }
 
+std::vector<std::vector<WeightTensor>> tensors_by_stage(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                                        const ParallelLayout& layout, const StagePlan& plan) {
+  const std::size_t last = plan.first_layer.size() - 2;
+  std::vector<std::vector<WeightTensor>> out(last + 1);
+  for (const WeightTensor& tensor : tensors) {
+    if (tensor.layer >= 0) {
+      out[static_cast<std::size_t>(stage_of_layer(plan, tensor.layer))].push_back(shard_for_rank(model, tensor, layout));
+      continue;
+    }
+    if (stage_holds(tensor, plan, 0, last)) out[0].push_back(shard_for_rank(model, tensor, layout));
+    if (last != 0 && stage_holds(tensor, plan, last, last)) out[last].push_back(shard_for_rank(model, tensor, layout));
+  }
+  return out;
+}
+
 std::size_t busiest_weight_stage(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                  const ParallelLayout& layout, const StagePlan& plan) {
   const std::size_t last = plan.first_layer.size() - 2;

@@ -30,9 +30,19 @@ std::int64_t kv_heads_per_rank(const AttentionShape& attention, std::int64_t ten
 std::vector<WeightTensor> tensors_on_stage(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                            const ParallelLayout& layout, const StagePlan& plan, std::size_t stage);
 
+// The tensors of every stage as one rank holds them, in one pass: [stage][i], each stage's tensors
+// in inventory order (as tensors_on_stage gives them).
+std::vector<std::vector<WeightTensor>> tensors_by_stage(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                                        const ParallelLayout& layout, const StagePlan& plan);
+
 // The stage whose rank holds the most parameters (the first of equals), in one pass over the tensors.
 std::size_t busiest_weight_stage(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                  const ParallelLayout& layout, const StagePlan& plan);
+
+// The KV cache per GPU given the layers of each kind on the busiest KV stage
+// (StagePlan::busiest_kv_stage_layers_of_kind); terms and convention only when with_text.
+KvCacheFigure kv_cache_figure(const ModelDescription& model, const InferenceWorkload& workload,
+                              const std::vector<std::int64_t>& layers_of_kind, bool with_text);
 
 // a x b and a + b, or std::overflow_error naming `what` (a byte figure beyond 64 bits).
 std::int64_t checked_product(std::int64_t a, std::int64_t b, const char* what);

@@ -15,6 +15,12 @@ std::string num(std::int64_t value) { return std::to_string(value); }
 
 [[noreturn]] void refuse(const char* option, const std::string& message) { throw OptionError(option, message); }
 
+void check_sizes(std::int64_t micro_batch_size, std::int64_t sequence_tokens, std::int64_t context_parallel) {
+  if (micro_batch_size < 1) refuse("micro_batch", "micro-batch size must be at least 1");
+  if (sequence_tokens < 1) refuse("seq_len", "sequence length must be at least 1 token");
+  if (context_parallel > sequence_tokens) refuse("cp", "context parallel size is larger than the sequence");
+}
+
 void check_workload(const ModelDescription& model, const TrainingMemoryWorkload& w) {
   const ParallelLayout& l = w.layout;
   if (l.tensor_parallel < 1) refuse("tp", "tensor parallel size must be at least 1");
@@ -22,9 +28,7 @@ void check_workload(const ModelDescription& model, const TrainingMemoryWorkload&
   if (l.expert_parallel < 1) refuse("ep", "expert parallel size must be at least 1");
   if (l.data_parallel < 1) refuse("dp", "data parallel size must be at least 1");
   if (w.context_parallel < 1) refuse("cp", "context parallel size must be at least 1");
-  if (w.micro_batch_size < 1) refuse("micro_batch", "micro-batch size must be at least 1");
-  if (w.sequence_tokens < 1) refuse("seq_len", "sequence length must be at least 1 token");
-  if (w.context_parallel > w.sequence_tokens) refuse("cp", "context parallel size is larger than the sequence");
+  check_sizes(w.micro_batch_size, w.sequence_tokens, w.context_parallel);
   if (w.micro_batches_per_step < 0) refuse("micro_batches", "micro-batches per step must be 0 (at least pp) or positive");
   if (w.zero_stage < 0 || w.zero_stage > 3) refuse("zero", "ZeRO stage must be 0, 1, 2 or 3");
   if (w.fsdp != FsdpMode::off && w.zero_stage != 0)
@@ -85,26 +89,21 @@ Degrees degrees(const TrainingMemoryWorkload& w) {
   return d;
 }
 
-struct Stage {
-  std::int64_t first_layer = 0, end_layer = 0;
-  detail::StageStates states;
-};
+}  // namespace
 
-struct Prepared {
-  TrainingMemoryWorkload workload;
-  Degrees degree;
-  std::vector<Stage> stages;
-  std::int64_t total_parameters = 0, trainable_parameters = 0;
-};
-
-Prepared prepare(const ModelDescription& model, const std::vector<WeightTensor>& tensors, const TrainingMemoryWorkload& workload) {
-  Prepared p;
+PreparedTrainingMemory prepare_training_memory(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                               const TrainingMemoryWorkload& workload) {
+  PreparedTrainingMemory p;
   p.workload = with_defaults(workload);
   check_workload(model, p.workload);
-  p.degree = degrees(p.workload);
+  const Degrees degree = degrees(p.workload);
+  p.dense_degree = degree.dense;
+  p.expert_degree = degree.expert;
   detail::StagePlan plan;
   try {
     plan = detail::plan_stages(model, p.workload.layout);
+  } catch (const OptionError&) {
+    throw;  // already names its option (the message starts "option 'ep': ...", not with the size's name)
   } catch (const std::invalid_argument& error) {
     // The layout checks name the size in words; report the option it belongs to.
     const std::string message = error.what();
@@ -112,12 +111,14 @@ Prepared prepare(const ModelDescription& model, const std::vector<WeightTensor>&
                          : message.rfind("expert", 0) == 0 ? "ep" : "dp";
     throw OptionError(option, message);
   }
+  // One pass places every tensor (stages x tensors would take seconds at thousands of stages).
+  const auto local = detail::tensors_by_stage(model, tensors, p.workload.layout, plan);
   for (std::size_t s = 0; s + 1 < plan.first_layer.size(); ++s) {
-    Stage stage;
+    PreparedTrainingMemory::Stage stage;
     stage.first_layer = plan.first_layer[s];
     stage.end_layer = plan.first_layer[s + 1];
-    const auto local = detail::tensors_on_stage(model, tensors, p.workload.layout, plan, s);
-    stage.states = detail::stage_states(local, p.workload, p.degree.dense, p.degree.expert);
+    stage.kinds = detail::stage_layer_kinds(model, stage.first_layer, stage.end_layer);
+    stage.states = detail::stage_states(local[s], p.workload, p.dense_degree, p.expert_degree);
     p.stages.push_back(std::move(stage));
   }
   const auto& roles = p.workload.lora.target_roles;
@@ -127,7 +128,59 @@ Prepared prepare(const ModelDescription& model, const std::vector<WeightTensor>&
     else if (t.is_matrix() && std::find(roles.begin(), roles.end(), t.role) != roles.end())
       p.trainable_parameters += p.workload.lora.rank * (t.rows + t.columns) * t.copies;
   }
+  p.has_experts = std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(),
+                              [](const LayerShape& layer) { return layer.is_moe(); });
   return p;
+}
+
+namespace {
+
+// One stage's figures; its terms too when `terms` is given.
+TrainingMemoryTotals stage_totals(const ModelDescription& model, const PreparedTrainingMemory& p,
+                                  const TrainingMemoryWorkload& w, std::size_t s, TrainingMemory* terms) {
+  const PreparedTrainingMemory::Stage& stage = p.stages[s];
+  const auto acts = detail::stage_activations(model, w, stage.kinds, static_cast<std::int64_t>(s), terms != nullptr);
+  const detail::StageStates& st = stage.states;
+  TrainingMemoryTotals m;
+  m.weight_bytes = st.weight_bytes;
+  m.gradient_bytes = st.gradient_bytes;
+  m.master_weight_bytes = st.master_bytes;
+  m.optimizer_bytes = st.optimizer_bytes + st.master_bytes;
+  m.activation_bytes = acts.bytes;
+  m.communication_bytes = st.communication_bytes;
+  m.overhead_bytes = w.framework_overhead_bytes;
+  m.cpu_offload_bytes = st.cpu_bytes;
+  m.total_bytes_per_gpu = m.weight_bytes + m.gradient_bytes + m.optimizer_bytes + m.activation_bytes +
+                          m.communication_bytes + m.overhead_bytes;
+  m.busiest_stage = static_cast<std::int64_t>(s);
+  m.micro_batches_in_flight = acts.in_flight;
+  if (terms) {
+    terms->terms = st.terms;
+    terms->terms.insert(terms->terms.end(), acts.terms.begin(), acts.terms.end());
+    terms->terms.push_back(st.communication);
+    terms->terms.push_back({"overhead", m.overhead_bytes, "framework overhead: a default you can change"});
+    terms->layer_activation_terms = acts.heaviest_layer_terms;
+  }
+  return m;
+}
+
+// The stage with the largest total (the first of equals), numbers only.
+TrainingMemoryTotals busiest_stage_totals(const ModelDescription& model, const PreparedTrainingMemory& p,
+                                          const TrainingMemoryWorkload& w) {
+  TrainingMemoryTotals best;
+  best.total_bytes_per_gpu = -1;
+  for (std::size_t s = 0; s < p.stages.size(); ++s) {
+    const TrainingMemoryTotals m = stage_totals(model, p, w, s, nullptr);
+    if (m.total_bytes_per_gpu > best.total_bytes_per_gpu) best = m;
+  }
+  return best;
+}
+
+TrainingMemoryWorkload sized(const PreparedTrainingMemory& p, std::int64_t micro_batch_size, std::int64_t sequence_tokens) {
+  TrainingMemoryWorkload w = p.workload;
+  w.micro_batch_size = micro_batch_size;
+  w.sequence_tokens = sequence_tokens;
+  return w;
 }
 
 std::vector<std::string> assumptions_for(const TrainingMemoryWorkload& w, const TrainingMemory& m, std::int64_t stages,
@@ -175,71 +228,63 @@ std::vector<std::string> assumptions_for(const TrainingMemoryWorkload& w, const 
   return a;
 }
 
-TrainingMemory evaluate(const ModelDescription& model, const Prepared& p, std::int64_t micro_batch_size) {
-  TrainingMemoryWorkload w = p.workload;
-  w.micro_batch_size = micro_batch_size;
+TrainingMemory evaluate(const ModelDescription& model, const PreparedTrainingMemory& p, const TrainingMemoryWorkload& w) {
+  const TrainingMemoryTotals totals = busiest_stage_totals(model, p, w);
   TrainingMemory best;
-  best.total_bytes_per_gpu = -1;
-  for (std::size_t s = 0; s < p.stages.size(); ++s) {
-    const Stage& stage = p.stages[s];
-    const auto acts = detail::stage_activations(model, w, stage.first_layer, stage.end_layer, static_cast<std::int64_t>(s));
-    TrainingMemory m;
-    const detail::StageStates& st = stage.states;
-    m.weight_bytes = st.weight_bytes;
-    m.gradient_bytes = st.gradient_bytes;
-    m.master_weight_bytes = st.master_bytes;
-    m.optimizer_bytes = st.optimizer_bytes + st.master_bytes;
-    m.activation_bytes = acts.bytes;
-    m.communication_bytes = st.communication_bytes;
-    m.overhead_bytes = w.framework_overhead_bytes;
-    m.cpu_offload_bytes = st.cpu_bytes;
-    m.total_bytes_per_gpu = m.weight_bytes + m.gradient_bytes + m.optimizer_bytes + m.activation_bytes +
-                            m.communication_bytes + m.overhead_bytes;
-    if (m.total_bytes_per_gpu <= best.total_bytes_per_gpu) continue;
-    m.busiest_stage = static_cast<std::int64_t>(s);
-    m.micro_batches_in_flight = acts.in_flight;
-    m.terms = st.terms;
-    m.terms.insert(m.terms.end(), acts.terms.begin(), acts.terms.end());
-    m.terms.push_back(st.communication);
-    m.terms.push_back({"overhead", m.overhead_bytes, "framework overhead: a default you can change"});
-    m.layer_activation_terms = acts.heaviest_layer_terms;
-    if (st.local_parameters > 0)
-      m.model_state_bytes_per_parameter = static_cast<double>(m.weight_bytes + m.gradient_bytes + m.optimizer_bytes) /
+  // The formulas of the chosen stage, from the same function that sized it.
+  const TrainingMemoryTotals m = stage_totals(model, p, w, static_cast<std::size_t>(totals.busiest_stage), &best);
+  best.weight_bytes = m.weight_bytes;
+  best.gradient_bytes = m.gradient_bytes;
+  best.optimizer_bytes = m.optimizer_bytes;
+  best.master_weight_bytes = m.master_weight_bytes;
+  best.activation_bytes = m.activation_bytes;
+  best.communication_bytes = m.communication_bytes;
+  best.overhead_bytes = m.overhead_bytes;
+  best.total_bytes_per_gpu = m.total_bytes_per_gpu;
+  best.cpu_offload_bytes = m.cpu_offload_bytes;
+  best.busiest_stage = m.busiest_stage;
+  best.micro_batches_in_flight = m.micro_batches_in_flight;
+  const detail::StageStates& st = p.stages[static_cast<std::size_t>(m.busiest_stage)].states;
+  if (st.local_parameters > 0)
+    best.model_state_bytes_per_parameter = static_cast<double>(m.weight_bytes + m.gradient_bytes + m.optimizer_bytes) /
                                           static_cast<double>(st.local_parameters);
-    best = std::move(m);
-  }
   const bool sharded = w.zero_stage > 0 || (w.fsdp != FsdpMode::off && w.fsdp != FsdpMode::no_shard);
-  best.sharding_degree = sharded ? p.degree.dense : 1;
-  best.expert_sharding_degree = sharded ? p.degree.expert : 1;
+  best.sharding_degree = sharded ? p.dense_degree : 1;
+  best.expert_sharding_degree = sharded ? p.expert_degree : 1;
   best.total_parameters = p.total_parameters;
   best.trainable_parameters = p.trainable_parameters;
-  const bool has_experts = std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(),
-                                       [](const LayerShape& layer) { return layer.is_moe(); });
-  best.assumptions = assumptions_for(w, best, static_cast<std::int64_t>(p.stages.size()), has_experts);
+  best.assumptions = assumptions_for(w, best, static_cast<std::int64_t>(p.stages.size()), p.has_experts);
   return best;
 }
 
 }  // namespace
 
+TrainingMemoryTotals training_memory_totals(const ModelDescription& model, const PreparedTrainingMemory& prepared,
+                                            std::int64_t micro_batch_size, std::int64_t sequence_tokens) {
+  check_sizes(micro_batch_size, sequence_tokens, prepared.workload.context_parallel);
+  return busiest_stage_totals(model, prepared, sized(prepared, micro_batch_size, sequence_tokens));
+}
+
 TrainingMemory training_memory(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                const TrainingMemoryWorkload& workload) {
-  const Prepared prepared = prepare(model, tensors, workload);
-  return evaluate(model, prepared, prepared.workload.micro_batch_size);
+  const PreparedTrainingMemory prepared = prepare_training_memory(model, tensors, workload);
+  return evaluate(model, prepared, prepared.workload);
 }
 
 CapacityAnswer max_micro_batch_size(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                     const TrainingMemoryWorkload& workload, const Accelerator& gpu) {
-  const Prepared prepared = prepare(model, tensors, workload);
+  const PreparedTrainingMemory prepared = prepare_training_memory(model, tensors, workload);
+  const std::int64_t sequence = prepared.workload.sequence_tokens;
   const std::int64_t memory = gpu.memory_bytes;
   const auto total = [&](std::int64_t b) -> std::int64_t {
     try {
-      return evaluate(model, prepared, b).total_bytes_per_gpu;
+      return training_memory_totals(model, prepared, b, sequence).total_bytes_per_gpu;
     } catch (const std::overflow_error&) {
       return std::numeric_limits<std::int64_t>::max();
     }
   };
   CapacityAnswer answer;
-  const TrainingMemory at_one = evaluate(model, prepared, 1);
+  const TrainingMemoryTotals at_one = training_memory_totals(model, prepared, 1, sequence);
   if (at_one.total_bytes_per_gpu > memory) {
     const std::int64_t fixed = at_one.total_bytes_per_gpu - at_one.activation_bytes;
     answer.limited_by = fixed > memory ? "model states, buffers and overhead alone exceed GPU memory"

@@ -4,7 +4,7 @@
 // a GPT layer with 16-bit activations and dropout stores s·b·h·(34 + 5·a·s/h) bytes. Each term
 // below is one tensor autograd keeps; the comment names its Korthikanti counterpart.
 #include <algorithm>
-#include <map>
+#include <type_traits>
 
 #include "fitcheck/training_memory.hpp"
 #include "sharding.hpp"
@@ -57,33 +57,44 @@ Context make_context(const TrainingMemoryWorkload& w) {
   return c;
 }
 
+// Text arguments are strings or callables returning one; callables run only when formulas are
+// wanted, so the numbers-only path (sweeps, capacity searches) builds no strings.
+template <class Text>
+std::string text_of(const Text& text) {
+  if constexpr (std::is_invocable_v<Text>) return text();
+  else return std::string(text);
+}
+
 class Terms {
  public:
-  Terms(const Context& c, std::vector<MemoryTerm>& out) : c_(c), out_(out) {}
+  Terms(const Context& c, std::vector<MemoryTerm>* out) : c_(c), out_(out) {}
   // Whole on every tensor-parallel rank; split by tp along the sequence under sequence parallelism.
-  void replicated(const std::string& name, std::int64_t per_token, const std::string& per_token_text) {
+  template <class Name, class Text>
+  void replicated(const Name& name, std::int64_t per_token, const Text& per_token_text) {
     std::int64_t bytes = checked_mul(c_.tokens, per_token);
-    std::string formula = num(c_.tokens) + " tokens x " + per_token_text;
-    if (c_.sequence_parallel) {
-      bytes = ceil_div(bytes, c_.tp);
-      formula += " / tp " + num(c_.tp) + " (sequence parallel)";
-    }
-    push(name, bytes, formula);
+    if (c_.sequence_parallel) bytes = ceil_div(bytes, c_.tp);
+    push(name, bytes, [&] {
+      return num(c_.tokens) + " tokens x " + text_of(per_token_text) +
+             (c_.sequence_parallel ? " / tp " + num(c_.tp) + " (sequence parallel)" : std::string());
+    });
   }
   // Already the width one tensor-parallel rank holds.
-  void split(const std::string& name, std::int64_t per_token, const std::string& per_token_text) {
-    push(name, checked_mul(c_.tokens, per_token), num(c_.tokens) + " tokens x " + per_token_text);
+  template <class Name, class Text>
+  void split(const Name& name, std::int64_t per_token, const Text& per_token_text) {
+    push(name, checked_mul(c_.tokens, per_token), [&] { return num(c_.tokens) + " tokens x " + text_of(per_token_text); });
   }
   std::int64_t total() const { return total_; }
+  bool with_text() const { return out_ != nullptr; }
 
  private:
-  void push(const std::string& name, std::int64_t bytes, const std::string& formula) {
+  template <class Name, class Formula>
+  void push(const Name& name, std::int64_t bytes, const Formula& formula) {
     if (bytes == 0) return;
-    out_.push_back({name, bytes, formula + " = " + num(bytes) + " B"});
+    if (out_) out_->push_back({text_of(name), bytes, formula() + " = " + num(bytes) + " B"});
     total_ += bytes;
   }
   const Context& c_;
-  std::vector<MemoryTerm>& out_;
+  std::vector<MemoryTerm>* out_;  // null: numbers only
   std::int64_t total_ = 0;
 };
 
@@ -98,18 +109,18 @@ void add_core_attention(Terms& t, const Context& c, std::int64_t heads, std::int
   if (w.flash_attention) {
     // FlashAttention-2 (Dao 2023, Algorithm 1) keeps one fp32 log-sum-exp per head and query
     // instead of the s x s probabilities, and regenerates dropout masks from the RNG state.
-    t.split("softmax log-sum-exp (flash attention, fp32)", heads * 4, times(heads, 4, "heads"));
+    t.split("softmax log-sum-exp (flash attention, fp32)", heads * 4, [&] { return times(heads, 4, "heads"); });
     // Its backward also reads the output O; in bf16 O is the output projection's saved input.
     if (c.matmul_input != c.element || !c.needed({R::attention_output}))
-      t.split("attention output kept by flash attention", value_width * c.element, times(value_width, c.element, "wide"));
+      t.split("attention output kept by flash attention", value_width * c.element, [&] { return times(value_width, c.element, "wide"); });
     return;
   }
   const std::int64_t scores = checked_mul(heads, c.key_length);
-  const std::string text = num(heads) + " heads x " + num(c.key_length) + " keys x ";
-  t.split("softmax output (2as^2b)", checked_mul(scores, c.element), text + num(c.element) + " B");
+  const auto text = [&] { return num(heads) + " heads x " + num(c.key_length) + " keys x "; };
+  t.split("softmax output (2as^2b)", checked_mul(scores, c.element), [&] { return text() + num(c.element) + " B"; });
   if (w.dropout) {
-    t.split("softmax dropout mask (as^2b)", scores, text + "1 B");
-    t.split("softmax dropout output (2as^2b)", checked_mul(scores, c.element), text + num(c.element) + " B");
+    t.split("softmax dropout mask (as^2b)", scores, [&] { return text() + "1 B"; });
+    t.split("softmax dropout output (2as^2b)", checked_mul(scores, c.element), [&] { return text() + num(c.element) + " B"; });
   }
 }
 
@@ -123,38 +134,38 @@ bool add_attention(Terms& t, const Context& c, const ModelDescription& model, co
     // DeepSeek-V2 §2.1: down-projections are replicated across tp, their latents kept whole.
     const R query_first = a.q_lora_rank > 0 ? R::attention_query_down : R::attention_query;
     if (c.needed({query_first, R::attention_kv_down})) {
-      t.replicated("attention input (norm output)", h * c.matmul_input, times(h, c.matmul_input, "hidden"));
+      t.replicated("attention input (norm output)", h * c.matmul_input, [&] { return times(h, c.matmul_input, "hidden"); });
       input_stored = true;
     }
     if (a.q_lora_rank > 0) {
-      t.replicated("q latent norm input", a.q_lora_rank * e, times(a.q_lora_rank, e, "q_lora_rank"));
+      t.replicated("q latent norm input", a.q_lora_rank * e, [&] { return times(a.q_lora_rank, e, "q_lora_rank"); });
       if (c.needed({R::attention_query}))
-        t.replicated("q up-projection input", a.q_lora_rank * c.matmul_input, times(a.q_lora_rank, c.matmul_input, "q_lora_rank"));
+        t.replicated("q up-projection input", a.q_lora_rank * c.matmul_input, [&] { return times(a.q_lora_rank, c.matmul_input, "q_lora_rank"); });
     }
-    t.replicated("kv latent norm input", a.kv_lora_rank * e, times(a.kv_lora_rank, e, "kv_lora_rank"));
+    t.replicated("kv latent norm input", a.kv_lora_rank * e, [&] { return times(a.kv_lora_rank, e, "kv_lora_rank"); });
     if (c.needed({R::attention_kv_up}))
-      t.replicated("kv up-projection input", a.kv_lora_rank * c.matmul_input, times(a.kv_lora_rank, c.matmul_input, "kv_lora_rank"));
-    t.split("q and k (4sbh)", 2 * heads * a.head_dim * e, "2 x " + num(heads) + " heads x " + num(a.head_dim) + " x " + num(e) + " B");
-    t.split("v (2sbh)", heads * a.value_head_dim * e, num(heads) + " heads x " + num(a.value_head_dim) + " x " + num(e) + " B");
+      t.replicated("kv up-projection input", a.kv_lora_rank * c.matmul_input, [&] { return times(a.kv_lora_rank, c.matmul_input, "kv_lora_rank"); });
+    t.split("q and k (4sbh)", 2 * heads * a.head_dim * e, [&] { return "2 x " + num(heads) + " heads x " + num(a.head_dim) + " x " + num(e) + " B"; });
+    t.split("v (2sbh)", heads * a.value_head_dim * e, [&] { return num(heads) + " heads x " + num(a.value_head_dim) + " x " + num(e) + " B"; });
   } else {
     if (c.needed({R::attention_query, R::attention_key, R::attention_value})) {
-      t.replicated("q/k/v input (norm output, 2sbh)", h * c.matmul_input, times(h, c.matmul_input, "hidden"));
+      t.replicated("q/k/v input (norm output, 2sbh)", h * c.matmul_input, [&] { return times(h, c.matmul_input, "hidden"); });
       input_stored = true;
     }
     // Eager attention in transformers repeats grouped k/v heads (repeat_kv) before the matmuls,
     // which then save the repeated copies; flash kernels read the grouped heads directly.
     const std::int64_t kv = c.workload->flash_attention ? detail::kv_heads_per_rank(a, c.tp) : heads;
     t.split("q and k (4sbh)", (heads + kv) * a.head_dim * e,
-            num(heads + kv) + " heads (" + num(heads) + " q + " + num(kv) + " k) x " + num(a.head_dim) + " x " + num(e) + " B");
-    t.split("v (2sbh)", kv * a.value_head_dim * e, num(kv) + " heads x " + num(a.value_head_dim) + " x " + num(e) + " B");
-    if (a.query_norm_size > 0) t.split("q norm input", heads * a.head_dim * e, times(heads * a.head_dim, e, "wide"));
-    if (a.key_norm_size > 0) t.split("k norm input", kv * a.head_dim * e, times(kv * a.head_dim, e, "wide"));
+            [&] { return num(heads + kv) + " heads (" + num(heads) + " q + " + num(kv) + " k) x " + num(a.head_dim) + " x " + num(e) + " B"; });
+    t.split("v (2sbh)", kv * a.value_head_dim * e, [&] { return num(kv) + " heads x " + num(a.value_head_dim) + " x " + num(e) + " B"; });
+    if (a.query_norm_size > 0) t.split("q norm input", heads * a.head_dim * e, [&] { return times(heads * a.head_dim, e, "wide"); });
+    if (a.key_norm_size > 0) t.split("k norm input", kv * a.head_dim * e, [&] { return times(kv * a.head_dim, e, "wide"); });
   }
   const std::int64_t value_width = heads * a.value_head_dim;
   add_core_attention(t, c, heads, value_width);
   if (c.needed({R::attention_output}))
-    t.split("output projection input (2sbh)", value_width * c.matmul_input, times(value_width, c.matmul_input, "wide"));
-  if (c.workload->dropout) t.replicated("attention residual dropout mask (sbh)", h, times(h, 1, "hidden"));
+    t.split("output projection input (2sbh)", value_width * c.matmul_input, [&] { return times(value_width, c.matmul_input, "wide"); });
+  if (c.workload->dropout) t.replicated("attention residual dropout mask (sbh)", h, [&] { return times(h, 1, "hidden"); });
   return input_stored;
 }
 
@@ -162,21 +173,21 @@ void add_mlp(Terms& t, const Context& c, const ModelDescription& model, const La
   const std::int64_t h = model.hidden_size;
   const std::int64_t e = c.element;
   const auto input = [&](std::initializer_list<R> consumers) {
-    if (!input_shared && c.needed(consumers)) t.replicated("MLP input (norm output, 2sbh)", h * c.matmul_input, times(h, c.matmul_input, "hidden"));
+    if (!input_shared && c.needed(consumers)) t.replicated("MLP input (norm output, 2sbh)", h * c.matmul_input, [&] { return times(h, c.matmul_input, "hidden"); });
   };
   // Gated MLPs keep gate and up outputs (the activation's inputs, as Megatron's fused SwiGLU
   // does); Korthikanti's GeLU input is the one-branch case (8sbh at 4h wide).
-  const auto branch = [&](const std::string& what, std::int64_t width, bool gated, bool split_by_tp, std::int64_t copies,
+  const auto branch = [&](const char* what, std::int64_t width, bool gated, bool split_by_tp, std::int64_t copies,
                           std::initializer_list<R> down) {
     const std::int64_t inputs = (gated ? 2 : 1) * copies * width;
-    const std::string text = (copies > 1 ? num(copies) + " experts x " : std::string()) + (gated ? "2 x " : "") + num(width);
-    const std::string label = what == "MLP" ? " (8sbh)" : "";  // Korthikanti's GeLU input and output at 4h
-    if (split_by_tp) t.split(what + " activation inputs" + label, inputs * e, text + " x " + num(e) + " B");
-    else t.replicated(what + " activation inputs", inputs * e, text + " x " + num(e) + " B");
+    const auto text = [&] { return (copies > 1 ? num(copies) + " experts x " : std::string()) + (gated ? "2 x " : "") + num(width); };
+    const char* label = std::string_view(what) == "MLP" ? " (8sbh)" : "";  // Korthikanti's GeLU input and output at 4h
+    if (split_by_tp) t.split([&] { return what + std::string(" activation inputs") + label; }, inputs * e, [&] { return text() + " x " + num(e) + " B"; });
+    else t.replicated([&] { return what + std::string(" activation inputs"); }, inputs * e, [&] { return text() + " x " + num(e) + " B"; });
     if (c.needed(down)) {
-      const std::string down_text = (copies > 1 ? num(copies) + " x " : std::string()) + num(width) + " x " + num(c.matmul_input) + " B";
-      if (split_by_tp) t.split(what + " down-projection input" + label, copies * width * c.matmul_input, down_text);
-      else t.replicated(what + " down-projection input", copies * width * c.matmul_input, down_text);
+      const auto down_text = [&] { return (copies > 1 ? num(copies) + " x " : std::string()) + num(width) + " x " + num(c.matmul_input) + " B"; };
+      if (split_by_tp) t.split([&] { return what + std::string(" down-projection input") + label; }, copies * width * c.matmul_input, down_text);
+      else t.replicated([&] { return what + std::string(" down-projection input"); }, copies * width * c.matmul_input, down_text);
     }
   };
   if (layer.is_moe()) {
@@ -185,14 +196,14 @@ void add_mlp(Terms& t, const Context& c, const ModelDescription& model, const La
     const std::int64_t k = moe.experts_per_token;
     input({R::router, R::shared_expert_gate, R::shared_expert_up});
     // Router probabilities in fp32 (transformers' Mixtral: softmax(..., dtype=float)).
-    t.replicated("router probabilities (fp32)", moe.num_experts * 4, times(moe.num_experts, 4, "experts"));
+    t.replicated("router probabilities (fp32)", moe.num_experts * 4, [&] { return times(moe.num_experts, 4, "experts"); });
     if (c.needed({R::expert_gate, R::expert_up}))
-      t.replicated("dispatched expert inputs", k * h * c.matmul_input, num(k) + " x " + times(h, c.matmul_input, "hidden"));
+      t.replicated("dispatched expert inputs", k * h * c.matmul_input, [&] { return num(k) + " x " + times(h, c.matmul_input, "hidden"); });
     // With ep > 1 experts are whole on each rank (tensors_on_busiest_gpu) and sequence parallelism
     // splits their tokens; with ep == 1 they are split by tp like a dense MLP.
     const std::int64_t width = ep > 1 ? moe.expert_intermediate_size : ceil_div(moe.expert_intermediate_size, c.tp);
     branch("routed expert", width, moe.gated, ep == 1, k, {R::expert_down});
-    t.replicated("expert outputs (for the weighted combine)", k * h * e, num(k) + " x " + times(h, e, "hidden"));
+    t.replicated("expert outputs (for the weighted combine)", k * h * e, [&] { return num(k) + " x " + times(h, e, "hidden"); });
     if (moe.num_shared_experts > 0)
       branch("shared expert", ceil_div(moe.num_shared_experts * moe.shared_expert_intermediate_size, c.tp), moe.gated, true, 1,
              {R::shared_expert_down});
@@ -202,7 +213,7 @@ void add_mlp(Terms& t, const Context& c, const ModelDescription& model, const La
   } else {
     return;
   }
-  if (c.workload->dropout) t.replicated("MLP residual dropout mask (sbh)", h, times(h, 1, "hidden"));
+  if (c.workload->dropout) t.replicated("MLP residual dropout mask (sbh)", h, [&] { return times(h, 1, "hidden"); });
 }
 
 // Rank-r outputs A·x of every adapted matmul, kept for B's gradient. With LoRA dropout (PEFT's
@@ -248,131 +259,158 @@ void add_lora(Terms& t, const Context& c, const ModelDescription& model, const L
     adapter(R::mlp_down, 1, ceil_div(layer.mlp.intermediate_size, c.tp));
   }
   if (count == 0) return;
-  t.split("LoRA A outputs", count * r * c.element, num(count) + " adapted matmuls x rank " + num(r) + " x " + num(c.element) + " B");
+  t.split("LoRA A outputs", count * r * c.element, [&] { return num(count) + " adapted matmuls x rank " + num(r) + " x " + num(c.element) + " B"; });
   if (c.workload->lora.dropout)
     t.split("LoRA dropout (dropped inputs and masks)", input_width * (c.element + 1),
-            num(input_width) + " adapter input features x (" + num(c.element) + " B + 1 B mask)");
+            [&] { return num(input_width) + " adapter input features x (" + num(c.element) + " B + 1 B mask)"; });
 }
 
-}  // namespace
-
-LayerActivations layer_activations(const ModelDescription& model, const LayerShape& layer, const TrainingMemoryWorkload& workload) {
+// One layer's stored activations; the terms only when `terms` is given.
+std::int64_t layer_activation_bytes(const ModelDescription& model, const LayerShape& layer,
+                                    const TrainingMemoryWorkload& workload, std::vector<MemoryTerm>* terms) {
   const Context c = make_context(workload);
-  LayerActivations out;
-  Terms t(c, out.terms);
+  Terms t(c, terms);
   const std::int64_t h = model.hidden_size;
   if (workload.recompute == Recompute::full) {
     // Korthikanti Table 2, full recomputation: only the layer input (2sbh) is kept.
-    t.replicated("layer input (checkpoint, 2sbh)", h * c.element, times(h, c.element, "hidden"));
-    out.bytes = t.total();
-    return out;
+    t.replicated("layer input (checkpoint, 2sbh)", h * c.element, [&] { return times(h, c.element, "hidden"); });
+    return t.total();
   }
   // Each norm keeps its input (Korthikanti: 2 x 2sbh). Parallel blocks feed both norms one tensor.
   const std::int64_t norms = layer.parallel_attention_mlp ? 1 : layer.hidden_norms;
-  t.replicated("norm inputs (4sbh)", norms * h * c.element, num(norms) + " x " + times(h, c.element, "hidden"));
+  t.replicated("norm inputs (4sbh)", norms * h * c.element, [&] { return num(norms) + " x " + times(h, c.element, "hidden"); });
   bool input_stored = add_attention(t, c, model, layer.attention);
   if (layer.attention.cross_attention) {
     // Cross-attention approximated as a second attention block over the same sequence length.
-    t.replicated("cross-attention norm input", h * c.element, times(h, c.element, "hidden"));
+    t.replicated("cross-attention norm input", h * c.element, [&] { return times(h, c.element, "hidden"); });
     add_attention(t, c, model, layer.attention);
   }
   const bool shared_input = layer.parallel_attention_mlp && layer.hidden_norms == 1 && input_stored;
   add_mlp(t, c, model, layer, shared_input);
   add_lora(t, c, model, layer);
-  out.bytes = t.total();
+  return t.total();
+}
+
+}  // namespace
+
+LayerActivations layer_activations(const ModelDescription& model, const LayerShape& layer, const TrainingMemoryWorkload& workload) {
+  LayerActivations out;
+  out.bytes = layer_activation_bytes(model, layer, workload, &out.terms);
   return out;
 }
 
 namespace detail {
 
+std::vector<StageLayerKind> stage_layer_kinds(const ModelDescription& model, std::int64_t first_layer, std::int64_t end_layer) {
+  std::vector<StageLayerKind> kinds;
+  for (std::int64_t i = first_layer; i < end_layer; ++i) {
+    const std::size_t kind = model.layer_kind_of_layer[static_cast<std::size_t>(i)];
+    const auto at = std::lower_bound(kinds.begin(), kinds.end(), kind,
+                                     [](const StageLayerKind& k, std::size_t wanted) { return k.kind < wanted; });
+    if (at != kinds.end() && at->kind == kind) at->layers += 1;
+    else kinds.insert(at, {kind, 1});
+  }
+  return kinds;
+}
+
 StageActivations stage_activations(const ModelDescription& model, const TrainingMemoryWorkload& workload,
                                    std::int64_t first_layer, std::int64_t end_layer, std::int64_t stage) {
+  return stage_activations(model, workload, stage_layer_kinds(model, first_layer, end_layer), stage, true);
+}
+
+StageActivations stage_activations(const ModelDescription& model, const TrainingMemoryWorkload& workload,
+                                   const std::vector<StageLayerKind>& kinds, std::int64_t stage, bool with_text) {
   StageActivations out;
   const std::int64_t pp = workload.layout.pipeline_parallel;
   const std::int64_t v = workload.virtual_pipeline_stages;
   const std::int64_t m = workload.micro_batches_per_step;
 
-  std::map<std::size_t, LayerActivations> per_kind;
-  std::map<std::size_t, std::int64_t> layers_of_kind;
-  std::int64_t layer_bytes = 0;
-  for (std::int64_t i = first_layer; i < end_layer; ++i) {
-    const std::size_t kind = model.layer_kind_of_layer[static_cast<std::size_t>(i)];
-    if (!per_kind.count(kind)) per_kind[kind] = layer_activations(model, model.layer_kinds[kind], workload);
-    layers_of_kind[kind] += 1;
-    layer_bytes += per_kind[kind].bytes;
+  // Kinds ascend; the heaviest is the first of the largest.
+  std::int64_t layer_bytes = 0, heaviest_bytes = -1;
+  std::size_t heaviest = 0;
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    const std::int64_t bytes = layer_activation_bytes(model, model.layer_kinds[kinds[i].kind], workload, nullptr);
+    layer_bytes += kinds[i].layers * bytes;
+    if (bytes > heaviest_bytes) {
+      heaviest_bytes = bytes;
+      heaviest = i;
+    }
   }
-  std::size_t heaviest = per_kind.empty() ? 0 : per_kind.begin()->first;
-  for (const auto& [kind, acts] : per_kind)
-    if (acts.bytes > per_kind[heaviest].bytes) heaviest = kind;
-  if (!per_kind.empty()) out.heaviest_layer_terms = per_kind[heaviest].terms;
+  if (with_text && !kinds.empty())
+    layer_activation_bytes(model, model.layer_kinds[kinds[heaviest].kind], workload, &out.heaviest_layer_terms);
 
   // 1F1B (Narayanan et al. 2021 §2.2): stage s holds pp - s micro-batches in flight. Interleaved
   // with v chunks, Megatron-LM's schedule warms up 2(pp - s - 1) + (v - 1)pp chunks, so the first
   // stage holds L(1 + (pp - 1)/(pp v)) layers of activations (Korthikanti et al. 2022 §4.2.3).
-  std::string per_layer_text;
-  for (const auto& [kind, count] : layers_of_kind)
-    per_layer_text += (per_layer_text.empty() ? "" : " + ") + num(count) + " layers x " + num(per_kind[kind].bytes) + " B";
+  const auto per_layer_text = [&] {
+    std::string text;
+    for (const StageLayerKind& k : kinds)
+      text += (text.empty() ? "" : " + ") + num(k.layers) + " layers x " +
+              num(layer_activation_bytes(model, model.layer_kinds[k.kind], workload, nullptr)) + " B";
+    return text;
+  };
   std::int64_t bytes = 0;
-  std::string formula;
+  std::int64_t chunks = 0;
   if (v == 1) {
     out.in_flight = pp - stage;
     if (m > 0) out.in_flight = std::min(out.in_flight, m);
     bytes = checked_mul(out.in_flight, layer_bytes);
-    formula = num(out.in_flight) + (out.in_flight == 1 ? " micro-batch" : " micro-batches") + " in flight x (" + per_layer_text + ")";
   } else {
-    std::int64_t chunks = 2 * (pp - stage - 1) + (v - 1) * pp + 1;
+    chunks = 2 * (pp - stage - 1) + (v - 1) * pp + 1;
     if (m > 0) chunks = std::min(chunks, m * v);
     out.in_flight = ceil_div(chunks, v);
     bytes = ceil_div(checked_mul(chunks, layer_bytes), v);
-    formula = num(chunks) + " model chunks in flight x (" + per_layer_text + ") / " + num(v) + " chunks per stage";
   }
-  out.terms.push_back({"layer activations", bytes, formula + " = " + num(bytes) + " B"});
+  if (with_text) {
+    const std::string formula =
+        v == 1 ? num(out.in_flight) + (out.in_flight == 1 ? " micro-batch" : " micro-batches") + " in flight x (" + per_layer_text() + ")"
+               : num(chunks) + " model chunks in flight x (" + per_layer_text() + ") / " + num(v) + " chunks per stage";
+    out.terms.push_back({"layer activations", bytes, formula + " = " + num(bytes) + " B"});
+  }
   out.bytes += bytes;
 
-  if (workload.recompute == Recompute::full && !per_kind.empty()) {
+  if (workload.recompute == Recompute::full && !kinds.empty()) {
     // Recomputing a layer rebuilds its full activations for one micro-batch (Chen et al. 2016,
     // Training Deep Nets with Sublinear Memory Cost).
     TrainingMemoryWorkload single = workload;
     single.recompute = Recompute::none;
     std::int64_t working = 0;
-    for (const auto& [kind, acts] : per_kind) {
-      (void)acts;
-      working = std::max(working, layer_activations(model, model.layer_kinds[kind], single).bytes);
-    }
-    out.terms.push_back({"recomputed layer", working, "one layer's activations rebuilt during backward = " + num(working) + " B"});
+    for (const StageLayerKind& k : kinds)
+      working = std::max(working, layer_activation_bytes(model, model.layer_kinds[k.kind], single, nullptr));
+    if (with_text)
+      out.terms.push_back({"recomputed layer", working, "one layer's activations rebuilt during backward = " + num(working) + " B"});
     out.bytes += working;
   }
 
   const Context c = make_context(workload);
   const std::int64_t h = model.hidden_size;
+  std::vector<MemoryTerm> lines;
+  std::vector<MemoryTerm>* text_lines = with_text ? &lines : nullptr;
   if (stage == 0 && workload.dropout) {
     // Korthikanti §4.3: the input embedding's dropout mask, per micro-batch in flight. The
     // embedding output itself is the first layer's input, counted with that layer.
-    std::vector<MemoryTerm> lines;
-    Terms t(c, lines);
-    t.replicated("embedding", h, times(h, 1, "hidden") + " dropout mask");
-    const std::int64_t emb = checked_mul(lines.front().bytes, out.in_flight);
-    out.terms.push_back({"embedding dropout mask", emb, num(out.in_flight) + " x (" + lines.front().formula + ")"});
+    Terms t(c, text_lines);
+    t.replicated("embedding", h, [&] { return times(h, 1, "hidden") + " dropout mask"; });
+    const std::int64_t emb = checked_mul(t.total(), out.in_flight);
+    if (with_text) out.terms.push_back({"embedding dropout mask", emb, num(out.in_flight) + " x (" + lines.front().formula + ")"});
     out.bytes += emb;
+    lines.clear();
   }
   if (stage == pp - 1) {
     // Korthikanti §4.3: final norm (2sbh), output projection input (2sbh) and the fp32 logits the
     // cross-entropy keeps (4sbv/t with a vocabulary-parallel lm_head), plus their fp32 gradient,
     // alive together when the backward pass starts.
-    std::vector<MemoryTerm> lines;
-    Terms t(c, lines);
+    Terms t(c, text_lines);
     const std::int64_t norms = std::max<std::int64_t>(1, model.final_norms);
-    t.replicated("final norm input", norms * h * c.element, num(norms) + " x " + times(h, c.element, "hidden"));
+    t.replicated("final norm input", norms * h * c.element, [&] { return num(norms) + " x " + times(h, c.element, "hidden"); });
     const bool head_trainable = workload.lora.rank == 0;
-    if (head_trainable) t.replicated("lm_head input", h * c.matmul_input, times(h, c.matmul_input, "hidden"));
+    if (head_trainable) t.replicated("lm_head input", h * c.matmul_input, [&] { return times(h, c.matmul_input, "hidden"); });
     const std::int64_t vocab = ceil_div(model.vocab_size, c.tp);
-    const std::string vocab_text = times(vocab, 4, "vocab entries") + (c.tp > 1 ? " (vocabulary split by tp)" : "");
+    const auto vocab_text = [&] { return times(vocab, 4, "vocab entries") + (c.tp > 1 ? " (vocabulary split by tp)" : ""); };
     t.split("logits kept by the cross-entropy (fp32, 4sbv)", vocab * 4, vocab_text);
     t.split("logits gradient (fp32)", vocab * 4, vocab_text);
-    for (auto& line : lines) {
-      out.bytes += line.bytes;
-      out.terms.push_back(std::move(line));
-    }
+    out.bytes += t.total();
+    for (auto& line : lines) out.terms.push_back(std::move(line));
   }
   return out;
 }

@@ -19,9 +19,15 @@ function shownValue(key: string): number {
 
 afterEach(cleanup);
 
-async function open(props = {}) {
+// The tab's last figure to appear: the parameter table comes first, the rest a frame later (the
+// latency tables and the Training tab from their own chunks).
+const lastFigure: Record<string, string | undefined> = { inference: 'latency-time_to_first_token', training: 'train-total-bytes' };
+
+async function open(props: { initialMode?: 'inference' | 'training' | 'plan' } = {}) {
   render(<App persist={false} {...props} />);
   await waitFor(() => expect(screen.getByTestId('total-params').textContent).toBe('8,030,261,248'), { timeout: 5000 });
+  const last = lastFigure[props.initialMode ?? 'inference'];
+  if (last) await screen.findByTestId(last, {}, { timeout: 5000 });
 }
 
 describe('calculator', () => {

@@ -113,12 +113,30 @@ struct LayoutWeights {
   ParallelLayout layout{};
   WeightBytes on_gpu;       // the busiest stage's shard
   WeightBytes whole_model;
+  // Layers of each kind (model.layer_kinds order) on the stage caching the most per token;
+  // empty: worked out from the layout at each use.
+  std::vector<std::int64_t> kv_stage_layers_of_kind;
 };
 LayoutWeights layout_weights(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                              const InferenceWorkload& workload);
 // Throws std::invalid_argument when `weights` was made for another format or layout.
 InferenceMemory inference_memory(const ModelDescription& model, const LayoutWeights& weights,
                                  const InferenceWorkload& workload);
+
+// InferenceMemory's figures without terms or assumptions: the fast path for sweeps, arithmetic
+// only. inference_memory() computes them with the same functions and adds the formulas.
+struct InferenceMemoryTotals {
+  std::int64_t weight_bytes = 0;
+  std::int64_t kv_cache_bytes = 0;
+  std::int64_t kv_cache_bytes_per_token = 0;
+  std::int64_t activation_bytes = 0;
+  std::int64_t logits_bytes = 0;
+  std::int64_t overhead_bytes = 0;
+  std::int64_t total_bytes_per_gpu = 0;
+};
+// Throws as inference_memory(model, weights, workload) does.
+InferenceMemoryTotals inference_memory_totals(const ModelDescription& model, const LayoutWeights& weights,
+                                              const InferenceWorkload& workload);
 
 // Capacity under a serving-engine budget (gpu_memory_utilization x memory): weights, then peak
 // activations and overhead, then the rest to KV blocks.

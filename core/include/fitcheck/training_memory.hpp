@@ -156,6 +156,7 @@ CapacityAnswer max_micro_batch_size(const ModelDescription& model, const std::ve
 struct TrainingRequest {
   TrainingMemoryWorkload workload;
   const Accelerator* gpu = nullptr;
+  std::shared_ptr<const Accelerator> custom_gpu;  // owns *gpu when gpu=custom
   // Step time (with a GPU): tokens per optimizer step (0: dp x micro-batch x sequence x the
   // micro-batches per step), tokens to train, the training FLOP efficiency, DP overlap, price.
   std::int64_t global_batch_tokens = 0;
@@ -207,8 +208,50 @@ struct StageActivations {
 };
 StageActivations stage_activations(const ModelDescription& model, const TrainingMemoryWorkload& workload,
                                    std::int64_t first_layer, std::int64_t end_layer, std::int64_t stage);
+// Layers of each kind on one stage, kinds ascending.
+struct StageLayerKind {
+  std::size_t kind = 0;
+  std::int64_t layers = 0;
+};
+std::vector<StageLayerKind> stage_layer_kinds(const ModelDescription& model, std::int64_t first_layer, std::int64_t end_layer);
+// The same figures from prepared layer counts; terms only when with_text (else no allocation).
+StageActivations stage_activations(const ModelDescription& model, const TrainingMemoryWorkload& workload,
+                                   const std::vector<StageLayerKind>& kinds, std::int64_t stage, bool with_text);
 
 std::int64_t checked_mul(std::int64_t a, std::int64_t b);  // throws std::overflow_error
 }  // namespace detail
+
+// The fast path, for sweeps: prepare once per model and workload (tensor placement, model states
+// of every pipeline stage, layers of each kind per stage), then evaluate any micro-batch size and
+// sequence length with arithmetic only (no allocation, no strings). training_memory() runs the
+// same two steps and adds the formulas, so both give the same figures.
+struct PreparedTrainingMemory {
+  struct Stage {
+    std::int64_t first_layer = 0, end_layer = 0;
+    std::vector<detail::StageLayerKind> kinds;
+    detail::StageStates states;
+  };
+  TrainingMemoryWorkload workload;  // with defaults filled in (LoRA target modules)
+  std::int64_t dense_degree = 1, expert_degree = 1;  // ranks sharding dense and routed-expert states
+  std::vector<Stage> stages;
+  std::int64_t total_parameters = 0, trainable_parameters = 0;
+  bool has_experts = false;
+};
+// Throws as training_memory() does for the workload's fixed parts.
+PreparedTrainingMemory prepare_training_memory(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                               const TrainingMemoryWorkload& workload);
+
+// TrainingMemory's figures without terms or assumptions.
+struct TrainingMemoryTotals {
+  std::int64_t weight_bytes = 0, gradient_bytes = 0, optimizer_bytes = 0, master_weight_bytes = 0;
+  std::int64_t activation_bytes = 0, communication_bytes = 0, overhead_bytes = 0, total_bytes_per_gpu = 0;
+  std::int64_t cpu_offload_bytes = 0;
+  std::int64_t busiest_stage = 0;
+  std::int64_t micro_batches_in_flight = 1;
+};
+// Throws OptionError naming micro_batch, seq_len or cp for sizes that cannot run,
+// std::overflow_error past 2^63 bytes.
+TrainingMemoryTotals training_memory_totals(const ModelDescription& model, const PreparedTrainingMemory& prepared,
+                                            std::int64_t micro_batch_size, std::int64_t sequence_tokens);
 
 }  // namespace fitcheck

@@ -5,8 +5,7 @@ import type { Accelerator, FormatCatalog, InferenceReport } from '../core/types'
 import { capacityTable, memoryTable } from '../export/tables';
 import type { SweepPoint } from '../hooks/use-sweep';
 import type { ByteUnit } from '../state/inputs';
-import { LatencyResults } from './LatencyResults';
-import { MemoryCharts } from './MemoryCharts';
+import { lazyComponent } from './lazy';
 import { StackedBar } from './StackedBar';
 import { TableView } from './TableView';
 import { Verdict } from './Verdict';
@@ -25,6 +24,13 @@ interface Props {
   byContext?: SweepPoint[];
   byBatch?: SweepPoint[];
 }
+
+// The charts and latency tables are a separate chunk (with the chart library), drawn right after
+// the memory table; App starts fetching it when the inference report is about to run.
+const details = () => import('./inference-details');
+const MemoryCharts = lazyComponent(() => details().then((m) => m.MemoryCharts), () => <p class="muted">Drawing the charts…</p>);
+const LatencyResults = lazyComponent(() => details().then((m) => m.LatencyResults));
+export const preloadInferenceDetails = MemoryCharts.preload;
 
 const memoryTestIds: Record<string, string> = { total: 'total-per-gpu', budget: 'gpu-budget', verdict: 'headroom' };
 

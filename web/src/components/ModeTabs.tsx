@@ -9,7 +9,8 @@ const modes: Array<[Mode, string]> = [
   ['plan', 'Plan'],
 ];
 
-export function ModeTabs({ mode, onMode }: { mode: Mode; onMode: (mode: Mode) => void }) {
+/** onIntent: the pointer is over a tab or it has focus (its code can start loading). */
+export function ModeTabs({ mode, onMode, onIntent }: { mode: Mode; onMode: (mode: Mode) => void; onIntent?: (mode: Mode) => void }) {
   const buttons = useRef<Record<string, HTMLButtonElement | null>>({});
   const move = (step: number) => {
     const index = modes.findIndex(([id]) => id === mode);
@@ -33,6 +34,8 @@ export function ModeTabs({ mode, onMode }: { mode: Mode; onMode: (mode: Mode) =>
           aria-controls="results"
           tabIndex={mode === id ? 0 : -1}
           onClick={() => onMode(id)}
+          onPointerEnter={() => onIntent?.(id)}
+          onFocus={() => onIntent?.(id)}
           onKeyDown={(e) => {
             if (e.key === 'ArrowRight') move(1);
             if (e.key === 'ArrowLeft') move(-1);

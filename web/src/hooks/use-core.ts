@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The WebAssembly core and its catalogs, once loaded.
-import { useEffect, useState } from 'preact/hooks';
-import { loadCore } from '../core/load';
+// The WebAssembly core (its inference module: see core/load.ts) and its catalogs, once loaded.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { loadInferenceCore } from '../core/load';
 import type { Accelerator, FitcheckModule, FormatCatalog } from '../core/types';
 
 export interface CoreState {
@@ -11,24 +11,40 @@ export interface CoreState {
   loadError?: string;
 }
 
-export function useCore(): CoreState {
-  const [state, setState] = useState<CoreState>({ gpus: [] });
-  useEffect(() => {
-    let live = true;
-    loadCore().then(
-      (core) => {
-        if (!live) return;
+// Once per page: every calculator on it shares the module and its catalogs.
+let loading: Promise<CoreState> | undefined;
+let loaded: CoreState | undefined;
+
+/** Starts loading the core and its catalogs (once); settles when useCore has them. */
+export function loadCoreState(): Promise<CoreState> {
+  loading ??= loadInferenceCore()
+    .then(
+      (core): CoreState => {
         try {
-          setState({ core, gpus: core.acceleratorCatalog(), formats: core.formatCatalog() });
+          return { core, gpus: core.acceleratorCatalog(), formats: core.formatCatalog() };
         } catch (error) {
-          setState({ gpus: [], loadError: `The calculator's catalogs failed to load: ${(error as Error).message}` });
+          return { gpus: [], loadError: `The calculator's catalogs failed to load: ${(error as Error).message}` };
         }
       },
-      (error: Error) => live && setState({ gpus: [], loadError: `The calculator failed to load: ${error.message}` }),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+      (error: Error): CoreState => ({ gpus: [], loadError: `The calculator failed to load: ${error.message}` }),
+    )
+    .then((state) => (loaded = state));
+  return loading;
+}
+
+export function useCore(): CoreState {
+  const [state, setState] = useState<CoreState>(() => loaded ?? { gpus: [] });
+  const live = useRef(true);
+  // Subscribed while drawing rather than in an effect: effects wait for a paint, and the first
+  // table should follow the core as soon as it is ready.
+  useState(() => {
+    if (!loaded) loadCoreState().then((next) => live.current && setState(next));
+  });
+  useEffect(
+    () => () => {
+      live.current = false;
+    },
+    [],
+  );
   return state;
 }

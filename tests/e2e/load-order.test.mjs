@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// The page's code arrives in the order it is needed (web/dist, served from a sub-path): the first
+// view does not fetch the Training or Plan tab's chunk; each comes when its tab opens.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { startStaticServer } from '../support/static-server.mjs';
+import { assertLocalOnly, launchChromium, repo, watchPage } from '../support/browser.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startStaticServer({ root: path.join(repo, 'web/dist'), prefix: '/load/order/' });
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const scripts = (log) => log.requests.map((url) => url.split('/').pop()).filter((name) => name.endsWith('.js'));
+const fetched = (log, chunk) => scripts(log).some((name) => name.startsWith(`${chunk}-`));
+
+test('the Training and Plan chunks are fetched when their tab opens, not before', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const log = watchPage(page);
+  await page.goto(server.url);
+  await page.getByTestId('total-params').waitFor();
+  // The whole first view: the memory figures, then the latency tables and charts (their own chunk).
+  await page.getByTestId('verdict').waitFor();
+  await page.getByTestId('latency-time_to_first_token').waitFor();
+  await page.locator('[data-testid=chart-context] circle').first().waitFor();
+  assert.ok(fetched(log, 'inference-details'), `scripts: ${scripts(log)}`);
+  assert.ok(!fetched(log, 'training-tab'), `scripts: ${scripts(log)}`);
+  assert.ok(!fetched(log, 'plan-tab'), `scripts: ${scripts(log)}`);
+
+  await page.getByTestId('tab-training').click();
+  await page.getByTestId('train-verdict').waitFor();
+  assert.ok(fetched(log, 'training-tab'), `scripts: ${scripts(log)}`);
+  assert.ok(!fetched(log, 'plan-tab'), `scripts: ${scripts(log)}`);
+
+  await page.getByTestId('tab-plan').click();
+  await page.getByTestId('plan-objective').waitFor();
+  assert.ok(fetched(log, 'plan-tab'), `scripts: ${scripts(log)}`);
+  assertLocalOnly(log, new URL(server.url).origin);
+  await page.close();
+});
+
+test('a link that opens on the Training tab fetches its chunk at once and shows the figures', async () => {
+  const page = await browser.newPage();
+  const log = watchPage(page);
+  await page.goto(server.url);
+  await page.getByTestId('verdict').waitFor();
+  await page.getByTestId('tab-training').click();
+  await page.getByTestId('train-verdict').waitFor();
+  await page.waitForFunction(() => window.location.hash.length > 1);
+  const link = page.url();
+  await page.close();
+
+  const again = await browser.newPage();
+  const againLog = watchPage(again);
+  await again.goto(link);
+  await again.getByTestId('train-verdict').waitFor();
+  assert.ok(fetched(againLog, 'training-tab'), `scripts: ${scripts(againLog)}`);
+  assert.equal(await again.getByTestId('tab-training').getAttribute('aria-selected'), 'true');
+  assertLocalOnly(log, new URL(server.url).origin);
+  assertLocalOnly(againLog, new URL(server.url).origin);
+  await again.close();
+});
