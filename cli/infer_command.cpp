@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "args.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/planner.hpp"
 #include "fitcheck/report.hpp"
@@ -16,51 +17,14 @@ namespace {
 
 using Json = nlohmann::json;
 
-// Flags that take no value; every other --flag takes the next argument (or =value).
-bool is_switch(const std::string& key) {
-  return key == "json" || key == "eager_attention" || key == "logits_all_positions";
-}
-
-// "--kv-dtype fp8" and "--kv-dtype=fp8" -> {"kv_dtype", "fp8"}; the first bare word is the config path.
-struct ParsedArgs {
-  std::string path;
-  bool json = false;
-  OptionList options;
-};
-
-ParsedArgs parse_args(const std::vector<std::string>& args, const char* command) {
-  ParsedArgs parsed;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg.rfind("--", 0) != 0 || arg == "--") {
-      if (arg != "-" && arg.rfind("-", 0) == 0) throw OptionError(arg, "unknown option '" + arg + "'");
-      if (!parsed.path.empty()) throw OptionError(arg, std::string(command) + " takes one CONFIG.json, got '" + parsed.path + "' and '" + arg + "'");
-      parsed.path = arg;
-      continue;
-    }
-    std::string key = arg.substr(2);
-    std::string value;
-    bool has_value = false;
-    if (const auto equals = key.find('='); equals != std::string::npos) {
-      value = key.substr(equals + 1);
-      key = key.substr(0, equals);
-      has_value = true;
-    }
-    for (char& c : key)
-      if (c == '-') c = '_';
-    if (key == "json") {
-      parsed.json = true;
-      continue;
-    }
-    if (!has_value && !is_switch(key)) {
-      if (i + 1 >= args.size()) throw OptionError(key, "option '--" + arg.substr(2) + "' needs a value");
-      value = args[++i];
-    }
-    parsed.options.emplace_back(key, has_value || !is_switch(key) ? value : "true");
-  }
-  if (parsed.path.empty()) throw OptionError("config", std::string(command) + " needs a CONFIG.json path (or - for standard input)");
-  return parsed;
-}
+constexpr const char* kInferHelp =
+    "usage: fitcheck infer CONFIG.json [options] [--json]     (CONFIG may be - for stdin)\n"
+    "  --weights FORMAT (see 'fitcheck formats')  --weight-bits N --group-size N (GPTQ/AWQ)\n"
+    "  --kv-dtype D  --batch N  --context N  --prefill-chunk N  --kv-block N  --tp N --pp N --ep N\n"
+    "  --gpu NAME (see 'fitcheck gpus', or custom)  --gpu-memory-utilization F (0.9)  --overhead-gib F (1)\n"
+    "  --eager-attention  --logits-all-positions\n"
+    "  with --gpu, latency too: --prompt-len N --gen-len N --flops-efficiency F --hbm-efficiency F\n"
+    "  --interconnect-efficiency F --price-per-gpu-hour X --fp8-activations true|false\n";
 
 void print_inference_table(const Json& report) {
   std::printf("model_type: %s   weights: %s   kv cache: %s   batch %lld x context %lld   tp %lld pp %lld ep %lld\n\n",
@@ -105,7 +69,11 @@ bool wants_json(const std::vector<std::string>& args) {
 }  // namespace
 
 int run_infer(const std::vector<std::string>& args) {
-  const ParsedArgs parsed = parse_args(args, "infer");
+  const CommandArgs parsed = parse_command_args(args, "infer", {"eager_attention", "logits_all_positions"});
+  if (parsed.help) {
+    std::printf("%s%s", kInferHelp, kCustomGpuHelp);
+    return 0;
+  }
   const std::string report_text = inference_report_json(read_input(parsed.path), parsed.options);
   if (parsed.json) std::printf("%s\n", report_text.c_str());
   else print_inference_table(Json::parse(report_text));
@@ -113,7 +81,7 @@ int run_infer(const std::vector<std::string>& args) {
 }
 
 int run_plan(const std::vector<std::string>& args) {
-  const ParsedArgs parsed = parse_args(args, "plan");
+  const CommandArgs parsed = parse_command_args(args, "plan", {});
   const std::string report_text = plan_report_json(read_input(parsed.path), parsed.options);
   if (parsed.json) {
     std::printf("%s\n", report_text.c_str());

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "args.hpp"
 #include "fitcheck/config.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/training_memory.hpp"
@@ -22,7 +23,8 @@ constexpr const char* kHelp =
     "usage: fitcheck train CONFIG.json [options] [--json]     (CONFIG may be - for stdin)\n"
     "\n"
     "hardware and parallelism:\n"
-    "  --gpu NAME              GPU from 'fitcheck gpus'; adds the largest micro-batch that fits\n"
+    "  --gpu NAME              GPU from 'fitcheck gpus' (or custom, below); adds the largest\n"
+    "                          micro-batch that fits and the step time\n"
     "  --gpus N                total GPUs; dp = N / (tp x pp x cp)\n"
     "  --tp N --pp N --dp N --ep N --cp N\n"
     "  --sequence-parallel     split norms, dropout and replicated activations by tp\n"
@@ -53,64 +55,14 @@ constexpr const char* kHelp =
     "  --qlora                 frozen base in NF4 with double quantization\n"
     "  --lora-dropout          adapters keep dropped input copies (PEFT lora_dropout > 0)\n"
     "  --overhead-gib X        framework overhead (default 1)\n"
+    "step time (with --gpu):\n"
+    "  --global-batch-tokens N tokens per optimizer step (default: 4194304, at least one micro-batch\n"
+    "                          per data-parallel rank and stage)\n"
+    "  --train-tokens N        tokens to train on (default 1e12)\n"
+    "  --flops-efficiency F    share of peak FLOP/s reached (default 0.5)\n"
+    "  --overlap true|false    data-parallel collectives overlap the backward pass (default true)\n"
+    "  --price-per-gpu-hour X  USD (default: the GPU's catalog price)\n"
     "  --json                  one JSON object\n";
-
-bool is_switch(const std::string& key) {
-  return key == "sequence_parallel" || key == "offload_optimizer" || key == "offload_params" || key == "fp32_gradients" ||
-         key == "adafactor_first_moment" || key == "eager_attention" || key == "dropout" || key == "qlora" || key == "lora_dropout";
-}
-
-std::string flag_of(const std::string& key) {
-  std::string flag = "--" + key;
-  for (char& c : flag)
-    if (c == '_') c = '-';
-  return flag;
-}
-
-struct ParsedArgs {
-  std::string path;
-  bool json = false;
-  bool help = false;
-  OptionList options;
-};
-
-ParsedArgs parse_args(const std::vector<std::string>& args) {
-  ParsedArgs parsed;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--help" || arg == "-h") {
-      parsed.help = true;
-      continue;
-    }
-    if (arg.rfind("--", 0) != 0) {
-      if (arg != "-" && arg.rfind("-", 0) == 0) throw OptionError(arg, "unknown option '" + arg + "'");
-      if (!parsed.path.empty()) throw OptionError(arg, "train takes one CONFIG.json, got '" + parsed.path + "' and '" + arg + "'");
-      parsed.path = arg;
-      continue;
-    }
-    std::string key = arg.substr(2);
-    std::string value;
-    bool has_value = false;
-    if (const auto equals = key.find('='); equals != std::string::npos) {
-      value = key.substr(equals + 1);
-      key = key.substr(0, equals);
-      has_value = true;
-    }
-    for (char& c : key)
-      if (c == '-') c = '_';
-    if (key == "json") {
-      parsed.json = true;
-      continue;
-    }
-    if (!has_value && !is_switch(key)) {
-      if (i + 1 >= args.size()) throw OptionError(key, "option '" + flag_of(key) + "' needs a value");
-      value = args[++i];
-    }
-    parsed.options.emplace_back(key, has_value || !is_switch(key) ? value : "true");
-  }
-  if (!parsed.help && parsed.path.empty()) throw OptionError("config", "train needs a CONFIG.json path (or - for standard input)");
-  return parsed;
-}
 
 std::string line(const char* format, const std::string& a, const std::string& b = "", const std::string& c = "") {
   char buffer[512];
@@ -156,18 +108,19 @@ std::string table(const Json& r) {
 
 int run_train(const std::vector<std::string>& args, std::string& out, std::string& err) {
   try {
-    const ParsedArgs parsed = parse_args(args);
+    const CommandArgs parsed = parse_command_args(
+        args, "train",
+        {"sequence_parallel", "offload_optimizer", "offload_params", "fp32_gradients", "adafactor_first_moment", "eager_attention",
+         "dropout", "qlora", "lora_dropout"});
     if (parsed.help) {
-      out = kHelp;
+      out = std::string(kHelp) + kCustomGpuHelp;
       return 0;
     }
     const std::string report = training_report_json(read_input(parsed.path), parsed.options);
     out = parsed.json ? report + "\n" : table(Json::parse(report));
     return 0;
   } catch (const OptionError& error) {
-    const std::string& option = error.option();
-    const std::string name = option.rfind("-", 0) == 0 || option == "config" ? option : flag_of(option);
-    err = "fitcheck: error: " + name + ": " + error.what() + "\n";
+    err = option_error_line(error);
   } catch (const ConfigError& error) {
     err = "fitcheck: error: config" + (error.field().empty() ? std::string() : " field '" + error.field() + "'") + ": " +
           error.what() + "\n";

@@ -108,10 +108,9 @@ InferenceRequest parse_inference_options(const OptionList& options) {
       static_cast<std::int64_t>(reader.number("overhead_gib", 1.0, 0.0, 1024.0) * 1024.0 * 1024.0 * 1024.0);
   w.flash_attention = !reader.flag("eager_attention", false);
   w.logits_all_positions = reader.flag("logits_all_positions", false);
-  if (auto gpu = reader.text("gpu")) {
-    request.gpu = find_accelerator(*gpu);
-    if (!request.gpu) throw OptionError("gpu", "option 'gpu': unknown GPU '" + detail::printable(*gpu) + "' (see 'fitcheck gpus' for the list)");
-  }
+  const auto gpu = reader.text("gpu");
+  request.custom_gpu = read_custom_gpu_options(reader, gpu && is_custom_gpu_name(*gpu));
+  if (gpu) request.gpu = resolve_gpu_option("gpu", *gpu, request.custom_gpu);
   read_latency_options(reader, request, context_given);
   reader.finish();
   return request;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Planner options and its JSON report.
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "config_fields.hpp"
 #include "fitcheck/config.hpp"
 #include "fitcheck/planner.hpp"
 
@@ -56,18 +58,16 @@ Json candidate_json(const PlanCandidate& c, const InferencePlanRequest& request)
 InferencePlanRequest parse_plan_options(const ModelDescription& model, const OptionList& options) {
   OptionReader reader(options);
   InferencePlanRequest request;
-  for (const auto& id : split_list(reader.text("gpus").value_or("h100-sxm-80gb,h200,a100-sxm-80gb,l40s"))) {
-    const Accelerator* gpu = find_accelerator(id);
-    if (!gpu) throw OptionError("gpus", "unknown GPU '" + id + "' in 'gpus' (see 'fitcheck gpus')");
-    request.gpus.push_back(gpu);
-  }
+  const auto gpu_names = split_list(reader.text("gpus").value_or("h100-sxm-80gb,h200,a100-sxm-80gb,l40s"));
+  request.custom_gpu = read_custom_gpu_options(reader, std::any_of(gpu_names.begin(), gpu_names.end(), is_custom_gpu_name));
+  for (const auto& name : gpu_names) request.gpus.push_back(resolve_gpu_option("gpus", name, request.custom_gpu));
   request.max_gpus = reader.count("max_gpus", 8, 1, 4096);
   request.max_gpus_per_node = reader.count("gpus_per_node", 0, 0, 4096);
   if (auto formats = reader.text("weights")) {
     request.weight_formats.clear();
     for (const auto& id : split_list(*formats)) {
       const auto format = find_weight_format(id);
-      if (!format) throw OptionError("weights", "unknown weight format '" + id + "' in 'weights'");
+      if (!format) throw OptionError("weights", "option 'weights': unknown weight format '" + detail::printable(id) + "'");
       request.weight_formats.push_back(*format);
     }
   } else {
@@ -79,7 +79,7 @@ InferencePlanRequest parse_plan_options(const ModelDescription& model, const Opt
     request.kv_cache_dtypes.clear();
     for (const auto& id : split_list(*dtypes)) {
       const auto* info = find_kv_cache_dtype(id);
-      if (!info) throw OptionError("kv_dtypes", "unknown KV cache dtype '" + id + "' in 'kv_dtypes'");
+      if (!info) throw OptionError("kv_dtypes", "option 'kv_dtypes': unknown KV cache dtype '" + detail::printable(id) + "'");
       request.kv_cache_dtypes.push_back(info->dtype);
     }
   }
@@ -95,7 +95,7 @@ InferencePlanRequest parse_plan_options(const ModelDescription& model, const Opt
   if (auto objective = reader.text("objective")) {
     const auto parsed = find_plan_objective(*objective);
     if (!parsed)
-      throw OptionError("objective", "unknown objective '" + *objective +
+      throw OptionError("objective", "option 'objective': unknown objective '" + detail::printable(*objective) +
                                          "' (lowest_latency, highest_throughput, lowest_cost, fewest_gpus)");
     request.objective = *parsed;
   }

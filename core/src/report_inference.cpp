@@ -119,6 +119,27 @@ void add_latency(Json& report, const ModelDescription& model, const std::vector<
   }
 }
 
+// Every figure of one accelerator (the catalog's, or a user-defined one in a report).
+Json accelerator_json(const Accelerator& gpu) {
+  Json peaks = Json::object();
+  for (std::size_t i = 0; i < kComputeDtypeCount; ++i)
+    peaks[compute_dtype_name(static_cast<ComputeDtype>(i))] = gpu.dense_flops_per_second[i];
+  return {{"id", gpu.id},
+          {"name", gpu.name},
+          {"vendor", gpu.vendor},
+          {"memory_bytes", gpu.memory_bytes},
+          {"memory_convention", memory_convention_name(gpu.memory_convention)},
+          {"memory_bandwidth_bytes_per_second", gpu.memory_bandwidth_bytes_per_second},
+          {"dense_flops_per_second", peaks},
+          {"interconnect", gpu.interconnect},
+          {"interconnect_bytes_per_second_per_direction", gpu.interconnect_bytes_per_second_per_direction},
+          {"gpus_per_node", gpu.gpus_per_node},
+          {"unified_memory", gpu.unified_memory},
+          {"price_per_hour_usd", gpu.price_per_hour_usd},
+          {"price_source", gpu.price_source},
+          {"sources", gpu.sources}};
+}
+
 }  // namespace
 
 std::string inference_report_json(std::string_view config_json_text, const OptionList& options) {
@@ -188,7 +209,8 @@ std::string inference_report_json(std::string_view config_json_text, const Optio
     const CapacityAnswer batch = max_batch_size(model, tensors, w, gpu);
     const CapacityAnswer context = max_context_tokens(model, tensors, w, gpu);
     const CapacityAnswer gpus = min_gpus(model, tensors, w, gpu);
-    report["gpu"] = {{"id", gpu.id}, {"name", gpu.name}, {"memory_bytes", gpu.memory_bytes}, {"budget_bytes", budget}};
+    report["gpu"] = accelerator_json(gpu);  // every figure: a custom GPU's are the user's
+    report["gpu"]["budget_bytes"] = budget;
     report["fits"] = memory.total_bytes_per_gpu <= budget;
     report["headroom_bytes"] = budget - memory.total_bytes_per_gpu;
     report["max_batch_size"] = batch.value;
@@ -212,25 +234,7 @@ std::string inference_report_json(std::string_view config_json_text, const Optio
 
 std::string accelerator_catalog_json() {
   Json list = Json::array();
-  for (const Accelerator& gpu : accelerator_catalog()) {
-    Json peaks = Json::object();
-    for (std::size_t i = 0; i < kComputeDtypeCount; ++i)
-      peaks[compute_dtype_name(static_cast<ComputeDtype>(i))] = gpu.dense_flops_per_second[i];
-    list.push_back({{"id", gpu.id},
-                    {"name", gpu.name},
-                    {"vendor", gpu.vendor},
-                    {"memory_bytes", gpu.memory_bytes},
-                    {"memory_convention", memory_convention_name(gpu.memory_convention)},
-                    {"memory_bandwidth_bytes_per_second", gpu.memory_bandwidth_bytes_per_second},
-                    {"dense_flops_per_second", peaks},
-                    {"interconnect", gpu.interconnect},
-                    {"interconnect_bytes_per_second_per_direction", gpu.interconnect_bytes_per_second_per_direction},
-                    {"gpus_per_node", gpu.gpus_per_node},
-                    {"unified_memory", gpu.unified_memory},
-                    {"price_per_hour_usd", gpu.price_per_hour_usd},
-                    {"price_source", gpu.price_source},
-                    {"sources", gpu.sources}});
-  }
+  for (const Accelerator& gpu : accelerator_catalog()) list.push_back(accelerator_json(gpu));
   return list.dump();
 }
 

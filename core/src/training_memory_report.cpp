@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "config_fields.hpp"
 #include "fitcheck/config.hpp"
 #include "fitcheck/training_memory.hpp"
 #include "fitcheck/training_time.hpp"
@@ -66,7 +67,7 @@ TrainingRequest parse_training_options(const OptionList& options) {
   w.zero_stage = static_cast<int>(reader.count("zero", 0, 0, 3));
   if (auto mode = reader.text("fsdp")) {
     const auto found = find_fsdp_mode(*mode);
-    if (!found) throw OptionError("fsdp", "unknown FSDP mode '" + *mode + "' (no_shard, shard_grad_op, full_shard, hybrid_shard)");
+    if (!found) throw OptionError("fsdp", "option 'fsdp': unknown FSDP mode '" + detail::printable(*mode) + "' (no_shard, shard_grad_op, full_shard, hybrid_shard)");
     w.fsdp = *found;
   }
   w.fsdp_shard_group = reader.count("fsdp_shard_group", 8, 1, kMaxRanks);
@@ -76,7 +77,7 @@ TrainingRequest parse_training_options(const OptionList& options) {
   w.allgather_bucket_elements = reader.count("allgather_bucket", w.allgather_bucket_elements, 0, std::int64_t{1} << 40);
   if (auto precision = reader.text("precision")) {
     const auto found = find_precision_recipe(*precision);
-    if (!found) throw OptionError("precision", "unknown precision '" + *precision + "' (bf16-mixed, fp16-mixed, fp32, fp8)");
+    if (!found) throw OptionError("precision", "option 'precision': unknown precision '" + detail::printable(*precision) + "' (bf16-mixed, fp16-mixed, fp32, fp8)");
     w.precision = *found;
   }
   if (auto master = reader.text("master_weights")) {
@@ -88,7 +89,7 @@ TrainingRequest parse_training_options(const OptionList& options) {
   if (auto optimizer = reader.text("optimizer")) {
     const auto found = find_optimizer(*optimizer);
     if (!found)
-      throw OptionError("optimizer", "unknown optimizer '" + *optimizer + "' (adamw, adam8bit, adafactor, sgd, sgd-momentum, lion, muon)");
+      throw OptionError("optimizer", "option 'optimizer': unknown optimizer '" + detail::printable(*optimizer) + "' (adamw, adam8bit, adafactor, sgd, sgd-momentum, lion, muon)");
     w.optimizer = *found;
   }
   w.adafactor_first_moment = reader.flag("adafactor_first_moment", false);
@@ -96,7 +97,7 @@ TrainingRequest parse_training_options(const OptionList& options) {
   w.sequence_tokens = reader.count("seq_len", 4096, 1, std::int64_t{1} << 32);
   if (auto recompute = reader.text("recompute")) {
     const auto found = find_recompute(*recompute);
-    if (!found) throw OptionError("recompute", "unknown recompute mode '" + *recompute + "' (none, selective, full)");
+    if (!found) throw OptionError("recompute", "option 'recompute': unknown recompute mode '" + detail::printable(*recompute) + "' (none, selective, full)");
     w.recompute = *found;
   }
   w.flash_attention = !reader.flag("eager_attention", false);
@@ -106,7 +107,7 @@ TrainingRequest parse_training_options(const OptionList& options) {
     try {
       w.lora.target_roles = lora_target_roles(*modules);
     } catch (const std::invalid_argument& error) {
-      throw OptionError("lora_modules", error.what());
+      throw OptionError("lora_modules", "option 'lora_modules': " + detail::printable(error.what(), 200));
     }
     if (w.lora.rank == 0) throw OptionError("lora_modules", "option 'lora_modules' needs a LoRA rank (lora_rank)");
   }
@@ -114,10 +115,9 @@ TrainingRequest parse_training_options(const OptionList& options) {
   w.lora.dropout = reader.flag("lora_dropout", false);
   w.framework_overhead_bytes =
       static_cast<std::int64_t>(reader.number("overhead_gib", 1.0, 0.0, 1024.0) * 1024.0 * 1024.0 * 1024.0);
-  if (auto gpu = reader.text("gpu")) {
-    request.gpu = find_accelerator(*gpu);
-    if (!request.gpu) throw OptionError("gpu", "unknown GPU '" + *gpu + "' (see 'fitcheck gpus' for the list)");
-  }
+  const auto gpu = reader.text("gpu");
+  request.custom_gpu = read_custom_gpu_options(reader, gpu && is_custom_gpu_name(*gpu));
+  if (gpu) request.gpu = resolve_gpu_option("gpu", *gpu, request.custom_gpu);
   request.global_batch_tokens = reader.count("global_batch_tokens", 0, 0, std::int64_t{1} << 40);
   request.train_tokens = reader.number("train_tokens", 1e12, 1.0, 1e16);
   request.flops_efficiency = reader.number("flops_efficiency", -1, 0.01, 1.0);

@@ -63,7 +63,7 @@ describe('inputs', () => {
     render(<WorkloadForm workload={defaultWorkload} gpus={core.acceleratorCatalog()} formats={core.formatCatalog()} onChange={onChange} />);
     const select = screen.getByLabelText('GPU') as HTMLSelectElement;
     expect(select.value).toBe('h100-sxm-80gb');
-    expect([...select.querySelectorAll('optgroup')].map((g) => g.label)).toEqual(['NVIDIA', 'AMD', 'Intel', 'Apple', 'Google']);
+    expect([...select.querySelectorAll('optgroup')].map((g) => g.label)).toEqual(['NVIDIA', 'AMD', 'Intel', 'Apple', 'Google', 'User-defined']);
     fireEvent.input(screen.getByLabelText('Batch size'), { target: { value: '12' } });
     expect(onChange).toHaveBeenCalledWith(expect.objectContaining({ batch: '12' }));
     expect(screen.queryByLabelText('Weight bits')).toBeNull();

@@ -7,7 +7,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace fitcheck {
@@ -62,6 +64,16 @@ const Accelerator* find_accelerator(std::string_view id_or_alias);
 // Dense peak for one dtype; 0 when unsupported or unpublished. Never falls back to another dtype
 // (bf16 work on a V100 or T4 is not fp32 work at the fp32 rate).
 double peak_flops_per_second(const Accelerator& accelerator, ComputeDtype dtype);
+
+// The id a user-defined accelerator carries in options and reports (gpu=custom).
+inline constexpr const char* kCustomAcceleratorId = "custom";
+
+// A user-defined accelerator: `figures` gives every number (its text fields are ignored); the
+// result owns copies of `name` and `interconnect`, which its const char* fields point into, so it
+// is shared immutable rather than copied. vendor, price_source and sources read "user-defined"
+// (with the base entry named when there is one). docs/hardware.md, "A custom accelerator".
+std::shared_ptr<const Accelerator> make_custom_accelerator(const Accelerator& figures, std::string name,
+                                                           std::string interconnect, const Accelerator* based_on);
 
 const char* compute_dtype_name(ComputeDtype dtype);  // "fp32", "tf32", "bf16", ...
 const char* memory_convention_name(MemoryConvention convention);

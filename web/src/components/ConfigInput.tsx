@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Where the model comes from: a bundled preset (searchable), a pasted config.json, or numbers.
+// Where the model comes from: a bundled preset (searchable), a pasted config.json (or one opened
+// or dropped as a file), or numbers.
+import { useRef, useState } from 'preact/hooks';
 import type { CoreError } from '../core/types';
 import type { ModelKind, ModelNumbers } from '../state/inputs';
 import type { Preset } from '../presets';
+import { readConfigFile } from '../state/config-file';
 import { NumbersForm } from './NumbersForm';
 import { PresetPicker } from './PresetPicker';
 
@@ -22,8 +25,34 @@ interface Props {
 export function ConfigInput(props: Props) {
   const { presets, modelKind, presetId, configText, numbers, error, onPreset, onText, onKind, onNumbers } = props;
   const fromNumbers = modelKind === 'numbers';
+  const [fileError, setFileError] = useState<string | undefined>();
+  const [dragging, setDragging] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const load = async (file: File | undefined) => {
+    if (!file) return;
+    const result = await readConfigFile(file);
+    if ('error' in result) setFileError(result.error);
+    else {
+      setFileError(undefined);
+      onText(result.text);
+    }
+  };
   return (
-    <section class="input-panel" aria-labelledby="model-heading">
+    <section
+      class={dragging ? 'input-panel dragging' : 'input-panel'}
+      aria-labelledby="model-heading"
+      data-testid="config-drop"
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        setDragging(false);
+        void load(e.dataTransfer?.files[0]);
+      }}
+    >
       <h2 id="model-heading">Model</h2>
       <fieldset class="segmented">
         <legend class="visually-hidden">How to give the model</legend>
@@ -41,7 +70,24 @@ export function ConfigInput(props: Props) {
       ) : (
         <>
           <PresetPicker presets={presets} presetId={presetId} onPreset={onPreset} />
-          <label for="config">config.json</label>
+          <div class="config-label">
+            <label for="config">config.json</label>
+            <button type="button" data-testid="open-config-file" onClick={() => fileInput.current?.click()}>
+              Open file…
+            </button>
+            <input
+              ref={fileInput}
+              type="file"
+              accept=".json,application/json"
+              hidden
+              aria-label="config.json file to open"
+              data-testid="config-file"
+              onChange={(e) => {
+                void load(e.currentTarget.files?.[0]);
+                e.currentTarget.value = '';
+              }}
+            />
+          </div>
           <textarea
             id="config"
             data-testid="config"
@@ -59,9 +105,14 @@ export function ConfigInput(props: Props) {
             </p>
           )}
           <p id="config-help" class="help">
-            Paste a Hugging Face config.json; it is read in this page and never sent anywhere.
+            Paste a Hugging Face config.json, open it or drop it here; it is read in this page and never sent anywhere.
           </p>
         </>
+      )}
+      {fileError && (
+        <p class="error" role="alert" data-testid="config-file-error">
+          {fileError}
+        </p>
       )}
     </section>
   );

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The accelerator catalog as a select, grouped by vendor.
+// The accelerator catalog as a select, grouped by vendor, and a user-defined GPU ("Custom…").
 import type { Accelerator } from '../core/types';
+import { customGpuId } from '../state/custom-gpu';
 
 export function byVendor(gpus: Accelerator[]): Map<string, Accelerator[]> {
   const groups = new Map<string, Accelerator[]>();
@@ -15,10 +16,12 @@ interface Props {
   describedBy?: string;
   invalid: boolean;
   noneLabel: string;
+  /** Offers "Custom…" (gpu=custom); its figures are edited in CustomGpuForm. */
+  allowCustom?: boolean;
   onValue: (id: string) => void;
 }
 
-export function GpuSelect({ id, value, gpus, describedBy, invalid, noneLabel, onValue }: Props) {
+export function GpuSelect({ id, value, gpus, describedBy, invalid, noneLabel, allowCustom = true, onValue }: Props) {
   return (
     <select id={id} data-testid={id} value={value} aria-describedby={describedBy} aria-invalid={invalid ? 'true' : 'false'} onChange={(e) => onValue(e.currentTarget.value)}>
       <option value="">{noneLabel}</option>
@@ -31,6 +34,11 @@ export function GpuSelect({ id, value, gpus, describedBy, invalid, noneLabel, on
           ))}
         </optgroup>
       ))}
+      {allowCustom && (
+        <optgroup label="User-defined">
+          <option value={customGpuId}>Custom…</option>
+        </optgroup>
+      )}
     </select>
   );
 }

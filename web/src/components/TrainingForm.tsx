@@ -17,7 +17,9 @@ import {
 } from '../state/training-inputs';
 import { listOf, toggled } from '../state/plan-inputs';
 import { Field, NumberField } from './Field';
+import { CustomGpuForm } from './CustomGpuForm';
 import { GpuSelect } from './GpuSelect';
+import { choosingGpu, customGpuId, customGpuKeys } from '../state/custom-gpu';
 
 interface Props {
   training: TrainingWorkload;
@@ -30,7 +32,7 @@ interface Props {
   onChange: (training: TrainingWorkload) => void;
 }
 
-const fields: ReadonlySet<string> = new Set<string>([...trainingTextKeys, ...trainingFlagKeys]);
+const fields: ReadonlySet<string> = new Set<string>([...trainingTextKeys, ...trainingFlagKeys, ...customGpuKeys]);
 /** Where an error naming `field` is shown: the sharding select answers for zero and fsdp. */
 const home = (field: string) => (field === 'zero' || field === 'fsdp' ? 'sharding' : field);
 
@@ -42,6 +44,7 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
   const general = error && !(error.field && fields.has(error.field)) ? error : undefined;
   const set = (key: TextKey) => (value: string) => onChange({ ...training, [key]: value });
   const gpu = gpus.find((candidate) => candidate.id === training.gpu);
+  const custom = training.gpu === customGpuId;
   const number = (key: TextKey, label: string, help: string, placeholder?: string) => (
     <NumberField id={`train-${key}`} label={label} help={help} value={training[key]} placeholder={placeholder} error={errorAt(key)} onValue={set(key)} />
   );
@@ -83,9 +86,10 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
       )}
       <fieldset>
         <legend>Hardware and parallelism</legend>
-        <Field id="train-gpu" label="GPU" error={errorAt('gpu')} help={gpu ? `${bytesIn(gpu.memory_bytes, 'GiB')} per GPU · ${gpu.interconnect}` : 'No GPU: memory only, no fit check'}>
-          {(describedBy, invalid) => <GpuSelect id="train-gpu" value={training.gpu} gpus={gpus} describedBy={describedBy} invalid={invalid} noneLabel="No GPU (memory only)" onValue={set('gpu')} />}
+        <Field id="train-gpu" label="GPU" error={errorAt('gpu')} help={gpu ? `${bytesIn(gpu.memory_bytes, 'GiB')} per GPU · ${gpu.interconnect}` : custom ? 'User-defined: the figures below' : 'No GPU: memory only, no fit check'}>
+          {(describedBy, invalid) => <GpuSelect id="train-gpu" value={training.gpu} gpus={gpus} describedBy={describedBy} invalid={invalid} noneLabel="No GPU (memory only)" onValue={(id) => onChange(choosingGpu({ ...training, gpu: id }, training.gpu, id))} />}
         </Field>
+        {custom && <CustomGpuForm idPrefix="train-" fields={training} gpus={gpus} error={error} onChange={(changed) => onChange({ ...training, ...changed })} />}
         <div class="grid-fields">
           {number('gpus', 'GPUs', 'all GPUs of the run')}
           {number('tp', 'Tensor parallel (tp)', 'GPUs each layer is split over')}
@@ -153,14 +157,14 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
           </p>
         )}
       </fieldset>
-      {gpu && (
+      {(gpu || custom) && (
         <fieldset data-testid="train-time-fieldset">
           <legend>Step time and cost</legend>
           <div class="grid-fields">
             {number('global_batch_tokens', 'Tokens per step', time ? `global batch; empty: ${withThousands(time.global_batch_tokens)}` : 'global batch; empty: 4Mi tokens', time ? String(time.global_batch_tokens) : 'auto')}
             {number('train_tokens', 'Tokens to train on', 'for the time and cost to train; empty: 1e12', '1e12')}
             {number('flops_efficiency', 'Compute efficiency', 'share of peak FLOP/s in the weight products; empty: 0.5', time ? String(time.flops_efficiency) : '0.5')}
-            {number('price_per_gpu_hour', 'Price per GPU-hour (USD)', `empty: ${gpu.price_per_hour_usd} USD (catalog)`, String(gpu.price_per_hour_usd))}
+            {number('price_per_gpu_hour', 'Price per GPU-hour (USD)', gpu ? `empty: ${gpu.price_per_hour_usd} USD (catalog)` : "empty: the custom GPU's price", gpu ? String(gpu.price_per_hour_usd) : undefined)}
           </div>
           {flag('overlap', 'Overlap data-parallel collectives with the backward pass')}
         </fieldset>

@@ -5,7 +5,9 @@ import type { Accelerator, CoreError, FormatCatalog } from '../core/types';
 import { fp8Formats, groupedFormats, workloadTextKeys, type Workload } from '../state/inputs';
 import { bytesIn, withThousands } from '../format';
 import { Field, NumberField } from './Field';
+import { CustomGpuForm } from './CustomGpuForm';
 import { GpuSelect } from './GpuSelect';
+import { choosingGpu, customGpuId, customGpuKeys } from '../state/custom-gpu';
 
 interface Props {
   workload: Workload;
@@ -17,13 +19,14 @@ interface Props {
   onChange: (workload: Workload) => void;
 }
 
-export const workloadFields: ReadonlySet<string> = new Set<string>([...workloadTextKeys, 'eager_attention', 'fp8_activations']);
+export const workloadFields: ReadonlySet<string> = new Set<string>([...workloadTextKeys, ...customGpuKeys, 'eager_attention', 'fp8_activations']);
 
 export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, onChange }: Props) {
   const set = (key: keyof Workload) => (value: string) => onChange({ ...workload, [key]: value });
   const errorFor = (key: keyof Workload) => (error?.field === key ? error : undefined);
   const general = error && !(error.field && workloadFields.has(error.field)) ? error : undefined;
   const gpu = gpus.find((candidate) => candidate.id === workload.gpu);
+  const custom = workload.gpu === customGpuId;
   const number = (key: keyof Workload, label: string, help: string, placeholder?: string) => (
     <NumberField id={key} label={label} help={help} value={String(workload[key])} placeholder={placeholder} error={errorFor(key)} onValue={set(key)} />
   );
@@ -41,9 +44,10 @@ export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, 
       )}
       <fieldset>
         <legend>Hardware and layout</legend>
-        <Field id="gpu" label="GPU" error={errorFor('gpu')} help={gpu ? `${bytesIn(gpu.memory_bytes, 'GiB')} per GPU · ${gpu.interconnect}` : 'No GPU: memory only, no fit check'}>
-          {(describedBy, invalid) => <GpuSelect id="gpu" value={workload.gpu} gpus={gpus} describedBy={describedBy} invalid={invalid} noneLabel="No GPU (memory only)" onValue={set('gpu')} />}
+        <Field id="gpu" label="GPU" error={errorFor('gpu')} help={gpu ? `${bytesIn(gpu.memory_bytes, 'GiB')} per GPU · ${gpu.interconnect}` : custom ? 'User-defined: the figures below' : 'No GPU: memory only, no fit check'}>
+          {(describedBy, invalid) => <GpuSelect id="gpu" value={workload.gpu} gpus={gpus} describedBy={describedBy} invalid={invalid} noneLabel="No GPU (memory only)" onValue={(id) => onChange(choosingGpu({ ...workload, gpu: id }, workload.gpu, id))} />}
         </Field>
+        {custom && <CustomGpuForm idPrefix="" fields={workload} gpus={gpus} error={error} onChange={(fields) => onChange({ ...workload, ...fields })} />}
         <div class="grid-fields">
           {number('tp', 'Tensor parallel (tp)', 'GPUs each layer is split over')}
           {number('pp', 'Pipeline parallel (pp)', 'stages the layers are split into')}
@@ -100,14 +104,14 @@ export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, 
           Eager attention (materialized score matrix, no FlashAttention)
         </label>
       </fieldset>
-      {gpu && (
+      {(gpu || custom) && (
         <fieldset data-testid="speed-fieldset">
           <legend>Speed and cost</legend>
           <div class="grid-fields">
             {number('flops_efficiency', 'Compute efficiency', 'share of peak FLOP/s reached; default 0.7')}
             {number('hbm_efficiency', 'Memory bandwidth efficiency', 'share of HBM bandwidth reached; default 0.8')}
             {number('interconnect_efficiency', 'Interconnect efficiency', 'share of link bandwidth in collectives; default 0.7')}
-            {number('price_per_gpu_hour', 'Price per GPU-hour (USD)', `empty: ${gpu.price_per_hour_usd} USD, ${gpu.price_source}`, String(gpu.price_per_hour_usd))}
+            {number('price_per_gpu_hour', 'Price per GPU-hour (USD)', gpu ? `empty: ${gpu.price_per_hour_usd} USD, ${gpu.price_source}` : "empty: the custom GPU's price", gpu ? String(gpu.price_per_hour_usd) : undefined)}
           </div>
           {fp8Formats.has(workload.weights) && (
             <label class="checkbox">

@@ -2,6 +2,7 @@
 // One planner sweep, split into one planReport call per GPU kind so that progress can be shown
 // after each; the answers are joined by merge.ts.
 import type { CoreError, PlanReport } from '../core/types';
+import { optionsForKind } from '../state/custom-gpu';
 import { listOf, planOptions, type PlanInputs } from '../state/plan-inputs';
 import { mergePlans } from './merge';
 import { toCoreError, type PlanRunner } from './runner';
@@ -26,7 +27,7 @@ export async function runPlan(
   const options = planOptions(inputs);
   const kinds = listOf(options.gpus ?? '');
   // No kind (or one): a single call, which also gives the core's message for an empty list.
-  const calls = kinds.length > 1 ? kinds.map((gpu) => ({ ...options, gpus: gpu })) : [options];
+  const calls = kinds.length > 1 ? kinds.map((gpu) => optionsForKind(options, gpu)) : [options];
   const parts: PlanReport[] = [];
   onProgress({ done: 0, total: calls.length });
   for (const call of calls) {

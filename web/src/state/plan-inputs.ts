@@ -2,10 +2,12 @@
 // The planner's constraints, as typed (fitcheck plan). Lists travel comma-separated, as the core
 // reads them.
 import type { PlanOptions } from '../core/types';
+import { customGpuId, customGpuOptions, defaultCustomGpu, type CustomGpuFields } from './custom-gpu';
 
 export type PlanObjective = NonNullable<PlanOptions['objective']>;
 
-export interface PlanInputs {
+/** With custom among the GPU kinds, the custom_gpu_* fields define it (custom-gpu.ts). */
+export interface PlanInputs extends CustomGpuFields {
   /** GPU kinds, comma-separated. */
   gpus: string;
   max_gpus: string;
@@ -36,6 +38,7 @@ export const defaultPlanInputs: PlanInputs = {
   tpot: '',
   objective: 'highest_throughput',
   headroom: '0.1',
+  ...defaultCustomGpu,
 };
 
 export const objectives: Array<[PlanObjective, string]> = [
@@ -77,5 +80,6 @@ export function planOptions(inputs: PlanInputs): PlanOptions {
   // than its default. An empty weight list means the checkpoint's stored format.
   options.gpus = listOf(inputs.gpus).join(',');
   options.kv_dtypes = listOf(inputs.kv_dtypes).join(',');
+  Object.assign(options, customGpuOptions(inputs, listOf(options.gpus).includes(customGpuId)));
   return options as PlanOptions;
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The training workload, as typed: the core parses and validates every value (fitcheck train).
 import type { TrainingOptions } from '../core/types';
+import { customGpuId, customGpuOptions, defaultCustomGpu, type CustomGpuFields } from './custom-gpu';
 
-export interface TrainingWorkload {
+/** With gpu = 'custom', the custom_gpu_* fields define it (custom-gpu.ts). */
+export interface TrainingWorkload extends CustomGpuFields {
   gpu: string;
   gpus: string;
   tp: string;
@@ -70,6 +72,7 @@ export const defaultTraining: TrainingWorkload = {
   flops_efficiency: '',
   price_per_gpu_hour: '',
   overlap: true,
+  ...defaultCustomGpu,
 };
 
 export const trainingTextKeys: ReadonlyArray<keyof TrainingWorkload> = [
@@ -131,6 +134,7 @@ export function trainingOptions(workload: TrainingWorkload): TrainingOptions {
   }
   // A flag goes to the core when it differs from the core's default (all off but overlap).
   for (const key of trainingFlagKeys) if (workload[key] !== defaultTraining[key]) options[key] = Boolean(workload[key]);
+  Object.assign(options, customGpuOptions(workload, options.gpu === customGpuId));
   // The hybrid group size is an option of HYBRID_SHARD only.
   if (options.fsdp !== 'hybrid_shard') delete options.fsdp_shard_group;
   // Zero with FSDP is refused by the core even at stage 0; send the one that is chosen.
