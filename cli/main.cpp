@@ -10,6 +10,7 @@
 #include "fitcheck/report.hpp"
 #include "format.hpp"
 #include "infer_command.hpp"
+#include "plan_training_command.hpp"
 #include "train_command.hpp"
 #include "transformer_mem_command.hpp"
 #include "read_input.hpp"
@@ -23,10 +24,10 @@ constexpr const char* usage_text =
     "\n"
     "commands:\n"
     "  params CONFIG.json [--json]   exact parameter count and breakdown (CONFIG may be - for stdin)\n"
-    "  infer CONFIG.json [options]   inference memory per GPU and capacity; options:\n"
+    "  infer CONFIG.json [options]   inference memory per GPU and capacity (fitcheck infer --help); options:\n"
     "      --weights FORMAT (bf16, fp8, q4_k_m, gptq, awq, nf4, mxfp4...; see 'formats')\n"
     "      --kv-dtype D (bf16, fp16, fp32, fp8, int8, int4)  --batch N  --context N (tokens per sequence)\n"
-    "      --tp N --pp N --ep N  --gpu NAME (see 'gpus')  --gpu-memory-utilization F (0.9)\n"
+    "      --tp N --pp N --ep N  --gpu NAME (see 'gpus'; or custom)  --gpu-memory-utilization F (0.9)\n"
     "      --prefill-chunk N  --kv-block N (16 = paged)  --overhead-gib F (1)  --eager-attention\n"
     "      --weight-bits N --group-size N (GPTQ/AWQ)  --json\n"
     "      with --gpu, latency too: --prompt-len N --gen-len N --flops-efficiency F --hbm-efficiency F\n"
@@ -36,6 +37,8 @@ constexpr const char* usage_text =
     "      serving layouts that fit, ranked: --gpus a,b --max-gpus N --weights f1,f2 --kv-dtypes d1,d2\n"
     "      --batches 1,8,64 --prompt-len N --gen-len N --ttft S --tpot S --keep N\n"
     "      --objective lowest_latency|highest_throughput|lowest_cost|fewest_gpus\n"
+    "      a custom GPU: custom in --gpus (infer, train and plan: --custom-gpu-* flags, infer --help)\n"
+    "      --mode training: training layouts (tp/pp/dp/cp/ep, ZeRO, micro-batch, recompute); plan --help\n"
     "  transformer-mem [flags]       the classic transformer_mem.py report, same flags and numbers\n"
     "  gpus [--json]                 the accelerator catalog\n"
     "  formats [--json]              weight formats and KV cache dtypes\n"
@@ -123,7 +126,7 @@ int main(int argc, char** argv) {
       std::fputs(err.c_str(), stderr);
       return status;
     }
-    if (command == "plan") return cli::run_plan(args);
+    if (command == "plan") return cli::run_plan_modes(args);
     if (command == "gpus") return cli::run_gpus(args);
     if (command == "formats") return cli::run_formats(args);
     if (command == "help" || command == "--help" || command == "-h") {

@@ -69,6 +69,10 @@ val plan_report(const std::string& config_json_text, const val& options) {
   return json_result([&] { return fitcheck::plan_report_json(config_json_text, option_list(options)); });
 }
 
+val training_plan_report(const std::string& config_json_text, const val& options) {
+  return json_result([&] { return fitcheck::training_plan_report_json(config_json_text, option_list(options)); });
+}
+
 val transformer_mem_report(const val& options) {
   return json_result([&] { return fitcheck::transformer_mem_report_json(option_list(options)); });
 }
@@ -88,9 +92,12 @@ std::string core_version() { return "0.1.0"; }
 EMSCRIPTEN_BINDINGS(fitcheck_core) {
   emscripten::function("parameterReport", &parameter_report);
   emscripten::function("inferenceReport", &inference_report);
+#ifndef FITCHECK_INFERENCE_ONLY  // the page's first-view module (CMakeLists.txt) leaves these out
   emscripten::function("trainingReport", &training_report);
   emscripten::function("planReport", &plan_report);
+  emscripten::function("trainingPlanReport", &training_plan_report);
   emscripten::function("transformerMemReport", &transformer_mem_report);
+#endif
   emscripten::function("acceleratorCatalog", &accelerator_catalog);
   emscripten::function("formatCatalog", &format_catalog);
   emscripten::function("version", &core_version);

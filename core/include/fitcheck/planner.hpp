@@ -18,6 +18,7 @@
 #include "fitcheck/model.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/params.hpp"
+#include "fitcheck/training_memory.hpp"
 
 namespace fitcheck {
 
@@ -32,6 +33,7 @@ std::optional<PlanObjective> find_plan_objective(std::string_view id);
 
 struct InferencePlanRequest {
   std::vector<const Accelerator*> gpus;           // candidate kinds
+  std::shared_ptr<const Accelerator> custom_gpu;  // owns the kind named custom, if any
   std::int64_t max_gpus = 8;                      // GPUs one replica may use
   std::int64_t max_gpus_per_node = 0;             // 0: each GPU's typical node size; tp stays within a node
   std::vector<WeightFormat> weight_formats{WeightFormat::bf16};
@@ -88,5 +90,82 @@ InferencePlanRequest parse_plan_options(const ModelDescription& model, const Opt
 
 // plan_inference as JSON: evaluated, feasible, best[], frontier[], notes, and the request echoed.
 std::string plan_report_json(std::string_view config_json_text, const OptionList& options);
+
+// ---- Training layouts -------------------------------------------------------------------------
+// Search GPU kind and count, tp/pp/dp/cp/ep, ZeRO stage, micro-batch size and recomputation for
+// the training layouts whose memory (training_memory) fits, timed by estimate_training_time and
+// ranked by an objective, with the time-to-train versus cost frontier. docs/planner.md.
+
+enum class TrainingPlanObjective : std::uint8_t {
+  shortest_time,       // least wall-clock time to train the tokens
+  highest_throughput,  // most tokens per second
+  lowest_cost,         // cheapest to train the tokens
+  fewest_gpus,         // smallest job, then the shortest time
+};
+const char* training_plan_objective_name(TrainingPlanObjective objective);
+std::optional<TrainingPlanObjective> find_training_plan_objective(std::string_view id);
+
+struct TrainingPlanRequest {
+  std::vector<const Accelerator*> gpus;   // candidate kinds
+  std::shared_ptr<const Accelerator> custom_gpu;  // owns the kind named custom, if any
+  std::int64_t max_gpus = 64;             // GPUs available for the whole job
+  std::int64_t max_gpus_per_node = 0;     // 0: each GPU's typical node size; tp x cp stays within a node
+  double memory_headroom = 0.1;           // share of GPU memory left unused
+  std::int64_t global_batch_tokens = std::int64_t{4} << 20;  // fixed: dp x micro-batch x accumulation x seq
+  std::vector<std::int64_t> micro_batch_sizes{1, 2, 4, 8};
+  std::vector<int> zero_stages{0, 1, 2, 3};
+  std::vector<Recompute> recompute_modes{Recompute::none, Recompute::selective, Recompute::full};
+  TrainingPlanObjective objective = TrainingPlanObjective::shortest_time;
+  std::size_t keep = 20;
+  // Precision, optimizer, sequence length, LoRA, overhead, tokens to train, FLOP efficiency and
+  // overlap as `fitcheck train` reads them; the searched fields of its workload are overwritten.
+  TrainingRequest base{};
+};
+
+struct TrainingPlanCandidate {
+  std::size_t gpu = 0;  // index into request.gpus
+  std::int64_t gpus = 1;
+  std::int64_t tensor_parallel = 1, pipeline_parallel = 1, data_parallel = 1, context_parallel = 1, expert_parallel = 1;
+  bool sequence_parallel = false;  // on whenever tp > 1: less memory, same step time
+  int zero_stage = 0;
+  std::int64_t micro_batch_size = 1;
+  std::int64_t gradient_accumulation_steps = 1;  // micro-batches per data-parallel rank per step
+  Recompute recompute = Recompute::none;
+  std::int64_t memory_bytes_per_gpu = 0;
+  std::int64_t budget_bytes_per_gpu = 0;
+  double step_seconds = 0;
+  double tokens_per_second = 0;
+  double mfu = 0;
+  double train_seconds = 0;
+  double train_gpu_hours = 0;
+  double train_cost_usd = 0;
+  double price_per_hour_usd = 0;
+};
+
+struct TrainingPlan {
+  std::int64_t evaluated = 0;  // (layout, GPU kind) pairs whose memory was checked
+  std::int64_t feasible = 0;   // that fit
+  std::vector<TrainingPlanCandidate> best;      // by the objective
+  std::vector<TrainingPlanCandidate> frontier;  // time to train vs cost: none other both faster and cheaper
+  std::vector<std::string> notes;
+};
+
+// The memory and step-time workloads of one candidate (what `fitcheck train` with the same flags
+// evaluates).
+TrainingRequest training_request_of(const TrainingPlanCandidate& candidate, const TrainingPlanRequest& request);
+
+TrainingPlan plan_training(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                           const TrainingPlanRequest& request, const PlanProgress& progress = {});
+
+// Keys: gpus (comma-separated ids), max_gpus, gpus_per_node, headroom, global_batch_tokens,
+// micro_batch_sizes, zero_stages, recompute_modes (comma lists), objective, keep, the custom
+// accelerator keys when gpus names custom (options.hpp kCustomGpuKeys); and the
+// `fitcheck train` keys precision, master_weights, fp32_gradients, optimizer,
+// adafactor_first_moment, seq_len, eager_attention, dropout, lora_rank, lora_modules, qlora,
+// lora_dropout, overhead_gib, train_tokens, flops_efficiency, overlap. Throws OptionError.
+TrainingPlanRequest parse_training_plan_options(const OptionList& options);
+
+// plan_training as JSON: evaluated, feasible, best[], frontier[], notes, and the request echoed.
+std::string training_plan_report_json(std::string_view config_json_text, const OptionList& options);
 
 }  // namespace fitcheck

@@ -1,33 +1,33 @@
 // SPDX-License-Identifier: MIT
 import { useEffect, useMemo, useRef, useState, useErrorBoundary } from 'preact/hooks';
-import type { PlanCandidate } from '../core/types';
-import { pageTables } from '../export/page-tables';
+import { loadCore } from '../core/load';
+import type { PlanCandidate, TrainingPlanCandidate } from '../core/types';
 import { weightFormatsTable } from '../export/tables';
 import { useCore } from '../hooks/use-core';
+import { useAfterPaint } from '../hooks/use-after-paint';
 import { useDeferred } from '../hooks/use-deferred';
 import { useEmbedHeight } from '../hooks/use-embed-height';
+import { useFullCore } from '../hooks/use-full-core';
 import { useParameterReport } from '../hooks/use-reports';
 import { useInference } from '../hooks/use-inference';
 import { usePlan } from '../hooks/use-plan';
+import { useTrainingPlan } from '../hooks/use-training-plan';
+import { trainingInputsOf } from '../plan/load-training';
 import { useTraining } from '../hooks/use-training';
 import { geometricGrid, sweep, weightsPerFormat } from '../hooks/use-sweep';
 import { useUrlState } from '../hooks/use-url-state';
 import { defaultPresetId, presetConfigText, presets } from '../presets';
 import { configTextFromNumbers } from '../state/from-numbers';
+import { customGpuOf } from '../state/custom-gpu';
 import { defaultInputs, defaultWorkload, type Inputs, type Mode } from '../state/inputs';
-import { ComparePanel, type Snapshot } from './ComparePanel';
+import type { Snapshot } from './ComparePanel';
 import { ConfigInput } from './ConfigInput';
 import { CopyButton } from './CopyButton';
-import { ExportPanel } from './ExportPanel';
-import { InferenceResults } from './InferenceResults';
+import { InferenceResults, preloadInferenceDetails } from './InferenceResults';
+import { lazyComponent } from './lazy';
 import { ModeTabs } from './ModeTabs';
 import { Notes } from './Notes';
 import { ParameterTable } from './ParameterTable';
-import { PlanForm } from './PlanForm';
-import { PlanResults } from './PlanResults';
-import { TrainingForm } from './TrainingForm';
-import { TrainingPanel } from './TrainingPanel';
-import { ClassicCalculator } from './ClassicCalculator';
 import { UnitToggle } from './UnitToggle';
 import { WeightMemory } from './WeightMemory';
 import { WorkloadForm } from './WorkloadForm';
@@ -41,6 +41,30 @@ export interface AppProps {
   persist?: boolean;
   initialPreset?: string;
   initialMode?: Mode;
+}
+
+// Chunks fetched when first drawn: each tab's components with its tab, the comparison once something
+// is pinned, the export tables after the first result.
+const loading = () => <p class="muted">Loading…</p>;
+const trainingTab = () => import('./training-tab');
+const planTab = () => import('./plan-tab');
+const TrainingForm = lazyComponent(() => trainingTab().then((m) => m.TrainingForm), loading);
+const TrainingPanel = lazyComponent(() => trainingTab().then((m) => m.TrainingPanel));
+const ClassicCalculator = lazyComponent(() => trainingTab().then((m) => m.ClassicCalculator));
+const PlanForm = lazyComponent(() => planTab().then((m) => m.PlanForm), loading);
+const PlanResults = lazyComponent(() => planTab().then((m) => m.PlanResults), loading);
+const TrainingPlanForm = lazyComponent(() => planTab().then((m) => m.TrainingPlanForm), loading);
+const TrainingPlanResults = lazyComponent(() => planTab().then((m) => m.TrainingPlanResults), loading);
+const ComparePanel = lazyComponent(() => import('./ComparePanel').then((m) => m.ComparePanel));
+const ExportSection = lazyComponent(() => import('./ExportSection').then((m) => m.ExportSection));
+
+/** Fetches a tab's chunk (and the Training tab's full core) ahead of its click: hover or focus. */
+function preloadTab(mode: Mode) {
+  if (mode === 'training') {
+    TrainingPanel.preload();
+    loadCore().catch(() => undefined);  // useFullCore reports a failure
+  }
+  if (mode === 'plan') PlanForm.preload();
 }
 
 const contextCap = 1 << 20;
@@ -77,7 +101,7 @@ export function App(props: AppProps) {
 
 function Calculator({ embed = false, compact = embed, persist = true, initialPreset, initialMode }: AppProps) {
   const startPreset = presets.some((p) => p.id === initialPreset) ? initialPreset! : defaultPresetId;
-  const { core, gpus, formats, loadError } = useCore();
+  const { core, gpus, formats, loadError: coreLoadError } = useCore();
   const url = useUrlState(() => ({ ...defaultInputs(startPreset), mode: initialMode ?? 'inference' }), startPreset, persist);
   useEmbedHeight(embed);
   const top = useRef<HTMLElement>(null);
@@ -86,11 +110,20 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
   const configText = useMemo(() => configTextOf(inputs), [inputs.modelKind, inputs.presetId, inputs.pastedText, inputs.numbers]);
   const paramsOutcome = useParameterReport(url.inputs ? core : undefined, configText);
   const params = paramsOutcome?.report;
-  const inferenceState = useInference(url.inputs ? core : undefined, configText, workload, mode === 'inference' && Boolean(params));
+  // The parameter table is painted first; the inference report (capacity searches, latency) and
+  // everything after it start from the next frame.
+  const detailsReady = useAfterPaint(Boolean(params));
+  if (detailsReady && mode === 'inference') preloadInferenceDetails();
+  const inferenceState = useInference(url.inputs ? core : undefined, configText, workload, mode === 'inference' && Boolean(params) && detailsReady);
   const inference = inferenceState.report;
-  const trainingOutcome = useTraining(url.inputs ? core : undefined, configText, inputs.training, mode === 'training' && Boolean(params));
+  // Training needs the full core; the other tabs run on the inference module (or the worker's).
+  const full = useFullCore(mode === 'training');
+  const loadError = coreLoadError ?? (mode === 'training' ? full.loadError : undefined);
+  const trainingOutcome = useTraining(url.inputs ? full.core : undefined, configText, inputs.training, mode === 'training' && Boolean(params));
   const training = trainingOutcome?.report;
-  const planState = usePlan(Boolean(url.inputs && core && params), configText, inputs.plan, mode === 'plan');
+  const trainingPlanning = mode === 'plan' && inputs.trainingPlan.kind === 'training';
+  const planState = usePlan(Boolean(url.inputs && core && params), configText, inputs.plan, mode === 'plan' && !trainingPlanning);
+  const trainingPlanState = useTrainingPlan(Boolean(url.inputs && core && params), configText, inputs.trainingPlan, trainingPlanning);
   const [pinned, setPinned] = useState<Snapshot>();
   const [wantFormats, setWantFormats] = useState(false);
   const [linkNow, setLinkNow] = useState('');
@@ -114,10 +147,9 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
     return weightsPerFormat(core, configText, workload, formats.weight_formats);
   }, [core, configText, workload, formats, wantFormats, Boolean(params)], 60);
 
-  const gpu = gpus.find((candidate) => candidate.id === inference?.gpu?.id);
-  const latencyGpu = gpus.find((candidate) => candidate.id === (inferenceState.pending ? inferenceState.lastFull : inference)?.gpu?.id);
-  const planReport = planState.error ? undefined : planState.report;
-  const tables = useMemo(() => pageTables(mode, { params, inference, training, plan: planReport }, { unit, formats, gpu }), [mode, params, inference, training, planReport, unit, formats, gpu]);
+  const gpu = gpus.find((candidate) => candidate.id === inference?.gpu?.id) ?? inference?.gpu;  // a custom GPU: the report's figures
+  const latencyGpu = gpus.find((candidate) => candidate.id === (inferenceState.pending ? inferenceState.lastFull : inference)?.gpu?.id) ?? (inferenceState.pending ? inferenceState.lastFull : inference)?.gpu;
+  const planReport = planState.error || trainingPlanning ? undefined : planState.report;
   const current: Snapshot | undefined = params ? { label: modelLabel(inputs, params.model_type), params, inference: mode === 'inference' ? inference : undefined, training: mode === 'training' ? training : undefined } : undefined;
   const configError = paramsOutcome?.error;
   const inferenceError = inferenceState.error;
@@ -127,7 +159,7 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
   const exportExtra: Record<string, unknown> = { model: current?.label, unit };
   if (mode === 'inference') exportExtra.workload = inference?.workload;
   if (mode === 'training') Object.assign(exportExtra, { training: training?.workload, parallel: training?.parallel });
-  if (mode === 'plan') exportExtra.request = planState.report?.request;
+  if (mode === 'plan') exportExtra.request = trainingPlanning ? trainingPlanState.report?.request : planState.report?.request;
 
   const loadPlan = (candidate: PlanCandidate) => {
     const request = planState.report?.request;
@@ -137,6 +169,7 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
       // that the Inference tab reproduces the row's figures.
       workload: {
         ...defaultWorkload,
+        ...customGpuOf(candidate.gpu, inputs.plan),  // a custom kind's figures travel with its row
         gpu: candidate.gpu,
         tp: String(candidate.tp),
         pp: String(candidate.pp),
@@ -151,6 +184,12 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
     });
     top.current?.scrollIntoView?.({ block: 'start' });
   };
+  const loadTrainingPlan = (candidate: TrainingPlanCandidate) => {
+    const request = trainingPlanState.report?.request;
+    if (!request) return;
+    update({ mode: 'training', training: trainingInputsOf(candidate, request, inputs.trainingPlan) });
+    top.current?.scrollIntoView?.({ block: 'start' });
+  };
 
   return (
     <main class={compact ? 'page embed' : 'page'} ref={top}>
@@ -161,7 +200,7 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
         </header>
       )}
       <div class="toolbar">
-        <ModeTabs mode={mode} onMode={(next) => update({ mode: next })} />
+        <ModeTabs mode={mode} onMode={(next) => update({ mode: next })} onIntent={preloadTab} />
         <UnitToggle unit={unit} onUnit={(next) => update({ unit: next })} />
         <div class="actions">
           {persist && <CopyButton label="Copy link" testId="copy-link" text={url.link} />}
@@ -198,7 +237,7 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
           />
           {mode === 'inference' && <WorkloadForm workload={workload} gpus={gpus} formats={formats} error={inferenceError} resolvedContext={inference?.workload.context} onChange={(next) => update({ workload: next })} />}
           {mode === 'training' && <TrainingForm training={inputs.training} gpus={gpus} error={trainingError} resolvedDp={training?.parallel.dp} time={training?.time} onChange={(next) => update({ training: next })} />}
-          {mode === 'plan' && <PlanForm plan={inputs.plan} gpus={gpus} formats={formats} error={planState.error} usedWeights={planState.report?.request.weights} onChange={(next) => update({ plan: next })} />}
+          {mode === 'plan' && <PlanForm plan={inputs.plan} gpus={gpus} formats={formats} error={planState.error} usedWeights={planState.report?.request.weights} onChange={(next) => update({ plan: next })} kind={inputs.trainingPlan.kind} onKind={(kind) => update({ trainingPlan: { ...inputs.trainingPlan, kind } })} trainingForm={<TrainingPlanForm plan={inputs.trainingPlan} gpus={gpus} error={trainingPlanState.error} onChange={(next) => update({ trainingPlan: next })} />} />}
         </div>
         <section class="results" id="results" role="tabpanel" aria-labelledby={`tab-${mode}`} aria-live="polite" data-testid="results">
           {loadError && (
@@ -206,7 +245,7 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
               {loadError}
             </p>
           )}
-          {(!core || !url.inputs) && !loadError && <p class="muted">Loading the calculator…</p>}
+          {(!core || !url.inputs || (mode === 'training' && !full.core)) && !loadError && <p class="muted">Loading the calculator…</p>}
           {configError && (
             <p class="muted" data-testid="results-blocked">
               The results appear once the config reads correctly (see the message beside it).
@@ -227,13 +266,13 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
           )}
           {mode === 'training' && training && <TrainingPanel report={training} unit={unit} />}
           {mode === 'training' && <ClassicCalculator />}
-          {mode === 'plan' && params && <PlanResults state={planState} unit={unit} onLoad={loadPlan} />}
+          {mode === 'plan' && params && (trainingPlanning ? <TrainingPlanResults state={trainingPlanState} unit={unit} onLoad={loadTrainingPlan} /> : <PlanResults state={planState} unit={unit} onLoad={loadPlan} />)}
           {pinned && mode !== 'plan' && <ComparePanel pinned={pinned} current={inferenceState.pending && mode === 'inference' ? undefined : current} unit={unit} training={mode === 'training'} onUnpin={() => setPinned(undefined)} />}
           {params && (
             <>
               <ParameterTable report={params} />
               <WeightMemory report={params} formats={formatsTable ? weightFormatsTable(formatsTable, unit) : undefined} onWantFormats={mode === 'inference' ? () => setWantFormats(true) : undefined} />
-              {tables.length > 0 && <ExportPanel tables={tables} extra={exportExtra} />}
+              {detailsReady && <ExportSection mode={mode} reports={{ params, inference, training, plan: planReport }} unit={unit} formats={formats} gpu={gpu} extra={exportExtra} />}
               <Notes lines={assumptions} />
             </>
           )}

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The planner's constraints: which GPUs, how many, which formats and batch sizes, the request
 // lengths, latency targets and what to rank by.
+import type { ComponentChildren } from 'preact';
 import type { Accelerator, CoreError, FormatCatalog } from '../core/types';
-import { objectives, planKeys, type PlanInputs } from '../state/plan-inputs';
+import { listOf, objectives, planKeys, type PlanInputs } from '../state/plan-inputs';
+import type { PlanKind } from '../state/training-plan-inputs';
+import { choosingGpu, customGpuId, customGpuKeys } from '../state/custom-gpu';
 import { CheckboxList } from './CheckboxList';
+import { CustomGpuForm } from './CustomGpuForm';
 import { Field, NumberField } from './Field';
+import { PlanKindSwitch } from './PlanKindSwitch';
 
 interface Props {
   plan: PlanInputs;
@@ -14,32 +19,53 @@ interface Props {
   /** The formats the core searched when none is ticked (the checkpoint's stored format). */
   usedWeights?: string[];
   onChange: (plan: PlanInputs) => void;
+  /** Serving or training layouts; the training constraints are drawn by `trainingForm`. */
+  kind?: PlanKind;
+  onKind?: (kind: PlanKind) => void;
+  trainingForm?: ComponentChildren;
 }
 
 /** The option an error names, mapped to the input that holds it. */
 const homes: Record<string, keyof PlanInputs> = { kv_dtype: 'kv_dtypes', batch: 'batches' };
 const home = (field: string): string => homes[field] ?? field;
 
-export function PlanForm({ plan, gpus, formats, error, usedWeights, onChange }: Props) {
+export function PlanForm({ plan, gpus, formats, error, usedWeights, onChange, kind = 'inference', onKind, trainingForm }: Props) {
+  const kindSwitch = onKind && <PlanKindSwitch kind={kind} onKind={onKind} />;
+  if (kind === 'training')
+    return (
+      <>
+        {kindSwitch}
+        {trainingForm}
+      </>
+    );
   const errorAt = (key: keyof PlanInputs) => (error?.field && home(error.field) === key ? error : undefined);
-  const known = new Set<string>(planKeys);
+  const known = new Set<string>([...planKeys, ...customGpuKeys]);
   const general = error && !(error.field && known.has(home(error.field))) ? error : undefined;
   const set = (key: keyof PlanInputs) => (value: string) => onChange({ ...plan, [key]: value });
   const number = (key: keyof PlanInputs, label: string, help: string, placeholder?: string) => (
     <NumberField id={`plan-${key}`} label={label} help={help} value={plan[key]} placeholder={placeholder} error={errorAt(key)} onValue={set(key)} />
   );
-  const gpuItems = gpus.map((gpu) => ({ id: gpu.id, label: gpu.name, group: gpu.vendor }));
+  const gpuItems = [...gpus.map((gpu) => ({ id: gpu.id, label: gpu.name, group: gpu.vendor })), { id: customGpuId, label: 'Custom…', group: 'User-defined' }];
+  const custom = listOf(plan.gpus).includes(customGpuId);
+  // Ticking the custom kind bases it on the first catalog kind ticked, so its empty fields start there.
+  const setGpus = (value: string) => {
+    const ticked = listOf(value).includes(customGpuId) && !custom;
+    const previous = listOf(plan.gpus).find((id) => id !== customGpuId) ?? '';
+    onChange(choosingGpu({ ...plan, gpus: value }, previous, ticked ? customGpuId : ''));
+  };
   const weightItems = (formats?.weight_formats ?? []).map((format) => ({ id: format.id, label: format.id }));
   const kvItems = (formats?.kv_cache_dtypes ?? []).map((dtype) => ({ id: dtype.id, label: dtype.id }));
   return (
     <section class="workload" aria-labelledby="plan-heading">
+      {kindSwitch}
       <h2 id="plan-heading">Serving constraints</h2>
       {general && (
         <p class="error" role="alert" data-testid="plan-error">
           {general.message}
         </p>
       )}
-      <CheckboxList id="plan-gpus" legend="GPU kinds to consider" items={gpuItems} value={plan.gpus} error={errorAt('gpus')} tall onValue={set('gpus')} help="each kind is searched in turn; the price per GPU-hour is the catalog's" />
+      <CheckboxList id="plan-gpus" legend="GPU kinds to consider" items={gpuItems} value={plan.gpus} error={errorAt('gpus')} tall onValue={setGpus} help="each kind is searched in turn; the price per GPU-hour is the catalog's (a custom GPU's own)" />
+      {custom && <CustomGpuForm idPrefix="plan-" fields={plan} gpus={gpus} error={error} onChange={(changed) => onChange({ ...plan, ...changed })} />}
       <fieldset>
         <legend>Size and precision</legend>
         <div class="grid-fields">

@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: MIT
-// A table of planner candidates (export/plan-tables.ts) in which each row loads its layout into
-// the Inference tab: by its button, or by a click anywhere on the row.
-import type { PlanCandidate } from '../core/types';
+// A table of planner candidates (export/plan-tables.ts, training-plan-tables.ts) in which each row
+// loads its layout into the Inference (or Training) tab: by its button, or by a click on the row.
 import { planTextColumns } from '../export/plan-tables';
 import type { TableModel } from '../export/tables';
 
-interface Props {
+interface Props<Candidate> {
   table: TableModel;
-  candidates: PlanCandidate[];
-  onLoad: (candidate: PlanCandidate) => void;
+  candidates: Candidate[];
+  onLoad: (candidate: Candidate) => void;
+  /** Left-aligned columns; default the serving table's. */
+  textColumns?: ReadonlyArray<number>;
+  /** The tab a row opens in. */
+  target?: string;
 }
 
-export function PlanTable({ table, candidates, onLoad }: Props) {
+export function PlanTable<Candidate>({ table, candidates, onLoad, textColumns = planTextColumns, target = 'Inference' }: Props<Candidate>) {
   // The title sits above the scroll box, so that it stays in view on a narrow screen.
   return (
     <div class="plan-table-block">
@@ -23,7 +26,7 @@ export function PlanTable({ table, candidates, onLoad }: Props) {
           <thead>
             <tr>
               {table.columns.map((column, i) => (
-                <th scope="col" key={column} class={planTextColumns.includes(i) ? undefined : 'number'}>
+                <th scope="col" key={column} class={textColumns.includes(i) ? undefined : 'number'}>
                   {column}
                 </th>
               ))}
@@ -41,7 +44,7 @@ export function PlanTable({ table, candidates, onLoad }: Props) {
                       {cell.text}
                     </th>
                   ) : (
-                    <td key={i} class={planTextColumns.includes(i) ? undefined : 'number'} data-testid={`${table.id}-${index}-${table.keys[i]}`}>
+                    <td key={i} class={textColumns.includes(i) ? undefined : 'number'} data-testid={`${table.id}-${index}-${table.keys[i]}`}>
                       {cell.text}
                     </td>
                   ),
@@ -50,7 +53,7 @@ export function PlanTable({ table, candidates, onLoad }: Props) {
                   <button
                     type="button"
                     data-testid={`${table.id}-load-${index}`}
-                    aria-label={`Load layout ${index + 1} into the Inference tab`}
+                    aria-label={`Load layout ${index + 1} into the ${target} tab`}
                     onClick={(e) => {
                       e.stopPropagation();
                       onLoad(candidates[index]);

@@ -195,7 +195,8 @@ export interface InferenceReport {
     notes: string[];
   };
   /** Present when a GPU is chosen. */
-  gpu?: { id: string; name: string; memory_bytes: number; budget_bytes: number };
+  /** Every figure of the GPU used (a custom GPU's are the user's), and the memory budget. */
+  gpu?: Accelerator & { budget_bytes: number };
   fits?: boolean;
   headroom_bytes?: number;
   max_batch_size?: number;
@@ -285,6 +286,76 @@ export interface PlanReport {
   feasible: number;
   best: PlanCandidate[];
   frontier: PlanCandidate[];
+  notes: string[];
+}
+
+/** Options of trainingPlanReport, as the CLI's `fitcheck plan --mode training` flags without the dashes. */
+export interface TrainingPlanOptions {
+  gpus?: string;
+  max_gpus?: number;
+  gpus_per_node?: number;
+  headroom?: number;
+  global_batch_tokens?: number;
+  micro_batch_sizes?: string;
+  zero_stages?: string;
+  recompute_modes?: string;
+  objective?: 'shortest_time' | 'highest_throughput' | 'lowest_cost' | 'fewest_gpus';
+  keep?: number;
+  precision?: string;
+  optimizer?: string;
+  seq_len?: number;
+  train_tokens?: number;
+  flops_efficiency?: number;
+  overhead_gib?: number;
+}
+
+export interface TrainingPlanCandidate {
+  gpu: string;
+  gpu_name: string;
+  gpus: number;
+  tp: number;
+  pp: number;
+  dp: number;
+  cp: number;
+  ep: number;
+  sequence_parallel: boolean;
+  zero: number;
+  micro_batch: number;
+  /** Gradient accumulation: micro-batches per data-parallel rank per step. */
+  micro_batches: number;
+  recompute: string;
+  memory_bytes_per_gpu: number;
+  budget_bytes_per_gpu: number;
+  step_seconds: number;
+  tokens_per_second: number;
+  mfu: number;
+  train_seconds: number;
+  train_gpu_hours: number;
+  train_cost_usd: number;
+  price_per_hour_usd: number;
+}
+
+export interface TrainingPlanReport {
+  model_type: string;
+  request: {
+    gpus: string[];
+    max_gpus: number;
+    gpus_per_node: number;
+    headroom: number;
+    global_batch_tokens: number;
+    seq_len: number;
+    micro_batch_sizes: number[];
+    zero_stages: number[];
+    recompute_modes: string[];
+    precision: string;
+    optimizer: string;
+    train_tokens: number;
+    objective: string;
+  };
+  evaluated: number;
+  feasible: number;
+  best: TrainingPlanCandidate[];
+  frontier: TrainingPlanCandidate[];
   notes: string[];
 }
 
@@ -479,6 +550,7 @@ export interface FitcheckModule {
   inferenceReport(configJsonText: string, options: InferenceOptions): InferenceReport;
   trainingReport(configJsonText: string, options: TrainingOptions): TrainingReport;
   planReport(configJsonText: string, options: PlanOptions): PlanReport;
+  trainingPlanReport(configJsonText: string, options: TrainingPlanOptions): TrainingPlanReport;
   transformerMemReport(options: TransformerMemOptions): TransformerMemReport;
   acceleratorCatalog(): Accelerator[];
   formatCatalog(): FormatCatalog;
@@ -491,6 +563,7 @@ export const moduleExports: ReadonlyArray<keyof FitcheckModule> = [
   'inferenceReport',
   'trainingReport',
   'planReport',
+  'trainingPlanReport',
   'transformerMemReport',
   'acceleratorCatalog',
   'formatCatalog',

@@ -2,13 +2,13 @@
 // The planner runner of the page build: a module Web Worker (Vite bundles plan-worker.ts and the
 // core it imports as files beside the page). If the worker cannot start or load, the calls in
 // flight and all later ones run on the main thread instead.
-import type { PlanReport } from '../core/types';
+import type { PlanReport, TrainingPlanReport } from '../core/types';
 import type { PlanRequest } from './plan-worker';
 import { createMainRunner, type PlanRunner } from './runner';
 
 interface Waiting {
   request: PlanRequest;
-  resolve: (report: PlanReport) => void;
+  resolve: (report: PlanReport & TrainingPlanReport) => void;
   reject: (error: Error) => void;
 }
 
@@ -35,12 +35,20 @@ export function createPlanRunner(): PlanRunner {
         worker.postMessage(request);
       });
     },
+    runTraining(configText, options) {
+      if (fallback) return fallback.runTraining(configText, options);
+      return new Promise<TrainingPlanReport>((resolve, reject) => {
+        const request = { id: nextId++, kind: 'training' as const, configText, options };
+        waiting.set(request.id, { request, resolve, reject });
+        worker.postMessage(request);
+      });
+    },
     dispose() {
       worker.terminate();
       waiting.clear();
     },
   };
-  worker.onmessage = (event: MessageEvent<{ id: number; report?: PlanReport; error?: { message: string; field?: string } }>) => {
+  worker.onmessage = (event: MessageEvent<{ id: number; report?: PlanReport & TrainingPlanReport; error?: { message: string; field?: string } }>) => {
     const entry = waiting.get(event.data.id);
     if (!entry) return;
     waiting.delete(event.data.id);
@@ -53,7 +61,10 @@ export function createPlanRunner(): PlanRunner {
     fallback = createMainRunner(fallbackNote);
     runner.where = 'main';
     runner.note = fallbackNote;
-    for (const { request, resolve, reject } of waiting.values()) fallback.run(request.configText, request.options).then(resolve, reject);
+    for (const { request, resolve, reject } of waiting.values()) {
+      const again = request.kind === 'training' ? fallback.runTraining(request.configText, request.options) : fallback.run(request.configText, request.options);
+      (again as Promise<PlanReport & TrainingPlanReport>).then(resolve, reject);
+    }
     waiting.clear();
   };
   return runner;

@@ -2,8 +2,10 @@
 // Everything the user can set, as plain serializable values. Numbers stay as the text typed: the
 // core parses and validates them, so its error (naming the option) shows next to the input.
 import type { InferenceOptions } from '../core/types';
+import { customGpuId, customGpuOptions, defaultCustomGpu, type CustomGpuFields } from './custom-gpu';
 import { defaultPlanInputs, type PlanInputs } from './plan-inputs';
 import { defaultTraining, type TrainingWorkload } from './training-inputs';
+import { defaultTrainingPlanInputs, type TrainingPlanInputs } from './training-plan-inputs';
 
 export type Mode = 'inference' | 'training' | 'plan';
 export const modes: ReadonlyArray<Mode> = ['inference', 'training', 'plan'];
@@ -25,7 +27,8 @@ export interface ModelNumbers {
   tie_word_embeddings: boolean;
 }
 
-export interface Workload {
+/** With gpu = 'custom', the custom_gpu_* fields define it (custom-gpu.ts). */
+export interface Workload extends CustomGpuFields {
   gpu: string;
   tp: string;
   pp: string;
@@ -63,6 +66,7 @@ export interface Inputs {
   workload: Workload;
   training: TrainingWorkload;
   plan: PlanInputs;
+  trainingPlan: TrainingPlanInputs;
 }
 
 export const defaultGpuId = 'h100-sxm-80gb';
@@ -95,6 +99,7 @@ export const defaultWorkload: Workload = {
   interconnect_efficiency: '0.7',
   price_per_gpu_hour: '',
   fp8_activations: true,
+  ...defaultCustomGpu,
 };
 
 /** Llama-3.1-8B's shape as a starting point for "from numbers". */
@@ -123,6 +128,7 @@ export function defaultInputs(presetId: string): Inputs {
     workload: { ...defaultWorkload },
     training: { ...defaultTraining },
     plan: { ...defaultPlanInputs },
+    trainingPlan: { ...defaultTrainingPlanInputs },
   };
 }
 
@@ -155,6 +161,7 @@ export function inferenceOptions(workload: Workload, overrides: Partial<Record<k
     if (value === '') delete options[key];
     else options[key] = value;
   }
+  Object.assign(options, customGpuOptions(workload, options.gpu === customGpuId));
   // Bit width and group size are options of GPTQ/AWQ only; the core refuses them elsewhere.
   if (!groupedFormats.has(String(options.weights ?? ''))) {
     delete options.weight_bits;

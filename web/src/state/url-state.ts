@@ -3,8 +3,10 @@
 // cut down to the fields the core reads, compressed (see compress.ts).
 import { compactConfigText } from './config-fields';
 import { decodeText, encodeText } from './compress';
+import { decodeCustomGpu, encodeCustomGpu } from './custom-gpu';
 import { defaultInputs, modes, workloadTextKeys, type Inputs, type Mode, type ModelNumbers, type Workload } from './inputs';
 import { defaultPlanInputs, planKeys, objectives, type PlanInputs } from './plan-inputs';
+import { defaultTrainingPlanInputs, trainingObjectives, trainingPlanKeys, type TrainingPlanInputs } from './training-plan-inputs';
 import { defaultTraining, trainingFlagKeys, trainingTextKeys, type TrainingWorkload } from './training-inputs';
 
 const workloadKeys: Array<keyof Workload> = [...workloadTextKeys, 'eager_attention', 'fp8_activations'];
@@ -38,6 +40,14 @@ export async function encodeInputs(inputs: Inputs): Promise<string> {
     if (value !== defaultTraining[key]) params.set(`t.${key}`, typeof value === 'boolean' ? (value ? '1' : '0') : value);
   }
   for (const key of planKeys) if (inputs.plan[key] !== defaultPlanInputs[key]) params.set(`p.${key}`, inputs.plan[key]);
+  // The training planner's inputs under q., the Plan tab's switch as p.kind.
+  if (inputs.trainingPlan.kind !== defaultTrainingPlanInputs.kind) params.set('p.kind', inputs.trainingPlan.kind);
+  for (const key of trainingPlanKeys) if (inputs.trainingPlan[key] !== defaultTrainingPlanInputs[key]) params.set(`q.${key}`, inputs.trainingPlan[key]);
+  // Each tab's custom GPU: only the fields typed (empty ones take the base GPU's figures).
+  encodeCustomGpu(params, '', inputs.workload);
+  encodeCustomGpu(params, 't.', inputs.training);
+  encodeCustomGpu(params, 'p.', inputs.plan);
+  encodeCustomGpu(params, 'q.', inputs.trainingPlan);
   return params.toString();
 }
 
@@ -97,6 +107,18 @@ export async function decodeInputs(hash: string, defaultPresetId: string): Promi
       if (objectives.some(([id]) => id === value)) inputs.plan.objective = value as PlanInputs['objective'];
     } else inputs.plan[key] = value;
   }
+  if (params.get('p.kind') === 'training') inputs.trainingPlan.kind = 'training';
+  for (const key of trainingPlanKeys) {
+    const value = params.get(`q.${key}`);
+    if (value === null) continue;
+    if (key === 'objective') {
+      if (trainingObjectives.some(([id]) => id === value)) inputs.trainingPlan.objective = value as TrainingPlanInputs['objective'];
+    } else inputs.trainingPlan[key] = value;
+  }
+  decodeCustomGpu(params, '', inputs.workload);
+  decodeCustomGpu(params, 't.', inputs.training);
+  decodeCustomGpu(params, 'p.', inputs.plan);
+  decodeCustomGpu(params, 'q.', inputs.trainingPlan);
   return { inputs, problem };
 }
 

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: MIT
+// The training planner's search: every layout is weighed once with training_memory() (the same
+// bytes on every GPU kind), then timed with estimate_training_time() on each kind where it fits.
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+#include <tuple>
+
+#include "fitcheck/planner.hpp"
+#include "fitcheck/training_time.hpp"
+
+namespace fitcheck {
+namespace {
+
+// The tail of every ranking, so that ties fall the same way in one call over every GPU kind and
+// in the page's join of one call per kind (web/src/plan/training-merge.ts).
+auto layout_key(const TrainingPlanCandidate& c) {
+  return std::make_tuple(c.gpu, c.gpus, c.tensor_parallel, c.pipeline_parallel, c.data_parallel, c.context_parallel,
+                         c.expert_parallel, c.zero_stage, c.micro_batch_size, static_cast<int>(c.recompute));
+}
+
+bool better(const TrainingPlanCandidate& a, const TrainingPlanCandidate& b, TrainingPlanObjective objective) {
+  switch (objective) {
+    case TrainingPlanObjective::shortest_time:
+      if (a.train_seconds != b.train_seconds) return a.train_seconds < b.train_seconds;
+      if (a.train_cost_usd != b.train_cost_usd) return a.train_cost_usd < b.train_cost_usd;
+      break;
+    case TrainingPlanObjective::highest_throughput:
+      if (a.tokens_per_second != b.tokens_per_second) return a.tokens_per_second > b.tokens_per_second;
+      if (a.train_cost_usd != b.train_cost_usd) return a.train_cost_usd < b.train_cost_usd;
+      break;
+    case TrainingPlanObjective::lowest_cost:
+      if (a.train_cost_usd != b.train_cost_usd) return a.train_cost_usd < b.train_cost_usd;
+      if (a.train_seconds != b.train_seconds) return a.train_seconds < b.train_seconds;
+      break;
+    case TrainingPlanObjective::fewest_gpus:
+      if (a.gpus != b.gpus) return a.gpus < b.gpus;
+      if (a.train_seconds != b.train_seconds) return a.train_seconds < b.train_seconds;
+      break;
+  }
+  return layout_key(a) < layout_key(b);
+}
+
+// Keeps the candidates no other beats on both time to train and cost (lower or equal on both).
+void add_to_frontier(std::vector<TrainingPlanCandidate>& frontier, const TrainingPlanCandidate& candidate) {
+  for (const auto& kept : frontier)
+    if (kept.train_seconds <= candidate.train_seconds && kept.train_cost_usd <= candidate.train_cost_usd) return;
+  frontier.erase(std::remove_if(frontier.begin(), frontier.end(),
+                                [&](const TrainingPlanCandidate& kept) {
+                                  return candidate.train_seconds <= kept.train_seconds &&
+                                         candidate.train_cost_usd <= kept.train_cost_usd;
+                                }),
+                 frontier.end());
+  frontier.push_back(candidate);
+}
+
+void check_request(const TrainingPlanRequest& request) {
+  if (request.gpus.empty()) throw OptionError("gpus", "the training planner needs at least one GPU kind");
+  for (const auto* gpu : request.gpus)
+    if (!gpu) throw OptionError("gpus", "unknown GPU in the training planner's list");
+  if (request.max_gpus < 1 || request.max_gpus > 65536) throw OptionError("max_gpus", "max GPUs must be between 1 and 65536");
+  if (request.max_gpus_per_node < 0) throw OptionError("gpus_per_node", "GPUs per node cannot be negative");
+  if (!(request.memory_headroom >= 0.0 && request.memory_headroom < 1.0))
+    throw OptionError("headroom", "memory headroom must be in [0, 1)");
+  if (request.micro_batch_sizes.empty()) throw OptionError("micro_batch_sizes", "the planner needs at least one micro-batch size");
+  for (auto size : request.micro_batch_sizes)
+    if (size < 1 || size > (std::int64_t{1} << 24))
+      throw OptionError("micro_batch_sizes", "micro-batch sizes must be between 1 and 2^24");
+  if (request.zero_stages.empty()) throw OptionError("zero_stages", "the planner needs at least one ZeRO stage");
+  for (int stage : request.zero_stages)
+    if (stage < 0 || stage > 3) throw OptionError("zero_stages", "ZeRO stages must be 0, 1, 2 or 3");
+  if (request.recompute_modes.empty()) throw OptionError("recompute_modes", "the planner needs at least one recompute mode");
+  if (request.keep < 1) throw OptionError("keep", "keep at least one candidate");
+  const std::int64_t seq = request.base.workload.sequence_tokens;
+  if (seq < 1) throw OptionError("seq_len", "sequence length must be at least 1 token");
+  if (request.global_batch_tokens < seq || request.global_batch_tokens % seq != 0)
+    throw OptionError("global_batch_tokens", "the global batch (" + std::to_string(request.global_batch_tokens) +
+                                                 " tokens) must be a whole number of sequences of seq_len " +
+                                                 std::to_string(seq) + " tokens");
+}
+
+template <typename T>
+std::vector<T> sorted_unique(std::vector<T> values) {
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  return values;
+}
+
+struct Degrees {
+  std::int64_t tp = 1, cp = 1, pp = 1, dp = 1, ep = 1;
+};
+
+// Every (tp, cp, pp, dp, ep) of at most max_gpus GPUs: tp, cp and pp powers of two (tp x cp within
+// the largest node of the kinds, pp at most the layers), dp any count that divides the global
+// batch's sequences, ep a power of two dividing the experts and dp x cp (experts are carved from
+// the data- and context-parallel ranks, as in training_time.hpp).
+std::vector<Degrees> layouts_of(const ModelDescription& model, const TrainingPlanRequest& request, std::int64_t sequences,
+                                std::int64_t largest_node) {
+  std::int64_t experts = 0;
+  for (const auto& kind : model.layer_kinds)
+    if (kind.is_moe()) experts = std::max<std::int64_t>(experts, kind.moe.num_experts);
+  const std::int64_t seq = request.base.workload.sequence_tokens;
+  std::vector<Degrees> out;
+  for (std::int64_t tp = 1; tp <= std::min(largest_node, request.max_gpus); tp *= 2)
+    for (std::int64_t cp = 1; tp * cp <= std::min(largest_node, request.max_gpus); cp *= 2) {
+      if (seq % cp != 0) continue;
+      for (std::int64_t pp = 1; pp <= model.num_layers && tp * cp * pp <= request.max_gpus; pp *= 2)
+        for (std::int64_t dp = 1; tp * cp * pp * dp <= request.max_gpus; ++dp) {
+          if (sequences % dp != 0 || sequences / dp < pp) continue;
+          for (std::int64_t ep = 1; ep <= std::max<std::int64_t>(experts, 1); ep *= 2) {
+            if (ep > 1 && (experts % ep != 0 || (dp * cp) % ep != 0)) continue;
+            out.push_back({tp, cp, pp, dp, ep});
+          }
+        }
+    }
+  return out;
+}
+
+}  // namespace
+
+const char* training_plan_objective_name(TrainingPlanObjective objective) {
+  switch (objective) {
+    case TrainingPlanObjective::shortest_time: return "shortest_time";
+    case TrainingPlanObjective::highest_throughput: return "highest_throughput";
+    case TrainingPlanObjective::lowest_cost: return "lowest_cost";
+    case TrainingPlanObjective::fewest_gpus: return "fewest_gpus";
+  }
+  return "unknown";
+}
+
+std::optional<TrainingPlanObjective> find_training_plan_objective(std::string_view id) {
+  for (auto objective : {TrainingPlanObjective::shortest_time, TrainingPlanObjective::highest_throughput,
+                         TrainingPlanObjective::lowest_cost, TrainingPlanObjective::fewest_gpus}) {
+    const std::string_view name = training_plan_objective_name(objective);
+    if (name.size() != id.size()) continue;
+    bool same = true;
+    for (std::size_t i = 0; i < id.size(); ++i) {
+      const char c = id[i] == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(id[i])));
+      same = same && c == name[i];
+    }
+    if (same) return objective;
+  }
+  return std::nullopt;
+}
+
+TrainingRequest training_request_of(const TrainingPlanCandidate& c, const TrainingPlanRequest& request) {
+  TrainingRequest out = request.base;
+  TrainingMemoryWorkload& w = out.workload;
+  w.layout = {c.tensor_parallel, c.pipeline_parallel, c.expert_parallel, c.data_parallel};
+  w.context_parallel = c.context_parallel;
+  w.sequence_parallel = c.sequence_parallel;
+  w.virtual_pipeline_stages = 1;
+  w.micro_batches_per_step = c.gradient_accumulation_steps;
+  w.zero_stage = c.zero_stage;
+  w.fsdp = FsdpMode::off;
+  w.micro_batch_size = c.micro_batch_size;
+  w.recompute = c.recompute;
+  out.gpu = request.gpus.at(c.gpu);
+  out.global_batch_tokens = request.global_batch_tokens;
+  return out;
+}
+
+namespace {
+
+// The step-time workload of a training request: the same reading of the memory workload as
+// training_report_json's (core/src/training_memory_report.cpp); planner_training_test.cpp checks
+// that the two give the same step time.
+TrainingWorkload step_time_workload(const TrainingRequest& request) {
+  const TrainingMemoryWorkload& m = request.workload;
+  TrainingWorkload t;
+  t.global_batch_tokens = request.global_batch_tokens;
+  t.sequence_length = m.sequence_tokens;
+  t.micro_batch_sequences = m.micro_batch_size;
+  t.layout = m.layout;
+  t.context_parallel = m.context_parallel;
+  t.virtual_stages = m.virtual_pipeline_stages;
+  t.recompute = m.recompute == Recompute::full        ? RecomputeMode::full
+                : m.recompute == Recompute::selective ? RecomputeMode::selective
+                                                      : RecomputeMode::none;
+  t.zero_stage = m.zero_stage;  // the planner searches ZeRO, never FSDP
+  t.overlap_data_parallel = request.overlap_data_parallel;
+  t.precision = m.precision == PrecisionRecipe::fp32         ? ComputeDtype::fp32
+                : m.precision == PrecisionRecipe::fp16_mixed ? ComputeDtype::fp16
+                : m.precision == PrecisionRecipe::fp8        ? ComputeDtype::fp8
+                                                             : ComputeDtype::bf16;
+  t.parameter_bytes_per_parameter = m.precision == PrecisionRecipe::fp32 ? 4 : 2;
+  t.gradient_bytes_per_parameter = m.fp32_gradients || m.precision == PrecisionRecipe::fp32 ? 4 : 2;
+  return t;
+}
+
+}  // namespace
+
+TrainingPlan plan_training(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                           const TrainingPlanRequest& request, const PlanProgress& progress) {
+  check_request(request);
+  TrainingPlan plan;
+  const std::int64_t sequences = request.global_batch_tokens / request.base.workload.sequence_tokens;
+  const auto micro_batches = sorted_unique(request.micro_batch_sizes);
+  const auto zero_stages = sorted_unique(request.zero_stages);
+  const auto recompute_modes = sorted_unique(request.recompute_modes);
+
+  // Per GPU kind: node size, memory budget and the step-time assumptions.
+  const std::size_t kinds = request.gpus.size();
+  std::vector<std::int64_t> node(kinds), budget(kinds);
+  std::vector<TrainingAssumptions> assumptions(kinds);
+  std::vector<double> price(kinds);  // per GPU-hour: the override, else the catalog's (latency.hpp)
+  std::int64_t largest_node = 1;
+  for (std::size_t g = 0; g < kinds; ++g) {
+    const Accelerator& gpu = *request.gpus[g];
+    node[g] = request.max_gpus_per_node > 0 ? request.max_gpus_per_node : std::max(1, gpu.gpus_per_node);
+    largest_node = std::max(largest_node, node[g]);
+    budget[g] = static_cast<std::int64_t>((1.0 - request.memory_headroom) * static_cast<double>(gpu.memory_bytes));
+    assumptions[g].communication = default_latency_assumptions(gpu);
+    if (request.base.flops_efficiency > 0) assumptions[g].flops_efficiency = request.base.flops_efficiency;
+    if (request.base.price_per_gpu_hour_usd >= 0)
+      assumptions[g].communication.price_per_gpu_hour_usd = request.base.price_per_gpu_hour_usd;
+    price[g] = assumptions[g].communication.price_per_gpu_hour_usd >= 0 ? assumptions[g].communication.price_per_gpu_hour_usd
+                                                                      : gpu.price_per_hour_usd;
+  }
+  const std::vector<Degrees> layouts = layouts_of(model, request, sequences, largest_node);
+  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
+
+  std::vector<TrainingPlanCandidate> best;  // a heap, the worst on top
+  auto worse_on_top = [&](const auto& a, const auto& b) { return better(a, b, request.objective); };
+  std::vector<bool> open(kinds);
+  for (std::size_t l = 0; l < layouts.size(); ++l) {
+    if (progress && !progress(static_cast<double>(l) / static_cast<double>(layouts.size()))) {
+      plan.notes.push_back("stopped early");
+      break;
+    }
+    const Degrees& d = layouts[l];
+    for (int zero : zero_stages) {
+      // ZeRO shards over dp x cp: a single replica has nothing to shard, so every stage is the
+      // same run there and only the list's first is tried.
+      if (d.dp * d.cp == 1 && zero != zero_stages.front()) continue;
+      for (Recompute recompute : recompute_modes) {
+        for (std::size_t g = 0; g < kinds; ++g) open[g] = d.tp * d.cp <= node[g];
+        // Memory grows with the micro-batch (the sequences in flight, min(pp x b, sequences / dp),
+        // never shrink), so a kind is closed at the first size that does not fit it.
+        for (std::int64_t size : micro_batches) {
+          if (std::none_of(open.begin(), open.end(), [](bool o) { return o; })) break;
+          if ((sequences / d.dp) % size != 0 || sequences / d.dp / size < d.pp) continue;
+          TrainingPlanCandidate c;
+          c.gpus = d.tp * d.cp * d.pp * d.dp;
+          c.tensor_parallel = d.tp;
+          c.pipeline_parallel = d.pp;
+          c.data_parallel = d.dp;
+          c.context_parallel = d.cp;
+          c.expert_parallel = d.ep;
+          c.sequence_parallel = d.tp > 1;
+          c.zero_stage = zero;
+          c.micro_batch_size = size;
+          c.gradient_accumulation_steps = sequences / d.dp / size;
+          c.recompute = recompute;
+          std::size_t first_open = 0;
+          while (!open[first_open]) ++first_open;
+          c.gpu = first_open;
+          const TrainingRequest training = training_request_of(c, request);
+          std::int64_t bytes = 0;
+          try {
+            bytes = training_memory(model, tensors, training.workload).total_bytes_per_gpu;
+          } catch (const std::exception&) {
+            break;  // this split cannot run the model (heads, experts or sizes do not divide)
+          }
+          const TrainingWorkload timing = step_time_workload(training);
+          for (std::size_t g = 0; g < kinds; ++g) {
+            if (!open[g]) continue;
+            plan.evaluated += 1;
+            if (bytes > budget[g]) {
+              open[g] = false;
+              continue;
+            }
+            TrainingTime time;
+            try {
+              time = estimate_training_time(prepared, timing, *request.gpus[g], request.base.train_tokens, assumptions[g]);
+            } catch (const std::invalid_argument&) {
+              open[g] = false;  // no rate for this precision on this chip, or a size the clock refuses
+              continue;
+            }
+            c.gpu = g;
+            c.memory_bytes_per_gpu = bytes;
+            c.budget_bytes_per_gpu = budget[g];
+            c.step_seconds = time.step_seconds;
+            c.tokens_per_second = time.tokens_per_second;
+            c.mfu = time.mfu;
+            c.train_seconds = time.train_seconds;
+            c.train_gpu_hours = time.train_gpu_hours;
+            c.train_cost_usd = time.train_cost_usd;
+            c.price_per_hour_usd = price[g];
+            plan.feasible += 1;
+            add_to_frontier(plan.frontier, c);
+            if (best.size() < request.keep) {
+              best.push_back(c);
+              std::push_heap(best.begin(), best.end(), worse_on_top);
+            } else if (better(c, best.front(), request.objective)) {
+              std::pop_heap(best.begin(), best.end(), worse_on_top);
+              best.back() = c;
+              std::push_heap(best.begin(), best.end(), worse_on_top);
+            }
+          }
+        }
+      }
+    }
+  }
+  if (progress) progress(1.0);
+  std::sort(best.begin(), best.end(), worse_on_top);
+  plan.best = std::move(best);
+  std::sort(plan.frontier.begin(), plan.frontier.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.train_cost_usd, a.train_seconds) < std::tie(b.train_cost_usd, b.train_seconds);
+  });
+  if (layouts.empty())
+    plan.notes.push_back("no layout divides the global batch: " + std::to_string(sequences) +
+                         " sequences per step cannot be split over the GPUs allowed");
+  if (plan.feasible == 0) plan.notes.push_back("no training layout fits the GPUs given");
+  return plan;
+}
+
+}  // namespace fitcheck

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <tuple>
+
+#include "fitcheck/config.hpp"
+#include "fitcheck/planner.hpp"
+#include "test_support.hpp"
+
+using namespace fitcheck;
+
+namespace {
+
+// A Llama-style model whose weights are almost all in its four wide layers. Parameters by hand:
+//   per layer: q, o 8192 x 8192 = 67,108,864 each; k, v 8192 x 1024 = 8,388,608 each;
+//   gate, up, down 8192 x 28672 = 234,881,024 each; two norms 2 x 8192 = 16,384
+//   = 134,217,728 + 16,777,216 + 704,643,072 + 16,384 = 855,654,400; x 4 = 3,422,617,600
+//   embedding + lm_head 2 x 1024 x 8192 = 16,777,216; final norm 8,192
+//   total P = 3,439,403,008.
+// bf16 mixed precision with AdamW keeps 2 + 2 + 12 = 16 bytes per parameter (ZeRO paper §3.1):
+//   whole 16 P = 55.0 GB; halved (tp 2, pp 2, or ZeRO-3 over 2 ranks) about 27.5 GB.
+constexpr const char* kWideConfig = R"({
+  "model_type": "llama", "architectures": ["LlamaForCausalLM"],
+  "hidden_size": 8192, "intermediate_size": 28672, "num_hidden_layers": 4,
+  "num_attention_heads": 64, "num_key_value_heads": 8, "vocab_size": 1024,
+  "max_position_embeddings": 4096, "tie_word_embeddings": false, "torch_dtype": "bfloat16"
+})";
+
+ModelDescription llama_8b() {
+  return parse_hf_config(test::read_file(test::shared_configs_dir() + "/meta-llama--Llama-3.1-8B.json"));
+}
+
+TrainingPlanRequest small_llama_request() {
+  TrainingPlanRequest request;
+  request.gpus = {find_accelerator("h100-sxm-80gb"), find_accelerator("a100-sxm-80gb")};
+  request.max_gpus = 16;
+  request.global_batch_tokens = 256 * 4096;  // 256 sequences of 4096 tokens
+  request.micro_batch_sizes = {1, 2, 4};
+  request.zero_stages = {0, 1, 3};
+  request.keep = 1000;
+  return request;
+}
+
+}  // namespace
+
+TEST_CASE("training planner: exactly the layouts that hold half the model states fit (hand-derived)") {
+  const ModelDescription model = parse_hf_config(kWideConfig);
+  const auto tensors = weight_tensors(model);
+  REQUIRE(count_parameters(model).total == 3'439'403'008);
+  TrainingPlanRequest request;
+  request.gpus = {find_accelerator("h100-sxm-80gb")};  // 80 GiB
+  request.max_gpus = 2;
+  request.max_gpus_per_node = 2;
+  // Budget (1 - 0.5) x 80 GiB = 42.9 GB: 16 P = 55.0 GB does not fit, 8 P = 27.5 GB (plus 1 GiB
+  // overhead and buffers, activations of 64-token sequences a few MB) does.
+  request.memory_headroom = 0.5;
+  request.base.workload.sequence_tokens = 64;
+  request.global_batch_tokens = 2 * 64;  // two sequences per step
+  request.micro_batch_sizes = {1};
+  request.zero_stages = {0, 3};
+  request.recompute_modes = {Recompute::full};
+  request.keep = 100;
+  const TrainingPlan plan = plan_training(model, tensors, request);
+  // Layouts of at most 2 GPUs (tp, cp, pp, dp): 1111, 1112, 1121, 1211, 2111; ZeRO 0 and 3 where
+  // dp x cp = 2 (1112, 1211), stage 0 only on a single replica (nothing to shard): 7 in all.
+  CHECK(plan.evaluated == 7);
+  // Fit: ZeRO-3 over dp 2 or cp 2 (shards over dp x cp), and pp 2 or tp 2.
+  std::set<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int>> fits;
+  for (const auto& c : plan.best)
+    fits.insert({c.tensor_parallel, c.context_parallel, c.pipeline_parallel, c.data_parallel, c.zero_stage});
+  const decltype(fits) expected{{1, 1, 1, 2, 3}, {1, 1, 2, 1, 0}, {1, 2, 1, 1, 3}, {2, 1, 1, 1, 0}};
+  CHECK(fits == expected);
+  CHECK(plan.feasible == 4);
+  for (const auto& c : plan.best) {
+    CHECK(c.memory_bytes_per_gpu > 27'000'000'000);
+    CHECK(c.memory_bytes_per_gpu < 34'000'000'000);
+    CHECK(c.sequence_parallel == (c.tensor_parallel > 1));
+  }
+}
+
+TEST_CASE("training planner: every layout fits, fills the global batch and matches fitcheck train") {
+  const ModelDescription model = llama_8b();
+  const auto tensors = weight_tensors(model);
+  const TrainingPlanRequest request = small_llama_request();
+  const TrainingPlan plan = plan_training(model, tensors, request);
+  REQUIRE(plan.feasible > 0);
+  REQUIRE(!plan.best.empty());
+  CHECK(plan.best.size() == std::min<std::size_t>(request.keep, static_cast<std::size_t>(plan.feasible)));
+  for (const auto& c : plan.best) {
+    const TrainingRequest training = training_request_of(c, request);
+    CHECK(training_memory(model, tensors, training.workload).total_bytes_per_gpu == c.memory_bytes_per_gpu);
+    CHECK(c.memory_bytes_per_gpu <= c.budget_bytes_per_gpu);
+    CHECK(c.data_parallel * c.micro_batch_size * c.gradient_accumulation_steps * 4096 == request.global_batch_tokens);
+    CHECK(c.gradient_accumulation_steps >= c.pipeline_parallel);
+    CHECK(c.gpus == c.tensor_parallel * c.pipeline_parallel * c.context_parallel * c.data_parallel);
+    CHECK(c.gpus <= request.max_gpus);
+    CHECK(c.tensor_parallel * c.context_parallel <= request.gpus[c.gpu]->gpus_per_node);
+  }
+  // The first layouts' step times are those `fitcheck train` reports for the same flags.
+  for (std::size_t i = 0; i < 3; ++i) {
+    const TrainingPlanCandidate& c = plan.best[i];
+    const nlohmann::json train = nlohmann::json::parse(training_report_json(model, tensors, training_request_of(c, request)));
+    CHECK(train["total_bytes_per_gpu"].get<std::int64_t>() == c.memory_bytes_per_gpu);
+    CHECK(train["time"]["step_seconds"].get<double>() == doctest::Approx(c.step_seconds).epsilon(1e-12));
+    CHECK(train["time"]["train_cost_usd"].get<double>() == doctest::Approx(c.train_cost_usd).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("training planner: the ranking is monotone in each objective; the frontier is undominated") {
+  const ModelDescription model = llama_8b();
+  const auto tensors = weight_tensors(model);
+  for (auto objective : {TrainingPlanObjective::shortest_time, TrainingPlanObjective::highest_throughput,
+                         TrainingPlanObjective::lowest_cost, TrainingPlanObjective::fewest_gpus}) {
+    TrainingPlanRequest request = small_llama_request();
+    request.objective = objective;
+    request.keep = 30;
+    const TrainingPlan plan = plan_training(model, tensors, request);
+    REQUIRE(plan.best.size() == 30);
+    for (std::size_t i = 1; i < plan.best.size(); ++i) {
+      const auto &a = plan.best[i - 1], &b = plan.best[i];
+      if (objective == TrainingPlanObjective::shortest_time) CHECK(a.train_seconds <= b.train_seconds);
+      if (objective == TrainingPlanObjective::highest_throughput) CHECK(a.tokens_per_second >= b.tokens_per_second);
+      if (objective == TrainingPlanObjective::lowest_cost) CHECK(a.train_cost_usd <= b.train_cost_usd);
+      if (objective == TrainingPlanObjective::fewest_gpus) CHECK(a.gpus <= b.gpus);
+    }
+    for (const auto& f : plan.frontier)
+      for (const auto& c : plan.best)
+        CHECK_FALSE((c.train_seconds < f.train_seconds && c.train_cost_usd < f.train_cost_usd));
+  }
+}
+
+TEST_CASE("training planner: more GPUs available never lengthen the best time to train") {
+  const ModelDescription model = llama_8b();
+  const auto tensors = weight_tensors(model);
+  double previous = 0;
+  for (std::int64_t available : {1, 2, 4, 8, 16, 32}) {
+    TrainingPlanRequest request = small_llama_request();
+    request.gpus = {find_accelerator("h100-sxm-80gb")};
+    request.max_gpus = available;
+    request.keep = 1;
+    const TrainingPlan plan = plan_training(model, tensors, request);
+    if (plan.best.empty()) continue;  // 8B with AdamW does not fit one 80 GB GPU
+    if (previous > 0) CHECK(plan.best.front().train_seconds <= previous);
+    previous = plan.best.front().train_seconds;
+  }
+  CHECK(previous > 0);
+}
+
+TEST_CASE("training planner options: errors name the option") {
+  auto field_of = [](const OptionList& options) {
+    try {
+      parse_training_plan_options(options);
+    } catch (const OptionError& error) {
+      return error.option();
+    }
+    return std::string("no error");
+  };
+  CHECK(field_of({{"tp", "2"}}) == "tp");  // searched by the planner
+  CHECK(field_of({{"gpus", "h100-sxm-80gb,nope"}}) == "gpus");
+  CHECK(field_of({{"zero_stages", "0,4"}}) == "zero_stages");
+  CHECK(field_of({{"recompute_modes", "some"}}) == "recompute_modes");
+  CHECK(field_of({{"objective", "fastest"}}) == "objective");
+  CHECK(field_of({{"optimizer", "adam9"}}) == "optimizer");
+  const TrainingPlanRequest request = parse_training_plan_options({{"seq_len", "4096"}, {"global_batch_tokens", "6000"}});
+  const ModelDescription model = llama_8b();
+  try {
+    plan_training(model, weight_tensors(model), request);
+    FAIL("a global batch of 6000 tokens is not a whole number of 4096-token sequences");
+  } catch (const OptionError& error) {
+    CHECK(error.option() == "global_batch_tokens");
+  }
+}

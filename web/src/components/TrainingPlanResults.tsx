@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// The training planner's answer: progress while it searches, the best layouts (each loadable into
+// the Training tab), and the time-to-train vs cost frontier as a chart and a table.
+import type { TrainingPlanCandidate, TrainingPlanReport } from '../core/types';
+import { trainDays, trainingLayoutText, trainingPlanBestTable, trainingPlanFrontierTable, trainingPlanTextColumns } from '../export/training-plan-tables';
+import { dollars, figureText, tickLabel, withThousands } from '../format';
+import type { TrainingPlanState } from '../hooks/use-training-plan';
+import type { ByteUnit } from '../state/inputs';
+import { LogChart, type PointGroup } from './LogChart';
+import { PlanTable } from './PlanTable';
+
+interface Props {
+  state: TrainingPlanState;
+  unit: ByteUnit;
+  onLoad: (candidate: TrainingPlanCandidate) => void;
+}
+
+function pointOf(c: TrainingPlanCandidate) {
+  return {
+    x: c.train_cost_usd,
+    y: trainDays(c),
+    title: `${trainingLayoutText(c)}, ZeRO ${c.zero}, micro-batch ${c.micro_batch} × ${c.micro_batches}, recompute ${c.recompute}: ${figureText(trainDays(c))} days for ${dollars(c.train_cost_usd)} USD`,
+  };
+}
+
+function FrontierChart({ report }: { report: TrainingPlanReport }) {
+  const frontier = report.frontier.map(pointOf);
+  const onFrontier = new Set(frontier.map((p) => p.title));
+  const groups: PointGroup[] = [
+    { name: 'Best layouts', className: 'series-best', shape: 'circle', points: report.best.map(pointOf).filter((p) => !onFrontier.has(p.title)) },
+    { name: 'Frontier (no layout faster and cheaper)', className: 'series-frontier', shape: 'diamond', points: frontier },
+  ];
+  return (
+    <LogChart
+      id="tplan-frontier-chart"
+      title="Time to train vs cost"
+      xLabel="USD to train (log)"
+      yLabel="days to train (log)"
+      groups={groups}
+      lines={frontier.length > 1 ? [{ name: 'Frontier', className: 'frontier-line', points: frontier }] : []}
+      formatX={(v) => `$${tickLabel(v)}`}
+      formatY={tickLabel}
+      description={`Time to train vs cost. Frontier: ${frontier.map((p) => p.title).join('. ')}`}
+    />
+  );
+}
+
+export function TrainingPlanResults({ state, unit, onLoad }: Props) {
+  const { report, error, running, done, total } = state;
+  return (
+    <section class="plan-results" aria-labelledby="tplan-results-heading" data-testid="tplan-results">
+      <h2 id="tplan-results-heading">Training plans</h2>
+      <div class="plan-status" aria-live="polite">
+        {running && total > 0 && done < total ? (
+          <p data-testid="tplan-progress">
+            <progress max={total} value={done} aria-label="GPU kinds searched" /> Searching GPU kind {Math.min(done + 1, total)} of {total}…
+          </p>
+        ) : running ? (
+          <p class="muted" data-testid="tplan-progress">
+            Starting the search…
+          </p>
+        ) : null}
+        {state.where && (
+          <p class="help" data-testid="tplan-runner" data-where={state.where}>
+            {state.where === 'worker' ? 'The search runs in a Web Worker with its own copy of the calculator, so the page stays responsive.' : state.note}
+          </p>
+        )}
+      </div>
+      {error && (
+        <p class="muted" data-testid="tplan-blocked">
+          Plans appear once the constraints are valid: {error.message}
+        </p>
+      )}
+      {report && !error && (
+        <div class={running ? 'stale' : undefined} aria-busy={running ? 'true' : 'false'}>
+          <p data-testid="tplan-summary">
+            {withThousands(report.evaluated)} layouts evaluated on {report.request.gpus.length} GPU kind{report.request.gpus.length === 1 ? '' : 's'}; {withThousands(report.feasible)} fit the memory. Click a row to open it in the Training tab.
+          </p>
+          {report.best.length > 0 ? (
+            <>
+              <PlanTable table={trainingPlanBestTable(report, unit)} candidates={report.best} onLoad={onLoad} textColumns={trainingPlanTextColumns} target="Training" />
+              <FrontierChart report={report} />
+              <PlanTable table={trainingPlanFrontierTable(report, unit)} candidates={report.frontier} onLoad={onLoad} textColumns={trainingPlanTextColumns} target="Training" />
+            </>
+          ) : (
+            <p class="error" data-testid="tplan-none">
+              No training layout fits these GPUs. Allow more GPUs, smaller micro-batches, ZeRO-3 or recomputation.
+            </p>
+          )}
+          {report.notes.length > 0 && (
+            <ul class="notes-list">
+              {report.notes.map((note) => (
+                <li key={note} class="muted">
+                  {note}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

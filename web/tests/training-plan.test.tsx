@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// The training planner on the page: per-GPU-kind calls joined into exactly the answer one call
+// gives, its options and link state, and a row as the Training tab's inputs.
+import { describe, expect, test } from 'vitest';
+import { trainingInputsOf } from '../src/plan/load-training';
+import { mergeTrainingPlans } from '../src/plan/training-merge';
+import { defaultInputs } from '../src/state/inputs';
+import { trainingOptions } from '../src/state/training-inputs';
+import { defaultTrainingPlanInputs, trainingPlanOptions } from '../src/state/training-plan-inputs';
+import { decodeInputs, encodeInputs } from '../src/state/url-state';
+import { core, sharedConfig } from './support/core';
+
+const llama = sharedConfig('meta-llama--Llama-3.1-8B.json');
+const kinds = ['h100-sxm-80gb', 'h200', 'a100-sxm-80gb', 'l40s'];
+
+describe('per-kind training plans joined', () => {
+  for (const objective of ['shortest_time', 'highest_throughput', 'lowest_cost', 'fewest_gpus'] as const) {
+    test(`equal one call over every kind, row for row (${objective})`, () => {
+      const options = { max_gpus: 16, objective, keep: 25 };
+      const whole = core.trainingPlanReport(llama, { ...options, gpus: kinds.join(',') });
+      const joined = mergeTrainingPlans(kinds.map((gpu) => core.trainingPlanReport(llama, { ...options, gpus: gpu })), 25);
+      expect(whole.best.length).toBe(25);
+      expect(joined.evaluated).toBe(whole.evaluated);
+      expect(joined.feasible).toBe(whole.feasible);
+      expect(joined.request.gpus).toEqual(whole.request.gpus);
+      expect(joined.best).toEqual(whole.best);
+      expect(joined.frontier).toEqual(whole.frontier);
+    });
+  }
+});
+
+test('the options sent leave out the switch and keep an empty GPU list', () => {
+  const options = trainingPlanOptions({ ...defaultTrainingPlanInputs, kind: 'training', gpus: '', gpus_per_node: '' });
+  expect(options).not.toHaveProperty('kind');
+  expect(options).not.toHaveProperty('gpus_per_node');
+  expect(options.gpus).toBe('');
+  expect(() => core.trainingPlanReport(llama, options)).toThrowError(/at least one GPU kind/);
+});
+
+test('the switch and the training constraints travel in the link', async () => {
+  const inputs = defaultInputs('meta-llama--llama-3.1-8b');
+  inputs.mode = 'plan';
+  inputs.trainingPlan = { ...inputs.trainingPlan, kind: 'training', max_gpus: '128', objective: 'lowest_cost', zero_stages: '1,3' };
+  const hash = await encodeInputs(inputs);
+  expect(hash).toContain('p.kind=training');
+  const decoded = await decodeInputs(hash, 'meta-llama--llama-3.1-8b');
+  expect(decoded.inputs.trainingPlan).toEqual(inputs.trainingPlan);
+  // Defaults stay out of the link.
+  expect(await encodeInputs(defaultInputs('meta-llama--llama-3.1-8b'))).not.toMatch(/q\.|p\.kind/);
+});
+
+test("a row opened in the Training tab gives the row's memory and step time", () => {
+  const report = core.trainingPlanReport(llama, { gpus: 'h100-sxm-80gb', max_gpus: 16, keep: 3 });
+  for (const row of report.best) {
+    const training = core.trainingReport(llama, trainingOptions(trainingInputsOf(row, report.request)));
+    expect(training.total_bytes_per_gpu).toBe(row.memory_bytes_per_gpu);
+    expect(training.time?.step_seconds).toBeCloseTo(row.step_seconds, 12);
+    expect(training.time?.train_cost_usd).toBeCloseTo(row.train_cost_usd, 6);
+  }
+});
