@@ -68,6 +68,18 @@ test('switched to training, the best layouts are the CLI best, row for row', asy
   assert.equal(await page.locator('[data-testid=tplan-frontier-table] tbody tr').count(), expected.frontier.length);
   assert.equal(await page.locator('[data-testid=tplan-frontier-chart] .series-frontier path').count(), expected.frontier.length + 1);
   assert.equal(await page.getByTestId('tplan-runner').getAttribute('data-where'), 'worker');
+  // The export holds the same rows: the JSON table of the best layouts is the CLI's, in base units.
+  await page.getByTestId('export').locator('summary').click();
+  await page.getByTestId('export-json').check();
+  const exported = JSON.parse(await page.getByTestId('export-text').inputValue());
+  const table = exported.tables.find((t) => t.id === 'tplan-best');
+  assert.equal(table.rows.length, expected.best.length);
+  for (const [i, best] of expected.best.entries()) {
+    close(table.rows[i].train_cost_usd, best.train_cost_usd);
+    close(table.rows[i].step_seconds, best.step_seconds);
+    assert.equal(table.rows[i].zero, best.zero);
+  }
+  assert.equal(exported.tables.find((t) => t.id === 'tplan-frontier').rows.length, expected.frontier.length);
   // The switch and the constraints are in the link.
   assert.equal(hash.get('p.kind'), 'training');
   assert.equal(hash.get('q.max_gpus'), '32');

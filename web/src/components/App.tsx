@@ -272,7 +272,7 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
             <>
               <ParameterTable report={params} />
               <WeightMemory report={params} formats={formatsTable ? weightFormatsTable(formatsTable, unit) : undefined} onWantFormats={mode === 'inference' ? () => setWantFormats(true) : undefined} />
-              {detailsReady && <ExportSection mode={mode} reports={{ params, inference, training, plan: planReport }} unit={unit} formats={formats} gpu={gpu} extra={exportExtra} />}
+              {detailsReady && <ExportSection mode={mode} reports={{ params, inference, training, plan: planReport, trainingPlan: trainingPlanning && !trainingPlanState.error ? trainingPlanState.report : undefined }} unit={unit} formats={formats} gpu={gpu} extra={exportExtra} />}
               <Notes lines={assumptions} />
             </>
           )}

@@ -17,7 +17,10 @@ interface Props {
 }
 
 export function ExportSection({ mode, reports, unit, formats, gpu, extra }: Props) {
-  const { params, inference, training, plan } = reports;
-  const tables = useMemo(() => pageTables(mode, { params, inference, training, plan }, { unit, formats, gpu }), [mode, params, inference, training, plan, unit, formats, gpu]);
+  const { params, inference, training, plan, trainingPlan } = reports;
+  const tables = useMemo(
+    () => pageTables(mode, { params, inference, training, plan, trainingPlan }, { unit, formats, gpu }),
+    [mode, params, inference, training, plan, trainingPlan, unit, formats, gpu],
+  );
   return tables.length > 0 ? <ExportPanel tables={tables} extra={extra} /> : null;
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The tables of the tab shown, in page order, for the exports (the same data the page renders).
-import type { Accelerator, FormatCatalog, InferenceReport, ParameterReport, PlanReport, TrainingReport } from '../core/types';
+import type { Accelerator, FormatCatalog, InferenceReport, ParameterReport, PlanReport, TrainingPlanReport, TrainingReport } from '../core/types';
 import type { ByteUnit, Mode } from '../state/inputs';
 import { latencyTable, opsTable } from './latency-tables';
 import { planBestTable, planFrontierTable } from './plan-tables';
+import { trainingPlanBestTable, trainingPlanFrontierTable } from './training-plan-tables';
 import { capacityTable, memoryTable, parameterTable, type TableModel } from './tables';
 import { layerActivationsTable, trainingCapacityTable, trainingMemoryTable, trainingSetupTable, trainingTimeTable } from './training-tables';
 
@@ -12,6 +13,8 @@ export interface PageReports {
   inference?: InferenceReport;
   training?: TrainingReport;
   plan?: PlanReport;
+  /** The training planner's answer, when the Plan tab shows training layouts. */
+  trainingPlan?: TrainingPlanReport;
 }
 
 export function pageTables(mode: Mode, reports: PageReports, context: { unit: ByteUnit; formats?: FormatCatalog; gpu?: Accelerator }): TableModel[] {
@@ -38,6 +41,10 @@ export function pageTables(mode: Mode, reports: PageReports, context: { unit: By
   if (mode === 'plan' && reports.plan) {
     add(planBestTable(reports.plan, unit));
     add(planFrontierTable(reports.plan, unit));
+  }
+  if (mode === 'plan' && reports.trainingPlan) {
+    add(trainingPlanBestTable(reports.trainingPlan, unit));
+    add(trainingPlanFrontierTable(reports.trainingPlan, unit));
   }
   if (reports.params) add(parameterTable(reports.params));
   return tables;
