@@ -19,6 +19,9 @@ function fromBase64Url(text: string): Uint8Array {
 async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
   const writer = stream.writable.getWriter();
   const written = writer.write(bytes as Uint8Array<ArrayBuffer>).then(() => writer.close());
+  // Corrupt input fails the writing side too; the reader reports it, so this copy must not surface
+  // as an unhandled rejection (it is still awaited below when reading succeeds).
+  written.catch(() => undefined);
   const parts: Uint8Array[] = [];
   const reader = stream.readable.getReader();
   for (let part = await reader.read(); !part.done; part = await reader.read()) parts.push(part.value);
