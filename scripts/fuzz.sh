@@ -3,17 +3,19 @@
 # Builds the libFuzzer targets of tests/fuzz with clang 14 (-fsanitize=fuzzer,address,undefined)
 # into build-fuzz/, replays the committed regression inputs, then runs each target for
 # SECONDS_PER_TARGET (default 60), FUZZ_PARALLEL targets at a time (default: the number of cores).
-# Prints executions per target and a closing line "fuzz: N executions in T targets, M failed";
-# exits non-zero when an input crashed a target, hung it or broke one of its invariants.
+# Each committed regression input is one check, each target's run another; prints executions per
+# target and a closing line "fuzz: N executions in T targets; P checks passed, M failed", and exits
+# non-zero when an input crashed a target, hung it or broke one of its invariants.
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]
 #   FUZZ_TARGETS="config inference" scripts/fuzz.sh 600
 #   FUZZ_SECONDS_inference=3600 scripts/fuzz.sh 600     (one target longer than the others)
+#   FUZZ_OUT=build-fuzz-ci scripts/fuzz.sh 20                 (another build and corpus folder)
 # A failing input is saved as build-fuzz/artifacts/<target>/crash-*; rerun it with
 #   build-fuzz/fuzz_<target> build-fuzz/artifacts/<target>/crash-...
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-out=build-fuzz
+out=${FUZZ_OUT:-build-fuzz}  # objects, binaries, corpus, logs and artifacts
 parallel=${FUZZ_PARALLEL:-$(nproc)}
 timeout_per_input=${FUZZ_TIMEOUT:-10}  # seconds; the page recomputes on every keystroke
 
@@ -63,7 +65,7 @@ for target in "${targets[@]}"; do
 done
 if [ $build_failed -ne 0 ]; then
   echo "fuzz: build failed"
-  echo "fuzz: 0 executions in ${#targets[@]} targets, 1 failed"
+  echo "fuzz: 0 executions in ${#targets[@]} targets; 0 checks passed, 1 failed"
   exit 1
 fi
 
@@ -102,21 +104,30 @@ seed_dirs() {
   esac
 }
 
+passed=0
 failed=0
 total_executions=0
-# Committed regression inputs: each must now pass.
+# Committed regression inputs: each must now pass, each in its own process so that a failure names
+# its input and the others still run.
 for target in "${targets[@]}"; do
   dir=tests/fuzz/regressions/$target
   [ -d "$dir" ] || continue
   mapfile -t inputs < <(find "$dir" -type f | sort)
-  [ ${#inputs[@]} -gt 0 ] || continue
-  if "$out/fuzz_$target" -timeout="$timeout_per_input" -rss_limit_mb=4096 "${inputs[@]}" >"$out/logs/$target-regressions.log" 2>&1; then
-    echo "fuzz: $target: ${#inputs[@]} regression inputs pass"
-  else
-    echo "fuzz: $target: a regression input fails again:"
-    grep -E 'Running:|fuzz invariant|ERROR|runtime error' "$out/logs/$target-regressions.log" | tail -5
-    failed=$((failed + 1))
-  fi
+  bad=0
+  for input in "${inputs[@]}"; do
+    log=$out/logs/$target-regression-$(basename "$input").log
+    "$out/fuzz_$target" -timeout="$timeout_per_input" -rss_limit_mb=4096 "$input" >"$log" 2>&1
+    status=$?
+    if [ $status -eq 0 ]; then
+      passed=$((passed + 1))
+    else
+      reason=$(grep -m1 -oE 'fuzz invariant broken: .*|ERROR: libFuzzer: [a-z0-9 -]+|ERROR: AddressSanitizer: [a-z-]+|runtime error: .*' "$log")
+      echo "fuzz: $target: regression input $input fails: ${reason:-exit status $status} (log: $log)"
+      failed=$((failed + 1))
+      bad=$((bad + 1))
+    fi
+  done
+  [ ${#inputs[@]} -gt 0 ] && echo "fuzz: $target: $((${#inputs[@]} - bad)) of ${#inputs[@]} regression inputs pass"
 done
 
 run_target() {
@@ -143,10 +154,12 @@ for target in "${targets[@]}"; do
   crashes=$(find "$out/artifacts/$target" -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) -newer "$out/fuzz_$target" | wc -l)
   per_second=$(grep -E '^stat::average_exec_per_sec' "$log" | awk '{print $2}' | tail -1)
   echo "fuzz: $target: $executions executions (${per_second:-0} per second), corpus $corpus_files inputs, $crashes failing inputs"
-  if [ "$crashes" -gt 0 ] || grep -qE '==ERROR|fuzz invariant broken|runtime error|deadly signal|Timeout' "$log"; then
+  if [ "$crashes" -gt 0 ] || [ "$executions" -eq 0 ] || grep -qE '==ERROR|fuzz invariant broken|runtime error|deadly signal|Timeout' "$log"; then
     grep -E 'fuzz invariant broken|SUMMARY|runtime error|Test unit written' "$log" | head -6
     failed=$((failed + 1))
+  else
+    passed=$((passed + 1))
   fi
 done
-echo "fuzz: $total_executions executions in ${#targets[@]} targets, $failed failed"
+echo "fuzz: $total_executions executions in ${#targets[@]} targets; $passed checks passed, $failed failed"
 [ "$failed" -eq 0 ]

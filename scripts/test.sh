@@ -58,6 +58,19 @@ for suite in tests/node tests/e2e; do
   failed=$((failed + ${f:-0}))
   if [ $status -ne 0 ] && [ "${f:-0}" = 0 ]; then failed=$((failed + 1)); tail -20 "$log"; fi
 done
+
+# Sanitizer build of the doctest suite, fuzz regression inputs and a short run of every fuzz target
+# (scripts/test-reliability.sh, docs/reliability.md).
+bash scripts/test-reliability.sh 2>&1 | tee "$log" | grep -E '^(reliability|fuzz): |^\[doctest\] test cases|^TEST CASE|ERROR|SUMMARY'
+counts=$(grep -E '^reliability: [0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+if [ -n "$counts" ]; then
+  passed=$((passed + $(echo "$counts" | sed -E 's/^reliability: ([0-9]+) passed.*/\1/')))
+  failed=$((failed + $(echo "$counts" | sed -E 's/.* ([0-9]+) failed$/\1/')))
+else
+  echo "reliability: no summary"
+  tail -20 "$log"
+  failed=$((failed + 1))
+fi
 rm -f "$log"
 
 echo "fitcheck: $passed passed, $failed failed"

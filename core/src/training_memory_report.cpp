@@ -237,6 +237,12 @@ std::string training_report_json(const ModelDescription& model, const std::vecto
                                                              : ComputeDtype::bf16;
   t.parameter_bytes_per_parameter = m.precision == PrecisionRecipe::fp32 ? 4 : 2;
   t.gradient_bytes_per_parameter = m.fp32_gradients || m.precision == PrecisionRecipe::fp32 ? 4 : 2;
+  // A GPU without a rate for this precision (a T4 or V100 and bf16) still gets its memory figures;
+  // the step time is left out with a note naming the option, never timed at another dtype's rate.
+  if (const std::string note = training_time_missing_rate(*request.gpu, t.precision); !note.empty()) {
+    report["assumptions"].push_back(note);
+    return report.dump();
+  }
   const std::int64_t micro_batches = std::max<std::int64_t>(m.micro_batches_per_step, m.layout.pipeline_parallel);
   const std::int64_t minimum_step = m.layout.data_parallel * m.micro_batch_size * m.sequence_tokens * micro_batches;
   // Default: about 4M tokens per step (Llama-2/3 pretraining batches), at least one micro-batch per

@@ -4,15 +4,24 @@
 #include "fitcheck/training_time.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
+#include <string>
+
+#include "fitcheck/options.hpp"
 
 namespace fitcheck {
 namespace {
 
-void check(bool ok, const char* message) {
-  if (!ok) throw std::invalid_argument(message);
+// A workload the step time cannot describe is refused naming the training option that sets it
+// (parse_training_options), as the memory estimate's refusals do.
+void check(bool ok, const char* option, const std::string& message) {
+  if (!ok) throw OptionError(option, "option '" + std::string(option) + "': " + message);
 }
+
+std::string count(std::int64_t value) { return std::to_string(value); }
 
 // The model is prepared at bf16: two bytes per parameter, vectors included.
 double parameters(const OpWeights& w) { return w.bytes / 2; }
@@ -30,6 +39,31 @@ double attention_core_per_sequence(const LatencyLayerKind& k, double s, bool cau
   double flops = per_pair * detail::attended_pairs(s, k.sliding_window, causal && !k.encoder);
   if (k.cross_attention) flops += per_pair * s * s;
   return flops;
+}
+
+// The dtypes a training step can run its weight products in, with the value of the training
+// option 'precision' that selects each (parse_training_options maps them the other way).
+struct TrainableDtype {
+  ComputeDtype dtype;
+  const char* precision_option;
+};
+constexpr std::array<TrainableDtype, 4> kTrainableDtypes{{
+    {ComputeDtype::bf16, "bf16-mixed"},
+    {ComputeDtype::fp16, "fp16-mixed"},
+    {ComputeDtype::fp32, "fp32"},
+    {ComputeDtype::fp8, "fp8"},
+}};
+
+std::string tera_flops(double flops_per_second) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.4g TFLOP/s", flops_per_second / 1e12);
+  return buffer;
+}
+
+// The attention core runs at the 16-bit rate: bf16, or fp16 on chips without bf16 (Volta, Turing).
+double sixteen_bit_rate(const Accelerator& gpu) {
+  const double bf16 = peak_flops_per_second(gpu, ComputeDtype::bf16);
+  return bf16 > 0 ? bf16 : peak_flops_per_second(gpu, ComputeDtype::fp16);
 }
 
 struct Link {
@@ -67,6 +101,24 @@ const char* recompute_mode_name(RecomputeMode mode) {
   return "unknown";
 }
 
+std::string training_time_missing_rate(const Accelerator& gpu, ComputeDtype precision) {
+  const bool has_precision = peak_flops_per_second(gpu, precision) > 0;
+  if (has_precision && sixteen_bit_rate(gpu) > 0) return {};
+  std::string published;
+  for (const TrainableDtype& trainable : kTrainableDtypes) {
+    const double rate = peak_flops_per_second(gpu, trainable.dtype);
+    if (rate <= 0) continue;
+    published += std::string(published.empty() ? "" : ", ") + compute_dtype_name(trainable.dtype) + " " +
+                 tera_flops(rate) + " (precision " + trainable.precision_option + ")";
+  }
+  const std::string missing = has_precision ? std::string("bf16 or fp16 rate for the attention core")
+                                            : std::string(compute_dtype_name(precision)) + " rate";
+  return "option 'precision': the " + std::string(gpu.name) + " publishes no " + missing +
+         ", so the step time is not computed (another dtype's rate would be a different chip's time); " +
+         (published.empty() ? std::string("it publishes no rate fitcheck trains at")
+                            : "its dense rates: " + published);
+}
+
 TrainingFlops training_forward_flops_per_sequence(const PreparedLatencyModel& model, double s, bool causal) {
   TrainingFlops f;
   for (const LatencyLayerKind& k : model.kinds) {
@@ -81,22 +133,35 @@ TrainingFlops training_forward_flops_per_sequence(const PreparedLatencyModel& mo
 TrainingTime estimate_training_time(const PreparedLatencyModel& model, const TrainingWorkload& w,
                                     const Accelerator& gpu, double train_tokens, const TrainingAssumptions& assume) {
   const ParallelLayout& lay = w.layout;
-  check(w.sequence_length >= 1 && w.micro_batch_sequences >= 1, "sequence length and micro-batch must be at least 1");
-  check(lay.tensor_parallel >= 1 && lay.pipeline_parallel >= 1 && lay.expert_parallel >= 1 && lay.data_parallel >= 1 &&
-            w.context_parallel >= 1 && w.virtual_stages >= 1,
-        "parallel sizes must be at least 1");
-  check(w.zero_stage >= 0 && w.zero_stage <= 3, "ZeRO stage must be 0, 1, 2 or 3");
-  check(lay.pipeline_parallel * w.virtual_stages <= model.layers, "more pipeline stages (x virtual stages) than layers");
-  check(w.sequence_length % w.context_parallel == 0, "context parallel size must divide the sequence length");
-  check(assume.flops_efficiency > 0 && assume.communication.interconnect_efficiency > 0, "efficiencies must be positive");
-  check(train_tokens >= 0, "tokens to train cannot be negative");
+  check(w.sequence_length >= 1, "seq_len", "the sequence length must be at least 1 token");
+  check(w.micro_batch_sequences >= 1, "micro_batch", "the micro-batch must hold at least 1 sequence");
+  check(lay.tensor_parallel >= 1, "tp", "the tensor parallel size must be at least 1");
+  check(lay.pipeline_parallel >= 1, "pp", "the pipeline parallel size must be at least 1");
+  check(lay.expert_parallel >= 1, "ep", "the expert parallel size must be at least 1");
+  check(lay.data_parallel >= 1, "dp", "the data parallel size must be at least 1");
+  check(w.context_parallel >= 1, "cp", "the context parallel size must be at least 1");
+  check(w.virtual_stages >= 1, "virtual_stages", "the virtual stages must be at least 1");
+  check(w.zero_stage >= 0 && w.zero_stage <= 3, "zero", "the ZeRO stage must be 0, 1, 2 or 3");
+  check(lay.pipeline_parallel * w.virtual_stages <= model.layers, "pp",
+        "pp " + count(lay.pipeline_parallel) + " x virtual stages " + count(w.virtual_stages) + " is more stages than the " +
+            count(model.layers) + " layers");
+  check(w.sequence_length % w.context_parallel == 0, "cp",
+        "context parallel size " + count(w.context_parallel) + " does not divide the sequence length " +
+            count(w.sequence_length));
+  check(assume.flops_efficiency > 0, "flops_efficiency", "the flops efficiency must be positive");
+  check(assume.communication.interconnect_efficiency > 0, "interconnect_efficiency",
+        "the interconnect efficiency must be positive");
+  check(train_tokens >= 0, "train_tokens", "the tokens to train cannot be negative");
   const double s = static_cast<double>(w.sequence_length), b = static_cast<double>(w.micro_batch_sequences);
   const double tp = static_cast<double>(lay.tensor_parallel), pp = static_cast<double>(lay.pipeline_parallel);
   const double ep = static_cast<double>(lay.expert_parallel), dp = static_cast<double>(lay.data_parallel);
   const double cp = static_cast<double>(w.context_parallel), v = static_cast<double>(w.virtual_stages);
   const double a = static_cast<double>(w.activation_bytes_per_element), h = model.hidden;
   const double global_sequences = std::floor(static_cast<double>(w.global_batch_tokens) / s);
-  check(global_sequences >= b * dp, "the global batch is smaller than one micro-batch per data-parallel rank");
+  check(global_sequences >= b * dp, "global_batch_tokens",
+        "the global batch of " + count(w.global_batch_tokens) + " tokens holds " + count(static_cast<std::int64_t>(global_sequences)) +
+            " sequences of " + count(w.sequence_length) + ", fewer than one micro-batch of " +
+            count(w.micro_batch_sequences) + " per data-parallel rank (dp " + count(lay.data_parallel) + ")");
 
   TrainingTime t;
   const double m = std::ceil(global_sequences / (b * dp));  // a partial micro-batch costs a whole one
@@ -105,10 +170,10 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   const double gpus = static_cast<double>(t.gpus);
   const double sequences = m * b * dp;  // processed per step
 
-  const double sixteen = peak_flops_per_second(gpu, ComputeDtype::bf16) > 0 ? peak_flops_per_second(gpu, ComputeDtype::bf16)
-                                                                          : peak_flops_per_second(gpu, ComputeDtype::fp16);
+  if (const std::string missing = training_time_missing_rate(gpu, w.precision); !missing.empty())
+    throw OptionError("precision", missing);
+  const double sixteen = sixteen_bit_rate(gpu);
   t.peak_flops_per_second = peak_flops_per_second(gpu, w.precision);
-  check(t.peak_flops_per_second > 0 && sixteen > 0, "the accelerator publishes no rate for this precision");
   const double matmul_rate = t.peak_flops_per_second * assume.flops_efficiency;
   const double attention_rate = sixteen * assume.flops_efficiency;  // the attention core stays 16-bit
 

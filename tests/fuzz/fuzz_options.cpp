@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         w.layout.data_parallel < 1 || w.context_parallel < 1 || w.framework_overhead_bytes < 0 || w.zero_stage < 0 || w.zero_stage > 3)
       fuzz::fail("accepted training options give a workload outside its ranges", text);
   } catch (const OptionError& error) {
-    fuzz::check_refusal_loose(error.what(), options);
+    fuzz::check_refusal(error.what(), error.option(), false);
   } catch (const std::exception& error) {
     fuzz::fail(std::string("parse_training_options threw something other than OptionError: ") + error.what(), text);
   }

@@ -6,7 +6,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -16,7 +15,9 @@
 #include "fitcheck/config.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/params.hpp"
+#include "fitcheck/planner.hpp"
 #include "fitcheck/report.hpp"
+#include "fitcheck/training_memory.hpp"
 #include "test_support.hpp"
 
 using namespace fitcheck;
@@ -167,16 +168,15 @@ TEST_CASE("harmless oddities are accepted: BOM, NaN where fitcheck does not look
   CHECK(count_parameters(parse_hf_config(llama_with("nested", std::string(63, '[') + std::string(63, ']')))).total == total);
 }
 
-TEST_CASE("10 MB of JSON is read in well under a second per megabyte") {
+// Speed is not asserted here (bench/ measures it); the fuzz replay holds every committed input to
+// FUZZ_TIMEOUT (10 s) per run under the sanitizers.
+TEST_CASE("10 MB of JSON is read") {
   const std::string padding = "\"" + std::string(10 << 20, 'a') + "\"";
-  const auto start = std::chrono::steady_clock::now();
   CHECK(count_parameters(parse_hf_config(llama_with("padding", padding))).total == 202'048);
   std::string many(1, '[');
   for (int i = 0; i < 1'000'000; ++i) many += i ? ",1.5" : "1.5";
   many += ']';
   CHECK(count_parameters(parse_hf_config(llama_with("many", many))).total == 202'048);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  CHECK(seconds < 10.0);  // sanitizer builds included; a release build takes a fraction of this
   const auto result = test::run_cli("params - --json", llama_with("padding", padding));
   CHECK(result.exit_status == 0);
 }
@@ -234,21 +234,21 @@ TEST_CASE("a workload beyond 2^53 bytes is refused, and capacity searches treat 
   CHECK(report["min_gpus"].get<std::int64_t>() > 8);
 }
 
-TEST_CASE("a thousand-layer model on a GPU it can never fit answers quickly") {
+// It took minutes when every layout weighed every tensor; tests/fuzz/regressions/inference/
+// thousand-layers-min-gpus.txt holds it to the fuzz replay's 10 s.
+TEST_CASE("a thousand-layer model on a GPU it can never fit answers") {
   const std::string deep_model = llama_with("num_hidden_layers", "1024");
-  const auto start = std::chrono::steady_clock::now();
   const auto report =
       nlohmann::json::parse(inference_report_json(deep_model, {{"gpu", "t4"}, {"context", "100000000"}, {"batch", "100"}}));
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(report["min_gpus"] == 0);  // one layer's cache (100 x 10^8 tokens x 128 B) exceeds any T4
-  CHECK(seconds < 5.0);            // it took minutes when every layout weighed every tensor
 }
 
 TEST_CASE("fuzz-found inputs stay fixed") {
   // tests/fuzz/regressions/<target>/ holds the inputs that once crashed a target or broke one of
-  // its rules; each must now give a report or a named refusal.
+  // its rules; each must now give a report or a named refusal (and, in scripts/fuzz.sh's replay,
+  // within 10 s and every rule of its target).
   const std::filesystem::path root = std::filesystem::path(test::fixture_configs_dir()) / "../../fuzz/regressions";
-  if (!std::filesystem::exists(root)) return;
+  REQUIRE(std::filesystem::exists(root));
   for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
     if (!entry.is_regular_file()) continue;
     CAPTURE(entry.path().string());
@@ -265,10 +265,11 @@ TEST_CASE("fuzz-found inputs stay fixed") {
         start = end + 1;
       }
     }
-    const auto start = std::chrono::steady_clock::now();
     try {
       if (target == "config") (void)parameter_report_json(config);
       else if (target == "inference") (void)inference_report_json(config, options);
+      else if (target == "training") (void)training_report_json(config, options);
+      else if (target == "plan") (void)plan_report_json(config, options);
       else continue;
     } catch (const ConfigError& error) {
       CHECK(std::string(error.what()).size() > 0);
@@ -277,7 +278,5 @@ TEST_CASE("fuzz-found inputs stay fixed") {
     } catch (const std::overflow_error& error) {
       CHECK(std::string(error.what()).size() > 0);
     }
-    // min-gpus-794-layers-on-t4 once weighed 300 layouts (over 10 s under the sanitizers).
-    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 30.0);
   }
 }

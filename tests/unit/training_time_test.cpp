@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "fitcheck/options.hpp"
 #include "fitcheck/params.hpp"
 #include "fitcheck/training_time.hpp"
 
@@ -120,6 +121,47 @@ TEST_CASE("golden: one GPU, no communication") {
     const TrainingTime r = estimate_training_time(p, w, round_gpu(), 1e6);
     CHECK(r.hardware_flops_per_step == 82'262'016'000.0 + 206'848'000.0);
   }
+}
+
+TEST_CASE("a GPU without the precision's rate: no step time, a note naming option 'precision'") {
+  const PreparedLatencyModel p = prepared(small_model(1));
+  TrainingWorkload w;  // bf16 by default
+  w.global_batch_tokens = 1000;
+  w.sequence_length = 100;
+  const Accelerator& t4 = *find_accelerator("t4");  // datasheet: fp32 8.1, fp16 65 TFLOP/s, no bf16
+  const std::string note = training_time_missing_rate(t4, ComputeDtype::bf16);
+  CHECK(note ==
+        "option 'precision': the NVIDIA T4 16GB publishes no bf16 rate, so the step time is not computed (another "
+        "dtype's rate would be a different chip's time); its dense rates: fp16 65 TFLOP/s (precision fp16-mixed), "
+        "fp32 8.1 TFLOP/s (precision fp32)");
+  try {
+    (void)estimate_training_time(p, w, t4, 1e6);
+    FAIL("a bf16 step on a T4 was timed");
+  } catch (const OptionError& error) {
+    CHECK(error.option() == "precision");
+    CHECK(std::string(error.what()) == note);
+  }
+  CHECK_THROWS_AS((void)explain_training_time(p, w, *find_accelerator("v100"), 1e6), OptionError);
+  CHECK(training_time_missing_rate(*find_accelerator("v100"), ComputeDtype::bf16).find("fp16 125 TFLOP/s (precision fp16-mixed)") !=
+        std::string::npos);
+
+  // The rates it does publish time the step at their own peak, never at another's.
+  CHECK(training_time_missing_rate(t4, ComputeDtype::fp16).empty());
+  w.precision = ComputeDtype::fp16;
+  CHECK(estimate_training_time(p, w, t4, 1e6).peak_flops_per_second == 65e12);
+  CHECK(training_time_missing_rate(*find_accelerator("h100"), ComputeDtype::bf16).empty());
+  CHECK(training_time_missing_rate(t4, ComputeDtype::fp8).find("publishes no fp8 rate") != std::string::npos);
+
+  // fp32 weight products on a chip with no 16-bit rate: the attention core cannot be timed.
+  Accelerator fp32_only = round_gpu();
+  fp32_only.dense_flops_per_second[static_cast<std::size_t>(ComputeDtype::bf16)] = 0;
+  CHECK(training_time_missing_rate(fp32_only, ComputeDtype::fp32) ==
+        "option 'precision': the round-number test GPU publishes no bf16 or fp16 rate for the attention core, so the "
+        "step time is not computed (another dtype's rate would be a different chip's time); its dense rates: fp32 "
+        "10 TFLOP/s (precision fp32)");
+  Accelerator no_rates = fp32_only;
+  no_rates.dense_flops_per_second[static_cast<std::size_t>(ComputeDtype::fp32)] = 0;
+  CHECK(training_time_missing_rate(no_rates, ComputeDtype::bf16).ends_with("it publishes no rate fitcheck trains at"));
 }
 
 TEST_CASE("golden: pipeline bubble of 1F1B and of the interleaved schedule") {
@@ -257,12 +299,30 @@ TEST_CASE("training invariants") {
     CHECK(x.lines.size() >= 8);
     CHECK(x.time.step_seconds == base.step_seconds);
   }
-  SUBCASE("bad sizes are refused") {
+  SUBCASE("bad sizes are refused naming the training option") {
+    auto refusal = [&](const TrainingWorkload& bad) {
+      try {
+        (void)estimate_training_time(p, bad, gpu, 1e9);
+      } catch (const OptionError& error) {
+        CHECK(std::string(error.what()).starts_with("option '" + error.option() + "': "));
+        return error.option();
+      }
+      return std::string("(no refusal)");
+    };
     TrainingWorkload bad = w;
     bad.global_batch_tokens = 2048;  // one sequence for 16 data-parallel ranks
-    CHECK_THROWS_AS(estimate_training_time(p, bad, gpu, 1e9), std::invalid_argument);
+    CHECK(refusal(bad) == "global_batch_tokens");
     bad = w;
     bad.zero_stage = 4;
-    CHECK_THROWS_AS(estimate_training_time(p, bad, gpu, 1e9), std::invalid_argument);
+    CHECK(refusal(bad) == "zero");
+    bad = w;
+    bad.context_parallel = 3;  // 3 does not divide the sequence length (a power of two)
+    CHECK(refusal(bad) == "cp");
+    bad = w;
+    bad.virtual_stages = 1 << 20;
+    CHECK(refusal(bad) == "pp");
+    bad = w;
+    bad.micro_batch_sequences = 0;
+    CHECK(refusal(bad) == "micro_batch");
   }
 }

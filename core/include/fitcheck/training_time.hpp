@@ -90,8 +90,16 @@ struct TrainingTime {
   double train_cost_usd = 0;
 };
 
-// `model` prepared at WeightFormat::bf16 (its bytes / 2 are parameter counts). Throws
-// std::invalid_argument for sizes that do not fit (a batch smaller than dp x micro-batch, ...).
+// Empty when `accelerator` publishes the rates a step time needs: `precision`'s dense rate for the
+// weight products and bf16 or fp16 for the attention core. Otherwise a one-line note naming option
+// 'precision', the missing rate, and the rates the chip does publish with the 'precision' value
+// that uses each. The memory of a workload needs no rate, so a report can give it with this note.
+std::string training_time_missing_rate(const Accelerator& accelerator, ComputeDtype precision);
+
+// `model` prepared at WeightFormat::bf16 (its bytes / 2 are parameter counts). Sizes that do not fit
+// (a global batch smaller than dp x micro-batch, cp not dividing the sequence, ...) throw
+// OptionError naming the training option that sets them; a missing rate throws
+// OptionError("precision", training_time_missing_rate(...)), never another dtype's rate in its place.
 TrainingTime estimate_training_time(const PreparedLatencyModel& model, const TrainingWorkload& workload,
                                     const Accelerator& accelerator, double train_tokens,
                                     const TrainingAssumptions& assumptions = {});
