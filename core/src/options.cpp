@@ -23,6 +23,27 @@ const std::string* OptionReader::find(const char* key) {
   return found;
 }
 
+std::vector<std::string> split_option_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::string item;
+  for (char c : text + ",") {
+    if (c == ',') {
+      while (!item.empty() && item.back() == ' ') item.pop_back();
+      if (!item.empty()) items.push_back(item);
+      item.clear();
+    } else if (!(c == ' ' && item.empty())) {
+      item += c;
+    }
+  }
+  return items;
+}
+
+std::int64_t option_list_count(const char* key, const std::string& item, std::int64_t minimum, std::int64_t maximum) {
+  const OptionList one{{key, item}};
+  OptionReader reader(one);
+  return reader.count(key, 0, minimum, maximum);
+}
+
 std::optional<std::string> OptionReader::text(const char* key) {
   const std::string* value = find(key);
   if (!value) return std::nullopt;

@@ -12,27 +12,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> items;
-  std::string item;
-  for (char c : text + ",") {
-    if (c == ',') {
-      while (!item.empty() && item.back() == ' ') item.pop_back();
-      if (!item.empty()) items.push_back(item);
-      item.clear();
-    } else if (!(c == ' ' && item.empty())) {
-      item += c;
-    }
-  }
-  return items;
-}
-
-std::int64_t parse_count(const std::string& key, const std::string& text, std::int64_t minimum, std::int64_t maximum) {
-  OptionList one{{key, text}};
-  OptionReader reader(one);
-  return reader.count(key.c_str(), 0, minimum, maximum);
-}
-
 Json candidate_json(const PlanCandidate& c, const InferencePlanRequest& request) {
   return {{"gpu", request.gpus[c.gpu]->id},
           {"gpu_name", request.gpus[c.gpu]->name},
@@ -58,14 +37,14 @@ Json candidate_json(const PlanCandidate& c, const InferencePlanRequest& request)
 InferencePlanRequest parse_plan_options(const ModelDescription& model, const OptionList& options) {
   OptionReader reader(options);
   InferencePlanRequest request;
-  const auto gpu_names = split_list(reader.text("gpus").value_or("h100-sxm-80gb,h200,a100-sxm-80gb,l40s"));
+  const auto gpu_names = split_option_list(reader.text("gpus").value_or("h100-sxm-80gb,h200,a100-sxm-80gb,l40s"));
   request.custom_gpu = read_custom_gpu_options(reader, std::any_of(gpu_names.begin(), gpu_names.end(), is_custom_gpu_name));
   for (const auto& name : gpu_names) request.gpus.push_back(resolve_gpu_option("gpus", name, request.custom_gpu));
   request.max_gpus = reader.count("max_gpus", 8, 1, 4096);
   request.max_gpus_per_node = reader.count("gpus_per_node", 0, 0, 4096);
   if (auto formats = reader.text("weights")) {
     request.weight_formats.clear();
-    for (const auto& id : split_list(*formats)) {
+    for (const auto& id : split_option_list(*formats)) {
       const auto format = find_weight_format(id);
       if (!format) throw OptionError("weights", "option 'weights': unknown weight format '" + detail::printable(id) + "'");
       request.weight_formats.push_back(*format);
@@ -77,7 +56,7 @@ InferencePlanRequest parse_plan_options(const ModelDescription& model, const Opt
   }
   if (auto dtypes = reader.text("kv_dtypes")) {
     request.kv_cache_dtypes.clear();
-    for (const auto& id : split_list(*dtypes)) {
+    for (const auto& id : split_option_list(*dtypes)) {
       const auto* info = find_kv_cache_dtype(id);
       if (!info) throw OptionError("kv_dtypes", "option 'kv_dtypes': unknown KV cache dtype '" + detail::printable(id) + "'");
       request.kv_cache_dtypes.push_back(info->dtype);
@@ -85,7 +64,7 @@ InferencePlanRequest parse_plan_options(const ModelDescription& model, const Opt
   }
   if (auto batches = reader.text("batches")) {
     request.batch_sizes.clear();
-    for (const auto& text : split_list(*batches)) request.batch_sizes.push_back(parse_count("batches", text, 1, std::int64_t{1} << 24));
+    for (const auto& text : split_option_list(*batches)) request.batch_sizes.push_back(option_list_count("batches", text, 1, std::int64_t{1} << 24));
   }
   request.prompt_tokens = reader.count("prompt_len", 1024, 1, std::int64_t{1} << 31);
   request.generated_tokens = reader.count("gen_len", 256, 1, std::int64_t{1} << 31);

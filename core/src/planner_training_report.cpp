@@ -34,27 +34,6 @@ bool listed(const char* const (&keys)[N], const std::string& key) {
   return std::any_of(std::begin(keys), std::end(keys), [&](const char* k) { return key == k; });
 }
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> items;
-  std::string item;
-  for (char c : text + ",") {
-    if (c == ',') {
-      while (!item.empty() && item.back() == ' ') item.pop_back();
-      if (!item.empty()) items.push_back(item);
-      item.clear();
-    } else if (!(c == ' ' && item.empty())) {
-      item += c;
-    }
-  }
-  return items;
-}
-
-std::int64_t parse_count(const char* key, const std::string& text, std::int64_t minimum, std::int64_t maximum) {
-  const OptionList one{{key, text}};
-  OptionReader reader(one);
-  return reader.count(key, 0, minimum, maximum);
-}
-
 Json candidate_json(const TrainingPlanCandidate& c, const TrainingPlanRequest& request) {
   return {{"gpu", request.gpus[c.gpu]->id},
           {"gpu_name", request.gpus[c.gpu]->name},
@@ -95,7 +74,7 @@ TrainingPlanRequest parse_training_plan_options(const OptionList& options) {
   TrainingPlanRequest request;
   request.base = parse_training_options(training);
   OptionReader reader(mine);
-  const auto gpu_names = split_list(reader.text("gpus").value_or("h100-sxm-80gb,h200,a100-sxm-80gb"));
+  const auto gpu_names = split_option_list(reader.text("gpus").value_or("h100-sxm-80gb,h200,a100-sxm-80gb"));
   request.custom_gpu = read_custom_gpu_options(reader, std::any_of(gpu_names.begin(), gpu_names.end(), is_custom_gpu_name));
   for (const auto& name : gpu_names) request.gpus.push_back(resolve_gpu_option("gpus", name, request.custom_gpu));
   request.max_gpus = reader.count("max_gpus", 64, 1, 65536);
@@ -104,17 +83,17 @@ TrainingPlanRequest parse_training_plan_options(const OptionList& options) {
   request.global_batch_tokens = reader.count("global_batch_tokens", std::int64_t{4} << 20, 1, std::int64_t{1} << 40);
   if (auto sizes = reader.text("micro_batch_sizes")) {
     request.micro_batch_sizes.clear();
-    for (const auto& text : split_list(*sizes))
-      request.micro_batch_sizes.push_back(parse_count("micro_batch_sizes", text, 1, std::int64_t{1} << 24));
+    for (const auto& text : split_option_list(*sizes))
+      request.micro_batch_sizes.push_back(option_list_count("micro_batch_sizes", text, 1, std::int64_t{1} << 24));
   }
   if (auto stages = reader.text("zero_stages")) {
     request.zero_stages.clear();
-    for (const auto& text : split_list(*stages))
-      request.zero_stages.push_back(static_cast<int>(parse_count("zero_stages", text, 0, 3)));
+    for (const auto& text : split_option_list(*stages))
+      request.zero_stages.push_back(static_cast<int>(option_list_count("zero_stages", text, 0, 3)));
   }
   if (auto modes = reader.text("recompute_modes")) {
     request.recompute_modes.clear();
-    for (const auto& id : split_list(*modes)) {
+    for (const auto& id : split_option_list(*modes)) {
       const auto found = find_recompute(id);
       if (!found) throw OptionError("recompute_modes", "unknown recompute mode '" + detail::printable(id) + "' in 'recompute_modes' (none, selective, full)");
       request.recompute_modes.push_back(*found);

@@ -49,6 +49,11 @@ class OptionReader {
   const std::string* find(const char* key);
 };
 
+// A comma-separated option value ("bf16, fp8,,q4_k_m"): items trimmed of spaces, empty ones dropped.
+std::vector<std::string> split_option_list(const std::string& text);
+// One item of such a list read as a count in [minimum, maximum]; refusals name `key` as count() does.
+std::int64_t option_list_count(const char* key, const std::string& item, std::int64_t minimum, std::int64_t maximum);
+
 // The custom accelerator keys (gpu=custom; docs/hardware.md, "A custom accelerator"): units in the
 // names, memory in GiB, rates as spec sheets print them (decimal GB/s, TFLOP/s, TOP/s).
 inline constexpr const char* kCustomGpuKeys[] = {
