@@ -1,68 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The planner's answer for the current model and constraints. The sweep starts once the inputs
-// have been still for a moment, runs off the main thread where it can, reports after each GPU
-// kind, and is dropped when newer inputs arrive.
-import { useEffect, useRef, useState } from 'preact/hooks';
-import type { CoreError, PlanReport } from '../core/types';
-import { createPlanRunner } from '../plan/create-runner';
+// The serving planner's answer for the current model and constraints (use-plan-sweep.ts).
+import type { PlanReport } from '../core/types';
 import { runPlan } from '../plan/run-plan';
-import type { PlanRunner } from '../plan/runner';
 import type { PlanInputs } from '../state/plan-inputs';
+import { usePlanSweep, type PlanSweepState } from './use-plan-sweep';
 
-const settleMs = 250;
-
-export interface PlanState {
-  report?: PlanReport;
-  error?: CoreError;
-  running: boolean;
-  done: number;
-  total: number;
-  where?: PlanRunner['where'];
-  note?: string;
-}
+export type PlanState = PlanSweepState<PlanReport>;
 
 export function usePlan(ready: boolean, configText: string, inputs: PlanInputs, enabled: boolean): PlanState {
-  const runner = useRef<PlanRunner | undefined>(undefined);
-  const job = useRef(0);
-  const [state, setState] = useState<PlanState>({ running: false, done: 0, total: 0 });
-
-  useEffect(() => () => runner.current?.dispose(), []);
-
-  useEffect(() => {
-    if (!ready || !enabled) return;
-    const id = ++job.current;
-    const current = () => job.current === id;
-    setState((previous) => ({ ...previous, running: true }));
-    const timer = setTimeout(async () => {
-      runner.current ??= createPlanRunner();
-      const active = runner.current;
-      const outcome = await runPlan(
-        active,
-        configText,
-        inputs,
-        (progress) => {
-          if (!current()) return;
-          setState((previous) => ({
-            report: progress.report ?? previous.report,
-            error: undefined,
-            running: true,
-            done: progress.done,
-            total: progress.total,
-            where: active.where,
-            note: active.note,
-          }));
-        },
-        () => !current(),
-      );
-      if (!outcome || !current()) return;
-      setState((previous) => ({ ...previous, report: outcome.report, error: outcome.error, running: false, where: active.where, note: active.note }));
-    }, settleMs);
-    return () => {
-      clearTimeout(timer);
-      // A newer run (or leaving the tab) makes this one stale.
-      if (current()) job.current += 1;
-    };
-  }, [ready, enabled, configText, inputs]);
-
-  return state;
+  return usePlanSweep(runPlan, ready, configText, inputs, enabled);
 }
