@@ -8,6 +8,7 @@ import type { PlanState } from '../hooks/use-plan';
 import type { ByteUnit } from '../state/inputs';
 import { LogChart, type PointGroup } from './LogChart';
 import { PlanTable } from './PlanTable';
+import { SweepStatus } from './SweepStatus';
 
 interface Props {
   state: PlanState;
@@ -46,31 +47,11 @@ function FrontierChart({ report }: { report: PlanReport }) {
 }
 
 export function PlanResults({ state, unit, onLoad }: Props) {
-  const { report, error, running, done, total } = state;
+  const { report, error, running } = state;
   return (
     <section class="plan-results" aria-labelledby="plan-results-heading" data-testid="plan-results">
       <h2 id="plan-results-heading">Serving plans</h2>
-      <div class="plan-status" aria-live="polite">
-        {running && total > 0 && done < total ? (
-          <p data-testid="plan-progress">
-            <progress max={total} value={done} aria-label="GPU kinds searched" /> Searching GPU kind {Math.min(done + 1, total)} of {total}…
-          </p>
-        ) : running ? (
-          <p class="muted" data-testid="plan-progress">
-            Starting the search…
-          </p>
-        ) : null}
-        {state.where && (
-          <p class="help" data-testid="plan-runner" data-where={state.where}>
-            {state.where === 'worker' ? 'The search runs in a Web Worker with its own copy of the calculator, so the page stays responsive.' : state.note}
-          </p>
-        )}
-      </div>
-      {error && (
-        <p class="muted" data-testid="plan-blocked">
-          Plans appear once the constraints are valid: {error.message}
-        </p>
-      )}
+      <SweepStatus prefix="plan" state={state} />
       {report && !error && (
         <div class={running ? 'stale' : undefined} aria-busy={running ? 'true' : 'false'}>
           <p data-testid="plan-summary">

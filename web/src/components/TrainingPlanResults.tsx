@@ -8,6 +8,7 @@ import type { TrainingPlanState } from '../hooks/use-training-plan';
 import type { ByteUnit } from '../state/inputs';
 import { LogChart, type PointGroup } from './LogChart';
 import { PlanTable } from './PlanTable';
+import { SweepStatus } from './SweepStatus';
 
 interface Props {
   state: TrainingPlanState;
@@ -46,31 +47,11 @@ function FrontierChart({ report }: { report: TrainingPlanReport }) {
 }
 
 export function TrainingPlanResults({ state, unit, onLoad }: Props) {
-  const { report, error, running, done, total } = state;
+  const { report, error, running } = state;
   return (
     <section class="plan-results" aria-labelledby="tplan-results-heading" data-testid="tplan-results">
       <h2 id="tplan-results-heading">Training plans</h2>
-      <div class="plan-status" aria-live="polite">
-        {running && total > 0 && done < total ? (
-          <p data-testid="tplan-progress">
-            <progress max={total} value={done} aria-label="GPU kinds searched" /> Searching GPU kind {Math.min(done + 1, total)} of {total}…
-          </p>
-        ) : running ? (
-          <p class="muted" data-testid="tplan-progress">
-            Starting the search…
-          </p>
-        ) : null}
-        {state.where && (
-          <p class="help" data-testid="tplan-runner" data-where={state.where}>
-            {state.where === 'worker' ? 'The search runs in a Web Worker with its own copy of the calculator, so the page stays responsive.' : state.note}
-          </p>
-        )}
-      </div>
-      {error && (
-        <p class="muted" data-testid="tplan-blocked">
-          Plans appear once the constraints are valid: {error.message}
-        </p>
-      )}
+      <SweepStatus prefix="tplan" state={state} />
       {report && !error && (
         <div class={running ? 'stale' : undefined} aria-busy={running ? 'true' : 'false'}>
           <p data-testid="tplan-summary">
