@@ -160,36 +160,6 @@ TrainingRequest training_request_of(const TrainingPlanCandidate& c, const Traini
   return out;
 }
 
-namespace {
-
-// The step-time workload of a training request: the same reading of the memory workload as
-// training_report_json's (core/src/training_memory_report.cpp); planner_training_test.cpp checks
-// that the two give the same step time.
-TrainingWorkload step_time_workload(const TrainingRequest& request) {
-  const TrainingMemoryWorkload& m = request.workload;
-  TrainingWorkload t;
-  t.global_batch_tokens = request.global_batch_tokens;
-  t.sequence_length = m.sequence_tokens;
-  t.micro_batch_sequences = m.micro_batch_size;
-  t.layout = m.layout;
-  t.context_parallel = m.context_parallel;
-  t.virtual_stages = m.virtual_pipeline_stages;
-  t.recompute = m.recompute == Recompute::full        ? RecomputeMode::full
-                : m.recompute == Recompute::selective ? RecomputeMode::selective
-                                                      : RecomputeMode::none;
-  t.zero_stage = m.zero_stage;  // the planner searches ZeRO, never FSDP
-  t.overlap_data_parallel = request.overlap_data_parallel;
-  t.precision = m.precision == PrecisionRecipe::fp32         ? ComputeDtype::fp32
-                : m.precision == PrecisionRecipe::fp16_mixed ? ComputeDtype::fp16
-                : m.precision == PrecisionRecipe::fp8        ? ComputeDtype::fp8
-                                                             : ComputeDtype::bf16;
-  t.parameter_bytes_per_parameter = m.precision == PrecisionRecipe::fp32 ? 4 : 2;
-  t.gradient_bytes_per_parameter = m.fp32_gradients || m.precision == PrecisionRecipe::fp32 ? 4 : 2;
-  return t;
-}
-
-}  // namespace
-
 TrainingPlan plan_training(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                            const TrainingPlanRequest& request, const PlanProgress& progress) {
   check_request(request);
@@ -262,7 +232,8 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
           } catch (const std::exception&) {
             break;  // this split cannot run the model (heads, experts or sizes do not divide)
           }
-          const TrainingWorkload timing = step_time_workload(training);
+          TrainingWorkload timing = step_time_workload(training);
+          timing.global_batch_tokens = training.global_batch_tokens;  // fixed by the planner
           for (std::size_t g = 0; g < kinds; ++g) {
             if (!open[g]) continue;
             plan.evaluated += 1;

@@ -212,12 +212,8 @@ std::string training_report_json(std::string_view config_json_text, const Option
   return training_report_json(model, weight_tensors(model), request);
 }
 
-std::string training_report_json(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
-                                  const TrainingRequest& request) {
-  Json report = Json::parse(training_report_json(model, tensors, request.workload, request.gpu));
-  if (!request.gpu) return report.dump();
+TrainingWorkload step_time_workload(const TrainingRequest& request) {
   const TrainingMemoryWorkload& m = request.workload;
-  // The step-time workload is the memory workload seen from the clock's side.
   TrainingWorkload t;
   t.sequence_length = m.sequence_tokens;
   t.micro_batch_sequences = m.micro_batch_size;
@@ -237,6 +233,15 @@ std::string training_report_json(const ModelDescription& model, const std::vecto
                                                              : ComputeDtype::bf16;
   t.parameter_bytes_per_parameter = m.precision == PrecisionRecipe::fp32 ? 4 : 2;
   t.gradient_bytes_per_parameter = m.fp32_gradients || m.precision == PrecisionRecipe::fp32 ? 4 : 2;
+  return t;
+}
+
+std::string training_report_json(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                  const TrainingRequest& request) {
+  Json report = Json::parse(training_report_json(model, tensors, request.workload, request.gpu));
+  if (!request.gpu) return report.dump();
+  const TrainingMemoryWorkload& m = request.workload;
+  TrainingWorkload t = step_time_workload(request);
   // A GPU without a rate for this precision (a T4 or V100 and bf16) still gets its memory figures;
   // the step time is left out with a note naming the option, never timed at another dtype's rate.
   if (const std::string note = training_time_missing_rate(*request.gpu, t.precision); !note.empty()) {

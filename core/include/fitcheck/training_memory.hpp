@@ -16,6 +16,7 @@
 #include "fitcheck/model.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/params.hpp"
+#include "fitcheck/training_time.hpp"
 
 namespace fitcheck {
 
@@ -172,6 +173,11 @@ struct TrainingRequest {
 // lora_modules, qlora, lora_dropout, overhead_gib; for step time global_batch_tokens, train_tokens,
 // flops_efficiency, overlap, price_per_gpu_hour. Throws OptionError.
 TrainingRequest parse_training_options(const OptionList& options);
+
+// The request's memory workload seen from the clock's side (FSDP modes as their ZeRO stage, the
+// precision recipe as its matrix dtype), for estimate_training_time. global_batch_tokens is left
+// to the caller: the report defaults it, the planner fixes it.
+TrainingWorkload step_time_workload(const TrainingRequest& request);
 
 // Keys include weight_bytes, gradient_bytes, optimizer_bytes, activation_bytes,
 // communication_bytes, overhead_bytes, total_bytes_per_gpu, max_micro_batch_size (null without
