@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The planner's answer: progress while it searches, the best layouts (each loadable into the
 // Inference tab), and the throughput-vs-cost frontier as a chart and a table.
-import type { PlanCandidate, PlanReport } from '../core/types';
+import type { PlanCandidate } from '../core/types';
 import { layoutText, planBestTable, planFrontierTable } from '../export/plan-tables';
-import { dollars, tickLabel, withThousands } from '../format';
+import { dollars, withThousands } from '../format';
 import type { PlanState } from '../hooks/use-plan';
 import type { ByteUnit } from '../state/inputs';
-import { LogChart, type PointGroup } from './LogChart';
+import { FrontierChart } from './FrontierChart';
 import { PlanTable } from './PlanTable';
 import { SweepStatus } from './SweepStatus';
 
@@ -24,28 +24,6 @@ function pointOf(candidate: PlanCandidate) {
   };
 }
 
-function FrontierChart({ report }: { report: PlanReport }) {
-  const frontier = report.frontier.map(pointOf);
-  const onFrontier = new Set(frontier.map((p) => p.title));
-  const groups: PointGroup[] = [
-    { name: 'Best layouts', className: 'series-best', shape: 'circle', points: report.best.map(pointOf).filter((p) => !onFrontier.has(p.title)) },
-    { name: 'Frontier (no layout faster and cheaper)', className: 'series-frontier', shape: 'diamond', points: frontier },
-  ];
-  return (
-    <LogChart
-      id="plan-frontier-chart"
-      title="Throughput vs cost"
-      xLabel="USD per million output tokens (log)"
-      yLabel="tokens/s per replica (log)"
-      groups={groups}
-      lines={frontier.length > 1 ? [{ name: 'Frontier', className: 'frontier-line', points: frontier }] : []}
-      formatX={(v) => `$${tickLabel(v)}`}
-      formatY={tickLabel}
-      description={`Throughput vs cost. Frontier: ${frontier.map((p) => p.title).join('. ')}`}
-    />
-  );
-}
-
 export function PlanResults({ state, unit, onLoad }: Props) {
   const { report, error, running } = state;
   return (
@@ -61,7 +39,7 @@ export function PlanResults({ state, unit, onLoad }: Props) {
           {report.best.length > 0 ? (
             <>
               <PlanTable table={planBestTable(report, unit)} candidates={report.best} onLoad={onLoad} />
-              <FrontierChart report={report} />
+              <FrontierChart id="plan-frontier-chart" title="Throughput vs cost" xLabel="USD per million output tokens (log)" yLabel="tokens/s per replica (log)" best={report.best} frontier={report.frontier} pointOf={pointOf} />
               <PlanTable table={planFrontierTable(report, unit)} candidates={report.frontier} onLoad={onLoad} />
             </>
           ) : (

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The training planner's answer: progress while it searches, the best layouts (each loadable into
 // the Training tab), and the time-to-train vs cost frontier as a chart and a table.
-import type { TrainingPlanCandidate, TrainingPlanReport } from '../core/types';
+import type { TrainingPlanCandidate } from '../core/types';
 import { trainDays, trainingLayoutText, trainingPlanBestTable, trainingPlanFrontierTable, trainingPlanTextColumns } from '../export/training-plan-tables';
-import { dollars, figureText, tickLabel, withThousands } from '../format';
+import { dollars, figureText, withThousands } from '../format';
 import type { TrainingPlanState } from '../hooks/use-training-plan';
 import type { ByteUnit } from '../state/inputs';
-import { LogChart, type PointGroup } from './LogChart';
+import { FrontierChart } from './FrontierChart';
 import { PlanTable } from './PlanTable';
 import { SweepStatus } from './SweepStatus';
 
@@ -24,28 +24,6 @@ function pointOf(c: TrainingPlanCandidate) {
   };
 }
 
-function FrontierChart({ report }: { report: TrainingPlanReport }) {
-  const frontier = report.frontier.map(pointOf);
-  const onFrontier = new Set(frontier.map((p) => p.title));
-  const groups: PointGroup[] = [
-    { name: 'Best layouts', className: 'series-best', shape: 'circle', points: report.best.map(pointOf).filter((p) => !onFrontier.has(p.title)) },
-    { name: 'Frontier (no layout faster and cheaper)', className: 'series-frontier', shape: 'diamond', points: frontier },
-  ];
-  return (
-    <LogChart
-      id="tplan-frontier-chart"
-      title="Time to train vs cost"
-      xLabel="USD to train (log)"
-      yLabel="days to train (log)"
-      groups={groups}
-      lines={frontier.length > 1 ? [{ name: 'Frontier', className: 'frontier-line', points: frontier }] : []}
-      formatX={(v) => `$${tickLabel(v)}`}
-      formatY={tickLabel}
-      description={`Time to train vs cost. Frontier: ${frontier.map((p) => p.title).join('. ')}`}
-    />
-  );
-}
-
 export function TrainingPlanResults({ state, unit, onLoad }: Props) {
   const { report, error, running } = state;
   return (
@@ -60,7 +38,7 @@ export function TrainingPlanResults({ state, unit, onLoad }: Props) {
           {report.best.length > 0 ? (
             <>
               <PlanTable table={trainingPlanBestTable(report, unit)} candidates={report.best} onLoad={onLoad} textColumns={trainingPlanTextColumns} target="Training" />
-              <FrontierChart report={report} />
+              <FrontierChart id="tplan-frontier-chart" title="Time to train vs cost" xLabel="USD to train (log)" yLabel="days to train (log)" best={report.best} frontier={report.frontier} pointOf={pointOf} />
               <PlanTable table={trainingPlanFrontierTable(report, unit)} candidates={report.frontier} onLoad={onLoad} textColumns={trainingPlanTextColumns} target="Training" />
             </>
           ) : (
