@@ -3,9 +3,9 @@
 // lengths, latency targets and what to rank by.
 import type { ComponentChildren } from 'preact';
 import type { Accelerator, CoreError, FormatCatalog } from '../core/types';
-import { listOf, objectives, planKeys, type PlanInputs } from '../state/plan-inputs';
+import { choosingGpuKinds, listOf, objectives, planKeys, type PlanInputs } from '../state/plan-inputs';
 import type { PlanKind } from '../state/training-plan-inputs';
-import { choosingGpu, customGpuId, customGpuKeys } from '../state/custom-gpu';
+import { customGpuId, customGpuKeys } from '../state/custom-gpu';
 import { CheckboxList } from './CheckboxList';
 import { CustomGpuForm } from './CustomGpuForm';
 import { Field, NumberField } from './Field';
@@ -47,12 +47,7 @@ export function PlanForm({ plan, gpus, formats, error, usedWeights, onChange, ki
   );
   const gpuItems = [...gpus.map((gpu) => ({ id: gpu.id, label: gpu.name, group: gpu.vendor })), { id: customGpuId, label: 'Custom…', group: 'User-defined' }];
   const custom = listOf(plan.gpus).includes(customGpuId);
-  // Ticking the custom kind bases it on the first catalog kind ticked, so its empty fields start there.
-  const setGpus = (value: string) => {
-    const ticked = listOf(value).includes(customGpuId) && !custom;
-    const previous = listOf(plan.gpus).find((id) => id !== customGpuId) ?? '';
-    onChange(choosingGpu({ ...plan, gpus: value }, previous, ticked ? customGpuId : ''));
-  };
+  const setGpus = (value: string) => onChange(choosingGpuKinds(plan, value));
   const weightItems = (formats?.weight_formats ?? []).map((format) => ({ id: format.id, label: format.id }));
   const kvItems = (formats?.kv_cache_dtypes ?? []).map((dtype) => ({ id: dtype.id, label: dtype.id }));
   return (

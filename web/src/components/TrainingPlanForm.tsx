@@ -3,8 +3,8 @@
 // global batch, the choices searched (micro-batch sizes, ZeRO stages, recomputation), the run's
 // precision and optimizer, and what to rank by.
 import type { Accelerator, CoreError } from '../core/types';
-import { choosingGpu, customGpuId, customGpuKeys } from '../state/custom-gpu';
-import { listOf } from '../state/plan-inputs';
+import { customGpuId, customGpuKeys } from '../state/custom-gpu';
+import { choosingGpuKinds, listOf } from '../state/plan-inputs';
 import { optimizers, precisionRecipes } from '../state/training-inputs';
 import { trainingObjectives, trainingPlanKeys, type TrainingPlanInputs } from '../state/training-plan-inputs';
 import { CheckboxList } from './CheckboxList';
@@ -43,12 +43,7 @@ export function TrainingPlanForm({ plan, gpus, error, onChange }: Props) {
   );
   const gpuItems = [...gpus.map((gpu) => ({ id: gpu.id, label: gpu.name, group: gpu.vendor })), { id: customGpuId, label: 'Custom…', group: 'User-defined' }];
   const custom = listOf(plan.gpus).includes(customGpuId);
-  // Ticking the custom kind bases it on the first catalog kind ticked, as in the serving planner.
-  const setGpus = (value: string) => {
-    const ticked = listOf(value).includes(customGpuId) && !custom;
-    const previous = listOf(plan.gpus).find((id) => id !== customGpuId) ?? '';
-    onChange(choosingGpu({ ...plan, gpus: value }, previous, ticked ? customGpuId : ''));
-  };
+  const setGpus = (value: string) => onChange(choosingGpuKinds(plan, value));
   return (
     <section class="workload" aria-labelledby="tplan-heading">
       <h2 id="tplan-heading">Training constraints</h2>

@@ -2,7 +2,7 @@
 // The planner's constraints, as typed (fitcheck plan). Lists travel comma-separated, as the core
 // reads them.
 import type { PlanOptions } from '../core/types';
-import { customGpuId, customGpuOptions, defaultCustomGpu, type CustomGpuFields } from './custom-gpu';
+import { choosingGpu, customGpuId, customGpuOptions, defaultCustomGpu, type CustomGpuFields } from './custom-gpu';
 
 export type PlanObjective = NonNullable<PlanOptions['objective']>;
 
@@ -57,6 +57,16 @@ export function listOf(text: string): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+}
+
+/**
+ * A planner's state after its GPU kinds change to `kinds`: ticking the custom kind bases it on the
+ * first catalog kind ticked before, so that its empty fields start from that GPU's figures.
+ */
+export function choosingGpuKinds<T extends CustomGpuFields & { gpus: string }>(state: T, kinds: string): T {
+  const ticked = listOf(kinds).includes(customGpuId) && !listOf(state.gpus).includes(customGpuId);
+  const previous = listOf(state.gpus).find((id) => id !== customGpuId) ?? '';
+  return choosingGpu({ ...state, gpus: kinds }, previous, ticked ? customGpuId : '');
 }
 
 /** Adds or removes one item of a comma list, keeping the order of `all`. */
