@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "fitcheck/report.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include "fitcheck/config.hpp"
 #include "fitcheck/memory.hpp"
+#include "json_writer.hpp"
 
 namespace fitcheck {
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 const char* norm_name(NormKind norm) {
   switch (norm) {
@@ -38,37 +35,45 @@ std::string attention_kind(const AttentionShape& attention) {
   return "GQA";
 }
 
-Json layer_kind_json(const LayerShape& layer) {
+void write_layer_kind(detail::JsonWriter& out, const LayerShape& layer) {
   const AttentionShape& a = layer.attention;
-  Json attention = {{"kind", attention_kind(a)},
-                    {"num_heads", a.num_heads},
-                    {"num_kv_heads", a.num_kv_heads},
-                    {"head_dim", a.head_dim},
-                    {"value_head_dim", a.value_head_dim},
-                    {"sliding_window", a.sliding_window},
-                    {"qkv_bias", a.qkv_bias},
-                    {"output_bias", a.output_bias},
-                    {"cross_attention", a.cross_attention}};
+  out.begin_object();
+  out.field("layer_count", layer.layer_count);
+  out.begin_object("attention");
+  out.field("kind", attention_kind(a));
+  out.field("num_heads", a.num_heads);
+  out.field("num_kv_heads", a.num_kv_heads);
+  out.field("head_dim", a.head_dim);
+  out.field("value_head_dim", a.value_head_dim);
+  out.field("sliding_window", a.sliding_window);
+  out.field("qkv_bias", a.qkv_bias);
+  out.field("output_bias", a.output_bias);
+  out.field("cross_attention", a.cross_attention);
   if (a.is_multi_latent()) {
-    attention["q_lora_rank"] = a.q_lora_rank;
-    attention["kv_lora_rank"] = a.kv_lora_rank;
-    attention["qk_nope_head_dim"] = a.qk_nope_head_dim;
-    attention["qk_rope_head_dim"] = a.qk_rope_head_dim;
+    out.field("q_lora_rank", a.q_lora_rank);
+    out.field("kv_lora_rank", a.kv_lora_rank);
+    out.field("qk_nope_head_dim", a.qk_nope_head_dim);
+    out.field("qk_rope_head_dim", a.qk_rope_head_dim);
   }
-  Json kind = {{"layer_count", layer.layer_count}, {"attention", attention}};
+  out.end_object();
   if (layer.is_moe()) {
-    kind["moe"] = {{"num_experts", layer.moe.num_experts},
-                   {"experts_per_token", layer.moe.experts_per_token},
-                   {"expert_intermediate_size", layer.moe.expert_intermediate_size},
-                   {"num_shared_experts", layer.moe.num_shared_experts},
-                   {"shared_expert_intermediate_size", layer.moe.shared_expert_intermediate_size}};
+    out.begin_object("moe");
+    out.field("num_experts", layer.moe.num_experts);
+    out.field("experts_per_token", layer.moe.experts_per_token);
+    out.field("expert_intermediate_size", layer.moe.expert_intermediate_size);
+    out.field("num_shared_experts", layer.moe.num_shared_experts);
+    out.field("shared_expert_intermediate_size", layer.moe.shared_expert_intermediate_size);
   } else {
-    kind["mlp"] = {{"intermediate_size", layer.mlp.intermediate_size}, {"gated", layer.mlp.gated}, {"bias", layer.mlp.bias}};
+    out.begin_object("mlp");
+    out.field("intermediate_size", layer.mlp.intermediate_size);
+    out.field("gated", layer.mlp.gated);
+    out.field("bias", layer.mlp.bias);
   }
-  kind["hidden_norms"] = layer.hidden_norms;
-  kind["parallel_attention_mlp"] = layer.parallel_attention_mlp;
-  kind["is_encoder"] = layer.is_encoder;
-  return kind;
+  out.end_object();
+  out.field("hidden_norms", layer.hidden_norms);
+  out.field("parallel_attention_mlp", layer.parallel_attention_mlp);
+  out.field("is_encoder", layer.is_encoder);
+  out.end_object();
 }
 
 // Why a published checkpoint's tensor count can differ from total_params.
@@ -90,43 +95,49 @@ std::vector<std::string> checkpoint_notes(const ModelDescription& model, const P
 }  // namespace
 
 std::string parameter_report_json(const ModelDescription& model, const ParameterCount& count) {
-  Json breakdown = {{"embedding", count.breakdown.embedding},
-                    {"attention", count.breakdown.attention},
-                    {"mlp", count.breakdown.mlp},
-                    {"routed_experts", count.breakdown.routed_experts},
-                    {"shared_experts", count.breakdown.shared_experts},
-                    {"router", count.breakdown.router},
-                    {"norms", count.breakdown.norms},
-                    {"lm_head", count.breakdown.lm_head}};
-  Json layer_kinds = Json::array();
-  for (const auto& kind : model.layer_kinds) layer_kinds.push_back(layer_kind_json(kind));
   const WeightMemoryFigure weights = weight_bytes_at_uniform_width(count, 2);
-  Json report = {
-      {"model_type", model.model_type},
-      {"architecture", model.architecture},
-      {"total_params", count.total},
-      {"active_params_per_token", count.active_per_token},
-      {"active_params_convention", count.active_convention},
-      {"non_embedding_params", count.non_embedding},
-      {"multi_token_prediction_params", count.multi_token_prediction},
-      {"tied_output_head_params", count.tied_output_head},
-      {"checkpoint_notes", checkpoint_notes(model, count)},
-      {"breakdown", breakdown},
-      {"weights_16bit", {{"bytes", weights.bytes}, {"bytes_per_parameter", weights.bytes_per_parameter},
-                         {"formula", weights.formula}}},
-      {"shape",
-       {{"hidden_size", model.hidden_size},
-        {"num_layers", model.num_layers},
-        {"vocab_size", model.vocab_size},
-        {"max_position_embeddings", model.max_position_embeddings},
-        {"tie_word_embeddings", model.tie_word_embeddings},
-        {"norm", norm_name(model.norm)},
-        {"position_encoding", position_name(model.position_encoding)},
-        {"layer_kinds", layer_kinds}}},
-      {"assumptions", model.assumptions},
-      {"not_counted", model.not_counted},
-  };
-  return report.dump();
+  detail::JsonWriter out;
+  out.begin_object();
+  out.field("model_type", model.model_type);
+  out.field("architecture", model.architecture);
+  out.field("total_params", count.total);
+  out.field("active_params_per_token", count.active_per_token);
+  out.field("active_params_convention", count.active_convention);
+  out.field("non_embedding_params", count.non_embedding);
+  out.field("multi_token_prediction_params", count.multi_token_prediction);
+  out.field("tied_output_head_params", count.tied_output_head);
+  out.field("checkpoint_notes", checkpoint_notes(model, count));
+  out.begin_object("breakdown");
+  out.field("embedding", count.breakdown.embedding);
+  out.field("attention", count.breakdown.attention);
+  out.field("mlp", count.breakdown.mlp);
+  out.field("routed_experts", count.breakdown.routed_experts);
+  out.field("shared_experts", count.breakdown.shared_experts);
+  out.field("router", count.breakdown.router);
+  out.field("norms", count.breakdown.norms);
+  out.field("lm_head", count.breakdown.lm_head);
+  out.end_object();
+  out.begin_object("weights_16bit");
+  out.field("bytes", weights.bytes);
+  out.field("bytes_per_parameter", weights.bytes_per_parameter);
+  out.field("formula", weights.formula);
+  out.end_object();
+  out.begin_object("shape");
+  out.field("hidden_size", model.hidden_size);
+  out.field("num_layers", model.num_layers);
+  out.field("vocab_size", model.vocab_size);
+  out.field("max_position_embeddings", model.max_position_embeddings);
+  out.field("tie_word_embeddings", model.tie_word_embeddings);
+  out.field("norm", norm_name(model.norm));
+  out.field("position_encoding", position_name(model.position_encoding));
+  out.begin_array("layer_kinds");
+  for (const auto& kind : model.layer_kinds) write_layer_kind(out, kind);
+  out.end_array();
+  out.end_object();
+  out.field("assumptions", model.assumptions);
+  out.field("not_counted", model.not_counted);
+  out.end_object();
+  return out.take();
 }
 
 std::string parameter_report_json(std::string_view config_json_text) {

@@ -1,143 +1,162 @@
 // SPDX-License-Identifier: MIT
 // JSON reports of inference memory and of the catalogs (hardware, formats).
-#include <nlohmann/json.hpp>
-
 #include "fitcheck/config.hpp"
 #include "fitcheck/inference_memory.hpp"
 #include "fitcheck/latency.hpp"
 #include "fitcheck/report.hpp"
+#include "json_writer.hpp"
 
 namespace fitcheck {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-Json capacity_json(const CapacityAnswer& answer) {
-  return {{"value", answer.value}, {"limited_by", answer.limited_by}, {"formula", answer.formula}};
+void write_capacity(detail::JsonWriter& out, const char* key, const CapacityAnswer& answer) {
+  out.begin_object(key);
+  out.field("value", answer.value);
+  out.field("limited_by", answer.limited_by);
+  out.field("formula", answer.formula);
+  out.end_object();
 }
 
-Json terms_json(const std::vector<MemoryTerm>& terms) {
-  Json out = Json::array();
-  for (const auto& term : terms) out.push_back({{"name", term.name}, {"bytes", term.bytes}, {"formula", term.formula}});
-  return out;
+void write_terms(detail::JsonWriter& out, const std::vector<MemoryTerm>& terms) {
+  out.begin_array("terms");
+  for (const auto& term : terms) {
+    out.begin_object();
+    out.field("name", term.name);
+    out.field("bytes", term.bytes);
+    out.field("formula", term.formula);
+    out.end_object();
+  }
+  out.end_array();
 }
 
-Json phase_json(const LatencyPhase& phase) {
-  Json ops = Json::object();
+const char* dominant_op_name(LatencyOp op) { return op == LatencyOp::count_ ? "none" : latency_op_name(op); }
+
+void write_phase(detail::JsonWriter& out, const char* key, const LatencyPhase& phase) {
+  out.begin_object(key);
+  out.field("seconds", phase.total_seconds);
+  out.field("dominant_op", dominant_op_name(phase.dominant_op));
+  out.field("dominant_bound", latency_bound_name(phase.dominant_bound));
+  out.begin_object("ops");
   for (std::size_t i = 0; i < kLatencyOpCount; ++i) {
     if (phase.seconds[i] == 0 && phase.flops[i] == 0 && phase.bytes[i] == 0) continue;
-    ops[latency_op_name(static_cast<LatencyOp>(i))] = {{"seconds", phase.seconds[i]},
-                                                        {"flops", phase.flops[i]},
-                                                        {"bytes", phase.bytes[i]},
-                                                        {"bound", latency_bound_name(phase.bound[i])}};
+    out.begin_object(latency_op_name(static_cast<LatencyOp>(i)));
+    out.field("seconds", phase.seconds[i]);
+    out.field("flops", phase.flops[i]);
+    out.field("bytes", phase.bytes[i]);
+    out.field("bound", latency_bound_name(phase.bound[i]));
+    out.end_object();
   }
-  return {{"seconds", phase.total_seconds},
-          {"dominant_op", phase.dominant_op == LatencyOp::count_ ? "none" : latency_op_name(phase.dominant_op)},
-          {"dominant_bound", latency_bound_name(phase.dominant_bound)},
-          {"ops", ops}};
+  out.end_object();
+  out.end_object();
 }
 
 // The latency block, and llm-analysis's summary names at the top level of the report (same
 // conventions: decode_latency is one step with the full prompt + generated cache).
-void add_latency(Json& report, const ModelDescription& model, const std::vector<WeightTensor>& tensors,
-                 const InferenceRequest& request, const Accelerator& gpu, const CapacityAnswer& prefill_batch,
-                 const CapacityAnswer& decode_batch) {
+void write_latency(detail::JsonWriter& out, const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                   const InferenceRequest& request, const Accelerator& gpu, const InferenceMemory& memory,
+                   const CapacityAnswer& prefill_batch, const CapacityAnswer& decode_batch) {
   const InferenceWorkload& w = request.workload;
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, w.weight_format, w.weight_options);
   const LatencyAssumptions assumptions = latency_assumptions_for(request, gpu);
   const LatencyExplanation explanation = explain_latency(prepared, w, gpu, request.lengths, assumptions);
   const LatencyEstimate& e = explanation.estimate;
   const LatencyTotals& t = e.totals;
-  Json lines = Json::array();
-  for (const auto& line : explanation.lines)
-    lines.push_back({{"phase", line.phase},
-                     {"op", line.op},
-                     {"flops", line.flops},
-                     {"bytes", line.bytes},
-                     {"seconds", line.seconds},
-                     {"bound", line.bound},
-                     {"formula", line.formula}});
-  report["latency"] = {
-      {"prompt_len", request.lengths.prompt_tokens},
-      {"gen_len", request.lengths.generated_tokens},
-      {"time_to_first_token_seconds", t.prefill_seconds},
-      {"prefill_seconds", t.prefill_seconds},
-      {"decode_step_first_seconds", t.decode_step_first_seconds},
-      {"decode_step_last_seconds", t.decode_step_last_seconds},
-      {"decode_total_seconds", t.decode_total_seconds},
-      {"end_to_end_seconds", t.end_to_end_seconds},
-      {"request_tokens_per_second", t.request_tokens_per_second},
-      {"batch_tokens_per_second", t.batch_tokens_per_second},
-      {"prefill_tokens_per_second", t.prefill_tokens_per_second},
-      {"decode_tokens_per_second", t.decode_tokens_per_second},
-      {"gpus", t.gpus},
-      {"price_per_hour_usd", t.price_per_hour_usd},
-      {"cost_per_million_input_tokens_usd", t.cost_per_million_input_tokens_usd},
-      {"cost_per_million_output_tokens_usd", t.cost_per_million_output_tokens_usd},
-      {"weight_bytes_per_gpu", e.weight_bytes_per_gpu},
-      {"decode_weight_bytes_read_per_gpu", e.decode_weight_bytes_read_per_gpu},
-      {"dominant_op", e.dominant_op == LatencyOp::count_ ? "none" : latency_op_name(e.dominant_op)},
-      {"dominant_bound", latency_bound_name(e.dominant_bound)},
-      {"prefill_dominates", e.prefill_dominates},
-      {"assumptions_used",
-       {{"flops_efficiency", assumptions.flops_efficiency},
-        {"hbm_efficiency", assumptions.hbm_efficiency},
-        {"interconnect_efficiency", assumptions.interconnect_efficiency},
-        {"fp8_activations", assumptions.fp8_activations},
-        {"matmul_dtype", compute_dtype_name(e.rates.matmul_dtype)},
-        {"matmul_flops_per_second", e.rates.matmul_flops_per_second},
-        {"hbm_bytes_per_second", e.rates.hbm_bytes_per_second}}},
-      {"phases",
-       {{"prefill", phase_json(e.prefill)},
-        {"decode_first", phase_json(e.decode_first)},
-        {"decode_last", phase_json(e.decode_last)},
-        {"decode_full", phase_json(e.decode_full)}}},
-      {"lines", lines},
-      {"summary", explanation.summary},
-      {"notes", explanation.assumptions},
-  };
+  out.begin_object("latency");
+  out.field("prompt_len", request.lengths.prompt_tokens);
+  out.field("gen_len", request.lengths.generated_tokens);
+  out.field("time_to_first_token_seconds", t.prefill_seconds);
+  out.field("prefill_seconds", t.prefill_seconds);
+  out.field("decode_step_first_seconds", t.decode_step_first_seconds);
+  out.field("decode_step_last_seconds", t.decode_step_last_seconds);
+  out.field("decode_total_seconds", t.decode_total_seconds);
+  out.field("end_to_end_seconds", t.end_to_end_seconds);
+  out.field("request_tokens_per_second", t.request_tokens_per_second);
+  out.field("batch_tokens_per_second", t.batch_tokens_per_second);
+  out.field("prefill_tokens_per_second", t.prefill_tokens_per_second);
+  out.field("decode_tokens_per_second", t.decode_tokens_per_second);
+  out.field("gpus", t.gpus);
+  out.field("price_per_hour_usd", t.price_per_hour_usd);
+  out.field("cost_per_million_input_tokens_usd", t.cost_per_million_input_tokens_usd);
+  out.field("cost_per_million_output_tokens_usd", t.cost_per_million_output_tokens_usd);
+  out.field("weight_bytes_per_gpu", e.weight_bytes_per_gpu);
+  out.field("decode_weight_bytes_read_per_gpu", e.decode_weight_bytes_read_per_gpu);
+  out.field("dominant_op", dominant_op_name(e.dominant_op));
+  out.field("dominant_bound", latency_bound_name(e.dominant_bound));
+  out.field("prefill_dominates", e.prefill_dominates);
+  out.begin_object("assumptions_used");
+  out.field("flops_efficiency", assumptions.flops_efficiency);
+  out.field("hbm_efficiency", assumptions.hbm_efficiency);
+  out.field("interconnect_efficiency", assumptions.interconnect_efficiency);
+  out.field("fp8_activations", assumptions.fp8_activations);
+  out.field("matmul_dtype", compute_dtype_name(e.rates.matmul_dtype));
+  out.field("matmul_flops_per_second", e.rates.matmul_flops_per_second);
+  out.field("hbm_bytes_per_second", e.rates.hbm_bytes_per_second);
+  out.end_object();
+  out.begin_object("phases");
+  write_phase(out, "prefill", e.prefill);
+  write_phase(out, "decode_first", e.decode_first);
+  write_phase(out, "decode_last", e.decode_last);
+  write_phase(out, "decode_full", e.decode_full);
+  out.end_object();
+  out.begin_array("lines");
+  for (const auto& line : explanation.lines) {
+    out.begin_object();
+    out.field("phase", line.phase);
+    out.field("op", line.op);
+    out.field("flops", line.flops);
+    out.field("bytes", line.bytes);
+    out.field("seconds", line.seconds);
+    out.field("bound", line.bound);
+    out.field("formula", line.formula);
+    out.end_object();
+  }
+  out.end_array();
+  out.field("summary", explanation.summary);
+  out.field("notes", explanation.assumptions);
+  out.end_object();
   const LlmAnalysisCompat& compat = e.llm_analysis;
-  report["prefill_latency"] = compat.prefill_latency;
-  report["decode_latency"] = compat.decode_latency;
-  report["total_decode_latency"] = compat.total_decode_latency;
-  report["total_latency"] = compat.total_latency;
-  report["total_per_token_latency"] = compat.total_per_token_latency;
-  report["prefill_tokens_per_sec"] = compat.prefill_tokens_per_sec;
-  report["decode_tokens_per_sec"] = compat.decode_tokens_per_sec;
-  report["total_tokens_per_sec"] = compat.total_tokens_per_sec;
-  report["prefill_cost_per_1k_tokens"] = compat.prefill_cost_per_1k_tokens;
-  report["decode_cost_per_1k_tokens"] = compat.decode_cost_per_1k_tokens;
-  report["total_cost_per_1k_tokens"] = compat.total_cost_per_1k_tokens;
-  report["kv_cache_memory_per_gpu"] = report["kv_cache_bytes"];
-  report["weight_memory_per_gpu"] = report["weight_bytes"];
-  report["prefill_max_batch_size_per_gpu"] = prefill_batch.value;
-  report["decode_max_batch_size_per_gpu"] = decode_batch.value;
+  out.field("prefill_latency", compat.prefill_latency);
+  out.field("decode_latency", compat.decode_latency);
+  out.field("total_decode_latency", compat.total_decode_latency);
+  out.field("total_latency", compat.total_latency);
+  out.field("total_per_token_latency", compat.total_per_token_latency);
+  out.field("prefill_tokens_per_sec", compat.prefill_tokens_per_sec);
+  out.field("decode_tokens_per_sec", compat.decode_tokens_per_sec);
+  out.field("total_tokens_per_sec", compat.total_tokens_per_sec);
+  out.field("prefill_cost_per_1k_tokens", compat.prefill_cost_per_1k_tokens);
+  out.field("decode_cost_per_1k_tokens", compat.decode_cost_per_1k_tokens);
+  out.field("total_cost_per_1k_tokens", compat.total_cost_per_1k_tokens);
+  out.field("kv_cache_memory_per_gpu", memory.kv_cache_bytes);
+  out.field("weight_memory_per_gpu", memory.weight_bytes);
+  out.field("prefill_max_batch_size_per_gpu", prefill_batch.value);
+  out.field("decode_max_batch_size_per_gpu", decode_batch.value);
   for (std::size_t i = 0; i < kLatencyOpCount; ++i) {
     const std::string op = latency_op_name(static_cast<LatencyOp>(i));
-    report["prefill_latency_" + op] = compat.prefill_latency_by_op[i];
-    report["decode_latency_" + op] = compat.decode_latency_by_op[i];
+    out.field("prefill_latency_" + op, compat.prefill_latency_by_op[i]);
+    out.field("decode_latency_" + op, compat.decode_latency_by_op[i]);
   }
 }
 
-// Every figure of one accelerator (the catalog's, or a user-defined one in a report).
-Json accelerator_json(const Accelerator& gpu) {
-  Json peaks = Json::object();
+// Every figure of one accelerator (the catalog's, or a user-defined one in a report), as members of
+// the open object.
+void write_accelerator_fields(detail::JsonWriter& out, const Accelerator& gpu) {
+  out.field("id", gpu.id);
+  out.field("name", gpu.name);
+  out.field("vendor", gpu.vendor);
+  out.field("memory_bytes", gpu.memory_bytes);
+  out.field("memory_convention", memory_convention_name(gpu.memory_convention));
+  out.field("memory_bandwidth_bytes_per_second", gpu.memory_bandwidth_bytes_per_second);
+  out.begin_object("dense_flops_per_second");
   for (std::size_t i = 0; i < kComputeDtypeCount; ++i)
-    peaks[compute_dtype_name(static_cast<ComputeDtype>(i))] = gpu.dense_flops_per_second[i];
-  return {{"id", gpu.id},
-          {"name", gpu.name},
-          {"vendor", gpu.vendor},
-          {"memory_bytes", gpu.memory_bytes},
-          {"memory_convention", memory_convention_name(gpu.memory_convention)},
-          {"memory_bandwidth_bytes_per_second", gpu.memory_bandwidth_bytes_per_second},
-          {"dense_flops_per_second", peaks},
-          {"interconnect", gpu.interconnect},
-          {"interconnect_bytes_per_second_per_direction", gpu.interconnect_bytes_per_second_per_direction},
-          {"gpus_per_node", gpu.gpus_per_node},
-          {"unified_memory", gpu.unified_memory},
-          {"price_per_hour_usd", gpu.price_per_hour_usd},
-          {"price_source", gpu.price_source},
-          {"sources", gpu.sources}};
+    out.field(compute_dtype_name(static_cast<ComputeDtype>(i)), gpu.dense_flops_per_second[i]);
+  out.end_object();
+  out.field("interconnect", gpu.interconnect);
+  out.field("interconnect_bytes_per_second_per_direction", gpu.interconnect_bytes_per_second_per_direction);
+  out.field("gpus_per_node", gpu.gpus_per_node);
+  out.field("unified_memory", gpu.unified_memory);
+  out.field("price_per_hour_usd", gpu.price_per_hour_usd);
+  out.field("price_source", gpu.price_source);
+  out.field("sources", gpu.sources);
 }
 
 }  // namespace
@@ -156,103 +175,133 @@ std::string inference_report_json(std::string_view config_json_text, const Optio
   const InferenceMemory memory = inference_memory(model, tensors, request.workload);
   const InferenceWorkload& w = request.workload;
 
-  Json kv_terms = Json::array();
-  for (const auto& term : memory.kv_cache.terms)
-    kv_terms.push_back({{"layer_kind", term.layer_kind},
-                        {"layers", term.layers},
-                        {"bytes_per_token_per_layer", term.bytes_per_token_per_layer},
-                        {"cached_tokens_per_sequence", term.cached_tokens_per_sequence},
-                        {"bytes", term.bytes},
-                        {"formula", term.formula}});
   std::vector<std::string> assumptions = model.assumptions;
   if (!format_note.empty()) assumptions.push_back(format_note);
   assumptions.insert(assumptions.end(), memory.assumptions.begin(), memory.assumptions.end());
 
-  Json report = {
-      {"model_type", model.model_type},
-      {"workload",
-       {{"weights", weight_format_info(w.weight_format).id},
-        {"kv_dtype", kv_cache_dtype_info(w.kv_cache_dtype).id},
-        {"batch", w.batch_size},
-        {"context", w.context_tokens},
-        {"prefill_chunk", w.prefill_chunk_tokens},
-        {"kv_block", w.kv_block_tokens},
-        {"tp", w.layout.tensor_parallel},
-        {"pp", w.layout.pipeline_parallel},
-        {"ep", w.layout.expert_parallel},
-        {"gpu_memory_utilization", w.gpu_memory_utilization},
-        {"overhead_bytes", w.framework_overhead_bytes},
-        {"flash_attention", w.flash_attention}}},
-      {"weight_bytes", memory.weight_bytes},
-      {"kv_cache_bytes", memory.kv_cache_bytes},
-      {"kv_cache_bytes_per_token", memory.kv_cache_bytes_per_token},
-      {"activation_bytes", memory.activation_bytes},
-      {"logits_bytes", memory.logits_bytes},
-      {"overhead_bytes", memory.overhead_bytes},
-      {"total_bytes_per_gpu", memory.total_bytes_per_gpu},
-      {"terms", terms_json(memory.terms)},
-      {"kv_cache", {{"bytes_per_token", memory.kv_cache.bytes_per_token},
-                    {"convention", memory.kv_cache.convention},
-                    {"terms", kv_terms}}},
-      {"weights_whole_model",
-       {{"format", weight_format_info(w.weight_format).id},
-        {"bytes", memory.weights_whole_model.total_bytes},
-        {"effective_bits_per_weight", memory.weights_whole_model.effective_bits_per_weight},
-        {"quantized_params", memory.weights_whole_model.quantized_params},
-        {"high_precision_params", memory.weights_whole_model.high_precision_params},
-        {"scale_bytes", memory.weights_whole_model.scale_bytes},
-        {"notes", memory.weights_whole_model.notes}}},
-  };
+  detail::JsonWriter out;
+  out.begin_object();
+  out.field("model_type", model.model_type);
+  out.begin_object("workload");
+  out.field("weights", weight_format_info(w.weight_format).id);
+  out.field("kv_dtype", kv_cache_dtype_info(w.kv_cache_dtype).id);
+  out.field("batch", w.batch_size);
+  out.field("context", w.context_tokens);
+  out.field("prefill_chunk", w.prefill_chunk_tokens);
+  out.field("kv_block", w.kv_block_tokens);
+  out.field("tp", w.layout.tensor_parallel);
+  out.field("pp", w.layout.pipeline_parallel);
+  out.field("ep", w.layout.expert_parallel);
+  out.field("gpu_memory_utilization", w.gpu_memory_utilization);
+  out.field("overhead_bytes", w.framework_overhead_bytes);
+  out.field("flash_attention", w.flash_attention);
+  out.end_object();
+  out.field("weight_bytes", memory.weight_bytes);
+  out.field("kv_cache_bytes", memory.kv_cache_bytes);
+  out.field("kv_cache_bytes_per_token", memory.kv_cache_bytes_per_token);
+  out.field("activation_bytes", memory.activation_bytes);
+  out.field("logits_bytes", memory.logits_bytes);
+  out.field("overhead_bytes", memory.overhead_bytes);
+  out.field("total_bytes_per_gpu", memory.total_bytes_per_gpu);
+  write_terms(out, memory.terms);
+  out.begin_object("kv_cache");
+  out.field("bytes_per_token", memory.kv_cache.bytes_per_token);
+  out.field("convention", memory.kv_cache.convention);
+  out.begin_array("terms");
+  for (const auto& term : memory.kv_cache.terms) {
+    out.begin_object();
+    out.field("layer_kind", term.layer_kind);
+    out.field("layers", term.layers);
+    out.field("bytes_per_token_per_layer", term.bytes_per_token_per_layer);
+    out.field("cached_tokens_per_sequence", term.cached_tokens_per_sequence);
+    out.field("bytes", term.bytes);
+    out.field("formula", term.formula);
+    out.end_object();
+  }
+  out.end_array();
+  out.end_object();
+  out.begin_object("weights_whole_model");
+  out.field("format", weight_format_info(w.weight_format).id);
+  out.field("bytes", memory.weights_whole_model.total_bytes);
+  out.field("effective_bits_per_weight", memory.weights_whole_model.effective_bits_per_weight);
+  out.field("quantized_params", memory.weights_whole_model.quantized_params);
+  out.field("high_precision_params", memory.weights_whole_model.high_precision_params);
+  out.field("scale_bytes", memory.weights_whole_model.scale_bytes);
+  out.field("notes", memory.weights_whole_model.notes);
+  out.end_object();
   if (request.gpu) {
     const Accelerator& gpu = *request.gpu;
     const auto budget = static_cast<std::int64_t>(w.gpu_memory_utilization * static_cast<double>(gpu.memory_bytes));
     const CapacityAnswer batch = max_batch_size(model, tensors, w, gpu);
     const CapacityAnswer context = max_context_tokens(model, tensors, w, gpu);
     const CapacityAnswer gpus = min_gpus(model, tensors, w, gpu);
-    report["gpu"] = accelerator_json(gpu);  // every figure: a custom GPU's are the user's
-    report["gpu"]["budget_bytes"] = budget;
-    report["fits"] = memory.total_bytes_per_gpu <= budget;
-    report["headroom_bytes"] = budget - memory.total_bytes_per_gpu;
-    report["max_batch_size"] = batch.value;
-    report["max_context_length"] = context.value;
-    report["min_gpus"] = gpus.value;
+    out.begin_object("gpu");
+    write_accelerator_fields(out, gpu);  // every figure: a custom GPU's are the user's
+    out.field("budget_bytes", budget);
+    out.end_object();
+    out.field("fits", memory.total_bytes_per_gpu <= budget);
+    out.field("headroom_bytes", budget - memory.total_bytes_per_gpu);
+    out.field("max_batch_size", batch.value);
+    out.field("max_context_length", context.value);
+    out.field("min_gpus", gpus.value);
     // Decode steps carry one token per sequence: their activations are those of a one-token step.
     InferenceWorkload decode = w;
     decode.prefill_chunk_tokens = 1;
     const CapacityAnswer decode_batch = max_batch_size(model, tensors, decode, gpu);
-    report["capacity"] = {{"max_batch_size", capacity_json(batch)},
-                          {"max_context_length", capacity_json(context)},
-                          {"min_gpus", capacity_json(gpus)},
-                          {"decode_max_batch_size", capacity_json(decode_batch)}};
-    add_latency(report, model, tensors, request, gpu, batch, decode_batch);
+    out.begin_object("capacity");
+    write_capacity(out, "max_batch_size", batch);
+    write_capacity(out, "max_context_length", context);
+    write_capacity(out, "min_gpus", gpus);
+    write_capacity(out, "decode_max_batch_size", decode_batch);
+    out.end_object();
+    write_latency(out, model, tensors, request, gpu, memory, batch, decode_batch);
   } else {
     assumptions.push_back("no GPU chosen: capacity answers (max batch, max context, fewest GPUs) need one");
   }
-  report["assumptions"] = assumptions;
-  return report.dump();
+  out.field("assumptions", assumptions);
+  out.end_object();
+  return out.take();
 }
 
 std::string accelerator_catalog_json() {
-  Json list = Json::array();
-  for (const Accelerator& gpu : accelerator_catalog()) list.push_back(accelerator_json(gpu));
-  return list.dump();
+  detail::JsonWriter out;
+  out.begin_array();
+  for (const Accelerator& gpu : accelerator_catalog()) {
+    out.begin_object();
+    write_accelerator_fields(out, gpu);
+    out.end_object();
+  }
+  out.end_array();
+  return out.take();
 }
 
 std::string format_catalog_json() {
-  Json weights = Json::array();
-  for (const auto& format : weight_formats())
-    weights.push_back({{"id", format.id},
-                       {"name", format.name},
-                       {"base_bits_per_weight", format.base_bits_per_weight},
-                       {"high_precision", format.high_precision},
-                       {"source", format.source}});
-  Json kv = Json::array();
+  detail::JsonWriter out;
+  out.begin_object();
+  out.begin_array("weight_formats");
+  for (const auto& format : weight_formats()) {
+    out.begin_object();
+    out.field("id", format.id);
+    out.field("name", format.name);
+    out.field("base_bits_per_weight", format.base_bits_per_weight);
+    out.field("high_precision", format.high_precision);
+    out.field("source", format.source);
+    out.end_object();
+  }
+  out.end_array();
+  out.begin_array("kv_cache_dtypes");
   for (auto dtype : {KvCacheDtype::bf16, KvCacheDtype::fp16, KvCacheDtype::fp32, KvCacheDtype::fp8, KvCacheDtype::int8,
                      KvCacheDtype::int4}) {
     const auto& info = kv_cache_dtype_info(dtype);
-    kv.push_back({{"id", info.id}, {"element_bits", info.element_bits}, {"source", info.source}});
+    out.begin_object();
+    out.field("id", info.id);
+    out.field("element_bits", info.element_bits);
+    out.field("source", info.source);
+    out.end_object();
   }
-  return Json{{"weight_formats", weights}, {"kv_cache_dtypes", kv}}.dump();
+  out.end_array();
+  out.end_object();
+  return out.take();
 }
 
 }  // namespace fitcheck
