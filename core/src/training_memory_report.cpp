@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: MIT
 // Training workload options (shared by the CLI flags and the page) and the JSON report.
 #include <algorithm>
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 
 #include "config_fields.hpp"
 #include "fitcheck/config.hpp"
 #include "fitcheck/training_memory.hpp"
 #include "fitcheck/training_time.hpp"
+#include "json_writer.hpp"
 
 namespace fitcheck {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using detail::JsonWriter;
 
 const char* role_module_name(TensorRole role) {
   switch (role) {
@@ -30,10 +31,109 @@ const char* role_module_name(TensorRole role) {
   }
 }
 
-Json terms_json(const std::vector<MemoryTerm>& terms) {
-  Json out = Json::array();
-  for (const auto& term : terms) out.push_back({{"name", term.name}, {"bytes", term.bytes}, {"formula", term.formula}});
-  return out;
+void write_terms(JsonWriter& writer, std::string_view key, const std::vector<MemoryTerm>& terms) {
+  writer.begin_array(key);
+  for (const auto& term : terms) {
+    writer.begin_object();
+    writer.field("name", term.name);
+    writer.field("bytes", term.bytes);
+    writer.field("formula", term.formula);
+    writer.end_object();
+  }
+  writer.end_array();
+}
+
+// The memory report's members, into the open top-level object; both training_report_json overloads
+// write them. extra_assumption (if any) ends the assumptions array.
+void write_memory_members(JsonWriter& writer, const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                          const TrainingMemoryWorkload& workload, const Accelerator* gpu,
+                          std::string_view extra_assumption) {
+  const TrainingMemory m = training_memory(model, tensors, workload);
+  const TrainingMemoryWorkload& w = workload;
+  std::vector<std::string> modules;
+  const auto roles = w.lora.rank > 0 && w.lora.target_roles.empty() ? lora_target_roles("all-linear") : w.lora.target_roles;
+  for (TensorRole role : roles) {
+    const std::string name = role_module_name(role);
+    if (std::find(modules.begin(), modules.end(), name) == modules.end()) modules.push_back(name);
+  }
+  const std::optional<CapacityAnswer> batch =
+      gpu ? std::optional(max_micro_batch_size(model, tensors, workload, *gpu)) : std::nullopt;
+  writer.field("model_type", model.model_type);
+  writer.begin_object("workload");
+  writer.field("precision", precision_recipe_info(w.precision).id);
+  writer.field("fp32_master_weights", w.fp32_master_weights);
+  writer.field("fp32_gradients", w.fp32_gradients);
+  writer.field("optimizer", optimizer_info(w.optimizer).id);
+  writer.field("micro_batch", w.micro_batch_size);
+  writer.field("seq_len", w.sequence_tokens);
+  writer.field("recompute", recompute_name(w.recompute));
+  writer.field("flash_attention", w.flash_attention);
+  writer.field("dropout", w.dropout);
+  writer.field("zero", w.zero_stage);
+  writer.field("fsdp", fsdp_mode_name(w.fsdp));
+  writer.field("fsdp_shard_group", w.fsdp_shard_group);
+  writer.field("offload_optimizer", w.offload_optimizer);
+  writer.field("offload_params", w.offload_params);
+  writer.field("lora_rank", w.lora.rank);
+  writer.field("lora_modules", modules);
+  writer.field("qlora", w.lora.qlora);
+  writer.field("lora_dropout", w.lora.dropout);
+  writer.field("overhead_bytes", w.framework_overhead_bytes);
+  writer.end_object();
+  writer.begin_object("parallel");
+  writer.field("gpus", w.gpus());
+  writer.field("tp", w.layout.tensor_parallel);
+  writer.field("pp", w.layout.pipeline_parallel);
+  writer.field("dp", w.layout.data_parallel);
+  writer.field("ep", w.layout.expert_parallel);
+  writer.field("cp", w.context_parallel);
+  writer.field("sequence_parallel", w.sequence_parallel);
+  writer.field("virtual_stages", w.virtual_pipeline_stages);
+  writer.field("sharding_degree", m.sharding_degree);
+  writer.field("expert_sharding_degree", m.expert_sharding_degree);
+  writer.field("busiest_stage", m.busiest_stage);
+  writer.field("micro_batches_in_flight", m.micro_batches_in_flight);
+  writer.end_object();
+  writer.field("total_params", m.total_parameters);
+  writer.field("trainable_params", m.trainable_parameters);
+  writer.field("weight_bytes", m.weight_bytes);
+  writer.field("gradient_bytes", m.gradient_bytes);
+  writer.field("optimizer_bytes", m.optimizer_bytes);
+  writer.field("master_weight_bytes", m.master_weight_bytes);
+  writer.field("activation_bytes", m.activation_bytes);
+  writer.field("communication_bytes", m.communication_bytes);
+  writer.field("overhead_bytes", m.overhead_bytes);
+  writer.field("total_bytes_per_gpu", m.total_bytes_per_gpu);
+  writer.field("cpu_offload_bytes", m.cpu_offload_bytes);
+  writer.field("model_state_bytes_per_parameter", m.model_state_bytes_per_parameter);
+  writer.field("optimizer_bytes_per_parameter", optimizer_info(w.optimizer).bytes_per_parameter);
+  // null without a GPU; the assumptions say why.
+  if (batch) writer.field("max_micro_batch_size", batch->value);
+  else writer.field("max_micro_batch_size", nullptr);
+  write_terms(writer, "terms", m.terms);
+  write_terms(writer, "layer_activation_terms", m.layer_activation_terms);
+  std::vector<std::string> assumptions = model.assumptions;
+  assumptions.insert(assumptions.end(), m.assumptions.begin(), m.assumptions.end());
+  if (gpu) {
+    writer.begin_object("gpu");
+    writer.field("id", gpu->id);
+    writer.field("name", gpu->name);
+    writer.field("memory_bytes", gpu->memory_bytes);
+    writer.end_object();
+    writer.field("fits", m.total_bytes_per_gpu <= gpu->memory_bytes);
+    writer.field("headroom_bytes", gpu->memory_bytes - m.total_bytes_per_gpu);
+    writer.begin_object("capacity");
+    writer.begin_object("max_micro_batch_size");
+    writer.field("value", batch->value);
+    writer.field("limited_by", batch->limited_by);
+    writer.field("formula", batch->formula);
+    writer.end_object();
+    writer.end_object();
+  } else {
+    assumptions.push_back("no GPU chosen: the largest micro-batch needs one (gpu)");
+  }
+  if (!extra_assumption.empty()) assumptions.emplace_back(extra_assumption);
+  writer.field("assumptions", assumptions);
 }
 
 }  // namespace
@@ -129,81 +229,11 @@ TrainingRequest parse_training_options(const OptionList& options) {
 
 std::string training_report_json(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                   const TrainingMemoryWorkload& workload, const Accelerator* gpu) {
-  const TrainingMemory m = training_memory(model, tensors, workload);
-  const TrainingMemoryWorkload& w = workload;
-  Json modules = Json::array();
-  const auto roles = w.lora.rank > 0 && w.lora.target_roles.empty() ? lora_target_roles("all-linear") : w.lora.target_roles;
-  for (TensorRole role : roles) {
-    const std::string name = role_module_name(role);
-    if (std::find(modules.begin(), modules.end(), name) == modules.end()) modules.push_back(name);
-  }
-  Json report = {
-      {"model_type", model.model_type},
-      {"workload",
-       {{"precision", precision_recipe_info(w.precision).id},
-        {"fp32_master_weights", w.fp32_master_weights},
-        {"fp32_gradients", w.fp32_gradients},
-        {"optimizer", optimizer_info(w.optimizer).id},
-        {"micro_batch", w.micro_batch_size},
-        {"seq_len", w.sequence_tokens},
-        {"recompute", recompute_name(w.recompute)},
-        {"flash_attention", w.flash_attention},
-        {"dropout", w.dropout},
-        {"zero", w.zero_stage},
-        {"fsdp", fsdp_mode_name(w.fsdp)},
-        {"fsdp_shard_group", w.fsdp_shard_group},
-        {"offload_optimizer", w.offload_optimizer},
-        {"offload_params", w.offload_params},
-        {"lora_rank", w.lora.rank},
-        {"lora_modules", modules},
-        {"qlora", w.lora.qlora},
-        {"lora_dropout", w.lora.dropout},
-        {"overhead_bytes", w.framework_overhead_bytes}}},
-      {"parallel",
-       {{"gpus", w.gpus()},
-        {"tp", w.layout.tensor_parallel},
-        {"pp", w.layout.pipeline_parallel},
-        {"dp", w.layout.data_parallel},
-        {"ep", w.layout.expert_parallel},
-        {"cp", w.context_parallel},
-        {"sequence_parallel", w.sequence_parallel},
-        {"virtual_stages", w.virtual_pipeline_stages},
-        {"sharding_degree", m.sharding_degree},
-        {"expert_sharding_degree", m.expert_sharding_degree},
-        {"busiest_stage", m.busiest_stage},
-        {"micro_batches_in_flight", m.micro_batches_in_flight}}},
-      {"total_params", m.total_parameters},
-      {"trainable_params", m.trainable_parameters},
-      {"weight_bytes", m.weight_bytes},
-      {"gradient_bytes", m.gradient_bytes},
-      {"optimizer_bytes", m.optimizer_bytes},
-      {"master_weight_bytes", m.master_weight_bytes},
-      {"activation_bytes", m.activation_bytes},
-      {"communication_bytes", m.communication_bytes},
-      {"overhead_bytes", m.overhead_bytes},
-      {"total_bytes_per_gpu", m.total_bytes_per_gpu},
-      {"cpu_offload_bytes", m.cpu_offload_bytes},
-      {"model_state_bytes_per_parameter", m.model_state_bytes_per_parameter},
-      {"optimizer_bytes_per_parameter", optimizer_info(w.optimizer).bytes_per_parameter},
-      {"max_micro_batch_size", nullptr},
-      {"terms", terms_json(m.terms)},
-      {"layer_activation_terms", terms_json(m.layer_activation_terms)},
-  };
-  std::vector<std::string> assumptions = model.assumptions;
-  assumptions.insert(assumptions.end(), m.assumptions.begin(), m.assumptions.end());
-  if (gpu) {
-    const CapacityAnswer batch = max_micro_batch_size(model, tensors, workload, *gpu);
-    report["max_micro_batch_size"] = batch.value;
-    report["gpu"] = {{"id", gpu->id}, {"name", gpu->name}, {"memory_bytes", gpu->memory_bytes}};
-    report["fits"] = m.total_bytes_per_gpu <= gpu->memory_bytes;
-    report["headroom_bytes"] = gpu->memory_bytes - m.total_bytes_per_gpu;
-    report["capacity"] = {{"max_micro_batch_size",
-                           {{"value", batch.value}, {"limited_by", batch.limited_by}, {"formula", batch.formula}}}};
-  } else {
-    assumptions.push_back("no GPU chosen: the largest micro-batch needs one (gpu)");
-  }
-  report["assumptions"] = assumptions;
-  return report.dump();
+  JsonWriter writer;
+  writer.begin_object();
+  write_memory_members(writer, model, tensors, workload, gpu, {});
+  writer.end_object();
+  return writer.take();
 }
 
 std::string training_report_json(std::string_view config_json_text, const OptionList& options) {
@@ -238,15 +268,17 @@ TrainingWorkload step_time_workload(const TrainingRequest& request) {
 
 std::string training_report_json(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                   const TrainingRequest& request) {
-  Json report = Json::parse(training_report_json(model, tensors, request.workload, request.gpu));
-  if (!request.gpu) return report.dump();
   const TrainingMemoryWorkload& m = request.workload;
   TrainingWorkload t = step_time_workload(request);
   // A GPU without a rate for this precision (a T4 or V100 and bf16) still gets its memory figures;
   // the step time is left out with a note naming the option, never timed at another dtype's rate.
-  if (const std::string note = training_time_missing_rate(*request.gpu, t.precision); !note.empty()) {
-    report["assumptions"].push_back(note);
-    return report.dump();
+  const std::string missing_rate = request.gpu ? training_time_missing_rate(*request.gpu, t.precision) : std::string();
+  JsonWriter writer;
+  writer.begin_object();
+  write_memory_members(writer, model, tensors, m, request.gpu, missing_rate);
+  if (!request.gpu || !missing_rate.empty()) {
+    writer.end_object();
+    return writer.take();
   }
   const std::int64_t micro_batches = std::max<std::int64_t>(m.micro_batches_per_step, m.layout.pipeline_parallel);
   const std::int64_t minimum_step = m.layout.data_parallel * m.micro_batch_size * m.sequence_tokens * micro_batches;
@@ -261,29 +293,30 @@ std::string training_report_json(const ModelDescription& model, const std::vecto
   const TrainingExplanation explained = explain_training_time(prepare_latency_model(model, tensors, WeightFormat::bf16), t,
                                                              *request.gpu, request.train_tokens, assumptions);
   const TrainingTime& time = explained.time;
-  report["time"] = {
-      {"global_batch_tokens", t.global_batch_tokens},
-      {"micro_batches", time.micro_batches},
-      {"step_seconds", time.step_seconds},
-      {"tokens_per_second", time.tokens_per_second},
-      {"tokens_per_second_per_gpu", time.tokens_per_second_per_gpu},
-      {"mfu", time.mfu},
-      {"hfu", time.hfu},
-      {"achieved_flops_per_second_per_gpu", time.achieved_flops_per_second_per_gpu},
-      {"model_flops_per_step", time.model_flops_per_step},
-      {"hardware_flops_per_step", time.hardware_flops_per_step},
-      {"pipeline_bubble_fraction", time.pipeline_bubble_fraction},
-      {"data_parallel_exposed_seconds", time.data_parallel_exposed_seconds},
-      {"train_tokens", time.train_tokens},
-      {"train_seconds", time.train_seconds},
-      {"train_days", time.train_seconds / 86400.0},
-      {"train_gpu_hours", time.train_gpu_hours},
-      {"train_cost_usd", time.train_cost_usd},
-      {"flops_efficiency", assumptions.flops_efficiency},
-      {"lines", explained.lines},
-      {"assumptions", explained.assumptions},
-  };
-  return report.dump();
+  writer.begin_object("time");
+  writer.field("global_batch_tokens", t.global_batch_tokens);
+  writer.field("micro_batches", time.micro_batches);
+  writer.field("step_seconds", time.step_seconds);
+  writer.field("tokens_per_second", time.tokens_per_second);
+  writer.field("tokens_per_second_per_gpu", time.tokens_per_second_per_gpu);
+  writer.field("mfu", time.mfu);
+  writer.field("hfu", time.hfu);
+  writer.field("achieved_flops_per_second_per_gpu", time.achieved_flops_per_second_per_gpu);
+  writer.field("model_flops_per_step", time.model_flops_per_step);
+  writer.field("hardware_flops_per_step", time.hardware_flops_per_step);
+  writer.field("pipeline_bubble_fraction", time.pipeline_bubble_fraction);
+  writer.field("data_parallel_exposed_seconds", time.data_parallel_exposed_seconds);
+  writer.field("train_tokens", time.train_tokens);
+  writer.field("train_seconds", time.train_seconds);
+  writer.field("train_days", time.train_seconds / 86400.0);
+  writer.field("train_gpu_hours", time.train_gpu_hours);
+  writer.field("train_cost_usd", time.train_cost_usd);
+  writer.field("flops_efficiency", assumptions.flops_efficiency);
+  writer.field("lines", explained.lines);
+  writer.field("assumptions", explained.assumptions);
+  writer.end_object();
+  writer.end_object();
+  return writer.take();
 }
 
 }  // namespace fitcheck

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The classic calculator's report as JSON, for the page's "from numbers, no config" mode. Keys are
 // transformer_mem.py's argument names (params, num_gpus, tensor_parallel_size, ...).
-#include <nlohmann/json.hpp>
-
 #include "fitcheck/options.hpp"
 #include "fitcheck/report.hpp"
 #include "fitcheck/transformer_mem.hpp"
+#include "json_writer.hpp"
 
 namespace fitcheck {
 
@@ -38,11 +37,18 @@ std::string transformer_mem_report_json(const OptionList& options) {
   } catch (const TransformerMemInputError& error) {
     throw OptionError(error.field(), error.what());
   }
-  using Json = nlohmann::ordered_json;
-  Json terms = Json::array();
+  detail::JsonWriter writer;
   auto term = [&](const char* name, const TransformerMemTerm& t) {
-    terms.push_back({{"name", name}, {"bytes", t.bytes}, {"gib", t.bytes / kTransformerMemBytesPerGib}, {"formula", t.formula}});
+    writer.begin_object();
+    writer.field("name", name);
+    writer.field("bytes", t.bytes);
+    writer.field("gib", t.bytes / kTransformerMemBytesPerGib);
+    writer.field("formula", t.formula);
+    writer.end_object();
   };
+  writer.begin_object();
+  writer.field("infer", report.infer);
+  writer.begin_array("terms");
   term("model", report.model);
   if (report.infer) {
     term("kv_cache", report.kv_cache);
@@ -53,13 +59,13 @@ std::string transformer_mem_report_json(const OptionList& options) {
     term("communication", report.communication);
   }
   term("miscellaneous", report.miscellaneous);
-  const Json out = {{"infer", report.infer},
-                    {"terms", terms},
-                    {"total_bytes", report.total.bytes},
-                    {"total_gib", report.total.bytes / kTransformerMemBytesPerGib},
-                    {"total_formula", report.total.formula},
-                    {"note", "the classic calculator prints GiB (1024^3 bytes) labelled GB"}};
-  return out.dump();
+  writer.end_array();
+  writer.field("total_bytes", report.total.bytes);
+  writer.field("total_gib", report.total.bytes / kTransformerMemBytesPerGib);
+  writer.field("total_formula", report.total.formula);
+  writer.field("note", "the classic calculator prints GiB (1024^3 bytes) labelled GB");
+  writer.end_object();
+  return writer.take();
 }
 
 }  // namespace fitcheck
