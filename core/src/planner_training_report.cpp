@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Training planner options and its JSON report.
 #include <algorithm>
-#include <nlohmann/json.hpp>
 
 #include "config_fields.hpp"
 #include "fitcheck/config.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/planner.hpp"
+#include "json_writer.hpp"
 
 namespace fitcheck {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using detail::JsonWriter;
 
 // The planner's own keys; the searched keys of `fitcheck train` are refused, the rest go to
 // parse_training_options unchanged.
@@ -34,29 +34,38 @@ bool listed(const char* const (&keys)[N], const std::string& key) {
   return std::any_of(std::begin(keys), std::end(keys), [&](const char* k) { return key == k; });
 }
 
-Json candidate_json(const TrainingPlanCandidate& c, const TrainingPlanRequest& request) {
-  return {{"gpu", request.gpus[c.gpu]->id},
-          {"gpu_name", request.gpus[c.gpu]->name},
-          {"gpus", c.gpus},
-          {"tp", c.tensor_parallel},
-          {"pp", c.pipeline_parallel},
-          {"dp", c.data_parallel},
-          {"cp", c.context_parallel},
-          {"ep", c.expert_parallel},
-          {"sequence_parallel", c.sequence_parallel},
-          {"zero", c.zero_stage},
-          {"micro_batch", c.micro_batch_size},
-          {"micro_batches", c.gradient_accumulation_steps},
-          {"recompute", recompute_name(c.recompute)},
-          {"memory_bytes_per_gpu", c.memory_bytes_per_gpu},
-          {"budget_bytes_per_gpu", c.budget_bytes_per_gpu},
-          {"step_seconds", c.step_seconds},
-          {"tokens_per_second", c.tokens_per_second},
-          {"mfu", c.mfu},
-          {"train_seconds", c.train_seconds},
-          {"train_gpu_hours", c.train_gpu_hours},
-          {"train_cost_usd", c.train_cost_usd},
-          {"price_per_hour_usd", c.price_per_hour_usd}};
+void write_candidate(JsonWriter& writer, const TrainingPlanCandidate& c, const TrainingPlanRequest& request) {
+  writer.begin_object();
+  writer.field("gpu", request.gpus[c.gpu]->id);
+  writer.field("gpu_name", request.gpus[c.gpu]->name);
+  writer.field("gpus", c.gpus);
+  writer.field("tp", c.tensor_parallel);
+  writer.field("pp", c.pipeline_parallel);
+  writer.field("dp", c.data_parallel);
+  writer.field("cp", c.context_parallel);
+  writer.field("ep", c.expert_parallel);
+  writer.field("sequence_parallel", c.sequence_parallel);
+  writer.field("zero", c.zero_stage);
+  writer.field("micro_batch", c.micro_batch_size);
+  writer.field("micro_batches", c.gradient_accumulation_steps);
+  writer.field("recompute", recompute_name(c.recompute));
+  writer.field("memory_bytes_per_gpu", c.memory_bytes_per_gpu);
+  writer.field("budget_bytes_per_gpu", c.budget_bytes_per_gpu);
+  writer.field("step_seconds", c.step_seconds);
+  writer.field("tokens_per_second", c.tokens_per_second);
+  writer.field("mfu", c.mfu);
+  writer.field("train_seconds", c.train_seconds);
+  writer.field("train_gpu_hours", c.train_gpu_hours);
+  writer.field("train_cost_usd", c.train_cost_usd);
+  writer.field("price_per_hour_usd", c.price_per_hour_usd);
+  writer.end_object();
+}
+
+void write_candidates(JsonWriter& writer, std::string_view key, const std::vector<TrainingPlanCandidate>& candidates,
+                      const TrainingPlanRequest& request) {
+  writer.begin_array(key);
+  for (const auto& candidate : candidates) write_candidate(writer, candidate, request);
+  writer.end_array();
 }
 
 }  // namespace
@@ -115,38 +124,38 @@ std::string training_plan_report_json(std::string_view config_json_text, const O
   const TrainingPlanRequest request = parse_training_plan_options(options);
   const ModelDescription model = parse_hf_config(config_json_text);
   const TrainingPlan plan = plan_training(model, weight_tensors(model), request);
-  Json best = Json::array();
-  for (const auto& candidate : plan.best) best.push_back(candidate_json(candidate, request));
-  Json frontier = Json::array();
-  for (const auto& candidate : plan.frontier) frontier.push_back(candidate_json(candidate, request));
-  Json gpus = Json::array();
-  for (const auto* gpu : request.gpus) gpus.push_back(gpu->id);
-  Json modes = Json::array();
-  for (auto mode : request.recompute_modes) modes.push_back(recompute_name(mode));
   const TrainingMemoryWorkload& w = request.base.workload;
-  const Json report = {
-      {"model_type", model.model_type},
-      {"request",
-       {{"gpus", gpus},
-        {"max_gpus", request.max_gpus},
-        {"gpus_per_node", request.max_gpus_per_node},
-        {"headroom", request.memory_headroom},
-        {"global_batch_tokens", request.global_batch_tokens},
-        {"seq_len", w.sequence_tokens},
-        {"micro_batch_sizes", request.micro_batch_sizes},
-        {"zero_stages", request.zero_stages},
-        {"recompute_modes", modes},
-        {"precision", precision_recipe_info(w.precision).id},
-        {"optimizer", optimizer_info(w.optimizer).id},
-        {"train_tokens", request.base.train_tokens},
-        {"objective", training_plan_objective_name(request.objective)}}},
-      {"evaluated", plan.evaluated},
-      {"feasible", plan.feasible},
-      {"best", best},
-      {"frontier", frontier},
-      {"notes", plan.notes},
-  };
-  return report.dump();
+  JsonWriter writer;
+  writer.begin_object();
+  writer.field("model_type", model.model_type);
+  writer.begin_object("request");
+  writer.begin_array("gpus");
+  for (const auto* gpu : request.gpus) writer.element(gpu->id);
+  writer.end_array();
+  writer.field("max_gpus", request.max_gpus);
+  writer.field("gpus_per_node", request.max_gpus_per_node);
+  writer.field("headroom", request.memory_headroom);
+  writer.field("global_batch_tokens", request.global_batch_tokens);
+  writer.field("seq_len", w.sequence_tokens);
+  writer.field("micro_batch_sizes", request.micro_batch_sizes);
+  writer.begin_array("zero_stages");
+  for (const int stage : request.zero_stages) writer.element(stage);
+  writer.end_array();
+  writer.begin_array("recompute_modes");
+  for (auto mode : request.recompute_modes) writer.element(recompute_name(mode));
+  writer.end_array();
+  writer.field("precision", precision_recipe_info(w.precision).id);
+  writer.field("optimizer", optimizer_info(w.optimizer).id);
+  writer.field("train_tokens", request.base.train_tokens);
+  writer.field("objective", training_plan_objective_name(request.objective));
+  writer.end_object();
+  writer.field("evaluated", plan.evaluated);
+  writer.field("feasible", plan.feasible);
+  write_candidates(writer, "best", plan.best, request);
+  write_candidates(writer, "frontier", plan.frontier, request);
+  writer.field("notes", plan.notes);
+  writer.end_object();
+  return writer.take();
 }
 
 }  // namespace fitcheck
