@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: MIT
-// embind bindings of the fitcheck core: conversion between JS values and core results only.
-// Results cross as the core's JSON reports, parsed into plain JS objects here; C++ errors become
-// JS Error objects carrying the message and, for config errors, the offending field.
-#include <emscripten/bind.h>
-#include <emscripten/val.h>
+// The WebAssembly entry point of the fitcheck core: conversion between bytes in linear memory and
+// the core's calls only. wasm/api.js (linked as --post-js) gives JS its functions
+// (parameterReport, inferenceReport, ...): it writes the strings in, calls fitcheck_call and turns
+// the answer into a plain object or a thrown Error. No embind: plain exports keep the page's
+// first-view module and its JS glue smaller (docs/performance.md).
+#include <emscripten/emscripten.h>
 
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <string>
+#include <string_view>
 
 #include "fitcheck/config.hpp"
 #include "fitcheck/options.hpp"
@@ -15,90 +20,83 @@
 
 namespace {
 
-using emscripten::val;
+// Which report; the numbers are wasm/api.js's.
+enum class Call : std::int32_t {
+  parameter_report = 0,
+  inference_report = 1,
+  training_report = 2,
+  plan_report = 3,
+  training_plan_report = 4,
+  transformer_mem_report = 5,
+  accelerator_catalog = 6,
+  format_catalog = 7,
+  version = 8,
+};
 
-[[noreturn]] void throw_js_error(const std::string& message, const std::string* field) {
-  val error = val::global("Error").new_(message);
-  if (field) error.set("field", *field);
-  error.throw_();
-  __builtin_unreachable();
+// The answer's status word (wasm/api.js): the report, or an error with or without the field it names.
+enum class Status : std::uint32_t { ok = 0, error_with_field = 1, error = 2 };
+
+// One UTF-8 string JS wrote into linear memory.
+struct Text {
+  const char* bytes;
+  std::uint32_t length;
+};
+
+std::string_view view(const Text& text) { return {text.bytes, text.length}; }
+
+// The answer block: [status][length 1][bytes 1][length 2][bytes 2], u32 words little-endian,
+// malloc'd; JS reads it and frees it.
+std::uint32_t* answer(Status status, std::string_view first, std::string_view second = {}) {
+  const std::size_t size = 12 + first.size() + second.size();
+  auto* block = static_cast<unsigned char*>(std::malloc(size));
+  if (!block) return nullptr;
+  const auto put_word = [&](std::size_t at, std::uint32_t word) { std::memcpy(block + at, &word, 4); };
+  put_word(0, static_cast<std::uint32_t>(status));
+  put_word(4, static_cast<std::uint32_t>(first.size()));
+  std::memcpy(block + 8, first.data(), first.size());
+  put_word(8 + first.size(), static_cast<std::uint32_t>(second.size()));
+  std::memcpy(block + 12 + first.size(), second.data(), second.size());
+  return reinterpret_cast<std::uint32_t*>(block);
 }
 
-// Runs `compute` (returning JSON text) and hands JS the parsed object, or throws a JS Error.
-template <typename Compute>
-val json_result(Compute&& compute) {
-  try {
-    return val::global("JSON").call<val>("parse", compute());
-  } catch (const fitcheck::ConfigError& error) {
-    throw_js_error(error.what(), &error.field());
-  } catch (const fitcheck::OptionError& error) {
-    throw_js_error(error.what(), &error.option());
-  } catch (const std::exception& error) {
-    throw_js_error(error.what(), nullptr);
+std::string report(Call call, const Text* texts, std::uint32_t count) {
+  // texts[0]: the config text; then key, value, key, value... of the options.
+  const std::string_view config = count > 0 ? view(texts[0]) : std::string_view();
+  fitcheck::OptionList options;
+  for (std::uint32_t i = 1; i + 1 < count; i += 2) options.emplace_back(view(texts[i]), view(texts[i + 1]));
+  switch (call) {
+    case Call::parameter_report: return fitcheck::parameter_report_json(config);
+    case Call::inference_report: return fitcheck::inference_report_json(config, options);
+#ifndef FITCHECK_INFERENCE_ONLY  // the page's first-view module (CMakeLists.txt) leaves these out
+    case Call::training_report: return fitcheck::training_report_json(config, options);
+    case Call::plan_report: return fitcheck::plan_report_json(config, options);
+    case Call::training_plan_report: return fitcheck::training_plan_report_json(config, options);
+    case Call::transformer_mem_report: return fitcheck::transformer_mem_report_json(options);
+#endif
+    case Call::accelerator_catalog: return fitcheck::accelerator_catalog_json();
+    case Call::format_catalog: return fitcheck::format_catalog_json();
+    case Call::version: return "0.1.0";
+    default: break;
   }
+  throw std::invalid_argument("this function is not in this build of the core (the first-view module has "
+                              "parameters, inference and the catalogs; the full module has every function)");
 }
-
-val parameter_report(const std::string& config_json_text) {
-  return json_result([&] { return fitcheck::parameter_report_json(config_json_text); });
-}
-
-// A plain JS object of options ({batch: 8, kv_dtype: "fp8"}) as the core's text key/value list.
-fitcheck::OptionList option_list(const val& options) {
-  fitcheck::OptionList list;
-  if (options.isUndefined() || options.isNull()) return list;
-  const val entries = val::global("Object").call<val>("entries", options);
-  const auto count = entries["length"].as<unsigned>();
-  for (unsigned i = 0; i < count; ++i) {
-    const val entry = entries[i];
-    const val value = entry[1];
-    if (value.isUndefined() || value.isNull()) continue;
-    list.emplace_back(entry[0].as<std::string>(), val::global("String")(value).as<std::string>());
-  }
-  return list;
-}
-
-val inference_report(const std::string& config_json_text, const val& options) {
-  return json_result([&] { return fitcheck::inference_report_json(config_json_text, option_list(options)); });
-}
-
-val training_report(const std::string& config_json_text, const val& options) {
-  return json_result([&] { return fitcheck::training_report_json(config_json_text, option_list(options)); });
-}
-
-val plan_report(const std::string& config_json_text, const val& options) {
-  return json_result([&] { return fitcheck::plan_report_json(config_json_text, option_list(options)); });
-}
-
-val training_plan_report(const std::string& config_json_text, const val& options) {
-  return json_result([&] { return fitcheck::training_plan_report_json(config_json_text, option_list(options)); });
-}
-
-val transformer_mem_report(const val& options) {
-  return json_result([&] { return fitcheck::transformer_mem_report_json(option_list(options)); });
-}
-
-val accelerator_catalog() {
-  return json_result([] { return fitcheck::accelerator_catalog_json(); });
-}
-
-val format_catalog() {
-  return json_result([] { return fitcheck::format_catalog_json(); });
-}
-
-std::string core_version() { return "0.1.0"; }
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(fitcheck_core) {
-  emscripten::function("parameterReport", &parameter_report);
-  emscripten::function("inferenceReport", &inference_report);
-#ifndef FITCHECK_INFERENCE_ONLY  // the page's first-view module (CMakeLists.txt) leaves these out
-  emscripten::function("trainingReport", &training_report);
-  emscripten::function("planReport", &plan_report);
-  emscripten::function("trainingPlanReport", &training_plan_report);
-  emscripten::function("transformerMemReport", &transformer_mem_report);
-#endif
-  emscripten::function("acceleratorCatalog", &accelerator_catalog);
-  emscripten::function("formatCatalog", &format_catalog);
-  emscripten::function("version", &core_version);
+extern "C" {
+
+// texts: `count` (pointer, length) pairs. Never throws: errors come back as an error answer.
+EMSCRIPTEN_KEEPALIVE std::uint32_t* fitcheck_call(std::int32_t call, const Text* texts, std::uint32_t count) {
+  try {
+    return answer(Status::ok, report(static_cast<Call>(call), texts, count));
+  } catch (const fitcheck::ConfigError& error) {
+    return answer(Status::error_with_field, error.what(), error.field());
+  } catch (const fitcheck::OptionError& error) {
+    return answer(Status::error_with_field, error.what(), error.option());
+  } catch (const std::exception& error) {
+    return answer(Status::error, error.what());
+  }
 }
+
+}  // extern "C"
