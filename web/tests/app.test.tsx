@@ -54,7 +54,7 @@ describe('calculator', () => {
   test('from numbers builds the config for the core', async () => {
     await open();
     fireEvent.click(screen.getByTestId('kind-numbers'));
-    fireEvent.input(screen.getByLabelText('Layers'), { target: { value: '16' } });
+    fireEvent.input(await screen.findByLabelText('Layers'), { target: { value: '16' } });
     await waitFor(() => expect(screen.getByTestId('numbers-config').textContent).toContain('"num_hidden_layers": 16'));
     expect(screen.getByTestId('total-params').textContent).not.toBe('8,030,261,248');
   });

@@ -80,7 +80,8 @@ describe('the form', () => {
   test('Custom… opens the form prefilled from the GPU before; the verdict follows; a refusal shows at its field', async () => {
     await openApp();
     fireEvent.change(screen.getByTestId('gpu'), { target: { value: 'custom' } });
-    expect(screen.getByTestId('custom-gpu')).toBeTruthy();
+    // The form is a chunk of its own, fetched when Custom… is first picked.
+    expect(await screen.findByTestId('custom-gpu')).toBeTruthy();
     expect((screen.getByTestId('custom_gpu_base') as HTMLSelectElement).value).toBe('h100-sxm-80gb');
     // The H100's 81559 MiB = 79.6474609375 GiB, shown to six digits as the placeholder.
     expect((screen.getByTestId('custom_gpu_memory_gib') as HTMLInputElement).placeholder).toBe('79.6475');
@@ -96,12 +97,12 @@ describe('the form', () => {
     await openApp();
     fireEvent.click(screen.getByRole('tab', { name: /Training/ }));
     fireEvent.change(await screen.findByTestId('train-gpu'), { target: { value: 'custom' } });
-    expect((screen.getByTestId('train-custom_gpu_base') as HTMLSelectElement).value).toBe('h100-sxm-80gb');
+    expect(((await screen.findByTestId('train-custom_gpu_base')) as HTMLSelectElement).value).toBe('h100-sxm-80gb');
     fireEvent.input(screen.getByTestId('train-custom_gpu_name'), { target: { value: 'x'.repeat(65) } });
     await waitFor(() => expect(screen.getByTestId('train-custom_gpu_name-error').textContent).toMatch(/custom_gpu_name/));
     fireEvent.click(screen.getByRole('tab', { name: /Plan/ }));
     fireEvent.click(await screen.findByTestId('plan-gpus-custom'));
-    expect(screen.getByTestId('plan-custom-gpu')).toBeTruthy();
+    expect(await screen.findByTestId('plan-custom-gpu')).toBeTruthy();
     expect((screen.getByTestId('plan-custom_gpu_base') as HTMLSelectElement).value).toBe('h100-sxm-80gb');
   });
 });

@@ -6,7 +6,7 @@ import type { CoreError } from '../core/types';
 import type { ModelKind, ModelNumbers } from '../state/inputs';
 import type { Preset } from '../presets';
 import { readConfigFile } from '../state/config-file';
-import { NumbersForm } from './NumbersForm';
+import { NumbersForm } from './LazyForms';
 import { PresetPicker } from './PresetPicker';
 
 interface Props {

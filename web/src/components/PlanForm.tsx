@@ -7,7 +7,7 @@ import { choosingGpuKinds, listOf, objectives, planKeys, type PlanInputs } from 
 import type { PlanKind } from '../state/training-plan-inputs';
 import { customGpuId, customGpuKeys } from '../state/custom-gpu';
 import { CheckboxList } from './CheckboxList';
-import { CustomGpuForm } from './CustomGpuForm';
+import { CustomGpuForm } from './LazyForms';
 import { Field, NumberField } from './Field';
 import { PlanKindSwitch } from './PlanKindSwitch';
 

@@ -17,7 +17,7 @@ import {
 } from '../state/training-inputs';
 import { listOf, toggled } from '../state/plan-inputs';
 import { Field, NumberField } from './Field';
-import { CustomGpuForm } from './CustomGpuForm';
+import { CustomGpuForm } from './LazyForms';
 import { GpuSelect } from './GpuSelect';
 import { choosingGpu, customGpuId, customGpuKeys } from '../state/custom-gpu';
 

@@ -8,7 +8,7 @@ import { choosingGpuKinds, listOf } from '../state/plan-inputs';
 import { optimizers, precisionRecipes } from '../state/training-inputs';
 import { trainingObjectives, trainingPlanKeys, type TrainingPlanInputs } from '../state/training-plan-inputs';
 import { CheckboxList } from './CheckboxList';
-import { CustomGpuForm } from './CustomGpuForm';
+import { CustomGpuForm } from './LazyForms';
 import { Field, NumberField } from './Field';
 
 type Key = (typeof trainingPlanKeys)[number];

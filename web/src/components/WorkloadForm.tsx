@@ -5,7 +5,7 @@ import type { Accelerator, CoreError, FormatCatalog } from '../core/types';
 import { fp8Formats, groupedFormats, workloadTextKeys, type Workload } from '../state/inputs';
 import { bytesIn, withThousands } from '../format';
 import { Field, NumberField } from './Field';
-import { CustomGpuForm } from './CustomGpuForm';
+import { CustomGpuForm } from './LazyForms';
 import { GpuSelect } from './GpuSelect';
 import { choosingGpu, customGpuId, customGpuKeys } from '../state/custom-gpu';
 

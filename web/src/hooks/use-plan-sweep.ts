@@ -4,7 +4,6 @@
 // and is dropped when newer inputs arrive. Shared by the serving and the training planner.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CoreError } from '../core/types';
-import { createPlanRunner } from '../plan/create-runner';
 import type { SweepOutcome, SweepProgress } from '../plan/run-per-kind';
 import type { PlanRunner } from '../plan/runner';
 
@@ -41,7 +40,9 @@ export function usePlanSweep<Inputs, Report>(run: RunSweep<Inputs, Report>, read
     const current = () => job.current === id;
     setState((previous) => ({ ...previous, running: true }));
     const timer = setTimeout(async () => {
-      runner.current ??= createPlanRunner();
+      // The runner (and its worker) with the first sweep: the page's first view never needs it.
+      runner.current ??= (await import('../plan/create-runner')).createPlanRunner();
+      if (!current()) return;
       const active = runner.current;
       const outcome = await run(
         active,

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The training planner's answer for the current model and constraints (use-plan-sweep.ts).
 import type { TrainingPlanReport } from '../core/types';
-import { runTrainingPlan } from '../plan/run-training-plan';
 import type { TrainingPlanInputs } from '../state/training-plan-inputs';
-import { usePlanSweep, type PlanSweepState } from './use-plan-sweep';
+import { usePlanSweep, type PlanSweepState, type RunSweep } from './use-plan-sweep';
 
 export type TrainingPlanState = PlanSweepState<TrainingPlanReport>;
+
+// The sweep code (merging, per-kind runs) loads with the first sweep, not with the page.
+const runTrainingPlan: RunSweep<TrainingPlanInputs, TrainingPlanReport> = async (...args) =>
+  (await import('../plan/run-training-plan')).runTrainingPlan(...args);
 
 export function useTrainingPlan(ready: boolean, configText: string, inputs: TrainingPlanInputs, enabled: boolean): TrainingPlanState {
   return usePlanSweep(runTrainingPlan, ready, configText, inputs, enabled);
