@@ -4,8 +4,16 @@ import type { ByteUnit } from './state/inputs';
 
 const GIB = 1024 ** 3;
 
+// Integers with comma groups, as toLocaleString('en-US') writes them, without its cost: each call
+// of it builds an Intl formatter, and the first one loads locale data (tens of ms of the first
+// view's render). Beyond 2^53 digits are not exact anyway; beyond 1e21 String() turns exponential.
 export function withThousands(value: number): string {
-  return Math.round(value).toLocaleString('en-US');
+  const rounded = Math.round(value);
+  if (!Number.isFinite(rounded) || Math.abs(rounded) >= 1e21) return rounded.toLocaleString('en-US');
+  const digits = String(Math.abs(rounded));
+  let grouped = digits.slice(0, digits.length % 3 || 3);
+  for (let at = grouped.length; at < digits.length; at += 3) grouped += ',' + digits.slice(at, at + 3);
+  return rounded < 0 ? `-${grouped}` : grouped;
 }
 
 export function roundedCount(value: number): string {

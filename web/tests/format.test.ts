@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Display formatting of latency, rates, costs and axis ticks (the figures are the core's).
 import { describe, expect, test } from 'vitest';
-import { bytesScaled, dollars, figureText, secondsParts, siParts, significant, tickLabel } from '../src/format';
+import { bytesScaled, dollars, figureText, secondsParts, siParts, significant, tickLabel, withThousands } from '../src/format';
 
 describe('formatting', () => {
   test('four significant digits, never in exponent notation', () => {
@@ -29,4 +29,15 @@ describe('formatting', () => {
     expect(tickLabel(2e14)).toBe('200T');
     expect(tickLabel(0.05)).toBe('0.05');
   });
+});
+
+test('withThousands writes what toLocaleString("en-US") writes, except that -0 is 0', () => {
+  const values = [0, 1, 12, 123, 1234, 12345, 123456, 1234567, 8_030_261_248, -5, -1234, -1_234_567, 0.4, 0.6, 999.5, 1e15, 2 ** 53, 9.99e20, 1e21, 1.5e22, NaN, Infinity, -Infinity];
+  let seed = 20261130;
+  const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (let i = 0; i < 5000; i += 1) values.push((next() - 0.5) * 10 ** (next() * 22));
+  for (const value of values) {
+    const rounded = Math.round(value);
+    expect(withThousands(value), String(value)).toBe(Object.is(rounded, -0) ? '0' : rounded.toLocaleString('en-US'));
+  }
 });
