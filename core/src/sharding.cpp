@@ -204,12 +204,6 @@ std::size_t busiest_weight_stage(const ModelDescription& model, const std::vecto
   throw std::overflow_error(std::string(what) + " exceeds 2^63 bytes: reduce batch, context or the model's sizes");
 }
 
-std::int64_t checked_product(std::int64_t a, std::int64_t b, const char* what) {
-  std::int64_t product = 0;
-  if (__builtin_mul_overflow(a, b, &product)) refuse_overflow(what);
-  return product;
-}
-
 std::int64_t checked_sum(std::int64_t a, std::int64_t b, const char* what) {
   std::int64_t sum = 0;
   if (__builtin_add_overflow(a, b, &sum)) refuse_overflow(what);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "checked_math.hpp"
 #include "fitcheck/inference_memory.hpp"
 
 namespace fitcheck::detail {
@@ -45,7 +46,12 @@ KvCacheFigure kv_cache_figure(const ModelDescription& model, const InferenceWork
                               const std::vector<std::int64_t>& layers_of_kind, bool with_text);
 
 // a x b and a + b, or std::overflow_error naming `what` (a byte figure beyond 64 bits).
-std::int64_t checked_product(std::int64_t a, std::int64_t b, const char* what);
+[[noreturn]] void refuse_overflow(const char* what);
+inline std::int64_t checked_product(std::int64_t a, std::int64_t b, const char* what) {
+  std::int64_t product = 0;
+  if (product_overflows(a, b, product)) refuse_overflow(what);
+  return product;
+}
 std::int64_t checked_sum(std::int64_t a, std::int64_t b, const char* what);
 
 }  // namespace fitcheck::detail

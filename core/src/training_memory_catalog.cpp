@@ -5,6 +5,7 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "checked_math.hpp"
 #include "fitcheck/training_memory.hpp"
 
 namespace fitcheck {
@@ -159,7 +160,7 @@ namespace detail {
 
 std::int64_t checked_mul(std::int64_t a, std::int64_t b) {
   std::int64_t product = 0;
-  if (__builtin_mul_overflow(a, b, &product)) throw std::overflow_error("the workload needs more than 2^63 bytes");
+  if (detail::product_overflows(a, b, product)) throw std::overflow_error("the workload needs more than 2^63 bytes");
   return product;
 }
 
