@@ -80,4 +80,12 @@ describe('inputs in the hash', () => {
     expect(problem).toMatch(/could not be read/);
     expect(hashHasState('#section-2')).toBe(false);
   });
+  test('a hand-written #mode=plan opens the Plan tab on the default model', async () => {
+    expect(hashHasState('#mode=plan')).toBe(true);
+    const { inputs, problem } = await decodeInputs('#mode=plan', 'meta-llama--Llama-3.1-8B');
+    expect(inputs.mode).toBe('plan');
+    expect(inputs.modelKind).toBe('preset');
+    expect(inputs.presetId).toBe('meta-llama--Llama-3.1-8B');
+    expect(problem).toBeUndefined();
+  });
 });

@@ -122,7 +122,11 @@ export async function decodeInputs(hash: string, defaultPresetId: string): Promi
   return { inputs, problem };
 }
 
-/** True when the hash carries page state (rather than being empty or an in-page anchor). */
+/**
+ * True when the hash carries page state (rather than being empty or an in-page anchor). The page
+ * writes `model=` into every link; a hand-written `#mode=plan` opens that tab on the default model.
+ */
 export function hashHasState(hash: string): boolean {
-  return new URLSearchParams(hash.replace(/^#/, '')).has('model');
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  return params.has('model') || params.has('mode');
 }
