@@ -22,4 +22,12 @@ inline bool product_overflows(std::int64_t a, std::int64_t b, std::int64_t& prod
   return __builtin_mul_overflow(a, b, &product);
 }
 
+// a x b of training memory figures, or std::overflow_error ("the workload needs more than 2^63 bytes").
+[[noreturn]] void refuse_training_overflow();
+inline std::int64_t checked_mul(std::int64_t a, std::int64_t b) {
+  std::int64_t product = 0;
+  if (product_overflows(a, b, product)) refuse_training_overflow();
+  return product;
+}
+
 }  // namespace fitcheck::detail

@@ -158,11 +158,7 @@ std::vector<TensorRole> lora_target_roles(std::string_view comma_separated) {
 
 namespace detail {
 
-std::int64_t checked_mul(std::int64_t a, std::int64_t b) {
-  std::int64_t product = 0;
-  if (detail::product_overflows(a, b, product)) throw std::overflow_error("the workload needs more than 2^63 bytes");
-  return product;
-}
+void refuse_training_overflow() { throw std::overflow_error("the workload needs more than 2^63 bytes"); }
 
 std::int64_t optimizer_state_bytes(const WeightTensor& tensor, const TrainingMemoryWorkload& workload, std::int64_t state_bytes) {
   const std::int64_t per_copy = tensor.rows * tensor.columns;

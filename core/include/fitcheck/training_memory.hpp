@@ -223,8 +223,6 @@ std::vector<StageLayerKind> stage_layer_kinds(const ModelDescription& model, std
 // The same figures from prepared layer counts; terms only when with_text (else no allocation).
 StageActivations stage_activations(const ModelDescription& model, const TrainingMemoryWorkload& workload,
                                    const std::vector<StageLayerKind>& kinds, std::int64_t stage, bool with_text);
-
-std::int64_t checked_mul(std::int64_t a, std::int64_t b);  // throws std::overflow_error
 }  // namespace detail
 
 // The fast path, for sweeps: prepare once per model and workload (tensor placement, model states
