@@ -37,6 +37,7 @@ targets=(config inference options)
 # The training and planner targets once their modules are part of the core.
 printf '%s\n' "${core_sources[@]}" | grep -q 'training_memory\.cpp' && targets+=(training)
 printf '%s\n' "${core_sources[@]}" | grep -q 'planner\.cpp' && targets+=(plan)
+printf '%s\n' "${core_sources[@]}" | grep -q 'planner_training\.cpp' && targets+=(training_plan)
 if [ -n "${FUZZ_TARGETS:-}" ]; then read -r -a targets <<<"$FUZZ_TARGETS"; fi
 
 flags=(-std=c++20 -O2 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -84,7 +85,7 @@ for config in "$seeds"/configs/*.json tests/fixtures/configs/*.json; do
   done
   i=$((i + 1))
 done
-for kind in training plan; do  # each config behind one of the target's option blocks
+for kind in training plan training_plan; do  # each config behind one of the target's option blocks
   mkdir -p "$seeds/$kind"
   mapfile -t blocks < <(ls tests/fuzz/seeds/$kind/*.txt)
   i=0
@@ -101,6 +102,7 @@ seed_dirs() {
     options) echo "tests/fuzz/seeds/options" ;;
     training) echo "$seeds/training $seeds/configs" ;;
     plan) echo "$seeds/plan tests/fuzz/seeds/plan" ;;
+    training_plan) echo "$seeds/training_plan tests/fuzz/seeds/training_plan" ;;
   esac
 }
 
