@@ -5,6 +5,7 @@
 #include "fitcheck/latency.hpp"
 #include "fitcheck/report.hpp"
 #include "json_writer.hpp"
+#include "report_terms.hpp"
 
 namespace fitcheck {
 namespace {
@@ -15,18 +16,6 @@ void write_capacity(detail::JsonWriter& out, const char* key, const CapacityAnsw
   out.field("limited_by", answer.limited_by);
   out.field("formula", answer.formula);
   out.end_object();
-}
-
-void write_terms(detail::JsonWriter& out, const std::vector<MemoryTerm>& terms) {
-  out.begin_array("terms");
-  for (const auto& term : terms) {
-    out.begin_object();
-    out.field("name", term.name);
-    out.field("bytes", term.bytes);
-    out.field("formula", term.formula);
-    out.end_object();
-  }
-  out.end_array();
 }
 
 const char* dominant_op_name(LatencyOp op) { return op == LatencyOp::count_ ? "none" : latency_op_name(op); }
@@ -203,7 +192,7 @@ std::string inference_report_json(std::string_view config_json_text, const Optio
   out.field("logits_bytes", memory.logits_bytes);
   out.field("overhead_bytes", memory.overhead_bytes);
   out.field("total_bytes_per_gpu", memory.total_bytes_per_gpu);
-  write_terms(out, memory.terms);
+  detail::write_memory_terms(out, "terms", memory.terms);
   out.begin_object("kv_cache");
   out.field("bytes_per_token", memory.kv_cache.bytes_per_token);
   out.field("convention", memory.kv_cache.convention);

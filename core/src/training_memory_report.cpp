@@ -9,6 +9,7 @@
 #include "fitcheck/training_memory.hpp"
 #include "fitcheck/training_time.hpp"
 #include "json_writer.hpp"
+#include "report_terms.hpp"
 
 namespace fitcheck {
 namespace {
@@ -29,18 +30,6 @@ const char* role_module_name(TensorRole role) {
     case TensorRole::mlp_down: case TensorRole::expert_down: case TensorRole::shared_expert_down: return "down";
     default: return tensor_role_name(role);
   }
-}
-
-void write_terms(JsonWriter& writer, std::string_view key, const std::vector<MemoryTerm>& terms) {
-  writer.begin_array(key);
-  for (const auto& term : terms) {
-    writer.begin_object();
-    writer.field("name", term.name);
-    writer.field("bytes", term.bytes);
-    writer.field("formula", term.formula);
-    writer.end_object();
-  }
-  writer.end_array();
 }
 
 // The memory report's members, into the open top-level object; both training_report_json overloads
@@ -110,8 +99,8 @@ void write_memory_members(JsonWriter& writer, const ModelDescription& model, con
   // null without a GPU; the assumptions say why.
   if (batch) writer.field("max_micro_batch_size", batch->value);
   else writer.field("max_micro_batch_size", nullptr);
-  write_terms(writer, "terms", m.terms);
-  write_terms(writer, "layer_activation_terms", m.layer_activation_terms);
+  detail::write_memory_terms(writer, "terms", m.terms);
+  detail::write_memory_terms(writer, "layer_activation_terms", m.layer_activation_terms);
   std::vector<std::string> assumptions = model.assumptions;
   assumptions.insert(assumptions.end(), m.assumptions.begin(), m.assumptions.end());
   if (gpu) {
