@@ -10,11 +10,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "fitcheck/config.hpp"
 #include "fitcheck/options.hpp"
 
 namespace fitcheck::fuzz {
@@ -151,6 +154,30 @@ inline nlohmann::json check_report(const std::string& report) {
   if (!parsed.is_object()) fail("report is not a JSON object", report);
   check_json_value(parsed, "", report);
   return parsed;
+}
+
+// The checked report of `compute()` (a training or planner entry point), or nothing when it refused
+// readably: a config error naming its field, an option refusal under the loose rule, a workload
+// beyond 64 bits. Any other exception aborts, naming `entry_point`.
+template <typename Compute>
+std::optional<nlohmann::json> report_unless_refused(const char* entry_point, Compute&& compute, const Input& input,
+                                                    std::string_view text) {
+  std::string report;
+  try {
+    report = compute();
+  } catch (const ConfigError& error) {
+    check_refusal(error.what(), error.field());
+    return std::nullopt;
+  } catch (const OptionError& error) {
+    check_refusal_loose(error.what(), input.options);  // see docs/reliability.md, "Known limits"
+    return std::nullopt;
+  } catch (const std::overflow_error& error) {
+    check_refusal(error.what(), "");
+    return std::nullopt;
+  } catch (const std::exception& error) {
+    fail(std::string(entry_point) + " threw an unnamed error: " + error.what(), text);
+  }
+  return check_report(report);
 }
 
 // Sum of the "bytes" of report["terms"] must be the total (the table adds up).

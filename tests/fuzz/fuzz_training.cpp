@@ -3,7 +3,6 @@
 // taken from the input's head (see fuzz_support.hpp). Same rules as the inference target.
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 
 #include "fitcheck/config.hpp"
 #include "fitcheck/options.hpp"
@@ -14,22 +13,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace fitcheck;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const fuzz::Input input = fuzz::split_input(text);
-  std::string report;
-  try {
-    report = training_report_json(input.config, input.options);
-  } catch (const ConfigError& error) {
-    fuzz::check_refusal(error.what(), error.field());
-    return 0;
-  } catch (const OptionError& error) {
-    fuzz::check_refusal_loose(error.what(), input.options);
-    return 0;
-  } catch (const std::overflow_error& error) {
-    fuzz::check_refusal(error.what(), "");
-    return 0;
-  } catch (const std::exception& error) {
-    fuzz::fail(std::string("training_report_json threw an unnamed error: ") + error.what(), text);
-  }
-  const auto parsed = fuzz::check_report(report);
+  const auto report = fuzz::report_unless_refused(
+      "training_report_json", [&] { return training_report_json(input.config, input.options); }, input, text);
+  if (!report) return 0;
+  const nlohmann::json& parsed = *report;
   fuzz::check_terms_add_up(parsed, "total_bytes_per_gpu", text);
   return 0;
 }

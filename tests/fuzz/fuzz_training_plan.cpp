@@ -6,7 +6,6 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 
 #include "fitcheck/config.hpp"
 #include "fitcheck/options.hpp"
@@ -54,22 +53,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace fitcheck;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const fuzz::Input input = fuzz::split_input(text);
-  std::string report;
-  try {
-    report = training_plan_report_json(input.config, bounded(input.options));
-  } catch (const ConfigError& error) {
-    fuzz::check_refusal(error.what(), error.field());
-    return 0;
-  } catch (const OptionError& error) {
-    fuzz::check_refusal_loose(error.what(), input.options);  // planner options: see docs/reliability.md
-    return 0;
-  } catch (const std::overflow_error& error) {
-    fuzz::check_refusal(error.what(), "");
-    return 0;
-  } catch (const std::exception& error) {
-    fuzz::fail(std::string("training_plan_report_json threw an unnamed error: ") + error.what(), text);
-  }
-  const auto parsed = fuzz::check_report(report);
+  const auto report = fuzz::report_unless_refused(
+      "training_plan_report_json", [&] { return training_plan_report_json(input.config, bounded(input.options)); }, input, text);
+  if (!report) return 0;
+  const nlohmann::json& parsed = *report;
   if (parsed["feasible"].get<std::int64_t>() > parsed["evaluated"].get<std::int64_t>()) fuzz::fail("more feasible plans than evaluated", text);
   if (parsed["best"].size() > parsed["feasible"].get<std::size_t>()) fuzz::fail("more plans listed than feasible", text);
   check_layouts(parsed["best"], parsed["request"], text);
