@@ -2,7 +2,7 @@
 // The core's JS functions, linked into the Emscripten glue (--post-js): strings in as UTF-8, one
 // call to fitcheck_call (wasm/bindings.cpp), the JSON answer parsed into a plain object, or an
 // Error carrying the message and, for config and option errors, the field it names.
-// Conversion only: every figure comes from the core.
+// Conversion only: every figure comes from the core. The full module adds wasm/api-full.js.
 
 var fitcheckEncoder = new TextEncoder();
 var fitcheckDecoder = new TextDecoder();
@@ -50,10 +50,6 @@ function fitcheckCall(call, configText, options, raw) {
 
 Module['parameterReport'] = function (configText) { return fitcheckCall(0, configText); };
 Module['inferenceReport'] = function (configText, options) { return fitcheckCall(1, configText, options); };
-Module['trainingReport'] = function (configText, options) { return fitcheckCall(2, configText, options); };
-Module['planReport'] = function (configText, options) { return fitcheckCall(3, configText, options); };
-Module['trainingPlanReport'] = function (configText, options) { return fitcheckCall(4, configText, options); };
-Module['transformerMemReport'] = function (options) { return fitcheckCall(5, '', options); };
 Module['acceleratorCatalog'] = function () { return fitcheckCall(6); };
 Module['formatCatalog'] = function () { return fitcheckCall(7); };
 Module['version'] = function () { return fitcheckCall(8, '', null, true); };

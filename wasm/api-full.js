@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: MIT
+// The full module's functions beyond the first-view module's (linked after wasm/api.js, whose
+// fitcheckCall they use). The first-view module lacks them, so core/load.ts can say where they are.
+Module['trainingReport'] = function (configText, options) { return fitcheckCall(2, configText, options); };
+Module['planReport'] = function (configText, options) { return fitcheckCall(3, configText, options); };
+Module['trainingPlanReport'] = function (configText, options) { return fitcheckCall(4, configText, options); };
+Module['transformerMemReport'] = function (options) { return fitcheckCall(5, '', options); };
