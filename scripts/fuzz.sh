@@ -70,14 +70,14 @@ if [ $build_failed -ne 0 ]; then
   exit 1
 fi
 
-# Seed corpora: the real configs (shared/configs copied, tests/fixtures read in place), the
+# Seed corpora: the real configs (tests/fixtures/configs), the
 # option seeds, and for the estimate targets each config behind an option block.
 seeds=$out/seeds
 rm -rf "$seeds" && mkdir -p "$seeds/configs" "$seeds/workloads"
-cp ../shared/configs/*.json "$seeds/configs/" 2>/dev/null || true
+cp tests/fixtures/configs/*.json "$seeds/configs/"
 mapfile -t option_seeds < <(ls tests/fuzz/seeds/options/*.txt)
 i=0
-for config in "$seeds"/configs/*.json tests/fixtures/configs/*.json; do
+for config in tests/fixtures/configs/*.json; do
   [ -f "$config" ] || continue
   for k in 0 1; do
     block=${option_seeds[$(((i + k * 3) % ${#option_seeds[@]}))]}
@@ -89,7 +89,7 @@ for kind in training plan training_plan; do  # each config behind one of the tar
   mkdir -p "$seeds/$kind"
   mapfile -t blocks < <(ls tests/fuzz/seeds/$kind/*.txt)
   i=0
-  for config in "$seeds"/configs/*.json tests/fixtures/configs/*.json; do
+  for config in tests/fixtures/configs/*.json; do
     block=${blocks[$((i % ${#blocks[@]}))]}
     { cat "$block"; printf '%%%%\n'; cat "$config"; } >"$seeds/$kind/$(basename "${config%.json}").txt"
     i=$((i + 1))
@@ -97,7 +97,7 @@ for kind in training plan training_plan; do  # each config behind one of the tar
 done
 seed_dirs() {
   case $1 in
-    config) echo "$seeds/configs tests/fixtures/configs tests/fuzz/seeds/json" ;;
+    config) echo "$seeds/configs tests/fuzz/seeds/json" ;;
     inference) echo "$seeds/workloads $seeds/configs" ;;
     options) echo "tests/fuzz/seeds/options" ;;
     training) echo "$seeds/training $seeds/configs" ;;

@@ -3,7 +3,7 @@
 """Writes web/src/presets/presets.json: the architecture facts of real models, as fitcheck's own
 data. Each preset keeps only the config fields the core reads, plus where they came from.
 
-Usage: python3 scripts/make-presets.py [CONFIG_DIR ...]   (default: ../shared/configs and
+Usage: python3 scripts/make-presets.py [CONFIG_DIR ...]   (default:
 tests/fixtures/configs). Run it when a config is added; the output is committed.
 """
 import csv
@@ -81,5 +81,5 @@ def main(directories):
 
 if __name__ == "__main__":
     here = os.path.dirname(os.path.abspath(__file__))
-    default = [os.path.join(here, "..", "..", "shared", "configs"), os.path.join(here, "..", "tests", "fixtures", "configs")]
+    default = [os.path.join(here, "..", "tests", "fixtures", "configs")]
     main(sys.argv[1:] or default)

@@ -13,8 +13,8 @@ import { launchChromium, watchPage } from '../support/browser.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = process.env.FITCHECK_WEB_DIST ?? path.join(repo, 'web/dist');
-const sharedConfigs = path.resolve(repo, '../shared/configs');
-const goodConfig = fs.readFileSync(path.join(sharedConfigs, 'Qwen--Qwen2-7B-Instruct.json'), 'utf8');
+const fixtureConfigs = path.join(repo, 'tests/fixtures/configs');
+const goodConfig = fs.readFileSync(path.join(fixtureConfigs, 'Qwen--Qwen2-7B-Instruct.json'), 'utf8');
 const llamaFields =
   '"model_type":"llama","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,' +
   '"num_attention_heads":4,"num_key_value_heads":2,"vocab_size":1000';

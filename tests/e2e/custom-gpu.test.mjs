@@ -120,7 +120,7 @@ test('a config.json dropped on the model input loads as if pasted; a non-JSON fi
   await dropFile(page, 'notes.txt', 'not json at all');
   await page.getByTestId('config-file-error').filter({ hasText: 'notes.txt is not JSON' }).waitFor();
   assert.equal(await page.getByTestId('total-params').textContent(), '8,030,261,248');  // nothing loaded
-  const config = fs.readFileSync(path.resolve(repo, '../shared/configs/Qwen--Qwen2-7B-Instruct.json'), 'utf8');
+  const config = fs.readFileSync(path.join(repo, 'tests/fixtures/configs/Qwen--Qwen2-7B-Instruct.json'), 'utf8');
   await dropFile(page, 'config.json', config);
   // Qwen2-7B-Instruct: 7,615,616,512 parameters, as the CLI counts them.
   assert.equal(cli('params', configFile(config)).total_params, 7_615_616_512);

@@ -62,7 +62,7 @@ test('choosing a preset recomputes', async () => {
 test('a pasted real config.json is counted', async () => {
   const { page, log } = await openPage();
   await page.getByTestId('total-params').waitFor();
-  const text = fs.readFileSync(path.resolve(repo, '../shared/configs/Qwen--Qwen2-7B-Instruct.json'), 'utf8');
+  const text = fs.readFileSync(path.join(repo, 'tests/fixtures/configs/Qwen--Qwen2-7B-Instruct.json'), 'utf8');
   await page.getByTestId('config').fill(text);
   await page.getByText('7,615,616,512').waitFor();
   assert.equal(await page.getByTestId('preset').inputValue(), '');

@@ -10,7 +10,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const sharedConfigs = path.resolve(repo, '../shared/configs');
 const fixtureConfigs = path.join(repo, 'tests/fixtures/configs');
 const wasmDir = process.env.FITCHECK_WASM_DIR ?? path.join(repo, 'build-wasm');
 
@@ -121,7 +120,7 @@ test('workloads that make no sense give an Error naming the option', () => {
       name,
     );
   }
-  const big = fs.readFileSync(path.join(sharedConfigs, 'meta-llama--Llama-3.1-405B.json'), 'utf8');
+  const big = fs.readFileSync(path.join(fixtureConfigs, 'meta-llama--Llama-3.1-405B.json'), 'utf8');
   assert.throws(() => module.inferenceReport(big, { batch: 16777216, context: 4294967296 }), /exceeds 2\^/);
   assert.equal(module.inferenceReport(llama, {}).model_type, 'llama');
 });
@@ -141,7 +140,6 @@ function checkNumbers(value, where) {
 
 test('no report over a grid of configs and workloads holds NaN, Infinity or an inexact integer', () => {
   const files = [
-    ...fs.readdirSync(sharedConfigs).map((name) => path.join(sharedConfigs, name)),
     ...fs.readdirSync(fixtureConfigs).map((name) => path.join(fixtureConfigs, name)),
   ].filter((file) => file.endsWith('.json'));
   const inference = [

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const sharedConfigs = path.resolve(repo, '../shared/configs');
+const fixtureConfigs = path.join(repo, 'tests/fixtures/configs');
 const { default: create } = await import(path.join(repo, 'build-wasm/fitcheck.mjs'));
 const module = await create({ wasmBinary: fs.readFileSync(path.join(repo, 'build-wasm/fitcheck.wasm')) });
 
@@ -26,7 +26,7 @@ const cases = [
 
 for (const [file, options] of cases) {
   test(`trainingPlanReport equals the CLI's JSON: ${file} ${JSON.stringify(options)}`, () => {
-    const text = fs.readFileSync(path.join(sharedConfigs, file), 'utf8');
+    const text = fs.readFileSync(path.join(fixtureConfigs, file), 'utf8');
     const native = cliPlan(text, options);
     const wasm = module.trainingPlanReport(text, options);
     assert.deepEqual(wasm, native);
@@ -36,14 +36,14 @@ for (const [file, options] of cases) {
 }
 
 test('the Mixtral plan searches expert parallelism', () => {
-  const text = fs.readFileSync(path.join(sharedConfigs, 'mistralai--Mixtral-8x7B-v0.1.json'), 'utf8');
+  const text = fs.readFileSync(path.join(fixtureConfigs, 'mistralai--Mixtral-8x7B-v0.1.json'), 'utf8');
   const report = module.trainingPlanReport(text, { gpus: 'h100-sxm-80gb', max_gpus: 64, keep: 200 });
   assert.ok(report.best.some((c) => c.ep > 1));
   assert.ok(report.best.every((c) => 8 % c.ep === 0 && (c.dp * c.cp) % c.ep === 0));
 });
 
 test('trainingPlanReport errors name the option', () => {
-  const text = fs.readFileSync(path.join(sharedConfigs, 'meta-llama--Llama-3.1-8B.json'), 'utf8');
+  const text = fs.readFileSync(path.join(fixtureConfigs, 'meta-llama--Llama-3.1-8B.json'), 'utf8');
   assert.throws(() => module.trainingPlanReport(text, { tp: 2 }), (error) => error.field === 'tp');
   assert.throws(() => module.trainingPlanReport(text, { global_batch_tokens: 5000 }), (error) => error.field === 'global_batch_tokens' && /whole number of sequences/.test(error.message));
   assert.throws(() => module.trainingPlanReport(text, { gpus: '' }), (error) => error.field === 'gpus');

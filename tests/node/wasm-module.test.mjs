@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const sharedConfigs = path.resolve(repo, '../shared/configs');
+const fixtureConfigs = path.join(repo, 'tests/fixtures/configs');
 
 async function loadModule() {
   const { default: create } = await import(path.join(repo, 'build-wasm/fitcheck.mjs'));
@@ -50,7 +50,7 @@ test('version() answers', () => {
 });
 
 test('parameterReport() counts Llama-3.1-8B exactly', () => {
-  const report = module.parameterReport(fs.readFileSync(path.join(sharedConfigs, 'meta-llama--Llama-3.1-8B.json'), 'utf8'));
+  const report = module.parameterReport(fs.readFileSync(path.join(fixtureConfigs, 'meta-llama--Llama-3.1-8B.json'), 'utf8'));
   assert.equal(report.total_params, 8030261248);
   assert.equal(report.breakdown.lm_head, 128256 * 4096);
   assert.equal(report.weights_16bit.bytes, 16060522496);
@@ -63,11 +63,11 @@ test('core errors arrive as Error objects with the C++ message and the field', (
   );
   assert.throws(() => module.parameterReport('{ nope'), (error) => error instanceof Error && /not valid JSON/.test(error.message));
   // The module stays usable after an error.
-  assert.equal(module.parameterReport(fs.readFileSync(path.join(sharedConfigs, 'openai-community--gpt2.json'), 'utf8')).total_params, 124439808);
+  assert.equal(module.parameterReport(fs.readFileSync(path.join(fixtureConfigs, 'openai-community--gpt2.json'), 'utf8')).total_params, 124439808);
 });
 
 test('inferenceReport() gives the exact KV cache and the capacity answers', () => {
-  const text = fs.readFileSync(path.join(sharedConfigs, 'meta-llama--Llama-3.1-8B.json'), 'utf8');
+  const text = fs.readFileSync(path.join(fixtureConfigs, 'meta-llama--Llama-3.1-8B.json'), 'utf8');
   const report = module.inferenceReport(text, { batch: 1, context: 8192, gpu: 'h100-sxm-80gb' });
   assert.equal(report.kv_cache_bytes, 131072 * 8192);
   assert.equal(report.weight_bytes, 16060522496);
@@ -101,7 +101,7 @@ test('native CLI and WASM give identical inference reports over a grid of worklo
     ['openai--gpt-oss-20b.json', { weights: 'mxfp4', gpu: 'rtx-4090' }],
   ];
   for (const [file, options] of grid) {
-    const text = fs.readFileSync(path.join(sharedConfigs, file), 'utf8');
+    const text = fs.readFileSync(path.join(fixtureConfigs, file), 'utf8');
     const args = ['infer', '-', '--json'];
     for (const [key, value] of Object.entries(options)) args.push(`--${key.replaceAll('_', '-')}`, String(value));
     const native = JSON.parse(execFileSync(cli, args, { input: text }).toString());
@@ -119,7 +119,7 @@ test('native CLI and WASM give identical training reports over a grid of workloa
     ['meta-llama--Llama-3.2-3B.json', { qlora: true, lora_rank: 16, gpu: 'rtx-4090' }],
   ];
   for (const [file, options] of grid) {
-    const text = fs.readFileSync(path.join(sharedConfigs, file), 'utf8');
+    const text = fs.readFileSync(path.join(fixtureConfigs, file), 'utf8');
     const args = ['train', '-', '--json'];
     for (const [key, value] of Object.entries(options)) {
       args.push(`--${key.replaceAll('_', '-')}`);
@@ -133,7 +133,7 @@ test('native CLI and WASM give identical training reports over a grid of workloa
 test('native CLI and WASM give identical plans', async () => {
   const { execFileSync } = await import('node:child_process');
   const cli = path.join(repo, 'build/fitcheck');
-  const text = fs.readFileSync(path.join(sharedConfigs, 'mistralai--Mixtral-8x7B-v0.1.json'), 'utf8');
+  const text = fs.readFileSync(path.join(fixtureConfigs, 'mistralai--Mixtral-8x7B-v0.1.json'), 'utf8');
   const options = { gpus: 'h100-sxm-80gb,l40s', max_gpus: 4, weights: 'bf16,q4_k_m', kv_dtypes: 'bf16,fp8', batches: '1,8,64', keep: 10 };
   const args = ['plan', '-', '--json'];
   for (const [key, value] of Object.entries(options)) args.push(`--${key.replaceAll('_', '-')}`, String(value));
@@ -165,11 +165,11 @@ test('every bundled preset parses and gives its recorded count', () => {
   }
 });
 
-test('native CLI and WASM give the same parameter report for every shared config', async () => {
+test('native CLI and WASM give the same parameter report for every fixture config', async () => {
   const { execFileSync } = await import('node:child_process');
   const cli = path.join(repo, 'build/fitcheck');
-  for (const file of fs.readdirSync(sharedConfigs).filter((name) => name.endsWith('.json'))) {
-    const text = fs.readFileSync(path.join(sharedConfigs, file), 'utf8');
+  for (const file of fs.readdirSync(fixtureConfigs).filter((name) => name.endsWith('.json'))) {
+    const text = fs.readFileSync(path.join(fixtureConfigs, file), 'utf8');
     let wasm;
     try {
       wasm = module.parameterReport(text);

@@ -221,7 +221,7 @@ TEST_CASE("workloads that make no sense are refused naming the option") {
 }
 
 TEST_CASE("a workload beyond 2^53 bytes is refused, and capacity searches treat it as not fitting") {
-  const std::string big = test::read_file(test::shared_configs_dir() + "/meta-llama--Llama-3.1-405B.json");
+  const std::string big = test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-405B.json");
   // 126 layers x 8 KV heads x (128 + 128) x 2 B = 516,096 B per token; x 2^24 x 2^32 tokens is ~2^78.
   const Refusal refusal = option_refusal(big, {{"batch", "16777216"}, {"context", "4294967296"}});
   CHECK(refusal.field.empty());

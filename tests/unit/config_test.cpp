@@ -39,7 +39,7 @@ const std::string small_llama = R"({"model_type":"llama","hidden_size":64,"inter
 }  // namespace
 
 TEST_CASE("a Llama config becomes a normalized description") {
-  const ModelDescription model = parse_hf_config(test::read_file(test::shared_configs_dir() + "/meta-llama--Llama-3.1-8B.json"));
+  const ModelDescription model = parse_hf_config(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json"));
   CHECK(model.model_type == "llama");
   CHECK(model.architecture == "LlamaForCausalLM");
   CHECK(model.hidden_size == 4096);
@@ -55,16 +55,16 @@ TEST_CASE("a Llama config becomes a normalized description") {
 }
 
 TEST_CASE("explicit head_dim wins over hidden/heads") {
-  const ModelDescription model = parse_hf_config(test::read_file(test::shared_configs_dir() + "/mistralai--Devstral-Small-2507.json"));
+  const ModelDescription model = parse_hf_config(test::read_file(test::fixture_configs_dir() + "/mistralai--Devstral-Small-2507.json"));
   CHECK(model.layer_kinds[0].attention.head_dim == 128);  // 5120 / 32 would be 160
 }
 
 TEST_CASE("alternating sliding-window layers become two layer kinds") {
-  const ModelDescription gemma2 = parse_hf_config(test::read_file(test::shared_configs_dir() + "/Ayush2006128--mithoon-2b.json"));
+  const ModelDescription gemma2 = parse_hf_config(test::read_file(test::fixture_configs_dir() + "/Ayush2006128--mithoon-2b.json"));
   REQUIRE(gemma2.layer_kinds.size() == 2);
   CHECK(gemma2.layer_kinds[gemma2.layer_kind_of_layer[0]].attention.sliding_window == 4096);
   CHECK(gemma2.layer_kinds[gemma2.layer_kind_of_layer[1]].attention.sliding_window == 0);
-  const ModelDescription gemma3 = parse_hf_config(test::read_file(test::shared_configs_dir() + "/google--medgemma-27b-it.json"));
+  const ModelDescription gemma3 = parse_hf_config(test::read_file(test::fixture_configs_dir() + "/google--medgemma-27b-it.json"));
   // 62 layers, every 6th global: layers 5, 11, ..., 59 -> 10 global, 52 local.
   int global = 0;
   for (auto kind : gemma3.layer_kind_of_layer) global += gemma3.layer_kinds[kind].attention.sliding_window == 0;
@@ -73,7 +73,7 @@ TEST_CASE("alternating sliding-window layers become two layer kinds") {
 }
 
 TEST_CASE("DeepSeek-V3 reads MLA, dense-first layers and the MTP depth") {
-  const ModelDescription model = parse_hf_config(test::read_file(test::shared_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"));
+  const ModelDescription model = parse_hf_config(test::read_file(test::fixture_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"));
   CHECK(model.multi_token_prediction_layers == 1);
   int dense = 0;
   for (auto kind : model.layer_kind_of_layer) dense += !model.layer_kinds[kind].is_moe();
@@ -148,7 +148,7 @@ TEST_CASE("an unknown model_type with fields missing names all of them") {
 }
 
 TEST_CASE("unsupported architectures are refused by name") {
-  CHECK(error_message(test::read_file(test::shared_configs_dir() + "/nvidia--Nemotron-H-56B-Base-8K.json")).find("Mamba") !=
+  CHECK(error_message(test::read_file(test::fixture_configs_dir() + "/nvidia--Nemotron-H-56B-Base-8K.json")).find("Mamba") !=
         std::string::npos);
 }
 

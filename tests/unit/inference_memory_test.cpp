@@ -10,7 +10,7 @@ using namespace fitcheck;
 namespace {
 
 ModelDescription shared_model(const char* file) {
-  return parse_hf_config(test::read_file(test::shared_configs_dir() + "/" + file));
+  return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + file));
 }
 
 InferenceWorkload workload(std::int64_t batch, std::int64_t context, KvCacheDtype dtype = KvCacheDtype::bf16) {

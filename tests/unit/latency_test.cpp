@@ -73,7 +73,7 @@ Setup setup(ModelDescription model, WeightFormat format = WeightFormat::bf16) {
 }
 
 Setup from_config(const std::string& file, WeightFormat format = WeightFormat::bf16) {
-  return setup(parse_hf_config(test::read_file(test::shared_configs_dir() + "/" + file)), format);
+  return setup(parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + file)), format);
 }
 
 double op_seconds(const LatencyPhase& p, LatencyOp op) { return p.seconds[static_cast<std::size_t>(op)]; }
@@ -196,7 +196,7 @@ TEST_CASE("prepared weight bytes add up to the format's bytes for the whole mode
                        Case{"openai--gpt-oss-20b.json", WeightFormat::mxfp4}}) {
     CAPTURE(c.file);
     CAPTURE(weight_format_info(c.format).id);
-    const ModelDescription m = parse_hf_config(test::read_file(test::shared_configs_dir() + "/" + c.file));
+    const ModelDescription m = parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + c.file));
     const auto tensors = weight_tensors(m);
     const PreparedLatencyModel p = prepare_latency_model(m, tensors, c.format);
     double sum = p.embedding_bytes + (m.tie_word_embeddings ? 0 : p.lm_head.bytes) + p.final_norm_bytes;

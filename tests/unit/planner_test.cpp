@@ -12,7 +12,7 @@ using namespace fitcheck;
 namespace {
 
 ModelDescription shared_model(const char* file) {
-  return parse_hf_config(test::read_file(test::shared_configs_dir() + "/" + file));
+  return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + file));
 }
 
 InferencePlanRequest small_request() {
@@ -107,7 +107,7 @@ TEST_CASE("a model too large for the allowed GPUs gets no layout, said plainly")
 }
 
 TEST_CASE("planner options are checked by name") {
-  const std::string config = test::read_file(test::shared_configs_dir() + "/meta-llama--Llama-3.1-8B.json");
+  const std::string config = test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json");
   CHECK_THROWS_WITH_AS(plan_report_json(config, {{"gpus", "h100,tpu-v9"}}), doctest::Contains("tpu-v9"), OptionError);
   CHECK_THROWS_AS(plan_report_json(config, {{"objective", "fastest"}}), OptionError);
   CHECK_THROWS_AS(plan_report_json(config, {{"batches", "1,0"}}), OptionError);

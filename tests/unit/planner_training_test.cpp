@@ -29,7 +29,7 @@ constexpr const char* kWideConfig = R"({
 })";
 
 ModelDescription llama_8b() {
-  return parse_hf_config(test::read_file(test::shared_configs_dir() + "/meta-llama--Llama-3.1-8B.json"));
+  return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json"));
 }
 
 TrainingPlanRequest small_llama_request() {

@@ -11,7 +11,7 @@ using namespace fitcheck;
 
 TEST_CASE("the parameter report carries the count, the breakdown and the 16-bit weight bytes") {
   const auto report = nlohmann::json::parse(
-      parameter_report_json(test::read_file(test::shared_configs_dir() + "/meta-llama--Llama-3.1-8B.json")));
+      parameter_report_json(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json")));
   CHECK(report["total_params"].get<std::int64_t>() == 8'030'261'248);
   CHECK(report["model_type"] == "llama");
   CHECK(report["breakdown"]["lm_head"].get<std::int64_t>() == 128256LL * 4096);
@@ -20,7 +20,7 @@ TEST_CASE("the parameter report carries the count, the breakdown and the 16-bit 
 }
 
 TEST_CASE("fitcheck params prints JSON with --json, from a file or stdin") {
-  const std::string path = test::shared_configs_dir() + "/Qwen--Qwen2-7B-Instruct.json";
+  const std::string path = test::fixture_configs_dir() + "/Qwen--Qwen2-7B-Instruct.json";
   const auto from_file = test::run_cli("params '" + path + "' --json");
   REQUIRE(from_file.exit_status == 0);
   const auto report = nlohmann::json::parse(from_file.out);
@@ -32,7 +32,7 @@ TEST_CASE("fitcheck params prints JSON with --json, from a file or stdin") {
 }
 
 TEST_CASE("fitcheck params prints a readable table") {
-  const auto result = test::run_cli("params '" + test::shared_configs_dir() + "/meta-llama--Llama-3.1-8B.json'");
+  const auto result = test::run_cli("params '" + test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json'");
   REQUIRE(result.exit_status == 0);
   CHECK(result.out.find("8,030,261,248") != std::string::npos);
   CHECK(result.out.find("8.03 B") != std::string::npos);
@@ -54,19 +54,19 @@ TEST_CASE("without a weights option the checkpoint's own stored format is used")
   // openai/gpt-oss-120b model.safetensors.index.json metadata.total_size = 65,248,815,744 bytes
   // (MXFP4 experts, everything else bf16; see docs/quantization.md).
   const auto report = nlohmann::json::parse(inference_report_json(
-      test::read_file(test::shared_configs_dir() + "/openai--gpt-oss-120b.json"), {}));
+      test::read_file(test::fixture_configs_dir() + "/openai--gpt-oss-120b.json"), {}));
   CHECK(report["workload"]["weights"] == "mxfp4");
   CHECK(report["weight_bytes"].get<std::int64_t>() == 65'248'815'744);
   const auto deepseek = nlohmann::json::parse(inference_report_json(
-      test::read_file(test::shared_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"), {}));
+      test::read_file(test::fixture_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"), {}));
   CHECK(deepseek["workload"]["weights"] == "fp8-block128");
   const auto chosen = nlohmann::json::parse(inference_report_json(
-      test::read_file(test::shared_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"), {{"weights", "bf16"}}));
+      test::read_file(test::fixture_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"), {{"weights", "bf16"}}));
   CHECK(chosen["weight_bytes"].get<std::int64_t>() == 2 * 671'026'419'200LL);
 }
 
 TEST_CASE("the training report carries step time, MFU and time to train when a GPU is chosen") {
-  const std::string config = test::read_file(test::shared_configs_dir() + "/meta-llama--Llama-3.1-8B.json");
+  const std::string config = test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json");
   const auto report = nlohmann::json::parse(training_report_json(
       config, {{"gpu", "h100"}, {"gpus", "8"}, {"zero", "1"}, {"train_tokens", "1e9"}, {"flops_efficiency", "0.4"}}));
   const auto& time = report["time"];

@@ -46,7 +46,6 @@ std::vector<ManifestRow> read_manifest(const std::string& directory) {
   return rows;
 }
 
-std::string shared_configs_dir() { return FITCHECK_SHARED_CONFIGS_DIR; }
 std::string fixture_configs_dir() { return FITCHECK_FIXTURE_CONFIGS_DIR; }
 
 CommandResult run_cli(const std::string& arguments, const std::string& stdin_text) {

@@ -10,7 +10,7 @@ namespace fitcheck::test {
 
 std::string read_file(const std::string& path);
 
-// One row of a MANIFEST.tsv (shared/configs or tests/fixtures/configs).
+// One row of tests/fixtures/configs/MANIFEST.tsv.
 struct ManifestRow {
   std::string file;
   std::string model_type;
@@ -19,7 +19,6 @@ struct ManifestRow {
 };
 std::vector<ManifestRow> read_manifest(const std::string& directory);
 
-std::string shared_configs_dir();
 std::string fixture_configs_dir();
 
 struct CommandResult {

@@ -17,13 +17,13 @@ import { memoryTable } from '../src/export/tables';
 import { presets } from '../src/presets';
 import { defaultWorkload } from '../src/state/inputs';
 import type { CoreError } from '../src/core/types';
-import { core, sharedConfig } from './support/core';
+import { core, fixtureConfig } from './support/core';
 
 afterEach(cleanup);
 
-const llama = sharedConfig('meta-llama--Llama-3.1-8B.json');
+const llama = fixtureConfig('meta-llama--Llama-3.1-8B.json');
 const fits = core.inferenceReport(llama, { gpu: 'h100-sxm-80gb' });
-const tooBig = core.inferenceReport(sharedConfig('meta-llama--Llama-3.1-70B.json'), { gpu: 'rtx-4090' });
+const tooBig = core.inferenceReport(fixtureConfig('meta-llama--Llama-3.1-70B.json'), { gpu: 'rtx-4090' });
 const coreError = (message: string, field?: string): CoreError => Object.assign(new Error(message), { field });
 
 describe('TableView', () => {

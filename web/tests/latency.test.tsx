@@ -10,11 +10,11 @@ import { WorkloadForm } from '../src/components/WorkloadForm';
 import { latencyTable, opsTable } from '../src/export/latency-tables';
 import { toJson } from '../src/export/serialize';
 import { defaultWorkload, inferenceOptions } from '../src/state/inputs';
-import { core, sharedConfig } from './support/core';
+import { core, fixtureConfig } from './support/core';
 
 afterEach(cleanup);
 
-const llama = sharedConfig('meta-llama--Llama-3.1-8B.json');
+const llama = fixtureConfig('meta-llama--Llama-3.1-8B.json');
 const h100 = core.acceleratorCatalog().find((gpu) => gpu.id === 'h100-sxm-80gb')!;
 const report = core.inferenceReport(llama, { gpu: 'h100-sxm-80gb', batch: 8, prompt_len: 1024, gen_len: 256 });
 const latency = report.latency!;

@@ -12,12 +12,12 @@ import { mergePlans } from '../src/plan/merge';
 import { runPlan, type PlanProgress } from '../src/plan/run-plan';
 import { createMainRunner, type PlanRunner } from '../src/plan/runner';
 import { defaultPlanInputs, listOf, planOptions, toggled } from '../src/state/plan-inputs';
-import { core, sharedConfig } from './support/core';
+import { core, fixtureConfig } from './support/core';
 
 afterEach(cleanup);
 
-const llama = sharedConfig('meta-llama--Llama-3.1-8B.json');
-const mixtral = sharedConfig('mistralai--Mixtral-8x7B-v0.1.json');
+const llama = fixtureConfig('meta-llama--Llama-3.1-8B.json');
+const mixtral = fixtureConfig('mistralai--Mixtral-8x7B-v0.1.json');
 const kinds = ['h100-sxm-80gb', 'h200', 'a100-sxm-80gb', 'l40s', 'rtx-4090'];
 
 describe('per-kind calls joined', () => {

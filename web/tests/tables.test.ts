@@ -2,9 +2,9 @@
 import { describe, expect, test } from 'vitest';
 import { capacityTable, memoryTable, parameterTable, type TableModel } from '../src/export/tables';
 import { toCsv, toJson, toMarkdown } from '../src/export/serialize';
-import { core, sharedConfig } from './support/core';
+import { core, fixtureConfig } from './support/core';
 
-const llama = sharedConfig('meta-llama--Llama-3.1-8B.json');
+const llama = fixtureConfig('meta-llama--Llama-3.1-8B.json');
 
 describe('memory table', () => {
   const report = core.inferenceReport(llama, { gpu: 'h100-sxm-80gb', batch: 1, context: 8192 });
@@ -23,7 +23,7 @@ describe('memory table', () => {
     expect(verdict.cells[1].value).toBe(report.headroom_bytes);
   });
   test('a model that does not fit says so, with the shortfall as a positive figure', () => {
-    const big = core.inferenceReport(sharedConfig('meta-llama--Llama-3.1-70B.json'), { gpu: 'rtx-4090' });
+    const big = core.inferenceReport(fixtureConfig('meta-llama--Llama-3.1-70B.json'), { gpu: 'rtx-4090' });
     const verdict = memoryTable(big, { unit: 'GB' }).rows.find((r) => r.key === 'verdict')!;
     expect(verdict.cells[0].text).toBe('Does not fit, short by');
     expect(verdict.cells[1].value).toBe(-big.headroom_bytes!);

@@ -8,9 +8,9 @@ import { defaultInputs } from '../src/state/inputs';
 import { trainingOptions } from '../src/state/training-inputs';
 import { defaultTrainingPlanInputs, trainingPlanOptions } from '../src/state/training-plan-inputs';
 import { decodeInputs, encodeInputs } from '../src/state/url-state';
-import { core, sharedConfig } from './support/core';
+import { core, fixtureConfig } from './support/core';
 
-const llama = sharedConfig('meta-llama--Llama-3.1-8B.json');
+const llama = fixtureConfig('meta-llama--Llama-3.1-8B.json');
 const kinds = ['h100-sxm-80gb', 'h200', 'a100-sxm-80gb', 'l40s'];
 
 describe('per-kind training plans joined', () => {

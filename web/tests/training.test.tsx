@@ -7,11 +7,11 @@ import { ComparePanel } from '../src/components/ComparePanel';
 import type { CoreError } from '../src/core/types';
 import { trainingMemoryTable, trainingTimeTable } from '../src/export/training-tables';
 import { defaultTraining, shardingChoice, trainingOptions, withSharding } from '../src/state/training-inputs';
-import { core, sharedConfig } from './support/core';
+import { core, fixtureConfig } from './support/core';
 
 afterEach(cleanup);
 
-const llama = sharedConfig('meta-llama--Llama-3.1-8B.json');
+const llama = fixtureConfig('meta-llama--Llama-3.1-8B.json');
 const gpus = core.acceleratorCatalog();
 const refusal = (options: Record<string, unknown>): CoreError => {
   try {

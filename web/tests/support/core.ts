@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadCore } from '../../src/core/load';
 
-export const sharedConfigs = path.resolve(import.meta.dirname, '../../../../shared/configs');
+export const fixtureConfigs = path.resolve(import.meta.dirname, '../../../tests/fixtures/configs');
 export const core = await loadCore();
-export function sharedConfig(name: string): string {
-  return fs.readFileSync(path.join(sharedConfigs, name), 'utf8');
+export function fixtureConfig(name: string): string {
+  return fs.readFileSync(path.join(fixtureConfigs, name), 'utf8');
 }
