@@ -31,44 +31,25 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null || exit 1
 fi
 
-# The core as CMake builds it: the sources listed in FITCHECK_CORE_SOURCES.
-mapfile -t core_sources < <(sed -n '/^set(FITCHECK_CORE_SOURCES/,/^)/p' CMakeLists.txt | grep -o 'core/src/[A-Za-z0-9_]*\.cpp')
-targets=(config inference options)
-# The training and planner targets once their modules are part of the core.
-printf '%s\n' "${core_sources[@]}" | grep -q 'training_memory\.cpp' && targets+=(training)
-printf '%s\n' "${core_sources[@]}" | grep -q 'planner\.cpp' && targets+=(plan)
-printf '%s\n' "${core_sources[@]}" | grep -q 'planner_training\.cpp' && targets+=(training_plan)
+targets=(config inference options training plan training_plan)
 if [ -n "${FUZZ_TARGETS:-}" ]; then read -r -a targets <<<"$FUZZ_TARGETS"; fi
 
-flags=(-std=c++20 -O2 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
-       -Icore/include -Icore/src -Itests/fuzz)
-mkdir -p "$out/obj" "$out/logs"
-# Objects built with other flags are rebuilt.
-if [ "$(cat "$out/obj/flags" 2>/dev/null)" != "${flags[*]}" ]; then rm -f "$out"/obj/*.o; echo "${flags[*]}" >"$out/obj/flags"; fi
-newest_header=$(find core -name '*.hpp' -printf '%T@\n' | sort -n | tail -1)
-compile() {  # source -> object, skipped when the object is newer than the source and every header
-  local source=$1 object=$out/obj/$(basename "${1%.cpp}").o
-  if [ -f "$object" ] && [ "$object" -nt "$source" ] &&
-     awk -v o="$(stat -c %Y "$object")" -v h="$newest_header" 'BEGIN { exit !(o >= h) }'; then return 0; fi
-  clang++-14 "${flags[@]}" -fsanitize=fuzzer-no-link -c "$source" -o "$object"
-}
-export -f compile
-export out newest_header
-export flags_string="${flags[*]}"
-echo "fuzz: building ${#core_sources[@]} core sources and ${#targets[@]} targets with clang 14 (ASan + UBSan)"
+# The core and the targets as CMake builds them (FITCHECK_FUZZ in CMakeLists.txt), with clang 14.
+mkdir -p "$out/logs"
+echo "fuzz: building ${#targets[@]} targets with clang 14 (ASan + UBSan) in $out/cmake"
 build_failed=0
-printf '%s\n' "${core_sources[@]}" | xargs -P "$parallel" -I{} bash -c 'flags=($flags_string); compile "$@"' _ {} || build_failed=1
-objects=()
-for source in "${core_sources[@]}"; do objects+=("$out/obj/$(basename "${source%.cpp}").o"); done
-for target in "${targets[@]}"; do
-  [ $build_failed -eq 0 ] || break
-  clang++-14 "${flags[@]}" -fsanitize=fuzzer "tests/fuzz/fuzz_$target.cpp" "${objects[@]}" -o "$out/fuzz_$target" || build_failed=1
-done
+cmake -S . -B "$out/cmake" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=None \
+  "-DCMAKE_CXX_FLAGS=-O2 -g" -DFITCHECK_FUZZ=ON >"$out/logs/cmake.log" 2>&1 || build_failed=1
+if [ $build_failed -eq 0 ]; then
+  cmake --build "$out/cmake" -j "$parallel" --target "${targets[@]/#/fuzz_}" >>"$out/logs/cmake.log" 2>&1 || build_failed=1
+fi
 if [ $build_failed -ne 0 ]; then
+  tail -30 "$out/logs/cmake.log"
   echo "fuzz: build failed"
   echo "fuzz: 0 executions in ${#targets[@]} targets; 0 checks passed, 1 failed"
   exit 1
 fi
+for target in "${targets[@]}"; do ln -sf "cmake/fuzz_$target" "$out/fuzz_$target"; done
 
 # Seed corpora: the real configs (tests/fixtures/configs), the
 # option seeds, and for the estimate targets each config behind an option block.

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "../../core/src/checked_math.hpp"
+#include "support/checked_math.hpp"
 
 TEST_CASE("product_overflows agrees with __builtin_mul_overflow") {
   constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();

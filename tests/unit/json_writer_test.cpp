@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "../../core/src/json_writer.hpp"
+#include "support/json_writer.hpp"
 
 using fitcheck::detail::JsonWriter;
 using Json = nlohmann::ordered_json;

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "config_fields.hpp"
+#include "config/config_fields.hpp"
 #include "fitcheck/model.hpp"
 
 namespace fitcheck::detail {

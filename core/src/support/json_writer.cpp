@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "json_writer.hpp"
+#include "support/json_writer.hpp"
 
 #include <array>
 #include <charconv>

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "sharding.hpp"
+#include "placement/sharding.hpp"
 
 namespace fitcheck {
 namespace {

@@ -4,8 +4,8 @@
 #include "fitcheck/inference_memory.hpp"
 #include "fitcheck/latency.hpp"
 #include "fitcheck/report.hpp"
-#include "json_writer.hpp"
-#include "report_terms.hpp"
+#include "support/json_writer.hpp"
+#include "report/report_terms.hpp"
 
 namespace fitcheck {
 namespace {

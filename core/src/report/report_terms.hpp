@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "fitcheck/inference_memory.hpp"
-#include "json_writer.hpp"
+#include "support/json_writer.hpp"
 
 namespace fitcheck::detail {
 

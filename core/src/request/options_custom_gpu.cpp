@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "config_fields.hpp"
+#include "config/config_fields.hpp"
 #include "fitcheck/options.hpp"
 
 namespace fitcheck {

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "fitcheck/inference_memory.hpp"
-#include "sharding.hpp"
+#include "placement/sharding.hpp"
 
 namespace fitcheck {
 namespace {

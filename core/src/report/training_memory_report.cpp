@@ -4,12 +4,12 @@
 #include <optional>
 #include <stdexcept>
 
-#include "config_fields.hpp"
+#include "config/config_fields.hpp"
 #include "fitcheck/config.hpp"
 #include "fitcheck/training_memory.hpp"
 #include "fitcheck/training_time.hpp"
-#include "json_writer.hpp"
-#include "report_terms.hpp"
+#include "support/json_writer.hpp"
+#include "report/report_terms.hpp"
 
 namespace fitcheck {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "config_families.hpp"
-#include "config_fields.hpp"
+#include "config/config_families.hpp"
+#include "config/config_fields.hpp"
 
 namespace fitcheck {
 namespace {

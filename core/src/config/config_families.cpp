@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Modern decoder families (Llama and its descendants, MoE and MLA variants). Each family's
 // defaults are those of its transformers configuration class and modeling code.
-#include "config_families.hpp"
+#include "config/config_families.hpp"
 
 #include <cstring>
 #include <optional>

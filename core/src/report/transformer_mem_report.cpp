@@ -4,7 +4,7 @@
 #include "fitcheck/options.hpp"
 #include "fitcheck/report.hpp"
 #include "fitcheck/transformer_mem.hpp"
-#include "json_writer.hpp"
+#include "support/json_writer.hpp"
 
 namespace fitcheck {
 

@@ -4,7 +4,7 @@
 // family's transformers configuration class (or the model's own remote code where it has one).
 #include <functional>
 
-#include "config_families.hpp"
+#include "config/config_families.hpp"
 #include "fitcheck/config.hpp"
 
 namespace fitcheck::detail {

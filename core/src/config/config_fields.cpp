@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "config_fields.hpp"
+#include "config/config_fields.hpp"
 
 #include <cctype>
 #include <cmath>

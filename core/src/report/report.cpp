@@ -3,7 +3,7 @@
 
 #include "fitcheck/config.hpp"
 #include "fitcheck/memory.hpp"
-#include "json_writer.hpp"
+#include "support/json_writer.hpp"
 
 namespace fitcheck {
 namespace {

@@ -5,7 +5,7 @@
 #include <cctype>
 #include <stdexcept>
 
-#include "checked_math.hpp"
+#include "support/checked_math.hpp"
 #include "fitcheck/training_memory.hpp"
 
 namespace fitcheck {

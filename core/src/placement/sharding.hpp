@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "checked_math.hpp"
+#include "support/checked_math.hpp"
 #include "fitcheck/inference_memory.hpp"
 
 namespace fitcheck::detail {

@@ -2,11 +2,11 @@
 // Training planner options and its JSON report.
 #include <algorithm>
 
-#include "config_fields.hpp"
+#include "config/config_fields.hpp"
 #include "fitcheck/config.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/planner.hpp"
-#include "json_writer.hpp"
+#include "support/json_writer.hpp"
 
 namespace fitcheck {
 namespace {

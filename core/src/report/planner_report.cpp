@@ -2,10 +2,10 @@
 // Planner options and its JSON report.
 #include <algorithm>
 
-#include "config_fields.hpp"
+#include "config/config_fields.hpp"
 #include "fitcheck/config.hpp"
 #include "fitcheck/planner.hpp"
-#include "json_writer.hpp"
+#include "support/json_writer.hpp"
 
 namespace fitcheck {
 namespace {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "fitcheck/training_memory.hpp"
-#include "sharding.hpp"
+#include "placement/sharding.hpp"
 
 namespace fitcheck {
 namespace {

@@ -2,7 +2,7 @@
 // Tensor, pipeline and expert parallel placement, following Megatron-LM's layout (Shoeybi et al.
 // 2019, §3: column-parallel q/k/v and MLP up/gate, row-parallel output and down projections,
 // vocabulary-parallel embedding and lm_head) as vLLM and SGLang use it for inference.
-#include "sharding.hpp"
+#include "placement/sharding.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "config_fields.hpp"
+#include "config/config_fields.hpp"
 
 namespace fitcheck {
 

@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "fitcheck/training_memory.hpp"
-#include "sharding.hpp"
+#include "placement/sharding.hpp"
 
 namespace fitcheck {
 namespace {
