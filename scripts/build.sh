@@ -5,6 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${FITCHECK_JOBS:-2}
 
+# A build/ configured by hand with another generator (Unix Makefiles) cannot be reconfigured with
+# Ninja: start that one afresh.
+if [ -f build/CMakeCache.txt ] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' build/CMakeCache.txt; then
+  rm -rf build/CMakeCache.txt build/CMakeFiles
+fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$jobs"
 
