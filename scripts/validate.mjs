@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+// SPDX-License-Identifier: MIT
+// The validation set: published measurements of real training runs and serving engines
+// (validation/*.json, one row per measurement with its source, exact settings and the fitcheck
+// command that models it). Runs each row's command with the native CLI, compares each published
+// quantity with fitcheck's figure and prints the signed error of every comparison, then the median
+// and p90 absolute error per category, and last one JSON line of counts.
+//   node scripts/validate.mjs [--markdown docs/validation-table.md] [--cli build/fitcheck]
+// Errors are (fitcheck - measured) / measured: +20% means fitcheck says 20% more (memory) or 20%
+// faster (tokens/s) or 20% longer (seconds) than was measured.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const option = (name) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const cli = path.resolve(repo, option('--cli') ?? 'build/fitcheck');
+const markdownPath = option('--markdown');
+
+// Categories and the tolerance each target uses (the issues' targets: training memory 10%,
+// training throughput 20%, serving latency/throughput 25%, serving memory 10%).
+const categories = {
+  train_memory: { tolerance: 0.1, what: 'training peak memory per GPU' },
+  train_throughput: { tolerance: 0.2, what: 'training tokens/s per GPU' },
+  train_mfu: { tolerance: 0.2, what: 'training MFU' },
+  serve_ttft: { tolerance: 0.25, what: 'time to first token' },
+  serve_tpot: { tolerance: 0.25, what: 'time per output token' },
+  serve_throughput: { tolerance: 0.25, what: 'serving output tokens/s' },
+  local_prompt: { tolerance: 0.25, what: 'local prompt processing tokens/s' },
+  local_generation: { tolerance: 0.25, what: 'local generation tokens/s' },
+  serve_memory: { tolerance: 0.1, what: 'inference memory (weights)' },
+};
+
+// Splits a command line into words as a POSIX shell does for plain words and '...' / "..." quotes.
+function shellWords(command) {
+  const words = [];
+  for (const match of command.matchAll(/(?:'([^']*)'|"([^"]*)"|(\S+?))(?=\s|$|'|")/g)) {
+    const part = match[1] ?? match[2] ?? match[3];
+    const glued = match.index > 0 && !/\s/.test(command[match.index - 1]);
+    if (glued && words.length > 0) words[words.length - 1] += part;
+    else words.push(part);
+  }
+  return words;
+}
+
+function runCommand(command) {
+  const words = shellWords(command.trim());
+  if (words[0] !== 'fitcheck') throw new Error(`a command must start with 'fitcheck': ${command}`);
+  const text = execFileSync(cli, words.slice(1), { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return JSON.parse(text);
+}
+
+const number = (value) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+
+// Serving comparisons: each published quantity beside the figure of fitcheck's infer report.
+function servingComparisons(row, report) {
+  const m = row.measured;
+  const latency = report.latency;
+  const out = [];
+  const add = (category, quantity, measured, predicted) => {
+    if (number(measured) !== undefined && number(predicted) !== undefined && measured > 0)
+      out.push({ category, quantity, measured, predicted });
+  };
+  if (latency) {
+    const genLen = latency.gen_len;
+    const tpotMs = genLen > 0 ? (latency.decode_total_seconds / genLen) * 1e3 : undefined;
+    add('serve_ttft', 'ttft_ms', m.ttft_ms, latency.time_to_first_token_seconds * 1e3);
+    add('serve_tpot', m.tpot_ms !== undefined ? 'tpot_ms' : 'itl_ms', m.tpot_ms ?? m.itl_ms, tpotMs);
+    const replicaGpus = latency.gpus;
+    if (m.output_tokens_per_second_per_gpu !== undefined) {
+      add('serve_throughput', 'output_tokens_per_second_per_gpu', m.output_tokens_per_second_per_gpu,
+        latency.batch_tokens_per_second / replicaGpus);
+    } else if (m.output_tokens_per_second !== undefined && row.engine !== 'llama.cpp') {
+      // One replica's figure times the replicas the published run had.
+      const replicas = (row.gpus ?? replicaGpus) / replicaGpus;
+      add('serve_throughput', 'output_tokens_per_second', m.output_tokens_per_second, latency.batch_tokens_per_second * replicas);
+    }
+    const prompt = m.pp512_tokens_per_second ?? m.prompt_eval_tokens_per_second;
+    const generation = m.tg128_tokens_per_second ?? m.tg512_tokens_per_second ?? m.eval_tokens_per_second;
+    add('local_prompt', m.pp512_tokens_per_second !== undefined ? 'pp512_tokens_per_second' : 'prompt_eval_tokens_per_second',
+      prompt, latency.prefill_tokens_per_second);
+    add('local_generation', 'generation_tokens_per_second', generation, latency.decode_tokens_per_second);
+  }
+  add('serve_memory', 'weights_gib', m.weights_gib, report.weight_bytes / 2 ** 30);
+  return out;
+}
+
+// Training comparisons: peak memory per GPU, tokens/s per GPU and MFU beside fitcheck's train report.
+function trainingComparisons(row, report) {
+  const m = row.measured;
+  const out = [];
+  const add = (category, quantity, measured, predicted) => {
+    if (number(measured) !== undefined && number(predicted) !== undefined && measured > 0)
+      out.push({ category, quantity, measured, predicted });
+  };
+  add('train_memory', 'peak_memory_gib', m.peak_memory_gib, report.total_bytes_per_gpu / 2 ** 30);
+  add('train_memory', 'peak_memory_gb', m.peak_memory_gb, report.total_bytes_per_gpu / 1e9);
+  if (report.time) {
+    add('train_throughput', 'tokens_per_second_per_gpu', m.tokens_per_second_per_gpu, report.time.tokens_per_second_per_gpu);
+    const mfu = m.mfu !== undefined && m.mfu > 1 ? m.mfu / 100 : m.mfu;  // published as % or as a fraction
+    add('train_mfu', 'mfu', mfu, report.time.mfu);
+  }
+  return out;
+}
+
+const sets = [
+  { file: 'validation/training.json', compare: trainingComparisons },
+  { file: 'validation/serving.json', compare: servingComparisons },
+];
+
+const results = [];
+const refused = [];
+let rows = 0;
+for (const set of sets) {
+  const file = path.join(repo, set.file);
+  if (!fs.existsSync(file)) continue;
+  for (const row of JSON.parse(fs.readFileSync(file, 'utf8'))) {
+    rows += 1;
+    let report;
+    try {
+      report = runCommand(row.fitcheck_command);
+    } catch (error) {
+      refused.push({ id: row.id, why: String(error.stderr || error.message).trim().split('\n')[0] });
+      continue;
+    }
+    for (const c of set.compare(row, report)) results.push({ id: row.id, ...c, error: c.predicted / c.measured - 1 });
+  }
+}
+
+const percent = (x) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
+const quantile = (values, q) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+};
+const fmt = (x) => (Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 1 ? x.toFixed(2) : x.toPrecision(3));
+
+for (const r of results) console.log(`${r.category}\t${r.id}\t${r.quantity}\tmeasured ${fmt(r.measured)}\tfitcheck ${fmt(r.predicted)}\t${percent(r.error)}`);
+for (const r of refused) console.log(`refused\t${r.id}\t${r.why}`);
+
+const summary = { rows, comparisons: results.length, refused: refused.length };
+const lines = [];
+for (const [name, category] of Object.entries(categories)) {
+  const errors = results.filter((r) => r.category === name).map((r) => Math.abs(r.error));
+  if (errors.length === 0) continue;
+  const within = errors.filter((e) => e <= category.tolerance).length;
+  summary[`${name}_rows`] = errors.length;
+  summary[`${name}_within_${Math.round(category.tolerance * 100)}pct`] = within;
+  summary[`${name}_median_abs_error`] = Number(quantile(errors, 0.5).toFixed(4));
+  summary[`${name}_p90_abs_error`] = Number(quantile(errors, 0.9).toFixed(4));
+  lines.push(`${name} (${category.what}): ${errors.length} comparisons, ${within} within ±${category.tolerance * 100}%, ` +
+    `median |error| ${(100 * quantile(errors, 0.5)).toFixed(1)}%, p90 ${(100 * quantile(errors, 0.9)).toFixed(1)}%`);
+}
+// The names other tools read (issue #14): training memory within 10%, throughput within 20%.
+summary.train_memory_within_10pct = summary.train_memory_within_10pct ?? 0;
+summary.train_throughput_within_20pct = summary.train_throughput_within_20pct ?? 0;
+for (const line of lines) console.log(line);
+
+if (markdownPath) {
+  const table = ['| category | row | quantity | measured | fitcheck | error |', '|---|---|---|---|---|---|'];
+  for (const r of results) table.push(`| ${r.category} | ${r.id} | ${r.quantity} | ${fmt(r.measured)} | ${fmt(r.predicted)} | ${percent(r.error)} |`);
+  for (const r of refused) table.push(`| refused | ${r.id} | | | | ${r.why.replace(/\|/g, '\\|')} |`);
+  const text = ['<!-- Written by `npm run validate -- --markdown FILE`; do not edit by hand. -->', '', ...lines.map((l) => `- ${l}`), '', ...table, ''].join('\n');
+  fs.writeFileSync(path.resolve(repo, markdownPath), text);
+}
+console.log(JSON.stringify(summary));
