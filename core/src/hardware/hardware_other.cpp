@@ -55,6 +55,7 @@ constexpr Accelerator apple_chip(const char* id, const char* name, int memory_gi
 // M4 Pro/Max 1.578 (the clocks of the entries above); M1 Pro/Max/Ultra 1.27, from Apple's own
 // 10.4 TFLOPS for the 32-core M1 Max (= 32 x 128 x 2 x 1.27 GHz). Apple publishes no M5 GPU clock
 // or FP32 rate: M5 entries use the M4 clock, a placeholder to replace when one is published.
+constexpr double kM1GpuGhz = 1.278;  // from Apple's 2.6 TFLOPS for the 8-core M1 GPU (8 x 256 x 1.278)
 constexpr double kM1ProMaxGpuGhz = 1.27;
 constexpr double kM2GpuGhz = 1.398;
 constexpr double kM3GpuGhz = 1.38;
@@ -192,6 +193,22 @@ constexpr const Accelerator kTable[] = {
     // Further Apple configurations, one id per chip and memory size. Bandwidth and GPU cores are
     // Apple's newsroom figures for the chip; price: the Mac that carries it (Mac Studio or mini
     // where offered, else MacBook Pro) at Apple's launch list price, over 3 years.
+    // The base chips (10-core GPU from M2 on), at their largest memory.
+    apple_chip("m1-16gb", "Apple M1 (8-core GPU, 16GB)", 16, 68.25, 8, kM1GpuGhz, 0.034,
+               "Apple Newsroom, 'Apple unleashes M1' (Nov 2020): 8-core GPU, 2.6 teraflops, up to "
+               "16GB; bandwidth: LPDDR4X-4266 on 128 bits = 68.25GB/s"),
+    apple_chip("m2-24gb", "Apple M2 (10-core GPU, 24GB)", 24, 100, 10, kM2GpuGhz, 0.038,
+               "Apple Newsroom, 'Apple unveils M2' (Jun 2022): up to 24GB, 100GB/s, 10-core GPU, "
+               "3.6 teraflops; FP32 derived from GPU clock"),
+    apple_chip("m3-24gb", "Apple M3 (10-core GPU, 24GB)", 24, 100, 10, kM3GpuGhz, 0.057,
+               "Apple Newsroom, 'Apple unveils M3, M3 Pro, and M3 Max' (Oct 2023): up to 24GB, "
+               "10-core GPU; MacBook Pro (M3) tech specs: 100GB/s; FP32 derived from GPU clock"),
+    apple_chip("m4-32gb", "Apple M4 (10-core GPU, 32GB)", 32, 120, 10, kM4GpuGhz, 0.038,
+               "Apple Newsroom, 'Apple introduces M4 chip' (May 2024): 120GB/s, 10-core GPU; Mac "
+               "mini (M4) tech specs: up to 32GB; FP32 assumes the M4 Pro/Max GPU clock"),
+    apple_chip("m5-32gb", "Apple M5 (10-core GPU, 32GB)", 32, 153, 10, kM5GpuGhzAssumed, 0.084,
+               "Apple Newsroom, 'Apple unleashes M5' (Oct 2025): up to 32GB, 153GB/s, 10-core GPU; "
+               "FP32 assumes the M4 GPU clock (no M5 figure published)"),
     apple_chip("m1-pro-32gb", "Apple M1 Pro (16-core GPU, 32GB)", 32, 200, 16, kM1ProMaxGpuGhz, 0.10,
                "Apple Newsroom, 'Introducing M1 Pro and M1 Max' (Oct 2021): up to 32GB, 200GB/s, "
                "16-core GPU; FP32 derived from GPU clock"),
