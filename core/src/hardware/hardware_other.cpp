@@ -315,7 +315,7 @@ constexpr const Accelerator kTable[] = {
     {.id = "rx-9070-xt", .name = "AMD Radeon RX 9070 XT 16GB", .vendor = "AMD",
      .memory_bytes = 16 * kGiB,
      .memory_convention = MemoryConvention::binary_capacity,
-     .memory_bandwidth_bytes_per_second = 644.6e9,
+     .memory_bandwidth_bytes_per_second = 640e9,  // 20 Gbps x 256 bit / 8
      // 64 CUs x 2.97 GHz boost: FP32 48.7; matrix FP16/BF16 1024, FP8/INT8 2048, INT4 4096 ops per
      // CU per clock = 194.6 / 389.3 / 778.6 dense (AMD's "1557 AI TOPS" is INT4 with sparsity).
      .dense_flops_per_second = tflops(48.7, 0, 194.6, 194.6, 389.3, 0, 389.3, 778.6),
@@ -323,7 +323,7 @@ constexpr const Accelerator kTable[] = {
      .gpus_per_node = 2, .price_per_hour_usd = 0.023, .price_source = kAmdMsrp,  // $599
      .sources = "AMD Radeon RX 9070 XT specifications (amd.com/en/products/graphics/desktops/radeon/"
                 "9000-series/amd-radeon-rx-9070xt.html): 64 CUs, 2970 MHz boost, 16GB GDDR6, 256-bit, "
-                "644.6 GB/s, FP32 48.7 TFLOPS, 1557 AI TOPS (INT4 sparse); AMD RDNA 4 ISA reference"},
+                "640 GB/s, FP32 48.7 TFLOPS, 1557 AI TOPS (INT4 sparse); AMD RDNA 4 ISA reference"},
     // Strix Halo: the iGPU shares 128 GB of LPDDR5X-8000 on a 256-bit bus = 8000e6 x 32 B = 256 GB/s.
     // How much of it the GPU may map is a firmware/OS setting (AMD Variable Graphics Memory up to
     // 96 GB on Windows; the TTM/GTT limit on Linux), so no default cap is modelled here.
