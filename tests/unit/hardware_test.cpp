@@ -321,7 +321,8 @@ constexpr const char* kLocalDeviceIds[] = {
     "rtx-4060-ti-16gb", "rtx-4070", "rtx-4070-super", "rtx-4070-ti", "rtx-4070-ti-super", "rtx-4080",
     "rtx-4080-super", "rtx-5060-ti-16gb", "rtx-5070", "rtx-5070-ti", "rtx-5080", "rtx-a4000", "rtx-a4500",
     "rtx-a5000", "rtx-a6000", "rtx-pro-6000-blackwell", "rx-7900-xtx", "rx-7900-xt", "rx-9070-xt",
-    "strix-halo-128gb", "arc-b580", "m1-16gb", "m2-24gb", "m3-24gb", "m4-32gb", "m5-32gb", "m1-pro-32gb", "m1-max-64gb", "m1-ultra-64gb", "m1-ultra-128gb",
+    "strix-halo-128gb", "arc-b580", "m1-16gb", "m2-24gb", "m3-24gb", "m4-32gb", "m5-32gb", "m1-pro-32gb",
+    "m1-max-64gb", "m1-ultra-64gb", "m1-ultra-128gb",
     "m2-pro-32gb", "m2-max-64gb", "m2-ultra-128gb", "m3-pro-36gb", "m3-max-64gb", "m3-ultra-256gb",
     "m4-pro-48gb", "m4-pro-64gb", "m4-max-64gb", "m5-pro-64gb", "m5-max-128gb"};
 

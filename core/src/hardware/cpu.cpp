@@ -122,8 +122,9 @@ double cluster_flops_per_second(const CpuCoreCluster& cluster, double flops_per_
 std::span<const CpuDevice> cpu_catalog() { return kCpus; }
 
 const CpuDevice* find_cpu(std::string_view id_or_alias) {
-  while (!id_or_alias.empty() && (id_or_alias.front() == ' ' || id_or_alias.front() == '\t')) id_or_alias.remove_prefix(1);
-  while (!id_or_alias.empty() && (id_or_alias.back() == ' ' || id_or_alias.back() == '\t')) id_or_alias.remove_suffix(1);
+  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  while (!id_or_alias.empty() && blank(id_or_alias.front())) id_or_alias.remove_prefix(1);
+  while (!id_or_alias.empty() && blank(id_or_alias.back())) id_or_alias.remove_suffix(1);
   if (id_or_alias.empty()) return nullptr;
   if (const CpuDevice* direct = find_cpu_by_id(id_or_alias)) return direct;
   for (const CpuAlias& alias : kCpuAliases)
