@@ -120,6 +120,24 @@ int run_gpus(const std::vector<std::string>& args) {
   return 0;
 }
 
+int run_cpus(const std::vector<std::string>& args) {
+  const std::string catalog = cpu_catalog_json();
+  if (wants_json(args)) {
+    std::printf("%s\n", catalog.c_str());
+    return 0;
+  }
+  std::printf("%-24s %-34s %5s %-16s %3s %10s %13s %13s\n", "id", "name", "cores", "memory", "ch", "bandwidth",
+              "fp32 peak", "bf16 peak");
+  for (const auto& cpu : Json::parse(catalog)) {
+    std::printf("%-24s %-34s %5lld %-16s %3lld %5.1f GB/s %7.2f TFLOP/s %7.2f TFLOP/s\n", cpu["id"].get<std::string>().c_str(),
+                cpu["name"].get<std::string>().c_str(), cpu["cores"].get<long long>(),
+                cpu["memory_type"].get<std::string>().c_str(), cpu["memory_channels"].get<long long>(),
+                cpu["memory_bandwidth_bytes_per_second"].get<double>() / 1e9,
+                cpu["peak_fp32_flops_per_second"].get<double>() / 1e12, cpu["peak_bf16_flops_per_second"].get<double>() / 1e12);
+  }
+  return 0;
+}
+
 int run_formats(const std::vector<std::string>& args) {
   const std::string catalog = format_catalog_json();
   if (wants_json(args)) {

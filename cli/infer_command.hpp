@@ -17,6 +17,9 @@ int run_plan(const std::vector<std::string>& args);
 // fitcheck gpus [--json]: the accelerator catalog.
 int run_gpus(const std::vector<std::string>& args);
 
+// fitcheck cpus [--json]: CPUs and their RAM as devices for CPU inference.
+int run_cpus(const std::vector<std::string>& args);
+
 // fitcheck formats [--json]: weight formats and KV cache dtypes.
 int run_formats(const std::vector<std::string>& args);
 

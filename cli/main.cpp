@@ -41,6 +41,7 @@ constexpr const char* usage_text =
     "      --mode training: training layouts (tp/pp/dp/cp/ep, ZeRO, micro-batch, recompute); plan --help\n"
     "  transformer-mem [flags]       the classic transformer_mem.py report, same flags and numbers\n"
     "  gpus [--json]                 the accelerator catalog\n"
+    "  cpus [--json]                 CPUs and their RAM (peak bandwidth and FLOP/s) for CPU inference\n"
     "  formats [--json]              weight formats and KV cache dtypes\n"
     "  help                          this text\n"
     "  version                       the version\n";
@@ -128,6 +129,7 @@ int main(int argc, char** argv) {
     }
     if (command == "plan") return cli::run_plan_modes(args);
     if (command == "gpus") return cli::run_gpus(args);
+    if (command == "cpus") return cli::run_cpus(args);
     if (command == "formats") return cli::run_formats(args);
     if (command == "help" || command == "--help" || command == "-h") {
       std::fputs(usage_text, stdout);

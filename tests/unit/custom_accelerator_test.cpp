@@ -262,3 +262,22 @@ TEST_CASE("training: expert parallelism on a dense model is refused naming ep, n
     CHECK(std::string(error.what()).find("mixture-of-experts") != std::string::npos);
   }
 }
+
+TEST_CASE("Apple silicon: the budget is taken of macOS's GPU working set") {
+  // m2-ultra: 192 GiB unified, working set 3/4 = 144 GiB = 154,618,822,656 B; budget 0.9 x that =
+  // 139,156,940,390.4 B, truncated to 139,156,940,390.
+  const Json apple = Json::parse(inference_report_json(tiny_llama, {{"gpu", "m2-ultra"}}));
+  CHECK(apple["gpu"]["memory_bytes"].get<std::int64_t>() == 206'158'430'208);
+  CHECK(apple["gpu"]["gpu_working_set_bytes"].get<std::int64_t>() == 154'618'822'656);
+  CHECK(apple["gpu"]["budget_bytes"].get<std::int64_t>() == 139'156'940'390);
+  CHECK(apple["gpu"]["gpu_working_set_source"].get<std::string>().find("iogpu.wired_limit_mb") != std::string::npos);
+  // Elsewhere no such field, and the budget stays utilization x memory.
+  const Json h100 = Json::parse(inference_report_json(tiny_llama, {{"gpu", "h100-sxm-80gb"}}));
+  CHECK_FALSE(h100["gpu"].contains("gpu_working_set_bytes"));
+  // A custom size over an Apple base keeps the cap, of the new size: 64 GiB x 3/4 = 48 GiB;
+  // 0.9 x 51,539,607,552 B = 46,385,646,796.8 B, truncated.
+  const Json custom = Json::parse(inference_report_json(
+      tiny_llama, {{"gpu", "custom"}, {"custom_gpu_base", "m2-ultra"}, {"custom_gpu_memory_gib", "64"}}));
+  CHECK(custom["gpu"]["gpu_working_set_bytes"].get<std::int64_t>() == 51'539'607'552);
+  CHECK(custom["gpu"]["budget_bytes"].get<std::int64_t>() == 46'385'646'796);
+}

@@ -82,7 +82,7 @@ TEST_CASE("catalog: every entry is complete and plausible") {
     CHECK(a.memory_bytes > 0);
     CHECK(a.memory_bytes >= std::int64_t{8'000'000'000});      // nothing here is under 8 GB
     CHECK(a.memory_bytes <= std::int64_t{1} << 40);            // nor over 1 TiB per device
-    CHECK(a.memory_bandwidth_bytes_per_second > 100e9);
+    CHECK(a.memory_bandwidth_bytes_per_second > 50e9);  // the slowest: Apple M1, 68.25 GB/s
     CHECK(a.memory_bandwidth_bytes_per_second < 20e12);
     CHECK(std::string_view(fitcheck::memory_convention_name(a.memory_convention)) != "unknown");
     CHECK(a.gpus_per_node >= 1);
@@ -93,7 +93,11 @@ TEST_CASE("catalog: every entry is complete and plausible") {
     CHECK(a.price_per_hour_usd < 20);
     CHECK(std::string_view(a.price_source).find("editable default") != std::string_view::npos);
     CHECK(std::string_view(a.sources).size() > 20);
-    CHECK(a.unified_memory == (vendor == "Apple"));
+    // Apple silicon and AMD Strix Halo share memory with the CPU; only Apple has a default cap.
+    if (vendor == "Apple") CHECK(a.unified_memory);
+    if (!a.unified_memory) CHECK(a.gpu_working_set_bytes == 0);
+    CHECK(a.gpu_working_set_bytes >= 0);
+    CHECK(a.gpu_working_set_bytes <= a.memory_bytes);
   }
 }
 
@@ -308,4 +312,153 @@ TEST_CASE("dtype and convention names") {
             fitcheck::MemoryConvention::binary_capacity)) == "binary_capacity");
   CHECK(std::string_view(fitcheck::memory_convention_name(
             fitcheck::MemoryConvention::vendor_decimal)) == "vendor_decimal");
+}
+
+// Issue #16: devices people run models on locally.
+constexpr const char* kLocalDeviceIds[] = {
+    "rtx-2060-12gb", "rtx-2070", "rtx-2080", "rtx-2080-ti", "rtx-3060-12gb", "rtx-3060-ti", "rtx-3070",
+    "rtx-3080-10gb", "rtx-3080-12gb", "rtx-3080-ti", "rtx-3090-ti", "rtx-4060", "rtx-4060-ti-8gb",
+    "rtx-4060-ti-16gb", "rtx-4070", "rtx-4070-super", "rtx-4070-ti", "rtx-4070-ti-super", "rtx-4080",
+    "rtx-4080-super", "rtx-5060-ti-16gb", "rtx-5070", "rtx-5070-ti", "rtx-5080", "rtx-a4000", "rtx-a4500",
+    "rtx-a5000", "rtx-a6000", "rtx-pro-6000-blackwell", "rx-7900-xtx", "rx-7900-xt", "rx-9070-xt",
+    "strix-halo-128gb", "arc-b580", "m1-16gb", "m2-24gb", "m3-24gb", "m4-32gb", "m5-32gb", "m1-pro-32gb",
+    "m1-max-64gb", "m1-ultra-64gb", "m1-ultra-128gb",
+    "m2-pro-32gb", "m2-max-64gb", "m2-ultra-128gb", "m3-pro-36gb", "m3-max-64gb", "m3-ultra-256gb",
+    "m4-pro-48gb", "m4-pro-64gb", "m4-max-64gb", "m5-pro-64gb", "m5-max-128gb"};
+
+TEST_CASE("local devices: present by id, sourced, with positive figures") {
+  for (const char* id : kLocalDeviceIds) {
+    const std::string id_text = id;
+    CAPTURE(id_text);
+    const Accelerator* a = fitcheck::find_accelerator(id);
+    REQUIRE(a != nullptr);
+    CHECK(std::string_view(a->id) == id);
+    CHECK(a->memory_bytes > 0);
+    CHECK(a->memory_bandwidth_bytes_per_second > 0);
+    CHECK(fitcheck::peak_flops_per_second(*a, ComputeDtype::fp32) > 0);
+    CHECK(std::max(fitcheck::peak_flops_per_second(*a, ComputeDtype::bf16),
+                   fitcheck::peak_flops_per_second(*a, ComputeDtype::fp16)) > 0);
+    CHECK(a->price_per_hour_usd > 0);
+    const std::string_view sources = a->sources;
+    // Every entry names the vendor document its figures came from.
+    CHECK((sources.find("specifications") != std::string_view::npos ||
+           sources.find("whitepaper") != std::string_view::npos ||
+           sources.find("datasheet") != std::string_view::npos ||
+           sources.find("Apple Newsroom") != std::string_view::npos));
+  }
+}
+
+TEST_CASE("local devices: derived rates match the published figures") {
+  // Each: the catalog's dense rate and the figure the whitepaper or spec page prints (dense, or
+  // half of a sparse "*" figure). 1% absorbs the sheets' rounding of clock x units.
+  struct Published {
+    const char* id;
+    ComputeDtype dtype;
+    double tflops;
+  };
+  constexpr Published kPublished[] = {
+      {"rtx-2080-ti", ComputeDtype::fp32, 13.4},   // Turing whitepaper, RTX 2080 Ti reference
+      {"rtx-2080-ti", ComputeDtype::fp16, 53.8},   // FP16 tensor with FP32 accumulate
+      {"rtx-2080-ti", ComputeDtype::int8, 215.2},
+      {"rtx-2080", ComputeDtype::fp16, 40.3},
+      {"rtx-2070", ComputeDtype::fp16, 29.9},
+      {"rtx-3080-10gb", ComputeDtype::fp32, 29.8},  // GA102 whitepaper, RTX 3080
+      {"rtx-3080-10gb", ComputeDtype::bf16, 59.5},
+      {"rtx-3070", ComputeDtype::fp32, 20.3},       // GA102 whitepaper, RTX 3070
+      {"rtx-4080", ComputeDtype::fp32, 48.7},       // Ada whitepaper, RTX 4080 16GB
+      {"rtx-4080", ComputeDtype::bf16, 97.5},
+      {"rtx-4070-ti", ComputeDtype::fp32, 40.1},    // Ada whitepaper, RTX 4080 12GB
+      {"rtx-5080", ComputeDtype::fp4, 1801.0 / 2},  // RTX 5080: 1801 AI TOPS (FP4, sparse)
+      {"rtx-5070-ti", ComputeDtype::fp4, 1406.0 / 2},
+      {"rtx-5070", ComputeDtype::fp4, 988.0 / 2},
+      {"rtx-5060-ti-16gb", ComputeDtype::fp4, 759.0 / 2},
+      {"rtx-a6000", ComputeDtype::fp32, 38.7},      // RTX A6000 datasheet
+      {"rtx-a6000", ComputeDtype::bf16, 309.7 / 2}, // Tensor 309.7 (sparse)
+      {"rtx-a5000", ComputeDtype::bf16, 222.2 / 2},
+      {"rtx-a4500", ComputeDtype::bf16, 189.2 / 2},
+      {"rtx-a4000", ComputeDtype::bf16, 153.4 / 2},
+      {"rtx-a4000", ComputeDtype::fp32, 19.2},
+      {"rtx-pro-6000-blackwell", ComputeDtype::fp32, 125},        // datasheet: 125 TFLOPS
+      {"rtx-pro-6000-blackwell", ComputeDtype::fp4, 4000.0 / 2},  // 4000 AI TOPS (sparse)
+      {"rx-7900-xtx", ComputeDtype::fp16, 122.8},   // AMD spec page, Peak Half Precision
+      {"rx-9070-xt", ComputeDtype::int4, 1557.0 / 2},  // 1557 AI TOPS (INT4, sparse)
+      {"arc-b580", ComputeDtype::int8, 233},        // Intel spec page, peak TOPS (INT8)
+      {"m1-max-64gb", ComputeDtype::fp32, 10.4},    // Apple, M1 Max 32-core GPU
+      {"m1-16gb", ComputeDtype::fp32, 2.6},         // Apple, M1 8-core GPU
+      {"m2-24gb", ComputeDtype::fp32, 3.6},         // Apple, M2 10-core GPU
+  };
+  for (const Published& figure : kPublished) {
+    const std::string id_text = figure.id;
+    const std::string dtype_text = fitcheck::compute_dtype_name(figure.dtype);
+    CAPTURE(id_text);
+    CAPTURE(dtype_text);
+    CHECK(near(peak(figure.id, figure.dtype), figure.tflops * kTera, 0.01));
+  }
+  // Existing entries and the per-SM derivation agree: the RTX 3090 and 4090 whitepaper columns.
+  CHECK(near(peak("rtx-3090-ti", ComputeDtype::bf16) / peak("rtx-3090", ComputeDtype::bf16),
+             (84 * 1.86) / (82 * 1.695), 0.01));
+  // Turing has no bf16 (0, not a substitute).
+  CHECK(peak("rtx-2080-ti", ComputeDtype::bf16) == 0);
+}
+
+TEST_CASE("local devices: memory and bandwidth against spec pages") {
+  CHECK(get("rtx-3060-12gb").memory_bytes == std::int64_t{12} << 30);
+  CHECK(get("rtx-4060-ti-16gb").memory_bytes == std::int64_t{16} << 30);
+  CHECK(get("rtx-4060-ti-8gb").memory_bytes == std::int64_t{8} << 30);
+  CHECK(get("rtx-2080-ti").memory_bytes == std::int64_t{11} << 30);
+  // 192-bit x 15 Gbps / 8 = 360 GB/s; 128-bit x 18 Gbps / 8 = 288 GB/s; 512-bit x 28 Gbps / 8 = 1792.
+  CHECK(get("rtx-3060-12gb").memory_bandwidth_bytes_per_second == doctest::Approx(360e9));
+  CHECK(get("rtx-4060-ti-16gb").memory_bandwidth_bytes_per_second == doctest::Approx(288e9));
+  CHECK(get("rtx-pro-6000-blackwell").memory_bandwidth_bytes_per_second == doctest::Approx(1792e9));
+  // Strix Halo: LPDDR5X-8000 on 256 bits = 8000e6 x 32 B = 256 GB/s, 128 GiB shared.
+  CHECK(get("strix-halo-128gb").memory_bandwidth_bytes_per_second == doctest::Approx(256e9));
+  CHECK(get("strix-halo-128gb").unified_memory);
+  CHECK(get("strix-halo-128gb").memory_bytes == std::int64_t{128} << 30);
+  // PCIe lanes: the 4060 Ti and 5060 Ti are x8 cards.
+  CHECK(get("rtx-4060-ti-16gb").interconnect_bytes_per_second_per_direction == 16e9);
+  CHECK(get("rtx-5060-ti-16gb").interconnect_bytes_per_second_per_direction == 32e9);
+  // Apple newsroom bandwidths.
+  CHECK(get("m4-pro-48gb").memory_bandwidth_bytes_per_second == doctest::Approx(273e9));
+  CHECK(get("m5-max-128gb").memory_bandwidth_bytes_per_second == doctest::Approx(614e9));
+  CHECK(get("m3-pro-36gb").memory_bandwidth_bytes_per_second == doctest::Approx(150e9));
+}
+
+TEST_CASE("Apple GPU working set: macOS's default cap, hand-computed") {
+  // M2 Ultra 192 GB: above 32 GiB the cap is 3/4: 192 GiB x 3/4 = 144 GiB = 154,618,822,656 B
+  // (ggml-metal prints recommendedMaxWorkingSetSize = 147456.00 MB, i.e. MiB, on these machines).
+  CHECK(get("m2-ultra").gpu_working_set_bytes == 154'618'822'656);
+  CHECK(fitcheck::gpu_memory_limit_bytes(get("m2-ultra")) == 154'618'822'656);
+  // M1 Pro 32 GB: at 32 GiB and below the cap is 2/3: 34,359,738,368 x 2 / 3 = 22,906,492,245 B
+  // = 21845.33 MiB (llama.cpp #2011 logs 21845.34 MB on a 32 GB M1 Max).
+  CHECK(get("m1-pro-32gb").gpu_working_set_bytes == 22'906'492'245);
+  // M2 Max 96 GB: 96 GiB x 3/4 = 72 GiB = 73728 MiB, as llama.cpp #3213 logs (73728,00 MB).
+  CHECK(get("m2-max").gpu_working_set_bytes == std::int64_t{73728} << 20);
+  CHECK(fitcheck::macos_default_gpu_working_set_bytes(std::int64_t{16} << 30) == 11'453'246'122);  // 10922.67 MiB
+  for (const Accelerator& a : fitcheck::accelerator_catalog()) {
+    const std::string id_text = a.id;
+    CAPTURE(id_text);
+    if (std::string_view(a.vendor) == "Apple") {
+      CHECK(a.gpu_working_set_bytes == fitcheck::macos_default_gpu_working_set_bytes(a.memory_bytes));
+      CHECK(fitcheck::gpu_memory_limit_bytes(a) < a.memory_bytes);
+    } else {
+      CHECK(fitcheck::gpu_memory_limit_bytes(a) == a.memory_bytes);  // every other budget unchanged
+    }
+  }
+}
+
+TEST_CASE("local devices: aliases and driver names") {
+  CHECK(std::string_view(get("NVIDIA GeForce RTX 3060").id) == "rtx-3060-12gb");
+  CHECK(std::string_view(get("NVIDIA GeForce RTX 4060 Ti").id) == "rtx-4060-ti-8gb");  // the smaller
+  CHECK(std::string_view(get("NVIDIA GeForce RTX 3080").id) == "rtx-3080-10gb");
+  CHECK(std::string_view(get("NVIDIA RTX A6000").id) == "rtx-a6000");
+  CHECK(std::string_view(get("7900 XTX").id) == "rx-7900-xtx");
+  CHECK(std::string_view(get("AMD Radeon RX 7900 XT").id) == "rx-7900-xt");
+  CHECK(std::string_view(get("Strix Halo").id) == "strix-halo-128gb");
+  CHECK(std::string_view(get("B580").id) == "arc-b580");
+  CHECK(std::string_view(get("m4-max-128gb").id) == "m4-max");
+  CHECK(std::string_view(get("M3_Ultra_512GB").id) == "m3-ultra");
+  CHECK(std::string_view(get("m2-ultra-192gb").id) == "m2-ultra");
+  CHECK(std::string_view(get("Apple M1 Max").id) == "m1-max-64gb");
+  CHECK(std::string_view(get("rtx-4060-ti").id) == "rtx-4060-ti-8gb");  // without the memory: the smaller
+  CHECK(std::string_view(get("rtx-3080").id) == "rtx-3080-10gb");
 }

@@ -40,6 +40,9 @@ struct Accelerator {
   double interconnect_bytes_per_second_per_direction;  // one GPU's total, one direction; 0: none
   int gpus_per_node;  // typical node / host size
   bool unified_memory = false;  // memory is shared with the CPU (Apple): memory_bytes is the whole pool
+  // The most the GPU may use of memory_bytes by default; 0: all of it. On Apple silicon macOS caps
+  // the GPU's wired memory (MTLDevice.recommendedMaxWorkingSetSize): macos_default_gpu_working_set_bytes.
+  std::int64_t gpu_working_set_bytes = 0;
   double price_per_hour_usd;  // EDITABLE DEFAULT: a typical on-demand rental price per device-hour
   const char* price_source;   // where and when that default came from
   const char* sources;        // spec sheets each figure above came from
@@ -65,6 +68,22 @@ const Accelerator* find_accelerator(std::string_view id_or_alias);
 // (bf16 work on a V100 or T4 is not fp32 work at the fp32 rate).
 double peak_flops_per_second(const Accelerator& accelerator, ComputeDtype dtype);
 
+// The memory a fit check may plan against before any utilization factor: gpu_working_set_bytes
+// where the entry sets one below memory_bytes, else memory_bytes.
+std::int64_t gpu_memory_limit_bytes(const Accelerator& accelerator);
+
+// macOS's default GPU working set on Apple silicon for a unified memory of `unified_memory_bytes`:
+// 2/3 of it up to 32 GiB, 3/4 above (ggml-metal logs recommendedMaxWorkingSetSize = 21845.34 MB on
+// 32 GB, 73728.00 MB on 96 GB). Raised by `sudo sysctl iogpu.wired_limit_mb=N`. docs/hardware.md.
+constexpr std::int64_t macos_default_gpu_working_set_bytes(std::int64_t unified_memory_bytes) {
+  constexpr std::int64_t kThresholdBytes = std::int64_t{32} << 30;
+  return unified_memory_bytes <= kThresholdBytes ? unified_memory_bytes * 2 / 3 : unified_memory_bytes * 3 / 4;
+}
+inline constexpr const char* kMacosGpuWorkingSetSource =
+    "macOS default GPU working set (MTLDevice.recommendedMaxWorkingSetSize): 2/3 of unified memory up to "
+    "32 GiB, 3/4 above, as ggml-metal logs it (llama.cpp #2011: 21845.34 MB of 32 GB; #3213: 73728.00 MB of "
+    "96 GB); raise it with sudo sysctl iogpu.wired_limit_mb=N (docs/hardware.md)";
+
 // The id a user-defined accelerator carries in options and reports (gpu=custom).
 inline constexpr const char* kCustomAcceleratorId = "custom";
 
@@ -79,6 +98,10 @@ const char* compute_dtype_name(ComputeDtype dtype);  // "fp32", "tf32", "bf16", 
 const char* memory_convention_name(MemoryConvention convention);
 
 namespace detail {
+// find_accelerator's key match, shared with find_cpu: `key` is stored folded (lowercase, '-');
+// the query is folded on the fly (ASCII case, ' ' and '_' as '-').
+bool matches_folded_key(std::string_view query, std::string_view key);
+
 // The tables, joined in this order by accelerator_catalog().
 std::span<const Accelerator> nvidia_hbm_accelerators();   // hardware_nvidia_hbm.cpp
 std::span<const Accelerator> nvidia_gddr_accelerators();  // hardware_nvidia_gddr.cpp

@@ -31,6 +31,10 @@ std::string transformer_mem_report_json(const OptionList& options);
 // The accelerator catalog as JSON (id, name, memory, bandwidth, dense peaks per dtype, price, sources).
 std::string accelerator_catalog_json();
 
+// The CPU catalog as JSON (id, name, cores, memory channels and speed, the derived peak RAM
+// bandwidth and FLOP/s, sources).
+std::string cpu_catalog_json();
+
 // Weight formats and KV cache dtypes fitcheck knows, as JSON (ids, names, bits, sources).
 std::string format_catalog_json();
 

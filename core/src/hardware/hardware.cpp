@@ -74,6 +74,80 @@ constexpr AcceleratorAlias kAliases[] = {
     {"apple-m3-max", "m3-max"},
     {"apple-m3-ultra", "m3-ultra"},
     {"apple-m4-max", "m4-max"},
+    // Local devices (issue #16). A driver name shared by two memory sizes resolves to the smaller.
+    {"2080-ti", "rtx-2080-ti"},
+    {"3060", "rtx-3060-12gb"},
+    {"rtx-3060", "rtx-3060-12gb"},
+    {"rtx-3080", "rtx-3080-10gb"},
+    {"rtx-4060-ti", "rtx-4060-ti-8gb"},
+    {"rtx-5060-ti", "rtx-5060-ti-16gb"},
+    {"3080", "rtx-3080-10gb"},
+    {"3080-ti", "rtx-3080-ti"},
+    {"3090-ti", "rtx-3090-ti"},
+    {"4060-ti", "rtx-4060-ti-8gb"},
+    {"4070-ti-super", "rtx-4070-ti-super"},
+    {"4080", "rtx-4080"},
+    {"5060-ti", "rtx-5060-ti-16gb"},
+    {"5070-ti", "rtx-5070-ti"},
+    {"5080", "rtx-5080"},
+    {"nvidia-geforce-rtx-2060", "rtx-2060-12gb"},
+    {"nvidia-geforce-rtx-2070", "rtx-2070"},
+    {"nvidia-geforce-rtx-2080", "rtx-2080"},
+    {"nvidia-geforce-rtx-2080-ti", "rtx-2080-ti"},
+    {"nvidia-geforce-rtx-3060", "rtx-3060-12gb"},
+    {"nvidia-geforce-rtx-3060-ti", "rtx-3060-ti"},
+    {"nvidia-geforce-rtx-3070", "rtx-3070"},
+    {"nvidia-geforce-rtx-3080", "rtx-3080-10gb"},
+    {"nvidia-geforce-rtx-3080-ti", "rtx-3080-ti"},
+    {"nvidia-geforce-rtx-3090-ti", "rtx-3090-ti"},
+    {"nvidia-geforce-rtx-4060", "rtx-4060"},
+    {"nvidia-geforce-rtx-4060-ti", "rtx-4060-ti-8gb"},
+    {"nvidia-geforce-rtx-4070", "rtx-4070"},
+    {"nvidia-geforce-rtx-4070-super", "rtx-4070-super"},
+    {"nvidia-geforce-rtx-4070-ti", "rtx-4070-ti"},
+    {"nvidia-geforce-rtx-4070-ti-super", "rtx-4070-ti-super"},
+    {"nvidia-geforce-rtx-4080", "rtx-4080"},
+    {"nvidia-geforce-rtx-4080-super", "rtx-4080-super"},
+    {"nvidia-geforce-rtx-5060-ti", "rtx-5060-ti-16gb"},
+    {"nvidia-geforce-rtx-5070", "rtx-5070"},
+    {"nvidia-geforce-rtx-5070-ti", "rtx-5070-ti"},
+    {"nvidia-geforce-rtx-5080", "rtx-5080"},
+    {"nvidia-rtx-a4000", "rtx-a4000"},
+    {"nvidia-rtx-a4500", "rtx-a4500"},
+    {"nvidia-rtx-a5000", "rtx-a5000"},
+    {"nvidia-rtx-a6000", "rtx-a6000"},
+    {"a6000", "rtx-a6000"},
+    {"rtx-pro-6000", "rtx-pro-6000-blackwell"},
+    {"nvidia-rtx-pro-6000-blackwell-workstation-edition", "rtx-pro-6000-blackwell"},
+    {"7900-xtx", "rx-7900-xtx"},
+    {"7900-xt", "rx-7900-xt"},
+    {"9070-xt", "rx-9070-xt"},
+    {"amd-radeon-rx-7900-xtx", "rx-7900-xtx"},
+    {"amd-radeon-rx-7900-xt", "rx-7900-xt"},
+    {"amd-radeon-rx-9070-xt", "rx-9070-xt"},
+    {"b580", "arc-b580"},
+    {"intel-arc-b580", "arc-b580"},
+    {"strix-halo", "strix-halo-128gb"},
+    {"ryzen-ai-max-395", "strix-halo-128gb"},
+    {"ryzen-ai-max-plus-395", "strix-halo-128gb"},
+    {"m2-max-96gb", "m2-max"},
+    {"m2-ultra-192gb", "m2-ultra"},
+    {"m3-max-128gb", "m3-max"},
+    {"m3-ultra-512gb", "m3-ultra"},
+    {"m4-max-128gb", "m4-max"},
+    {"apple-m1", "m1-16gb"},
+    {"apple-m2", "m2-24gb"},
+    {"apple-m3", "m3-24gb"},
+    {"apple-m4", "m4-32gb"},
+    {"apple-m5", "m5-32gb"},
+    {"apple-m1-pro", "m1-pro-32gb"},
+    {"apple-m1-max", "m1-max-64gb"},
+    {"apple-m1-ultra", "m1-ultra-128gb"},
+    {"apple-m2-pro", "m2-pro-32gb"},
+    {"apple-m3-pro", "m3-pro-36gb"},
+    {"apple-m4-pro", "m4-pro-48gb"},
+    {"apple-m5-pro", "m5-pro-64gb"},
+    {"apple-m5-max", "m5-max-128gb"},
 };
 
 // ASCII-only folding: ids are ASCII, and locale-dependent tolower would make lookup vary by host.
@@ -83,14 +157,7 @@ char fold(char c) {
   return c;
 }
 
-// key is stored folded already; the query is folded on the fly.
-bool matches(std::string_view query, std::string_view key) {
-  if (query.size() != key.size()) return false;
-  for (std::size_t i = 0; i < query.size(); ++i) {
-    if (fold(query[i]) != key[i]) return false;
-  }
-  return true;
-}
+bool matches(std::string_view query, std::string_view key) { return detail::matches_folded_key(query, key); }
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -106,6 +173,17 @@ const Accelerator* find_by_id(std::string_view query) {
 }
 
 }  // namespace
+
+namespace detail {
+// key is stored folded already; the query is folded on the fly.
+bool matches_folded_key(std::string_view query, std::string_view key) {
+  if (query.size() != key.size()) return false;
+  for (std::size_t i = 0; i < query.size(); ++i) {
+    if (fold(query[i]) != key[i]) return false;
+  }
+  return true;
+}
+}  // namespace detail
 
 std::span<const Accelerator> accelerator_catalog() {
   // Built once, then read-only for the life of the program (thread-safe static init).
@@ -136,6 +214,11 @@ double peak_flops_per_second(const Accelerator& accelerator, ComputeDtype dtype)
   const auto index = static_cast<std::size_t>(dtype);
   if (index >= kComputeDtypeCount) return 0.0;
   return accelerator.dense_flops_per_second[index];
+}
+
+std::int64_t gpu_memory_limit_bytes(const Accelerator& accelerator) {
+  const std::int64_t working_set = accelerator.gpu_working_set_bytes;
+  return working_set > 0 && working_set < accelerator.memory_bytes ? working_set : accelerator.memory_bytes;
 }
 
 const char* compute_dtype_name(ComputeDtype dtype) {

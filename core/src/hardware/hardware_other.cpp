@@ -34,6 +34,37 @@ constexpr double apple_gpu_tflops(int gpu_cores, double clock_ghz) {
   return gpu_cores * 128.0 * 2.0 * clock_ghz / 1000.0;
 }
 
+// One Apple silicon configuration: the chip's top GPU bin at one unified memory size. Memory is
+// Apple's "N GB", which is N GiB of LPDDR; the GPU gets macOS's default working set of it.
+constexpr Accelerator apple_chip(const char* id, const char* name, int memory_gib, double bandwidth_gb_per_s,
+                                 int gpu_cores, double gpu_clock_ghz, double price_per_hour_usd,
+                                 const char* sources) {
+  const double fp32_tflops = apple_gpu_tflops(gpu_cores, gpu_clock_ghz);
+  return {.id = id, .name = name, .vendor = "Apple",
+          .memory_bytes = memory_gib * kGiB,
+          .memory_convention = MemoryConvention::binary_capacity,
+          .memory_bandwidth_bytes_per_second = bandwidth_gb_per_s * 1e9,
+          .dense_flops_per_second = tflops(fp32_tflops, 0, fp32_tflops, fp32_tflops, 0, 0, 0, 0),
+          .interconnect = "none (single chip)", .interconnect_bytes_per_second_per_direction = 0,
+          .gpus_per_node = 1, .unified_memory = true,
+          .gpu_working_set_bytes = macos_default_gpu_working_set_bytes(memory_gib * kGiB),
+          .price_per_hour_usd = price_per_hour_usd, .price_source = kAppleAmortized, .sources = sources};
+}
+
+// GPU clocks for the derivation above, one per generation: M2 family 1.398 GHz, M3 family 1.38,
+// M4 Pro/Max 1.578 (the clocks of the entries above); M1 Pro/Max/Ultra 1.27, from Apple's own
+// 10.4 TFLOPS for the 32-core M1 Max (= 32 x 128 x 2 x 1.27 GHz). Apple publishes no M5 GPU clock
+// or FP32 rate: M5 entries use the M4 clock, a placeholder to replace when one is published.
+constexpr double kM1GpuGhz = 1.278;  // from Apple's 2.6 TFLOPS for the 8-core M1 GPU (8 x 256 x 1.278)
+constexpr double kM1ProMaxGpuGhz = 1.27;
+constexpr double kM2GpuGhz = 1.398;
+constexpr double kM3GpuGhz = 1.38;
+constexpr double kM4GpuGhz = 1.578;
+constexpr double kM5GpuGhzAssumed = kM4GpuGhz;
+
+constexpr const char* kAmdMsrp =
+    "estimate: AMD launch price (USD) / (3 years x 8760 h), electricity excluded (editable default)";
+
 constexpr const Accelerator kTable[] = {
     // MI250X is two GCDs that software sees as two devices; one entry is one GCD (half the OAM
     // module's 128 GiB, 3.2768 TB/s and compute).
@@ -97,7 +128,8 @@ constexpr const Accelerator kTable[] = {
      .sources = "Intel Gaudi 3 AI Accelerator white paper; Intel, 'Intel Gaudi 3 AI "
                 "Accelerator', Hot Chips 2024 (1835 TFLOPS BF16/FP8 matrix, 128 GB, 3.67 TB/s)"},
     // Apple: memory is the top configuration, shared with the CPU. macOS lets the GPU wire only
-    // part of it by default (recommendedMaxWorkingSetSize, about 2/3 to 3/4).
+    // part of it by default (recommendedMaxWorkingSetSize): gpu_working_set_bytes, which fit
+    // checks plan against (hardware.hpp, macos_default_gpu_working_set_bytes).
     {.id = "m2-max", .name = "Apple M2 Max (38-core GPU, 96GB)", .vendor = "Apple",
      .memory_bytes = 96 * kGiB,
      .memory_convention = MemoryConvention::binary_capacity,
@@ -105,7 +137,8 @@ constexpr const Accelerator kTable[] = {
      .dense_flops_per_second = tflops(apple_gpu_tflops(38, 1.398), 0, apple_gpu_tflops(38, 1.398),
                                       apple_gpu_tflops(38, 1.398), 0, 0, 0, 0),
      .interconnect = "none (single chip)", .interconnect_bytes_per_second_per_direction = 0,
-     .gpus_per_node = 1, .unified_memory = true, .price_per_hour_usd = 0.11,
+     .gpus_per_node = 1, .unified_memory = true,
+     .gpu_working_set_bytes = macos_default_gpu_working_set_bytes(96 * kGiB), .price_per_hour_usd = 0.11,
      .price_source = kAppleAmortized,
      .sources = "Apple Newsroom, 'Apple unveils MacBook Pro featuring M2 Pro and M2 Max' "
                 "(Jan 2023): up to 96GB, 400GB/s, 38-core GPU; FP32 derived from GPU clock"},
@@ -116,7 +149,8 @@ constexpr const Accelerator kTable[] = {
      .dense_flops_per_second = tflops(apple_gpu_tflops(76, 1.398), 0, apple_gpu_tflops(76, 1.398),
                                       apple_gpu_tflops(76, 1.398), 0, 0, 0, 0),
      .interconnect = "none (single chip)", .interconnect_bytes_per_second_per_direction = 0,
-     .gpus_per_node = 1, .unified_memory = true, .price_per_hour_usd = 0.25,
+     .gpus_per_node = 1, .unified_memory = true,
+     .gpu_working_set_bytes = macos_default_gpu_working_set_bytes(192 * kGiB), .price_per_hour_usd = 0.25,
      .price_source = kAppleAmortized,
      .sources = "Apple Newsroom, 'Apple introduces M2 Ultra' (Jun 2023): up to 192GB, 800GB/s, "
                 "76-core GPU; FP32 derived from GPU clock"},
@@ -127,7 +161,8 @@ constexpr const Accelerator kTable[] = {
      .dense_flops_per_second = tflops(apple_gpu_tflops(40, 1.38), 0, apple_gpu_tflops(40, 1.38),
                                       apple_gpu_tflops(40, 1.38), 0, 0, 0, 0),
      .interconnect = "none (single chip)", .interconnect_bytes_per_second_per_direction = 0,
-     .gpus_per_node = 1, .unified_memory = true, .price_per_hour_usd = 0.19,
+     .gpus_per_node = 1, .unified_memory = true,
+     .gpu_working_set_bytes = macos_default_gpu_working_set_bytes(128 * kGiB), .price_per_hour_usd = 0.19,
      .price_source = kAppleAmortized,
      .sources = "Apple Newsroom, 'Apple unveils M3, M3 Pro, and M3 Max' (Oct 2023): up to "
                 "128GB, 400GB/s, 40-core GPU; FP32 derived from GPU clock"},
@@ -138,7 +173,8 @@ constexpr const Accelerator kTable[] = {
      .dense_flops_per_second = tflops(apple_gpu_tflops(80, 1.38), 0, apple_gpu_tflops(80, 1.38),
                                       apple_gpu_tflops(80, 1.38), 0, 0, 0, 0),
      .interconnect = "none (single chip)", .interconnect_bytes_per_second_per_direction = 0,
-     .gpus_per_node = 1, .unified_memory = true, .price_per_hour_usd = 0.36,
+     .gpus_per_node = 1, .unified_memory = true,
+     .gpu_working_set_bytes = macos_default_gpu_working_set_bytes(512 * kGiB), .price_per_hour_usd = 0.36,
      .price_source = kAppleAmortized,
      .sources = "Apple Newsroom, 'Apple reveals M3 Ultra' (Mar 2025): up to 512GB, 819GB/s, "
                 "80-core GPU; FP32 derived from GPU clock"},
@@ -149,10 +185,75 @@ constexpr const Accelerator kTable[] = {
      .dense_flops_per_second = tflops(apple_gpu_tflops(40, 1.578), 0, apple_gpu_tflops(40, 1.578),
                                       apple_gpu_tflops(40, 1.578), 0, 0, 0, 0),
      .interconnect = "none (single chip)", .interconnect_bytes_per_second_per_direction = 0,
-     .gpus_per_node = 1, .unified_memory = true, .price_per_hour_usd = 0.14,
+     .gpus_per_node = 1, .unified_memory = true,
+     .gpu_working_set_bytes = macos_default_gpu_working_set_bytes(128 * kGiB), .price_per_hour_usd = 0.14,
      .price_source = kAppleAmortized,
      .sources = "Apple Newsroom, 'Apple introduces M4 Pro and M4 Max' (Oct 2024): up to 128GB, "
                 "546GB/s, 40-core GPU; FP32 derived from GPU clock"},
+    // Further Apple configurations, one id per chip and memory size. Bandwidth and GPU cores are
+    // Apple's newsroom figures for the chip; price: the Mac that carries it (Mac Studio or mini
+    // where offered, else MacBook Pro) at Apple's launch list price, over 3 years.
+    // The base chips (10-core GPU from M2 on), at their largest memory.
+    apple_chip("m1-16gb", "Apple M1 (8-core GPU, 16GB)", 16, 68.25, 8, kM1GpuGhz, 0.034,
+               "Apple Newsroom, 'Apple unleashes M1' (Nov 2020): 8-core GPU, 2.6 teraflops, up to "
+               "16GB; bandwidth: LPDDR4X-4266 on 128 bits = 68.25GB/s"),
+    apple_chip("m2-24gb", "Apple M2 (10-core GPU, 24GB)", 24, 100, 10, kM2GpuGhz, 0.038,
+               "Apple Newsroom, 'Apple unveils M2' (Jun 2022): up to 24GB, 100GB/s, 10-core GPU, "
+               "3.6 teraflops; FP32 derived from GPU clock"),
+    apple_chip("m3-24gb", "Apple M3 (10-core GPU, 24GB)", 24, 100, 10, kM3GpuGhz, 0.057,
+               "Apple Newsroom, 'Apple unveils M3, M3 Pro, and M3 Max' (Oct 2023): up to 24GB, "
+               "10-core GPU; MacBook Pro (M3) tech specs: 100GB/s; FP32 derived from GPU clock"),
+    apple_chip("m4-32gb", "Apple M4 (10-core GPU, 32GB)", 32, 120, 10, kM4GpuGhz, 0.038,
+               "Apple Newsroom, 'Apple introduces M4 chip' (May 2024): 120GB/s, 10-core GPU; Mac "
+               "mini (M4) tech specs: up to 32GB; FP32 assumes the M4 Pro/Max GPU clock"),
+    apple_chip("m5-32gb", "Apple M5 (10-core GPU, 32GB)", 32, 153, 10, kM5GpuGhzAssumed, 0.084,
+               "Apple Newsroom, 'Apple unleashes M5' (Oct 2025): up to 32GB, 153GB/s, 10-core GPU; "
+               "FP32 assumes the M4 GPU clock (no M5 figure published)"),
+    apple_chip("m1-pro-32gb", "Apple M1 Pro (16-core GPU, 32GB)", 32, 200, 16, kM1ProMaxGpuGhz, 0.10,
+               "Apple Newsroom, 'Introducing M1 Pro and M1 Max' (Oct 2021): up to 32GB, 200GB/s, "
+               "16-core GPU; FP32 derived from GPU clock"),
+    apple_chip("m1-max-64gb", "Apple M1 Max (32-core GPU, 64GB)", 64, 400, 32, kM1ProMaxGpuGhz, 0.11,
+               "Apple Newsroom, 'Introducing M1 Pro and M1 Max' (Oct 2021): up to 64GB, 400GB/s, "
+               "32-core GPU, 10.4 TFLOPS; FP32 derived from GPU clock"),
+    apple_chip("m1-ultra-64gb", "Apple M1 Ultra (64-core GPU, 64GB)", 64, 800, 64, kM1ProMaxGpuGhz, 0.19,
+               "Apple Newsroom, 'Apple unveils M1 Ultra' (Mar 2022): 64 or 128GB, 800GB/s, 64-core "
+               "GPU; FP32 derived from GPU clock"),
+    apple_chip("m1-ultra-128gb", "Apple M1 Ultra (64-core GPU, 128GB)", 128, 800, 64, kM1ProMaxGpuGhz, 0.22,
+               "Apple Newsroom, 'Apple unveils M1 Ultra' (Mar 2022): up to 128GB, 800GB/s, 64-core "
+               "GPU; FP32 derived from GPU clock"),
+    apple_chip("m2-pro-32gb", "Apple M2 Pro (19-core GPU, 32GB)", 32, 200, 19, kM2GpuGhz, 0.07,
+               "Apple Newsroom, 'Apple unveils M2 Pro and M2 Max' (Jan 2023): up to 32GB, 200GB/s, "
+               "19-core GPU; FP32 derived from GPU clock"),
+    apple_chip("m2-max-64gb", "Apple M2 Max (38-core GPU, 64GB)", 64, 400, 38, kM2GpuGhz, 0.10,
+               "Apple Newsroom, 'Apple unveils M2 Pro and M2 Max' (Jan 2023): up to 96GB, 400GB/s, "
+               "38-core GPU; FP32 derived from GPU clock"),
+    apple_chip("m2-ultra-128gb", "Apple M2 Ultra (76-core GPU, 128GB)", 128, 800, 76, kM2GpuGhz, 0.23,
+               "Apple Newsroom, 'Apple introduces M2 Ultra' (Jun 2023): up to 192GB, 800GB/s, "
+               "76-core GPU; FP32 derived from GPU clock"),
+    apple_chip("m3-pro-36gb", "Apple M3 Pro (18-core GPU, 36GB)", 36, 150, 18, kM3GpuGhz, 0.09,
+               "Apple Newsroom, 'Apple unveils M3, M3 Pro, and M3 Max' (Oct 2023): up to 36GB, "
+               "150GB/s, 18-core GPU; FP32 derived from GPU clock"),
+    apple_chip("m3-max-64gb", "Apple M3 Max (40-core GPU, 64GB)", 64, 400, 40, kM3GpuGhz, 0.15,
+               "Apple Newsroom, 'Apple unveils M3, M3 Pro, and M3 Max' (Oct 2023): 400GB/s with the "
+               "40-core GPU; FP32 derived from GPU clock"),
+    apple_chip("m3-ultra-256gb", "Apple M3 Ultra (80-core GPU, 256GB)", 256, 819, 80, kM3GpuGhz, 0.27,
+               "Apple Newsroom, 'Apple reveals M3 Ultra' (Mar 2025): up to 512GB, 819GB/s, 80-core "
+               "GPU; FP32 derived from GPU clock"),
+    apple_chip("m4-pro-48gb", "Apple M4 Pro (20-core GPU, 48GB)", 48, 273, 20, kM4GpuGhz, 0.08,
+               "Apple Newsroom, 'Apple introduces M4 Pro and M4 Max' (Oct 2024): up to 64GB, 273GB/s, "
+               "20-core GPU; FP32 derived from GPU clock"),
+    apple_chip("m4-pro-64gb", "Apple M4 Pro (20-core GPU, 64GB)", 64, 273, 20, kM4GpuGhz, 0.09,
+               "Apple Newsroom, 'Apple introduces M4 Pro and M4 Max' (Oct 2024): up to 64GB, 273GB/s, "
+               "20-core GPU; FP32 derived from GPU clock"),
+    apple_chip("m4-max-64gb", "Apple M4 Max (40-core GPU, 64GB)", 64, 546, 40, kM4GpuGhz, 0.11,
+               "Apple Newsroom, 'Apple introduces M4 Pro and M4 Max' (Oct 2024): 546GB/s with the "
+               "40-core GPU; FP32 derived from GPU clock"),
+    apple_chip("m5-pro-64gb", "Apple M5 Pro (20-core GPU, 64GB)", 64, 307, 20, kM5GpuGhzAssumed, 0.11,
+               "Apple Newsroom, 'Apple introduces M5 Pro and M5 Max' (Mar 2026): up to 64GB, 307GB/s, "
+               "20-core GPU; FP32 assumes the M4 GPU clock (no M5 figure published)"),
+    apple_chip("m5-max-128gb", "Apple M5 Max (40-core GPU, 128GB)", 128, 614, 40, kM5GpuGhzAssumed, 0.20,
+               "Apple Newsroom, 'Apple introduces M5 Pro and M5 Max' (Mar 2026): up to 128GB, "
+               "614GB/s, 40-core GPU; FP32 assumes the M4 GPU clock (no M5 figure published)"),
     // TPU: the MXUs take bf16 (fp32 matmuls are multi-pass bf16) and int8; Google publishes those.
     // ICI per direction: half the docs' bidirectional per-chip figure.
     {.id = "tpu-v5e", .name = "Google Cloud TPU v5e", .vendor = "Google",
@@ -184,6 +285,77 @@ constexpr const Accelerator kTable[] = {
      .interconnect_bytes_per_second_per_direction = 400e9,  // 800 GB/s bidirectional
      .gpus_per_node = 8, .price_per_hour_usd = 2.70, .price_source = kGoogleTpu,
      .sources = "Google Cloud TPU docs, 'TPU v6e' (cloud.google.com/tpu/docs/v6e)"},
+    // AMD Radeon (RDNA 3 / RDNA 4) desktop cards. fp32 is AMD's "Peak Single Precision" (dual-issue
+    // vector rate); 16-bit and integer figures are the WMMA matrix rates: RDNA 3 does 512 FP16/BF16
+    // or INT8 ops and 1024 INT4 ops per CU per clock (AMD RDNA 3 ISA reference, WMMA), so FP16
+    // equals AMD's "Peak Half Precision"; RDNA 4 doubles FP16 and adds FP8 (AMD RDNA 4 ISA
+    // reference). Memory: 24/20/16 GB of 16Gb GDDR6 chips, i.e. GiB.
+    {.id = "rx-7900-xtx", .name = "AMD Radeon RX 7900 XTX 24GB", .vendor = "AMD",
+     .memory_bytes = 24 * kGiB,
+     .memory_convention = MemoryConvention::binary_capacity,
+     .memory_bandwidth_bytes_per_second = 960e9,
+     // 96 CUs x 2.5 GHz boost: FP32 61.4, FP16 122.8 (AMD spec page), INT4 2x.
+     .dense_flops_per_second = tflops(61.4, 0, 122.8, 122.8, 0, 0, 122.8, 245.8),
+     .interconnect = "PCIe 4.0 x16", .interconnect_bytes_per_second_per_direction = 32e9,
+     .gpus_per_node = 2, .price_per_hour_usd = 0.038, .price_source = kAmdMsrp,  // $999
+     .sources = "AMD Radeon RX 7900 XTX specifications (amd.com/en/products/graphics/desktops/radeon/"
+                "7000-series/amd-radeon-rx-7900xtx.html): 96 CUs, 2500 MHz boost, 24GB GDDR6, 384-bit, "
+                "960 GB/s, FP32 61.4 / FP16 122.8 TFLOPS; AMD RDNA 3 ISA reference (WMMA)"},
+    {.id = "rx-7900-xt", .name = "AMD Radeon RX 7900 XT 20GB", .vendor = "AMD",
+     .memory_bytes = 20 * kGiB,
+     .memory_convention = MemoryConvention::binary_capacity,
+     .memory_bandwidth_bytes_per_second = 800e9,
+     // 84 CUs x 2.4 GHz boost: FP32 51.6, FP16 103.2 (AMD spec page), INT4 2x.
+     .dense_flops_per_second = tflops(51.6, 0, 103.2, 103.2, 0, 0, 103.2, 206.4),
+     .interconnect = "PCIe 4.0 x16", .interconnect_bytes_per_second_per_direction = 32e9,
+     .gpus_per_node = 2, .price_per_hour_usd = 0.034, .price_source = kAmdMsrp,  // $899
+     .sources = "AMD Radeon RX 7900 XT specifications (amd.com/en/products/graphics/desktops/radeon/"
+                "7000-series/amd-radeon-rx-7900xt.html): 84 CUs, 2400 MHz boost, 20GB GDDR6, 320-bit, "
+                "800 GB/s, FP32 51.6 / FP16 103.2 TFLOPS; AMD RDNA 3 ISA reference (WMMA)"},
+    {.id = "rx-9070-xt", .name = "AMD Radeon RX 9070 XT 16GB", .vendor = "AMD",
+     .memory_bytes = 16 * kGiB,
+     .memory_convention = MemoryConvention::binary_capacity,
+     .memory_bandwidth_bytes_per_second = 640e9,  // 20 Gbps x 256 bit / 8
+     // 64 CUs x 2.97 GHz boost: FP32 48.7; matrix FP16/BF16 1024, FP8/INT8 2048, INT4 4096 ops per
+     // CU per clock = 194.6 / 389.3 / 778.6 dense (AMD's "1557 AI TOPS" is INT4 with sparsity).
+     .dense_flops_per_second = tflops(48.7, 0, 194.6, 194.6, 389.3, 0, 389.3, 778.6),
+     .interconnect = "PCIe 5.0 x16", .interconnect_bytes_per_second_per_direction = 64e9,
+     .gpus_per_node = 2, .price_per_hour_usd = 0.023, .price_source = kAmdMsrp,  // $599
+     .sources = "AMD Radeon RX 9070 XT specifications (amd.com/en/products/graphics/desktops/radeon/"
+                "9000-series/amd-radeon-rx-9070xt.html): 64 CUs, 2970 MHz boost, 16GB GDDR6, 256-bit, "
+                "640 GB/s, FP32 48.7 TFLOPS, 1557 AI TOPS (INT4 sparse); AMD RDNA 4 ISA reference"},
+    // Strix Halo: the iGPU shares 128 GB of LPDDR5X-8000 on a 256-bit bus = 8000e6 x 32 B = 256 GB/s.
+    // How much of it the GPU may map is a firmware/OS setting (AMD Variable Graphics Memory up to
+    // 96 GB on Windows; the TTM/GTT limit on Linux), so no default cap is modelled here.
+    {.id = "strix-halo-128gb", .name = "AMD Ryzen AI Max+ 395 (Radeon 8060S, 128GB)", .vendor = "AMD",
+     .memory_bytes = 128 * kGiB,
+     .memory_convention = MemoryConvention::binary_capacity,
+     .memory_bandwidth_bytes_per_second = 256e9,
+     // 40 RDNA 3.5 CUs x 2.9 GHz: FP32 dual-issue 40 x 256 x 2.9 = 29.7; WMMA FP16/BF16/INT8 40 x 512 x
+     // 2.9 = 59.4, INT4 118.8 (RDNA 3 rates, as above).
+     .dense_flops_per_second = tflops(29.7, 0, 59.4, 59.4, 0, 0, 59.4, 118.8),
+     .interconnect = "none (single chip)", .interconnect_bytes_per_second_per_direction = 0,
+     .gpus_per_node = 1, .unified_memory = true, .price_per_hour_usd = 0.076,
+     .price_source = "estimate: Framework Desktop with Ryzen AI Max+ 395 128GB list price ($1,999) / "
+                     "(3 years x 8760 h), 2025 (editable default)",
+     .sources = "AMD Ryzen AI Max+ 395 specifications (amd.com/en/products/processors/laptop/ryzen/"
+                "ai-300-series/amd-ryzen-ai-max-plus-395.html): Radeon 8060S, 40 CUs, 2900 MHz, "
+                "LPDDR5X-8000, 256-bit, up to 128GB; AMD RDNA 3.5 ISA reference (WMMA)"},
+    // Intel Arc B580 (Xe2): Intel publishes INT8 233 TOPS (XMX); XMX FP16/BF16 run at half the
+    // INT8 rate. FP32: 20 Xe cores x 128 lanes x 2 x 2.67 GHz = 13.7 TFLOPS.
+    {.id = "arc-b580", .name = "Intel Arc B580 12GB", .vendor = "Intel",
+     .memory_bytes = 12 * kGiB,
+     .memory_convention = MemoryConvention::binary_capacity,
+     .memory_bandwidth_bytes_per_second = 456e9,
+     .dense_flops_per_second = tflops(13.7, 0, 116.5, 116.5, 0, 0, 233, 0),
+     .interconnect = "PCIe 4.0 x8", .interconnect_bytes_per_second_per_direction = 16e9,
+     .gpus_per_node = 1, .price_per_hour_usd = 0.0095,
+     .price_source = "estimate: Intel launch price ($249) / (3 years x 8760 h), electricity excluded "
+                     "(editable default)",
+     .sources = "Intel Arc B580 Graphics specifications (intel.com/content/www/us/en/products/sku/"
+                "241598/intel-arc-b580-graphics/specifications.html): 20 Xe cores, 2670 MHz, 12GB "
+                "GDDR6, 192-bit, 456 GB/s, 233 peak TOPS (INT8), PCIe 4.0 x8; Intel Xe2 architecture "
+                "(XMX: FP16/BF16 at half the INT8 rate)"},
 };
 
 }  // namespace

@@ -18,7 +18,7 @@ std::string two_decimals(double value) {
 }
 
 std::int64_t budget_bytes(const InferenceWorkload& workload, const Accelerator& gpu) {
-  return static_cast<std::int64_t>(workload.gpu_memory_utilization * static_cast<double>(gpu.memory_bytes));
+  return static_cast<std::int64_t>(workload.gpu_memory_utilization * static_cast<double>(gpu_memory_limit_bytes(gpu)));
 }
 
 // `Weights` is the tensor list or precomputed LayoutWeights: both feed inference_memory().
@@ -51,8 +51,10 @@ std::int64_t largest_passing(std::int64_t low, std::int64_t high, Predicate ok) 
 }
 
 std::string budget_text(const InferenceWorkload& workload, const Accelerator& gpu, std::int64_t budget) {
-  return two_decimals(workload.gpu_memory_utilization) + " x " + std::to_string(gpu.memory_bytes) +
-         " B (" + gpu.name + ") = " + std::to_string(budget) + " B";
+  const std::int64_t limit = gpu_memory_limit_bytes(gpu);
+  const std::string what = limit < gpu.memory_bytes ? " B (" + std::string(gpu.name) + ", GPU working-set limit) = "
+                                                    : " B (" + std::string(gpu.name) + ") = ";
+  return two_decimals(workload.gpu_memory_utilization) + " x " + std::to_string(limit) + what + std::to_string(budget) + " B";
 }
 
 // Why nothing fits at the smallest setting: the first term that alone exhausts the budget.

@@ -167,7 +167,7 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
     const Accelerator& gpu = *request.gpus[g];
     const std::int64_t node = request.max_gpus_per_node > 0 ? request.max_gpus_per_node : std::max(1, gpu.gpus_per_node);
     const auto budget =
-        static_cast<std::int64_t>((1.0 - request.memory_headroom) * static_cast<double>(gpu.memory_bytes));
+        static_cast<std::int64_t>((1.0 - request.memory_headroom) * static_cast<double>(gpu_memory_limit_bytes(gpu)));
     LatencyAssumptions assumptions = request.assumptions;
     if (request.use_gpu_prices) assumptions.price_per_gpu_hour_usd = -1;
     for (std::size_t l = 0; l < layouts.size(); ++l) {

@@ -179,7 +179,7 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
     const Accelerator& gpu = *request.gpus[g];
     node[g] = request.max_gpus_per_node > 0 ? request.max_gpus_per_node : std::max(1, gpu.gpus_per_node);
     largest_node = std::max(largest_node, node[g]);
-    budget[g] = static_cast<std::int64_t>((1.0 - request.memory_headroom) * static_cast<double>(gpu.memory_bytes));
+    budget[g] = static_cast<std::int64_t>((1.0 - request.memory_headroom) * static_cast<double>(gpu_memory_limit_bytes(gpu)));
     assumptions[g].communication = default_latency_assumptions(gpu);
     if (request.base.flops_efficiency > 0) assumptions[g].flops_efficiency = request.base.flops_efficiency;
     if (request.base.price_per_gpu_hour_usd >= 0)

@@ -143,6 +143,11 @@ void write_accelerator_fields(detail::JsonWriter& out, const Accelerator& gpu) {
   out.field("interconnect_bytes_per_second_per_direction", gpu.interconnect_bytes_per_second_per_direction);
   out.field("gpus_per_node", gpu.gpus_per_node);
   out.field("unified_memory", gpu.unified_memory);
+  // Only where a default cap applies (Apple silicon), so every other report keeps its bytes.
+  if (gpu.gpu_working_set_bytes > 0) {
+    out.field("gpu_working_set_bytes", gpu.gpu_working_set_bytes);
+    out.field("gpu_working_set_source", kMacosGpuWorkingSetSource);
+  }
   out.field("price_per_hour_usd", gpu.price_per_hour_usd);
   out.field("price_source", gpu.price_source);
   out.field("sources", gpu.sources);
@@ -220,7 +225,7 @@ std::string inference_report_json(std::string_view config_json_text, const Optio
   out.end_object();
   if (request.gpu) {
     const Accelerator& gpu = *request.gpu;
-    const auto budget = static_cast<std::int64_t>(w.gpu_memory_utilization * static_cast<double>(gpu.memory_bytes));
+    const auto budget = static_cast<std::int64_t>(w.gpu_memory_utilization * static_cast<double>(gpu_memory_limit_bytes(gpu)));
     const CapacityAnswer batch = max_batch_size(model, tensors, w, gpu);
     const CapacityAnswer context = max_context_tokens(model, tensors, w, gpu);
     const CapacityAnswer gpus = min_gpus(model, tensors, w, gpu);

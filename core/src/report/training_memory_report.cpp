@@ -108,9 +108,11 @@ void write_memory_members(JsonWriter& writer, const ModelDescription& model, con
     writer.field("id", gpu->id);
     writer.field("name", gpu->name);
     writer.field("memory_bytes", gpu->memory_bytes);
+    if (gpu->gpu_working_set_bytes > 0) writer.field("gpu_working_set_bytes", gpu->gpu_working_set_bytes);
     writer.end_object();
-    writer.field("fits", m.total_bytes_per_gpu <= gpu->memory_bytes);
-    writer.field("headroom_bytes", gpu->memory_bytes - m.total_bytes_per_gpu);
+    const std::int64_t limit = gpu_memory_limit_bytes(*gpu);
+    writer.field("fits", m.total_bytes_per_gpu <= limit);
+    writer.field("headroom_bytes", limit - m.total_bytes_per_gpu);
     writer.begin_object("capacity");
     writer.begin_object("max_micro_batch_size");
     writer.field("value", batch->value);

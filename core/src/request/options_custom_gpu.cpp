@@ -81,6 +81,9 @@ std::shared_ptr<const Accelerator> read_custom_gpu_options(OptionReader& reader,
   const double memory_gib_bytes =
       figure(reader, "custom_gpu_memory_gib", base, static_cast<double>(figures.memory_bytes), kGiB, 0.01, kMaxMemoryGib, true);
   figures.memory_bytes = std::llround(memory_gib_bytes);
+  // An Apple base keeps macOS's cap, taken of the memory given (hardware.hpp).
+  if (figures.gpu_working_set_bytes > 0)
+    figures.gpu_working_set_bytes = macos_default_gpu_working_set_bytes(figures.memory_bytes);
   figures.memory_bandwidth_bytes_per_second = figure(reader, "custom_gpu_bandwidth_gb_per_s", base,
                                                      figures.memory_bandwidth_bytes_per_second, 1e9, 1.0, kMaxBandwidthGbPerS, true);
   auto& peaks = figures.dense_flops_per_second;

@@ -275,7 +275,7 @@ CapacityAnswer max_micro_batch_size(const ModelDescription& model, const std::ve
                                     const TrainingMemoryWorkload& workload, const Accelerator& gpu) {
   const PreparedTrainingMemory prepared = prepare_training_memory(model, tensors, workload);
   const std::int64_t sequence = prepared.workload.sequence_tokens;
-  const std::int64_t memory = gpu.memory_bytes;
+  const std::int64_t memory = gpu_memory_limit_bytes(gpu);  // macOS working set on Apple silicon
   const auto total = [&](std::int64_t b) -> std::int64_t {
     try {
       return training_memory_totals(model, prepared, b, sequence).total_bytes_per_gpu;

@@ -350,7 +350,7 @@ export interface TrainingReport {
   max_micro_batch_size: number | null;
   terms: MemoryTerm[];
   layer_activation_terms: MemoryTerm[];
-  gpu?: { id: string; name: string; memory_bytes: number };
+  gpu?: { id: string; name: string; memory_bytes: number; gpu_working_set_bytes?: number };
   fits?: boolean;
   headroom_bytes?: number;
   capacity?: { max_micro_batch_size: CapacityAnswer };
@@ -402,6 +402,9 @@ export interface Accelerator {
   interconnect_bytes_per_second_per_direction: number;
   gpus_per_node: number;
   unified_memory: boolean;
+  /** Apple silicon only: macOS's default GPU working set, which budgets are taken of (docs/hardware.md). */
+  gpu_working_set_bytes?: number;
+  gpu_working_set_source?: string;
   price_per_hour_usd: number;
   price_source: string;
   sources: string;

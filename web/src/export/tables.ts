@@ -86,7 +86,7 @@ export function memoryTable(report: InferenceReport, context: Context): TableMod
       key: 'budget',
       footer: true,
       cells: [text(`Budget of one ${gpu.name}`), count(gpu.budget_bytes), bytes(gpu.budget_bytes, unit), { text: share(total, gpu.budget_bytes) + ' used', value: Number((total / gpu.budget_bytes).toFixed(4)) }],
-      formula: `gpu_memory_utilization ${report.workload.gpu_memory_utilization} x ${gpu.memory_bytes} B = ${gpu.budget_bytes} B`,
+      formula: `gpu_memory_utilization ${report.workload.gpu_memory_utilization} x ${gpu.gpu_working_set_bytes ?? gpu.memory_bytes} B${gpu.gpu_working_set_bytes ? ' (GPU working-set limit)' : ''} = ${gpu.budget_bytes} B`,
       source: context.gpu?.sources,
     });
   }

@@ -52,10 +52,12 @@ export function trainingMemoryTable(report: TrainingReport, unit: ByteUnit): Tab
   }
   if (report.gpu) {
     const gpu = report.gpu;
+    // Apple silicon: the fit is checked against macOS's GPU working set, not the whole memory.
+    const limit = gpu.gpu_working_set_bytes ?? gpu.memory_bytes;
     rows.push({
       key: 'budget',
       footer: true,
-      cells: [text(`Memory of one ${gpu.name}`), count(gpu.memory_bytes), bytes(gpu.memory_bytes, unit), { text: share(total, gpu.memory_bytes) + ' used', value: Number((total / gpu.memory_bytes).toFixed(4)) }],
+      cells: [text(`${gpu.gpu_working_set_bytes ? 'GPU working set' : 'Memory'} of one ${gpu.name}`), count(limit), bytes(limit, unit), { text: share(total, limit) + ' used', value: Number((total / limit).toFixed(4)) }],
     });
     if (report.fits !== undefined) {
       const headroom = report.headroom_bytes ?? 0;
@@ -63,7 +65,7 @@ export function trainingMemoryTable(report: TrainingReport, unit: ByteUnit): Tab
         key: 'verdict',
         footer: true,
         cells: [{ text: report.fits ? 'Fits, with headroom' : 'Does not fit, short by', value: Boolean(report.fits) }, count(Math.abs(headroom)), bytes(Math.abs(headroom), unit), text('')],
-        formula: `GPU memory ${gpu.memory_bytes} B - total ${total} B = ${headroom} B`,
+        formula: `GPU ${gpu.gpu_working_set_bytes ? 'working set' : 'memory'} ${limit} B - total ${total} B = ${headroom} B`,
       });
     }
   }

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// CPUs and their system RAM as devices for CPU inference (llama.cpp on the host): cores, memory
+// channels and speed, SIMD width and FMA units, each with the spec sheet it came from. Peak RAM
+// bandwidth and peak FLOP/s are derived from those factors, never entered. docs/hardware.md, "CPUs".
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace fitcheck {
+
+// One kind of core on the chip (hybrid Intel parts have two).
+struct CpuCoreCluster {
+  int cores = 0;
+  double base_clock_hz = 0;  // the all-core clock the vendor guarantees; boost is not sustained
+  // Per core per clock: FP32 FMA lanes x 2 (an FMA is two FLOPs) x FMA pipes.
+  double fp32_flops_per_cycle = 0;
+  // Per core per clock for bf16 inputs (AVX512_BF16 dot products or AMX); 0: no bf16 arithmetic.
+  double bf16_flops_per_cycle = 0;
+};
+
+struct CpuDevice {
+  const char* id;      // stable lowercase key, e.g. "ryzen-9-7950x"
+  const char* name;
+  const char* vendor;  // "AMD", "Intel"
+  CpuCoreCluster performance;  // the only cluster on AMD parts
+  CpuCoreCluster efficiency;   // Intel E-cores; cores = 0 where there are none
+  int memory_channels;         // 64-bit DDR channels (a DDR5 DIMM's two 32-bit subchannels are one)
+  double memory_transfers_per_second;  // the fastest officially supported speed, e.g. 5200e6 for DDR5-5200
+  const char* memory_type;     // "DDR5-5200"
+  const char* simd;            // the widest vector ISA, e.g. "AVX-512 (2 x 256-bit FMA)"
+  const char* sources;         // spec pages for each factor
+};
+
+// Every CPU, in a fixed order; immutable, lives for the program.
+std::span<const CpuDevice> cpu_catalog();
+
+// By id or alias ("7950x", "epyc-9654"); same folding as find_accelerator. nullptr when unknown.
+const CpuDevice* find_cpu(std::string_view id_or_alias);
+
+// Peak RAM bandwidth: channels x 8 bytes x transfers per second (DDR5-5200 dual channel: 83.2 GB/s).
+double cpu_memory_bandwidth_bytes_per_second(const CpuDevice& cpu);
+
+// Peak FP32 / bf16 FLOP/s over all clusters: cores x FLOPs per cycle x base clock.
+double cpu_peak_fp32_flops_per_second(const CpuDevice& cpu);
+double cpu_peak_bf16_flops_per_second(const CpuDevice& cpu);
+
+int cpu_core_count(const CpuDevice& cpu);
+
+}  // namespace fitcheck

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+// CPUs people run llama.cpp on, with the factors of their peak RAM bandwidth and FLOP/s.
+//
+// FLOPs per core per clock: FP32 FMA lanes x 2 x FMA pipes, from the vendors' optimization guides:
+//   Zen 4 (AMD Software Optimization Guide for AMD Family 19h Processors, pub. 56665, section 2.11):
+//     two 256-bit FMA pipes; AVX-512 runs as two 256-bit halves: 8 x 2 x 2 = 32 FP32.
+//     AVX512_BF16 VDPBF16PS: two bf16 products into each FP32 lane: 2 x 32 = 64.
+//   Zen 5 (AMD Software Optimization Guide for AMD Family 1Ah Processors, pub. 58455): two 512-bit
+//     FMA pipes on desktop and EPYC parts: 16 x 2 x 2 = 64 FP32, 128 bf16.
+//   Raptor Cove / Golden Cove P-core (Intel 64 and IA-32 Architectures Optimization Reference
+//     Manual, ch. 2): two 256-bit FMA ports with AVX2 (32 FP32); Sapphire Rapids Xeon W with
+//     AVX-512 on two 512-bit ports (64 FP32) and AMX-BF16: 1024 bf16 FLOPs per cycle per core
+//     (Intel AMX overview, intel.com: 1,024 BF16 operations per cycle per core).
+//   Gracemont E-core (same manual, ch. 5): two 128-bit FMA units: 4 x 2 x 2 = 16 FP32.
+//   Raptor Lake has no bf16 arithmetic (AVX-512 fused off, no AVX512_BF16/AMX): bf16 0.
+// Clocks are the base (guaranteed all-core) frequencies of the spec pages: a conservative peak;
+// boost clocks are higher and AVX-512 clocks on Intel may be lower.
+#include "fitcheck/cpu.hpp"
+
+#include <span>
+#include <string_view>
+
+#include "fitcheck/hardware.hpp"
+
+namespace fitcheck {
+namespace {
+
+constexpr CpuCoreCluster kNone{};
+constexpr CpuCoreCluster zen4(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 32, 64}; }
+constexpr CpuCoreCluster zen5(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 64, 128}; }
+constexpr CpuCoreCluster raptor_cove(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 32, 0}; }
+constexpr CpuCoreCluster gracemont(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 16, 0}; }
+constexpr CpuCoreCluster golden_cove_amx(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 64, 1024}; }
+
+constexpr const CpuDevice kCpus[] = {
+    {.id = "ryzen-9-7950x", .name = "AMD Ryzen 9 7950X", .vendor = "AMD",
+     .performance = zen4(16, 4.5), .efficiency = kNone,
+     .memory_channels = 2, .memory_transfers_per_second = 5200e6, .memory_type = "DDR5-5200",
+     .simd = "AVX-512 (2 x 256-bit FMA)",
+     .sources = "AMD Ryzen 9 7950X specifications (amd.com/en/products/processors/desktops/ryzen/7000-series/"
+                "amd-ryzen-9-7950x.html): 16 cores, 4.5 GHz base, DDR5-5200, 2 channels; AMD pub. 56665"},
+    {.id = "ryzen-9-9950x", .name = "AMD Ryzen 9 9950X", .vendor = "AMD",
+     .performance = zen5(16, 4.3), .efficiency = kNone,
+     .memory_channels = 2, .memory_transfers_per_second = 5600e6, .memory_type = "DDR5-5600",
+     .simd = "AVX-512 (2 x 512-bit FMA)",
+     .sources = "AMD Ryzen 9 9950X specifications (amd.com/en/products/processors/desktops/ryzen/9000-series/"
+                "amd-ryzen-9-9950x.html): 16 cores, 4.3 GHz base, DDR5-5600, 2 channels; AMD pub. 58455"},
+    {.id = "threadripper-pro-7995wx", .name = "AMD Ryzen Threadripper PRO 7995WX", .vendor = "AMD",
+     .performance = zen4(96, 2.5), .efficiency = kNone,
+     .memory_channels = 8, .memory_transfers_per_second = 5200e6, .memory_type = "DDR5-5200 RDIMM",
+     .simd = "AVX-512 (2 x 256-bit FMA)",
+     .sources = "AMD Ryzen Threadripper PRO 7995WX specifications (amd.com/en/products/processors/workstations/"
+                "ryzen-threadripper/7000-wx-series/amd-ryzen-threadripper-pro-7995wx.html): 96 cores, "
+                "2.5 GHz base, DDR5-5200, 8 channels; AMD pub. 56665"},
+    {.id = "epyc-9654", .name = "AMD EPYC 9654", .vendor = "AMD",
+     .performance = zen4(96, 2.4), .efficiency = kNone,
+     .memory_channels = 12, .memory_transfers_per_second = 4800e6, .memory_type = "DDR5-4800 RDIMM",
+     .simd = "AVX-512 (2 x 256-bit FMA)",
+     .sources = "AMD EPYC 9654 specifications (amd.com/en/products/processors/server/epyc/4th-generation-9004-"
+                "and-8004-series/amd-epyc-9654.html): 96 cores, 2.4 GHz base, DDR5-4800, 12 channels, "
+                "460.8 GB/s per socket; AMD pub. 56665"},
+    {.id = "epyc-9755", .name = "AMD EPYC 9755", .vendor = "AMD",
+     .performance = zen5(128, 2.7), .efficiency = kNone,
+     .memory_channels = 12, .memory_transfers_per_second = 6000e6, .memory_type = "DDR5-6000 RDIMM",
+     .simd = "AVX-512 (2 x 512-bit FMA)",
+     .sources = "AMD EPYC 9755 specifications (amd.com/en/products/processors/server/epyc/9005-series/"
+                "amd-epyc-9755.html): 128 cores, 2.7 GHz base, DDR5-6000, 12 channels; AMD pub. 58455"},
+    {.id = "core-i9-13900k", .name = "Intel Core i9-13900K", .vendor = "Intel",
+     .performance = raptor_cove(8, 3.0), .efficiency = gracemont(16, 2.2),
+     .memory_channels = 2, .memory_transfers_per_second = 5600e6, .memory_type = "DDR5-5600",
+     .simd = "AVX2 (P: 2 x 256-bit FMA, E: 2 x 128-bit FMA)",
+     .sources = "Intel Core i9-13900K specifications (intel.com/content/www/us/en/products/sku/230496/"
+                "intel-core-i913900k-processor-36m-cache-up-to-5-80-ghz/specifications.html): 8 P-cores "
+                "3.0 GHz base, 16 E-cores 2.2 GHz base, DDR5-5600, 2 channels; Intel Optimization "
+                "Reference Manual"},
+    {.id = "core-i9-14900k", .name = "Intel Core i9-14900K", .vendor = "Intel",
+     .performance = raptor_cove(8, 3.2), .efficiency = gracemont(16, 2.4),
+     .memory_channels = 2, .memory_transfers_per_second = 5600e6, .memory_type = "DDR5-5600",
+     .simd = "AVX2 (P: 2 x 256-bit FMA, E: 2 x 128-bit FMA)",
+     .sources = "Intel Core i9-14900K specifications (intel.com/content/www/us/en/products/sku/236773/"
+                "intel-core-i9-processor-14900k-36m-cache-up-to-6-00-ghz/specifications.html): 8 P-cores "
+                "3.2 GHz base, 16 E-cores 2.4 GHz base, DDR5-5600, 2 channels; Intel Optimization "
+                "Reference Manual"},
+    {.id = "xeon-w9-3495x", .name = "Intel Xeon w9-3495X", .vendor = "Intel",
+     .performance = golden_cove_amx(56, 1.9), .efficiency = kNone,
+     .memory_channels = 8, .memory_transfers_per_second = 4800e6, .memory_type = "DDR5-4800 RDIMM",
+     .simd = "AVX-512 (2 x 512-bit FMA) and AMX-BF16",
+     .sources = "Intel Xeon w9-3495X specifications (intel.com/content/www/us/en/products/sku/233419/"
+                "intel-xeon-w93495x-processor-105m-cache-1-90-ghz/specifications.html): 56 cores, "
+                "1.9 GHz base, DDR5-4800, 8 channels; Intel Optimization Reference Manual; Intel AMX "
+                "overview"},
+};
+
+struct CpuAlias {
+  const char* alias;
+  const char* id;
+};
+
+constexpr CpuAlias kCpuAliases[] = {
+    {"7950x", "ryzen-9-7950x"},           {"amd-ryzen-9-7950x", "ryzen-9-7950x"},
+    {"9950x", "ryzen-9-9950x"},           {"amd-ryzen-9-9950x", "ryzen-9-9950x"},
+    {"7995wx", "threadripper-pro-7995wx"}, {"amd-ryzen-threadripper-pro-7995wx", "threadripper-pro-7995wx"},
+    {"9654", "epyc-9654"},                 {"amd-epyc-9654", "epyc-9654"},
+    {"9755", "epyc-9755"},                 {"amd-epyc-9755", "epyc-9755"},
+    {"13900k", "core-i9-13900k"},          {"i9-13900k", "core-i9-13900k"},
+    {"14900k", "core-i9-14900k"},          {"i9-14900k", "core-i9-14900k"},
+    {"w9-3495x", "xeon-w9-3495x"},
+};
+
+const CpuDevice* find_cpu_by_id(std::string_view query) {
+  for (const CpuDevice& cpu : kCpus)
+    if (detail::matches_folded_key(query, cpu.id)) return &cpu;
+  return nullptr;
+}
+
+double cluster_flops_per_second(const CpuCoreCluster& cluster, double flops_per_cycle) {
+  return cluster.cores * flops_per_cycle * cluster.base_clock_hz;
+}
+
+}  // namespace
+
+std::span<const CpuDevice> cpu_catalog() { return kCpus; }
+
+const CpuDevice* find_cpu(std::string_view id_or_alias) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  while (!id_or_alias.empty() && blank(id_or_alias.front())) id_or_alias.remove_prefix(1);
+  while (!id_or_alias.empty() && blank(id_or_alias.back())) id_or_alias.remove_suffix(1);
+  if (id_or_alias.empty()) return nullptr;
+  if (const CpuDevice* direct = find_cpu_by_id(id_or_alias)) return direct;
+  for (const CpuAlias& alias : kCpuAliases)
+    if (detail::matches_folded_key(id_or_alias, alias.alias)) return find_cpu_by_id(alias.id);
+  return nullptr;
+}
+
+double cpu_memory_bandwidth_bytes_per_second(const CpuDevice& cpu) {
+  constexpr double kBytesPerTransferPerChannel = 8;  // a 64-bit channel
+  return cpu.memory_channels * kBytesPerTransferPerChannel * cpu.memory_transfers_per_second;
+}
+
+double cpu_peak_fp32_flops_per_second(const CpuDevice& cpu) {
+  return cluster_flops_per_second(cpu.performance, cpu.performance.fp32_flops_per_cycle) +
+         cluster_flops_per_second(cpu.efficiency, cpu.efficiency.fp32_flops_per_cycle);
+}
+
+double cpu_peak_bf16_flops_per_second(const CpuDevice& cpu) {
+  return cluster_flops_per_second(cpu.performance, cpu.performance.bf16_flops_per_cycle) +
+         cluster_flops_per_second(cpu.efficiency, cpu.efficiency.bf16_flops_per_cycle);
+}
+
+int cpu_core_count(const CpuDevice& cpu) { return cpu.performance.cores + cpu.efficiency.cores; }
+
+}  // namespace fitcheck

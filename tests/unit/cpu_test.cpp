@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// The CPU catalog: invariants over every entry, lookups, and peaks hand-computed from spec pages.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "fitcheck/cpu.hpp"
+#include "fitcheck/report.hpp"
+
+namespace {
+
+using fitcheck::CpuDevice;
+
+const CpuDevice& cpu(std::string_view id) {
+  const CpuDevice* found = fitcheck::find_cpu(id);
+  REQUIRE_MESSAGE(found != nullptr, "missing CPU ", std::string(id));
+  return *found;
+}
+
+}  // namespace
+
+TEST_CASE("cpu catalog: ids unique and URL-safe, every entry sourced and positive") {
+  std::set<std::string> seen;
+  for (const CpuDevice& c : fitcheck::cpu_catalog()) {
+    const std::string id = c.id;
+    CAPTURE(id);
+    CHECK(seen.insert(id).second);
+    for (char ch : id) CHECK(((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-'));
+    const std::string_view vendor = c.vendor;
+    CHECK((vendor == "AMD" || vendor == "Intel"));
+    CHECK(fitcheck::cpu_core_count(c) > 0);
+    CHECK(c.performance.base_clock_hz > 1e9);
+    CHECK(c.performance.fp32_flops_per_cycle > 0);
+    CHECK(c.memory_channels > 0);
+    CHECK(c.memory_transfers_per_second >= 4800e6);
+    CHECK(fitcheck::cpu_memory_bandwidth_bytes_per_second(c) > 50e9);
+    CHECK(fitcheck::cpu_peak_fp32_flops_per_second(c) > 0);
+    CHECK(fitcheck::cpu_peak_bf16_flops_per_second(c) >= 0);
+    CHECK(std::string_view(c.sources).find("specifications") != std::string_view::npos);
+    CHECK(std::string_view(c.memory_type).rfind("DDR5-", 0) == 0);
+    CHECK(fitcheck::find_cpu(c.id) == &c);
+  }
+  CHECK(seen.size() >= 8);
+}
+
+TEST_CASE("cpu catalog: peak RAM bandwidth = channels x 8 B x MT/s") {
+  // Ryzen 9 7950X: DDR5-5200, 2 channels: 2 x 8 x 5200e6 = 83.2 GB/s.
+  CHECK(fitcheck::cpu_memory_bandwidth_bytes_per_second(cpu("ryzen-9-7950x")) == doctest::Approx(83.2e9));
+  // EPYC 9654: DDR5-4800, 12 channels: 12 x 8 x 4800e6 = 460.8 GB/s (AMD's spec page prints 460.8).
+  CHECK(fitcheck::cpu_memory_bandwidth_bytes_per_second(cpu("epyc-9654")) == doctest::Approx(460.8e9));
+  // Threadripper PRO 7995WX: DDR5-5200, 8 channels: 8 x 8 x 5200e6 = 332.8 GB/s.
+  CHECK(fitcheck::cpu_memory_bandwidth_bytes_per_second(cpu("threadripper-pro-7995wx")) == doctest::Approx(332.8e9));
+  // EPYC 9755: DDR5-6000, 12 channels: 576 GB/s.
+  CHECK(fitcheck::cpu_memory_bandwidth_bytes_per_second(cpu("epyc-9755")) == doctest::Approx(576e9));
+}
+
+TEST_CASE("cpu catalog: peak FLOP/s = cores x FLOPs per cycle x base clock") {
+  // 7950X: 16 Zen 4 cores x (2 FMA pipes x 8 FP32 lanes x 2) x 4.5 GHz = 2.304 TFLOP/s.
+  CHECK(fitcheck::cpu_peak_fp32_flops_per_second(cpu("7950x")) == doctest::Approx(2.304e12));
+  // 9950X: 16 Zen 5 cores x (2 x 16 x 2) x 4.3 GHz = 4.4032 TFLOP/s.
+  CHECK(fitcheck::cpu_peak_fp32_flops_per_second(cpu("9950x")) == doctest::Approx(4.4032e12));
+  // i9-13900K: 8 P x 32 x 3.0 GHz + 16 E x 16 x 2.2 GHz = 768 + 563.2 = 1331.2 GFLOP/s; no bf16.
+  CHECK(fitcheck::cpu_peak_fp32_flops_per_second(cpu("i9-13900k")) == doctest::Approx(1.3312e12));
+  CHECK(fitcheck::cpu_peak_bf16_flops_per_second(cpu("i9-13900k")) == 0);
+  // w9-3495X: AMX-BF16 1024 FLOPs/cycle x 56 cores x 1.9 GHz = 108.9536 TFLOP/s.
+  CHECK(fitcheck::cpu_peak_bf16_flops_per_second(cpu("w9-3495x")) == doctest::Approx(108.9536e12));
+  CHECK(fitcheck::cpu_core_count(cpu("core-i9-14900k")) == 24);
+}
+
+TEST_CASE("find_cpu: ids, aliases, case and unknowns") {
+  CHECK(std::string_view(cpu("EPYC-9654").id) == "epyc-9654");
+  CHECK(std::string_view(cpu("AMD Ryzen 9 7950X").id) == "ryzen-9-7950x");
+  CHECK(std::string_view(cpu(" 14900K ").id) == "core-i9-14900k");
+  CHECK(std::string_view(cpu("7995wx").id) == "threadripper-pro-7995wx");
+  CHECK(fitcheck::find_cpu("") == nullptr);
+  CHECK(fitcheck::find_cpu("ryzen-9-7950x3d") == nullptr);
+}
+
+TEST_CASE("cpu_catalog_json carries the derived figures") {
+  const auto catalog = nlohmann::json::parse(fitcheck::cpu_catalog_json());
+  REQUIRE(catalog.is_array());
+  CHECK(catalog.size() == fitcheck::cpu_catalog().size());
+  const auto& first = catalog.at(0);
+  CHECK(first["id"] == "ryzen-9-7950x");
+  CHECK(first["memory_bandwidth_bytes_per_second"].get<double>() == doctest::Approx(83.2e9));
+  CHECK(first["peak_fp32_flops_per_second"].get<double>() == doctest::Approx(2.304e12));
+  CHECK(first.contains("sources"));
+}
