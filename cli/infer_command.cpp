@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "infer_command.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -110,10 +111,18 @@ int run_gpus(const std::vector<std::string>& args) {
     std::printf("%s\n", catalog.c_str());
     return 0;
   }
-  std::printf("%-18s %-28s %12s %12s %14s %10s\n", "id", "name", "memory", "bandwidth", "bf16 dense", "$/hour");
-  for (const auto& gpu : Json::parse(catalog)) {
-    std::printf("%-18s %-28s %8.1f GiB %7.2f TB/s %8.1f TFLOP/s %9.2f\n", gpu["id"].get<std::string>().c_str(),
-                gpu["name"].get<std::string>().c_str(), gpu["memory_bytes"].get<double>() / (1024.0 * 1024.0 * 1024.0),
+  const Json gpus = Json::parse(catalog);
+  // Columns as wide as the longest id and name, so that every row lines up.
+  int id_width = 2, name_width = 4;
+  for (const auto& gpu : gpus) {
+    id_width = std::max(id_width, static_cast<int>(gpu["id"].get<std::string>().size()));
+    name_width = std::max(name_width, static_cast<int>(gpu["name"].get<std::string>().size()));
+  }
+  std::printf("%-*s %-*s %12s %12s %14s %10s\n", id_width, "id", name_width, "name", "memory", "bandwidth", "bf16 dense",
+              "$/hour");
+  for (const auto& gpu : gpus) {
+    std::printf("%-*s %-*s %8.1f GiB %7.2f TB/s %8.1f TFLOP/s %9.2f\n", id_width, gpu["id"].get<std::string>().c_str(),
+                name_width, gpu["name"].get<std::string>().c_str(), gpu["memory_bytes"].get<double>() / (1024.0 * 1024.0 * 1024.0),
                 gpu["memory_bandwidth_bytes_per_second"].get<double>() / 1e12,
                 gpu["dense_flops_per_second"]["bf16"].get<double>() / 1e12, gpu["price_per_hour_usd"].get<double>());
   }
