@@ -309,3 +309,20 @@ TEST_CASE("dtype and convention names") {
   CHECK(std::string_view(fitcheck::memory_convention_name(
             fitcheck::MemoryConvention::vendor_decimal)) == "vendor_decimal");
 }
+
+TEST_CASE("memory_budget_bytes: the usable share of a device, truncated to whole bytes") {
+  const Accelerator& h100 = *fitcheck::find_accelerator("h100-sxm-80gb");
+  REQUIRE(h100.memory_bytes == 85'520'809'984);  // 81,559 MiB x 1,048,576
+  // 0.9 x 85,520,809,984 = 76,968,728,985.6 -> 76,968,728,985 (vLLM's default utilization).
+  CHECK(fitcheck::memory_budget_bytes(h100, 0.9) == 76'968'728'985);
+  // 1 - 0.05 headroom: 0.95 x 85,520,809,984 = 81,244,769,484.8 -> 81,244,769,484.
+  CHECK(fitcheck::memory_budget_bytes(h100, 1.0 - 0.05) == 81'244'769'484);
+  CHECK(fitcheck::memory_budget_bytes(h100, 1.0) == h100.memory_bytes);
+}
+
+TEST_CASE("price_per_gpu_hour_usd: a given price wins, else the catalog's default") {
+  const Accelerator& h100 = *fitcheck::find_accelerator("h100-sxm-80gb");
+  CHECK(fitcheck::price_per_gpu_hour_usd(h100, -1) == h100.price_per_hour_usd);
+  CHECK(fitcheck::price_per_gpu_hour_usd(h100, 1.25) == 1.25);
+  CHECK(fitcheck::price_per_gpu_hour_usd(h100, 0) == 0);  // a free GPU is a price, not a missing one
+}

@@ -65,6 +65,16 @@ const Accelerator* find_accelerator(std::string_view id_or_alias);
 // (bf16 work on a V100 or T4 is not fp32 work at the fp32 rate).
 double peak_flops_per_second(const Accelerator& accelerator, ComputeDtype dtype);
 
+// Bytes of one device a run may fill: floor(usable_fraction x memory_bytes), the product taken in
+// double and truncated to whole bytes. The one budget of every fit check: `fitcheck infer` passes
+// gpu_memory_utilization (vLLM's --gpu-memory-utilization, default 0.9), the planners
+// 1 - headroom.
+std::int64_t memory_budget_bytes(const Accelerator& accelerator, double usable_fraction);
+
+// Price of one device-hour in USD: `given_price_usd` when it is set (>= 0), else the catalog's
+// editable default price_per_hour_usd. The one fallback of latency costs, planners and training cost.
+double price_per_gpu_hour_usd(const Accelerator& accelerator, double given_price_usd);
+
 // The id a user-defined accelerator carries in options and reports (gpu=custom).
 inline constexpr const char* kCustomAcceleratorId = "custom";
 

@@ -17,10 +17,6 @@ std::string two_decimals(double value) {
   return buffer;
 }
 
-std::int64_t budget_bytes(const InferenceWorkload& workload, const Accelerator& gpu) {
-  return static_cast<std::int64_t>(workload.gpu_memory_utilization * static_cast<double>(gpu.memory_bytes));
-}
-
 // `Weights` is the tensor list or precomputed LayoutWeights: both feed inference_memory().
 template <typename Weights>
 bool fits(const ModelDescription& model, const Weights& weights, const InferenceWorkload& workload, std::int64_t budget) {
@@ -69,7 +65,7 @@ std::string first_blocker(const InferenceMemory& memory, std::int64_t budget) {
 
 CapacityAnswer max_batch_size(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                               const InferenceWorkload& workload, const Accelerator& gpu) {
-  const std::int64_t budget = budget_bytes(workload, gpu);
+  const std::int64_t budget = memory_budget_bytes(gpu, workload.gpu_memory_utilization);
   const LayoutWeights weights = layout_weights(model, tensors, workload);  // the same for every candidate
   InferenceWorkload candidate = workload;
   candidate.batch_size = 1;
@@ -96,7 +92,7 @@ CapacityAnswer max_batch_size(const ModelDescription& model, const std::vector<W
 
 CapacityAnswer max_context_tokens(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                   const InferenceWorkload& workload, const Accelerator& gpu) {
-  const std::int64_t budget = budget_bytes(workload, gpu);
+  const std::int64_t budget = memory_budget_bytes(gpu, workload.gpu_memory_utilization);
   const LayoutWeights weights = layout_weights(model, tensors, workload);  // the same for every candidate
   InferenceWorkload candidate = workload;
   candidate.context_tokens = 1;
@@ -122,7 +118,7 @@ CapacityAnswer max_context_tokens(const ModelDescription& model, const std::vect
 
 CapacityAnswer min_gpus(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                         const InferenceWorkload& workload, const Accelerator& gpu) {
-  const std::int64_t budget = budget_bytes(workload, gpu);
+  const std::int64_t budget = memory_budget_bytes(gpu, workload.gpu_memory_utilization);
   const std::int64_t per_node = std::max(1, gpu.gpus_per_node);
   CapacityAnswer answer;
   InferenceWorkload candidate = workload;

@@ -166,8 +166,7 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
   for (std::size_t g = 0; g < request.gpus.size(); ++g) {
     const Accelerator& gpu = *request.gpus[g];
     const std::int64_t node = request.max_gpus_per_node > 0 ? request.max_gpus_per_node : std::max(1, gpu.gpus_per_node);
-    const auto budget =
-        static_cast<std::int64_t>((1.0 - request.memory_headroom) * static_cast<double>(gpu.memory_bytes));
+    const std::int64_t budget = memory_budget_bytes(gpu, 1.0 - request.memory_headroom);
     LatencyAssumptions assumptions = request.assumptions;
     if (request.use_gpu_prices) assumptions.price_per_gpu_hour_usd = -1;
     for (std::size_t l = 0; l < layouts.size(); ++l) {

@@ -173,19 +173,18 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
   const std::size_t kinds = request.gpus.size();
   std::vector<std::int64_t> node(kinds), budget(kinds);
   std::vector<TrainingAssumptions> assumptions(kinds);
-  std::vector<double> price(kinds);  // per GPU-hour: the override, else the catalog's (latency.hpp)
+  std::vector<double> price(kinds);  // per GPU-hour: the override, else the catalog's (hardware.hpp)
   std::int64_t largest_node = 1;
   for (std::size_t g = 0; g < kinds; ++g) {
     const Accelerator& gpu = *request.gpus[g];
     node[g] = request.max_gpus_per_node > 0 ? request.max_gpus_per_node : std::max(1, gpu.gpus_per_node);
     largest_node = std::max(largest_node, node[g]);
-    budget[g] = static_cast<std::int64_t>((1.0 - request.memory_headroom) * static_cast<double>(gpu.memory_bytes));
+    budget[g] = memory_budget_bytes(gpu, 1.0 - request.memory_headroom);
     assumptions[g].communication = default_latency_assumptions(gpu);
     if (request.base.flops_efficiency > 0) assumptions[g].flops_efficiency = request.base.flops_efficiency;
     if (request.base.price_per_gpu_hour_usd >= 0)
       assumptions[g].communication.price_per_gpu_hour_usd = request.base.price_per_gpu_hour_usd;
-    price[g] = assumptions[g].communication.price_per_gpu_hour_usd >= 0 ? assumptions[g].communication.price_per_gpu_hour_usd
-                                                                      : gpu.price_per_hour_usd;
+    price[g] = price_per_gpu_hour_usd(gpu, assumptions[g].communication.price_per_gpu_hour_usd);
   }
   const std::vector<Degrees> layouts = layouts_of(model, request, sequences, largest_node);
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
