@@ -2,6 +2,7 @@
 #include "fitcheck/planner.hpp"
 
 #include "fitcheck/options.hpp"
+#include "planner/ranking.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -44,20 +45,10 @@ bool better(const PlanCandidate& a, const PlanCandidate& b, PlanObjective object
   return false;
 }
 
-// Keeps the candidates no other beats on both throughput (higher) and cost (lower).
-void add_to_frontier(std::vector<PlanCandidate>& frontier, const PlanCandidate& candidate) {
-  for (const auto& kept : frontier) {
-    if (kept.tokens_per_second >= candidate.tokens_per_second &&
-        kept.cost_per_million_output_tokens_usd <= candidate.cost_per_million_output_tokens_usd)
-      return;  // dominated (or equal)
-  }
-  frontier.erase(std::remove_if(frontier.begin(), frontier.end(),
-                                [&](const PlanCandidate& kept) {
-                                  return candidate.tokens_per_second >= kept.tokens_per_second &&
-                                         candidate.cost_per_million_output_tokens_usd <= kept.cost_per_million_output_tokens_usd;
-                                }),
-                 frontier.end());
-  frontier.push_back(candidate);
+// The frontier's axes: throughput (higher) and cost per output token (lower).
+bool covers(const PlanCandidate& a, const PlanCandidate& b) {
+  return a.tokens_per_second >= b.tokens_per_second &&
+         a.cost_per_million_output_tokens_usd <= b.cost_per_million_output_tokens_usd;
 }
 
 void check_request(const InferencePlanRequest& request) {
@@ -157,8 +148,8 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
   std::vector<PreparedLatencyModel> prepared;
   for (auto format : request.weight_formats) prepared.push_back(prepare_latency_model(model, tensors, format, request.base.weight_options));
 
-  std::vector<PlanCandidate> best;  // a heap, the worst on top
-  auto worse_on_top = [&](const PlanCandidate& a, const PlanCandidate& b) { return better(a, b, request.objective); };
+  auto ranks_before = [&](const PlanCandidate& a, const PlanCandidate& b) { return better(a, b, request.objective); };
+  detail::BestCandidates<PlanCandidate, decltype(ranks_before)> best(request.keep, ranks_before);
   const double total_steps = static_cast<double>(request.gpus.size() * layouts.size());
   double steps = 0;
   const LatencyRequest lengths{request.prompt_tokens, request.generated_tokens};
@@ -219,22 +210,14 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
             if (request.ttft_target_seconds > 0 && candidate.time_to_first_token_seconds > request.ttft_target_seconds) continue;
             if (request.tpot_target_seconds > 0 && candidate.time_per_output_token_seconds > request.tpot_target_seconds) continue;
             plan.feasible += 1;
-            add_to_frontier(plan.frontier, candidate);
-            if (best.size() < request.keep) {
-              best.push_back(candidate);
-              std::push_heap(best.begin(), best.end(), worse_on_top);
-            } else if (better(candidate, best.front(), request.objective)) {
-              std::pop_heap(best.begin(), best.end(), worse_on_top);
-              best.back() = candidate;
-              std::push_heap(best.begin(), best.end(), worse_on_top);
-            }
+            detail::add_to_frontier(plan.frontier, candidate, covers);
+            best.offer(candidate);
           }
         }
       }
     }
   }
-  std::sort(best.begin(), best.end(), [&](const auto& a, const auto& b) { return better(a, b, request.objective); });
-  plan.best = std::move(best);
+  plan.best = best.take_sorted();
   std::sort(plan.frontier.begin(), plan.frontier.end(),
             [](const auto& a, const auto& b) { return a.cost_per_million_output_tokens_usd < b.cost_per_million_output_tokens_usd; });
   if (plan.feasible == 0) plan.notes.push_back("no layout fits the GPUs and targets given");
