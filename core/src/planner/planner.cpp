@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -14,14 +15,14 @@
 namespace fitcheck {
 namespace {
 
-// Per-GPU memory of one (format, layout, KV dtype) as an exact affine function of the batch:
-// every term of inference_memory() is a constant or proportional to the batch (KV cache, logits,
-// and activations when the whole batch is prefilled at once), so two exact evaluations give all.
-struct MemoryLine {
-  bool valid = false;
-  std::int64_t at_batch_one = 0;
-  std::int64_t per_extra_sequence = 0;
-  std::int64_t at(std::int64_t batch) const { return at_batch_one + (batch - 1) * per_extra_sequence; }
+// Per-GPU memory of one (format, layout, KV dtype) at each batch of the request, evaluated with
+// inference_memory_totals() (what `fitcheck infer` reports for the same layout) at every batch: with
+// a prefill chunk the activations and eager scores stop growing once a step holds the chunk, so
+// memory is not a line through two batches.
+struct MemoryByBatch {
+  bool valid = false;                    // false: this split cannot run the model
+  std::vector<std::int64_t> bytes;       // per batch, in the sorted batch order
+  static constexpr std::int64_t beyond = std::numeric_limits<std::int64_t>::max();  // past 2^53 bytes
 };
 
 struct LayoutChoice {
@@ -118,11 +119,11 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
     for (std::int64_t pp = 1; tp * pp <= request.max_gpus && pp <= model.num_layers; ++pp)
       for (std::int64_t ep = 1; ep <= (moe ? std::min(tp, experts) : 1); ep *= 2) layouts.push_back({tp, pp, ep});
 
-  // Exact memory per (format, layout, kv dtype), independent of the GPU kind; the weights of a
-  // (format, layout) once for all its KV dtypes.
-  std::map<std::tuple<std::size_t, std::size_t, std::size_t>, MemoryLine> memory;
+  // Exact memory per (format, layout, kv dtype) at every batch, independent of the GPU kind; the
+  // weights of a (format, layout) once for all its KV dtypes and batches.
+  std::map<std::tuple<std::size_t, std::size_t, std::size_t>, MemoryByBatch> memory;
   std::map<std::pair<std::size_t, std::size_t>, std::optional<LayoutWeights>> weights;
-  auto memory_line = [&](std::size_t format, std::size_t layout, std::size_t kv) -> const MemoryLine& {
+  auto memory_by_batch = [&](std::size_t format, std::size_t layout, std::size_t kv) -> const MemoryByBatch& {
     auto [it, inserted] = memory.try_emplace({format, layout, kv});
     if (!inserted) return it->second;
     InferenceWorkload workload = request.base;
@@ -130,19 +131,24 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
     workload.kv_cache_dtype = request.kv_cache_dtypes[kv];
     workload.layout = {layouts[layout].tp, layouts[layout].pp, layouts[layout].ep, 1};
     workload.context_tokens = context;
+    MemoryByBatch& result = it->second;
     try {
       auto [w, first] = weights.try_emplace({format, layout});
       if (first) w->second = layout_weights(model, tensors, workload);
       if (!w->second) throw std::invalid_argument("this split cannot run the model");
-      workload.batch_size = 1;
-      const std::int64_t one = inference_memory_totals(model, *w->second, workload).total_bytes_per_gpu;
-      workload.batch_size = 2;
-      const std::int64_t two = inference_memory_totals(model, *w->second, workload).total_bytes_per_gpu;
-      it->second = {true, one, two - one};
+      for (const std::int64_t batch : batches) {
+        workload.batch_size = batch;
+        try {
+          result.bytes.push_back(inference_memory_totals(model, *w->second, workload).total_bytes_per_gpu);
+        } catch (const std::overflow_error&) {
+          result.bytes.push_back(MemoryByBatch::beyond);  // more than any GPU holds
+        }
+      }
+      result.valid = true;
     } catch (const std::invalid_argument&) {
-      it->second.valid = false;  // this split cannot run the model
+      result = {};  // this split cannot run the model
     }
-    return it->second;
+    return result;
   };
 
   std::vector<PreparedLatencyModel> prepared;
@@ -171,17 +177,20 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
       if (layout.tp > node) continue;
       for (std::size_t f = 0; f < request.weight_formats.size(); ++f) {
         for (std::size_t k = 0; k < request.kv_cache_dtypes.size(); ++k) {
-          const MemoryLine& line = memory_line(f, l, k);
-          if (!line.valid) continue;
+          const MemoryByBatch& by_batch = memory_by_batch(f, l, k);
+          if (!by_batch.valid) continue;
           InferenceWorkload workload = request.base;
           workload.weight_format = request.weight_formats[f];
           workload.kv_cache_dtype = request.kv_cache_dtypes[k];
           workload.layout = {layout.tp, layout.pp, layout.ep, 1};
           workload.context_tokens = context;
-          for (const std::int64_t batch : batches) {
+          for (std::size_t b = 0; b < batches.size(); ++b) {
+            const std::int64_t batch = batches[b];
             plan.evaluated += 1;
-            const std::int64_t bytes = line.at(batch);
-            if (bytes > budget) break;  // memory grows with the batch: larger ones do not fit either
+            const std::int64_t bytes = by_batch.bytes[b];
+            // Every term is non-decreasing in the batch (the KV cache and logits grow with it, a
+            // prefill step's tokens are min(chunk, batch x context)): larger ones do not fit either.
+            if (bytes > budget) break;
             workload.batch_size = batch;
             LatencyTotals estimate;
             try {
