@@ -39,9 +39,9 @@ void print_inference_table(const InferenceEstimate& estimate) {
   for (const auto& term : memory.terms)
     std::printf("  %-12s %20s %26s\n      %s\n", term.name.c_str(), with_thousands(term.bytes).c_str(),
                 gib_and_gb(term.bytes).c_str(), term.formula.c_str());
-  const std::int64_t total = memory.total_bytes_per_gpu;
+  const std::int64_t total = memory.totals.total_bytes_per_gpu;
   std::printf("  %-12s %20s %26s\n", "total", with_thousands(total).c_str(), gib_and_gb(total).c_str());
-  std::printf("\nKV cache per token (all layers): %s bytes\n", with_thousands(memory.kv_cache_bytes_per_token).c_str());
+  std::printf("\nKV cache per token (all layers): %s bytes\n", with_thousands(memory.totals.kv_cache_bytes_per_token).c_str());
   if (estimate.on_gpu) {
     const InferenceOnGpu& on_gpu = *estimate.on_gpu;
     const std::int64_t headroom = on_gpu.verdict.headroom_bytes;

@@ -32,16 +32,16 @@ TEST_CASE("the verdict is the memory against the GPU's budget") {
   workload.weight_format = WeightFormat::bf16;
   workload.batch_size = 8;
   workload.context_tokens = 4096;
-  const std::int64_t total = inference_memory(model, weight_tensors(model), workload).total_bytes_per_gpu;
-  CHECK(estimate.memory.total_bytes_per_gpu == total);
+  const std::int64_t total = inference_memory(model, weight_tensors(model), workload).totals.total_bytes_per_gpu;
+  CHECK(estimate.memory.totals.total_bytes_per_gpu == total);
   CHECK(on_gpu.verdict.headroom_bytes == 76'968'728'985 - total);
   CHECK(on_gpu.verdict.fits == (total <= 76'968'728'985));
   CHECK(on_gpu.gpu == find_accelerator("h100-sxm-80gb"));
   // Capacity answers at the budget's edge: batch max fits, max + 1 does not.
   workload.batch_size = on_gpu.capacity.max_batch_size.value;
-  CHECK(inference_memory(model, weight_tensors(model), workload).total_bytes_per_gpu <= 76'968'728'985);
+  CHECK(inference_memory(model, weight_tensors(model), workload).totals.total_bytes_per_gpu <= 76'968'728'985);
   workload.batch_size += 1;
-  CHECK(inference_memory(model, weight_tensors(model), workload).total_bytes_per_gpu > 76'968'728'985);
+  CHECK(inference_memory(model, weight_tensors(model), workload).totals.total_bytes_per_gpu > 76'968'728'985);
   // Latency uses the catalog's price: $2.69 per H100-hour (hardware_nvidia_hbm.cpp), one GPU.
   CHECK(on_gpu.latency.explanation.estimate.totals.price_per_hour_usd == doctest::Approx(2.69));
 }
@@ -71,7 +71,7 @@ TEST_CASE("the report writes the estimate and computes nothing more") {
   const std::string text = inference_report_json(estimate);
   CHECK(text == inference_report_json(llama_8b(), options));
   const auto report = nlohmann::json::parse(text);
-  CHECK(report["total_bytes_per_gpu"].get<std::int64_t>() == estimate.memory.total_bytes_per_gpu);
+  CHECK(report["total_bytes_per_gpu"].get<std::int64_t>() == estimate.memory.totals.total_bytes_per_gpu);
   CHECK(report["gpu"]["budget_bytes"].get<std::int64_t>() == estimate.on_gpu->verdict.budget_bytes);
   CHECK(report["fits"].get<bool>() == estimate.on_gpu->verdict.fits);
   CHECK(report["headroom_bytes"].get<std::int64_t>() == estimate.on_gpu->verdict.headroom_bytes);

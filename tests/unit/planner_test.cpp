@@ -51,7 +51,7 @@ TEST_CASE("every planned layout's memory is the exact inference memory, within t
   REQUIRE(!plan.best.empty());
   for (const auto& candidate : plan.best) {
     const InferenceWorkload w = workload_of(candidate, request);
-    CHECK(inference_memory(model, tensors, w).total_bytes_per_gpu == candidate.memory_bytes_per_gpu);
+    CHECK(inference_memory(model, tensors, w).totals.total_bytes_per_gpu == candidate.memory_bytes_per_gpu);
     CHECK(candidate.memory_bytes_per_gpu <= candidate.budget_bytes_per_gpu);
     const LatencyTotals totals = estimate_latency_totals(prepare_latency_model(model, tensors, candidate.weight_format), w,
                                                          *request.gpus[candidate.gpu],

@@ -21,7 +21,7 @@ std::string two_decimals(double value) {
 template <typename Weights>
 bool fits(const ModelDescription& model, const Weights& weights, const InferenceWorkload& workload, std::int64_t budget) {
   try {
-    return inference_memory(model, weights, workload).total_bytes_per_gpu <= budget;
+    return inference_memory(model, weights, workload).totals.total_bytes_per_gpu <= budget;
   } catch (const std::overflow_error&) {
     return false;  // beyond 2^53 bytes: more than any GPU holds
   }
@@ -71,10 +71,10 @@ CapacityAnswer max_batch_size(const ModelDescription& model, const std::vector<W
   candidate.batch_size = 1;
   CapacityAnswer answer;
   const InferenceMemory single = inference_memory(model, weights, candidate);
-  if (single.total_bytes_per_gpu > budget) {
+  if (single.totals.total_bytes_per_gpu > budget) {
     answer.limited_by = first_blocker(single, budget);
     answer.formula = "one sequence of " + std::to_string(workload.context_tokens) + " tokens needs " +
-                     std::to_string(single.total_bytes_per_gpu) + " B > budget " + budget_text(workload, gpu, budget);
+                     std::to_string(single.totals.total_bytes_per_gpu) + " B > budget " + budget_text(workload, gpu, budget);
     return answer;
   }
   answer.value = largest_passing(1, std::int64_t{1} << 24, [&](std::int64_t batch) {
@@ -86,7 +86,8 @@ CapacityAnswer max_batch_size(const ModelDescription& model, const std::vector<W
   const InferenceMemory at_max = inference_memory(model, weights, candidate);
   answer.formula = "largest batch with weights + KV cache + activations + logits + overhead <= budget " +
                    budget_text(workload, gpu, budget) + ": batch " + std::to_string(answer.value) + " uses " +
-                   std::to_string(at_max.total_bytes_per_gpu) + " B, of which KV cache " + std::to_string(at_max.kv_cache_bytes) + " B";
+                   std::to_string(at_max.totals.total_bytes_per_gpu) + " B, of which KV cache " +
+                   std::to_string(at_max.totals.kv_cache_bytes) + " B";
   return answer;
 }
 
@@ -98,9 +99,9 @@ CapacityAnswer max_context_tokens(const ModelDescription& model, const std::vect
   candidate.context_tokens = 1;
   CapacityAnswer answer;
   const InferenceMemory shortest = inference_memory(model, weights, candidate);
-  if (shortest.total_bytes_per_gpu > budget) {
+  if (shortest.totals.total_bytes_per_gpu > budget) {
     answer.limited_by = first_blocker(shortest, budget);
-    answer.formula = "even one token per sequence needs " + std::to_string(shortest.total_bytes_per_gpu) +
+    answer.formula = "even one token per sequence needs " + std::to_string(shortest.totals.total_bytes_per_gpu) +
                      " B > budget " + budget_text(workload, gpu, budget);
     return answer;
   }
@@ -155,7 +156,8 @@ CapacityAnswer min_gpus(const ModelDescription& model, const std::vector<WeightT
       b.lightest_layer = per_layer.empty() ? 0 : *std::min_element(per_layer.begin(), per_layer.end());
       b.runs = true;
       const InferenceMemory at_one_stage = inference_memory(model, tensors, candidate);
-      b.fixed_bytes = at_one_stage.activation_bytes + at_one_stage.logits_bytes + at_one_stage.overhead_bytes;
+      const InferenceMemoryTotals& at_one = at_one_stage.totals;
+      b.fixed_bytes = at_one.activation_bytes + at_one.logits_bytes + at_one.overhead_bytes;
     } catch (const std::invalid_argument&) {
       // this tp cannot run the model (b.runs stays false)
     } catch (const std::overflow_error&) {

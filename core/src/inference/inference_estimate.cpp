@@ -36,8 +36,8 @@ InferenceEstimate estimate_inference(const ModelDescription& model, const std::v
   InferenceOnGpu& on_gpu = estimate.on_gpu.emplace();
   on_gpu.gpu = &gpu;
   on_gpu.verdict.budget_bytes = memory_budget_bytes(gpu, w.gpu_memory_utilization);
-  on_gpu.verdict.fits = estimate.memory.total_bytes_per_gpu <= on_gpu.verdict.budget_bytes;
-  on_gpu.verdict.headroom_bytes = on_gpu.verdict.budget_bytes - estimate.memory.total_bytes_per_gpu;
+  on_gpu.verdict.fits = estimate.memory.totals.total_bytes_per_gpu <= on_gpu.verdict.budget_bytes;
+  on_gpu.verdict.headroom_bytes = on_gpu.verdict.budget_bytes - estimate.memory.totals.total_bytes_per_gpu;
 
   InferenceCapacity& capacity = on_gpu.capacity;
   capacity.max_batch_size = max_batch_size(model, tensors, w, gpu);

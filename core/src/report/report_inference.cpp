@@ -110,8 +110,8 @@ void write_latency(detail::JsonWriter& out, const InferenceEstimate& estimate, c
   out.field("prefill_cost_per_1k_tokens", compat.prefill_cost_per_1k_tokens);
   out.field("decode_cost_per_1k_tokens", compat.decode_cost_per_1k_tokens);
   out.field("total_cost_per_1k_tokens", compat.total_cost_per_1k_tokens);
-  out.field("kv_cache_memory_per_gpu", memory.kv_cache_bytes);
-  out.field("weight_memory_per_gpu", memory.weight_bytes);
+  out.field("kv_cache_memory_per_gpu", memory.totals.kv_cache_bytes);
+  out.field("weight_memory_per_gpu", memory.totals.weight_bytes);
   out.field("prefill_max_batch_size_per_gpu", on_gpu.capacity.max_batch_size.value);
   out.field("decode_max_batch_size_per_gpu", on_gpu.capacity.decode_max_batch_size.value);
   for (std::size_t i = 0; i < kLatencyOpCount; ++i) {
@@ -165,13 +165,13 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
   out.field("overhead_bytes", w.framework_overhead_bytes);
   out.field("flash_attention", w.flash_attention);
   out.end_object();
-  out.field("weight_bytes", memory.weight_bytes);
-  out.field("kv_cache_bytes", memory.kv_cache_bytes);
-  out.field("kv_cache_bytes_per_token", memory.kv_cache_bytes_per_token);
-  out.field("activation_bytes", memory.activation_bytes);
-  out.field("logits_bytes", memory.logits_bytes);
-  out.field("overhead_bytes", memory.overhead_bytes);
-  out.field("total_bytes_per_gpu", memory.total_bytes_per_gpu);
+  out.field("weight_bytes", memory.totals.weight_bytes);
+  out.field("kv_cache_bytes", memory.totals.kv_cache_bytes);
+  out.field("kv_cache_bytes_per_token", memory.totals.kv_cache_bytes_per_token);
+  out.field("activation_bytes", memory.totals.activation_bytes);
+  out.field("logits_bytes", memory.totals.logits_bytes);
+  out.field("overhead_bytes", memory.totals.overhead_bytes);
+  out.field("total_bytes_per_gpu", memory.totals.total_bytes_per_gpu);
   detail::write_memory_terms(out, "terms", memory.terms);
   out.begin_object("kv_cache");
   out.field("bytes_per_token", memory.kv_cache.bytes_per_token);
