@@ -5,10 +5,11 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <utility>
 
 #include "args.hpp"
+#include "fitcheck/inference.hpp"
 #include "fitcheck/options.hpp"
-#include "fitcheck/planner.hpp"
 #include "fitcheck/report.hpp"
 #include "format.hpp"
 #include "read_input.hpp"
@@ -27,35 +28,37 @@ constexpr const char* kInferHelp =
     "  with --gpu, latency too: --prompt-len N --gen-len N --flops-efficiency F --hbm-efficiency F\n"
     "  --interconnect-efficiency F --price-per-gpu-hour X --fp8-activations true|false\n";
 
-void print_inference_table(const Json& report) {
+void print_inference_table(const InferenceEstimate& estimate) {
+  const InferenceWorkload& w = estimate.workload;
+  const InferenceMemory& memory = estimate.memory;
   std::printf("model_type: %s   weights: %s   kv cache: %s   batch %lld x context %lld   tp %lld pp %lld ep %lld\n\n",
-              report["model_type"].get<std::string>().c_str(), report["workload"]["weights"].get<std::string>().c_str(),
-              report["workload"]["kv_dtype"].get<std::string>().c_str(), report["workload"]["batch"].get<long long>(),
-              report["workload"]["context"].get<long long>(), report["workload"]["tp"].get<long long>(),
-              report["workload"]["pp"].get<long long>(), report["workload"]["ep"].get<long long>());
+              estimate.model_type.c_str(), weight_format_info(w.weight_format).id, kv_cache_dtype_info(w.kv_cache_dtype).id,
+              static_cast<long long>(w.batch_size), static_cast<long long>(w.context_tokens),
+              static_cast<long long>(w.layout.tensor_parallel), static_cast<long long>(w.layout.pipeline_parallel),
+              static_cast<long long>(w.layout.expert_parallel));
   std::printf("%-14s %20s %26s\n", "per GPU", "bytes", "");
-  for (const auto& term : report["terms"]) {
-    const auto bytes = term["bytes"].get<std::int64_t>();
-    std::printf("  %-12s %20s %26s\n      %s\n", term["name"].get<std::string>().c_str(), with_thousands(bytes).c_str(),
-                gib_and_gb(bytes).c_str(), term["formula"].get<std::string>().c_str());
-  }
-  const auto total = report["total_bytes_per_gpu"].get<std::int64_t>();
+  for (const auto& term : memory.terms)
+    std::printf("  %-12s %20s %26s\n      %s\n", term.name.c_str(), with_thousands(term.bytes).c_str(),
+                gib_and_gb(term.bytes).c_str(), term.formula.c_str());
+  const std::int64_t total = memory.totals.total_bytes_per_gpu;
   std::printf("  %-12s %20s %26s\n", "total", with_thousands(total).c_str(), gib_and_gb(total).c_str());
-  std::printf("\nKV cache per token (all layers): %s bytes\n", with_thousands(report["kv_cache_bytes_per_token"].get<std::int64_t>()).c_str());
-  if (report.contains("gpu")) {
-    const auto headroom = report["headroom_bytes"].get<std::int64_t>();
-    std::printf("\n%s: budget %s; %s by %s\n", report["gpu"]["name"].get<std::string>().c_str(),
-                gib_and_gb(report["gpu"]["budget_bytes"].get<std::int64_t>()).c_str(),
-                report["fits"].get<bool>() ? "fits" : "DOES NOT FIT", gib_and_gb(headroom < 0 ? -headroom : headroom).c_str());
-    for (const char* key : {"max_batch_size", "max_context_length", "min_gpus"}) {
-      const auto& answer = report["capacity"][key];
-      std::printf("  %-20s %12s   limited by %s\n", key, with_thousands(answer["value"].get<std::int64_t>()).c_str(),
-                  answer["limited_by"].get<std::string>().c_str());
-    }
+  std::printf("\nKV cache per token (all layers): %s bytes\n", with_thousands(memory.totals.kv_cache_bytes_per_token).c_str());
+  if (estimate.on_gpu) {
+    const InferenceOnGpu& on_gpu = *estimate.on_gpu;
+    const std::int64_t headroom = on_gpu.verdict.headroom_bytes;
+    std::printf("\n%s: budget %s; %s by %s\n", on_gpu.gpu->name, gib_and_gb(on_gpu.verdict.budget_bytes).c_str(),
+                on_gpu.verdict.fits ? "fits" : "DOES NOT FIT", gib_and_gb(headroom < 0 ? -headroom : headroom).c_str());
+    const std::pair<const char*, const CapacityAnswer*> answers[] = {
+        {"max_batch_size", &on_gpu.capacity.max_batch_size},
+        {"max_context_length", &on_gpu.capacity.max_context_length},
+        {"min_gpus", &on_gpu.capacity.min_gpus},
+    };
+    for (const auto& [key, answer] : answers)
+      std::printf("  %-20s %12s   limited by %s\n", key, with_thousands(answer->value).c_str(), answer->limited_by.c_str());
   }
-  if (!report["assumptions"].empty()) {
+  if (!estimate.assumptions.empty()) {
     std::printf("\nassumptions:\n");
-    for (const auto& line : report["assumptions"]) std::printf("  - %s\n", line.get<std::string>().c_str());
+    for (const auto& line : estimate.assumptions) std::printf("  - %s\n", line.c_str());
   }
 }
 
@@ -75,9 +78,9 @@ int run_infer(const std::vector<std::string>& args) {
     std::printf("%s%s", kInferHelp, kCustomGpuHelp);
     return 0;
   }
-  const std::string report_text = inference_report_json(read_input(parsed.path), parsed.options);
-  if (parsed.json) std::printf("%s\n", report_text.c_str());
-  else print_inference_table(Json::parse(report_text));
+  const InferenceEstimate estimate = estimate_inference(read_input(parsed.path), parsed.options);
+  if (parsed.json) std::printf("%s\n", inference_report_json(estimate).c_str());
+  else print_inference_table(estimate);
   return 0;
 }
 

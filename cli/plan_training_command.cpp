@@ -9,6 +9,7 @@
 #include "fitcheck/config.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/planner.hpp"
+#include "fitcheck/report.hpp"
 #include "args.hpp"
 #include "format.hpp"
 #include "infer_command.hpp"

@@ -10,6 +10,7 @@
 #include "fitcheck/config.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/planner.hpp"
+#include "fitcheck/report.hpp"
 #include "fuzz_support.hpp"
 
 namespace {

@@ -52,15 +52,15 @@ TEST_CASE("inference_memory_totals gives inference_memory's figures") {
               w.kv_block_tokens = context == 1000 ? 16 : 0;
               const InferenceMemory shown = inference_memory(model, weights, w);
               const InferenceMemoryTotals fast = inference_memory_totals(model, weights, w);
-              CHECK(fast.weight_bytes == shown.weight_bytes);
-              CHECK(fast.kv_cache_bytes == shown.kv_cache_bytes);
-              CHECK(fast.kv_cache_bytes_per_token == shown.kv_cache_bytes_per_token);
-              CHECK(fast.activation_bytes == shown.activation_bytes);
-              CHECK(fast.logits_bytes == shown.logits_bytes);
-              CHECK(fast.overhead_bytes == shown.overhead_bytes);
-              CHECK(fast.total_bytes_per_gpu == shown.total_bytes_per_gpu);
+              CHECK(fast.weight_bytes == shown.totals.weight_bytes);
+              CHECK(fast.kv_cache_bytes == shown.totals.kv_cache_bytes);
+              CHECK(fast.kv_cache_bytes_per_token == shown.totals.kv_cache_bytes_per_token);
+              CHECK(fast.activation_bytes == shown.totals.activation_bytes);
+              CHECK(fast.logits_bytes == shown.totals.logits_bytes);
+              CHECK(fast.overhead_bytes == shown.totals.overhead_bytes);
+              CHECK(fast.total_bytes_per_gpu == shown.totals.total_bytes_per_gpu);
               // The figures come from the tensor list too, not only from prepared weights.
-              CHECK(inference_memory(model, tensors, w).total_bytes_per_gpu == fast.total_bytes_per_gpu);
+              CHECK(inference_memory(model, tensors, w).totals.total_bytes_per_gpu == fast.total_bytes_per_gpu);
             }
           }
         }

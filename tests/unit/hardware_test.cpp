@@ -462,3 +462,25 @@ TEST_CASE("local devices: aliases and driver names") {
   CHECK(std::string_view(get("rtx-4060-ti").id) == "rtx-4060-ti-8gb");  // without the memory: the smaller
   CHECK(std::string_view(get("rtx-3080").id) == "rtx-3080-10gb");
 }
+
+TEST_CASE("memory_budget_bytes: the usable share of a device, truncated to whole bytes") {
+  const Accelerator& h100 = *fitcheck::find_accelerator("h100-sxm-80gb");
+  REQUIRE(h100.memory_bytes == 85'520'809'984);  // 81,559 MiB x 1,048,576
+  // 0.9 x 85,520,809,984 = 76,968,728,985.6 -> 76,968,728,985 (vLLM's default utilization).
+  CHECK(fitcheck::memory_budget_bytes(h100, 0.9) == 76'968'728'985);
+  // 1 - 0.05 headroom: 0.95 x 85,520,809,984 = 81,244,769,484.8 -> 81,244,769,484.
+  CHECK(fitcheck::memory_budget_bytes(h100, 1.0 - 0.05) == 81'244'769'484);
+  CHECK(fitcheck::memory_budget_bytes(h100, 1.0) == h100.memory_bytes);
+  // Apple: the share of the macOS working set, not of the whole unified memory. M2 Ultra 192 GiB:
+  // 3/4 -> 154,618,822,656 B; 0.9 of it = 139,156,940,390.4 -> 139,156,940,390.
+  const Accelerator& m2_ultra = *fitcheck::find_accelerator("m2-ultra");
+  REQUIRE(m2_ultra.memory_bytes == 206'158'430'208);
+  CHECK(fitcheck::memory_budget_bytes(m2_ultra, 0.9) == 139'156'940'390);
+}
+
+TEST_CASE("price_per_gpu_hour_usd: a given price wins, else the catalog's default") {
+  const Accelerator& h100 = *fitcheck::find_accelerator("h100-sxm-80gb");
+  CHECK(fitcheck::price_per_gpu_hour_usd(h100, -1) == h100.price_per_hour_usd);
+  CHECK(fitcheck::price_per_gpu_hour_usd(h100, 1.25) == 1.25);
+  CHECK(fitcheck::price_per_gpu_hour_usd(h100, 0) == 0);  // a free GPU is a price, not a missing one
+}

@@ -106,26 +106,26 @@ TEST_CASE("weights per GPU under tensor and pipeline parallelism") {
   const ModelDescription model = shared_model("meta-llama--Llama-3.1-8B.json");
   const auto tensors = weight_tensors(model);
   InferenceWorkload w = workload(1, 1);
-  CHECK(inference_memory(model, tensors, w).weight_bytes == 16'060'522'496);
+  CHECK(inference_memory(model, tensors, w).totals.weight_bytes == 16'060'522'496);
   // tp 2 halves every matrix (vocab-parallel embedding and lm_head too); the 266,240 norm weights
   // stay whole: ((8,030,261,248 - 266,240) / 2 + 266,240) x 2 B = 8,030,527,488 B.
   w.layout.tensor_parallel = 2;
-  CHECK(inference_memory(model, tensors, w).weight_bytes == 8'030'527'488);
+  CHECK(inference_memory(model, tensors, w).totals.weight_bytes == 8'030'527'488);
   // pp 2: 16 layers per stage. A layer is 2 x 4096^2 + 2 x 4096 x 1024 + 3 x 4096 x 14336 + 2 x 4096
   // = 218,112,000 parameters; stage 0 adds the 525,336,576 embedding and the final norm (4,096, kept
   // on both end stages): 4,015,132,672 parameters x 2 B.
   w.layout.tensor_parallel = 1;
   w.layout.pipeline_parallel = 2;
-  CHECK(inference_memory(model, tensors, w).weight_bytes == 8'030'265'344);
+  CHECK(inference_memory(model, tensors, w).totals.weight_bytes == 8'030'265'344);
 }
 
 TEST_CASE("expert parallelism splits routed experts") {
   const ModelDescription model = shared_model("mistralai--Mixtral-8x7B-v0.1.json");
   const auto tensors = weight_tensors(model);
   InferenceWorkload w = workload(1, 1);
-  const std::int64_t whole = inference_memory(model, tensors, w).weight_bytes;
+  const std::int64_t whole = inference_memory(model, tensors, w).totals.weight_bytes;
   w.layout.expert_parallel = 8;
-  const std::int64_t split = inference_memory(model, tensors, w).weight_bytes;
+  const std::int64_t split = inference_memory(model, tensors, w).totals.weight_bytes;
   // 8 experts over 8 ranks: each keeps 1 of 8 experts; experts are 3 x 4096 x 14336 x 8 x 32 layers.
   const std::int64_t expert_params = 3LL * 4096 * 14336 * 8 * 32;
   CHECK(whole - split == expert_params / 8 * 7 * 2);
@@ -153,13 +153,13 @@ TEST_CASE("memory is monotone in batch and context, and tensor parallelism never
   const auto tensors = weight_tensors(model);
   std::int64_t previous = 0;
   for (std::int64_t batch : {1, 2, 5, 16, 64}) {
-    const auto total = inference_memory(model, tensors, workload(batch, 2048)).total_bytes_per_gpu;
+    const auto total = inference_memory(model, tensors, workload(batch, 2048)).totals.total_bytes_per_gpu;
     CHECK(total > previous);
     previous = total;
   }
   previous = 0;
   for (std::int64_t context : {1, 100, 4096, 32768}) {
-    const auto total = inference_memory(model, tensors, workload(2, context)).total_bytes_per_gpu;
+    const auto total = inference_memory(model, tensors, workload(2, context)).totals.total_bytes_per_gpu;
     CHECK(total > previous);
     previous = total;
   }
@@ -167,7 +167,7 @@ TEST_CASE("memory is monotone in batch and context, and tensor parallelism never
   for (std::int64_t tp : {1, 2, 4}) {
     InferenceWorkload w = workload(1, 1);
     w.layout.tensor_parallel = tp;
-    const auto per_gpu = inference_memory(model, tensors, w).weight_bytes;
+    const auto per_gpu = inference_memory(model, tensors, w).totals.weight_bytes;
     CHECK(per_gpu < weights);
     weights = per_gpu;
   }
@@ -184,9 +184,9 @@ TEST_CASE("capacity answers sit exactly at the budget edge") {
   REQUIRE(batch.value > 1);
   CHECK(batch.limited_by == "kv_cache");
   w.batch_size = batch.value;
-  CHECK(inference_memory(model, tensors, w).total_bytes_per_gpu <= budget);
+  CHECK(inference_memory(model, tensors, w).totals.total_bytes_per_gpu <= budget);
   w.batch_size = batch.value + 1;
-  CHECK(inference_memory(model, tensors, w).total_bytes_per_gpu > budget);
+  CHECK(inference_memory(model, tensors, w).totals.total_bytes_per_gpu > budget);
 
   w.batch_size = 1;
   const CapacityAnswer context = max_context_tokens(model, tensors, w, gpu);

@@ -207,12 +207,12 @@ TEST_CASE("inference memory never shrinks as batch or context grows") {
     workload.flash_attention = random.coin();
     workload.context_tokens = random.pick(1, 8192);
     workload.batch_size = random.pick(1, 16);
-    const std::int64_t base = inference_memory(model, tensors, workload).total_bytes_per_gpu;
+    const std::int64_t base = inference_memory(model, tensors, workload).totals.total_bytes_per_gpu;
     InferenceWorkload more_batch = workload, more_context = workload;
     more_batch.batch_size += random.pick(1, 16);
     more_context.context_tokens += random.pick(1, 8192);
-    CHECK(inference_memory(model, tensors, more_batch).total_bytes_per_gpu >= base);
-    CHECK(inference_memory(model, tensors, more_context).total_bytes_per_gpu >= base);
+    CHECK(inference_memory(model, tensors, more_batch).totals.total_bytes_per_gpu >= base);
+    CHECK(inference_memory(model, tensors, more_context).totals.total_bytes_per_gpu >= base);
     CHECK(kv_cache(model, more_context).bytes >= kv_cache(model, workload).bytes);
   }
 }

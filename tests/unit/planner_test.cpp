@@ -4,7 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "fitcheck/config.hpp"
+#include "fitcheck/options.hpp"
 #include "fitcheck/planner.hpp"
+#include "fitcheck/report.hpp"
 #include "test_support.hpp"
 
 using namespace fitcheck;
@@ -49,7 +51,7 @@ TEST_CASE("every planned layout's memory is the exact inference memory, within t
   REQUIRE(!plan.best.empty());
   for (const auto& candidate : plan.best) {
     const InferenceWorkload w = workload_of(candidate, request);
-    CHECK(inference_memory(model, tensors, w).total_bytes_per_gpu == candidate.memory_bytes_per_gpu);
+    CHECK(inference_memory(model, tensors, w).totals.total_bytes_per_gpu == candidate.memory_bytes_per_gpu);
     CHECK(candidate.memory_bytes_per_gpu <= candidate.budget_bytes_per_gpu);
     const LatencyTotals totals = estimate_latency_totals(prepare_latency_model(model, tensors, candidate.weight_format), w,
                                                          *request.gpus[candidate.gpu],
@@ -115,4 +117,90 @@ TEST_CASE("planner options are checked by name") {
   const auto report = nlohmann::json::parse(plan_report_json(config, {{"gpus", "h100"}, {"max_gpus", "2"}}));
   CHECK(report["evaluated"].get<std::int64_t>() > 0);
   CHECK(report["best"].is_array());
+}
+
+namespace {
+
+// DeepSeek-V2-Lite shapes (deepseek-ai/DeepSeek-V2-Lite config.json): MLA and routed experts in a
+// model small enough to fit one GPU, so that tp, pp and ep layouts all appear.
+const char* deepseek_v2_lite = R"({"model_type":"deepseek_v2","hidden_size":2048,"intermediate_size":10944,
+  "num_hidden_layers":27,"num_attention_heads":16,"num_key_value_heads":16,"q_lora_rank":null,"kv_lora_rank":512,
+  "qk_nope_head_dim":128,"qk_rope_head_dim":64,"v_head_dim":128,"n_routed_experts":64,"num_experts_per_tok":6,
+  "n_shared_experts":2,"moe_intermediate_size":1408,"first_k_dense_replace":1,"moe_layer_freq":1,"vocab_size":102400,
+  "tie_word_embeddings":false,"topk_method":"greedy"})";
+
+// The `fitcheck infer` report's memory per GPU for one planned layout: the independent path.
+std::int64_t infer_total_bytes(const std::string& config, const PlanCandidate& c, const InferencePlanRequest& request) {
+  OptionList options = {{"weights", weight_format_info(c.weight_format).id},
+                        {"kv_dtype", kv_cache_dtype_info(c.kv_cache_dtype).id},
+                        {"batch", std::to_string(c.batch_size)},
+                        {"context", std::to_string(request.prompt_tokens + request.generated_tokens)},
+                        {"tp", std::to_string(c.tensor_parallel)},
+                        {"pp", std::to_string(c.pipeline_parallel)},
+                        {"ep", std::to_string(c.expert_parallel)},
+                        {"prefill_chunk", std::to_string(request.base.prefill_chunk_tokens)}};
+  if (!request.base.flash_attention) options.push_back({"eager_attention", "true"});
+  return nlohmann::json::parse(inference_report_json(config, options))["total_bytes_per_gpu"].get<std::int64_t>();
+}
+
+}  // namespace
+
+TEST_CASE("the planner's memory per GPU is the infer report's at every batch, prefill chunk or not") {
+  const std::string dir = test::fixture_configs_dir() + "/";
+  const std::vector<std::string> configs = {
+      test::read_file(dir + "meta-llama--Llama-3.1-8B.json"),  // dense, GQA
+      test::read_file(dir + "Qwen--Qwen3-30B-A3B.json"),       // MoE: ep layouts
+      test::read_file(dir + "google--gemma-2-9b.json"),        // sliding-window layers
+      deepseek_v2_lite,                                        // MLA + MoE
+  };
+  struct Setting {
+    std::int64_t prefill_chunk;
+    bool flash_attention;
+  };
+  // Context 384 + 128 = 512 tokens. A chunk of 2048 holds four whole sequences: batch 1 prefills
+  // 512 tokens, batch 2 1,024, batches 4 and up 2,048, so memory is not a line through batches 1
+  // and 2 (that line gave batch 8 the activations of 4,096 tokens). A chunk of 256 splits one
+  // sequence; eager attention adds the heads x s x s scores of the sequences in a step.
+  const Setting settings[] = {{0, true}, {2048, true}, {256, true}, {2048, false}, {0, false}};
+  std::int64_t compared = 0, chunk_saturated = 0, expert_parallel = 0, pipeline_parallel = 0;
+  for (const auto& config : configs) {
+    const ModelDescription model = parse_hf_config(config);
+    const auto tensors = weight_tensors(model);
+    for (const Setting& setting : settings) {
+      InferencePlanRequest request;
+      request.gpus = {find_accelerator("h100-sxm-80gb")};
+      request.max_gpus = 4;
+      request.weight_formats = {WeightFormat::bf16, WeightFormat::fp8_e4m3_per_tensor, WeightFormat::gguf_q4_k_m};
+      request.kv_cache_dtypes = {KvCacheDtype::bf16, KvCacheDtype::fp8, KvCacheDtype::int4};
+      request.batch_sizes = {1, 2, 3, 8, 32};
+      request.prompt_tokens = 384;
+      request.generated_tokens = 128;
+      request.keep = 1000;
+      request.base.prefill_chunk_tokens = setting.prefill_chunk;
+      request.base.flash_attention = setting.flash_attention;
+      const InferencePlan plan = plan_inference(model, tensors, request);
+      CAPTURE(model.model_type);
+      CAPTURE(setting.prefill_chunk);
+      CAPTURE(setting.flash_attention);
+      REQUIRE(plan.feasible > 0);
+      REQUIRE(plan.best.size() == static_cast<std::size_t>(plan.feasible));  // every feasible layout checked
+      for (const auto& c : plan.best) {
+        CAPTURE(c.tensor_parallel);
+        CAPTURE(c.pipeline_parallel);
+        CAPTURE(c.expert_parallel);
+        CAPTURE(c.batch_size);
+        CHECK(c.memory_bytes_per_gpu == infer_total_bytes(config, c, request));
+        compared += 1;
+        expert_parallel += c.expert_parallel > 1 ? 1 : 0;
+        pipeline_parallel += c.pipeline_parallel > 1 ? 1 : 0;
+        const std::int64_t context = request.prompt_tokens + request.generated_tokens;
+        if (setting.prefill_chunk > context && c.batch_size * context > setting.prefill_chunk) chunk_saturated += 1;
+      }
+    }
+  }
+  // The grid reaches the layouts a line through batches 1 and 2 got wrong, and MoE/MLA splits.
+  CHECK(chunk_saturated > 0);
+  CHECK(expert_parallel > 0);
+  CHECK(pipeline_parallel > 0);
+  CHECK(compared > 500);
 }

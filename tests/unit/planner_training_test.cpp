@@ -6,7 +6,9 @@
 #include <tuple>
 
 #include "fitcheck/config.hpp"
+#include "fitcheck/plan_options.hpp"
 #include "fitcheck/planner.hpp"
+#include "fitcheck/report.hpp"
 #include "test_support.hpp"
 
 using namespace fitcheck;

@@ -84,6 +84,16 @@ inline constexpr const char* kMacosGpuWorkingSetSource =
     "32 GiB, 3/4 above, as ggml-metal logs it (llama.cpp #2011: 21845.34 MB of 32 GB; #3213: 73728.00 MB of "
     "96 GB); raise it with sudo sysctl iogpu.wired_limit_mb=N (docs/hardware.md)";
 
+// Bytes of one device a run may fill: floor(usable_fraction x gpu_memory_limit_bytes), the product
+// taken in double and truncated to whole bytes. The one budget of every fit check: `fitcheck infer` passes
+// gpu_memory_utilization (vLLM's --gpu-memory-utilization, default 0.9), the planners
+// 1 - headroom.
+std::int64_t memory_budget_bytes(const Accelerator& accelerator, double usable_fraction);
+
+// Price of one device-hour in USD: `given_price_usd` when it is set (>= 0), else the catalog's
+// editable default price_per_hour_usd. The one fallback of latency costs, planners and training cost.
+double price_per_gpu_hour_usd(const Accelerator& accelerator, double given_price_usd);
+
 // The id a user-defined accelerator carries in options and reports (gpu=custom).
 inline constexpr const char* kCustomAcceleratorId = "custom";
 

@@ -78,7 +78,9 @@ struct KvCacheFigure {
   std::string convention;            // e.g. the MLA latent-cache convention
 };
 
-struct InferenceMemory {
+// The figures per GPU, each once: inference_memory() returns them with the terms that explain
+// them, inference_memory_totals() alone (the fast path for sweeps, arithmetic only).
+struct InferenceMemoryTotals {
   std::int64_t weight_bytes = 0;              // per GPU (the busiest pipeline stage)
   std::int64_t kv_cache_bytes = 0;            // per GPU
   std::int64_t kv_cache_bytes_per_token = 0;  // whole model, unsharded
@@ -86,6 +88,10 @@ struct InferenceMemory {
   std::int64_t logits_bytes = 0;
   std::int64_t overhead_bytes = 0;
   std::int64_t total_bytes_per_gpu = 0;
+};
+
+struct InferenceMemory {
+  InferenceMemoryTotals totals;
   std::vector<MemoryTerm> terms;              // weights, kv cache, activations, logits, overhead
   KvCacheFigure kv_cache;
   WeightBytes weights_whole_model;            // the format's bytes for the unsharded model
@@ -123,18 +129,8 @@ LayoutWeights layout_weights(const ModelDescription& model, const std::vector<We
 InferenceMemory inference_memory(const ModelDescription& model, const LayoutWeights& weights,
                                  const InferenceWorkload& workload);
 
-// InferenceMemory's figures without terms or assumptions: the fast path for sweeps, arithmetic
-// only. inference_memory() computes them with the same functions and adds the formulas.
-struct InferenceMemoryTotals {
-  std::int64_t weight_bytes = 0;
-  std::int64_t kv_cache_bytes = 0;
-  std::int64_t kv_cache_bytes_per_token = 0;
-  std::int64_t activation_bytes = 0;
-  std::int64_t logits_bytes = 0;
-  std::int64_t overhead_bytes = 0;
-  std::int64_t total_bytes_per_gpu = 0;
-};
-// Throws as inference_memory(model, weights, workload) does.
+// inference_memory(model, weights, workload).totals without the terms, formulas or assumptions:
+// the same functions, arithmetic only. Throws as inference_memory(model, weights, workload) does.
 InferenceMemoryTotals inference_memory_totals(const ModelDescription& model, const LayoutWeights& weights,
                                               const InferenceWorkload& workload);
 

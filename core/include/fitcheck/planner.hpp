@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <string>
@@ -16,7 +17,6 @@
 #include "fitcheck/inference_memory.hpp"
 #include "fitcheck/latency.hpp"
 #include "fitcheck/model.hpp"
-#include "fitcheck/options.hpp"
 #include "fitcheck/params.hpp"
 #include "fitcheck/training_memory.hpp"
 
@@ -81,15 +81,6 @@ using PlanProgress = std::function<bool(double)>;
 
 InferencePlan plan_inference(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                              const InferencePlanRequest& request, const PlanProgress& progress = {});
-
-// Keys: gpus (comma-separated ids), max_gpus, gpus_per_node, weights (comma-separated formats;
-// default: the checkpoint's stored format), kv_dtypes, batches (comma-separated), prompt_len,
-// gen_len, headroom, ttft, tpot (seconds), objective, keep, prefill_chunk, overhead_gib.
-// Throws OptionError naming the key.
-InferencePlanRequest parse_plan_options(const ModelDescription& model, const OptionList& options);
-
-// plan_inference as JSON: evaluated, feasible, best[], frontier[], notes, and the request echoed.
-std::string plan_report_json(std::string_view config_json_text, const OptionList& options);
 
 // ---- Training layouts -------------------------------------------------------------------------
 // Search GPU kind and count, tp/pp/dp/cp/ep, ZeRO stage, micro-batch size and recomputation for
@@ -156,16 +147,5 @@ TrainingRequest training_request_of(const TrainingPlanCandidate& candidate, cons
 
 TrainingPlan plan_training(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                            const TrainingPlanRequest& request, const PlanProgress& progress = {});
-
-// Keys: gpus (comma-separated ids), max_gpus, gpus_per_node, headroom, global_batch_tokens,
-// micro_batch_sizes, zero_stages, recompute_modes (comma lists), objective, keep, the custom
-// accelerator keys when gpus names custom (options.hpp kCustomGpuKeys); and the
-// `fitcheck train` keys precision, master_weights, fp32_gradients, optimizer,
-// adafactor_first_moment, seq_len, eager_attention, dropout, lora_rank, lora_modules, qlora,
-// lora_dropout, overhead_gib, train_tokens, flops_efficiency, overlap. Throws OptionError.
-TrainingPlanRequest parse_training_plan_options(const OptionList& options);
-
-// plan_training as JSON: evaluated, feasible, best[], frontier[], notes, and the request echoed.
-std::string training_plan_report_json(std::string_view config_json_text, const OptionList& options);
 
 }  // namespace fitcheck

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "fitcheck/inference.hpp"
 #include "fitcheck/model.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/params.hpp"
@@ -20,10 +21,20 @@ std::string parameter_report_json(const ModelDescription& model, const Parameter
 std::string parameter_report_json(std::string_view config_json_text);
 
 // Inference report: weights, KV cache, activations, logits, overhead per GPU with formulas, and the
-// capacity answers when a GPU is chosen (keys: weight_bytes, kv_cache_bytes,
-// kv_cache_bytes_per_token, activation_bytes, overhead_bytes, total_bytes_per_gpu,
-// max_batch_size, max_context_length, min_gpus, assumptions, terms, ...).
+// verdict, capacity answers and latency when a GPU is chosen (keys: weight_bytes, kv_cache_bytes,
+// kv_cache_bytes_per_token, activation_bytes, overhead_bytes, total_bytes_per_gpu, fits,
+// max_batch_size, max_context_length, min_gpus, latency, assumptions, terms, ...). Writes the
+// estimate only; nothing is computed here.
+std::string inference_report_json(const InferenceEstimate& estimate);
+
+// estimate_inference(config_json_text, options) as the report above.
 std::string inference_report_json(std::string_view config_json_text, const OptionList& options);
+
+// plan_inference as JSON: evaluated, feasible, best[], frontier[], notes, and the request echoed.
+std::string plan_report_json(std::string_view config_json_text, const OptionList& options);
+
+// plan_training as JSON: evaluated, feasible, best[], frontier[], notes, and the request echoed.
+std::string training_plan_report_json(std::string_view config_json_text, const OptionList& options);
 
 // transformer_mem.py's report from numbers alone (keys: its argument names with '_'), as JSON.
 std::string transformer_mem_report_json(const OptionList& options);

@@ -210,6 +210,14 @@ const Accelerator* find_accelerator(std::string_view id_or_alias) {
   return nullptr;
 }
 
+std::int64_t memory_budget_bytes(const Accelerator& accelerator, double usable_fraction) {
+  return static_cast<std::int64_t>(usable_fraction * static_cast<double>(gpu_memory_limit_bytes(accelerator)));
+}
+
+double price_per_gpu_hour_usd(const Accelerator& accelerator, double given_price_usd) {
+  return given_price_usd >= 0 ? given_price_usd : accelerator.price_per_hour_usd;
+}
+
 double peak_flops_per_second(const Accelerator& accelerator, ComputeDtype dtype) {
   const auto index = static_cast<std::size_t>(dtype);
   if (index >= kComputeDtypeCount) return 0.0;

@@ -17,15 +17,11 @@ std::string two_decimals(double value) {
   return buffer;
 }
 
-std::int64_t budget_bytes(const InferenceWorkload& workload, const Accelerator& gpu) {
-  return static_cast<std::int64_t>(workload.gpu_memory_utilization * static_cast<double>(gpu_memory_limit_bytes(gpu)));
-}
-
 // `Weights` is the tensor list or precomputed LayoutWeights: both feed inference_memory().
 template <typename Weights>
 bool fits(const ModelDescription& model, const Weights& weights, const InferenceWorkload& workload, std::int64_t budget) {
   try {
-    return inference_memory(model, weights, workload).total_bytes_per_gpu <= budget;
+    return inference_memory(model, weights, workload).totals.total_bytes_per_gpu <= budget;
   } catch (const std::overflow_error&) {
     return false;  // beyond 2^53 bytes: more than any GPU holds
   }
@@ -71,16 +67,16 @@ std::string first_blocker(const InferenceMemory& memory, std::int64_t budget) {
 
 CapacityAnswer max_batch_size(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                               const InferenceWorkload& workload, const Accelerator& gpu) {
-  const std::int64_t budget = budget_bytes(workload, gpu);
+  const std::int64_t budget = memory_budget_bytes(gpu, workload.gpu_memory_utilization);
   const LayoutWeights weights = layout_weights(model, tensors, workload);  // the same for every candidate
   InferenceWorkload candidate = workload;
   candidate.batch_size = 1;
   CapacityAnswer answer;
   const InferenceMemory single = inference_memory(model, weights, candidate);
-  if (single.total_bytes_per_gpu > budget) {
+  if (single.totals.total_bytes_per_gpu > budget) {
     answer.limited_by = first_blocker(single, budget);
     answer.formula = "one sequence of " + std::to_string(workload.context_tokens) + " tokens needs " +
-                     std::to_string(single.total_bytes_per_gpu) + " B > budget " + budget_text(workload, gpu, budget);
+                     std::to_string(single.totals.total_bytes_per_gpu) + " B > budget " + budget_text(workload, gpu, budget);
     return answer;
   }
   answer.value = largest_passing(1, std::int64_t{1} << 24, [&](std::int64_t batch) {
@@ -92,21 +88,22 @@ CapacityAnswer max_batch_size(const ModelDescription& model, const std::vector<W
   const InferenceMemory at_max = inference_memory(model, weights, candidate);
   answer.formula = "largest batch with weights + KV cache + activations + logits + overhead <= budget " +
                    budget_text(workload, gpu, budget) + ": batch " + std::to_string(answer.value) + " uses " +
-                   std::to_string(at_max.total_bytes_per_gpu) + " B, of which KV cache " + std::to_string(at_max.kv_cache_bytes) + " B";
+                   std::to_string(at_max.totals.total_bytes_per_gpu) + " B, of which KV cache " +
+                   std::to_string(at_max.totals.kv_cache_bytes) + " B";
   return answer;
 }
 
 CapacityAnswer max_context_tokens(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                   const InferenceWorkload& workload, const Accelerator& gpu) {
-  const std::int64_t budget = budget_bytes(workload, gpu);
+  const std::int64_t budget = memory_budget_bytes(gpu, workload.gpu_memory_utilization);
   const LayoutWeights weights = layout_weights(model, tensors, workload);  // the same for every candidate
   InferenceWorkload candidate = workload;
   candidate.context_tokens = 1;
   CapacityAnswer answer;
   const InferenceMemory shortest = inference_memory(model, weights, candidate);
-  if (shortest.total_bytes_per_gpu > budget) {
+  if (shortest.totals.total_bytes_per_gpu > budget) {
     answer.limited_by = first_blocker(shortest, budget);
-    answer.formula = "even one token per sequence needs " + std::to_string(shortest.total_bytes_per_gpu) +
+    answer.formula = "even one token per sequence needs " + std::to_string(shortest.totals.total_bytes_per_gpu) +
                      " B > budget " + budget_text(workload, gpu, budget);
     return answer;
   }
@@ -124,7 +121,7 @@ CapacityAnswer max_context_tokens(const ModelDescription& model, const std::vect
 
 CapacityAnswer min_gpus(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                         const InferenceWorkload& workload, const Accelerator& gpu) {
-  const std::int64_t budget = budget_bytes(workload, gpu);
+  const std::int64_t budget = memory_budget_bytes(gpu, workload.gpu_memory_utilization);
   const std::int64_t per_node = std::max(1, gpu.gpus_per_node);
   CapacityAnswer answer;
   InferenceWorkload candidate = workload;
@@ -161,7 +158,8 @@ CapacityAnswer min_gpus(const ModelDescription& model, const std::vector<WeightT
       b.lightest_layer = per_layer.empty() ? 0 : *std::min_element(per_layer.begin(), per_layer.end());
       b.runs = true;
       const InferenceMemory at_one_stage = inference_memory(model, tensors, candidate);
-      b.fixed_bytes = at_one_stage.activation_bytes + at_one_stage.logits_bytes + at_one_stage.overhead_bytes;
+      const InferenceMemoryTotals& at_one = at_one_stage.totals;
+      b.fixed_bytes = at_one.activation_bytes + at_one.logits_bytes + at_one.overhead_bytes;
     } catch (const std::invalid_argument&) {
       // this tp cannot run the model (b.runs stays false)
     } catch (const std::overflow_error&) {

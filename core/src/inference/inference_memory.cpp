@@ -175,13 +175,7 @@ InferenceMemoryTotals evaluate(const ModelDescription& model, const LayoutWeight
   if (!with_text) return totals;
 
   InferenceMemory& m = *memory;
-  m.weight_bytes = totals.weight_bytes;
-  m.kv_cache_bytes = totals.kv_cache_bytes;
-  m.kv_cache_bytes_per_token = totals.kv_cache_bytes_per_token;
-  m.activation_bytes = totals.activation_bytes;
-  m.logits_bytes = totals.logits_bytes;
-  m.overhead_bytes = totals.overhead_bytes;
-  m.total_bytes_per_gpu = totals.total_bytes_per_gpu;
+  m.totals = totals;
   m.weights_whole_model = weights.whole_model;
   m.kv_cache = kv;
   const auto& format = weight_format_info(workload.weight_format);
@@ -190,7 +184,7 @@ InferenceMemoryTotals evaluate(const ModelDescription& model, const LayoutWeight
   if (layout.tensor_parallel > 1 || layout.pipeline_parallel > 1 || layout.expert_parallel > 1)
     weight_formula += "; this GPU holds its shard of the busiest stage (tp " + std::to_string(layout.tensor_parallel) +
                       ", pp " + std::to_string(layout.pipeline_parallel) + ", ep " + std::to_string(layout.expert_parallel) +
-                      ") = " + bytes_text(m.weight_bytes);
+                      ") = " + bytes_text(totals.weight_bytes);
   weight_formula += "; " + two_decimals(local_weights.effective_bits_per_weight) + " bits per weight";
   std::string kv_formula;
   for (const auto& term : m.kv_cache.terms) kv_formula += (kv_formula.empty() ? "" : " + ") + term.formula;
@@ -200,13 +194,13 @@ InferenceMemoryTotals evaluate(const ModelDescription& model, const LayoutWeight
                                  std::max<std::int64_t>(1, sequences_in_step), true);
 
   m.terms = {
-      {"weights", m.weight_bytes, weight_formula},
-      {"kv_cache", m.kv_cache_bytes, kv_formula.empty() ? "no cached layers" : kv_formula},
-      {"activations", m.activation_bytes, "peak of one layer during a prefill step: " + peak.formula},
-      {"logits", m.logits_bytes,
+      {"weights", totals.weight_bytes, weight_formula},
+      {"kv_cache", totals.kv_cache_bytes, kv_formula.empty() ? "no cached layers" : kv_formula},
+      {"activations", totals.activation_bytes, "peak of one layer during a prefill step: " + peak.formula},
+      {"logits", totals.logits_bytes,
        std::to_string(logit_rows) + (workload.logits_all_positions ? " positions" : " sequences (last position)") + " x " +
            std::to_string(vocab_per_rank) + " vocab entries x 4 B (fp32)"},
-      {"overhead", m.overhead_bytes, "framework overhead (CUDA context, library workspaces, allocator reserve): a default you can change"},
+      {"overhead", totals.overhead_bytes, "framework overhead (CUDA context, library workspaces, allocator reserve): a default you can change"},
   };
   m.assumptions = local_weights.notes;
   if (layout.pipeline_parallel > 1)

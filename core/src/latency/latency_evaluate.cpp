@@ -250,7 +250,7 @@ Inputs read_inputs(const PreparedLatencyModel& pm, const InferenceWorkload& w, c
           static_cast<double>(w.activation_bytes_per_element),
           static_cast<std::size_t>(w.kv_cache_dtype),
           w,
-          assume.price_per_gpu_hour_usd >= 0 ? assume.price_per_gpu_hour_usd : gpu.price_per_hour_usd,
+          price_per_gpu_hour_usd(gpu, assume.price_per_gpu_hour_usd),
           Splits(pm, w.layout)};
 }
 

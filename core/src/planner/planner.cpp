@@ -2,9 +2,11 @@
 #include "fitcheck/planner.hpp"
 
 #include "fitcheck/options.hpp"
+#include "planner/ranking.hpp"
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -13,14 +15,14 @@
 namespace fitcheck {
 namespace {
 
-// Per-GPU memory of one (format, layout, KV dtype) as an exact affine function of the batch:
-// every term of inference_memory() is a constant or proportional to the batch (KV cache, logits,
-// and activations when the whole batch is prefilled at once), so two exact evaluations give all.
-struct MemoryLine {
-  bool valid = false;
-  std::int64_t at_batch_one = 0;
-  std::int64_t per_extra_sequence = 0;
-  std::int64_t at(std::int64_t batch) const { return at_batch_one + (batch - 1) * per_extra_sequence; }
+// Per-GPU memory of one (format, layout, KV dtype) at each batch of the request, evaluated with
+// inference_memory_totals() (what `fitcheck infer` reports for the same layout) at every batch: with
+// a prefill chunk the activations and eager scores stop growing once a step holds the chunk, so
+// memory is not a line through two batches.
+struct MemoryByBatch {
+  bool valid = false;                    // false: this split cannot run the model
+  std::vector<std::int64_t> bytes;       // per batch, in the sorted batch order
+  static constexpr std::int64_t beyond = std::numeric_limits<std::int64_t>::max();  // past 2^53 bytes
 };
 
 struct LayoutChoice {
@@ -44,20 +46,10 @@ bool better(const PlanCandidate& a, const PlanCandidate& b, PlanObjective object
   return false;
 }
 
-// Keeps the candidates no other beats on both throughput (higher) and cost (lower).
-void add_to_frontier(std::vector<PlanCandidate>& frontier, const PlanCandidate& candidate) {
-  for (const auto& kept : frontier) {
-    if (kept.tokens_per_second >= candidate.tokens_per_second &&
-        kept.cost_per_million_output_tokens_usd <= candidate.cost_per_million_output_tokens_usd)
-      return;  // dominated (or equal)
-  }
-  frontier.erase(std::remove_if(frontier.begin(), frontier.end(),
-                                [&](const PlanCandidate& kept) {
-                                  return candidate.tokens_per_second >= kept.tokens_per_second &&
-                                         candidate.cost_per_million_output_tokens_usd <= kept.cost_per_million_output_tokens_usd;
-                                }),
-                 frontier.end());
-  frontier.push_back(candidate);
+// The frontier's axes: throughput (higher) and cost per output token (lower).
+bool covers(const PlanCandidate& a, const PlanCandidate& b) {
+  return a.tokens_per_second >= b.tokens_per_second &&
+         a.cost_per_million_output_tokens_usd <= b.cost_per_million_output_tokens_usd;
 }
 
 void check_request(const InferencePlanRequest& request) {
@@ -127,11 +119,11 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
     for (std::int64_t pp = 1; tp * pp <= request.max_gpus && pp <= model.num_layers; ++pp)
       for (std::int64_t ep = 1; ep <= (moe ? std::min(tp, experts) : 1); ep *= 2) layouts.push_back({tp, pp, ep});
 
-  // Exact memory per (format, layout, kv dtype), independent of the GPU kind; the weights of a
-  // (format, layout) once for all its KV dtypes.
-  std::map<std::tuple<std::size_t, std::size_t, std::size_t>, MemoryLine> memory;
+  // Exact memory per (format, layout, kv dtype) at every batch, independent of the GPU kind; the
+  // weights of a (format, layout) once for all its KV dtypes and batches.
+  std::map<std::tuple<std::size_t, std::size_t, std::size_t>, MemoryByBatch> memory;
   std::map<std::pair<std::size_t, std::size_t>, std::optional<LayoutWeights>> weights;
-  auto memory_line = [&](std::size_t format, std::size_t layout, std::size_t kv) -> const MemoryLine& {
+  auto memory_by_batch = [&](std::size_t format, std::size_t layout, std::size_t kv) -> const MemoryByBatch& {
     auto [it, inserted] = memory.try_emplace({format, layout, kv});
     if (!inserted) return it->second;
     InferenceWorkload workload = request.base;
@@ -139,26 +131,31 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
     workload.kv_cache_dtype = request.kv_cache_dtypes[kv];
     workload.layout = {layouts[layout].tp, layouts[layout].pp, layouts[layout].ep, 1};
     workload.context_tokens = context;
+    MemoryByBatch& result = it->second;
     try {
       auto [w, first] = weights.try_emplace({format, layout});
       if (first) w->second = layout_weights(model, tensors, workload);
       if (!w->second) throw std::invalid_argument("this split cannot run the model");
-      workload.batch_size = 1;
-      const std::int64_t one = inference_memory_totals(model, *w->second, workload).total_bytes_per_gpu;
-      workload.batch_size = 2;
-      const std::int64_t two = inference_memory_totals(model, *w->second, workload).total_bytes_per_gpu;
-      it->second = {true, one, two - one};
+      for (const std::int64_t batch : batches) {
+        workload.batch_size = batch;
+        try {
+          result.bytes.push_back(inference_memory_totals(model, *w->second, workload).total_bytes_per_gpu);
+        } catch (const std::overflow_error&) {
+          result.bytes.push_back(MemoryByBatch::beyond);  // more than any GPU holds
+        }
+      }
+      result.valid = true;
     } catch (const std::invalid_argument&) {
-      it->second.valid = false;  // this split cannot run the model
+      result = {};  // this split cannot run the model
     }
-    return it->second;
+    return result;
   };
 
   std::vector<PreparedLatencyModel> prepared;
   for (auto format : request.weight_formats) prepared.push_back(prepare_latency_model(model, tensors, format, request.base.weight_options));
 
-  std::vector<PlanCandidate> best;  // a heap, the worst on top
-  auto worse_on_top = [&](const PlanCandidate& a, const PlanCandidate& b) { return better(a, b, request.objective); };
+  auto ranks_before = [&](const PlanCandidate& a, const PlanCandidate& b) { return better(a, b, request.objective); };
+  detail::BestCandidates<PlanCandidate, decltype(ranks_before)> best(request.keep, ranks_before);
   const double total_steps = static_cast<double>(request.gpus.size() * layouts.size());
   double steps = 0;
   const LatencyRequest lengths{request.prompt_tokens, request.generated_tokens};
@@ -166,8 +163,7 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
   for (std::size_t g = 0; g < request.gpus.size(); ++g) {
     const Accelerator& gpu = *request.gpus[g];
     const std::int64_t node = request.max_gpus_per_node > 0 ? request.max_gpus_per_node : std::max(1, gpu.gpus_per_node);
-    const auto budget =
-        static_cast<std::int64_t>((1.0 - request.memory_headroom) * static_cast<double>(gpu_memory_limit_bytes(gpu)));
+    const std::int64_t budget = memory_budget_bytes(gpu, 1.0 - request.memory_headroom);
     LatencyAssumptions assumptions = request.assumptions;
     if (request.use_gpu_prices) assumptions.price_per_gpu_hour_usd = -1;
     for (std::size_t l = 0; l < layouts.size(); ++l) {
@@ -181,17 +177,20 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
       if (layout.tp > node) continue;
       for (std::size_t f = 0; f < request.weight_formats.size(); ++f) {
         for (std::size_t k = 0; k < request.kv_cache_dtypes.size(); ++k) {
-          const MemoryLine& line = memory_line(f, l, k);
-          if (!line.valid) continue;
+          const MemoryByBatch& by_batch = memory_by_batch(f, l, k);
+          if (!by_batch.valid) continue;
           InferenceWorkload workload = request.base;
           workload.weight_format = request.weight_formats[f];
           workload.kv_cache_dtype = request.kv_cache_dtypes[k];
           workload.layout = {layout.tp, layout.pp, layout.ep, 1};
           workload.context_tokens = context;
-          for (const std::int64_t batch : batches) {
+          for (std::size_t b = 0; b < batches.size(); ++b) {
+            const std::int64_t batch = batches[b];
             plan.evaluated += 1;
-            const std::int64_t bytes = line.at(batch);
-            if (bytes > budget) break;  // memory grows with the batch: larger ones do not fit either
+            const std::int64_t bytes = by_batch.bytes[b];
+            // Every term is non-decreasing in the batch (the KV cache and logits grow with it, a
+            // prefill step's tokens are min(chunk, batch x context)): larger ones do not fit either.
+            if (bytes > budget) break;
             workload.batch_size = batch;
             LatencyTotals estimate;
             try {
@@ -220,22 +219,14 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
             if (request.ttft_target_seconds > 0 && candidate.time_to_first_token_seconds > request.ttft_target_seconds) continue;
             if (request.tpot_target_seconds > 0 && candidate.time_per_output_token_seconds > request.tpot_target_seconds) continue;
             plan.feasible += 1;
-            add_to_frontier(plan.frontier, candidate);
-            if (best.size() < request.keep) {
-              best.push_back(candidate);
-              std::push_heap(best.begin(), best.end(), worse_on_top);
-            } else if (better(candidate, best.front(), request.objective)) {
-              std::pop_heap(best.begin(), best.end(), worse_on_top);
-              best.back() = candidate;
-              std::push_heap(best.begin(), best.end(), worse_on_top);
-            }
+            detail::add_to_frontier(plan.frontier, candidate, covers);
+            best.offer(candidate);
           }
         }
       }
     }
   }
-  std::sort(best.begin(), best.end(), [&](const auto& a, const auto& b) { return better(a, b, request.objective); });
-  plan.best = std::move(best);
+  plan.best = best.take_sorted();
   std::sort(plan.frontier.begin(), plan.frontier.end(),
             [](const auto& a, const auto& b) { return a.cost_per_million_output_tokens_usd < b.cost_per_million_output_tokens_usd; });
   if (plan.feasible == 0) plan.notes.push_back("no layout fits the GPUs and targets given");

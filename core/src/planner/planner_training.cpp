@@ -6,8 +6,10 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "fitcheck/options.hpp"
 #include "fitcheck/planner.hpp"
 #include "fitcheck/training_time.hpp"
+#include "planner/ranking.hpp"
 
 namespace fitcheck {
 namespace {
@@ -41,17 +43,9 @@ bool better(const TrainingPlanCandidate& a, const TrainingPlanCandidate& b, Trai
   return layout_key(a) < layout_key(b);
 }
 
-// Keeps the candidates no other beats on both time to train and cost (lower or equal on both).
-void add_to_frontier(std::vector<TrainingPlanCandidate>& frontier, const TrainingPlanCandidate& candidate) {
-  for (const auto& kept : frontier)
-    if (kept.train_seconds <= candidate.train_seconds && kept.train_cost_usd <= candidate.train_cost_usd) return;
-  frontier.erase(std::remove_if(frontier.begin(), frontier.end(),
-                                [&](const TrainingPlanCandidate& kept) {
-                                  return candidate.train_seconds <= kept.train_seconds &&
-                                         candidate.train_cost_usd <= kept.train_cost_usd;
-                                }),
-                 frontier.end());
-  frontier.push_back(candidate);
+// The frontier's axes: time to train and cost (lower or equal on both).
+bool covers(const TrainingPlanCandidate& a, const TrainingPlanCandidate& b) {
+  return a.train_seconds <= b.train_seconds && a.train_cost_usd <= b.train_cost_usd;
 }
 
 void check_request(const TrainingPlanRequest& request) {
@@ -173,25 +167,26 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
   const std::size_t kinds = request.gpus.size();
   std::vector<std::int64_t> node(kinds), budget(kinds);
   std::vector<TrainingAssumptions> assumptions(kinds);
-  std::vector<double> price(kinds);  // per GPU-hour: the override, else the catalog's (latency.hpp)
+  std::vector<double> price(kinds);  // per GPU-hour: the override, else the catalog's (hardware.hpp)
   std::int64_t largest_node = 1;
   for (std::size_t g = 0; g < kinds; ++g) {
     const Accelerator& gpu = *request.gpus[g];
     node[g] = request.max_gpus_per_node > 0 ? request.max_gpus_per_node : std::max(1, gpu.gpus_per_node);
     largest_node = std::max(largest_node, node[g]);
-    budget[g] = static_cast<std::int64_t>((1.0 - request.memory_headroom) * static_cast<double>(gpu_memory_limit_bytes(gpu)));
+    budget[g] = memory_budget_bytes(gpu, 1.0 - request.memory_headroom);
     assumptions[g].communication = default_latency_assumptions(gpu);
     if (request.base.flops_efficiency > 0) assumptions[g].flops_efficiency = request.base.flops_efficiency;
     if (request.base.price_per_gpu_hour_usd >= 0)
       assumptions[g].communication.price_per_gpu_hour_usd = request.base.price_per_gpu_hour_usd;
-    price[g] = assumptions[g].communication.price_per_gpu_hour_usd >= 0 ? assumptions[g].communication.price_per_gpu_hour_usd
-                                                                      : gpu.price_per_hour_usd;
+    price[g] = price_per_gpu_hour_usd(gpu, assumptions[g].communication.price_per_gpu_hour_usd);
   }
   const std::vector<Degrees> layouts = layouts_of(model, request, sequences, largest_node);
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
 
-  std::vector<TrainingPlanCandidate> best;  // a heap, the worst on top
-  auto worse_on_top = [&](const auto& a, const auto& b) { return better(a, b, request.objective); };
+  auto ranks_before = [&](const TrainingPlanCandidate& a, const TrainingPlanCandidate& b) {
+    return better(a, b, request.objective);
+  };
+  detail::BestCandidates<TrainingPlanCandidate, decltype(ranks_before)> best(request.keep, ranks_before);
   std::vector<bool> open(kinds);
   for (std::size_t l = 0; l < layouts.size(); ++l) {
     if (progress && !progress(static_cast<double>(l) / static_cast<double>(layouts.size()))) {
@@ -259,23 +254,15 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
             c.train_cost_usd = time.train_cost_usd;
             c.price_per_hour_usd = price[g];
             plan.feasible += 1;
-            add_to_frontier(plan.frontier, c);
-            if (best.size() < request.keep) {
-              best.push_back(c);
-              std::push_heap(best.begin(), best.end(), worse_on_top);
-            } else if (better(c, best.front(), request.objective)) {
-              std::pop_heap(best.begin(), best.end(), worse_on_top);
-              best.back() = c;
-              std::push_heap(best.begin(), best.end(), worse_on_top);
-            }
+            detail::add_to_frontier(plan.frontier, c, covers);
+            best.offer(c);
           }
         }
       }
     }
   }
   if (progress) progress(1.0);
-  std::sort(best.begin(), best.end(), worse_on_top);
-  plan.best = std::move(best);
+  plan.best = best.take_sorted();
   std::sort(plan.frontier.begin(), plan.frontier.end(), [](const auto& a, const auto& b) {
     return std::tie(a.train_cost_usd, a.train_seconds) < std::tie(b.train_cost_usd, b.train_seconds);
   });

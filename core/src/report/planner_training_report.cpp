@@ -4,8 +4,9 @@
 
 #include "config/config_fields.hpp"
 #include "fitcheck/config.hpp"
-#include "fitcheck/options.hpp"
+#include "fitcheck/plan_options.hpp"
 #include "fitcheck/planner.hpp"
+#include "fitcheck/report.hpp"
 #include "support/json_writer.hpp"
 
 namespace fitcheck {

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 // JSON reports of inference memory and of the catalogs (hardware, formats).
-#include "fitcheck/config.hpp"
-#include "fitcheck/inference_memory.hpp"
-#include "fitcheck/latency.hpp"
+#include "fitcheck/inference.hpp"
 #include "fitcheck/report.hpp"
 #include "support/json_writer.hpp"
 #include "report/report_terms.hpp"
@@ -41,18 +39,15 @@ void write_phase(detail::JsonWriter& out, const char* key, const LatencyPhase& p
 
 // The latency block, and llm-analysis's summary names at the top level of the report (same
 // conventions: decode_latency is one step with the full prompt + generated cache).
-void write_latency(detail::JsonWriter& out, const ModelDescription& model, const std::vector<WeightTensor>& tensors,
-                   const InferenceRequest& request, const Accelerator& gpu, const InferenceMemory& memory,
-                   const CapacityAnswer& prefill_batch, const CapacityAnswer& decode_batch) {
-  const InferenceWorkload& w = request.workload;
-  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, w.weight_format, w.weight_options);
-  const LatencyAssumptions assumptions = latency_assumptions_for(request, gpu);
-  const LatencyExplanation explanation = explain_latency(prepared, w, gpu, request.lengths, assumptions);
+void write_latency(detail::JsonWriter& out, const InferenceEstimate& estimate, const InferenceOnGpu& on_gpu) {
+  const LatencyAssumptions& assumptions = on_gpu.latency.assumptions;
+  const LatencyExplanation& explanation = on_gpu.latency.explanation;
+  const InferenceMemory& memory = estimate.memory;
   const LatencyEstimate& e = explanation.estimate;
   const LatencyTotals& t = e.totals;
   out.begin_object("latency");
-  out.field("prompt_len", request.lengths.prompt_tokens);
-  out.field("gen_len", request.lengths.generated_tokens);
+  out.field("prompt_len", estimate.lengths.prompt_tokens);
+  out.field("gen_len", estimate.lengths.generated_tokens);
   out.field("time_to_first_token_seconds", t.prefill_seconds);
   out.field("prefill_seconds", t.prefill_seconds);
   out.field("decode_step_first_seconds", t.decode_step_first_seconds);
@@ -115,10 +110,10 @@ void write_latency(detail::JsonWriter& out, const ModelDescription& model, const
   out.field("prefill_cost_per_1k_tokens", compat.prefill_cost_per_1k_tokens);
   out.field("decode_cost_per_1k_tokens", compat.decode_cost_per_1k_tokens);
   out.field("total_cost_per_1k_tokens", compat.total_cost_per_1k_tokens);
-  out.field("kv_cache_memory_per_gpu", memory.kv_cache_bytes);
-  out.field("weight_memory_per_gpu", memory.weight_bytes);
-  out.field("prefill_max_batch_size_per_gpu", prefill_batch.value);
-  out.field("decode_max_batch_size_per_gpu", decode_batch.value);
+  out.field("kv_cache_memory_per_gpu", memory.totals.kv_cache_bytes);
+  out.field("weight_memory_per_gpu", memory.totals.weight_bytes);
+  out.field("prefill_max_batch_size_per_gpu", on_gpu.capacity.max_batch_size.value);
+  out.field("decode_max_batch_size_per_gpu", on_gpu.capacity.decode_max_batch_size.value);
   for (std::size_t i = 0; i < kLatencyOpCount; ++i) {
     const std::string op = latency_op_name(static_cast<LatencyOp>(i));
     out.field("prefill_latency_" + op, compat.prefill_latency_by_op[i]);
@@ -155,27 +150,12 @@ void write_accelerator_fields(detail::JsonWriter& out, const Accelerator& gpu) {
 
 }  // namespace
 
-std::string inference_report_json(std::string_view config_json_text, const OptionList& options) {
-  InferenceRequest request = parse_inference_options(options);
-  const ModelDescription model = parse_hf_config(config_json_text);
-  const std::vector<WeightTensor> tensors = weight_tensors(model);
-  std::string format_note;
-  if (!request.weight_format_given) {
-    const NativeWeightFormat native = native_weight_format(model);
-    request.workload.weight_format = native.format;
-    request.workload.weight_options = native.options;
-    format_note = native.explanation + " (choose another with the weights option)";
-  }
-  const InferenceMemory memory = inference_memory(model, tensors, request.workload);
-  const InferenceWorkload& w = request.workload;
-
-  std::vector<std::string> assumptions = model.assumptions;
-  if (!format_note.empty()) assumptions.push_back(format_note);
-  assumptions.insert(assumptions.end(), memory.assumptions.begin(), memory.assumptions.end());
-
+std::string inference_report_json(const InferenceEstimate& estimate) {
+  const InferenceMemory& memory = estimate.memory;
+  const InferenceWorkload& w = estimate.workload;
   detail::JsonWriter out;
   out.begin_object();
-  out.field("model_type", model.model_type);
+  out.field("model_type", estimate.model_type);
   out.begin_object("workload");
   out.field("weights", weight_format_info(w.weight_format).id);
   out.field("kv_dtype", kv_cache_dtype_info(w.kv_cache_dtype).id);
@@ -190,13 +170,13 @@ std::string inference_report_json(std::string_view config_json_text, const Optio
   out.field("overhead_bytes", w.framework_overhead_bytes);
   out.field("flash_attention", w.flash_attention);
   out.end_object();
-  out.field("weight_bytes", memory.weight_bytes);
-  out.field("kv_cache_bytes", memory.kv_cache_bytes);
-  out.field("kv_cache_bytes_per_token", memory.kv_cache_bytes_per_token);
-  out.field("activation_bytes", memory.activation_bytes);
-  out.field("logits_bytes", memory.logits_bytes);
-  out.field("overhead_bytes", memory.overhead_bytes);
-  out.field("total_bytes_per_gpu", memory.total_bytes_per_gpu);
+  out.field("weight_bytes", memory.totals.weight_bytes);
+  out.field("kv_cache_bytes", memory.totals.kv_cache_bytes);
+  out.field("kv_cache_bytes_per_token", memory.totals.kv_cache_bytes_per_token);
+  out.field("activation_bytes", memory.totals.activation_bytes);
+  out.field("logits_bytes", memory.totals.logits_bytes);
+  out.field("overhead_bytes", memory.totals.overhead_bytes);
+  out.field("total_bytes_per_gpu", memory.totals.total_bytes_per_gpu);
   detail::write_memory_terms(out, "terms", memory.terms);
   out.begin_object("kv_cache");
   out.field("bytes_per_token", memory.kv_cache.bytes_per_token);
@@ -223,38 +203,33 @@ std::string inference_report_json(std::string_view config_json_text, const Optio
   out.field("scale_bytes", memory.weights_whole_model.scale_bytes);
   out.field("notes", memory.weights_whole_model.notes);
   out.end_object();
-  if (request.gpu) {
-    const Accelerator& gpu = *request.gpu;
-    const auto budget = static_cast<std::int64_t>(w.gpu_memory_utilization * static_cast<double>(gpu_memory_limit_bytes(gpu)));
-    const CapacityAnswer batch = max_batch_size(model, tensors, w, gpu);
-    const CapacityAnswer context = max_context_tokens(model, tensors, w, gpu);
-    const CapacityAnswer gpus = min_gpus(model, tensors, w, gpu);
+  if (estimate.on_gpu) {
+    const InferenceOnGpu& on_gpu = *estimate.on_gpu;
+    const InferenceCapacity& capacity = on_gpu.capacity;
     out.begin_object("gpu");
-    write_accelerator_fields(out, gpu);  // every figure: a custom GPU's are the user's
-    out.field("budget_bytes", budget);
+    write_accelerator_fields(out, *on_gpu.gpu);  // every figure: a custom GPU's are the user's
+    out.field("budget_bytes", on_gpu.verdict.budget_bytes);
     out.end_object();
-    out.field("fits", memory.total_bytes_per_gpu <= budget);
-    out.field("headroom_bytes", budget - memory.total_bytes_per_gpu);
-    out.field("max_batch_size", batch.value);
-    out.field("max_context_length", context.value);
-    out.field("min_gpus", gpus.value);
-    // Decode steps carry one token per sequence: their activations are those of a one-token step.
-    InferenceWorkload decode = w;
-    decode.prefill_chunk_tokens = 1;
-    const CapacityAnswer decode_batch = max_batch_size(model, tensors, decode, gpu);
+    out.field("fits", on_gpu.verdict.fits);
+    out.field("headroom_bytes", on_gpu.verdict.headroom_bytes);
+    out.field("max_batch_size", capacity.max_batch_size.value);
+    out.field("max_context_length", capacity.max_context_length.value);
+    out.field("min_gpus", capacity.min_gpus.value);
     out.begin_object("capacity");
-    write_capacity(out, "max_batch_size", batch);
-    write_capacity(out, "max_context_length", context);
-    write_capacity(out, "min_gpus", gpus);
-    write_capacity(out, "decode_max_batch_size", decode_batch);
+    write_capacity(out, "max_batch_size", capacity.max_batch_size);
+    write_capacity(out, "max_context_length", capacity.max_context_length);
+    write_capacity(out, "min_gpus", capacity.min_gpus);
+    write_capacity(out, "decode_max_batch_size", capacity.decode_max_batch_size);
     out.end_object();
-    write_latency(out, model, tensors, request, gpu, memory, batch, decode_batch);
-  } else {
-    assumptions.push_back("no GPU chosen: capacity answers (max batch, max context, fewest GPUs) need one");
+    write_latency(out, estimate, on_gpu);
   }
-  out.field("assumptions", assumptions);
+  out.field("assumptions", estimate.assumptions);
   out.end_object();
   return out.take();
+}
+
+std::string inference_report_json(std::string_view config_json_text, const OptionList& options) {
+  return inference_report_json(estimate_inference(config_json_text, options));
 }
 
 std::string accelerator_catalog_json() {

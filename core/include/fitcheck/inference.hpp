@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+// One inference estimate, computed before anything is written: the memory per GPU with its terms,
+// the verdict against the GPU's budget, the capacity answers, the latency, and every default and
+// assumption applied. The JSON report (report.hpp) and the CLI's table only print this struct.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fitcheck/hardware.hpp"
+#include "fitcheck/inference_memory.hpp"
+#include "fitcheck/latency.hpp"
+#include "fitcheck/model.hpp"
+#include "fitcheck/options.hpp"
+#include "fitcheck/params.hpp"
+
+namespace fitcheck {
+
+// Whether the memory per GPU fits the engine's share of the GPU.
+struct InferenceVerdict {
+  std::int64_t budget_bytes = 0;    // memory_budget_bytes(gpu, gpu_memory_utilization)
+  bool fits = false;                // total_bytes_per_gpu <= budget_bytes
+  std::int64_t headroom_bytes = 0;  // budget_bytes - total_bytes_per_gpu; negative when it does not fit
+};
+
+struct InferenceCapacity {
+  CapacityAnswer max_batch_size;
+  CapacityAnswer max_context_length;
+  CapacityAnswer min_gpus;
+  // Decode steps carry one token per sequence: the batch when activations are those of a
+  // one-token step (prefill chunk 1).
+  CapacityAnswer decode_max_batch_size;
+};
+
+struct InferenceLatency {
+  LatencyAssumptions assumptions;  // the GPU's defaults with the request's overrides
+  LatencyExplanation explanation;  // the estimate, one line per operation, summary and notes
+};
+
+// Everything a GPU adds: present only when the request names one.
+struct InferenceOnGpu {
+  const Accelerator* gpu = nullptr;
+  InferenceVerdict verdict;
+  InferenceCapacity capacity;
+  InferenceLatency latency;
+};
+
+struct InferenceEstimate {
+  std::string model_type;
+  // The workload evaluated: the request's, with the checkpoint's own weight format when the
+  // request gives none (weight_format_from_checkpoint).
+  InferenceWorkload workload;
+  bool weight_format_from_checkpoint = false;
+  LatencyRequest lengths;
+  InferenceMemory memory;
+  std::optional<InferenceOnGpu> on_gpu;
+  std::shared_ptr<const Accelerator> custom_gpu;  // owns *on_gpu->gpu when gpu=custom
+  // The model's assumptions, the default weight format's explanation, the memory's, and what a
+  // missing GPU leaves out, in that order.
+  std::vector<std::string> assumptions;
+};
+
+InferenceEstimate estimate_inference(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                     const InferenceRequest& request);
+
+// parse_inference_options + parse_hf_config (in that order, so the first refusal is the same
+// wherever it is read) + estimate_inference.
+InferenceEstimate estimate_inference(std::string_view config_json_text, const OptionList& options);
+
+}  // namespace fitcheck
