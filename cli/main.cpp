@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "fitcheck/config.hpp"
 #include "fitcheck/memory.hpp"
 #include "fitcheck/params.hpp"
@@ -43,6 +45,7 @@ constexpr const char* usage_text =
     "  gpus [--json]                 the accelerator catalog\n"
     "  cpus [--json]                 CPUs and their RAM (peak bandwidth and FLOP/s) for CPU inference\n"
     "  formats [--json]              weight formats and KV cache dtypes\n"
+  "  config-fields [--json]        the config.json keys fitcheck reads, with their aliases\n"
     "  help                          this text\n"
     "  version                       the version\n";
 
@@ -100,6 +103,35 @@ int run_params(const std::vector<std::string>& args) {
   return 0;
 }
 
+// The core's table of read keys: as is with --json, else one line per field with its aliases.
+int run_config_fields(const std::vector<std::string>& args) {
+  bool json = false;
+  for (const auto& arg : args) {
+    if (arg == "--json") json = true;
+    else return fail("unknown option '" + arg + "' for config-fields (expected --json)");
+  }
+  const std::string table = config_fields_json();
+  if (json) {
+    std::printf("%s\n", table.c_str());
+    return 0;
+  }
+  const nlohmann::json parsed = nlohmann::json::parse(table);
+  std::string scope;
+  for (const auto& row : parsed["fields"]) {
+    if (row["in"] != scope) {
+      scope = row["in"].get<std::string>();
+      if (scope == "model") std::printf("config.json (top level, or text_config):\n");
+      else std::printf("\ninside %s:\n", scope.c_str());
+    }
+    std::string aliases;
+    for (const auto& alias : row["aliases"]) aliases += (aliases.empty() ? "" : ", ") + alias.get<std::string>();
+    if (row.contains("holds")) aliases = row["holds"] == "none" ? "(an object: its presence only)" : "(an object)";
+    if (aliases.empty()) std::printf("  %s\n", row["name"].get<std::string>().c_str());
+    else std::printf("  %-32s %s\n", row["name"].get<std::string>().c_str(), aliases.c_str());
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -131,6 +163,7 @@ int main(int argc, char** argv) {
     if (command == "gpus") return cli::run_gpus(args);
     if (command == "cpus") return cli::run_cpus(args);
     if (command == "formats") return cli::run_formats(args);
+    if (command == "config-fields") return run_config_fields(args);
     if (command == "help" || command == "--help" || command == "-h") {
       std::fputs(usage_text, stdout);
       return 0;

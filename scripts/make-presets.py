@@ -4,54 +4,44 @@
 data. Each preset keeps only the config fields the core reads, plus where they came from.
 
 Usage: python3 scripts/make-presets.py [CONFIG_DIR ...]   (default:
-tests/fixtures/configs). Run it when a config is added; the output is committed.
+tests/fixtures/configs). Run it when a config is added; the output is committed. The keys kept are
+the core's own list, from the CLI (build/fitcheck, or $FITCHECK_CLI): build it first.
 """
 import csv
 import json
 import os
+import subprocess
 import sys
 
-# The fields fitcheck's parser reads (core/src/config_*.cpp). Everything else is left out.
-READ_FIELDS = {
-    "model_type", "architectures", "hidden_size", "n_embd", "n_embed", "d_model", "num_hidden_layers", "n_layer",
-    "num_layers", "n_layers", "num_decoder_layers", "num_attention_heads", "n_head", "n_heads", "num_heads",
-    "num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query", "head_dim", "kv_channels", "d_kv",
-    "intermediate_size", "n_inner", "ffn_dim", "d_ff", "ffn_hidden_size", "expansion_ratio", "vocab_size",
-    "padded_vocab_size", "max_position_embeddings", "n_positions", "max_seq_len", "seq_length",
-    "tie_word_embeddings", "attention_bias", "mlp_bias", "bias", "use_bias", "no_bias", "enable_bias",
-    "sliding_window", "layer_types", "sliding_window_pattern", "use_sliding_window", "max_window_layers",
-    "num_local_experts", "num_experts", "n_routed_experts", "num_experts_per_tok", "experts_per_token",
-    "moe_intermediate_size", "shared_expert_intermediate_size", "n_shared_experts", "first_k_dense_replace",
-    "moe_layer_freq", "decoder_sparse_step", "mlp_only_layers", "topk_method", "shared_intermediate_size",
-    "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim",
-    "num_nextn_predict_layers", "new_decoder_architecture", "num_ln_in_parallel_attn", "parallel_attn", "alibi",
-    "use_parallel_residual", "word_embed_proj_dim", "do_layer_norm_before", "learned_pos_emb", "qk_layernorm",
-    "use_qk_norm", "feed_forward_proj", "relative_attention_num_buckets", "attn_config", "ffn_config",
-    "quantization_config", "torch_dtype", "text_config", "vision_config", "audio_config",
-}
-NESTED_FIELDS = {"attn_config": {"alibi", "kv_n_heads", "attn_type", "qk_ln"},
-                 "ffn_config": {"ffn_hidden_size", "moe_num_experts", "moe_top_k"},
-                 "quantization_config": {"quant_method", "bits", "group_size", "fmt", "weight_block_size",
-                                         "modules_to_not_convert"}}
+
+def read_field_table(cli):
+    """The core's table of the config.json keys it reads (`fitcheck config-fields --json`)."""
+    result = subprocess.run([cli, "config-fields", "--json"], check=True, capture_output=True, text=True)
+    return json.loads(result.stdout)["fields"]
 
 
-def keep(config):
+def keep(config, table, scope="model"):
+    """The config with only the keys the core reads (web/src/state/config-fields.ts, same rule): an
+    object key keeps the keys read inside it; vision_config and audio_config count by presence."""
+    keys = {}
+    for row in table:
+        if row["in"] == scope:
+            for key in [row["name"]] + row["aliases"]:
+                keys[key] = row.get("holds")
     out = {}
     for key, value in config.items():
-        if key not in READ_FIELDS:
+        if key not in keys:
             continue
-        if key == "text_config":
-            out[key] = keep(value)
-        elif key in ("vision_config", "audio_config"):
-            out[key] = {}  # presence only: the tower is reported as not counted
-        elif key in NESTED_FIELDS and isinstance(value, dict):
-            out[key] = {k: v for k, v in value.items() if k in NESTED_FIELDS[key]}
-        else:
+        holds = keys[key]
+        if holds is None or not isinstance(value, dict):
             out[key] = value
+        else:
+            out[key] = {} if holds == "none" else keep(value, table, holds)
     return out
 
 
-def main(directories):
+def main(directories, cli):
+    table = read_field_table(cli)
     presets = []
     for directory in directories:
         with open(os.path.join(directory, "MANIFEST.tsv"), newline="") as manifest:
@@ -68,7 +58,7 @@ def main(directories):
                     "family": row["model_type"],
                     "total_params": int(row["total_params"]),
                     "source": "config: " + row["source_of_config"].split(":")[0] + "; count: " + row["source_of_count"][:160],
-                    "config": keep(config),
+                    "config": keep(config, table),
                 })
     presets.sort(key=lambda p: (p["family"].lower(), p["total_params"]))
     out_path = os.path.join(os.path.dirname(__file__), "..", "web", "src", "presets", "presets.json")
@@ -82,4 +72,4 @@ def main(directories):
 if __name__ == "__main__":
     here = os.path.dirname(os.path.abspath(__file__))
     default = [os.path.join(here, "..", "tests", "fixtures", "configs")]
-    main(sys.argv[1:] or default)
+    main(sys.argv[1:] or default, os.environ.get("FITCHECK_CLI", os.path.join(here, "..", "build", "fitcheck")))

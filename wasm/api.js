@@ -53,3 +53,4 @@ Module['inferenceReport'] = function (configText, options) { return fitcheckCall
 Module['acceleratorCatalog'] = function () { return fitcheckCall(6); };
 Module['formatCatalog'] = function () { return fitcheckCall(7); };
 Module['version'] = function () { return fitcheckCall(8, '', null, true); };
+Module['configFields'] = function () { return fitcheckCall(9); };

@@ -31,6 +31,7 @@ enum class Call : std::int32_t {
   accelerator_catalog = 6,
   format_catalog = 7,
   version = 8,
+  config_fields = 9,
 };
 
 // The answer's status word (wasm/api.js): the report, or an error with or without the field it names.
@@ -76,6 +77,7 @@ std::string report(Call call, const Text* texts, std::uint32_t count) {
     case Call::accelerator_catalog: return fitcheck::accelerator_catalog_json();
     case Call::format_catalog: return fitcheck::format_catalog_json();
     case Call::version: return "0.1.0";
+    case Call::config_fields: return fitcheck::config_fields_json();
     default: break;
   }
   throw std::invalid_argument("this function is not in this build of the core (the first-view module has "

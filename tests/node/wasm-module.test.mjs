@@ -173,6 +173,15 @@ test('every bundled preset parses and gives its recorded count', () => {
   }
 });
 
+test('configFields() is the table the CLI prints (fitcheck config-fields --json)', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const native = JSON.parse(execFileSync(path.join(repo, 'build/fitcheck'), ['config-fields', '--json']).toString());
+  const table = module.configFields();
+  assert.deepEqual(table, native);
+  const hidden = table.fields.find((row) => row.in === 'model' && row.name === 'hidden_size');
+  assert.deepEqual(hidden.aliases, ['n_embd', 'n_embed', 'd_model']);
+});
+
 test('native CLI and WASM give the same parameter report for every fixture config', async () => {
   const { execFileSync } = await import('node:child_process');
   const cli = path.join(repo, 'build/fitcheck');

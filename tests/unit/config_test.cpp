@@ -2,8 +2,14 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
 
+#include "config/config_fields.hpp"
+#include "config/field_names.hpp"
 #include "fitcheck/config.hpp"
+#include "fitcheck/params.hpp"
+#include "fitcheck/report.hpp"
 #include "test_support.hpp"
 
 using namespace fitcheck;
@@ -162,4 +168,118 @@ TEST_CASE("NaN and Infinity literals pass in unread fields and fail in read ones
 
 TEST_CASE("a UTF-8 byte order mark is accepted") {
   CHECK(parse_hf_config("\xEF\xBB\xBF" + small_llama).hidden_size == 64);
+}
+
+TEST_CASE("an unknown model_type that names hidden_size n_embed is read (BLOOM's spelling)") {
+  // Refused before: the generic path checked its own shorter alias list. Hand count of a generic
+  // Llama-style decoder, hidden 64, 4 heads of 16, MLP 128, vocabulary 100, untied:
+  //   embedding 100 x 64 = 6,400; per layer q, k, v, o 4 x 64 x 64 = 16,384, gated MLP
+  //   3 x 64 x 128 = 24,576, two RMSNorms 2 x 64 = 128, so 41,088; two layers 82,176; final norm 64;
+  //   lm_head 6,400. Total 6,400 + 82,176 + 64 + 6,400 = 95,040.
+  const ModelDescription model = parse_hf_config(R"({"model_type":"my_new_llm","n_embed":64,"intermediate_size":128,
+    "num_hidden_layers":2,"num_attention_heads":4,"vocab_size":100})");
+  CHECK(model.hidden_size == 64);
+  CHECK(mentions(model.assumptions, "generic"));
+  CHECK(count_parameters(model).total == 95040);
+  // Likewise an MLP width under T5's name, which the generic check accepted and the reader then refused.
+  CHECK(count_parameters(parse_hf_config(R"({"model_type":"my_new_llm","n_embed":64,"d_ff":128,
+    "num_hidden_layers":2,"num_attention_heads":4,"vocab_size":100})")).total == 95040);
+}
+
+TEST_CASE("both revisions of Phi-2 read the same context length (n_positions is max_position_embeddings)") {
+  const std::string dir = test::fixture_configs_dir();
+  const ModelDescription legacy = parse_hf_config(test::read_file(dir + "/microsoft--phi-2-mixformer-legacy.json"));
+  const ModelDescription current = parse_hf_config(test::read_file(dir + "/microsoft--phi-2.json"));
+  CHECK(legacy.max_position_embeddings == 2048);  // "n_positions": 2048 in the mixformer-sequential config
+  CHECK(current.max_position_embeddings == 2048);  // "max_position_embeddings": 2048
+}
+
+namespace {
+
+// What a config reads as: the parameter report (shapes, counts, assumptions) and the stored precision.
+std::string reading(const std::string& text) {
+  try {
+    const ModelDescription model = parse_hf_config(text);
+    const StoredPrecision& stored = model.stored_precision;
+    return parameter_report_json(model, count_parameters(model)) + " dtype " + stored.torch_dtype + " method " +
+           stored.quant_method + " format " + stored.quant_format + " bits " + std::to_string(stored.quant_bits) +
+           " group " + std::to_string(stored.quant_group_size);
+  } catch (const ConfigError& error) {
+    return std::string("refused: ") + error.what();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every alias in the field table reads as its field") {
+  // An unknown model_type (the generic reader) holding every aliased field, each at a value that
+  // differs from what its absence gives, so that an alias the readers skipped would show.
+  const nlohmann::ordered_json base = nlohmann::ordered_json::parse(R"({"model_type":"my_new_llm",
+    "hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,"head_dim":32,
+    "intermediate_size":96,"vocab_size":100,"max_position_embeddings":512,"attention_bias":true,
+    "num_local_experts":4,"num_experts_per_tok":2,"torch_dtype":"float32",
+    "quantization_config":{"quant_method":"gptq","fmt":"e4m3","bits":4,"group_size":32}})");
+  const std::string canonical = reading(base.dump());
+  REQUIRE(canonical.rfind("refused", 0) != 0);
+  int aliases_walked = 0;
+  for (const detail::FieldNames& row : detail::field_table) {
+    if (row.aliases[0].empty()) continue;
+    const std::string name(row.name);
+    INFO("field ", name);
+    // Aliased fields live at the top level or in quantization_config; a new scope needs a case here.
+    REQUIRE((row.scope == detail::FieldScope::model || row.scope == detail::FieldScope::quantization_config));
+    nlohmann::ordered_json without = base;
+    nlohmann::ordered_json& object = row.scope == detail::FieldScope::model ? without : without["quantization_config"];
+    REQUIRE_MESSAGE(object.contains(name), "the base config of this test lacks the aliased field " << name);
+    const nlohmann::ordered_json value = object[name];
+    object.erase(name);
+    CHECK(reading(without.dump()) != canonical);  // the field matters, so the comparison below can fail
+    for (const std::string_view alias : row.aliases) {
+      if (alias.empty()) break;
+      INFO("alias ", std::string(alias));
+      nlohmann::ordered_json renamed = without;
+      (row.scope == detail::FieldScope::model ? renamed : renamed["quantization_config"])[std::string(alias)] = value;
+      CHECK(reading(renamed.dump()) == canonical);
+      ++aliases_walked;
+    }
+  }
+  CHECK(aliases_walked >= 20);
+}
+
+TEST_CASE("the list of read keys (config-fields) is the field table") {
+  const auto listed = nlohmann::json::parse(config_fields_json())["fields"];
+  REQUIRE(listed.size() == std::size(detail::field_table));
+  const auto row = [&](const std::string& in, const std::string& name) {
+    for (const auto& entry : listed)
+      if (entry["in"] == in && entry["name"] == name) return entry;
+    return nlohmann::json();
+  };
+  CHECK(row("model", "hidden_size")["aliases"] == nlohmann::json({"n_embd", "n_embed", "d_model"}));
+  CHECK(row("model", "torch_dtype")["aliases"] == nlohmann::json({"dtype"}));  // TinyLlama's config says dtype
+  CHECK(row("model", "text_config")["holds"] == "model");
+  CHECK(row("model", "vision_config")["holds"] == "none");
+  CHECK(row("model", "quantization_config")["holds"] == "quantization_config");
+  CHECK(row("quantization_config", "bits")["aliases"] == nlohmann::json({"w_bit"}));
+  CHECK(row("attn_config", "kv_n_heads")["aliases"] == nlohmann::json::array());
+  CHECK_FALSE(row("model", "hidden_size").contains("holds"));
+  CHECK(row("model", "rope_theta").is_null());  // read by no reader of the core
+
+  const test::CommandResult json = test::run_cli("config-fields --json");
+  CHECK(json.exit_status == 0);
+  CHECK(json.out == config_fields_json() + "\n");
+  const test::CommandResult text = test::run_cli("config-fields");
+  CHECK(text.exit_status == 0);
+  CHECK(text.out.find("hidden_size") != std::string::npos);
+  CHECK(text.out.find("n_embd, n_embed, d_model") != std::string::npos);
+  CHECK(text.out.find("inside quantization_config:") != std::string::npos);
+}
+
+TEST_CASE("a field read from an object it does not belong to is a programming error") {
+  const auto document = detail::parse_json_document(R"({"quantization_config":{"bits":4}})");
+  const detail::ConfigFields root = detail::ConfigFields::root(document);
+  const auto quantization = root.object("quantization_config");
+  REQUIRE(quantization.has_value());
+  CHECK(quantization->optional_count("quantization_config.bits", 1, 64) == 4);
+  CHECK_THROWS_AS((void)quantization->has("hidden_size"), std::logic_error);
+  CHECK_THROWS_AS((void)root.has("quantization_config.bits"), std::logic_error);
 }

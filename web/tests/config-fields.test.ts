@@ -1,48 +1,72 @@
 // SPDX-License-Identifier: MIT
 import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { compactConfigText, keepReadFields, nestedFields, readFields } from '../src/state/config-fields';
+import { compactConfigText, compactConfigTextForLink, keepReadFields } from '../src/state/config-fields';
+import type { CoreError } from '../src/core/types';
+import { core, fixtureConfig, fixtureConfigs } from './support/core';
 
-const script = fs.readFileSync(path.resolve(import.meta.dirname, '../../scripts/make-presets.py'), 'utf8');
+const table = core.configFields();
 
-function pythonSet(name: string): string[] {
-  const match = new RegExp(`${name} = \\{([\\s\\S]*?)\\n\\}`).exec(script);
-  if (!match) throw new Error(`${name} not found in make-presets.py`);
-  return [...match[1].matchAll(/"([a-z0-9_]+)"/g)].map((m) => m[1]);
+// What the core makes of a config: its reports, or its error.
+function outcome(text: string): string {
+  try {
+    return JSON.stringify([core.parameterReport(text), core.inferenceReport(text, {}), core.inferenceReport(text, { gpu: 'h100' })]);
+  } catch (error) {
+    return `error ${(error as CoreError).field}: ${(error as Error).message}`;
+  }
 }
 
-describe('the link whitelist', () => {
-  test('is the same list as scripts/make-presets.py READ_FIELDS', () => {
-    expect([...readFields].sort()).toEqual(pythonSet('READ_FIELDS').sort());
-  });
-  test('keeps the same nested fields as NESTED_FIELDS', () => {
-    const block = /NESTED_FIELDS = \{([\s\S]*?)\}\}/.exec(script)![1];
-    for (const [key, fields] of Object.entries(nestedFields)) {
-      const entry = new RegExp(`"${key}": \\{([^}]*)\\}`).exec(block + '}')![1];
-      expect([...fields].sort()).toEqual([...entry.matchAll(/"([a-z_]+)"/g)].map((m) => m[1]).sort());
-    }
-  });
+describe('the link whitelist: the core table of the keys it reads', () => {
   test('drops fields the core does not read, keeps nested ones it reads', () => {
-    const kept = keepReadFields({
-      model_type: 'llama',
-      hidden_size: 4096,
-      rope_scaling: { factor: 8 },
-      transformers_version: '4.43',
-      quantization_config: { quant_method: 'gptq', bits: 4, damp_percent: 0.01 },
-      text_config: { hidden_size: 8, bos_token_id: 1 },
-      vision_config: { hidden_size: 1152 },
-    });
+    const kept = keepReadFields(
+      {
+        model_type: 'llama',
+        hidden_size: 4096,
+        dtype: 'float32',
+        rope_scaling: { factor: 8 },
+        transformers_version: '4.43',
+        quantization_config: { quant_method: 'gptq', bits: 4, damp_percent: 0.01 },
+        text_config: { n_embed: 8, bos_token_id: 1 },
+        vision_config: { hidden_size: 1152 },
+      },
+      table,
+    );
     expect(kept).toEqual({
       model_type: 'llama',
       hidden_size: 4096,
+      dtype: 'float32',
       quantization_config: { quant_method: 'gptq', bits: 4 },
-      text_config: { hidden_size: 8 },
+      text_config: { n_embed: 8 },
       vision_config: {},
     });
   });
+  test('keeps a value of the wrong type as it is, so that the link reproduces the error', () => {
+    expect(keepReadFields({ quantization_config: 'gptq', text_config: [1] }, table)).toEqual({ quantization_config: 'gptq', text_config: [1] });
+  });
   test('leaves text that is not a JSON object as it is', () => {
-    expect(compactConfigText('{"model_type": ')).toBe('{"model_type": ');
-    expect(compactConfigText('{"model_type":"gpt2","n_ctx":1024}')).toBe('{"model_type":"gpt2"}');
+    expect(compactConfigText('{"model_type": ', table)).toBe('{"model_type": ');
+    expect(compactConfigText('{"model_type":"gpt2","n_ctx":1024}', table)).toBe('{"model_type":"gpt2"}');
+  });
+  test('every fixture config, cut down, gives the same reports (or the same error) as the whole config', () => {
+    const files = fs.readdirSync(fixtureConfigs).filter((file) => file.endsWith('.json'));
+    expect(files.length).toBeGreaterThan(30);
+    for (const file of files) {
+      const text = fixtureConfig(file);
+      const compact = compactConfigText(text, table);
+      expect(outcome(compact), file).toBe(outcome(text));
+      let parsed = true;
+      try {
+        JSON.parse(text);
+      } catch {
+        parsed = false; // NaN/Infinity literals (Nemotron-H): not JSON to the page, sent as they are
+      }
+      if (parsed) expect(compact.length, file).toBeLessThan(text.length);
+      else expect(compact, file).toBe(text);
+    }
+  });
+  test('links take the table from the WebAssembly core', async () => {
+    const text = fixtureConfig('TinyLlama--TinyLlama-1.1B-Chat-v1.0.json');
+    expect(await compactConfigTextForLink(text)).toBe(compactConfigText(text, table));
+    expect(JSON.parse(await compactConfigTextForLink(text)).dtype).toBe('float32');
   });
 });

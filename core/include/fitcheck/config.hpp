@@ -26,4 +26,12 @@ class ConfigError : public std::runtime_error {
 // contradictory field. Defaults applied are listed in ModelDescription::assumptions.
 ModelDescription parse_hf_config(std::string_view json_text);
 
+// Every config.json key parse_hf_config reads, as JSON: {"fields": [{"in": "model", "name":
+// "hidden_size", "aliases": ["n_embd", "n_embed", "d_model"]}, ...]}. "in" is the object the key is
+// read from: "model" (the top level, or text_config), "quantization_config", "attn_config" or
+// "ffn_config"; an object's row adds "holds", the "in" of the keys read inside it ("none": only its
+// presence is read). A config cut down to these keys gives the same reports: the CLI prints the list
+// (`fitcheck config-fields`), scripts/make-presets.py and the page's links keep exactly these keys.
+std::string config_fields_json();
+
 }  // namespace fitcheck

@@ -44,23 +44,23 @@ void check_layer(const LayerShape& layer, const ModelDescription& model) {
 
 StoredPrecision read_stored_precision(const ConfigFields& root, const ConfigFields& fields) {
   StoredPrecision stored;
-  stored.torch_dtype = fields.string({"torch_dtype", "dtype"}).value_or(root.string({"torch_dtype", "dtype"}).value_or(""));
-  const auto quantization = root.object({"quantization_config"});
+  stored.torch_dtype = fields.string("torch_dtype").value_or(root.string("torch_dtype").value_or(""));
+  const auto quantization = root.object("quantization_config");
   if (!quantization) return stored;
-  stored.quant_method = quantization->string({"quant_method"}).value_or("");
-  stored.quant_format = quantization->string({"fmt", "bnb_4bit_quant_type", "quant_algo", "format"}).value_or("");
-  stored.quant_bits = quantization->optional_count({"bits", "w_bit"}, 1, 64).value_or(0);
+  stored.quant_method = quantization->string("quantization_config.quant_method").value_or("");
+  stored.quant_format = quantization->string("quantization_config.fmt").value_or("");
+  stored.quant_bits = quantization->optional_count("quantization_config.bits", 1, 64).value_or(0);
   if (stored.quant_bits == 0) {
-    if (quantization->boolean({"load_in_4bit"}).value_or(false)) stored.quant_bits = 4;
-    else if (quantization->boolean({"load_in_8bit"}).value_or(false)) stored.quant_bits = 8;
+    if (quantization->boolean("quantization_config.load_in_4bit").value_or(false)) stored.quant_bits = 4;
+    else if (quantization->boolean("quantization_config.load_in_8bit").value_or(false)) stored.quant_bits = 8;
   }
   // -1: one group per row (GPTQ); bounded so that group arithmetic stays far inside 64 bits.
-  stored.quant_group_size = quantization->optional_count({"group_size", "q_group_size"}, -1, 1 << 20).value_or(0);
-  if (auto blocks = quantization->integer_list({"weight_block_size"}); blocks && blocks->size() == 2) {
+  stored.quant_group_size = quantization->optional_count("quantization_config.group_size", -1, 1 << 20).value_or(0);
+  if (auto blocks = quantization->integer_list("quantization_config.weight_block_size"); blocks && blocks->size() == 2) {
     for (const std::int64_t size : *blocks)
       if (size < 1 || size > (1 << 20))
-        throw ConfigError(quantization->path_of("weight_block_size"),
-                          "field '" + quantization->path_of("weight_block_size") +
+        throw ConfigError(quantization->path_of("quantization_config.weight_block_size"),
+                          "field '" + quantization->path_of("quantization_config.weight_block_size") +
                               "' must hold two block sizes between 1 and 1048576, but it holds " + std::to_string(size));
     stored.quant_block_rows = (*blocks)[0];
     stored.quant_block_columns = (*blocks)[1];
@@ -75,24 +75,26 @@ ModelDescription parse_hf_config(std::string_view json_text) {
   const ConfigFields root = ConfigFields::root(document);
 
   ModelDescription model;
-  const std::string outer_type = root.string({"model_type"}).value_or("");
-  if (auto architectures = root.string_list({"architectures"}); architectures && !architectures->empty())
+  const std::string outer_type = root.string("model_type").value_or("");
+  if (auto architectures = root.string_list("architectures"); architectures && !architectures->empty())
     model.architecture = architectures->front();
 
   // Multimodal wrappers (Gemma-3, LLaVA, Mistral-3...) nest the language model under text_config.
   ConfigFields fields = root;
   std::string model_type = outer_type;
-  if (auto text_config = root.object({"text_config"})) {
+  if (auto text_config = root.object("text_config")) {
     fields = *text_config;
-    model_type = fields.string({"model_type"}).value_or("");
+    model_type = fields.string("model_type").value_or("");
     if (model_type.empty()) {
       model_type = outer_type;
       model.assumptions.push_back("text_config has no model_type; read it with the rules of '" + outer_type + "'");
     }
   }
-  for (const char* tower : {"vision_config", "audio_config"}) {
-    if (root.has({tower})) {
-      model.not_counted.push_back(std::string(tower) + ": the " + (tower[0] == 'v' ? "vision" : "audio") +
+  struct Tower { detail::Field field; const char* kind; };
+  const Tower towers[] = {{"vision_config", "vision"}, {"audio_config", "audio"}};
+  for (const auto& [tower, kind] : towers) {
+    if (root.has(tower)) {
+      model.not_counted.push_back(std::string(tower.names().name) + ": the " + kind +
                                   " encoder and its projector are not counted; fitcheck counts the language model");
     }
   }

@@ -93,8 +93,8 @@ void reject_unsupported(const std::string& type) {
 std::vector<std::int64_t> sliding_windows(const std::string& type, const ConfigFields& fields, std::int64_t layers,
                                           ModelDescription& model) {
   std::vector<std::int64_t> windows(static_cast<std::size_t>(layers), 0);
-  const std::int64_t window = fields.optional_count({"sliding_window"}, 1, max_positions).value_or(0);
-  if (auto layer_types = fields.string_list({"layer_types"})) {
+  const std::int64_t window = fields.optional_count("sliding_window", 1, max_positions).value_or(0);
+  if (auto layer_types = fields.string_list("layer_types")) {
     if (static_cast<std::int64_t>(layer_types->size()) != layers)
       throw ConfigError(fields.path_of("layer_types"), "field '" + fields.path_of("layer_types") + "' lists " +
                                                            std::to_string(layer_types->size()) + " layers, but the model has " +
@@ -116,15 +116,15 @@ std::vector<std::int64_t> sliding_windows(const std::string& type, const ConfigF
   if (type == "gemma2") {
     for (std::int64_t i = 0; i < layers; i += 2) windows[static_cast<std::size_t>(i)] = window;  // even layers are local
   } else if (type == "gemma3_text") {
-    const std::int64_t pattern = fields.optional_count({"sliding_window_pattern"}, 1, max_layers).value_or(6);
-    if (!fields.has({"sliding_window_pattern"}))
+    const std::int64_t pattern = fields.optional_count("sliding_window_pattern", 1, max_layers).value_or(6);
+    if (!fields.has("sliding_window_pattern"))
       model.assumptions.push_back("sliding_window_pattern absent: every 6th layer is global, as Gemma3TextConfig");
     for (std::int64_t i = 0; i < layers; ++i)
       if ((i + 1) % pattern != 0) windows[static_cast<std::size_t>(i)] = window;
   } else if (type.rfind("qwen", 0) == 0) {
     // Qwen2/3: the window applies only with use_sliding_window, to layers from max_window_layers on.
-    if (fields.boolean({"use_sliding_window"}).value_or(false)) {
-      const std::int64_t first = fields.optional_count({"max_window_layers"}, 0, max_layers).value_or(layers);
+    if (fields.boolean("use_sliding_window").value_or(false)) {
+      const std::int64_t first = fields.optional_count("max_window_layers", 0, max_layers).value_or(layers);
       for (std::int64_t i = first; i < layers; ++i) windows[static_cast<std::size_t>(i)] = window;
     }
   } else if (type == "mistral" || type == "mixtral" || type == "phi3" || type == "phimoe" || type == "starcoder2" ||
@@ -145,40 +145,40 @@ struct MoeRule {
 // Reads routed/shared experts and which layers are sparse, for every MoE spelling.
 std::optional<MoeRule> read_moe(const std::string& type, const ConfigFields& fields, std::int64_t layers,
                                 std::int64_t dense_width) {
-  const auto experts = fields.optional_count({"num_local_experts", "num_experts", "n_routed_experts"}, 0, max_experts);
+  const auto experts = fields.optional_count("num_local_experts", 0, max_experts);
   if (!experts || *experts == 0) return std::nullopt;
   MoeRule rule;
   MoeShape& moe = rule.shape;
   moe.num_experts = *experts;
-  moe.experts_per_token = fields.required_count({"num_experts_per_tok", "experts_per_token"}, 1, max_experts);
+  moe.experts_per_token = fields.required_count("num_experts_per_tok", 1, max_experts);
   moe.expert_intermediate_size =
-      fields.optional_count({"moe_intermediate_size"}, 1, max_intermediate_size).value_or(dense_width);
+      fields.optional_count("moe_intermediate_size", 1, max_intermediate_size).value_or(dense_width);
   rule.is_sparse.assign(static_cast<std::size_t>(layers), true);
   if (type == "qwen2_moe" || type == "qwen3_moe") {
-    const std::int64_t step = fields.optional_count({"decoder_sparse_step"}, 1, max_layers).value_or(1);
-    const auto dense_layers = fields.integer_list({"mlp_only_layers"}).value_or(std::vector<std::int64_t>{});
+    const std::int64_t step = fields.optional_count("decoder_sparse_step", 1, max_layers).value_or(1);
+    const auto dense_layers = fields.integer_list("mlp_only_layers").value_or(std::vector<std::int64_t>{});
     for (std::int64_t i = 0; i < layers; ++i) {
       bool sparse = (i + 1) % step == 0;
       for (auto dense : dense_layers) sparse = sparse && dense != i;
       rule.is_sparse[static_cast<std::size_t>(i)] = sparse;
     }
-    if (auto shared = fields.optional_count({"shared_expert_intermediate_size"}, 0, max_intermediate_size); shared && *shared > 0) {
+    if (auto shared = fields.optional_count("shared_expert_intermediate_size", 0, max_intermediate_size); shared && *shared > 0) {
       moe.num_shared_experts = 1;
       moe.shared_expert_intermediate_size = *shared;
       moe.shared_expert_gate = true;  // Qwen2MoeSparseMoeBlock.shared_expert_gate: Linear(hidden, 1)
     }
   } else if (type == "deepseek_v2" || type == "deepseek_v3") {
-    const std::int64_t first_dense = fields.optional_count({"first_k_dense_replace"}, 0, max_layers).value_or(0);
-    const std::int64_t frequency = fields.optional_count({"moe_layer_freq"}, 1, max_layers).value_or(1);
+    const std::int64_t first_dense = fields.optional_count("first_k_dense_replace", 0, max_layers).value_or(0);
+    const std::int64_t frequency = fields.optional_count("moe_layer_freq", 1, max_layers).value_or(1);
     for (std::int64_t i = 0; i < layers; ++i) rule.is_sparse[static_cast<std::size_t>(i)] = i >= first_dense && i % frequency == 0;
-    if (auto shared = fields.optional_count({"n_shared_experts"}, 0, max_experts); shared && *shared > 0) {
+    if (auto shared = fields.optional_count("n_shared_experts", 0, max_experts); shared && *shared > 0) {
       moe.num_shared_experts = *shared;
       moe.shared_expert_intermediate_size = moe.expert_intermediate_size;
     }
     // DeepSeek-V3's noaux_tc routing keeps a learned per-expert score correction bias.
-    moe.router_correction_bias = fields.string({"topk_method"}).value_or("") == "noaux_tc";
+    moe.router_correction_bias = fields.string("topk_method").value_or("") == "noaux_tc";
   } else if (type == "granitemoeshared") {
-    if (auto shared = fields.optional_count({"shared_intermediate_size"}, 0, max_intermediate_size); shared && *shared > 0) {
+    if (auto shared = fields.optional_count("shared_intermediate_size", 0, max_intermediate_size); shared && *shared > 0) {
       moe.num_shared_experts = 1;
       moe.shared_expert_intermediate_size = *shared;
     }
@@ -190,11 +190,11 @@ std::optional<MoeRule> read_moe(const std::string& type, const ConfigFields& fie
 }
 
 void read_multi_latent_attention(const ConfigFields& fields, AttentionShape& attention) {
-  attention.q_lora_rank = fields.optional_count({"q_lora_rank"}, 1, max_hidden_size).value_or(0);
-  attention.kv_lora_rank = fields.required_count({"kv_lora_rank"}, 1, max_hidden_size);
-  attention.qk_nope_head_dim = fields.required_count({"qk_nope_head_dim"}, 1, max_hidden_size);
-  attention.qk_rope_head_dim = fields.required_count({"qk_rope_head_dim"}, 1, max_hidden_size);
-  attention.value_head_dim = fields.required_count({"v_head_dim"}, 1, max_hidden_size);
+  attention.q_lora_rank = fields.optional_count("q_lora_rank", 1, max_hidden_size).value_or(0);
+  attention.kv_lora_rank = fields.required_count("kv_lora_rank", 1, max_hidden_size);
+  attention.qk_nope_head_dim = fields.required_count("qk_nope_head_dim", 1, max_hidden_size);
+  attention.qk_rope_head_dim = fields.required_count("qk_rope_head_dim", 1, max_hidden_size);
+  attention.value_head_dim = fields.required_count("v_head_dim", 1, max_hidden_size);
   attention.head_dim = attention.qk_nope_head_dim + attention.qk_rope_head_dim;
   attention.num_kv_heads = attention.num_heads;  // every head has its own decompressed key and value
 }
@@ -204,13 +204,13 @@ void read_modern_decoder(const std::string& type, const DecoderTraits& traits, c
   model.hidden_size = read_hidden_size(fields);
   model.num_layers = read_layer_count(fields);
   model.vocab_size = read_vocab_size(fields);
-  model.max_position_embeddings = fields.optional_count({"max_position_embeddings"}, 1, max_positions).value_or(0);
+  model.max_position_embeddings = fields.optional_count("max_position_embeddings", 1, max_positions).value_or(0);
   model.tie_word_embeddings = read_tie(fields, traits.tie_default, model);
   model.norm = traits.norm;
   model.norm_has_weight = traits.norm_has_weight;
   model.lm_head_bias = traits.lm_head_bias;
   model.position_encoding = PositionEncoding::rotary;
-  model.multi_token_prediction_layers = fields.optional_count({"num_nextn_predict_layers"}, 0, max_layers).value_or(0);
+  model.multi_token_prediction_layers = fields.optional_count("num_nextn_predict_layers", 0, max_layers).value_or(0);
 
   LayerShape base;
   base.hidden_norms = traits.hidden_norms;
@@ -221,22 +221,22 @@ void read_modern_decoder(const std::string& type, const DecoderTraits& traits, c
     read_multi_latent_attention(fields, attention);
   } else {
     attention.num_kv_heads =
-        fields.optional_count({"num_key_value_heads", "num_kv_heads"}, 1, max_heads).value_or(attention.num_heads);
-    if (!fields.has({"num_key_value_heads", "num_kv_heads"}))
+        fields.optional_count("num_key_value_heads", 1, max_heads).value_or(attention.num_heads);
+    if (!fields.has("num_key_value_heads"))
       model.assumptions.push_back("num_key_value_heads absent: every query head has its own key/value head (MHA), as transformers does");
     attention.head_dim = read_head_dim(fields, model.hidden_size, attention.num_heads, model);
     attention.value_head_dim = attention.head_dim;
   }
   // One switch for all projection biases where the family has it (Llama attention_bias,
   // InternLM2 bias); Qwen2 hard-wires q/k/v biases.
-  const auto bias_switch = fields.boolean({"attention_bias", "bias", "use_bias"});
+  const auto bias_switch = fields.boolean("attention_bias");
   attention.qkv_bias = bias_switch.value_or(traits.qkv_bias_default);
   attention.output_bias = bias_switch.value_or(traits.output_bias_default);
   if (type.rfind("qwen2", 0) == 0) {
     attention.qkv_bias = true;
     attention.output_bias = false;
   }
-  if (traits.qk_norm == QkNorm::per_head || (type == "cohere" && fields.boolean({"use_qk_norm"}).value_or(false))) {
+  if (traits.qk_norm == QkNorm::per_head || (type == "cohere" && fields.boolean("use_qk_norm").value_or(false))) {
     attention.query_norm_size = type == "cohere" ? attention.num_heads * attention.head_dim : attention.head_dim;
     attention.key_norm_size = type == "cohere" ? attention.num_kv_heads * attention.head_dim : attention.head_dim;
   } else if (traits.qk_norm == QkNorm::full_width) {
@@ -245,10 +245,10 @@ void read_modern_decoder(const std::string& type, const DecoderTraits& traits, c
   }
   attention.attention_sinks = type == "gpt_oss";
 
-  base.mlp.intermediate_size = fields.required_count({"intermediate_size"}, 1, max_intermediate_size);
+  base.mlp.intermediate_size = fields.required_count("intermediate_size", 1, max_intermediate_size);
   base.mlp.gated = traits.gated;
   base.mlp.bias = traits.mlp_bias_follows_attention ? attention.output_bias
-                                                    : fields.boolean({"mlp_bias"}).value_or(false);
+                                                    : fields.boolean("mlp_bias").value_or(false);
 
   const auto windows = sliding_windows(type, fields, model.num_layers, model);
   const auto moe = read_moe(type, fields, model.num_layers, base.mlp.intermediate_size);
@@ -263,22 +263,16 @@ void read_modern_decoder(const std::string& type, const DecoderTraits& traits, c
   }
 }
 
+// The fields read_modern_decoder requires, checked together so that one message names them all.
 void require_generic_fields(const ConfigFields& fields) {
-  struct Need { ConfigFields::Names names; const char* label; };
-  const Need needs[] = {
-      {{"hidden_size", "n_embd", "d_model"}, "hidden_size"},
-      {{"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, "num_hidden_layers"},
-      {{"num_attention_heads", "n_head", "n_heads", "num_heads"}, "num_attention_heads"},
-      {{"intermediate_size", "n_inner", "ffn_dim", "d_ff"}, "intermediate_size"},
-      {{"vocab_size", "padded_vocab_size"}, "vocab_size"},
-  };
+  const Field needs[] = {"hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size", "vocab_size"};
   std::string missing;
   std::string first;
-  for (const auto& need : needs) {
-    if (!fields.has(need.names)) {
-      if (first.empty()) first = fields.path_of(need.label);
+  for (const Field need : needs) {
+    if (!fields.has(need)) {
+      if (first.empty()) first = fields.path_of(need);
       if (!missing.empty()) missing.append(", ");
-      missing.append(1, '\'').append(fields.path_of(need.label)).append(1, '\'');
+      missing.append(1, '\'').append(fields.path_of(need)).append(1, '\'');
     }
   }
   if (!missing.empty())
@@ -320,21 +314,21 @@ void read_family(const std::string& model_type, const std::string& outer_model_t
 }
 
 std::int64_t read_hidden_size(const ConfigFields& fields) {
-  return fields.required_count({"hidden_size", "n_embd", "n_embed", "d_model"}, 1, max_hidden_size);
+  return fields.required_count("hidden_size", 1, max_hidden_size);
 }
 std::int64_t read_layer_count(const ConfigFields& fields) {
-  return fields.required_count({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, 1, max_layers);
+  return fields.required_count("num_hidden_layers", 1, max_layers);
 }
 std::int64_t read_head_count(const ConfigFields& fields) {
-  return fields.required_count({"num_attention_heads", "n_head", "n_heads", "num_heads"}, 1, max_heads);
+  return fields.required_count("num_attention_heads", 1, max_heads);
 }
 std::int64_t read_vocab_size(const ConfigFields& fields) {
-  return fields.required_count({"vocab_size", "padded_vocab_size"}, 1, max_vocab_size);
+  return fields.required_count("vocab_size", 1, max_vocab_size);
 }
 
 std::int64_t read_head_dim(const ConfigFields& fields, std::int64_t hidden_size, std::int64_t num_heads,
                            ModelDescription& model) {
-  if (auto head_dim = fields.optional_count({"head_dim", "kv_channels", "attention_head_dim"}, 1, max_hidden_size))
+  if (auto head_dim = fields.optional_count("head_dim", 1, max_hidden_size))
     return *head_dim;
   if (hidden_size % num_heads != 0)
     throw ConfigError(fields.path_of("num_attention_heads"),
@@ -345,7 +339,7 @@ std::int64_t read_head_dim(const ConfigFields& fields, std::int64_t hidden_size,
 }
 
 bool read_tie(const ConfigFields& fields, bool family_default, ModelDescription& model) {
-  if (auto tie = fields.boolean({"tie_word_embeddings"})) return *tie;
+  if (auto tie = fields.boolean("tie_word_embeddings")) return *tie;
   model.assumptions.push_back(std::string("tie_word_embeddings absent: ") +
                               (family_default ? "input and output embeddings tied" : "separate lm_head") +
                               ", the default of this family's configuration class");

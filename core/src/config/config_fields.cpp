@@ -235,178 +235,187 @@ std::shared_ptr<const JsonDocument> parse_json_document(std::string_view text) {
 
 bool has_nonfinite_literals(const JsonDocument& document) { return document.has_nonfinite_literals; }
 
-ConfigFields::ConfigFields(std::shared_ptr<const JsonDocument> document, const void* object, std::string path)
-    : document_(std::move(document)), object_(object), path_(std::move(path)),
+ConfigFields::ConfigFields(std::shared_ptr<const JsonDocument> document, const void* object, std::string path,
+                           FieldScope scope)
+    : document_(std::move(document)), object_(object), path_(std::move(path)), scope_(scope),
       notes_(std::make_shared<std::vector<std::string>>()) {}
 
 ConfigFields ConfigFields::root(const std::shared_ptr<const JsonDocument>& document) {
-  return ConfigFields(document, &document->value, "");
+  return ConfigFields(document, &document->value, "", FieldScope::model);
 }
 
-std::string ConfigFields::path_of(const char* name) const { return path_ + name; }
+std::string ConfigFields::path_of_key(std::string_view key) const { return path_ + std::string(key); }
+std::string ConfigFields::path_of(Field field) const { return path_of_key(field.names().name); }
 
-const void* ConfigFields::find(Names names, const char** found_name) const {
+const void* ConfigFields::find(Field field, std::string_view* found_name) const {
+  const FieldNames& names = field.names();
+  if (names.scope != scope_)
+    throw std::logic_error("fitcheck: field '" + std::string(names.name) + "' of " + std::string(scope_name(names.scope)) +
+                           " read from " + (path_.empty() ? std::string("the top level") : path_));
   const Json& object = as_json(object_);
-  for (const char* name : names) {
+  for (std::size_t i = 0; i <= names.aliases.size(); ++i) {
+    const std::string_view name = i == 0 ? names.name : names.aliases[i - 1];
+    if (name.empty()) break;
     auto it = object.find(name);
     if (it != object.end() && !it->is_null()) {
       *found_name = name;
-      if (const auto duplicate = document_->duplicate_keys.find(path_ + name); duplicate != document_->duplicate_keys.end())
-        throw ConfigError(path_of(name), "field '" + path_of(name) + "' appears more than once in config.json with different values (" +
+      if (const auto duplicate = document_->duplicate_keys.find(path_of_key(name)); duplicate != document_->duplicate_keys.end())
+        throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' appears more than once in config.json with different values (" +
                                              duplicate->second + "); fitcheck does not guess which one is meant");
       return &*it;
     }
   }
-  *found_name = *names.begin();
+  *found_name = names.name;
   return nullptr;
 }
 
-bool ConfigFields::has(Names names) const {
-  const char* name = nullptr;
-  return find(names, &name) != nullptr;
+bool ConfigFields::has(Field field) const {
+  std::string_view name;
+  return find(field, &name) != nullptr;
 }
 
-std::optional<std::int64_t> ConfigFields::integer(Names names) const {
-  const char* name = nullptr;
-  const void* found = find(names, &name);
+std::optional<std::int64_t> ConfigFields::integer(Field field) const {
+  std::string_view name;
+  const void* found = find(field, &name);
   if (!found) return std::nullopt;
   const Json& value = as_json(found);
   if (value.is_number_unsigned()) {
     const auto unsigned_value = value.get<std::uint64_t>();
     if (unsigned_value > static_cast<std::uint64_t>(INT64_MAX))
-      throw ConfigError(path_of(name), "field '" + path_of(name) + "' is too large: " + show(value));
+      throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' is too large: " + show(value));
     return static_cast<std::int64_t>(unsigned_value);
   }
   if (value.is_number_integer()) return value.get<std::int64_t>();
   if (value.is_number_float()) {
     const double number = value.get<double>();
     if (std::isfinite(number) && number == std::floor(number) && std::fabs(number) < 9.0e15) {
-      notes_->push_back("field '" + path_of(name) + "' is written as " + show(value) + "; read as the integer " +
+      notes_->push_back("field '" + path_of_key(name) + "' is written as " + show(value) + "; read as the integer " +
                         std::to_string(static_cast<std::int64_t>(number)));
       return static_cast<std::int64_t>(number);
     }
-    throw ConfigError(path_of(name), "field '" + path_of(name) + "' must be a whole number, but it is " + show(value));
+    throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a whole number, but it is " + show(value));
   }
-  throw ConfigError(path_of(name), "field '" + path_of(name) + "' must be a whole number, but it is " +
+  throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a whole number, but it is " +
                                        type_name(value) + " (" + show(value) + ")");
 }
 
-std::optional<double> ConfigFields::number(Names names) const {
-  const char* name = nullptr;
-  const void* found = find(names, &name);
+std::optional<double> ConfigFields::number(Field field) const {
+  std::string_view name;
+  const void* found = find(field, &name);
   if (!found) return std::nullopt;
   const Json& value = as_json(found);
   if (!value.is_number())
-    throw ConfigError(path_of(name), "field '" + path_of(name) + "' must be a number, but it is " + type_name(value) +
+    throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a number, but it is " + type_name(value) +
                                          " (" + show(value) + ")");
   return value.get<double>();
 }
 
-std::optional<bool> ConfigFields::boolean(Names names) const {
-  const char* name = nullptr;
-  const void* found = find(names, &name);
+std::optional<bool> ConfigFields::boolean(Field field) const {
+  std::string_view name;
+  const void* found = find(field, &name);
   if (!found) return std::nullopt;
   const Json& value = as_json(found);
   if (!value.is_boolean())
-    throw ConfigError(path_of(name), "field '" + path_of(name) + "' must be true or false, but it is " +
+    throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be true or false, but it is " +
                                          type_name(value) + " (" + show(value) + ")");
   return value.get<bool>();
 }
 
-std::optional<std::string> ConfigFields::string(Names names) const {
-  const char* name = nullptr;
-  const void* found = find(names, &name);
+std::optional<std::string> ConfigFields::string(Field field) const {
+  std::string_view name;
+  const void* found = find(field, &name);
   if (!found) return std::nullopt;
   const Json& value = as_json(found);
   if (!value.is_string())
-    throw ConfigError(path_of(name), "field '" + path_of(name) + "' must be a string, but it is " + type_name(value) +
+    throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a string, but it is " + type_name(value) +
                                          " (" + show(value) + ")");
   return value.get<std::string>();
 }
 
-std::optional<std::vector<std::string>> ConfigFields::string_list(Names names) const {
-  const char* name = nullptr;
-  const void* found = find(names, &name);
+std::optional<std::vector<std::string>> ConfigFields::string_list(Field field) const {
+  std::string_view name;
+  const void* found = find(field, &name);
   if (!found) return std::nullopt;
   const Json& value = as_json(found);
   if (!value.is_array())
-    throw ConfigError(path_of(name), "field '" + path_of(name) + "' must be a list of strings, but it is " +
+    throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a list of strings, but it is " +
                                          type_name(value));
   std::vector<std::string> items;
   items.reserve(value.size());
   for (std::size_t i = 0; i < value.size(); ++i) {
     if (!value[i].is_string())
-      throw ConfigError(path_of(name), "field '" + path_of(name) + "' item " + std::to_string(i) +
+      throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' item " + std::to_string(i) +
                                            " must be a string, but it is " + type_name(value[i]));
     items.push_back(value[i].get<std::string>());
   }
   return items;
 }
 
-std::optional<std::vector<std::int64_t>> ConfigFields::integer_list(Names names) const {
-  const char* name = nullptr;
-  const void* found = find(names, &name);
+std::optional<std::vector<std::int64_t>> ConfigFields::integer_list(Field field) const {
+  std::string_view name;
+  const void* found = find(field, &name);
   if (!found) return std::nullopt;
   const Json& value = as_json(found);
   if (!value.is_array())
-    throw ConfigError(path_of(name), "field '" + path_of(name) + "' must be a list of whole numbers, but it is " +
+    throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a list of whole numbers, but it is " +
                                          type_name(value));
   std::vector<std::int64_t> items;
   items.reserve(value.size());
   for (std::size_t i = 0; i < value.size(); ++i) {
     if (!value[i].is_number_integer() && !value[i].is_number_unsigned())
-      throw ConfigError(path_of(name), "field '" + path_of(name) + "' item " + std::to_string(i) +
+      throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' item " + std::to_string(i) +
                                            " must be a whole number, but it is " + type_name(value[i]));
     items.push_back(value[i].get<std::int64_t>());
   }
   return items;
 }
 
-std::optional<ConfigFields> ConfigFields::object(Names names) const {
-  const char* name = nullptr;
-  const void* found = find(names, &name);
+std::optional<ConfigFields> ConfigFields::object(Field field) const {
+  std::string_view name;
+  const void* found = find(field, &name);
   if (!found) return std::nullopt;
   const Json& value = as_json(found);
   if (!value.is_object())
-    throw ConfigError(path_of(name), "field '" + path_of(name) + "' must be an object ({...}), but it is " +
+    throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be an object ({...}), but it is " +
                                          type_name(value));
-  ConfigFields child(document_, found, path_ + name + ".");
+  const auto holds = field.names().holds;
+  if (!holds || *holds == FieldScope::none)
+    throw std::logic_error("fitcheck: field '" + std::string(field.names().name) + "' is not read as an object");
+  ConfigFields child(document_, found, path_of_key(name) + ".", *holds);
   child.notes_ = notes_;
   return child;
 }
 
-std::optional<std::int64_t> ConfigFields::optional_count(Names names, std::int64_t minimum,
+std::optional<std::int64_t> ConfigFields::optional_count(Field field, std::int64_t minimum,
                                                          std::int64_t maximum) const {
-  auto value = integer(names);
+  auto value = integer(field);
   if (!value) return std::nullopt;
   if (*value < minimum || *value > maximum) {
-    const char* name = nullptr;
-    find(names, &name);
-    const std::string field = path_of(name);
+    std::string_view name;
+    find(field, &name);
+    const std::string path = path_of_key(name);
     if (*value < minimum)
-      throw ConfigError(field, "field '" + field + "' must be at least " + std::to_string(minimum) + ", but it is " +
-                                   std::to_string(*value));
-    throw ConfigError(field, "field '" + field + "' is " + std::to_string(*value) +
-                                 ", beyond any real model (fitcheck accepts at most " + std::to_string(maximum) + ")");
+      throw ConfigError(path, "field '" + path + "' must be at least " + std::to_string(minimum) + ", but it is " +
+                                  std::to_string(*value));
+    throw ConfigError(path, "field '" + path + "' is " + std::to_string(*value) +
+                                ", beyond any real model (fitcheck accepts at most " + std::to_string(maximum) + ")");
   }
   return value;
 }
 
-std::int64_t ConfigFields::required_count(Names names, std::int64_t minimum, std::int64_t maximum) const {
-  auto value = optional_count(names, minimum, maximum);
+std::int64_t ConfigFields::required_count(Field field, std::int64_t minimum, std::int64_t maximum) const {
+  auto value = optional_count(field, minimum, maximum);
   if (!value) {
-    std::string message = "required field '" + path_of(*names.begin()) + "' is missing";
-    if (names.size() > 1) {
-      message += " (also looked for";
-      bool first = true;
-      for (auto it = names.begin() + 1; it != names.end(); ++it) {
-        message += first ? " '" : ", '";
-        message += path_of(*it) + "'";
-        first = false;
-      }
-      message += ")";
+    std::string message = "required field '" + path_of(field) + "' is missing";
+    bool first = true;
+    for (const std::string_view alias : field.names().aliases) {
+      if (alias.empty()) break;
+      message += first ? " (also looked for '" : ", '";
+      message += path_of_key(alias) + "'";
+      first = false;
     }
-    throw ConfigError(path_of(*names.begin()), message);
+    if (!first) message += ")";
+    throw ConfigError(path_of(field), message);
   }
   return *value;
 }

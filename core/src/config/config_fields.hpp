@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Typed, path-aware access to the fields of a parsed config.json. Internal to the core: the only
 // place that knows the JSON library. Every error names the field (dotted path) and the problem.
+// Fields are named by their row of field_table (field_names.hpp); each read tries all its spellings.
 #pragma once
 
 #include <cstdint>
-#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "config/field_names.hpp"
 
 namespace fitcheck::detail {
 
@@ -26,36 +28,39 @@ bool has_nonfinite_literals(const JsonDocument& document);
 
 class ConfigFields {
  public:
-  using Names = std::initializer_list<const char*>;
-
-  ConfigFields(std::shared_ptr<const JsonDocument> document, const void* object, std::string path);
+  ConfigFields(std::shared_ptr<const JsonDocument> document, const void* object, std::string path, FieldScope scope);
   static ConfigFields root(const std::shared_ptr<const JsonDocument>& document);
 
-  // The first of `names` present and not null, or nothing.
-  bool has(Names names) const;
-  std::optional<std::int64_t> integer(Names names) const;
-  std::optional<double> number(Names names) const;
-  std::optional<bool> boolean(Names names) const;
-  std::optional<std::string> string(Names names) const;
-  std::optional<std::vector<std::string>> string_list(Names names) const;
-  std::optional<std::vector<std::int64_t>> integer_list(Names names) const;
-  std::optional<ConfigFields> object(Names names) const;
+  // The first spelling of `field` present and not null, or nothing. A field of another scope than
+  // this object's is a programming error (std::logic_error).
+  bool has(Field field) const;
+  std::optional<std::int64_t> integer(Field field) const;
+  std::optional<double> number(Field field) const;
+  std::optional<bool> boolean(Field field) const;
+  std::optional<std::string> string(Field field) const;
+  std::optional<std::vector<std::string>> string_list(Field field) const;
+  std::optional<std::vector<std::int64_t>> integer_list(Field field) const;
+  std::optional<ConfigFields> object(Field field) const;
 
-  // A count: an integer in [minimum, maximum]. Missing: ConfigError naming the first alias.
-  std::int64_t required_count(Names names, std::int64_t minimum, std::int64_t maximum) const;
-  std::optional<std::int64_t> optional_count(Names names, std::int64_t minimum, std::int64_t maximum) const;
+  // A count: an integer in [minimum, maximum]. Missing: ConfigError naming the field and its aliases.
+  std::int64_t required_count(Field field, std::int64_t minimum, std::int64_t maximum) const;
+  std::optional<std::int64_t> optional_count(Field field, std::int64_t minimum, std::int64_t maximum) const;
 
-  // Dotted path of a field of this object, for messages.
-  std::string path_of(const char* name) const;
+  // Dotted path of a field of this object (its table name), for messages.
+  std::string path_of(Field field) const;
   // Integral floats read as counts (e.g. 4096.0), reported as assumptions by the caller.
   const std::vector<std::string>& notes() const { return *notes_; }
 
  private:
-  const void* find(Names names, const char** found_name) const;
+  // The value of the first spelling present, with that spelling in *found_name (the table name
+  // when none is present).
+  const void* find(Field field, std::string_view* found_name) const;
+  std::string path_of_key(std::string_view key) const;
 
   std::shared_ptr<const JsonDocument> document_;
   const void* object_;  // const nlohmann::json*, an object
   std::string path_;    // "" or "text_config."
+  FieldScope scope_;    // which rows of field_table this object holds
   std::shared_ptr<std::vector<std::string>> notes_;
 };
 

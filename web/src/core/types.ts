@@ -415,6 +415,18 @@ export interface FormatCatalog {
   kv_cache_dtypes: Array<{ id: string; element_bits: number; source: string }>;
 }
 
+/** The config.json keys the core reads (fitcheck::config_fields_json, core/include/fitcheck/config.hpp). */
+export interface ConfigFieldTable {
+  fields: Array<{
+    /** The object the key is read from: 'model' is the top level or text_config. */
+    in: 'model' | 'quantization_config' | 'attn_config' | 'ffn_config';
+    name: string;
+    aliases: string[];
+    /** For an object: the `in` of the keys read inside it; 'none': only its presence is read. */
+    holds?: 'none' | 'model' | 'quantization_config' | 'attn_config' | 'ffn_config';
+  }>;
+}
+
 /** An Error thrown by the core; `field` names the offending config field or option when there is one. */
 export interface CoreError extends Error {
   field?: string;
@@ -430,6 +442,7 @@ export interface FitcheckModule {
   acceleratorCatalog(): Accelerator[];
   formatCatalog(): FormatCatalog;
   version(): string;
+  configFields(): ConfigFieldTable;
 }
 
 /** Every function the module exports, for the check against the real module. */
@@ -443,4 +456,5 @@ export const moduleExports: ReadonlyArray<keyof FitcheckModule> = [
   'acceleratorCatalog',
   'formatCatalog',
   'version',
+  'configFields',
 ];

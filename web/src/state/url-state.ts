@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Every input in the location hash, so that a link reproduces the view. A pasted config travels
 // cut down to the fields the core reads, compressed (see compress.ts).
-import { compactConfigText } from './config-fields';
+import { compactConfigTextForLink } from './config-fields';
 import { decodeText, encodeText } from './compress';
 import { decodeCustomGpu, encodeCustomGpu } from './custom-gpu';
 import { defaultInputs, modes, workloadTextKeys, type Inputs, type Mode, type ModelNumbers, type Workload } from './inputs';
@@ -22,7 +22,7 @@ export async function encodeInputs(inputs: Inputs): Promise<string> {
   params.set('unit', inputs.unit);
   params.set('model', inputs.modelKind);
   if (inputs.modelKind === 'preset') params.set('preset', inputs.presetId);
-  if (inputs.modelKind === 'pasted') params.set('cfg', await encodeText(compactConfigText(inputs.pastedText)));
+  if (inputs.modelKind === 'pasted') params.set('cfg', await encodeText(await compactConfigTextForLink(inputs.pastedText)));
   if (inputs.modelKind === 'numbers') {
     for (const key of numberKeys) {
       const value = inputs.numbers[key];

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+// Every config.json key the core reads, in one table: each field under its transformers name with
+// the other spellings real configs use for it. The readers name a field by its table name only
+// (ConfigFields takes a `Field`, checked against this table at compile time), so a key the core
+// reads cannot be missing here, and the list of read keys (config_fields_json: the CLI's
+// `config-fields`, scripts/make-presets.py, the page's link compaction) is this table.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string_view>
+
+namespace fitcheck::detail {
+
+// The object of config.json a field is read from.
+enum class FieldScope : std::uint8_t {
+  none,                 // (for `holds`) an object whose presence alone is read
+  model,                // the top level, or the language model's text_config of a multimodal wrapper
+  quantization_config,  // the checkpoint's quantization (read at the top level only)
+  attn_config,          // MPT and DBRX keep attention settings here
+  ffn_config,           // DBRX keeps its expert sizes here
+};
+
+struct FieldNames {
+  // A constructor that writes every alias slot: GCC 12 rejects reading a table's value-initialized
+  // string_view members in constant expressions. More than four aliases do not compile.
+  constexpr FieldNames(FieldScope scope_, std::string_view name_, std::initializer_list<std::string_view> aliases_ = {},
+                       std::optional<FieldScope> holds_ = std::nullopt)
+      : scope(scope_), name(name_), holds(holds_) {
+    std::size_t slot = 0;
+    for (const std::string_view alias : aliases_) aliases[slot++] = alias;
+  }
+
+  FieldScope scope;
+  std::string_view name;                                     // transformers' name; messages use it
+  std::array<std::string_view, 4> aliases{"", "", "", ""};  // other spellings, tried in this order after `name`; "" ends
+  std::optional<FieldScope> holds;                           // an object: the scope of the fields read inside it
+};
+
+// Order within a row matters: the first spelling present (and not null) is read. The aliases are
+// the attribute_map entries of the transformers configuration classes (GPT2Config, BloomConfig,
+// T5Config, OPTConfig, FalconConfig, MptConfig...) and the names of models' own remote code.
+inline constexpr FieldNames field_table[] = {
+    // What the config is.
+    {FieldScope::model, "model_type"},
+    {FieldScope::model, "architectures"},
+    {FieldScope::model, "text_config", {}, FieldScope::model},  // Gemma-3, LLaVA, Mistral-3 wrappers
+    {FieldScope::model, "vision_config", {}, FieldScope::none},  // reported as not counted
+    {FieldScope::model, "audio_config", {}, FieldScope::none},
+    // Stored precision: transformers 4.56 writes `dtype` where earlier versions wrote `torch_dtype`.
+    {FieldScope::model, "torch_dtype", {"dtype"}},
+    {FieldScope::model, "quantization_config", {}, FieldScope::quantization_config},
+
+    // Shapes. GPT-2 and BLOOM: n_embd/n_embed, n_layer, n_head, n_positions; MPT: d_model, n_layers,
+    // n_heads, max_seq_len; T5: d_model, num_layers, num_heads, d_kv, d_ff; OPT: ffn_dim; Falcon:
+    // num_kv_heads (n_head_kv in the RefinedWeb code), ffn_hidden_size; Qwen (v1): kv_channels,
+    // seq_length; Megatron exports (ChatGLM): padded_vocab_size, ffn_hidden_size, seq_length.
+    {FieldScope::model, "hidden_size", {"n_embd", "n_embed", "d_model"}},
+    {FieldScope::model, "num_hidden_layers", {"n_layer", "num_layers", "n_layers"}},
+    {FieldScope::model, "num_decoder_layers"},  // T5: decoder depth when it differs from the encoder's
+    {FieldScope::model, "num_attention_heads", {"n_head", "n_heads", "num_heads"}},
+    {FieldScope::model, "num_key_value_heads", {"num_kv_heads", "n_head_kv"}},
+    {FieldScope::model, "multi_query"},
+    {FieldScope::model, "head_dim", {"kv_channels", "attention_head_dim", "d_kv"}},
+    {FieldScope::model, "intermediate_size", {"n_inner", "ffn_dim", "d_ff", "ffn_hidden_size"}},
+    {FieldScope::model, "expansion_ratio"},  // MPT: MLP width as a multiple of d_model
+    {FieldScope::model, "vocab_size", {"padded_vocab_size"}},
+    {FieldScope::model, "max_position_embeddings", {"n_positions", "max_seq_len", "seq_length"}},
+    {FieldScope::model, "tie_word_embeddings"},
+    {FieldScope::model, "word_embed_proj_dim"},  // OPT-350m
+
+    // Biases and norms. InternLM2 and Falcon name the switch `bias`, Starcoder2 `use_bias`.
+    {FieldScope::model, "attention_bias", {"bias", "use_bias"}},
+    {FieldScope::model, "mlp_bias"},
+    {FieldScope::model, "no_bias"},      // MPT
+    {FieldScope::model, "enable_bias"},  // OPT
+    {FieldScope::model, "do_layer_norm_before"},
+    {FieldScope::model, "qk_layernorm"},  // Phi
+    {FieldScope::model, "use_qk_norm"},   // Cohere
+
+    // Block layout and positions.
+    {FieldScope::model, "new_decoder_architecture"},  // Falcon
+    {FieldScope::model, "num_ln_in_parallel_attn"},
+    {FieldScope::model, "parallel_attn"},
+    {FieldScope::model, "use_parallel_residual"},  // GPT-NeoX
+    {FieldScope::model, "alibi"},
+    {FieldScope::model, "learned_pos_emb"},  // MPT
+    {FieldScope::model, "feed_forward_proj"},  // T5
+    {FieldScope::model, "relative_attention_num_buckets"},
+
+    // Sliding windows.
+    {FieldScope::model, "sliding_window"},
+    {FieldScope::model, "layer_types"},
+    {FieldScope::model, "sliding_window_pattern"},
+    {FieldScope::model, "use_sliding_window"},
+    {FieldScope::model, "max_window_layers"},
+
+    // Mixture of experts. Mixtral: num_local_experts; Qwen2-MoE/OLMoE: num_experts; DeepSeek:
+    // n_routed_experts; gpt-oss: experts_per_token beside num_experts_per_tok.
+    {FieldScope::model, "num_local_experts", {"num_experts", "n_routed_experts"}},
+    {FieldScope::model, "num_experts_per_tok", {"experts_per_token"}},
+    {FieldScope::model, "moe_intermediate_size"},
+    {FieldScope::model, "shared_expert_intermediate_size"},
+    {FieldScope::model, "shared_intermediate_size"},  // GraniteMoeShared
+    {FieldScope::model, "n_shared_experts"},
+    {FieldScope::model, "first_k_dense_replace"},
+    {FieldScope::model, "moe_layer_freq"},
+    {FieldScope::model, "decoder_sparse_step"},
+    {FieldScope::model, "mlp_only_layers"},
+    {FieldScope::model, "topk_method"},
+
+    // Multi-head latent attention (DeepSeek-V2/V3) and multi-token prediction.
+    {FieldScope::model, "q_lora_rank"},
+    {FieldScope::model, "kv_lora_rank"},
+    {FieldScope::model, "qk_nope_head_dim"},
+    {FieldScope::model, "qk_rope_head_dim"},
+    {FieldScope::model, "v_head_dim"},
+    {FieldScope::model, "num_nextn_predict_layers"},
+
+    // MPT and DBRX nest some settings.
+    {FieldScope::model, "attn_config", {}, FieldScope::attn_config},
+    {FieldScope::model, "ffn_config", {}, FieldScope::ffn_config},
+    {FieldScope::attn_config, "alibi"},
+    {FieldScope::attn_config, "kv_n_heads"},
+    {FieldScope::attn_config, "attn_type"},
+    {FieldScope::attn_config, "qk_ln"},
+    {FieldScope::ffn_config, "ffn_hidden_size"},
+    {FieldScope::ffn_config, "moe_num_experts"},
+    {FieldScope::ffn_config, "moe_top_k"},
+
+    // Quantization. GPTQ and AWQ: bits (AutoAWQ: w_bit), group_size (q_group_size); the format's
+    // variant: fmt (FP8), bnb_4bit_quant_type (bitsandbytes), quant_algo (ModelOpt), format
+    // (compressed-tensors); block-wise FP8 (DeepSeek-V3): weight_block_size.
+    {FieldScope::quantization_config, "quant_method"},
+    {FieldScope::quantization_config, "fmt", {"bnb_4bit_quant_type", "quant_algo", "format"}},
+    {FieldScope::quantization_config, "bits", {"w_bit"}},
+    {FieldScope::quantization_config, "load_in_4bit"},
+    {FieldScope::quantization_config, "load_in_8bit"},
+    {FieldScope::quantization_config, "group_size", {"q_group_size"}},
+    {FieldScope::quantization_config, "weight_block_size"},
+};
+
+constexpr std::string_view scope_name(FieldScope scope) {
+  switch (scope) {
+    case FieldScope::none: return "none";
+    case FieldScope::model: return "model";
+    case FieldScope::quantization_config: return "quantization_config";
+    case FieldScope::attn_config: return "attn_config";
+    case FieldScope::ffn_config: return "ffn_config";
+  }
+  return "";
+}
+
+// Each spelling at most once per scope: with a key in two rows, which field it sets would depend
+// on the order of the readers' calls.
+constexpr bool spellings_are_unique() {
+  for (std::size_t a = 0; a < std::size(field_table); ++a) {
+    for (std::size_t b = a; b < std::size(field_table); ++b) {
+      if (field_table[a].scope != field_table[b].scope) continue;
+      for (std::size_t i = 0; i <= field_table[a].aliases.size(); ++i) {
+        const std::string_view left = i == 0 ? field_table[a].name : field_table[a].aliases[i - 1];
+        if (left.empty()) continue;
+        for (std::size_t j = a == b ? i + 1 : 0; j <= field_table[b].aliases.size(); ++j) {
+          const std::string_view right = j == 0 ? field_table[b].name : field_table[b].aliases[j - 1];
+          if (left == right) return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+static_assert(spellings_are_unique(), "a config.json key appears twice in one scope of field_table");
+
+// A row of field_table, named as "name" (scope model) or "object.name" (e.g.
+// "quantization_config.bits"). consteval: a name not in the table is a compile error, which is
+// what keeps the table complete.
+class Field {
+ public:
+  consteval Field(const char* qualified_name) : index_(index_of(qualified_name)) {}
+  constexpr const FieldNames& names() const { return field_table[index_]; }
+
+ private:
+  static consteval std::size_t index_of(std::string_view qualified_name) {
+    FieldScope scope = FieldScope::model;
+    std::string_view name = qualified_name;
+    if (const auto dot = qualified_name.find('.'); dot != std::string_view::npos) {
+      const std::string_view object = qualified_name.substr(0, dot);
+      name = qualified_name.substr(dot + 1);
+      scope = object == scope_name(FieldScope::quantization_config) ? FieldScope::quantization_config
+              : object == scope_name(FieldScope::attn_config)       ? FieldScope::attn_config
+              : object == scope_name(FieldScope::ffn_config)        ? FieldScope::ffn_config
+                                                                    : FieldScope::none;
+    }
+    for (std::size_t i = 0; i < std::size(field_table); ++i)
+      if (field_table[i].scope == scope && field_table[i].name == name) return i;
+    throw "not a field of field_table (core/src/config/field_names.hpp): add its row there";
+  }
+
+  std::size_t index_;
+};
+
+}  // namespace fitcheck::detail
