@@ -12,7 +12,7 @@ export default defineConfig({
   // One file holds one WebAssembly module: the first view's import gets the full core too (core/load.ts).
   resolve: {
     alias: [
-      { find: /^\.\.\/plan\/create-runner$/, replacement: path.join(import.meta.dirname, 'src/plan/create-runner-single.ts') },
+      { find: /^\.\/create-runner$/, replacement: path.join(import.meta.dirname, 'src/plan/create-runner-single.ts') },
       { find: /^\.\.\/generated\/fitcheck-inference\.mjs$/, replacement: '../generated/fitcheck.mjs' },
     ],
   },
@@ -22,7 +22,7 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: false,
     target: 'es2022',
-    lib: { entry: path.join(import.meta.dirname, 'src/element.tsx'), formats: ['es'], fileName: () => 'fitcheck-element.js' },
+    lib: { entry: path.join(import.meta.dirname, 'src/app/element.tsx'), formats: ['es'], fileName: () => 'fitcheck-element.js' },
     rolldownOptions: { output: { codeSplitting: false } },
   },
 });

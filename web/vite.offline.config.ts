@@ -13,7 +13,7 @@ export default defineConfig({
   // One file holds one WebAssembly module: the first view's import gets the full core too (core/load.ts).
   resolve: {
     alias: [
-      { find: /^\.\.\/plan\/create-runner$/, replacement: path.join(import.meta.dirname, 'src/plan/create-runner-single.ts') },
+      { find: /^\.\/create-runner$/, replacement: path.join(import.meta.dirname, 'src/plan/create-runner-single.ts') },
       { find: /^\.\.\/generated\/fitcheck-inference\.mjs$/, replacement: '../generated/fitcheck.mjs' },
     ],
   },

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { compactConfigText, keepReadFields, nestedFields, readFields } from '../src/state/config-fields';
+import { compactConfigText, keepReadFields, nestedFields, readFields } from '../src/model/config-fields';
 
 const script = fs.readFileSync(path.resolve(import.meta.dirname, '../../scripts/make-presets.py'), 'utf8');
 
