@@ -4,6 +4,9 @@
 import type { ComponentType, JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
+/** What a lazy form or tab shows while its chunk is fetched. */
+export const loadingPlaceholder = () => <p class="muted">Loading…</p>;
+
 export interface LazyComponent<P> {
   (props: P): JSX.Element | null;
   /** Starts fetching the chunk; the same promise every time. */

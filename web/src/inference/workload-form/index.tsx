@@ -5,7 +5,7 @@ import type { Accelerator, CoreError, FormatCatalog } from '../../core/types';
 import { fp8Formats, groupedFormats, workloadTextKeys, type Workload } from '../../app/inputs';
 import { bytesIn, withThousands } from '../../ui/format';
 import { Field, NumberField } from '../../ui/field';
-import { CustomGpuForm } from '../../ui/lazy-forms';
+import { CustomGpuForm } from '../../gpu/lazy';
 import { GpuSelect } from '../../gpu/gpu-select';
 import { choosingGpu, customGpuId, customGpuKeys } from '../../gpu/custom-gpu';
 

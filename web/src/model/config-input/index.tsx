@@ -6,7 +6,7 @@ import type { CoreError } from '../../core/types';
 import type { ModelKind, ModelNumbers } from '../../app/inputs';
 import type { Preset } from '../presets';
 import { readConfigFile } from '../config-file';
-import { NumbersForm } from '../../ui/lazy-forms';
+import { NumbersForm } from '../lazy';
 import { PresetPicker } from '../preset-picker';
 
 interface Props {

@@ -7,7 +7,7 @@ import { choosingGpuKinds, listOf, objectives, planKeys, type PlanInputs } from 
 import type { PlanKind } from '../training-plan-inputs';
 import { customGpuId, customGpuKeys } from '../../gpu/custom-gpu';
 import { CheckboxList } from '../checkbox-list';
-import { CustomGpuForm } from '../../ui/lazy-forms';
+import { CustomGpuForm } from '../../gpu/lazy';
 import { Field, NumberField } from '../../ui/field';
 import { PlanKindSwitch } from '../plan-kind-switch';
 

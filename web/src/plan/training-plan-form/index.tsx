@@ -8,7 +8,7 @@ import { choosingGpuKinds, listOf } from '../plan-inputs';
 import { optimizers, precisionRecipes } from '../../training/training-inputs';
 import { trainingObjectives, trainingPlanKeys, type TrainingPlanInputs } from '../training-plan-inputs';
 import { CheckboxList } from '../checkbox-list';
-import { CustomGpuForm } from '../../ui/lazy-forms';
+import { CustomGpuForm } from '../../gpu/lazy';
 import { Field, NumberField } from '../../ui/field';
 
 type Key = (typeof trainingPlanKeys)[number];

@@ -17,7 +17,7 @@ import {
 } from '../training-inputs';
 import { listOf, toggled } from '../../plan/plan-inputs';
 import { Field, NumberField } from '../../ui/field';
-import { CustomGpuForm } from '../../ui/lazy-forms';
+import { CustomGpuForm } from '../../gpu/lazy';
 import { GpuSelect } from '../../gpu/gpu-select';
 import { choosingGpu, customGpuId, customGpuKeys } from '../../gpu/custom-gpu';
 
