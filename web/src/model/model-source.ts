@@ -23,3 +23,18 @@ export function modelLabel(source: ModelSource, modelType: string): string {
   if (source.modelKind === 'preset') return presets.find((p) => p.id === source.presetId)?.label ?? source.presetId;
   return source.modelKind === 'numbers' ? `from numbers (${modelType})` : `pasted config (${modelType})`;
 }
+
+/** The inputs after picking a preset; none ('') turns the preset shown into a pasted config. */
+export function choosingPreset(id: string, configText: string): Partial<ModelSource> {
+  return id ? { modelKind: 'preset', presetId: id } : { modelKind: 'pasted', presetId: '', pastedText: configText };
+}
+
+/** The inputs after editing the config text: a pasted config from then on. */
+export function editingConfigText(text: string): Partial<ModelSource> {
+  return { modelKind: 'pasted', presetId: '', pastedText: text };
+}
+
+/** The inputs after switching where the model comes from; a paste starts from the config shown. */
+export function choosingModelKind(kind: ModelSource['modelKind'], source: ModelSource, configText: string): Partial<ModelSource> {
+  return { modelKind: kind, pastedText: kind === 'pasted' ? configText : source.pastedText };
+}
