@@ -6,7 +6,7 @@ import type { Accelerator, FormatCatalog } from '../core/types';
 import { useCore } from '../core/use-core';
 import { exportExtraOf } from '../export/export-extra';
 import { snapshotOf } from '../compare/snapshot';
-import type { Snapshot } from '../compare/compare-panel';
+import type { Snapshot } from '../compare/snapshot';
 import { useInferenceTab, type InferenceTab } from '../inference/use-inference-tab';
 import { startPresetId } from '../model/model-source';
 import { useModel, type ModelState } from '../model/use-model';

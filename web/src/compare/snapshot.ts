@@ -3,7 +3,13 @@
 import type { InferenceReport, ParameterReport, TrainingReport } from '../core/types';
 import type { Mode } from '../app/inputs';
 import { modelLabel, type ModelSource } from '../model/model-source';
-import type { Snapshot } from './compare-panel';
+
+export interface Snapshot {
+  label: string;
+  params: ParameterReport;
+  inference?: InferenceReport;
+  training?: TrainingReport;
+}
 
 export function snapshotOf(mode: Mode, model: ModelSource, params: ParameterReport | undefined, inference: InferenceReport | undefined, training: TrainingReport | undefined): Snapshot | undefined {
   if (!params) return undefined;

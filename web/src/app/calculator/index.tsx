@@ -4,7 +4,7 @@
 // row in its tab.
 import { useRef, useState, useErrorBoundary } from 'preact/hooks';
 import type { PlanCandidate, TrainingPlanCandidate } from '../../core/types';
-import type { Snapshot } from '../../compare/compare-panel';
+import type { Snapshot } from '../../compare/snapshot';
 import { workloadOf } from '../../plan/load-inference';
 import { trainingInputsOf } from '../../plan/load-training';
 import type { Mode } from '../inputs';

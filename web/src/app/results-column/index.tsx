@@ -2,7 +2,7 @@
 // The results of the tab shown (or why there are none yet), the comparison with a pinned result,
 // then the model's own tables, the export and the notes.
 import type { PlanCandidate, TrainingPlanCandidate } from '../../core/types';
-import type { Snapshot } from '../../compare/compare-panel';
+import type { Snapshot } from '../../compare/snapshot';
 import { ComparePanel } from '../../compare/lazy';
 import { ExportSection } from '../../export/lazy';
 import { InferenceResults } from '../../inference/inference-results';
