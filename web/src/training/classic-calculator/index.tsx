@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The classic transformer_mem.py calculator from numbers alone (no config.json), computed by the
 // core's transformerMemReport: the same flags, defaults and numbers as the script (GiB printed as "GB").
-import { useEffect, useState } from 'preact/hooks';
-import { loadCore } from '../../core/load';
-import type { CoreError, FitcheckModule, TransformerMemOptions, TransformerMemReport } from '../../core/types';
+import { useState } from 'preact/hooks';
+import type { TransformerMemOptions } from '../../core/types';
 import { NumberField } from '../../ui/field';
+import { useClassicReport } from '../use-classic-report';
 
 const numberFields: Array<[keyof TransformerMemOptions, string, string]> = [
   ['params', 'Parameters', '20000000000'],
@@ -41,21 +41,7 @@ const labels: Record<string, string> = {
 export function ClassicCalculator() {
   const [values, setValues] = useState<Record<string, string>>({});
   const [switches, setSwitches] = useState<Record<string, boolean>>({});
-  const [core, setCore] = useState<FitcheckModule>();
-  useEffect(() => {
-    loadCore().then(setCore, () => undefined);
-  }, []);
-  let report: TransformerMemReport | undefined;
-  let error: CoreError | undefined;
-  if (core) {
-    const options: Record<string, string | boolean> = { ...switches };
-    for (const [key, value] of Object.entries(values)) if (value.trim() !== '') options[key] = value.trim();
-    try {
-      report = core.transformerMemReport(options as TransformerMemOptions);
-    } catch (caught) {
-      error = caught as CoreError;
-    }
-  }
+  const { report, error } = useClassicReport(values, switches);
   return (
     <details class="classic" data-testid="classic-calculator">
       <summary>From numbers, no config: the classic transformer_mem.py calculator</summary>
