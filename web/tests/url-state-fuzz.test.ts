@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Seeded fuzz test of the URL-state decoding (src/state/url-state.ts, compress.ts): 20,000 hashes,
+// Seeded fuzz test of the URL-state decoding (src/url/url-state.ts, compress.ts): 20,000 hashes,
 // random and mutated (compressed pasted-config payloads, truncated base64, invalid UTF-8
 // percent-escapes, huge numbers, script and markup payloads), each of which must decode to a state
 // of the same shape as the defaults, or to that with a reported problem; never a throw. Every field

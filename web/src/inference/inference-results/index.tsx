@@ -26,7 +26,7 @@ interface Props {
 }
 
 // The charts and latency tables are a separate chunk (with the chart library), drawn right after
-// the memory table; App starts fetching it when the inference report is about to run.
+// the memory table; use-inference-tab.ts starts fetching it when the inference report is about to run.
 const details = () => import('../inference-details');
 const MemoryCharts = lazyComponent(() => details().then((m) => m.MemoryCharts), () => <p class="muted">Drawing the charts…</p>);
 const LatencyResults = lazyComponent(() => details().then((m) => m.LatencyResults));
