@@ -4,7 +4,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, describe, expect, test } from 'vitest';
 import { App } from '../src/app/calculator';
 import { defaultPresetId, presetConfigText, presets } from '../src/model/presets';
-import { defaultWorkload, inferenceOptions } from '../src/app/inputs';
+import { defaultWorkload, inferenceOptions } from '../src/inference/inference-inputs';
 import { defaultPlanInputs, planOptions } from '../src/plan/plan-inputs';
 import { defaultTraining, trainingOptions } from '../src/training/training-inputs';
 import { core } from './support/core';

@@ -15,7 +15,7 @@ import { ModeTabs } from '../src/app/mode-tabs';
 import { TrainingPanel } from '../src/training/training-panel';
 import { memoryTable } from '../src/export/tables';
 import { presets } from '../src/model/presets';
-import { defaultWorkload } from '../src/app/inputs';
+import { defaultWorkload } from '../src/inference/inference-inputs';
 import type { CoreError } from '../src/core/types';
 import { core, fixtureConfig } from './support/core';
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 import { describe, expect, test } from 'vitest';
 import { configFromNumbers } from '../src/model/from-numbers';
-import { defaultNumbers, defaultWorkload, inferenceOptions } from '../src/app/inputs';
+import { defaultNumbers } from '../src/model/model-inputs';
+import { defaultWorkload, inferenceOptions } from '../src/inference/inference-inputs';
 import { geometricGrid } from '../src/inference/sweep';
 import { core } from './support/core';
 

@@ -9,7 +9,7 @@ import { Roofline } from '../src/inference/roofline';
 import { WorkloadForm } from '../src/inference/workload-form';
 import { latencyTable, opsTable } from '../src/inference/latency-tables';
 import { toJson } from '../src/export/serialize';
-import { defaultWorkload, inferenceOptions } from '../src/app/inputs';
+import { defaultWorkload, inferenceOptions } from '../src/inference/inference-inputs';
 import { core, fixtureConfig } from './support/core';
 
 afterEach(cleanup);

@@ -3,7 +3,7 @@
 // computes every figure; the page only picks the grid and plots). No GPU is passed for the points,
 // which skips the capacity searches and keeps a sweep of ~30 calls within a few tens of ms.
 import type { FitcheckModule, InferenceReport } from '../core/types';
-import { inferenceOptions, withoutRequestLengths, type Workload } from '../app/inputs';
+import { inferenceOptions, withoutRequestLengths, type Workload } from './inference-inputs';
 
 export interface SweepPoint {
   x: number;

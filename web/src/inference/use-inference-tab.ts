@@ -3,7 +3,7 @@
 // painted), the memory sweeps over context and batch that the charts plot, and the GPU whose
 // figures each part shows.
 import type { Accelerator, FitcheckModule, InferenceReport, ParameterReport } from '../core/types';
-import type { Workload } from '../app/inputs';
+import type { Workload } from './inference-inputs';
 import { useDeferred } from '../ui/use-deferred';
 import { preloadInferenceDetails } from './inference-results';
 import { geometricGrid, sweep, type SweepPoint } from './sweep';

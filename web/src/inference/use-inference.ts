@@ -5,7 +5,7 @@
 // only), and the full report follows once the inputs have been still for a moment.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { CoreError, FitcheckModule, InferenceReport } from '../core/types';
-import { inferenceOptions, type Workload } from '../app/inputs';
+import { inferenceOptions, type Workload } from './inference-inputs';
 import { attempt, type Outcome } from '../core/use-reports';
 
 /** Above this a full call is too slow to run on every keystroke. */

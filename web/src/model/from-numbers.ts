@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // "From numbers": the typed shape assembled into a config.json object for the core to parse. The
 // page only places the numbers under the Hugging Face field names; the core does all counting.
-import type { ModelNumbers } from '../app/inputs';
+import type { ModelNumbers } from './model-inputs';
 
 const integerFields: Array<Exclude<keyof ModelNumbers, 'tie_word_embeddings'>> = [
   'num_hidden_layers',

@@ -5,7 +5,8 @@ import { useState } from 'preact/hooks';
 import type { FitcheckModule, FormatCatalog, ParameterReport } from '../core/types';
 import { weightFormatsTable, type TableModel } from '../export/tables';
 import { weightsPerFormat } from '../inference/sweep';
-import type { ByteUnit, Workload } from '../app/inputs';
+import type { ByteUnit } from '../app/inputs';
+import type { Workload } from '../inference/inference-inputs';
 import { useDeferred } from '../ui/use-deferred';
 
 export interface WeightFormats {

@@ -3,7 +3,7 @@
 // defaults, catalog prices, 1 - headroom of the memory) and the row's layout, so that the tab
 // reproduces the row's figures.
 import type { PlanCandidate, PlanReport } from '../core/types';
-import { defaultWorkload, type Workload } from '../app/inputs';
+import { defaultWorkload, type Workload } from '../inference/inference-inputs';
 import { customGpuOf, type CustomGpuFields } from '../gpu/custom-gpu';
 
 /** `custom`: the planner's custom GPU, whose figures travel with a row on it. */

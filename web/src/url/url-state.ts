@@ -4,7 +4,9 @@
 import { compactConfigText } from '../model/config-fields';
 import { decodeText, encodeText } from './compress';
 import { decodeCustomGpu, encodeCustomGpu } from '../gpu/custom-gpu';
-import { defaultInputs, modes, workloadTextKeys, type Inputs, type Mode, type ModelNumbers, type Workload } from '../app/inputs';
+import { defaultInputs, modes, type Inputs, type Mode } from '../app/inputs';
+import { workloadTextKeys, type Workload } from '../inference/inference-inputs';
+import type { ModelNumbers } from '../model/model-inputs';
 import { defaultPlanInputs, planKeys, objectives, type PlanInputs } from '../plan/plan-inputs';
 import { defaultTrainingPlanInputs, trainingObjectives, trainingPlanKeys, type TrainingPlanInputs } from '../plan/training-plan-inputs';
 import { defaultTraining, trainingFlagKeys, trainingTextKeys, type TrainingWorkload } from '../training/training-inputs';

@@ -2,7 +2,7 @@
 // The inference workload: hardware and layout, precision, requests, and the speed and cost
 // assumptions. Values go to the core as typed; a value it refuses is reported next to its input.
 import type { Accelerator, CoreError, FormatCatalog } from '../../core/types';
-import { fp8Formats, groupedFormats, workloadTextKeys, type Workload } from '../../app/inputs';
+import { fp8Formats, groupedFormats, workloadTextKeys, type Workload } from '../inference-inputs';
 import { bytesIn, withThousands } from '../../ui/format';
 import { Field, NumberField } from '../../ui/field';
 import { CustomGpuForm } from '../../gpu/lazy';

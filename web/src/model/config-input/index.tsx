@@ -3,7 +3,7 @@
 // or dropped as a file), or numbers.
 import { useRef, useState } from 'preact/hooks';
 import type { CoreError } from '../../core/types';
-import type { ModelKind, ModelNumbers } from '../../app/inputs';
+import type { ModelKind, ModelNumbers } from '../model-inputs';
 import type { Preset } from '../presets';
 import { readConfigFile } from '../config-file';
 import { NumbersForm } from '../lazy';

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // "From numbers": the model's shape typed in; the page writes it as a config.json for the core.
 import type { CoreError } from '../../core/types';
-import type { ModelNumbers } from '../../app/inputs';
+import type { ModelNumbers } from '../model-inputs';
 import { NumberField } from '../../ui/field';
 
 type TextKey = Exclude<keyof ModelNumbers, 'tie_word_embeddings'>;
