@@ -3,33 +3,13 @@
 // the largest micro-batch, step time and cost (with a GPU), the setup as the core read it, and the
 // activations of one layer.
 import type { TrainingReport } from '../../core/types';
-import { layerActivationsTable, trainingCapacityTable, trainingMemoryTable, trainingSetupTable, trainingTermGroup, trainingTermLabel, trainingTimeTable, describeParallel } from '../training-tables';
-import { bytesIn } from '../../ui/format';
+import { layerActivationsTable, trainingCapacityTable, trainingMemoryTable, trainingSetupTable, trainingTermGroup, trainingTermLabel, trainingTimeTable } from '../training-tables';
 import type { ByteUnit } from '../../app/inputs';
 import { TermsBar } from '../../ui/stacked-bar';
 import { TableView } from '../../ui/table-view';
+import { TrainingVerdict } from '../training-verdict';
 
 const memoryTestIds: Record<string, string> = { total: 'train-total-per-gpu', budget: 'train-gpu-memory', verdict: 'train-headroom' };
-
-export function TrainingVerdict({ report, unit }: { report: TrainingReport; unit: ByteUnit }) {
-  const layout = `${report.parallel.gpus} × ${report.gpu?.name ?? 'GPU'} (${describeParallel(report)})`;
-  if (!report.gpu) {
-    return (
-      <p class="verdict-banner neutral" data-testid="train-verdict">
-        {bytesIn(report.total_bytes_per_gpu, unit)} per GPU. Choose a GPU to check the fit.
-      </p>
-    );
-  }
-  const headroom = Math.abs(report.headroom_bytes ?? 0);
-  return (
-    <p class={`verdict-banner ${report.fits ? 'fits' : 'no-fit'}`} data-testid="train-verdict" role="status">
-      <strong>{report.fits ? 'Fits' : 'Does not fit'}</strong>
-      {` on ${layout}: `}
-      {bytesIn(report.total_bytes_per_gpu, unit)} per GPU of {bytesIn(report.gpu.memory_bytes, unit)}
-      {report.fits ? `, ${bytesIn(headroom, unit)} to spare.` : `, ${bytesIn(headroom, unit)} short.`}
-    </p>
-  );
-}
 
 export function TrainingPanel({ report, unit }: { report: TrainingReport; unit: ByteUnit }) {
   const capacity = trainingCapacityTable(report);
