@@ -6,7 +6,7 @@ import { TableView } from '../src/ui/table-view';
 import { NumberField } from '../src/ui/field';
 import { PresetPicker } from '../src/model/preset-picker';
 import { Verdict } from '../src/inference/verdict';
-import { StackedBar } from '../src/ui/stacked-bar';
+import { StackedBar } from '../src/inference/stacked-bar';
 import { LineChart } from '../src/ui/line-chart';
 import { ExportPanel } from '../src/export/export-panel';
 import { ComparePanel } from '../src/compare/compare-panel';

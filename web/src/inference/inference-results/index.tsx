@@ -6,7 +6,7 @@ import { capacityTable, memoryTable } from '../../export/tables';
 import type { SweepPoint } from '../sweep';
 import type { ByteUnit } from '../../app/inputs';
 import { lazyComponent } from '../../ui/lazy';
-import { StackedBar } from '../../ui/stacked-bar';
+import { StackedBar } from '../stacked-bar';
 import { TableView } from '../../ui/table-view';
 import { Verdict } from '../verdict';
 

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
-// One GPU's memory as a stacked bar of the core's terms, against the GPU's budget and capacity.
-import type { InferenceReport } from '../../core/types';
+// One GPU's memory as a stacked bar of terms, against the GPU's budget and capacity (the inference
+// and the training results each hand it their report's terms).
 import { bytesIn } from '../format';
 import type { ByteUnit } from '../../app/inputs';
-import { termLabel } from '../../export/tables';
 
 const width = 600;
 const barTop = 10;
@@ -83,9 +82,4 @@ export function TermsBar({ terms, total, unit, gpu, fits, testId = 'stacked-bar'
       </ul>
     </figure>
   );
-}
-
-export function StackedBar({ report, unit }: { report: InferenceReport; unit: ByteUnit }) {
-  const terms = report.terms.map((term) => ({ key: term.name, label: termLabel(term.name), bytes: term.bytes, className: `term-${term.name}` }));
-  return <TermsBar terms={terms} total={report.total_bytes_per_gpu} unit={unit} gpu={report.gpu} fits={report.fits} />;
 }
