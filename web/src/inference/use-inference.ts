@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { CoreError, FitcheckModule, InferenceReport } from '../core/types';
 import { inferenceOptions, type Workload } from './inference-inputs';
-import { attempt, type Outcome } from '../core/use-reports';
+import { attempt, type Outcome } from '../core/outcome';
 
 /** Above this a full call is too slow to run on every keystroke. */
 const slowMs = 40;

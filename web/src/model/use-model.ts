@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The model's config text and its parameter report, recomputed as the user types.
+// The model's config text and its parameter report, recomputed synchronously as the user types.
 import { useMemo } from 'preact/hooks';
 import type { CoreError, FitcheckModule, ParameterReport } from '../core/types';
-import { useParameterReport } from '../core/use-reports';
+import { attempt } from '../core/outcome';
 import { configTextOf, type ModelSource } from './model-source';
 
 export interface ModelState {
@@ -14,6 +14,6 @@ export interface ModelState {
 
 export function useModel(core: FitcheckModule | undefined, source: ModelSource): ModelState {
   const configText = useMemo(() => configTextOf(source), [source.modelKind, source.presetId, source.pastedText, source.numbers]);
-  const outcome = useParameterReport(core, configText);
+  const outcome = useMemo(() => (core ? attempt(() => core.parameterReport(configText)) : undefined), [core, configText]);
   return { configText, params: outcome?.report, error: outcome?.error };
 }
