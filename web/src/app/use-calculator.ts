@@ -27,7 +27,7 @@ export interface CalculatorOptions {
   initialMode?: Mode;
 }
 
-export interface Calculator {
+export interface CalculatorState {
   url: UrlState;
   /** The inputs (the defaults while a link's inputs are read). */
   inputs: Inputs;
@@ -53,7 +53,7 @@ export interface Calculator {
   openLink: string;
 }
 
-export function useCalculator({ embed, persist, initialPreset, initialMode }: CalculatorOptions): Calculator {
+export function useCalculator({ embed, persist, initialPreset, initialMode }: CalculatorOptions): CalculatorState {
   const startPreset = startPresetId(initialPreset);
   const { core, gpus, formats, loadError: coreLoadError } = useCore();
   const url = useUrlState(() => ({ ...defaultInputs(startPreset), mode: initialMode ?? 'inference' }), startPreset, persist);

@@ -6,9 +6,9 @@ import { choosingModelKind, choosingPreset, editingConfigText } from '../../mode
 import { presets } from '../../model/presets';
 import { PlanForm, TrainingPlanForm } from '../../plan/lazy';
 import { TrainingForm } from '../../training/lazy';
-import type { Calculator } from '../use-calculator';
+import type { CalculatorState } from '../use-calculator';
 
-export function InputsColumn({ calculator }: { calculator: Calculator }) {
+export function InputsColumn({ calculator }: { calculator: CalculatorState }) {
   const { inputs, update, gpus, formats, model, inference, training, plan } = calculator;
   const { configText } = model;
   return (

@@ -11,10 +11,10 @@ import { WeightMemory } from '../../model/weight-memory';
 import { PlanResults, TrainingPlanResults } from '../../plan/lazy';
 import { ClassicCalculator, TrainingPanel } from '../../training/lazy';
 import { Notes } from '../../ui/notes';
-import type { Calculator } from '../use-calculator';
+import type { CalculatorState } from '../use-calculator';
 
 interface Props {
-  calculator: Calculator;
+  calculator: CalculatorState;
   pinned?: Snapshot;
   onUnpin: () => void;
   onLoadPlan: (candidate: PlanCandidate) => void;
