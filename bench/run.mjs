@@ -54,7 +54,7 @@ const dist = path.join(repo, 'web/dist');
 const pageFiles = ['index.html', ...fs.readdirSync(path.join(dist, 'assets')).map((name) => `assets/${name}`)];
 const gzipBytes = (file) => zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
 const pageGzip = pageFiles.reduce((sum, file) => sum + gzipBytes(file), 0);
-const presetsGzip = zlib.gzipSync(fs.readFileSync(path.join(repo, 'web/src/presets/presets.json')), { level: 9 }).length;
+const presetsGzip = zlib.gzipSync(fs.readFileSync(path.join(repo, 'web/src/model/presets/presets.json')), { level: 9 }).length;
 
 // Time to first table: navigation start to the exact parameter count on screen, in Chromium.
 // The files requested until then are what a first visit downloads (later tabs load more).

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Writes web/src/presets/presets.json: the architecture facts of real models, as fitcheck's own
+"""Writes web/src/model/presets/presets.json: the architecture facts of real models, as fitcheck's own
 data. Each preset keeps only the config fields the core reads, plus where they came from.
 
 Usage: python3 scripts/make-presets.py [CONFIG_DIR ...]   (default:
@@ -61,7 +61,7 @@ def main(directories, cli):
                     "config": keep(config, table),
                 })
     presets.sort(key=lambda p: (p["family"].lower(), p["total_params"]))
-    out_path = os.path.join(os.path.dirname(__file__), "..", "web", "src", "presets", "presets.json")
+    out_path = os.path.join(os.path.dirname(__file__), "..", "web", "src", "model", "presets", "presets.json")
     os.makedirs(os.path.dirname(out_path), exist_ok=True)
     with open(out_path, "w") as out:
         json.dump(presets, out, indent=1, sort_keys=False)

@@ -8,11 +8,12 @@ import { inlineWasm } from './build/inline-wasm.ts';
 
 export default defineConfig({
   root: import.meta.dirname,
-  // One file has no room for a worker script: the planner runs on the page (plan/create-runner-single.ts).
+  // One file has no room for a worker script: the planner runs on the page (plan/create-runner-single.ts
+  // in place of plan/use-plan-sweep.ts's './create-runner' import).
   // One file holds one WebAssembly module: the first view's import gets the full core too (core/load.ts).
   resolve: {
     alias: [
-      { find: /^\.\.\/plan\/create-runner$/, replacement: path.join(import.meta.dirname, 'src/plan/create-runner-single.ts') },
+      { find: /^\.\/create-runner$/, replacement: path.join(import.meta.dirname, 'src/plan/create-runner-single.ts') },
       { find: /^\.\.\/generated\/fitcheck-inference\.mjs$/, replacement: '../generated/fitcheck.mjs' },
     ],
   },
@@ -22,7 +23,7 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: false,
     target: 'es2022',
-    lib: { entry: path.join(import.meta.dirname, 'src/element.tsx'), formats: ['es'], fileName: () => 'fitcheck-element.js' },
+    lib: { entry: path.join(import.meta.dirname, 'src/app/element.tsx'), formats: ['es'], fileName: () => 'fitcheck-element.js' },
     rolldownOptions: { output: { codeSplitting: false } },
   },
 });

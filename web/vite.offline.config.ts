@@ -9,11 +9,12 @@ import { singleFile } from './build/single-file.ts';
 
 export default defineConfig({
   root: import.meta.dirname,
-  // One file has no room for a worker script: the planner runs on the page (plan/create-runner-single.ts).
+  // One file has no room for a worker script: the planner runs on the page (plan/create-runner-single.ts
+  // in place of plan/use-plan-sweep.ts's './create-runner' import).
   // One file holds one WebAssembly module: the first view's import gets the full core too (core/load.ts).
   resolve: {
     alias: [
-      { find: /^\.\.\/plan\/create-runner$/, replacement: path.join(import.meta.dirname, 'src/plan/create-runner-single.ts') },
+      { find: /^\.\/create-runner$/, replacement: path.join(import.meta.dirname, 'src/plan/create-runner-single.ts') },
       { find: /^\.\.\/generated\/fitcheck-inference\.mjs$/, replacement: '../generated/fitcheck.mjs' },
     ],
   },

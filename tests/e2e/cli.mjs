@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { repo } from '../support/browser.mjs';
 
-const presets = JSON.parse(fs.readFileSync(path.join(repo, 'web/src/presets/presets.json'), 'utf8'));
+const presets = JSON.parse(fs.readFileSync(path.join(repo, 'web/src/model/presets/presets.json'), 'utf8'));
 
 /** A bundled preset's config written to a temporary file, as the page sends it to the core. */
 export function presetConfigFile(id) {

@@ -93,6 +93,8 @@ test('a custom GPU travels in the link and is reproduced in a fresh context', as
   const shown = await figures(page);
   const second = await freshPage(link);
   await second.page.getByTestId('verdict').filter({ hasText: 'Small H100' }).waitFor();
+  // The latency table is drawn from its own chunk, which a fresh context may still be fetching.
+  await second.page.getByTestId('latency-time_to_first_token').waitFor();
   assert.deepEqual(await figures(second.page), shown);
   assert.equal(await second.page.getByTestId('custom_gpu_memory_gib').inputValue(), '24');
   assertLocalOnly(log, origin());

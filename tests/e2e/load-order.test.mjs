@@ -53,7 +53,8 @@ test('a link that opens on the Training tab fetches its chunk at once and shows 
   await page.getByTestId('verdict').waitFor();
   await page.getByTestId('tab-training').click();
   await page.getByTestId('train-verdict').waitFor();
-  await page.waitForFunction(() => window.location.hash.length > 1);
+  // The hash is written a moment after each change: wait for the Training tab's, not an earlier one.
+  await page.waitForFunction(() => window.location.hash.includes('mode=training'));
   const link = page.url();
   await page.close();
 

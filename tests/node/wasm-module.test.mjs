@@ -165,7 +165,7 @@ test("transformerMemReport() gives the classic report's numbers (GiB with 2 deci
 });
 
 test('every bundled preset parses and gives its recorded count', () => {
-  const presets = JSON.parse(fs.readFileSync(path.join(repo, 'web/src/presets/presets.json'), 'utf8'));
+  const presets = JSON.parse(fs.readFileSync(path.join(repo, 'web/src/model/presets/presets.json'), 'utf8'));
   assert.ok(presets.length >= 20);
   for (const preset of presets) {
     const report = module.parameterReport(JSON.stringify(preset.config));

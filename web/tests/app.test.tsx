@@ -2,11 +2,11 @@
 // The whole calculator with the real core, from the user's side.
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, test } from 'vitest';
-import { App } from '../src/components/App';
-import { defaultPresetId, presetConfigText, presets } from '../src/presets';
-import { defaultWorkload, inferenceOptions } from '../src/state/inputs';
-import { defaultPlanInputs, planOptions } from '../src/state/plan-inputs';
-import { defaultTraining, trainingOptions } from '../src/state/training-inputs';
+import { App } from '../src/app/calculator';
+import { defaultPresetId, presetConfigText, presets } from '../src/model/presets';
+import { defaultWorkload, inferenceOptions } from '../src/inference/inference-inputs';
+import { defaultPlanInputs, planOptions } from '../src/plan/plan-inputs';
+import { defaultTraining, trainingOptions } from '../src/training/training-inputs';
 import { core } from './support/core';
 
 const llamaText = presetConfigText(presets.find((p) => p.id === defaultPresetId)!);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { compactConfigText, compactConfigTextForLink, keepReadFields } from '../src/state/config-fields';
+import { compactConfigText, compactConfigTextForLink, keepReadFields } from '../src/model/config-fields';
 import type { CoreError } from '../src/core/types';
 import { core, fixtureConfig, fixtureConfigs } from './support/core';
 

@@ -3,14 +3,15 @@
 // form in the three tabs, refusals beside the field named; and a config.json opened or dropped.
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { App } from '../src/components/App';
-import { ConfigInput } from '../src/components/ConfigInput';
-import { maxConfigFileBytes } from '../src/state/config-file';
-import { choosingGpu, defaultCustomGpu, optionsForKind } from '../src/state/custom-gpu';
-import { defaultInputs, defaultWorkload, inferenceOptions } from '../src/state/inputs';
-import { defaultPlanInputs, planOptions } from '../src/state/plan-inputs';
-import { defaultTraining, trainingOptions } from '../src/state/training-inputs';
-import { decodeInputs, encodeInputs } from '../src/state/url-state';
+import { App } from '../src/app/calculator';
+import { ConfigInput } from '../src/model/config-input';
+import { maxConfigFileBytes } from '../src/model/config-file';
+import { choosingGpu, defaultCustomGpu, optionsForKind } from '../src/gpu/custom-gpu';
+import { defaultInputs } from '../src/app/inputs';
+import { defaultWorkload, inferenceOptions } from '../src/inference/inference-inputs';
+import { defaultPlanInputs, planOptions } from '../src/plan/plan-inputs';
+import { defaultTraining, trainingOptions } from '../src/training/training-inputs';
+import { decodeInputs, encodeInputs } from '../src/url/url-state';
 import { core } from './support/core';
 
 afterEach(cleanup);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Display formatting of latency, rates, costs and axis ticks (the figures are the core's).
 import { describe, expect, test } from 'vitest';
-import { bytesScaled, dollars, figureText, secondsParts, siParts, significant, tickLabel, withThousands } from '../src/format';
+import { bytesScaled, dollars, figureText, secondsParts, siParts, significant, tickLabel, withThousands } from '../src/ui/format';
 
 describe('formatting', () => {
   test('four significant digits, never in exponent notation', () => {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 import { describe, expect, test } from 'vitest';
-import { configFromNumbers } from '../src/state/from-numbers';
-import { defaultNumbers, defaultWorkload, inferenceOptions } from '../src/state/inputs';
-import { geometricGrid } from '../src/hooks/use-sweep';
+import { configFromNumbers } from '../src/model/from-numbers';
+import { defaultNumbers } from '../src/model/model-inputs';
+import { defaultWorkload, inferenceOptions } from '../src/inference/inference-inputs';
+import { geometricGrid } from '../src/inference/sweep';
 import { core } from './support/core';
 
 describe('inferenceOptions', () => {

@@ -3,13 +3,13 @@
 // real core's report.
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
 import { afterEach, describe, expect, test } from 'vitest';
-import { LatencyResults } from '../src/components/LatencyResults';
-import { LogChart } from '../src/components/LogChart';
-import { Roofline } from '../src/components/Roofline';
-import { WorkloadForm } from '../src/components/WorkloadForm';
-import { latencyTable, opsTable } from '../src/export/latency-tables';
+import { LatencyResults } from '../src/inference/latency-results';
+import { LogChart } from '../src/ui/log-chart';
+import { Roofline } from '../src/inference/roofline';
+import { WorkloadForm } from '../src/inference/workload-form';
+import { latencyTable, opsTable } from '../src/inference/latency-tables';
 import { toJson } from '../src/export/serialize';
-import { defaultWorkload, inferenceOptions } from '../src/state/inputs';
+import { defaultWorkload, inferenceOptions } from '../src/inference/inference-inputs';
 import { core, fixtureConfig } from './support/core';
 
 afterEach(cleanup);

@@ -3,15 +3,15 @@
 // cancellation, and the form, tables and results.
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { PlanForm } from '../src/components/PlanForm';
-import { PlanResults } from '../src/components/PlanResults';
+import { PlanForm } from '../src/plan/plan-form';
+import { PlanResults } from '../src/plan/plan-results';
 import type { CoreError, PlanOptions, PlanReport } from '../src/core/types';
-import { planBestTable } from '../src/export/plan-tables';
+import { planBestTable } from '../src/plan/plan-tables';
 import { toJson } from '../src/export/serialize';
 import { mergePlans } from '../src/plan/merge';
 import { runPlan, type PlanProgress } from '../src/plan/run-plan';
 import { createMainRunner, type PlanRunner } from '../src/plan/runner';
-import { defaultPlanInputs, listOf, planOptions, toggled } from '../src/state/plan-inputs';
+import { defaultPlanInputs, listOf, planOptions, toggled } from '../src/plan/plan-inputs';
 import { core, fixtureConfig } from './support/core';
 
 afterEach(cleanup);

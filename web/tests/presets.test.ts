@@ -3,8 +3,8 @@
 // cut from (tests/fixtures/configs), so that a key the core reads cannot be lost on the way.
 import fs from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { presetConfigText, presets, type Preset } from '../src/presets';
-import { keepReadFields } from '../src/state/config-fields';
+import { presetConfigText, presets, type Preset } from '../src/model/presets';
+import { keepReadFields } from '../src/model/config-fields';
 import { core, fixtureConfig, fixtureConfigs } from './support/core';
 
 const files = fs.readdirSync(fixtureConfigs).filter((file) => file.endsWith('.json'));

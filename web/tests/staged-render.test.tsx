@@ -4,8 +4,8 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/preact';
 import type { JSX } from 'preact';
 import { afterEach, expect, test, vi } from 'vitest';
-import { App } from '../src/components/App';
-import { lazyComponent } from '../src/components/lazy';
+import { App } from '../src/app/calculator';
+import { lazyComponent } from '../src/ui/lazy';
 import { loadInferenceCore } from '../src/core/load';
 
 afterEach(() => {

@@ -4,10 +4,10 @@
 import { describe, expect, test } from 'vitest';
 import { trainingInputsOf } from '../src/plan/load-training';
 import { mergeTrainingPlans } from '../src/plan/training-merge';
-import { defaultInputs } from '../src/state/inputs';
-import { trainingOptions } from '../src/state/training-inputs';
-import { defaultTrainingPlanInputs, trainingPlanOptions } from '../src/state/training-plan-inputs';
-import { decodeInputs, encodeInputs } from '../src/state/url-state';
+import { defaultInputs } from '../src/app/inputs';
+import { trainingOptions } from '../src/training/training-inputs';
+import { defaultTrainingPlanInputs, trainingPlanOptions } from '../src/plan/training-plan-inputs';
+import { decodeInputs, encodeInputs } from '../src/url/url-state';
 import { core, fixtureConfig } from './support/core';
 
 const llama = fixtureConfig('meta-llama--Llama-3.1-8B.json');

@@ -2,11 +2,11 @@
 // The training form and its options: what reaches the core, and where its errors are shown.
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { TrainingForm } from '../src/components/TrainingForm';
-import { ComparePanel } from '../src/components/ComparePanel';
+import { TrainingForm } from '../src/training/training-form';
+import { ComparePanel } from '../src/compare/compare-panel';
 import type { CoreError } from '../src/core/types';
-import { trainingMemoryTable, trainingTimeTable } from '../src/export/training-tables';
-import { defaultTraining, shardingChoice, trainingOptions, withSharding } from '../src/state/training-inputs';
+import { trainingMemoryTable, trainingTimeTable } from '../src/training/training-tables';
+import { defaultTraining, shardingChoice, trainingOptions, withSharding } from '../src/training/training-inputs';
 import { core, fixtureConfig } from './support/core';
 
 afterEach(cleanup);

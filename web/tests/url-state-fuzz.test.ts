@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Seeded fuzz test of the URL-state decoding (src/state/url-state.ts, compress.ts): 20,000 hashes,
+// Seeded fuzz test of the URL-state decoding (src/url/url-state.ts, compress.ts): 20,000 hashes,
 // random and mutated (compressed pasted-config payloads, truncated base64, invalid UTF-8
 // percent-escapes, huge numbers, script and markup payloads), each of which must decode to a state
 // of the same shape as the defaults, or to that with a reported problem; never a throw. Every field
@@ -8,11 +8,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { encodeText } from '../src/state/compress';
-import { defaultInputs, modes, type Inputs } from '../src/state/inputs';
-import { objectives } from '../src/state/plan-inputs';
-import { trainingObjectives } from '../src/state/training-plan-inputs';
-import { decodeInputs, encodeInputs, hashHasState } from '../src/state/url-state';
+import { encodeText } from '../src/url/compress';
+import { defaultInputs, modes, type Inputs } from '../src/app/inputs';
+import { objectives } from '../src/plan/plan-inputs';
+import { trainingObjectives } from '../src/plan/training-plan-inputs';
+import { decodeInputs, encodeInputs, hashHasState } from '../src/url/url-state';
 
 const presetId = 'meta-llama--llama-3.1-8b';
 

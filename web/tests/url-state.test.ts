@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 import { describe, expect, test, vi } from 'vitest';
-import { decodeText, encodeText } from '../src/state/compress';
-import { defaultInputs } from '../src/state/inputs';
-import { decodeInputs, encodeInputs, hashHasState } from '../src/state/url-state';
+import { decodeText, encodeText } from '../src/url/compress';
+import { defaultInputs } from '../src/app/inputs';
+import { decodeInputs, encodeInputs, hashHasState } from '../src/url/url-state';
 
 describe('compress', () => {
   test('deflate-raw + base64url round trip, URL-safe', async () => {

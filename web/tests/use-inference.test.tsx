@@ -3,8 +3,8 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, expect, test } from 'vitest';
 import type { FitcheckModule, InferenceOptions, InferenceReport } from '../src/core/types';
-import { useInference } from '../src/hooks/use-inference';
-import { defaultWorkload, type Workload } from '../src/state/inputs';
+import { useInference } from '../src/inference/use-inference';
+import { defaultWorkload, type Workload } from '../src/inference/inference-inputs';
 
 afterEach(cleanup);
 

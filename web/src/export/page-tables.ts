@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The tables of the tab shown, in page order, for the exports (the same data the page renders).
 import type { Accelerator, FormatCatalog, InferenceReport, ParameterReport, PlanReport, TrainingPlanReport, TrainingReport } from '../core/types';
-import type { ByteUnit, Mode } from '../state/inputs';
-import { latencyTable, opsTable } from './latency-tables';
-import { planBestTable, planFrontierTable } from './plan-tables';
-import { trainingPlanBestTable, trainingPlanFrontierTable } from './training-plan-tables';
+import type { ByteUnit, Mode } from '../app/inputs';
+import { latencyTable, opsTable } from '../inference/latency-tables';
+import { planBestTable, planFrontierTable } from '../plan/plan-tables';
+import { trainingPlanBestTable, trainingPlanFrontierTable } from '../plan/training-plan-tables';
 import { capacityTable, memoryTable, parameterTable, type TableModel } from './tables';
-import { layerActivationsTable, trainingCapacityTable, trainingMemoryTable, trainingSetupTable, trainingTimeTable } from './training-tables';
+import { layerActivationsTable, trainingCapacityTable, trainingMemoryTable, trainingSetupTable, trainingTimeTable } from '../training/training-tables';
 
 export interface PageReports {
   params?: ParameterReport;

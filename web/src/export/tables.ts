@@ -2,8 +2,8 @@
 // The result tables as plain data: the page renders them and the exports serialize them, so an
 // export always holds the figures on screen. Only formatting happens here.
 import type { Accelerator, FormatCatalog, InferenceReport, ParameterReport } from '../core/types';
-import { bytesIn, bytesValue, roundedCount, share, withThousands } from '../format';
-import type { ByteUnit } from '../state/inputs';
+import { bytesIn, bytesValue, roundedCount, share, withThousands } from '../ui/format';
+import type { ByteUnit } from '../app/inputs';
 
 export interface Cell {
   /** As shown on the page. */

@@ -5,8 +5,8 @@
 // accumulation for memory because the planner keeps accumulation >= pp; step time follows the
 // global batch.
 import type { TrainingPlanCandidate, TrainingPlanReport } from '../core/types';
-import { customGpuOf, type CustomGpuFields } from '../state/custom-gpu';
-import { defaultTraining, type TrainingWorkload } from '../state/training-inputs';
+import { customGpuOf, type CustomGpuFields } from '../gpu/custom-gpu';
+import { defaultTraining, type TrainingWorkload } from '../training/training-inputs';
 
 /** `custom`: the planner's custom GPU, carried when the row is on it. */
 export function trainingInputsOf(c: TrainingPlanCandidate, request: TrainingPlanReport['request'], custom?: CustomGpuFields): TrainingWorkload {

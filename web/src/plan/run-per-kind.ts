@@ -2,8 +2,8 @@
 // A planner sweep split into one core call per GPU kind, so that progress shows after each; the
 // answers so far are joined by `merge`. Shared by the serving and the training planner.
 import type { CoreError } from '../core/types';
-import { optionsForKind } from '../state/custom-gpu';
-import { listOf } from '../state/plan-inputs';
+import { optionsForKind } from '../gpu/custom-gpu';
+import { listOf } from './plan-inputs';
 import { toCoreError } from './runner';
 
 export interface SweepProgress<Report> {

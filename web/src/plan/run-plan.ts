@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // One serving-planner sweep: a planReport call per GPU kind (run-per-kind.ts), joined by merge.ts.
 import type { PlanReport } from '../core/types';
-import { planOptions, type PlanInputs } from '../state/plan-inputs';
+import { planOptions, type PlanInputs } from './plan-inputs';
 import { mergePlans } from './merge';
 import { runPerKind, type SweepOutcome, type SweepProgress } from './run-per-kind';
 import type { PlanRunner } from './runner';

@@ -2,7 +2,7 @@
 // One training-planner sweep: a trainingPlanReport call per GPU kind (run-per-kind.ts), joined by
 // training-merge.ts.
 import type { TrainingPlanReport } from '../core/types';
-import { trainingPlanOptions, type TrainingPlanInputs } from '../state/training-plan-inputs';
+import { trainingPlanOptions, type TrainingPlanInputs } from './training-plan-inputs';
 import { runPerKind, type SweepOutcome, type SweepProgress } from './run-per-kind';
 import type { PlanRunner } from './runner';
 import { mergeTrainingPlans } from './training-merge';

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// Everything the user can set, as plain serializable values: the tab, the unit, and each
+// feature's inputs (model/model-inputs.ts, inference/inference-inputs.ts, training/, plan/).
+import { defaultPlanInputs, type PlanInputs } from '../plan/plan-inputs';
+import { defaultTraining, type TrainingWorkload } from '../training/training-inputs';
+import { defaultTrainingPlanInputs, type TrainingPlanInputs } from '../plan/training-plan-inputs';
+import { defaultWorkload, type Workload } from '../inference/inference-inputs';
+import { defaultNumbers, type ModelKind, type ModelNumbers } from '../model/model-inputs';
+
+export type Mode = 'inference' | 'training' | 'plan';
+export const modes: ReadonlyArray<Mode> = ['inference', 'training', 'plan'];
+export type ByteUnit = 'GiB' | 'GB';
+
+export interface Inputs {
+  mode: Mode;
+  unit: ByteUnit;
+  modelKind: ModelKind;
+  presetId: string;
+  pastedText: string;
+  numbers: ModelNumbers;
+  workload: Workload;
+  training: TrainingWorkload;
+  plan: PlanInputs;
+  trainingPlan: TrainingPlanInputs;
+}
+
+export function defaultInputs(presetId: string): Inputs {
+  return {
+    mode: 'inference',
+    unit: 'GiB',
+    modelKind: 'preset',
+    presetId,
+    pastedText: '',
+    numbers: { ...defaultNumbers },
+    workload: { ...defaultWorkload },
+    training: { ...defaultTraining },
+    plan: { ...defaultPlanInputs },
+    trainingPlan: { ...defaultTrainingPlanInputs },
+  };
+}

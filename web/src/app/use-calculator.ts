@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// The calculator's state: the inputs (kept in the link), the core and its catalogs, and the
+// reports the tab shown asks of the core, each from its feature's hook. The calculator component
+// draws what this returns.
+import type { Accelerator, FormatCatalog } from '../core/types';
+import { useCore } from '../core/use-core';
+import { exportExtraOf } from '../export/export-extra';
+import { snapshotOf } from '../compare/snapshot';
+import type { Snapshot } from '../compare/snapshot';
+import { useInferenceTab, type InferenceTab } from '../inference/use-inference-tab';
+import { startPresetId } from '../model/model-source';
+import { useModel, type ModelState } from '../model/use-model';
+import { useWeightFormats, type WeightFormats } from '../model/use-weight-formats';
+import { usePlanTab, type PlanTab } from '../plan/use-plan-tab';
+import { useTrainingTab, type TrainingTab } from '../training/use-training-tab';
+import { useAfterPaint } from '../ui/use-after-paint';
+import { useCurrentLink } from '../url/use-current-link';
+import { useUrlState, type UrlState } from '../url/use-url-state';
+import { defaultInputs, type Inputs, type Mode } from './inputs';
+import { pageNotes } from './page-notes';
+import { useEmbedHeight } from './use-embed-height';
+
+export interface CalculatorOptions {
+  embed: boolean;
+  persist: boolean;
+  initialPreset?: string;
+  initialMode?: Mode;
+}
+
+export interface CalculatorState {
+  url: UrlState;
+  /** The inputs (the defaults while a link's inputs are read). */
+  inputs: Inputs;
+  update: (patch: Partial<Inputs>) => void;
+  gpus: Accelerator[];
+  formats?: FormatCatalog;
+  /** The core (or, on the Training tab, the full core) failed to load. */
+  loadError?: string;
+  /** Still loading the core or reading a link's inputs. */
+  loading: boolean;
+  model: ModelState;
+  /** The parameter table has been painted: the slower parts follow. */
+  detailsReady: boolean;
+  inference: InferenceTab;
+  training: TrainingTab;
+  plan: PlanTab;
+  weightFormats: WeightFormats;
+  /** What "Pin to compare" would keep now. */
+  current?: Snapshot;
+  notes: string[];
+  exportExtra: Record<string, unknown>;
+  /** The link to the current inputs, in embed mode ('' otherwise). */
+  openLink: string;
+}
+
+export function useCalculator({ embed, persist, initialPreset, initialMode }: CalculatorOptions): CalculatorState {
+  const startPreset = startPresetId(initialPreset);
+  const { core, gpus, formats, loadError: coreLoadError } = useCore();
+  const url = useUrlState(() => ({ ...defaultInputs(startPreset), mode: initialMode ?? 'inference' }), startPreset, persist);
+  useEmbedHeight(embed);
+  const restored = Boolean(url.inputs);
+  const inputs = url.inputs ?? defaultInputs(startPreset);
+  const { workload, unit, mode } = inputs;
+  const model = useModel(restored ? core : undefined, inputs);
+  const { configText, params } = model;
+  // The parameter table is painted first; the inference report (capacity searches, latency) and
+  // everything after it start from the next frame.
+  const detailsReady = useAfterPaint(Boolean(params));
+  const inference = useInferenceTab(core, restored, configText, workload, params, gpus, mode === 'inference' && detailsReady);
+  const training = useTrainingTab(restored, configText, inputs.training, params, mode === 'training');
+  const plan = usePlanTab(Boolean(restored && core && params), configText, inputs.plan, inputs.trainingPlan, mode === 'plan');
+  const weightFormats = useWeightFormats(core, configText, workload, formats, params, unit);
+  const openLink = useCurrentLink(url.link, embed);
+
+  const current = snapshotOf(mode, inputs, params, inference.state.report, training.report);
+  return {
+    url,
+    inputs,
+    update: (patch) => url.setInputs((previous) => ({ ...previous, ...patch })),
+    gpus,
+    formats,
+    loadError: coreLoadError ?? (mode === 'training' ? training.loadError : undefined),
+    loading: !core || !restored || (mode === 'training' && !training.core),
+    model,
+    detailsReady,
+    inference,
+    training,
+    plan,
+    weightFormats,
+    current,
+    notes: pageNotes(mode, params, inference.state.report, training.report),
+    exportExtra: exportExtraOf(mode, { model: current?.label, unit, inference: inference.state.report, training: training.report, planRequest: plan.request }),
+    openLink,
+  };
+}

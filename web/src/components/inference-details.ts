@@ -1,5 +1,0 @@
-// SPDX-License-Identifier: MIT
-// The Inference tab's charts and latency tables (with the chart library): one chunk, drawn after
-// the memory table (InferenceResults.tsx).
-export { LatencyResults } from './LatencyResults';
-export { MemoryCharts } from './MemoryCharts';

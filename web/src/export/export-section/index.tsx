@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+// "Export the tables" for the tab shown: builds the tables (export/page-tables.ts, which knows every
+// tab's tables) here, so that they load with this panel rather than with the first view.
+import { useMemo } from 'preact/hooks';
+import type { Accelerator, FormatCatalog } from '../../core/types';
+import { pageTables, type PageReports } from '../page-tables';
+import type { ByteUnit, Mode } from '../../app/inputs';
+import { ExportPanel } from '../export-panel';
+
+interface Props {
+  mode: Mode;
+  reports: PageReports;
+  unit: ByteUnit;
+  formats?: FormatCatalog;
+  gpu?: Accelerator;
+  extra: Record<string, unknown>;
+}
+
+export function ExportSection({ mode, reports, unit, formats, gpu, extra }: Props) {
+  const { params, inference, training, plan, trainingPlan } = reports;
+  const tables = useMemo(
+    () => pageTables(mode, { params, inference, training, plan, trainingPlan }, { unit, formats, gpu }),
+    [mode, params, inference, training, plan, trainingPlan, unit, formats, gpu],
+  );
+  return tables.length > 0 ? <ExportPanel tables={tables} extra={extra} /> : null;
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// The inference workload as the user sets it, and the options handed to inferenceReport. Numbers
+// stay as the text typed: the core parses and validates them, so its error (naming the option)
+// shows next to the input.
+import type { InferenceOptions } from '../core/types';
+import { customGpuId, customGpuOptions, defaultCustomGpu, type CustomGpuFields } from '../gpu/custom-gpu';
+
+/** With gpu = 'custom', the custom_gpu_* fields define it (custom-gpu.ts). */
+export interface Workload extends CustomGpuFields {
+  gpu: string;
+  tp: string;
+  pp: string;
+  ep: string;
+  weights: string;
+  kv_dtype: string;
+  batch: string;
+  context: string;
+  prefill_chunk: string;
+  kv_block: string;
+  gpu_memory_utilization: string;
+  overhead_gib: string;
+  eager_attention: boolean;
+  weight_bits: string;
+  group_size: string;
+  /** Latency (with a GPU): the request timed; their sum is the context when context is empty. */
+  prompt_len: string;
+  gen_len: string;
+  flops_efficiency: string;
+  hbm_efficiency: string;
+  interconnect_efficiency: string;
+  /** Empty: the GPU catalog's price. */
+  price_per_gpu_hour: string;
+  /** Read by the core for fp8 weight formats only. */
+  fp8_activations: boolean;
+}
+
+export const defaultGpuId = 'h100-sxm-80gb';
+
+/**
+ * The core's own defaults (core/src/options.cpp, options_latency.cpp), shown filled in so the user
+ * sees them. Context is left empty: the core then holds prompt + output tokens per sequence
+ * (3840 + 256 = its default context of 4096). Efficiencies: docs/latency.md, "Default efficiencies".
+ */
+export const defaultWorkload: Workload = {
+  gpu: defaultGpuId,
+  tp: '1',
+  pp: '1',
+  ep: '1',
+  weights: 'bf16',
+  kv_dtype: 'bf16',
+  batch: '1',
+  context: '',
+  prefill_chunk: '0',
+  kv_block: '0',
+  gpu_memory_utilization: '0.9',
+  overhead_gib: '1',
+  eager_attention: false,
+  weight_bits: '4',
+  group_size: '128',
+  prompt_len: '3840',
+  gen_len: '256',
+  flops_efficiency: '0.7',
+  hbm_efficiency: '0.8',
+  interconnect_efficiency: '0.7',
+  price_per_gpu_hour: '',
+  fp8_activations: true,
+  ...defaultCustomGpu,
+};
+
+/** Formats whose bit width and group size are options (GPTQ/AWQ). */
+export const groupedFormats: ReadonlySet<string> = new Set(['gptq', 'awq']);
+
+/** Formats whose products may run in fp8 (docs/latency.md, "Which peak"): fp8_activations applies. */
+export const fp8Formats: ReadonlySet<string> = new Set(['fp8', 'fp8-block128']);
+
+/** Text fields handed to the core as typed. */
+export const workloadTextKeys: ReadonlyArray<Exclude<keyof Workload, 'eager_attention' | 'fp8_activations'>> = [
+  'gpu', 'tp', 'pp', 'ep', 'weights', 'kv_dtype', 'batch', 'context', 'prefill_chunk', 'kv_block', 'gpu_memory_utilization',
+  'overhead_gib', 'weight_bits', 'group_size', 'prompt_len', 'gen_len', 'flops_efficiency', 'hbm_efficiency',
+  'interconnect_efficiency', 'price_per_gpu_hour',
+];
+
+/** Overrides for a point of a sweep over context: the context alone sets the sequence length. */
+export const withoutRequestLengths = { prompt_len: '', gen_len: '' } as const;
+
+/** The options object handed to inferenceReport; empty fields are left to the core's defaults. */
+export function inferenceOptions(workload: Workload, overrides: Partial<Record<keyof InferenceOptions, string | number>> = {}): InferenceOptions {
+  const options: Record<string, string | number | boolean> = {};
+  for (const key of workloadTextKeys) {
+    const value = String(workload[key] ?? '').trim();
+    if (value !== '') options[key] = value;
+  }
+  if (workload.eager_attention) options.eager_attention = true;
+  if (fp8Formats.has(String(options.weights ?? ''))) options.fp8_activations = workload.fp8_activations;
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === '') delete options[key];
+    else options[key] = value;
+  }
+  Object.assign(options, customGpuOptions(workload, options.gpu === customGpuId));
+  // Bit width and group size are options of GPTQ/AWQ only; the core refuses them elsewhere.
+  if (!groupedFormats.has(String(options.weights ?? ''))) {
+    delete options.weight_bits;
+    delete options.group_size;
+  }
+  return options as InferenceOptions;
+}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// Latency, throughput and cost with a GPU chosen: the figures, each with the core's summary line;
+// the time of each operation in prefill and in a decode step; and the roofline picture.
+import { useState } from 'preact/hooks';
+import type { Accelerator, InferenceReport, LatencyReport } from '../../core/types';
+import { latencyTable, opsTable, phaseLabels, type OpPhase } from '../latency-tables';
+import type { ByteUnit } from '../../app/inputs';
+import { Roofline } from '../roofline';
+import { TableView } from '../../ui/table-view';
+
+interface Props {
+  report: InferenceReport;
+  latency: LatencyReport;
+  unit: ByteUnit;
+  gpu?: Accelerator;
+  /** Being recomputed: shown dimmed. */
+  stale?: boolean;
+}
+
+const phases = Object.keys(phaseLabels) as OpPhase[];
+
+export function LatencyResults({ report, latency, unit, gpu, stale = false }: Props) {
+  const [phase, setPhase] = useState<OpPhase>('prefill');
+  return (
+    <section class={stale ? 'latency stale' : 'latency'} aria-labelledby="latency-heading" aria-busy={stale ? 'true' : 'false'} data-testid="latency">
+      <h2 id="latency-heading">Speed and cost</h2>
+      <TableView
+        table={latencyTable(report, latency, unit, gpu)}
+        textColumns={[0, 2]}
+        cellTestId={(row, column) => (stale ? undefined : column === 1 ? `latency-${row.key}` : column === 2 ? `latency-${row.key}-unit` : undefined)}
+      />
+      <fieldset class="segmented phase-choice">
+        <legend>Operations of</legend>
+        {phases.map((id) => (
+          <label key={id}>
+            <input type="radio" name="ops-phase" value={id} data-testid={`ops-${id}`} checked={phase === id} onChange={() => setPhase(id)} />
+            {phaseLabels[id]}
+          </label>
+        ))}
+      </fieldset>
+      <TableView
+        table={opsTable(latency, phase, unit)}
+        testId="ops-table"
+        textColumns={[0, 5]}
+        wideOnly={[1, 2, 3]}
+        cellTestId={(row, column) => (column === 4 && !stale ? `op-${row.key}-time` : undefined)}
+      />
+      <Roofline latency={latency} gpu={gpu} />
+    </section>
+  );
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+// Where the model comes from: a bundled preset (searchable), a pasted config.json (or one opened
+// or dropped as a file), or numbers.
+import { useRef, useState } from 'preact/hooks';
+import type { CoreError } from '../../core/types';
+import type { ModelKind, ModelNumbers } from '../model-inputs';
+import type { Preset } from '../presets';
+import { readConfigFile } from '../config-file';
+import { NumbersForm } from '../lazy';
+import { PresetPicker } from '../preset-picker';
+
+interface Props {
+  presets: Preset[];
+  modelKind: ModelKind;
+  presetId: string;
+  configText: string;
+  numbers: ModelNumbers;
+  error?: CoreError;
+  onPreset: (id: string) => void;
+  onText: (text: string) => void;
+  onKind: (kind: ModelKind) => void;
+  onNumbers: (numbers: ModelNumbers) => void;
+}
+
+export function ConfigInput(props: Props) {
+  const { presets, modelKind, presetId, configText, numbers, error, onPreset, onText, onKind, onNumbers } = props;
+  const fromNumbers = modelKind === 'numbers';
+  const [fileError, setFileError] = useState<string | undefined>();
+  const [dragging, setDragging] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const load = async (file: File | undefined) => {
+    if (!file) return;
+    const result = await readConfigFile(file);
+    if ('error' in result) setFileError(result.error);
+    else {
+      setFileError(undefined);
+      onText(result.text);
+    }
+  };
+  return (
+    <section
+      class={dragging ? 'input-panel dragging' : 'input-panel'}
+      aria-labelledby="model-heading"
+      data-testid="config-drop"
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        setDragging(false);
+        void load(e.dataTransfer?.files[0]);
+      }}
+    >
+      <h2 id="model-heading">Model</h2>
+      <fieldset class="segmented">
+        <legend class="visually-hidden">How to give the model</legend>
+        <label>
+          <input type="radio" name="model-kind" value="config" data-testid="kind-config" checked={!fromNumbers} onChange={() => onKind(presetId ? 'preset' : 'pasted')} />
+          Preset or config.json
+        </label>
+        <label>
+          <input type="radio" name="model-kind" value="numbers" data-testid="kind-numbers" checked={fromNumbers} onChange={() => onKind('numbers')} />
+          From numbers
+        </label>
+      </fieldset>
+      {fromNumbers ? (
+        <NumbersForm numbers={numbers} configText={configText} error={error} onNumbers={onNumbers} />
+      ) : (
+        <>
+          <PresetPicker presets={presets} presetId={presetId} onPreset={onPreset} />
+          <div class="config-label">
+            <label for="config">config.json</label>
+            <button type="button" data-testid="open-config-file" onClick={() => fileInput.current?.click()}>
+              Open file…
+            </button>
+            <input
+              ref={fileInput}
+              type="file"
+              accept=".json,application/json"
+              hidden
+              aria-label="config.json file to open"
+              data-testid="config-file"
+              onChange={(e) => {
+                void load(e.currentTarget.files?.[0]);
+                e.currentTarget.value = '';
+              }}
+            />
+          </div>
+          <textarea
+            id="config"
+            data-testid="config"
+            spellcheck={false}
+            rows={14}
+            value={configText}
+            aria-invalid={error ? 'true' : 'false'}
+            aria-describedby={error ? 'config-error config-help' : 'config-help'}
+            onInput={(e) => onText(e.currentTarget.value)}
+          />
+          {error && (
+            <p id="config-error" class="error" role="alert" data-testid="config-error">
+              {error.field ? <strong>{error.field}: </strong> : null}
+              {error.message}
+            </p>
+          )}
+          <p id="config-help" class="help">
+            Paste a Hugging Face config.json, open it or drop it here; it is read in this page and never sent anywhere.
+          </p>
+        </>
+      )}
+      {fileError && (
+        <p class="error" role="alert" data-testid="config-file-error">
+          {fileError}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// Bundled presets, grouped by family with their size, filtered by a search box.
+import { useState } from 'preact/hooks';
+import type { Preset } from '../presets';
+import { roundedCount } from '../../ui/format';
+
+function groupByFamily(presets: Preset[]): Map<string, Preset[]> {
+  const groups = new Map<string, Preset[]>();
+  for (const preset of presets) {
+    const list = groups.get(preset.family) ?? [];
+    list.push(preset);
+    groups.set(preset.family, list);
+  }
+  return groups;
+}
+
+export function matchesQuery(preset: Preset, query: string): boolean {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const haystack = `${preset.label} ${preset.family} ${preset.id} ${roundedCount(preset.total_params)}`.toLowerCase();
+  return words.every((word) => haystack.includes(word));
+}
+
+interface Props {
+  presets: Preset[];
+  presetId: string;
+  onPreset: (id: string) => void;
+}
+
+export function PresetPicker({ presets, presetId, onPreset }: Props) {
+  const [query, setQuery] = useState('');
+  const shown = presets.filter((preset) => preset.id === presetId || matchesQuery(preset, query));
+  const groups = groupByFamily(shown);
+  const selected = presets.find((preset) => preset.id === presetId);
+  const matches = shown.filter((preset) => preset.id !== presetId || matchesQuery(preset, query)).length;
+  return (
+    <div class="preset-picker">
+      <label for="preset-search">Search models</label>
+      <input
+        id="preset-search"
+        data-testid="preset-search"
+        type="search"
+        placeholder="e.g. llama 70b, qwen, moe"
+        value={query}
+        aria-describedby="preset-count"
+        onInput={(e) => setQuery(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          // Enter picks the first match, so the list is usable from the keyboard alone.
+          if (e.key === 'Enter') {
+            const first = presets.find((preset) => matchesQuery(preset, query));
+            if (first) onPreset(first.id);
+          }
+        }}
+      />
+      <p id="preset-count" class="help" aria-live="polite">
+        {query ? `${matches} of ${presets.length} models match; Enter picks the first` : `${presets.length} bundled models`}
+      </p>
+      <label for="preset">Model</label>
+      <select id="preset" data-testid="preset" value={presetId} onChange={(e) => onPreset(e.currentTarget.value)}>
+        <option value="">Pasted config.json</option>
+        {[...groups.entries()].map(([family, members]) => (
+          <optgroup label={family} key={family}>
+            {members.map((preset) => (
+              <option value={preset.id} key={preset.id}>
+                {preset.label} ({roundedCount(preset.total_params)})
+              </option>
+            ))}
+          </optgroup>
+        ))}
+      </select>
+      {selected && <p class="source">Source: {selected.source}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+// The training workload: hardware and parallelism, sharding, precision and optimizer,
+// activations, LoRA. Values go to the core as typed; a refused value is reported beside its input.
+import type { Accelerator, CoreError, TrainingTimeReport } from '../../core/types';
+import { bytesIn, withThousands } from '../../ui/format';
+import {
+  loraModules,
+  optimizers,
+  precisionRecipes,
+  recomputeModes,
+  shardingChoice,
+  shardingChoices,
+  trainingFlagKeys,
+  trainingTextKeys,
+  withSharding,
+  type TrainingWorkload,
+} from '../training-inputs';
+import { listOf, toggled } from '../../plan/plan-inputs';
+import { Field, NumberField } from '../../ui/field';
+import { CustomGpuForm } from '../../gpu/lazy';
+import { GpuSelect } from '../../gpu/gpu-select';
+import { choosingGpu, customGpuId, customGpuKeys } from '../../gpu/custom-gpu';
+
+interface Props {
+  training: TrainingWorkload;
+  gpus: Accelerator[];
+  error?: CoreError;
+  /** The data-parallel size the core derived (shown while dp is empty). */
+  resolvedDp?: number;
+  /** The step-time figures the core used (shown while their fields are empty). */
+  time?: TrainingTimeReport;
+  onChange: (training: TrainingWorkload) => void;
+}
+
+const fields: ReadonlySet<string> = new Set<string>([...trainingTextKeys, ...trainingFlagKeys, ...customGpuKeys]);
+/** Where an error naming `field` is shown: the sharding select answers for zero and fsdp. */
+const home = (field: string) => (field === 'zero' || field === 'fsdp' ? 'sharding' : field);
+
+type TextKey = Exclude<keyof TrainingWorkload, 'sequence_parallel' | 'offload_optimizer' | 'offload_params' | 'eager_attention' | 'qlora' | 'overlap'>;
+type FlagKey = Exclude<keyof TrainingWorkload, TextKey>;
+
+export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange }: Props) {
+  const errorAt = (key: string) => (error?.field && home(error.field) === key ? error : undefined);
+  const general = error && !(error.field && fields.has(error.field)) ? error : undefined;
+  const set = (key: TextKey) => (value: string) => onChange({ ...training, [key]: value });
+  const gpu = gpus.find((candidate) => candidate.id === training.gpu);
+  const custom = training.gpu === customGpuId;
+  const number = (key: TextKey, label: string, help: string, placeholder?: string) => (
+    <NumberField id={`train-${key}`} label={label} help={help} value={training[key]} placeholder={placeholder} error={errorAt(key)} onValue={set(key)} />
+  );
+  const select = (key: TextKey | 'sharding', label: string, choices: Array<[string, string]>, value: string, onValue: (value: string) => void, help?: string) => (
+    <Field id={`train-${key}`} label={label} error={errorAt(key)} help={help}>
+      {(describedBy, invalid) => (
+        <select id={`train-${key}`} data-testid={`train-${key}`} value={value} aria-describedby={describedBy} aria-invalid={invalid ? 'true' : 'false'} onChange={(e) => onValue(e.currentTarget.value)}>
+          {choices.map(([id, name]) => (
+            <option value={id} key={id}>
+              {name}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+  const flag = (key: FlagKey, label: string) => (
+    <>
+      <label class="checkbox">
+        <input type="checkbox" data-testid={`train-${key}`} checked={training[key]} onChange={(e) => onChange({ ...training, [key]: e.currentTarget.checked })} />
+        {label}
+      </label>
+      {errorAt(key) && (
+        <p class="error" role="alert" data-testid={`train-${key}-error`}>
+          {errorAt(key)!.message}
+        </p>
+      )}
+    </>
+  );
+  const lora = /^[1-9]\d*$/.test(training.lora_rank.trim()) || training.qlora;
+  const chosenModules = training.lora_modules.trim() === '' ? [...loraModules] : listOf(training.lora_modules);
+  return (
+    <section class="workload" aria-labelledby="training-heading">
+      <h2 id="training-heading">Training run</h2>
+      {general && (
+        <p class="error" role="alert" data-testid="training-error">
+          {general.message}
+        </p>
+      )}
+      <fieldset>
+        <legend>Hardware and parallelism</legend>
+        <Field id="train-gpu" label="GPU" error={errorAt('gpu')} help={gpu ? `${bytesIn(gpu.memory_bytes, 'GiB')} per GPU · ${gpu.interconnect}` : custom ? 'User-defined: the figures below' : 'No GPU: memory only, no fit check'}>
+          {(describedBy, invalid) => <GpuSelect id="train-gpu" value={training.gpu} gpus={gpus} describedBy={describedBy} invalid={invalid} noneLabel="No GPU (memory only)" onValue={(id) => onChange(choosingGpu({ ...training, gpu: id }, training.gpu, id))} />}
+        </Field>
+        {custom && <CustomGpuForm idPrefix="train-" fields={training} gpus={gpus} error={error} onChange={(changed) => onChange({ ...training, ...changed })} />}
+        <div class="grid-fields">
+          {number('gpus', 'GPUs', 'all GPUs of the run')}
+          {number('tp', 'Tensor parallel (tp)', 'GPUs each layer is split over')}
+          {number('pp', 'Pipeline parallel (pp)', 'pipeline stages')}
+          {number('dp', 'Data parallel (dp)', resolvedDp ? `empty: GPUs / (tp × pp × cp) = ${resolvedDp}` : 'empty: GPUs / (tp × pp × cp)', 'from GPUs')}
+          {number('ep', 'Expert parallel (ep)', 'GPUs the experts are spread over (MoE)')}
+          {number('cp', 'Context parallel (cp)', 'GPUs each sequence is split over')}
+          {number('overhead_gib', 'Overhead (GiB)', 'CUDA context, workspaces, allocator reserve')}
+        </div>
+        {flag('sequence_parallel', 'Sequence parallelism (norms and dropout split by tp)')}
+      </fieldset>
+      <fieldset>
+        <legend>Sharding</legend>
+        <div class="grid-fields wide">
+          {select('sharding', 'ZeRO stage or FSDP mode', shardingChoices, shardingChoice(training), (value) => onChange(withSharding(training, value)), 'over the data-parallel GPUs')}
+          {training.fsdp === 'hybrid_shard' && number('fsdp_shard_group', 'Hybrid shard group', 'GPUs each shard group spans')}
+        </div>
+        {flag('offload_optimizer', 'Offload the optimizer to CPU memory (ZeRO-Offload)')}
+        {flag('offload_params', 'Offload the parameters to CPU memory (ZeRO-3 or FSDP)')}
+      </fieldset>
+      <fieldset>
+        <legend>Precision and optimizer</legend>
+        <div class="grid-fields wide">
+          {select('precision', 'Precision recipe', precisionRecipes, training.precision, set('precision'))}
+          {select('optimizer', 'Optimizer', optimizers, training.optimizer, set('optimizer'))}
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Activations</legend>
+        <div class="grid-fields">
+          {number('micro_batch', 'Micro-batch', 'sequences per GPU per step')}
+          {number('seq_len', 'Sequence length', 'tokens per sequence')}
+          {select('recompute', 'Recomputation', recomputeModes, training.recompute, set('recompute'), 'selective: attention core; full: layer inputs only')}
+        </div>
+        {flag('eager_attention', 'Eager attention (keeps the heads × s × s scores; no FlashAttention)')}
+      </fieldset>
+      <fieldset>
+        <legend>LoRA</legend>
+        <div class="grid-fields">
+          {number('lora_rank', 'LoRA rank', '0: full fine-tuning')}
+        </div>
+        {flag('qlora', 'QLoRA (frozen base in NF4 with double quantization)')}
+        {lora && (
+          <fieldset class="segmented lora-modules" data-testid="train-lora_modules">
+            <legend>Adapted modules</legend>
+            {loraModules.map((module) => (
+              <label key={module}>
+                <input
+                  type="checkbox"
+                  checked={chosenModules.includes(module)}
+                  disabled={chosenModules.length === 1 && chosenModules.includes(module)}
+                  onChange={(e) => {
+                    const next = toggled(chosenModules.join(','), module, e.currentTarget.checked, [...loraModules]);
+                    onChange({ ...training, lora_modules: next === loraModules.join(',') ? '' : next });
+                  }}
+                />
+                {module}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        {errorAt('lora_modules') && (
+          <p class="error" role="alert" data-testid="train-lora_modules-error">
+            {errorAt('lora_modules')!.message}
+          </p>
+        )}
+      </fieldset>
+      {(gpu || custom) && (
+        <fieldset data-testid="train-time-fieldset">
+          <legend>Step time and cost</legend>
+          <div class="grid-fields">
+            {number('global_batch_tokens', 'Tokens per step', time ? `global batch; empty: ${withThousands(time.global_batch_tokens)}` : 'global batch; empty: 4Mi tokens', time ? String(time.global_batch_tokens) : 'auto')}
+            {number('train_tokens', 'Tokens to train on', 'for the time and cost to train; empty: 1e12', '1e12')}
+            {number('flops_efficiency', 'Compute efficiency', 'share of peak FLOP/s in the weight products; empty: 0.5', time ? String(time.flops_efficiency) : '0.5')}
+            {number('price_per_gpu_hour', 'Price per GPU-hour (USD)', gpu ? `empty: ${gpu.price_per_hour_usd} USD (catalog)` : "empty: the custom GPU's price", gpu ? String(gpu.price_per_hour_usd) : undefined)}
+          </div>
+          {flag('overlap', 'Overlap data-parallel collectives with the backward pass')}
+        </fieldset>
+      )}
+    </section>
+  );
+}

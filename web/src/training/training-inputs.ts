@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// The training workload, as typed: the core parses and validates every value (fitcheck train).
+import type { TrainingOptions } from '../core/types';
+import { customGpuId, customGpuOptions, defaultCustomGpu, type CustomGpuFields } from '../gpu/custom-gpu';
+
+/** With gpu = 'custom', the custom_gpu_* fields define it (custom-gpu.ts). */
+export interface TrainingWorkload extends CustomGpuFields {
+  gpu: string;
+  gpus: string;
+  tp: string;
+  pp: string;
+  /** Empty: gpus / (tp x pp x cp). */
+  dp: string;
+  ep: string;
+  cp: string;
+  sequence_parallel: boolean;
+  /** DeepSpeed ZeRO stage, 0-3; exclusive with fsdp. */
+  zero: string;
+  /** Empty: no FSDP; else no_shard | shard_grad_op | full_shard | hybrid_shard. */
+  fsdp: string;
+  fsdp_shard_group: string;
+  offload_optimizer: boolean;
+  offload_params: boolean;
+  precision: string;
+  optimizer: string;
+  micro_batch: string;
+  seq_len: string;
+  recompute: string;
+  eager_attention: boolean;
+  /** 0: full fine-tuning. */
+  lora_rank: string;
+  /** Comma list of q,k,v,o,gate,up,down; empty: every linear layer. */
+  lora_modules: string;
+  qlora: boolean;
+  overhead_gib: string;
+  /** Step time (with a GPU); empty: the core's defaults (4Mi tokens per step, 1e12 tokens, 0.5, catalog price). */
+  global_batch_tokens: string;
+  train_tokens: string;
+  flops_efficiency: string;
+  price_per_gpu_hour: string;
+  /** Data-parallel collectives overlap the backward pass (the core's default). */
+  overlap: boolean;
+}
+
+/** The core's defaults (fitcheck train --help), filled in; one H100 SXM as in inference. */
+export const defaultTraining: TrainingWorkload = {
+  gpu: 'h100-sxm-80gb',
+  gpus: '1',
+  tp: '1',
+  pp: '1',
+  dp: '',
+  ep: '1',
+  cp: '1',
+  sequence_parallel: false,
+  zero: '0',
+  fsdp: '',
+  fsdp_shard_group: '8',
+  offload_optimizer: false,
+  offload_params: false,
+  precision: 'bf16-mixed',
+  optimizer: 'adamw',
+  micro_batch: '1',
+  seq_len: '4096',
+  recompute: 'none',
+  eager_attention: false,
+  lora_rank: '0',
+  lora_modules: '',
+  qlora: false,
+  overhead_gib: '1',
+  global_batch_tokens: '',
+  train_tokens: '',
+  flops_efficiency: '',
+  price_per_gpu_hour: '',
+  overlap: true,
+  ...defaultCustomGpu,
+};
+
+export const trainingTextKeys: ReadonlyArray<keyof TrainingWorkload> = [
+  'gpu', 'gpus', 'tp', 'pp', 'dp', 'ep', 'cp', 'zero', 'fsdp', 'fsdp_shard_group', 'precision', 'optimizer', 'micro_batch',
+  'seq_len', 'recompute', 'lora_rank', 'lora_modules', 'overhead_gib', 'global_batch_tokens', 'train_tokens', 'flops_efficiency',
+  'price_per_gpu_hour',
+];
+export const trainingFlagKeys: ReadonlyArray<keyof TrainingWorkload> = ['sequence_parallel', 'offload_optimizer', 'offload_params', 'eager_attention', 'qlora', 'overlap'];
+
+export const precisionRecipes: Array<[string, string]> = [
+  ['bf16-mixed', 'bf16 mixed precision'],
+  ['fp16-mixed', 'fp16 mixed precision'],
+  ['fp32', 'fp32'],
+  ['fp8', 'fp8 (Transformer Engine)'],
+];
+export const optimizers: Array<[string, string]> = [
+  ['adamw', 'AdamW'],
+  ['adam8bit', 'Adam 8-bit (bitsandbytes)'],
+  ['adafactor', 'Adafactor'],
+  ['sgd', 'SGD'],
+  ['sgd-momentum', 'SGD with momentum'],
+  ['lion', 'Lion'],
+  ['muon', 'Muon'],
+];
+export const recomputeModes: Array<[string, string]> = [
+  ['none', 'none'],
+  ['selective', 'selective'],
+  ['full', 'full'],
+];
+export const loraModules = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const;
+
+/** One choice for the two exclusive sharding options: "zero:N" or "fsdp:MODE". */
+export const shardingChoices: Array<[string, string]> = [
+  ['zero:0', 'none (plain data parallel)'],
+  ['zero:1', 'ZeRO-1 (optimizer states)'],
+  ['zero:2', 'ZeRO-2 (+ gradients)'],
+  ['zero:3', 'ZeRO-3 (+ parameters)'],
+  ['fsdp:no_shard', 'FSDP NO_SHARD'],
+  ['fsdp:shard_grad_op', 'FSDP SHARD_GRAD_OP'],
+  ['fsdp:full_shard', 'FSDP FULL_SHARD'],
+  ['fsdp:hybrid_shard', 'FSDP HYBRID_SHARD'],
+];
+
+export function shardingChoice(workload: TrainingWorkload): string {
+  return workload.fsdp.trim() !== '' ? `fsdp:${workload.fsdp.trim()}` : `zero:${workload.zero.trim() || '0'}`;
+}
+
+export function withSharding(workload: TrainingWorkload, choice: string): TrainingWorkload {
+  const [kind, value] = choice.split(':');
+  return kind === 'fsdp' ? { ...workload, zero: '0', fsdp: value } : { ...workload, zero: value, fsdp: '' };
+}
+
+/** The options object handed to trainingReport; empty fields are left to the core's defaults. */
+export function trainingOptions(workload: TrainingWorkload): TrainingOptions {
+  const options: Record<string, string | boolean> = {};
+  for (const key of trainingTextKeys) {
+    const value = String(workload[key] ?? '').trim();
+    if (value !== '') options[key] = value;
+  }
+  // A flag goes to the core when it differs from the core's default (all off but overlap).
+  for (const key of trainingFlagKeys) if (workload[key] !== defaultTraining[key]) options[key] = Boolean(workload[key]);
+  Object.assign(options, customGpuOptions(workload, options.gpu === customGpuId));
+  // The hybrid group size is an option of HYBRID_SHARD only.
+  if (options.fsdp !== 'hybrid_shard') delete options.fsdp_shard_group;
+  // Zero with FSDP is refused by the core even at stage 0; send the one that is chosen.
+  if (options.fsdp) delete options.zero;
+  // Rank 0 is full fine-tuning: no adapters, so no adapter modules either.
+  if (/^0+$/.test(String(options.lora_rank ?? ''))) {
+    delete options.lora_rank;
+    delete options.lora_modules;
+  }
+  return options as TrainingOptions;
+}
