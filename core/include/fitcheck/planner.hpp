@@ -18,7 +18,7 @@
 #include "fitcheck/model.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/params.hpp"
-#include "fitcheck/training_memory.hpp"
+#include "fitcheck/training_request.hpp"
 
 namespace fitcheck {
 

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "fitcheck/planner.hpp"
+#include "fitcheck/training_memory.hpp"
 #include "fitcheck/training_time.hpp"
 
 namespace fitcheck {
@@ -145,7 +146,7 @@ std::optional<TrainingPlanObjective> find_training_plan_objective(std::string_vi
 
 TrainingRequest training_request_of(const TrainingPlanCandidate& c, const TrainingPlanRequest& request) {
   TrainingRequest out = request.base;
-  TrainingMemoryWorkload& w = out.workload;
+  TrainingWorkload& w = out.workload;
   w.layout = {c.tensor_parallel, c.pipeline_parallel, c.expert_parallel, c.data_parallel};
   w.context_parallel = c.context_parallel;
   w.sequence_parallel = c.sequence_parallel;
@@ -155,8 +156,8 @@ TrainingRequest training_request_of(const TrainingPlanCandidate& c, const Traini
   w.fsdp = FsdpMode::off;
   w.micro_batch_size = c.micro_batch_size;
   w.recompute = c.recompute;
+  w.global_batch_tokens = request.global_batch_tokens;
   out.gpu = request.gpus.at(c.gpu);
-  out.global_batch_tokens = request.global_batch_tokens;
   return out;
 }
 
@@ -180,10 +181,7 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
     node[g] = request.max_gpus_per_node > 0 ? request.max_gpus_per_node : std::max(1, gpu.gpus_per_node);
     largest_node = std::max(largest_node, node[g]);
     budget[g] = static_cast<std::int64_t>((1.0 - request.memory_headroom) * static_cast<double>(gpu.memory_bytes));
-    assumptions[g].communication = default_latency_assumptions(gpu);
-    if (request.base.flops_efficiency > 0) assumptions[g].flops_efficiency = request.base.flops_efficiency;
-    if (request.base.price_per_gpu_hour_usd >= 0)
-      assumptions[g].communication.price_per_gpu_hour_usd = request.base.price_per_gpu_hour_usd;
+    assumptions[g] = training_assumptions(request.base, gpu);
     price[g] = assumptions[g].communication.price_per_gpu_hour_usd >= 0 ? assumptions[g].communication.price_per_gpu_hour_usd
                                                                       : gpu.price_per_hour_usd;
   }
@@ -228,12 +226,14 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
           const TrainingRequest training = training_request_of(c, request);
           std::int64_t bytes = 0;
           try {
-            bytes = training_memory(model, tensors, training.workload).total_bytes_per_gpu;
+            // The figures alone: the planner writes no formulas.
+            const TrainingWorkload& w = training.workload;
+            bytes = training_memory_totals(model, prepare_training_memory(model, tensors, w), w.micro_batch_size,
+                                           w.sequence_tokens)
+                        .total_bytes_per_gpu;
           } catch (const std::exception&) {
             break;  // this split cannot run the model (heads, experts or sizes do not divide)
           }
-          TrainingWorkload timing = step_time_workload(training);
-          timing.global_batch_tokens = training.global_batch_tokens;  // fixed by the planner
           for (std::size_t g = 0; g < kinds; ++g) {
             if (!open[g]) continue;
             plan.evaluated += 1;
@@ -243,7 +243,7 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
             }
             TrainingTime time;
             try {
-              time = estimate_training_time(prepared, timing, *request.gpus[g], request.base.train_tokens, assumptions[g]);
+              time = estimate_training_time(prepared, training.workload, *request.gpus[g], request.base.train_tokens, assumptions[g]);
             } catch (const std::invalid_argument&) {
               open[g] = false;  // no rate for this precision on this chip, or a size the clock refuses
               continue;
