@@ -150,8 +150,8 @@ struct TrainingPlan {
   std::vector<std::string> notes;
 };
 
-// The memory and step-time workloads of one candidate (what `fitcheck train` with the same flags
-// evaluates).
+// The request of one candidate: the workload its memory and step time read (what `fitcheck train`
+// with the same flags evaluates).
 TrainingRequest training_request_of(const TrainingPlanCandidate& candidate, const TrainingPlanRequest& request);
 
 TrainingPlan plan_training(const ModelDescription& model, const std::vector<WeightTensor>& tensors,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The training planner's search: every layout is weighed once with training_memory() (the same
-// bytes on every GPU kind), then timed with estimate_training_time() on each kind where it fits.
+// The training planner's search: every layout is weighed once with training_memory_totals() (the
+// figures of training_memory() without its formulas, the same bytes on every GPU kind), then timed
+// with estimate_training_time() on each kind where it fits.
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
