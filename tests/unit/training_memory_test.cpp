@@ -375,3 +375,94 @@ TEST_CASE("fitcheck train CLI") {
   CHECK(cli::run_train({path, "--lora-rank", "8", "--lora-modules", "q,v", "--qlora", "--optimizer", "adam8bit"}, out, err) == 0);
   CHECK(out.find("frozen base weights") != std::string::npos);
 }
+
+TEST_CASE("model states: figures by hand, and the formulas written from them") {
+  // Two layers of 41,088 parameters (q, k, v, o 4 x 64 x 64; gate, up, down 3 x 64 x 128; two
+  // norms), embedding and untied lm_head 1000 x 64 each, final norm 64: 210,240 parameters.
+  const ModelDescription model = parse_hf_config(
+      R"({"model_type":"llama","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,)"
+      R"("num_attention_heads":8,"num_key_value_heads":8,"vocab_size":1000,"tie_word_embeddings":false})");
+  TrainingWorkload w;
+  w.zero_stage = 1;
+  w.layout.data_parallel = 4;
+  const PreparedTrainingMemory prepared = prepare_training_memory(model, weight_tensors(model), w);
+  REQUIRE(prepared.stages.size() == 1);
+  const detail::StageStates& s = prepared.stages[0].states;
+  CHECK(s.dense.params == 210'240);
+  CHECK(s.expert.params == 0);
+  // ZeRO-1 shards the fp32 masters and AdamW's two fp32 moments over the 4 data-parallel ranks.
+  CHECK(s.dense.weights.divided_by == 1);
+  CHECK(s.dense.weights.bytes_per_rank == 210'240 * 2);
+  CHECK(s.dense.master.divided_by == 4);
+  CHECK(s.dense.master.bytes_per_rank == 210'240);      // x 4 B / 4 ranks
+  CHECK(s.dense.states.bytes == 210'240 * 8);
+  CHECK(s.dense.states.bytes_per_rank == 210'240 * 2);  // x 8 B / 4 ranks
+  CHECK(s.communication_bytes == 210'240 * 2);          // the reduce bucket holds every bf16 gradient
+  CHECK(s.allgather_bucket_bytes == 210'240 * 2);
+
+  const std::vector<MemoryTerm> terms = detail::stage_state_terms(s, prepared.workload);
+  CHECK(term_bytes(terms, "master weights") == 210'240);
+  for (const MemoryTerm& term : terms) {
+    if (term.name == "master weights") {
+      CHECK(term.formula == "210240 params x 4 B fp32 / 4 ranks = 210240 B");
+    } else if (term.name == "optimizer states") {
+      CHECK(term.formula == "1681920 B of adamw states / 4 ranks = 420480 B");
+    }
+  }
+  const MemoryTerm communication = detail::communication_term(s, prepared.workload);
+  CHECK(communication.bytes == 210'240 * 2);
+  CHECK(communication.formula ==
+        "reduce bucket min(500000000, 210240) x 2 B; the allgather bucket (420480 B) runs after the optimizer step, "
+        "when activations are freed: not in the peak");
+
+  // ZeRO-Offload moves the shards to CPU memory: the same figures, off the GPU.
+  w.offload_optimizer = true;
+  const detail::StageStates offloaded = prepare_training_memory(model, weight_tensors(model), w).stages[0].states;
+  CHECK(offloaded.dense.master.in_cpu_memory);
+  CHECK(offloaded.dense.master.gpu_bytes() == 0);
+  CHECK(offloaded.master_bytes == 0);
+  CHECK(offloaded.optimizer_bytes == 0);
+  CHECK(offloaded.cpu_bytes == 210'240 + 210'240 * 2);
+}
+
+TEST_CASE("model state formulas add up to the figures they are written from") {
+  const ModelDescription model = fixture("Qwen--Qwen1.5-MoE-A2.7B.json");
+  const auto tensors = weight_tensors(model);
+  std::vector<TrainingWorkload> cases;
+  for (int zero = 0; zero <= 3; ++zero) {
+    TrainingWorkload w;
+    w.zero_stage = zero;
+    w.layout = {1, 2, 4, 8};
+    w.offload_optimizer = zero >= 1;
+    w.offload_params = zero == 3;
+    cases.push_back(w);
+  }
+  for (FsdpMode mode : {FsdpMode::no_shard, FsdpMode::shard_grad_op, FsdpMode::full_shard, FsdpMode::hybrid_shard}) {
+    TrainingWorkload w;
+    w.fsdp = mode;
+    w.layout.data_parallel = 16;
+    w.precision = PrecisionRecipe::fp8;
+    cases.push_back(w);
+  }
+  TrainingWorkload qlora;
+  qlora.lora.rank = 16;
+  qlora.lora.qlora = true;
+  qlora.zero_stage = 3;
+  qlora.layout.data_parallel = 2;
+  cases.push_back(qlora);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    CAPTURE(i);
+    const PreparedTrainingMemory prepared = prepare_training_memory(model, tensors, cases[i]);
+    for (const auto& stage : prepared.stages) {
+      const detail::StageStates& s = stage.states;
+      std::int64_t sum = 0;
+      for (const MemoryTerm& term : detail::stage_state_terms(s, prepared.workload)) {
+        CAPTURE(term.name);
+        CHECK_FALSE(term.formula.empty());
+        sum += term.bytes;
+      }
+      CHECK(sum == s.weight_bytes + s.gradient_bytes + s.master_bytes + s.optimizer_bytes);
+      CHECK(detail::communication_term(s, prepared.workload).bytes == s.communication_bytes);
+    }
+  }
+}

@@ -14,6 +14,7 @@
 #include "fitcheck/inference_memory.hpp"
 #include "fitcheck/model.hpp"
 #include "fitcheck/options.hpp"
+#include "fitcheck/params.hpp"
 
 namespace fitcheck {
 
