@@ -88,7 +88,8 @@ std::string table(const TrainingEstimate& e) {
   }
   const std::int64_t total = m.totals.total_bytes_per_gpu;
   out += line("  %-44s %20s %26s\n", "total", with_thousands(total), gib_and_gb(total));
-  if (m.totals.cpu_offload_bytes > 0) out += "  CPU memory per GPU process: " + gib_and_gb(m.totals.cpu_offload_bytes) + "\n";
+  if (m.totals.cpu_offload_bytes > 0)
+    out += "  CPU memory per GPU process: " + gib_and_gb(m.totals.cpu_offload_bytes) + "\n";
   out += "\nparameters: " + with_thousands(m.total_parameters) + " total, " + with_thousands(m.trainable_parameters) +
          " trainable\n";
   if (e.gpu && e.fit) {

@@ -15,7 +15,9 @@ using namespace fitcheck;
 
 namespace {
 
-std::int64_t model_states(const TrainingMemory& m) { return m.totals.weight_bytes + m.totals.gradient_bytes + m.totals.optimizer_bytes; }
+std::int64_t model_states(const TrainingMemory& m) {
+  return m.totals.weight_bytes + m.totals.gradient_bytes + m.totals.optimizer_bytes;
+}
 
 std::int64_t term_bytes(const std::vector<MemoryTerm>& terms, const std::string& name) {
   for (const auto& t : terms)
@@ -271,8 +273,9 @@ TEST_CASE("invariants: the terms add up to the total for every recipe, optimizer
     std::int64_t sum = 0;
     for (const auto& t : m.terms) sum += t.bytes;
     CHECK(sum == m.totals.total_bytes_per_gpu);
-    CHECK(m.totals.weight_bytes + m.totals.gradient_bytes + m.totals.optimizer_bytes + m.totals.activation_bytes + m.totals.communication_bytes +
-              m.totals.overhead_bytes == m.totals.total_bytes_per_gpu);
+    const TrainingMemoryTotals& t = m.totals;
+    CHECK(t.weight_bytes + t.gradient_bytes + t.optimizer_bytes + t.activation_bytes + t.communication_bytes +
+              t.overhead_bytes == t.total_bytes_per_gpu);
   }
 }
 
