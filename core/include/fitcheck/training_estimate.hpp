@@ -37,7 +37,8 @@ struct TrainingStepTime {
 
 struct TrainingEstimate {
   std::string model_type;
-  // As estimated: LoRA target modules and the global batch filled in when the request left them out.
+  // As estimated: LoRA target modules filled in when the request left them out, and with a step
+  // time the global batch it used (global_batch_tokens_or_default).
   TrainingWorkload workload;
   TrainingMemory memory;
   const Accelerator* gpu = nullptr;               // none: no verdict, no step time

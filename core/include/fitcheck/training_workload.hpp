@@ -122,10 +122,10 @@ struct TrainingWorkload {
   }
 };
 
-// Throws OptionError naming the option that sets a field the estimates cannot run with. The
-// memory needs the rules for every workload; the step time (step_time = true) also needs cp to
-// divide the sequence, pp x virtual stages at most the model's num_layers, and a global batch of
-// at least one micro-batch per data-parallel rank.
+// Throws OptionError naming the option that sets a field no estimate can run with (the memory's
+// rules, in its wording). With step_time, also what the step time needs (messages starting
+// "option '<key>': "): cp dividing the sequence, pp x virtual stages at most num_layers, and a
+// global batch of at least one micro-batch per data-parallel rank.
 void check_training_workload(const TrainingWorkload& workload, std::int64_t num_layers, bool step_time);
 
 // The workload with the defaults the estimates fill in: with LoRA and no target modules, every
@@ -141,8 +141,8 @@ std::int64_t training_gradient_bytes_per_parameter(const TrainingWorkload& workl
 // The ZeRO stage whose collectives the step runs: FSDP FULL_SHARD and HYBRID_SHARD gather
 // parameters as ZeRO-3 does, SHARD_GRAD_OP reduce-scatters gradients as ZeRO-2.
 int training_collective_zero_stage(const TrainingWorkload& workload);
-// global_batch_tokens, or about 4M tokens per step (Llama-2/3 pretraining batches) and at least one
-// micro-batch per data-parallel rank and per micro-batch of the step (max(micro_batches, pp)).
+// global_batch_tokens when positive, else max(4 x 2^20 tokens (Llama-2/3 pretraining batches),
+// dp x micro_batch_size x sequence_tokens x max(micro_batches_per_step, pp)).
 std::int64_t global_batch_tokens_or_default(const TrainingWorkload& workload);
 
 }  // namespace fitcheck
