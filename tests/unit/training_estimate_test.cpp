@@ -123,3 +123,23 @@ TEST_CASE("fitcheck train's table prints the same estimate") {
   CHECK(result.out.find("; largest micro-batch " + std::to_string(e.fit->max_micro_batch.value) + "\n") != std::string::npos);
   CHECK(result.out.find("  - " + e.assumptions.back() + "\n") != std::string::npos);
 }
+
+TEST_CASE("estimate_training: the step time's own rules apply only when there is a step time") {
+  const ModelDescription model = tiny_llama();
+  TrainingRequest request;
+  request.workload.context_parallel = 3;  // does not divide the 4096-token sequence
+  const TrainingEstimate memory_only = estimate_training(model, weight_tensors(model), request);
+  CHECK(memory_only.memory.totals.total_bytes_per_gpu > 0);
+  request.gpu = find_accelerator("h100");
+  try {
+    (void)estimate_training(model, weight_tensors(model), request);
+    FAIL("cp 3 of a 4096-token sequence was timed");
+  } catch (const OptionError& error) {
+    CHECK(error.option() == "cp");
+  }
+  // A chip without the rate gives its verdict and never reaches the clock's rules.
+  request.gpu = find_accelerator("t4");
+  const TrainingEstimate no_rate = estimate_training(model, weight_tensors(model), request);
+  CHECK(no_rate.fit.has_value());
+  CHECK_FALSE(no_rate.time.has_value());
+}
