@@ -99,6 +99,8 @@ TEST_CASE("golden: one GPU, no communication") {
   w.recompute = Recompute::none;
   const TrainingTime t = estimate_training_time(p, w, round_gpu(), 1e6);
   CHECK(t.micro_batches == 1);
+  CHECK(t.sequences_per_step == 10.0);
+  CHECK(t.forward_flops_per_sequence.total() == 2'742'067'200.0);
   CHECK(t.model_flops_per_step == 82'262'016'000.0);
   CHECK(t.step_seconds == doctest::Approx(1.64524032e-3).epsilon(1e-12));
   CHECK(t.mfu == doctest::Approx(0.5));  // nothing but compute: MFU is the efficiency

@@ -37,6 +37,8 @@ TrainingFlops training_forward_flops_per_sequence(const PreparedLatencyModel& mo
 struct TrainingTime {
   std::int64_t gpus = 0;                 // tp x pp x cp x dp
   std::int64_t micro_batches = 0;        // per data-parallel rank per step
+  double sequences_per_step = 0;         // micro_batches x micro-batch x dp
+  TrainingFlops forward_flops_per_sequence;  // what the FLOPs per step are counted from
   double step_seconds = 0;
   double tokens_per_second = 0;
   double tokens_per_second_per_gpu = 0;

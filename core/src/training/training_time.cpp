@@ -137,6 +137,7 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   t.gpus = lay.tensor_parallel * lay.pipeline_parallel * w.context_parallel * lay.data_parallel;
   const double gpus = static_cast<double>(t.gpus);
   const double sequences = m * b * dp;  // processed per step
+  t.sequences_per_step = sequences;
 
   const ComputeDtype precision = training_compute_dtype(w.precision);
   if (const std::string missing = training_time_missing_rate(gpu, precision); !missing.empty())
@@ -147,7 +148,8 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   const double attention_rate = sixteen * assume.flops_efficiency;  // the attention core stays 16-bit
 
   // Per micro-batch on one GPU of a stage: layers' share, lm_head on the last stage.
-  const TrainingFlops f = training_forward_flops_per_sequence(model, s, w.causal_attention_flops);
+  t.forward_flops_per_sequence = training_forward_flops_per_sequence(model, s, w.causal_attention_flops);
+  const TrainingFlops& f = t.forward_flops_per_sequence;
   const double layers = static_cast<double>(model.layers);
   const bool recompute_layers = w.recompute == Recompute::full;
   const bool recompute_attention = w.recompute != Recompute::none;

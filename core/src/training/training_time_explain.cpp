@@ -25,9 +25,8 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
   x.time = estimate_training_time(model, w, gpu, train_tokens, assume);
   const TrainingTime& t = x.time;
   const ParallelLayout& lay = w.layout;
-  const TrainingFlops f = training_forward_flops_per_sequence(model, static_cast<double>(w.sequence_tokens),
-                                                              w.causal_attention_flops);
-  const double sequences = static_cast<double>(t.micro_batches * w.micro_batch_size * lay.data_parallel);
+  const TrainingFlops& f = t.forward_flops_per_sequence;
+  const double sequences = t.sequences_per_step;
 
   x.lines.push_back("GPUs = tp " + count(lay.tensor_parallel) + " x pp " + count(lay.pipeline_parallel) + " x cp " +
                     count(w.context_parallel) + " x dp " + count(lay.data_parallel) + " = " + count(t.gpus));
