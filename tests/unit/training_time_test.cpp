@@ -290,7 +290,13 @@ TEST_CASE("training invariants") {
     CHECK(estimate_training_time(p, z3, gpu, 1e9).data_parallel_seconds > base.data_parallel_seconds);
   }
   SUBCASE("cost is GPU-hours times the price, and scales with tokens") {
+    CHECK(base.price_per_gpu_hour_usd == gpu.price_per_hour_usd);  // the catalog's, without an override
     CHECK(base.train_cost_usd == doctest::Approx(base.train_gpu_hours * gpu.price_per_hour_usd));
+    TrainingAssumptions priced;
+    priced.communication.price_per_gpu_hour_usd = 3.5;
+    const TrainingTime at_price = estimate_training_time(p, w, gpu, 1e9, priced);
+    CHECK(at_price.price_per_gpu_hour_usd == 3.5);
+    CHECK(at_price.train_cost_usd == doctest::Approx(at_price.train_gpu_hours * 3.5));
     CHECK(estimate_training_time(p, w, gpu, 2e9).train_seconds == doctest::Approx(2 * base.train_seconds));
   }
   SUBCASE("context parallelism splits the sequence") {

@@ -65,6 +65,7 @@ struct TrainingTime {
   double train_seconds = 0;
   double train_days = 0;                 // train_seconds / 86,400
   double train_gpu_hours = 0;
+  double price_per_gpu_hour_usd = 0;     // the assumptions' price, else the GPU's catalog price
   double train_cost_usd = 0;
 };
 

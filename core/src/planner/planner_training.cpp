@@ -175,7 +175,6 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
   const std::size_t kinds = request.gpus.size();
   std::vector<std::int64_t> node(kinds), budget(kinds);
   std::vector<TrainingAssumptions> assumptions(kinds);
-  std::vector<double> price(kinds);  // per GPU-hour: the override, else the catalog's (latency.hpp)
   std::int64_t largest_node = 1;
   for (std::size_t g = 0; g < kinds; ++g) {
     const Accelerator& gpu = *request.gpus[g];
@@ -183,8 +182,6 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
     largest_node = std::max(largest_node, node[g]);
     budget[g] = static_cast<std::int64_t>((1.0 - request.memory_headroom) * static_cast<double>(gpu.memory_bytes));
     assumptions[g] = training_assumptions(request.base, gpu);
-    price[g] = assumptions[g].communication.price_per_gpu_hour_usd >= 0 ? assumptions[g].communication.price_per_gpu_hour_usd
-                                                                      : gpu.price_per_hour_usd;
   }
   const std::vector<Degrees> layouts = layouts_of(model, request, sequences, largest_node);
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
@@ -258,7 +255,7 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
             c.train_seconds = time.train_seconds;
             c.train_gpu_hours = time.train_gpu_hours;
             c.train_cost_usd = time.train_cost_usd;
-            c.price_per_hour_usd = price[g];
+            c.price_per_hour_usd = time.price_per_gpu_hour_usd;
             plan.feasible += 1;
             add_to_frontier(plan.frontier, c);
             if (best.size() < request.keep) {

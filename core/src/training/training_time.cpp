@@ -263,8 +263,8 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   t.train_seconds = train_tokens / tokens * t.step_seconds;
   t.train_days = t.train_seconds / 86400;
   t.train_gpu_hours = t.train_seconds * gpus / 3600;
-  const double price = c.price_per_gpu_hour_usd >= 0 ? c.price_per_gpu_hour_usd : gpu.price_per_hour_usd;
-  t.train_cost_usd = t.train_gpu_hours * price;
+  t.price_per_gpu_hour_usd = c.price_per_gpu_hour_usd >= 0 ? c.price_per_gpu_hour_usd : gpu.price_per_hour_usd;
+  t.train_cost_usd = t.train_gpu_hours * t.price_per_gpu_hour_usd;
   return t;
 }
 
