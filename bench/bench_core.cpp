@@ -51,7 +51,7 @@ Prepared prepare(const std::string& text) {
   }
   if (p.layouts.empty()) throw std::invalid_argument("no tensor-parallel layout fits this model");
   for (int zero = 0; zero <= 3; ++zero) {
-    TrainingMemoryWorkload t;
+    TrainingWorkload t;
     t.zero_stage = zero;
     t.layout.data_parallel = 8;
     p.training.push_back(prepare_training_memory(p.model, p.tensors, t));

@@ -4,20 +4,19 @@
 #include "train_command.hpp"
 
 #include <cstdio>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "args.hpp"
 #include "fitcheck/config.hpp"
 #include "fitcheck/options.hpp"
-#include "fitcheck/training_memory.hpp"
+#include "fitcheck/params.hpp"
+#include "fitcheck/report.hpp"
+#include "fitcheck/training_estimate.hpp"
 #include "format.hpp"
 #include "read_input.hpp"
 
 namespace fitcheck::cli {
 namespace {
-
-using Json = nlohmann::json;
 
 constexpr const char* kHelp =
     "usage: fitcheck train CONFIG.json [options] [--json]     (CONFIG may be - for stdin)\n"
@@ -70,37 +69,37 @@ std::string line(const char* format, const std::string& a, const std::string& b 
   return buffer;
 }
 
-std::string table(const Json& r) {
-  const Json& w = r["workload"];
-  const Json& p = r["parallel"];
-  std::string out = "model_type: " + r["model_type"].get<std::string>() + "   " + w["precision"].get<std::string>() + ", " +
-                    w["optimizer"].get<std::string>() + ", micro-batch " + std::to_string(w["micro_batch"].get<long long>()) +
-                    " x " + std::to_string(w["seq_len"].get<long long>()) + " tokens, recompute " +
-                    w["recompute"].get<std::string>() + "\n";
-  out += "gpus " + std::to_string(p["gpus"].get<long long>()) + " = tp " + std::to_string(p["tp"].get<long long>()) + " x pp " +
-         std::to_string(p["pp"].get<long long>()) + " x cp " + std::to_string(p["cp"].get<long long>()) + " x dp " +
-         std::to_string(p["dp"].get<long long>()) + "   zero " + std::to_string(w["zero"].get<long long>()) + ", fsdp " +
-         w["fsdp"].get<std::string>() + "\n\n";
+std::string count(std::int64_t value) { return std::to_string(value); }
+
+// The same estimate the --json report writes, as a table.
+std::string table(const TrainingEstimate& e) {
+  const TrainingWorkload& w = e.workload;
+  const TrainingMemory& m = e.memory;
+  std::string out = "model_type: " + e.model_type + "   " + precision_recipe_info(w.precision).id + ", " +
+                    optimizer_info(w.optimizer).id + ", micro-batch " + count(w.micro_batch_size) + " x " +
+                    count(w.sequence_tokens) + " tokens, recompute " + recompute_name(w.recompute) + "\n";
+  out += "gpus " + count(w.gpus()) + " = tp " + count(w.layout.tensor_parallel) + " x pp " +
+         count(w.layout.pipeline_parallel) + " x cp " + count(w.context_parallel) + " x dp " +
+         count(w.layout.data_parallel) + "   zero " + count(w.zero_stage) + ", fsdp " + fsdp_mode_name(w.fsdp) + "\n\n";
   out += line("%-46s %20s %26s\n", "per GPU", "bytes", "");
-  for (const auto& term : r["terms"]) {
-    const auto bytes = term["bytes"].get<std::int64_t>();
-    out += line("  %-44s %20s %26s\n", term["name"].get<std::string>(), with_thousands(bytes), gib_and_gb(bytes));
-    out += "      " + term["formula"].get<std::string>() + "\n";
+  for (const MemoryTerm& term : m.terms) {
+    out += line("  %-44s %20s %26s\n", term.name, with_thousands(term.bytes), gib_and_gb(term.bytes));
+    out += "      " + term.formula + "\n";
   }
-  const auto total = r["total_bytes_per_gpu"].get<std::int64_t>();
+  const std::int64_t total = m.totals.total_bytes_per_gpu;
   out += line("  %-44s %20s %26s\n", "total", with_thousands(total), gib_and_gb(total));
-  if (r["cpu_offload_bytes"].get<std::int64_t>() > 0)
-    out += "  CPU memory per GPU process: " + gib_and_gb(r["cpu_offload_bytes"].get<std::int64_t>()) + "\n";
-  out += "\nparameters: " + with_thousands(r["total_params"].get<std::int64_t>()) + " total, " +
-         with_thousands(r["trainable_params"].get<std::int64_t>()) + " trainable\n";
-  if (r.contains("gpu")) {
-    const auto headroom = r["headroom_bytes"].get<std::int64_t>();
-    out += r["gpu"]["name"].get<std::string>() + ": " + (r["fits"].get<bool>() ? "fits" : "DOES NOT FIT") + " by " +
+  if (m.totals.cpu_offload_bytes > 0)
+    out += "  CPU memory per GPU process: " + gib_and_gb(m.totals.cpu_offload_bytes) + "\n";
+  out += "\nparameters: " + with_thousands(m.total_parameters) + " total, " + with_thousands(m.trainable_parameters) +
+         " trainable\n";
+  if (e.gpu && e.fit) {
+    const std::int64_t headroom = e.fit->headroom_bytes;
+    out += std::string(e.gpu->name) + ": " + (e.fit->fits ? "fits" : "DOES NOT FIT") + " by " +
            gib_and_gb(headroom < 0 ? -headroom : headroom) + "; largest micro-batch " +
-           with_thousands(r["max_micro_batch_size"].get<std::int64_t>()) + "\n";
+           with_thousands(e.fit->max_micro_batch.value) + "\n";
   }
   out += "\nassumptions:\n";
-  for (const auto& a : r["assumptions"]) out += "  - " + a.get<std::string>() + "\n";
+  for (const std::string& a : e.assumptions) out += "  - " + a + "\n";
   return out;
 }
 
@@ -116,8 +115,11 @@ int run_train(const std::vector<std::string>& args, std::string& out, std::strin
       out = std::string(kHelp) + kCustomGpuHelp;
       return 0;
     }
-    const std::string report = training_report_json(read_input(parsed.path), parsed.options);
-    out = parsed.json ? report + "\n" : table(Json::parse(report));
+    const std::string config = read_input(parsed.path);
+    const TrainingRequest request = parse_training_options(parsed.options);
+    const ModelDescription model = parse_hf_config(config);
+    const TrainingEstimate estimate = estimate_training(model, weight_tensors(model), request);
+    out = parsed.json ? training_report_json(estimate) + "\n" : table(estimate);
     return 0;
   } catch (const OptionError& error) {
     err = option_error_line(error);

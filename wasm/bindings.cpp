@@ -16,7 +16,6 @@
 #include "fitcheck/options.hpp"
 #include "fitcheck/planner.hpp"
 #include "fitcheck/report.hpp"
-#include "fitcheck/training_memory.hpp"
 
 namespace {
 

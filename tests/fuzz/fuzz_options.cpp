@@ -7,8 +7,8 @@
 
 #include "fitcheck/options.hpp"
 #include "fuzz_support.hpp"
-#if __has_include("fitcheck/training_memory.hpp")
-#include "fitcheck/training_memory.hpp"
+#if __has_include("fitcheck/training_request.hpp")
+#include "fitcheck/training_request.hpp"
 #define FITCHECK_FUZZ_TRAINING 1
 #endif
 

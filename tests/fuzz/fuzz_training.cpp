@@ -6,7 +6,7 @@
 
 #include "fitcheck/config.hpp"
 #include "fitcheck/options.hpp"
-#include "fitcheck/training_memory.hpp"
+#include "fitcheck/report.hpp"
 #include "fuzz_support.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -17,7 +17,6 @@
 #include "fitcheck/params.hpp"
 #include "fitcheck/planner.hpp"
 #include "fitcheck/report.hpp"
-#include "fitcheck/training_memory.hpp"
 #include "test_support.hpp"
 
 using namespace fitcheck;

@@ -11,7 +11,7 @@
 #include "fitcheck/options.hpp"
 #include "fitcheck/planner.hpp"
 #include "fitcheck/report.hpp"
-#include "fitcheck/training_memory.hpp"
+#include "fitcheck/training_request.hpp"
 #include "test_support.hpp"
 
 using namespace fitcheck;

@@ -88,7 +88,7 @@ TEST_CASE("training_memory_totals gives training_memory's figures") {
     for (int zero = 0; zero <= 3; ++zero) {
       for (std::int64_t pp : {1, 2}) {
         for (Recompute recompute : {Recompute::none, Recompute::selective, Recompute::full}) {
-          TrainingMemoryWorkload w;
+          TrainingWorkload w;
           w.zero_stage = zero;
           w.layout.pipeline_parallel = pp;
           w.layout.data_parallel = 4;
@@ -107,17 +107,17 @@ TEST_CASE("training_memory_totals gives training_memory's figures") {
               w.sequence_tokens = sequence;
               const TrainingMemory shown = training_memory(model, tensors, w);
               const TrainingMemoryTotals fast = training_memory_totals(model, prepared, micro_batch, sequence);
-              CHECK(fast.weight_bytes == shown.weight_bytes);
-              CHECK(fast.gradient_bytes == shown.gradient_bytes);
-              CHECK(fast.optimizer_bytes == shown.optimizer_bytes);
-              CHECK(fast.master_weight_bytes == shown.master_weight_bytes);
-              CHECK(fast.activation_bytes == shown.activation_bytes);
-              CHECK(fast.communication_bytes == shown.communication_bytes);
-              CHECK(fast.overhead_bytes == shown.overhead_bytes);
-              CHECK(fast.total_bytes_per_gpu == shown.total_bytes_per_gpu);
-              CHECK(fast.cpu_offload_bytes == shown.cpu_offload_bytes);
-              CHECK(fast.busiest_stage == shown.busiest_stage);
-              CHECK(fast.micro_batches_in_flight == shown.micro_batches_in_flight);
+              CHECK(fast.weight_bytes == shown.totals.weight_bytes);
+              CHECK(fast.gradient_bytes == shown.totals.gradient_bytes);
+              CHECK(fast.optimizer_bytes == shown.totals.optimizer_bytes);
+              CHECK(fast.master_weight_bytes == shown.totals.master_weight_bytes);
+              CHECK(fast.activation_bytes == shown.totals.activation_bytes);
+              CHECK(fast.communication_bytes == shown.totals.communication_bytes);
+              CHECK(fast.overhead_bytes == shown.totals.overhead_bytes);
+              CHECK(fast.total_bytes_per_gpu == shown.totals.total_bytes_per_gpu);
+              CHECK(fast.cpu_offload_bytes == shown.totals.cpu_offload_bytes);
+              CHECK(fast.busiest_stage == shown.totals.busiest_stage);
+              CHECK(fast.micro_batches_in_flight == shown.totals.micro_batches_in_flight);
               // The shown terms add up to the total the fast path gives.
               std::int64_t sum = 0;
               for (const MemoryTerm& term : shown.terms) sum += term.bytes;
@@ -132,7 +132,7 @@ TEST_CASE("training_memory_totals gives training_memory's figures") {
 
 TEST_CASE("training_memory_totals refuses sizes that cannot run, naming the option") {
   const ModelDescription model = fixture("meta-llama--Llama-3.2-1B-Instruct.json");
-  TrainingMemoryWorkload w;
+  TrainingWorkload w;
   w.context_parallel = 2;
   const PreparedTrainingMemory prepared = prepare_training_memory(model, weight_tensors(model), w);
   const auto option_of = [&](std::int64_t micro_batch, std::int64_t sequence) {
@@ -154,21 +154,21 @@ TEST_CASE("4,096 layers on 4,096 pipeline stages: figures by hand") {
   const ModelDescription model = parse_hf_config(
       R"({"model_type":"llama","hidden_size":64,"intermediate_size":128,"num_hidden_layers":4096,)"
       R"("num_attention_heads":8,"num_key_value_heads":8,"vocab_size":1000})");
-  TrainingMemoryWorkload w;
+  TrainingWorkload w;
   w.layout.pipeline_parallel = 4096;
   const TrainingMemory m = training_memory(model, weight_tensors(model), w);
   // Stage 0: one layer (q, k, v, o 4 x 64 x 64 = 16384; gate, up, down 3 x 64 x 128 = 24576;
   // two norms 128: 41088) + embedding 1000 x 64 = 64000 + final norm 64 = 105152 parameters.
-  CHECK(m.busiest_stage == 0);
-  CHECK(m.weight_bytes == 105152 * 2);
-  CHECK(m.gradient_bytes == 105152 * 2);
-  CHECK(m.master_weight_bytes == 105152 * 4);
-  CHECK(m.optimizer_bytes == 105152 * 4 + 105152 * 8);  // fp32 masters + AdamW's two fp32 moments
+  CHECK(m.totals.busiest_stage == 0);
+  CHECK(m.totals.weight_bytes == 105152 * 2);
+  CHECK(m.totals.gradient_bytes == 105152 * 2);
+  CHECK(m.totals.master_weight_bytes == 105152 * 4);
+  CHECK(m.totals.optimizer_bytes == 105152 * 4 + 105152 * 8);  // fp32 masters + AdamW's two fp32 moments
   // Per token: norm inputs 2 x 64 x 2 = 256, q/k/v input 128, q and k 16 heads x 8 x 2 = 256,
   // v 128, log-sum-exp 8 x 4 = 32, output projection input 128, MLP input 128, gate and up
   // 2 x 128 x 2 = 512, down input 256: 1824 B; x 4096 tokens = 7,471,104 B per layer; stage 0
   // holds 4096 micro-batches in flight (1F1B).
-  CHECK(m.micro_batches_in_flight == 4096);
-  CHECK(m.activation_bytes == std::int64_t{7'471'104} * 4096);
-  CHECK(m.total_bytes_per_gpu == 105152 * 16 + std::int64_t{7'471'104} * 4096 + (std::int64_t{1} << 30));
+  CHECK(m.totals.micro_batches_in_flight == 4096);
+  CHECK(m.totals.activation_bytes == std::int64_t{7'471'104} * 4096);
+  CHECK(m.totals.total_bytes_per_gpu == 105152 * 16 + std::int64_t{7'471'104} * 4096 + (std::int64_t{1} << 30));
 }

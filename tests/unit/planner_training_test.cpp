@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <doctest/doctest.h>
 
-#include <nlohmann/json.hpp>
 #include <set>
 #include <tuple>
 
@@ -9,6 +8,8 @@
 #include "fitcheck/plan_options.hpp"
 #include "fitcheck/planner.hpp"
 #include "fitcheck/report.hpp"
+#include "fitcheck/training_estimate.hpp"
+#include "fitcheck/training_memory.hpp"
 #include "test_support.hpp"
 
 using namespace fitcheck;
@@ -92,7 +93,7 @@ TEST_CASE("training planner: every layout fits, fills the global batch and match
   CHECK(plan.best.size() == std::min<std::size_t>(request.keep, static_cast<std::size_t>(plan.feasible)));
   for (const auto& c : plan.best) {
     const TrainingRequest training = training_request_of(c, request);
-    CHECK(training_memory(model, tensors, training.workload).total_bytes_per_gpu == c.memory_bytes_per_gpu);
+    CHECK(training_memory(model, tensors, training.workload).totals.total_bytes_per_gpu == c.memory_bytes_per_gpu);
     CHECK(c.memory_bytes_per_gpu <= c.budget_bytes_per_gpu);
     CHECK(c.data_parallel * c.micro_batch_size * c.gradient_accumulation_steps * 4096 == request.global_batch_tokens);
     CHECK(c.gradient_accumulation_steps >= c.pipeline_parallel);
@@ -103,10 +104,11 @@ TEST_CASE("training planner: every layout fits, fills the global batch and match
   // The first layouts' step times are those `fitcheck train` reports for the same flags.
   for (std::size_t i = 0; i < 3; ++i) {
     const TrainingPlanCandidate& c = plan.best[i];
-    const nlohmann::json train = nlohmann::json::parse(training_report_json(model, tensors, training_request_of(c, request)));
-    CHECK(train["total_bytes_per_gpu"].get<std::int64_t>() == c.memory_bytes_per_gpu);
-    CHECK(train["time"]["step_seconds"].get<double>() == doctest::Approx(c.step_seconds).epsilon(1e-12));
-    CHECK(train["time"]["train_cost_usd"].get<double>() == doctest::Approx(c.train_cost_usd).epsilon(1e-12));
+    const TrainingEstimate train = estimate_training(model, tensors, training_request_of(c, request));
+    CHECK(train.memory.totals.total_bytes_per_gpu == c.memory_bytes_per_gpu);
+    REQUIRE(train.time);
+    CHECK(train.time->explained.time.step_seconds == doctest::Approx(c.step_seconds).epsilon(1e-12));
+    CHECK(train.time->explained.time.train_cost_usd == doctest::Approx(c.train_cost_usd).epsilon(1e-12));
   }
 }
 

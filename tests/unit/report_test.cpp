@@ -4,7 +4,6 @@
 #include <nlohmann/json.hpp>
 
 #include "fitcheck/report.hpp"
-#include "fitcheck/training_memory.hpp"
 #include "test_support.hpp"
 
 using namespace fitcheck;

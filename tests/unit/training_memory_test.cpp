@@ -15,7 +15,9 @@ using namespace fitcheck;
 
 namespace {
 
-std::int64_t model_states(const TrainingMemory& m) { return m.weight_bytes + m.gradient_bytes + m.optimizer_bytes; }
+std::int64_t model_states(const TrainingMemory& m) {
+  return m.totals.weight_bytes + m.totals.gradient_bytes + m.totals.optimizer_bytes;
+}
 
 std::int64_t term_bytes(const std::vector<MemoryTerm>& terms, const std::string& name) {
   for (const auto& t : terms)
@@ -48,8 +50,8 @@ ModelDescription gpt3(std::int64_t layers) {
 }
 
 // Korthikanti et al. 2022's setting: 16-bit activations, dropout, attention scores kept, s 2048, b 1.
-TrainingMemoryWorkload korthikanti(std::int64_t tp, bool sp, Recompute recompute) {
-  TrainingMemoryWorkload w;
+TrainingWorkload korthikanti(std::int64_t tp, bool sp, Recompute recompute) {
+  TrainingWorkload w;
   w.sequence_tokens = 2048;
   w.micro_batch_size = 1;
   w.dropout = true;
@@ -70,12 +72,12 @@ const char* kTinyLlama = "TinyLlama--TinyLlama-1.1B-Chat-v1.0.json";
 
 TEST_CASE("mixed-precision Adam costs 16 bytes per parameter at ZeRO-0 (ZeRO paper §3.1: 2 + 2 + 12)") {
   const ModelDescription model = fixture(kTinyLlama);
-  const TrainingMemory m = training_memory(model, weight_tensors(model), TrainingMemoryWorkload{});
+  const TrainingMemory m = training_memory(model, weight_tensors(model), TrainingWorkload{});
   // 1,100,048,384 params: weights 2 B, gradients 2 B, fp32 master 4 B + two fp32 moments 8 B.
-  CHECK(m.weight_bytes == 2'200'096'768);
-  CHECK(m.gradient_bytes == 2'200'096'768);
-  CHECK(m.master_weight_bytes == 4'400'193'536);
-  CHECK(m.optimizer_bytes == 13'200'580'608);
+  CHECK(m.totals.weight_bytes == 2'200'096'768);
+  CHECK(m.totals.gradient_bytes == 2'200'096'768);
+  CHECK(m.totals.master_weight_bytes == 4'400'193'536);
+  CHECK(m.totals.optimizer_bytes == 13'200'580'608);
   CHECK(model_states(m) == 17'600'774'144);
   CHECK(m.model_state_bytes_per_parameter == doctest::Approx(16.0));
 }
@@ -85,7 +87,7 @@ TEST_CASE("ZeRO Figure 1: 7.5B parameters on 64 GPUs, K = 12") {
   ModelDescription model = gpt3(30);
   std::vector<WeightTensor> tensors;
   for (int l = 0; l < 30; ++l) tensors.push_back({TensorRole::mlp_up, ParameterGroup::mlp, l, 10000, 25000, 1});
-  TrainingMemoryWorkload w;
+  TrainingWorkload w;
   w.layout.data_parallel = 64;
   // Rajbhandari et al. 2020, Figure 1: 120 GB, 31.4 GB, 16.6 GB, 1.9 GB (decimal GB, one decimal).
   // Exact: 16 x 7.5e9; 4 x 7.5e9 + 12 x 7.5e9 / 64; 2 x 7.5e9 + 14 x 7.5e9 / 64; 16 x 7.5e9 / 64.
@@ -123,7 +125,7 @@ TEST_CASE("Korthikanti et al. 2022 Table 2, GPT-3 175B layer, s 2048, b 1, t 8")
 
 TEST_CASE("pipeline schedules: 1F1B first stage holds L layers, interleaved L(1 + (p-1)/(pv))") {
   const ModelDescription model = gpt3(96);
-  TrainingMemoryWorkload w = korthikanti(8, true, Recompute::selective);  // 106,954,752 B per layer
+  TrainingWorkload w = korthikanti(8, true, Recompute::selective);  // 106,954,752 B per layer
   w.layout.pipeline_parallel = 8;
   const auto plain = detail::stage_activations(model, w, 0, 12, 0);
   CHECK(plain.in_flight == 8);
@@ -139,7 +141,7 @@ TEST_CASE("pipeline schedules: 1F1B first stage holds L layers, interleaved L(1 
 }
 
 TEST_CASE("optimizer state bytes per tensor") {
-  TrainingMemoryWorkload w;
+  TrainingWorkload w;
   const WeightTensor matrix{TensorRole::attention_query, ParameterGroup::attention, 0, 4096, 4096, 1};
   const WeightTensor embedding{TensorRole::token_embedding, ParameterGroup::embedding, -1, 32000, 4096, 1};
   const WeightTensor norm{TensorRole::norm, ParameterGroup::norms, 0, 1, 1000, 1};
@@ -168,12 +170,12 @@ TEST_CASE("optimizer state bytes per tensor") {
 TEST_CASE("invariants: ZeRO-3 per-GPU memory never rises with more GPUs") {
   const ModelDescription model = fixture(kTinyLlama);
   const auto tensors = weight_tensors(model);
-  TrainingMemoryWorkload w;
+  TrainingWorkload w;
   w.zero_stage = 3;
   std::int64_t previous = INT64_MAX;
   for (std::int64_t dp : {1, 2, 3, 4, 8, 16, 64, 256}) {
     w.layout.data_parallel = dp;
-    const std::int64_t total = training_memory(model, tensors, w).total_bytes_per_gpu;
+    const std::int64_t total = training_memory(model, tensors, w).totals.total_bytes_per_gpu;
     CAPTURE(dp);
     CHECK(total <= previous);
     previous = total;
@@ -185,14 +187,14 @@ TEST_CASE("invariants: memory grows with micro-batch and sequence length") {
   const auto tensors = weight_tensors(model);
   for (auto recompute : {Recompute::none, Recompute::selective, Recompute::full}) {
     for (bool flash : {true, false}) {
-      TrainingMemoryWorkload w;
+      TrainingWorkload w;
       w.recompute = recompute;
       w.flash_attention = flash;
       w.sequence_tokens = 512;
       std::int64_t previous = 0;
       for (std::int64_t b : {1, 2, 3, 8}) {
         w.micro_batch_size = b;
-        const std::int64_t total = training_memory(model, tensors, w).total_bytes_per_gpu;
+        const std::int64_t total = training_memory(model, tensors, w).totals.total_bytes_per_gpu;
         CHECK(total > previous);
         previous = total;
       }
@@ -200,7 +202,7 @@ TEST_CASE("invariants: memory grows with micro-batch and sequence length") {
       previous = 0;
       for (std::int64_t s : {128, 1000, 2048, 4096}) {
         w.sequence_tokens = s;
-        const std::int64_t total = training_memory(model, tensors, w).total_bytes_per_gpu;
+        const std::int64_t total = training_memory(model, tensors, w).totals.total_bytes_per_gpu;
         CHECK(total > previous);
         previous = total;
       }
@@ -211,11 +213,11 @@ TEST_CASE("invariants: memory grows with micro-batch and sequence length") {
 TEST_CASE("context parallelism divides the sequence; FSDP FULL_SHARD and ZeRO-3 hold the same states") {
   const ModelDescription model = fixture(kTinyLlama);
   const auto tensors = weight_tensors(model);
-  TrainingMemoryWorkload w;
+  TrainingWorkload w;
   const auto one = layer_activations(model, model.layer_kinds[0], w).bytes;
   w.context_parallel = 2;
   CHECK(layer_activations(model, model.layer_kinds[0], w).bytes * 2 == one);
-  TrainingMemoryWorkload zero3, fsdp;
+  TrainingWorkload zero3, fsdp;
   zero3.layout.data_parallel = fsdp.layout.data_parallel = 8;
   zero3.zero_stage = 3;
   fsdp.fsdp = FsdpMode::full_shard;
@@ -229,11 +231,11 @@ TEST_CASE("context parallelism divides the sequence; FSDP FULL_SHARD and ZeRO-3 
 TEST_CASE("invariants: the terms add up to the total for every recipe, optimizer and sharding") {
   const ModelDescription model = fixture("ibm-granite--granite-3.1-1b-a400m-instruct.json");
   const auto tensors = weight_tensors(model);
-  std::vector<TrainingMemoryWorkload> cases;
+  std::vector<TrainingWorkload> cases;
   for (auto precision : {PrecisionRecipe::fp32, PrecisionRecipe::bf16_mixed, PrecisionRecipe::fp16_mixed, PrecisionRecipe::fp8})
     for (auto optimizer : {OptimizerKind::adamw, OptimizerKind::adam_8bit, OptimizerKind::adafactor, OptimizerKind::sgd,
                            OptimizerKind::sgd_momentum, OptimizerKind::lion, OptimizerKind::muon}) {
-      TrainingMemoryWorkload w;
+      TrainingWorkload w;
       w.precision = precision;
       w.optimizer = optimizer;
       w.layout.data_parallel = 4;
@@ -241,7 +243,7 @@ TEST_CASE("invariants: the terms add up to the total for every recipe, optimizer
     }
   for (int zero = 0; zero <= 3; ++zero)
     for (bool offload : {false, true}) {
-      TrainingMemoryWorkload w;
+      TrainingWorkload w;
       w.layout.data_parallel = 4;
       w.layout.pipeline_parallel = 2;
       w.zero_stage = zero;
@@ -251,14 +253,14 @@ TEST_CASE("invariants: the terms add up to the total for every recipe, optimizer
       cases.push_back(w);
     }
   for (auto mode : {FsdpMode::no_shard, FsdpMode::shard_grad_op, FsdpMode::full_shard, FsdpMode::hybrid_shard}) {
-    TrainingMemoryWorkload w;
+    TrainingWorkload w;
     w.layout.data_parallel = 16;
     w.fsdp = mode;
     w.lora.rank = mode == FsdpMode::full_shard ? 16 : 0;
     w.lora.qlora = w.lora.rank > 0;
     cases.push_back(w);
   }
-  TrainingMemoryWorkload moe;
+  TrainingWorkload moe;
   moe.layout = {2, 2, 4, 4};  // tp, pp, ep, dp
   moe.sequence_parallel = true;
   moe.context_parallel = 2;
@@ -270,16 +272,17 @@ TEST_CASE("invariants: the terms add up to the total for every recipe, optimizer
     const TrainingMemory m = training_memory(model, tensors, w);
     std::int64_t sum = 0;
     for (const auto& t : m.terms) sum += t.bytes;
-    CHECK(sum == m.total_bytes_per_gpu);
-    CHECK(m.weight_bytes + m.gradient_bytes + m.optimizer_bytes + m.activation_bytes + m.communication_bytes +
-              m.overhead_bytes == m.total_bytes_per_gpu);
+    CHECK(sum == m.totals.total_bytes_per_gpu);
+    const TrainingMemoryTotals& t = m.totals;
+    CHECK(t.weight_bytes + t.gradient_bytes + t.optimizer_bytes + t.activation_bytes + t.communication_bytes +
+              t.overhead_bytes == t.total_bytes_per_gpu);
   }
 }
 
 TEST_CASE("LoRA and QLoRA") {
   const ModelDescription model = fixture(kTinyLlama);
   const auto tensors = weight_tensors(model);
-  TrainingMemoryWorkload w;
+  TrainingWorkload w;
   w.lora.rank = 16;
   const TrainingMemory lora = training_memory(model, tensors, w);
   // Per layer, r (rows + columns): q 16 x 4096, k and v 16 x 2304, o 16 x 4096, gate and up and
@@ -288,26 +291,26 @@ TEST_CASE("LoRA and QLoRA") {
   CHECK(lora.trainable_parameters * 50 < lora.total_parameters);
   // Adapters, gradients, AdamW states in fp32: 4 + 4 + 8 bytes per adapter parameter.
   CHECK(term_bytes(lora.terms, "LoRA adapters (rank 16)") == 4 * 12'615'680);
-  CHECK(lora.gradient_bytes == 4 * 12'615'680);
-  CHECK(lora.optimizer_bytes == 8 * 12'615'680);
+  CHECK(lora.totals.gradient_bytes == 4 * 12'615'680);
+  CHECK(lora.totals.optimizer_bytes == 8 * 12'615'680);
   w.lora.qlora = true;
   const TrainingMemory qlora = training_memory(model, tensors, w);
   const std::int64_t bf16_base = term_bytes(lora.terms, "frozen base weights");
   CHECK(bf16_base == std::int64_t{2} * 1'100'048'384);
   // NF4 matrices (about 4.13 bits) with embeddings and lm_head left 16-bit: about a third of bf16.
   CHECK(term_bytes(qlora.terms, "frozen base weights") < bf16_base / 2);
-  CHECK(qlora.total_bytes_per_gpu < lora.total_bytes_per_gpu);
-  CHECK(lora.total_bytes_per_gpu < training_memory(model, tensors, TrainingMemoryWorkload{}).total_bytes_per_gpu);
+  CHECK(qlora.totals.total_bytes_per_gpu < lora.totals.total_bytes_per_gpu);
+  CHECK(lora.totals.total_bytes_per_gpu < training_memory(model, tensors, TrainingWorkload{}).totals.total_bytes_per_gpu);
   // Adapting only q and v keeps fewer matmul inputs than adapting every linear layer.
   w.lora.target_roles = lora_target_roles("q,v");
-  CHECK(training_memory(model, tensors, w).activation_bytes < qlora.activation_bytes);
+  CHECK(training_memory(model, tensors, w).totals.activation_bytes < qlora.totals.activation_bytes);
   CHECK_THROWS_AS(lora_target_roles("q,banana"), std::invalid_argument);
 }
 
 TEST_CASE("expert parallel sharding group and workload checks") {
   const ModelDescription model = fixture("ibm-granite--granite-3.1-1b-a400m-instruct.json");
   const auto tensors = weight_tensors(model);
-  TrainingMemoryWorkload w;
+  TrainingWorkload w;
   w.zero_stage = 1;
   w.layout.tensor_parallel = 2;
   w.layout.data_parallel = 4;
@@ -318,7 +321,7 @@ TEST_CASE("expert parallel sharding group and workload checks") {
   CHECK(m.expert_sharding_degree == 1);  // tp x dp x cp / ep = 2 x 4 / 8
   w.layout.expert_parallel = 16;         // 16 does not divide 8
   CHECK_THROWS_AS(training_memory(model, tensors, w), OptionError);
-  TrainingMemoryWorkload bad;
+  TrainingWorkload bad;
   bad.zero_stage = 2;
   bad.fsdp = FsdpMode::full_shard;
   try {
@@ -327,7 +330,7 @@ TEST_CASE("expert parallel sharding group and workload checks") {
   } catch (const OptionError& error) {
     CHECK(error.option() == "fsdp");
   }
-  TrainingMemoryWorkload offload;
+  TrainingWorkload offload;
   offload.offload_params = true;
   offload.zero_stage = 2;
   CHECK_THROWS_AS(training_memory(model, tensors, offload), OptionError);
@@ -337,14 +340,14 @@ TEST_CASE("largest micro-batch fits and the next one does not") {
   const ModelDescription model = fixture(kTinyLlama);
   const auto tensors = weight_tensors(model);
   const Accelerator& gpu = *find_accelerator("h100");
-  TrainingMemoryWorkload w;
+  TrainingWorkload w;
   w.sequence_tokens = 2048;
   const CapacityAnswer answer = max_micro_batch_size(model, tensors, w, gpu);
   REQUIRE(answer.value > 0);
   w.micro_batch_size = answer.value;
-  CHECK(training_memory(model, tensors, w).total_bytes_per_gpu <= gpu.memory_bytes);
+  CHECK(training_memory(model, tensors, w).totals.total_bytes_per_gpu <= gpu.memory_bytes);
   w.micro_batch_size = answer.value + 1;
-  CHECK(training_memory(model, tensors, w).total_bytes_per_gpu > gpu.memory_bytes);
+  CHECK(training_memory(model, tensors, w).totals.total_bytes_per_gpu > gpu.memory_bytes);
 }
 
 TEST_CASE("fitcheck train CLI") {
@@ -374,4 +377,95 @@ TEST_CASE("fitcheck train CLI") {
   CHECK(err.find("--qlora") != std::string::npos);
   CHECK(cli::run_train({path, "--lora-rank", "8", "--lora-modules", "q,v", "--qlora", "--optimizer", "adam8bit"}, out, err) == 0);
   CHECK(out.find("frozen base weights") != std::string::npos);
+}
+
+TEST_CASE("model states: figures by hand, and the formulas written from them") {
+  // Two layers of 41,088 parameters (q, k, v, o 4 x 64 x 64; gate, up, down 3 x 64 x 128; two
+  // norms), embedding and untied lm_head 1000 x 64 each, final norm 64: 210,240 parameters.
+  const ModelDescription model = parse_hf_config(
+      R"({"model_type":"llama","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,)"
+      R"("num_attention_heads":8,"num_key_value_heads":8,"vocab_size":1000,"tie_word_embeddings":false})");
+  TrainingWorkload w;
+  w.zero_stage = 1;
+  w.layout.data_parallel = 4;
+  const PreparedTrainingMemory prepared = prepare_training_memory(model, weight_tensors(model), w);
+  REQUIRE(prepared.stages.size() == 1);
+  const detail::StageStates& s = prepared.stages[0].states;
+  CHECK(s.dense.params == 210'240);
+  CHECK(s.expert.params == 0);
+  // ZeRO-1 shards the fp32 masters and AdamW's two fp32 moments over the 4 data-parallel ranks.
+  CHECK(s.dense.weights.divided_by == 1);
+  CHECK(s.dense.weights.bytes_per_rank == 210'240 * 2);
+  CHECK(s.dense.master.divided_by == 4);
+  CHECK(s.dense.master.bytes_per_rank == 210'240);      // x 4 B / 4 ranks
+  CHECK(s.dense.states.bytes == 210'240 * 8);
+  CHECK(s.dense.states.bytes_per_rank == 210'240 * 2);  // x 8 B / 4 ranks
+  CHECK(s.communication_bytes == 210'240 * 2);          // the reduce bucket holds every bf16 gradient
+  CHECK(s.allgather_bucket_bytes == 210'240 * 2);
+
+  const std::vector<MemoryTerm> terms = detail::stage_state_terms(s, prepared.workload);
+  CHECK(term_bytes(terms, "master weights") == 210'240);
+  for (const MemoryTerm& term : terms) {
+    if (term.name == "master weights") {
+      CHECK(term.formula == "210240 params x 4 B fp32 / 4 ranks = 210240 B");
+    } else if (term.name == "optimizer states") {
+      CHECK(term.formula == "1681920 B of adamw states / 4 ranks = 420480 B");
+    }
+  }
+  const MemoryTerm communication = detail::communication_term(s, prepared.workload);
+  CHECK(communication.bytes == 210'240 * 2);
+  CHECK(communication.formula ==
+        "reduce bucket min(500000000, 210240) x 2 B; the allgather bucket (420480 B) runs after the optimizer step, "
+        "when activations are freed: not in the peak");
+
+  // ZeRO-Offload moves the shards to CPU memory: the same figures, off the GPU.
+  w.offload_optimizer = true;
+  const detail::StageStates offloaded = prepare_training_memory(model, weight_tensors(model), w).stages[0].states;
+  CHECK(offloaded.dense.master.in_cpu_memory);
+  CHECK(offloaded.dense.master.gpu_bytes() == 0);
+  CHECK(offloaded.master_bytes == 0);
+  CHECK(offloaded.optimizer_bytes == 0);
+  CHECK(offloaded.cpu_bytes == 210'240 + 210'240 * 2);
+}
+
+TEST_CASE("model state formulas add up to the figures they are written from") {
+  const ModelDescription model = fixture("Qwen--Qwen1.5-MoE-A2.7B.json");
+  const auto tensors = weight_tensors(model);
+  std::vector<TrainingWorkload> cases;
+  for (int zero = 0; zero <= 3; ++zero) {
+    TrainingWorkload w;
+    w.zero_stage = zero;
+    w.layout = {1, 2, 4, 8};
+    w.offload_optimizer = zero >= 1;
+    w.offload_params = zero == 3;
+    cases.push_back(w);
+  }
+  for (FsdpMode mode : {FsdpMode::no_shard, FsdpMode::shard_grad_op, FsdpMode::full_shard, FsdpMode::hybrid_shard}) {
+    TrainingWorkload w;
+    w.fsdp = mode;
+    w.layout.data_parallel = 16;
+    w.precision = PrecisionRecipe::fp8;
+    cases.push_back(w);
+  }
+  TrainingWorkload qlora;
+  qlora.lora.rank = 16;
+  qlora.lora.qlora = true;
+  qlora.zero_stage = 3;
+  qlora.layout.data_parallel = 2;
+  cases.push_back(qlora);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    CAPTURE(i);
+    const PreparedTrainingMemory prepared = prepare_training_memory(model, tensors, cases[i]);
+    for (const auto& stage : prepared.stages) {
+      const detail::StageStates& s = stage.states;
+      std::int64_t sum = 0;
+      for (const MemoryTerm& term : detail::stage_state_terms(s, prepared.workload)) {
+        CAPTURE(term.name);
+        CHECK_FALSE(term.formula.empty());
+        sum += term.bytes;
+      }
+      CHECK(sum == s.weight_bytes + s.gradient_bytes + s.master_bytes + s.optimizer_bytes);
+      CHECK(detail::communication_term(s, prepared.workload).bytes == s.communication_bytes);
+    }
+  }
 }

@@ -94,11 +94,13 @@ TEST_CASE("golden: one GPU, no communication") {
   CHECK(f.lm_head == 204'800'000.0);
   TrainingWorkload w;
   w.global_batch_tokens = 1000;
-  w.sequence_length = 100;
-  w.micro_batch_sequences = 10;
-  w.recompute = RecomputeMode::none;
+  w.sequence_tokens = 100;
+  w.micro_batch_size = 10;
+  w.recompute = Recompute::none;
   const TrainingTime t = estimate_training_time(p, w, round_gpu(), 1e6);
   CHECK(t.micro_batches == 1);
+  CHECK(t.sequences_per_step == 10.0);
+  CHECK(t.forward_flops_per_sequence.total() == 2'742'067'200.0);
   CHECK(t.model_flops_per_step == 82'262'016'000.0);
   CHECK(t.step_seconds == doctest::Approx(1.64524032e-3).epsilon(1e-12));
   CHECK(t.mfu == doctest::Approx(0.5));  // nothing but compute: MFU is the efficiency
@@ -109,7 +111,7 @@ TEST_CASE("golden: one GPU, no communication") {
 
   SUBCASE("full recomputation adds one forward of the layers") {
     // + 10 x (2,516,582,400 + 20,684,800) = 25,372,672,000 hardware FLOPs.
-    w.recompute = RecomputeMode::full;
+    w.recompute = Recompute::full;
     const TrainingTime r = estimate_training_time(p, w, round_gpu(), 1e6);
     CHECK(r.hardware_flops_per_step == 107'634'688'000.0);
     CHECK(r.step_seconds == doctest::Approx(2.15269376e-3).epsilon(1e-12));
@@ -117,7 +119,7 @@ TEST_CASE("golden: one GPU, no communication") {
     CHECK(r.mfu == doctest::Approx(0.5 * 82'262'016'000.0 / 107'634'688'000.0));
   }
   SUBCASE("selective recomputation adds the attention core only") {
-    w.recompute = RecomputeMode::selective;
+    w.recompute = Recompute::selective;
     const TrainingTime r = estimate_training_time(p, w, round_gpu(), 1e6);
     CHECK(r.hardware_flops_per_step == 82'262'016'000.0 + 206'848'000.0);
   }
@@ -127,7 +129,7 @@ TEST_CASE("a GPU without the precision's rate: no step time, a note naming optio
   const PreparedLatencyModel p = prepared(small_model(1));
   TrainingWorkload w;  // bf16 by default
   w.global_batch_tokens = 1000;
-  w.sequence_length = 100;
+  w.sequence_tokens = 100;
   const Accelerator& t4 = *find_accelerator("t4");  // datasheet: fp32 8.1, fp16 65 TFLOP/s, no bf16
   const std::string note = training_time_missing_rate(t4, ComputeDtype::bf16);
   CHECK(note ==
@@ -147,7 +149,7 @@ TEST_CASE("a GPU without the precision's rate: no step time, a note naming optio
 
   // The rates it does publish time the step at their own peak, never at another's.
   CHECK(training_time_missing_rate(t4, ComputeDtype::fp16).empty());
-  w.precision = ComputeDtype::fp16;
+  w.precision = PrecisionRecipe::fp16_mixed;
   CHECK(estimate_training_time(p, w, t4, 1e6).peak_flops_per_second == 65e12);
   CHECK(training_time_missing_rate(*find_accelerator("h100"), ComputeDtype::bf16).empty());
   CHECK(training_time_missing_rate(t4, ComputeDtype::fp8).find("publishes no fp8 rate") != std::string::npos);
@@ -169,14 +171,14 @@ TEST_CASE("golden: pipeline bubble of 1F1B and of the interleaved schedule") {
   // share of the pipeline time: (p - 1) / (m + p - 1) and (p - 1) / (v m + p - 1).
   const PreparedLatencyModel p = prepared(small_model(8));
   TrainingWorkload w;
-  w.sequence_length = 100;
+  w.sequence_tokens = 100;
   w.global_batch_tokens = 800;  // 8 sequences, micro-batch 1: m = 8
   w.layout.pipeline_parallel = 4;
   const TrainingTime one = estimate_training_time(p, w, round_gpu(), 0);
   CHECK(one.micro_batches == 8);
   CHECK(one.pipeline_bubble_fraction == doctest::Approx(3.0 / 11.0));
   CHECK(one.pipeline_seconds == doctest::Approx(one.microbatch_seconds * 11));
-  w.virtual_stages = 2;
+  w.virtual_pipeline_stages = 2;
   CHECK(estimate_training_time(p, w, round_gpu(), 0).pipeline_bubble_fraction == doctest::Approx(3.0 / 19.0));
 }
 
@@ -190,9 +192,9 @@ TEST_CASE("GPT-3 175B: parameters and FLOPs of Narayanan et al. 2021") {
   const double eq3 = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
   TrainingWorkload w;
   w.global_batch_tokens = 1536 * 2048;
-  w.sequence_length = 2048;
+  w.sequence_tokens = 2048;
   w.layout = {8, 12, 1, 4};
-  w.recompute = RecomputeMode::full;
+  w.recompute = Recompute::full;
   w.causal_attention_flops = false;
   const TrainingTime t = estimate_training_time(prepared(m), w, *find_accelerator("a100-sxm-80gb"), 300e9);
   CHECK(t.hardware_flops_per_step == doctest::Approx(eq3).epsilon(1e-12));
@@ -217,10 +219,11 @@ TEST_CASE("published: Megatron-LM GPT-3 175B throughput (Narayanan et al. 2021, 
     CAPTURE(row.dp);
     TrainingWorkload w;
     w.global_batch_tokens = 1536 * 2048;
-    w.sequence_length = 2048;
+    w.sequence_tokens = 2048;
     w.layout = {8, 12, 1, row.dp};
-    w.recompute = RecomputeMode::full;
+    w.recompute = Recompute::full;
     w.zero_stage = 0;
+    w.fp32_gradients = true;  // Megatron-LM reduces bf16 gradients in fp32 (main_grad)
     w.causal_attention_flops = false;
     const TrainingTime t = estimate_training_time(p, w, *find_accelerator("a100-sxm-80gb"), 300e9, a);
     CHECK(t.gpus == 96 * row.dp);
@@ -240,10 +243,11 @@ TEST_CASE("published: Megatron-LM 76.1B on 1024 A100s (Narayanan et al. 2021, Ta
   a.communication.inter_node_bytes_per_second_per_gpu = 25e9;
   TrainingWorkload w;
   w.global_batch_tokens = 1792 * 2048;
-  w.sequence_length = 2048;
+  w.sequence_tokens = 2048;
   w.layout = {8, 4, 1, 32};
-  w.recompute = RecomputeMode::full;
+  w.recompute = Recompute::full;
   w.zero_stage = 0;
+  w.fp32_gradients = true;  // Megatron-LM reduces bf16 gradients in fp32 (main_grad)
   w.causal_attention_flops = false;
   const TrainingTime t = estimate_training_time(p, w, *find_accelerator("a100-sxm-80gb"), 300e9, a);
   CHECK(t.gpus == 1024);
@@ -256,8 +260,11 @@ TEST_CASE("training invariants") {
   const Accelerator gpu = *find_accelerator("h100");
   TrainingWorkload w;
   w.global_batch_tokens = 512 * 2048;
-  w.sequence_length = 2048;
+  w.sequence_tokens = 2048;
   w.layout = {2, 2, 1, 16};
+  w.recompute = Recompute::selective;
+  w.zero_stage = 1;
+  w.fp32_gradients = true;
   const TrainingTime base = estimate_training_time(p, w, gpu, 1e9);
 
   SUBCASE("a higher flops efficiency is never slower") {
@@ -272,7 +279,7 @@ TEST_CASE("training invariants") {
   }
   SUBCASE("selective recomputation is cheaper than full") {
     TrainingWorkload full = w;
-    full.recompute = RecomputeMode::full;
+    full.recompute = Recompute::full;
     const TrainingTime f = estimate_training_time(p, full, gpu, 1e9);
     CHECK(base.step_seconds < f.step_seconds);
     CHECK(f.model_flops_per_step == base.model_flops_per_step);  // MFU ignores recomputation
@@ -283,7 +290,13 @@ TEST_CASE("training invariants") {
     CHECK(estimate_training_time(p, z3, gpu, 1e9).data_parallel_seconds > base.data_parallel_seconds);
   }
   SUBCASE("cost is GPU-hours times the price, and scales with tokens") {
+    CHECK(base.price_per_gpu_hour_usd == gpu.price_per_hour_usd);  // the catalog's, without an override
     CHECK(base.train_cost_usd == doctest::Approx(base.train_gpu_hours * gpu.price_per_hour_usd));
+    TrainingAssumptions priced;
+    priced.communication.price_per_gpu_hour_usd = 3.5;
+    const TrainingTime at_price = estimate_training_time(p, w, gpu, 1e9, priced);
+    CHECK(at_price.price_per_gpu_hour_usd == 3.5);
+    CHECK(at_price.train_cost_usd == doctest::Approx(at_price.train_gpu_hours * 3.5));
     CHECK(estimate_training_time(p, w, gpu, 2e9).train_seconds == doctest::Approx(2 * base.train_seconds));
   }
   SUBCASE("context parallelism splits the sequence") {
@@ -300,29 +313,38 @@ TEST_CASE("training invariants") {
     CHECK(x.time.step_seconds == base.step_seconds);
   }
   SUBCASE("bad sizes are refused naming the training option") {
+    // The step time's own rules start with the option, as the option parser's do; the rules it
+    // shares with the memory keep the memory's wording (check_training_workload).
     auto refusal = [&](const TrainingWorkload& bad) {
       try {
         (void)estimate_training_time(p, bad, gpu, 1e9);
       } catch (const OptionError& error) {
-        CHECK(std::string(error.what()).starts_with("option '" + error.option() + "': "));
-        return error.option();
+        return error.option() + (std::string(error.what()).starts_with("option '" + error.option() + "': ") ? " (prefixed)" : "");
       }
       return std::string("(no refusal)");
     };
     TrainingWorkload bad = w;
     bad.global_batch_tokens = 2048;  // one sequence for 16 data-parallel ranks
-    CHECK(refusal(bad) == "global_batch_tokens");
+    CHECK(refusal(bad) == "global_batch_tokens (prefixed)");
+    bad.global_batch_tokens = -1;
+    CHECK(refusal(bad) == "global_batch_tokens (prefixed)");
     bad = w;
     bad.zero_stage = 4;
     CHECK(refusal(bad) == "zero");
     bad = w;
     bad.context_parallel = 3;  // 3 does not divide the sequence length (a power of two)
-    CHECK(refusal(bad) == "cp");
+    CHECK(refusal(bad) == "cp (prefixed)");
     bad = w;
-    bad.virtual_stages = 1 << 20;
-    CHECK(refusal(bad) == "pp");
+    bad.virtual_pipeline_stages = 1 << 20;  // pp x v does not divide the 24 layers
+    CHECK(refusal(bad) == "virtual_stages");
     bad = w;
-    bad.micro_batch_sequences = 0;
+    bad.layout.pipeline_parallel = 32;  // more stages than the 24 layers
+    CHECK(refusal(bad) == "pp (prefixed)");
+    bad = w;
+    bad.fsdp = FsdpMode::full_shard;  // with ZeRO-1: the memory's rule, refused by the clock too
+    CHECK(refusal(bad) == "fsdp");
+    bad = w;
+    bad.micro_batch_size = 0;
     CHECK(refusal(bad) == "micro_batch");
   }
 }

@@ -18,7 +18,7 @@
 #include "fitcheck/latency.hpp"
 #include "fitcheck/model.hpp"
 #include "fitcheck/params.hpp"
-#include "fitcheck/training_memory.hpp"
+#include "fitcheck/training_request.hpp"
 
 namespace fitcheck {
 
@@ -141,8 +141,8 @@ struct TrainingPlan {
   std::vector<std::string> notes;
 };
 
-// The memory and step-time workloads of one candidate (what `fitcheck train` with the same flags
-// evaluates).
+// The request of one candidate: the workload its memory and step time read (what `fitcheck train`
+// with the same flags evaluates).
 TrainingRequest training_request_of(const TrainingPlanCandidate& candidate, const TrainingPlanRequest& request);
 
 TrainingPlan plan_training(const ModelDescription& model, const std::vector<WeightTensor>& tensors,

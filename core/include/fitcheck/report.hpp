@@ -10,6 +10,7 @@
 #include "fitcheck/model.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/params.hpp"
+#include "fitcheck/training_estimate.hpp"
 
 namespace fitcheck {
 
@@ -29,6 +30,16 @@ std::string inference_report_json(const InferenceEstimate& estimate);
 
 // estimate_inference(config_json_text, options) as the report above.
 std::string inference_report_json(std::string_view config_json_text, const OptionList& options);
+
+// Training report: estimate_training()'s figures as JSON (keys: workload, parallel, total_params,
+// trainable_params, weight_bytes, gradient_bytes, optimizer_bytes, activation_bytes,
+// communication_bytes, overhead_bytes, total_bytes_per_gpu, max_micro_batch_size (null without a
+// GPU), terms and layer_activation_terms (name, bytes, formula), assumptions; with a GPU gpu, fits,
+// headroom_bytes, capacity, and time when the GPU publishes the rates).
+std::string training_report_json(const TrainingEstimate& estimate);
+
+// parse_training_options + parse_hf_config + estimate_training + training_report_json.
+std::string training_report_json(std::string_view config_json_text, const OptionList& options);
 
 // plan_inference as JSON: evaluated, feasible, best[], frontier[], notes, and the request echoed.
 std::string plan_report_json(std::string_view config_json_text, const OptionList& options);

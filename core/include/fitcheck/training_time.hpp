@@ -13,34 +13,9 @@
 #include "fitcheck/hardware.hpp"
 #include "fitcheck/inference_memory.hpp"
 #include "fitcheck/latency.hpp"
+#include "fitcheck/training_workload.hpp"
 
 namespace fitcheck {
-
-enum class RecomputeMode : std::uint8_t {
-  none,
-  selective,  // attention core only: q.k^T, softmax, p.v (Korthikanti et al. 2022, §5)
-  full,       // every transformer layer's forward again during backward
-};
-const char* recompute_mode_name(RecomputeMode mode);
-
-struct TrainingWorkload {
-  std::int64_t global_batch_tokens = std::int64_t{4} << 20;  // tokens per optimizer step
-  std::int64_t sequence_length = 4096;
-  std::int64_t micro_batch_sequences = 1;
-  ParallelLayout layout{};              // tp, pp, ep (carved from dp x cp), dp
-  std::int64_t context_parallel = 1;    // sequence split over cp ranks (ring attention)
-  std::int64_t virtual_stages = 1;      // interleaved 1F1B model chunks per GPU; 1: plain 1F1B
-  RecomputeMode recompute = RecomputeMode::selective;
-  int zero_stage = 1;                   // 0: plain data parallel; 1/2: sharded optimizer/gradients; 3: params too
-  bool overlap_data_parallel = true;    // gradient and parameter collectives hidden behind compute
-  ComputeDtype precision = ComputeDtype::bf16;  // dtype of the weight products (bf16, fp16, fp8)
-  std::int64_t gradient_bytes_per_parameter = 4;   // fp32 gradient reduction (Megatron-LM default with bf16)
-  std::int64_t parameter_bytes_per_parameter = 2;  // what ZeRO all-gathers
-  std::int64_t activation_bytes_per_element = 2;
-  // true: attention counts the attended query/key pairs of a causal mask (what FlashAttention
-  // computes); false: the full s x s square, as Narayanan et al. 2021 Eq. 3 and PaLM's MFU count.
-  bool causal_attention_flops = true;
-};
 
 struct TrainingAssumptions {
   double flops_efficiency = 0.5;  // share of dense peak the training kernels reach (docs/latency.md)
@@ -62,6 +37,8 @@ TrainingFlops training_forward_flops_per_sequence(const PreparedLatencyModel& mo
 struct TrainingTime {
   std::int64_t gpus = 0;                 // tp x pp x cp x dp
   std::int64_t micro_batches = 0;        // per data-parallel rank per step
+  double sequences_per_step = 0;         // micro_batches x micro-batch x dp
+  TrainingFlops forward_flops_per_sequence;  // what the FLOPs per step are counted from
   double step_seconds = 0;
   double tokens_per_second = 0;
   double tokens_per_second_per_gpu = 0;
@@ -86,7 +63,9 @@ struct TrainingTime {
   // Training N tokens.
   double train_tokens = 0;
   double train_seconds = 0;
+  double train_days = 0;                 // train_seconds / 86,400
   double train_gpu_hours = 0;
+  double price_per_gpu_hour_usd = 0;     // the assumptions' price, else the GPU's catalog price
   double train_cost_usd = 0;
 };
 
@@ -96,10 +75,12 @@ struct TrainingTime {
 // that uses each. The memory of a workload needs no rate, so a report can give it with this note.
 std::string training_time_missing_rate(const Accelerator& accelerator, ComputeDtype precision);
 
-// `model` prepared at WeightFormat::bf16 (its bytes / 2 are parameter counts). Sizes that do not fit
-// (a global batch smaller than dp x micro-batch, cp not dividing the sequence, ...) throw
-// OptionError naming the training option that sets them; a missing rate throws
-// OptionError("precision", training_time_missing_rate(...)), never another dtype's rate in its place.
+// `model` prepared at WeightFormat::bf16 (its bytes / 2 are parameter counts). The workload reads
+// as the memory does: the recipe's matrix dtype (training_compute_dtype), FSDP modes as their ZeRO
+// stage (training_collective_zero_stage), global_batch_tokens_or_default(). Workloads that cannot
+// run (check_training_workload with step_time) throw OptionError naming the training option that
+// sets them; a missing rate throws OptionError("precision", training_time_missing_rate(...)), never
+// another dtype's rate in its place.
 TrainingTime estimate_training_time(const PreparedLatencyModel& model, const TrainingWorkload& workload,
                                     const Accelerator& accelerator, double train_tokens,
                                     const TrainingAssumptions& assumptions = {});

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The training planner's search: every layout is weighed once with training_memory() (the same
-// bytes on every GPU kind), then timed with estimate_training_time() on each kind where it fits.
+// The training planner's search: every layout is weighed once with training_memory_totals() (the
+// figures of training_memory() without its formulas, the same bytes on every GPU kind), then timed
+// with estimate_training_time() on each kind where it fits.
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
@@ -8,6 +9,7 @@
 
 #include "fitcheck/options.hpp"
 #include "fitcheck/planner.hpp"
+#include "fitcheck/training_memory.hpp"
 #include "fitcheck/training_time.hpp"
 #include "planner/ranking.hpp"
 
@@ -139,7 +141,7 @@ std::optional<TrainingPlanObjective> find_training_plan_objective(std::string_vi
 
 TrainingRequest training_request_of(const TrainingPlanCandidate& c, const TrainingPlanRequest& request) {
   TrainingRequest out = request.base;
-  TrainingMemoryWorkload& w = out.workload;
+  TrainingWorkload& w = out.workload;
   w.layout = {c.tensor_parallel, c.pipeline_parallel, c.expert_parallel, c.data_parallel};
   w.context_parallel = c.context_parallel;
   w.sequence_parallel = c.sequence_parallel;
@@ -149,8 +151,8 @@ TrainingRequest training_request_of(const TrainingPlanCandidate& c, const Traini
   w.fsdp = FsdpMode::off;
   w.micro_batch_size = c.micro_batch_size;
   w.recompute = c.recompute;
+  w.global_batch_tokens = request.global_batch_tokens;
   out.gpu = request.gpus.at(c.gpu);
-  out.global_batch_tokens = request.global_batch_tokens;
   return out;
 }
 
@@ -167,18 +169,13 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
   const std::size_t kinds = request.gpus.size();
   std::vector<std::int64_t> node(kinds), budget(kinds);
   std::vector<TrainingAssumptions> assumptions(kinds);
-  std::vector<double> price(kinds);  // per GPU-hour: the override, else the catalog's (hardware.hpp)
   std::int64_t largest_node = 1;
   for (std::size_t g = 0; g < kinds; ++g) {
     const Accelerator& gpu = *request.gpus[g];
     node[g] = request.max_gpus_per_node > 0 ? request.max_gpus_per_node : std::max(1, gpu.gpus_per_node);
     largest_node = std::max(largest_node, node[g]);
     budget[g] = memory_budget_bytes(gpu, 1.0 - request.memory_headroom);
-    assumptions[g].communication = default_latency_assumptions(gpu);
-    if (request.base.flops_efficiency > 0) assumptions[g].flops_efficiency = request.base.flops_efficiency;
-    if (request.base.price_per_gpu_hour_usd >= 0)
-      assumptions[g].communication.price_per_gpu_hour_usd = request.base.price_per_gpu_hour_usd;
-    price[g] = price_per_gpu_hour_usd(gpu, assumptions[g].communication.price_per_gpu_hour_usd);
+    assumptions[g] = training_assumptions(request.base, gpu);
   }
   const std::vector<Degrees> layouts = layouts_of(model, request, sequences, largest_node);
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
@@ -223,12 +220,14 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
           const TrainingRequest training = training_request_of(c, request);
           std::int64_t bytes = 0;
           try {
-            bytes = training_memory(model, tensors, training.workload).total_bytes_per_gpu;
+            // The figures alone: the planner writes no formulas.
+            const TrainingWorkload& w = training.workload;
+            bytes = training_memory_totals(model, prepare_training_memory(model, tensors, w), w.micro_batch_size,
+                                           w.sequence_tokens)
+                        .total_bytes_per_gpu;
           } catch (const std::exception&) {
             break;  // this split cannot run the model (heads, experts or sizes do not divide)
           }
-          TrainingWorkload timing = step_time_workload(training);
-          timing.global_batch_tokens = training.global_batch_tokens;  // fixed by the planner
           for (std::size_t g = 0; g < kinds; ++g) {
             if (!open[g]) continue;
             plan.evaluated += 1;
@@ -238,7 +237,7 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
             }
             TrainingTime time;
             try {
-              time = estimate_training_time(prepared, timing, *request.gpus[g], request.base.train_tokens, assumptions[g]);
+              time = estimate_training_time(prepared, training.workload, *request.gpus[g], request.base.train_tokens, assumptions[g]);
             } catch (const std::invalid_argument&) {
               open[g] = false;  // no rate for this precision on this chip, or a size the clock refuses
               continue;
@@ -252,7 +251,7 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
             c.train_seconds = time.train_seconds;
             c.train_gpu_hours = time.train_gpu_hours;
             c.train_cost_usd = time.train_cost_usd;
-            c.price_per_hour_usd = price[g];
+            c.price_per_hour_usd = time.price_per_gpu_hour_usd;
             plan.feasible += 1;
             detail::add_to_frontier(plan.frontier, c, covers);
             best.offer(c);

@@ -125,7 +125,7 @@ std::string training_plan_report_json(std::string_view config_json_text, const O
   const TrainingPlanRequest request = parse_training_plan_options(options);
   const ModelDescription model = parse_hf_config(config_json_text);
   const TrainingPlan plan = plan_training(model, weight_tensors(model), request);
-  const TrainingMemoryWorkload& w = request.base.workload;
+  const TrainingWorkload& w = request.base.workload;
   JsonWriter writer;
   writer.begin_object();
   writer.field("model_type", model.model_type);

@@ -13,61 +13,6 @@ namespace {
 
 std::string num(std::int64_t value) { return std::to_string(value); }
 
-[[noreturn]] void refuse(const char* option, const std::string& message) { throw OptionError(option, message); }
-
-void check_sizes(std::int64_t micro_batch_size, std::int64_t sequence_tokens, std::int64_t context_parallel) {
-  if (micro_batch_size < 1) refuse("micro_batch", "micro-batch size must be at least 1");
-  if (sequence_tokens < 1) refuse("seq_len", "sequence length must be at least 1 token");
-  if (context_parallel > sequence_tokens) refuse("cp", "context parallel size is larger than the sequence");
-}
-
-void check_workload(const ModelDescription& model, const TrainingMemoryWorkload& w) {
-  const ParallelLayout& l = w.layout;
-  if (l.tensor_parallel < 1) refuse("tp", "tensor parallel size must be at least 1");
-  if (l.pipeline_parallel < 1) refuse("pp", "pipeline parallel size must be at least 1");
-  if (l.expert_parallel < 1) refuse("ep", "expert parallel size must be at least 1");
-  if (l.data_parallel < 1) refuse("dp", "data parallel size must be at least 1");
-  if (w.context_parallel < 1) refuse("cp", "context parallel size must be at least 1");
-  check_sizes(w.micro_batch_size, w.sequence_tokens, w.context_parallel);
-  if (w.micro_batches_per_step < 0) refuse("micro_batches", "micro-batches per step must be 0 (at least pp) or positive");
-  if (w.zero_stage < 0 || w.zero_stage > 3) refuse("zero", "ZeRO stage must be 0, 1, 2 or 3");
-  if (w.fsdp != FsdpMode::off && w.zero_stage != 0)
-    refuse("fsdp", "FSDP and DeepSpeed ZeRO shard the same states: choose --fsdp or --zero, not both");
-  const std::int64_t replicas = l.data_parallel * w.context_parallel;
-  if (w.fsdp == FsdpMode::hybrid_shard && (w.fsdp_shard_group < 1 || replicas % std::min(w.fsdp_shard_group, replicas) != 0))
-    refuse("fsdp_shard_group", "HYBRID_SHARD group size must divide the " + num(replicas) + " data-parallel ranks");
-  if (w.offload_params && w.fsdp == FsdpMode::off && w.zero_stage != 3)
-    refuse("offload_params", "parameter offload needs ZeRO-3 (DeepSpeed offload_param is valid only with stage 3) or FSDP");
-  if (w.offload_optimizer && w.fsdp != FsdpMode::off)
-    refuse("offload_optimizer", "FSDP offloads optimizer states only together with parameters: use --offload-params");
-  if (w.offload_optimizer && w.zero_stage < 1)
-    refuse("offload_optimizer", "optimizer offload needs ZeRO stage 1, 2 or 3 (ZeRO-Offload)");
-  if (w.reduce_bucket_elements < 0 || w.allgather_bucket_elements < 0) refuse("reduce_bucket", "bucket sizes cannot be negative");
-  if (l.expert_parallel > 1 && (l.tensor_parallel * replicas) % l.expert_parallel != 0)
-    refuse("ep", "expert parallel size " + num(l.expert_parallel) + " must divide tp x dp x cp = " +
-                     num(l.tensor_parallel * replicas) + " (Megatron-Core MoE parallel folding)");
-  if (l.expert_parallel > 1 && l.tensor_parallel > 1 && !w.sequence_parallel)
-    refuse("sequence_parallel", "expert parallelism with tensor parallelism needs sequence parallelism (Megatron-LM MoE README)");
-  if (w.virtual_pipeline_stages < 1) refuse("virtual_stages", "virtual pipeline stages must be at least 1");
-  if (w.virtual_pipeline_stages > 1) {
-    if (l.pipeline_parallel < 2) refuse("virtual_stages", "interleaved pipeline stages need pp of at least 2");
-    if (model.num_layers % (l.pipeline_parallel * w.virtual_pipeline_stages) != 0)
-      refuse("virtual_stages", "pp x virtual stages = " + num(l.pipeline_parallel * w.virtual_pipeline_stages) +
-                                   " must divide the " + num(model.num_layers) + " layers");
-  }
-  if (w.lora.qlora && w.lora.rank == 0) refuse("qlora", "QLoRA trains LoRA adapters: give --lora-rank too");
-  if (w.lora.rank < 0) refuse("lora_rank", "LoRA rank cannot be negative");
-  if (w.lora.dropout && w.lora.rank == 0) refuse("lora_dropout", "LoRA dropout needs LoRA adapters: give --lora-rank too");
-  if (w.framework_overhead_bytes < 0) refuse("overhead_gib", "framework overhead cannot be negative");
-}
-
-TrainingMemoryWorkload with_defaults(const TrainingMemoryWorkload& workload) {
-  TrainingMemoryWorkload w = workload;
-  // QLoRA (Dettmers et al. 2023 §4) adapts every linear layer of the blocks to match full finetuning.
-  if (w.lora.rank > 0 && w.lora.target_roles.empty()) w.lora.target_roles = lora_target_roles("all-linear");
-  return w;
-}
-
 struct Degrees {
   std::int64_t dense = 1, expert = 1;
 };
@@ -76,7 +21,7 @@ struct Degrees {
 // distributed optimizer over the data-parallel group with context parallelism). Routed experts,
 // whole per rank when ep > 1, are replicated over tp x dp x cp / ep ranks (Megatron-Core MoE
 // parallel folding with expert tensor parallelism 1); with ep == 1 they follow the dense weights.
-Degrees degrees(const TrainingMemoryWorkload& w) {
+Degrees degrees(const TrainingWorkload& w) {
   const ParallelLayout& l = w.layout;
   const std::int64_t replicas = l.data_parallel * w.context_parallel;
   const std::int64_t expert_replicas =
@@ -92,10 +37,10 @@ Degrees degrees(const TrainingMemoryWorkload& w) {
 }  // namespace
 
 PreparedTrainingMemory prepare_training_memory(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
-                                               const TrainingMemoryWorkload& workload) {
+                                               const TrainingWorkload& workload) {
   PreparedTrainingMemory p;
-  p.workload = with_defaults(workload);
-  check_workload(model, p.workload);
+  p.workload = with_training_defaults(workload);
+  check_training_workload(p.workload, model.num_layers, false);
   const Degrees degree = degrees(p.workload);
   p.dense_degree = degree.dense;
   p.expert_degree = degree.expert;
@@ -137,7 +82,7 @@ namespace {
 
 // One stage's figures; its terms too when `terms` is given.
 TrainingMemoryTotals stage_totals(const ModelDescription& model, const PreparedTrainingMemory& p,
-                                  const TrainingMemoryWorkload& w, std::size_t s, TrainingMemory* terms) {
+                                  const TrainingWorkload& w, std::size_t s, TrainingMemory* terms) {
   const PreparedTrainingMemory::Stage& stage = p.stages[s];
   const auto acts = detail::stage_activations(model, w, stage.kinds, static_cast<std::int64_t>(s), terms != nullptr);
   const detail::StageStates& st = stage.states;
@@ -155,9 +100,9 @@ TrainingMemoryTotals stage_totals(const ModelDescription& model, const PreparedT
   m.busiest_stage = static_cast<std::int64_t>(s);
   m.micro_batches_in_flight = acts.in_flight;
   if (terms) {
-    terms->terms = st.terms;
+    terms->terms = detail::stage_state_terms(st, w);
     terms->terms.insert(terms->terms.end(), acts.terms.begin(), acts.terms.end());
-    terms->terms.push_back(st.communication);
+    terms->terms.push_back(detail::communication_term(st, w));
     terms->terms.push_back({"overhead", m.overhead_bytes, "framework overhead: a default you can change"});
     terms->layer_activation_terms = acts.heaviest_layer_terms;
   }
@@ -166,7 +111,7 @@ TrainingMemoryTotals stage_totals(const ModelDescription& model, const PreparedT
 
 // The stage with the largest total (the first of equals), numbers only.
 TrainingMemoryTotals busiest_stage_totals(const ModelDescription& model, const PreparedTrainingMemory& p,
-                                          const TrainingMemoryWorkload& w) {
+                                          const TrainingWorkload& w) {
   TrainingMemoryTotals best;
   best.total_bytes_per_gpu = -1;
   for (std::size_t s = 0; s < p.stages.size(); ++s) {
@@ -176,14 +121,14 @@ TrainingMemoryTotals busiest_stage_totals(const ModelDescription& model, const P
   return best;
 }
 
-TrainingMemoryWorkload sized(const PreparedTrainingMemory& p, std::int64_t micro_batch_size, std::int64_t sequence_tokens) {
-  TrainingMemoryWorkload w = p.workload;
+TrainingWorkload sized(const PreparedTrainingMemory& p, std::int64_t micro_batch_size, std::int64_t sequence_tokens) {
+  TrainingWorkload w = p.workload;
   w.micro_batch_size = micro_batch_size;
   w.sequence_tokens = sequence_tokens;
   return w;
 }
 
-std::vector<std::string> assumptions_for(const TrainingMemoryWorkload& w, const TrainingMemory& m, std::int64_t stages,
+std::vector<std::string> assumptions_for(const TrainingWorkload& w, const TrainingMemory& m, std::int64_t stages,
                                          bool has_experts) {
   std::vector<std::string> a;
   a.push_back("activations are the tensors autograd keeps for backward, counted as in Korthikanti et al. 2022 §4.1; "
@@ -196,7 +141,7 @@ std::vector<std::string> assumptions_for(const TrainingMemoryWorkload& w, const 
               "fused vocab-parallel loss writes the gradient in place and saves one of the two)");
   if (stages > 1)
     a.push_back("every pipeline stage is evaluated (its own tensors, layers and micro-batches in flight); stage " +
-                num(m.busiest_stage) + " has the largest total");
+                num(m.totals.busiest_stage) + " has the largest total");
   if (w.layout.pipeline_parallel > 1 && (w.zero_stage >= 2 || (w.fsdp != FsdpMode::off && w.fsdp != FsdpMode::no_shard)))
     a.push_back("DeepSpeed's pipeline engine accepts ZeRO-1 only; ZeRO-2/3 and FSDP are computed here as if the framework "
                 "combined them with pipeline parallelism");
@@ -228,22 +173,12 @@ std::vector<std::string> assumptions_for(const TrainingMemoryWorkload& w, const 
   return a;
 }
 
-TrainingMemory evaluate(const ModelDescription& model, const PreparedTrainingMemory& p, const TrainingMemoryWorkload& w) {
+TrainingMemory evaluate(const ModelDescription& model, const PreparedTrainingMemory& p, const TrainingWorkload& w) {
   const TrainingMemoryTotals totals = busiest_stage_totals(model, p, w);
   TrainingMemory best;
   // The formulas of the chosen stage, from the same function that sized it.
-  const TrainingMemoryTotals m = stage_totals(model, p, w, static_cast<std::size_t>(totals.busiest_stage), &best);
-  best.weight_bytes = m.weight_bytes;
-  best.gradient_bytes = m.gradient_bytes;
-  best.optimizer_bytes = m.optimizer_bytes;
-  best.master_weight_bytes = m.master_weight_bytes;
-  best.activation_bytes = m.activation_bytes;
-  best.communication_bytes = m.communication_bytes;
-  best.overhead_bytes = m.overhead_bytes;
-  best.total_bytes_per_gpu = m.total_bytes_per_gpu;
-  best.cpu_offload_bytes = m.cpu_offload_bytes;
-  best.busiest_stage = m.busiest_stage;
-  best.micro_batches_in_flight = m.micro_batches_in_flight;
+  best.totals = stage_totals(model, p, w, static_cast<std::size_t>(totals.busiest_stage), &best);
+  const TrainingMemoryTotals& m = best.totals;
   const detail::StageStates& st = p.stages[static_cast<std::size_t>(m.busiest_stage)].states;
   if (st.local_parameters > 0)
     best.model_state_bytes_per_parameter = static_cast<double>(m.weight_bytes + m.gradient_bytes + m.optimizer_bytes) /
@@ -261,19 +196,27 @@ TrainingMemory evaluate(const ModelDescription& model, const PreparedTrainingMem
 
 TrainingMemoryTotals training_memory_totals(const ModelDescription& model, const PreparedTrainingMemory& prepared,
                                             std::int64_t micro_batch_size, std::int64_t sequence_tokens) {
-  check_sizes(micro_batch_size, sequence_tokens, prepared.workload.context_parallel);
-  return busiest_stage_totals(model, prepared, sized(prepared, micro_batch_size, sequence_tokens));
+  const TrainingWorkload w = sized(prepared, micro_batch_size, sequence_tokens);
+  check_training_workload(w, model.num_layers, false);
+  return busiest_stage_totals(model, prepared, w);
 }
 
-TrainingMemory training_memory(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
-                               const TrainingMemoryWorkload& workload) {
-  const PreparedTrainingMemory prepared = prepare_training_memory(model, tensors, workload);
+TrainingMemory training_memory(const ModelDescription& model, const PreparedTrainingMemory& prepared) {
   return evaluate(model, prepared, prepared.workload);
 }
 
+TrainingMemory training_memory(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                               const TrainingWorkload& workload) {
+  return training_memory(model, prepare_training_memory(model, tensors, workload));
+}
+
 CapacityAnswer max_micro_batch_size(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
-                                    const TrainingMemoryWorkload& workload, const Accelerator& gpu) {
-  const PreparedTrainingMemory prepared = prepare_training_memory(model, tensors, workload);
+                                    const TrainingWorkload& workload, const Accelerator& gpu) {
+  return max_micro_batch_size(model, prepare_training_memory(model, tensors, workload), gpu);
+}
+
+CapacityAnswer max_micro_batch_size(const ModelDescription& model, const PreparedTrainingMemory& prepared,
+                                    const Accelerator& gpu) {
   const std::int64_t sequence = prepared.workload.sequence_tokens;
   const std::int64_t memory = gpu_memory_limit_bytes(gpu);  // macOS working set on Apple silicon
   const auto total = [&](std::int64_t b) -> std::int64_t {

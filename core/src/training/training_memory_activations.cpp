@@ -26,7 +26,7 @@ struct Context {
   bool sequence_parallel = false;
   std::int64_t element = 2;        // activation bytes (Korthikanti: 2)
   std::int64_t matmul_input = 2;   // bytes of a GEMM input saved for the weight gradient (FP8: 1)
-  const TrainingMemoryWorkload* workload = nullptr;
+  const TrainingWorkload* workload = nullptr;
 
   bool adapted(R role) const {
     const auto& roles = workload->lora.target_roles;
@@ -44,7 +44,7 @@ struct Context {
   }
 };
 
-Context make_context(const TrainingMemoryWorkload& w) {
+Context make_context(const TrainingWorkload& w) {
   Context c;
   c.workload = &w;
   c.tokens = checked_mul(w.micro_batch_size, ceil_div(w.sequence_tokens, w.context_parallel));
@@ -104,7 +104,7 @@ std::string times(std::int64_t width, std::int64_t bytes, const char* what) {
 
 // Softmax-side terms of one attention block with `heads` heads on this rank.
 void add_core_attention(Terms& t, const Context& c, std::int64_t heads, std::int64_t value_width) {
-  const TrainingMemoryWorkload& w = *c.workload;
+  const TrainingWorkload& w = *c.workload;
   if (w.recompute == Recompute::selective) return;  // Korthikanti §5: recompute QK^T, softmax, dropout, attention over V
   if (w.flash_attention) {
     // FlashAttention-2 (Dao 2023, Algorithm 1) keeps one fp32 log-sum-exp per head and query
@@ -267,7 +267,7 @@ void add_lora(Terms& t, const Context& c, const ModelDescription& model, const L
 
 // One layer's stored activations; the terms only when `terms` is given.
 std::int64_t layer_activation_bytes(const ModelDescription& model, const LayerShape& layer,
-                                    const TrainingMemoryWorkload& workload, std::vector<MemoryTerm>* terms) {
+                                    const TrainingWorkload& workload, std::vector<MemoryTerm>* terms) {
   const Context c = make_context(workload);
   Terms t(c, terms);
   const std::int64_t h = model.hidden_size;
@@ -293,7 +293,7 @@ std::int64_t layer_activation_bytes(const ModelDescription& model, const LayerSh
 
 }  // namespace
 
-LayerActivations layer_activations(const ModelDescription& model, const LayerShape& layer, const TrainingMemoryWorkload& workload) {
+LayerActivations layer_activations(const ModelDescription& model, const LayerShape& layer, const TrainingWorkload& workload) {
   LayerActivations out;
   out.bytes = layer_activation_bytes(model, layer, workload, &out.terms);
   return out;
@@ -313,12 +313,12 @@ std::vector<StageLayerKind> stage_layer_kinds(const ModelDescription& model, std
   return kinds;
 }
 
-StageActivations stage_activations(const ModelDescription& model, const TrainingMemoryWorkload& workload,
+StageActivations stage_activations(const ModelDescription& model, const TrainingWorkload& workload,
                                    std::int64_t first_layer, std::int64_t end_layer, std::int64_t stage) {
   return stage_activations(model, workload, stage_layer_kinds(model, first_layer, end_layer), stage, true);
 }
 
-StageActivations stage_activations(const ModelDescription& model, const TrainingMemoryWorkload& workload,
+StageActivations stage_activations(const ModelDescription& model, const TrainingWorkload& workload,
                                    const std::vector<StageLayerKind>& kinds, std::int64_t stage, bool with_text) {
   StageActivations out;
   const std::int64_t pp = workload.layout.pipeline_parallel;
@@ -372,7 +372,7 @@ StageActivations stage_activations(const ModelDescription& model, const Training
   if (workload.recompute == Recompute::full && !kinds.empty()) {
     // Recomputing a layer rebuilds its full activations for one micro-batch (Chen et al. 2016,
     // Training Deep Nets with Sublinear Memory Cost).
-    TrainingMemoryWorkload single = workload;
+    TrainingWorkload single = workload;
     single.recompute = Recompute::none;
     std::int64_t working = 0;
     for (const StageLayerKind& k : kinds)

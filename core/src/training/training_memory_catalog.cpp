@@ -160,7 +160,7 @@ namespace detail {
 
 void refuse_training_overflow() { throw std::overflow_error("the workload needs more than 2^63 bytes"); }
 
-std::int64_t optimizer_state_bytes(const WeightTensor& tensor, const TrainingMemoryWorkload& workload, std::int64_t state_bytes) {
+std::int64_t optimizer_state_bytes(const WeightTensor& tensor, const TrainingWorkload& workload, std::int64_t state_bytes) {
   const std::int64_t per_copy = tensor.rows * tensor.columns;
   const std::int64_t n = tensor.parameters();
   switch (workload.optimizer) {

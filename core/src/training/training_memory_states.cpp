@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Model states in training: weights, gradients, master weights and optimizer states by precision
 // recipe and optimizer, sharded by ZeRO or FSDP, offloaded to the CPU, and LoRA adapters.
+// stage_states() computes the figures; stage_state_terms() and communication_term() write the
+// formulas from them, only when a report asks for text.
 #include <algorithm>
 #include <map>
 
@@ -24,62 +26,99 @@ bool is_fp8_gemm_matrix(const WeightTensor& tensor) {
          tensor.role != TensorRole::relative_position_bias;
 }
 
-// One group of tensors sharing a sharding degree (dense or routed experts).
-struct Group {
-  std::int64_t params = 0;            // parameters on this GPU before ZeRO/FSDP
-  std::int64_t persistent_params = 0;  // ZeRO-3: tensors below the persistence threshold
-  std::int64_t fp8_matrix_params = 0;
-  std::int64_t state_bytes = 0;       // optimizer states before sharding
-};
-
 struct Widths {
   std::int64_t weight = 2, gradient = 2, master = 4, state = 4;
   const char* weight_dtype = "bf16";
 };
 
-Widths widths_of(const TrainingMemoryWorkload& w) {
-  const auto& recipe = precision_recipe_info(w.precision);
-  Widths out;
-  out.weight = recipe.weight_bytes_per_parameter;
-  out.weight_dtype = w.precision == PrecisionRecipe::fp32 ? "fp32" : w.precision == PrecisionRecipe::fp16_mixed ? "fp16" : "bf16";
-  out.gradient = w.fp32_gradients ? 4 : recipe.gradient_bytes_per_parameter;
-  const bool mixed = w.precision != PrecisionRecipe::fp32;
-  out.master = mixed && w.fp32_master_weights ? 4 : 0;
-  // torch.optim allocates states like the parameters it steps (zeros_like): fp32 masters or the weights.
-  out.state = out.master > 0 ? 4 : out.weight;
-  return out;
-}
-
-struct Sharded {
-  std::int64_t gpu = 0, cpu = 0;
-  std::string note;
+// What the workload decides about model states: their widths, what ZeRO or FSDP shards and what
+// lives in CPU memory. stage_states() and the formula writers read the same decisions.
+struct Rules {
+  bool lora = false;
+  Widths width;  // of the trainable tensors: the recipe's, or fp32 adapters without a master copy
+  bool use_fsdp = false, fsdp_shards = false;
+  bool shard_optimizer = false, shard_gradients = false, shard_weights = false;
+  bool states_on_cpu = false, grads_on_cpu = false, weights_on_cpu = false;
+  std::int64_t fsdp_param_bytes = 0;  // FSDP's flat parameters: fp32 masters, else the weights
+  std::int64_t gradient_width = 0;    // bytes per gradient as stored
+  bool gathered_whole = false;        // FSDP keeps a gathered 16-bit copy from forward to backward
 };
 
-Sharded place(std::int64_t bytes, std::int64_t degree, bool sharded, bool offloaded) {
-  Sharded s;
-  const std::int64_t on_rank = sharded ? ceil_div(bytes, degree) : bytes;
-  (offloaded ? s.cpu : s.gpu) = on_rank;
-  if (sharded && degree > 1) s.note = " / " + num(degree) + " ranks";
-  s.note += " = " + num(on_rank) + " B" + (offloaded ? " in CPU memory" : "");
-  return s;
+Rules rules_of(const TrainingWorkload& workload) {
+  Rules r;
+  r.lora = workload.lora.rank > 0;
+  const auto& recipe = precision_recipe_info(workload.precision);
+  Widths& w = r.width;
+  w.weight = recipe.weight_bytes_per_parameter;
+  w.weight_dtype = workload.precision == PrecisionRecipe::fp32         ? "fp32"
+                   : workload.precision == PrecisionRecipe::fp16_mixed ? "fp16"
+                                                                       : "bf16";
+  w.gradient = training_gradient_bytes_per_parameter(workload);
+  const bool mixed = workload.precision != PrecisionRecipe::fp32;
+  w.master = mixed && workload.fp32_master_weights ? 4 : 0;
+  // torch.optim allocates states like the parameters it steps (zeros_like): fp32 masters or the weights.
+  w.state = w.master > 0 ? 4 : w.weight;
+  if (r.lora) w = {4, 4, 0, 4, "fp32"};  // adapters: fp32 weights and gradients, no separate master
+
+  // Sharding rules. DeepSpeed ZeRO (Rajbhandari et al. 2020 §5): stage 1 shards optimizer states
+  // (master weights included), 2 adds gradients, 3 adds parameters. FSDP (Zhao et al. 2023 §3):
+  // every strategy but NO_SHARD shards parameters, gradients and optimizer states at rest.
+  const int zero = workload.zero_stage;
+  const FsdpMode fsdp = workload.fsdp;
+  r.use_fsdp = fsdp != FsdpMode::off;
+  r.fsdp_shards = r.use_fsdp && fsdp != FsdpMode::no_shard;
+  r.shard_optimizer = r.use_fsdp ? r.fsdp_shards : zero >= 1;
+  r.shard_gradients = r.use_fsdp ? r.fsdp_shards : zero >= 2;
+  r.shard_weights = r.use_fsdp ? r.fsdp_shards : zero >= 3;
+  r.states_on_cpu = workload.offload_optimizer || (r.use_fsdp && workload.offload_params);
+  r.grads_on_cpu = r.use_fsdp ? workload.offload_params : (workload.offload_optimizer && zero >= 2);
+  r.weights_on_cpu = workload.offload_params;
+  // FSDP mixed precision keeps the sharded parameters in fp32 (they are the masters) and gathers
+  // 16-bit copies for compute; gradients come back in the parameter dtype.
+  r.fsdp_param_bytes = w.master > 0 ? 4 : w.weight;
+  r.gradient_width = r.use_fsdp ? (r.lora ? 4 : r.fsdp_param_bytes) : w.gradient;
+  r.gathered_whole = fsdp == FsdpMode::shard_grad_op || (fsdp == FsdpMode::no_shard && w.weight != r.fsdp_param_bytes);
+  return r;
 }
+
+// The frozen base of LoRA / QLoRA in its storage format.
+WeightFormat base_format(const TrainingWorkload& workload) {
+  if (workload.lora.qlora) return WeightFormat::bnb_nf4;
+  if (workload.precision == PrecisionRecipe::fp32) return WeightFormat::fp32;
+  if (workload.precision == PrecisionRecipe::fp16_mixed) return WeightFormat::fp16;
+  return WeightFormat::bf16;
+}
+
+detail::StatePlacement place(std::int64_t bytes, std::int64_t degree, bool sharded, bool offloaded) {
+  detail::StatePlacement p;
+  p.bytes = bytes;
+  p.divided_by = sharded ? degree : 1;
+  p.bytes_per_rank = ceil_div(bytes, p.divided_by);
+  p.in_cpu_memory = offloaded;
+  return p;
+}
+
+// " / 8 ranks = 1234 B in CPU memory"
+std::string note(const detail::StatePlacement& p) {
+  std::string text = p.divided_by > 1 ? " / " + num(p.divided_by) + " ranks" : std::string();
+  return text + " = " + num(p.bytes_per_rank) + " B" + (p.in_cpu_memory ? " in CPU memory" : "");
+}
+
+void join(std::string& text, const std::string& part) { text += (text.empty() ? "" : " + ") + part; }
 
 }  // namespace
 
 namespace detail {
 
-StageStates stage_states(const std::vector<WeightTensor>& local, const TrainingMemoryWorkload& workload,
+StageStates stage_states(const std::vector<WeightTensor>& local, const TrainingWorkload& workload,
                          std::int64_t dense_degree, std::int64_t expert_degree) {
   StageStates out;
-  const bool lora = workload.lora.rank > 0;
-  const Widths width = widths_of(workload);
-  const int zero = workload.zero_stage;
-  const FsdpMode fsdp = workload.fsdp;
-  const bool use_fsdp = fsdp != FsdpMode::off;
+  const Rules r = rules_of(workload);
+  const Widths& w = r.width;
 
   // Trainable tensors: the whole model, or (LoRA) A and B of each adapted matrix in fp32.
   std::vector<WeightTensor> trainable, base;
-  if (lora) {
+  if (r.lora) {
     const auto& roles = workload.lora.target_roles;
     for (const auto& t : local) {
       base.push_back(t);
@@ -90,193 +129,191 @@ StageStates stage_states(const std::vector<WeightTensor>& local, const TrainingM
   } else {
     trainable = local;
   }
-  Widths w = width;
-  if (lora) w = {4, 4, 0, 4, "fp32"};  // adapters: fp32 weights and gradients, no separate master
 
-  Group dense, expert;
+  std::int64_t persistent[2] = {0, 0}, fp8_matrix[2] = {0, 0}, state_bytes[2] = {0, 0};
   std::map<std::int32_t, std::int64_t> layer_params;  // for FSDP/ZeRO-3 units
-  std::int64_t largest_tensor = 0;
   for (const auto& t : trainable) {
-    Group& g = is_routed_expert(t.role) ? expert : dense;
+    const int g = is_routed_expert(t.role) ? 1 : 0;
+    GroupStates& group = g == 1 ? out.expert : out.dense;
     const std::int64_t n = t.parameters();
-    g.params += n;
-    if (t.rows * t.columns < workload.zero3_param_persistence_threshold) g.persistent_params += n;
-    if (!lora && workload.precision == PrecisionRecipe::fp8 && is_fp8_gemm_matrix(t)) g.fp8_matrix_params += n;
-    g.state_bytes += optimizer_state_bytes(t, workload, w.state);
+    group.params += n;
+    if (t.rows * t.columns < workload.zero3_param_persistence_threshold) persistent[g] += n;
+    if (!r.lora && workload.precision == PrecisionRecipe::fp8 && is_fp8_gemm_matrix(t)) fp8_matrix[g] += n;
+    state_bytes[g] += optimizer_state_bytes(t, workload, w.state);
     out.trainable_local_parameters += n;
   }
   for (const auto& t : local) {
     out.local_parameters += t.parameters();
     layer_params[t.layer] += t.parameters();
     // ZeRO-3 fetches module by module; each routed expert is its own Linear in transformers.
-    if (t.rows * t.columns >= workload.zero3_param_persistence_threshold) largest_tensor = std::max(largest_tensor, t.rows * t.columns);
+    if (t.rows * t.columns >= workload.zero3_param_persistence_threshold)
+      out.largest_tensor_params = std::max(out.largest_tensor_params, t.rows * t.columns);
   }
 
-  // Sharding rules. DeepSpeed ZeRO (Rajbhandari et al. 2020 §5): stage 1 shards optimizer states
-  // (master weights included), 2 adds gradients, 3 adds parameters. FSDP (Zhao et al. 2023 §3):
-  // every strategy but NO_SHARD shards parameters, gradients and optimizer states at rest.
-  const bool fsdp_shards = use_fsdp && fsdp != FsdpMode::no_shard;
-  const bool shard_optimizer = use_fsdp ? fsdp_shards : zero >= 1;
-  const bool shard_gradients = use_fsdp ? fsdp_shards : zero >= 2;
-  const bool shard_weights = use_fsdp ? fsdp_shards : zero >= 3;
-  const bool states_on_cpu = workload.offload_optimizer || (use_fsdp && workload.offload_params);
-  const bool grads_on_cpu = use_fsdp ? workload.offload_params : (workload.offload_optimizer && zero >= 2);
-  const bool weights_on_cpu = workload.offload_params;
-  // FSDP mixed precision keeps the sharded parameters in fp32 (they are the masters) and gathers
-  // 16-bit copies for compute; gradients come back in the parameter dtype.
-  const std::int64_t fsdp_param_bytes = w.master > 0 ? 4 : w.weight;
-
-  std::string weight_formula, grad_formula, master_formula, state_formula, fp8_formula, adapter_formula;
-  std::int64_t fp8_bytes = 0, adapter_gpu_bytes = 0;
-  const auto add_group = [&](const Group& g, std::int64_t degree, const char* label) {
-    if (g.params == 0) return;
-    const std::string prefix = std::string(label) + num(g.params) + " params x ";
-    const auto join = [](std::string& text, const std::string& part) { text += (text.empty() ? "" : " + ") + part; };
-    if (lora) {
+  std::int64_t weights_gpu = 0;  // trainable weights (or adapters) on the GPU
+  for (int g = 0; g < 2; ++g) {
+    GroupStates& group = g == 1 ? out.expert : out.dense;
+    if (group.params == 0) continue;
+    const std::int64_t degree = g == 1 ? expert_degree : dense_degree;
+    if (r.lora) {
       // Adapters are trainable parameters: sharded and offloaded like weights, per group.
-      const Sharded adapters = place(g.params * 4, degree, shard_weights, weights_on_cpu && shard_weights);
-      adapter_gpu_bytes += adapters.gpu;
-      out.cpu_bytes += adapters.cpu;
-      join(adapter_formula, prefix + "4 B fp32" + adapters.note);
+      group.weights = place(group.params * 4, degree, r.shard_weights, r.weights_on_cpu && r.shard_weights);
+    } else if (r.use_fsdp) {
+      group.weights = place(group.params * r.fsdp_param_bytes, degree, r.fsdp_shards, r.weights_on_cpu);
+      if (r.gathered_whole) group.gathered_copy_bytes = group.params * w.weight;
     } else {
-      Sharded weights;
-      if (use_fsdp) {
-        weights = place(g.params * fsdp_param_bytes, degree, fsdp_shards, weights_on_cpu);
-        join(weight_formula, prefix + num(fsdp_param_bytes) + " B (" + (fsdp_param_bytes == 4 ? "fp32" : w.weight_dtype) +
-                                 " flat parameters)" + weights.note);
-        const bool gathered_whole = fsdp == FsdpMode::shard_grad_op || (fsdp == FsdpMode::no_shard && w.weight != fsdp_param_bytes);
-        if (gathered_whole) {
-          weights.gpu += g.params * w.weight;
-          join(weight_formula, num(g.params) + " x " + num(w.weight) + " B " + w.weight_dtype +
-                                   " copy kept from forward to backward = " + num(g.params * w.weight) + " B");
-        }
-      } else {
-        // ZeRO-3 keeps tensors under stage3_param_persistence_threshold whole on every rank.
-        const std::int64_t whole = shard_weights ? g.persistent_params : 0;
-        weights = place((g.params - whole) * w.weight, degree, shard_weights, weights_on_cpu && shard_weights);
-        weights.gpu += whole * w.weight;
-        join(weight_formula, std::string(label) + num(g.params - whole) + " params x " + num(w.weight) + " B " +
-                                 w.weight_dtype + weights.note);
-        if (whole > 0)
-          join(weight_formula, num(whole) + " params in tensors under the persistence threshold, whole: " +
-                                   num(whole * w.weight) + " B");
-      }
-      out.weight_bytes += weights.gpu;
-      out.cpu_bytes += weights.cpu;
-      if (g.fp8_matrix_params > 0 && !shard_weights) {
-        fp8_bytes += 2 * g.fp8_matrix_params;
-        join(fp8_formula, num(g.fp8_matrix_params) + " GEMM weight params x 2 B (FP8 row-wise + transposed copy) = " +
-                              num(2 * g.fp8_matrix_params) + " B");
-      }
+      // ZeRO-3 keeps tensors under stage3_param_persistence_threshold whole on every rank.
+      group.whole_params = r.shard_weights ? persistent[g] : 0;
+      group.weights = place((group.params - group.whole_params) * w.weight, degree, r.shard_weights,
+                            r.weights_on_cpu && r.shard_weights);
     }
-    const std::int64_t grad_width = use_fsdp ? (lora ? 4 : fsdp_param_bytes) : w.gradient;
-    const Sharded grads = place(g.params * grad_width, degree, shard_gradients, grads_on_cpu);
-    out.gradient_bytes += grads.gpu;
-    out.cpu_bytes += grads.cpu;
-    join(grad_formula, prefix + num(grad_width) + " B" + grads.note);
-    if (w.master > 0 && !use_fsdp) {
-      const Sharded master = place(g.params * w.master, degree, shard_optimizer, states_on_cpu);
-      out.master_bytes += master.gpu;
-      out.cpu_bytes += master.cpu;
-      join(master_formula, prefix + "4 B fp32" + master.note);
-    }
-    const Sharded states = place(g.state_bytes, degree, shard_optimizer, states_on_cpu);
-    out.optimizer_bytes += states.gpu;
-    out.cpu_bytes += states.cpu;
-    join(state_formula, std::string(label) + num(g.state_bytes) + " B of " + optimizer_info(workload.optimizer).id +
-                            " states" + (shard_optimizer || states_on_cpu ? states.note : std::string()));
-  };
-  add_group(dense, dense_degree, "");
-  add_group(expert, expert_degree, "routed experts: ");
+    if (!r.lora && fp8_matrix[g] > 0 && !r.shard_weights) group.fp8_copy_params = fp8_matrix[g];
+    group.gradients = place(group.params * r.gradient_width, degree, r.shard_gradients, r.grads_on_cpu);
+    if (w.master > 0 && !r.use_fsdp) group.master = place(group.params * w.master, degree, r.shard_optimizer, r.states_on_cpu);
+    group.states = place(state_bytes[g], degree, r.shard_optimizer, r.states_on_cpu);
+
+    weights_gpu += group.weights.gpu_bytes() + group.gathered_copy_bytes + group.whole_params * w.weight;
+    out.cpu_bytes += group.weights.cpu_bytes() + group.gradients.cpu_bytes() + group.master.cpu_bytes() +
+                     group.states.cpu_bytes();
+    out.gradient_bytes += group.gradients.gpu_bytes();
+    out.master_bytes += group.master.gpu_bytes();
+    out.optimizer_bytes += group.states.gpu_bytes();
+  }
 
   // LoRA / QLoRA: the frozen base in its storage format, sharded only where weights are.
-  std::int64_t base_bytes = 0;
-  std::int64_t base_params = 0;
-  if (lora) {
-    WeightFormat format = WeightFormat::bf16;
-    if (workload.lora.qlora) format = WeightFormat::bnb_nf4;
-    else if (workload.precision == PrecisionRecipe::fp32) format = WeightFormat::fp32;
-    else if (workload.precision == PrecisionRecipe::fp16_mixed) format = WeightFormat::fp16;
+  if (r.lora) {
+    const WeightFormat format = base_format(workload);
     WeightFormatOptions options;
     options.double_quant = true;
-    const WeightBytes bytes = weight_bytes(base, format, options);
-    base_bytes = bytes.total_bytes;
-    base_params = out.local_parameters;
-    const bool shard_base = use_fsdp ? (fsdp == FsdpMode::full_shard || fsdp == FsdpMode::hybrid_shard) : zero >= 3;
-    const Sharded placed = place(base_bytes, dense_degree, shard_base, weights_on_cpu && shard_base);
-    out.weight_bytes += placed.gpu;
-    out.cpu_bytes += placed.cpu;
-    out.terms.push_back({"frozen base weights", placed.gpu,
-                         num(base_params) + " params in " + weight_format_info(format).id + " (" + num(base_bytes) + " B)" +
-                             placed.note});
-    out.weight_bytes += adapter_gpu_bytes;
+    out.base_params = out.local_parameters;
+    const bool shard_base = r.use_fsdp ? (workload.fsdp == FsdpMode::full_shard || workload.fsdp == FsdpMode::hybrid_shard)
+                                       : workload.zero_stage >= 3;
+    out.base = place(weight_bytes(base, format, options).total_bytes, dense_degree, shard_base, r.weights_on_cpu && shard_base);
+    out.cpu_bytes += out.base.cpu_bytes();
+    out.adapter_bytes = weights_gpu;
     if (workload.lora.qlora) {
       // bitsandbytes' 4-bit matmul dequantizes its weight to bf16 for the duration of the GEMM.
-      std::int64_t largest = 0;
       for (const auto& t : base)
-        if (t.is_matrix() && t.role != TensorRole::token_embedding && t.role != TensorRole::lm_head) largest = std::max(largest, t.rows * t.columns);
-      out.weight_bytes += largest * 2;
-      out.terms.push_back({"dequantized weight workspace", largest * 2,
-                           "largest quantized matrix " + num(largest) + " params x 2 B bf16, alive during its matmul"});
+        if (t.is_matrix() && t.role != TensorRole::token_embedding && t.role != TensorRole::lm_head)
+          out.dequantized_params = std::max(out.dequantized_params, t.rows * t.columns);
     }
-    out.terms.push_back({"LoRA adapters (rank " + num(workload.lora.rank) + ")", adapter_gpu_bytes, adapter_formula});
+    out.weight_bytes = out.base.gpu_bytes() + out.adapter_bytes + out.dequantized_params * 2;
   } else {
-    out.terms.push_back({"weights", out.weight_bytes, weight_formula});
-    if (fp8_bytes > 0) out.terms.push_back({"fp8 weight copies", fp8_bytes, fp8_formula});
-    out.weight_bytes += fp8_bytes;
+    out.fp8_copy_bytes = 2 * (out.dense.fp8_copy_params + out.expert.fp8_copy_params);
+    out.weight_bytes = weights_gpu + out.fp8_copy_bytes;
   }
-  out.terms.push_back({lora ? "adapter gradients" : "gradients", out.gradient_bytes, grad_formula});
-  if (!master_formula.empty()) out.terms.push_back({"master weights", out.master_bytes, master_formula});
-  out.terms.push_back({lora ? "adapter optimizer states" : "optimizer states", out.optimizer_bytes, state_formula});
 
   // Communication buffers.
-  std::int64_t largest_layer = 0, root = 0;
   for (const auto& [layer, params] : layer_params) {
-    if (layer < 0) root += params;
-    else largest_layer = std::max(largest_layer, params);
+    if (layer < 0) out.root_params += params;
+    else out.largest_layer_params = std::max(out.largest_layer_params, params);
   }
   const double base_bytes_per_param =
-      lora && base_params > 0 ? static_cast<double>(base_bytes) / static_cast<double>(base_params) : static_cast<double>(w.weight);
+      r.lora && out.base_params > 0 ? static_cast<double>(out.base.bytes) / static_cast<double>(out.base_params)
+                                    : static_cast<double>(w.weight);
   const auto gathered = [&](std::int64_t params) {
     return static_cast<std::int64_t>(static_cast<double>(params) * base_bytes_per_param + 0.5);
   };
-  const std::int64_t trainable_params = out.trainable_local_parameters;
-  const std::int64_t grad_width = lora ? 4 : w.gradient;
-  std::string comm_formula;
-  std::int64_t comm = 0;
-  if (use_fsdp && (fsdp == FsdpMode::full_shard || fsdp == FsdpMode::hybrid_shard)) {
+  const std::int64_t grad_width = r.lora ? 4 : w.gradient;
+  const FsdpMode fsdp = workload.fsdp;
+  if (r.use_fsdp && (fsdp == FsdpMode::full_shard || fsdp == FsdpMode::hybrid_shard)) {
     // FSDP gathers one unit (a decoder layer) and prefetches the next; the root unit (embeddings,
     // final norm, lm_head) is not resharded after forward.
-    const std::int64_t unit_grads = lora ? 0 : largest_layer * w.weight;
-    comm = gathered(root + 2 * largest_layer) + unit_grads;
-    comm_formula = "gathered parameters: root unit " + num(root) + " + 2 layers x " + num(largest_layer) +
-                   " params (current and prefetched) x " + (lora ? "base bytes" : num(w.weight) + " B") +
-                   "; unsharded gradients of one layer " + num(unit_grads) + " B before reduce-scatter";
-  } else if (use_fsdp && fsdp == FsdpMode::shard_grad_op) {
-    comm = lora ? 0 : largest_layer * w.weight;
-    comm_formula = "unsharded gradients of one layer: " + num(largest_layer) + " x " + num(w.weight) + " B before reduce-scatter";
-  } else if (!use_fsdp && zero >= 1) {
-    const std::int64_t reduce = std::min(workload.reduce_bucket_elements, trainable_params) * grad_width;
-    comm = reduce;
-    comm_formula = "reduce bucket min(" + num(workload.reduce_bucket_elements) + ", " + num(trainable_params) + ") x " +
-                   num(grad_width) + " B";
-    if (zero >= 3) {
-      const std::int64_t live = largest_tensor + std::min(workload.zero3_prefetch_bucket_elements,
-                                                          std::max<std::int64_t>(0, out.local_parameters - largest_tensor));
-      comm += gathered(live);
-      comm_formula += " + gathered parameters: largest tensor " + num(largest_tensor) + " + prefetch min(" +
-                      num(workload.zero3_prefetch_bucket_elements) + ", rest) params";
+    out.unsharded_gradient_bytes = r.lora ? 0 : out.largest_layer_params * w.weight;
+    out.communication_bytes = gathered(out.root_params + 2 * out.largest_layer_params) + out.unsharded_gradient_bytes;
+  } else if (r.use_fsdp && fsdp == FsdpMode::shard_grad_op) {
+    out.unsharded_gradient_bytes = r.lora ? 0 : out.largest_layer_params * w.weight;
+    out.communication_bytes = out.unsharded_gradient_bytes;
+  } else if (!r.use_fsdp && workload.zero_stage >= 1) {
+    out.communication_bytes = std::min(workload.reduce_bucket_elements, out.trainable_local_parameters) * grad_width;
+    if (workload.zero_stage >= 3) {
+      const std::int64_t live =
+          out.largest_tensor_params + std::min(workload.zero3_prefetch_bucket_elements,
+                                               std::max<std::int64_t>(0, out.local_parameters - out.largest_tensor_params));
+      out.communication_bytes += gathered(live);
     } else {
-      const std::int64_t allgather = std::min(workload.allgather_bucket_elements, trainable_params) * w.weight;
-      comm_formula += "; the allgather bucket (" + num(allgather) +
-                      " B) runs after the optimizer step, when activations are freed: not in the peak";
+      out.allgather_bucket_bytes = std::min(workload.allgather_bucket_elements, out.trainable_local_parameters) * w.weight;
     }
-  } else {
-    comm_formula = "none: gradients are all-reduced in place (DDP bucket views / Megatron's contiguous buffer)";
   }
-  out.communication_bytes = comm;
-  out.communication = {"communication buffers", comm, comm_formula};
   return out;
+}
+
+std::vector<MemoryTerm> stage_state_terms(const StageStates& s, const TrainingWorkload& workload) {
+  const Rules r = rules_of(workload);
+  const Widths& w = r.width;
+  std::string weight_formula, grad_formula, master_formula, state_formula, fp8_formula, adapter_formula;
+  for (int g = 0; g < 2; ++g) {
+    const GroupStates& group = g == 1 ? s.expert : s.dense;
+    if (group.params == 0) continue;
+    const std::string label = g == 1 ? "routed experts: " : "";
+    const std::string prefix = label + num(group.params) + " params x ";
+    if (r.lora) {
+      join(adapter_formula, prefix + "4 B fp32" + note(group.weights));
+    } else if (r.use_fsdp) {
+      join(weight_formula, prefix + num(r.fsdp_param_bytes) + " B (" + (r.fsdp_param_bytes == 4 ? "fp32" : w.weight_dtype) +
+                               " flat parameters)" + note(group.weights));
+      if (group.gathered_copy_bytes > 0)
+        join(weight_formula, num(group.params) + " x " + num(w.weight) + " B " + w.weight_dtype +
+                                 " copy kept from forward to backward = " + num(group.gathered_copy_bytes) + " B");
+    } else {
+      join(weight_formula, label + num(group.params - group.whole_params) + " params x " + num(w.weight) + " B " +
+                               w.weight_dtype + note(group.weights));
+      if (group.whole_params > 0)
+        join(weight_formula, num(group.whole_params) + " params in tensors under the persistence threshold, whole: " +
+                                 num(group.whole_params * w.weight) + " B");
+    }
+    if (group.fp8_copy_params > 0)
+      join(fp8_formula, num(group.fp8_copy_params) + " GEMM weight params x 2 B (FP8 row-wise + transposed copy) = " +
+                            num(2 * group.fp8_copy_params) + " B");
+    join(grad_formula, prefix + num(r.gradient_width) + " B" + note(group.gradients));
+    if (w.master > 0 && !r.use_fsdp) join(master_formula, prefix + "4 B fp32" + note(group.master));
+    join(state_formula, label + num(group.states.bytes) + " B of " + optimizer_info(workload.optimizer).id + " states" +
+                            (r.shard_optimizer || r.states_on_cpu ? note(group.states) : std::string()));
+  }
+
+  std::vector<MemoryTerm> terms;
+  if (r.lora) {
+    terms.push_back({"frozen base weights", s.base.gpu_bytes(),
+                     num(s.base_params) + " params in " + weight_format_info(base_format(workload)).id + " (" +
+                         num(s.base.bytes) + " B)" + note(s.base)});
+    if (workload.lora.qlora)
+      terms.push_back({"dequantized weight workspace", s.dequantized_params * 2,
+                       "largest quantized matrix " + num(s.dequantized_params) + " params x 2 B bf16, alive during its matmul"});
+    terms.push_back({"LoRA adapters (rank " + num(workload.lora.rank) + ")", s.adapter_bytes, adapter_formula});
+  } else {
+    terms.push_back({"weights", s.weight_bytes - s.fp8_copy_bytes, weight_formula});
+    if (s.fp8_copy_bytes > 0) terms.push_back({"fp8 weight copies", s.fp8_copy_bytes, fp8_formula});
+  }
+  terms.push_back({r.lora ? "adapter gradients" : "gradients", s.gradient_bytes, grad_formula});
+  if (!master_formula.empty()) terms.push_back({"master weights", s.master_bytes, master_formula});
+  terms.push_back({r.lora ? "adapter optimizer states" : "optimizer states", s.optimizer_bytes, state_formula});
+  return terms;
+}
+
+MemoryTerm communication_term(const StageStates& s, const TrainingWorkload& workload) {
+  const Rules r = rules_of(workload);
+  const FsdpMode fsdp = workload.fsdp;
+  std::string formula;
+  if (r.use_fsdp && (fsdp == FsdpMode::full_shard || fsdp == FsdpMode::hybrid_shard)) {
+    formula = "gathered parameters: root unit " + num(s.root_params) + " + 2 layers x " + num(s.largest_layer_params) +
+              " params (current and prefetched) x " + (r.lora ? "base bytes" : num(r.width.weight) + " B") +
+              "; unsharded gradients of one layer " + num(s.unsharded_gradient_bytes) + " B before reduce-scatter";
+  } else if (r.use_fsdp && fsdp == FsdpMode::shard_grad_op) {
+    formula = "unsharded gradients of one layer: " + num(s.largest_layer_params) + " x " + num(r.width.weight) +
+              " B before reduce-scatter";
+  } else if (!r.use_fsdp && workload.zero_stage >= 1) {
+    formula = "reduce bucket min(" + num(workload.reduce_bucket_elements) + ", " + num(s.trainable_local_parameters) +
+              ") x " + num(r.lora ? 4 : r.width.gradient) + " B";
+    if (workload.zero_stage >= 3)
+      formula += " + gathered parameters: largest tensor " + num(s.largest_tensor_params) + " + prefetch min(" +
+                 num(workload.zero3_prefetch_bucket_elements) + ", rest) params";
+    else
+      formula += "; the allgather bucket (" + num(s.allgather_bucket_bytes) +
+                 " B) runs after the optimizer step, when activations are freed: not in the peak";
+  } else {
+    formula = "none: gradients are all-reduced in place (DDP bucket views / Megatron's contiguous buffer)";
+  }
+  return {"communication buffers", s.communication_bytes, formula};
 }
 
 }  // namespace detail

@@ -4,7 +4,6 @@
 #include "fitcheck/training_time.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -21,7 +20,11 @@ void check(bool ok, const char* option, const std::string& message) {
   if (!ok) throw OptionError(option, "option '" + std::string(option) + "': " + message);
 }
 
-std::string count(std::int64_t value) { return std::to_string(value); }
+// Bytes per activation element in the per-layer collectives (tensor, context, expert and pipeline
+// parallel messages): 16-bit for every recipe. The memory counts fp32 activations at 4 B
+// (precision_recipe_info); the step time has sent 2 B for every recipe since it was written, and
+// keeps doing so until a change to the fp32 step time is made on purpose.
+constexpr double kActivationBytesPerElement = 2;
 
 // The model is prepared at bf16: two bytes per parameter, vectors included.
 double parameters(const OpWeights& w) { return w.bytes / 2; }
@@ -41,18 +44,9 @@ double attention_core_per_sequence(const LatencyLayerKind& k, double s, bool cau
   return flops;
 }
 
-// The dtypes a training step can run its weight products in, with the value of the training
-// option 'precision' that selects each (parse_training_options maps them the other way).
-struct TrainableDtype {
-  ComputeDtype dtype;
-  const char* precision_option;
-};
-constexpr std::array<TrainableDtype, 4> kTrainableDtypes{{
-    {ComputeDtype::bf16, "bf16-mixed"},
-    {ComputeDtype::fp16, "fp16-mixed"},
-    {ComputeDtype::fp32, "fp32"},
-    {ComputeDtype::fp8, "fp8"},
-}};
+// The recipes a training step can run, in the order the missing-rate note lists their rates.
+constexpr PrecisionRecipe kTrainableRecipes[] = {PrecisionRecipe::bf16_mixed, PrecisionRecipe::fp16_mixed,
+                                                 PrecisionRecipe::fp32, PrecisionRecipe::fp8};
 
 std::string tera_flops(double flops_per_second) {
   char buffer[40];
@@ -92,24 +86,16 @@ double all_gather(double bytes, double ranks, const Link& l) {
 
 }  // namespace
 
-const char* recompute_mode_name(RecomputeMode mode) {
-  switch (mode) {
-    case RecomputeMode::none: return "none";
-    case RecomputeMode::selective: return "selective";
-    case RecomputeMode::full: return "full";
-  }
-  return "unknown";
-}
-
 std::string training_time_missing_rate(const Accelerator& gpu, ComputeDtype precision) {
   const bool has_precision = peak_flops_per_second(gpu, precision) > 0;
   if (has_precision && sixteen_bit_rate(gpu) > 0) return {};
   std::string published;
-  for (const TrainableDtype& trainable : kTrainableDtypes) {
-    const double rate = peak_flops_per_second(gpu, trainable.dtype);
+  for (const PrecisionRecipe recipe : kTrainableRecipes) {
+    const ComputeDtype dtype = training_compute_dtype(recipe);
+    const double rate = peak_flops_per_second(gpu, dtype);
     if (rate <= 0) continue;
-    published += std::string(published.empty() ? "" : ", ") + compute_dtype_name(trainable.dtype) + " " +
-                 tera_flops(rate) + " (precision " + trainable.precision_option + ")";
+    published += std::string(published.empty() ? "" : ", ") + compute_dtype_name(dtype) + " " + tera_flops(rate) +
+                 " (precision " + precision_recipe_info(recipe).id + ")";
   }
   const std::string missing = has_precision ? std::string("bf16 or fp16 rate for the attention core")
                                             : std::string(compute_dtype_name(precision)) + " rate";
@@ -133,35 +119,17 @@ TrainingFlops training_forward_flops_per_sequence(const PreparedLatencyModel& mo
 TrainingTime estimate_training_time(const PreparedLatencyModel& model, const TrainingWorkload& w,
                                     const Accelerator& gpu, double train_tokens, const TrainingAssumptions& assume) {
   const ParallelLayout& lay = w.layout;
-  check(w.sequence_length >= 1, "seq_len", "the sequence length must be at least 1 token");
-  check(w.micro_batch_sequences >= 1, "micro_batch", "the micro-batch must hold at least 1 sequence");
-  check(lay.tensor_parallel >= 1, "tp", "the tensor parallel size must be at least 1");
-  check(lay.pipeline_parallel >= 1, "pp", "the pipeline parallel size must be at least 1");
-  check(lay.expert_parallel >= 1, "ep", "the expert parallel size must be at least 1");
-  check(lay.data_parallel >= 1, "dp", "the data parallel size must be at least 1");
-  check(w.context_parallel >= 1, "cp", "the context parallel size must be at least 1");
-  check(w.virtual_stages >= 1, "virtual_stages", "the virtual stages must be at least 1");
-  check(w.zero_stage >= 0 && w.zero_stage <= 3, "zero", "the ZeRO stage must be 0, 1, 2 or 3");
-  check(lay.pipeline_parallel * w.virtual_stages <= model.layers, "pp",
-        "pp " + count(lay.pipeline_parallel) + " x virtual stages " + count(w.virtual_stages) + " is more stages than the " +
-            count(model.layers) + " layers");
-  check(w.sequence_length % w.context_parallel == 0, "cp",
-        "context parallel size " + count(w.context_parallel) + " does not divide the sequence length " +
-            count(w.sequence_length));
+  check_training_workload(w, model.layers, true);
   check(assume.flops_efficiency > 0, "flops_efficiency", "the flops efficiency must be positive");
   check(assume.communication.interconnect_efficiency > 0, "interconnect_efficiency",
         "the interconnect efficiency must be positive");
   check(train_tokens >= 0, "train_tokens", "the tokens to train cannot be negative");
-  const double s = static_cast<double>(w.sequence_length), b = static_cast<double>(w.micro_batch_sequences);
+  const double s = static_cast<double>(w.sequence_tokens), b = static_cast<double>(w.micro_batch_size);
   const double tp = static_cast<double>(lay.tensor_parallel), pp = static_cast<double>(lay.pipeline_parallel);
   const double ep = static_cast<double>(lay.expert_parallel), dp = static_cast<double>(lay.data_parallel);
-  const double cp = static_cast<double>(w.context_parallel), v = static_cast<double>(w.virtual_stages);
-  const double a = static_cast<double>(w.activation_bytes_per_element), h = model.hidden;
-  const double global_sequences = std::floor(static_cast<double>(w.global_batch_tokens) / s);
-  check(global_sequences >= b * dp, "global_batch_tokens",
-        "the global batch of " + count(w.global_batch_tokens) + " tokens holds " + count(static_cast<std::int64_t>(global_sequences)) +
-            " sequences of " + count(w.sequence_length) + ", fewer than one micro-batch of " +
-            count(w.micro_batch_sequences) + " per data-parallel rank (dp " + count(lay.data_parallel) + ")");
+  const double cp = static_cast<double>(w.context_parallel), v = static_cast<double>(w.virtual_pipeline_stages);
+  const double a = kActivationBytesPerElement, h = model.hidden;
+  const double global_sequences = std::floor(static_cast<double>(global_batch_tokens_or_default(w)) / s);
 
   TrainingTime t;
   const double m = std::ceil(global_sequences / (b * dp));  // a partial micro-batch costs a whole one
@@ -169,19 +137,22 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   t.gpus = lay.tensor_parallel * lay.pipeline_parallel * w.context_parallel * lay.data_parallel;
   const double gpus = static_cast<double>(t.gpus);
   const double sequences = m * b * dp;  // processed per step
+  t.sequences_per_step = sequences;
 
-  if (const std::string missing = training_time_missing_rate(gpu, w.precision); !missing.empty())
+  const ComputeDtype precision = training_compute_dtype(w.precision);
+  if (const std::string missing = training_time_missing_rate(gpu, precision); !missing.empty())
     throw OptionError("precision", missing);
   const double sixteen = sixteen_bit_rate(gpu);
-  t.peak_flops_per_second = peak_flops_per_second(gpu, w.precision);
+  t.peak_flops_per_second = peak_flops_per_second(gpu, precision);
   const double matmul_rate = t.peak_flops_per_second * assume.flops_efficiency;
   const double attention_rate = sixteen * assume.flops_efficiency;  // the attention core stays 16-bit
 
   // Per micro-batch on one GPU of a stage: layers' share, lm_head on the last stage.
-  const TrainingFlops f = training_forward_flops_per_sequence(model, s, w.causal_attention_flops);
+  t.forward_flops_per_sequence = training_forward_flops_per_sequence(model, s, w.causal_attention_flops);
+  const TrainingFlops& f = t.forward_flops_per_sequence;
   const double layers = static_cast<double>(model.layers);
-  const bool recompute_layers = w.recompute == RecomputeMode::full;
-  const bool recompute_attention = w.recompute != RecomputeMode::none;
+  const bool recompute_layers = w.recompute == Recompute::full;
+  const bool recompute_attention = w.recompute != Recompute::none;
   auto stage_compute = [&](double share, bool has_lm_head) {
     const double matmul = share * b * f.layer_matmul / (tp * cp) / matmul_rate;
     const double attention = share * b * f.attention_core / (tp * cp) / attention_rate;
@@ -261,10 +232,10 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   if (on_last && !(pp <= 1 && model.tied_embeddings)) dense += parameters(model.lm_head);
   const double params_gpu = dense / tp + experts / (ep > 1 ? ep : tp);
   const double ranks = dp * cp;
-  const double grads = params_gpu * static_cast<double>(w.gradient_bytes_per_parameter);
-  const double weights = params_gpu * static_cast<double>(w.parameter_bytes_per_parameter);
+  const double grads = params_gpu * static_cast<double>(training_gradient_bytes_per_parameter(w));
+  const double weights = params_gpu * static_cast<double>(precision_recipe_info(w.precision).weight_bytes_per_parameter);
   double window = t.microbatch_compute_seconds;  // one micro-batch's compute hides a per-step collective
-  switch (w.zero_stage) {
+  switch (training_collective_zero_stage(w)) {
     case 0: t.data_parallel_seconds = all_reduce(grads, ranks, dp_link); break;
     case 1:
     case 2:  // ZeRO (Rajbhandari et al. 2020, §7.2): reduce-scatter gradients, all-gather parameters
@@ -290,9 +261,10 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   t.achieved_flops_per_second_per_gpu = t.hardware_flops_per_step / (t.step_seconds * gpus);
   t.train_tokens = train_tokens;
   t.train_seconds = train_tokens / tokens * t.step_seconds;
+  t.train_days = t.train_seconds / 86400;
   t.train_gpu_hours = t.train_seconds * gpus / 3600;
-  const double price = price_per_gpu_hour_usd(gpu, c.price_per_gpu_hour_usd);
-  t.train_cost_usd = t.train_gpu_hours * price;
+  t.price_per_gpu_hour_usd = price_per_gpu_hour_usd(gpu, c.price_per_gpu_hour_usd);
+  t.train_cost_usd = t.train_gpu_hours * t.price_per_gpu_hour_usd;
   return t;
 }
 

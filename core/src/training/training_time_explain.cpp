@@ -25,20 +25,19 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
   x.time = estimate_training_time(model, w, gpu, train_tokens, assume);
   const TrainingTime& t = x.time;
   const ParallelLayout& lay = w.layout;
-  const TrainingFlops f = training_forward_flops_per_sequence(model, static_cast<double>(w.sequence_length),
-                                                              w.causal_attention_flops);
-  const double sequences = static_cast<double>(t.micro_batches * w.micro_batch_sequences * lay.data_parallel);
+  const TrainingFlops& f = t.forward_flops_per_sequence;
+  const double sequences = t.sequences_per_step;
 
   x.lines.push_back("GPUs = tp " + count(lay.tensor_parallel) + " x pp " + count(lay.pipeline_parallel) + " x cp " +
                     count(w.context_parallel) + " x dp " + count(lay.data_parallel) + " = " + count(t.gpus));
-  x.lines.push_back("micro-batches per step m = ceil(" + count(w.global_batch_tokens) + " tokens / " +
-                    count(w.sequence_length) + " / (" + count(w.micro_batch_sequences) + " x dp " +
+  x.lines.push_back("micro-batches per step m = ceil(" + count(global_batch_tokens_or_default(w)) + " tokens / " +
+                    count(w.sequence_tokens) + " / (" + count(w.micro_batch_size) + " x dp " +
                     count(lay.data_parallel) + ")) = " + count(t.micro_batches));
   x.lines.push_back("forward FLOPs per sequence = layers' products " + num(f.layer_matmul) + " + attention core " +
                     num(f.attention_core) + (w.causal_attention_flops ? " (causal pairs)" : " (full s x s)") +
                     " + lm_head " + num(f.lm_head) + " = " + num(f.total()));
   x.lines.push_back("model FLOPs per step = 3 x " + num(f.total()) + " x " + num(sequences) + " sequences = " +
-                    num(t.model_flops_per_step) + "; with " + recompute_mode_name(w.recompute) +
+                    num(t.model_flops_per_step) + "; with " + recompute_name(w.recompute) +
                     " recomputation = " + num(t.hardware_flops_per_step));
   x.lines.push_back("micro-batch on the busiest stage = compute " + num(t.microbatch_compute_seconds) + " s + tensor " +
                     "parallel " + num(t.microbatch_tensor_parallel_seconds) + " s + context parallel (exposed) " +
@@ -46,14 +45,14 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
                     num(t.microbatch_expert_parallel_seconds) + " s + pipeline sends " +
                     num(t.microbatch_pipeline_send_seconds) + " s = " + num(t.microbatch_seconds) + " s");
   x.lines.push_back("pipeline = " + num(t.microbatch_seconds) + " s x (m " + count(t.micro_batches) + " + (pp - 1) / v " +
-                    num(static_cast<double>(lay.pipeline_parallel - 1) / static_cast<double>(w.virtual_stages)) +
+                    num(static_cast<double>(lay.pipeline_parallel - 1) / static_cast<double>(w.virtual_pipeline_stages)) +
                     ") = " + num(t.pipeline_seconds) + " s; bubble " + num(t.bubble_seconds) + " s = " +
                     num(100 * t.pipeline_bubble_fraction) + "% of it");
-  x.lines.push_back("data parallel (ZeRO-" + std::to_string(w.zero_stage) + ") collectives " +
+  x.lines.push_back("data parallel (ZeRO-" + std::to_string(training_collective_zero_stage(w)) + ") collectives " +
                     num(t.data_parallel_seconds) + " s, exposed " + num(t.data_parallel_exposed_seconds) + " s" +
                     (w.overlap_data_parallel ? " (overlapped with compute)" : " (not overlapped)"));
   x.lines.push_back("step = " + num(t.pipeline_seconds) + " + " + num(t.data_parallel_exposed_seconds) + " = " +
-                    num(t.step_seconds) + " s; " + num(sequences * static_cast<double>(w.sequence_length)) +
+                    num(t.step_seconds) + " s; " + num(sequences * static_cast<double>(w.sequence_tokens)) +
                     " tokens / step = " + num(t.tokens_per_second) + " tokens/s (" + num(t.tokens_per_second_per_gpu) +
                     " per GPU)");
   x.lines.push_back("MFU = " + num(t.model_flops_per_step) + " / (" + num(t.step_seconds) + " s x " +
@@ -61,11 +60,11 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
                     "%; HFU = " + num(100 * t.hfu) + "%; achieved " + num(t.achieved_flops_per_second_per_gpu) +
                     " FLOP/s per GPU");
   x.lines.push_back("training " + num(t.train_tokens) + " tokens = " + num(t.train_seconds) + " s (" +
-                    num(t.train_seconds / 86400) + " days), " + num(t.train_gpu_hours) + " GPU-hours, $" +
+                    num(t.train_days) + " days), " + num(t.train_gpu_hours) + " GPU-hours, $" +
                     num(t.train_cost_usd));
 
   x.assumptions.push_back("flops efficiency " + num(assume.flops_efficiency) + " of the " +
-                          compute_dtype_name(w.precision) + " dense peak for the weight products; attention core at "
+                          compute_dtype_name(training_compute_dtype(w.precision)) + " dense peak for the weight products; attention core at "
                           "the 16-bit peak; backward = 2 x forward");
   x.assumptions.push_back("collectives: ring model, link efficiency " + num(assume.communication.interconnect_efficiency) +
                           ", network " + num(assume.communication.inter_node_bytes_per_second_per_gpu) +

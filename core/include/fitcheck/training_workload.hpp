@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// One training workload, read by the training memory, the step time, the training planner and the
+// report: precision recipe and optimizer, parallel layout, sharding, micro-batch and sequence,
+// recomputation, LoRA, and the optimizer step's global batch. Its rules live in one validator.
+// Sources and conventions: docs/training-memory.md and docs/latency.md ("Training time").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "fitcheck/hardware.hpp"
+#include "fitcheck/inference_memory.hpp"
+#include "fitcheck/model.hpp"
+#include "fitcheck/options.hpp"
+#include "fitcheck/params.hpp"
+
+namespace fitcheck {
+
+// Which dtypes hold the weights the kernels read, the gradients and the optimizer's copy.
+enum class PrecisionRecipe : std::uint8_t {
+  fp32,        // everything fp32
+  bf16_mixed,  // bf16 weights and activations, fp32 master weights (Micikevicius et al. 2018 §3.1)
+  fp16_mixed,  // as bf16_mixed, with loss scaling (no extra memory)
+  fp8,         // Transformer Engine: bf16 weights, FP8 GEMM copies, bf16 activations
+};
+
+enum class OptimizerKind : std::uint8_t { adamw, adam_8bit, adafactor, sgd, sgd_momentum, lion, muon };
+
+// PyTorch FSDP ShardingStrategy; off means DeepSpeed ZeRO (zero_stage) or plain data parallel.
+enum class FsdpMode : std::uint8_t { off, no_shard, shard_grad_op, full_shard, hybrid_shard };
+
+// Megatron-LM --recompute-granularity (Korthikanti et al. 2022 §5).
+enum class Recompute : std::uint8_t {
+  none,
+  selective,  // attention core only: q.k^T, softmax, p.v
+  full,       // every transformer layer's forward again during backward
+};
+
+struct PrecisionRecipeInfo {
+  PrecisionRecipe recipe;
+  const char* id;  // "fp32", "bf16-mixed", "fp16-mixed", "fp8"
+  std::int64_t weight_bytes_per_parameter;      // the copy forward/backward read
+  std::int64_t gradient_bytes_per_parameter;    // before --fp32-gradients
+  std::int64_t activation_bytes_per_element;
+  const char* source;
+};
+const PrecisionRecipeInfo& precision_recipe_info(PrecisionRecipe recipe);
+std::optional<PrecisionRecipe> find_precision_recipe(std::string_view id);
+
+struct OptimizerInfo {
+  OptimizerKind kind;
+  const char* id;                // "adamw", "adam8bit", "adafactor", "sgd", "sgd-momentum", "lion", "muon"
+  const char* bytes_per_parameter;  // what one parameter costs, as text (see optimizer_state_bytes)
+  const char* source;
+};
+const OptimizerInfo& optimizer_info(OptimizerKind kind);
+std::optional<OptimizerKind> find_optimizer(std::string_view id);
+
+const char* fsdp_mode_name(FsdpMode mode);  // "off", "no_shard", "shard_grad_op", "full_shard", "hybrid_shard"
+std::optional<FsdpMode> find_fsdp_mode(std::string_view id);  // case-insensitive, '-' or '_'
+const char* recompute_name(Recompute recompute);  // "none", "selective", "full"
+std::optional<Recompute> find_recompute(std::string_view id);
+
+// LoRA (Hu et al. 2021): each adapted matrix W (rows x columns) gains A (rank x columns) and
+// B (rows x rank), trained in fp32 (PEFT's default autocast_adapter_dtype) while W stays frozen.
+struct LoraSettings {
+  std::int64_t rank = 0;  // 0: full training
+  std::vector<TensorRole> target_roles;  // empty with rank > 0: every linear layer of the blocks
+  bool qlora = false;  // frozen base in NF4 with double quantization (Dettmers et al. 2023), compute in bf16
+  bool dropout = false;  // PEFT lora_dropout > 0 (its default is 0)
+};
+// "q,k,v,o,gate,up,down" (also "all-linear", MLA "q_down,kv_down,kv_up") to roles; gate/up/down
+// include routed and shared experts. Throws std::invalid_argument naming an unknown module.
+std::vector<TensorRole> lora_target_roles(std::string_view comma_separated);
+
+struct TrainingWorkload {
+  PrecisionRecipe precision = PrecisionRecipe::bf16_mixed;
+  bool fp32_master_weights = true;  // false: the optimizer steps the 16-bit weights themselves
+  bool fp32_gradients = false;      // Megatron --accumulate-allreduce-grads-in-fp32 style main_grad
+  OptimizerKind optimizer = OptimizerKind::adamw;
+  bool adafactor_first_moment = false;  // beta1 set: Adafactor keeps a full first moment too
+
+  // tp, pp, ep and dp (the data-parallel degree); gpus = tp x pp x cp x dp. Experts are carved
+  // from the tp x dp x cp ranks (Megatron-Core MoE parallel folding).
+  ParallelLayout layout{};
+  std::int64_t context_parallel = 1;         // sequence split over cp ranks (ring attention)
+  bool sequence_parallel = false;            // Korthikanti et al. 2022 §4.2.2
+  std::int64_t virtual_pipeline_stages = 1;  // interleaved 1F1B model chunks per GPU; 1: plain 1F1B
+  std::int64_t micro_batches_per_step = 0;   // gradient accumulation steps; 0: at least pp
+
+  int zero_stage = 0;  // DeepSpeed ZeRO 0..3 (1 also covers Megatron's distributed optimizer)
+  FsdpMode fsdp = FsdpMode::off;
+  std::int64_t fsdp_shard_group = 8;  // HYBRID_SHARD: ranks that shard (one 8-GPU node by default)
+  bool offload_optimizer = false;     // ZeRO-Offload (Ren et al. 2021)
+  bool offload_params = false;        // ZeRO-Infinity offload_param / FSDP CPUOffload
+  // DeepSpeed defaults, deepspeedai/DeepSpeed@1b88ac36:deepspeed/runtime/zero/config.py.
+  std::int64_t reduce_bucket_elements = 500'000'000;
+  std::int64_t allgather_bucket_elements = 500'000'000;
+  std::int64_t zero3_prefetch_bucket_elements = 50'000'000;
+  std::int64_t zero3_param_persistence_threshold = 100'000;
+
+  std::int64_t micro_batch_size = 1;  // sequences per micro-batch
+  std::int64_t sequence_tokens = 4096;
+  Recompute recompute = Recompute::none;
+  bool flash_attention = true;  // false: eager attention keeps heads x s x s softmax terms
+  bool dropout = false;         // attention/hidden dropout masks (off in Llama-style configs)
+
+  LoraSettings lora;
+  std::int64_t framework_overhead_bytes = InferenceWorkload{}.framework_overhead_bytes;
+
+  // The step time's side.
+  std::int64_t global_batch_tokens = 0;  // tokens per optimizer step; 0: global_batch_tokens_or_default
+  bool overlap_data_parallel = true;     // gradient and parameter collectives hidden behind compute
+  // true: attention counts the attended query/key pairs of a causal mask (what FlashAttention
+  // computes); false: the full s x s square, as Narayanan et al. 2021 Eq. 3 and PaLM's MFU count.
+  bool causal_attention_flops = true;
+
+  std::int64_t gpus() const {
+    return layout.tensor_parallel * layout.pipeline_parallel * context_parallel * layout.data_parallel;
+  }
+};
+
+// Throws OptionError naming the option that sets a field no estimate can run with (the memory's
+// rules, in its wording). With step_time, also what the step time needs (messages starting
+// "option '<key>': "): cp dividing the sequence, pp x virtual stages at most num_layers, and a
+// global batch of at least one micro-batch per data-parallel rank.
+void check_training_workload(const TrainingWorkload& workload, std::int64_t num_layers, bool step_time);
+
+// The workload with the defaults the estimates fill in: with LoRA and no target modules, every
+// linear layer of the blocks (QLoRA, Dettmers et al. 2023 §4, adapts them all to match full
+// finetuning). The global batch is left as given: global_batch_tokens_or_default() reads it.
+TrainingWorkload with_training_defaults(const TrainingWorkload& workload);
+
+// The dtype of the weight products: the recipe's (fp8 recipes multiply in FP8, mixed recipes in
+// their 16-bit type).
+ComputeDtype training_compute_dtype(PrecisionRecipe recipe);
+// Gradient bytes per parameter: fp32 with fp32_gradients, else the recipe's.
+std::int64_t training_gradient_bytes_per_parameter(const TrainingWorkload& workload);
+// The ZeRO stage whose collectives the step runs: FSDP FULL_SHARD and HYBRID_SHARD gather
+// parameters as ZeRO-3 does, SHARD_GRAD_OP reduce-scatters gradients as ZeRO-2.
+int training_collective_zero_stage(const TrainingWorkload& workload);
+// global_batch_tokens when positive, else max(4 x 2^20 tokens (Llama-2/3 pretraining batches),
+// dp x micro_batch_size x sequence_tokens x max(micro_batches_per_step, pp)).
+std::int64_t global_batch_tokens_or_default(const TrainingWorkload& workload);
+
+}  // namespace fitcheck

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+// Training options (shared by the CLI flags, the page and the training planner) into a request.
+#include <string>
+
+#include "config/config_fields.hpp"
+#include "fitcheck/training_request.hpp"
+
+namespace fitcheck {
+
+TrainingRequest parse_training_options(const OptionList& options) {
+  OptionReader reader(options);
+  TrainingRequest request;
+  TrainingWorkload& w = request.workload;
+  constexpr std::int64_t kMaxRanks = 1'000'000;
+  w.layout.tensor_parallel = reader.count("tp", 1, 1, 4096);
+  w.layout.pipeline_parallel = reader.count("pp", 1, 1, 4096);
+  w.layout.expert_parallel = reader.count("ep", 1, 1, 65536);
+  w.context_parallel = reader.count("cp", 1, 1, 65536);
+  const std::int64_t model_parallel = w.layout.tensor_parallel * w.layout.pipeline_parallel * w.context_parallel;
+  const std::int64_t gpus = reader.count("gpus", 0, 0, kMaxRanks);
+  const std::int64_t dp = reader.count("dp", 0, 0, kMaxRanks);
+  if (gpus > 0) {
+    if (gpus % model_parallel != 0)
+      throw OptionError("gpus", "option 'gpus' (" + std::to_string(gpus) + ") must be a multiple of tp x pp x cp = " +
+                                    std::to_string(model_parallel));
+    w.layout.data_parallel = gpus / model_parallel;
+    if (dp > 0 && dp != w.layout.data_parallel)
+      throw OptionError("dp", "option 'dp' (" + std::to_string(dp) + ") disagrees with gpus / (tp x pp x cp) = " +
+                                  std::to_string(w.layout.data_parallel));
+  } else {
+    w.layout.data_parallel = dp > 0 ? dp : 1;
+  }
+  w.sequence_parallel = reader.flag("sequence_parallel", false);
+  w.virtual_pipeline_stages = reader.count("virtual_stages", 1, 1, 1024);
+  w.micro_batches_per_step = reader.count("micro_batches", 0, 0, std::int64_t{1} << 24);
+  w.zero_stage = static_cast<int>(reader.count("zero", 0, 0, 3));
+  if (auto mode = reader.text("fsdp")) {
+    const auto found = find_fsdp_mode(*mode);
+    if (!found) throw OptionError("fsdp", "option 'fsdp': unknown FSDP mode '" + detail::printable(*mode) + "' (no_shard, shard_grad_op, full_shard, hybrid_shard)");
+    w.fsdp = *found;
+  }
+  w.fsdp_shard_group = reader.count("fsdp_shard_group", 8, 1, kMaxRanks);
+  w.offload_optimizer = reader.flag("offload_optimizer", false);
+  w.offload_params = reader.flag("offload_params", false);
+  w.reduce_bucket_elements = reader.count("reduce_bucket", w.reduce_bucket_elements, 0, std::int64_t{1} << 40);
+  w.allgather_bucket_elements = reader.count("allgather_bucket", w.allgather_bucket_elements, 0, std::int64_t{1} << 40);
+  if (auto precision = reader.text("precision")) {
+    const auto found = find_precision_recipe(*precision);
+    if (!found) throw OptionError("precision", "option 'precision': unknown precision '" + detail::printable(*precision) + "' (bf16-mixed, fp16-mixed, fp32, fp8)");
+    w.precision = *found;
+  }
+  if (auto master = reader.text("master_weights")) {
+    if (*master == "fp32") w.fp32_master_weights = true;
+    else if (*master == "none" || *master == "bf16") w.fp32_master_weights = false;
+    else throw OptionError("master_weights", "option 'master_weights' must be fp32 or none (bf16: the weights themselves)");
+  }
+  w.fp32_gradients = reader.flag("fp32_gradients", false);
+  if (auto optimizer = reader.text("optimizer")) {
+    const auto found = find_optimizer(*optimizer);
+    if (!found)
+      throw OptionError("optimizer", "option 'optimizer': unknown optimizer '" + detail::printable(*optimizer) + "' (adamw, adam8bit, adafactor, sgd, sgd-momentum, lion, muon)");
+    w.optimizer = *found;
+  }
+  w.adafactor_first_moment = reader.flag("adafactor_first_moment", false);
+  w.micro_batch_size = reader.count("micro_batch", 1, 1, std::int64_t{1} << 24);
+  w.sequence_tokens = reader.count("seq_len", 4096, 1, std::int64_t{1} << 32);
+  if (auto recompute = reader.text("recompute")) {
+    const auto found = find_recompute(*recompute);
+    if (!found) throw OptionError("recompute", "option 'recompute': unknown recompute mode '" + detail::printable(*recompute) + "' (none, selective, full)");
+    w.recompute = *found;
+  }
+  w.flash_attention = !reader.flag("eager_attention", false);
+  w.dropout = reader.flag("dropout", false);
+  w.lora.rank = reader.count("lora_rank", 0, 0, 65536);
+  if (auto modules = reader.text("lora_modules")) {
+    try {
+      w.lora.target_roles = lora_target_roles(*modules);
+    } catch (const std::invalid_argument& error) {
+      throw OptionError("lora_modules", "option 'lora_modules': " + detail::printable(error.what(), 200));
+    }
+    if (w.lora.rank == 0) throw OptionError("lora_modules", "option 'lora_modules' needs a LoRA rank (lora_rank)");
+  }
+  w.lora.qlora = reader.flag("qlora", false);
+  w.lora.dropout = reader.flag("lora_dropout", false);
+  w.framework_overhead_bytes =
+      static_cast<std::int64_t>(reader.number("overhead_gib", 1.0, 0.0, 1024.0) * 1024.0 * 1024.0 * 1024.0);
+  const auto gpu = reader.text("gpu");
+  request.custom_gpu = read_custom_gpu_options(reader, gpu && is_custom_gpu_name(*gpu));
+  if (gpu) request.gpu = resolve_gpu_option("gpu", *gpu, request.custom_gpu);
+  w.global_batch_tokens = reader.count("global_batch_tokens", 0, 0, std::int64_t{1} << 40);
+  request.train_tokens = reader.number("train_tokens", 1e12, 1.0, 1e16);
+  request.flops_efficiency = reader.number("flops_efficiency", -1, 0.01, 1.0);
+  w.overlap_data_parallel = reader.flag("overlap", true);
+  request.price_per_gpu_hour_usd = reader.number("price_per_gpu_hour", -1, 0.0, 1e6);
+  reader.finish();
+  return request;
+}
+
+TrainingAssumptions training_assumptions(const TrainingRequest& request, const Accelerator& gpu) {
+  TrainingAssumptions assumptions;
+  assumptions.communication = default_latency_assumptions(gpu);
+  if (request.flops_efficiency > 0) assumptions.flops_efficiency = request.flops_efficiency;
+  if (request.price_per_gpu_hour_usd >= 0) assumptions.communication.price_per_gpu_hour_usd = request.price_per_gpu_hour_usd;
+  return assumptions;
+}
+
+}  // namespace fitcheck

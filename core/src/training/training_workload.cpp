@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+// The training workload's rules (one validator for the memory and the step time) and the figures
+// both read from it.
+#include "fitcheck/training_workload.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "fitcheck/options.hpp"
+#include "support/checked_math.hpp"
+
+namespace fitcheck {
+namespace {
+
+std::string num(std::int64_t value) { return std::to_string(value); }
+
+[[noreturn]] void refuse(const char* option, const std::string& message) { throw OptionError(option, message); }
+
+// The step time's refusals start with the option, as the option parser's do.
+void check(bool ok, const char* option, const std::string& message) {
+  if (!ok) throw OptionError(option, "option '" + std::string(option) + "': " + message);
+}
+
+}  // namespace
+
+void check_training_workload(const TrainingWorkload& w, std::int64_t num_layers, bool step_time) {
+  const ParallelLayout& l = w.layout;
+  if (l.tensor_parallel < 1) refuse("tp", "tensor parallel size must be at least 1");
+  if (l.pipeline_parallel < 1) refuse("pp", "pipeline parallel size must be at least 1");
+  if (l.expert_parallel < 1) refuse("ep", "expert parallel size must be at least 1");
+  if (l.data_parallel < 1) refuse("dp", "data parallel size must be at least 1");
+  if (w.context_parallel < 1) refuse("cp", "context parallel size must be at least 1");
+  if (w.micro_batch_size < 1) refuse("micro_batch", "micro-batch size must be at least 1");
+  if (w.sequence_tokens < 1) refuse("seq_len", "sequence length must be at least 1 token");
+  if (w.context_parallel > w.sequence_tokens) refuse("cp", "context parallel size is larger than the sequence");
+  if (w.micro_batches_per_step < 0) refuse("micro_batches", "micro-batches per step must be 0 (at least pp) or positive");
+  if (w.zero_stage < 0 || w.zero_stage > 3) refuse("zero", "ZeRO stage must be 0, 1, 2 or 3");
+  if (w.fsdp != FsdpMode::off && w.zero_stage != 0)
+    refuse("fsdp", "FSDP and DeepSpeed ZeRO shard the same states: choose --fsdp or --zero, not both");
+  const std::int64_t replicas = l.data_parallel * w.context_parallel;
+  if (w.fsdp == FsdpMode::hybrid_shard && (w.fsdp_shard_group < 1 || replicas % std::min(w.fsdp_shard_group, replicas) != 0))
+    refuse("fsdp_shard_group", "HYBRID_SHARD group size must divide the " + num(replicas) + " data-parallel ranks");
+  if (w.offload_params && w.fsdp == FsdpMode::off && w.zero_stage != 3)
+    refuse("offload_params", "parameter offload needs ZeRO-3 (DeepSpeed offload_param is valid only with stage 3) or FSDP");
+  if (w.offload_optimizer && w.fsdp != FsdpMode::off)
+    refuse("offload_optimizer", "FSDP offloads optimizer states only together with parameters: use --offload-params");
+  if (w.offload_optimizer && w.zero_stage < 1)
+    refuse("offload_optimizer", "optimizer offload needs ZeRO stage 1, 2 or 3 (ZeRO-Offload)");
+  if (w.reduce_bucket_elements < 0 || w.allgather_bucket_elements < 0) refuse("reduce_bucket", "bucket sizes cannot be negative");
+  if (l.expert_parallel > 1 && (l.tensor_parallel * replicas) % l.expert_parallel != 0)
+    refuse("ep", "expert parallel size " + num(l.expert_parallel) + " must divide tp x dp x cp = " +
+                     num(l.tensor_parallel * replicas) + " (Megatron-Core MoE parallel folding)");
+  if (l.expert_parallel > 1 && l.tensor_parallel > 1 && !w.sequence_parallel)
+    refuse("sequence_parallel", "expert parallelism with tensor parallelism needs sequence parallelism (Megatron-LM MoE README)");
+  if (w.virtual_pipeline_stages < 1) refuse("virtual_stages", "virtual pipeline stages must be at least 1");
+  if (w.virtual_pipeline_stages > 1) {
+    if (l.pipeline_parallel < 2) refuse("virtual_stages", "interleaved pipeline stages need pp of at least 2");
+    if (num_layers % (l.pipeline_parallel * w.virtual_pipeline_stages) != 0)
+      refuse("virtual_stages", "pp x virtual stages = " + num(l.pipeline_parallel * w.virtual_pipeline_stages) +
+                                   " must divide the " + num(num_layers) + " layers");
+  }
+  if (w.lora.qlora && w.lora.rank == 0) refuse("qlora", "QLoRA trains LoRA adapters: give --lora-rank too");
+  if (w.lora.rank < 0) refuse("lora_rank", "LoRA rank cannot be negative");
+  if (w.lora.dropout && w.lora.rank == 0) refuse("lora_dropout", "LoRA dropout needs LoRA adapters: give --lora-rank too");
+  if (w.framework_overhead_bytes < 0) refuse("overhead_gib", "framework overhead cannot be negative");
+  if (!step_time) return;
+
+  // The memory places pp stages with plan_stages, which refuses more stages than layers itself.
+  check(l.pipeline_parallel * w.virtual_pipeline_stages <= num_layers, "pp",
+        "pp " + num(l.pipeline_parallel) + " x virtual stages " + num(w.virtual_pipeline_stages) +
+            " is more stages than the " + num(num_layers) + " layers");
+  check(w.sequence_tokens % w.context_parallel == 0, "cp",
+        "context parallel size " + num(w.context_parallel) + " does not divide the sequence length " +
+            num(w.sequence_tokens));
+  check(w.global_batch_tokens >= 0, "global_batch_tokens", "the global batch cannot be negative");
+  const std::int64_t global_batch = global_batch_tokens_or_default(w);
+  const std::int64_t global_sequences = global_batch / w.sequence_tokens;
+  check(global_sequences >= w.micro_batch_size * l.data_parallel, "global_batch_tokens",
+        "the global batch of " + num(global_batch) + " tokens holds " + num(global_sequences) + " sequences of " +
+            num(w.sequence_tokens) + ", fewer than one micro-batch of " + num(w.micro_batch_size) +
+            " per data-parallel rank (dp " + num(l.data_parallel) + ")");
+}
+
+TrainingWorkload with_training_defaults(const TrainingWorkload& workload) {
+  TrainingWorkload w = workload;
+  if (w.lora.rank > 0 && w.lora.target_roles.empty()) w.lora.target_roles = lora_target_roles("all-linear");
+  return w;
+}
+
+ComputeDtype training_compute_dtype(PrecisionRecipe recipe) {
+  switch (recipe) {
+    case PrecisionRecipe::fp32: return ComputeDtype::fp32;
+    case PrecisionRecipe::fp16_mixed: return ComputeDtype::fp16;
+    case PrecisionRecipe::fp8: return ComputeDtype::fp8;
+    case PrecisionRecipe::bf16_mixed: return ComputeDtype::bf16;
+  }
+  return ComputeDtype::bf16;
+}
+
+std::int64_t training_gradient_bytes_per_parameter(const TrainingWorkload& w) {
+  return w.fp32_gradients ? 4 : precision_recipe_info(w.precision).gradient_bytes_per_parameter;
+}
+
+int training_collective_zero_stage(const TrainingWorkload& w) {
+  switch (w.fsdp) {
+    case FsdpMode::full_shard:
+    case FsdpMode::hybrid_shard: return 3;
+    case FsdpMode::shard_grad_op: return 2;
+    case FsdpMode::off:
+    case FsdpMode::no_shard: break;
+  }
+  return w.zero_stage;
+}
+
+std::int64_t global_batch_tokens_or_default(const TrainingWorkload& w) {
+  if (w.global_batch_tokens > 0) return w.global_batch_tokens;
+  const std::int64_t micro_batches = std::max<std::int64_t>(w.micro_batches_per_step, w.layout.pipeline_parallel);
+  const std::int64_t minimum_step = detail::checked_mul(
+      detail::checked_mul(w.layout.data_parallel, w.micro_batch_size), detail::checked_mul(w.sequence_tokens, micro_batches));
+  return std::max<std::int64_t>(minimum_step, std::int64_t{4} << 20);
+}
+
+}  // namespace fitcheck
