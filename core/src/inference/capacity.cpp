@@ -7,15 +7,10 @@
 #include <stdexcept>
 
 #include "fitcheck/inference_memory.hpp"
+#include "support/number_text.hpp"
 
 namespace fitcheck {
 namespace {
-
-std::string two_decimals(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.2f", value);
-  return buffer;
-}
 
 // `Weights` is the tensor list or precomputed LayoutWeights: both feed inference_memory().
 template <typename Weights>
@@ -50,7 +45,7 @@ std::string budget_text(const InferenceWorkload& workload, const Accelerator& gp
   const std::int64_t limit = gpu_memory_limit_bytes(gpu);
   const std::string what = limit < gpu.memory_bytes ? " B (" + std::string(gpu.name) + ", GPU working-set limit) = "
                                                     : " B (" + std::string(gpu.name) + ") = ";
-  return two_decimals(workload.gpu_memory_utilization) + " x " + std::to_string(limit) + what + std::to_string(budget) + " B";
+  return detail::two_decimals(workload.gpu_memory_utilization) + " x " + std::to_string(limit) + what + std::to_string(budget) + " B";
 }
 
 // Why nothing fits at the smallest setting: the first term that alone exhausts the budget.

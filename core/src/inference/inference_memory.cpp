@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "placement/sharding.hpp"
+#include "support/number_text.hpp"
 
 namespace fitcheck {
 namespace {
@@ -14,12 +15,6 @@ namespace {
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 std::string bytes_text(std::int64_t bytes) { return std::to_string(bytes) + " B"; }
-
-std::string two_decimals(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.2f", value);
-  return buffer;
-}
 
 void check_workload(const InferenceWorkload& workload) {
   if (workload.batch_size < 1) throw std::invalid_argument("batch size must be at least 1");
@@ -185,7 +180,7 @@ InferenceMemoryTotals evaluate(const ModelDescription& model, const LayoutWeight
     weight_formula += "; this GPU holds its shard of the busiest stage (tp " + std::to_string(layout.tensor_parallel) +
                       ", pp " + std::to_string(layout.pipeline_parallel) + ", ep " + std::to_string(layout.expert_parallel) +
                       ") = " + bytes_text(totals.weight_bytes);
-  weight_formula += "; " + two_decimals(local_weights.effective_bits_per_weight) + " bits per weight";
+  weight_formula += "; " + detail::two_decimals(local_weights.effective_bits_per_weight) + " bits per weight";
   std::string kv_formula;
   for (const auto& term : m.kv_cache.terms) kv_formula += (kv_formula.empty() ? "" : " + ") + term.formula;
   // The formula of the peak layer, from the same function that sized it.

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// Numbers in formula text, one spelling each: every formula of the reports prints a measured or
+// derived quantity with four significant digits ("%.4g") and a share or factor with two decimals
+// ("%.2f"). Byte counts are printed as exact integers (std::to_string) and never pass through here.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+namespace fitcheck::detail {
+
+inline std::string four_significant_digits(double value) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.4g", value);
+  return buffer;
+}
+
+inline std::string two_decimals(double value) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.2f", value);
+  return buffer;
+}
+
+}  // namespace fitcheck::detail
