@@ -427,6 +427,8 @@ export interface FitcheckModule {
   acceleratorCatalog(): Accelerator[];
   formatCatalog(): FormatCatalog;
   version(): string;
+  /** The core's one input limit in bytes (fitcheck/config.hpp kMaxConfigBytes): a longer config text is refused unread. */
+  maxInputBytes(): number;
 }
 
 /** Every function the module exports, for the check against the real module. */
@@ -440,4 +442,5 @@ export const moduleExports: ReadonlyArray<keyof FitcheckModule> = [
   'acceleratorCatalog',
   'formatCatalog',
   'version',
+  'maxInputBytes',
 ];
