@@ -95,3 +95,10 @@ Module['acceleratorCatalog'] = function () { return fitcheckCall(6); };
 Module['formatCatalog'] = function () { return fitcheckCall(7); };
 Module['version'] = function () { return fitcheckCall(8, '', null, true); };
 Module['maxInputBytes'] = fitcheckInputLimit;
+// A report's JSON text exactly as the core wrote it (the CLI's --json prints the same bytes), for
+// byte-for-byte comparisons (tests/node/native-wasm-identity.test.mjs). Errors throw as above.
+Module['reportText'] = function (name, configText, options) {
+  var calls = { parameters: 0, inference: 1, training: 2, plan: 3, training_plan: 4, transformer_mem: 5 };
+  if (!(name in calls)) throw new Error('unknown report ' + String(name));
+  return fitcheckCall(calls[name], configText, options, true);
+};
