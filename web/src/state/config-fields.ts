@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The config.json fields the core's parser reads (core/src/config_*.cpp), kept in step with
 // READ_FIELDS in scripts/make-presets.py (web/tests/config-fields.test.ts checks the two agree).
-// A pasted config is cut down to these before it goes into a link, so links stay short.
+// (A link carries a pasted config exactly as pasted: see url-state.ts.)
 
 export const readFields: ReadonlySet<string> = new Set([
   'model_type', 'architectures', 'hidden_size', 'n_embd', 'n_embed', 'd_model', 'num_hidden_layers', 'n_layer',
@@ -45,15 +45,4 @@ export function keepReadFields(config: Json): Json {
     } else out[key] = value;
   }
   return out;
-}
-
-/** Text to put in a link: the cut-down config when the text is a JSON object, else the text as is. */
-export function compactConfigText(text: string): string {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (isObject(parsed)) return JSON.stringify(keepReadFields(parsed));
-  } catch {
-    // Not JSON: keep the text so that the link reproduces the same error.
-  }
-  return text;
 }
