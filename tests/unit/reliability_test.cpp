@@ -251,3 +251,22 @@ TEST_CASE("one numeric grammar for every option value") {
     CHECK_NOTHROW((void)inference_report_json(llama, {{"gpu_memory_utilization", good}}));
   CHECK(refused_option([] { (void)inference_report_json(llama, {{"batch", "99999999999999999999"}}); }) == "batch");
 }
+
+TEST_CASE("transformer-mem reads params one way in the CLI and in the core's options") {
+  // The CLI follows transformer_mem.py (argparse type=int): "1.5e9" is not an int there.
+  const auto cli = test::run_cli("transformer-mem --params 1.5e9");
+  CHECK(cli.exit_status == 2);
+  CHECK(refused_option([] { (void)transformer_mem_report_json({{"params", "1.5e9"}}); }) == "params");
+  // Both refuse 0 with the core's own message.
+  const auto zero = test::run_cli("transformer-mem --params 0");
+  CHECK(zero.exit_status != 0);
+  CHECK(zero.err.find("--params/-p: must be a finite number > 0 (got 0)") != std::string::npos);
+  try {
+    (void)transformer_mem_report_json({{"params", "0"}});
+    FAIL("accepted");
+  } catch (const std::exception& error) {
+    CHECK(std::string(error.what()).find("params must be a finite number > 0 (got 0)") != std::string::npos);
+  }
+  const Json report = Json::parse(transformer_mem_report_json({{"params", "6900000000"}}));
+  CHECK(report.dump().find("6900000000") != std::string::npos);
+}
