@@ -96,14 +96,14 @@ std::string terminal_safe(std::string_view text) {
   return out;
 }
 
-void print(const char* format, ...) {
+void print_c(const char* format, ...) {
   std::va_list arguments;
   va_start(arguments, format);
   write(stdout, formatted(format, arguments));
   va_end(arguments);
 }
 
-void print_to(std::FILE* stream, const char* format, ...) {
+void print_to_c(std::FILE* stream, const char* format, ...) {
   std::va_list arguments;
   va_start(arguments, format);
   write(stream, formatted(format, arguments));

@@ -23,8 +23,29 @@ std::string gib_and_gb(std::int64_t bytes);       // "14.96 GiB (16.06 GB)"
 std::string terminal_safe(std::string_view text);
 
 // printf and fputs through terminal_safe: the only ways the CLI writes to stdout and stderr.
-void print(const char* format, ...) __attribute__((format(printf, 1, 2)));
-void print_to(std::FILE* stream, const char* format, ...) __attribute__((format(printf, 2, 3)));
+void print_c(const char* format, ...) __attribute__((format(printf, 1, 2)));
+void print_to_c(std::FILE* stream, const char* format, ...) __attribute__((format(printf, 2, 3)));
 void put(std::string_view text, std::FILE* stream);
+
+namespace output {
+// A std::string argument is escaped whole before printf sees it, so a NUL inside (a config's
+// "llama\u0000evil") is shown as \x00 rather than ending the text; other arguments pass as they are.
+inline std::string shown(const std::string& text) { return terminal_safe(text); }
+template <typename T>
+const T& shown(const T& value) { return value; }
+inline const char* raw(const std::string& text) { return text.c_str(); }
+template <typename T>
+const T& raw(const T& value) { return value; }
+}  // namespace output
+
+// printf-like; strings are passed as std::string (not c_str()), numbers and literals as they are.
+template <typename... Args>
+void print(const char* format, const Args&... args) {
+  print_c(format, output::raw(output::shown(args))...);
+}
+template <typename... Args>
+void print_to(std::FILE* stream, const char* format, const Args&... args) {
+  print_to_c(stream, format, output::raw(output::shown(args))...);
+}
 
 }  // namespace fitcheck::cli

@@ -28,33 +28,33 @@ constexpr const char* kInferHelp =
 
 void print_inference_table(const Json& report) {
   print("model_type: %s   weights: %s   kv cache: %s   batch %lld x context %lld   tp %lld pp %lld ep %lld\n\n",
-              report["model_type"].get<std::string>().c_str(), report["workload"]["weights"].get<std::string>().c_str(),
-              report["workload"]["kv_dtype"].get<std::string>().c_str(), report["workload"]["batch"].get<long long>(),
+              report["model_type"].get<std::string>(), report["workload"]["weights"].get<std::string>(),
+              report["workload"]["kv_dtype"].get<std::string>(), report["workload"]["batch"].get<long long>(),
               report["workload"]["context"].get<long long>(), report["workload"]["tp"].get<long long>(),
               report["workload"]["pp"].get<long long>(), report["workload"]["ep"].get<long long>());
   print("%-14s %20s %26s\n", "per GPU", "bytes", "");
   for (const auto& term : report["terms"]) {
     const auto bytes = term["bytes"].get<std::int64_t>();
-    print("  %-12s %20s %26s\n      %s\n", term["name"].get<std::string>().c_str(), with_thousands(bytes).c_str(),
-                gib_and_gb(bytes).c_str(), term["formula"].get<std::string>().c_str());
+    print("  %-12s %20s %26s\n      %s\n", term["name"].get<std::string>(), with_thousands(bytes),
+                gib_and_gb(bytes), term["formula"].get<std::string>());
   }
   const auto total = report["total_bytes_per_gpu"].get<std::int64_t>();
-  print("  %-12s %20s %26s\n", "total", with_thousands(total).c_str(), gib_and_gb(total).c_str());
-  print("\nKV cache per token (all layers): %s bytes\n", with_thousands(report["kv_cache_bytes_per_token"].get<std::int64_t>()).c_str());
+  print("  %-12s %20s %26s\n", "total", with_thousands(total), gib_and_gb(total));
+  print("\nKV cache per token (all layers): %s bytes\n", with_thousands(report["kv_cache_bytes_per_token"].get<std::int64_t>()));
   if (report.contains("gpu")) {
     const auto headroom = report["headroom_bytes"].get<std::int64_t>();
-    print("\n%s: budget %s; %s by %s\n", report["gpu"]["name"].get<std::string>().c_str(),
-                gib_and_gb(report["gpu"]["budget_bytes"].get<std::int64_t>()).c_str(),
-                report["fits"].get<bool>() ? "fits" : "DOES NOT FIT", gib_and_gb(headroom < 0 ? -headroom : headroom).c_str());
+    print("\n%s: budget %s; %s by %s\n", report["gpu"]["name"].get<std::string>(),
+                gib_and_gb(report["gpu"]["budget_bytes"].get<std::int64_t>()),
+                report["fits"].get<bool>() ? "fits" : "DOES NOT FIT", gib_and_gb(headroom < 0 ? -headroom : headroom));
     for (const char* key : {"max_batch_size", "max_context_length", "min_gpus"}) {
       const auto& answer = report["capacity"][key];
-      print("  %-20s %12s   limited by %s\n", key, with_thousands(answer["value"].get<std::int64_t>()).c_str(),
-                  answer["limited_by"].get<std::string>().c_str());
+      print("  %-20s %12s   limited by %s\n", key, with_thousands(answer["value"].get<std::int64_t>()),
+                  answer["limited_by"].get<std::string>());
     }
   }
   if (!report["assumptions"].empty()) {
     print("\nassumptions:\n");
-    for (const auto& line : report["assumptions"]) print("  - %s\n", line.get<std::string>().c_str());
+    for (const auto& line : report["assumptions"]) print("  - %s\n", line.get<std::string>());
   }
 }
 
@@ -75,7 +75,7 @@ int run_infer(const std::vector<std::string>& args) {
     return 0;
   }
   const std::string report_text = inference_report_json(read_input(parsed.path), parsed.options);
-  if (parsed.json) print("%s\n", report_text.c_str());
+  if (parsed.json) print("%s\n", report_text);
   else print_inference_table(Json::parse(report_text));
   return 0;
 }
@@ -84,36 +84,36 @@ int run_plan(const std::vector<std::string>& args) {
   const CommandArgs parsed = parse_command_args(args, "plan", {});
   const std::string report_text = plan_report_json(read_input(parsed.path), parsed.options);
   if (parsed.json) {
-    print("%s\n", report_text.c_str());
+    print("%s\n", report_text);
     return 0;
   }
   const Json report = Json::parse(report_text);
   print("objective: %s; %lld layouts evaluated, %lld fit and meet the targets\n\n",
-              report["request"]["objective"].get<std::string>().c_str(), report["evaluated"].get<long long>(),
+              report["request"]["objective"].get<std::string>(), report["evaluated"].get<long long>(),
               report["feasible"].get<long long>());
   print("%-16s %4s %3s %3s %3s %-13s %-5s %6s %10s %10s %12s %12s\n", "gpu", "gpus", "tp", "pp", "ep", "weights",
               "kv", "batch", "TTFT s", "TPOT ms", "tokens/s", "$/M output");
   for (const auto& c : report["best"])
-    print("%-16s %4lld %3lld %3lld %3lld %-13s %-5s %6lld %10.3f %10.2f %12.1f %12.3f\n", c["gpu"].get<std::string>().c_str(),
+    print("%-16s %4lld %3lld %3lld %3lld %-13s %-5s %6lld %10.3f %10.2f %12.1f %12.3f\n", c["gpu"].get<std::string>(),
                 c["gpus"].get<long long>(), c["tp"].get<long long>(), c["pp"].get<long long>(), c["ep"].get<long long>(),
-                c["weights"].get<std::string>().c_str(), c["kv_dtype"].get<std::string>().c_str(), c["batch"].get<long long>(),
+                c["weights"].get<std::string>(), c["kv_dtype"].get<std::string>(), c["batch"].get<long long>(),
                 c["time_to_first_token_seconds"].get<double>(), c["time_per_output_token_seconds"].get<double>() * 1e3,
                 c["tokens_per_second"].get<double>(), c["cost_per_million_output_tokens_usd"].get<double>());
   print("\nthroughput/cost frontier: %zu layouts\n", report["frontier"].size());
-  for (const auto& note : report["notes"]) print("note: %s\n", note.get<std::string>().c_str());
+  for (const auto& note : report["notes"]) print("note: %s\n", note.get<std::string>());
   return 0;
 }
 
 int run_gpus(const std::vector<std::string>& args) {
   const std::string catalog = accelerator_catalog_json();
   if (wants_json(args)) {
-    print("%s\n", catalog.c_str());
+    print("%s\n", catalog);
     return 0;
   }
   print("%-18s %-28s %12s %12s %14s %10s\n", "id", "name", "memory", "bandwidth", "bf16 dense", "$/hour");
   for (const auto& gpu : Json::parse(catalog)) {
-    print("%-18s %-28s %8.1f GiB %7.2f TB/s %8.1f TFLOP/s %9.2f\n", gpu["id"].get<std::string>().c_str(),
-                gpu["name"].get<std::string>().c_str(), gpu["memory_bytes"].get<double>() / (1024.0 * 1024.0 * 1024.0),
+    print("%-18s %-28s %8.1f GiB %7.2f TB/s %8.1f TFLOP/s %9.2f\n", gpu["id"].get<std::string>(),
+                gpu["name"].get<std::string>(), gpu["memory_bytes"].get<double>() / (1024.0 * 1024.0 * 1024.0),
                 gpu["memory_bandwidth_bytes_per_second"].get<double>() / 1e12,
                 gpu["dense_flops_per_second"]["bf16"].get<double>() / 1e12, gpu["price_per_hour_usd"].get<double>());
   }
@@ -123,18 +123,18 @@ int run_gpus(const std::vector<std::string>& args) {
 int run_formats(const std::vector<std::string>& args) {
   const std::string catalog = format_catalog_json();
   if (wants_json(args)) {
-    print("%s\n", catalog.c_str());
+    print("%s\n", catalog);
     return 0;
   }
   const Json formats = Json::parse(catalog);
   print("weight formats (--weights):\n");
   for (const auto& f : formats["weight_formats"])
-    print("  %-16s %6.3f bits/weight  %s\n", f["id"].get<std::string>().c_str(), f["base_bits_per_weight"].get<double>(),
-                f["name"].get<std::string>().c_str());
+    print("  %-16s %6.3f bits/weight  %s\n", f["id"].get<std::string>(), f["base_bits_per_weight"].get<double>(),
+                f["name"].get<std::string>());
   print("KV cache dtypes (--kv-dtype):\n");
   for (const auto& k : formats["kv_cache_dtypes"])
-    print("  %-6s %2lld bits  %s\n", k["id"].get<std::string>().c_str(), k["element_bits"].get<long long>(),
-                k["source"].get<std::string>().c_str());
+    print("  %-6s %2lld bits  %s\n", k["id"].get<std::string>(), k["element_bits"].get<long long>(),
+                k["source"].get<std::string>());
   return 0;
 }
 

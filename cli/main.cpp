@@ -46,16 +46,16 @@ constexpr const char* usage_text =
     "  version                       the version\n";
 
 int fail(const std::string& message) {
-  cli::print_to(stderr, "fitcheck: error: %s\n", message.c_str());
+  cli::print_to(stderr, "fitcheck: error: %s\n", message);
   return 2;
 }
 
 void print_parameter_table(const ModelDescription& model, const ParameterCount& count) {
-  cli::print("model_type: %s%s%s\n", model.model_type.c_str(), model.architecture.empty() ? "" : "  architecture: ",
-              model.architecture.c_str());
+  cli::print("model_type: %s%s%s\n", model.model_type, model.architecture.empty() ? "" : "  architecture: ",
+              model.architecture);
   cli::print("\n%-28s %22s %12s\n", "parameters", "exact", "rounded");
   const auto row = [](const char* name, std::int64_t value) {
-    cli::print("  %-26s %22s %12s\n", name, cli::with_thousands(value).c_str(), cli::rounded_count(value).c_str());
+    cli::print("  %-26s %22s %12s\n", name, cli::with_thousands(value), cli::rounded_count(value));
   };
   const ParameterBreakdown& b = count.breakdown;
   row("embedding", b.embedding);
@@ -70,12 +70,12 @@ void print_parameter_table(const ModelDescription& model, const ParameterCount& 
   if (count.active_per_token != count.total) row("active per token", count.active_per_token);
   if (count.multi_token_prediction) row("MTP module (not in total)", count.multi_token_prediction);
   const WeightMemoryFigure weights = weight_bytes_at_uniform_width(count, 2);
-  cli::print("\nweights at bf16/fp16: %s bytes = %s\n", cli::with_thousands(weights.bytes).c_str(),
-              cli::gib_and_gb(weights.bytes).c_str());
-  for (const auto& line : model.not_counted) cli::print("not counted: %s\n", line.c_str());
+  cli::print("\nweights at bf16/fp16: %s bytes = %s\n", cli::with_thousands(weights.bytes),
+              cli::gib_and_gb(weights.bytes));
+  for (const auto& line : model.not_counted) cli::print("not counted: %s\n", line);
   if (!model.assumptions.empty()) {
     cli::print("\nassumptions:\n");
-    for (const auto& line : model.assumptions) cli::print("  - %s\n", line.c_str());
+    for (const auto& line : model.assumptions) cli::print("  - %s\n", line);
   }
 }
 
@@ -94,7 +94,7 @@ int run_params(const std::vector<std::string>& args) {
   if (path.empty()) return fail("params needs a CONFIG.json path (or - for standard input)");
   const ModelDescription model = parse_hf_config(cli::read_input(path));
   const ParameterCount count = count_parameters(model);
-  if (json) cli::print("%s\n", parameter_report_json(model, count).c_str());
+  if (json) cli::print("%s\n", parameter_report_json(model, count));
   else print_parameter_table(model, count);
   return 0;
 }
@@ -115,15 +115,15 @@ int main(int argc, char** argv) {
     if (command == "train") {
       std::string out, err;
       const int status = cli::run_train(args, out, err);
-      cli::put(out.c_str(), stdout);
-      cli::put(err.c_str(), stderr);
+      cli::put(out, stdout);
+      cli::put(err, stderr);
       return status;
     }
     if (command == "transformer-mem") {
       std::string out, err;
       const int status = cli::run_transformer_mem(args, out, err);
-      cli::put(out.c_str(), stdout);
-      cli::put(err.c_str(), stderr);
+      cli::put(out, stdout);
+      cli::put(err, stderr);
       return status;
     }
     if (command == "plan") return cli::run_plan_modes(args);

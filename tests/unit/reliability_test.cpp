@@ -128,6 +128,14 @@ TEST_CASE("D03/D13: no CLI output carries a terminal escape from a config, an op
   const auto mode = test::run_cli("plan - --mode \"$(printf '\\377\\033[2Jtraining')\"", llama);
   no_escape(mode);
   CHECK(mode.err.find("\\xFF\\x1B[2J") != std::string::npos);
+  // A NUL inside a config string (valid JSON: \u0000) is shown, not an end of the text.
+  std::string nul = llama;
+  nul.replace(nul.find("\"llama\""), 7, "\"llama\\u0000evil\"");
+  for (const char* command : {"params -", "infer -", "train -"}) {
+    const auto shown = test::run_cli(command, nul);
+    CAPTURE(command);
+    CHECK(shown.out.find("llama\\x00evil") != std::string::npos);
+  }
   const auto path = test::run_cli("params \"$(printf '/nonexistent/\\033]0;pwned\\007')\"");
   no_escape(path);
   CHECK(path.err.find("\\x1B]0;pwned\\x07") != std::string::npos);
