@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Property test: the native CLI (--json) and the WebAssembly module answer byte for byte the same,
-// over seeded random configs, option sets and planner inputs: the same report text, or both refuse
+// over seeded random configs, option sets and planner inputs (parameters, inference, training, both
+// planners): the same report text, or both refuse
 // with the same message. FITCHECK_IDENTITY_SEED and FITCHECK_IDENTITY_CASES change the draw.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -83,6 +84,19 @@ function planOptions() {
   return options;
 }
 
+function trainingOptions() {
+  const options = {};
+  if (maybe(0.7)) {
+    options.gpu = pick(['h100-sxm-80gb', 'a100-sxm-80gb', 'custom']);
+    if (options.gpu === 'custom') Object.assign(options, customFigures());
+  }
+  if (maybe()) options.zero = numberish([0, 1, 3]);
+  if (maybe()) options.micro_batch = numberish([1, 2, 4]);
+  if (maybe()) options.seq_len = numberish([128, 2048]);
+  if (maybe(0.3)) options.recompute = pick(['none', 'selective', 'full']);
+  return options;
+}
+
 function trainingPlanOptions() {
   const options = { gpus: some(['h100-sxm-80gb', 'H100', 'a100-sxm-80gb', 'custom'], 3).join(','), max_gpus: String(pick([1, 2, 4, 8])), keep: '5' };
   if (options.gpus.includes('custom')) Object.assign(options, customFigures());
@@ -123,6 +137,7 @@ test('native and WebAssembly answers are byte-identical over random inputs', () 
       ['params', 'parameters', {}, []],
       ['infer', 'inference', inferenceOptions(), []],
       ['plan', 'plan', planOptions(), []],
+      ['train', 'training', trainingOptions(), []],
     ];
     if (i % 4 === 0) runs.push(['plan', 'training_plan', trainingPlanOptions(), ['--mode=training']]);
     for (const [command, name, options, extra] of runs) {
