@@ -61,6 +61,9 @@ CommandArgs parse_command_args(const std::vector<std::string>& args, const char*
     if (!has_value && !is_switch(key)) {
       if (i + 1 >= args.size()) throw OptionError(key, "option '" + flag_of(key) + "' needs a value");
       value = args[++i];
+      // "--batch --context 5": the next word is an option, not --batch's value.
+      if (value.rfind("--", 0) == 0 && value.size() > 2)
+        throw OptionError(key, "option '" + flag_of(key) + "' needs a value, but the next word is the option '" + value + "'");
     }
     parsed.options.emplace_back(key, has_value || !is_switch(key) ? value : "true");
   }

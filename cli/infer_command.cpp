@@ -31,34 +31,34 @@ constexpr const char* kInferHelp =
 void print_inference_table(const InferenceEstimate& estimate) {
   const InferenceWorkload& w = estimate.workload;
   const InferenceMemory& memory = estimate.memory;
-  std::printf("model_type: %s   weights: %s   kv cache: %s   batch %lld x context %lld   tp %lld pp %lld ep %lld\n\n",
-              estimate.model_type.c_str(), weight_format_info(w.weight_format).id, kv_cache_dtype_info(w.kv_cache_dtype).id,
+  print("model_type: %s   weights: %s   kv cache: %s   batch %lld x context %lld   tp %lld pp %lld ep %lld\n\n",
+              estimate.model_type, weight_format_info(w.weight_format).id, kv_cache_dtype_info(w.kv_cache_dtype).id,
               static_cast<long long>(w.batch_size), static_cast<long long>(w.context_tokens),
               static_cast<long long>(w.layout.tensor_parallel), static_cast<long long>(w.layout.pipeline_parallel),
               static_cast<long long>(w.layout.expert_parallel));
-  std::printf("%-14s %20s %26s\n", "per GPU", "bytes", "");
+  print("%-14s %20s %26s\n", "per GPU", "bytes", "");
   for (const auto& term : memory.terms)
-    std::printf("  %-12s %20s %26s\n      %s\n", term.name.c_str(), with_thousands(term.bytes).c_str(),
-                gib_and_gb(term.bytes).c_str(), term.formula.c_str());
+    print("  %-12s %20s %26s\n      %s\n", term.name, with_thousands(term.bytes),
+                gib_and_gb(term.bytes), term.formula);
   const std::int64_t total = memory.totals.total_bytes_per_gpu;
-  std::printf("  %-12s %20s %26s\n", "total", with_thousands(total).c_str(), gib_and_gb(total).c_str());
-  std::printf("\nKV cache per token (all layers): %s bytes\n", with_thousands(memory.totals.kv_cache_bytes_per_token).c_str());
+  print("  %-12s %20s %26s\n", "total", with_thousands(total), gib_and_gb(total));
+  print("\nKV cache per token (all layers): %s bytes\n", with_thousands(memory.totals.kv_cache_bytes_per_token));
   if (estimate.on_gpu) {
     const InferenceOnGpu& on_gpu = *estimate.on_gpu;
     const std::int64_t headroom = on_gpu.verdict.headroom_bytes;
-    std::printf("\n%s: budget %s; %s by %s\n", on_gpu.gpu->name, gib_and_gb(on_gpu.verdict.budget_bytes).c_str(),
-                on_gpu.verdict.fits ? "fits" : "DOES NOT FIT", gib_and_gb(headroom < 0 ? -headroom : headroom).c_str());
+    print("\n%s: budget %s; %s by %s\n", on_gpu.gpu->name, gib_and_gb(on_gpu.verdict.budget_bytes),
+                on_gpu.verdict.fits ? "fits" : "DOES NOT FIT", gib_and_gb(headroom < 0 ? -headroom : headroom));
     const std::pair<const char*, const CapacityAnswer*> answers[] = {
         {"max_batch_size", &on_gpu.capacity.max_batch_size},
         {"max_context_length", &on_gpu.capacity.max_context_length},
         {"min_gpus", &on_gpu.capacity.min_gpus},
     };
     for (const auto& [key, answer] : answers)
-      std::printf("  %-20s %12s   limited by %s\n", key, with_thousands(answer->value).c_str(), answer->limited_by.c_str());
+      print("  %-20s %12s   limited by %s\n", key, with_thousands(answer->value), answer->limited_by);
   }
   if (!estimate.assumptions.empty()) {
-    std::printf("\nassumptions:\n");
-    for (const auto& line : estimate.assumptions) std::printf("  - %s\n", line.c_str());
+    print("\nassumptions:\n");
+    for (const auto& line : estimate.assumptions) print("  - %s\n", line);
   }
 }
 
@@ -75,11 +75,11 @@ bool wants_json(const std::vector<std::string>& args) {
 int run_infer(const std::vector<std::string>& args) {
   const CommandArgs parsed = parse_command_args(args, "infer", {"eager_attention", "logits_all_positions"});
   if (parsed.help) {
-    std::printf("%s%s", kInferHelp, kCustomGpuHelp);
+    print("%s%s", kInferHelp, kCustomGpuHelp);
     return 0;
   }
   const InferenceEstimate estimate = estimate_inference(read_input(parsed.path), parsed.options);
-  if (parsed.json) std::printf("%s\n", inference_report_json(estimate).c_str());
+  if (parsed.json) print("%s\n", inference_report_json(estimate));
   else print_inference_table(estimate);
   return 0;
 }
@@ -88,30 +88,30 @@ int run_plan(const std::vector<std::string>& args) {
   const CommandArgs parsed = parse_command_args(args, "plan", {});
   const std::string report_text = plan_report_json(read_input(parsed.path), parsed.options);
   if (parsed.json) {
-    std::printf("%s\n", report_text.c_str());
+    print("%s\n", report_text);
     return 0;
   }
   const Json report = Json::parse(report_text);
-  std::printf("objective: %s; %lld layouts evaluated, %lld fit and meet the targets\n\n",
-              report["request"]["objective"].get<std::string>().c_str(), report["evaluated"].get<long long>(),
+  print("objective: %s; %lld layouts evaluated, %lld fit and meet the targets\n\n",
+              report["request"]["objective"].get<std::string>(), report["evaluated"].get<long long>(),
               report["feasible"].get<long long>());
-  std::printf("%-16s %4s %3s %3s %3s %-13s %-5s %6s %10s %10s %12s %12s\n", "gpu", "gpus", "tp", "pp", "ep", "weights",
+  print("%-16s %4s %3s %3s %3s %-13s %-5s %6s %10s %10s %12s %12s\n", "gpu", "gpus", "tp", "pp", "ep", "weights",
               "kv", "batch", "TTFT s", "TPOT ms", "tokens/s", "$/M output");
   for (const auto& c : report["best"])
-    std::printf("%-16s %4lld %3lld %3lld %3lld %-13s %-5s %6lld %10.3f %10.2f %12.1f %12.3f\n", c["gpu"].get<std::string>().c_str(),
+    print("%-16s %4lld %3lld %3lld %3lld %-13s %-5s %6lld %10.3f %10.2f %12.1f %12.3f\n", c["gpu"].get<std::string>(),
                 c["gpus"].get<long long>(), c["tp"].get<long long>(), c["pp"].get<long long>(), c["ep"].get<long long>(),
-                c["weights"].get<std::string>().c_str(), c["kv_dtype"].get<std::string>().c_str(), c["batch"].get<long long>(),
+                c["weights"].get<std::string>(), c["kv_dtype"].get<std::string>(), c["batch"].get<long long>(),
                 c["time_to_first_token_seconds"].get<double>(), c["time_per_output_token_seconds"].get<double>() * 1e3,
                 c["tokens_per_second"].get<double>(), c["cost_per_million_output_tokens_usd"].get<double>());
-  std::printf("\nthroughput/cost frontier: %zu layouts\n", report["frontier"].size());
-  for (const auto& note : report["notes"]) std::printf("note: %s\n", note.get<std::string>().c_str());
+  print("\nthroughput/cost frontier: %zu layouts\n", report["frontier"].size());
+  for (const auto& note : report["notes"]) print("note: %s\n", note.get<std::string>());
   return 0;
 }
 
 int run_gpus(const std::vector<std::string>& args) {
   const std::string catalog = accelerator_catalog_json();
   if (wants_json(args)) {
-    std::printf("%s\n", catalog.c_str());
+    print("%s\n", catalog);
     return 0;
   }
   const Json gpus = Json::parse(catalog);
@@ -121,11 +121,11 @@ int run_gpus(const std::vector<std::string>& args) {
     id_width = std::max(id_width, static_cast<int>(gpu["id"].get<std::string>().size()));
     name_width = std::max(name_width, static_cast<int>(gpu["name"].get<std::string>().size()));
   }
-  std::printf("%-*s %-*s %12s %12s %14s %10s\n", id_width, "id", name_width, "name", "memory", "bandwidth", "bf16 dense",
+  print("%-*s %-*s %12s %12s %14s %10s\n", id_width, "id", name_width, "name", "memory", "bandwidth", "bf16 dense",
               "$/hour");
   for (const auto& gpu : gpus) {
-    std::printf("%-*s %-*s %8.1f GiB %7.2f TB/s %8.1f TFLOP/s %9.2f\n", id_width, gpu["id"].get<std::string>().c_str(),
-                name_width, gpu["name"].get<std::string>().c_str(), gpu["memory_bytes"].get<double>() / (1024.0 * 1024.0 * 1024.0),
+    print("%-*s %-*s %8.1f GiB %7.2f TB/s %8.1f TFLOP/s %9.2f\n", id_width, gpu["id"].get<std::string>(),
+                name_width, gpu["name"].get<std::string>(), gpu["memory_bytes"].get<double>() / (1024.0 * 1024.0 * 1024.0),
                 gpu["memory_bandwidth_bytes_per_second"].get<double>() / 1e12,
                 gpu["dense_flops_per_second"]["bf16"].get<double>() / 1e12, gpu["price_per_hour_usd"].get<double>());
   }
@@ -135,15 +135,15 @@ int run_gpus(const std::vector<std::string>& args) {
 int run_cpus(const std::vector<std::string>& args) {
   const std::string catalog = cpu_catalog_json();
   if (wants_json(args)) {
-    std::printf("%s\n", catalog.c_str());
+    print("%s\n", catalog);
     return 0;
   }
-  std::printf("%-24s %-34s %5s %-16s %3s %10s %13s %13s\n", "id", "name", "cores", "memory", "ch", "bandwidth",
+  print("%-24s %-34s %5s %-16s %3s %10s %13s %13s\n", "id", "name", "cores", "memory", "ch", "bandwidth",
               "fp32 peak", "bf16 peak");
   for (const auto& cpu : Json::parse(catalog)) {
-    std::printf("%-24s %-34s %5lld %-16s %3lld %5.1f GB/s %7.2f TFLOP/s %7.2f TFLOP/s\n", cpu["id"].get<std::string>().c_str(),
-                cpu["name"].get<std::string>().c_str(), cpu["cores"].get<long long>(),
-                cpu["memory_type"].get<std::string>().c_str(), cpu["memory_channels"].get<long long>(),
+    print("%-24s %-34s %5lld %-16s %3lld %5.1f GB/s %7.2f TFLOP/s %7.2f TFLOP/s\n", cpu["id"].get<std::string>(),
+                cpu["name"].get<std::string>(), cpu["cores"].get<long long>(),
+                cpu["memory_type"].get<std::string>(), cpu["memory_channels"].get<long long>(),
                 cpu["memory_bandwidth_bytes_per_second"].get<double>() / 1e9,
                 cpu["peak_fp32_flops_per_second"].get<double>() / 1e12, cpu["peak_bf16_flops_per_second"].get<double>() / 1e12);
   }
@@ -153,18 +153,18 @@ int run_cpus(const std::vector<std::string>& args) {
 int run_formats(const std::vector<std::string>& args) {
   const std::string catalog = format_catalog_json();
   if (wants_json(args)) {
-    std::printf("%s\n", catalog.c_str());
+    print("%s\n", catalog);
     return 0;
   }
   const Json formats = Json::parse(catalog);
-  std::printf("weight formats (--weights):\n");
+  print("weight formats (--weights):\n");
   for (const auto& f : formats["weight_formats"])
-    std::printf("  %-16s %6.3f bits/weight  %s\n", f["id"].get<std::string>().c_str(), f["base_bits_per_weight"].get<double>(),
-                f["name"].get<std::string>().c_str());
-  std::printf("KV cache dtypes (--kv-dtype):\n");
+    print("  %-16s %6.3f bits/weight  %s\n", f["id"].get<std::string>(), f["base_bits_per_weight"].get<double>(),
+                f["name"].get<std::string>());
+  print("KV cache dtypes (--kv-dtype):\n");
   for (const auto& k : formats["kv_cache_dtypes"])
-    std::printf("  %-6s %2lld bits  %s\n", k["id"].get<std::string>().c_str(), k["element_bits"].get<long long>(),
-                k["source"].get<std::string>().c_str());
+    print("  %-6s %2lld bits  %s\n", k["id"].get<std::string>(), k["element_bits"].get<long long>(),
+                k["source"].get<std::string>());
   return 0;
 }
 

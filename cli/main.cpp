@@ -50,16 +50,16 @@ constexpr const char* usage_text =
     "  version                       the version\n";
 
 int fail(const std::string& message) {
-  std::fprintf(stderr, "fitcheck: error: %s\n", message.c_str());
+  cli::print_to(stderr, "fitcheck: error: %s\n", message);
   return 2;
 }
 
 void print_parameter_table(const ModelDescription& model, const ParameterCount& count) {
-  std::printf("model_type: %s%s%s\n", model.model_type.c_str(), model.architecture.empty() ? "" : "  architecture: ",
-              model.architecture.c_str());
-  std::printf("\n%-28s %22s %12s\n", "parameters", "exact", "rounded");
+  cli::print("model_type: %s%s%s\n", model.model_type, model.architecture.empty() ? "" : "  architecture: ",
+              model.architecture);
+  cli::print("\n%-28s %22s %12s\n", "parameters", "exact", "rounded");
   const auto row = [](const char* name, std::int64_t value) {
-    std::printf("  %-26s %22s %12s\n", name, cli::with_thousands(value).c_str(), cli::rounded_count(value).c_str());
+    cli::print("  %-26s %22s %12s\n", name, cli::with_thousands(value), cli::rounded_count(value));
   };
   const ParameterBreakdown& b = count.breakdown;
   row("embedding", b.embedding);
@@ -74,12 +74,12 @@ void print_parameter_table(const ModelDescription& model, const ParameterCount& 
   if (count.active_per_token != count.total) row("active per token", count.active_per_token);
   if (count.multi_token_prediction) row("MTP module (not in total)", count.multi_token_prediction);
   const WeightMemoryFigure weights = weight_bytes_at_uniform_width(count, 2);
-  std::printf("\nweights at bf16/fp16: %s bytes = %s\n", cli::with_thousands(weights.bytes).c_str(),
-              cli::gib_and_gb(weights.bytes).c_str());
-  for (const auto& line : model.not_counted) std::printf("not counted: %s\n", line.c_str());
+  cli::print("\nweights at bf16/fp16: %s bytes = %s\n", cli::with_thousands(weights.bytes),
+              cli::gib_and_gb(weights.bytes));
+  for (const auto& line : model.not_counted) cli::print("not counted: %s\n", line);
   if (!model.assumptions.empty()) {
-    std::printf("\nassumptions:\n");
-    for (const auto& line : model.assumptions) std::printf("  - %s\n", line.c_str());
+    cli::print("\nassumptions:\n");
+    for (const auto& line : model.assumptions) cli::print("  - %s\n", line);
   }
 }
 
@@ -98,7 +98,7 @@ int run_params(const std::vector<std::string>& args) {
   if (path.empty()) return fail("params needs a CONFIG.json path (or - for standard input)");
   const ModelDescription model = parse_hf_config(cli::read_input(path));
   const ParameterCount count = count_parameters(model);
-  if (json) std::printf("%s\n", parameter_report_json(model, count).c_str());
+  if (json) cli::print("%s\n", parameter_report_json(model, count));
   else print_parameter_table(model, count);
   return 0;
 }
@@ -137,7 +137,7 @@ int run_config_fields(const std::vector<std::string>& args) {
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
-    std::fputs(usage_text, stderr);
+    cli::put(usage_text, stderr);
     return 2;
   }
   const std::string command = args.front();
@@ -148,15 +148,15 @@ int main(int argc, char** argv) {
     if (command == "train") {
       std::string out, err;
       const int status = cli::run_train(args, out, err);
-      std::fputs(out.c_str(), stdout);
-      std::fputs(err.c_str(), stderr);
+      cli::put(out, stdout);
+      cli::put(err, stderr);
       return status;
     }
     if (command == "transformer-mem") {
       std::string out, err;
       const int status = cli::run_transformer_mem(args, out, err);
-      std::fputs(out.c_str(), stdout);
-      std::fputs(err.c_str(), stderr);
+      cli::put(out, stdout);
+      cli::put(err, stderr);
       return status;
     }
     if (command == "plan") return cli::run_plan_modes(args);
@@ -165,11 +165,11 @@ int main(int argc, char** argv) {
     if (command == "formats") return cli::run_formats(args);
     if (command == "config-fields") return run_config_fields(args);
     if (command == "help" || command == "--help" || command == "-h") {
-      std::fputs(usage_text, stdout);
+      cli::put(usage_text, stdout);
       return 0;
     }
     if (command == "version" || command == "--version") {
-      std::printf("fitcheck 0.1.0\n");
+      cli::print("fitcheck 0.1.0\n");
       return 0;
     }
     return fail("unknown command '" + command + "' (try 'fitcheck help')");

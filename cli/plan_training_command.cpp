@@ -46,14 +46,14 @@ constexpr const char* kHelp =
     "  --json                   one JSON object\n";
 
 void print_rows(const Json& candidates) {
-  std::printf("%-15s %5s %3s %3s %4s %3s %3s %4s %3s %4s %-9s %9s %8s %12s %5s %9s %13s\n", "gpu", "gpus", "tp", "pp", "dp",
+  print("%-15s %5s %3s %3s %4s %3s %3s %4s %3s %4s %-9s %9s %8s %12s %5s %9s %13s\n", "gpu", "gpus", "tp", "pp", "dp",
               "cp", "ep", "zero", "mb", "acc", "recompute", "mem GiB", "step s", "tokens/s", "MFU", "days", "cost USD");
   for (const auto& c : candidates)
-    std::printf("%-15s %5lld %3lld %3lld %4lld %3lld %3lld %4lld %3lld %4lld %-9s %9.2f %8.3f %12.0f %5.3f %9.2f %13.0f\n",
-                c["gpu"].get<std::string>().c_str(), c["gpus"].get<long long>(), c["tp"].get<long long>(),
+    print("%-15s %5lld %3lld %3lld %4lld %3lld %3lld %4lld %3lld %4lld %-9s %9.2f %8.3f %12.0f %5.3f %9.2f %13.0f\n",
+                c["gpu"].get<std::string>(), c["gpus"].get<long long>(), c["tp"].get<long long>(),
                 c["pp"].get<long long>(), c["dp"].get<long long>(), c["cp"].get<long long>(), c["ep"].get<long long>(),
                 c["zero"].get<long long>(), c["micro_batch"].get<long long>(), c["micro_batches"].get<long long>(),
-                c["recompute"].get<std::string>().c_str(),
+                c["recompute"].get<std::string>(),
                 static_cast<double>(c["memory_bytes_per_gpu"].get<std::int64_t>()) / (1024.0 * 1024.0 * 1024.0),
                 c["step_seconds"].get<double>(), c["tokens_per_second"].get<double>(), c["mfu"].get<double>(),
                 c["train_seconds"].get<double>() / 86400.0, c["train_cost_usd"].get<double>());
@@ -64,19 +64,19 @@ int run_plan_training(const std::vector<std::string>& args) {
       args, "plan", {"fp32_gradients", "adafactor_first_moment", "eager_attention", "dropout", "qlora", "lora_dropout"});
   const std::string report_text = training_plan_report_json(read_input(parsed.path), parsed.options);
   if (parsed.json) {
-    std::printf("%s\n", report_text.c_str());
+    print("%s\n", report_text);
     return 0;
   }
   const Json report = Json::parse(report_text);
   const Json& request = report["request"];
-  std::printf("training plan, objective %s: %lld layouts evaluated, %lld fit; %s tokens per step, %.3g tokens to train\n\n",
-              request["objective"].get<std::string>().c_str(), report["evaluated"].get<long long>(),
-              report["feasible"].get<long long>(), with_thousands(request["global_batch_tokens"].get<std::int64_t>()).c_str(),
+  print("training plan, objective %s: %lld layouts evaluated, %lld fit; %s tokens per step, %.3g tokens to train\n\n",
+              request["objective"].get<std::string>(), report["evaluated"].get<long long>(),
+              report["feasible"].get<long long>(), with_thousands(request["global_batch_tokens"].get<std::int64_t>()),
               request["train_tokens"].get<double>());
   print_rows(report["best"]);
-  std::printf("\ntime-to-train/cost frontier (no layout both faster and cheaper): %zu layouts\n", report["frontier"].size());
+  print("\ntime-to-train/cost frontier (no layout both faster and cheaper): %zu layouts\n", report["frontier"].size());
   print_rows(report["frontier"]);
-  for (const auto& note : report["notes"]) std::printf("note: %s\n", note.get<std::string>().c_str());
+  for (const auto& note : report["notes"]) print("note: %s\n", note.get<std::string>());
   return 0;
 }
 
@@ -93,22 +93,22 @@ int run_plan_modes(const std::vector<std::string>& args) {
     else rest.push_back(args[i]);
   }
   if (help) {
-    std::fputs(kHelp, stdout);
-    std::fputs(kCustomGpuHelp, stdout);
+    put(kHelp, stdout);
+    put(kCustomGpuHelp, stdout);
     return 0;
   }
   if (mode == "inference") return run_plan(rest);
   if (mode != "training") {
-    std::fprintf(stderr, "fitcheck: error: --mode: unknown planner mode '%s' (inference, training)\n", mode.c_str());
+    print_to(stderr, "fitcheck: error: --mode: unknown planner mode '%s' (inference, training)\n", mode);
     return 2;
   }
   try {
     return run_plan_training(rest);
   } catch (const OptionError& error) {
-    std::fputs(option_error_line(error).c_str(), stderr);
+    put(option_error_line(error), stderr);
   } catch (const ConfigError& error) {
-    std::fprintf(stderr, "fitcheck: error: config%s: %s\n",
-                 error.field().empty() ? "" : (" field '" + error.field() + "'").c_str(), error.what());
+    print_to(stderr, "fitcheck: error: config%s: %s\n",
+                 error.field().empty() ? "" : (" field '" + error.field() + "'"), error.what());
   }
   return 2;
 }

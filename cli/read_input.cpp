@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "read_input.hpp"
 
+#include "fitcheck/config.hpp"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -9,9 +11,9 @@
 namespace fitcheck::cli {
 
 namespace {
-// Far above any config.json (the largest real ones are a few hundred KB); keeps a mistaken path
-// to a weights file from filling memory.
-constexpr std::size_t max_input_bytes = 64u << 20;
+// The core's one input limit (fitcheck/config.hpp), the page's and WebAssembly's too; keeps a
+// mistaken path to a weights file from filling memory. Reading stops one chunk past it.
+constexpr std::size_t max_input_bytes = kMaxConfigBytes;
 }  // namespace
 
 std::string read_input(const std::string& path) {
@@ -24,7 +26,7 @@ std::string read_input(const std::string& path) {
     text.append(buffer, read);
     if (text.size() > max_input_bytes) {
       if (file != stdin) std::fclose(file);
-      throw std::runtime_error("'" + path + "' is larger than 64 MiB; a config.json is a few KB");
+      throw std::runtime_error("'" + path + "': " + config_too_large_message(text.size()).replace(0, 14, "it is at least"));
     }
   }
   const bool failed = std::ferror(file) != 0;

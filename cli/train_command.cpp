@@ -65,7 +65,9 @@ constexpr const char* kHelp =
 
 std::string line(const char* format, const std::string& a, const std::string& b = "", const std::string& c = "") {
   char buffer[512];
-  std::snprintf(buffer, sizeof buffer, format, a.c_str(), b.c_str(), c.c_str());
+  // Escaped before snprintf sees them (cli/format.hpp), so a NUL inside shows as \x00.
+  const std::string sa = terminal_safe(a), sb = terminal_safe(b), sc = terminal_safe(c);
+  std::snprintf(buffer, sizeof buffer, format, sa.c_str(), sb.c_str(), sc.c_str());
   return buffer;
 }
 

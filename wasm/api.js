@@ -7,7 +7,43 @@
 var fitcheckEncoder = new TextEncoder();
 var fitcheckDecoder = new TextDecoder();
 
-// Call numbers: wasm/bindings.cpp's `Call`.
+var fitcheckMaxInputBytes = 0;
+
+// The core's one input limit (fitcheck/config.hpp kMaxConfigBytes), asked once.
+function fitcheckInputLimit() {
+  if (!fitcheckMaxInputBytes) fitcheckMaxInputBytes = Number(fitcheckCall(10, '', null, true));
+  return fitcheckMaxInputBytes;
+}
+
+// The UTF-8 length of `text` as TextEncoder would write it (a lone surrogate: U+FFFD, 3 bytes).
+function fitcheckUtf8Length(text) {
+  var bytes = 0;
+  for (var i = 0; i < text.length; ++i) {
+    var unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xD800 && unit < 0xDC00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xFC00) === 0xDC00) { bytes += 4; ++i; }
+    else bytes += 3;
+  }
+  return bytes;
+}
+
+// _malloc that never hands back 0: a failed allocation frees what this call allocated and throws,
+// leaving the module as it was (nothing is written at address 0).
+function fitcheckAllocate(size, owned) {
+  var pointer = _malloc(size);
+  if (!pointer) {
+    owned.forEach(function (p) { _free(p); });
+    owned.length = 0;
+    throw new Error('fitcheck: not enough memory for an input of ' + size + ' bytes; nothing was computed');
+  }
+  owned.push(pointer);
+  return pointer;
+}
+
+// Call numbers: wasm/bindings.cpp's `Call`. Every text goes in as (pointer, length): a NUL inside is
+// a byte like any other, never an end. A text over the input limit is not copied: it goes in as
+// (0, length) and the core refuses it by its length, in its own words.
 function fitcheckCall(call, configText, options, raw) {
   var texts = [configText === undefined || configText === null ? '' : String(configText)];
   if (options !== undefined && options !== null) {
@@ -16,23 +52,28 @@ function fitcheckCall(call, configText, options, raw) {
       if (value !== undefined && value !== null) texts.push(key, String(value));
     });
   }
-  // Lone UTF-16 surrogates become U+FFFD: the core always sees well-formed UTF-8.
-  var encoded = texts.map(function (text) { return fitcheckEncoder.encode(text); });
-  var pointers = [];
-  var table = _malloc(encoded.length * 8);
+  var limit = call === 10 ? Infinity : fitcheckInputLimit();
+  // Lone UTF-16 surrogates become U+FFFD: the core always sees well-formed UTF-8. A text longer
+  // than the limit in UTF-16 units is longer in UTF-8 bytes too: not even encoded.
+  var encoded = texts.map(function (text) {
+    return text.length > limit ? { length: fitcheckUtf8Length(text) } : fitcheckEncoder.encode(text);
+  });
+  var owned = [];
+  var table = fitcheckAllocate(encoded.length * 8, owned);
   var result = 0;
   try {
     encoded.forEach(function (bytes, i) {
-      var pointer = _malloc(bytes.length + 1);
-      pointers.push(pointer);
-      HEAPU8.set(bytes, pointer);  // HEAPU8 read after each malloc: memory may have grown
+      var pointer = 0;
+      if (bytes.length <= limit) {
+        pointer = fitcheckAllocate(bytes.length + 1, owned);
+        HEAPU8.set(bytes, pointer);  // HEAPU8 read after each malloc: memory may have grown
+      }
       HEAPU32[(table >> 2) + 2 * i] = pointer;
       HEAPU32[(table >> 2) + 2 * i + 1] = bytes.length;
     });
     result = _fitcheck_call(call, table, encoded.length);
   } finally {
-    pointers.forEach(function (pointer) { _free(pointer); });
-    _free(table);
+    owned.forEach(function (pointer) { _free(pointer); });
   }
   if (!result) throw new Error('the core ran out of memory');
   var status = HEAPU32[result >> 2];
@@ -54,3 +95,11 @@ Module['acceleratorCatalog'] = function () { return fitcheckCall(6); };
 Module['formatCatalog'] = function () { return fitcheckCall(7); };
 Module['version'] = function () { return fitcheckCall(8, '', null, true); };
 Module['configFields'] = function () { return fitcheckCall(9); };
+Module['maxInputBytes'] = fitcheckInputLimit;
+// A report's JSON text exactly as the core wrote it (the CLI's --json prints the same bytes), for
+// byte-for-byte comparisons (tests/node/native-wasm-identity.test.mjs). Errors throw as above.
+Module['reportText'] = function (name, configText, options) {
+  var calls = { parameters: 0, inference: 1, training: 2, plan: 3, training_plan: 4, transformer_mem: 5 };
+  if (!(name in calls)) throw new Error('unknown report ' + String(name));
+  return fitcheckCall(calls[name], configText, options, true);
+};

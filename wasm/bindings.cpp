@@ -31,6 +31,7 @@ enum class Call : std::int32_t {
   format_catalog = 7,
   version = 8,
   config_fields = 9,
+  max_input_bytes = 10,
 };
 
 // The answer's status word (wasm/api.js): the report, or an error with or without the field it names.
@@ -60,7 +61,17 @@ std::uint32_t* answer(Status status, std::string_view first, std::string_view se
 }
 
 std::string report(Call call, const Text* texts, std::uint32_t count) {
-  // texts[0]: the config text; then key, value, key, value... of the options.
+  // texts[0]: the config text; then key, value, key, value... of the options. A text over the
+  // input limit comes as (nullptr, its length), not copied (wasm/api.js): refused by its length.
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (texts[i].length <= fitcheck::kMaxConfigBytes && texts[i].bytes) continue;
+    const std::string message = fitcheck::config_too_large_message(texts[i].length);
+    if (i == 0) throw fitcheck::ConfigError("", message);
+    const std::string key = i % 2 == 1 || texts[i - 1].length > fitcheck::kMaxConfigBytes ? "" : std::string(view(texts[i - 1]));
+    throw fitcheck::OptionError(key, "option '" + key + "' is " + std::to_string(texts[i].length) +
+                                         " bytes, more than the " + std::to_string(fitcheck::kMaxConfigBytes >> 20) +
+                                         " MiB fitcheck reads");
+  }
   const std::string_view config = count > 0 ? view(texts[0]) : std::string_view();
   fitcheck::OptionList options;
   for (std::uint32_t i = 1; i + 1 < count; i += 2) options.emplace_back(view(texts[i]), view(texts[i + 1]));
@@ -77,6 +88,7 @@ std::string report(Call call, const Text* texts, std::uint32_t count) {
     case Call::format_catalog: return fitcheck::format_catalog_json();
     case Call::version: return "0.1.0";
     case Call::config_fields: return fitcheck::config_fields_json();
+    case Call::max_input_bytes: return std::to_string(fitcheck::kMaxConfigBytes);
     default: break;
   }
   throw std::invalid_argument("this function is not in this build of the core (the first-view module has "

@@ -163,3 +163,28 @@ test('a planner row on a custom GPU opens with its figures, in the Inference and
   assertLocalOnly(training.log, origin());
   await training.context.close();
 });
+
+// #19 D01/D02: a custom rate so small that figures would be infinite. The core refuses it naming
+// the option; every tab shows that refusal, and nothing crashes or shows a figure as 0.
+test('a custom rate that would make figures infinite: each tab shows the refusal, nothing crashes', async () => {
+  const figures = 'custom_gpu_memory_gib=80&{p}custom_gpu_bandwidth_gb_per_s=3000&{p}custom_gpu_bf16_tflops=5e-324';
+  const hashes = [
+    `#model=preset&mode=plan&p.gpus=h100-sxm-80gb,custom&p.${figures.replaceAll('{p}', 'p.')}`,
+    `#model=preset&mode=plan&p.gpus=h100-sxm-80gb,custom&p.objective=lowest_cost&p.${figures.replaceAll('{p}', 'p.')}`,
+    `#model=preset&mode=plan&p.kind=training&q.gpus=h100-sxm-80gb,custom&q.${figures.replaceAll('{p}', 'q.')}`,
+    `#model=preset&mode=training&t.gpu=custom&t.${figures.replaceAll('{p}', 't.')}`,
+    `#model=preset&mode=inference&gpu=custom&${figures.replaceAll('{p}', '')}`,
+  ];
+  for (const hash of hashes) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(server.url + hash);
+    await page.getByTestId('total-params').waitFor();
+    const alert = page.locator('[role=alert]', { hasText: /at least 0\.001/ }).first();
+    await alert.waitFor({ timeout: 60000 });
+    const body = await page.locator('body').innerText();
+    assert.doesNotMatch(body, /Something went wrong/, hash);
+    assert.match(await alert.innerText(), /custom_gpu_bf16_tflops|bf16/i, hash);
+    await context.close();
+  }
+});

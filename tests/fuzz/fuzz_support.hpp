@@ -180,6 +180,15 @@ std::optional<nlohmann::json> report_unless_refused(const char* entry_point, Com
   return check_report(report);
 }
 
+// True when a JSON array holds one value twice (list options keep each item once).
+inline bool has_duplicates(const nlohmann::json& array) {
+  if (!array.is_array()) return false;
+  for (std::size_t i = 0; i < array.size(); ++i)
+    for (std::size_t k = i + 1; k < array.size(); ++k)
+      if (array[i] == array[k]) return true;
+  return false;
+}
+
 // Sum of the "bytes" of report["terms"] must be the total (the table adds up).
 inline void check_terms_add_up(const nlohmann::json& report, const char* total_key, std::string_view text) {
   if (!report.contains("terms") || !report.contains(total_key)) return;

@@ -59,6 +59,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!report) return 0;
   const nlohmann::json& parsed = *report;
   if (parsed["feasible"].get<std::int64_t>() > parsed["evaluated"].get<std::int64_t>()) fuzz::fail("more feasible plans than evaluated", text);
+  for (const char* list : {"gpus", "micro_batch_sizes", "zero_stages", "recompute_modes"})
+    if (parsed["request"].contains(list) && fuzz::has_duplicates(parsed["request"][list]))
+      fuzz::fail(std::string("the request's ") + list + " repeat an item", text);
   if (parsed["best"].size() > parsed["feasible"].get<std::size_t>()) fuzz::fail("more plans listed than feasible", text);
   check_layouts(parsed["best"], parsed["request"], text);
   check_layouts(parsed["frontier"], parsed["request"], text);

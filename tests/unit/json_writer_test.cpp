@@ -109,17 +109,20 @@ TEST_CASE("the JSON writer writes what nlohmann's dump() writes, over 2,000 rand
   }
 }
 
-TEST_CASE("the JSON writer: NaN and infinities are null, null is null, a bad UTF-8 byte becomes U+FFFD") {
+TEST_CASE("the JSON writer: NaN and infinities are refused, null is null, a bad UTF-8 byte becomes U+FFFD") {
+  JsonWriter refusing;
+  refusing.begin_object();
+  CHECK_THROWS_AS(refusing.field("nan", std::nan("")), std::domain_error);
+  CHECK_THROWS_AS(refusing.field("inf", -std::numeric_limits<double>::infinity()), std::domain_error);
+  CHECK_THROWS_AS(refusing.element(std::numeric_limits<double>::infinity()), std::domain_error);
   JsonWriter writer;
   writer.begin_object();
-  writer.field("nan", std::nan(""));
-  writer.field("inf", -std::numeric_limits<double>::infinity());
   writer.field("none", nullptr);
   writer.field("bad", std::string_view("a\xFF" "b\xC3"));
   writer.field("surrogate", std::string_view("\xED\xA0\x80"));
   writer.field("numbers", std::vector<std::int64_t>{1, -2, 3});
   writer.end_object();
   CHECK(writer.take() ==
-        "{\"nan\":null,\"inf\":null,\"none\":null,\"bad\":\"a\xEF\xBF\xBD" "b\xEF\xBF\xBD\","
+        "{\"none\":null,\"bad\":\"a\xEF\xBF\xBD" "b\xEF\xBF\xBD\","
         "\"surrogate\":\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\",\"numbers\":[1,-2,3]}");
 }

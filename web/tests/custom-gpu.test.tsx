@@ -5,7 +5,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { App } from '../src/app/calculator';
 import { ConfigInput } from '../src/model/config-input';
-import { maxConfigFileBytes } from '../src/model/config-file';
+import { maxConfigBytes, oversizedPaste } from '../src/model/config-file';
 import { choosingGpu, defaultCustomGpu, optionsForKind } from '../src/gpu/custom-gpu';
 import { defaultInputs } from '../src/app/inputs';
 import { defaultWorkload, inferenceOptions } from '../src/inference/inference-inputs';
@@ -131,8 +131,29 @@ describe('a config.json file', () => {
     const onText = renderInput();
     drop(new File(['model_type: llama'], 'config.yaml'));
     await waitFor(() => expect(screen.getByTestId('config-file-error').textContent).toMatch(/^config\.yaml is not JSON/));
-    drop(new File(['x'.repeat(maxConfigFileBytes + 1)], 'big.json'));
-    await waitFor(() => expect(screen.getByTestId('config-file-error').textContent).toMatch(/^big\.json is 1,048,577 bytes/));
+    drop(new File(['x'.repeat(maxConfigBytes + 1)], 'big.json'));
+    await waitFor(() => expect(screen.getByTestId('config-file-error').textContent).toMatch(/^big\.json is 8,388,609 bytes, more than the 8 MiB fitcheck reads/));
     expect(onText).not.toHaveBeenCalled();
+  });
+  // One input limit, the core's 8 MiB (#19 D11): a paste above it is refused at once, unparsed.
+  test('a paste over the input limit: refused inline, nothing handed on', () => {
+    const onText = renderInput();
+    const textarea = screen.getByTestId('config') as HTMLTextAreaElement;
+    const started = performance.now();
+    fireEvent.input(textarea, { target: { value: 'x'.repeat(50 * 1024 * 1024) } });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(screen.getByTestId('config-file-error').textContent).toMatch(/^The pasted text is at least 52,428,800 bytes, more than the 8 MiB fitcheck reads/);
+    expect(onText).not.toHaveBeenCalled();
+    fireEvent.input(textarea, { target: { value: '{"model_type":"llama"}' } });
+    expect(onText).toHaveBeenCalledWith('{"model_type":"llama"}');
+    expect(screen.queryByTestId('config-file-error')).toBeNull();
+  });
+  test('the paste limit counts UTF-8 bytes', () => {
+    expect(maxConfigBytes).toBe(8388608);
+    expect(oversizedPaste('x'.repeat(8388608))).toBeUndefined();
+    expect(oversizedPaste('x'.repeat(8388609))).toMatch(/8,388,609 bytes/);
+    expect(oversizedPaste('é'.repeat(4194304))).toBeUndefined(); // 8,388,608 bytes
+    expect(oversizedPaste('é'.repeat(4194305))).toMatch(/is 8,388,610 bytes/);
+    expect(oversizedPaste('\u{1F600}'.repeat(2097153))).toMatch(/is 8,388,612 bytes/);
   });
 });

@@ -21,6 +21,17 @@ const mixtral = fixtureConfig('mistralai--Mixtral-8x7B-v0.1.json');
 const kinds = ['h100-sxm-80gb', 'h200', 'a100-sxm-80gb', 'l40s', 'rtx-4090'];
 
 describe('per-kind calls joined', () => {
+  // #19 D06: a kind listed twice, or by two names of one catalog entry, is planned once.
+  test('a kind listed twice or by an alias is planned once', () => {
+    const options: PlanOptions = { weights: 'bf16', batches: '1,8' };
+    const whole = core.planReport(llama, { ...options, gpus: 'h200,h100-sxm-80gb' });
+    const listed = ['h200', 'H200', 'h100', 'h100-sxm-80gb', 'h200'];
+    const joined = mergePlans(listed.map((gpu) => core.planReport(llama, { ...options, gpus: gpu })));
+    expect(joined.request.gpus).toEqual(['h200', 'h100-sxm-80gb']);
+    expect(joined.evaluated).toBe(whole.evaluated);
+    expect(joined.best).toEqual(whole.best.map((c) => ({ ...c })));
+    expect(core.planReport(llama, { ...options, gpus: listed.join(',') })).toEqual(whole);
+  });
   for (const objective of ['highest_throughput', 'lowest_latency', 'lowest_cost', 'fewest_gpus'] as const) {
     test(`equal one call over every kind: ${objective}`, () => {
       for (const config of [llama, mixtral]) {

@@ -188,7 +188,7 @@ async function check(hashes: string[], roundTripEvery: number): Promise<string[]
       if (i % roundTripEvery === 0) {
         const again = await decodeInputs(await encodeInputs(inputs), presetId);
         const twice = await decodeInputs(await encodeInputs(again.inputs), presetId);
-        // (the first pass cuts a pasted config to the fields the core reads)
+        // (a pasted config travels exactly, so one pass would do; two catch any drift)
         expect.soft(twice.inputs, `round trip of ${describeHash(hash)}`).toEqual(again.inputs);
       }
     } catch (error) {

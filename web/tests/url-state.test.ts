@@ -58,13 +58,45 @@ describe('inputs in the hash', () => {
     expect(inputs.workload.context).toBe('32768');
     expect(inputs.plan.objective).toBe('highest_throughput');
   });
-  test('a pasted config travels cut down to the fields the core reads', async () => {
-    const inputs = { ...defaultInputs('x'), modelKind: 'pasted' as const, presetId: '', pastedText: '{"model_type":"gpt2","n_layer":12,"n_ctx":1024,"_name_or_path":"gpt2"}' };
-    const hash = await encodeInputs(inputs);
-    const { inputs: back } = await decodeInputs(hash, 'x');
-    expect(JSON.parse(back.pastedText)).toEqual({ model_type: 'gpt2', n_layer: 12 });
-    expect(back.modelKind).toBe('pasted');
+  test('a pasted config travels exactly as pasted (#19 D07)', async () => {
+    for (const pastedText of [
+      '{"model_type":"gpt2","n_layer":12,"n_ctx":1024,"_name_or_path":"gpt2"}',
+      '{"hidden_size": 4096, "hidden_size": 8192}',
+      '{"vocab_size": 1e400}',
+      '{\n  "model_type" : "llama"\t}\n\n',
+      'not json [[[[',
+      '\uFF5B"model_type":"llama"}',
+      '{"a":"\u0000","b":"\\u0000"}',
+    ]) {
+      const inputs = { ...defaultInputs('x'), modelKind: 'pasted' as const, presetId: '', pastedText };
+      const { inputs: back, problem } = await decodeInputs(await encodeInputs(inputs), 'x');
+      expect(problem).toBeUndefined();
+      expect(back.pastedText).toBe(pastedText);
+      expect(back.modelKind).toBe('pasted');
+    }
   });
+  test('any well-formed text round-trips through a link unchanged (seeded fuzz, #19 D07)', async () => {
+    let seed = 0x5eed0019;
+    const below = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return Math.floor((seed / 2 ** 31) * n);
+    };
+    const pieces = ['{', '}', '[', ']', '"', ':', ',', ' ', '\n', '\t', '\r', '\\', '1e400', '-0', 'NaN', '"hidden_size"', '\u0000', '%', '&', '#', '+', '='];
+    for (let i = 0; i < 1500; ++i) {
+      let text = '';
+      const length = below(4) === 0 ? below(3000) : below(60);
+      for (let k = 0; k < length; ++k) {
+        const kind = below(4);
+        if (kind === 0) text += pieces[below(pieces.length)];
+        else if (kind === 1) text += String.fromCodePoint(below(0x80));
+        else if (kind === 2) text += String.fromCodePoint(0x80 + below(0xd800 - 0x80));
+        else text += String.fromCodePoint(below(2) ? 0xe000 + below(0x2000) : 0x10000 + below(0x100000));
+      }
+      const inputs = { ...defaultInputs('x'), modelKind: 'pasted' as const, presetId: '', pastedText: text };
+      const { inputs: back } = await decodeInputs(await encodeInputs(inputs), 'x');
+      expect(back.pastedText).toBe(text);
+    }
+  }, 120_000);
   test('"from numbers" round-trips', async () => {
     const inputs = { ...defaultInputs('x'), modelKind: 'numbers' as const, presetId: '' };
     inputs.numbers = { ...inputs.numbers, hidden_size: '2048', num_local_experts: '8', tie_word_embeddings: true };

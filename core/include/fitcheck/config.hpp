@@ -2,6 +2,7 @@
 // Reading a Hugging Face config.json into a ModelDescription. Text in, struct out: no I/O.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -21,6 +22,13 @@ class ConfigError : public std::runtime_error {
  private:
   std::string field_;
 };
+
+// The largest config.json text fitcheck reads, in bytes: one limit for the CLI (files and standard
+// input), WebAssembly (wasm/api.js, every text handed in) and the page (pastes and files, checked
+// before anything parses them). The largest real configs are a few hundred KB.
+inline constexpr std::size_t kMaxConfigBytes = std::size_t{8} << 20;  // 8 MiB
+// The refusal of a text of `bytes` bytes above kMaxConfigBytes, as every front end words it.
+std::string config_too_large_message(std::size_t bytes);
 
 // Parses config.json text. Throws ConfigError on malformed JSON, a wrong type, a missing or
 // contradictory field. Defaults applied are listed in ModelDescription::assumptions.

@@ -51,6 +51,14 @@ class OptionReader {
 
 // A comma-separated option value ("bf16, fp8,,q4_k_m"): items trimmed of spaces, empty ones dropped.
 std::vector<std::string> split_option_list(const std::string& text);
+// Appends `item` unless `items` holds it already: a list option names each item once, so
+// "h200,H200" (one catalog GPU) or "8,8" plans each once. Used by every list option's reader.
+template <typename T>
+void append_unique(std::vector<T>& items, const T& item) {
+  for (const auto& kept : items)
+    if (kept == item) return;
+  items.push_back(item);
+}
 // One item of such a list read as a count in [minimum, maximum]; refusals name `key` as count() does.
 std::int64_t option_list_count(const char* key, const std::string& item, std::int64_t minimum, std::int64_t maximum);
 

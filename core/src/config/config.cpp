@@ -56,6 +56,11 @@ StoredPrecision read_stored_precision(const ConfigFields& root, const ConfigFiel
   }
   // -1: one group per row (GPTQ); bounded so that group arithmetic stays far inside 64 bits.
   stored.quant_group_size = quantization->optional_count("quantization_config.group_size", -1, 1 << 20).value_or(0);
+  if (stored.quant_group_size == 0 && quantization->has("quantization_config.group_size")) {
+    // 0 is "not given" here (the format's default, 128); a written 0 is refused as the group_size option refuses it.
+    const std::string field = quantization->path_of("quantization_config.group_size");
+    throw ConfigError(field, "field '" + field + "' must be -1 (one group per row) or positive, but it is 0");
+  }
   if (auto blocks = quantization->integer_list("quantization_config.weight_block_size"); blocks && blocks->size() == 2) {
     for (const std::int64_t size : *blocks)
       if (size < 1 || size > (1 << 20))

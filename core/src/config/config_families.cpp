@@ -137,6 +137,21 @@ std::vector<std::int64_t> sliding_windows(const std::string& type, const ConfigF
   return windows;
 }
 
+// 0 routed experts reads as a dense model only where nothing else says MoE: a family that is
+// always MoE (Mixtral, Qwen-MoE, DeepSeek-V2/V3, gpt-oss...) or a top-k above 0 contradicts it, and
+// the count is refused, naming the field, rather than silently counted as dense.
+void refuse_zero_experts(const std::string& type, const ConfigFields& fields) {
+  const bool moe_family = type.find("moe") != std::string::npos || type == "mixtral" || type == "deepseek_v2" ||
+                          type == "deepseek_v3" || type == "gpt_oss" || type == "dbrx" || type == "jamba";
+  const auto top_k = fields.optional_count("num_experts_per_tok", 0, max_experts).value_or(0);
+  if (!moe_family && top_k == 0) return;
+  const std::string path = fields.path_of("num_local_experts");
+  throw ConfigError(path, "field '" + path + "' is 0, but " +
+                              (top_k > 0 ? "num_experts_per_tok is " + std::to_string(top_k)
+                                         : "model_type '" + detail::printable(type) + "' is a mixture of experts") +
+                              ": the number of routed experts must be at least 1 (or the MoE fields absent for a dense model)");
+}
+
 struct MoeRule {
   MoeShape shape;
   std::vector<bool> is_sparse;  // per layer
@@ -146,6 +161,7 @@ struct MoeRule {
 std::optional<MoeRule> read_moe(const std::string& type, const ConfigFields& fields, std::int64_t layers,
                                 std::int64_t dense_width) {
   const auto experts = fields.optional_count("num_local_experts", 0, max_experts);
+  if (experts && *experts == 0) refuse_zero_experts(type, fields);
   if (!experts || *experts == 0) return std::nullopt;
   MoeRule rule;
   MoeShape& moe = rule.shape;

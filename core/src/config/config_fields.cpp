@@ -50,7 +50,11 @@ std::string show(const Json& value) {
 // Reports the position of a syntax error as line and column, counted from the byte offset.
 std::string line_and_column(std::string_view text, std::size_t byte_offset) {
   std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < byte_offset && i < text.size(); ++i) column = text[i] == '\n' ? (++line, 1) : column + 1;
+  // Columns count characters, as editors do: a UTF-8 continuation byte adds none.
+  for (std::size_t i = 0; i < byte_offset && i < text.size(); ++i) {
+    if (text[i] == '\n') ++line, column = 1;
+    else if ((static_cast<unsigned char>(text[i]) >> 6) != 0x2) ++column;
+  }
   return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
@@ -104,6 +108,35 @@ void close_member(Frame& frame, std::string_view text, std::size_t end, Prescan&
   }
 }
 
+// The offset in the original text of an offset in the cleaned text.
+std::size_t original_offset(const Prescan& scan, std::size_t cleaned_offset);
+
+// The refusal of a syntax error the JSON library found in the cleaned text.
+ConfigError syntax_error(std::string_view text, const Prescan& scan, const Json::parse_error& error) {
+  std::string what = error.what();
+  // nlohmann's message is "[json.exception.parse_error.101] parse error at line 1, column 5:
+  // syntax error while parsing ... - detail"; keep the part after the position.
+  const auto colon = what.find(": ", what.find("parse error"));
+  std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
+  return ConfigError("", "config.json is not valid JSON (" +
+                             line_and_column(text, original_offset(scan, error.byte > 0 ? error.byte - 1 : 0)) +
+                             "): " + printable(detail, 400));
+}
+
+// Deep nesting is refused before the JSON library sees the text; but when the text before the
+// offending bracket is not the start of any JSON (prose with brackets), that syntax error is the
+// real problem. The prefix nests at most max_nesting_depth levels, so the library parses it safely;
+// a valid prefix ends in "unexpected end of input" at its end, which is not an error before it.
+void refuse_syntax_error_before(std::string_view text, const Prescan& scan, std::size_t offset) {
+  try {
+    const Json prefix = Json::parse(scan.cleaned.begin(), scan.cleaned.end());
+    (void)prefix;
+  } catch (const Json::parse_error& error) {
+    if (error.byte > 0 && original_offset(scan, error.byte - 1) < offset) throw syntax_error(text, scan, error);
+  } catch (const Json::exception&) {
+  }
+}
+
 Prescan prescan(std::string_view text) {
   Prescan scan;
   scan.cleaned.reserve(text.size() + 16);
@@ -123,9 +156,11 @@ Prescan prescan(std::string_view text) {
       continue;
     }
     if (c == '{' || c == '[') {
-      if (stack.size() >= max_nesting_depth)
+      if (stack.size() >= max_nesting_depth) {
+        refuse_syntax_error_before(text, scan, i);  // text that is not JSON earlier: say that instead
         throw ConfigError("", "config.json nests objects and arrays more than " + std::to_string(max_nesting_depth) +
                                   " levels deep (" + line_and_column(text, i) + "); a config.json needs a handful");
+      }
       Frame frame;
       frame.object = c == '{';
       if (!stack.empty()) frame.path = stack.back().path + (stack.back().object ? stack.back().key : std::string("[]")) + ".";
@@ -198,23 +233,27 @@ std::string printable(std::string_view text, std::size_t limit) {
 }
 
 std::shared_ptr<const JsonDocument> parse_json_document(std::string_view text) {
+  if (text.size() > kMaxConfigBytes) throw ConfigError("", config_too_large_message(text.size()));
+  // The text comes with its length everywhere: a NUL byte is refused, never an end of the input.
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos)
+    throw ConfigError("", "config.json is not valid JSON (" + line_and_column(text, nul) + "): a NUL byte (\\x00), which JSON text never holds");
   if (text.size() >= 3 && static_cast<unsigned char>(text[0]) == 0xEF &&
       static_cast<unsigned char>(text[1]) == 0xBB && static_cast<unsigned char>(text[2]) == 0xBF) {
     text.remove_prefix(3);  // a UTF-8 byte order mark is harmless; editors on Windows add it
+  } else if (!text.empty() && static_cast<unsigned char>(text[0]) == 0xEF) {
+    // The JSON library reads a leading 0xEF as a broken byte order mark ("invalid BOM"); it is a
+    // character (a fullwidth brace U+FF5B) that no JSON text starts with.
+    std::size_t length = 1;
+    while (length < 3 && length < text.size() && (static_cast<unsigned char>(text[length]) >> 6) == 0x2) ++length;
+    throw ConfigError("", "config.json is not valid JSON (line 1, column 1): it starts with '" + printable(text.substr(0, length)) +
+                              "', not '{'");
   }
   auto document = std::make_shared<JsonDocument>();
   const Prescan scan = prescan(text);
   try {
     document->value = Json::parse(scan.cleaned.begin(), scan.cleaned.end());
   } catch (const Json::parse_error& error) {
-    std::string what = error.what();
-    // nlohmann's message is "[json.exception.parse_error.101] parse error at line 1, column 5:
-    // syntax error while parsing ... - detail"; keep the part after the position.
-    const auto colon = what.find(": ", what.find("parse error"));
-    std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
-    throw ConfigError("", "config.json is not valid JSON (" +
-                              line_and_column(text, original_offset(scan, error.byte > 0 ? error.byte - 1 : 0)) +
-                              "): " + printable(detail, 400));
+    throw syntax_error(text, scan, error);
   } catch (const Json::out_of_range& error) {
     // A number beyond a double's range (1e400): the library names the literal but not its place.
     const std::string what = error.what();
@@ -245,7 +284,13 @@ ConfigFields ConfigFields::root(const std::shared_ptr<const JsonDocument>& docum
 }
 
 std::string ConfigFields::path_of_key(std::string_view key) const { return path_ + std::string(key); }
-std::string ConfigFields::path_of(Field field) const { return path_of_key(field.names().name); }
+// The spelling the config uses when the field is there (a Qwen config's num_experts), else the
+// canonical name: a refusal names what the user wrote.
+std::string ConfigFields::path_of(Field field) const {
+  std::string_view found_name;
+  if (find(field, &found_name) != nullptr) return path_of_key(found_name);
+  return path_of_key(field.names().name);
+}
 
 const void* ConfigFields::find(Field field, std::string_view* found_name) const {
   const FieldNames& names = field.names();
@@ -293,6 +338,8 @@ std::optional<std::int64_t> ConfigFields::integer(Field field) const {
                         std::to_string(static_cast<std::int64_t>(number)));
       return static_cast<std::int64_t>(number);
     }
+    if (std::isfinite(number) && number == std::floor(number))  // beyond 64 bits, or 9e15 written as a float
+      throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' is too large: " + show(value));
     throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a whole number, but it is " + show(value));
   }
   throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a whole number, but it is " +
@@ -421,3 +468,12 @@ std::int64_t ConfigFields::required_count(Field field, std::int64_t minimum, std
 }
 
 }  // namespace fitcheck::detail
+
+namespace fitcheck {
+
+std::string config_too_large_message(std::size_t bytes) {
+  return "config.json is " + std::to_string(bytes) + " bytes, more than the " + std::to_string(kMaxConfigBytes >> 20) +
+         " MiB fitcheck reads (a config.json is a few KB)";
+}
+
+}  // namespace fitcheck

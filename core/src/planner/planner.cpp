@@ -29,21 +29,38 @@ struct LayoutChoice {
   std::int64_t tp = 1, pp = 1, ep = 1;
 };
 
+// The tail of every ranking: layouts the objective ties on (an fp8 and an int8 KV cache of the same
+// size and speed) fall in one order everywhere, whatever the sort's implementation (libstdc++
+// natively, libc++ in WebAssembly), so native and WebAssembly answers are the same.
+auto layout_key(const PlanCandidate& c) {
+  return std::make_tuple(c.gpu, c.gpus, c.tensor_parallel, c.pipeline_parallel, c.expert_parallel,
+                         static_cast<int>(c.weight_format), static_cast<int>(c.kv_cache_dtype), c.batch_size);
+}
+
 bool better(const PlanCandidate& a, const PlanCandidate& b, PlanObjective objective) {
   switch (objective) {
     case PlanObjective::lowest_latency:
-      return std::tie(a.end_to_end_seconds, a.cost_per_million_output_tokens_usd) <
-             std::tie(b.end_to_end_seconds, b.cost_per_million_output_tokens_usd);
+      if (a.end_to_end_seconds != b.end_to_end_seconds) return a.end_to_end_seconds < b.end_to_end_seconds;
+      if (a.cost_per_million_output_tokens_usd != b.cost_per_million_output_tokens_usd)
+        return a.cost_per_million_output_tokens_usd < b.cost_per_million_output_tokens_usd;
+      break;
     case PlanObjective::highest_throughput:
       if (a.tokens_per_second != b.tokens_per_second) return a.tokens_per_second > b.tokens_per_second;
-      return a.cost_per_million_output_tokens_usd < b.cost_per_million_output_tokens_usd;
+      if (a.cost_per_million_output_tokens_usd != b.cost_per_million_output_tokens_usd)
+        return a.cost_per_million_output_tokens_usd < b.cost_per_million_output_tokens_usd;
+      break;
     case PlanObjective::lowest_cost:
-      return std::tie(a.cost_per_million_output_tokens_usd, a.end_to_end_seconds) <
-             std::tie(b.cost_per_million_output_tokens_usd, b.end_to_end_seconds);
+      if (a.cost_per_million_output_tokens_usd != b.cost_per_million_output_tokens_usd)
+        return a.cost_per_million_output_tokens_usd < b.cost_per_million_output_tokens_usd;
+      if (a.end_to_end_seconds != b.end_to_end_seconds) return a.end_to_end_seconds < b.end_to_end_seconds;
+      break;
     case PlanObjective::fewest_gpus:
-      return std::tie(a.gpus, a.cost_per_million_output_tokens_usd) < std::tie(b.gpus, b.cost_per_million_output_tokens_usd);
+      if (a.gpus != b.gpus) return a.gpus < b.gpus;
+      if (a.cost_per_million_output_tokens_usd != b.cost_per_million_output_tokens_usd)
+        return a.cost_per_million_output_tokens_usd < b.cost_per_million_output_tokens_usd;
+      break;
   }
-  return false;
+  return layout_key(a) < layout_key(b);
 }
 
 // The frontier's axes: throughput (higher) and cost per output token (lower).
@@ -161,6 +178,12 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
   const LatencyRequest lengths{request.prompt_tokens, request.generated_tokens};
 
   for (std::size_t g = 0; g < request.gpus.size(); ++g) {
+    // A kind listed twice is planned once (its first place), as the option readers keep it.
+    if (std::find(request.gpus.begin(), request.gpus.begin() + static_cast<std::ptrdiff_t>(g), request.gpus[g]) !=
+        request.gpus.begin() + static_cast<std::ptrdiff_t>(g)) {
+      steps += static_cast<double>(layouts.size());
+      continue;
+    }
     const Accelerator& gpu = *request.gpus[g];
     const std::int64_t node = request.max_gpus_per_node > 0 ? request.max_gpus_per_node : std::max(1, gpu.gpus_per_node);
     const std::int64_t budget = memory_budget_bytes(gpu, 1.0 - request.memory_headroom);
@@ -228,7 +251,11 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
   }
   plan.best = best.take_sorted();
   std::sort(plan.frontier.begin(), plan.frontier.end(),
-            [](const auto& a, const auto& b) { return a.cost_per_million_output_tokens_usd < b.cost_per_million_output_tokens_usd; });
+            [](const auto& a, const auto& b) {
+              if (a.cost_per_million_output_tokens_usd != b.cost_per_million_output_tokens_usd)
+                return a.cost_per_million_output_tokens_usd < b.cost_per_million_output_tokens_usd;
+              return layout_key(a) < layout_key(b);
+            });
   if (plan.feasible == 0) plan.notes.push_back("no layout fits the GPUs and targets given");
   return plan;
 }

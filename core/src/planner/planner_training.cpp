@@ -185,6 +185,11 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
   };
   detail::BestCandidates<TrainingPlanCandidate, decltype(ranks_before)> best(request.keep, ranks_before);
   std::vector<bool> open(kinds);
+  // A kind listed twice is planned once (its first place), as the option readers keep it.
+  std::vector<bool> repeated(kinds);
+  for (std::size_t g = 0; g < kinds; ++g)
+    repeated[g] = std::find(request.gpus.begin(), request.gpus.begin() + static_cast<std::ptrdiff_t>(g), request.gpus[g]) !=
+                  request.gpus.begin() + static_cast<std::ptrdiff_t>(g);
   for (std::size_t l = 0; l < layouts.size(); ++l) {
     if (progress && !progress(static_cast<double>(l) / static_cast<double>(layouts.size()))) {
       plan.notes.push_back("stopped early");
@@ -196,7 +201,7 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
       // same run there and only the list's first is tried.
       if (d.dp * d.cp == 1 && zero != zero_stages.front()) continue;
       for (Recompute recompute : recompute_modes) {
-        for (std::size_t g = 0; g < kinds; ++g) open[g] = d.tp * d.cp <= node[g];
+        for (std::size_t g = 0; g < kinds; ++g) open[g] = d.tp * d.cp <= node[g] && !repeated[g];
         // Memory grows with the micro-batch (the sequences in flight, min(pp x b, sequences / dp),
         // never shrink), so a kind is closed at the first size that does not fit it.
         for (std::int64_t size : micro_batches) {

@@ -50,7 +50,7 @@ InferencePlanRequest parse_plan_options(const ModelDescription& model, const Opt
   InferencePlanRequest request;
   const auto gpu_names = split_option_list(reader.text("gpus").value_or("h100-sxm-80gb,h200,a100-sxm-80gb,l40s"));
   request.custom_gpu = read_custom_gpu_options(reader, std::any_of(gpu_names.begin(), gpu_names.end(), is_custom_gpu_name));
-  for (const auto& name : gpu_names) request.gpus.push_back(resolve_gpu_option("gpus", name, request.custom_gpu));
+  for (const auto& name : gpu_names) append_unique(request.gpus, resolve_gpu_option("gpus", name, request.custom_gpu));
   request.max_gpus = reader.count("max_gpus", 8, 1, 4096);
   request.max_gpus_per_node = reader.count("gpus_per_node", 0, 0, 4096);
   if (auto formats = reader.text("weights")) {
@@ -58,7 +58,7 @@ InferencePlanRequest parse_plan_options(const ModelDescription& model, const Opt
     for (const auto& id : split_option_list(*formats)) {
       const auto format = find_weight_format(id);
       if (!format) throw OptionError("weights", "option 'weights': unknown weight format '" + detail::printable(id) + "'");
-      request.weight_formats.push_back(*format);
+      append_unique(request.weight_formats, *format);
     }
   } else {
     const NativeWeightFormat native = native_weight_format(model);
@@ -70,12 +70,12 @@ InferencePlanRequest parse_plan_options(const ModelDescription& model, const Opt
     for (const auto& id : split_option_list(*dtypes)) {
       const auto* info = find_kv_cache_dtype(id);
       if (!info) throw OptionError("kv_dtypes", "option 'kv_dtypes': unknown KV cache dtype '" + detail::printable(id) + "'");
-      request.kv_cache_dtypes.push_back(info->dtype);
+      append_unique(request.kv_cache_dtypes, info->dtype);
     }
   }
   if (auto batches = reader.text("batches")) {
     request.batch_sizes.clear();
-    for (const auto& text : split_option_list(*batches)) request.batch_sizes.push_back(option_list_count("batches", text, 1, std::int64_t{1} << 24));
+    for (const auto& text : split_option_list(*batches)) append_unique(request.batch_sizes, option_list_count("batches", text, 1, std::int64_t{1} << 24));
   }
   request.prompt_tokens = reader.count("prompt_len", 1024, 1, std::int64_t{1} << 31);
   request.generated_tokens = reader.count("gen_len", 256, 1, std::int64_t{1} << 31);

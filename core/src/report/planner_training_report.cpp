@@ -86,7 +86,7 @@ TrainingPlanRequest parse_training_plan_options(const OptionList& options) {
   OptionReader reader(mine);
   const auto gpu_names = split_option_list(reader.text("gpus").value_or("h100-sxm-80gb,h200,a100-sxm-80gb"));
   request.custom_gpu = read_custom_gpu_options(reader, std::any_of(gpu_names.begin(), gpu_names.end(), is_custom_gpu_name));
-  for (const auto& name : gpu_names) request.gpus.push_back(resolve_gpu_option("gpus", name, request.custom_gpu));
+  for (const auto& name : gpu_names) append_unique(request.gpus, resolve_gpu_option("gpus", name, request.custom_gpu));
   request.max_gpus = reader.count("max_gpus", 64, 1, 65536);
   request.max_gpus_per_node = reader.count("gpus_per_node", 0, 0, 4096);
   request.memory_headroom = reader.number("headroom", 0.1, 0.0, 0.99);
@@ -94,19 +94,19 @@ TrainingPlanRequest parse_training_plan_options(const OptionList& options) {
   if (auto sizes = reader.text("micro_batch_sizes")) {
     request.micro_batch_sizes.clear();
     for (const auto& text : split_option_list(*sizes))
-      request.micro_batch_sizes.push_back(option_list_count("micro_batch_sizes", text, 1, std::int64_t{1} << 24));
+      append_unique(request.micro_batch_sizes, option_list_count("micro_batch_sizes", text, 1, std::int64_t{1} << 24));
   }
   if (auto stages = reader.text("zero_stages")) {
     request.zero_stages.clear();
     for (const auto& text : split_option_list(*stages))
-      request.zero_stages.push_back(static_cast<int>(option_list_count("zero_stages", text, 0, 3)));
+      append_unique(request.zero_stages, static_cast<int>(option_list_count("zero_stages", text, 0, 3)));
   }
   if (auto modes = reader.text("recompute_modes")) {
     request.recompute_modes.clear();
     for (const auto& id : split_option_list(*modes)) {
       const auto found = find_recompute(id);
       if (!found) throw OptionError("recompute_modes", "unknown recompute mode '" + detail::printable(id) + "' in 'recompute_modes' (none, selective, full)");
-      request.recompute_modes.push_back(*found);
+      append_unique(request.recompute_modes, *found);
     }
   }
   if (auto objective = reader.text("objective")) {

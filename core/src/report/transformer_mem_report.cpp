@@ -6,12 +6,16 @@
 #include "fitcheck/transformer_mem.hpp"
 #include "support/json_writer.hpp"
 
+#include <cstdint>
+
 namespace fitcheck {
 
 std::string transformer_mem_report_json(const OptionList& options) {
   OptionReader reader(options);
   TransformerMemInputs in;
-  in.params = reader.number("params", in.params, 1.0, 1e16);
+  // A whole number, as `fitcheck transformer-mem --params` (the script's argparse type=int) reads it;
+  // the range is validate()'s, so both front ends refuse 0 or -5 with the same message.
+  in.params = static_cast<double>(reader.count("params", static_cast<std::int64_t>(in.params), INT64_MIN, INT64_MAX));
   in.num_gpus = reader.count("num_gpus", in.num_gpus, 1, 1'000'000);
   in.tensor_parallel_size = reader.count("tensor_parallel_size", in.tensor_parallel_size, 1, 4096);
   in.pipeline_parallel_size = reader.count("pipeline_parallel_size", in.pipeline_parallel_size, 1, 4096);

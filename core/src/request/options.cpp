@@ -20,8 +20,46 @@ const std::string* OptionReader::find(const char* key) {
       found = &options_[i].second;  // the last one wins, as on a command line
     }
   }
+  // Every value arrives with its length (CLI, WebAssembly, links): a NUL inside is never an end.
+  if (found && found->find('\0') != std::string::npos)
+    throw OptionError(key, std::string("option '") + key + "' holds a NUL byte, got '" + detail::printable(*found) + "'");
   return found;
 }
+
+namespace {
+
+// The one grammar of numeric option values, for the CLI, WebAssembly and the page's links alike:
+// optional spaces or tabs around, an optional '-', decimal digits; numbers may add a fraction
+// ("0.5", ".5", "5.") and an exponent ("1e-3"). No '+', no hex, no inf or nan, no inner spaces,
+// no underscores. Returns the text without the surrounding blanks, or nullopt.
+std::optional<std::string> numeric_text(const std::string& value, bool whole) {
+  std::size_t begin = 0, end = value.size();
+  while (begin < end && (value[begin] == ' ' || value[begin] == '\t')) ++begin;
+  while (end > begin && (value[end - 1] == ' ' || value[end - 1] == '\t')) --end;
+  const std::string text = value.substr(begin, end - begin);
+  std::size_t i = 0;
+  const auto digits = [&] {
+    const std::size_t start = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i - start;
+  };
+  if (i < text.size() && text[i] == '-') ++i;
+  std::size_t mantissa = digits();
+  if (!whole && i < text.size() && text[i] == '.') {
+    ++i;
+    mantissa += digits();
+  }
+  if (mantissa == 0) return std::nullopt;
+  if (!whole && i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (digits() == 0) return std::nullopt;
+  }
+  if (i != text.size()) return std::nullopt;
+  return text;
+}
+
+}  // namespace
 
 std::vector<std::string> split_option_list(const std::string& text) {
   std::vector<std::string> items;
@@ -53,10 +91,14 @@ std::optional<std::string> OptionReader::text(const char* key) {
 std::int64_t OptionReader::count(const char* key, std::int64_t fallback, std::int64_t minimum, std::int64_t maximum) {
   const std::string* value = find(key);
   if (!value) return fallback;
+  const auto text = numeric_text(*value, true);
   errno = 0;
   char* end = nullptr;
-  const long long parsed = std::strtoll(value->c_str(), &end, 10);
-  if (value->empty() || *end != '\0' || errno == ERANGE)
+  const long long parsed = text ? std::strtoll(text->c_str(), &end, 10) : 0;
+  if (text && errno == ERANGE)
+    throw OptionError(key, std::string("option '") + key + "' must be between " + std::to_string(minimum) + " and " +
+                               std::to_string(maximum) + ", got " + detail::printable(*value));
+  if (!text || *end != '\0')
     throw OptionError(key, std::string("option '") + key + "' must be a whole number, got '" + detail::printable(*value) + "'");
   if (parsed < minimum || parsed > maximum)
     throw OptionError(key, std::string("option '") + key + "' must be between " + std::to_string(minimum) + " and " +
@@ -67,9 +109,10 @@ std::int64_t OptionReader::count(const char* key, std::int64_t fallback, std::in
 double OptionReader::number(const char* key, double fallback, double minimum, double maximum) {
   const std::string* value = find(key);
   if (!value) return fallback;
+  const auto text = numeric_text(*value, false);
   char* end = nullptr;
-  const double parsed = std::strtod(value->c_str(), &end);
-  if (value->empty() || *end != '\0' || !std::isfinite(parsed))
+  const double parsed = text ? std::strtod(text->c_str(), &end) : 0.0;
+  if (!text || *end != '\0' || !std::isfinite(parsed))
     throw OptionError(key, std::string("option '") + key + "' must be a finite number, got '" + detail::printable(*value) + "'");
   if (parsed < minimum || parsed > maximum) {
     char range[64];  // "0.01 and 1", not std::to_string's "0.010000 and 1.000000"

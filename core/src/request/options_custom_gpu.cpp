@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The custom accelerator keys (gpu=custom) and the GPU-name lookup every request parser shares.
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "config/config_fields.hpp"
@@ -17,6 +18,15 @@ constexpr double kMaxMemoryGib = 16384;      // 16 TiB
 constexpr double kMaxBandwidthGbPerS = 1e5;  // 100 TB/s
 constexpr double kMaxTflops = 1e5;
 constexpr double kMaxPricePerHour = 1e6;     // as price_per_gpu_hour
+// Lower bound of a rate that is not 0 ("no such path"): 1 GFLOP/s (1 GOP/s), 1 MB/s for a link. Every
+// figure divides work by a rate; a denormal rate (5e-324) made the times infinite. With these bounds
+// the largest work the options allow stays many orders of magnitude below a double's range.
+constexpr double kMinTflops = 1e-3;
+constexpr double kMinInterconnectGbPerS = 1e-3;
+
+// A rate read with `figure`: 0 (the path or link is absent) unless `required`, else at least `minimum`.
+double rate_figure(OptionReader& reader, const char* key, const Accelerator* base, double base_value, double unit,
+                   double minimum, double maximum, bool required);
 
 // Reads `key` in spec-sheet units and returns base units. Not given: the base entry's figure
 // untouched (no unit round trip), else an error when `required`, else 0 (no such path / no link).
@@ -28,6 +38,16 @@ double figure(OptionReader& reader, const char* key, const Accelerator* base, do
     return 0.0;
   }
   return reader.number(key, 0.0, minimum, maximum) * unit;
+}
+
+double rate_figure(OptionReader& reader, const char* key, const Accelerator* base, double base_value, double unit,
+                   double minimum, double maximum, bool required) {
+  const double value = figure(reader, key, base, base_value, unit, 0.0, maximum, required);
+  if (!reader.text(key) || (value == 0.0 && !required) || value >= minimum * unit) return value;
+  char range[96];
+  std::snprintf(range, sizeof range, "%s%g", required ? "at least " : "0 (none) or at least ", minimum);
+  throw OptionError(key, std::string("option '") + key + "' must be " + range + ", got " +
+                             detail::printable(*reader.text(key)));
 }
 
 std::string checked_name(const std::string& name) {
@@ -89,7 +109,7 @@ std::shared_ptr<const Accelerator> read_custom_gpu_options(OptionReader& reader,
   auto& peaks = figures.dense_flops_per_second;
   const auto rate = [&](const char* key, ComputeDtype dtype, bool required) {
     double& peak = peaks[static_cast<std::size_t>(dtype)];
-    peak = figure(reader, key, base, peak, 1e12, 0.0, kMaxTflops, required);
+    peak = rate_figure(reader, key, base, peak, 1e12, kMinTflops, kMaxTflops, required);
   };
   rate("custom_gpu_bf16_tflops", ComputeDtype::bf16, true);
   rate("custom_gpu_fp16_tflops", ComputeDtype::fp16, false);
@@ -97,8 +117,8 @@ std::shared_ptr<const Accelerator> read_custom_gpu_options(OptionReader& reader,
   rate("custom_gpu_int8_tops", ComputeDtype::int8, false);
   rate("custom_gpu_fp32_tflops", ComputeDtype::fp32, false);
   figures.interconnect_bytes_per_second_per_direction =
-      figure(reader, "custom_gpu_interconnect_gb_per_s", base, figures.interconnect_bytes_per_second_per_direction, 1e9, 0.0,
-             kMaxBandwidthGbPerS, false);
+      rate_figure(reader, "custom_gpu_interconnect_gb_per_s", base, figures.interconnect_bytes_per_second_per_direction, 1e9,
+                  kMinInterconnectGbPerS, kMaxBandwidthGbPerS, false);
   figures.gpus_per_node = static_cast<int>(reader.count("custom_gpu_gpus_per_node", figures.gpus_per_node, 1, 4096));
   figures.price_per_hour_usd = reader.number("custom_gpu_price_per_hour", base ? base->price_per_hour_usd : 0.0, 0.0, kMaxPricePerHour);
   std::string name = base ? std::string(base->name) + " (custom)" : "Custom GPU";

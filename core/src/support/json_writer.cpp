@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "support/json_writer.hpp"
 
+#include <stdexcept>
+
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -170,12 +172,12 @@ void JsonWriter::write_unsigned(std::uint64_t value) {
   out_.append(buffer.data(), static_cast<std::size_t>(end - buffer.data()));
 }
 
-// JSON has no NaN or infinity: null, as nlohmann writes them.
+// Every figure a report gives is finite (docs/reliability.md): the option parsers bound what could
+// make one infinite, and this refuses the report rather than writing NaN or an infinity as null.
 void JsonWriter::write_double(double value) {
-  if (!std::isfinite(value)) {
-    out_ += "null";
-    return;
-  }
+  if (!std::isfinite(value))
+    throw std::domain_error("fitcheck computed a figure that is not a finite number from these inputs; "
+                            "this is a bug in fitcheck, please report the config and options");
   std::array<char, 64> buffer{};
   const char* end = nlohmann::detail::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
   out_.append(buffer.data(), static_cast<std::size_t>(end - buffer.data()));

@@ -3,7 +3,8 @@
 // written, through a few out-of-line calls. The reports used to build nlohmann::ordered_json trees
 // and dump them; every member then cost an inlined tree insertion (most of the report code in the
 // page's WebAssembly). The text is the same as nlohmann's dump(): shortest round-trip doubles with
-// ".0" on whole numbers (nlohmann's own to_chars), NaN and infinities as null, the same escapes.
+// ".0" on whole numbers (nlohmann's own to_chars), the same escapes. A NaN or an infinity is refused
+// (std::domain_error): no report carries one.
 #pragma once
 
 #include <cstddef>

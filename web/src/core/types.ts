@@ -443,6 +443,8 @@ export interface FitcheckModule {
   formatCatalog(): FormatCatalog;
   version(): string;
   configFields(): ConfigFieldTable;
+  /** The core's one input limit in bytes (fitcheck/config.hpp kMaxConfigBytes): a longer config text is refused unread. */
+  maxInputBytes(): number;
 }
 
 /** Every function the module exports, for the check against the real module. */
@@ -457,4 +459,5 @@ export const moduleExports: ReadonlyArray<keyof FitcheckModule> = [
   'formatCatalog',
   'version',
   'configFields',
+  'maxInputBytes',
 ];

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// A pasted config is cut down to the keys the core reads before it goes into a link, so links stay
-// short. The list of keys is the core's own table (fitcheck::config_fields_json, through the
-// WebAssembly module's configFields()); scripts/make-presets.py applies the same rule to presets.
-import { loadInferenceCore } from '../core/load';
+// The cut of a config to the keys the core reads: the rule scripts/make-presets.py applies to the
+// bundled presets, here over the core's own table (fitcheck::config_fields_json, through the
+// WebAssembly module's configFields()) so that web/tests/presets.test.ts can check every preset.
+// (A link carries a pasted config exactly as pasted: see url/url-state.ts.)
 import type { ConfigFieldTable } from '../core/types';
 
 type Json = Record<string, unknown>;
@@ -38,29 +38,4 @@ export function keepReadFields(config: Json, table: ConfigFieldTable, scope: Sco
     else out[key] = holds === 'none' ? {} : keepReadFields(value, table, holds);
   }
   return out;
-}
-
-/** Text to put in a link: the cut-down config when the text is a JSON object, else the text as is. */
-export function compactConfigText(text: string, table: ConfigFieldTable): string {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (isObject(parsed)) return JSON.stringify(keepReadFields(parsed, table));
-  } catch {
-    // Not JSON: keep the text so that the link reproduces the same error.
-  }
-  return text;
-}
-
-/**
- * compactConfigText with the core's table. Without the core (it failed to load) the text travels
- * uncut: a longer link that still reproduces the same view.
- */
-export async function compactConfigTextForLink(text: string): Promise<string> {
-  let table: ConfigFieldTable;
-  try {
-    table = (await loadInferenceCore()).configFields();
-  } catch {
-    return text;
-  }
-  return compactConfigText(text, table);
 }

@@ -34,8 +34,19 @@ export function frontierOf(candidates: PlanCandidate[]): PlanCandidate[] {
   return kept.sort((a, b) => a.cost_per_million_output_tokens_usd - b.cost_per_million_output_tokens_usd);
 }
 
+/** The reports whose GPU kinds (catalog ids, as the core resolved them) no earlier report holds: the core plans each kind once. */
+export function firstOfEachKind<Report extends { request: { gpus: string[] } }>(parts: Report[]): Report[] {
+  const seen = new Set<string>();
+  return parts.filter((part) => {
+    const fresh = part.request.gpus.some((gpu) => !seen.has(gpu));
+    part.request.gpus.forEach((gpu) => seen.add(gpu));
+    return fresh;
+  });
+}
+
 /** Joins per-GPU-kind reports (in the order of the request) into one. */
-export function mergePlans(parts: PlanReport[], keep = keepDefault): PlanReport {
+export function mergePlans(all: PlanReport[], keep = keepDefault): PlanReport {
+  const parts = firstOfEachKind(all);
   if (parts.length === 1) return parts[0];
   const first = parts[0];
   const compare = compareFor(first.request.objective);

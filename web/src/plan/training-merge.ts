@@ -2,6 +2,7 @@
 // The page asks the core for one GPU kind at a time and joins the training plans here. Ranking,
 // tie-breaks and dominance follow the core's rules (core/src/planner_training.cpp better(),
 // layout_key() and add_to_frontier()), so the joined answer equals one call over every kind.
+import { firstOfEachKind } from './merge';
 import type { TrainingPlanCandidate, TrainingPlanReport } from '../core/types';
 
 /** The core's default number of best layouts kept (core/src/planner_training_report.cpp, "keep"). */
@@ -52,7 +53,8 @@ export function trainingFrontierOf(candidates: TrainingPlanCandidate[]): Trainin
 }
 
 /** Joins per-GPU-kind reports (in the order of the request) into one. */
-export function mergeTrainingPlans(parts: TrainingPlanReport[], keep = trainingKeepDefault): TrainingPlanReport {
+export function mergeTrainingPlans(all: TrainingPlanReport[], keep = trainingKeepDefault): TrainingPlanReport {
+  const parts = firstOfEachKind(all);
   if (parts.length === 1) return parts[0];
   const first = parts[0];
   const kinds = parts.flatMap((part) => part.request.gpus);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Every input in the location hash, so that a link reproduces the view. A pasted config travels
-// cut down to the fields the core reads, compressed (see compress.ts).
-import { compactConfigTextForLink } from '../model/config-fields';
+// exactly as pasted, compressed (see compress.ts): never parsed and rewritten, so that the link
+// shows what the page showed (a key given twice, 1e400 and text that is not JSON included).
 import { decodeText, encodeText } from './compress';
 import { decodeCustomGpu, encodeCustomGpu } from '../gpu/custom-gpu';
 import { defaultInputs, modes, type Inputs, type Mode } from '../app/inputs';
@@ -24,7 +24,7 @@ export async function encodeInputs(inputs: Inputs): Promise<string> {
   params.set('unit', inputs.unit);
   params.set('model', inputs.modelKind);
   if (inputs.modelKind === 'preset') params.set('preset', inputs.presetId);
-  if (inputs.modelKind === 'pasted') params.set('cfg', await encodeText(await compactConfigTextForLink(inputs.pastedText)));
+  if (inputs.modelKind === 'pasted') params.set('cfg', await encodeText(inputs.pastedText));
   if (inputs.modelKind === 'numbers') {
     for (const key of numberKeys) {
       const value = inputs.numbers[key];
@@ -75,13 +75,9 @@ export async function decodeInputs(hash: string, defaultPresetId: string): Promi
   const cfg = params.get('cfg');
   if (inputs.modelKind === 'pasted' && cfg) {
     try {
-      inputs.pastedText = JSON.stringify(JSON.parse(await decodeText(cfg)), null, 2);
-    } catch {
-      try {
-        inputs.pastedText = await decodeText(cfg);
-      } catch (error) {
-        problem = `The config in the link could not be read: ${(error as Error).message}`;
-      }
+      inputs.pastedText = await decodeText(cfg);
+    } catch (error) {
+      problem = `The config in the link could not be read: ${(error as Error).message}`;
     }
   }
   for (const key of numberKeys) {

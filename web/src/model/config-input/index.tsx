@@ -5,7 +5,7 @@ import { useRef, useState } from 'preact/hooks';
 import type { CoreError } from '../../core/types';
 import type { ModelKind, ModelNumbers } from '../model-inputs';
 import type { Preset } from '../presets';
-import { readConfigFile } from '../config-file';
+import { oversizedPaste, readConfigFile } from '../config-file';
 import { NumbersForm } from '../lazy';
 import { PresetPicker } from '../preset-picker';
 
@@ -96,7 +96,14 @@ export function ConfigInput(props: Props) {
             value={configText}
             aria-invalid={error ? 'true' : 'false'}
             aria-describedby={error ? 'config-error config-help' : 'config-help'}
-            onInput={(e) => onText(e.currentTarget.value)}
+            onInput={(e) => {
+              // One input limit (the core's): an oversized paste is refused before anything parses it.
+              const text = e.currentTarget.value;
+              const refusal = oversizedPaste(text);
+              setFileError(refusal);
+              if (refusal) e.currentTarget.value = configText;
+              else onText(text);
+            }}
           />
           {error && (
             <p id="config-error" class="error" role="alert" data-testid="config-error">

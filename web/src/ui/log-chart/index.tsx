@@ -74,7 +74,12 @@ function mark(shape: PointGroup['shape'], cx: number, cy: number) {
 export function LogChart({ id, title, xLabel, yLabel, groups, lines = [], xDomain, yDomain, formatX, formatY, description, children }: Props) {
   const [box, width] = useElementWidth<HTMLDivElement>(560);
   const height = Math.round(Math.min(340, Math.max(230, width * 0.55)));
-  const points = groups.flatMap((g) => g.points).filter((p) => p.x > 0 && p.y > 0);
+  // Only points a log scale can place: a figure that is missing (null), infinite or not positive is
+  // left out rather than drawn at NaN (the core refuses inputs that make figures infinite; this
+  // keeps the chart alive whatever a report holds).
+  const drawable = (p: { x: number | null; y: number | null }): p is { x: number; y: number } =>
+    typeof p.x === 'number' && typeof p.y === 'number' && Number.isFinite(p.x) && Number.isFinite(p.y) && p.x > 0 && p.y > 0;
+  const points = groups.flatMap((g) => g.points).filter(drawable);
   const xs = [...points.map((p) => p.x), ...(xDomain ?? [])];
   const ys = [...points.map((p) => p.y), ...(yDomain ?? [])];
   if (xs.length < 1 || ys.length < 1) return null;
@@ -91,7 +96,7 @@ export function LogChart({ id, title, xLabel, yLabel, groups, lines = [], xDomai
   const [y0, y1] = y.domain();
   const xTicks = logTicks(x0, x1, Math.max(3, Math.floor((width - margin.left - margin.right) / 60)));
   const yTicks = logTicks(y0, y1, 7);
-  const path = (list: Array<{ x: number; y: number }>) => list.map((p, i) => `${i ? 'L' : 'M'}${x(p.x).toFixed(1)},${y(p.y).toFixed(1)}`).join('');
+  const path = (list: Array<{ x: number; y: number }>) => list.filter(drawable).map((p, i) => `${i ? 'L' : 'M'}${x(p.x).toFixed(1)},${y(p.y).toFixed(1)}`).join('');
   return (
     <figure class="log-chart" data-testid={id}>
       <figcaption>{title}</figcaption>
