@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+// What the GGUF and safetensors readers share: the tensor list's running totals, overflow-checked.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "fitcheck/checkpoint.hpp"
+
+namespace fitcheck::detail {
+
+// Appends `tensor` to summary.tensors and adds it to by_type, total_parameters and total_bytes.
+// A sum past 2^63 is a CheckpointError at `offset` (only a crafted header gets there: 2^63 bytes
+// is 8 EiB).
+void add_checkpoint_tensor(CheckpointSummary& summary, CheckpointTensor tensor, std::uint64_t offset);
+
+// "3", "1000000000000000000": numbers in messages, without locale.
+inline std::string number_text(std::uint64_t value) { return std::to_string(value); }
+
+}  // namespace fitcheck::detail
