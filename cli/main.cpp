@@ -8,6 +8,7 @@
 #include "fitcheck/memory.hpp"
 #include "fitcheck/params.hpp"
 #include "fitcheck/report.hpp"
+#include "checkpoint_command.hpp"
 #include "format.hpp"
 #include "infer_command.hpp"
 #include "plan_training_command.hpp"
@@ -24,6 +25,8 @@ constexpr const char* usage_text =
     "\n"
     "commands:\n"
     "  params CONFIG.json [--json]   exact parameter count and breakdown (CONFIG may be - for stdin)\n"
+    "  params MODEL [--json]         a weight file's header: model.gguf, model.safetensors or\n"
+    "      model.safetensors.index.json (tensors, types, exact bytes, hyperparameters; weights unread)\n"
     "  infer CONFIG.json [options]   inference memory per GPU and capacity (fitcheck infer --help); options:\n"
     "      --weights FORMAT (bf16, fp8, q4_k_m, gptq, awq, nf4, mxfp4...; see 'formats')\n"
     "      --kv-dtype D (bf16, fp16, fp32, fp8, int8, int4)  --batch N  --context N (tokens per sequence)\n"
@@ -93,6 +96,7 @@ int run_params(const std::vector<std::string>& args) {
     }
   }
   if (path.empty()) return fail("params needs a CONFIG.json path (or - for standard input)");
+  if (const auto format = cli::checkpoint_format_of(path)) return cli::run_params_checkpoint(path, *format, json);
   const ModelDescription model = parse_hf_config(cli::read_input(path));
   const ParameterCount count = count_parameters(model);
   if (json) std::printf("%s\n", parameter_report_json(model, count).c_str());
