@@ -80,7 +80,8 @@ void print_summary(const CheckpointSummary& s) {
   if (s.format == CheckpointFormat::safetensors_index) {
     std::printf("tensors: %zu in %zu shards\n", s.tensors.size(), s.shards.size());
     if (s.total_bytes > 0)
-      std::printf("total_size: %s bytes = %s\n", with_thousands(s.total_bytes).c_str(), gib_and_gb(s.total_bytes).c_str());
+      std::printf("total_size: %s bytes = %s\n", with_thousands(s.total_bytes).c_str(),
+                  gib_and_gb(s.total_bytes).c_str());
     for (const auto& shard : s.shards) std::printf("  %s\n", shard.c_str());
   } else {
     std::printf("tensors: %zu  header: %s bytes (tensor data from byte %s)\n", s.tensors.size(),
@@ -95,7 +96,8 @@ void print_summary(const CheckpointSummary& s) {
     row("total", static_cast<std::int64_t>(s.tensors.size()), s.total_parameters, s.total_bytes);
     std::printf("\nweights: %s bytes = %s", with_thousands(s.total_bytes).c_str(), gib_and_gb(s.total_bytes).c_str());
     if (s.total_parameters > 0)
-      std::printf(", %.3f bits per parameter", 8.0 * static_cast<double>(s.total_bytes) / static_cast<double>(s.total_parameters));
+      std::printf(", %.3f bits per parameter",
+                  8.0 * static_cast<double>(s.total_bytes) / static_cast<double>(s.total_parameters));
     std::printf("\n");
   }
   if (s.format == CheckpointFormat::gguf) {
@@ -115,7 +117,8 @@ void print_summary(const CheckpointSummary& s) {
     line("vocab_size", h.vocab_size);
     if (h.file_type) {
       const char* name = gguf_file_type_name(*h.file_type);
-      std::printf("  %-26s %lld%s%s\n", "general.file_type", static_cast<long long>(*h.file_type), *name ? " " : "", name);
+      std::printf("  %-26s %lld%s%s\n", "general.file_type", static_cast<long long>(*h.file_type), *name ? " " : "",
+                  name);
     }
   }
   if (!s.metadata.empty()) {
@@ -147,10 +150,13 @@ int run_params_checkpoint(const std::string& path, CheckpointFormat format, bool
     summary = parse_safetensors_index(read_input(path));
   } else {
     File file(path);
-    summary = format == CheckpointFormat::gguf ? read_header(file, parse_gguf_header) : read_header(file, parse_safetensors_header);
+    summary = format == CheckpointFormat::gguf ? read_header(file, parse_gguf_header)
+                                               : read_header(file, parse_safetensors_header);
   }
-  if (json) std::printf("%s\n", checkpoint_report_json(summary).c_str());
-  else print_summary(summary);
+  if (json)
+    std::printf("%s\n", checkpoint_report_json(summary).c_str());
+  else
+    print_summary(summary);
   return 0;
 }
 

@@ -23,14 +23,23 @@ class GgufWriter {
  public:
   enum : std::uint32_t { u8 = 0, i8, u16, i16, u32, i32, f32, boolean, string, array, u64, i64, f64 };
 
-  GgufWriter& version(std::uint32_t v) { version_ = v; return *this; }
+  GgufWriter& version(std::uint32_t v) {
+    version_ = v;
+    return *this;
+  }
 
   GgufWriter& kv_u32(const std::string& key, std::uint32_t value) { return kv(key, u32, le(value, 4)); }
-  GgufWriter& kv_i32(const std::string& key, std::int32_t value) { return kv(key, i32, le(static_cast<std::uint32_t>(value), 4)); }
+  GgufWriter& kv_i32(const std::string& key, std::int32_t value) {
+    return kv(key, i32, le(static_cast<std::uint32_t>(value), 4));
+  }
   GgufWriter& kv_u64(const std::string& key, std::uint64_t value) { return kv(key, u64, le(value, 8)); }
-  GgufWriter& kv_i64(const std::string& key, std::int64_t value) { return kv(key, i64, le(static_cast<std::uint64_t>(value), 8)); }
+  GgufWriter& kv_i64(const std::string& key, std::int64_t value) {
+    return kv(key, i64, le(static_cast<std::uint64_t>(value), 8));
+  }
   GgufWriter& kv_u8(const std::string& key, std::uint8_t value) { return kv(key, u8, le(value, 1)); }
-  GgufWriter& kv_i16(const std::string& key, std::int16_t value) { return kv(key, i16, le(static_cast<std::uint16_t>(value), 2)); }
+  GgufWriter& kv_i16(const std::string& key, std::int16_t value) {
+    return kv(key, i16, le(static_cast<std::uint16_t>(value), 2));
+  }
   GgufWriter& kv_bool(const std::string& key, bool value) { return kv(key, boolean, le(value ? 1 : 0, 1)); }
   GgufWriter& kv_f32(const std::string& key, float value) {
     std::uint32_t bits = 0;
@@ -57,10 +66,13 @@ class GgufWriter {
     return kv(key, array, le(f32, 4) + le(count, 8) + std::string(4 * count, '\0'));
   }
   // An already encoded value (for corrupt cases).
-  GgufWriter& kv_raw(const std::string& key, std::uint32_t type, const std::string& body) { return kv(key, type, body); }
+  GgufWriter& kv_raw(const std::string& key, std::uint32_t type, const std::string& body) {
+    return kv(key, type, body);
+  }
 
   // A tensor of `dims` (ne[0] first) of ggml type `type`, whose data takes `bytes`.
-  GgufWriter& tensor(const std::string& name, const std::vector<std::uint64_t>& dims, std::uint32_t type, std::uint64_t bytes) {
+  GgufWriter& tensor(const std::string& name, const std::vector<std::uint64_t>& dims, std::uint32_t type,
+                     std::uint64_t bytes) {
     tensors_ += str(name) + le(dims.size(), 4);
     for (auto d : dims) tensors_ += le(d, 8);
     tensors_ += le(type, 4) + le(next_offset_, 8);
@@ -124,11 +136,11 @@ GgufWriter tiny_llama() {
       .kv_f32s("tokenizer.ggml.scores", 4)
       .kv_u32("general.quantization_version", 2);
   // Bytes by ggml's row rule, (ne[0] / block) x block bytes x rows:
-  w.tensor("token_embd.weight", {256, 1000}, Q4_K, 144000)  // Q4_K: 256 per 144 B block; 1 x 144 x 1000
-      .tensor("output_norm.weight", {256}, F32, 1024)         // 256 x 4 B
-      .tensor("blk.0.attn_q.weight", {256, 256}, Q8_0, 69632) // Q8_0: 32 per 34 B; 8 x 34 = 272 x 256
-      .tensor("blk.0.ffn_down.weight", {512, 256}, Q6_K, 107520)  // Q6_K: 256 per 210 B; 2 x 210 = 420 x 256
-      .tensor("blk.0.attn_norm.weight", {256}, F16, 512)            // 256 x 2 B
+  w.tensor("token_embd.weight", {256, 1000}, Q4_K, 144000)                  // Q4_K: 256 per 144 B block; 1 x 144 x 1000
+      .tensor("output_norm.weight", {256}, F32, 1024)                       // 256 x 4 B
+      .tensor("blk.0.attn_q.weight", {256, 256}, Q8_0, 69632)               // Q8_0: 32 per 34 B; 8 x 34 = 272 x 256
+      .tensor("blk.0.ffn_down.weight", {512, 256}, Q6_K, 107520)            // Q6_K: 256 per 210 B; 2 x 210 = 420 x 256
+      .tensor("blk.0.attn_norm.weight", {256}, F16, 512)                    // 256 x 2 B
       .tensor("blk.0.ffn_gate_exps.weight", {256, 512, 4}, MXFP4, 278528);  // MXFP4: 32 per 17 B; 8 x 17 = 136 x 2048
   return w;
 }
@@ -182,7 +194,8 @@ TEST_CASE("ggml type traits: block sizes and bytes per block (gguf-py GGML_QUANT
   check(29, "IQ1_M", 256, 56);
   check(34, "TQ1_0", 256, 54);  // 2 + 4 x 13
   check(39, "MXFP4", 32, 17);   // 1 + 16
-  for (std::uint32_t removed : {4u, 5u, 31u, 32u, 33u, 36u, 37u, 38u, 1000u}) CHECK(ggml_type_traits(removed) == nullptr);
+  for (std::uint32_t removed : {4u, 5u, 31u, 32u, 33u, 36u, 37u, 38u, 1000u})
+    CHECK(ggml_type_traits(removed) == nullptr);
   // Definition: the quantization layer's preset table agrees with this one where both list a type.
   for (int t = 0; t <= static_cast<int>(GgufType::iq4_xs); ++t) {
     const GgufTypeInfo& info = gguf_type_info(static_cast<GgufType>(t));
@@ -313,8 +326,10 @@ TEST_CASE("GGUF header with any one byte changed: a summary, a request for more,
       CAPTURE(i);
       try {
         const CheckpointRead read = parse_gguf_header(as_bytes(changed));
-        if (read.complete) CHECK(read.summary.total_bytes >= 0);
-        else CHECK(read.bytes_needed > changed.size());
+        if (read.complete)
+          CHECK(read.summary.total_bytes >= 0);
+        else
+          CHECK(read.bytes_needed > changed.size());
       } catch (const CheckpointError& error) {
         CHECK(std::string(error.what()).rfind("offset ", 0) == 0);
       }
@@ -349,7 +364,9 @@ TEST_CASE("GGUF header: corrupt lengths and counts are named with their offsets"
     GgufWriter w;
     w.kv_raw("tokenizer.ggml.tokens", GgufWriter::array, GgufWriter::le(GgufWriter::string, 4) + big);
     // key length 8 @24, key 21 B @32, type @53, element type @57, count @61
-    CHECK(gguf_error(w.bytes()).rfind("offset 61: metadata 'tokenizer.ggml.tokens' value element count 1000000000000000000 cannot fit", 0) == 0);
+    CHECK(gguf_error(w.bytes()).rfind(
+              "offset 61: metadata 'tokenizer.ggml.tokens' value element count 1000000000000000000 cannot fit", 0) ==
+          0);
   }
   SUBCASE("five dimensions") {
     GgufWriter w;
@@ -368,7 +385,8 @@ TEST_CASE("GGUF header: corrupt lengths and counts are named with their offsets"
   SUBCASE("a row that is not whole blocks") {
     GgufWriter w;
     w.tensor("t", {100, 2}, Q4_K, 0);
-    CHECK(gguf_error(w.bytes()) == "offset 37: tensor 't' dimension 0 100 is not a multiple of Q4_K's block of 256 values");
+    CHECK(gguf_error(w.bytes()) ==
+          "offset 37: tensor 't' dimension 0 100 is not a multiple of Q4_K's block of 256 values");
   }
   SUBCASE("an element count past int64") {
     GgufWriter w;
@@ -401,10 +419,12 @@ TEST_CASE("GGUF header: corrupt lengths and counts are named with their offsets"
     CHECK(gguf_error(names.bytes()).find("tensor 1 name 't' appears twice") != std::string::npos);
     GgufWriter alignment;
     alignment.kv_u32("general.alignment", 24);
-    CHECK(gguf_error(alignment.bytes()) == "offset 53: metadata 'general.alignment' value is not a uint32 power of two (general.alignment)");
+    CHECK(gguf_error(alignment.bytes()) ==
+          "offset 53: metadata 'general.alignment' value is not a uint32 power of two (general.alignment)");
     GgufWriter aligned;
     aligned.kv_u32("general.alignment", 64).tensor("a", {8}, F32, 32).tensor("b", {8}, F32, 32);  // b at 32, not 64
-    CHECK(gguf_error(aligned.bytes()).find("tensor 'b' offset 32 is not a multiple of the alignment 64") != std::string::npos);
+    CHECK(gguf_error(aligned.bytes()).find("tensor 'b' offset 32 is not a multiple of the alignment 64") !=
+          std::string::npos);
   }
   SUBCASE("magic and version") {
     CHECK(gguf_error("GGML" + std::string(20, '\0')) == "offset 0: magic is not \"GGUF\" (not a GGUF file)");
@@ -416,11 +436,15 @@ TEST_CASE("GGUF header: corrupt lengths and counts are named with their offsets"
 
 TEST_CASE("GGUF shards from gguf-split say so") {
   GgufWriter w;
-  w.kv_string("general.architecture", "llama").kv_u32("split.no", 0).kv_u32("split.count", 3).kv_i32("split.tensors.count", 291);
+  w.kv_string("general.architecture", "llama")
+      .kv_u32("split.no", 0)
+      .kv_u32("split.count", 3)
+      .kv_i32("split.tensors.count", 291);
   w.tensor("t", {1}, F32, 4);
   const CheckpointSummary s = read_whole(w.bytes());
   REQUIRE(s.notes.size() == 1);
-  CHECK(s.notes[0] == "this file is split 1 of 3 (gguf-split); the model has 291 tensors; the totals are this file's tensors only");
+  CHECK(s.notes[0] ==
+        "this file is split 1 of 3 (gguf-split); the model has 291 tensors; the totals are this file's tensors only");
 }
 
 namespace {
@@ -429,15 +453,14 @@ std::string safetensors_file(const std::string& json, const std::string& data = 
   return GgufWriter::le(json.size(), 8) + json + data;
 }
 
-const std::string kMixedHeader =
-    R"({"__metadata__":{"format":"pt"},)"
-    R"("model.embed.weight":{"dtype":"BF16","shape":[4,8],"data_offsets":[0,64]},)"
-    R"("model.norm.weight":{"dtype":"F32","shape":[8],"data_offsets":[64,96]},)"
-    R"("model.q.weight":{"dtype":"F8_E4M3","shape":[16,4],"data_offsets":[96,160]},)"
-    R"("model.q.weight_scale":{"dtype":"F32","shape":[],"data_offsets":[160,164]},)"
-    R"("model.ids":{"dtype":"I64","shape":[2],"data_offsets":[164,180]},)"
-    R"("model.mask":{"dtype":"BOOL","shape":[3],"data_offsets":[180,183]},)"
-    R"("model.fp4":{"dtype":"F4","shape":[2,4],"data_offsets":[183,187]}})";
+const std::string kMixedHeader = R"({"__metadata__":{"format":"pt"},)"
+                                 R"("model.embed.weight":{"dtype":"BF16","shape":[4,8],"data_offsets":[0,64]},)"
+                                 R"("model.norm.weight":{"dtype":"F32","shape":[8],"data_offsets":[64,96]},)"
+                                 R"("model.q.weight":{"dtype":"F8_E4M3","shape":[16,4],"data_offsets":[96,160]},)"
+                                 R"("model.q.weight_scale":{"dtype":"F32","shape":[],"data_offsets":[160,164]},)"
+                                 R"("model.ids":{"dtype":"I64","shape":[2],"data_offsets":[164,180]},)"
+                                 R"("model.mask":{"dtype":"BOOL","shape":[3],"data_offsets":[180,183]},)"
+                                 R"("model.fp4":{"dtype":"F4","shape":[2,4],"data_offsets":[183,187]}})";
 
 }  // namespace
 
@@ -483,16 +506,19 @@ TEST_CASE("safetensors header: cut, too long, and inconsistent") {
   };
   CHECK(error(GgufWriter::le(200'000'000, 8) + "{}") ==
         "offset 0: header length 200000000 exceeds 100000000 bytes (safetensors MAX_HEADER_SIZE)");
-  CHECK(error(GgufWriter::le(100, 8) + "{}").rfind("offset 8: header JSON of 100 bytes runs past the end of the file", 0) == 0);
+  CHECK(error(GgufWriter::le(100, 8) + "{}")
+            .rfind("offset 8: header JSON of 100 bytes runs past the end of the file", 0) == 0);
   CHECK(error(safetensors_file(R"({"a":{"dtype":"BF16","shape":[4],"data_offsets":[0,6]}})", std::string(8, '\0'))) ==
         "offset 9: tensor 'a' data_offsets [0, 6] hold 6 bytes, but 4 values of BF16 take 8");
   CHECK(error(safetensors_file(R"({"a":{"dtype":"Q4","shape":[4],"data_offsets":[0,2]}})")) ==
         "offset 9: tensor 'a' dtype \"Q4\" is not a safetensors dtype");
-  CHECK(error(safetensors_file(R"({"a":{"dtype":"F32","shape":[-1],"data_offsets":[0,0]}})")).find("not a non-negative integer") !=
-        std::string::npos);
-  CHECK(error(safetensors_file(R"({"a":{"dtype":"F32","shape":[1]}})")) == "offset 9: tensor 'a' data_offsets is missing");
+  CHECK(error(safetensors_file(R"({"a":{"dtype":"F32","shape":[-1],"data_offsets":[0,0]}})"))
+            .find("not a non-negative integer") != std::string::npos);
+  CHECK(error(safetensors_file(R"({"a":{"dtype":"F32","shape":[1]}})")) ==
+        "offset 9: tensor 'a' data_offsets is missing");
   CHECK(error(safetensors_file(R"({"a":)")).rfind("offset 13: header JSON is not valid JSON", 0) == 0);
-  CHECK(error(safetensors_file(std::string(40, '[') + std::string(40, ']'))).find("nests deeper than 16 levels") != std::string::npos);
+  CHECK(error(safetensors_file(std::string(40, '[') + std::string(40, ']'))).find("nests deeper than 16 levels") !=
+        std::string::npos);
   CHECK(error(safetensors_file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", std::string(4, '\0')))
             .find("end 8 is past the end of the file") != std::string::npos);
 }
@@ -516,7 +542,8 @@ TEST_CASE("model.safetensors.index.json: total_size, tensor names and shards") {
   CHECK(s.tensors[0].shard == "model-00002-of-00002.safetensors");
   CHECK(s.shards == std::vector<std::string>{"model-00002-of-00002.safetensors", "model-00001-of-00002.safetensors"});
   CHECK_THROWS_WITH_AS(parse_safetensors_index(R"({"metadata": {}})"),
-                       "offset 0: weight_map is missing or not an object (not a model.safetensors.index.json)", CheckpointError);
+                       "offset 0: weight_map is missing or not an object (not a model.safetensors.index.json)",
+                       CheckpointError);
   CHECK_THROWS_AS(parse_safetensors_index(R"({"weight_map": {"a": 3}})"), CheckpointError);
 }
 
@@ -534,6 +561,34 @@ TEST_CASE("the checkpoint report: keys and numbers") {
   CHECK(report["by_type"][0]["bytes"] == 144000);
   CHECK(report["tensors"][5]["shape"] == nlohmann::json::array({256, 512, 4}));
   CHECK(report["notes"].is_array());
+}
+
+TEST_CASE("checkpoint_read_json: a page's growing slices end in the report") {
+  const std::string file = tiny_llama().bytes() + std::string(1000, '\0');
+  std::size_t have = 0;
+  nlohmann::json answer;
+  for (int reads = 0;; ++reads) {
+    REQUIRE(reads < 20);
+    answer = nlohmann::json::parse(checkpoint_read_json(as_bytes(file.substr(0, have)), file.size()));
+    if (!answer.contains("bytes_needed")) break;
+    CHECK(answer["complete"] == false);
+    have = std::max<std::size_t>(answer["bytes_needed"].get<std::size_t>(), 2 * have);
+  }
+  CHECK(answer["format"] == "gguf");
+  CHECK(answer["total_bytes"].get<std::int64_t>() == kTinyBytes);
+
+  const std::string st = safetensors_file(kMixedHeader, std::string(187, '\0'));
+  const auto first = nlohmann::json::parse(checkpoint_read_json(as_bytes(st.substr(0, 16)), st.size()));
+  CHECK(first["bytes_needed"] == 8 + kMixedHeader.size());
+  const auto whole = nlohmann::json::parse(checkpoint_read_json(as_bytes(st), st.size()));
+  CHECK(whole["total_parameters"] == 118);
+
+  const std::string index = R"({"weight_map": {"a": "s.safetensors"}})";
+  CHECK(nlohmann::json::parse(checkpoint_read_json(as_bytes(index.substr(0, 16)), index.size()))["bytes_needed"] ==
+        index.size());
+  CHECK(nlohmann::json::parse(checkpoint_read_json(as_bytes(index), index.size()))["format"] == "safetensors_index");
+  const std::string config = R"({"model_type": "llama"})";
+  CHECK_THROWS_AS(checkpoint_read_json(as_bytes(config), config.size()), CheckpointError);
 }
 
 TEST_CASE("fitcheck params reads a GGUF, a safetensors file and an index from disk") {

@@ -84,13 +84,13 @@ const char* gguf_file_type_name(std::int64_t file_type);
 // What a header says about the model.
 struct CheckpointSummary {
   CheckpointFormat format = CheckpointFormat::gguf;
-  std::uint32_t gguf_version = 0;       // 2 or 3 (GGUF only)
-  std::string architecture;             // general.architecture (GGUF)
-  std::string name;                     // general.name (GGUF)
-  GgufHyperparameters hyperparameters;  // GGUF only
-  std::int64_t metadata_count = 0;      // GGUF key/values; safetensors __metadata__ entries
+  std::uint32_t gguf_version = 0;                             // 2 or 3 (GGUF only)
+  std::string architecture;                                   // general.architecture (GGUF)
+  std::string name;                                           // general.name (GGUF)
+  GgufHyperparameters hyperparameters;                        // GGUF only
+  std::int64_t metadata_count = 0;                            // GGUF key/values; safetensors __metadata__ entries
   std::vector<std::pair<std::string, std::string>> metadata;  // safetensors __metadata__, index "metadata" strings
-  std::uint64_t alignment_bytes = 0;    // GGUF general.alignment (32 when absent)
+  std::uint64_t alignment_bytes = 0;                          // GGUF general.alignment (32 when absent)
   std::uint64_t header_bytes = 0;       // bytes from the start of the file to the end of the tensor table
   std::uint64_t data_offset_bytes = 0;  // where tensor data starts in the file (header padded to alignment)
   std::vector<CheckpointTensor> tensors;
@@ -131,5 +131,11 @@ std::optional<CheckpointFormat> sniff_checkpoint_format(std::span<const std::byt
 // The summary as JSON (keys in docs/model-files.md): format, architecture, total_parameters,
 // total_bytes, by_type, hyperparameters, tensors, notes ...
 std::string checkpoint_report_json(const CheckpointSummary& summary);
+
+// One call for a page reading a dropped file in growing slices: the format from the first bytes
+// (GGUF, safetensors; otherwise an index, which is JSON text and is read whole), then either
+// checkpoint_report_json of the whole header, or {"complete": false, "bytes_needed": N,
+// "needed_for": FIELD} when `prefix` is too short. file_size_bytes: the whole file's size.
+std::string checkpoint_read_json(std::span<const std::byte> prefix, std::uint64_t file_size_bytes);
 
 }  // namespace fitcheck

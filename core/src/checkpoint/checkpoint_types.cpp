@@ -18,40 +18,33 @@ namespace {
 // (blck_size, type_size). QK_K = 256. The byte counts are the block structs of
 // ggml/src/ggml-common.h: scales in fp16 (2 B) or fp32 (4 B), then the packed values.
 constexpr std::array<GgmlTypeTraits, 34> kGgmlTypes{{
-    {0, "F32", 1, 4},
-    {1, "F16", 1, 2},
-    {2, "Q4_0", 32, 18},      // fp16 d + 32 x 4 bit
-    {3, "Q4_1", 32, 20},      // fp16 d, m + 32 x 4 bit
-    {6, "Q5_0", 32, 22},      // fp16 d + 4 B high bits + 16 B
-    {7, "Q5_1", 32, 24},      // fp16 d, m + 4 B + 16 B
-    {8, "Q8_0", 32, 34},      // fp16 d + 32 int8
-    {9, "Q8_1", 32, 40},      // fp32 d, s + 32 int8
-    {10, "Q2_K", 256, 84},    // fp16 d, dmin + 16 B scales + 64 B
-    {11, "Q3_K", 256, 110},   // fp16 d + 64 B + 32 B hmask + 12 B scales
-    {12, "Q4_K", 256, 144},   // fp16 d, dmin + 12 B scales + 128 B
-    {13, "Q5_K", 256, 176},   // fp16 d, dmin + 12 B + 32 B high bits + 128 B
-    {14, "Q6_K", 256, 210},   // fp16 d + 128 B low + 64 B high + 16 B scales
-    {15, "Q8_K", 256, 292},   // fp32 d + 256 int8 + 32 B sums
-    {16, "IQ2_XXS", 256, 66}, // fp16 d + 64 B
-    {17, "IQ2_XS", 256, 74},  // fp16 d + 64 B + 8 B scales
-    {18, "IQ3_XXS", 256, 98}, // fp16 d + 64 B + 32 B
-    {19, "IQ1_S", 256, 50},   // fp16 d + 32 B + 16 B
-    {20, "IQ4_NL", 32, 18},   // fp16 d + 16 B
-    {21, "IQ3_S", 256, 110},  // fp16 d + 64 B + 32 B + 8 B + 4 B
-    {22, "IQ2_S", 256, 82},   // fp16 d + 64 B + 16 B
-    {23, "IQ4_XS", 256, 136}, // fp16 d + 2 B high scales + 4 B low scales + 128 B
-    {24, "I8", 1, 1},
-    {25, "I16", 1, 2},
-    {26, "I32", 1, 4},
-    {27, "I64", 1, 8},
-    {28, "F64", 1, 8},
-    {29, "IQ1_M", 256, 56},   // 32 B + 16 B + 8 B (no separate d)
-    {30, "BF16", 1, 2},
-    {34, "TQ1_0", 256, 54},   // fp16 d + 4 x 13 B
-    {35, "TQ2_0", 256, 66},   // fp16 d + 64 B
-    {39, "MXFP4", 32, 17},    // 1 B E8M0 scale + 32 x 4 bit
-    {40, "NVFP4", 64, 36},    // 4 B of E4M3 scales + 64 x 4 bit
-    {41, "Q1_0", 128, 18},    // fp16 d + 128 x 1 bit
+    {0, "F32", 1, 4},         {1, "F16", 1, 2},       {2, "Q4_0", 32, 18},  // fp16 d + 32 x 4 bit
+    {3, "Q4_1", 32, 20},                                                    // fp16 d, m + 32 x 4 bit
+    {6, "Q5_0", 32, 22},                                                    // fp16 d + 4 B high bits + 16 B
+    {7, "Q5_1", 32, 24},                                                    // fp16 d, m + 4 B + 16 B
+    {8, "Q8_0", 32, 34},                                                    // fp16 d + 32 int8
+    {9, "Q8_1", 32, 40},                                                    // fp32 d, s + 32 int8
+    {10, "Q2_K", 256, 84},                                                  // fp16 d, dmin + 16 B scales + 64 B
+    {11, "Q3_K", 256, 110},                                                 // fp16 d + 64 B + 32 B hmask + 12 B scales
+    {12, "Q4_K", 256, 144},                                                 // fp16 d, dmin + 12 B scales + 128 B
+    {13, "Q5_K", 256, 176},    // fp16 d, dmin + 12 B + 32 B high bits + 128 B
+    {14, "Q6_K", 256, 210},    // fp16 d + 128 B low + 64 B high + 16 B scales
+    {15, "Q8_K", 256, 292},    // fp32 d + 256 int8 + 32 B sums
+    {16, "IQ2_XXS", 256, 66},  // fp16 d + 64 B
+    {17, "IQ2_XS", 256, 74},   // fp16 d + 64 B + 8 B scales
+    {18, "IQ3_XXS", 256, 98},  // fp16 d + 64 B + 32 B
+    {19, "IQ1_S", 256, 50},    // fp16 d + 32 B + 16 B
+    {20, "IQ4_NL", 32, 18},    // fp16 d + 16 B
+    {21, "IQ3_S", 256, 110},   // fp16 d + 64 B + 32 B + 8 B + 4 B
+    {22, "IQ2_S", 256, 82},    // fp16 d + 64 B + 16 B
+    {23, "IQ4_XS", 256, 136},  // fp16 d + 2 B high scales + 4 B low scales + 128 B
+    {24, "I8", 1, 1},         {25, "I16", 1, 2},      {26, "I32", 1, 4},
+    {27, "I64", 1, 8},        {28, "F64", 1, 8},      {29, "IQ1_M", 256, 56},  // 32 B + 16 B + 8 B (no separate d)
+    {30, "BF16", 1, 2},       {34, "TQ1_0", 256, 54},                          // fp16 d + 4 x 13 B
+    {35, "TQ2_0", 256, 66},                                                    // fp16 d + 64 B
+    {39, "MXFP4", 32, 17},                                                     // 1 B E8M0 scale + 32 x 4 bit
+    {40, "NVFP4", 64, 36},                                                     // 4 B of E4M3 scales + 64 x 4 bit
+    {41, "Q1_0", 128, 18},                                                     // fp16 d + 128 x 1 bit
 }};
 
 // llama_ftype, the value of general.file_type: gguf-py/gguf/constants.py LlamaFileType
@@ -61,15 +54,18 @@ struct FileTypeName {
   const char* name;
 };
 constexpr std::array<FileTypeName, 37> kFileTypes{{
-    {0, "ALL_F32"},          {1, "MOSTLY_F16"},       {2, "MOSTLY_Q4_0"},     {3, "MOSTLY_Q4_1"},
-    {4, "MOSTLY_Q4_1_SOME_F16"}, {7, "MOSTLY_Q8_0"},  {8, "MOSTLY_Q5_0"},     {9, "MOSTLY_Q5_1"},
-    {10, "MOSTLY_Q2_K"},     {11, "MOSTLY_Q3_K_S"},   {12, "MOSTLY_Q3_K_M"},  {13, "MOSTLY_Q3_K_L"},
-    {14, "MOSTLY_Q4_K_S"},   {15, "MOSTLY_Q4_K_M"},   {16, "MOSTLY_Q5_K_S"},  {17, "MOSTLY_Q5_K_M"},
-    {18, "MOSTLY_Q6_K"},     {19, "MOSTLY_IQ2_XXS"},  {20, "MOSTLY_IQ2_XS"},  {21, "MOSTLY_Q2_K_S"},
-    {22, "MOSTLY_IQ3_XS"},   {23, "MOSTLY_IQ3_XXS"},  {24, "MOSTLY_IQ1_S"},   {25, "MOSTLY_IQ4_NL"},
-    {26, "MOSTLY_IQ3_S"},    {27, "MOSTLY_IQ3_M"},    {28, "MOSTLY_IQ2_S"},   {29, "MOSTLY_IQ2_M"},
-    {30, "MOSTLY_IQ4_XS"},   {31, "MOSTLY_IQ1_M"},    {32, "MOSTLY_BF16"},    {36, "MOSTLY_TQ1_0"},
-    {37, "MOSTLY_TQ2_0"},    {38, "MOSTLY_MXFP4_MOE"}, {39, "MOSTLY_NVFP4"},  {40, "MOSTLY_Q1_0"},
+    {0, "ALL_F32"},           {1, "MOSTLY_F16"},           {2, "MOSTLY_Q4_0"},
+    {3, "MOSTLY_Q4_1"},       {4, "MOSTLY_Q4_1_SOME_F16"}, {7, "MOSTLY_Q8_0"},
+    {8, "MOSTLY_Q5_0"},       {9, "MOSTLY_Q5_1"},          {10, "MOSTLY_Q2_K"},
+    {11, "MOSTLY_Q3_K_S"},    {12, "MOSTLY_Q3_K_M"},       {13, "MOSTLY_Q3_K_L"},
+    {14, "MOSTLY_Q4_K_S"},    {15, "MOSTLY_Q4_K_M"},       {16, "MOSTLY_Q5_K_S"},
+    {17, "MOSTLY_Q5_K_M"},    {18, "MOSTLY_Q6_K"},         {19, "MOSTLY_IQ2_XXS"},
+    {20, "MOSTLY_IQ2_XS"},    {21, "MOSTLY_Q2_K_S"},       {22, "MOSTLY_IQ3_XS"},
+    {23, "MOSTLY_IQ3_XXS"},   {24, "MOSTLY_IQ1_S"},        {25, "MOSTLY_IQ4_NL"},
+    {26, "MOSTLY_IQ3_S"},     {27, "MOSTLY_IQ3_M"},        {28, "MOSTLY_IQ2_S"},
+    {29, "MOSTLY_IQ2_M"},     {30, "MOSTLY_IQ4_XS"},       {31, "MOSTLY_IQ1_M"},
+    {32, "MOSTLY_BF16"},      {36, "MOSTLY_TQ1_0"},        {37, "MOSTLY_TQ2_0"},
+    {38, "MOSTLY_MXFP4_MOE"}, {39, "MOSTLY_NVFP4"},        {40, "MOSTLY_Q1_0"},
     {1024, "GUESSED"},
 }};
 
@@ -82,9 +78,12 @@ CheckpointError::CheckpointError(std::uint64_t offset, std::string field, const 
 
 const char* checkpoint_format_name(CheckpointFormat format) {
   switch (format) {
-    case CheckpointFormat::gguf: return "gguf";
-    case CheckpointFormat::safetensors: return "safetensors";
-    case CheckpointFormat::safetensors_index: return "safetensors_index";
+    case CheckpointFormat::gguf:
+      return "gguf";
+    case CheckpointFormat::safetensors:
+      return "safetensors";
+    case CheckpointFormat::safetensors_index:
+      return "safetensors_index";
   }
   return "unknown";
 }

@@ -42,19 +42,42 @@ constexpr std::uint64_t kMinKeyValueBytes = 13;
 constexpr std::uint64_t kMinTensorInfoBytes = 24;
 
 enum ValueType : std::uint32_t {
-  k_uint8 = 0, k_int8, k_uint16, k_int16, k_uint32, k_int32, k_float32, k_bool, k_string, k_array,
-  k_uint64, k_int64, k_float64,
+  k_uint8 = 0,
+  k_int8,
+  k_uint16,
+  k_int16,
+  k_uint32,
+  k_int32,
+  k_float32,
+  k_bool,
+  k_string,
+  k_array,
+  k_uint64,
+  k_int64,
+  k_float64,
 };
 constexpr std::uint32_t kValueTypeCount = 13;
 
 // Fixed widths of the scalar types (0 for string and array).
 std::uint64_t scalar_bytes(std::uint32_t type) {
   switch (type) {
-    case k_uint8: case k_int8: case k_bool: return 1;
-    case k_uint16: case k_int16: return 2;
-    case k_uint32: case k_int32: case k_float32: return 4;
-    case k_uint64: case k_int64: case k_float64: return 8;
-    default: return 0;
+    case k_uint8:
+    case k_int8:
+    case k_bool:
+      return 1;
+    case k_uint16:
+    case k_int16:
+      return 2;
+    case k_uint32:
+    case k_int32:
+    case k_float32:
+      return 4;
+    case k_uint64:
+    case k_int64:
+    case k_float64:
+      return 8;
+    default:
+      return 0;
   }
 }
 
@@ -76,10 +99,12 @@ class Reader {
     const std::uint64_t limit = file_size_ ? std::min(file_size_, kMaxHeaderBytes) : kMaxHeaderBytes;
     if (size > limit || at_ > limit - size) {
       if (file_size_ && file_size_ <= kMaxHeaderBytes)
-        throw CheckpointError(at_, field, "of " + detail::number_text(size) + " bytes runs past the end of the file (" +
-                                              detail::number_text(file_size_) + " bytes)");
-      throw CheckpointError(at_, field, "of " + detail::number_text(size) + " bytes exceeds the header (at most " +
-                                            detail::number_text(kMaxHeaderBytes) + " bytes are read)");
+        throw CheckpointError(at_, field,
+                              "of " + detail::number_text(size) + " bytes runs past the end of the file (" +
+                                  detail::number_text(file_size_) + " bytes)");
+      throw CheckpointError(at_, field,
+                            "of " + detail::number_text(size) + " bytes exceeds the header (at most " +
+                                detail::number_text(kMaxHeaderBytes) + " bytes are read)");
     }
     if (at_ + size > bytes_.size()) throw NeedMoreBytes{at_ + size, field};
   }
@@ -115,7 +140,8 @@ class Reader {
     require(size, field);
     std::uint64_t value = 0;
     for (unsigned i = 0; i < size; ++i)
-      value |= static_cast<std::uint64_t>(std::to_integer<std::uint8_t>(bytes_[at_ + i])) << (8 * i);
+      value |= static_cast<std::uint64_t>(std::to_integer<std::uint8_t>(bytes_[static_cast<std::size_t>(at_ + i)]))
+               << (8 * i);
     at_ += size;
     return value;
   }
@@ -141,7 +167,8 @@ void read_array(Reader& in, std::string_view key, const std::string& field, int 
 void read_value(Reader& in, std::uint32_t type, std::string_view key, const std::string& field, int depth,
                 Captured& captured) {
   if (type >= kValueTypeCount) {
-    throw CheckpointError(in.at() - 4, field + " type", detail::number_text(type) + " is not a GGUF value type (0..12)");
+    throw CheckpointError(in.at() - 4, field + " type",
+                          detail::number_text(type) + " is not a GGUF value type (0..12)");
   }
   if (const std::uint64_t width = scalar_bytes(type)) {
     const std::uint64_t value_at = in.at();
@@ -150,14 +177,21 @@ void read_value(Reader& in, std::uint32_t type, std::string_view key, const std:
     std::int64_t value = 0;
     bool integer = true;
     switch (type) {
-      case k_int32: value = static_cast<std::int32_t>(raw); break;
-      case k_uint32: value = static_cast<std::int64_t>(raw); break;
-      case k_int64: value = static_cast<std::int64_t>(raw); break;
+      case k_int32:
+        value = static_cast<std::int32_t>(raw);
+        break;
+      case k_uint32:
+        value = static_cast<std::int64_t>(raw);
+        break;
+      case k_int64:
+        value = static_cast<std::int64_t>(raw);
+        break;
       case k_uint64:
         integer = raw <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
         value = static_cast<std::int64_t>(raw);
         break;
-      default: integer = false;  // 8- and 16-bit counts do not occur in the keys read here
+      default:
+        integer = false;  // 8- and 16-bit counts do not occur in the keys read here
     }
     if (key == "general.alignment") {
       // llama.cpp: "must be of type uint32"; a power of two (gguf.md says a multiple of 8).
@@ -198,8 +232,8 @@ void read_array(Reader& in, std::string_view key, const std::string& field, int 
     for (std::uint64_t i = 0; i < count; ++i) in.string(field + " element " + detail::number_text(i), in.room());
   } else {
     if (depth + 1 >= kMaxArrayDepth)
-      throw CheckpointError(count_at - 4, field + " element type", "nests arrays deeper than " +
-                                                                       std::to_string(kMaxArrayDepth) + " levels");
+      throw CheckpointError(count_at - 4, field + " element type",
+                            "nests arrays deeper than " + std::to_string(kMaxArrayDepth) + " levels");
     for (std::uint64_t i = 0; i < count; ++i)
       read_array(in, key, field + " element " + detail::number_text(i), depth + 1, captured);
   }
@@ -269,19 +303,23 @@ CheckpointSummary parse(Reader& in) {
   const std::uint32_t version = in.u32("version");
   if (version == 1) throw CheckpointError(4, "version", "1 is no longer read (llama.cpp refuses GGUFv1 too)");
   if (version == 0 || (version & 0xFFFFu) == 0)
-    throw CheckpointError(4, "version", detail::number_text(version) + " reads as a big-endian file, which is not supported");
-  if (version > 3) throw CheckpointError(4, "version", detail::number_text(version) + " is newer than 3, the latest this reader knows");
+    throw CheckpointError(4, "version",
+                          detail::number_text(version) + " reads as a big-endian file, which is not supported");
+  if (version > 3)
+    throw CheckpointError(4, "version",
+                          detail::number_text(version) + " is newer than 3, the latest this reader knows");
   summary.gguf_version = version;
 
   const std::uint64_t tensor_count = in.u64("tensor count");
   if (tensor_count > in.room() / kMinTensorInfoBytes)
-    throw CheckpointError(8, "tensor count", detail::number_text(tensor_count) + " cannot fit in the header (at most " +
-                                                 detail::number_text(kMaxHeaderBytes) + " bytes are read)");
+    throw CheckpointError(8, "tensor count",
+                          detail::number_text(tensor_count) + " cannot fit in the header (at most " +
+                              detail::number_text(kMaxHeaderBytes) + " bytes are read)");
   const std::uint64_t kv_count = in.u64("metadata key/value count");
   if (kv_count > in.room() / kMinKeyValueBytes)
-    throw CheckpointError(16, "metadata key/value count", detail::number_text(kv_count) +
-                                                              " cannot fit in the header (at most " +
-                                                              detail::number_text(kMaxHeaderBytes) + " bytes are read)");
+    throw CheckpointError(16, "metadata key/value count",
+                          detail::number_text(kv_count) + " cannot fit in the header (at most " +
+                              detail::number_text(kMaxHeaderBytes) + " bytes are read)");
   summary.metadata_count = static_cast<std::int64_t>(kv_count);
 
   Captured captured;
@@ -304,15 +342,16 @@ CheckpointSummary parse(Reader& in) {
     const std::uint64_t info_at = in.at();
     const std::string_view name = in.string("tensor " + detail::number_text(i) + " name", kMaxTensorNameBytes);
     if (!names.insert(name).second)
-      throw CheckpointError(info_at, "tensor " + detail::number_text(i) + " name", "'" + std::string(name) + "' appears twice");
+      throw CheckpointError(info_at, "tensor " + detail::number_text(i) + " name",
+                            "'" + std::string(name) + "' appears twice");
     const std::string field = "tensor '" + std::string(name) + "'";
     CheckpointTensor tensor;
     tensor.name = std::string(name);
     const std::uint64_t dims_at = in.at();
     const std::uint32_t n_dims = in.u32(field + " dimension count");
     if (n_dims > kMaxDims)
-      throw CheckpointError(dims_at, field + " dimension count", detail::number_text(n_dims) + " exceeds " +
-                                                                     std::to_string(kMaxDims) + " (GGML_MAX_DIMS)");
+      throw CheckpointError(dims_at, field + " dimension count",
+                            detail::number_text(n_dims) + " exceeds " + std::to_string(kMaxDims) + " (GGML_MAX_DIMS)");
     std::int64_t elements = 1;
     for (std::uint32_t d = 0; d < n_dims; ++d) {
       const std::uint64_t dim_at = in.at();
@@ -328,7 +367,9 @@ CheckpointSummary parse(Reader& in) {
     const std::uint64_t type_at = in.at();
     const std::uint32_t type_id = in.u32(field + " type");
     const GgmlTypeTraits* traits = ggml_type_traits(type_id);
-    if (!traits) throw CheckpointError(type_at, field + " type", detail::number_text(type_id) + " is not a ggml type this reader knows");
+    if (!traits)
+      throw CheckpointError(type_at, field + " type",
+                            detail::number_text(type_id) + " is not a ggml type this reader knows");
     tensor.type = traits->name;
     // ggml_row_size: a row of ne[0] values is ne[0] / block_elements blocks of block_bytes; the
     // tensor is its rows (ggml_nbytes of a contiguous tensor).
@@ -346,9 +387,9 @@ CheckpointSummary parse(Reader& in) {
     const std::uint64_t offset_at = in.at();
     tensor.data_offset = in.u64(field + " offset");
     if (tensor.data_offset % captured.alignment != 0)
-      throw CheckpointError(offset_at, field + " offset", detail::number_text(tensor.data_offset) +
-                                                              " is not a multiple of the alignment " +
-                                                              detail::number_text(captured.alignment));
+      throw CheckpointError(offset_at, field + " offset",
+                            detail::number_text(tensor.data_offset) + " is not a multiple of the alignment " +
+                                detail::number_text(captured.alignment));
     detail::add_checkpoint_tensor(summary, std::move(tensor), info_at);
   }
   summary.header_bytes = in.at();

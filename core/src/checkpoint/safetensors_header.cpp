@@ -32,10 +32,9 @@ struct Dtype {
   std::int64_t bits;
 };
 constexpr std::array<Dtype, 20> kDtypes{{
-    {"BOOL", 8},     {"U8", 8},       {"I8", 8},       {"F8_E5M2", 8},  {"F8_E4M3", 8},
-    {"F8_E8M0", 8},  {"I16", 16},     {"U16", 16},     {"F16", 16},     {"BF16", 16},
-    {"I32", 32},     {"U32", 32},     {"F32", 32},     {"C64", 64},     {"F64", 64},
-    {"I64", 64},     {"U64", 64},     {"F4", 4},       {"F6_E2M3", 6},  {"F6_E3M2", 6},
+    {"BOOL", 8}, {"U8", 8},   {"I8", 8},    {"F8_E5M2", 8}, {"F8_E4M3", 8}, {"F8_E8M0", 8}, {"I16", 16},
+    {"U16", 16}, {"F16", 16}, {"BF16", 16}, {"I32", 32},    {"U32", 32},    {"F32", 32},    {"C64", 64},
+    {"F64", 64}, {"I64", 64}, {"U64", 64},  {"F4", 4},      {"F6_E2M3", 6}, {"F6_E3M2", 6},
 }};
 
 const Dtype* find_dtype(std::string_view name) {
@@ -58,8 +57,10 @@ void check_nesting(std::string_view text, std::uint64_t base, const char* what) 
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '{' || c == '[') {
@@ -80,7 +81,8 @@ Json parse_json(std::string_view text, std::uint64_t base, const char* what) {
     const std::uint64_t at = base + (error.byte > 0 ? error.byte - 1 : 0);
     std::string message = error.what();
     const std::size_t colon = message.find(": ", message.find("parse error"));
-    throw CheckpointError(at, what, "is not valid JSON" + (colon == std::string::npos ? "" : ": " + message.substr(colon + 2)));
+    throw CheckpointError(at, what,
+                          "is not valid JSON" + (colon == std::string::npos ? "" : ": " + message.substr(colon + 2)));
   }
 }
 
@@ -99,8 +101,8 @@ std::string metadata_text(const Json& value) { return value.is_string() ? value.
 CheckpointRead parse_safetensors_header(std::span<const std::byte> bytes, std::uint64_t file_size_bytes) {
   CheckpointRead read;
   if (file_size_bytes && file_size_bytes < 8)
-    throw CheckpointError(0, "header length", "of 8 bytes runs past the end of the file (" +
-                                                  std::to_string(file_size_bytes) + " bytes)");
+    throw CheckpointError(0, "header length",
+                          "of 8 bytes runs past the end of the file (" + std::to_string(file_size_bytes) + " bytes)");
   if (bytes.size() < 8) {
     read.bytes_needed = 8;
     read.needed_for = "header length";
@@ -109,11 +111,13 @@ CheckpointRead parse_safetensors_header(std::span<const std::byte> bytes, std::u
   std::uint64_t header_length = 0;
   for (unsigned i = 0; i < 8; ++i) header_length |= std::to_integer<std::uint64_t>(bytes[i]) << (8 * i);
   if (header_length > kMaxHeaderBytes)
-    throw CheckpointError(0, "header length", std::to_string(header_length) + " exceeds " +
-                                                  std::to_string(kMaxHeaderBytes) + " bytes (safetensors MAX_HEADER_SIZE)");
+    throw CheckpointError(0, "header length",
+                          std::to_string(header_length) + " exceeds " + std::to_string(kMaxHeaderBytes) +
+                              " bytes (safetensors MAX_HEADER_SIZE)");
   if (file_size_bytes && 8 + header_length > file_size_bytes)
-    throw CheckpointError(8, "header JSON", "of " + std::to_string(header_length) + " bytes runs past the end of the file (" +
-                                                std::to_string(file_size_bytes) + " bytes)");
+    throw CheckpointError(8, "header JSON",
+                          "of " + std::to_string(header_length) + " bytes runs past the end of the file (" +
+                              std::to_string(file_size_bytes) + " bytes)");
   if (bytes.size() < 8 + header_length) {
     read.bytes_needed = 8 + header_length;
     read.needed_for = "header JSON";
@@ -135,7 +139,10 @@ CheckpointRead parse_safetensors_header(std::span<const std::byte> bytes, std::u
     std::uint64_t at;
   };
   std::vector<Entry> entries;
-  for (const auto& [name, info] : header.items()) {
+  for (const auto& item : header.items()) {
+    // Named references, not a structured binding: the lambda below uses them (clang 14 cannot).
+    const std::string& name = item.key();
+    const Json& info = item.value();
     const std::uint64_t at = key_offset(text, name, 8);
     if (name == "__metadata__") {
       if (!info.is_object()) throw CheckpointError(at, "__metadata__", "is not an object");
@@ -154,10 +161,12 @@ CheckpointRead parse_safetensors_header(std::span<const std::byte> bytes, std::u
     tensor.name = name;
     const Json& dtype_value = member("dtype");
     const Dtype* dtype = dtype_value.is_string() ? find_dtype(dtype_value.get<std::string>()) : nullptr;
-    if (!dtype) throw CheckpointError(at, field + " dtype", dtype_value.dump().substr(0, 40) + " is not a safetensors dtype");
+    if (!dtype)
+      throw CheckpointError(at, field + " dtype", dtype_value.dump().substr(0, 40) + " is not a safetensors dtype");
     tensor.type = dtype->name;
     const Json& shape = member("shape");
-    if (!shape.is_array() || shape.size() > 64) throw CheckpointError(at, field + " shape", "is not an array of at most 64 sizes");
+    if (!shape.is_array() || shape.size() > 64)
+      throw CheckpointError(at, field + " shape", "is not an array of at most 64 sizes");
     std::int64_t elements = 1;
     for (const Json& dim : shape) {
       const std::int64_t size = non_negative_integer(dim, at, field + " shape");
@@ -168,8 +177,8 @@ CheckpointRead parse_safetensors_header(std::span<const std::byte> bytes, std::u
     tensor.elements = elements;
     std::int64_t bits = 0;
     if (__builtin_mul_overflow(elements, dtype->bits, &bits) || bits % 8 != 0)
-      throw CheckpointError(at, field + " shape", std::to_string(elements) + " values of " + dtype->name +
-                                                      " do not fill whole bytes");
+      throw CheckpointError(at, field + " shape",
+                            std::to_string(elements) + " values of " + dtype->name + " do not fill whole bytes");
     tensor.bytes = bits / 8;
     const Json& offsets = member("data_offsets");
     if (!offsets.is_array() || offsets.size() != 2)
@@ -179,8 +188,8 @@ CheckpointRead parse_safetensors_header(std::span<const std::byte> bytes, std::u
     if (end < begin || end - begin != tensor.bytes)
       throw CheckpointError(at, field + " data_offsets",
                             "[" + std::to_string(begin) + ", " + std::to_string(end) + "] hold " +
-                                std::to_string(end - begin) + " bytes, but " + std::to_string(elements) + " values of " +
-                                dtype->name + " take " + std::to_string(tensor.bytes));
+                                std::to_string(end - begin) + " bytes, but " + std::to_string(elements) +
+                                " values of " + dtype->name + " take " + std::to_string(tensor.bytes));
     if (file_size_bytes && static_cast<std::uint64_t>(end) > file_size_bytes - summary.data_offset_bytes)
       throw CheckpointError(at, field + " data_offsets", "end " + std::to_string(end) + " is past the end of the file");
     tensor.data_offset = static_cast<std::uint64_t>(begin);
@@ -209,7 +218,8 @@ CheckpointSummary parse_safetensors_index(std::string_view json_text) {
             value.get<double>() == static_cast<double>(static_cast<std::int64_t>(value.get<double>())))
           summary.total_bytes = static_cast<std::int64_t>(value.get<double>());
         else
-          summary.total_bytes = non_negative_integer(value, key_offset(json_text, "total_size", 0), "metadata.total_size");
+          summary.total_bytes =
+              non_negative_integer(value, key_offset(json_text, "total_size", 0), "metadata.total_size");
       } else {
         summary.metadata.emplace_back(key, metadata_text(value));
       }
@@ -230,7 +240,8 @@ CheckpointSummary parse_safetensors_index(std::string_view json_text) {
       summary.shards.push_back(tensor.shard);
     summary.tensors.push_back(std::move(tensor));
   }
-  if (summary.total_bytes == 0) summary.notes.push_back("metadata.total_size is missing: the index gives no byte count");
+  if (summary.total_bytes == 0)
+    summary.notes.push_back("metadata.total_size is missing: the index gives no byte count");
   summary.notes.push_back("an index names tensors and shards but no shapes: read each shard's header for parameters");
   return summary;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A weight file's header summary as JSON: the same document for `fitcheck params FILE --json` and
 // the page. Keys are listed in docs/model-files.md.
+#include <algorithm>
+
 #include "fitcheck/checkpoint.hpp"
 #include "support/json_writer.hpp"
 
@@ -8,8 +10,10 @@ namespace fitcheck {
 namespace {
 
 void optional_field(detail::JsonWriter& out, std::string_view key, const std::optional<std::int64_t>& value) {
-  if (value) out.field(key, *value);
-  else out.field(key, nullptr);
+  if (value)
+    out.field(key, *value);
+  else
+    out.field(key, nullptr);
 }
 
 void write_hyperparameters(detail::JsonWriter& out, const GgufHyperparameters& h) {
@@ -81,6 +85,36 @@ std::string checkpoint_report_json(const CheckpointSummary& summary) {
   out.field("notes", summary.notes);
   out.end_object();
   return out.take();
+}
+
+std::string checkpoint_read_json(std::span<const std::byte> prefix, std::uint64_t file_size_bytes) {
+  // An index is a few hundred KB of JSON; past this a file that is neither GGUF nor safetensors
+  // is not one of the three.
+  constexpr std::uint64_t kMaxIndexBytes = 64u << 20;
+  const auto need = [](std::uint64_t bytes_needed, std::string_view field) {
+    detail::JsonWriter out;
+    out.begin_object();
+    out.field("complete", false);
+    out.field("bytes_needed", bytes_needed);
+    out.field("needed_for", field);
+    out.end_object();
+    return out.take();
+  };
+  const auto format = sniff_checkpoint_format(prefix.first(std::min<std::size_t>(prefix.size(), 16)));
+  if (!format) {
+    if (prefix.size() < 16 && prefix.size() < file_size_bytes)
+      return need(std::min<std::uint64_t>(16, file_size_bytes), "magic");
+    if (file_size_bytes > kMaxIndexBytes)
+      throw CheckpointError(0, "magic",
+                            "is neither \"GGUF\" nor a safetensors header, and the file is too large for an index");
+    if (prefix.size() < file_size_bytes) return need(file_size_bytes, "index JSON");
+    const std::string_view text(reinterpret_cast<const char*>(prefix.data()), prefix.size());
+    return checkpoint_report_json(parse_safetensors_index(text));
+  }
+  const CheckpointRead read = *format == CheckpointFormat::gguf ? parse_gguf_header(prefix, file_size_bytes)
+                                                                : parse_safetensors_header(prefix, file_size_bytes);
+  if (!read.complete) return need(read.bytes_needed, read.needed_for);
+  return checkpoint_report_json(read.summary);
 }
 
 }  // namespace fitcheck
