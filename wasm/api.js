@@ -9,7 +9,8 @@ var fitcheckDecoder = new TextDecoder();
 
 // Call numbers: wasm/bindings.cpp's `Call`.
 function fitcheckCall(call, configText, options, raw) {
-  var texts = [configText === undefined || configText === null ? '' : String(configText)];
+  // A Uint8Array (a weight file's first bytes) goes in as it is; everything else as UTF-8 text.
+  var texts = [configText instanceof Uint8Array ? configText : configText === undefined || configText === null ? '' : String(configText)];
   if (options !== undefined && options !== null) {
     Object.keys(options).forEach(function (key) {
       var value = options[key];
@@ -17,7 +18,7 @@ function fitcheckCall(call, configText, options, raw) {
     });
   }
   // Lone UTF-16 surrogates become U+FFFD: the core always sees well-formed UTF-8.
-  var encoded = texts.map(function (text) { return fitcheckEncoder.encode(text); });
+  var encoded = texts.map(function (text) { return text instanceof Uint8Array ? text : fitcheckEncoder.encode(text); });
   var pointers = [];
   var table = _malloc(encoded.length * 8);
   var result = 0;
@@ -53,3 +54,6 @@ Module['inferenceReport'] = function (configText, options) { return fitcheckCall
 Module['acceleratorCatalog'] = function () { return fitcheckCall(6); };
 Module['formatCatalog'] = function () { return fitcheckCall(7); };
 Module['version'] = function () { return fitcheckCall(8, '', null, true); };
+// bytes: the first bytes of a GGUF, safetensors or index file; fileSizeBytes: File.size. Answers the
+// report, or {complete: false, bytes_needed, needed_for}: slice that many bytes and call again.
+Module['checkpointReport'] = function (bytes, fileSizeBytes) { return fitcheckCall(9, bytes, { file_size: fileSizeBytes }); };

@@ -9,9 +9,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <string>
 #include <string_view>
 
+#include "fitcheck/checkpoint.hpp"
 #include "fitcheck/config.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/planner.hpp"
@@ -31,6 +33,7 @@ enum class Call : std::int32_t {
   accelerator_catalog = 6,
   format_catalog = 7,
   version = 8,
+  checkpoint_report = 9,
 };
 
 // The answer's status word (wasm/api.js): the report, or an error with or without the field it names.
@@ -76,6 +79,13 @@ std::string report(Call call, const Text* texts, std::uint32_t count) {
     case Call::accelerator_catalog: return fitcheck::accelerator_catalog_json();
     case Call::format_catalog: return fitcheck::format_catalog_json();
     case Call::version: return "0.1.0";
+    case Call::checkpoint_report: {
+      // texts[0]: the first bytes of a weight file (raw, not UTF-8); option file_size: its size.
+      std::uint64_t file_size = 0;
+      for (const auto& [key, value] : options)
+        if (key == "file_size") file_size = std::strtoull(std::string(value).c_str(), nullptr, 10);
+      return fitcheck::checkpoint_read_json(std::as_bytes(std::span(config.data(), config.size())), file_size);
+    }
     default: break;
   }
   throw std::invalid_argument("this function is not in this build of the core (the first-view module has "
@@ -94,6 +104,8 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t* fitcheck_call(std::int32_t call, const Text*
     return answer(Status::error_with_field, error.what(), error.field());
   } catch (const fitcheck::OptionError& error) {
     return answer(Status::error_with_field, error.what(), error.option());
+  } catch (const fitcheck::CheckpointError& error) {
+    return answer(Status::error_with_field, error.what(), error.field());
   } catch (const std::exception& error) {
     return answer(Status::error, error.what());
   }
