@@ -43,3 +43,21 @@ export async function readModelFileHeader(file: SliceableFile, core: Pick<Fitche
   }
   return { error: `${name}: the header did not end after ${maxReads} reads` };
 }
+
+/**
+ * Whether a chosen or dropped file is a weight file rather than a config.json: by its first bytes
+ * (GGUF magic; a safetensors length whose top bytes are 0, then '{'), as the core's
+ * sniff_checkpoint_format, or a name ending in .index.json (model.safetensors.index.json).
+ */
+export async function isModelFile(file: SliceableFile): Promise<boolean> {
+  if (file.name?.endsWith('.index.json')) return true;
+  let first: Uint8Array;
+  try {
+    first = new Uint8Array(await file.slice(0, 16).arrayBuffer());
+  } catch {
+    return false; // left to the config.json reader, which reports what it cannot read
+  }
+  const gguf = first.length >= 4 && first[0] === 0x47 && first[1] === 0x47 && first[2] === 0x55 && first[3] === 0x46;
+  const safetensors = first.length >= 9 && first[8] === 0x7b && first[7] === 0 && first[6] === 0 && first[5] === 0;
+  return gguf || safetensors;
+}
