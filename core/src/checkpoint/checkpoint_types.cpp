@@ -15,18 +15,23 @@ namespace {
 // ggml_type (llama.cpp@004eaba804a34aa1a397b61d6d5274171c5e4cba); ids 40, 41 and every layout:
 // gguf-py/gguf/constants.py GGMLQuantizationType and GGML_QUANT_SIZES
 // (llama.cpp@0024aa7417efd50a7c2a79e049dfbbbceb0beaaf), which mirror ggml.c's type_traits
-// (blck_size, type_size). QK_K = 256. The byte counts are the block structs of
+// (blck_size, type_size). Id 42 (Q2_0, llama.cpp PR 24448, newer than that commit) as
+// @huggingface/tasks 0.21.54 GGMLQuantizationType and @huggingface/gguf 0.4.6 GGML_QUANT_SIZES
+// list it. QK_K = 256. The byte counts are the block structs of
 // ggml/src/ggml-common.h: scales in fp16 (2 B) or fp32 (4 B), then the packed values.
-constexpr std::array<GgmlTypeTraits, 34> kGgmlTypes{{
-    {0, "F32", 1, 4},         {1, "F16", 1, 2},       {2, "Q4_0", 32, 18},  // fp16 d + 32 x 4 bit
-    {3, "Q4_1", 32, 20},                                                    // fp16 d, m + 32 x 4 bit
-    {6, "Q5_0", 32, 22},                                                    // fp16 d + 4 B high bits + 16 B
-    {7, "Q5_1", 32, 24},                                                    // fp16 d, m + 4 B + 16 B
-    {8, "Q8_0", 32, 34},                                                    // fp16 d + 32 int8
-    {9, "Q8_1", 32, 40},                                                    // fp32 d, s + 32 int8
-    {10, "Q2_K", 256, 84},                                                  // fp16 d, dmin + 16 B scales + 64 B
-    {11, "Q3_K", 256, 110},                                                 // fp16 d + 64 B + 32 B hmask + 12 B scales
-    {12, "Q4_K", 256, 144},                                                 // fp16 d, dmin + 12 B scales + 128 B
+// clang-format off
+constexpr std::array<GgmlTypeTraits, 35> kGgmlTypes{{
+    {0, "F32", 1, 4},
+    {1, "F16", 1, 2},
+    {2, "Q4_0", 32, 18},       // fp16 d + 32 x 4 bit
+    {3, "Q4_1", 32, 20},       // fp16 d, m + 32 x 4 bit
+    {6, "Q5_0", 32, 22},       // fp16 d + 4 B high bits + 16 B
+    {7, "Q5_1", 32, 24},       // fp16 d, m + 4 B + 16 B
+    {8, "Q8_0", 32, 34},       // fp16 d + 32 int8
+    {9, "Q8_1", 32, 40},       // fp32 d, s + 32 int8
+    {10, "Q2_K", 256, 84},     // fp16 d, dmin + 16 B scales + 64 B
+    {11, "Q3_K", 256, 110},    // fp16 d + 64 B + 32 B hmask + 12 B scales
+    {12, "Q4_K", 256, 144},    // fp16 d, dmin + 12 B scales + 128 B
     {13, "Q5_K", 256, 176},    // fp16 d, dmin + 12 B + 32 B high bits + 128 B
     {14, "Q6_K", 256, 210},    // fp16 d + 128 B low + 64 B high + 16 B scales
     {15, "Q8_K", 256, 292},    // fp32 d + 256 int8 + 32 B sums
@@ -38,22 +43,30 @@ constexpr std::array<GgmlTypeTraits, 34> kGgmlTypes{{
     {21, "IQ3_S", 256, 110},   // fp16 d + 64 B + 32 B + 8 B + 4 B
     {22, "IQ2_S", 256, 82},    // fp16 d + 64 B + 16 B
     {23, "IQ4_XS", 256, 136},  // fp16 d + 2 B high scales + 4 B low scales + 128 B
-    {24, "I8", 1, 1},         {25, "I16", 1, 2},      {26, "I32", 1, 4},
-    {27, "I64", 1, 8},        {28, "F64", 1, 8},      {29, "IQ1_M", 256, 56},  // 32 B + 16 B + 8 B (no separate d)
-    {30, "BF16", 1, 2},       {34, "TQ1_0", 256, 54},                          // fp16 d + 4 x 13 B
-    {35, "TQ2_0", 256, 66},                                                    // fp16 d + 64 B
-    {39, "MXFP4", 32, 17},                                                     // 1 B E8M0 scale + 32 x 4 bit
-    {40, "NVFP4", 64, 36},                                                     // 4 B of E4M3 scales + 64 x 4 bit
-    {41, "Q1_0", 128, 18},                                                     // fp16 d + 128 x 1 bit
+    {24, "I8", 1, 1},
+    {25, "I16", 1, 2},
+    {26, "I32", 1, 4},
+    {27, "I64", 1, 8},
+    {28, "F64", 1, 8},
+    {29, "IQ1_M", 256, 56},    // 32 B + 16 B + 8 B (no separate d)
+    {30, "BF16", 1, 2},
+    {34, "TQ1_0", 256, 54},    // fp16 d + 4 x 13 B
+    {35, "TQ2_0", 256, 66},    // fp16 d + 64 B
+    {39, "MXFP4", 32, 17},     // 1 B E8M0 scale + 32 x 4 bit
+    {40, "NVFP4", 64, 36},     // 4 B of E4M3 scales + 64 x 4 bit
+    {41, "Q1_0", 128, 18},     // fp16 d + 128 x 1 bit
+    {42, "Q2_0", 64, 18},      // fp16 d + 64 x 2 bit
 }};
+// clang-format on
 
 // llama_ftype, the value of general.file_type: gguf-py/gguf/constants.py LlamaFileType
-// (llama.cpp@0024aa74); 4 from ggml docs/gguf.md (ggml@01f0d4da). 5, 6 and 33..35 were removed.
+// (llama.cpp@0024aa74), 41 as the Q2_0 type above; 4 from ggml docs/gguf.md (ggml@01f0d4da). 5, 6
+// and 33..35 were removed.
 struct FileTypeName {
   std::int64_t id;
   const char* name;
 };
-constexpr std::array<FileTypeName, 37> kFileTypes{{
+constexpr std::array<FileTypeName, 38> kFileTypes{{
     {0, "ALL_F32"},           {1, "MOSTLY_F16"},           {2, "MOSTLY_Q4_0"},
     {3, "MOSTLY_Q4_1"},       {4, "MOSTLY_Q4_1_SOME_F16"}, {7, "MOSTLY_Q8_0"},
     {8, "MOSTLY_Q5_0"},       {9, "MOSTLY_Q5_1"},          {10, "MOSTLY_Q2_K"},
@@ -66,7 +79,7 @@ constexpr std::array<FileTypeName, 37> kFileTypes{{
     {29, "MOSTLY_IQ2_M"},     {30, "MOSTLY_IQ4_XS"},       {31, "MOSTLY_IQ1_M"},
     {32, "MOSTLY_BF16"},      {36, "MOSTLY_TQ1_0"},        {37, "MOSTLY_TQ2_0"},
     {38, "MOSTLY_MXFP4_MOE"}, {39, "MOSTLY_NVFP4"},        {40, "MOSTLY_Q1_0"},
-    {1024, "GUESSED"},
+    {41, "MOSTLY_Q2_0"},      {1024, "GUESSED"},
 }};
 
 }  // namespace
