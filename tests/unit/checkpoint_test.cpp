@@ -434,6 +434,19 @@ TEST_CASE("GGUF header: corrupt lengths and counts are named with their offsets"
   }
 }
 
+TEST_CASE("a GGUF whose data is cut short: the header's figures and a note") {
+  const std::string header = tiny_llama().bytes();
+  const CheckpointRead whole =
+      parse_gguf_header(as_bytes(header), header.size() + 32 + 144000 + 1024 + 69632 + 107520 + 512 + 278528 + 64);
+  REQUIRE(whole.complete);
+  CHECK(whole.summary.notes.empty());
+  const CheckpointRead cut = parse_gguf_header(as_bytes(header), header.size() + 1000);
+  REQUIRE(cut.complete);
+  CHECK(cut.summary.total_bytes == kTinyBytes);
+  REQUIRE(cut.summary.notes.size() == 1);
+  CHECK(cut.summary.notes[0].find("it is cut short (an unfinished download?)") != std::string::npos);
+}
+
 TEST_CASE("GGUF shards from gguf-split say so") {
   GgufWriter w;
   w.kv_string("general.architecture", "llama")
@@ -519,8 +532,17 @@ TEST_CASE("safetensors header: cut, too long, and inconsistent") {
   CHECK(error(safetensors_file(R"({"a":)")).rfind("offset 13: header JSON is not valid JSON", 0) == 0);
   CHECK(error(safetensors_file(std::string(40, '[') + std::string(40, ']'))).find("nests deeper than 16 levels") !=
         std::string::npos);
-  CHECK(error(safetensors_file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", std::string(4, '\0')))
-            .find("end 8 is past the end of the file") != std::string::npos);
+  CHECK(error(safetensors_file(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
+                               R"("b":{"dtype":"F32","shape":[1],"data_offsets":[8,12]}})")) ==
+        "offset 62: tensor 'b' data_offsets begin 8 is not where the previous tensor's data ends (4): safetensors data "
+        "is contiguous");
+  // Data past the end of the file: the header is whole, so a note, not an error.
+  const std::string cut =
+      safetensors_file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", std::string(4, '\0'));
+  const CheckpointRead read = parse_safetensors_header(as_bytes(cut), cut.size());
+  REQUIRE(read.complete);
+  REQUIRE(read.summary.notes.size() == 1);
+  CHECK(read.summary.notes[0].find("but its tensor data runs to byte") != std::string::npos);
 }
 
 TEST_CASE("model.safetensors.index.json: total_size, tensor names and shards") {

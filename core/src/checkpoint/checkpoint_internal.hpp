@@ -14,6 +14,10 @@ namespace fitcheck::detail {
 // is 8 EiB).
 void add_checkpoint_tensor(CheckpointSummary& summary, CheckpointTensor tensor, std::uint64_t offset);
 
+// When the file is shorter than its tensor data (data_offset_bytes plus the furthest tensor end),
+// a note saying so: a cut download still has its whole header, so the figures stand.
+void note_cut_data(CheckpointSummary& summary, std::uint64_t file_size_bytes);
+
 // "3", "1000000000000000000": numbers in messages, without locale.
 inline std::string number_text(std::uint64_t value) { return std::to_string(value); }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The tables the header readers look values up in: ggml tensor types with their block layouts,
 // llama_ftype names, and the tensor list's running totals.
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <limits>
@@ -143,6 +144,22 @@ void add_checkpoint_tensor(CheckpointSummary& summary, CheckpointTensor tensor, 
   add(summary.total_parameters, tensor.elements, "parameter count");
   add(summary.total_bytes, tensor.bytes, "byte count");
   summary.tensors.push_back(std::move(tensor));
+}
+
+void note_cut_data(CheckpointSummary& summary, std::uint64_t file_size_bytes) {
+  if (!file_size_bytes) return;
+  std::uint64_t data_end = summary.data_offset_bytes;
+  for (const CheckpointTensor& tensor : summary.tensors) {
+    std::uint64_t end = 0;
+    if (__builtin_add_overflow(summary.data_offset_bytes, tensor.data_offset, &end) ||
+        __builtin_add_overflow(end, static_cast<std::uint64_t>(tensor.bytes), &end))
+      end = std::numeric_limits<std::uint64_t>::max();
+    data_end = std::max(data_end, end);
+  }
+  if (data_end > file_size_bytes)
+    summary.notes.push_back("the file has " + std::to_string(file_size_bytes) +
+                            " bytes but its tensor data runs to byte " + std::to_string(data_end) +
+                            ": it is cut short (an unfinished download?); the header is whole");
 }
 
 }  // namespace detail

@@ -93,6 +93,7 @@ class Reader {
   Reader(std::span<const std::byte> bytes, std::uint64_t file_size) : bytes_(bytes), file_size_(file_size) {}
 
   std::uint64_t at() const { return at_; }
+  std::uint64_t file_size() const { return file_size_; }
 
   // Makes sure `size` bytes from the cursor are in the prefix; `field` names them for errors.
   void require(std::uint64_t size, const std::string& field) {
@@ -396,6 +397,7 @@ CheckpointSummary parse(Reader& in) {
   summary.data_offset_bytes = (in.at() + captured.alignment - 1) / captured.alignment * captured.alignment;
   resolve_hyperparameters(captured, summary);
   if (summary.architecture.empty()) summary.notes.push_back("general.architecture is missing");
+  detail::note_cut_data(summary, in.file_size());
   return summary;
 }
 

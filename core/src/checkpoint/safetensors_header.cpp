@@ -190,13 +190,21 @@ CheckpointRead parse_safetensors_header(std::span<const std::byte> bytes, std::u
                             "[" + std::to_string(begin) + ", " + std::to_string(end) + "] hold " +
                                 std::to_string(end - begin) + " bytes, but " + std::to_string(elements) +
                                 " values of " + dtype->name + " take " + std::to_string(tensor.bytes));
-    if (file_size_bytes && static_cast<std::uint64_t>(end) > file_size_bytes - summary.data_offset_bytes)
-      throw CheckpointError(at, field + " data_offsets", "end " + std::to_string(end) + " is past the end of the file");
     tensor.data_offset = static_cast<std::uint64_t>(begin);
     entries.push_back({begin, std::move(tensor), at});
   }
   std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.begin < b.begin; });
-  for (Entry& entry : entries) detail::add_checkpoint_tensor(summary, std::move(entry.tensor), entry.at);
+  // safetensors' validate (tensor.rs): sorted by offset, each tensor starts where the last one ends.
+  std::int64_t previous_end = 0;
+  for (Entry& entry : entries) {
+    if (entry.begin != previous_end)
+      throw CheckpointError(entry.at, "tensor '" + entry.tensor.name + "' data_offsets",
+                            "begin " + std::to_string(entry.begin) + " is not where the previous tensor's data ends (" +
+                                std::to_string(previous_end) + "): safetensors data is contiguous");
+    previous_end = entry.begin + entry.tensor.bytes;
+    detail::add_checkpoint_tensor(summary, std::move(entry.tensor), entry.at);
+  }
+  detail::note_cut_data(summary, file_size_bytes);
   read.complete = true;
   return read;
 }
