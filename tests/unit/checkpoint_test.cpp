@@ -283,7 +283,7 @@ TEST_CASE("GGUF header: same types add up; a per-layer array is a note; version 
   CHECK_FALSE(s.hyperparameters.head_count.has_value());
   CHECK(s.hyperparameters.vocab_size == 32000);
   REQUIRE(s.notes.size() == 1);
-  CHECK(s.notes[0].find("openelm.attention.head_count is an array of 3") == 0);
+  CHECK(s.notes[0].find("'openelm.attention.head_count' is an array of 3") == 0);
 }
 
 TEST_CASE("GGUF header cut at every byte: need more bytes, or with the file size a named error") {
@@ -417,6 +417,10 @@ TEST_CASE("GGUF header: corrupt lengths and counts are named with their offsets"
     GgufWriter names;
     names.tensor("t", {1}, F32, 4).tensor("t", {1}, F32, 4);
     CHECK(gguf_error(names.bytes()).find("tensor 1 name 't' appears twice") != std::string::npos);
+    // Names from the file reach messages with control bytes and invalid UTF-8 escaped.
+    GgufWriter odd;
+    odd.tensor("a\x1b[2J\xff", {1}, F32, 4).tensor("a\x1b[2J\xff", {1}, F32, 4);
+    CHECK(gguf_error(odd.bytes()).find("tensor 1 name 'a\\x1B[2J\\xFF' appears twice") != std::string::npos);
     GgufWriter alignment;
     alignment.kv_u32("general.alignment", 24);
     CHECK(gguf_error(alignment.bytes()) ==

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "fitcheck/checkpoint.hpp"
 
@@ -17,6 +18,11 @@ void add_checkpoint_tensor(CheckpointSummary& summary, CheckpointTensor tensor, 
 // When the file is shorter than its tensor data (data_offset_bytes plus the furthest tensor end),
 // a note saying so: a cut download still has its whole header, so the figures stand.
 void note_cut_data(CheckpointSummary& summary, std::uint64_t file_size_bytes);
+
+// A key or tensor name from the file for a message, in single quotes: invalid UTF-8 and control
+// bytes written as \xNN and long names shortened (detail::printable, as config errors do), since
+// messages reach terminals and JavaScript.
+std::string quoted(std::string_view name);
 
 // "3", "1000000000000000000": numbers in messages, without locale.
 inline std::string number_text(std::uint64_t value) { return std::to_string(value); }

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "checkpoint/checkpoint_internal.hpp"
+#include "config/config_fields.hpp"
 #include "fitcheck/checkpoint.hpp"
 
 namespace fitcheck {
@@ -129,7 +130,7 @@ namespace detail {
 void add_checkpoint_tensor(CheckpointSummary& summary, CheckpointTensor tensor, std::uint64_t offset) {
   const auto add = [&](std::int64_t& total, std::int64_t amount, const char* what) {
     if (__builtin_add_overflow(total, amount, &total))
-      throw CheckpointError(offset, "tensor '" + tensor.name + "'", std::string("takes the ") + what + " past 2^63");
+      throw CheckpointError(offset, "tensor " + quoted(tensor.name), std::string("takes the ") + what + " past 2^63");
   };
   CheckpointTypeTotal* row = nullptr;
   for (CheckpointTypeTotal& existing : summary.by_type)
@@ -144,6 +145,13 @@ void add_checkpoint_tensor(CheckpointSummary& summary, CheckpointTensor tensor, 
   add(summary.total_parameters, tensor.elements, "parameter count");
   add(summary.total_bytes, tensor.bytes, "byte count");
   summary.tensors.push_back(std::move(tensor));
+}
+
+std::string quoted(std::string_view name) {
+  std::string out(1, '\'');  // appended, not "'" + ...: GCC 12 warns of a false -Wrestrict there
+  out += printable(name);
+  out += '\'';
+  return out;
 }
 
 void note_cut_data(CheckpointSummary& summary, std::uint64_t file_size_bytes) {

@@ -261,7 +261,7 @@ void resolve_hyperparameters(const Captured& captured, CheckpointSummary& summar
     slot = integer_of(captured, key);
     if (!slot) {
       if (const auto length = array_length_of(captured, key))
-        summary.notes.push_back(key + " is an array of " + detail::number_text(*length) +
+        summary.notes.push_back(detail::quoted(key) + " is an array of " + detail::number_text(*length) +
                                 " values (one per layer), not one number");
     }
   };
@@ -330,8 +330,8 @@ CheckpointSummary parse(Reader& in) {
     const std::uint64_t key_at = in.at();
     const std::string_view key = in.string(field, kMaxKeyBytes);
     if (key.empty()) throw CheckpointError(key_at, field, "is empty");
-    if (!keys.insert(key).second) throw CheckpointError(key_at, field, "'" + std::string(key) + "' appears twice");
-    const std::string value_field = "metadata '" + std::string(key) + "' value";
+    if (!keys.insert(key).second) throw CheckpointError(key_at, field, detail::quoted(key) + " appears twice");
+    const std::string value_field = "metadata " + detail::quoted(key) + " value";
     read_value(in, in.u32(value_field + " type"), key, value_field, 0, captured);
   }
   summary.architecture = std::string(captured.architecture);
@@ -344,8 +344,8 @@ CheckpointSummary parse(Reader& in) {
     const std::string_view name = in.string("tensor " + detail::number_text(i) + " name", kMaxTensorNameBytes);
     if (!names.insert(name).second)
       throw CheckpointError(info_at, "tensor " + detail::number_text(i) + " name",
-                            "'" + std::string(name) + "' appears twice");
-    const std::string field = "tensor '" + std::string(name) + "'";
+                            detail::quoted(name) + " appears twice");
+    const std::string field = "tensor " + detail::quoted(name);
     CheckpointTensor tensor;
     tensor.name = std::string(name);
     const std::uint64_t dims_at = in.at();

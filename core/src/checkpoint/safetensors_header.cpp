@@ -150,7 +150,7 @@ CheckpointRead parse_safetensors_header(std::span<const std::byte> bytes, std::u
       summary.metadata_count = static_cast<std::int64_t>(summary.metadata.size());
       continue;
     }
-    const std::string field = "tensor '" + name + "'";
+    const std::string field = "tensor " + detail::quoted(name);
     if (!info.is_object()) throw CheckpointError(at, field, "is not an object");
     const auto member = [&](const char* key) -> const Json& {
       const auto found = info.find(key);
@@ -198,7 +198,7 @@ CheckpointRead parse_safetensors_header(std::span<const std::byte> bytes, std::u
   std::int64_t previous_end = 0;
   for (Entry& entry : entries) {
     if (entry.begin != previous_end)
-      throw CheckpointError(entry.at, "tensor '" + entry.tensor.name + "' data_offsets",
+      throw CheckpointError(entry.at, "tensor " + detail::quoted(entry.tensor.name) + " data_offsets",
                             "begin " + std::to_string(entry.begin) + " is not where the previous tensor's data ends (" +
                                 std::to_string(previous_end) + "): safetensors data is contiguous");
     previous_end = entry.begin + entry.tensor.bytes;
@@ -240,7 +240,8 @@ CheckpointSummary parse_safetensors_index(std::string_view json_text) {
   const std::uint64_t map_at = key_offset(json_text, "weight_map", 0);
   for (const auto& [name, shard] : weight_map->items()) {
     if (!shard.is_string())
-      throw CheckpointError(key_offset(json_text, name, map_at), "weight_map '" + name + "'", "is not a file name");
+      throw CheckpointError(key_offset(json_text, name, map_at), "weight_map " + detail::quoted(name),
+                            "is not a file name");
     CheckpointTensor tensor;
     tensor.name = name;
     tensor.shard = shard.get<std::string>();
