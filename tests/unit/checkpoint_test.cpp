@@ -388,10 +388,30 @@ TEST_CASE("GGUF header: corrupt lengths and counts are named with their offsets"
     CHECK(gguf_error(w.bytes()) ==
           "offset 37: tensor 't' dimension 0 100 is not a multiple of Q4_K's block of 256 values");
   }
-  SUBCASE("an element count past int64") {
+  SUBCASE("counts past 2^53, the page's exact integers") {
     GgufWriter w;
     w.tensor("t", {1ull << 40, 1ull << 40}, F32, 0);
-    CHECK(gguf_error(w.bytes()) == "offset 45: tensor 't' dimension 1 makes the element count exceed 2^63");
+    CHECK(gguf_error(w.bytes()) == "offset 45: tensor 't' dimension 1 makes the element count exceed 2^53");
+    GgufWriter one;
+    one.tensor("t", {(1ull << 53) + 1, 0}, F32, 0);
+    CHECK(gguf_error(one.bytes()) == "offset 37: tensor 't' dimension 0 9007199254740993 exceeds 2^53");
+    std::string offset = GgufWriter().tensor("t", {1}, F32, 4).bytes();
+    offset.replace(offset.size() - 8, 8, GgufWriter::le(1ull << 60, 8));
+    CHECK(gguf_error(offset) == "offset 49: tensor 't' offset 1152921504606846976 exceeds 2^53");
+    GgufWriter bytes;
+    bytes.tensor("t", {1ull << 52, 4}, F32, 0);  // 2^52 x 4 = 2^54 elements
+    CHECK(gguf_error(bytes.bytes()).find("makes the element count exceed 2^53") != std::string::npos);
+    GgufWriter many;
+    many.tensor("a", {1ull << 52}, F32, 0).tensor("b", {1ull << 52}, F32, 0);  // 2^54 bytes each
+    CHECK(gguf_error(many.bytes()).find("makes the byte count exceed 2^53") != std::string::npos);
+  }
+  SUBCASE("a hyperparameter that is not a size is left out with a note") {
+    GgufWriter w;
+    w.kv_string("general.architecture", "llama").kv_i32("llama.block_count", -2);
+    const CheckpointSummary s = read_whole(w.bytes());
+    CHECK_FALSE(s.hyperparameters.block_count.has_value());
+    REQUIRE(s.notes.size() == 1);
+    CHECK(s.notes[0] == "'llama.block_count' is -2, not a size; left out");
   }
   SUBCASE("a tensor name over 64 bytes") {
     GgufWriter w;
@@ -530,7 +550,7 @@ TEST_CASE("safetensors header: cut, too long, and inconsistent") {
   CHECK(error(safetensors_file(R"({"a":{"dtype":"Q4","shape":[4],"data_offsets":[0,2]}})")) ==
         "offset 9: tensor 'a' dtype \"Q4\" is not a safetensors dtype");
   CHECK(error(safetensors_file(R"({"a":{"dtype":"F32","shape":[-1],"data_offsets":[0,0]}})"))
-            .find("not a non-negative integer") != std::string::npos);
+            .find("not an integer in [0, 2^53]") != std::string::npos);
   CHECK(error(safetensors_file(R"({"a":{"dtype":"F32","shape":[1]}})")) ==
         "offset 9: tensor 'a' data_offsets is missing");
   CHECK(error(safetensors_file(R"({"a":)")).rfind("offset 13: header JSON is not valid JSON", 0) == 0);
@@ -571,6 +591,16 @@ TEST_CASE("model.safetensors.index.json: total_size, tensor names and shards") {
                        "offset 0: weight_map is missing or not an object (not a model.safetensors.index.json)",
                        CheckpointError);
   CHECK_THROWS_AS(parse_safetensors_index(R"({"weight_map": {"a": 3}})"), CheckpointError);
+  // Found by fuzzing: the JSON library's other exceptions (a number past any C++ type) and its
+  // messages quoting raw bytes come back as CheckpointErrors with printable text.
+  CHECK_THROWS_WITH_AS(parse_safetensors_index(R"({"metadata": {"total_size": 1E999}, "weight_map": {}})"),
+                       "offset 0: index JSON is not valid JSON: number overflow parsing '1E999'", CheckpointError);
+  try {
+    parse_safetensors_index("{\"weight_map\": {\"a\xff\xfe\": \"s\"}}");
+    FAIL("no error");
+  } catch (const CheckpointError& error) {
+    CHECK(std::string(error.what()).find("\\xFF") != std::string::npos);
+  }
 }
 
 TEST_CASE("the checkpoint report: keys and numbers") {

@@ -10,9 +10,13 @@
 
 namespace fitcheck::detail {
 
+// The largest count, size or offset a summary holds: 2^53, the last integer a JavaScript number
+// (the page, and JSON readers that use doubles) holds exactly. No real tensor or file comes near it
+// (8 PiB); a larger value is a corrupt header.
+constexpr std::int64_t kMaxExactInteger = std::int64_t{1} << 53;
+
 // Appends `tensor` to summary.tensors and adds it to by_type, total_parameters and total_bytes.
-// A sum past 2^63 is a CheckpointError at `offset` (only a crafted header gets there: 2^63 bytes
-// is 8 EiB).
+// A sum past kMaxExactInteger is a CheckpointError at `offset`.
 void add_checkpoint_tensor(CheckpointSummary& summary, CheckpointTensor tensor, std::uint64_t offset);
 
 // When the file is shorter than its tensor data (data_offset_bytes plus the furthest tensor end),

@@ -129,8 +129,8 @@ namespace detail {
 
 void add_checkpoint_tensor(CheckpointSummary& summary, CheckpointTensor tensor, std::uint64_t offset) {
   const auto add = [&](std::int64_t& total, std::int64_t amount, const char* what) {
-    if (__builtin_add_overflow(total, amount, &total))
-      throw CheckpointError(offset, "tensor " + quoted(tensor.name), std::string("takes the ") + what + " past 2^63");
+    if (__builtin_add_overflow(total, amount, &total) || total > kMaxExactInteger)
+      throw CheckpointError(offset, "tensor " + quoted(tensor.name), std::string("takes the ") + what + " past 2^53");
   };
   CheckpointTypeTotal* row = nullptr;
   for (CheckpointTypeTotal& existing : summary.by_type)

@@ -259,6 +259,10 @@ void resolve_hyperparameters(const Captured& captured, CheckpointSummary& summar
   const auto take = [&](std::optional<std::int64_t>& slot, const std::string& suffix) {
     const std::string key = prefix + suffix;
     slot = integer_of(captured, key);
+    if (slot && (*slot < 0 || *slot > detail::kMaxExactInteger)) {
+      summary.notes.push_back(detail::quoted(key) + " is " + std::to_string(*slot) + ", not a size; left out");
+      slot.reset();
+    }
     if (!slot) {
       if (const auto length = array_length_of(captured, key))
         summary.notes.push_back(detail::quoted(key) + " is an array of " + detail::number_text(*length) +
@@ -273,12 +277,13 @@ void resolve_hyperparameters(const Captured& captured, CheckpointSummary& summar
   take(h.head_count_kv, "attention.head_count_kv");
   take(h.expert_count, "expert_count");
   take(h.expert_used_count, "expert_used_count");
-  h.vocab_size = integer_of(captured, prefix + "vocab_size");
+  take(h.vocab_size, "vocab_size");
   if (!h.vocab_size) {
     if (const auto tokens = array_length_of(captured, "tokenizer.ggml.tokens"))
       h.vocab_size = static_cast<std::int64_t>(*tokens);
   }
   h.file_type = integer_of(captured, "general.file_type");
+  if (h.file_type && (*h.file_type < 0 || *h.file_type > detail::kMaxExactInteger)) h.file_type.reset();
   // gguf-split (llama.cpp tools/gguf-split): each shard holds its own tensors and says which it is.
   const auto split_count = integer_of(captured, "split.count");
   if (split_count && *split_count > 1) {
@@ -358,11 +363,12 @@ CheckpointSummary parse(Reader& in) {
       const std::uint64_t dim_at = in.at();
       const std::string dim_field = field + " dimension " + std::to_string(d);
       const std::uint64_t dim = in.u64(dim_field);
-      if (dim > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-        throw CheckpointError(dim_at, dim_field, detail::number_text(dim) + " is negative as int64");
+      if (dim > static_cast<std::uint64_t>(detail::kMaxExactInteger))
+        throw CheckpointError(dim_at, dim_field, detail::number_text(dim) + " exceeds 2^53");
       tensor.shape.push_back(static_cast<std::int64_t>(dim));
-      if (__builtin_mul_overflow(elements, static_cast<std::int64_t>(dim), &elements))
-        throw CheckpointError(dim_at, dim_field, "makes the element count exceed 2^63");
+      if (__builtin_mul_overflow(elements, static_cast<std::int64_t>(dim), &elements) ||
+          elements > detail::kMaxExactInteger)
+        throw CheckpointError(dim_at, dim_field, "makes the element count exceed 2^53");
     }
     tensor.elements = elements;
     const std::uint64_t type_at = in.at();
@@ -382,11 +388,14 @@ CheckpointSummary parse(Reader& in) {
     if (elements > 0) {
       std::int64_t row_bytes = 0;
       if (__builtin_mul_overflow(row_elements / traits->block_elements, traits->block_bytes, &row_bytes) ||
-          __builtin_mul_overflow(row_bytes, elements / row_elements, &tensor.bytes))
-        throw CheckpointError(type_at, field + " type", "makes the byte count exceed 2^63");
+          __builtin_mul_overflow(row_bytes, elements / row_elements, &tensor.bytes) ||
+          tensor.bytes > detail::kMaxExactInteger)
+        throw CheckpointError(type_at, field + " type", "makes the byte count exceed 2^53");
     }
     const std::uint64_t offset_at = in.at();
     tensor.data_offset = in.u64(field + " offset");
+    if (tensor.data_offset > static_cast<std::uint64_t>(detail::kMaxExactInteger))
+      throw CheckpointError(offset_at, field + " offset", detail::number_text(tensor.data_offset) + " exceeds 2^53");
     if (tensor.data_offset % captured.alignment != 0)
       throw CheckpointError(offset_at, field + " offset",
                             detail::number_text(tensor.data_offset) + " is not a multiple of the alignment " +

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "checkpoint/checkpoint_internal.hpp"
+#include "config/config_fields.hpp"
 #include "fitcheck/checkpoint.hpp"
 
 namespace fitcheck {
@@ -81,17 +82,29 @@ Json parse_json(std::string_view text, std::uint64_t base, const char* what) {
     const std::uint64_t at = base + (error.byte > 0 ? error.byte - 1 : 0);
     std::string message = error.what();
     const std::size_t colon = message.find(": ", message.find("parse error"));
-    throw CheckpointError(at, what,
-                          "is not valid JSON" + (colon == std::string::npos ? "" : ": " + message.substr(colon + 2)));
+    throw CheckpointError(
+        at, what,
+        "is not valid JSON" + (colon == std::string::npos ? std::string()
+                                                          // The library quotes what it last read, raw bytes included.
+                                                          : ": " + detail::printable(message.substr(colon + 2), 200)));
+  } catch (const Json::exception& error) {
+    // out_of_range.406: a number too large for any C++ type ("number overflow parsing '1E999'").
+    const std::string message = error.what();
+    const std::size_t bracket = message.find("] ");
+    throw CheckpointError(
+        base, what,
+        "is not valid JSON: " +
+            detail::printable(bracket == std::string::npos ? message : message.substr(bracket + 2), 200));
   }
 }
 
 std::int64_t non_negative_integer(const Json& value, std::uint64_t at, const std::string& field) {
-  if (value.is_number_unsigned() &&
-      value.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+  if (value.is_number_unsigned() && value.get<std::uint64_t>() <= static_cast<std::uint64_t>(detail::kMaxExactInteger))
     return static_cast<std::int64_t>(value.get<std::uint64_t>());
-  if (value.is_number_integer() && value.get<std::int64_t>() >= 0) return value.get<std::int64_t>();
-  throw CheckpointError(at, field, "is " + value.dump().substr(0, 40) + ", not a non-negative integer");
+  if (value.is_number_integer() && value.get<std::int64_t>() >= 0 &&
+      value.get<std::int64_t>() <= detail::kMaxExactInteger)
+    return value.get<std::int64_t>();
+  throw CheckpointError(at, field, "is " + value.dump().substr(0, 40) + ", not an integer in [0, 2^53]");
 }
 
 std::string metadata_text(const Json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
@@ -171,8 +184,8 @@ CheckpointRead parse_safetensors_header(std::span<const std::byte> bytes, std::u
     for (const Json& dim : shape) {
       const std::int64_t size = non_negative_integer(dim, at, field + " shape");
       tensor.shape.push_back(size);
-      if (__builtin_mul_overflow(elements, size, &elements))
-        throw CheckpointError(at, field + " shape", "makes the element count exceed 2^63");
+      if (__builtin_mul_overflow(elements, size, &elements) || elements > detail::kMaxExactInteger)
+        throw CheckpointError(at, field + " shape", "makes the element count exceed 2^53");
     }
     tensor.elements = elements;
     std::int64_t bits = 0;
@@ -222,7 +235,8 @@ CheckpointSummary parse_safetensors_index(std::string_view json_text) {
     for (const auto& [key, value] : metadata->items()) {
       if (key == "total_size") {
         // transformers writes an integer; some tools write 1.5e10-style floats.
-        if (value.is_number_float() && value.get<double>() >= 0 && value.get<double>() < 9.2e18 &&
+        if (value.is_number_float() && value.get<double>() >= 0 &&
+            value.get<double>() <= static_cast<double>(detail::kMaxExactInteger) &&
             value.get<double>() == static_cast<double>(static_cast<std::int64_t>(value.get<double>())))
           summary.total_bytes = static_cast<std::int64_t>(value.get<double>());
         else
