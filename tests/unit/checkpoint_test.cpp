@@ -271,8 +271,9 @@ TEST_CASE("GGUF header: same types add up; a per-layer array is a note; version 
   w.version(2)
       .kv_string("general.architecture", "openelm")
       .kv_u32s("openelm.attention.head_count", {12, 12, 16})
-      .kv_u64("openelm.vocab_size", 32000);
-  w.tensor("a", {64, 2}, Q8_0, 136).tensor("b", {64, 3}, Q8_0, 204);  // 2 blocks x 34 B per row
+      .kv_u64("openelm.vocab_size", 32000)
+      .kv_raw("openelm.block_count", GgufWriter::u16, GgufWriter::le(36, 2));  // any integer width reads
+  w.tensor("a", {64, 2}, Q8_0, 136).tensor("b", {64, 3}, Q8_0, 204);           // 2 blocks x 34 B per row
   const CheckpointSummary s = read_whole(w.bytes());
   CHECK(s.gguf_version == 2);
   REQUIRE(s.by_type.size() == 1);
@@ -282,6 +283,7 @@ TEST_CASE("GGUF header: same types add up; a per-layer array is a note; version 
   CHECK(s.by_type[0].bytes == 340);
   CHECK_FALSE(s.hyperparameters.head_count.has_value());
   CHECK(s.hyperparameters.vocab_size == 32000);
+  CHECK(s.hyperparameters.block_count == 36);
   REQUIRE(s.notes.size() == 1);
   CHECK(s.notes[0].find("'openelm.attention.head_count' is an array of 3") == 0);
 }

@@ -111,6 +111,8 @@ class Reader {
   }
 
   std::uint64_t u64(const std::string& field) { return little_endian(8, field); }
+  // An unsigned little-endian integer of `size` bytes (1, 2, 4 or 8).
+  std::uint64_t unsigned_of_size(unsigned size, const std::string& field) { return little_endian(size, field); }
   std::uint32_t u32(const std::string& field) { return static_cast<std::uint32_t>(little_endian(4, field)); }
 
   // A GGUF string: u64 length, then that many bytes. The view points into `bytes`.
@@ -173,17 +175,22 @@ void read_value(Reader& in, std::uint32_t type, std::string_view key, const std:
   }
   if (const std::uint64_t width = scalar_bytes(type)) {
     const std::uint64_t value_at = in.at();
-    const std::uint64_t raw = width == 8 ? in.u64(field) : width == 4 ? in.u32(field) : 0;
-    if (width < 4) in.skip(width, field);
+    const std::uint64_t raw = in.unsigned_of_size(static_cast<unsigned>(width), field);
     std::int64_t value = 0;
     bool integer = true;
     switch (type) {
+      case k_int8:
+        value = static_cast<std::int8_t>(raw);
+        break;
+      case k_int16:
+        value = static_cast<std::int16_t>(raw);
+        break;
       case k_int32:
         value = static_cast<std::int32_t>(raw);
         break;
+      case k_uint8:
+      case k_uint16:
       case k_uint32:
-        value = static_cast<std::int64_t>(raw);
-        break;
       case k_int64:
         value = static_cast<std::int64_t>(raw);
         break;
@@ -192,7 +199,7 @@ void read_value(Reader& in, std::uint32_t type, std::string_view key, const std:
         value = static_cast<std::int64_t>(raw);
         break;
       default:
-        integer = false;  // 8- and 16-bit counts do not occur in the keys read here
+        integer = false;  // float32, float64, bool
     }
     if (key == "general.alignment") {
       // llama.cpp: "must be of type uint32"; a power of two (gguf.md says a multiple of 8).
