@@ -592,7 +592,9 @@ TEST_CASE("model.safetensors.index.json: total_size, tensor names and shards") {
   CHECK_THROWS_WITH_AS(parse_safetensors_index(R"({"metadata": {}})"),
                        "offset 0: weight_map is missing or not an object (not a model.safetensors.index.json)",
                        CheckpointError);
-  CHECK_THROWS_AS(parse_safetensors_index(R"({"weight_map": {"a": 3}})"), CheckpointError);
+  // The offset is the tensor's key inside weight_map (found by fuzzing: it was added to the map's).
+  CHECK_THROWS_WITH_AS(parse_safetensors_index(R"({"metadata": {"a": 1}, "weight_map": {"a": 3}})"),
+                       "offset 38: weight_map 'a' is not a file name", CheckpointError);
   // Found by fuzzing: the JSON library's other exceptions (a number past any C++ type) and its
   // messages quoting raw bytes come back as CheckpointErrors with printable text.
   CHECK_THROWS_WITH_AS(parse_safetensors_index(R"({"metadata": {"total_size": 1E999}, "weight_map": {}})"),

@@ -44,11 +44,12 @@ const Dtype* find_dtype(std::string_view name) {
   return nullptr;
 }
 
-// The file offset of a member's key in the JSON text (first match), for messages; `base` when the
-// key is not found verbatim (escaped characters).
-std::uint64_t key_offset(std::string_view text, const std::string& key, std::uint64_t base) {
-  const std::size_t at = text.find("\"" + key + "\"");
-  return at == std::string_view::npos ? base : base + at;
+// The file offset of a member's key in the JSON text, for messages: `base` (where the text starts
+// in the file) plus the first match at or after `from`, or plus `from` when the key is not found
+// verbatim (escaped characters).
+std::uint64_t key_offset(std::string_view text, const std::string& key, std::uint64_t base, std::size_t from = 0) {
+  const std::size_t at = text.find("\"" + key + "\"", from);
+  return base + (at == std::string_view::npos ? from : at);
 }
 
 // Refuses nesting deeper than kMaxNesting before the JSON library sees the text.
@@ -251,10 +252,10 @@ CheckpointSummary parse_safetensors_index(std::string_view json_text) {
   const auto weight_map = index.find("weight_map");
   if (weight_map == index.end() || !weight_map->is_object())
     throw CheckpointError(0, "weight_map", "is missing or not an object (not a model.safetensors.index.json)");
-  const std::uint64_t map_at = key_offset(json_text, "weight_map", 0);
+  const std::size_t map_at = static_cast<std::size_t>(key_offset(json_text, "weight_map", 0));
   for (const auto& [name, shard] : weight_map->items()) {
     if (!shard.is_string())
-      throw CheckpointError(key_offset(json_text, name, map_at), "weight_map " + detail::quoted(name),
+      throw CheckpointError(key_offset(json_text, name, 0, map_at), "weight_map " + detail::quoted(name),
                             "is not a file name");
     CheckpointTensor tensor;
     tensor.name = name;
