@@ -48,7 +48,19 @@ const report: CheckpointReport = {
 };
 
 function renderInput(onText = vi.fn()) {
-  render(<ConfigInput presets={[]} modelKind="pasted" presetId="" configText="" numbers={defaultInputs('').numbers} onPreset={vi.fn()} onText={onText} onKind={vi.fn()} onNumbers={vi.fn()} />);
+  render(
+    <ConfigInput
+      presets={[]}
+      modelKind="pasted"
+      presetId=""
+      configText=""
+      numbers={defaultInputs('').numbers}
+      onPreset={vi.fn()}
+      onText={onText}
+      onKind={vi.fn()}
+      onNumbers={vi.fn()}
+    />,
+  );
   return onText;
 }
 
@@ -57,7 +69,11 @@ test('a dropped GGUF is sized from its header, whatever its name, and not loaded
   const onText = renderInput();
   const file = new File([new Uint8Array([0x47, 0x47, 0x55, 0x46, 3, 0, 0, 0]), new Uint8Array(300)], 'weights.bin');
   fireEvent.drop(screen.getByTestId('config-drop'), { dataTransfer: { files: [file] } });
-  await waitFor(() => expect(screen.getByTestId('model-file-totals').textContent).toMatch(/256,256 parameters \(256\.26 K\), 145,024 bytes/));
+  await waitFor(() =>
+    expect(screen.getByTestId('model-file-totals').textContent).toMatch(
+      /256,256 parameters \(256\.26 K\), 145,024 bytes/,
+    ),
+  );
   expect(checkpointReport).toHaveBeenCalledWith(expect.any(Uint8Array), 308);
   expect(screen.getByTestId('model-file-headline').textContent).toBe('GGUF v3 · llama · tiny · 2 tensors');
   expect(screen.getByTestId('model-file-types').textContent).toContain('Q4_K');
@@ -69,16 +85,26 @@ test('a dropped GGUF is sized from its header, whatever its name, and not loaded
 
 test("a corrupt header: the core's message with its offset", async () => {
   checkpointReport.mockImplementation(() => {
-    throw Object.assign(new Error('offset 8: tensor count 1000000000000000000 cannot fit in the header'), { field: 'tensor count' });
+    throw Object.assign(new Error('offset 8: tensor count 1000000000000000000 cannot fit in the header'), {
+      field: 'tensor count',
+    });
   });
   renderInput();
-  fireEvent.drop(screen.getByTestId('config-drop'), { dataTransfer: { files: [new File(['GGUF', new Uint8Array(40)], 'm.gguf')] } });
-  await waitFor(() => expect(screen.getByTestId('model-file-error').textContent).toBe('m.gguf: offset 8: tensor count 1000000000000000000 cannot fit in the header'));
+  fireEvent.drop(screen.getByTestId('config-drop'), {
+    dataTransfer: { files: [new File(['GGUF', new Uint8Array(40)], 'm.gguf')] },
+  });
+  await waitFor(() =>
+    expect(screen.getByTestId('model-file-error').textContent).toBe(
+      'm.gguf: offset 8: tensor count 1000000000000000000 cannot fit in the header',
+    ),
+  );
 });
 
 test('a dropped config.json still loads as text', async () => {
   const onText = renderInput();
-  fireEvent.drop(screen.getByTestId('config-drop'), { dataTransfer: { files: [new File(['{"model_type":"llama"}'], 'config.json')] } });
+  fireEvent.drop(screen.getByTestId('config-drop'), {
+    dataTransfer: { files: [new File(['{"model_type":"llama"}'], 'config.json')] },
+  });
   await waitFor(() => expect(onText).toHaveBeenCalledWith('{"model_type":"llama"}'));
   expect(screen.queryByTestId('model-file')).toBeNull();
 });

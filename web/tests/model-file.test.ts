@@ -23,7 +23,9 @@ test('reads 1 MiB, then what the core asks for or twice as much, until the heade
   const core = {
     checkpointReport: (bytes: Uint8Array, fileSize: number) => {
       expect(fileSize).toBe(50_000_000);
-      return bytes.length >= headerBytes ? report : { complete: false as const, bytes_needed: bytes.length + 10, needed_for: 'tensor 3 name' };
+      return bytes.length >= headerBytes
+        ? report
+        : { complete: false as const, bytes_needed: bytes.length + 10, needed_for: 'tensor 3 name' };
     },
   };
   const result = await readModelFileHeader(fakeFile(50_000_000, slices), core);
@@ -44,8 +46,13 @@ test('a small file is read whole; a header past its end and core errors are mess
 
   const corrupt = await readModelFileHeader(fakeFile(300, []), {
     checkpointReport: () => {
-      throw Object.assign(new Error('offset 24: metadata key 0 length 1000000000000000000 exceeds 65535 bytes'), { field: 'metadata key 0 length' });
+      throw Object.assign(new Error('offset 24: metadata key 0 length 1000000000000000000 exceeds 65535 bytes'), {
+        field: 'metadata key 0 length',
+      });
     },
   });
-  expect(corrupt).toEqual({ error: 'model.gguf: offset 24: metadata key 0 length 1000000000000000000 exceeds 65535 bytes', field: 'metadata key 0 length' });
+  expect(corrupt).toEqual({
+    error: 'model.gguf: offset 24: metadata key 0 length 1000000000000000000 exceeds 65535 bytes',
+    field: 'metadata key 0 length',
+  });
 });

@@ -65,20 +65,26 @@ function Report({ report, bytesRead }: { report: CheckpointReport; bytesRead: nu
   return (
     <>
       <p data-testid="model-file-headline">
-        {report.format === 'gguf' ? `GGUF v${report.gguf_version}` : report.format === 'safetensors' ? 'safetensors' : 'safetensors index'}
+        {report.format === 'gguf'
+          ? `GGUF v${report.gguf_version}`
+          : report.format === 'safetensors'
+            ? 'safetensors'
+            : 'safetensors index'}
         {report.architecture && ` · ${report.architecture}`}
         {report.name && ` · ${report.name}`}
         {` · ${withThousands(report.tensor_count)} tensors`}
       </p>
       {report.shapes_known ? (
         <p data-testid="model-file-totals">
-          <strong>{withThousands(report.total_parameters)}</strong> parameters ({roundedCount(report.total_parameters)}),{' '}
-          <strong>{withThousands(report.total_bytes)}</strong> bytes ({gib(report.total_bytes)})
-          {report.total_parameters > 0 && `, ${((8 * report.total_bytes) / report.total_parameters).toFixed(3)} bits per parameter`}
+          <strong>{withThousands(report.total_parameters)}</strong> parameters ({roundedCount(report.total_parameters)}
+          ), <strong>{withThousands(report.total_bytes)}</strong> bytes ({gib(report.total_bytes)})
+          {report.total_parameters > 0 &&
+            `, ${((8 * report.total_bytes) / report.total_parameters).toFixed(3)} bits per parameter`}
         </p>
       ) : (
         <p data-testid="model-file-totals">
-          total_size <strong>{withThousands(report.total_bytes)}</strong> bytes ({gib(report.total_bytes)}) in {report.shards?.length ?? 0} shards
+          total_size <strong>{withThousands(report.total_bytes)}</strong> bytes ({gib(report.total_bytes)}) in{' '}
+          {report.shards?.length ?? 0} shards
         </p>
       )}
       {report.by_type.length > 0 && report.shapes_known && (
@@ -105,8 +111,12 @@ function Report({ report, bytesRead }: { report: CheckpointReport; bytesRead: nu
       )}
       {h && (
         <ul data-testid="model-file-hyperparameters">
-          {hyperparameterNames.map(([key, label]) => (h[key] === null ? null : <li key={key}>{`${label}: ${withThousands(h[key] as number)}`}</li>))}
-          {h.file_type !== null && <li>{`file type: ${h.file_type}${h.file_type_name ? ` (${h.file_type_name})` : ''}`}</li>}
+          {hyperparameterNames.map(([key, label]) =>
+            h[key] === null ? null : <li key={key}>{`${label}: ${withThousands(h[key] as number)}`}</li>,
+          )}
+          {h.file_type !== null && (
+            <li>{`file type: ${h.file_type}${h.file_type_name ? ` (${h.file_type_name})` : ''}`}</li>
+          )}
         </ul>
       )}
       {report.notes.map((note) => (

@@ -19,7 +19,10 @@ export interface SliceableFile {
 
 export type ModelFileResult = { report: CheckpointReport; bytesRead: number } | { error: string; field?: string };
 
-export async function readModelFileHeader(file: SliceableFile, core: Pick<FitcheckModule, 'checkpointReport'>): Promise<ModelFileResult> {
+export async function readModelFileHeader(
+  file: SliceableFile,
+  core: Pick<FitcheckModule, 'checkpointReport'>,
+): Promise<ModelFileResult> {
   const name = file.name ?? 'the file';
   let have = Math.min(firstSliceBytes, file.size);
   for (let reads = 0; reads < maxReads; reads++) {
@@ -38,7 +41,10 @@ export async function readModelFileHeader(file: SliceableFile, core: Pick<Fitche
     }
     if (!('bytes_needed' in answer)) return { report: answer, bytesRead: bytes.length };
     const next = Math.min(file.size, Math.max(answer.bytes_needed, 2 * have));
-    if (next <= have) return { error: `${name}: the header needs ${answer.bytes_needed} bytes (${answer.needed_for}) but the file has ${file.size}` };
+    if (next <= have)
+      return {
+        error: `${name}: the header needs ${answer.bytes_needed} bytes (${answer.needed_for}) but the file has ${file.size}`,
+      };
     have = next;
   }
   return { error: `${name}: the header did not end after ${maxReads} reads` };
