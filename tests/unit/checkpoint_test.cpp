@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -163,11 +164,25 @@ std::string gguf_error(const std::string& header) {
   return "";
 }
 
-std::string temp_path(const std::string& name) {
-  char directory[] = "/tmp/fitcheck-checkpoint-XXXXXX";
-  REQUIRE(mkdtemp(directory) != nullptr);
-  return std::string(directory) + "/" + name;
-}
+// A directory under /tmp for the CLI test's files, removed with them at the end of the test.
+class TempDir {
+ public:
+  TempDir() {
+    char directory[] = "/tmp/fitcheck-checkpoint-XXXXXX";
+    REQUIRE(mkdtemp(directory) != nullptr);
+    path_ = directory;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
 
 void write_file(const std::string& path, const std::string& bytes) {
   std::ofstream file(path, std::ios::binary);
@@ -652,7 +667,8 @@ TEST_CASE("checkpoint_read_json: a page's growing slices end in the report") {
 }
 
 TEST_CASE("fitcheck params reads a GGUF, a safetensors file and an index from disk") {
-  const std::string gguf = temp_path("tiny.gguf");
+  const TempDir directory;
+  const std::string gguf = directory.file("tiny.gguf");
   // The header and some stand-in tensor data; only the header is read.
   write_file(gguf, tiny_llama().bytes() + std::string(4096, '\0'));
   const auto table = test::run_cli("params '" + gguf + "'");
@@ -668,20 +684,20 @@ TEST_CASE("fitcheck params reads a GGUF, a safetensors file and an index from di
   CHECK(report["total_bytes"].get<std::int64_t>() == kTinyBytes);
 
   // Named by content, not extension.
-  const std::string safetensors = temp_path("weights.bin");
+  const std::string safetensors = directory.file("weights.bin");
   write_file(safetensors, safetensors_file(kMixedHeader, std::string(187, '\0')));
   const auto st = test::run_cli("params '" + safetensors + "' --json");
   REQUIRE(st.exit_status == 0);
   CHECK(nlohmann::json::parse(st.out)["total_bytes"] == 187);
 
-  const std::string index = temp_path("model.safetensors.index.json");
+  const std::string index = directory.file("model.safetensors.index.json");
   write_file(index, R"({"metadata": {"total_size": 1000}, "weight_map": {"a": "s1.safetensors"}})");
   const auto ix = test::run_cli("params '" + index + "'");
   REQUIRE(ix.exit_status == 0);
   CHECK(ix.out.find("tensors: 1 in 1 shards") != std::string::npos);
 
   // A file cut inside its header: an error with the offset, exit status 2.
-  const std::string cut = temp_path("cut.gguf");
+  const std::string cut = directory.file("cut.gguf");
   write_file(cut, tiny_llama().bytes().substr(0, 300));
   const auto bad = test::run_cli("params '" + cut + "'");
   CHECK(bad.exit_status == 2);
