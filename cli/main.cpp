@@ -10,6 +10,7 @@
 #include "fitcheck/memory.hpp"
 #include "fitcheck/params.hpp"
 #include "fitcheck/report.hpp"
+#include "checkpoint_command.hpp"
 #include "format.hpp"
 #include "infer_command.hpp"
 #include "plan_training_command.hpp"
@@ -26,6 +27,8 @@ constexpr const char* usage_text =
     "\n"
     "commands:\n"
     "  params CONFIG.json [--json]   exact parameter count and breakdown (CONFIG may be - for stdin)\n"
+    "  params MODEL [--json]         a weight file's header: model.gguf, model.safetensors or\n"
+    "      model.safetensors.index.json (tensors, types, exact bytes, hyperparameters; weights unread)\n"
     "  infer CONFIG.json [options]   inference memory per GPU and capacity (fitcheck infer --help); options:\n"
     "      --weights FORMAT (bf16, fp8, q4_k_m, gptq, awq, nf4, mxfp4...; see 'formats')\n"
     "      --kv-dtype D (bf16, fp16, fp32, fp8, int8, int4)  --batch N  --context N (tokens per sequence)\n"
@@ -96,6 +99,7 @@ int run_params(const std::vector<std::string>& args) {
     }
   }
   if (path.empty()) return fail("params needs a CONFIG.json path (or - for standard input)");
+  if (const auto format = cli::checkpoint_format_of(path)) return cli::run_params_checkpoint(path, *format, json);
   const ModelDescription model = parse_hf_config(cli::read_input(path));
   const ParameterCount count = count_parameters(model);
   if (json) cli::print("%s\n", parameter_report_json(model, count));
@@ -112,7 +116,7 @@ int run_config_fields(const std::vector<std::string>& args) {
   }
   const std::string table = config_fields_json();
   if (json) {
-    std::printf("%s\n", table.c_str());
+    cli::print("%s\n", table);
     return 0;
   }
   const nlohmann::json parsed = nlohmann::json::parse(table);
@@ -120,14 +124,14 @@ int run_config_fields(const std::vector<std::string>& args) {
   for (const auto& row : parsed["fields"]) {
     if (row["in"] != scope) {
       scope = row["in"].get<std::string>();
-      if (scope == "model") std::printf("config.json (top level, or text_config):\n");
-      else std::printf("\ninside %s:\n", scope.c_str());
+      if (scope == "model") cli::print("config.json (top level, or text_config):\n");
+      else cli::print("\ninside %s:\n", scope);
     }
     std::string aliases;
     for (const auto& alias : row["aliases"]) aliases += (aliases.empty() ? "" : ", ") + alias.get<std::string>();
     if (row.contains("holds")) aliases = row["holds"] == "none" ? "(an object: its presence only)" : "(an object)";
-    if (aliases.empty()) std::printf("  %s\n", row["name"].get<std::string>().c_str());
-    else std::printf("  %-32s %s\n", row["name"].get<std::string>().c_str(), aliases.c_str());
+    if (aliases.empty()) cli::print("  %s\n", row["name"].get<std::string>());
+    else cli::print("  %-32s %s\n", row["name"].get<std::string>(), aliases);
   }
   return 0;
 }

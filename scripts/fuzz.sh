@@ -31,7 +31,7 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null || exit 1
 fi
 
-targets=(config inference options training plan training_plan)
+targets=(config inference options training plan training_plan checkpoint)
 if [ -n "${FUZZ_TARGETS:-}" ]; then read -r -a targets <<<"$FUZZ_TARGETS"; fi
 
 # The core and the targets as CMake builds them (FITCHECK_FUZZ in CMakeLists.txt), with clang 14.
@@ -84,6 +84,7 @@ seed_dirs() {
     training) echo "$seeds/training $seeds/configs" ;;
     plan) echo "$seeds/plan tests/fuzz/seeds/plan" ;;
     training_plan) echo "$seeds/training_plan tests/fuzz/seeds/training_plan" ;;
+    checkpoint) echo "tests/fuzz/seeds/checkpoint" ;;
   esac
 }
 

@@ -45,17 +45,21 @@ function fitcheckAllocate(size, owned) {
 // a byte like any other, never an end. A text over the input limit is not copied: it goes in as
 // (0, length) and the core refuses it by its length, in its own words.
 function fitcheckCall(call, configText, options, raw) {
-  var texts = [configText === undefined || configText === null ? '' : String(configText)];
+  // A Uint8Array (a weight file's first bytes) goes in as it is; everything else as UTF-8 text.
+  var texts = [configText instanceof Uint8Array ? configText : configText === undefined || configText === null ? '' : String(configText)];
   if (options !== undefined && options !== null) {
     Object.keys(options).forEach(function (key) {
       var value = options[key];
       if (value !== undefined && value !== null) texts.push(key, String(value));
     });
   }
-  var limit = call === 10 ? Infinity : fitcheckInputLimit();
+  // The core's input limit applies to texts; a weight file's header (checkpointReport, call 11) is
+  // bytes the page has already sliced to what the parser asked for.
+  var limit = call === 10 || call === 11 ? Infinity : fitcheckInputLimit();
   // Lone UTF-16 surrogates become U+FFFD: the core always sees well-formed UTF-8. A text longer
   // than the limit in UTF-16 units is longer in UTF-8 bytes too: not even encoded.
   var encoded = texts.map(function (text) {
+    if (text instanceof Uint8Array) return text;
     return text.length > limit ? { length: fitcheckUtf8Length(text) } : fitcheckEncoder.encode(text);
   });
   var owned = [];
@@ -103,3 +107,6 @@ Module['reportText'] = function (name, configText, options) {
   if (!(name in calls)) throw new Error('unknown report ' + String(name));
   return fitcheckCall(calls[name], configText, options, true);
 };
+// bytes: the first bytes of a GGUF, safetensors or index file; fileSizeBytes: File.size. Answers the
+// report, or {complete: false, bytes_needed, needed_for}: slice that many bytes and call again.
+Module['checkpointReport'] = function (bytes, fileSizeBytes) { return fitcheckCall(11, bytes, { file_size: fileSizeBytes }); };

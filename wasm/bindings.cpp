@@ -9,9 +9,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <string>
 #include <string_view>
 
+#include "fitcheck/checkpoint.hpp"
 #include "fitcheck/config.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/planner.hpp"
@@ -32,6 +34,7 @@ enum class Call : std::int32_t {
   version = 8,
   config_fields = 9,
   max_input_bytes = 10,
+  checkpoint_report = 11,
 };
 
 // The answer's status word (wasm/api.js): the report, or an error with or without the field it names.
@@ -64,7 +67,10 @@ std::string report(Call call, const Text* texts, std::uint32_t count) {
   // texts[0]: the config text; then key, value, key, value... of the options. A text over the
   // input limit comes as (nullptr, its length), not copied (wasm/api.js): refused by its length.
   for (std::uint32_t i = 0; i < count; ++i) {
-    if (texts[i].length <= fitcheck::kMaxConfigBytes && texts[i].bytes) continue;
+    // A weight file's header (checkpoint_report) is bytes the page sliced as the parser asked, bounded
+    // by the parser's own header limits (fitcheck/checkpoint.hpp), not by the config limit.
+    const bool header_bytes = call == Call::checkpoint_report && i == 0;
+    if ((header_bytes || texts[i].length <= fitcheck::kMaxConfigBytes) && texts[i].bytes) continue;
     const std::string message = fitcheck::config_too_large_message(texts[i].length);
     if (i == 0) throw fitcheck::ConfigError("", message);
     const std::string key = i % 2 == 1 || texts[i - 1].length > fitcheck::kMaxConfigBytes ? "" : std::string(view(texts[i - 1]));
@@ -89,6 +95,13 @@ std::string report(Call call, const Text* texts, std::uint32_t count) {
     case Call::version: return "0.1.0";
     case Call::config_fields: return fitcheck::config_fields_json();
     case Call::max_input_bytes: return std::to_string(fitcheck::kMaxConfigBytes);
+    case Call::checkpoint_report: {
+      // texts[0]: the first bytes of a weight file (raw, not UTF-8); option file_size: its size.
+      std::uint64_t file_size = 0;
+      for (const auto& [key, value] : options)
+        if (key == "file_size") file_size = std::strtoull(std::string(value).c_str(), nullptr, 10);
+      return fitcheck::checkpoint_read_json(std::as_bytes(std::span(config.data(), config.size())), file_size);
+    }
     default: break;
   }
   throw std::invalid_argument("this function is not in this build of the core (the first-view module has "
@@ -107,6 +120,8 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t* fitcheck_call(std::int32_t call, const Text*
     return answer(Status::error_with_field, error.what(), error.field());
   } catch (const fitcheck::OptionError& error) {
     return answer(Status::error_with_field, error.what(), error.option());
+  } catch (const fitcheck::CheckpointError& error) {
+    return answer(Status::error_with_field, error.what(), error.field());
   } catch (const std::exception& error) {
     return answer(Status::error, error.what());
   }

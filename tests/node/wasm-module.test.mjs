@@ -205,3 +205,45 @@ test('native CLI and WASM give the same parameter report for every fixture confi
     assert.deepEqual(wasm, native, file);
   }
 });
+
+// A GGUF v3 header: u32/u64 little-endian numbers, u64-length strings (ggml docs/gguf.md).
+function tinyGguf() {
+  const parts = [];
+  const u32 = (value) => { const b = Buffer.alloc(4); b.writeUInt32LE(value); parts.push(b); };
+  const u64 = (value) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(value)); parts.push(b); };
+  const str = (text) => { u64(Buffer.byteLength(text)); parts.push(Buffer.from(text)); };
+  parts.push(Buffer.from('GGUF'));
+  u32(3);
+  u64(2); // tensors
+  u64(2); // metadata key/values
+  str('general.architecture'); u32(8); str('llama');
+  str('llama.block_count'); u32(4); u32(2);
+  str('token_embd.weight'); u32(2); u64(256); u64(1000); u32(12); u64(0); // Q4_K: 1000 x 144 B
+  str('output_norm.weight'); u32(1); u64(256); u32(0); u64(144000); // F32: 1024 B
+  return Buffer.concat([...parts, Buffer.alloc(2048)]);
+}
+
+test('checkpointReport() reads a GGUF in growing slices, as the native CLI reads the file', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const os = await import('node:os');
+  const file = tinyGguf();
+  let have = 0;
+  let answer;
+  for (let reads = 0; reads < 20; reads++) {
+    answer = module.checkpointReport(new Uint8Array(file.subarray(0, have)), file.length);
+    if (!('bytes_needed' in answer)) break;
+    assert.equal(answer.complete, false);
+    have = Math.max(answer.bytes_needed, 2 * have);
+  }
+  assert.equal(answer.format, 'gguf');
+  assert.equal(answer.total_parameters, 256256);
+  assert.equal(answer.total_bytes, 145024);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fitcheck-gguf-'));
+  fs.writeFileSync(path.join(dir, 'tiny.gguf'), file);
+  const native = JSON.parse(execFileSync(path.join(repo, 'build/fitcheck'), ['params', path.join(dir, 'tiny.gguf'), '--json']).toString());
+  assert.deepEqual(answer, native);
+  assert.throws(
+    () => module.checkpointReport(new Uint8Array(file.subarray(0, 100)), 100),
+    (error) => error instanceof Error && /^offset \d+: /.test(error.message) && typeof error.field === 'string',
+  );
+});

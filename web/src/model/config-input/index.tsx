@@ -6,6 +6,8 @@ import type { CoreError } from '../../core/types';
 import type { ModelKind, ModelNumbers } from '../model-inputs';
 import type { Preset } from '../presets';
 import { oversizedPaste, readConfigFile } from '../config-file';
+import { isModelFile } from '../model-file';
+import { ModelFileSummary } from '../model-file-summary';
 import { NumbersForm } from '../lazy';
 import { PresetPicker } from '../preset-picker';
 
@@ -28,8 +30,15 @@ export function ConfigInput(props: Props) {
   const [fileError, setFileError] = useState<string | undefined>();
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  // A GGUF or safetensors file is sized from its header (docs/model-files.md), not read as config.json.
+  const [modelFile, setModelFile] = useState<File | undefined>();
   const load = async (file: File | undefined) => {
     if (!file) return;
+    if (await isModelFile(file)) {
+      setFileError(undefined);
+      setModelFile(file);
+      return;
+    }
     const result = await readConfigFile(file);
     if ('error' in result) setFileError(result.error);
     else {
@@ -78,7 +87,7 @@ export function ConfigInput(props: Props) {
             <input
               ref={fileInput}
               type="file"
-              accept=".json,application/json"
+              accept=".json,application/json,.gguf,.safetensors"
               hidden
               aria-label="config.json file to open"
               data-testid="config-file"
@@ -112,10 +121,12 @@ export function ConfigInput(props: Props) {
             </p>
           )}
           <p id="config-help" class="help">
-            Paste a Hugging Face config.json, open it or drop it here; it is read in this page and never sent anywhere.
+            Paste a Hugging Face config.json, open it or drop it here; it is read in this page and never sent anywhere. A .gguf or
+            .safetensors file is sized from its header alone.
           </p>
         </>
       )}
+      {modelFile && <ModelFileSummary file={modelFile} onClose={() => setModelFile(undefined)} />}
       {fileError && (
         <p class="error" role="alert" data-testid="config-file-error">
           {fileError}
