@@ -67,9 +67,9 @@ test('D10: a NUL is a byte like any other: refused in a config and in an option 
 test('D11: one input limit, the core\'s, refused before the text is copied into the module', () => {
   assert.equal(module.maxInputBytes(), 8 * 1024 * 1024);
   // The page's copy of the limit (it refuses pastes before the module loads) is the core's.
-  const page = fs.readFileSync(path.join(repo, 'web/src/state/config-file.ts'), 'utf8');
+  const page = fs.readFileSync(path.join(repo, 'web/src/model/config-file.ts'), 'utf8');
   const written = /export const maxConfigBytes = ([0-9 *]+);/.exec(page);
-  assert.ok(written, 'web/src/state/config-file.ts defines maxConfigBytes');
+  assert.ok(written, 'web/src/model/config-file.ts defines maxConfigBytes');
   assert.equal(written[1].split('*').reduce((product, factor) => product * Number(factor), 1), module.maxInputBytes());
   const huge = `{"pad":"${'x'.repeat(50 << 20)}"}`;
   const started = performance.now();

@@ -496,6 +496,12 @@ export interface FitcheckModule {
   /** The core's one input limit in bytes (fitcheck/config.hpp kMaxConfigBytes): a longer config text is refused unread. */
   maxInputBytes(): number;
   checkpointReport(bytes: Uint8Array, fileSizeBytes: number): CheckpointReport | CheckpointNeedMore;
+  /** A report's JSON text exactly as the core wrote it (the CLI's --json prints the same bytes). */
+  reportText(
+    name: 'parameters' | 'inference' | 'training' | 'plan' | 'training_plan' | 'transformer_mem',
+    configText: string,
+    options?: Record<string, string | number | boolean>,
+  ): string;
 }
 
 /** Every function the module exports, for the check against the real module. */
@@ -512,4 +518,5 @@ export const moduleExports: ReadonlyArray<keyof FitcheckModule> = [
   'configFields',
   'maxInputBytes',
   'checkpointReport',
+  'reportText',
 ];
