@@ -85,7 +85,8 @@ TEST_CASE("a step of whole prompts is estimate_latency_totals' prefill; a step o
                                                 std::pair{prompt + 299, totals.decode_step_last_seconds}}) {
           EngineStepTokens decode;
           for (std::int64_t i = 0; i < batch; ++i) add_decode_sequence(decode, s.windows, context);
-          CHECK(engine_step_seconds(s.prepared, w, s.rates, s.windows, decode) == doctest::Approx(expected).epsilon(1e-9));
+          CHECK(engine_step_seconds(s.prepared, w, s.rates, s.windows, decode) ==
+                doctest::Approx(expected).epsilon(1e-9));
         }
       }
     }
@@ -140,6 +141,8 @@ TEST_CASE("make_step_windows lists distinct windows and refuses encoder-decoder 
   CHECK(gemma.windows.count == 1);
   CHECK(gemma.windows.tokens[0] == 4096);
   CHECK(setup(kCases[0], h100(), {}).windows.count == 0);
-  const ModelDescription t5 = parse_hf_config(test::read_file(test::fixture_configs_dir() + "/google-t5--t5-small.json"));
-  CHECK_THROWS_AS(make_step_windows(prepare_latency_model(t5, weight_tensors(t5), WeightFormat::fp32)), std::invalid_argument);
+  const ModelDescription t5 =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/google-t5--t5-small.json"));
+  CHECK_THROWS_AS(make_step_windows(prepare_latency_model(t5, weight_tensors(t5), WeightFormat::fp32)),
+                  std::invalid_argument);
 }

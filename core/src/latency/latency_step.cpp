@@ -42,9 +42,9 @@ OpCost prefill_attention(const LatencyLayerKind& k, const detail::LayerSplit& s,
   } else {
     c.bytes += tokens * a * k.kv_heads * s.kv_share * (k.qk_head_dim + k.v_head_dim);  // k, v read
   }
-  c.flops += 2 * s.heads * pairs * (qk_dim + k.v_head_dim);    // q.k^T and p.v
-  c.bytes += tokens * a * s.heads * (qk_dim + k.v_head_dim);   // q read, output written
-  c.bytes += tokens * kv_bytes * s.kv_share;                   // cache written
+  c.flops += 2 * s.heads * pairs * (qk_dim + k.v_head_dim);       // q.k^T and p.v
+  c.bytes += tokens * a * s.heads * (qk_dim + k.v_head_dim);      // q read, output written
+  c.bytes += tokens * kv_bytes * s.kv_share;                      // cache written
   c.bytes += step.prefill_cached_tokens * kv_bytes * s.kv_share;  // earlier chunks read from the cache
   if (!flash) c.bytes += 4 * s.heads * step.prefill_score_entries * a;
   return c;
@@ -75,12 +75,14 @@ StepWindows make_step_windows(const PreparedLatencyModel& model) {
   StepWindows windows;
   for (const LatencyLayerKind& k : model.kinds) {
     if (k.encoder || k.cross_attention)
-      throw std::invalid_argument("the engine step covers decoder-only models (this one has encoder or cross-attention layers)");
+      throw std::invalid_argument(
+          "the engine step covers decoder-only models (this one has encoder or cross-attention layers)");
     if (k.sliding_window <= 0) continue;
     bool listed = false;
     for (std::size_t i = 0; i < windows.count; ++i) listed = listed || windows.tokens[i] == k.sliding_window;
     if (listed) continue;
-    if (windows.count == kMaxStepWindows) throw std::invalid_argument("the model has more distinct sliding windows than the engine step keeps");
+    if (windows.count == kMaxStepWindows)
+      throw std::invalid_argument("the model has more distinct sliding windows than the engine step keeps");
     windows.tokens[windows.count++] = k.sliding_window;
   }
   return windows;
@@ -104,7 +106,8 @@ void add_decode_sequence(EngineStepTokens& step, const StepWindows& windows, std
   const double c = static_cast<double>(context_tokens);
   step.decode_sequences += 1;
   step.decode_context_tokens += c;
-  for (std::size_t i = 0; i < windows.count; ++i) step.decode_context_tokens_in_window[i] += std::min(c, windows.tokens[i]);
+  for (std::size_t i = 0; i < windows.count; ++i)
+    step.decode_context_tokens_in_window[i] += std::min(c, windows.tokens[i]);
 }
 
 double engine_step_seconds(const PreparedLatencyModel& pm, const InferenceWorkload& w, const LatencyRates& r,
