@@ -78,9 +78,9 @@ struct ServingResult {
   double input_tokens_per_second = 0;
   double requests_per_second = 0;
   // Percentiles with linear interpolation between ranks (numpy.percentile, as vLLM's benchmark).
-  double ttft_seconds_p50 = 0, ttft_seconds_p90 = 0, ttft_seconds_p99 = 0, ttft_seconds_mean = 0;
+  double ttft_seconds_p50 = 0, ttft_seconds_p90 = 0, ttft_seconds_p95 = 0, ttft_seconds_p99 = 0, ttft_seconds_mean = 0;
   // Per request with more than one output token: (last token - first token) / (output - 1).
-  double tpot_seconds_p50 = 0, tpot_seconds_p90 = 0, tpot_seconds_p99 = 0, tpot_seconds_mean = 0;
+  double tpot_seconds_p50 = 0, tpot_seconds_p90 = 0, tpot_seconds_p95 = 0, tpot_seconds_p99 = 0, tpot_seconds_mean = 0;
   double e2e_seconds_mean = 0;
   double queue_seconds_mean = 0;  // arrival to first scheduled
   double mean_running_batch = 0;  // sequences in a step, weighted by the step's time

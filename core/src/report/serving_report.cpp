@@ -65,6 +65,8 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   out.field("tpot_seconds_p50", r.tpot_seconds_p50);
   out.field("tpot_seconds_p90", r.tpot_seconds_p90);
   out.field("tpot_seconds_p99", r.tpot_seconds_p99);
+  out.field("ttft_seconds_p95", r.ttft_seconds_p95);
+  out.field("tpot_seconds_p95", r.tpot_seconds_p95);
   out.field("ttft_seconds_mean", r.ttft_seconds_mean);
   out.field("tpot_seconds_mean", r.tpot_seconds_mean);
   out.field("e2e_seconds_mean", r.e2e_seconds_mean);

@@ -276,10 +276,12 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
   result.requests_per_second = requests_count / now;
   result.ttft_seconds_p50 = percentile(ttft, 50);
   result.ttft_seconds_p90 = percentile(ttft, 90);
+  result.ttft_seconds_p95 = percentile(ttft, 95);
   result.ttft_seconds_p99 = percentile(ttft, 99);
   result.ttft_seconds_mean = mean(ttft);
   result.tpot_seconds_p50 = percentile(tpot, 50);
   result.tpot_seconds_p90 = percentile(tpot, 90);
+  result.tpot_seconds_p95 = percentile(tpot, 95);
   result.tpot_seconds_p99 = percentile(tpot, 99);
   result.tpot_seconds_mean = mean(tpot);
   result.e2e_seconds_mean = e2e / requests_count;
