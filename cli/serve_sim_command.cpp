@@ -26,7 +26,8 @@ constexpr const char* kServeSimHelp =
     "      ratio as vLLM's benchmark; normal: standard deviation / mean)\n"
     "  --max-num-seqs N --max-num-batched-tokens N (default: vLLM's API-server defaults for the GPU)\n"
     "  --weights FORMAT --kv-dtype D --tp N --pp N --ep N --gpu-memory-utilization F (0.9)\n"
-    "  --overhead-gib F (1) --flops-efficiency F --hbm-efficiency F --interconnect-efficiency F\n";
+    "  --overhead-gib F (1) --flops-efficiency F --hbm-efficiency F --interconnect-efficiency F\n"
+    "  --step-overhead-ms X (0): fixed CPU and launch time added to every step\n";
 
 void print_serving_table(const Json& r) {
   const auto& s = r["scheduler"];

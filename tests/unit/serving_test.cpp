@@ -88,6 +88,15 @@ TEST_CASE("one request alone: TTFT is its prefill step, TPOT the mean of its dec
   check_invariants(r, load);
 }
 
+TEST_CASE("a fixed step overhead adds to every step") {
+  Setup s = llama_8b_h100();
+  s.limits.step_overhead_seconds = 1.5e-3;
+  const ServingResult r = run(s, closed_loop(1, 1, 1000, 200));
+  const LatencyTotals t = totals(s, 1, 1000, 200);
+  CHECK(r.ttft_seconds_p50 == doctest::Approx(t.prefill_seconds + 1.5e-3).epsilon(1e-9));
+  CHECK(r.tpot_seconds_p50 == doctest::Approx(t.decode_total_seconds / 199 + 1.5e-3).epsilon(1e-9));
+}
+
 TEST_CASE("a prompt longer than the token budget is prefilled in chunks") {
   Setup s = llama_8b_h100();
   s.limits.max_num_batched_tokens = 256;

@@ -31,6 +31,10 @@ struct SchedulerLimits {
   std::int64_t max_num_batched_tokens = 2048;  // tokens per step, prefill chunks and decodes together
   std::int64_t kv_block_tokens = 16;           // vLLM CacheConfig.DEFAULT_BLOCK_SIZE
   std::int64_t kv_capacity_blocks = 0;         // blocks the cache holds on the busiest GPU
+  // Fixed time added to every step (CPU scheduling, input preparation, sampling, launches), which
+  // the roofline does not carry. 0 by default; docs/serving.md gives measured gaps of 1.2-1.6 ms
+  // (vLLM 0.30, H100) and docs/engines-serving.md 1.4 derives 2.5-3.5 ms (vLLM 0.6.3, A100).
+  double step_overhead_seconds = 0;
 };
 
 // vLLM V1 OpenAI API server defaults (EngineArgs._set_default_args, docs/engines-serving.md 1.2):
@@ -103,13 +107,15 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
 
 // The serve-sim request: inference options (parse_inference_options keys: weights, kv_dtype, tp,
 // pp, ep, gpu, prompt_len, gen_len, efficiencies...) plus engine, concurrency, arrival_rate,
-// requests, max_num_seqs, max_num_batched_tokens, seed, prompt_spread, gen_spread, length_distribution.
+// requests, max_num_seqs, max_num_batched_tokens, seed, prompt_spread, gen_spread, length_distribution,
+// step_overhead_ms.
 struct ServingRequest {
   InferenceRequest inference;
   ServingEngine engine = ServingEngine::vllm;
   ServingLoad load;
   std::int64_t max_num_seqs = 0;            // 0: the engine's default for the GPU
   std::int64_t max_num_batched_tokens = 0;  // 0: the engine's default for the GPU
+  double step_overhead_seconds = 0;
 };
 // Throws OptionError naming the option.
 ServingRequest parse_serving_options(const OptionList& options);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The serve-sim report: the simulation's figures, the engine limits and KV capacity it used, and
 // the assumptions, as JSON (one serializer for the CLI and the WebAssembly module).
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,15 @@
 #include "support/json_writer.hpp"
 
 namespace fitcheck {
+namespace {
+
+std::string milliseconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", seconds * 1e3);
+  return text;
+}
+
+}  // namespace
 
 std::string serving_report_json(std::string_view config_json_text, const OptionList& options) {
   ServingRequest request = parse_serving_options(options);
@@ -28,6 +38,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   const bool seqs_default = request.max_num_seqs == 0, tokens_default = request.max_num_batched_tokens == 0;
   if (!seqs_default) limits.max_num_seqs = request.max_num_seqs;
   if (!tokens_default) limits.max_num_batched_tokens = request.max_num_batched_tokens;
+  limits.step_overhead_seconds = request.step_overhead_seconds;
   const KvCapacity capacity = vllm_kv_capacity(model, tensors, w, gpu, limits);
   limits.kv_capacity_blocks = capacity.blocks;
   const LatencyAssumptions latency = latency_assumptions_for(request.inference, gpu);
@@ -51,8 +62,10 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
                         " blocks; blocks are taken as tokens are computed, and a "
                         "sequence that finds none evicts the latest-admitted one, which recomputes later");
   assumptions.push_back(
-      "step time: the latency model's roofline per operation over all tokens of the step, weights "
-      "read once per step; no CPU scheduling overhead, CUDA-graph padding, prefix caching or "
+      "step time: the latency model's roofline per operation over all tokens of the step, weights read once "
+      "per step, plus " +
+      milliseconds(limits.step_overhead_seconds) +
+      " ms per step for CPU and launch time (step_overhead_ms); no CUDA-graph padding, prefix caching or "
       "speculative decoding; pipeline stages run one step at a time (no micro-batch overlap)");
 
   detail::JsonWriter out;
@@ -94,6 +107,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   out.field("kv_budget_bytes", capacity.budget_bytes);
   out.field("non_kv_bytes", capacity.non_kv_bytes);
   out.field("kv_block_bytes", capacity.block_bytes);
+  out.field("step_overhead_seconds", limits.step_overhead_seconds);
   out.end_object();
   const ServingLoad& load = request.load;
   out.begin_object("load");

@@ -10,8 +10,17 @@ namespace fitcheck {
 namespace {
 
 constexpr const char* kServingKeys[] = {
-    "engine",        "concurrency", "arrival_rate",        "requests", "max_num_seqs", "max_num_batched_tokens", "seed",
-    "prompt_spread", "gen_spread",  "length_distribution",
+    "engine",
+    "concurrency",
+    "arrival_rate",
+    "requests",
+    "max_num_seqs",
+    "max_num_batched_tokens",
+    "seed",
+    "prompt_spread",
+    "gen_spread",
+    "length_distribution",
+    "step_overhead_ms",
 };
 // Inference keys a simulation sets itself: the batch and the cache come from the scheduler.
 constexpr const char* kFixedBySimulation[] = {"batch", "context", "prefill_chunk", "kv_block"};
@@ -67,6 +76,7 @@ ServingRequest parse_serving_options(const OptionList& options) {
   load.output.spread = reader.number("gen_spread", 0, 0, 1);
   request.max_num_seqs = reader.count("max_num_seqs", 0, 1, std::int64_t{1} << 20);
   request.max_num_batched_tokens = reader.count("max_num_batched_tokens", 0, 1, std::int64_t{1} << 24);
+  request.step_overhead_seconds = reader.number("step_overhead_ms", 0, 0, 1e5) / 1e3;
   reader.finish();
   return request;
 }

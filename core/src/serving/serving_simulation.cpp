@@ -100,6 +100,8 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
   check(limits.max_num_seqs >= 1 && limits.max_num_batched_tokens >= 1 && limits.kv_block_tokens >= 1,
         "max_num_seqs, max_num_batched_tokens and the KV block must be at least 1");
   check(limits.kv_capacity_blocks >= 1, "no KV cache blocks fit beside the weights and activations");
+  check(limits.step_overhead_seconds >= 0 && limits.step_overhead_seconds < 1e3,
+        "the step overhead must be between 0 and 1000 s");
   check(load.requests >= 1 && load.requests <= (std::int64_t{1} << 24), "requests must be between 1 and 2^24");
   check((load.concurrency > 0) != (load.arrival_rate_per_second > 0),
         "give either a concurrency or an arrival rate (not both)");
@@ -222,7 +224,7 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
         add_prefill_chunk(step, windows, r.computed, s.tokens, r.computed + s.tokens == r.prompt + r.generated);
       }
     }
-    const double seconds = engine_step_seconds(model, workload, rates, windows, step);
+    const double seconds = engine_step_seconds(model, workload, rates, windows, step) + limits.step_overhead_seconds;
     now += seconds;
     ++result.steps;
     weighted_batch += seconds * static_cast<double>(scheduled.size());

@@ -18,6 +18,8 @@ export interface ServingOptions extends Omit<InferenceOptions, 'batch' | 'contex
   length_distribution?: 'fixed' | 'uniform' | 'normal';
   prompt_spread?: number;
   gen_spread?: number;
+  /** Fixed CPU and launch time added to every step, milliseconds (0). */
+  step_overhead_ms?: number;
 }
 
 export interface ServingReport {
@@ -58,6 +60,7 @@ export interface ServingReport {
     kv_budget_bytes: number;
     non_kv_bytes: number;
     kv_block_bytes: number;
+    step_overhead_seconds: number;
   };
   load: {
     requests: number;
