@@ -99,8 +99,14 @@ struct ServingResult {
   bool kv_limited = false;       // a waiting request lacked KV blocks, or a preemption happened
 };
 
+// Bounds on one simulation's work (each output token is one sequence-step of the event loop):
+// requests and all their output tokens together.
+inline constexpr std::int64_t kMaxServingRequests = std::int64_t{1} << 20;
+inline constexpr std::int64_t kMaxServingOutputTokens = std::int64_t{1} << 28;
+
 // Simulates `load` on one replica (tp x pp GPUs). Throws std::invalid_argument for bad limits or
-// load, a model make_step_windows() refuses, or a request longer than the whole KV cache.
+// load (beyond the bounds above), a model make_step_windows() refuses, or a request longer than the
+// whole KV cache.
 ServingResult simulate_serving(const PreparedLatencyModel& model, const InferenceWorkload& workload,
                                const Accelerator& gpu, const LatencyAssumptions& assumptions,
                                const SchedulerLimits& limits, const ServingLoad& load);

@@ -102,7 +102,7 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
   check(limits.kv_capacity_blocks >= 1, "no KV cache blocks fit beside the weights and activations");
   check(limits.step_overhead_seconds >= 0 && limits.step_overhead_seconds < 1e3,
         "the step overhead must be between 0 and 1000 s");
-  check(load.requests >= 1 && load.requests <= (std::int64_t{1} << 24), "requests must be between 1 and 2^24");
+  check(load.requests >= 1 && load.requests <= kMaxServingRequests, "requests must be between 1 and 2^20");
   check((load.concurrency > 0) != (load.arrival_rate_per_second > 0),
         "give either a concurrency or an arrival rate (not both)");
   check(load.prompt.tokens >= 1 && load.output.tokens >= 1, "prompt and output lengths must be at least 1");
@@ -134,6 +134,11 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
                                   " tokens does not fit the KV cache of " +
                                   std::to_string(limits.kv_capacity_blocks * block_tokens) + " tokens");
   }
+  std::int64_t output_tokens = 0;
+  for (const Request& r : requests) output_tokens += r.output;
+  if (output_tokens > kMaxServingOutputTokens)
+    throw std::invalid_argument("the requests ask for " + std::to_string(output_tokens) +
+                                " output tokens in all; the simulation takes at most 2^28 (a few seconds of work)");
   // Closed loop: the first `concurrency` requests arrive at 0, each later one when one finishes.
   std::size_t issued = load.concurrency > 0 ? std::min<std::size_t>(n, static_cast<std::size_t>(load.concurrency)) : n;
 
