@@ -147,7 +147,7 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
   const auto seats = static_cast<std::size_t>(std::min<std::int64_t>(limits.max_num_seqs, load.requests));
   running.reserve(seats);
   scheduled.reserve(seats);
-  preempted.reserve(seats);
+  preempted.reserve(n);  // every request could wait there: no allocation inside the loop
   std::size_t next_new = 0, finished = 0;
   std::int64_t free_blocks = limits.kv_capacity_blocks;
   ServingResult result;
