@@ -253,6 +253,14 @@ TEST_CASE("serve-sim report and CLI") {
   const auto batch = test::run_cli("serve-sim '" + config + "' --gpu h100 --concurrency 2 --batch 8");
   CHECK(batch.exit_status == 2);
   CHECK(batch.err.find("--batch") != std::string::npos);
+  const auto too_long =
+      test::run_cli("serve-sim '" + config + "' --gpu l4 --concurrency 2 --prompt-len 100000 --gen-len 10");
+  CHECK(too_long.exit_status == 2);
+  CHECK(too_long.err.find("--prompt-len") != std::string::npos);
+  const auto too_much =
+      test::run_cli("serve-sim '" + config + "' --gpu h100 --concurrency 2 --requests 1000000 --gen-len 1000");
+  CHECK(too_much.exit_status == 2);
+  CHECK(too_much.err.find("--requests") != std::string::npos);
   const auto no_gpu = test::run_cli("serve-sim '" + config + "' --concurrency 2");
   CHECK(no_gpu.exit_status == 2);
   CHECK(no_gpu.err.find("--gpu") != std::string::npos);

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The serve-sim report: the simulation's figures, the engine limits and KV capacity it used, and
 // the assumptions, as JSON (one serializer for the CLI and the WebAssembly module).
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,6 +20,44 @@ std::string milliseconds(double seconds) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", seconds * 1e3);
   return text;
+}
+
+// The longest length `lengths` can draw (the bounds of the simulation's draws, docs/serving.md).
+std::int64_t longest_draw(const TokenLengths& lengths) {
+  const double mean = static_cast<double>(lengths.tokens);
+  switch (lengths.distribution) {
+    case LengthDistribution::fixed:
+      return lengths.tokens;
+    case LengthDistribution::uniform:
+      return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(mean * (1 + lengths.spread))));
+    case LengthDistribution::normal:
+      return std::max<std::int64_t>(1, std::llround(mean + 6 * lengths.spread * mean));  // Irwin-Hall: |z| <= 6
+  }
+  return lengths.tokens;
+}
+
+// Refusals the page can point at: each names the option (or config field) to change.
+void check_runnable(const ServingRequest& request, const Accelerator& gpu, const SchedulerLimits& limits,
+                    const KvCapacity& capacity) {
+  if (capacity.blocks < 1)
+    throw OptionError("gpu", "option 'gpu': no KV cache fits on " + std::string(gpu.name) +
+                                 ": weights, the activations of one " + std::to_string(limits.max_num_batched_tokens) +
+                                 "-token step and overhead take " + std::to_string(capacity.non_kv_bytes) +
+                                 " B of the " + std::to_string(capacity.budget_bytes) +
+                                 " B budget (more tensor parallelism, smaller weights or a larger GPU)");
+  const ServingLoad& load = request.load;
+  const std::int64_t prompt = longest_draw(load.prompt), output = longest_draw(load.output);
+  const std::int64_t cache_tokens = capacity.blocks * limits.kv_block_tokens;
+  if (prompt + output > cache_tokens)
+    throw OptionError(prompt >= cache_tokens ? "prompt_len" : "gen_len",
+                      "options 'prompt_len' and 'gen_len': requests of up to " + std::to_string(prompt) + " + " +
+                          std::to_string(output) + " tokens do not fit the KV cache of " +
+                          std::to_string(cache_tokens) + " tokens");
+  if (static_cast<double>(load.requests) * static_cast<double>(output) > static_cast<double>(kMaxServingOutputTokens))
+    throw OptionError("requests", "option 'requests': " + std::to_string(load.requests) + " requests of up to " +
+                                      std::to_string(output) +
+                                      " output tokens may pass the simulation's 2^28 output tokens (fewer requests or "
+                                      "shorter outputs)");
 }
 
 }  // namespace
@@ -43,6 +84,12 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   limits.kv_capacity_blocks = capacity.blocks;
   const LatencyAssumptions latency = latency_assumptions_for(request.inference, gpu);
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, w.weight_format, w.weight_options);
+  try {
+    make_step_windows(prepared);
+  } catch (const std::invalid_argument& error) {
+    throw ConfigError("model_type", "model_type '" + model.model_type + "': " + error.what());
+  }
+  check_runnable(request, gpu, limits, capacity);
   const ServingResult r = simulate_serving(prepared, w, gpu, latency, limits, request.load);
 
   assumptions.push_back(

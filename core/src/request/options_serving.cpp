@@ -60,7 +60,7 @@ ServingRequest parse_serving_options(const OptionList& options) {
     throw OptionError(
         load.concurrency > 0 ? "arrival_rate" : "concurrency",
         "give exactly one of the options 'concurrency' (closed loop) and 'arrival_rate' (Poisson, requests/s)");
-  load.seed = static_cast<std::uint64_t>(reader.count("seed", 0, 0, std::int64_t{1} << 62));
+  load.seed = static_cast<std::uint64_t>(reader.count("seed", 0, 0, std::int64_t{1} << 53));  // exact in JSON and JS
   if (auto distribution = reader.text("length_distribution")) {
     if (*distribution == "fixed")
       load.prompt.distribution = LengthDistribution::fixed;
