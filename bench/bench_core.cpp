@@ -10,6 +10,7 @@
 #include "fitcheck/latency.hpp"
 #include "fitcheck/params.hpp"
 #include "fitcheck/planner.hpp"
+#include "fitcheck/serving.hpp"
 #include "fitcheck/training_memory.hpp"
 
 namespace fitcheck::bench {
@@ -121,6 +122,27 @@ BenchResult planner_sweep(const std::string& config_json_text, std::int64_t targ
   const auto start = std::chrono::steady_clock::now();
   const InferencePlan plan = plan_inference(model, tensors, request);
   return {plan.evaluated, seconds_since(start)};
+}
+
+BenchResult serve_sim(const std::string& config_json_text, std::int64_t requests) {
+  const ModelDescription model = parse_hf_config(config_json_text);
+  const std::vector<WeightTensor> tensors = weight_tensors(model);
+  const PreparedLatencyModel latency = prepare_latency_model(model, tensors, WeightFormat::bf16);
+  const Accelerator& gpu = *find_accelerator("h100-sxm-80gb");
+  const InferenceWorkload workload;
+  SchedulerLimits limits = vllm_default_limits(gpu);
+  limits.kv_capacity_blocks = vllm_kv_capacity(model, tensors, workload, gpu, limits).blocks;
+  ServingLoad load;
+  load.requests = requests;
+  load.concurrency = 256;
+  load.prompt = {1024, LengthDistribution::uniform, 0.5};
+  load.output = {256, LengthDistribution::uniform, 0.5};
+  load.seed = 1;
+  const auto start = std::chrono::steady_clock::now();
+  const ServingResult result = simulate_serving(latency, workload, gpu, default_latency_assumptions(gpu), limits, load);
+  const double seconds = seconds_since(start);
+  sink = sink + result.output_tokens_per_second;
+  return {result.requests, seconds};
 }
 
 }  // namespace fitcheck::bench

@@ -26,4 +26,9 @@ BenchResult inference_estimates(const std::string& config_json_text, std::int64_
 // One planner sweep sized to evaluate about `target_layouts` layouts.
 BenchResult planner_sweep(const std::string& config_json_text, std::int64_t target_layouts);
 
+// One serving simulation (simulate_serving) of `requests` requests on an H100 at the vLLM defaults:
+// closed loop at concurrency 256, prompts uniform in 512..1536 and outputs in 128..384 tokens
+// (seed 1). The model is prepared before the clock starts; count is the requests simulated.
+BenchResult serve_sim(const std::string& config_json_text, std::int64_t requests);
+
 }  // namespace fitcheck::bench

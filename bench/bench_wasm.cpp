@@ -25,4 +25,7 @@ EMSCRIPTEN_BINDINGS(fitcheck_bench) {
   emscripten::function("plannerSweep", +[](const std::string& text, double n) {
     return result(fitcheck::bench::planner_sweep(text, static_cast<std::int64_t>(n)));
   });
+  emscripten::function("serveSim", +[](const std::string& text, double n) {
+    return result(fitcheck::bench::serve_sim(text, static_cast<std::int64_t>(n)));
+  });
 }

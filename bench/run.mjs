@@ -39,6 +39,7 @@ const wasmFull = [];
 const wasmInference = [];
 const wasmSweep = [];
 const wasmSweepSeconds = [];
+const wasmServeSim = [];
 for (let i = 0; i < runs; i += 1) {
   const full = wasm.fullEstimates(configText, 20000);
   wasmFull.push(full.count / full.seconds);
@@ -47,6 +48,8 @@ for (let i = 0; i < runs; i += 1) {
   const sweep = wasm.plannerSweep(configText, 1000000);
   wasmSweep.push(sweep.count / sweep.seconds);
   wasmSweepSeconds.push(sweep.seconds * (1e6 / sweep.count));  // scaled to exactly 1,000,000 layouts
+  const serving = wasm.serveSim(configText, 10000);
+  wasmServeSim.push(serving.seconds * 1e3 * (10000 / serving.count));
 }
 
 // The page: gzip -9 of what a visit downloads (index.html and assets), and of the bundled presets.
@@ -100,6 +103,9 @@ const summary = {
   planner_layouts_per_second_wasm: median(wasmSweep),
   sweep_1m_seconds_native: median(native.map((r) => r.sweep_seconds * (1e6 / r.sweep_layouts))),
   sweep_1m_seconds_wasm: median(wasmSweepSeconds),
+  // One serving simulation of 10,000 requests (bench_core.cpp serve_sim), milliseconds.
+  serve_sim_10k_requests_ms_native: median(native.map((r) => r.serve_sim_10k_requests_ms)),
+  serve_sim_10k_requests_ms_wasm: median(wasmServeSim),
   page_gzip_bytes: pageGzip,
   presets_gzip_bytes: presetsGzip,
   page_gzip_bytes_without_presets: pageGzip - presetsGzip,

@@ -14,6 +14,7 @@
 #include "format.hpp"
 #include "infer_command.hpp"
 #include "plan_training_command.hpp"
+#include "serve_sim_command.hpp"
 #include "train_command.hpp"
 #include "transformer_mem_command.hpp"
 #include "read_input.hpp"
@@ -44,6 +45,9 @@ constexpr const char* usage_text =
     "      --objective lowest_latency|highest_throughput|lowest_cost|fewest_gpus\n"
     "      a custom GPU: custom in --gpus (infer, train and plan: --custom-gpu-* flags, infer --help)\n"
     "      --mode training: training layouts (tp/pp/dp/cp/ep, ZeRO, micro-batch, recompute); plan --help\n"
+    "  serve-sim CONFIG.json [options]  continuous-batching simulation under load: throughput, TTFT\n"
+    "      and TPOT percentiles (--gpu NAME --prompt-len N --gen-len N --concurrency N | --arrival-rate R;\n"
+    "      fitcheck serve-sim --help)\n"
     "  transformer-mem [flags]       the classic transformer_mem.py report, same flags and numbers\n"
     "  gpus [--json]                 the accelerator catalog\n"
     "  cpus [--json]                 CPUs and their RAM (peak bandwidth and FLOP/s) for CPU inference\n"
@@ -164,6 +168,7 @@ int main(int argc, char** argv) {
       return status;
     }
     if (command == "plan") return cli::run_plan_modes(args);
+    if (command == "serve-sim") return cli::run_serve_sim(args);
     if (command == "gpus") return cli::run_gpus(args);
     if (command == "cpus") return cli::run_cpus(args);
     if (command == "formats") return cli::run_formats(args);

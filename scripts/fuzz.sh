@@ -31,7 +31,7 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null || exit 1
 fi
 
-targets=(config inference options training plan training_plan checkpoint)
+targets=(config inference options training plan training_plan checkpoint serving)
 if [ -n "${FUZZ_TARGETS:-}" ]; then read -r -a targets <<<"$FUZZ_TARGETS"; fi
 
 # The core and the targets as CMake builds them (FITCHECK_FUZZ in CMakeLists.txt), with clang 14.
@@ -66,7 +66,7 @@ for config in tests/fixtures/configs/*.json; do
   done
   i=$((i + 1))
 done
-for kind in training plan training_plan; do  # each config behind one of the target's option blocks
+for kind in training plan training_plan serving; do  # each config behind one of the target's option blocks
   mkdir -p "$seeds/$kind"
   mapfile -t blocks < <(ls tests/fuzz/seeds/$kind/*.txt)
   i=0
@@ -85,6 +85,7 @@ seed_dirs() {
     plan) echo "$seeds/plan tests/fuzz/seeds/plan" ;;
     training_plan) echo "$seeds/training_plan tests/fuzz/seeds/training_plan" ;;
     checkpoint) echo "tests/fuzz/seeds/checkpoint" ;;
+    serving) echo "$seeds/serving tests/fuzz/seeds/serving" ;;
   esac
 }
 

@@ -5,3 +5,4 @@ Module['trainingReport'] = function (configText, options) { return fitcheckCall(
 Module['planReport'] = function (configText, options) { return fitcheckCall(3, configText, options); };
 Module['trainingPlanReport'] = function (configText, options) { return fitcheckCall(4, configText, options); };
 Module['transformerMemReport'] = function (options) { return fitcheckCall(5, '', options); };
+Module['servingReport'] = function (configText, options) { return fitcheckCall(12, configText, options); };

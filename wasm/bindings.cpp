@@ -18,6 +18,8 @@
 #include "fitcheck/options.hpp"
 #include "fitcheck/planner.hpp"
 #include "fitcheck/report.hpp"
+#include "fitcheck/serving.hpp"
+#include "fitcheck/training_memory.hpp"
 
 namespace {
 
@@ -35,6 +37,7 @@ enum class Call : std::int32_t {
   config_fields = 9,
   max_input_bytes = 10,
   checkpoint_report = 11,
+  serving_report = 12,
 };
 
 // The answer's status word (wasm/api.js): the report, or an error with or without the field it names.
@@ -89,6 +92,7 @@ std::string report(Call call, const Text* texts, std::uint32_t count) {
     case Call::plan_report: return fitcheck::plan_report_json(config, options);
     case Call::training_plan_report: return fitcheck::training_plan_report_json(config, options);
     case Call::transformer_mem_report: return fitcheck::transformer_mem_report_json(options);
+    case Call::serving_report: return fitcheck::serving_report_json(config, options);
 #endif
     case Call::accelerator_catalog: return fitcheck::accelerator_catalog_json();
     case Call::format_catalog: return fitcheck::format_catalog_json();

@@ -245,5 +245,27 @@ test('checkpointReport() reads a GGUF in growing slices, as the native CLI reads
   assert.throws(
     () => module.checkpointReport(new Uint8Array(file.subarray(0, 100)), 100),
     (error) => error instanceof Error && /^offset \d+: /.test(error.message) && typeof error.field === 'string',
+
+test('native CLI and WASM give identical serving simulations (seeded lengths and Poisson arrivals)', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const cli = path.join(repo, 'build/fitcheck');
+  const cases = [
+    ['meta-llama--Llama-3.1-8B.json', { gpu: 'h100', prompt_len: 1024, gen_len: 256, concurrency: 64, requests: 500 }],
+    [
+      'Qwen--Qwen3-30B-A3B.json',
+      { gpu: 'a100', tp: 2, prompt_len: 800, gen_len: 200, arrival_rate: 8, requests: 400, seed: 3, length_distribution: 'uniform', prompt_spread: 0.5, gen_spread: 0.5 },
+    ],
+    ['google--gemma-2-9b.json', { gpu: 'l40s', weights: 'bf16', prompt_len: 3000, gen_len: 300, concurrency: 32, requests: 200, length_distribution: 'normal', gen_spread: 0.3 }],
+  ];
+  for (const [file, options] of cases) {
+    const text = fs.readFileSync(path.join(fixtureConfigs, file), 'utf8');
+    const args = ['serve-sim', '-', '--json'];
+    for (const [key, value] of Object.entries(options)) args.push(`--${key.replaceAll('_', '-')}`, String(value));
+    const native = JSON.parse(execFileSync(cli, args, { input: text }).toString());
+    assert.deepEqual(module.servingReport(text, options), native, `${file} ${JSON.stringify(options)}`);
+  }
+  assert.throws(
+    () => module.servingReport(fs.readFileSync(path.join(fixtureConfigs, 'meta-llama--Llama-3.1-8B.json'), 'utf8'), { gpu: 'h100', concurency: 4 }),
+    (error) => error.field === 'concurency',
   );
 });

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "fitcheck/latency.hpp"
+#include "latency/latency_ops.hpp"
 
 namespace fitcheck {
 namespace {
@@ -17,11 +18,12 @@ using detail::expected_distinct_experts;
 using detail::ring_all_gather_seconds;
 using detail::ring_all_reduce_seconds;
 using detail::sum_of_max_of_lines;
-
-struct OpCost {
-  double flops = 0;
-  double bytes = 0;
-};
+using detail::latency_ops::add_layer_ops;
+using detail::latency_ops::add_model_ops;
+using detail::latency_ops::attention_decode;
+using detail::latency_ops::attention_prefill;
+using detail::latency_ops::OpCost;
+using detail::latency_ops::TotalAccumulator;
 
 using KindSplit = detail::LayerSplit;
 
@@ -45,16 +47,6 @@ struct PhaseAccumulator {
   }
 };
 
-// Sums the time only (the planner's path); the same calls, so the same formulas.
-struct TotalAccumulator {
-  double total = 0;
-  double hbm = 0;
-  void op(LatencyOp, double flops, double flops_per_second, double bytes, double times) {
-    total += std::max(flops / flops_per_second, bytes / hbm) * times;
-  }
-  void link(LatencyOp, double, double seconds, double times) { total += seconds * times; }
-};
-
 void finish_phase(LatencyPhase& p) {
   p.total_seconds = 0;
   double longest = -1;
@@ -71,138 +63,6 @@ void finish_phase(LatencyPhase& p) {
     }
   }
   p.dominant_bound = p.bound[static_cast<std::size_t>(p.dominant_op)];
-}
-
-OpCost attention_prefill(const LatencyLayerKind& k, const KindSplit& s, double sequences, double prompt, double a,
-                         double kv_bytes, bool flash, bool causal) {
-  const double tokens = sequences * prompt;
-  // FlashAttention skips fully masked blocks: causal work is the attended pairs. Eager attention
-  // multiplies the whole square and masks it.
-  const double pairs = flash ? attended_pairs(prompt, k.sliding_window, causal) : prompt * prompt;
-  OpCost c;
-  double qk_dim = k.qk_head_dim;
-  if (k.multi_latent) {
-    // Prefill decompresses keys and values from the latent for every token (DeepSeek-V2 §2.1.2).
-    qk_dim = k.nope_head_dim + k.rope_head_dim;
-    c.flops += 2 * tokens * k.kv_up.matrix_params / s.tp;
-    c.bytes += k.kv_up.bytes / s.tp + tokens * a * (k.kv_lora_rank + k.rope_head_dim) +
-               2 * tokens * a * s.heads * (k.nope_head_dim + k.v_head_dim);
-  } else {
-    c.bytes += tokens * a * k.kv_heads * s.kv_share * (k.qk_head_dim + k.v_head_dim);  // k, v read
-  }
-  c.flops += 2 * sequences * s.heads * pairs * (qk_dim + k.v_head_dim);  // q.k^T and p.v
-  c.bytes += tokens * a * s.heads * (qk_dim + k.v_head_dim);              // q read, output written
-  c.bytes += tokens * kv_bytes * s.kv_share;                               // cache written
-  // Eager: scores written, read by softmax, probabilities written, read by p.v.
-  if (!flash) c.bytes += 4 * sequences * s.heads * prompt * prompt * a;
-  return c;
-}
-
-// One decode step of `sequences` tokens attending `attended` cached tokens each: linear in attended.
-OpCost attention_decode(const LatencyLayerKind& k, const KindSplit& s, double sequences, double attended, double a,
-                        double kv_bytes) {
-  OpCost c;
-  if (k.multi_latent) {
-    // Absorbed MLA (DeepSeek-V2 §2.1.3 and Appendix C): W_UK folds into the query and W_UV into
-    // the output, so each head scores and averages the latent (kv_lora_rank + rope dims) itself.
-    const double r = k.kv_lora_rank;
-    c.flops = 2 * sequences * s.heads *
-              (k.nope_head_dim * r + attended * (r + k.rope_head_dim) + attended * r + r * k.v_head_dim);
-    c.bytes = k.kv_up.bytes / s.tp + sequences * a * s.heads * (k.nope_head_dim + k.rope_head_dim + k.v_head_dim);
-  } else {
-    c.flops = 2 * sequences * s.heads * attended * (k.qk_head_dim + k.v_head_dim);
-    c.bytes = sequences * a * s.heads * (k.qk_head_dim + k.v_head_dim);
-  }
-  c.bytes += sequences * (attended + 1) * kv_bytes * s.kv_share;  // cache read, new token written
-  return c;
-}
-
-// Everything of one layer kind in one pass except the attention core.
-template <class Accumulator>
-void add_layer_ops(Accumulator& acc, const LatencyRates& r, const LatencyLayerKind& k, const KindSplit& s,
-                   double tokens, double a, double hidden) {
-  const double n = static_cast<double>(k.layers), tp = s.tp;
-  double qkv_flops = 2 * tokens * (k.query.matrix_params / tp + k.attention_replicated.matrix_params);
-  double qkv_bytes = k.query.bytes / tp + k.attention_replicated.bytes;
-  if (k.multi_latent) {
-    qkv_bytes += tokens * a * (hidden + k.q_lora_rank + s.heads * k.qk_head_dim + k.kv_lora_rank + k.rope_head_dim);
-  } else {
-    qkv_flops += 2 * tokens * k.key_value.matrix_params * s.kv_share;
-    qkv_bytes += k.key_value.bytes * s.kv_share +
-                 tokens * a * (hidden + s.heads * k.qk_head_dim + k.kv_heads * s.kv_share * (k.qk_head_dim + k.v_head_dim));
-  }
-  acc.op(LatencyOp::qkv_projection, qkv_flops, r.matmul_flops_per_second, qkv_bytes, n);
-  acc.op(LatencyOp::output_projection, 2 * tokens * k.output.matrix_params / tp, r.matmul_flops_per_second,
-         k.output.bytes / tp + tokens * a * (s.heads * k.v_head_dim + hidden), n);
-  // Activation traffic of an MLP: input and output, and the intermediate written and read once.
-  if (k.mlp.matrix_params > 0)
-    acc.op(LatencyOp::mlp, 2 * tokens * k.mlp.matrix_params / tp, r.matmul_flops_per_second,
-           k.mlp.bytes / tp + tokens * a * (2 * hidden + 2 * k.mlp_width / tp), n);
-  bool moe_all_to_all = false;
-  if (k.moe) {
-    acc.op(LatencyOp::moe_router, 2 * tokens * k.router.matrix_params, r.activation_flops_per_second,
-           k.router.bytes + tokens * a * (hidden + k.experts), n);
-    const double group_tokens = tokens * s.expert_token_factor;
-    // Each touched expert's weights are read once per step, however many tokens it serves.
-    const double touched = expected_distinct_experts(k.experts, k.experts_per_token, group_tokens);
-    const double routed = group_tokens * k.experts_per_token / s.expert_ranks;  // token-expert pairs per rank
-    acc.op(LatencyOp::moe_experts, 2 * routed * k.expert.matrix_params, r.matmul_flops_per_second,
-           touched / s.expert_ranks * k.expert.bytes + routed * a * (2 * hidden + 2 * k.expert_width), n);
-    if (k.shared.matrix_params > 0)
-      acc.op(LatencyOp::moe_shared_experts, 2 * tokens * k.shared.matrix_params / tp, r.matmul_flops_per_second,
-             k.shared.bytes / tp + tokens * a * (2 * hidden + 2 * k.shared_width / tp), n);
-    if (s.all_to_all) {
-      // Dispatch and combine: this rank's share of the tokens, k copies each, (ep-1)/ep leave it;
-      // pairwise exchange takes ep - 1 steps.
-      moe_all_to_all = true;
-      const double ep = s.expert_ranks;
-      const double sent = tokens / tp * k.experts_per_token * hidden * a * (ep - 1) / ep;
-      acc.link(LatencyOp::ep_all_to_all, 2 * sent,
-               2 * (sent / r.ep_link_bytes_per_second + (ep - 1) * r.ep_hop_seconds + r.collective_base_seconds), n);
-    }
-  }
-  // RMSNorm per element: square, accumulate, scale, weight (4 FLOPs); the row read and written.
-  acc.op(LatencyOp::norms, 4 * tokens * hidden * k.hidden_norms, r.vector_flops_per_second,
-         k.norms.bytes + 2 * tokens * hidden * a * k.hidden_norms, n);
-  if (tp > 1) {
-    // Megatron-LM (Shoeybi et al. 2019, §3): one all-reduce after attention and one after the MLP;
-    // a parallel attention+MLP block sums both first and reduces once.
-    const bool has_mlp = k.moe || k.mlp.matrix_params > 0;
-    double reduces = k.parallel_attention_mlp || !has_mlp ? 1 : 2;
-    if (moe_all_to_all && !k.parallel_attention_mlp) reduces -= 1;
-    const double message = tokens * hidden * a;
-    acc.link(LatencyOp::tp_collectives, reduces * 2 * (tp - 1) / tp * message,
-             reduces * ring_all_reduce_seconds(message, tp, r.tp_link_bytes_per_second, r.tp_hop_seconds,
-                                               r.collective_base_seconds),
-             n);
-  }
-}
-
-// Embedding rows, final norm, lm_head, their collectives and the pipeline sends of one pass.
-template <class Accumulator>
-void add_model_ops(Accumulator& acc, const LatencyRates& r, const PreparedLatencyModel& pm,
-                   const ParallelLayout& layout, double tokens, double lm_rows, double a) {
-  const double tp = static_cast<double>(layout.tensor_parallel), pp = static_cast<double>(layout.pipeline_parallel);
-  const double h = pm.hidden;
-  // Vocabulary-parallel embedding (each rank reads the rows it holds, then an all-reduce).
-  acc.op(LatencyOp::embedding, 0, r.vector_flops_per_second, tokens * pm.embedding_row_bytes / tp + tokens * h * a, 1);
-  acc.op(LatencyOp::norms, 4 * tokens * h * pm.final_norms, r.vector_flops_per_second,
-         pm.final_norm_bytes + 2 * tokens * h * a * pm.final_norms, 1);
-  acc.op(LatencyOp::lm_head, 2 * lm_rows * pm.lm_head.matrix_params / tp, r.activation_flops_per_second,
-         pm.lm_head.bytes / tp + lm_rows * a * (h + pm.vocab / tp), 1);
-  if (tp > 1) {
-    const double embed = tokens * h * a, logits = lm_rows * pm.vocab * a;
-    acc.link(LatencyOp::tp_collectives, 2 * (tp - 1) / tp * embed + (tp - 1) / tp * logits,
-             ring_all_reduce_seconds(embed, tp, r.tp_link_bytes_per_second, r.tp_hop_seconds, r.collective_base_seconds) +
-                 ring_all_gather_seconds(logits, tp, r.tp_link_bytes_per_second, r.tp_hop_seconds,
-                                         r.collective_base_seconds),
-             1);
-  }
-  if (pp > 1) {
-    const double message = tokens * h * a;
-    acc.link(LatencyOp::pp_transfer, message,
-             message / r.pp_link_bytes_per_second + r.pp_hop_seconds + r.collective_base_seconds, pp - 1);
-  }
 }
 
 void check(bool ok, const char* message) {

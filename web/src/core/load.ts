@@ -21,13 +21,13 @@ function instantiate(factory: Factory): Promise<FitcheckModule> {
 let fullPromise: Promise<FitcheckModule> | undefined;
 let inferencePromise: Promise<FitcheckModule> | undefined;
 
-/** Every function of the core (training, planner, transformer_mem included). */
+/** Every function of the core (training, planner, transformer_mem, serving included). */
 export function loadCore(): Promise<FitcheckModule> {
   fullPromise ??= import('../generated/fitcheck.mjs').then((module: { default: Factory }) => instantiate(module.default));
   return fullPromise;
 }
 
-const fullOnly = ['trainingReport', 'planReport', 'trainingPlanReport', 'transformerMemReport'] as const;
+const fullOnly = ['trainingReport', 'planReport', 'trainingPlanReport', 'transformerMemReport', 'servingReport'] as const;
 
 /**
  * parameterReport, inferenceReport and the catalogs, from the inference module; the full module's

@@ -2,8 +2,10 @@
 // Hand-written types of the fitcheck WebAssembly module (Emscripten 3.1.6 cannot emit them).
 // tests/node/wasm-module.test.mjs checks every exported name against `moduleExports` below.
 import type { PlanOptions, PlanReport, TrainingPlanOptions, TrainingPlanReport } from './plan-types';
+import type { ServingOptions, ServingReport } from './serving-types';
 
 export type * from './plan-types';
+export type * from './serving-types';
 
 export interface ParameterBreakdown {
   embedding: number;
@@ -489,6 +491,7 @@ export interface FitcheckModule {
   planReport(configJsonText: string, options: PlanOptions): PlanReport;
   trainingPlanReport(configJsonText: string, options: TrainingPlanOptions): TrainingPlanReport;
   transformerMemReport(options: TransformerMemOptions): TransformerMemReport;
+  servingReport(configJsonText: string, options: ServingOptions): ServingReport;
   acceleratorCatalog(): Accelerator[];
   formatCatalog(): FormatCatalog;
   version(): string;
@@ -512,6 +515,7 @@ export const moduleExports: ReadonlyArray<keyof FitcheckModule> = [
   'planReport',
   'trainingPlanReport',
   'transformerMemReport',
+  'servingReport',
   'acceleratorCatalog',
   'formatCatalog',
   'version',

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#include "serve_sim_command.hpp"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "args.hpp"
+#include "fitcheck/config.hpp"
+#include "fitcheck/serving.hpp"
+#include "format.hpp"
+#include "read_input.hpp"
+
+namespace fitcheck::cli {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr const char* kServeSimHelp =
+    "usage: fitcheck serve-sim CONFIG.json --gpu NAME --prompt-len N --gen-len N\n"
+    "                          (--concurrency N | --arrival-rate R) [options] [--json]\n"
+    "  a continuous-batching simulation of a vLLM V1-like engine (docs/serving.md)\n"
+    "  --concurrency N      closed loop: N requests at once, a new one when one finishes\n"
+    "  --arrival-rate R     Poisson arrivals, R requests per second\n"
+    "  --requests N (1000)  --seed N (0)  --engine vllm\n"
+    "  --length-distribution fixed|uniform|normal  --prompt-spread F --gen-spread F (uniform: range\n"
+    "      ratio as vLLM's benchmark; normal: standard deviation / mean)\n"
+    "  --max-num-seqs N --max-num-batched-tokens N (default: vLLM's API-server defaults for the GPU)\n"
+    "  --weights FORMAT --kv-dtype D --tp N --pp N --ep N --gpu-memory-utilization F (0.9)\n"
+    "  --overhead-gib F (1) --flops-efficiency F --hbm-efficiency F --interconnect-efficiency F\n"
+    "  --step-overhead-ms X (0): fixed CPU and launch time added to every step\n";
+
+void print_serving_table(const Json& r) {
+  const auto& s = r["scheduler"];
+  const auto& l = r["load"];
+  const auto& w = r["workload"];
+  std::printf("engine %s on %s x%lld (tp %lld pp %lld ep %lld), %s weights, %s KV cache\n",
+              r["engine"].get<std::string>().c_str(), w["gpu"].get<std::string>().c_str(),
+              w["tp"].get<long long>() * w["pp"].get<long long>(), w["tp"].get<long long>(), w["pp"].get<long long>(),
+              w["ep"].get<long long>(), w["weights"].get<std::string>().c_str(),
+              w["kv_dtype"].get<std::string>().c_str());
+  std::printf("scheduler: max_num_seqs %lld, max_num_batched_tokens %lld, KV cache %s tokens (%lld blocks of %lld)\n",
+              s["max_num_seqs"].get<long long>(), s["max_num_batched_tokens"].get<long long>(),
+              with_thousands(s["kv_capacity_tokens"].get<std::int64_t>()).c_str(),
+              s["kv_capacity_blocks"].get<long long>(), s["kv_block_tokens"].get<long long>());
+  if (l["concurrency"].get<long long>() > 0)
+    std::printf("load: %lld requests, concurrency %lld, prompt %lld + output %lld tokens (%s)\n\n",
+                l["requests"].get<long long>(), l["concurrency"].get<long long>(), l["prompt_len"].get<long long>(),
+                l["gen_len"].get<long long>(), l["length_distribution"].get<std::string>().c_str());
+  else
+    std::printf("load: %lld requests, Poisson %.3g requests/s, prompt %lld + output %lld tokens (%s)\n\n",
+                l["requests"].get<long long>(), l["arrival_rate"].get<double>(), l["prompt_len"].get<long long>(),
+                l["gen_len"].get<long long>(), l["length_distribution"].get<std::string>().c_str());
+  std::printf("  %-26s %12.1f\n", "output tokens/s", r["output_tokens_per_second"].get<double>());
+  std::printf("  %-26s %12.1f\n", "input tokens/s", r["input_tokens_per_second"].get<double>());
+  std::printf("  %-26s %12.3f\n", "requests/s", r["requests_per_second"].get<double>());
+  std::printf("  %-26s %10s %10s %10s %10s\n", "", "p50", "p90", "p99", "mean");
+  std::printf("  %-26s %10.1f %10.1f %10.1f %10.1f\n", "TTFT ms", r["ttft_seconds_p50"].get<double>() * 1e3,
+              r["ttft_seconds_p90"].get<double>() * 1e3, r["ttft_seconds_p99"].get<double>() * 1e3,
+              r["ttft_seconds_mean"].get<double>() * 1e3);
+  std::printf("  %-26s %10.2f %10.2f %10.2f %10.2f\n", "TPOT ms", r["tpot_seconds_p50"].get<double>() * 1e3,
+              r["tpot_seconds_p90"].get<double>() * 1e3, r["tpot_seconds_p99"].get<double>() * 1e3,
+              r["tpot_seconds_mean"].get<double>() * 1e3);
+  std::printf("  %-26s %12.3f\n", "mean queueing s", r["queue_seconds_mean"].get<double>());
+  std::printf("  %-26s %12.1f (max %lld)\n", "mean running batch", r["mean_running_batch"].get<double>(),
+              r["max_running"].get<long long>());
+  std::printf("  %-26s %12lld in %.2f s\n", "steps", r["steps"].get<long long>(), r["duration_seconds"].get<double>());
+  std::printf("  %-26s %12s (%lld preemptions, peak %lld blocks)\n", "KV-limited",
+              r["kv_limited"].get<bool>() ? "yes" : "no", r["preemptions"].get<long long>(),
+              r["peak_kv_blocks_used"].get<long long>());
+  std::printf("\nassumptions:\n");
+  for (const auto& line : r["assumptions"]) std::printf("  - %s\n", line.get<std::string>().c_str());
+}
+
+}  // namespace
+
+int run_serve_sim(const std::vector<std::string>& args) {
+  try {
+    const CommandArgs parsed = parse_command_args(args, "serve-sim", {});
+    if (parsed.help) {
+      std::fputs(kServeSimHelp, stdout);
+      return 0;
+    }
+    const std::string report = serving_report_json(read_input(parsed.path), parsed.options);
+    if (parsed.json)
+      std::printf("%s\n", report.c_str());
+    else
+      print_serving_table(Json::parse(report));
+    return 0;
+  } catch (const OptionError& error) {
+    std::fputs(option_error_line(error).c_str(), stderr);
+  }
+  return 2;
+}
+
+}  // namespace fitcheck::cli

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+// Serving under load: a continuous-batching simulation over the latency model's engine step
+// (engine_step_seconds). Requests arrive (all at once at a fixed concurrency, or Poisson), a
+// scheduler modelled on vLLM V1 picks each step's tokens under a token budget, a sequence limit and
+// the KV blocks left, and the step's time advances the clock. Results are vLLM benchmark figures:
+// output tokens/s, requests/s, TTFT and TPOT percentiles. Pure arithmetic over plain structs, a
+// seeded generator of its own (identical natively and in WebAssembly). Rules and sources:
+// docs/serving.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fitcheck/hardware.hpp"
+#include "fitcheck/inference_memory.hpp"
+#include "fitcheck/latency.hpp"
+#include "fitcheck/model.hpp"
+#include "fitcheck/options.hpp"
+#include "fitcheck/params.hpp"
+
+namespace fitcheck {
+
+enum class ServingEngine : std::uint8_t { vllm };
+const char* serving_engine_name(ServingEngine engine);  // "vllm"
+
+// What one engine step may hold and the KV cache it schedules into.
+struct SchedulerLimits {
+  std::int64_t max_num_seqs = 256;             // sequences running at once
+  std::int64_t max_num_batched_tokens = 2048;  // tokens per step, prefill chunks and decodes together
+  std::int64_t kv_block_tokens = 16;           // vLLM CacheConfig.DEFAULT_BLOCK_SIZE
+  std::int64_t kv_capacity_blocks = 0;         // blocks the cache holds on the busiest GPU
+  // Fixed time added to every step (CPU scheduling, input preparation, sampling, launches), which
+  // the roofline does not carry. 0 by default; docs/serving.md gives measured gaps of 1.2-1.6 ms
+  // (vLLM 0.30, H100) and docs/engines-serving.md 1.4 derives 2.5-3.5 ms (vLLM 0.6.3, A100).
+  double step_overhead_seconds = 0;
+};
+
+// vLLM V1 OpenAI API server defaults (EngineArgs._set_default_args, docs/engines-serving.md 1.2):
+// 8192 batched tokens and 1024 sequences on a device of at least 70 GiB that is not an A100, else
+// 2048 and 256. kv_capacity_blocks is left 0.
+SchedulerLimits vllm_default_limits(const Accelerator& gpu);
+
+// The KV cache a vLLM-like engine sizes: gpu_memory_utilization x memory, less weights, the
+// activation peak of one max_num_batched_tokens step, logits and overhead, in blocks.
+struct KvCapacity {
+  std::int64_t budget_bytes = 0;  // gpu_memory_utilization x the GPU's memory
+  std::int64_t non_kv_bytes = 0;  // weights + activations + logits + overhead per GPU
+  std::int64_t block_bytes = 0;   // one block of one sequence on the busiest GPU
+  std::int64_t blocks = 0;        // 0 when nothing is left for the cache
+};
+// Reads the workload's weight format, layout, kv_cache_dtype, gpu_memory_utilization, overhead and
+// attention settings; batch, context and prefill chunk are set from `limits`.
+KvCapacity vllm_kv_capacity(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                            const InferenceWorkload& workload, const Accelerator& gpu, const SchedulerLimits& limits);
+
+enum class LengthDistribution : std::uint8_t { fixed, uniform, normal };
+const char* length_distribution_name(LengthDistribution distribution);  // "fixed", "uniform", "normal"
+
+// Token lengths of requests. uniform: integers in [max(1, floor(tokens (1 - spread))),
+// floor(tokens (1 + spread))] (vLLM benchmark's random dataset, --random-range-ratio); normal:
+// mean `tokens`, standard deviation spread x tokens (sum of 12 uniforms), rounded, at least 1.
+struct TokenLengths {
+  std::int64_t tokens = 512;
+  LengthDistribution distribution = LengthDistribution::fixed;
+  double spread = 0;
+};
+
+struct ServingLoad {
+  TokenLengths prompt{512};
+  TokenLengths output{128};
+  std::int64_t requests = 1000;
+  std::int64_t concurrency = 0;        // > 0: closed loop, a new request arrives when one finishes
+  double arrival_rate_per_second = 0;  // > 0: Poisson arrivals (exactly one of the two is set)
+  std::uint64_t seed = 0;
+};
+
+struct ServingResult {
+  double duration_seconds = 0;  // first arrival (t = 0) to the last token
+  double output_tokens_per_second = 0;
+  double input_tokens_per_second = 0;
+  double requests_per_second = 0;
+  // Percentiles with linear interpolation between ranks (numpy.percentile, as vLLM's benchmark).
+  double ttft_seconds_p50 = 0, ttft_seconds_p90 = 0, ttft_seconds_p95 = 0, ttft_seconds_p99 = 0, ttft_seconds_mean = 0;
+  // Per request with more than one output token: (last token - first token) / (output - 1).
+  double tpot_seconds_p50 = 0, tpot_seconds_p90 = 0, tpot_seconds_p95 = 0, tpot_seconds_p99 = 0, tpot_seconds_mean = 0;
+  double e2e_seconds_mean = 0;
+  double queue_seconds_mean = 0;  // arrival to first scheduled
+  double mean_running_batch = 0;  // sequences in a step, weighted by the step's time
+  double mean_step_tokens = 0;    // tokens in a step, weighted by the step's time
+  std::int64_t steps = 0;
+  std::int64_t requests = 0;
+  std::int64_t prompt_tokens = 0;  // all requests
+  std::int64_t output_tokens = 0;
+  std::int64_t max_running = 0;
+  std::int64_t peak_kv_blocks_used = 0;
+  std::int64_t preemptions = 0;  // running sequences evicted for KV blocks (recomputed later)
+  bool kv_limited = false;       // a waiting request lacked KV blocks, or a preemption happened
+};
+
+// Bounds on one simulation's work (each output token is one sequence-step of the event loop):
+// requests and all their output tokens together.
+inline constexpr std::int64_t kMaxServingRequests = std::int64_t{1} << 20;
+inline constexpr std::int64_t kMaxServingOutputTokens = std::int64_t{1} << 28;
+
+// Simulates `load` on one replica (tp x pp GPUs). Throws std::invalid_argument for bad limits or
+// load (beyond the bounds above), a model make_step_windows() refuses, or a request longer than the
+// whole KV cache.
+ServingResult simulate_serving(const PreparedLatencyModel& model, const InferenceWorkload& workload,
+                               const Accelerator& gpu, const LatencyAssumptions& assumptions,
+                               const SchedulerLimits& limits, const ServingLoad& load);
+
+// The serve-sim request: inference options (parse_inference_options keys: weights, kv_dtype, tp,
+// pp, ep, gpu, prompt_len, gen_len, efficiencies...) plus engine, concurrency, arrival_rate,
+// requests, max_num_seqs, max_num_batched_tokens, seed, prompt_spread, gen_spread, length_distribution,
+// step_overhead_ms.
+struct ServingRequest {
+  InferenceRequest inference;
+  ServingEngine engine = ServingEngine::vllm;
+  ServingLoad load;
+  std::int64_t max_num_seqs = 0;            // 0: the engine's default for the GPU
+  std::int64_t max_num_batched_tokens = 0;  // 0: the engine's default for the GPU
+  double step_overhead_seconds = 0;
+};
+// Throws OptionError naming the option.
+ServingRequest parse_serving_options(const OptionList& options);
+
+// The simulation as JSON: output_tokens_per_second, requests_per_second, ttft_seconds_p50/p90/p99,
+// tpot_seconds_p50/p90/p99 and the rest of ServingResult, the engine, its limits, the KV capacity
+// and the assumptions.
+std::string serving_report_json(std::string_view config_json_text, const OptionList& options);
+
+}  // namespace fitcheck

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+// The serve-sim report: the simulation's figures, the engine limits and KV capacity it used, and
+// the assumptions, as JSON (one serializer for the CLI and the WebAssembly module).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fitcheck/config.hpp"
+#include "fitcheck/quantization.hpp"
+#include "fitcheck/serving.hpp"
+#include "support/json_writer.hpp"
+
+namespace fitcheck {
+namespace {
+
+std::string milliseconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", seconds * 1e3);
+  return text;
+}
+
+// The longest length `lengths` can draw (the bounds of the simulation's draws, docs/serving.md).
+std::int64_t longest_draw(const TokenLengths& lengths) {
+  const double mean = static_cast<double>(lengths.tokens);
+  switch (lengths.distribution) {
+    case LengthDistribution::fixed:
+      return lengths.tokens;
+    case LengthDistribution::uniform:
+      return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(mean * (1 + lengths.spread))));
+    case LengthDistribution::normal:
+      return std::max<std::int64_t>(1, std::llround(mean + 6 * lengths.spread * mean));  // Irwin-Hall: |z| <= 6
+  }
+  return lengths.tokens;
+}
+
+// Refusals the page can point at: each names the option (or config field) to change.
+void check_runnable(const ServingRequest& request, const Accelerator& gpu, const SchedulerLimits& limits,
+                    const KvCapacity& capacity) {
+  if (capacity.blocks < 1)
+    throw OptionError("gpu", "option 'gpu': no KV cache fits on " + std::string(gpu.name) +
+                                 ": weights, the activations of one " + std::to_string(limits.max_num_batched_tokens) +
+                                 "-token step and overhead take " + std::to_string(capacity.non_kv_bytes) +
+                                 " B of the " + std::to_string(capacity.budget_bytes) +
+                                 " B budget (more tensor parallelism, smaller weights or a larger GPU)");
+  const ServingLoad& load = request.load;
+  const std::int64_t prompt = longest_draw(load.prompt), output = longest_draw(load.output);
+  const std::int64_t cache_tokens = capacity.blocks * limits.kv_block_tokens;
+  if (prompt + output > cache_tokens)
+    throw OptionError(prompt >= cache_tokens ? "prompt_len" : "gen_len",
+                      "options 'prompt_len' and 'gen_len': requests of up to " + std::to_string(prompt) + " + " +
+                          std::to_string(output) + " tokens do not fit the KV cache of " +
+                          std::to_string(cache_tokens) + " tokens");
+  if (static_cast<double>(load.requests) * static_cast<double>(output) > static_cast<double>(kMaxServingOutputTokens))
+    throw OptionError("requests", "option 'requests': " + std::to_string(load.requests) + " requests of up to " +
+                                      std::to_string(output) +
+                                      " output tokens may pass the simulation's 2^28 output tokens (fewer requests or "
+                                      "shorter outputs)");
+}
+
+}  // namespace
+
+std::string serving_report_json(std::string_view config_json_text, const OptionList& options) {
+  ServingRequest request = parse_serving_options(options);
+  const ModelDescription model = parse_hf_config(config_json_text);
+  const std::vector<WeightTensor> tensors = weight_tensors(model);
+  InferenceWorkload& w = request.inference.workload;
+  std::vector<std::string> assumptions = model.assumptions;
+  if (!request.inference.weight_format_given) {
+    const NativeWeightFormat native = native_weight_format(model);
+    w.weight_format = native.format;
+    w.weight_options = native.options;
+    assumptions.push_back(native.explanation + " (choose another with the weights option)");
+  }
+  const Accelerator& gpu = *request.inference.gpu;
+  SchedulerLimits limits = vllm_default_limits(gpu);
+  const bool seqs_default = request.max_num_seqs == 0, tokens_default = request.max_num_batched_tokens == 0;
+  if (!seqs_default) limits.max_num_seqs = request.max_num_seqs;
+  if (!tokens_default) limits.max_num_batched_tokens = request.max_num_batched_tokens;
+  limits.step_overhead_seconds = request.step_overhead_seconds;
+  const KvCapacity capacity = vllm_kv_capacity(model, tensors, w, gpu, limits);
+  limits.kv_capacity_blocks = capacity.blocks;
+  const LatencyAssumptions latency = latency_assumptions_for(request.inference, gpu);
+  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, w.weight_format, w.weight_options);
+  try {
+    make_step_windows(prepared);
+  } catch (const std::invalid_argument& error) {
+    throw ConfigError("model_type", "model_type '" + model.model_type + "': " + error.what());
+  }
+  check_runnable(request, gpu, limits, capacity);
+  const ServingResult r = simulate_serving(prepared, w, gpu, latency, limits, request.load);
+
+  assumptions.push_back(
+      std::string("engine vllm (V1 scheduler): max_num_seqs ") + std::to_string(limits.max_num_seqs) +
+      (seqs_default ? " and" : " (given) and") + " max_num_batched_tokens " +
+      std::to_string(limits.max_num_batched_tokens) +
+      (tokens_default ? " (API server defaults for this GPU, EngineArgs._set_default_args)" : " (given)"));
+  assumptions.push_back(
+      "chunked prefill: each step runs the running sequences' decode tokens and unfinished prompt "
+      "chunks first, then admits waiting requests first come first served, cutting the last prompt "
+      "to the token budget");
+  assumptions.push_back("KV cache: (" + std::to_string(capacity.budget_bytes) + " B budget - " +
+                        std::to_string(capacity.non_kv_bytes) + " B weights, activations of one " +
+                        std::to_string(limits.max_num_batched_tokens) + "-token step, logits and overhead) / " +
+                        std::to_string(capacity.block_bytes) +
+                        " B per 16-token block = " + std::to_string(capacity.blocks) +
+                        " blocks; blocks are taken as tokens are computed, and a "
+                        "sequence that finds none evicts the latest-admitted one, which recomputes later");
+  assumptions.push_back(
+      "step time: the latency model's roofline per operation over all tokens of the step, weights read once "
+      "per step, plus " +
+      milliseconds(limits.step_overhead_seconds) +
+      " ms per step for CPU and launch time (step_overhead_ms); no CUDA-graph padding, prefix caching or "
+      "speculative decoding; pipeline stages run one step at a time (no micro-batch overlap)");
+
+  detail::JsonWriter out;
+  out.begin_object();
+  out.field("output_tokens_per_second", r.output_tokens_per_second);
+  out.field("requests_per_second", r.requests_per_second);
+  out.field("ttft_seconds_p50", r.ttft_seconds_p50);
+  out.field("ttft_seconds_p90", r.ttft_seconds_p90);
+  out.field("ttft_seconds_p99", r.ttft_seconds_p99);
+  out.field("tpot_seconds_p50", r.tpot_seconds_p50);
+  out.field("tpot_seconds_p90", r.tpot_seconds_p90);
+  out.field("tpot_seconds_p99", r.tpot_seconds_p99);
+  out.field("ttft_seconds_p95", r.ttft_seconds_p95);
+  out.field("tpot_seconds_p95", r.tpot_seconds_p95);
+  out.field("ttft_seconds_mean", r.ttft_seconds_mean);
+  out.field("tpot_seconds_mean", r.tpot_seconds_mean);
+  out.field("e2e_seconds_mean", r.e2e_seconds_mean);
+  out.field("queue_seconds_mean", r.queue_seconds_mean);
+  out.field("input_tokens_per_second", r.input_tokens_per_second);
+  out.field("duration_seconds", r.duration_seconds);
+  out.field("mean_running_batch", r.mean_running_batch);
+  out.field("mean_step_tokens", r.mean_step_tokens);
+  out.field("max_running", r.max_running);
+  out.field("steps", r.steps);
+  out.field("requests", r.requests);
+  out.field("prompt_tokens", r.prompt_tokens);
+  out.field("output_tokens", r.output_tokens);
+  out.field("kv_limited", r.kv_limited);
+  out.field("preemptions", r.preemptions);
+  out.field("peak_kv_blocks_used", r.peak_kv_blocks_used);
+  out.field("model_type", model.model_type);
+  out.field("engine", serving_engine_name(request.engine));
+  out.begin_object("scheduler");
+  out.field("max_num_seqs", limits.max_num_seqs);
+  out.field("max_num_batched_tokens", limits.max_num_batched_tokens);
+  out.field("kv_block_tokens", limits.kv_block_tokens);
+  out.field("kv_capacity_blocks", limits.kv_capacity_blocks);
+  out.field("kv_capacity_tokens", limits.kv_capacity_blocks * limits.kv_block_tokens);
+  out.field("kv_budget_bytes", capacity.budget_bytes);
+  out.field("non_kv_bytes", capacity.non_kv_bytes);
+  out.field("kv_block_bytes", capacity.block_bytes);
+  out.field("step_overhead_seconds", limits.step_overhead_seconds);
+  out.end_object();
+  const ServingLoad& load = request.load;
+  out.begin_object("load");
+  out.field("requests", load.requests);
+  out.field("concurrency", load.concurrency);
+  out.field("arrival_rate", load.arrival_rate_per_second);
+  out.field("prompt_len", load.prompt.tokens);
+  out.field("gen_len", load.output.tokens);
+  out.field("length_distribution", length_distribution_name(load.prompt.distribution));
+  out.field("prompt_spread", load.prompt.spread);
+  out.field("gen_spread", load.output.spread);
+  out.field("seed", static_cast<std::int64_t>(load.seed));
+  out.end_object();
+  out.begin_object("workload");
+  out.field("gpu", gpu.id);
+  out.field("weights", weight_format_info(w.weight_format).id);
+  out.field("kv_dtype", kv_cache_dtype_info(w.kv_cache_dtype).id);
+  out.field("tp", w.layout.tensor_parallel);
+  out.field("pp", w.layout.pipeline_parallel);
+  out.field("ep", w.layout.expert_parallel);
+  out.field("gpu_memory_utilization", w.gpu_memory_utilization);
+  out.end_object();
+  out.field("assumptions", assumptions);
+  out.end_object();
+  return out.take();
+}
+
+}  // namespace fitcheck

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+// The serve-sim request: the inference keys through parse_inference_options(), the load and
+// scheduler keys through an OptionReader of their own, so both refuse unknown keys by name.
+#include <cstring>
+#include <iterator>
+
+#include "fitcheck/serving.hpp"
+
+namespace fitcheck {
+namespace {
+
+constexpr const char* kServingKeys[] = {
+    "engine",
+    "concurrency",
+    "arrival_rate",
+    "requests",
+    "max_num_seqs",
+    "max_num_batched_tokens",
+    "seed",
+    "prompt_spread",
+    "gen_spread",
+    "length_distribution",
+    "step_overhead_ms",
+};
+// Inference keys a simulation sets itself: the batch and the cache come from the scheduler.
+constexpr const char* kFixedBySimulation[] = {"batch", "context", "prefill_chunk", "kv_block"};
+
+bool listed(const std::string& key, const char* const* begin, const char* const* end) {
+  for (auto it = begin; it != end; ++it)
+    if (key == *it) return true;
+  return false;
+}
+
+}  // namespace
+
+ServingRequest parse_serving_options(const OptionList& options) {
+  OptionList serving, inference;
+  for (const auto& option : options) {
+    if (listed(option.first, std::begin(kFixedBySimulation), std::end(kFixedBySimulation)))
+      throw OptionError(option.first, "option '" + option.first +
+                                          "' is set by the simulation (the scheduler batches; use max_num_seqs, "
+                                          "max_num_batched_tokens, prompt_len and gen_len)");
+    (listed(option.first, std::begin(kServingKeys), std::end(kServingKeys)) ? serving : inference).push_back(option);
+  }
+  ServingRequest request;
+  request.inference = parse_inference_options(inference);
+  if (!request.inference.gpu) throw OptionError("gpu", "option 'gpu' is required: the simulation times steps on a GPU");
+
+  OptionReader reader(serving);
+  if (auto engine = reader.text("engine")) {
+    if (*engine != "vllm") throw OptionError("engine", "option 'engine' must be vllm (the one engine profile so far)");
+  }
+  ServingLoad& load = request.load;
+  load.prompt.tokens = request.inference.lengths.prompt_tokens;
+  load.output.tokens = request.inference.lengths.generated_tokens;
+  load.requests = reader.count("requests", 1000, 1, kMaxServingRequests);
+  load.concurrency = reader.count("concurrency", 0, 0, kMaxServingRequests);
+  load.arrival_rate_per_second = reader.number("arrival_rate", 0, 0, 1e9);
+  if ((load.concurrency > 0) == (load.arrival_rate_per_second > 0))
+    throw OptionError(
+        load.concurrency > 0 ? "arrival_rate" : "concurrency",
+        "give exactly one of the options 'concurrency' (closed loop) and 'arrival_rate' (Poisson, requests/s)");
+  load.seed = static_cast<std::uint64_t>(reader.count("seed", 0, 0, std::int64_t{1} << 53));  // exact in JSON and JS
+  if (auto distribution = reader.text("length_distribution")) {
+    if (*distribution == "fixed")
+      load.prompt.distribution = LengthDistribution::fixed;
+    else if (*distribution == "uniform")
+      load.prompt.distribution = LengthDistribution::uniform;
+    else if (*distribution == "normal")
+      load.prompt.distribution = LengthDistribution::normal;
+    else
+      throw OptionError("length_distribution", "option 'length_distribution' must be fixed, uniform or normal");
+    load.output.distribution = load.prompt.distribution;
+  }
+  load.prompt.spread = reader.number("prompt_spread", 0, 0, 1);
+  load.output.spread = reader.number("gen_spread", 0, 0, 1);
+  request.max_num_seqs = reader.count("max_num_seqs", 0, 1, std::int64_t{1} << 20);
+  request.max_num_batched_tokens = reader.count("max_num_batched_tokens", 0, 1, std::int64_t{1} << 24);
+  request.step_overhead_seconds = reader.number("step_overhead_ms", 0, 0, 1e5) / 1e3;
+  reader.finish();
+  return request;
+}
+
+}  // namespace fitcheck

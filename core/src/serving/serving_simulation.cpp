@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+// The continuous-batching event loop: one iteration per engine step. The scheduler follows vLLM
+// V1's Scheduler.schedule() (vllm/v1/core/sched/scheduler.py; docs/serving.md): running requests
+// first, in admission order, each taking the tokens it still lacks (one for a decode, the rest of
+// its prompt for a prefill) out of the step's token budget; then waiting requests in arrival order
+// while sequences, budget and KV blocks remain, the last one's prompt cut to the budget (chunked
+// prefill). KV blocks are taken as tokens are computed; a running request that finds none evicts
+// the latest-admitted one, which recomputes later (vLLM's recompute preemption).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "fitcheck/serving.hpp"
+
+namespace fitcheck {
+namespace {
+
+// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", OOPSLA
+// 2014; constants of Vigna's public-domain splitmix64.c): integer arithmetic only, so the same
+// seed draws the same numbers natively and in WebAssembly.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+
+ private:
+  std::uint64_t state_;
+};
+
+std::int64_t draw_length(const TokenLengths& lengths, SplitMix64& random) {
+  const double mean = static_cast<double>(lengths.tokens);
+  switch (lengths.distribution) {
+    case LengthDistribution::fixed:
+      return lengths.tokens;
+    case LengthDistribution::uniform: {
+      const auto low = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(mean * (1 - lengths.spread))));
+      const auto high = std::max(low, static_cast<std::int64_t>(std::floor(mean * (1 + lengths.spread))));
+      const auto span = static_cast<std::uint64_t>(high - low + 1);
+      return low + static_cast<std::int64_t>(random.next() % span);
+    }
+    case LengthDistribution::normal: {
+      double z = -6;  // Irwin-Hall: the sum of 12 uniforms less 6 has mean 0 and variance 1
+      for (int i = 0; i < 12; ++i) z += random.uniform();
+      return std::max<std::int64_t>(1, std::llround(mean + lengths.spread * mean * z));
+    }
+  }
+  return lengths.tokens;
+}
+
+// numpy.percentile's default (linear): rank q/100 x (n - 1) between the sorted values.
+double percentile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  const double rank = q / 100 * static_cast<double>(sorted.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(rank));
+  const std::size_t above = std::min(below + 1, sorted.size() - 1);
+  return sorted[below] + (rank - static_cast<double>(below)) * (sorted[above] - sorted[below]);
+}
+
+double mean(const std::vector<double>& values) {
+  double sum = 0;
+  for (double v : values) sum += v;
+  return values.empty() ? 0 : sum / static_cast<double>(values.size());
+}
+
+struct Request {
+  double arrival = 0;
+  std::int64_t prompt = 0, output = 0;
+  std::int64_t computed = 0;   // tokens whose keys and values are in the cache
+  std::int64_t generated = 0;  // output tokens sampled so far
+  std::int64_t blocks = 0;     // KV blocks held
+  double first_scheduled = -1, first_token = -1, end = -1;
+};
+
+struct Scheduled {
+  std::int32_t request;
+  std::int64_t tokens;
+};
+
+std::int64_t blocks_for(std::int64_t tokens, std::int64_t block_tokens) {
+  return (tokens + block_tokens - 1) / block_tokens;
+}
+
+void check(bool ok, const char* message) {
+  if (!ok) throw std::invalid_argument(message);
+}
+
+}  // namespace
+
+ServingResult simulate_serving(const PreparedLatencyModel& model, const InferenceWorkload& workload,
+                               const Accelerator& gpu, const LatencyAssumptions& assumptions,
+                               const SchedulerLimits& limits, const ServingLoad& load) {
+  check(limits.max_num_seqs >= 1 && limits.max_num_batched_tokens >= 1 && limits.kv_block_tokens >= 1,
+        "max_num_seqs, max_num_batched_tokens and the KV block must be at least 1");
+  check(limits.kv_capacity_blocks >= 1, "no KV cache blocks fit beside the weights and activations");
+  check(limits.step_overhead_seconds >= 0 && limits.step_overhead_seconds < 1e3,
+        "the step overhead must be between 0 and 1000 s");
+  check(load.requests >= 1 && load.requests <= kMaxServingRequests, "requests must be between 1 and 2^20");
+  check((load.concurrency > 0) != (load.arrival_rate_per_second > 0),
+        "give either a concurrency or an arrival rate (not both)");
+  check(load.prompt.tokens >= 1 && load.output.tokens >= 1, "prompt and output lengths must be at least 1");
+  check(load.prompt.spread >= 0 && load.output.spread >= 0 && load.prompt.spread <= 1e3 && load.output.spread <= 1e3,
+        "length spreads must be between 0 and 1000");
+  check(workload.layout.tensor_parallel >= 1 && workload.layout.pipeline_parallel >= 1 &&
+            workload.layout.expert_parallel >= 1,
+        "parallel sizes must be at least 1");
+  check(workload.weight_format == model.weight_format, "the workload's weight format is not the prepared one");
+  const StepWindows windows = make_step_windows(model);
+  const LatencyRates rates = latency_rates(model, gpu, workload.layout, assumptions);
+
+  // Requests with their lengths and (Poisson) arrival times, drawn in request order.
+  const auto n = static_cast<std::size_t>(load.requests);
+  std::vector<Request> requests(n);
+  SplitMix64 random(load.seed);
+  double clock = 0;
+  const std::int64_t block_tokens = limits.kv_block_tokens;
+  for (std::size_t i = 0; i < n; ++i) {
+    Request& r = requests[i];
+    r.prompt = draw_length(load.prompt, random);
+    r.output = draw_length(load.output, random);
+    if (load.arrival_rate_per_second > 0) {
+      if (i > 0) clock += -std::log1p(-random.uniform()) / load.arrival_rate_per_second;  // exponential gaps
+      r.arrival = clock;
+    }
+    if (blocks_for(r.prompt + r.output, block_tokens) > limits.kv_capacity_blocks)
+      throw std::invalid_argument("a request of " + std::to_string(r.prompt) + " + " + std::to_string(r.output) +
+                                  " tokens does not fit the KV cache of " +
+                                  std::to_string(limits.kv_capacity_blocks * block_tokens) + " tokens");
+  }
+  std::int64_t output_tokens = 0;
+  for (const Request& r : requests) output_tokens += r.output;
+  if (output_tokens > kMaxServingOutputTokens)
+    throw std::invalid_argument("the requests ask for " + std::to_string(output_tokens) +
+                                " output tokens in all; the simulation takes at most 2^28 (a few seconds of work)");
+  // Closed loop: the first `concurrency` requests arrive at 0, each later one when one finishes.
+  std::size_t issued = load.concurrency > 0 ? std::min<std::size_t>(n, static_cast<std::size_t>(load.concurrency)) : n;
+
+  std::vector<std::int32_t> running, preempted;  // preempted: a stack, the next to resume on top
+  std::vector<Scheduled> scheduled;
+  const auto seats = static_cast<std::size_t>(std::min<std::int64_t>(limits.max_num_seqs, load.requests));
+  running.reserve(seats);
+  scheduled.reserve(seats);
+  preempted.reserve(n);  // every request could wait there: no allocation inside the loop
+  std::size_t next_new = 0, finished = 0;
+  std::int64_t free_blocks = limits.kv_capacity_blocks;
+  ServingResult result;
+  double now = 0, weighted_batch = 0, weighted_tokens = 0;
+
+  while (finished < n) {
+    const bool arrived = next_new < issued && requests[next_new].arrival <= now;
+    if (running.empty() && preempted.empty() && !arrived) {
+      if (next_new >= issued) throw std::logic_error("the simulation has nothing to run and nothing to wait for");
+      now = requests[next_new].arrival;  // idle until the next arrival
+    }
+    // Running requests first, in admission order.
+    scheduled.clear();
+    std::int64_t budget = limits.max_num_batched_tokens;
+    bool preempted_now = false;
+    for (std::size_t i = 0; i < running.size() && budget > 0; ++i) {
+      Request& r = requests[static_cast<std::size_t>(running[i])];
+      const std::int64_t tokens = std::min(r.prompt + r.generated - r.computed, budget);
+      const std::int64_t need = blocks_for(r.computed + tokens, block_tokens) - r.blocks;
+      bool evicted_self = false;
+      while (need > free_blocks) {
+        // Evict the latest-admitted request (vLLM: self.running.pop()), this one if it is the last.
+        const std::int32_t victim = running.back();
+        running.pop_back();
+        Request& v = requests[static_cast<std::size_t>(victim)];
+        free_blocks += v.blocks;
+        v.blocks = 0;
+        v.computed = 0;
+        preempted.push_back(victim);
+        ++result.preemptions;
+        preempted_now = true;
+        if (static_cast<std::size_t>(i) >= running.size()) {
+          evicted_self = true;
+          break;
+        }
+      }
+      if (evicted_self) break;
+      free_blocks -= need;
+      r.blocks += need;
+      budget -= tokens;
+      scheduled.push_back({running[i], tokens});
+    }
+    // Then waiting requests, first come first served, unless this step preempted (as vLLM).
+    while (!preempted_now && running.size() < static_cast<std::size_t>(limits.max_num_seqs) && budget > 0) {
+      std::int32_t id;
+      if (!preempted.empty())
+        id = preempted.back();
+      else if (next_new < issued && requests[next_new].arrival <= now)
+        id = static_cast<std::int32_t>(next_new);
+      else
+        break;
+      Request& r = requests[static_cast<std::size_t>(id)];
+      const std::int64_t tokens = std::min(r.prompt + r.generated - r.computed, budget);
+      const std::int64_t need = blocks_for(r.computed + tokens, block_tokens) - r.blocks;
+      if (need > free_blocks) {
+        result.kv_limited = true;  // the queue's head waits for blocks (vLLM: break, FCFS)
+        break;
+      }
+      if (!preempted.empty())
+        preempted.pop_back();
+      else
+        ++next_new;
+      if (r.first_scheduled < 0) r.first_scheduled = now;
+      free_blocks -= need;
+      r.blocks += need;
+      budget -= tokens;
+      running.push_back(id);
+      scheduled.push_back({id, tokens});
+    }
+    if (scheduled.empty()) throw std::logic_error("the simulation scheduled an empty step");
+
+    // The step's time from its tokens.
+    EngineStepTokens step;
+    for (const Scheduled& s : scheduled) {
+      const Request& r = requests[static_cast<std::size_t>(s.request)];
+      if (r.generated >= 1 && s.tokens == 1 && r.computed + 1 == r.prompt + r.generated) {
+        add_decode_sequence(step, windows, r.computed + 1);  // attends its cache and itself
+      } else {
+        add_prefill_chunk(step, windows, r.computed, s.tokens, r.computed + s.tokens == r.prompt + r.generated);
+      }
+    }
+    const double seconds = engine_step_seconds(model, workload, rates, windows, step) + limits.step_overhead_seconds;
+    now += seconds;
+    ++result.steps;
+    weighted_batch += seconds * static_cast<double>(scheduled.size());
+    weighted_tokens += seconds * (step.prefill_tokens + step.decode_sequences);
+    result.max_running = std::max(result.max_running, static_cast<std::int64_t>(running.size()));
+    result.peak_kv_blocks_used = std::max(result.peak_kv_blocks_used, limits.kv_capacity_blocks - free_blocks);
+
+    // Sample a token for every request whose cache now holds all its tokens; retire finished ones.
+    bool any_finished = false;
+    for (const Scheduled& s : scheduled) {
+      Request& r = requests[static_cast<std::size_t>(s.request)];
+      r.computed += s.tokens;
+      if (r.computed < r.prompt + r.generated) continue;  // a prompt chunk short of the end
+      ++r.generated;
+      if (r.generated == 1) r.first_token = now;
+      if (r.generated == r.output) {
+        r.end = now;
+        free_blocks += r.blocks;
+        r.blocks = 0;
+        any_finished = true;
+        ++finished;
+        if (issued < n) requests[issued++].arrival = now;  // closed loop: the next one arrives
+      }
+    }
+    if (any_finished)
+      running.erase(std::remove_if(running.begin(), running.end(),
+                                   [&](std::int32_t id) { return requests[static_cast<std::size_t>(id)].end >= 0; }),
+                    running.end());
+  }
+
+  // Figures as vLLM's benchmark reports them.
+  std::vector<double> ttft, tpot;
+  ttft.reserve(n);
+  tpot.reserve(n);
+  double queue = 0, e2e = 0;
+  for (const Request& r : requests) {
+    ttft.push_back(r.first_token - r.arrival);
+    if (r.output > 1) tpot.push_back((r.end - r.first_token) / static_cast<double>(r.output - 1));
+    queue += r.first_scheduled - r.arrival;
+    e2e += r.end - r.arrival;
+    result.prompt_tokens += r.prompt;
+    result.output_tokens += r.output;
+  }
+  std::sort(ttft.begin(), ttft.end());
+  std::sort(tpot.begin(), tpot.end());
+  const double requests_count = static_cast<double>(n);
+  result.requests = load.requests;
+  result.duration_seconds = now;
+  result.output_tokens_per_second = static_cast<double>(result.output_tokens) / now;
+  result.input_tokens_per_second = static_cast<double>(result.prompt_tokens) / now;
+  result.requests_per_second = requests_count / now;
+  result.ttft_seconds_p50 = percentile(ttft, 50);
+  result.ttft_seconds_p90 = percentile(ttft, 90);
+  result.ttft_seconds_p95 = percentile(ttft, 95);
+  result.ttft_seconds_p99 = percentile(ttft, 99);
+  result.ttft_seconds_mean = mean(ttft);
+  result.tpot_seconds_p50 = percentile(tpot, 50);
+  result.tpot_seconds_p90 = percentile(tpot, 90);
+  result.tpot_seconds_p95 = percentile(tpot, 95);
+  result.tpot_seconds_p99 = percentile(tpot, 99);
+  result.tpot_seconds_mean = mean(tpot);
+  result.e2e_seconds_mean = e2e / requests_count;
+  result.queue_seconds_mean = queue / requests_count;
+  result.mean_running_batch = weighted_batch / now;
+  result.mean_step_tokens = weighted_tokens / now;
+  if (result.preemptions > 0) result.kv_limited = true;
+  return result;
+}
+
+}  // namespace fitcheck
