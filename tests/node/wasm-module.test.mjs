@@ -245,6 +245,8 @@ test('checkpointReport() reads a GGUF in growing slices, as the native CLI reads
   assert.throws(
     () => module.checkpointReport(new Uint8Array(file.subarray(0, 100)), 100),
     (error) => error instanceof Error && /^offset \d+: /.test(error.message) && typeof error.field === 'string',
+  );
+});
 
 test('native CLI and WASM give identical serving simulations (seeded lengths and Poisson arrivals)', async () => {
   const { execFileSync } = await import('node:child_process');
