@@ -30,7 +30,7 @@ struct Prepared {
   std::vector<WeightTensor> tensors;
   ParameterCount parameters;
   PreparedLatencyModel latency;
-  std::vector<LayoutWeights> layouts;  // tp 1, 2, 4, 8 where the model allows
+  std::vector<LayoutWeights> layouts;            // tp 1, 2, 4, 8 where the model allows
   std::vector<PreparedTrainingMemory> training;  // ZeRO 0..3 over 8 data-parallel ranks
   const Accelerator* gpu = nullptr;
 };
@@ -108,7 +108,8 @@ BenchResult planner_sweep(const std::string& config_json_text, std::int64_t targ
   const ModelDescription model = parse_hf_config(config_json_text);
   const std::vector<WeightTensor> tensors = weight_tensors(model);
   InferencePlanRequest request;
-  for (const char* id : {"h100-sxm-80gb", "h200", "a100-sxm-80gb", "b200", "mi300x"}) request.gpus.push_back(find_accelerator(id));
+  for (const char* id : {"h100-sxm-80gb", "h200", "a100-sxm-80gb", "b200", "mi300x"})
+    request.gpus.push_back(find_accelerator(id));
   request.max_gpus = 8;
   request.weight_formats = {WeightFormat::bf16, WeightFormat::fp8_e4m3_per_tensor, WeightFormat::gguf_q4_k_m};
   request.kv_cache_dtypes = {KvCacheDtype::bf16, KvCacheDtype::fp8};

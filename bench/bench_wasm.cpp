@@ -16,16 +16,20 @@ emscripten::val result(const fitcheck::bench::BenchResult& r) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(fitcheck_bench) {
-  emscripten::function("fullEstimates", +[](const std::string& text, double n) {
-    return result(fitcheck::bench::full_estimates(text, static_cast<std::int64_t>(n)));
-  });
-  emscripten::function("inferenceEstimates", +[](const std::string& text, double n) {
-    return result(fitcheck::bench::inference_estimates(text, static_cast<std::int64_t>(n)));
-  });
-  emscripten::function("plannerSweep", +[](const std::string& text, double n) {
-    return result(fitcheck::bench::planner_sweep(text, static_cast<std::int64_t>(n)));
-  });
-  emscripten::function("serveSim", +[](const std::string& text, double n) {
-    return result(fitcheck::bench::serve_sim(text, static_cast<std::int64_t>(n)));
-  });
+  emscripten::function(
+      "fullEstimates", +[](const std::string& text, double n) {
+        return result(fitcheck::bench::full_estimates(text, static_cast<std::int64_t>(n)));
+      });
+  emscripten::function(
+      "inferenceEstimates", +[](const std::string& text, double n) {
+        return result(fitcheck::bench::inference_estimates(text, static_cast<std::int64_t>(n)));
+      });
+  emscripten::function(
+      "plannerSweep", +[](const std::string& text, double n) {
+        return result(fitcheck::bench::planner_sweep(text, static_cast<std::int64_t>(n)));
+      });
+  emscripten::function(
+      "serveSim", +[](const std::string& text, double n) {
+        return result(fitcheck::bench::serve_sim(text, static_cast<std::int64_t>(n)));
+      });
 }

@@ -31,7 +31,7 @@ const { default: createBench } = await import(path.join(repo, 'build-wasm/fitche
 const wasm = await createBench({ wasmBinary: fs.readFileSync(path.join(repo, 'build-wasm/fitcheck_bench.wasm')) });
 // Warm-up, untimed: V8 first runs WebAssembly functions from its baseline compiler and swaps in the
 // optimized code once they are hot, so the first runs measure the compilers, not the core.
-for (const started = Date.now(); Date.now() - started < 2000; ) {
+for (const started = Date.now(); Date.now() - started < 2000;) {
   wasm.fullEstimates(configText, 2000);
   wasm.plannerSweep(configText, 20000);
 }
@@ -47,7 +47,7 @@ for (let i = 0; i < runs; i += 1) {
   wasmInference.push(inference.count / inference.seconds);
   const sweep = wasm.plannerSweep(configText, 1000000);
   wasmSweep.push(sweep.count / sweep.seconds);
-  wasmSweepSeconds.push(sweep.seconds * (1e6 / sweep.count));  // scaled to exactly 1,000,000 layouts
+  wasmSweepSeconds.push(sweep.seconds * (1e6 / sweep.count)); // scaled to exactly 1,000,000 layouts
   const serving = wasm.serveSim(configText, 10000);
   wasmServeSim.push(serving.seconds * 1e3 * (10000 / serving.count));
 }
@@ -57,7 +57,9 @@ const dist = path.join(repo, 'web/dist');
 const pageFiles = ['index.html', ...fs.readdirSync(path.join(dist, 'assets')).map((name) => `assets/${name}`)];
 const gzipBytes = (file) => zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
 const pageGzip = pageFiles.reduce((sum, file) => sum + gzipBytes(file), 0);
-const presetsGzip = zlib.gzipSync(fs.readFileSync(path.join(repo, 'web/src/model/presets/presets.json')), { level: 9 }).length;
+const presetsGzip = zlib.gzipSync(fs.readFileSync(path.join(repo, 'web/src/model/presets/presets.json')), {
+  level: 9,
+}).length;
 
 // Time to first table: navigation start to the exact parameter count on screen, in Chromium.
 // The files requested until then are what a first visit downloads (later tabs load more).
@@ -71,7 +73,8 @@ for (let i = 0; i < runs; i += 1) {
   // not wait for the load event or a polling interval.
   await page.addInitScript(() => {
     const seen = () => {
-      if (window.firstTableMs === undefined && document.querySelector('[data-testid="total-params"]')) window.firstTableMs = performance.now();
+      if (window.firstTableMs === undefined && document.querySelector('[data-testid="total-params"]'))
+        window.firstTableMs = performance.now();
     };
     new MutationObserver(seen).observe(document, { childList: true, subtree: true });
   });
@@ -80,7 +83,10 @@ for (let i = 0; i < runs; i += 1) {
     .waitForFunction(() =>
       window.firstTableMs === undefined
         ? 0
-        : { at: window.firstTableMs, started: performance.getEntriesByType('resource').map((entry) => [entry.name, entry.startTime]) },
+        : {
+            at: window.firstTableMs,
+            started: performance.getEntriesByType('resource').map((entry) => [entry.name, entry.startTime]),
+          },
     )
     .then((handle) => handle.jsonValue());
   firstTable.push(at);
@@ -115,5 +121,6 @@ const summary = {
 summary.first_visit_gzip_bytes_without_presets = summary.first_visit_gzip_bytes - presetsGzip;
 summary.wasm_to_native_full = summary.estimates_per_second_wasm / summary.estimates_per_second_native;
 summary.wasm_to_native_planner = summary.planner_layouts_per_second_wasm / summary.planner_layouts_per_second_native;
-for (const file of pageFiles) console.log(`gzip ${file}: ${gzipBytes(file)} B${firstVisitFiles.includes(file) ? ' (first visit)' : ''}`);
+for (const file of pageFiles)
+  console.log(`gzip ${file}: ${gzipBytes(file)} B${firstVisitFiles.includes(file) ? ' (first visit)' : ''}`);
 console.log(JSON.stringify(summary));

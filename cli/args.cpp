@@ -30,7 +30,9 @@ std::string option_error_line(const OptionError& error) {
 
 CommandArgs parse_command_args(const std::vector<std::string>& args, const char* command,
                                std::initializer_list<std::string_view> switches) {
-  const auto is_switch = [&](const std::string& key) { return std::find(switches.begin(), switches.end(), key) != switches.end(); };
+  const auto is_switch = [&](const std::string& key) {
+    return std::find(switches.begin(), switches.end(), key) != switches.end();
+  };
   CommandArgs parsed;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -41,7 +43,8 @@ CommandArgs parse_command_args(const std::vector<std::string>& args, const char*
     if (arg.rfind("--", 0) != 0 || arg == "--") {
       if (arg != "-" && arg.rfind("-", 0) == 0) throw OptionError(arg, "unknown option '" + arg + "'");
       if (!parsed.path.empty())
-        throw OptionError(arg, std::string(command) + " takes one CONFIG.json, got '" + parsed.path + "' and '" + arg + "'");
+        throw OptionError(arg,
+                          std::string(command) + " takes one CONFIG.json, got '" + parsed.path + "' and '" + arg + "'");
       parsed.path = arg;
       continue;
     }
@@ -63,7 +66,8 @@ CommandArgs parse_command_args(const std::vector<std::string>& args, const char*
       value = args[++i];
       // "--batch --context 5": the next word is an option, not --batch's value.
       if (value.rfind("--", 0) == 0 && value.size() > 2)
-        throw OptionError(key, "option '" + flag_of(key) + "' needs a value, but the next word is the option '" + value + "'");
+        throw OptionError(
+            key, "option '" + flag_of(key) + "' needs a value, but the next word is the option '" + value + "'");
     }
     parsed.options.emplace_back(key, has_value || !is_switch(key) ? value : "true");
   }

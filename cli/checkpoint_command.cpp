@@ -80,24 +80,23 @@ void print_summary(const CheckpointSummary& s) {
   if (s.format == CheckpointFormat::safetensors_index) {
     print("tensors: %zu in %zu shards\n", s.tensors.size(), s.shards.size());
     if (s.total_bytes > 0)
-      print("total_size: %s bytes = %s\n", with_thousands(s.total_bytes),
-                  gib_and_gb(s.total_bytes));
+      print("total_size: %s bytes = %s\n", with_thousands(s.total_bytes), gib_and_gb(s.total_bytes));
     for (const auto& shard : s.shards) print("  %s\n", shard);
   } else {
     print("tensors: %zu  header: %s bytes (tensor data from byte %s)\n", s.tensors.size(),
-                with_thousands(static_cast<std::int64_t>(s.header_bytes)),
-                with_thousands(static_cast<std::int64_t>(s.data_offset_bytes)));
+          with_thousands(static_cast<std::int64_t>(s.header_bytes)),
+          with_thousands(static_cast<std::int64_t>(s.data_offset_bytes)));
     print("\n%-12s %8s %22s %12s %22s\n", "tensor type", "tensors", "parameters", "rounded", "bytes");
     const auto row = [](const std::string& type, std::int64_t tensors, std::int64_t elements, std::int64_t bytes) {
-      print("  %-10s %8s %22s %12s %22s\n", type, with_thousands(tensors),
-                  with_thousands(elements), rounded_count(elements), with_thousands(bytes));
+      print("  %-10s %8s %22s %12s %22s\n", type, with_thousands(tensors), with_thousands(elements),
+            rounded_count(elements), with_thousands(bytes));
     };
     for (const CheckpointTypeTotal& t : s.by_type) row(t.type, t.tensors, t.elements, t.bytes);
     row("total", static_cast<std::int64_t>(s.tensors.size()), s.total_parameters, s.total_bytes);
     print("\nweights: %s bytes = %s", with_thousands(s.total_bytes), gib_and_gb(s.total_bytes));
     if (s.total_parameters > 0)
       print(", %.3f bits per parameter",
-                  8.0 * static_cast<double>(s.total_bytes) / static_cast<double>(s.total_parameters));
+            8.0 * static_cast<double>(s.total_bytes) / static_cast<double>(s.total_parameters));
     print("\n");
   }
   if (s.format == CheckpointFormat::gguf) {
@@ -117,8 +116,7 @@ void print_summary(const CheckpointSummary& s) {
     line("vocab_size", h.vocab_size);
     if (h.file_type) {
       const char* name = gguf_file_type_name(*h.file_type);
-      print("  %-26s %lld%s%s\n", "general.file_type", static_cast<long long>(*h.file_type), *name ? " " : "",
-                  name);
+      print("  %-26s %lld%s%s\n", "general.file_type", static_cast<long long>(*h.file_type), *name ? " " : "", name);
     }
   }
   if (!s.metadata.empty()) {

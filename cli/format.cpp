@@ -20,11 +20,16 @@ std::string with_thousands(std::int64_t value) {
 std::string rounded_count(std::int64_t value) {
   const double v = static_cast<double>(value);
   char buffer[32];
-  if (v >= 1e12) std::snprintf(buffer, sizeof buffer, "%.2f T", v / 1e12);
-  else if (v >= 1e9) std::snprintf(buffer, sizeof buffer, "%.2f B", v / 1e9);
-  else if (v >= 1e6) std::snprintf(buffer, sizeof buffer, "%.2f M", v / 1e6);
-  else if (v >= 1e3) std::snprintf(buffer, sizeof buffer, "%.2f K", v / 1e3);
-  else std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(value));
+  if (v >= 1e12)
+    std::snprintf(buffer, sizeof buffer, "%.2f T", v / 1e12);
+  else if (v >= 1e9)
+    std::snprintf(buffer, sizeof buffer, "%.2f B", v / 1e9);
+  else if (v >= 1e6)
+    std::snprintf(buffer, sizeof buffer, "%.2f M", v / 1e6);
+  else if (v >= 1e3)
+    std::snprintf(buffer, sizeof buffer, "%.2f K", v / 1e3);
+  else
+    std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(value));
   return buffer;
 }
 

@@ -10,9 +10,9 @@
 
 namespace fitcheck::cli {
 
-std::string with_thousands(std::int64_t value);   // 8030261248 -> "8,030,261,248"
-std::string rounded_count(std::int64_t value);    // 8030261248 -> "8.03 B"
-std::string gib_and_gb(std::int64_t bytes);       // "14.96 GiB (16.06 GB)"
+std::string with_thousands(std::int64_t value);  // 8030261248 -> "8,030,261,248"
+std::string rounded_count(std::int64_t value);   // 8030261248 -> "8.03 B"
+std::string gib_and_gb(std::int64_t bytes);      // "14.96 GiB (16.06 GB)"
 
 // The escaping rule for terminal output: text from a config, a path or an option can carry
 // terminal escape sequences (ESC [2J, OSC 52 clipboard writes). Kept: printable UTF-8, newline,
@@ -32,10 +32,14 @@ namespace output {
 // "llama\u0000evil") is shown as \x00 rather than ending the text; other arguments pass as they are.
 inline std::string shown(const std::string& text) { return terminal_safe(text); }
 template <typename T>
-const T& shown(const T& value) { return value; }
+const T& shown(const T& value) {
+  return value;
+}
 inline const char* raw(const std::string& text) { return text.c_str(); }
 template <typename T>
-const T& raw(const T& value) { return value; }
+const T& raw(const T& value) {
+  return value;
+}
 }  // namespace output
 
 // printf-like; strings are passed as std::string (not c_str()), numbers and literals as they are.

@@ -32,14 +32,13 @@ void print_inference_table(const InferenceEstimate& estimate) {
   const InferenceWorkload& w = estimate.workload;
   const InferenceMemory& memory = estimate.memory;
   print("model_type: %s   weights: %s   kv cache: %s   batch %lld x context %lld   tp %lld pp %lld ep %lld\n\n",
-              estimate.model_type, weight_format_info(w.weight_format).id, kv_cache_dtype_info(w.kv_cache_dtype).id,
-              static_cast<long long>(w.batch_size), static_cast<long long>(w.context_tokens),
-              static_cast<long long>(w.layout.tensor_parallel), static_cast<long long>(w.layout.pipeline_parallel),
-              static_cast<long long>(w.layout.expert_parallel));
+        estimate.model_type, weight_format_info(w.weight_format).id, kv_cache_dtype_info(w.kv_cache_dtype).id,
+        static_cast<long long>(w.batch_size), static_cast<long long>(w.context_tokens),
+        static_cast<long long>(w.layout.tensor_parallel), static_cast<long long>(w.layout.pipeline_parallel),
+        static_cast<long long>(w.layout.expert_parallel));
   print("%-14s %20s %26s\n", "per GPU", "bytes", "");
   for (const auto& term : memory.terms)
-    print("  %-12s %20s %26s\n      %s\n", term.name, with_thousands(term.bytes),
-                gib_and_gb(term.bytes), term.formula);
+    print("  %-12s %20s %26s\n      %s\n", term.name, with_thousands(term.bytes), gib_and_gb(term.bytes), term.formula);
   const std::int64_t total = memory.totals.total_bytes_per_gpu;
   print("  %-12s %20s %26s\n", "total", with_thousands(total), gib_and_gb(total));
   print("\nKV cache per token (all layers): %s bytes\n", with_thousands(memory.totals.kv_cache_bytes_per_token));
@@ -47,7 +46,7 @@ void print_inference_table(const InferenceEstimate& estimate) {
     const InferenceOnGpu& on_gpu = *estimate.on_gpu;
     const std::int64_t headroom = on_gpu.verdict.headroom_bytes;
     print("\n%s: budget %s; %s by %s\n", on_gpu.gpu->name, gib_and_gb(on_gpu.verdict.budget_bytes),
-                on_gpu.verdict.fits ? "fits" : "DOES NOT FIT", gib_and_gb(headroom < 0 ? -headroom : headroom));
+          on_gpu.verdict.fits ? "fits" : "DOES NOT FIT", gib_and_gb(headroom < 0 ? -headroom : headroom));
     const std::pair<const char*, const CapacityAnswer*> answers[] = {
         {"max_batch_size", &on_gpu.capacity.max_batch_size},
         {"max_context_length", &on_gpu.capacity.max_context_length},
@@ -79,8 +78,10 @@ int run_infer(const std::vector<std::string>& args) {
     return 0;
   }
   const InferenceEstimate estimate = estimate_inference(read_input(parsed.path), parsed.options);
-  if (parsed.json) print("%s\n", inference_report_json(estimate));
-  else print_inference_table(estimate);
+  if (parsed.json)
+    print("%s\n", inference_report_json(estimate));
+  else
+    print_inference_table(estimate);
   return 0;
 }
 
@@ -93,16 +94,16 @@ int run_plan(const std::vector<std::string>& args) {
   }
   const Json report = Json::parse(report_text);
   print("objective: %s; %lld layouts evaluated, %lld fit and meet the targets\n\n",
-              report["request"]["objective"].get<std::string>(), report["evaluated"].get<long long>(),
-              report["feasible"].get<long long>());
-  print("%-16s %4s %3s %3s %3s %-13s %-5s %6s %10s %10s %12s %12s\n", "gpu", "gpus", "tp", "pp", "ep", "weights",
-              "kv", "batch", "TTFT s", "TPOT ms", "tokens/s", "$/M output");
+        report["request"]["objective"].get<std::string>(), report["evaluated"].get<long long>(),
+        report["feasible"].get<long long>());
+  print("%-16s %4s %3s %3s %3s %-13s %-5s %6s %10s %10s %12s %12s\n", "gpu", "gpus", "tp", "pp", "ep", "weights", "kv",
+        "batch", "TTFT s", "TPOT ms", "tokens/s", "$/M output");
   for (const auto& c : report["best"])
     print("%-16s %4lld %3lld %3lld %3lld %-13s %-5s %6lld %10.3f %10.2f %12.1f %12.3f\n", c["gpu"].get<std::string>(),
-                c["gpus"].get<long long>(), c["tp"].get<long long>(), c["pp"].get<long long>(), c["ep"].get<long long>(),
-                c["weights"].get<std::string>(), c["kv_dtype"].get<std::string>(), c["batch"].get<long long>(),
-                c["time_to_first_token_seconds"].get<double>(), c["time_per_output_token_seconds"].get<double>() * 1e3,
-                c["tokens_per_second"].get<double>(), c["cost_per_million_output_tokens_usd"].get<double>());
+          c["gpus"].get<long long>(), c["tp"].get<long long>(), c["pp"].get<long long>(), c["ep"].get<long long>(),
+          c["weights"].get<std::string>(), c["kv_dtype"].get<std::string>(), c["batch"].get<long long>(),
+          c["time_to_first_token_seconds"].get<double>(), c["time_per_output_token_seconds"].get<double>() * 1e3,
+          c["tokens_per_second"].get<double>(), c["cost_per_million_output_tokens_usd"].get<double>());
   print("\nthroughput/cost frontier: %zu layouts\n", report["frontier"].size());
   for (const auto& note : report["notes"]) print("note: %s\n", note.get<std::string>());
   return 0;
@@ -122,12 +123,12 @@ int run_gpus(const std::vector<std::string>& args) {
     name_width = std::max(name_width, static_cast<int>(gpu["name"].get<std::string>().size()));
   }
   print("%-*s %-*s %12s %12s %14s %10s\n", id_width, "id", name_width, "name", "memory", "bandwidth", "bf16 dense",
-              "$/hour");
+        "$/hour");
   for (const auto& gpu : gpus) {
-    print("%-*s %-*s %8.1f GiB %7.2f TB/s %8.1f TFLOP/s %9.2f\n", id_width, gpu["id"].get<std::string>(),
-                name_width, gpu["name"].get<std::string>(), gpu["memory_bytes"].get<double>() / (1024.0 * 1024.0 * 1024.0),
-                gpu["memory_bandwidth_bytes_per_second"].get<double>() / 1e12,
-                gpu["dense_flops_per_second"]["bf16"].get<double>() / 1e12, gpu["price_per_hour_usd"].get<double>());
+    print("%-*s %-*s %8.1f GiB %7.2f TB/s %8.1f TFLOP/s %9.2f\n", id_width, gpu["id"].get<std::string>(), name_width,
+          gpu["name"].get<std::string>(), gpu["memory_bytes"].get<double>() / (1024.0 * 1024.0 * 1024.0),
+          gpu["memory_bandwidth_bytes_per_second"].get<double>() / 1e12,
+          gpu["dense_flops_per_second"]["bf16"].get<double>() / 1e12, gpu["price_per_hour_usd"].get<double>());
   }
   return 0;
 }
@@ -138,14 +139,14 @@ int run_cpus(const std::vector<std::string>& args) {
     print("%s\n", catalog);
     return 0;
   }
-  print("%-24s %-34s %5s %-16s %3s %10s %13s %13s\n", "id", "name", "cores", "memory", "ch", "bandwidth",
-              "fp32 peak", "bf16 peak");
+  print("%-24s %-34s %5s %-16s %3s %10s %13s %13s\n", "id", "name", "cores", "memory", "ch", "bandwidth", "fp32 peak",
+        "bf16 peak");
   for (const auto& cpu : Json::parse(catalog)) {
     print("%-24s %-34s %5lld %-16s %3lld %5.1f GB/s %7.2f TFLOP/s %7.2f TFLOP/s\n", cpu["id"].get<std::string>(),
-                cpu["name"].get<std::string>(), cpu["cores"].get<long long>(),
-                cpu["memory_type"].get<std::string>(), cpu["memory_channels"].get<long long>(),
-                cpu["memory_bandwidth_bytes_per_second"].get<double>() / 1e9,
-                cpu["peak_fp32_flops_per_second"].get<double>() / 1e12, cpu["peak_bf16_flops_per_second"].get<double>() / 1e12);
+          cpu["name"].get<std::string>(), cpu["cores"].get<long long>(), cpu["memory_type"].get<std::string>(),
+          cpu["memory_channels"].get<long long>(), cpu["memory_bandwidth_bytes_per_second"].get<double>() / 1e9,
+          cpu["peak_fp32_flops_per_second"].get<double>() / 1e12,
+          cpu["peak_bf16_flops_per_second"].get<double>() / 1e12);
   }
   return 0;
 }
@@ -160,11 +161,11 @@ int run_formats(const std::vector<std::string>& args) {
   print("weight formats (--weights):\n");
   for (const auto& f : formats["weight_formats"])
     print("  %-16s %6.3f bits/weight  %s\n", f["id"].get<std::string>(), f["base_bits_per_weight"].get<double>(),
-                f["name"].get<std::string>());
+          f["name"].get<std::string>());
   print("KV cache dtypes (--kv-dtype):\n");
   for (const auto& k : formats["kv_cache_dtypes"])
     print("  %-6s %2lld bits  %s\n", k["id"].get<std::string>(), k["element_bits"].get<long long>(),
-                k["source"].get<std::string>());
+          k["source"].get<std::string>());
   return 0;
 }
 

@@ -6,18 +6,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "checkpoint_command.hpp"
 #include "fitcheck/config.hpp"
 #include "fitcheck/memory.hpp"
 #include "fitcheck/params.hpp"
 #include "fitcheck/report.hpp"
-#include "checkpoint_command.hpp"
 #include "format.hpp"
 #include "infer_command.hpp"
 #include "plan_training_command.hpp"
+#include "read_input.hpp"
 #include "serve_sim_command.hpp"
 #include "train_command.hpp"
 #include "transformer_mem_command.hpp"
-#include "read_input.hpp"
 
 namespace {
 
@@ -52,7 +52,7 @@ constexpr const char* usage_text =
     "  gpus [--json]                 the accelerator catalog\n"
     "  cpus [--json]                 CPUs and their RAM (peak bandwidth and FLOP/s) for CPU inference\n"
     "  formats [--json]              weight formats and KV cache dtypes\n"
-  "  config-fields [--json]        the config.json keys fitcheck reads, with their aliases\n"
+    "  config-fields [--json]        the config.json keys fitcheck reads, with their aliases\n"
     "  help                          this text\n"
     "  version                       the version\n";
 
@@ -62,8 +62,8 @@ int fail(const std::string& message) {
 }
 
 void print_parameter_table(const ModelDescription& model, const ParameterCount& count) {
-  cli::print("model_type: %s%s%s\n", model.model_type, model.architecture.empty() ? "" : "  architecture: ",
-              model.architecture);
+  cli::print("model_type: %s%s%s\n", model.model_type,
+             model.architecture.empty() ? "" : "  architecture: ", model.architecture);
   cli::print("\n%-28s %22s %12s\n", "parameters", "exact", "rounded");
   const auto row = [](const char* name, std::int64_t value) {
     cli::print("  %-26s %22s %12s\n", name, cli::with_thousands(value), cli::rounded_count(value));
@@ -82,7 +82,7 @@ void print_parameter_table(const ModelDescription& model, const ParameterCount& 
   if (count.multi_token_prediction) row("MTP module (not in total)", count.multi_token_prediction);
   const WeightMemoryFigure weights = weight_bytes_at_uniform_width(count, 2);
   cli::print("\nweights at bf16/fp16: %s bytes = %s\n", cli::with_thousands(weights.bytes),
-              cli::gib_and_gb(weights.bytes));
+             cli::gib_and_gb(weights.bytes));
   for (const auto& line : model.not_counted) cli::print("not counted: %s\n", line);
   if (!model.assumptions.empty()) {
     cli::print("\nassumptions:\n");
@@ -94,7 +94,8 @@ int run_params(const std::vector<std::string>& args) {
   std::string path;
   bool json = false;
   for (const auto& arg : args) {
-    if (arg == "--json") json = true;
+    if (arg == "--json")
+      json = true;
     else if (arg == "-" || arg.rfind("-", 0) != 0) {
       if (!path.empty()) return fail("params takes one CONFIG.json, got '" + path + "' and '" + arg + "'");
       path = arg;
@@ -106,8 +107,10 @@ int run_params(const std::vector<std::string>& args) {
   if (const auto format = cli::checkpoint_format_of(path)) return cli::run_params_checkpoint(path, *format, json);
   const ModelDescription model = parse_hf_config(cli::read_input(path));
   const ParameterCount count = count_parameters(model);
-  if (json) cli::print("%s\n", parameter_report_json(model, count));
-  else print_parameter_table(model, count);
+  if (json)
+    cli::print("%s\n", parameter_report_json(model, count));
+  else
+    print_parameter_table(model, count);
   return 0;
 }
 
@@ -115,8 +118,10 @@ int run_params(const std::vector<std::string>& args) {
 int run_config_fields(const std::vector<std::string>& args) {
   bool json = false;
   for (const auto& arg : args) {
-    if (arg == "--json") json = true;
-    else return fail("unknown option '" + arg + "' for config-fields (expected --json)");
+    if (arg == "--json")
+      json = true;
+    else
+      return fail("unknown option '" + arg + "' for config-fields (expected --json)");
   }
   const std::string table = config_fields_json();
   if (json) {
@@ -128,14 +133,18 @@ int run_config_fields(const std::vector<std::string>& args) {
   for (const auto& row : parsed["fields"]) {
     if (row["in"] != scope) {
       scope = row["in"].get<std::string>();
-      if (scope == "model") cli::print("config.json (top level, or text_config):\n");
-      else cli::print("\ninside %s:\n", scope);
+      if (scope == "model")
+        cli::print("config.json (top level, or text_config):\n");
+      else
+        cli::print("\ninside %s:\n", scope);
     }
     std::string aliases;
     for (const auto& alias : row["aliases"]) aliases += (aliases.empty() ? "" : ", ") + alias.get<std::string>();
     if (row.contains("holds")) aliases = row["holds"] == "none" ? "(an object: its presence only)" : "(an object)";
-    if (aliases.empty()) cli::print("  %s\n", row["name"].get<std::string>());
-    else cli::print("  %-32s %s\n", row["name"].get<std::string>(), aliases);
+    if (aliases.empty())
+      cli::print("  %s\n", row["name"].get<std::string>());
+    else
+      cli::print("  %-32s %s\n", row["name"].get<std::string>(), aliases);
   }
   return 0;
 }

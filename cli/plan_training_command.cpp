@@ -6,11 +6,11 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "args.hpp"
 #include "fitcheck/config.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/planner.hpp"
 #include "fitcheck/report.hpp"
-#include "args.hpp"
 #include "format.hpp"
 #include "infer_command.hpp"
 #include "read_input.hpp"
@@ -47,21 +47,21 @@ constexpr const char* kHelp =
 
 void print_rows(const Json& candidates) {
   print("%-15s %5s %3s %3s %4s %3s %3s %4s %3s %4s %-9s %9s %8s %12s %5s %9s %13s\n", "gpu", "gpus", "tp", "pp", "dp",
-              "cp", "ep", "zero", "mb", "acc", "recompute", "mem GiB", "step s", "tokens/s", "MFU", "days", "cost USD");
+        "cp", "ep", "zero", "mb", "acc", "recompute", "mem GiB", "step s", "tokens/s", "MFU", "days", "cost USD");
   for (const auto& c : candidates)
     print("%-15s %5lld %3lld %3lld %4lld %3lld %3lld %4lld %3lld %4lld %-9s %9.2f %8.3f %12.0f %5.3f %9.2f %13.0f\n",
-                c["gpu"].get<std::string>(), c["gpus"].get<long long>(), c["tp"].get<long long>(),
-                c["pp"].get<long long>(), c["dp"].get<long long>(), c["cp"].get<long long>(), c["ep"].get<long long>(),
-                c["zero"].get<long long>(), c["micro_batch"].get<long long>(), c["micro_batches"].get<long long>(),
-                c["recompute"].get<std::string>(),
-                static_cast<double>(c["memory_bytes_per_gpu"].get<std::int64_t>()) / (1024.0 * 1024.0 * 1024.0),
-                c["step_seconds"].get<double>(), c["tokens_per_second"].get<double>(), c["mfu"].get<double>(),
-                c["train_seconds"].get<double>() / 86400.0, c["train_cost_usd"].get<double>());
+          c["gpu"].get<std::string>(), c["gpus"].get<long long>(), c["tp"].get<long long>(), c["pp"].get<long long>(),
+          c["dp"].get<long long>(), c["cp"].get<long long>(), c["ep"].get<long long>(), c["zero"].get<long long>(),
+          c["micro_batch"].get<long long>(), c["micro_batches"].get<long long>(), c["recompute"].get<std::string>(),
+          static_cast<double>(c["memory_bytes_per_gpu"].get<std::int64_t>()) / (1024.0 * 1024.0 * 1024.0),
+          c["step_seconds"].get<double>(), c["tokens_per_second"].get<double>(), c["mfu"].get<double>(),
+          c["train_seconds"].get<double>() / 86400.0, c["train_cost_usd"].get<double>());
 }
 
 int run_plan_training(const std::vector<std::string>& args) {
   const CommandArgs parsed = parse_command_args(
-      args, "plan", {"fp32_gradients", "adafactor_first_moment", "eager_attention", "dropout", "qlora", "lora_dropout"});
+      args, "plan",
+      {"fp32_gradients", "adafactor_first_moment", "eager_attention", "dropout", "qlora", "lora_dropout"});
   const std::string report_text = training_plan_report_json(read_input(parsed.path), parsed.options);
   if (parsed.json) {
     print("%s\n", report_text);
@@ -70,9 +70,9 @@ int run_plan_training(const std::vector<std::string>& args) {
   const Json report = Json::parse(report_text);
   const Json& request = report["request"];
   print("training plan, objective %s: %lld layouts evaluated, %lld fit; %s tokens per step, %.3g tokens to train\n\n",
-              request["objective"].get<std::string>(), report["evaluated"].get<long long>(),
-              report["feasible"].get<long long>(), with_thousands(request["global_batch_tokens"].get<std::int64_t>()),
-              request["train_tokens"].get<double>());
+        request["objective"].get<std::string>(), report["evaluated"].get<long long>(),
+        report["feasible"].get<long long>(), with_thousands(request["global_batch_tokens"].get<std::int64_t>()),
+        request["train_tokens"].get<double>());
   print_rows(report["best"]);
   print("\ntime-to-train/cost frontier (no layout both faster and cheaper): %zu layouts\n", report["frontier"].size());
   print_rows(report["frontier"]);
@@ -87,10 +87,14 @@ int run_plan_modes(const std::vector<std::string>& args) {
   std::string mode = "inference";
   bool help = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--help" || args[i] == "-h") help = true;
-    else if (args[i] == "--mode" && i + 1 < args.size()) mode = args[++i];
-    else if (args[i].rfind("--mode=", 0) == 0) mode = args[i].substr(7);
-    else rest.push_back(args[i]);
+    if (args[i] == "--help" || args[i] == "-h")
+      help = true;
+    else if (args[i] == "--mode" && i + 1 < args.size())
+      mode = args[++i];
+    else if (args[i].rfind("--mode=", 0) == 0)
+      mode = args[i].substr(7);
+    else
+      rest.push_back(args[i]);
   }
   if (help) {
     put(kHelp, stdout);
@@ -107,8 +111,8 @@ int run_plan_modes(const std::vector<std::string>& args) {
   } catch (const OptionError& error) {
     put(option_error_line(error), stderr);
   } catch (const ConfigError& error) {
-    print_to(stderr, "fitcheck: error: config%s: %s\n",
-                 error.field().empty() ? "" : (" field '" + error.field() + "'"), error.what());
+    print_to(stderr, "fitcheck: error: config%s: %s\n", error.field().empty() ? "" : (" field '" + error.field() + "'"),
+             error.what());
   }
   return 2;
 }

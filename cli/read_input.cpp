@@ -26,7 +26,8 @@ std::string read_input(const std::string& path) {
     text.append(buffer, read);
     if (text.size() > max_input_bytes) {
       if (file != stdin) std::fclose(file);
-      throw std::runtime_error("'" + path + "': " + config_too_large_message(text.size()).replace(0, 14, "it is at least"));
+      throw std::runtime_error("'" + path +
+                               "': " + config_too_large_message(text.size()).replace(0, 14, "it is at least"));
     }
   }
   const bool failed = std::ferror(file) != 0;

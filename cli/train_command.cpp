@@ -109,10 +109,10 @@ std::string table(const TrainingEstimate& e) {
 
 int run_train(const std::vector<std::string>& args, std::string& out, std::string& err) {
   try {
-    const CommandArgs parsed = parse_command_args(
-        args, "train",
-        {"sequence_parallel", "offload_optimizer", "offload_params", "fp32_gradients", "adafactor_first_moment", "eager_attention",
-         "dropout", "qlora", "lora_dropout"});
+    const CommandArgs parsed =
+        parse_command_args(args, "train",
+                           {"sequence_parallel", "offload_optimizer", "offload_params", "fp32_gradients",
+                            "adafactor_first_moment", "eager_attention", "dropout", "qlora", "lora_dropout"});
     if (parsed.help) {
       out = std::string(kHelp) + kCustomGpuHelp;
       return 0;
@@ -126,8 +126,8 @@ int run_train(const std::vector<std::string>& args, std::string& out, std::strin
   } catch (const OptionError& error) {
     err = option_error_line(error);
   } catch (const ConfigError& error) {
-    err = "fitcheck: error: config" + (error.field().empty() ? std::string() : " field '" + error.field() + "'") + ": " +
-          error.what() + "\n";
+    err = "fitcheck: error: config" + (error.field().empty() ? std::string() : " field '" + error.field() + "'") +
+          ": " + error.what() + "\n";
   } catch (const std::exception& error) {
     err = std::string("fitcheck: error: ") + error.what() + "\n";
   }

@@ -26,7 +26,7 @@ enum class Kind { help, flag, integer };
 
 struct Option {
   const char* dest;
-  const char* strings[2];    // in the script's order; the second may be null
+  const char* strings[2];  // in the script's order; the second may be null
   Kind kind;
   const char* default_repr;  // how the script's report prints the default
   const char* help;
@@ -41,10 +41,16 @@ constexpr Option kOptions[] = {
     {"num_gpus", {"--num-gpus", nullptr}, Kind::integer, "1", "GPUs in the job"},
     {"tensor_parallel_size", {"--tensor-parallel-size", "-tp"}, Kind::integer, "1", "tensor-parallel degree"},
     {"pipeline_parallel_size", {"--pipeline-parallel-size", "-pp"}, Kind::integer, "1", "pipeline-parallel degree"},
-    {"partition_activations", {"--partition-activations", "-pa"}, Kind::flag, "False",
+    {"partition_activations",
+     {"--partition-activations", "-pa"},
+     Kind::flag,
+     "False",
      "ZeRO-R: split activations across the tensor-parallel group"},
     {"zero_stage", {"--zero-stage", "-z"}, Kind::integer, "1", "ZeRO stage"},
-    {"checkpoint_activations", {"--checkpoint-activations", "-ca"}, Kind::flag, "False",
+    {"checkpoint_activations",
+     {"--checkpoint-activations", "-ca"},
+     Kind::flag,
+     "False",
      "Megatron-style activation recomputation"},
     {"batch_size_per_gpu", {"--batch-size-per-gpu", "-b"}, Kind::integer, "1", "micro-batch size per GPU"},
     {"hidden_size", {"--hidden-size", "-hs"}, Kind::integer, "6144", "hidden size"},
@@ -53,9 +59,15 @@ constexpr Option kOptions[] = {
     {"num_layers", {"--num-layers", "-l"}, Kind::integer, "44", "transformer layers"},
     {"fp32_model", {"--fp32-model", nullptr}, Kind::flag, "False", "weights in fp32 instead of 16-bit"},
     {"fp32_grads", {"--fp32-grads", nullptr}, Kind::flag, "False", "gradients in fp32 instead of 16-bit"},
-    {"zero_allgather_bucket_size", {"--zero-allgather-bucket-size", "-zbs"}, Kind::integer, "500000000.0",
+    {"zero_allgather_bucket_size",
+     {"--zero-allgather-bucket-size", "-zbs"},
+     Kind::integer,
+     "500000000.0",
      "ZeRO allgather bucket, in elements"},
-    {"zero3_max_live_params", {"--zero3-max-live-params", "-zmlp"}, Kind::integer, "1000000000.0",
+    {"zero3_max_live_params",
+     {"--zero3-max-live-params", "-zmlp"},
+     Kind::integer,
+     "1000000000.0",
      "parameters ZeRO-3 keeps resident"},
     {"misc_mem_gb", {"--misc-mem-gb", nullptr}, Kind::integer, "0", "fixed framework overhead in GiB"},
     {"infer", {"--infer", nullptr}, Kind::flag, "False", "report inference memory instead of training"},
@@ -106,11 +118,16 @@ std::string py_repr(const std::string& text) {
   for (const char c : text) {
     const auto byte = static_cast<unsigned char>(c);
     char escaped[8] = {};
-    if (c == quote || c == '\\') std::snprintf(escaped, sizeof escaped, "\\%c", c);
-    else if (c == '\n') std::snprintf(escaped, sizeof escaped, "\\n");
-    else if (c == '\r') std::snprintf(escaped, sizeof escaped, "\\r");
-    else if (c == '\t') std::snprintf(escaped, sizeof escaped, "\\t");
-    else if (byte < 0x20 || byte == 0x7f) std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+    if (c == quote || c == '\\')
+      std::snprintf(escaped, sizeof escaped, "\\%c", c);
+    else if (c == '\n')
+      std::snprintf(escaped, sizeof escaped, "\\n");
+    else if (c == '\r')
+      std::snprintf(escaped, sizeof escaped, "\\r");
+    else if (c == '\t')
+      std::snprintf(escaped, sizeof escaped, "\\t");
+    else if (byte < 0x20 || byte == 0x7f)
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
     result += escaped[0] ? std::string(escaped) : std::string(1, c);
   }
   return result + quote;
@@ -223,8 +240,8 @@ void take_action(Parsed& parsed, int option, const std::optional<std::string>& v
 
 // One option word and, if it takes one, its value. Returns the next index, or -1 once help has
 // been taken (argparse prints it and exits on the spot).
-int consume_option(const std::vector<std::string>& args, const std::vector<Token>& tokens, int index,
-                   Parsed& parsed, std::vector<std::string>& extras) {
+int consume_option(const std::vector<std::string>& args, const std::vector<Token>& tokens, int index, Parsed& parsed,
+                   std::vector<std::string>& extras) {
   int option = tokens[index].option;
   std::string option_string = tokens[index].option_string;
   std::optional<std::string> value = tokens[index].explicit_value;
@@ -383,8 +400,10 @@ std::string config_repr(const Parsed& parsed) {
   for (int i = 1; i < kOptionCount; ++i) {
     const Option& o = kOptions[i];
     text += std::string(i > 1 ? ", " : "") + "'" + o.dest + "': ";
-    if (!parsed.given[i]) text += o.default_repr;
-    else text += o.kind == Kind::flag ? "True" : std::to_string(parsed.ints[i]);
+    if (!parsed.given[i])
+      text += o.default_repr;
+    else
+      text += o.kind == Kind::flag ? "True" : std::to_string(parsed.ints[i]);
   }
   return "{" + text + "}";
 }

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mapfile -t cpp < <(git ls-files 'core/*.cpp' 'core/*.hpp' 'cli/*.cpp' 'cli/*.hpp' 'wasm/*.cpp' 'bench/*.cpp' 'bench/*.hpp' 'tests/*.cpp' 'tests/*.hpp')
-web=('web/src/**/*.{ts,tsx,css}' 'web/tests/**/*.{ts,tsx}' 'web/*.ts' 'tests/**/*.mjs' 'bench/*.mjs' 'wasm/*.js' 'scripts/*.mjs')
+web=('web/src/**/*.{ts,tsx,css}' 'web/tests/**/*.{ts,tsx}' 'web/*.ts' 'tests/**/*.mjs' 'bench/*.mjs' 'scripts/*.mjs')
 if [ "${1:-}" = "--check" ]; then
   status=0
   clang-format --dry-run -Werror "${cpp[@]}" || status=1

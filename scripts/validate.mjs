@@ -73,17 +73,30 @@ function servingComparisons(row, report) {
     add('serve_tpot', m.tpot_ms !== undefined ? 'tpot_ms' : 'itl_ms', m.tpot_ms ?? m.itl_ms, tpotMs);
     const replicaGpus = latency.gpus;
     if (m.output_tokens_per_second_per_gpu !== undefined) {
-      add('serve_throughput', 'output_tokens_per_second_per_gpu', m.output_tokens_per_second_per_gpu,
-        latency.batch_tokens_per_second / replicaGpus);
+      add(
+        'serve_throughput',
+        'output_tokens_per_second_per_gpu',
+        m.output_tokens_per_second_per_gpu,
+        latency.batch_tokens_per_second / replicaGpus,
+      );
     } else if (m.output_tokens_per_second !== undefined && row.engine !== 'llama.cpp') {
       // One replica's figure times the replicas the published run had.
       const replicas = (row.gpus ?? replicaGpus) / replicaGpus;
-      add('serve_throughput', 'output_tokens_per_second', m.output_tokens_per_second, latency.batch_tokens_per_second * replicas);
+      add(
+        'serve_throughput',
+        'output_tokens_per_second',
+        m.output_tokens_per_second,
+        latency.batch_tokens_per_second * replicas,
+      );
     }
     const prompt = m.pp512_tokens_per_second ?? m.prompt_eval_tokens_per_second;
     const generation = m.tg128_tokens_per_second ?? m.tg512_tokens_per_second ?? m.eval_tokens_per_second;
-    add('local_prompt', m.pp512_tokens_per_second !== undefined ? 'pp512_tokens_per_second' : 'prompt_eval_tokens_per_second',
-      prompt, latency.prefill_tokens_per_second);
+    add(
+      'local_prompt',
+      m.pp512_tokens_per_second !== undefined ? 'pp512_tokens_per_second' : 'prompt_eval_tokens_per_second',
+      prompt,
+      latency.prefill_tokens_per_second,
+    );
     add('local_generation', 'generation_tokens_per_second', generation, latency.decode_tokens_per_second);
   }
   add('serve_memory', 'weights_gib', m.weights_gib, report.weight_bytes / 2 ** 30);
@@ -101,8 +114,13 @@ function trainingComparisons(row, report) {
   add('train_memory', 'peak_memory_gib', m.peak_memory_gib, report.total_bytes_per_gpu / 2 ** 30);
   add('train_memory', 'peak_memory_gb', m.peak_memory_gb, report.total_bytes_per_gpu / 1e9);
   if (report.time) {
-    add('train_throughput', 'tokens_per_second_per_gpu', m.tokens_per_second_per_gpu, report.time.tokens_per_second_per_gpu);
-    const mfu = m.mfu !== undefined && m.mfu > 1 ? m.mfu / 100 : m.mfu;  // published as % or as a fraction
+    add(
+      'train_throughput',
+      'tokens_per_second_per_gpu',
+      m.tokens_per_second_per_gpu,
+      report.time.tokens_per_second_per_gpu,
+    );
+    const mfu = m.mfu !== undefined && m.mfu > 1 ? m.mfu / 100 : m.mfu; // published as % or as a fraction
     add('train_mfu', 'mfu', mfu, report.time.mfu);
   }
   return out;
@@ -122,7 +140,8 @@ for (const set of sets) {
   if (!fs.existsSync(file)) continue;
   for (const row of JSON.parse(fs.readFileSync(file, 'utf8'))) {
     rows += 1;
-    if (!row.fitcheck_command) {  // no config.json for the model (e.g. a paper's GPT shapes): not comparable yet
+    if (!row.fitcheck_command) {
+      // no config.json for the model (e.g. a paper's GPT shapes): not comparable yet
       unmodelled.push(row.id);
       continue;
     }
@@ -130,7 +149,12 @@ for (const set of sets) {
     try {
       report = runCommand(row.fitcheck_command);
     } catch (error) {
-      refused.push({ id: row.id, why: String(error.stderr || error.message).trim().split('\n')[0] });
+      refused.push({
+        id: row.id,
+        why: String(error.stderr || error.message)
+          .trim()
+          .split('\n')[0],
+      });
       continue;
     }
     for (const c of set.compare(row, report)) results.push({ id: row.id, ...c, error: c.predicted / c.measured - 1 });
@@ -145,7 +169,10 @@ const quantile = (values, q) => {
 };
 const fmt = (x) => (Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 1 ? x.toFixed(2) : x.toPrecision(3));
 
-for (const r of results) console.log(`${r.category}\t${r.id}\t${r.quantity}\tmeasured ${fmt(r.measured)}\tfitcheck ${fmt(r.predicted)}\t${percent(r.error)}`);
+for (const r of results)
+  console.log(
+    `${r.category}\t${r.id}\t${r.quantity}\tmeasured ${fmt(r.measured)}\tfitcheck ${fmt(r.predicted)}\t${percent(r.error)}`,
+  );
 for (const r of refused) console.log(`refused\t${r.id}\t${r.why}`);
 
 const summary = { rows, comparisons: results.length, refused: refused.length, without_command: unmodelled.length };
@@ -158,8 +185,10 @@ for (const [name, category] of Object.entries(categories)) {
   summary[`${name}_within_${Math.round(category.tolerance * 100)}pct`] = within;
   summary[`${name}_median_abs_error`] = Number(quantile(errors, 0.5).toFixed(4));
   summary[`${name}_p90_abs_error`] = Number(quantile(errors, 0.9).toFixed(4));
-  lines.push(`${name} (${category.what}): ${errors.length} comparisons, ${within} within ±${category.tolerance * 100}%, ` +
-    `median |error| ${(100 * quantile(errors, 0.5)).toFixed(1)}%, p90 ${(100 * quantile(errors, 0.9)).toFixed(1)}%`);
+  lines.push(
+    `${name} (${category.what}): ${errors.length} comparisons, ${within} within ±${category.tolerance * 100}%, ` +
+      `median |error| ${(100 * quantile(errors, 0.5)).toFixed(1)}%, p90 ${(100 * quantile(errors, 0.9)).toFixed(1)}%`,
+  );
 }
 // The names other tools read (issue #14): training memory within 10%, throughput within 20%.
 summary.train_memory_within_10pct = summary.train_memory_within_10pct ?? 0;
@@ -168,9 +197,19 @@ for (const line of lines) console.log(line);
 
 if (markdownPath) {
   const table = ['| category | row | quantity | measured | fitcheck | error |', '|---|---|---|---|---|---|'];
-  for (const r of results) table.push(`| ${r.category} | ${r.id} | ${r.quantity} | ${fmt(r.measured)} | ${fmt(r.predicted)} | ${percent(r.error)} |`);
+  for (const r of results)
+    table.push(
+      `| ${r.category} | ${r.id} | ${r.quantity} | ${fmt(r.measured)} | ${fmt(r.predicted)} | ${percent(r.error)} |`,
+    );
   for (const r of refused) table.push(`| refused | ${r.id} | | | | ${r.why.replace(/\|/g, '\\|')} |`);
-  const text = ['<!-- Written by `npm run validate -- --markdown FILE`; do not edit by hand. -->', '', ...lines.map((l) => `- ${l}`), '', ...table, ''].join('\n');
+  const text = [
+    '<!-- Written by `npm run validate -- --markdown FILE`; do not edit by hand. -->',
+    '',
+    ...lines.map((l) => `- ${l}`),
+    '',
+    ...table,
+    '',
+  ].join('\n');
   fs.writeFileSync(path.resolve(repo, markdownPath), text);
 }
 console.log(JSON.stringify(summary));

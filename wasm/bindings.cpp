@@ -76,7 +76,8 @@ std::string report(Call call, const Text* texts, std::uint32_t count) {
     if ((header_bytes || texts[i].length <= fitcheck::kMaxConfigBytes) && texts[i].bytes) continue;
     const std::string message = fitcheck::config_too_large_message(texts[i].length);
     if (i == 0) throw fitcheck::ConfigError("", message);
-    const std::string key = i % 2 == 1 || texts[i - 1].length > fitcheck::kMaxConfigBytes ? "" : std::string(view(texts[i - 1]));
+    const std::string key =
+        i % 2 == 1 || texts[i - 1].length > fitcheck::kMaxConfigBytes ? "" : std::string(view(texts[i - 1]));
     throw fitcheck::OptionError(key, "option '" + key + "' is " + std::to_string(texts[i].length) +
                                          " bytes, more than the " + std::to_string(fitcheck::kMaxConfigBytes >> 20) +
                                          " MiB fitcheck reads");
@@ -85,20 +86,32 @@ std::string report(Call call, const Text* texts, std::uint32_t count) {
   fitcheck::OptionList options;
   for (std::uint32_t i = 1; i + 1 < count; i += 2) options.emplace_back(view(texts[i]), view(texts[i + 1]));
   switch (call) {
-    case Call::parameter_report: return fitcheck::parameter_report_json(config);
-    case Call::inference_report: return fitcheck::inference_report_json(config, options);
+    case Call::parameter_report:
+      return fitcheck::parameter_report_json(config);
+    case Call::inference_report:
+      return fitcheck::inference_report_json(config, options);
 #ifndef FITCHECK_INFERENCE_ONLY  // the page's first-view module (CMakeLists.txt) leaves these out
-    case Call::training_report: return fitcheck::training_report_json(config, options);
-    case Call::plan_report: return fitcheck::plan_report_json(config, options);
-    case Call::training_plan_report: return fitcheck::training_plan_report_json(config, options);
-    case Call::transformer_mem_report: return fitcheck::transformer_mem_report_json(options);
-    case Call::serving_report: return fitcheck::serving_report_json(config, options);
+    case Call::training_report:
+      return fitcheck::training_report_json(config, options);
+    case Call::plan_report:
+      return fitcheck::plan_report_json(config, options);
+    case Call::training_plan_report:
+      return fitcheck::training_plan_report_json(config, options);
+    case Call::transformer_mem_report:
+      return fitcheck::transformer_mem_report_json(options);
+    case Call::serving_report:
+      return fitcheck::serving_report_json(config, options);
 #endif
-    case Call::accelerator_catalog: return fitcheck::accelerator_catalog_json();
-    case Call::format_catalog: return fitcheck::format_catalog_json();
-    case Call::version: return "0.1.0";
-    case Call::config_fields: return fitcheck::config_fields_json();
-    case Call::max_input_bytes: return std::to_string(fitcheck::kMaxConfigBytes);
+    case Call::accelerator_catalog:
+      return fitcheck::accelerator_catalog_json();
+    case Call::format_catalog:
+      return fitcheck::format_catalog_json();
+    case Call::version:
+      return "0.1.0";
+    case Call::config_fields:
+      return fitcheck::config_fields_json();
+    case Call::max_input_bytes:
+      return std::to_string(fitcheck::kMaxConfigBytes);
     case Call::checkpoint_report: {
       // texts[0]: the first bytes of a weight file (raw, not UTF-8); option file_size: its size.
       std::uint64_t file_size = 0;
@@ -106,10 +119,12 @@ std::string report(Call call, const Text* texts, std::uint32_t count) {
         if (key == "file_size") file_size = std::strtoull(std::string(value).c_str(), nullptr, 10);
       return fitcheck::checkpoint_read_json(std::as_bytes(std::span(config.data(), config.size())), file_size);
     }
-    default: break;
+    default:
+      break;
   }
-  throw std::invalid_argument("this function is not in this build of the core (the first-view module has "
-                              "parameters, inference and the catalogs; the full module has every function)");
+  throw std::invalid_argument(
+      "this function is not in this build of the core (the first-view module has "
+      "parameters, inference and the catalogs; the full module has every function)");
 }
 
 }  // namespace

@@ -23,7 +23,11 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: false,
     target: 'es2022',
-    lib: { entry: path.join(import.meta.dirname, 'src/app/element.tsx'), formats: ['es'], fileName: () => 'fitcheck-element.js' },
+    lib: {
+      entry: path.join(import.meta.dirname, 'src/app/element.tsx'),
+      formats: ['es'],
+      fileName: () => 'fitcheck-element.js',
+    },
     rolldownOptions: { output: { codeSplitting: false } },
   },
 });

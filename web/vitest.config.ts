@@ -9,7 +9,12 @@ export default defineConfig({
   root: import.meta.dirname,
   plugins: [preact()],
   resolve: {
-    alias: [{ find: /^\.\.\/generated\/fitcheck(-inference)?\.mjs$/, replacement: path.join(import.meta.dirname, 'tests/support/core-node.ts') }],
+    alias: [
+      {
+        find: /^\.\.\/generated\/fitcheck(-inference)?\.mjs$/,
+        replacement: path.join(import.meta.dirname, 'tests/support/core-node.ts'),
+      },
+    ],
   },
   test: {
     include: ['tests/**/*.test.{ts,tsx}'],

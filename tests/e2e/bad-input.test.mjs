@@ -47,7 +47,8 @@ async function openPage() {
 
 function assertLocalOnly(log) {
   const origin = new URL(server.url).origin;
-  for (const url of log.requests) assert.ok(url.startsWith(origin + '/') || url.startsWith('data:'), `request to ${url}`);
+  for (const url of log.requests)
+    assert.ok(url.startsWith(origin + '/') || url.startsWith('data:'), `request to ${url}`);
   assert.deepEqual(log.errors, []);
 }
 
@@ -86,8 +87,16 @@ test('bad configs pasted into the page show the field and the reason', async () 
     [`{${llamaFields.replace('"vocab_size":1000', '"vocab_size":NaN')}}`, /vocab_size/, /NaN/],
     [`{${llamaFields.replace('"hidden_size":64', '"hidden_size":"64"')}}`, /hidden_size/, /whole number/],
     [`{${llamaFields.replace('"num_hidden_layers":2', '"num_hidden_layers":-2')}}`, /num_hidden_layers/, /at least 1/],
-    [`{${llamaFields.replace('"hidden_size":64', '"hidden_size":1099511627776')}}`, /hidden_size/, /beyond any real model/],
-    [`{${llamaFields.replace('"num_key_value_heads":2', '"num_key_value_heads":3')}}`, /num_key_value_heads/, /not a multiple/],
+    [
+      `{${llamaFields.replace('"hidden_size":64', '"hidden_size":1099511627776')}}`,
+      /hidden_size/,
+      /beyond any real model/,
+    ],
+    [
+      `{${llamaFields.replace('"num_key_value_heads":2', '"num_key_value_heads":3')}}`,
+      /num_key_value_heads/,
+      /not a multiple/,
+    ],
     ['{"model_type":"llama","hidden_size":64}', /num_hidden_layers/, /missing/],
     [`{"model_type":${'['.repeat(200_000)}${']'.repeat(200_000)}}`, /more than 64 levels deep/],
   ];
@@ -150,11 +159,19 @@ test('the served page carries a Content-Security-Policy with no remote origin an
   const html = await (await fetch(server.url)).text();
   const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
   assert.ok(csp, 'no Content-Security-Policy meta element in the served page');
-  const directives = Object.fromEntries(csp.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+  const directives = Object.fromEntries(
+    csp
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values]),
+  );
   assert.deepEqual(directives['default-src'], ["'self'"]);
   for (const [name, values] of Object.entries(directives)) {
     for (const value of values) {
-      assert.ok(!/^(https?:|wss?:|\*|data:.*|blob:)$/.test(value) || (name === 'img-src' && value === 'data:'), `${name} allows ${value}`);
+      assert.ok(
+        !/^(https?:|wss?:|\*|data:.*|blob:)$/.test(value) || (name === 'img-src' && value === 'data:'),
+        `${name} allows ${value}`,
+      );
       assert.notEqual(value, "'unsafe-eval'", `${name} allows eval`);
     }
   }
@@ -193,8 +210,14 @@ test('the served page carries a Content-Security-Policy with no remote origin an
   await page.waitForTimeout(200);
   assert.equal(await page.evaluate(() => window.__inline), undefined);
   const violations = await page.evaluate(() => window.__cspViolations);
-  assert.ok(violations.some((line) => line.startsWith('script-src') && line.endsWith(' eval')), JSON.stringify(violations));
-  assert.ok(violations.some((line) => line.startsWith('script-src') && line.endsWith(' inline')), JSON.stringify(violations));
+  assert.ok(
+    violations.some((line) => line.startsWith('script-src') && line.endsWith(' eval')),
+    JSON.stringify(violations),
+  );
+  assert.ok(
+    violations.some((line) => line.startsWith('script-src') && line.endsWith(' inline')),
+    JSON.stringify(violations),
+  );
   // The only console errors are Chromium's reports of the two blocked probes.
   log.errors = log.errors.filter((line) => !/Content Security Policy/.test(line));
   assertLocalOnly(log);

@@ -31,7 +31,10 @@ const text = (page, id) => page.getByTestId(id).textContent();
 test('the default view: Llama-3.1-8B on one H100 SXM, fits, with capacity answers', async () => {
   const { page, log } = await openPage({ viewport: { width: 1280, height: 900 } });
   assert.equal(await page.getByTestId('gpu').inputValue(), 'h100-sxm-80gb');
-  assert.match(await text(page, 'verdict'), /^Fits on 1 × NVIDIA H100 SXM5 80GB: 16\.85 GiB per GPU of a 71\.68 GiB budget, 54\.83 GiB to spare\.$/);
+  assert.match(
+    await text(page, 'verdict'),
+    /^Fits on 1 × NVIDIA H100 SXM5 80GB: 16\.85 GiB per GPU of a 71\.68 GiB budget, 54\.83 GiB to spare\.$/,
+  );
   assert.equal(await text(page, 'term-weights'), '14.96 GiB');
   // KV cache: 131,072 B/token (32 layers x 8 KV heads x 128 x 2 (K,V) x 2 B) x 4096 tokens = 0.50 GiB.
   assert.equal(await text(page, 'term-kv_cache'), '0.50 GiB');
@@ -56,13 +59,19 @@ test('inference knobs change the numbers; a too-large model does not fit and say
   await page.getByTestId('preset').selectOption('meta-llama--llama-3.1-70b');
   await page.getByTestId('weights').selectOption('bf16');
   await page.getByTestId('gpu').selectOption('rtx-4090');
-  await page.getByTestId('verdict').filter({ hasText: /^Does not fit/ }).waitFor();
+  await page
+    .getByTestId('verdict')
+    .filter({ hasText: /^Does not fit/ })
+    .waitFor();
   assert.match(await text(page, 'verdict'), /GiB short\.$/);
   assert.match(await page.locator('tr[data-row=verdict]').textContent(), /Does not fit, short by/);
   assert.match(await text(page, 'capacity-min_gpus'), /^\d+$/);
   await page.getByTestId('tp').fill('8');
   await page.getByTestId('gpu').selectOption('h100-sxm-80gb');
-  await page.getByTestId('verdict').filter({ hasText: /^Fits on 8 × / }).waitFor();
+  await page
+    .getByTestId('verdict')
+    .filter({ hasText: /^Fits on 8 × / })
+    .waitFor();
   await screenshot(page, 'inference-70b-tp8');
   assertLocalOnly(log, origin());
   await page.close();
@@ -77,7 +86,10 @@ test('a value the core refuses is shown beside its input, and the rest of the pa
   await page.getByTestId('batch').fill('1');
   await page.getByTestId('tp').fill('3');
   // The core names the option when it can (then the message sits beside it), else above the form.
-  assert.match(await page.getByTestId('tp-error').or(page.getByTestId('workload-error')).textContent(), /does not divide/);
+  assert.match(
+    await page.getByTestId('tp-error').or(page.getByTestId('workload-error')).textContent(),
+    /does not divide/,
+  );
   await screenshot(page, 'workload-error');
   assertLocalOnly(log, origin());
   await page.close();
@@ -86,7 +98,10 @@ test('a value the core refuses is shown beside its input, and the rest of the pa
 test('every figure opens to its formula with the numbers substituted; units switch', async () => {
   const { page, log } = await openPage();
   await page.getByRole('button', { name: 'Formula for KV cache' }).click();
-  assert.match(await text(page, 'gpu-memory-kv_cache-formula'), /4096 B\/token\/layer x 4096 tokens x batch 1 x 32 layers/);
+  assert.match(
+    await text(page, 'gpu-memory-kv_cache-formula'),
+    /4096 B\/token\/layer x 4096 tokens x batch 1 x 32 layers/,
+  );
   await page.getByRole('button', { name: 'Formula for Largest batch' }).click();
   assert.match(await text(page, 'capacity-max_batch_size-formula'), /batch 62 uses/);
   await page.getByTestId('unit-GB').check();
@@ -100,7 +115,10 @@ test('the preset search finds a family; "from numbers" builds a config the core 
   const { page, log } = await openPage();
   await page.getByTestId('preset-search').fill('mixtral');
   await page.getByTestId('preset-search').press('Enter');
-  await page.getByTestId('total-params').filter({ hasText: /^(46,702,792,704|140,620,634,112)$/ }).waitFor();
+  await page
+    .getByTestId('total-params')
+    .filter({ hasText: /^(46,702,792,704|140,620,634,112)$/ })
+    .waitFor();
   await page.getByTestId('kind-numbers').check();
   await page.getByLabel('Layers', { exact: true }).fill('32');
   await page.getByLabel('Hidden size').fill('4096');
@@ -160,7 +178,9 @@ test('keyboard only: Tab reaches the inputs with a visible focus ring', async ()
   assert.equal(focused.width, '3px');
   // Every input, select and textarea has a label.
   const unlabelled = await page.evaluate(() =>
-    [...document.querySelectorAll('input, select, textarea')].filter((el) => !el.labels?.length && !el.getAttribute('aria-label')).map((el) => el.outerHTML),
+    [...document.querySelectorAll('input, select, textarea')]
+      .filter((el) => !el.labels?.length && !el.getAttribute('aria-label'))
+      .map((el) => el.outerHTML),
   );
   assert.deepEqual(unlabelled, []);
   assertLocalOnly(log, origin());

@@ -36,14 +36,30 @@ test('from numbers, no config: the classic report equals the script-compatible C
   await page.getByTestId('classic-checkpoint_activations').check();
   await page.getByTestId('classic-partition_activations').check();
   const printed = execFileSync(path.join(repo, 'build/fitcheck'), [
-    'transformer-mem', '--num-layers=32', '--sequence-length=2048', '--num-attention-heads=32', '--hidden-size=4096',
-    '--batch-size-per-gpu=8', '--checkpoint-activations', '--zero-stage=1', '--partition-activations',
-    '--pipeline-parallel-size=1', '--tensor-parallel-size=2', '--num-gpus=128', '--params=6900000000',
+    'transformer-mem',
+    '--num-layers=32',
+    '--sequence-length=2048',
+    '--num-attention-heads=32',
+    '--hidden-size=4096',
+    '--batch-size-per-gpu=8',
+    '--checkpoint-activations',
+    '--zero-stage=1',
+    '--partition-activations',
+    '--pipeline-parallel-size=1',
+    '--tensor-parallel-size=2',
+    '--num-gpus=128',
+    '--params=6900000000',
   ]).toString();
   const total = printed.match(/Total Memory Required for Training: ([0-9.]+ GB)/)[1];
   await page.getByTestId('classic-total').filter({ hasText: total }).waitFor();
   const table = await page.getByTestId('classic-report').textContent();
-  for (const line of ['Model Memory', 'Gradient Memory', 'Activation Memory', 'Optimizer Memory', 'Communication Memory']) {
+  for (const line of [
+    'Model Memory',
+    'Gradient Memory',
+    'Activation Memory',
+    'Optimizer Memory',
+    'Communication Memory',
+  ]) {
     const value = printed.match(new RegExp(`${line}: ([0-9.]+ GB)`))[1];
     assert.ok(table.includes(`${line}${value}`), `${line} ${value} in ${table}`);
   }

@@ -20,7 +20,9 @@ export function presetConfigFile(id) {
 
 /** `build/fitcheck COMMAND CONFIG ARGS... --json`, parsed. */
 export function cli(command, config, args = []) {
-  const out = execFileSync(path.join(repo, 'build/fitcheck'), [command, config, ...args.map(String), '--json'], { encoding: 'utf8' });
+  const out = execFileSync(path.join(repo, 'build/fitcheck'), [command, config, ...args.map(String), '--json'], {
+    encoding: 'utf8',
+  });
   return JSON.parse(out);
 }
 
@@ -28,14 +30,20 @@ export function cli(command, config, args = []) {
  * "--flag: " that `train` puts before the option's message). */
 export function cliError(command, config, args = []) {
   try {
-    execFileSync(path.join(repo, 'build/fitcheck'), [command, config, ...args.map(String), '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(path.join(repo, 'build/fitcheck'), [command, config, ...args.map(String), '--json'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (error) {
-    return String(error.stderr).trim().replace(/^fitcheck: error: /, '').replace(/^--[a-z0-9-]+: /, '');
+    return String(error.stderr)
+      .trim()
+      .replace(/^fitcheck: error: /, '')
+      .replace(/^--[a-z0-9-]+: /, '');
   }
   throw new Error('the CLI accepted the options');
 }
 
-const scale = { s: 1, ms: 1e-3, 'µs': 1e-6 };
+const scale = { s: 1, ms: 1e-3, µs: 1e-6 };
 
 /** "84.92 ms" or ["84.92", "ms"] back to seconds. */
 export function seconds(text, unit) {

@@ -36,27 +36,48 @@ async function freshPage(url = server.url, ready = 'verdict') {
 const llama = 'meta-llama--llama-3.1-8b';
 // An H100 with 24 GiB and 1 TB/s: Llama-3.1-8B's 14.96 GiB of bf16 weights fit in 0.9 x 24 GiB
 // with little room for the cache, and decoding slows with the bandwidth.
-const customFlags = ['--gpu', 'custom', '--custom-gpu-base', 'h100-sxm-80gb', '--custom-gpu-name', 'Small H100',
-  '--custom-gpu-memory-gib', '24', '--custom-gpu-bandwidth-gb-per-s', '1000'];
+const customFlags = [
+  '--gpu',
+  'custom',
+  '--custom-gpu-base',
+  'h100-sxm-80gb',
+  '--custom-gpu-name',
+  'Small H100',
+  '--custom-gpu-memory-gib',
+  '24',
+  '--custom-gpu-bandwidth-gb-per-s',
+  '1000',
+];
 
 const figures = (page) =>
   page.evaluate(() => {
     const pick = (id) => document.querySelector(`[data-testid="${id}"]`)?.textContent;
-    return ['verdict', 'total-params', 'total-per-gpu', 'gpu-budget', 'headroom', 'capacity-max_batch_size', 'capacity-max_context_length',
-      'capacity-min_gpus', 'latency-time_to_first_token', 'latency-decode_step_first', 'latency-end_to_end'].map((id) => [id, pick(id)]);
+    return [
+      'verdict',
+      'total-params',
+      'total-per-gpu',
+      'gpu-budget',
+      'headroom',
+      'capacity-max_batch_size',
+      'capacity-max_context_length',
+      'capacity-min_gpus',
+      'latency-time_to_first_token',
+      'latency-decode_step_first',
+      'latency-end_to_end',
+    ].map((id) => [id, pick(id)]);
   });
 
 async function defineCustom(page) {
   await page.getByTestId('gpu').selectOption('custom');
   await page.getByTestId('custom-gpu').waitFor();
-  assert.equal(await page.getByTestId('custom_gpu_base').inputValue(), 'h100-sxm-80gb');  // the GPU chosen before
+  assert.equal(await page.getByTestId('custom_gpu_base').inputValue(), 'h100-sxm-80gb'); // the GPU chosen before
   await page.getByTestId('custom_gpu_name').fill('Small H100');
   await page.getByTestId('custom_gpu_memory_gib').fill('24');
   await page.getByTestId('custom_gpu_bandwidth_gb_per_s').fill('1000');
   await page.getByTestId('verdict').filter({ hasText: 'Small H100' }).waitFor();
 }
 
-test('a custom GPU: the verdict, capacity and latency are the CLI\'s for the same keys', async () => {
+test("a custom GPU: the verdict, capacity and latency are the CLI's for the same keys", async () => {
   const { page, log, context } = await freshPage();
   const before = await figures(page);
   await defineCustom(page);
@@ -65,8 +86,14 @@ test('a custom GPU: the verdict, capacity and latency are the CLI\'s for the sam
   assert.equal(expected.gpu.memory_bytes, 24 * 2 ** 30);
   const verdict = await page.getByTestId('verdict').textContent();
   assert.match(verdict, expected.fits ? /^Fits on 1 × Small H100/ : /^Does not fit/);
-  assert.equal(number(await page.getByTestId('capacity-max_batch_size').textContent()), expected.capacity.max_batch_size.value);
-  assert.equal(number(await page.getByTestId('capacity-max_context_length').textContent()), expected.capacity.max_context_length.value);
+  assert.equal(
+    number(await page.getByTestId('capacity-max_batch_size').textContent()),
+    expected.capacity.max_batch_size.value,
+  );
+  assert.equal(
+    number(await page.getByTestId('capacity-max_context_length').textContent()),
+    expected.capacity.max_context_length.value,
+  );
   for (const [key, value] of [
     ['time_to_first_token', expected.latency.time_to_first_token_seconds],
     ['decode_step_first', expected.latency.decode_step_first_seconds],
@@ -121,7 +148,7 @@ test('a config.json dropped on the model input loads as if pasted; a non-JSON fi
   const { page, log, context } = await freshPage();
   await dropFile(page, 'notes.txt', 'not json at all');
   await page.getByTestId('config-file-error').filter({ hasText: 'notes.txt is not JSON' }).waitFor();
-  assert.equal(await page.getByTestId('total-params').textContent(), '8,030,261,248');  // nothing loaded
+  assert.equal(await page.getByTestId('total-params').textContent(), '8,030,261,248'); // nothing loaded
   const config = fs.readFileSync(path.join(repo, 'tests/fixtures/configs/Qwen--Qwen2-7B-Instruct.json'), 'utf8');
   await dropFile(page, 'config.json', config);
   // Qwen2-7B-Instruct: 7,615,616,512 parameters, as the CLI counts them.
@@ -142,9 +169,16 @@ function configFile(text) {
 
 test('a planner row on a custom GPU opens with its figures, in the Inference and the Training tab', async () => {
   const big = 'custom_gpu_base=h100-sxm-80gb&custom_gpu_name=Big%20H100&custom_gpu_memory_gib=96';
-  const prefixed = (prefix) => big.split('&').map((pair) => prefix + pair).join('&');
+  const prefixed = (prefix) =>
+    big
+      .split('&')
+      .map((pair) => prefix + pair)
+      .join('&');
   // Serving: the best layout on the custom kind opens in the Inference tab with the custom figures.
-  const serving = await freshPage(`${server.url}#mode=plan&model=preset&preset=${llama}&p.gpus=custom&p.max_gpus=2&p.batches=1,8&${prefixed('p.')}`, 'total-params');
+  const serving = await freshPage(
+    `${server.url}#mode=plan&model=preset&preset=${llama}&p.gpus=custom&p.max_gpus=2&p.batches=1,8&${prefixed('p.')}`,
+    'total-params',
+  );
   await serving.page.getByTestId('plan-best-0-layout').click();
   await serving.page.getByTestId('verdict').filter({ hasText: 'Big H100' }).waitFor();
   assert.equal(await serving.page.getByTestId('gpu').inputValue(), 'custom');
@@ -152,7 +186,10 @@ test('a planner row on a custom GPU opens with its figures, in the Inference and
   assertLocalOnly(serving.log, origin());
   await serving.context.close();
   // Training: the same for the training planner's best layout, whose memory is the row's.
-  const training = await freshPage(`${server.url}#mode=plan&model=preset&preset=${llama}&p.kind=training&q.gpus=custom&q.max_gpus=8&${prefixed('q.')}`, 'total-params');
+  const training = await freshPage(
+    `${server.url}#mode=plan&model=preset&preset=${llama}&p.kind=training&q.gpus=custom&q.max_gpus=8&${prefixed('q.')}`,
+    'total-params',
+  );
   const best = training.page.getByTestId('tplan-best-0-layout');
   await best.waitFor({ timeout: 60000 });
   await best.click();

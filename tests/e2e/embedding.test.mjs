@@ -68,7 +68,10 @@ test('?embed: compact, no page chrome, reproduces the hash, posts its height to 
   assert.equal(await frame.locator('h1').count(), 0);
   assert.equal(await frame.locator('footer').count(), 0);
   await page.waitForFunction(() => window.heights.length > 0 && window.heights.at(-1) > 1000);
-  const [reported, applied] = await page.evaluate(() => [window.heights.at(-1), document.getElementById('calc').getBoundingClientRect().height]);
+  const [reported, applied] = await page.evaluate(() => [
+    window.heights.at(-1),
+    document.getElementById('calc').getBoundingClientRect().height,
+  ]);
   assert.equal(Math.round(applied), reported);
   const full = await frame.getByTestId('open-full').getAttribute('href');
   assert.ok(!full.includes('embed') && full.includes('preset=meta-llama--llama-3.1-70b'), full);
@@ -89,9 +92,17 @@ test('<fitcheck-calculator>: one ES module, two independent elements set by thei
   await two.getByTestId('train-verdict').waitFor();
   // Inputs work inside the shadow root and do not leak to the other element or the URL.
   await one.getByTestId('batch').fill('8');
-  await one.getByTestId('verdict').filter({ hasText: /Fits|Does not fit/ }).waitFor();
+  await one
+    .getByTestId('verdict')
+    .filter({ hasText: /Fits|Does not fit/ })
+    .waitFor();
   assert.equal(new URL(page.url()).hash, '');
-  assert.equal(await page.evaluate(() => document.querySelector('#one').shadowRoot.querySelector('style').textContent.includes('--term-weights')), true);
+  assert.equal(
+    await page.evaluate(() =>
+      document.querySelector('#one').shadowRoot.querySelector('style').textContent.includes('--term-weights'),
+    ),
+    true,
+  );
   // Changing an attribute starts the element afresh on the new preset.
   await page.evaluate(() => document.querySelector('#two').setAttribute('preset', 'qwen--qwen3-0.6b'));
   await two.getByTestId('total-params').filter({ hasText: '596,049,920' }).waitFor();
@@ -110,14 +121,21 @@ test('<fitcheck-calculator mode="plan">: the planner runs inside the one module,
   await page.goto(server.url + 'element-plan.html');
   const element = page.locator('#plan');
   await element.getByTestId('plan-summary').waitFor({ timeout: 30000 });
-  await page.waitForFunction(() => !document.querySelector('#plan').shadowRoot.querySelector('[data-testid=plan-progress]'), null, { timeout: 30000 });
+  await page.waitForFunction(
+    () => !document.querySelector('#plan').shadowRoot.querySelector('[data-testid=plan-progress]'),
+    null,
+    { timeout: 30000 },
+  );
   assert.equal(await element.getByTestId('plan-runner').getAttribute('data-where'), 'main');
   assert.ok((await element.locator('[data-testid=plan-best-table] tbody tr').count()) > 0);
   // Loading a row switches the element to its Inference tab, inside the shadow root.
   await element.getByTestId('plan-best-load-0').click();
   await element.getByTestId('verdict').waitFor();
   assert.deepEqual(workers, []);
-  assert.deepEqual(log.requests.map((url) => new URL(url).pathname), ['/host/element-plan.html', '/host/fitcheck/fitcheck-element.js']);
+  assert.deepEqual(
+    log.requests.map((url) => new URL(url).pathname),
+    ['/host/element-plan.html', '/host/fitcheck/fitcheck-element.js'],
+  );
   assertLocalOnly(log, origin());
   await page.close();
 });
@@ -156,18 +174,26 @@ test('dist/fitcheck.html plans on the page itself (no worker file to start there
   await page.getByTestId('plan-summary').waitFor({ timeout: 30000 });
   await page.waitForFunction(() => !document.querySelector('[data-testid=plan-progress]'), null, { timeout: 30000 });
   assert.equal(await page.getByTestId('plan-runner').getAttribute('data-where'), 'main');
-  assert.match(await page.getByTestId('plan-runner').textContent(), /one-file build runs the planner on the page itself/);
+  assert.match(
+    await page.getByTestId('plan-runner').textContent(),
+    /one-file build runs the planner on the page itself/,
+  );
   assert.ok((await page.locator('[data-testid=plan-best-table] tbody tr').count()) > 0);
   assert.deepEqual(workers, []);
   await screenshot(page, 'offline-plan');
-  assert.deepEqual(log.requests, [`${url}#mode=plan&model=preset&preset=meta-llama--llama-3.1-8b&p.batches=1%2C8`].map((u) => u.split('#')[0]));
+  assert.deepEqual(
+    log.requests,
+    [`${url}#mode=plan&model=preset&preset=meta-llama--llama-3.1-8b&p.batches=1%2C8`].map((u) => u.split('#')[0]),
+  );
   assertLocalOnly(log, 'file://');
   await page.close();
 });
 
 test('the page keeps its Content-Security-Policy: no remote origin, no eval', () => {
   for (const file of ['web/index.html', 'web/dist/index.html']) {
-    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(fs.readFileSync(path.join(repo, file), 'utf8'))[1];
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(
+      fs.readFileSync(path.join(repo, file), 'utf8'),
+    )[1];
     assert.match(csp, /default-src 'self'/);
     assert.match(csp, /script-src 'self' 'wasm-unsafe-eval';/);
     assert.doesNotMatch(csp, /https?:|'unsafe-eval'|\*/);

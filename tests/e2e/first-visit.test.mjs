@@ -24,9 +24,17 @@ test('the first view runs on the inference module alone; Training loads the full
   const page = await browser.newPage();
   const log = watchPage(page);
   await page.goto(server.url);
-  const preloads = await page.locator('link[rel="preload"][as="fetch"], link[rel="modulepreload"]').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
-  assert.ok(preloads.some((href) => /^\.\/assets\/fitcheck-inference-[\w-]+\.wasm$/.test(href)), `preloads: ${preloads}`);
-  assert.ok(preloads.some((href) => /^\.\/assets\/fitcheck-inference-[\w-]+\.js$/.test(href)), `preloads: ${preloads}`);
+  const preloads = await page
+    .locator('link[rel="preload"][as="fetch"], link[rel="modulepreload"]')
+    .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+  assert.ok(
+    preloads.some((href) => /^\.\/assets\/fitcheck-inference-[\w-]+\.wasm$/.test(href)),
+    `preloads: ${preloads}`,
+  );
+  assert.ok(
+    preloads.some((href) => /^\.\/assets\/fitcheck-inference-[\w-]+\.js$/.test(href)),
+    `preloads: ${preloads}`,
+  );
   await page.getByTestId('total-params').waitFor();
   await page.getByTestId('memory-table').waitFor();
   const first = wasmFiles(log);
@@ -37,7 +45,10 @@ test('the first view runs on the inference module alone; Training loads the full
   await page.getByTestId('train-verdict').waitFor();
   const later = wasmFiles(log);
   assert.equal(later.length, 2, `wasm requested: ${later}`);
-  assert.ok(later.some((name) => /^fitcheck-(?!inference)[\w-]+\.wasm$/.test(name)), `wasm requested: ${later}`);
+  assert.ok(
+    later.some((name) => /^fitcheck-(?!inference)[\w-]+\.wasm$/.test(name)),
+    `wasm requested: ${later}`,
+  );
   assertLocalOnly(log, new URL(server.url).origin);
   await page.close();
 });

@@ -29,7 +29,10 @@ async function openPage() {
   return { page, log };
 }
 
-const shown = async (page, key) => [await page.getByTestId(`latency-${key}`).textContent(), await page.getByTestId(`latency-${key}-unit`).textContent()];
+const shown = async (page, key) => [
+  await page.getByTestId(`latency-${key}`).textContent(),
+  await page.getByTestId(`latency-${key}-unit`).textContent(),
+];
 
 /** Waits for the latency table of this request, then checks its figures against the CLI's. */
 async function expectLatency(page, expected, title) {
@@ -66,7 +69,16 @@ test('a fixed case: Llama-3.1-8B, batch 8, prompt 1024 + output 256 on one H100 
   await page.getByTestId('batch').fill('8');
   await page.getByTestId('prompt_len').fill('1024');
   await page.getByTestId('gen_len').fill('256');
-  const expected = cli('infer', config, ['--gpu', 'h100-sxm-80gb', '--batch', 8, '--prompt-len', 1024, '--gen-len', 256]);
+  const expected = cli('infer', config, [
+    '--gpu',
+    'h100-sxm-80gb',
+    '--batch',
+    8,
+    '--prompt-len',
+    1024,
+    '--gen-len',
+    256,
+  ]);
   await expectLatency(page, expected, 'prompt 1,024 + output 256 tokens, batch 8');
   const l = expected.latency;
   // The context is prompt + output: 1280 tokens in the KV cache.
@@ -81,9 +93,14 @@ test('a fixed case: Llama-3.1-8B, batch 8, prompt 1024 + output 256 on one H100 
   const decode = l.lines.filter((line) => line.phase === 'decode_first');
   for (const line of decode) close(seconds(await page.getByTestId(`op-${line.op}-time`).textContent()), line.seconds);
   await page.getByTestId('ops-table').locator('tr[data-row=mlp] button').click();
-  assert.equal(await page.getByTestId('ops-decode-first-mlp-formula').textContent(), decode.find((line) => line.op === 'mlp').formula);
+  assert.equal(
+    await page.getByTestId('ops-decode-first-mlp-formula').textContent(),
+    decode.find((line) => line.op === 'mlp').formula,
+  );
   // The roofline: one mark per op with FLOPs and bytes, of prefill and the first decode step.
-  const plotted = l.lines.filter((line) => ['prefill', 'decode_first'].includes(line.phase) && line.flops > 0 && line.bytes > 0).length;
+  const plotted = l.lines.filter(
+    (line) => ['prefill', 'decode_first'].includes(line.phase) && line.flops > 0 && line.bytes > 0,
+  ).length;
   assert.equal(await page.locator('[data-testid=roofline] .chart-box .mark-group > g').count(), plotted);
   // The JSON export holds the same figures in base units.
   await page.getByTestId('export').locator('summary').click();
@@ -94,7 +111,10 @@ test('a fixed case: Llama-3.1-8B, batch 8, prompt 1024 + output 256 on one H100 
   close(row('Time to first token').value, l.time_to_first_token_seconds, 1e-9);
   assert.equal(row('Time to first token').unit, 's');
   close(row('Cost per million output tokens').value, l.cost_per_million_output_tokens_usd, 1e-9);
-  assert.equal(json.tables.find((t) => t.id === 'ops-prefill').rows.length, l.lines.filter((line) => line.phase === 'prefill').length + 1);
+  assert.equal(
+    json.tables.find((t) => t.id === 'ops-prefill').rows.length,
+    l.lines.filter((line) => line.phase === 'prefill').length + 1,
+  );
   await screenshot(page, 'latency-fixed-case');
   assertLocalOnly(log, origin());
   await page.close();
@@ -107,19 +127,43 @@ test('efficiencies, price, context and fp8 activations reach the core', async ()
   await page.getByTestId('price_per_gpu_hour').fill('4');
   await page.getByTestId('context').fill('8192');
   // The page always sends its prompt and output lengths (3840 + 256 by default).
-  const base = ['--gpu', 'h100-sxm-80gb', '--flops-efficiency', 0.5, '--hbm-efficiency', 0.6, '--price-per-gpu-hour', 4, '--context', 8192, '--prompt-len', 3840, '--gen-len', 256];
+  const base = [
+    '--gpu',
+    'h100-sxm-80gb',
+    '--flops-efficiency',
+    0.5,
+    '--hbm-efficiency',
+    0.6,
+    '--price-per-gpu-hour',
+    4,
+    '--context',
+    8192,
+    '--prompt-len',
+    3840,
+    '--gen-len',
+    256,
+  ];
   await page.getByTestId('latency-price_per_hour').filter({ hasText: /^4$/ }).waitFor();
   await expectLatency(page, cli('infer', config, base), 'prompt 3,840 + output 256 tokens, batch 1');
   // The KV cache holds the 8192-token context, not prompt + output.
-  assert.equal(await page.getByTestId('total-per-gpu').textContent(), `${(cli('infer', config, base).total_bytes_per_gpu / 2 ** 30).toFixed(2)} GiB`);
+  assert.equal(
+    await page.getByTestId('total-per-gpu').textContent(),
+    `${(cli('infer', config, base).total_bytes_per_gpu / 2 ** 30).toFixed(2)} GiB`,
+  );
   await page.getByTestId('weights').selectOption('fp8');
   await page.getByTestId('fp8_activations').uncheck();
   const weightOnly = cli('infer', config, [...base, '--weights', 'fp8', '--fp8-activations', 'false']);
   assert.equal(weightOnly.latency.assumptions_used.matmul_dtype, 'bf16');
-  await page.getByTestId('latency-table').getByRole('rowheader', { name: 'Matrix products in bf16 (fp8 activations off)', exact: true }).waitFor();
+  await page
+    .getByTestId('latency-table')
+    .getByRole('rowheader', { name: 'Matrix products in bf16 (fp8 activations off)', exact: true })
+    .waitFor();
   await expectLatency(page, weightOnly, 'prompt 3,840 + output 256 tokens');
   await page.getByTestId('fp8_activations').check();
-  await page.getByTestId('latency-table').getByRole('rowheader', { name: 'Matrix products in fp8', exact: true }).waitFor();
+  await page
+    .getByTestId('latency-table')
+    .getByRole('rowheader', { name: 'Matrix products in fp8', exact: true })
+    .waitFor();
   await expectLatency(page, cli('infer', config, [...base, '--weights', 'fp8']), 'prompt 3,840 + output 256 tokens');
   assertLocalOnly(log, origin());
   await page.close();
@@ -128,15 +172,27 @@ test('efficiencies, price, context and fp8 activations reach the core', async ()
 test('a latency value the core refuses is shown beside its input, with the CLI message', async () => {
   const { page, log } = await openPage();
   await page.getByTestId('gen_len').fill('0');
-  assert.equal(await page.getByTestId('gen_len-error').textContent(), cliError('infer', config, ['--gpu', 'h100-sxm-80gb', '--gen-len', 0]));
+  assert.equal(
+    await page.getByTestId('gen_len-error').textContent(),
+    cliError('infer', config, ['--gpu', 'h100-sxm-80gb', '--gen-len', 0]),
+  );
   await page.getByTestId('gen_len').fill('256');
   await page.getByTestId('context').fill('1000');
-  assert.equal(await page.getByTestId('context-error').textContent(), cliError('infer', config, ['--gpu', 'h100-sxm-80gb', '--context', 1000, '--prompt-len', 3840, '--gen-len', 256]));
+  assert.equal(
+    await page.getByTestId('context-error').textContent(),
+    cliError('infer', config, ['--gpu', 'h100-sxm-80gb', '--context', 1000, '--prompt-len', 3840, '--gen-len', 256]),
+  );
   await page.getByTestId('context').fill('');
   await page.getByTestId('flops_efficiency').fill('2');
   // The CLI writes the bounds as 0.01 and 1, the WebAssembly build as 0.010000 and 1.000000.
-  assert.match(cliError('infer', config, ['--gpu', 'h100-sxm-80gb', '--flops-efficiency', 2]), /^option 'flops_efficiency' must be between 0\.01 and 1, got 2$/);
-  assert.match(await page.getByTestId('flops_efficiency-error').textContent(), /^option 'flops_efficiency' must be between 0\.01(0000)? and 1(\.000000)?, got 2$/);
+  assert.match(
+    cliError('infer', config, ['--gpu', 'h100-sxm-80gb', '--flops-efficiency', 2]),
+    /^option 'flops_efficiency' must be between 0\.01 and 1, got 2$/,
+  );
+  assert.match(
+    await page.getByTestId('flops_efficiency-error').textContent(),
+    /^option 'flops_efficiency' must be between 0\.01(0000)? and 1(\.000000)?, got 2$/,
+  );
   await page.getByTestId('flops_efficiency').fill('0.7');
   await page.getByTestId('latency-time_to_first_token').waitFor();
   // Without a GPU there is no latency, and the page says what to do.

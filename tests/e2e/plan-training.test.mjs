@@ -29,7 +29,8 @@ async function openPlan(hash = '') {
   const log = watchPage(page);
   await page.goto(server.url + hash);
   await page.getByTestId('total-params').waitFor();
-  if ((await page.getByTestId('tab-plan').getAttribute('aria-selected')) !== 'true') await page.getByTestId('tab-plan').click();
+  if ((await page.getByTestId('tab-plan').getAttribute('aria-selected')) !== 'true')
+    await page.getByTestId('tab-plan').click();
   return { page, log };
 }
 
@@ -47,26 +48,43 @@ test('switched to training, the best layouts are the CLI best, row for row', asy
   await page.getByTestId('tplan-max_gpus').fill('32');
   // Only the two kinds: untick the third default one.
   await page.getByTestId('tplan-gpus-h200').uncheck();
-  await page.getByTestId('tplan-summary').filter({ hasText: /on 2 GPU kinds/ }).waitFor({ timeout: 60000 });
+  await page
+    .getByTestId('tplan-summary')
+    .filter({ hasText: /on 2 GPU kinds/ })
+    .waitFor({ timeout: 60000 });
   await settled(page);
   // The kinds in the page's order (the catalog's), which breaks ties between equal layouts.
   const hash = new URLSearchParams(new URL(page.url()).hash.slice(1));
   assert.deepEqual(hash.get('q.gpus').split(',').sort(), gpus.split(',').sort());
   const expected = cli('plan', config, ['--mode', 'training', '--gpus', hash.get('q.gpus'), '--max-gpus', 32]);
   assert.ok(expected.best.length > 0);
-  assert.match(await page.getByTestId('tplan-summary').textContent(), new RegExp(`^${thousands(expected.evaluated)} layouts evaluated on 2 GPU kinds; ${thousands(expected.feasible)} fit`));
+  assert.match(
+    await page.getByTestId('tplan-summary').textContent(),
+    new RegExp(
+      `^${thousands(expected.evaluated)} layouts evaluated on 2 GPU kinds; ${thousands(expected.feasible)} fit`,
+    ),
+  );
   assert.equal(await page.locator('[data-testid=tplan-best-table] tbody tr').count(), expected.best.length);
   for (const [i, best] of expected.best.entries()) {
     const layout = await cell(page, i, 'layout');
-    assert.ok(layout.startsWith(`${best.gpus} × `) && layout.includes(`tp ${best.tp}, pp ${best.pp}, dp ${best.dp}`), `row ${i}: ${layout}`);
+    assert.ok(
+      layout.startsWith(`${best.gpus} × `) && layout.includes(`tp ${best.tp}, pp ${best.pp}, dp ${best.dp}`),
+      `row ${i}: ${layout}`,
+    );
     if (best.cp > 1) assert.ok(layout.includes(`cp ${best.cp}`));
     assert.equal(await cell(page, i, 'zero'), String(best.zero));
-    assert.equal(await cell(page, i, 'micro_batch_x_accumulation'), `${thousands(best.micro_batch)} × ${thousands(best.micro_batches)}`);
+    assert.equal(
+      await cell(page, i, 'micro_batch_x_accumulation'),
+      `${thousands(best.micro_batch)} × ${thousands(best.micro_batches)}`,
+    );
     assert.ok((await cell(page, i, 'recompute')).startsWith(best.recompute));
     close(Number((await cell(page, i, 'train_cost_usd')).replaceAll(',', '')), best.train_cost_usd);
   }
   assert.equal(await page.locator('[data-testid=tplan-frontier-table] tbody tr').count(), expected.frontier.length);
-  assert.equal(await page.locator('[data-testid=tplan-frontier-chart] .series-frontier path').count(), expected.frontier.length + 1);
+  assert.equal(
+    await page.locator('[data-testid=tplan-frontier-chart] .series-frontier path').count(),
+    expected.frontier.length + 1,
+  );
   assert.equal(await page.getByTestId('tplan-runner').getAttribute('data-where'), 'worker');
   // The export holds the same rows: the JSON table of the best layouts is the CLI's, in base units.
   await page.getByTestId('export').locator('summary').click();
@@ -87,16 +105,30 @@ test('switched to training, the best layouts are the CLI best, row for row', asy
   // A global batch that is no whole number of sequences is refused beside its input, with the CLI's words.
   await page.getByTestId('tplan-global_batch_tokens').fill('5000');
   await page.getByTestId('tplan-global_batch_tokens-error').waitFor();
-  assert.match(await page.getByTestId('tplan-global_batch_tokens-error').textContent(), /^the global batch \(5000 tokens\) must be a whole number of sequences of seq_len 4096 tokens$/);
+  assert.match(
+    await page.getByTestId('tplan-global_batch_tokens-error').textContent(),
+    /^the global batch \(5000 tokens\) must be a whole number of sequences of seq_len 4096 tokens$/,
+  );
   assertLocalOnly(log, origin());
   await page.close();
 });
 
 test('a linked objective gives the CLI order, and a row opens in the Training tab with the same figures', async () => {
-  const { page, log } = await openPlan(`#mode=plan&model=preset&preset=meta-llama--llama-3.1-8b&p.kind=training&q.gpus=${gpus}&q.max_gpus=16&q.objective=lowest_cost`);
+  const { page, log } = await openPlan(
+    `#mode=plan&model=preset&preset=meta-llama--llama-3.1-8b&p.kind=training&q.gpus=${gpus}&q.max_gpus=16&q.objective=lowest_cost`,
+  );
   await page.locator('#tplan-best-title', { hasText: 'lowest cost to train first' }).waitFor({ timeout: 60000 });
   await settled(page);
-  const expected = cli('plan', config, ['--mode', 'training', '--gpus', gpus, '--max-gpus', 16, '--objective', 'lowest_cost']);
+  const expected = cli('plan', config, [
+    '--mode',
+    'training',
+    '--gpus',
+    gpus,
+    '--max-gpus',
+    16,
+    '--objective',
+    'lowest_cost',
+  ]);
   const best = expected.best[0];
   assert.equal(await cell(page, 0, 'zero'), String(best.zero));
   await page.getByTestId('tplan-best-0-layout').click();
@@ -111,7 +143,10 @@ test('a linked objective gives the CLI order, and a row opens in the Training ta
   assert.equal(await page.getByTestId('train-recompute').inputValue(), best.recompute);
   assert.equal(await page.getByTestId('train-sharding').inputValue(), `zero:${best.zero}`);
   // The Training tab's memory and step time are the row's.
-  await page.getByTestId('train-total-bytes').filter({ hasText: new RegExp(`^${thousands(best.memory_bytes_per_gpu)}$`) }).waitFor();
+  await page
+    .getByTestId('train-total-bytes')
+    .filter({ hasText: new RegExp(`^${thousands(best.memory_bytes_per_gpu)}$`) })
+    .waitFor();
   await page.getByTestId('train-time-step').waitFor();
   const step = await page.getByTestId('train-time-step').textContent();
   const unit = await page.getByTestId('train-time-step').locator('xpath=following-sibling::td[1]').textContent();
@@ -123,7 +158,9 @@ test('a linked objective gives the CLI order, and a row opens in the Training ta
 test('on a 360px phone screen the training plans scroll inside their tables, not the page', async () => {
   const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
   const log = watchPage(page);
-  await page.goto(`${server.url}#mode=plan&model=preset&preset=meta-llama--llama-3.1-8b&p.kind=training&q.gpus=h100-sxm-80gb&q.max_gpus=8`);
+  await page.goto(
+    `${server.url}#mode=plan&model=preset&preset=meta-llama--llama-3.1-8b&p.kind=training&q.gpus=h100-sxm-80gb&q.max_gpus=8`,
+  );
   await page.getByTestId('total-params').waitFor();
   await settled(page);
   await page.getByTestId('tplan-best-table').waitFor();

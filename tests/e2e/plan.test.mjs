@@ -28,7 +28,8 @@ async function openPlan(hash = '') {
   page.on('worker', (worker) => workers.push(worker.url()));
   await page.goto(server.url + hash);
   await page.getByTestId('total-params').waitFor();
-  if ((await page.getByTestId('tab-plan').getAttribute('aria-selected')) !== 'true') await page.getByTestId('tab-plan').click();
+  if ((await page.getByTestId('tab-plan').getAttribute('aria-selected')) !== 'true')
+    await page.getByTestId('tab-plan').click();
   return { page, log, workers };
 }
 
@@ -69,19 +70,43 @@ test('the sweep runs in a Web Worker, shows progress, and its best layout is the
   await page.getByTestId('plan-weights-bf16').check();
   await page.getByTestId('plan-weights-fp8').check();
   await page.getByTestId('plan-batches').fill('1,8,64');
-  await page.getByTestId('plan-summary').filter({ hasText: /^[\d,]+ layouts evaluated/ }).waitFor();
+  await page
+    .getByTestId('plan-summary')
+    .filter({ hasText: /^[\d,]+ layouts evaluated/ })
+    .waitFor();
   await settled(page);
-  const expected = cli('plan', config, ['--gpus', 'h100-sxm-80gb,h200,a100-sxm-80gb,l40s', '--weights', 'bf16,fp8', '--kv-dtypes', 'bf16', '--batches', '1,8,64']);
-  assert.match(await page.getByTestId('plan-summary').textContent(), new RegExp(`^${expected.evaluated.toLocaleString('en-US')} layouts evaluated on 4 GPU kinds; ${expected.feasible.toLocaleString('en-US')} fit`));
+  const expected = cli('plan', config, [
+    '--gpus',
+    'h100-sxm-80gb,h200,a100-sxm-80gb,l40s',
+    '--weights',
+    'bf16,fp8',
+    '--kv-dtypes',
+    'bf16',
+    '--batches',
+    '1,8,64',
+  ]);
+  assert.match(
+    await page.getByTestId('plan-summary').textContent(),
+    new RegExp(
+      `^${expected.evaluated.toLocaleString('en-US')} layouts evaluated on 4 GPU kinds; ${expected.feasible.toLocaleString('en-US')} fit`,
+    ),
+  );
   expectFirstRow((await exportedBest(page))[0], expected.best[0]);
   assert.equal(await page.getByTestId('plan-best-0-batch').textContent(), String(expected.best[0].batch));
   assert.equal(await page.locator('[data-testid=plan-best-table] tbody tr').count(), expected.best.length);
   assert.equal(await page.locator('[data-testid=plan-frontier-table] tbody tr').count(), expected.frontier.length);
-  assert.equal(await page.locator('[data-testid=plan-frontier-chart] .series-frontier path').count(), expected.frontier.length + 1);
+  assert.equal(
+    await page.locator('[data-testid=plan-frontier-chart] .series-frontier path').count(),
+    expected.frontier.length + 1,
+  );
   assert.equal(await page.evaluate(() => window.sawProgress), true);
   // A Web Worker from this origin did the work.
   assert.equal(await page.getByTestId('plan-runner').getAttribute('data-where'), 'worker');
-  assert.ok(workers.length >= 1 && workers.every((url) => url.startsWith(origin()) && /\/assets\/plan-worker-[\w-]+\.js$/.test(url)), workers.join(', '));
+  assert.ok(
+    workers.length >= 1 &&
+      workers.every((url) => url.startsWith(origin()) && /\/assets\/plan-worker-[\w-]+\.js$/.test(url)),
+    workers.join(', '),
+  );
   await screenshot(page, 'plan-best');
   assertLocalOnly(log, origin());
   await page.close();
@@ -94,7 +119,18 @@ test('another objective and latency targets give the CLI answer too', async () =
   await page.getByTestId('plan-max_gpus').fill('4');
   await page.locator('#plan-best-title', { hasText: 'lowest cost per output token first' }).waitFor();
   await settled(page);
-  const expected = cli('plan', config, ['--gpus', 'h100-sxm-80gb,h200,a100-sxm-80gb,l40s', '--kv-dtypes', 'bf16', '--objective', 'lowest_cost', '--tpot', 0.02, '--max-gpus', 4]);
+  const expected = cli('plan', config, [
+    '--gpus',
+    'h100-sxm-80gb,h200,a100-sxm-80gb,l40s',
+    '--kv-dtypes',
+    'bf16',
+    '--objective',
+    'lowest_cost',
+    '--tpot',
+    0.02,
+    '--max-gpus',
+    4,
+  ]);
   expectFirstRow((await exportedBest(page))[0], expected.best[0]);
   // A constraint the core refuses is shown beside its input.
   await page.getByTestId('plan-batches').fill('1,x');
@@ -137,14 +173,22 @@ test('the page does not wait for a long sweep: the main thread stays free while 
   });
   // Up to 64 GPUs, 5 formats, 3 KV dtypes, 11 batch sizes: each GPU kind's call takes a few hundred
   // milliseconds on a two-core machine (fitcheck plan ... --max-gpus 64), longer than any pause allowed.
-  const heavy = { 'p.max_gpus': '64', 'p.weights': 'bf16,fp8,q4_k_m,int8,nf4', 'p.kv_dtypes': 'bf16,fp8,int8', 'p.batches': '1,2,4,8,16,32,64,128,256,512,1024' };
+  const heavy = {
+    'p.max_gpus': '64',
+    'p.weights': 'bf16,fp8,q4_k_m,int8,nf4',
+    'p.kv_dtypes': 'bf16,fp8,int8',
+    'p.batches': '1,2,4,8,16,32,64,128,256,512,1024',
+  };
   const started = Date.now();
   await page.evaluate((changes) => {
     const params = new URLSearchParams(location.hash.slice(1));
     for (const [key, value] of Object.entries(changes)) params.set(key, value);
     location.hash = params.toString();
   }, heavy);
-  await page.getByTestId('plan-summary').filter({ hasText: /^[\d,]{6,} layouts evaluated/ }).waitFor({ timeout: 90000 });
+  await page
+    .getByTestId('plan-summary')
+    .filter({ hasText: /^[\d,]{6,} layouts evaluated/ })
+    .waitFor({ timeout: 90000 });
   await settled(page);
   const elapsed = Date.now() - started;
   const longest = await page.evaluate(() => (clearInterval(window.lagTimer), window.longest));

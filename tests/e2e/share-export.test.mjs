@@ -34,7 +34,19 @@ async function freshPage(url = server.url) {
 const shown = (page) =>
   page.evaluate(() => {
     const pick = (id) => document.querySelector(`[data-testid="${id}"]`)?.textContent;
-    return ['verdict', 'total-params', 'term-weights', 'term-kv_cache', 'term-activations', 'total-per-gpu', 'gpu-budget', 'headroom', 'capacity-max_batch_size', 'capacity-max_context_length', 'capacity-min_gpus'].map((id) => [id, pick(id)]);
+    return [
+      'verdict',
+      'total-params',
+      'term-weights',
+      'term-kv_cache',
+      'term-activations',
+      'total-per-gpu',
+      'gpu-budget',
+      'headroom',
+      'capacity-max_batch_size',
+      'capacity-max_context_length',
+      'capacity-min_gpus',
+    ].map((id) => [id, pick(id)]);
   });
 
 async function copiedLink(page) {
@@ -116,7 +128,12 @@ test('exports: Markdown, CSV and JSON hold the numbers on screen; copy puts them
   await page.getByTestId('export').locator('summary').click();
 
   const markdown = await page.getByTestId('export-text').inputValue();
-  assert.match(markdown, new RegExp(`\\| KV cache \\| [\\d,]+ \\| ${kv} \\| [\\d.]+ % \\| 4096 B/token/layer x 4096 tokens x batch 4 x 32 layers \\|`));
+  assert.match(
+    markdown,
+    new RegExp(
+      `\\| KV cache \\| [\\d,]+ \\| ${kv} \\| [\\d.]+ % \\| 4096 B/token/layer x 4096 tokens x batch 4 x 32 layers \\|`,
+    ),
+  );
   assert.match(markdown, new RegExp(`\\| Total per GPU \\| [\\d,]+ \\| ${total} \\|`));
   assert.match(markdown, new RegExp(`\\| Largest batch \\| ${maxBatch} \\| kv cache \\|`));
   assert.match(markdown, new RegExp(`\\| Total \\| ${params} \\|`));
@@ -126,7 +143,10 @@ test('exports: Markdown, CSV and JSON hold the numbers on screen; copy puts them
 
   await page.getByTestId('export-csv').check();
   const csv = await page.getByTestId('export-text').inputValue();
-  assert.ok(csv.split('\n').some((line) => line.startsWith(`KV cache,"2,147,483,648",${kv},`)), csv);
+  assert.ok(
+    csv.split('\n').some((line) => line.startsWith(`KV cache,"2,147,483,648",${kv},`)),
+    csv,
+  );
   assert.ok(csv.includes(`Total,"${params}",`));
 
   await page.getByTestId('export-json').check();
@@ -136,7 +156,10 @@ test('exports: Markdown, CSV and JSON hold the numbers on screen; copy puts them
   assert.equal(memory.rows.find((r) => r.term === 'KV cache').bytes, 2147483648);
   assert.equal(memory.rows.find((r) => r.term === 'KV cache').gib, 2);
   assert.equal(json.tables.find((t) => t.id === 'capacity').rows[0].answer, Number(maxBatch));
-  assert.equal(json.tables.find((t) => t.id === 'parameters').rows.find((r) => r.component === 'Total').params, 8030261248);
+  assert.equal(
+    json.tables.find((t) => t.id === 'parameters').rows.find((r) => r.component === 'Total').params,
+    8030261248,
+  );
   assert.equal(json.workload.batch, 4);
   await screenshot(page, 'export-json');
   assertLocalOnly(log, origin());

@@ -19,8 +19,14 @@ after(async () => {
 });
 
 const tabs = {
-  training: { hash: '#mode=training&model=preset&preset=meta-llama--llama-3.1-8b&t.gpus=8&t.zero=3', ready: 'train-verdict' },
-  plan: { hash: '#mode=plan&model=preset&preset=meta-llama--llama-3.1-8b&p.weights=bf16%2Cfp8', ready: 'plan-frontier-chart' },
+  training: {
+    hash: '#mode=training&model=preset&preset=meta-llama--llama-3.1-8b&t.gpus=8&t.zero=3',
+    ready: 'train-verdict',
+  },
+  plan: {
+    hash: '#mode=plan&model=preset&preset=meta-llama--llama-3.1-8b&p.weights=bf16%2Cfp8',
+    ready: 'plan-frontier-chart',
+  },
 };
 
 for (const [tab, { hash, ready }] of Object.entries(tabs)) {
@@ -36,7 +42,9 @@ for (const [tab, { hash, ready }] of Object.entries(tabs)) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.goto(server.url + hash);
       await page.getByTestId(ready).waitFor({ timeout: 30000 });
-      await page.waitForFunction(() => !document.querySelector('[data-testid=plan-progress]'), null, { timeout: 30000 });
+      await page.waitForFunction(() => !document.querySelector('[data-testid=plan-progress]'), null, {
+        timeout: 30000,
+      });
       assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), width);
       await screenshot(page, `${tab}-${width}-${scheme}`);
       assertLocalOnly(log, new URL(server.url).origin + '/');

@@ -29,17 +29,30 @@ async function openTraining(url = server.url) {
   const log = watchPage(page);
   await page.goto(url);
   await page.getByTestId('total-params').waitFor();
-  if ((await page.getByTestId('tab-training').getAttribute('aria-selected')) !== 'true') await page.getByTestId('tab-training').click();
+  if ((await page.getByTestId('tab-training').getAttribute('aria-selected')) !== 'true')
+    await page.getByTestId('tab-training').click();
   await page.getByTestId('train-verdict').waitFor();
   return { page, log, context };
 }
 
 /** The shown total equals the CLI's, byte for byte, and so do the verdict and the largest micro-batch. */
 async function expectTraining(page, expected) {
-  await page.getByTestId('train-total-bytes').filter({ hasText: new RegExp(`^${thousands(expected.total_bytes_per_gpu)}$`) }).waitFor();
-  assert.match(await page.getByTestId('train-verdict').textContent(), expected.fits ? /^Fits on / : /^Does not fit on /);
-  assert.equal(await page.getByTestId('train-capacity-max_micro_batch_size').textContent(), thousands(expected.max_micro_batch_size));
-  assert.equal(await page.getByTestId('train-headroom').textContent(), `${(Math.abs(expected.headroom_bytes) / 2 ** 30).toFixed(2)} GiB`);
+  await page
+    .getByTestId('train-total-bytes')
+    .filter({ hasText: new RegExp(`^${thousands(expected.total_bytes_per_gpu)}$`) })
+    .waitFor();
+  assert.match(
+    await page.getByTestId('train-verdict').textContent(),
+    expected.fits ? /^Fits on / : /^Does not fit on /,
+  );
+  assert.equal(
+    await page.getByTestId('train-capacity-max_micro_batch_size').textContent(),
+    thousands(expected.max_micro_batch_size),
+  );
+  assert.equal(
+    await page.getByTestId('train-headroom').textContent(),
+    `${(Math.abs(expected.headroom_bytes) / 2 ** 30).toFixed(2)} GiB`,
+  );
 }
 
 test('the default run and a sharded one show the CLI totals, verdicts and largest micro-batch', async () => {
@@ -50,7 +63,20 @@ test('the default run and a sharded one show the CLI totals, verdicts and larges
   await page.getByTestId('train-micro_batch').fill('2');
   await page.getByTestId('train-seq_len').fill('8192');
   await page.getByTestId('train-recompute').selectOption('selective');
-  const sharded = cli('train', config, ['--gpu', 'h100-sxm-80gb', '--gpus', 8, '--zero', 3, '--micro-batch', 2, '--seq-len', 8192, '--recompute', 'selective']);
+  const sharded = cli('train', config, [
+    '--gpu',
+    'h100-sxm-80gb',
+    '--gpus',
+    8,
+    '--zero',
+    3,
+    '--micro-batch',
+    2,
+    '--seq-len',
+    8192,
+    '--recompute',
+    'selective',
+  ]);
   await expectTraining(page, sharded);
   assert.match(await page.locator('#train-dp-help').textContent(), new RegExp(`= ${sharded.parallel.dp}$`));
   // Step time and cost, to the 4 digits shown.
@@ -59,14 +85,34 @@ test('the default run and a sharded one show the CLI totals, verdicts and larges
   close(seconds(step, unit), sharded.time.step_seconds);
   await page.getByTestId('train-train_tokens').fill('1e9');
   await page.getByTestId('train-flops_efficiency').fill('0.4');
-  const shorter = cli('train', config, ['--gpu', 'h100-sxm-80gb', '--gpus', 8, '--zero', 3, '--micro-batch', 2, '--seq-len', 8192, '--recompute', 'selective', '--train-tokens', '1e9', '--flops-efficiency', 0.4]);
+  const shorter = cli('train', config, [
+    '--gpu',
+    'h100-sxm-80gb',
+    '--gpus',
+    8,
+    '--zero',
+    3,
+    '--micro-batch',
+    2,
+    '--seq-len',
+    8192,
+    '--recompute',
+    'selective',
+    '--train-tokens',
+    '1e9',
+    '--flops-efficiency',
+    0.4,
+  ]);
   await page.getByTestId('training-time-table').locator('caption', { hasText: 'compute efficiency 0.4' }).waitFor();
   close(number(await page.getByTestId('train-time-mfu').textContent()) / 100, shorter.time.mfu);
   close(number(await page.getByTestId('train-time-train_gpu_hours').textContent()), shorter.time.train_gpu_hours);
   close(number(await page.getByTestId('train-time-train_cost').textContent()), shorter.time.train_cost_usd);
   // Each term opens to the core's formula.
   await page.getByRole('button', { name: 'Formula for Optimizer states' }).click();
-  assert.match(await page.getByTestId('training-memory-table').textContent(), new RegExp(sharded.terms.find((t) => t.name === 'optimizer states').formula.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  assert.match(
+    await page.getByTestId('training-memory-table').textContent(),
+    new RegExp(sharded.terms.find((t) => t.name === 'optimizer states').formula.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+  );
   await screenshot(page, 'training-zero3');
   assertLocalOnly(log, origin() + '/');
   await context.close();
@@ -77,17 +123,51 @@ test('FSDP hybrid sharding, LoRA and QLoRA reach the core', async () => {
   await page.getByTestId('train-gpus').fill('16');
   await page.getByTestId('train-sharding').selectOption('fsdp:hybrid_shard');
   await page.getByTestId('train-fsdp_shard_group').fill('4');
-  await expectTraining(page, cli('train', config, ['--gpu', 'h100-sxm-80gb', '--gpus', 16, '--fsdp', 'hybrid_shard', '--fsdp-shard-group', 4]));
+  await expectTraining(
+    page,
+    cli('train', config, ['--gpu', 'h100-sxm-80gb', '--gpus', 16, '--fsdp', 'hybrid_shard', '--fsdp-shard-group', 4]),
+  );
   await page.getByTestId('train-sharding').selectOption('zero:0');
   await page.getByTestId('train-gpus').fill('1');
   await page.getByTestId('train-lora_rank').fill('16');
   await page.getByTestId('train-qlora').check();
   await page.getByTestId('train-lora_modules').getByLabel('o', { exact: true }).uncheck();
-  await expectTraining(page, cli('train', config, ['--gpu', 'h100-sxm-80gb', '--gpus', 1, '--zero', 0, '--lora-rank', 16, '--qlora', '--lora-modules', 'q,k,v,gate,up,down']));
+  await expectTraining(
+    page,
+    cli('train', config, [
+      '--gpu',
+      'h100-sxm-80gb',
+      '--gpus',
+      1,
+      '--zero',
+      0,
+      '--lora-rank',
+      16,
+      '--qlora',
+      '--lora-modules',
+      'q,k,v,gate,up,down',
+    ]),
+  );
   await page.getByTestId('train-precision').selectOption('fp16-mixed');
   await page.getByTestId('train-optimizer').selectOption('adam8bit');
   await page.getByTestId('train-eager_attention').check();
-  await expectTraining(page, cli('train', config, ['--gpu', 'h100-sxm-80gb', '--lora-rank', 16, '--qlora', '--lora-modules', 'q,k,v,gate,up,down', '--precision', 'fp16-mixed', '--optimizer', 'adam8bit', '--eager-attention']));
+  await expectTraining(
+    page,
+    cli('train', config, [
+      '--gpu',
+      'h100-sxm-80gb',
+      '--lora-rank',
+      16,
+      '--qlora',
+      '--lora-modules',
+      'q,k,v,gate,up,down',
+      '--precision',
+      'fp16-mixed',
+      '--optimizer',
+      'adam8bit',
+      '--eager-attention',
+    ]),
+  );
   assertLocalOnly(log, origin() + '/');
   await context.close();
 });
@@ -96,11 +176,17 @@ test('a refused run is reported beside the input the core names, with the CLI me
   const { page, log, context } = await openTraining();
   await page.getByTestId('train-gpus').fill('8');
   await page.getByTestId('train-tp').fill('3');
-  assert.equal(await page.getByTestId('train-gpus-error').textContent(), cliError('train', config, ['--gpus', 8, '--tp', 3]));
+  assert.equal(
+    await page.getByTestId('train-gpus-error').textContent(),
+    cliError('train', config, ['--gpus', 8, '--tp', 3]),
+  );
   await page.getByTestId('training-blocked').waitFor();
   await page.getByTestId('train-tp').fill('1');
   await page.getByTestId('train-offload_params').check();
-  assert.equal(await page.getByTestId('train-offload_params-error').textContent(), cliError('train', config, ['--gpus', 8, '--offload-params']));
+  assert.equal(
+    await page.getByTestId('train-offload_params-error').textContent(),
+    cliError('train', config, ['--gpus', 8, '--offload-params']),
+  );
   await screenshot(page, 'training-refused');
   assertLocalOnly(log, origin() + '/');
   await context.close();
@@ -118,7 +204,10 @@ test('a copied link reopens the training run; export and compare work on trainin
   const link = await page.evaluate(() => navigator.clipboard.readText());
   assert.match(new URL(link).hash, /mode=training/);
   const second = await openTraining(link);
-  await second.page.getByTestId('train-total-bytes').filter({ hasText: thousands(expected.total_bytes_per_gpu) }).waitFor();
+  await second.page
+    .getByTestId('train-total-bytes')
+    .filter({ hasText: thousands(expected.total_bytes_per_gpu) })
+    .waitFor();
   assert.equal(await second.page.getByTestId('train-sharding').inputValue(), 'fsdp:full_shard');
   assert.match(await second.page.getByTestId('train-verdict').textContent(), / GB /);
   // Export: the training tables, the total byte for byte.
@@ -134,7 +223,10 @@ test('a copied link reopens the training run; export and compare work on trainin
   await page.getByTestId('train-optimizer').selectOption('adafactor');
   await page.getByTestId('current-precision').filter({ hasText: 'adafactor' }).waitFor();
   assert.equal(await page.getByTestId('pinned-precision').textContent(), 'bf16-mixed / adamw');
-  assert.notEqual(await page.getByTestId('pinned-total').textContent(), await page.getByTestId('current-total').textContent());
+  assert.notEqual(
+    await page.getByTestId('pinned-total').textContent(),
+    await page.getByTestId('current-total').textContent(),
+  );
   await screenshot(page, 'training-compare');
   assertLocalOnly(log, origin() + '/');
   assertLocalOnly(second.log, origin() + '/');

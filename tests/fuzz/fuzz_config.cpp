@@ -41,9 +41,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (inventory != count.total) fuzz::fail("weight_tensors does not sum to count_parameters", text);
   const ParameterBreakdown& b = count.breakdown;
-  if (b.embedding + b.attention + b.mlp + b.routed_experts + b.shared_experts + b.router + b.norms + b.lm_head != count.total)
+  if (b.embedding + b.attention + b.mlp + b.routed_experts + b.shared_experts + b.router + b.norms + b.lm_head !=
+      count.total)
     fuzz::fail("breakdown does not sum to the total", text);
-  if (count.active_per_token > count.total || count.active_per_token <= 0) fuzz::fail("active parameters outside (0, total]", text);
+  if (count.active_per_token > count.total || count.active_per_token <= 0)
+    fuzz::fail("active parameters outside (0, total]", text);
 
   std::string report;
   try {
@@ -52,6 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::fail(std::string("parameter_report_json threw: ") + error.what(), text);
   }
   const auto parsed = fuzz::check_report(report);
-  if (parsed["total_params"].get<std::int64_t>() != count.total) fuzz::fail("report total differs from the count", text);
+  if (parsed["total_params"].get<std::int64_t>() != count.total)
+    fuzz::fail("report total differs from the count", text);
   return 0;
 }

@@ -22,8 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const InferenceWorkload w = parse_inference_options(options).workload;
     if (nul_in_value) fuzz::fail("inference options with a NUL inside a value were accepted", text);
     if (w.batch_size < 1 || w.context_tokens < 1 || w.layout.tensor_parallel < 1 || w.layout.pipeline_parallel < 1 ||
-        w.layout.expert_parallel < 1 || w.prefill_chunk_tokens < 0 || w.kv_block_tokens < 0 || w.framework_overhead_bytes < 0 ||
-        !(w.gpu_memory_utilization > 0.0 && w.gpu_memory_utilization <= 1.0))
+        w.layout.expert_parallel < 1 || w.prefill_chunk_tokens < 0 || w.kv_block_tokens < 0 ||
+        w.framework_overhead_bytes < 0 || !(w.gpu_memory_utilization > 0.0 && w.gpu_memory_utilization <= 1.0))
       fuzz::fail("accepted inference options give a workload outside its ranges", text);
   } catch (const OptionError& error) {
     fuzz::check_refusal(error.what(), error.option(), false);
@@ -34,8 +34,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const auto w = parse_training_options(options).workload;
     if (nul_in_value) fuzz::fail("training options with a NUL inside a value were accepted", text);
-    if (w.micro_batch_size < 1 || w.sequence_tokens < 1 || w.layout.tensor_parallel < 1 || w.layout.pipeline_parallel < 1 ||
-        w.layout.data_parallel < 1 || w.context_parallel < 1 || w.framework_overhead_bytes < 0 || w.zero_stage < 0 || w.zero_stage > 3)
+    if (w.micro_batch_size < 1 || w.sequence_tokens < 1 || w.layout.tensor_parallel < 1 ||
+        w.layout.pipeline_parallel < 1 || w.layout.data_parallel < 1 || w.context_parallel < 1 ||
+        w.framework_overhead_bytes < 0 || w.zero_stage < 0 || w.zero_stage > 3)
       fuzz::fail("accepted training options give a workload outside its ranges", text);
   } catch (const OptionError& error) {
     fuzz::check_refusal(error.what(), error.option(), false);

@@ -22,10 +22,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       "plan_report_json", [&] { return plan_report_json(input.config, input.options); }, input, text);
   if (!report) return 0;
   const nlohmann::json& parsed = *report;
-  if (parsed["feasible"].get<std::int64_t>() > parsed["evaluated"].get<std::int64_t>()) fuzz::fail("more feasible plans than evaluated", text);
+  if (parsed["feasible"].get<std::int64_t>() > parsed["evaluated"].get<std::int64_t>())
+    fuzz::fail("more feasible plans than evaluated", text);
   // Every list option keeps each item once (GPU kinds by catalog id), so no layout is listed twice.
   for (const char* list : {"gpus", "weights", "kv_dtypes", "batches"})
-    if (fuzz::has_duplicates(parsed["request"][list])) fuzz::fail(std::string("the request's ") + list + " repeat an item", text);
+    if (fuzz::has_duplicates(parsed["request"][list]))
+      fuzz::fail(std::string("the request's ") + list + " repeat an item", text);
   const auto layout = [](const nlohmann::json& c) {
     return std::make_tuple(c["gpu"].get<std::string>(), c["gpus"].get<std::int64_t>(), c["tp"].get<std::int64_t>(),
                            c["pp"].get<std::int64_t>(), c["ep"].get<std::int64_t>(), c["weights"].get<std::string>(),

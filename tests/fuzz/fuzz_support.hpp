@@ -23,8 +23,8 @@
 namespace fitcheck::fuzz {
 
 [[noreturn]] inline void fail(const std::string& what, std::string_view detail = {}) {
-  std::fprintf(stderr, "fuzz invariant broken: %s\n%.*s\n", what.c_str(), static_cast<int>(std::min<std::size_t>(detail.size(), 2000)),
-               detail.data());
+  std::fprintf(stderr, "fuzz invariant broken: %s\n%.*s\n", what.c_str(),
+               static_cast<int>(std::min<std::size_t>(detail.size(), 2000)), detail.data());
   std::abort();
 }
 
@@ -50,8 +50,10 @@ inline Input split_input(std::string_view text) {
     head = end == std::string_view::npos ? std::string_view() : head.substr(end + 1);
     if (line.empty()) continue;
     const std::size_t equals = line.find('=');
-    if (equals == std::string_view::npos) input.options.emplace_back(std::string(line), "");
-    else input.options.emplace_back(std::string(line.substr(0, equals)), std::string(line.substr(equals + 1)));
+    if (equals == std::string_view::npos)
+      input.options.emplace_back(std::string(line), "");
+    else
+      input.options.emplace_back(std::string(line.substr(0, equals)), std::string(line.substr(equals + 1)));
   }
   return input;
 }
@@ -82,7 +84,8 @@ inline void check_refusal(std::string_view message, std::string_view field, bool
     const std::size_t dot = dotted ? field.rfind('.') : std::string_view::npos;
     // (long names are shortened in messages: their first 30 bytes must appear)
     const std::string_view last = (dot == std::string_view::npos ? field : field.substr(dot + 1)).substr(0, 30);
-    if (message.find(last) == std::string_view::npos) fail("error message does not name its field '" + std::string(field) + "'", message);
+    if (message.find(last) == std::string_view::npos)
+      fail("error message does not name its field '" + std::string(field) + "'", message);
   }
 }
 
@@ -128,15 +131,18 @@ inline void check_json_value(const nlohmann::json& value, const std::string& key
       break;
     case nlohmann::json::value_t::number_integer: {
       const auto n = value.get<std::int64_t>();
-      if ((n > exact_limit || n < -exact_limit) && !inexact_allowed(key)) fail("integer beyond 2^53 at key '" + key + "'", report);
+      if ((n > exact_limit || n < -exact_limit) && !inexact_allowed(key))
+        fail("integer beyond 2^53 at key '" + key + "'", report);
       if (n < 0 && key != "headroom_bytes") fail("negative integer at key '" + key + "'", report);
       break;
     }
     case nlohmann::json::value_t::number_unsigned:
-      if (value.get<std::uint64_t>() > static_cast<std::uint64_t>(exact_limit) && !inexact_allowed(key)) fail("integer beyond 2^53 at key '" + key + "'", report);
+      if (value.get<std::uint64_t>() > static_cast<std::uint64_t>(exact_limit) && !inexact_allowed(key))
+        fail("integer beyond 2^53 at key '" + key + "'", report);
       break;
     case nlohmann::json::value_t::string:
-      if (!valid_utf8(value.get_ref<const std::string&>())) fail("string is not valid UTF-8 at key '" + key + "'", report);
+      if (!valid_utf8(value.get_ref<const std::string&>()))
+        fail("string is not valid UTF-8 at key '" + key + "'", report);
       break;
     default:
       break;

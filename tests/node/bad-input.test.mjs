@@ -25,7 +25,9 @@ const llamaWith = (changes) => {
   const base = JSON.parse(llama);
   for (const key of Object.keys(changes)) delete base[key];
   const body = JSON.stringify(base).slice(0, -1);
-  return `${body}${Object.entries(changes).map(([key, raw]) => `,"${key}":${raw}`).join('')}}`;
+  return `${body}${Object.entries(changes)
+    .map(([key, raw]) => `,"${key}":${raw}`)
+    .join('')}}`;
 };
 const deep = '['.repeat(1_000_000) + ']'.repeat(1_000_000);
 const smallTotal = 202048; // see tests/unit/bad_input_test.cpp for the arithmetic
@@ -37,8 +39,18 @@ const refusedConfigs = [
   ['NaN in a read field', llamaWith({ vocab_size: 'NaN' }), 'vocab_size', /non-finite literal NaN/],
   ['Infinity in a read field', llamaWith({ hidden_size: 'Infinity' }), 'hidden_size', /non-finite literal Infinity/],
   ['number beyond a double', llamaWith({ rope_theta: '1e400' }), '', /beyond the range of a 64-bit float/],
-  ['duplicate key, two values', `{${llamaFields},"hidden_size":128}`, 'hidden_size', /appears more than once .* \(64, then 128\)/],
-  ['string for a number', llamaWith({ hidden_size: '"64"' }), 'hidden_size', /must be a whole number, but it is a string/],
+  [
+    'duplicate key, two values',
+    `{${llamaFields},"hidden_size":128}`,
+    'hidden_size',
+    /appears more than once .* \(64, then 128\)/,
+  ],
+  [
+    'string for a number',
+    llamaWith({ hidden_size: '"64"' }),
+    'hidden_size',
+    /must be a whole number, but it is a string/,
+  ],
   ['fraction for a count', llamaWith({ num_hidden_layers: '2.5' }), 'num_hidden_layers', /whole number/],
   ['negative', llamaWith({ num_hidden_layers: '-2' }), 'num_hidden_layers', /at least 1/],
   ['zero', llamaWith({ intermediate_size: '0' }), 'intermediate_size', /at least 1/],
@@ -54,7 +66,12 @@ const refusedConfigs = [
   ['kv heads do not divide heads', llamaWith({ num_key_value_heads: '3' }), 'num_key_value_heads', /not a multiple/],
   ['missing required field', '{"model_type":"llama","hidden_size":64}', 'num_hidden_layers', /is missing/],
   ['missing model_type', '{"hidden_size":64}', 'model_type', /model_type' is missing/],
-  ['layer_types against the layer count', llamaWith({ layer_types: '["full_attention"]' }), 'layer_types', /lists 1 layers/],
+  [
+    'layer_types against the layer count',
+    llamaWith({ layer_types: '["full_attention"]' }),
+    'layer_types',
+    /lists 1 layers/,
+  ],
   ['unsupported family', '{"model_type":"mamba","hidden_size":64}', 'model_type', /not supported yet/],
   ['not an object', '[1, 2]', '', /must be a JSON object/],
   ['empty', '', '', /not valid JSON/],
@@ -116,7 +133,8 @@ test('workloads that make no sense give an Error naming the option', () => {
   for (const [name, config, options, field, reason] of cases) {
     assert.throws(
       () => module.inferenceReport(config, options),
-      (error) => error instanceof Error && error.field === field && reason.test(error.message) && error.message.includes(field),
+      (error) =>
+        error instanceof Error && error.field === field && reason.test(error.message) && error.message.includes(field),
       name,
     );
   }
@@ -128,20 +146,22 @@ test('workloads that make no sense give an Error naming the option', () => {
 // Every number a report hands JavaScript: finite, and exact when it counts bytes or parameters.
 function checkNumbers(value, where) {
   if (Array.isArray(value)) value.forEach((item, i) => checkNumbers(item, `${where}[${i}]`));
-  else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) checkNumbers(item, `${where}.${key}`);
+  else if (value && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) checkNumbers(item, `${where}.${key}`);
   else if (typeof value === 'number') {
     assert.ok(Number.isFinite(value), `${where} is ${value}`);
     // FLOP counts are estimates and may pass 2^53; byte and parameter counts are exact.
-    if (Number.isInteger(value) && !/flops/.test(where)) assert.ok(Math.abs(value) <= 2 ** 53, `${where} = ${value} is beyond 2^53`);
+    if (Number.isInteger(value) && !/flops/.test(where))
+      assert.ok(Math.abs(value) <= 2 ** 53, `${where} = ${value} is beyond 2^53`);
   } else if (value === null) {
     assert.ok(where.endsWith('.max_micro_batch_size'), `${where} is null (NaN or Infinity in the core)`);
   }
 }
 
 test('no report over a grid of configs and workloads holds NaN, Infinity or an inexact integer', () => {
-  const files = [
-    ...fs.readdirSync(fixtureConfigs).map((name) => path.join(fixtureConfigs, name)),
-  ].filter((file) => file.endsWith('.json'));
+  const files = [...fs.readdirSync(fixtureConfigs).map((name) => path.join(fixtureConfigs, name))].filter((file) =>
+    file.endsWith('.json'),
+  );
   const inference = [
     {},
     { gpu: 'h100-sxm-80gb', batch: 8, context: 32768, weights: 'q4_k_m', kv_dtype: 'fp8' },
@@ -149,7 +169,11 @@ test('no report over a grid of configs and workloads holds NaN, Infinity or an i
     { gpu: 't4', eager_attention: true, kv_dtype: 'int4', prompt_len: 1, gen_len: 1 },
     { gpu: 'tpu-v5e', weights: 'nf4', overhead_gib: 0, price_per_gpu_hour: 0 },
   ];
-  const training = [{}, { gpus: 64, zero: 3, gpu: 'h100-sxm-80gb', recompute: 'full' }, { lora_rank: 16, qlora: true, gpu: 'rtx-4090' }];
+  const training = [
+    {},
+    { gpus: 64, zero: 3, gpu: 'h100-sxm-80gb', recompute: 'full' },
+    { lora_rank: 16, qlora: true, gpu: 'rtx-4090' },
+  ];
   let reports = 0;
   files.forEach((file, i) => {
     const text = fs.readFileSync(file, 'utf8');

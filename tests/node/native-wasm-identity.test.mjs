@@ -45,17 +45,21 @@ function randomConfig() {
     config.num_local_experts = pick([0, 2, 4, 8]);
     config.num_experts_per_tok = pick([1, 2, 3, 9]);
   }
-  if (maybe(0.1)) config.quantization_config = { quant_method: 'gptq', bits: pick([4, 8]), group_size: pick([-1, 0, 32, 128]) };
+  if (maybe(0.1))
+    config.quantization_config = { quant_method: 'gptq', bits: pick([4, 8]), group_size: pick([-1, 0, 32, 128]) };
   return JSON.stringify(config, null, maybe() ? 2 : 0);
 }
 
-const numberish = (good) => (maybe(0.85) ? String(pick(good)) : pick(['+8', ' 8', '0x8', '1e1', '8.0', '', '-1', '99999999999999999999']));
+const numberish = (good) =>
+  maybe(0.85) ? String(pick(good)) : pick(['+8', ' 8', '0x8', '1e1', '8.0', '', '-1', '99999999999999999999']);
 const gpuNames = ['h100-sxm-80gb', 'H100', 'h200', 'a100-sxm-80gb', 'l4', 'l40s', 'custom'];
 const customFigures = () => ({
   custom_gpu_memory_gib: String(pick([24, 80, 141])),
   custom_gpu_bandwidth_gb_per_s: String(pick([900, 3000])),
   custom_gpu_bf16_tflops: String(pick([100, 989, '5e-324', 0.001, 0])),
-  ...(maybe(0.3) ? { custom_gpu_interconnect_gb_per_s: String(pick([0, 1e-300, 450])), custom_gpu_gpus_per_node: '8' } : {}),
+  ...(maybe(0.3)
+    ? { custom_gpu_interconnect_gb_per_s: String(pick([0, 1e-300, 450])), custom_gpu_gpus_per_node: '8' }
+    : {}),
 });
 
 function inferenceOptions() {
@@ -75,7 +79,11 @@ function inferenceOptions() {
 }
 
 function planOptions() {
-  const options = { gpus: some(gpuNames, 4).join(maybe() ? ',' : ', '), max_gpus: String(pick([1, 2, 4, 8])), keep: String(pick([3, 10])) };
+  const options = {
+    gpus: some(gpuNames, 4).join(maybe() ? ',' : ', '),
+    max_gpus: String(pick([1, 2, 4, 8])),
+    keep: String(pick([3, 10])),
+  };
   if (options.gpus.includes('custom')) Object.assign(options, customFigures());
   if (maybe()) options.weights = some(['bf16', 'fp8', 'int8', 'q4_k_m'], 3).join(',');
   if (maybe()) options.kv_dtypes = some(['bf16', 'fp8', 'int8'], 3).join(',');
@@ -98,7 +106,11 @@ function trainingOptions() {
 }
 
 function trainingPlanOptions() {
-  const options = { gpus: some(['h100-sxm-80gb', 'H100', 'a100-sxm-80gb', 'custom'], 3).join(','), max_gpus: String(pick([1, 2, 4, 8])), keep: '5' };
+  const options = {
+    gpus: some(['h100-sxm-80gb', 'H100', 'a100-sxm-80gb', 'custom'], 3).join(','),
+    max_gpus: String(pick([1, 2, 4, 8])),
+    keep: '5',
+  };
   if (options.gpus.includes('custom')) Object.assign(options, customFigures());
   if (maybe()) options.micro_batch_sizes = some(['1', '2', '2'], 2).join(',');
   if (maybe()) options.zero_stages = some(['0', '1', '3', '3'], 3).join(',');
@@ -108,7 +120,13 @@ function trainingPlanOptions() {
 
 // One run each way: {text} or {error}.
 function native(command, configText, options, extra = []) {
-  const args = [command, '-', '--json', ...extra, ...Object.entries(options).map(([k, v]) => `--${k.replaceAll('_', '-')}=${v}`)];
+  const args = [
+    command,
+    '-',
+    '--json',
+    ...extra,
+    ...Object.entries(options).map(([k, v]) => `--${k.replaceAll('_', '-')}=${v}`),
+  ];
   const run = spawnSync(cli, args, { input: configText, maxBuffer: 1 << 28 });
   if (run.status === 0) return { text: run.stdout.toString().replace(/\n$/, '') };
   return { error: run.stderr.toString() };

@@ -40,7 +40,7 @@ test('D04: an input malloc cannot place is refused and the module keeps working'
       fill.push([p, size]);
     }
   }
-  for (let freed = 0; freed < 1 << 20; ) {
+  for (let freed = 0; freed < 1 << 20;) {
     const [p, size] = fill.pop();
     m._free(p);
     freed += size;
@@ -64,13 +64,16 @@ test('D10: a NUL is a byte like any other: refused in a config and in an option 
   assert.match(option.message, /NUL byte/);
 });
 
-test('D11: one input limit, the core\'s, refused before the text is copied into the module', () => {
+test("D11: one input limit, the core's, refused before the text is copied into the module", () => {
   assert.equal(module.maxInputBytes(), 8 * 1024 * 1024);
   // The page's copy of the limit (it refuses pastes before the module loads) is the core's.
   const page = fs.readFileSync(path.join(repo, 'web/src/model/config-file.ts'), 'utf8');
   const written = /export const maxConfigBytes = ([0-9 *]+);/.exec(page);
   assert.ok(written, 'web/src/model/config-file.ts defines maxConfigBytes');
-  assert.equal(written[1].split('*').reduce((product, factor) => product * Number(factor), 1), module.maxInputBytes());
+  assert.equal(
+    written[1].split('*').reduce((product, factor) => product * Number(factor), 1),
+    module.maxInputBytes(),
+  );
   const huge = `{"pad":"${'x'.repeat(50 << 20)}"}`;
   const started = performance.now();
   const error = refusal(() => module.parameterReport(huge));
@@ -83,19 +86,34 @@ test('D11: one input limit, the core\'s, refused before the text is copied into 
   const option = refusal(() => module.inferenceReport(llama, { custom_gpu_name: 'x'.repeat(9 << 20) }));
   assert.equal(option.field, 'custom_gpu_name');
   // Just under the limit: read.
-  assert.equal(module.parameterReport(`{"pad":"${'x'.repeat((8 << 20) - 300)}",${llama.slice(1)}`).total_params, 202048);
+  assert.equal(
+    module.parameterReport(`{"pad":"${'x'.repeat((8 << 20) - 300)}",${llama.slice(1)}`).total_params,
+    202048,
+  );
 });
 
 test('D01: a custom rate that would make a figure infinite is refused naming the option; no figure is infinite', () => {
   const custom = { gpu: 'custom', custom_gpu_memory_gib: '80', custom_gpu_bandwidth_gb_per_s: '3000' };
   for (const rate of ['5e-324', '1e-300', '0.0005']) {
-    assert.equal(refusal(() => module.inferenceReport(L8, { ...custom, custom_gpu_bf16_tflops: rate })).field, 'custom_gpu_bf16_tflops');
     assert.equal(
-      refusal(() => module.planReport(L8, { gpus: 'h100-sxm-80gb,custom', ...custom, gpu: undefined, custom_gpu_bf16_tflops: rate })).field,
+      refusal(() => module.inferenceReport(L8, { ...custom, custom_gpu_bf16_tflops: rate })).field,
       'custom_gpu_bf16_tflops',
     );
     assert.equal(
-      refusal(() => module.trainingReport(L8, { ...custom, custom_gpu_memory_gib: '16384', custom_gpu_bf16_tflops: rate })).field,
+      refusal(() =>
+        module.planReport(L8, {
+          gpus: 'h100-sxm-80gb,custom',
+          ...custom,
+          gpu: undefined,
+          custom_gpu_bf16_tflops: rate,
+        }),
+      ).field,
+      'custom_gpu_bf16_tflops',
+    );
+    assert.equal(
+      refusal(() =>
+        module.trainingReport(L8, { ...custom, custom_gpu_memory_gib: '16384', custom_gpu_bf16_tflops: rate }),
+      ).field,
       'custom_gpu_bf16_tflops',
     );
   }

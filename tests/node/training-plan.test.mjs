@@ -20,7 +20,22 @@ function cliPlan(text, options) {
 
 const cases = [
   ['meta-llama--Llama-3.1-8B.json', { gpus: 'h100-sxm-80gb,a100-sxm-80gb,l40s', max_gpus: 32, keep: 15 }],
-  ['meta-llama--Llama-3.1-8B.json', { gpus: 'h200', max_gpus: 16, objective: 'lowest_cost', micro_batch_sizes: '1,2', zero_stages: '1,3', recompute_modes: 'selective,full', seq_len: 8192, global_batch_tokens: 2097152, train_tokens: 2e11, precision: 'fp8', optimizer: 'adam8bit' }],
+  [
+    'meta-llama--Llama-3.1-8B.json',
+    {
+      gpus: 'h200',
+      max_gpus: 16,
+      objective: 'lowest_cost',
+      micro_batch_sizes: '1,2',
+      zero_stages: '1,3',
+      recompute_modes: 'selective,full',
+      seq_len: 8192,
+      global_batch_tokens: 2097152,
+      train_tokens: 2e11,
+      precision: 'fp8',
+      optimizer: 'adam8bit',
+    },
+  ],
   ['mistralai--Mixtral-8x7B-v0.1.json', { gpus: 'h100-sxm-80gb', max_gpus: 64, objective: 'fewest_gpus', keep: 10 }],
 ];
 
@@ -44,7 +59,16 @@ test('the Mixtral plan searches expert parallelism', () => {
 
 test('trainingPlanReport errors name the option', () => {
   const text = fs.readFileSync(path.join(fixtureConfigs, 'meta-llama--Llama-3.1-8B.json'), 'utf8');
-  assert.throws(() => module.trainingPlanReport(text, { tp: 2 }), (error) => error.field === 'tp');
-  assert.throws(() => module.trainingPlanReport(text, { global_batch_tokens: 5000 }), (error) => error.field === 'global_batch_tokens' && /whole number of sequences/.test(error.message));
-  assert.throws(() => module.trainingPlanReport(text, { gpus: '' }), (error) => error.field === 'gpus');
+  assert.throws(
+    () => module.trainingPlanReport(text, { tp: 2 }),
+    (error) => error.field === 'tp',
+  );
+  assert.throws(
+    () => module.trainingPlanReport(text, { global_batch_tokens: 5000 }),
+    (error) => error.field === 'global_batch_tokens' && /whole number of sequences/.test(error.message),
+  );
+  assert.throws(
+    () => module.trainingPlanReport(text, { gpus: '' }),
+    (error) => error.field === 'gpus',
+  );
 });

@@ -8,7 +8,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const sets = ['validation/serving.json', 'validation/training.json'].filter((file) => fs.existsSync(path.join(repo, file)));
+const sets = ['validation/serving.json', 'validation/training.json'].filter((file) =>
+  fs.existsSync(path.join(repo, file)),
+);
 
 test('every validation row has a source, its settings, a measurement and a fitcheck command over a file in the repository', () => {
   assert.ok(sets.length > 0);
@@ -20,8 +22,12 @@ test('every validation row has a source, its settings, a measurement and a fitch
       assert.ok(typeof row.id === 'string' && !ids.has(row.id), `${file}: id ${row.id} missing or repeated`);
       ids.add(row.id);
       assert.ok(row.source && (row.source.url || row.source.repo), `${row.id}: no source`);
-      assert.ok(row.measured && Object.values(row.measured).some((v) => typeof v === 'number'), `${row.id}: no measured number`);
-      if (row.fitcheck_command === null) {  // allowed only with the reason in the notes
+      assert.ok(
+        row.measured && Object.values(row.measured).some((v) => typeof v === 'number'),
+        `${row.id}: no measured number`,
+      );
+      if (row.fitcheck_command === null) {
+        // allowed only with the reason in the notes
         assert.ok(typeof row.notes === 'string' && row.notes.length > 0, `${row.id}: no command and no note why`);
         continue;
       }

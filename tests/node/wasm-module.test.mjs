@@ -37,7 +37,9 @@ const module = await loadModule();
 // The names wasm/api.js and wasm/api-full.js attach to the module (`Module['name'] = function`).
 function definedExports() {
   return ['wasm/api.js', 'wasm/api-full.js'].flatMap((file) =>
-    [...fs.readFileSync(path.join(repo, file), 'utf8').matchAll(/^Module\['([A-Za-z]+)'\] = function/gm)].map((m) => m[1]),
+    [...fs.readFileSync(path.join(repo, file), 'utf8').matchAll(/^Module\['([A-Za-z]+)'\] = function/gm)].map(
+      (m) => m[1],
+    ),
   );
 }
 
@@ -58,7 +60,9 @@ test('version() answers', () => {
 });
 
 test('parameterReport() counts Llama-3.1-8B exactly', () => {
-  const report = module.parameterReport(fs.readFileSync(path.join(fixtureConfigs, 'meta-llama--Llama-3.1-8B.json'), 'utf8'));
+  const report = module.parameterReport(
+    fs.readFileSync(path.join(fixtureConfigs, 'meta-llama--Llama-3.1-8B.json'), 'utf8'),
+  );
   assert.equal(report.total_params, 8030261248);
   assert.equal(report.breakdown.lm_head, 128256 * 4096);
   assert.equal(report.weights_16bit.bytes, 16060522496);
@@ -69,9 +73,16 @@ test('core errors arrive as Error objects with the C++ message and the field', (
     () => module.parameterReport('{"model_type":"llama","hidden_size":"x"}'),
     (error) => error instanceof Error && error.field === 'hidden_size' && /whole number/.test(error.message),
   );
-  assert.throws(() => module.parameterReport('{ nope'), (error) => error instanceof Error && /not valid JSON/.test(error.message));
+  assert.throws(
+    () => module.parameterReport('{ nope'),
+    (error) => error instanceof Error && /not valid JSON/.test(error.message),
+  );
   // The module stays usable after an error.
-  assert.equal(module.parameterReport(fs.readFileSync(path.join(fixtureConfigs, 'openai-community--gpt2.json'), 'utf8')).total_params, 124439808);
+  assert.equal(
+    module.parameterReport(fs.readFileSync(path.join(fixtureConfigs, 'openai-community--gpt2.json'), 'utf8'))
+      .total_params,
+    124439808,
+  );
 });
 
 test('inferenceReport() gives the exact KV cache and the capacity answers', () => {
@@ -85,7 +96,10 @@ test('inferenceReport() gives the exact KV cache and the capacity answers', () =
     () => module.inferenceReport(text, { kv_dtype: 'fp7' }),
     (error) => error instanceof Error && error.field === 'kv_dtype',
   );
-  assert.throws(() => module.inferenceReport(text, { batchsize: 2 }), (error) => error.field === 'batchsize');
+  assert.throws(
+    () => module.inferenceReport(text, { batchsize: 2 }),
+    (error) => error.field === 'batchsize',
+  );
 });
 
 test('the catalogs list GPUs and formats', () => {
@@ -142,7 +156,14 @@ test('native CLI and WASM give identical plans', async () => {
   const { execFileSync } = await import('node:child_process');
   const cli = path.join(repo, 'build/fitcheck');
   const text = fs.readFileSync(path.join(fixtureConfigs, 'mistralai--Mixtral-8x7B-v0.1.json'), 'utf8');
-  const options = { gpus: 'h100-sxm-80gb,l40s', max_gpus: 4, weights: 'bf16,q4_k_m', kv_dtypes: 'bf16,fp8', batches: '1,8,64', keep: 10 };
+  const options = {
+    gpus: 'h100-sxm-80gb,l40s',
+    max_gpus: 4,
+    weights: 'bf16,q4_k_m',
+    kv_dtypes: 'bf16,fp8',
+    batches: '1,8,64',
+    keep: 10,
+  };
   const args = ['plan', '-', '--json'];
   for (const [key, value] of Object.entries(options)) args.push(`--${key.replaceAll('_', '-')}`, String(value));
   const native = JSON.parse(execFileSync(cli, args, { input: text }).toString());
@@ -154,14 +175,27 @@ test('native CLI and WASM give identical plans', async () => {
 test("transformerMemReport() gives the classic report's numbers (GiB with 2 decimals)", async () => {
   const { execFileSync } = await import('node:child_process');
   // The 20B default example: the script's own output, read from the CLI that reproduces it line for line.
-  const printed = execFileSync(path.join(repo, 'build/fitcheck'), ['transformer-mem', '-ca', '-pa', '-z', '2']).toString();
-  const report = module.transformerMemReport({ checkpoint_activations: true, partition_activations: true, zero_stage: 2 });
+  const printed = execFileSync(path.join(repo, 'build/fitcheck'), [
+    'transformer-mem',
+    '-ca',
+    '-pa',
+    '-z',
+    '2',
+  ]).toString();
+  const report = module.transformerMemReport({
+    checkpoint_activations: true,
+    partition_activations: true,
+    zero_stage: 2,
+  });
   const byName = Object.fromEntries(report.terms.map((term) => [term.name, term.gib.toFixed(2)]));
   assert.match(printed, new RegExp(`Model Memory: ${byName.model} GB`));
   assert.match(printed, new RegExp(`Gradient Memory: ${byName.gradients} GB`));
   assert.match(printed, new RegExp(`Optimizer Memory: ${byName.optimizer} GB`));
   assert.match(printed, new RegExp(`Total Memory Required for Training: ${report.total_gib.toFixed(2)} GB`));
-  assert.throws(() => module.transformerMemReport({ num_gpus: 0 }), (error) => error.field === 'num_gpus');
+  assert.throws(
+    () => module.transformerMemReport({ num_gpus: 0 }),
+    (error) => error.field === 'num_gpus',
+  );
 });
 
 test('every bundled preset parses and gives its recorded count', () => {
@@ -209,17 +243,41 @@ test('native CLI and WASM give the same parameter report for every fixture confi
 // A GGUF v3 header: u32/u64 little-endian numbers, u64-length strings (ggml docs/gguf.md).
 function tinyGguf() {
   const parts = [];
-  const u32 = (value) => { const b = Buffer.alloc(4); b.writeUInt32LE(value); parts.push(b); };
-  const u64 = (value) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(value)); parts.push(b); };
-  const str = (text) => { u64(Buffer.byteLength(text)); parts.push(Buffer.from(text)); };
+  const u32 = (value) => {
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(value);
+    parts.push(b);
+  };
+  const u64 = (value) => {
+    const b = Buffer.alloc(8);
+    b.writeBigUInt64LE(BigInt(value));
+    parts.push(b);
+  };
+  const str = (text) => {
+    u64(Buffer.byteLength(text));
+    parts.push(Buffer.from(text));
+  };
   parts.push(Buffer.from('GGUF'));
   u32(3);
   u64(2); // tensors
   u64(2); // metadata key/values
-  str('general.architecture'); u32(8); str('llama');
-  str('llama.block_count'); u32(4); u32(2);
-  str('token_embd.weight'); u32(2); u64(256); u64(1000); u32(12); u64(0); // Q4_K: 1000 x 144 B
-  str('output_norm.weight'); u32(1); u64(256); u32(0); u64(144000); // F32: 1024 B
+  str('general.architecture');
+  u32(8);
+  str('llama');
+  str('llama.block_count');
+  u32(4);
+  u32(2);
+  str('token_embd.weight');
+  u32(2);
+  u64(256);
+  u64(1000);
+  u32(12);
+  u64(0); // Q4_K: 1000 x 144 B
+  str('output_norm.weight');
+  u32(1);
+  u64(256);
+  u32(0);
+  u64(144000); // F32: 1024 B
   return Buffer.concat([...parts, Buffer.alloc(2048)]);
 }
 
@@ -240,7 +298,9 @@ test('checkpointReport() reads a GGUF in growing slices, as the native CLI reads
   assert.equal(answer.total_bytes, 145024);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fitcheck-gguf-'));
   fs.writeFileSync(path.join(dir, 'tiny.gguf'), file);
-  const native = JSON.parse(execFileSync(path.join(repo, 'build/fitcheck'), ['params', path.join(dir, 'tiny.gguf'), '--json']).toString());
+  const native = JSON.parse(
+    execFileSync(path.join(repo, 'build/fitcheck'), ['params', path.join(dir, 'tiny.gguf'), '--json']).toString(),
+  );
   assert.deepEqual(answer, native);
   assert.throws(
     () => module.checkpointReport(new Uint8Array(file.subarray(0, 100)), 100),
@@ -255,9 +315,32 @@ test('native CLI and WASM give identical serving simulations (seeded lengths and
     ['meta-llama--Llama-3.1-8B.json', { gpu: 'h100', prompt_len: 1024, gen_len: 256, concurrency: 64, requests: 500 }],
     [
       'Qwen--Qwen3-30B-A3B.json',
-      { gpu: 'a100', tp: 2, prompt_len: 800, gen_len: 200, arrival_rate: 8, requests: 400, seed: 3, length_distribution: 'uniform', prompt_spread: 0.5, gen_spread: 0.5 },
+      {
+        gpu: 'a100',
+        tp: 2,
+        prompt_len: 800,
+        gen_len: 200,
+        arrival_rate: 8,
+        requests: 400,
+        seed: 3,
+        length_distribution: 'uniform',
+        prompt_spread: 0.5,
+        gen_spread: 0.5,
+      },
     ],
-    ['google--gemma-2-9b.json', { gpu: 'l40s', weights: 'bf16', prompt_len: 3000, gen_len: 300, concurrency: 32, requests: 200, length_distribution: 'normal', gen_spread: 0.3 }],
+    [
+      'google--gemma-2-9b.json',
+      {
+        gpu: 'l40s',
+        weights: 'bf16',
+        prompt_len: 3000,
+        gen_len: 300,
+        concurrency: 32,
+        requests: 200,
+        length_distribution: 'normal',
+        gen_spread: 0.3,
+      },
+    ],
   ];
   for (const [file, options] of cases) {
     const text = fs.readFileSync(path.join(fixtureConfigs, file), 'utf8');
@@ -267,7 +350,11 @@ test('native CLI and WASM give identical serving simulations (seeded lengths and
     assert.deepEqual(module.servingReport(text, options), native, `${file} ${JSON.stringify(options)}`);
   }
   assert.throws(
-    () => module.servingReport(fs.readFileSync(path.join(fixtureConfigs, 'meta-llama--Llama-3.1-8B.json'), 'utf8'), { gpu: 'h100', concurency: 4 }),
+    () =>
+      module.servingReport(fs.readFileSync(path.join(fixtureConfigs, 'meta-llama--Llama-3.1-8B.json'), 'utf8'), {
+        gpu: 'h100',
+        concurency: 4,
+      }),
     (error) => error.field === 'concurency',
   );
 });

@@ -24,8 +24,9 @@ using namespace fitcheck;
 namespace {
 
 // A small valid Llama: 1000 x 64 embedding, 2 layers of 4 heads (2 KV heads) of dimension 16.
-const std::string llama_fields = R"("model_type":"llama","hidden_size":64,"intermediate_size":128,)"
-                                 R"("num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,"vocab_size":1000)";
+const std::string llama_fields =
+    R"("model_type":"llama","hidden_size":64,"intermediate_size":128,)"
+    R"("num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,"vocab_size":1000)";
 const std::string llama = "{" + llama_fields + "}";
 
 // The llama above with fields' JSON values replaced (or added), written as raw JSON text.
@@ -98,9 +99,11 @@ std::vector<ConfigCase> refused_configs() {
       {"number beyond a double", llama_with("rope_theta", "1e400"), "", "beyond the range of a 64-bit float"},
       {"duplicate key, two values", "{" + llama_fields + R"(,"hidden_size":128})", "hidden_size",
        "appears more than once in config.json with different values (64, then 128)"},
-      {"duplicate nested key", R"({"model_type":"gemma3","text_config":{)" + llama_fields + R"(,"num_hidden_layers":3}})",
+      {"duplicate nested key",
+       R"({"model_type":"gemma3","text_config":{)" + llama_fields + R"(,"num_hidden_layers":3}})",
        "text_config.num_hidden_layers", "(2, then 3)"},
-      {"string for a number", llama_with("hidden_size", "\"64\""), "hidden_size", "must be a whole number, but it is a string"},
+      {"string for a number", llama_with("hidden_size", "\"64\""), "hidden_size",
+       "must be a whole number, but it is a string"},
       {"fraction for a count", llama_with("num_hidden_layers", "2.5"), "num_hidden_layers", "whole number"},
       {"negative", llama_with("num_hidden_layers", "-2"), "num_hidden_layers", "must be at least 1"},
       {"zero", llama_with("intermediate_size", "0"), "intermediate_size", "must be at least 1"},
@@ -119,19 +122,23 @@ std::vector<ConfigCase> refused_configs() {
        "lists 1 layers, but the model has 2"},
       {"sliding layers without a window", llama_with("layer_types", R"(["sliding_attention","full_attention"])"),
        "sliding_window", "'sliding_window' is missing"},
-      {"more experts per token than experts",
-       "{" + llama_fields + R"(,"num_local_experts":4,"num_experts_per_tok":8})", "num_experts_per_tok",
-       "between 1 and the number of experts (4)"},
-      {"bad quantization block", llama_with("quantization_config", R"({"quant_method":"fp8","weight_block_size":[0,128]})"),
+      {"more experts per token than experts", "{" + llama_fields + R"(,"num_local_experts":4,"num_experts_per_tok":8})",
+       "num_experts_per_tok", "between 1 and the number of experts (4)"},
+      {"bad quantization block",
+       llama_with("quantization_config", R"({"quant_method":"fp8","weight_block_size":[0,128]})"),
        "quantization_config.weight_block_size", "between 1 and"},
       {"unsupported family", R"({"model_type":"mamba","hidden_size":64})", "model_type", "not supported yet"},
-      {"wrong type for a section", llama_with("text_config", "[1]"), "text_config", "must be an object ({...}), but it is an array"},
+      {"wrong type for a section", llama_with("text_config", "[1]"), "text_config",
+       "must be an object ({...}), but it is an array"},
       {"not an object", "[1, 2]", "", "must be a JSON object ({...}), but it is an array"},
       {"empty", "", "", "not valid JSON"},
       {"deep nesting in a read field", R"({"model_type":)" + deep + "}", "", "more than 64 levels deep"},
-      {"deep nesting in an unread field", "{" + llama_fields + R"(,"extra":)" + deep + "}", "", "more than 64 levels deep"},
-      {"65 levels", llama_with("extra", std::string(64, '[') + std::string(64, ']')), "", "more than 64 levels deep (line 1, column"},
-      {"non-UTF-8 bytes", R"({"model_type":"llama)" + std::string("\xff\xfe") + R"("})", "", "ill-formed UTF-8 byte; last read: '\"llama\\xFF'"},
+      {"deep nesting in an unread field", "{" + llama_fields + R"(,"extra":)" + deep + "}", "",
+       "more than 64 levels deep"},
+      {"65 levels", llama_with("extra", std::string(64, '[') + std::string(64, ']')), "",
+       "more than 64 levels deep (line 1, column"},
+      {"non-UTF-8 bytes", R"({"model_type":"llama)" + std::string("\xff\xfe") + R"("})", "",
+       "ill-formed UTF-8 byte; last read: '\"llama\\xFF'"},
       {"10 MB of garbage", std::string(10 << 20, 'x'), "", "more than the 8 MiB fitcheck reads"},
   };
 }
@@ -144,7 +151,8 @@ TEST_CASE("bad configs are refused with the field and the reason, in the core an
     const Refusal refusal = config_refusal(c.text);
     CHECK(refusal.field == c.field);
     CHECK_MESSAGE(refusal.message.find(c.message) != std::string::npos, refusal.message);
-    if (!refusal.field.empty()) CHECK(refusal.message.find(refusal.field.substr(refusal.field.rfind('.') + 1)) != std::string::npos);
+    if (!refusal.field.empty())
+      CHECK(refusal.message.find(refusal.field.substr(refusal.field.rfind('.') + 1)) != std::string::npos);
     check_cli_refuses("params - --json", c.text, c.message);
   }
 }
@@ -162,9 +170,11 @@ TEST_CASE("harmless oddities are accepted: BOM, NaN where fitcheck does not look
   CHECK(count_parameters(parse_hf_config("{" + llama_fields + R"(,"hidden_size": 64 })")).total == total);
   // A duplicate in a field fitcheck never reads: the JSON library keeps the last, nothing changes.
   CHECK(count_parameters(parse_hf_config("{" + llama_fields + R"(,"rope_theta":1,"rope_theta":2})")).total == total);
-  CHECK(count_parameters(parse_hf_config(llama_with("num_hidden_layers", "2.0"))).total == total);  // noted as an assumption
+  CHECK(count_parameters(parse_hf_config(llama_with("num_hidden_layers", "2.0"))).total ==
+        total);  // noted as an assumption
   // 64 levels (the object and 63 arrays) are accepted; the 65th is refused (above).
-  CHECK(count_parameters(parse_hf_config(llama_with("nested", std::string(63, '[') + std::string(63, ']')))).total == total);
+  CHECK(count_parameters(parse_hf_config(llama_with("nested", std::string(63, '[') + std::string(63, ']')))).total ==
+        total);
 }
 
 // Speed is not asserted here (bench/ measures it); the fuzz replay holds every committed input to
@@ -182,7 +192,8 @@ TEST_CASE("7 MB of JSON is read (the limit is 8 MiB)") {
 
 TEST_CASE("workloads that make no sense are refused naming the option") {
   // 6 heads of 16 over 3 KV heads: tp 2 divides the heads, and neither 3 / 2 nor 2 / 3 is whole.
-  const std::string six_heads = llama_with({{"hidden_size", "96"}, {"num_attention_heads", "6"}, {"num_key_value_heads", "3"}});
+  const std::string six_heads =
+      llama_with({{"hidden_size", "96"}, {"num_attention_heads", "6"}, {"num_key_value_heads", "3"}});
   struct Case {
     const char* name;
     std::string config;
@@ -227,7 +238,8 @@ TEST_CASE("a workload beyond 2^53 bytes is refused, and capacity searches treat 
   CHECK(refusal.message.find("exceeds 2^") != std::string::npos);
   check_cli_refuses("infer - --batch 16777216 --context 4294967296", big, "exceeds 2^");
   // With a GPU, the searches for the largest batch and context step over such workloads.
-  const auto report = nlohmann::json::parse(inference_report_json(big, {{"context", "131072"}, {"gpu", "h100-sxm-80gb"}}));
+  const auto report =
+      nlohmann::json::parse(inference_report_json(big, {{"context", "131072"}, {"gpu", "h100-sxm-80gb"}}));
   CHECK(report["fits"] == false);
   CHECK(report["max_batch_size"] == 0);
   CHECK(report["min_gpus"].get<std::int64_t>() > 8);
@@ -237,8 +249,8 @@ TEST_CASE("a workload beyond 2^53 bytes is refused, and capacity searches treat 
 // thousand-layers-min-gpus.txt holds it to the fuzz replay's 10 s.
 TEST_CASE("a thousand-layer model on a GPU it can never fit answers") {
   const std::string deep_model = llama_with("num_hidden_layers", "1024");
-  const auto report =
-      nlohmann::json::parse(inference_report_json(deep_model, {{"gpu", "t4"}, {"context", "100000000"}, {"batch", "100"}}));
+  const auto report = nlohmann::json::parse(
+      inference_report_json(deep_model, {{"gpu", "t4"}, {"context", "100000000"}, {"batch", "100"}}));
   CHECK(report["min_gpus"] == 0);  // one layer's cache (100 x 10^8 tokens x 128 B) exceeds any T4
 }
 
@@ -260,16 +272,23 @@ TEST_CASE("fuzz-found inputs stay fixed") {
       for (std::size_t start = 0; start < marker;) {
         const std::size_t end = std::min(text.find('\n', start), marker);
         const std::string line = text.substr(start, end - start);
-        if (!line.empty()) options.emplace_back(line.substr(0, line.find('=')), line.find('=') == std::string::npos ? "" : line.substr(line.find('=') + 1));
+        if (!line.empty())
+          options.emplace_back(line.substr(0, line.find('=')),
+                               line.find('=') == std::string::npos ? "" : line.substr(line.find('=') + 1));
         start = end + 1;
       }
     }
     try {
-      if (target == "config") (void)parameter_report_json(config);
-      else if (target == "inference") (void)inference_report_json(config, options);
-      else if (target == "training") (void)training_report_json(config, options);
-      else if (target == "plan") (void)plan_report_json(config, options);
-      else continue;
+      if (target == "config")
+        (void)parameter_report_json(config);
+      else if (target == "inference")
+        (void)inference_report_json(config, options);
+      else if (target == "training")
+        (void)training_report_json(config, options);
+      else if (target == "plan")
+        (void)plan_report_json(config, options);
+      else
+        continue;
     } catch (const ConfigError& error) {
       CHECK(std::string(error.what()).size() > 0);
     } catch (const OptionError& error) {

@@ -20,14 +20,16 @@ TEST_CASE("product_overflows agrees with __builtin_mul_overflow") {
     }
   }
   std::mt19937_64 engine(20261130);
-  for (int i = 0; i < 2000; ++i) values.push_back(static_cast<std::int64_t>(engine() >> (engine() % 64)) * (i % 2 ? 1 : -1));
+  for (int i = 0; i < 2000; ++i)
+    values.push_back(static_cast<std::int64_t>(engine() >> (engine() % 64)) * (i % 2 ? 1 : -1));
   std::int64_t pairs = 0, disagreements = 0;
   for (const std::int64_t a : values) {
     for (const std::int64_t b : values) {
       std::int64_t expected = 0;
       std::int64_t product = 0;
       const bool overflow = __builtin_mul_overflow(a, b, &expected);
-      const bool agree = fitcheck::detail::product_overflows(a, b, product) == overflow && (overflow || product == expected);
+      const bool agree =
+          fitcheck::detail::product_overflows(a, b, product) == overflow && (overflow || product == expected);
       if (!agree && disagreements++ == 0) FAIL_CHECK("a = " << a << ", b = " << b);
       ++pairs;
     }

@@ -36,7 +36,8 @@ std::string error_message(const std::string& text) {
 }
 
 bool mentions(const std::vector<std::string>& lines, const std::string& fragment) {
-  return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) { return line.find(fragment) != std::string::npos; });
+  return std::any_of(lines.begin(), lines.end(),
+                     [&](const std::string& line) { return line.find(fragment) != std::string::npos; });
 }
 
 const std::string small_llama = R"({"model_type":"llama","hidden_size":64,"intermediate_size":128,
@@ -45,7 +46,8 @@ const std::string small_llama = R"({"model_type":"llama","hidden_size":64,"inter
 }  // namespace
 
 TEST_CASE("a Llama config becomes a normalized description") {
-  const ModelDescription model = parse_hf_config(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json"));
+  const ModelDescription model =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json"));
   CHECK(model.model_type == "llama");
   CHECK(model.architecture == "LlamaForCausalLM");
   CHECK(model.hidden_size == 4096);
@@ -61,16 +63,19 @@ TEST_CASE("a Llama config becomes a normalized description") {
 }
 
 TEST_CASE("explicit head_dim wins over hidden/heads") {
-  const ModelDescription model = parse_hf_config(test::read_file(test::fixture_configs_dir() + "/mistralai--Devstral-Small-2507.json"));
+  const ModelDescription model =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/mistralai--Devstral-Small-2507.json"));
   CHECK(model.layer_kinds[0].attention.head_dim == 128);  // 5120 / 32 would be 160
 }
 
 TEST_CASE("alternating sliding-window layers become two layer kinds") {
-  const ModelDescription gemma2 = parse_hf_config(test::read_file(test::fixture_configs_dir() + "/Ayush2006128--mithoon-2b.json"));
+  const ModelDescription gemma2 =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/Ayush2006128--mithoon-2b.json"));
   REQUIRE(gemma2.layer_kinds.size() == 2);
   CHECK(gemma2.layer_kinds[gemma2.layer_kind_of_layer[0]].attention.sliding_window == 4096);
   CHECK(gemma2.layer_kinds[gemma2.layer_kind_of_layer[1]].attention.sliding_window == 0);
-  const ModelDescription gemma3 = parse_hf_config(test::read_file(test::fixture_configs_dir() + "/google--medgemma-27b-it.json"));
+  const ModelDescription gemma3 =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/google--medgemma-27b-it.json"));
   // 62 layers, every 6th global: layers 5, 11, ..., 59 -> 10 global, 52 local.
   int global = 0;
   for (auto kind : gemma3.layer_kind_of_layer) global += gemma3.layer_kinds[kind].attention.sliding_window == 0;
@@ -79,7 +84,8 @@ TEST_CASE("alternating sliding-window layers become two layer kinds") {
 }
 
 TEST_CASE("DeepSeek-V3 reads MLA, dense-first layers and the MTP depth") {
-  const ModelDescription model = parse_hf_config(test::read_file(test::fixture_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"));
+  const ModelDescription model =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"));
   CHECK(model.multi_token_prediction_layers == 1);
   int dense = 0;
   for (auto kind : model.layer_kind_of_layer) dense += !model.layer_kinds[kind].is_moe();
@@ -100,8 +106,10 @@ TEST_CASE("malformed JSON names the line and column") {
 }
 
 TEST_CASE("missing and mistyped fields are named") {
-  CHECK(error_field(R"({"model_type":"llama","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":10})") ==
-        "intermediate_size");
+  CHECK(
+      error_field(
+          R"({"model_type":"llama","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":10})") ==
+      "intermediate_size");
   CHECK(error_field(R"({"model_type":"llama","hidden_size":"64","intermediate_size":128,"num_hidden_layers":2,
     "num_attention_heads":4,"vocab_size":10})") == "hidden_size");
   CHECK(error_field(R"({"model_type":"llama","hidden_size":64.5,"intermediate_size":128,"num_hidden_layers":2,
@@ -154,8 +162,8 @@ TEST_CASE("an unknown model_type with fields missing names all of them") {
 }
 
 TEST_CASE("unsupported architectures are refused by name") {
-  CHECK(error_message(test::read_file(test::fixture_configs_dir() + "/nvidia--Nemotron-H-56B-Base-8K.json")).find("Mamba") !=
-        std::string::npos);
+  CHECK(error_message(test::read_file(test::fixture_configs_dir() + "/nvidia--Nemotron-H-56B-Base-8K.json"))
+            .find("Mamba") != std::string::npos);
 }
 
 TEST_CASE("NaN and Infinity literals pass in unread fields and fail in read ones") {
@@ -183,14 +191,15 @@ TEST_CASE("an unknown model_type that names hidden_size n_embed is read (BLOOM's
   CHECK(count_parameters(model).total == 95040);
   // Likewise an MLP width under T5's name, which the generic check accepted and the reader then refused.
   CHECK(count_parameters(parse_hf_config(R"({"model_type":"my_new_llm","n_embed":64,"d_ff":128,
-    "num_hidden_layers":2,"num_attention_heads":4,"vocab_size":100})")).total == 95040);
+    "num_hidden_layers":2,"num_attention_heads":4,"vocab_size":100})"))
+            .total == 95040);
 }
 
 TEST_CASE("both revisions of Phi-2 read the same context length (n_positions is max_position_embeddings)") {
   const std::string dir = test::fixture_configs_dir();
   const ModelDescription legacy = parse_hf_config(test::read_file(dir + "/microsoft--phi-2-mixformer-legacy.json"));
   const ModelDescription current = parse_hf_config(test::read_file(dir + "/microsoft--phi-2.json"));
-  CHECK(legacy.max_position_embeddings == 2048);  // "n_positions": 2048 in the mixformer-sequential config
+  CHECK(legacy.max_position_embeddings == 2048);   // "n_positions": 2048 in the mixformer-sequential config
   CHECK(current.max_position_embeddings == 2048);  // "max_position_embeddings": 2048
 }
 

@@ -22,8 +22,9 @@ namespace {
 std::string qwen() { return test::read_file(test::fixture_configs_dir() + "/Qwen--Qwen2-0.5B.json"); }
 
 // A small valid Llama: 1000 x 64 embedding, 2 layers of 4 heads (2 KV heads) of dimension 16.
-const std::string tiny_llama = R"({"model_type":"llama","hidden_size":64,"intermediate_size":128,)"
-                               R"("num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,"vocab_size":1000})";
+const std::string tiny_llama =
+    R"({"model_type":"llama","hidden_size":64,"intermediate_size":128,)"
+    R"("num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,"vocab_size":1000})";
 
 // The H100 SXM's catalog figures as spec-sheet numbers (hardware_nvidia_hbm.cpp): 81559 MiB =
 // 81559 / 1024 GiB = 79.6474609375 GiB, 3.35 TB/s, dense 989.4 / 989.4 / 1978.9 / 1978.9 / 67
@@ -87,7 +88,8 @@ TEST_CASE("a custom GPU with exactly the H100 SXM's figures gives the H100 SXM's
   CHECK(custom["latency"]["time_to_first_token_seconds"] == catalog["latency"]["time_to_first_token_seconds"]);
 
   // Based on the catalog entry with nothing overridden: every figure is the entry's own.
-  const OptionList based_on_h100 = {{"gpu", "custom"}, {"custom_gpu_base", "h100"}, {"custom_gpu_name", "NVIDIA H100 SXM5 80GB"}};
+  const OptionList based_on_h100 = {
+      {"gpu", "custom"}, {"custom_gpu_base", "h100"}, {"custom_gpu_name", "NVIDIA H100 SXM5 80GB"}};
   const Json based = Json::parse(inference_report_json(qwen(), with(based_on_h100, workload)));
   CHECK(without_gpu_identity(based) == without_gpu_identity(catalog));
   CHECK(based["gpu"]["dense_flops_per_second"] == catalog["gpu"]["dense_flops_per_second"]);
@@ -116,12 +118,14 @@ TEST_CASE("training and the planner read a custom GPU like the catalog entry it 
     CHECK(a == b);
   }
   // A custom kind beside catalog kinds: each is searched.
-  const Json mixed = Json::parse(plan_report_json(qwen(), with(plan_custom, {{"gpus", "l4,custom"}, {"batches", "1"}})));
+  const Json mixed =
+      Json::parse(plan_report_json(qwen(), with(plan_custom, {{"gpus", "l4,custom"}, {"batches", "1"}})));
   CHECK(mixed["request"]["gpus"] == Json::array({"l4", "custom"}));
 }
 
 TEST_CASE("the training planner searches a custom GPU like the catalog entry it copies") {
-  const OptionList search = {{"max_gpus", "8"}, {"micro_batch_sizes", "1,2"}, {"zero_stages", "1,3"}, {"seq_len", "2048"}};
+  const OptionList search = {
+      {"max_gpus", "8"}, {"micro_batch_sizes", "1,2"}, {"zero_stages", "1,3"}, {"seq_len", "2048"}};
   OptionList as_custom = h100_as_custom;
   as_custom[0] = {"gpus", "custom"};
   const Json a = Json::parse(training_plan_report_json(qwen(), with({{"gpus", "h100-sxm-80gb"}}, search)));
@@ -146,7 +150,8 @@ TEST_CASE("the training planner searches a custom GPU like the catalog entry it 
 TEST_CASE("the custom memory size sets the budget and the fit edge") {
   // Budget = utilization x memory: 0.9 x 80 GiB = 0.9 x 85,899,345,920 B = 77,309,411,328 B;
   // 0.9 x 96 GiB = 0.9 x 103,079,215,104 B = 92,771,293,593.6 B, truncated to 92,771,293,593.
-  for (const auto& [gib, budget] : {std::pair<const char*, std::int64_t>{"80", 77'309'411'328}, {"96", 92'771'293'593}}) {
+  for (const auto& [gib, budget] :
+       {std::pair<const char*, std::int64_t>{"80", 77'309'411'328}, {"96", 92'771'293'593}}) {
     const Json r = Json::parse(inference_report_json(
         tiny_llama, {{"gpu", "custom"}, {"custom_gpu_base", "h100-sxm-80gb"}, {"custom_gpu_memory_gib", gib}}));
     CHECK(r["gpu"]["budget_bytes"].get<std::int64_t>() == budget);
@@ -156,10 +161,12 @@ TEST_CASE("the custom memory size sets the budget and the fit edge") {
   // At utilization 1 the budget is the memory: a GPU of exactly the total fits with 0 B to spare,
   // one byte less does not fit, 1 B short.
   const OptionList workload = {{"gpu_memory_utilization", "1"}, {"batch", "4"}};
-  const std::int64_t total = Json::parse(inference_report_json(tiny_llama, workload))["total_bytes_per_gpu"].get<std::int64_t>();
+  const std::int64_t total =
+      Json::parse(inference_report_json(tiny_llama, workload))["total_bytes_per_gpu"].get<std::int64_t>();
   const auto report_with_memory = [&](std::int64_t bytes) {
     return Json::parse(inference_report_json(
-        tiny_llama, with(workload, {{"gpu", "custom"}, {"custom_gpu_base", "l4"}, {"custom_gpu_memory_gib", gib_text(bytes)}})));
+        tiny_llama,
+        with(workload, {{"gpu", "custom"}, {"custom_gpu_base", "l4"}, {"custom_gpu_memory_gib", gib_text(bytes)}})));
   };
   const Json exact = report_with_memory(total);
   CHECK(exact["gpu"]["memory_bytes"].get<std::int64_t>() == total);
@@ -238,7 +245,9 @@ TEST_CASE("training and planner refusals quote user text bounded and printable")
       CHECK(std::string(error.what()).size() < 400);
     }
   }
-  for (const auto& [key, value] : OptionList{{"gpus", "h100-sxm-80g\x9e\xff"}, {"weights", "bf\xff"}, {"kv_dtypes", "fp\x80"},
+  for (const auto& [key, value] : OptionList{{"gpus", "h100-sxm-80g\x9e\xff"},
+                                             {"weights", "bf\xff"},
+                                             {"kv_dtypes", "fp\x80"},
                                              {"objective", std::string(5000, 'z')}}) {
     CAPTURE(key);
     try {

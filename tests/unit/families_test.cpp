@@ -18,15 +18,16 @@ TEST_CASE("gptj: one LayerNorm per layer, unbiased q/k/v/out, biased MLP, lm_hea
   // Layer: ln_1 128 + q,k,v 3 x 4,096 + out 4,096 + fc_in 64x256+256 + fc_out 256x64+64 = 49,600.
   // 2 layers + wte 6,400 + ln_f 128 + lm_head 6,400 + bias 100 = 112,228.
   CHECK(count(R"({"model_type":"gptj","n_embd":64,"n_layer":2,"n_head":4,"n_inner":null,"vocab_size":100,
-    "n_positions":32,"tie_word_embeddings":false})").total == 112'228);
+    "n_positions":32,"tie_word_embeddings":false})")
+            .total == 112'228);
 }
 
 TEST_CASE("opt: positions offset by 2, project_in/out when word_embed_proj_dim differs, no final norm when post-LN") {
   // embed 100x32 + project_in 64x32 + project_out 32x64 + positions 52x64 = 10,624;
   // layer: q,k,v,o 4 x (4,096+64) + fc1 16,640 + fc2 16,448 + 2 LayerNorms 256 = 49,984; x2.
   CHECK(count(R"({"model_type":"opt","hidden_size":64,"word_embed_proj_dim":32,"ffn_dim":256,"num_hidden_layers":2,
-    "num_attention_heads":4,"vocab_size":100,"max_position_embeddings":50,"do_layer_norm_before":false})").total ==
-        10'624 + 2 * 49'984);
+    "num_attention_heads":4,"vocab_size":100,"max_position_embeddings":50,"do_layer_norm_before":false})")
+            .total == 10'624 + 2 * 49'984);
 }
 
 TEST_CASE("starcoder2: LayerNorm with bias, biases everywhere with use_bias, plain (ungated) MLP, GQA") {
@@ -39,8 +40,8 @@ TEST_CASE("starcoder2: LayerNorm with bias, biases everywhere with use_bias, pla
 TEST_CASE("cohere: one bias-free LayerNorm per parallel layer, full-width q/k norms") {
   // Layer: 4 x 4,096 attention + 3 x 64x128 MLP + norm 64 + q_norm 4x16 + k_norm 4x16 = 41,152.
   CHECK(count(R"({"model_type":"cohere","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
-    "num_attention_heads":4,"num_key_value_heads":4,"vocab_size":100,"use_qk_norm":true})").total ==
-        6'400 + 2 * 41'152 + 64);
+    "num_attention_heads":4,"num_key_value_heads":4,"vocab_size":100,"use_qk_norm":true})")
+            .total == 6'400 + 2 * 41'152 + 64);
 }
 
 TEST_CASE("dbrx: nested attn_config/ffn_config, gated experts, bias-free LayerNorms") {
@@ -55,7 +56,8 @@ TEST_CASE("phimoe: LayerNorm with bias, attention biases, lm_head bias, unbiased
   // Layer: q 4,160 + k 2,080 + v 2,080 + o 4,160 + router 256 + experts 24,576 + 2 LN 256 = 37,568.
   CHECK(count(R"({"model_type":"phimoe","hidden_size":64,"intermediate_size":32,"num_hidden_layers":2,
     "num_attention_heads":4,"num_key_value_heads":2,"vocab_size":100,"num_local_experts":4,"num_experts_per_tok":2,
-    "attention_bias":true,"tie_word_embeddings":false})").total == 2 * 37'568 + 6'400 + 128 + 6'400 + 100);
+    "attention_bias":true,"tie_word_embeddings":false})")
+            .total == 2 * 37'568 + 6'400 + 128 + 6'400 + 100);
 }
 
 TEST_CASE("deepseek_v2 without q low-rank: MLA shapes, dense first layer, shared expert") {
@@ -85,12 +87,14 @@ TEST_CASE("internlm2: the bias switch defaults on, and false removes it") {
 TEST_CASE("gpt_bigcode: multi-query fused c_attn, learned positions, tied head") {
   // c_attn (64 + 2 x 16) x 64 + 96 = 6,240; c_proj 4,160; MLP 33,088; 2 LN 256: 43,744 per layer.
   CHECK(count(R"({"model_type":"gpt_bigcode","n_embd":64,"n_layer":2,"n_head":4,"n_positions":32,"vocab_size":100,
-    "multi_query":true,"n_inner":null})").total == 2 * 43'744 + 6'400 + 2'048 + 128);
+    "multi_query":true,"n_inner":null})")
+            .total == 2 * 43'744 + 6'400 + 2'048 + 128);
 }
 
 TEST_CASE("olmo: non-parametric LayerNorm holds no parameters") {
   CHECK(count(R"({"model_type":"olmo","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
-    "num_attention_heads":4,"vocab_size":100,"tie_word_embeddings":false})").total == 2 * (16'384 + 24'576) + 12'800);
+    "num_attention_heads":4,"vocab_size":100,"tie_word_embeddings":false})")
+            .total == 2 * (16'384 + 24'576) + 12'800);
 }
 
 TEST_CASE("falcon, original architecture: multi-query fused qkv, one LayerNorm per parallel layer") {

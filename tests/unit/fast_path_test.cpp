@@ -74,7 +74,8 @@ TEST_CASE("inference_memory_totals refuses what inference_memory refuses") {
   InferenceWorkload w;
   const LayoutWeights weights = layout_weights(model, weight_tensors(model), w);
   w.batch_size = 0;
-  CHECK_THROWS_WITH_AS(inference_memory_totals(model, weights, w), "batch size must be at least 1", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(inference_memory_totals(model, weights, w), "batch size must be at least 1",
+                       std::invalid_argument);
   w.batch_size = 1;
   w.layout.tensor_parallel = 2;
   CHECK_THROWS_AS(inference_memory_totals(model, weights, w), std::invalid_argument);  // weights made for tp 1
@@ -151,9 +152,9 @@ TEST_CASE("training_memory_totals refuses sizes that cannot run, naming the opti
 
 TEST_CASE("4,096 layers on 4,096 pipeline stages: figures by hand") {
   // tests/fuzz/regressions/training/pp-4096-of-4096-layers.txt: each stage holds one layer.
-  const ModelDescription model = parse_hf_config(
-      R"({"model_type":"llama","hidden_size":64,"intermediate_size":128,"num_hidden_layers":4096,)"
-      R"("num_attention_heads":8,"num_key_value_heads":8,"vocab_size":1000})");
+  const ModelDescription model =
+      parse_hf_config(R"({"model_type":"llama","hidden_size":64,"intermediate_size":128,"num_hidden_layers":4096,)"
+                      R"("num_attention_heads":8,"num_key_value_heads":8,"vocab_size":1000})");
   TrainingWorkload w;
   w.layout.pipeline_parallel = 4096;
   const TrainingMemory m = training_memory(model, weight_tensors(model), w);

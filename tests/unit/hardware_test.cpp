@@ -21,9 +21,8 @@ constexpr double kGB = 1e9;
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr double kTera = 1e12;
 
-constexpr ComputeDtype kAllDtypes[] = {ComputeDtype::fp32, ComputeDtype::tf32, ComputeDtype::bf16,
-                                       ComputeDtype::fp16, ComputeDtype::fp8,  ComputeDtype::fp4,
-                                       ComputeDtype::int8, ComputeDtype::int4};
+constexpr ComputeDtype kAllDtypes[] = {ComputeDtype::fp32, ComputeDtype::tf32, ComputeDtype::bf16, ComputeDtype::fp16,
+                                       ComputeDtype::fp8,  ComputeDtype::fp4,  ComputeDtype::int8, ComputeDtype::int4};
 
 const Accelerator& get(std::string_view id) {
   const Accelerator* accelerator = fitcheck::find_accelerator(id);
@@ -31,9 +30,7 @@ const Accelerator& get(std::string_view id) {
   return *accelerator;
 }
 
-double peak(std::string_view id, ComputeDtype dtype) {
-  return fitcheck::peak_flops_per_second(get(id), dtype);
-}
+double peak(std::string_view id, ComputeDtype dtype) { return fitcheck::peak_flops_per_second(get(id), dtype); }
 
 bool near(double actual, double expected, double relative_tolerance) {
   return std::fabs(actual - expected) <= relative_tolerance * std::fabs(expected);
@@ -45,11 +42,12 @@ TEST_CASE("catalog: size and required parts") {
   const auto catalog = fitcheck::accelerator_catalog();
   CHECK(catalog.size() >= 30);
   for (std::string_view id :
-       {"v100-sxm2-16gb", "v100-sxm2-32gb", "a10", "a10g", "a40", "a100-sxm-40gb", "a100-sxm-80gb",
-        "a100-pcie-40gb", "a100-pcie-80gb", "l4", "l40", "l40s", "h100-sxm-80gb", "h100-pcie-80gb",
-        "h100-nvl-94gb", "h200", "h20", "gh200", "b200", "gb200", "rtx-3090", "rtx-4090",
-        "rtx-5090", "rtx-6000-ada", "t4", "mi250x", "mi300x", "mi325x", "gaudi2", "gaudi3",
-        "m2-max", "m2-ultra", "m3-max", "m3-ultra", "m4-max", "tpu-v5e", "tpu-v5p", "tpu-v6e"}) {
+       {"v100-sxm2-16gb", "v100-sxm2-32gb", "a10",          "a10g",     "a40",    "a100-sxm-40gb", "a100-sxm-80gb",
+        "a100-pcie-40gb", "a100-pcie-80gb", "l4",           "l40",      "l40s",   "h100-sxm-80gb", "h100-pcie-80gb",
+        "h100-nvl-94gb",  "h200",           "h20",          "gh200",    "b200",   "gb200",         "rtx-3090",
+        "rtx-4090",       "rtx-5090",       "rtx-6000-ada", "t4",       "mi250x", "mi300x",        "mi325x",
+        "gaudi2",         "gaudi3",         "m2-max",       "m2-ultra", "m3-max", "m3-ultra",      "m4-max",
+        "tpu-v5e",        "tpu-v5p",        "tpu-v6e"}) {
     const std::string id_text(id);
     CAPTURE(id_text);
     const Accelerator* accelerator = fitcheck::find_accelerator(id);
@@ -77,12 +75,11 @@ TEST_CASE("catalog: every entry is complete and plausible") {
     CAPTURE(id_text);
     CHECK(std::string_view(a.name).size() > 0);
     const std::string_view vendor = a.vendor;
-    CHECK((vendor == "NVIDIA" || vendor == "AMD" || vendor == "Intel" || vendor == "Apple" ||
-           vendor == "Google"));
+    CHECK((vendor == "NVIDIA" || vendor == "AMD" || vendor == "Intel" || vendor == "Apple" || vendor == "Google"));
     CHECK(a.memory_bytes > 0);
-    CHECK(a.memory_bytes >= std::int64_t{8'000'000'000});      // nothing here is under 8 GB
-    CHECK(a.memory_bytes <= std::int64_t{1} << 40);            // nor over 1 TiB per device
-    CHECK(a.memory_bandwidth_bytes_per_second > 50e9);  // the slowest: Apple M1, 68.25 GB/s
+    CHECK(a.memory_bytes >= std::int64_t{8'000'000'000});  // nothing here is under 8 GB
+    CHECK(a.memory_bytes <= std::int64_t{1} << 40);        // nor over 1 TiB per device
+    CHECK(a.memory_bandwidth_bytes_per_second > 50e9);     // the slowest: Apple M1, 68.25 GB/s
     CHECK(a.memory_bandwidth_bytes_per_second < 20e12);
     CHECK(std::string_view(fitcheck::memory_convention_name(a.memory_convention)) != "unknown");
     CHECK(a.gpus_per_node >= 1);
@@ -136,8 +133,7 @@ TEST_CASE("peak_flops_per_second reads its own dtype and never substitutes anoth
     const std::string id_text = a.id;
     CAPTURE(id_text);
     for (ComputeDtype dtype : kAllDtypes) {
-      CHECK(fitcheck::peak_flops_per_second(a, dtype) ==
-            a.dense_flops_per_second[static_cast<std::size_t>(dtype)]);
+      CHECK(fitcheck::peak_flops_per_second(a, dtype) == a.dense_flops_per_second[static_cast<std::size_t>(dtype)]);
     }
   }
   // Volta and Turing have no bf16: 0, not the fp32 rate.
@@ -161,13 +157,13 @@ TEST_CASE("dense figures are half the datasheets' sparsity figures") {
     double sparse_tflops;
   };
   constexpr SparseFigure kSparse[] = {
-      {"a100-sxm-80gb", ComputeDtype::bf16, 624},   // NVIDIA A100 datasheet
+      {"a100-sxm-80gb", ComputeDtype::bf16, 624},  // NVIDIA A100 datasheet
       {"a100-sxm-80gb", ComputeDtype::tf32, 312},
       {"a100-sxm-80gb", ComputeDtype::int8, 1248},
-      {"a10", ComputeDtype::bf16, 250},             // NVIDIA A10 datasheet
-      {"a40", ComputeDtype::bf16, 299.4},           // NVIDIA A40 datasheet
-      {"l4", ComputeDtype::fp8, 485},               // NVIDIA L4 datasheet
-      {"l40s", ComputeDtype::bf16, 733},            // NVIDIA L40S datasheet
+      {"a10", ComputeDtype::bf16, 250},    // NVIDIA A10 datasheet
+      {"a40", ComputeDtype::bf16, 299.4},  // NVIDIA A40 datasheet
+      {"l4", ComputeDtype::fp8, 485},      // NVIDIA L4 datasheet
+      {"l40s", ComputeDtype::bf16, 733},   // NVIDIA L40S datasheet
       {"l40s", ComputeDtype::fp8, 1466},
       {"h100-sxm-80gb", ComputeDtype::bf16, 1979},  // NVIDIA H100 datasheet, SXM
       {"h100-sxm-80gb", ComputeDtype::fp8, 3958},
@@ -177,10 +173,10 @@ TEST_CASE("dense figures are half the datasheets' sparsity figures") {
       {"h200", ComputeDtype::fp8, 3958},             // NVIDIA H200 datasheet, SXM
       {"b200", ComputeDtype::fp4, 18000},            // HGX B200 per-GPU specifications
       {"b200", ComputeDtype::bf16, 4500},
-      {"gb200", ComputeDtype::fp4, 20000},           // GB200 NVL72 per-GPU specifications
-      {"rtx-4090", ComputeDtype::bf16, 330.4},       // Ada whitepaper, Appendix A
-      {"rtx-3090", ComputeDtype::bf16, 142},         // GA102 whitepaper, Appendix A
-      {"mi300x", ComputeDtype::bf16, 2614.9},        // AMD MI300X data sheet
+      {"gb200", ComputeDtype::fp4, 20000},      // GB200 NVL72 per-GPU specifications
+      {"rtx-4090", ComputeDtype::bf16, 330.4},  // Ada whitepaper, Appendix A
+      {"rtx-3090", ComputeDtype::bf16, 142},    // GA102 whitepaper, Appendix A
+      {"mi300x", ComputeDtype::bf16, 2614.9},   // AMD MI300X data sheet
       {"mi300x", ComputeDtype::fp8, 5229.8},
   };
   for (const SparseFigure& figure : kSparse) {
@@ -306,25 +302,69 @@ TEST_CASE("dtype and convention names") {
   for (std::size_t i = 0; i < fitcheck::kComputeDtypeCount; ++i) {
     CHECK(std::string_view(fitcheck::compute_dtype_name(kAllDtypes[i])) == expected[i]);
   }
-  CHECK(std::string_view(fitcheck::memory_convention_name(
-            fitcheck::MemoryConvention::driver_reported)) == "driver_reported");
-  CHECK(std::string_view(fitcheck::memory_convention_name(
-            fitcheck::MemoryConvention::binary_capacity)) == "binary_capacity");
-  CHECK(std::string_view(fitcheck::memory_convention_name(
-            fitcheck::MemoryConvention::vendor_decimal)) == "vendor_decimal");
+  CHECK(std::string_view(fitcheck::memory_convention_name(fitcheck::MemoryConvention::driver_reported)) ==
+        "driver_reported");
+  CHECK(std::string_view(fitcheck::memory_convention_name(fitcheck::MemoryConvention::binary_capacity)) ==
+        "binary_capacity");
+  CHECK(std::string_view(fitcheck::memory_convention_name(fitcheck::MemoryConvention::vendor_decimal)) ==
+        "vendor_decimal");
 }
 
 // Issue #16: devices people run models on locally.
-constexpr const char* kLocalDeviceIds[] = {
-    "rtx-2060-12gb", "rtx-2070", "rtx-2080", "rtx-2080-ti", "rtx-3060-12gb", "rtx-3060-ti", "rtx-3070",
-    "rtx-3080-10gb", "rtx-3080-12gb", "rtx-3080-ti", "rtx-3090-ti", "rtx-4060", "rtx-4060-ti-8gb",
-    "rtx-4060-ti-16gb", "rtx-4070", "rtx-4070-super", "rtx-4070-ti", "rtx-4070-ti-super", "rtx-4080",
-    "rtx-4080-super", "rtx-5060-ti-16gb", "rtx-5070", "rtx-5070-ti", "rtx-5080", "rtx-a4000", "rtx-a4500",
-    "rtx-a5000", "rtx-a6000", "rtx-pro-6000-blackwell", "rx-7900-xtx", "rx-7900-xt", "rx-9070-xt",
-    "strix-halo-128gb", "arc-b580", "m1-16gb", "m2-24gb", "m3-24gb", "m4-32gb", "m5-32gb", "m1-pro-32gb",
-    "m1-max-64gb", "m1-ultra-64gb", "m1-ultra-128gb",
-    "m2-pro-32gb", "m2-max-64gb", "m2-ultra-128gb", "m3-pro-36gb", "m3-max-64gb", "m3-ultra-256gb",
-    "m4-pro-48gb", "m4-pro-64gb", "m4-max-64gb", "m5-pro-64gb", "m5-max-128gb"};
+constexpr const char* kLocalDeviceIds[] = {"rtx-2060-12gb",
+                                           "rtx-2070",
+                                           "rtx-2080",
+                                           "rtx-2080-ti",
+                                           "rtx-3060-12gb",
+                                           "rtx-3060-ti",
+                                           "rtx-3070",
+                                           "rtx-3080-10gb",
+                                           "rtx-3080-12gb",
+                                           "rtx-3080-ti",
+                                           "rtx-3090-ti",
+                                           "rtx-4060",
+                                           "rtx-4060-ti-8gb",
+                                           "rtx-4060-ti-16gb",
+                                           "rtx-4070",
+                                           "rtx-4070-super",
+                                           "rtx-4070-ti",
+                                           "rtx-4070-ti-super",
+                                           "rtx-4080",
+                                           "rtx-4080-super",
+                                           "rtx-5060-ti-16gb",
+                                           "rtx-5070",
+                                           "rtx-5070-ti",
+                                           "rtx-5080",
+                                           "rtx-a4000",
+                                           "rtx-a4500",
+                                           "rtx-a5000",
+                                           "rtx-a6000",
+                                           "rtx-pro-6000-blackwell",
+                                           "rx-7900-xtx",
+                                           "rx-7900-xt",
+                                           "rx-9070-xt",
+                                           "strix-halo-128gb",
+                                           "arc-b580",
+                                           "m1-16gb",
+                                           "m2-24gb",
+                                           "m3-24gb",
+                                           "m4-32gb",
+                                           "m5-32gb",
+                                           "m1-pro-32gb",
+                                           "m1-max-64gb",
+                                           "m1-ultra-64gb",
+                                           "m1-ultra-128gb",
+                                           "m2-pro-32gb",
+                                           "m2-max-64gb",
+                                           "m2-ultra-128gb",
+                                           "m3-pro-36gb",
+                                           "m3-max-64gb",
+                                           "m3-ultra-256gb",
+                                           "m4-pro-48gb",
+                                           "m4-pro-64gb",
+                                           "m4-max-64gb",
+                                           "m5-pro-64gb",
+                                           "m5-max-128gb"};
 
 TEST_CASE("local devices: present by id, sourced, with positive figures") {
   for (const char* id : kLocalDeviceIds) {
@@ -357,35 +397,35 @@ TEST_CASE("local devices: derived rates match the published figures") {
     double tflops;
   };
   constexpr Published kPublished[] = {
-      {"rtx-2080-ti", ComputeDtype::fp32, 13.4},   // Turing whitepaper, RTX 2080 Ti reference
-      {"rtx-2080-ti", ComputeDtype::fp16, 53.8},   // FP16 tensor with FP32 accumulate
+      {"rtx-2080-ti", ComputeDtype::fp32, 13.4},  // Turing whitepaper, RTX 2080 Ti reference
+      {"rtx-2080-ti", ComputeDtype::fp16, 53.8},  // FP16 tensor with FP32 accumulate
       {"rtx-2080-ti", ComputeDtype::int8, 215.2},
       {"rtx-2080", ComputeDtype::fp16, 40.3},
       {"rtx-2070", ComputeDtype::fp16, 29.9},
       {"rtx-3080-10gb", ComputeDtype::fp32, 29.8},  // GA102 whitepaper, RTX 3080
       {"rtx-3080-10gb", ComputeDtype::bf16, 59.5},
-      {"rtx-3070", ComputeDtype::fp32, 20.3},       // GA102 whitepaper, RTX 3070
-      {"rtx-4080", ComputeDtype::fp32, 48.7},       // Ada whitepaper, RTX 4080 16GB
+      {"rtx-3070", ComputeDtype::fp32, 20.3},  // GA102 whitepaper, RTX 3070
+      {"rtx-4080", ComputeDtype::fp32, 48.7},  // Ada whitepaper, RTX 4080 16GB
       {"rtx-4080", ComputeDtype::bf16, 97.5},
       {"rtx-4070-ti", ComputeDtype::fp32, 40.1},    // Ada whitepaper, RTX 4080 12GB
       {"rtx-5080", ComputeDtype::fp4, 1801.0 / 2},  // RTX 5080: 1801 AI TOPS (FP4, sparse)
       {"rtx-5070-ti", ComputeDtype::fp4, 1406.0 / 2},
       {"rtx-5070", ComputeDtype::fp4, 988.0 / 2},
       {"rtx-5060-ti-16gb", ComputeDtype::fp4, 759.0 / 2},
-      {"rtx-a6000", ComputeDtype::fp32, 38.7},      // RTX A6000 datasheet
-      {"rtx-a6000", ComputeDtype::bf16, 309.7 / 2}, // Tensor 309.7 (sparse)
+      {"rtx-a6000", ComputeDtype::fp32, 38.7},       // RTX A6000 datasheet
+      {"rtx-a6000", ComputeDtype::bf16, 309.7 / 2},  // Tensor 309.7 (sparse)
       {"rtx-a5000", ComputeDtype::bf16, 222.2 / 2},
       {"rtx-a4500", ComputeDtype::bf16, 189.2 / 2},
       {"rtx-a4000", ComputeDtype::bf16, 153.4 / 2},
       {"rtx-a4000", ComputeDtype::fp32, 19.2},
       {"rtx-pro-6000-blackwell", ComputeDtype::fp32, 125},        // datasheet: 125 TFLOPS
       {"rtx-pro-6000-blackwell", ComputeDtype::fp4, 4000.0 / 2},  // 4000 AI TOPS (sparse)
-      {"rx-7900-xtx", ComputeDtype::fp16, 122.8},   // AMD spec page, Peak Half Precision
-      {"rx-9070-xt", ComputeDtype::int4, 1557.0 / 2},  // 1557 AI TOPS (INT4, sparse)
-      {"arc-b580", ComputeDtype::int8, 233},        // Intel spec page, peak TOPS (INT8)
-      {"m1-max-64gb", ComputeDtype::fp32, 10.4},    // Apple, M1 Max 32-core GPU
-      {"m1-16gb", ComputeDtype::fp32, 2.6},         // Apple, M1 8-core GPU
-      {"m2-24gb", ComputeDtype::fp32, 3.6},         // Apple, M2 10-core GPU
+      {"rx-7900-xtx", ComputeDtype::fp16, 122.8},                 // AMD spec page, Peak Half Precision
+      {"rx-9070-xt", ComputeDtype::int4, 1557.0 / 2},             // 1557 AI TOPS (INT4, sparse)
+      {"arc-b580", ComputeDtype::int8, 233},                      // Intel spec page, peak TOPS (INT8)
+      {"m1-max-64gb", ComputeDtype::fp32, 10.4},                  // Apple, M1 Max 32-core GPU
+      {"m1-16gb", ComputeDtype::fp32, 2.6},                       // Apple, M1 8-core GPU
+      {"m2-24gb", ComputeDtype::fp32, 3.6},                       // Apple, M2 10-core GPU
   };
   for (const Published& figure : kPublished) {
     const std::string id_text = figure.id;
@@ -395,8 +435,8 @@ TEST_CASE("local devices: derived rates match the published figures") {
     CHECK(near(peak(figure.id, figure.dtype), figure.tflops * kTera, 0.01));
   }
   // Existing entries and the per-SM derivation agree: the RTX 3090 and 4090 whitepaper columns.
-  CHECK(near(peak("rtx-3090-ti", ComputeDtype::bf16) / peak("rtx-3090", ComputeDtype::bf16),
-             (84 * 1.86) / (82 * 1.695), 0.01));
+  CHECK(near(peak("rtx-3090-ti", ComputeDtype::bf16) / peak("rtx-3090", ComputeDtype::bf16), (84 * 1.86) / (82 * 1.695),
+             0.01));
   // Turing has no bf16 (0, not a substitute).
   CHECK(peak("rtx-2080-ti", ComputeDtype::bf16) == 0);
 }

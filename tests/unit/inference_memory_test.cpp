@@ -136,7 +136,8 @@ TEST_CASE("layouts that cannot run are refused") {
   const auto tensors = weight_tensors(model);
   InferenceWorkload w = workload(1, 1);
   w.layout.tensor_parallel = 3;
-  CHECK_THROWS_WITH_AS(inference_memory(model, tensors, w), doctest::Contains("does not divide"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(inference_memory(model, tensors, w), doctest::Contains("does not divide"),
+                       std::invalid_argument);
   w.layout.tensor_parallel = 1;
   w.layout.pipeline_parallel = 33;
   CHECK_THROWS_WITH_AS(inference_memory(model, tensors, w), doctest::Contains("33"), std::invalid_argument);

@@ -135,7 +135,8 @@ TEST_CASE("the inventory is the count, active never exceeds total, tying saves e
     for (const auto& tensor : weight_tensors(model)) inventory += tensor.parameters();
     CHECK(inventory == count.total);
     const ParameterBreakdown& b = count.breakdown;
-    CHECK(b.embedding + b.attention + b.mlp + b.routed_experts + b.shared_experts + b.router + b.norms + b.lm_head == count.total);
+    CHECK(b.embedding + b.attention + b.mlp + b.routed_experts + b.shared_experts + b.router + b.norms + b.lm_head ==
+          count.total);
     CHECK(count.active_per_token <= count.total);
     CHECK(count.active_per_token > 0);
 
@@ -153,7 +154,8 @@ TEST_CASE("KV per token is the sum over layer kinds, and matches the hand formul
     CAPTURE(s.config.dump());
     const ModelDescription model = parse_hf_config(s.config.dump());
     std::int64_t per_token = 0;
-    for (const auto& kind : model.layer_kinds) per_token += kv_cache_bytes_per_token_per_layer(kind, KvCacheDtype::bf16) * kind.layer_count;
+    for (const auto& kind : model.layer_kinds)
+      per_token += kv_cache_bytes_per_token_per_layer(kind, KvCacheDtype::bf16) * kind.layer_count;
     InferenceWorkload workload;
     workload.context_tokens = 1000;
     workload.batch_size = 3;
@@ -252,8 +254,17 @@ TEST_CASE("every number in every report over a grid of configs and workloads is 
   const std::vector<OptionList> inference = {
       {},
       {{"gpu", "h100-sxm-80gb"}, {"batch", "8"}, {"context", "32768"}, {"weights", "q4_k_m"}, {"kv_dtype", "fp8"}},
-      {{"gpu", "v100-sxm2-16gb"}, {"weights", "gptq"}, {"weight_bits", "3"}, {"kv_block", "16"}, {"prefill_chunk", "512"}},
-      {{"gpu", "t4"}, {"eager_attention", "true"}, {"logits_all_positions", "true"}, {"kv_dtype", "int4"}, {"prompt_len", "1"}, {"gen_len", "1"}},
+      {{"gpu", "v100-sxm2-16gb"},
+       {"weights", "gptq"},
+       {"weight_bits", "3"},
+       {"kv_block", "16"},
+       {"prefill_chunk", "512"}},
+      {{"gpu", "t4"},
+       {"eager_attention", "true"},
+       {"logits_all_positions", "true"},
+       {"kv_dtype", "int4"},
+       {"prompt_len", "1"},
+       {"gen_len", "1"}},
       {{"gpu", "tpu-v5e"}, {"weights", "nf4"}, {"overhead_gib", "0"}, {"price_per_gpu_hour", "0"}},
       {{"gpu", "m3-ultra"}, {"batch", "16777216"}, {"context", "1"}},
   };

@@ -21,20 +21,44 @@ struct Generator {
 
   double number() {
     switch (pick(0, 9)) {
-      case 0: return static_cast<double>(pick(-1000, 1000));                        // whole: "12.0"
-      case 1: return std::ldexp(static_cast<double>(engine() >> 11), pick(-80, 80));  // any magnitude
-      case 2: return 1.0 / pick(1, 97);
-      case 3: return pick(0, 1) ? 0.0 : -0.0;
-      case 4: return std::pow(10.0, pick(-8, 22));  // around the fixed/exponent switch (1e-5, 1e15)
-      case 5: return std::numeric_limits<double>::denorm_min() * pick(1, 5);
-      case 6: return std::numeric_limits<double>::max();
-      default: return std::uniform_real_distribution<double>(-1e9, 1e9)(engine);
+      case 0:
+        return static_cast<double>(pick(-1000, 1000));  // whole: "12.0"
+      case 1:
+        return std::ldexp(static_cast<double>(engine() >> 11), pick(-80, 80));  // any magnitude
+      case 2:
+        return 1.0 / pick(1, 97);
+      case 3:
+        return pick(0, 1) ? 0.0 : -0.0;
+      case 4:
+        return std::pow(10.0, pick(-8, 22));  // around the fixed/exponent switch (1e-5, 1e15)
+      case 5:
+        return std::numeric_limits<double>::denorm_min() * pick(1, 5);
+      case 6:
+        return std::numeric_limits<double>::max();
+      default:
+        return std::uniform_real_distribution<double>(-1e9, 1e9)(engine);
     }
   }
 
   std::string text() {
-    static const char* pieces[] = {"a", "GiB", " ", "\"", "\\", "\n", "\t", "\b", "\f", "\r", "\x01", "\x1f",
-                                   "\x7f", "/", "\xC3\xA9", "\xE2\x89\xA4", "\xF0\x9F\x98\x80", "x"};
+    static const char* pieces[] = {"a",
+                                   "GiB",
+                                   " ",
+                                   "\"",
+                                   "\\",
+                                   "\n",
+                                   "\t",
+                                   "\b",
+                                   "\f",
+                                   "\r",
+                                   "\x01",
+                                   "\x1f",
+                                   "\x7f",
+                                   "/",
+                                   "\xC3\xA9",
+                                   "\xE2\x89\xA4",
+                                   "\xF0\x9F\x98\x80",
+                                   "x"};
     std::string out;
     for (int i = pick(0, 8); i > 0; --i) out += pieces[pick(0, static_cast<int>(std::size(pieces)) - 1)];
     return out;
@@ -44,20 +68,29 @@ struct Generator {
   Json value(JsonWriter& writer, const std::string* key, int depth) {
     const int kind = depth > 3 ? pick(0, 6) : pick(0, 8);
     const auto scalar = [&](auto v) {
-      if (key) writer.field(*key, v);
-      else writer.element(v);
+      if (key)
+        writer.field(*key, v);
+      else
+        writer.element(v);
       return Json(v);
     };
     switch (kind) {
-      case 0: return scalar(pick(0, 1) == 1);
-      case 1: return scalar(static_cast<std::int64_t>(engine()));
-      case 2: return scalar(static_cast<std::uint64_t>(engine()));
-      case 3: return scalar(pick(-5, 5));
-      case 4: return scalar(number());
+      case 0:
+        return scalar(pick(0, 1) == 1);
+      case 1:
+        return scalar(static_cast<std::int64_t>(engine()));
+      case 2:
+        return scalar(static_cast<std::uint64_t>(engine()));
+      case 3:
+        return scalar(pick(-5, 5));
+      case 4:
+        return scalar(number());
       case 5: {
         const std::string s = text();
-        if (key) writer.field(*key, s);
-        else writer.element(s);
+        if (key)
+          writer.field(*key, s);
+        else
+          writer.element(s);
         return Json(s);
       }
       case 6: {
@@ -68,16 +101,20 @@ struct Generator {
         return Json(list);
       }
       case 7: {
-        if (key) writer.begin_array(*key);
-        else writer.begin_array();
+        if (key)
+          writer.begin_array(*key);
+        else
+          writer.begin_array();
         Json array = Json::array();
         for (int i = pick(0, 4); i > 0; --i) array.push_back(value(writer, nullptr, depth + 1));
         writer.end_array();
         return array;
       }
       default: {
-        if (key) writer.begin_object(*key);
-        else writer.begin_object();
+        if (key)
+          writer.begin_object(*key);
+        else
+          writer.begin_object();
         Json object = Json::object();
         for (int i = pick(0, 5); i > 0; --i) {
           const std::string member = "k" + std::to_string(i) + text();
@@ -118,11 +155,13 @@ TEST_CASE("the JSON writer: NaN and infinities are refused, null is null, a bad 
   JsonWriter writer;
   writer.begin_object();
   writer.field("none", nullptr);
-  writer.field("bad", std::string_view("a\xFF" "b\xC3"));
+  writer.field("bad", std::string_view("a\xFF"
+                                       "b\xC3"));
   writer.field("surrogate", std::string_view("\xED\xA0\x80"));
   writer.field("numbers", std::vector<std::int64_t>{1, -2, 3});
   writer.end_object();
   CHECK(writer.take() ==
-        "{\"none\":null,\"bad\":\"a\xEF\xBF\xBD" "b\xEF\xBF\xBD\","
+        "{\"none\":null,\"bad\":\"a\xEF\xBF\xBD"
+        "b\xEF\xBF\xBD\","
         "\"surrogate\":\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\",\"numbers\":[1,-2,3]}");
 }

@@ -226,8 +226,8 @@ TEST_CASE("invariants") {
     }
   }
   SUBCASE("more tensor parallelism never increases the weight bytes a GPU reads") {
-    for (const char* file : {"meta-llama--Llama-3.1-70B.json", "mistralai--Mixtral-8x7B-v0.1.json",
-                             "deepseek-ai--DeepSeek-V3.json"}) {
+    for (const char* file :
+         {"meta-llama--Llama-3.1-70B.json", "mistralai--Mixtral-8x7B-v0.1.json", "deepseek-ai--DeepSeek-V3.json"}) {
       CAPTURE(file);
       Setup m = from_config(file);
       m.workload.batch_size = 8;

@@ -35,7 +35,8 @@ TEST_CASE("Llama-2-7B by hand") {
   // 32000x4096 embedding and lm_head; per layer 4 x 4096^2 attention, 3 x 4096x11008 MLP and
   // 2 x 4096 norms; one final norm:
   // 2*131,072,000 + 32*(67,108,864 + 135,266,304 + 8,192) + 4,096 = 6,738,415,616.
-  const ParameterCount count = count_text(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-2-7b-chat-hf.json"));
+  const ParameterCount count =
+      count_text(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-2-7b-chat-hf.json"));
   CHECK(count.total == 6'738'415'616);
   CHECK(count.breakdown.embedding == 131'072'000);
   CHECK(count.breakdown.lm_head == 131'072'000);
@@ -80,7 +81,8 @@ TEST_CASE("active parameters of MoE models never exceed the total, and equal it 
 }
 
 TEST_CASE("the weight-tensor inventory sums to the count and names every role") {
-  const ModelDescription model = parse_hf_config(test::read_file(test::fixture_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"));
+  const ModelDescription model =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"));
   std::int64_t sum = 0;
   bool saw_kv_down = false;
   for (const auto& tensor : weight_tensors(model)) {
@@ -94,7 +96,8 @@ TEST_CASE("the weight-tensor inventory sums to the count and names every role") 
 }
 
 TEST_CASE("DeepSeek-V3's multi-token-prediction module is counted apart from the 671B main model") {
-  const ParameterCount count = count_text(test::read_file(test::fixture_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"));
+  const ParameterCount count =
+      count_text(test::read_file(test::fixture_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"));
   CHECK(count.total == 671'026'419'200);
   // One MoE layer: attention 187,107,328 + 256 routed experts 11,274,289,152 + shared expert 44,040,192
   // + router 1,835,008 and its 256 correction biases + 2 x 7,168 norms = 11,507,286,272; plus enorm,
@@ -102,7 +105,8 @@ TEST_CASE("DeepSeek-V3's multi-token-prediction module is counted apart from the
   // DeepSeek's README_WEIGHTS quotes "11.5B unique parameters" for it; with the shared 0.93B embedding
   // and 0.93B head stored again the checkpoint holds about 13.5B more: 685B published in total.
   CHECK(count.multi_token_prediction == 11'610'068'224);
-  CHECK(count_text(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json")).multi_token_prediction == 0);
+  CHECK(count_text(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json"))
+            .multi_token_prediction == 0);
 }
 
 TEST_CASE("a tied head stored anyway explains the published checkpoint counts") {
@@ -110,6 +114,7 @@ TEST_CASE("a tied head stored anyway explains the published checkpoint counts") 
   const ParameterCount qwen = count_text(test::read_file(test::fixture_configs_dir() + "/Qwen--Qwen3-0.6B.json"));
   CHECK(qwen.total + qwen.tied_output_head == 751'632'384);
   // Falcon-180B: 178,557,088,768 + 65,024 x 14,848 = 179,522,565,120.
-  const ParameterCount falcon = count_text(test::read_file(test::fixture_configs_dir() + "/tiiuae--falcon-180B-chat.json"));
+  const ParameterCount falcon =
+      count_text(test::read_file(test::fixture_configs_dir() + "/tiiuae--falcon-180B-chat.json"));
   CHECK(falcon.total + falcon.tied_output_head == 179'522'565'120);
 }

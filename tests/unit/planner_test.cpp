@@ -53,14 +53,15 @@ TEST_CASE("every planned layout's memory is the exact inference memory, within t
     const InferenceWorkload w = workload_of(candidate, request);
     CHECK(inference_memory(model, tensors, w).totals.total_bytes_per_gpu == candidate.memory_bytes_per_gpu);
     CHECK(candidate.memory_bytes_per_gpu <= candidate.budget_bytes_per_gpu);
-    const LatencyTotals totals = estimate_latency_totals(prepare_latency_model(model, tensors, candidate.weight_format), w,
-                                                         *request.gpus[candidate.gpu],
-                                                         {request.prompt_tokens, request.generated_tokens});
+    const LatencyTotals totals =
+        estimate_latency_totals(prepare_latency_model(model, tensors, candidate.weight_format), w,
+                                *request.gpus[candidate.gpu], {request.prompt_tokens, request.generated_tokens});
     CHECK(totals.batch_tokens_per_second == doctest::Approx(candidate.tokens_per_second));
     CHECK(totals.prefill_seconds == doctest::Approx(candidate.time_to_first_token_seconds));
   }
   // Ranked by the objective: highest throughput first.
-  for (std::size_t i = 1; i < plan.best.size(); ++i) CHECK(plan.best[i - 1].tokens_per_second >= plan.best[i].tokens_per_second);
+  for (std::size_t i = 1; i < plan.best.size(); ++i)
+    CHECK(plan.best[i - 1].tokens_per_second >= plan.best[i].tokens_per_second);
 }
 
 TEST_CASE("the frontier holds no layout that another feasible one beats on both throughput and cost") {
@@ -94,7 +95,8 @@ TEST_CASE("latency targets and objectives shape the answer") {
   request.objective = PlanObjective::lowest_cost;
   const InferencePlan cheapest = plan_inference(model, tensors, request);
   for (std::size_t i = 1; i < cheapest.best.size(); ++i)
-    CHECK(cheapest.best[i - 1].cost_per_million_output_tokens_usd <= cheapest.best[i].cost_per_million_output_tokens_usd);
+    CHECK(cheapest.best[i - 1].cost_per_million_output_tokens_usd <=
+          cheapest.best[i].cost_per_million_output_tokens_usd);
 }
 
 TEST_CASE("a model too large for the allowed GPUs gets no layout, said plainly") {

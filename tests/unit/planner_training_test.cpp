@@ -167,7 +167,8 @@ TEST_CASE("training planner options: errors name the option") {
   CHECK(field_of({{"recompute_modes", "some"}}) == "recompute_modes");
   CHECK(field_of({{"objective", "fastest"}}) == "objective");
   CHECK(field_of({{"optimizer", "adam9"}}) == "optimizer");
-  const TrainingPlanRequest request = parse_training_plan_options({{"seq_len", "4096"}, {"global_batch_tokens", "6000"}});
+  const TrainingPlanRequest request =
+      parse_training_plan_options({{"seq_len", "4096"}, {"global_batch_tokens", "6000"}});
   const ModelDescription model = llama_8b();
   try {
     plan_training(model, weight_tensors(model), request);

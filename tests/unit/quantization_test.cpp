@@ -19,14 +19,13 @@ using Inventory = std::vector<WeightTensor>;
 namespace {
 
 // The group does not affect bytes, so every entry gets the same one.
-void add(Inventory& v, R role, int layer, std::int64_t rows, std::int64_t cols,
-         std::int64_t copies = 1) {
+void add(Inventory& v, R role, int layer, std::int64_t rows, std::int64_t cols, std::int64_t copies = 1) {
   v.push_back({role, G::attention, layer, rows, cols, copies});
 }
 
 // Llama-shaped stack: q/o h x h, k/v kv x h, gate/up inter x h, down h x inter, two norms.
-Inventory dense(int layers, std::int64_t h, std::int64_t kv, std::int64_t inter,
-                std::int64_t vocab, bool tied = false) {
+Inventory dense(int layers, std::int64_t h, std::int64_t kv, std::int64_t inter, std::int64_t vocab,
+                bool tied = false) {
   Inventory v;
   add(v, R::token_embedding, -1, vocab, h);
   for (int l = 0; l < layers; ++l) {
@@ -140,8 +139,7 @@ GgufType gguf_type_at(const Inventory& v, WF f, R role, int layer) {
 }
 
 bool within_one_percent(std::int64_t computed, std::int64_t published) {
-  return std::abs(static_cast<double>(computed - published)) <
-         0.01 * static_cast<double>(published);
+  return std::abs(static_cast<double>(computed - published)) < 0.01 * static_cast<double>(published);
 }
 
 // Published sizes quoted to 0.01 GB: the computed size must round to the same figure.
@@ -167,8 +165,8 @@ TEST_CASE("fp8 and int8: one byte per projection weight plus scales") {
   CHECK(block.scale_bytes == 144);
   CHECK(block.total_bytes == 589'824 + 144 + kTinyHighPrecisionBytes);
   // A 576-row matrix still needs ceil(576/128) = 5 block rows.
-  CHECK(weight_bytes(Inventory{{R::attention_kv_down, G::attention, 0, 576, 7168, 1}},
-                     WF::fp8_e4m3_block128).scale_bytes == 5 * 56 * 4);
+  CHECK(weight_bytes(Inventory{{R::attention_kv_down, G::attention, 0, 576, 7168, 1}}, WF::fp8_e4m3_block128)
+            .scale_bytes == 5 * 56 * 4);
   // int8: one fp32 scale per output row, 2048 rows.
   CHECK(bytes(t, WF::int8_per_channel) == 589'824 + 2048 * 4 + kTinyHighPrecisionBytes);
 }
@@ -283,10 +281,10 @@ TEST_CASE("GGUF preset rules pick per-tensor types") {
 
 TEST_CASE("GGUF rows that no 256-block fits fall back") {
   Inventory v;
-  add(v, R::mlp_gate, 0, 2880, 2880);        // 2880 % 256 != 0: Q4_K -> Q5_0
-  add(v, R::mlp_down, 0, 2880, 2880);        // Q6_K (layer 0 gets more bits) -> Q8_0
-  add(v, R::attention_query, 0, 1000, 1000); // 1000 % 32 != 0: F16
-  add(v, R::lm_head, -1, 5000, 2880);        // output: Q8_0 when the row misfits Q4_K
+  add(v, R::mlp_gate, 0, 2880, 2880);         // 2880 % 256 != 0: Q4_K -> Q5_0
+  add(v, R::mlp_down, 0, 2880, 2880);         // Q6_K (layer 0 gets more bits) -> Q8_0
+  add(v, R::attention_query, 0, 1000, 1000);  // 1000 % 32 != 0: F16
+  add(v, R::lm_head, -1, 5000, 2880);         // output: Q8_0 when the row misfits Q4_K
   const std::vector<GgufType> types = gguf_tensor_types(v, WF::gguf_q4_k_m);
   CHECK(types[0] == GgufType::q5_0);
   CHECK(types[1] == GgufType::q8_0);
@@ -303,9 +301,8 @@ TEST_CASE("more bits, more bytes") {
   CHECK(bytes(l7, WF::int8_per_channel) > bytes(l7, WF::fp8_e4m3_per_tensor));
   CHECK(bytes(l7, WF::fp8_e4m3_block128) > bytes(l7, WF::gptq));
   CHECK(bytes(l7, WF::nvfp4) > bytes(l7, WF::mxfp4));
-  const WF ladder[] = {WF::gguf_q8_0,   WF::gguf_q6_k,   WF::gguf_q5_k_m, WF::gguf_q5_k_s,
-                       WF::gguf_q4_k_m, WF::gguf_q4_k_s, WF::gguf_q3_k_l, WF::gguf_q3_k_m,
-                       WF::gguf_q3_k_s, WF::gguf_q2_k};
+  const WF ladder[] = {WF::gguf_q8_0,   WF::gguf_q6_k,   WF::gguf_q5_k_m, WF::gguf_q5_k_s, WF::gguf_q4_k_m,
+                       WF::gguf_q4_k_s, WF::gguf_q3_k_l, WF::gguf_q3_k_m, WF::gguf_q3_k_s, WF::gguf_q2_k};
   for (std::size_t i = 1; i < std::size(ladder); ++i) {
     CHECK(bytes(l7, ladder[i - 1]) > bytes(l7, ladder[i]));
   }
@@ -316,11 +313,12 @@ TEST_CASE("published GGUF sizes: TheBloke Llama-2-7B") {
   // chat repo; Q4_0, Q5_K_M, Q6_K from a third-party table of the base repo). Weights
   // alone (hand sums in docs/quantization.md); the file adds 741,056 B of GGUF metadata.
   const Inventory l7 = dense(32, 4096, 4096, 11008, 32000);
-  const struct { WF format; std::int64_t weights, file; } rows[] = {
-      {WF::gguf_q4_0, 3'825'065'984, 3'825'807'040},
-      {WF::gguf_q4_k_m, 4'080'263'168, 4'081'004'224},
-      {WF::gguf_q5_k_m, 4'782'415'872, 4'783'156'928},
-      {WF::gguf_q6_k, 5'528'453'120, 5'529'194'176},
+  const struct {
+    WF format;
+    std::int64_t weights, file;
+  } rows[] = {
+      {WF::gguf_q4_0, 3'825'065'984, 3'825'807'040},   {WF::gguf_q4_k_m, 4'080'263'168, 4'081'004'224},
+      {WF::gguf_q5_k_m, 4'782'415'872, 4'783'156'928}, {WF::gguf_q6_k, 5'528'453'120, 5'529'194'176},
       {WF::gguf_q8_0, 7'160'348'672, 7'161'089'728},
   };
   for (const auto& row : rows) {
@@ -401,8 +399,7 @@ TEST_CASE("format catalogue and lookups") {
   CHECK(find_weight_format("gptq-int4") == WF::gptq);
   CHECK_FALSE(find_weight_format("q4_k_xl").has_value());
   CHECK(weight_format_info(WF::mxfp4).base_bits_per_weight == 4.25);
-  CHECK(weight_format_info(WF::bnb_nf4).base_bits_per_weight ==
-        doctest::Approx(4.127).epsilon(1e-3));
+  CHECK(weight_format_info(WF::bnb_nf4).base_bits_per_weight == doctest::Approx(4.127).epsilon(1e-3));
 }
 
 TEST_CASE("quantization_config fields map to a format") {
@@ -418,8 +415,7 @@ TEST_CASE("quantization_config fields map to a format") {
   CHECK(gptq->second.group_size == -1);
   CHECK(format_from_quantization_fields("awq", 4, 128, "", 0, 0)->first == WF::awq);
   CHECK(format_from_quantization_fields("bitsandbytes", 4, 0, "fp4", 0, 0)->first == WF::bnb_fp4);
-  CHECK(format_from_quantization_fields("bitsandbytes", 8, 0, "", 0, 0)->first ==
-        WF::int8_per_channel);
+  CHECK(format_from_quantization_fields("bitsandbytes", 8, 0, "", 0, 0)->first == WF::int8_per_channel);
   auto mx = format_from_quantization_fields("mxfp4", 0, 0, "", 0, 0);
   CHECK(mx->second.scope == QuantScope::routed_experts_only);
   CHECK(format_from_quantization_fields("modelopt", 0, 0, "NVFP4", 0, 0)->first == WF::nvfp4);

@@ -53,7 +53,8 @@ ConfigError refused_config(Call&& call) {
   return ConfigError("", "");
 }
 
-const OptionList custom_gpu{{"gpu", "custom"}, {"custom_gpu_memory_gib", "80"}, {"custom_gpu_bandwidth_gb_per_s", "3000"}};
+const OptionList custom_gpu{
+    {"gpu", "custom"}, {"custom_gpu_memory_gib", "80"}, {"custom_gpu_bandwidth_gb_per_s", "3000"}};
 
 OptionList with(OptionList options, const OptionList& more) {
   options.insert(options.end(), more.begin(), more.end());
@@ -65,37 +66,47 @@ OptionList with(OptionList options, const OptionList& more) {
 TEST_CASE("D01: a custom GPU rate that would make a figure infinite is refused, naming the option") {
   for (const char* rate : {"5e-324", "1e-300", "1e-9", "0.0009"}) {
     CAPTURE(rate);
-    CHECK(refused_option([&] { (void)inference_report_json(llama, with(custom_gpu, {{"custom_gpu_bf16_tflops", rate}})); }) ==
-          "custom_gpu_bf16_tflops");
     CHECK(refused_option([&] {
-            (void)inference_report_json(llama, with(custom_gpu, {{"custom_gpu_bf16_tflops", "1000"}, {"custom_gpu_fp8_tflops", rate}}));
+            (void)inference_report_json(llama, with(custom_gpu, {{"custom_gpu_bf16_tflops", rate}}));
+          }) == "custom_gpu_bf16_tflops");
+    CHECK(refused_option([&] {
+            (void)inference_report_json(
+                llama, with(custom_gpu, {{"custom_gpu_bf16_tflops", "1000"}, {"custom_gpu_fp8_tflops", rate}}));
           }) == "custom_gpu_fp8_tflops");
     CHECK(refused_option([&] {
             (void)inference_report_json(llama, with(custom_gpu, {{"custom_gpu_bf16_tflops", "1000"},
                                                                  {"custom_gpu_interconnect_gb_per_s", rate},
-                                                                 {"custom_gpu_gpus_per_node", "8"}, {"tp", "2"}}));
+                                                                 {"custom_gpu_gpus_per_node", "8"},
+                                                                 {"tp", "2"}}));
           }) == "custom_gpu_interconnect_gb_per_s");
     CHECK(refused_option([&] {
-            (void)training_report_json(llama, {{"gpu", "custom"}, {"custom_gpu_memory_gib", "16384"},
-                                               {"custom_gpu_bandwidth_gb_per_s", "1"}, {"custom_gpu_bf16_tflops", rate}});
+            (void)training_report_json(llama, {{"gpu", "custom"},
+                                               {"custom_gpu_memory_gib", "16384"},
+                                               {"custom_gpu_bandwidth_gb_per_s", "1"},
+                                               {"custom_gpu_bf16_tflops", rate}});
           }) == "custom_gpu_bf16_tflops");
     CHECK(refused_option([&] {
-            (void)plan_report_json(llama, {{"gpus", "h100-sxm-80gb,custom"}, {"custom_gpu_memory_gib", "80"},
-                                           {"custom_gpu_bandwidth_gb_per_s", "3000"}, {"custom_gpu_bf16_tflops", rate}});
+            (void)plan_report_json(llama, {{"gpus", "h100-sxm-80gb,custom"},
+                                           {"custom_gpu_memory_gib", "80"},
+                                           {"custom_gpu_bandwidth_gb_per_s", "3000"},
+                                           {"custom_gpu_bf16_tflops", rate}});
           }) == "custom_gpu_bf16_tflops");
   }
   // The smallest rates allowed give finite figures, and 0 still means "no such path" for the optional ones.
-  const Json report = Json::parse(inference_report_json(
-      llama, with(custom_gpu, {{"custom_gpu_bf16_tflops", "0.001"}, {"custom_gpu_fp8_tflops", "0"},
-                               {"custom_gpu_interconnect_gb_per_s", "0.001"}, {"custom_gpu_gpus_per_node", "8"},
-                               {"tp", "2"}})));
+  const Json report =
+      Json::parse(inference_report_json(llama, with(custom_gpu, {{"custom_gpu_bf16_tflops", "0.001"},
+                                                                 {"custom_gpu_fp8_tflops", "0"},
+                                                                 {"custom_gpu_interconnect_gb_per_s", "0.001"},
+                                                                 {"custom_gpu_gpus_per_node", "8"},
+                                                                 {"tp", "2"}})));
   CHECK(report["latency"]["end_to_end_seconds"].is_number());
   CHECK(report["latency"]["time_to_first_token_seconds"].is_number());
 }
 
 TEST_CASE("D01/D12: a custom GPU with bf16 0 names the option") {
-  CHECK(refused_option([&] { (void)inference_report_json(llama, with(custom_gpu, {{"custom_gpu_bf16_tflops", "0"}})); }) ==
-        "custom_gpu_bf16_tflops");
+  CHECK(refused_option([&] {
+          (void)inference_report_json(llama, with(custom_gpu, {{"custom_gpu_bf16_tflops", "0"}}));
+        }) == "custom_gpu_bf16_tflops");
 }
 
 TEST_CASE("D03/D13: the CLI's one escaping rule") {
@@ -103,11 +114,13 @@ TEST_CASE("D03/D13: the CLI's one escaping rule") {
   CHECK(cli::terminal_safe("\x1b[2J") == "\\x1B[2J");
   CHECK(cli::terminal_safe(std::string("a\0b", 3)) == "a\\x00b");
   CHECK(cli::terminal_safe("\x7f\r\x07") == "\\x7F\\x0D\\x07");
-  CHECK(cli::terminal_safe("\xc2\x9b" "31m") == "\\u009B31m");           // C1 CSI as UTF-8
-  CHECK(cli::terminal_safe("\xe2\x80\xae" "txt") == "\\u202Etxt");        // right-to-left override
-  CHECK(cli::terminal_safe("\xff\xc3") == "\\xFF\\xC3");                  // invalid and truncated UTF-8
-  CHECK(cli::terminal_safe("\xc0\xaf") == "\\xC0\\xAF");                  // overlong '/'
-  CHECK(cli::terminal_safe("\xed\xa0\x80") == "\\xED\\xA0\\x80");         // a surrogate
+  CHECK(cli::terminal_safe("\xc2\x9b"
+                           "31m") == "\\u009B31m");  // C1 CSI as UTF-8
+  CHECK(cli::terminal_safe("\xe2\x80\xae"
+                           "txt") == "\\u202Etxt");                // right-to-left override
+  CHECK(cli::terminal_safe("\xff\xc3") == "\\xFF\\xC3");           // invalid and truncated UTF-8
+  CHECK(cli::terminal_safe("\xc0\xaf") == "\\xC0\\xAF");           // overlong '/'
+  CHECK(cli::terminal_safe("\xed\xa0\x80") == "\\xED\\xA0\\x80");  // a surrogate
   CHECK(cli::terminal_safe("caf\xc3\xa9 \xe2\x80\x93 \xf0\x9f\x98\x80") == "caf\xc3\xa9 \xe2\x80\x93 \xf0\x9f\x98\x80");
 }
 
@@ -142,7 +155,8 @@ TEST_CASE("D03/D13: no CLI output carries a terminal escape from a config, an op
 }
 
 TEST_CASE("D05: an MoE field that contradicts its family is refused, naming it") {
-  CHECK(refused_config([] { (void)parse_hf_config(hostile("mixtral-zero-experts.json")); }).field() == "num_local_experts");
+  CHECK(refused_config([] { (void)parse_hf_config(hostile("mixtral-zero-experts.json")); }).field() ==
+        "num_local_experts");
   // 0 experts with top-k 2 in a family that is not always MoE: the top-k contradicts it.
   std::string qwen = llama;
   qwen.replace(qwen.find("llama"), 5, "qwen2");
@@ -155,21 +169,30 @@ TEST_CASE("D05: an MoE field that contradicts its family is refused, naming it")
 }
 
 TEST_CASE("D06: every list option names each item once, in both planners") {
-  const Json one = Json::parse(plan_report_json(llama, {{"gpus", "h200"}, {"keep", "50"}, {"batches", "1,8"},
-                                                        {"weights", "bf16"}, {"kv_dtypes", "bf16"}}));
-  const Json twice = Json::parse(plan_report_json(llama, {{"gpus", "h200,H200, h200"}, {"keep", "50"},
-                                                          {"batches", "8,8,1"}, {"weights", "bf16,bf16"},
+  const Json one = Json::parse(plan_report_json(
+      llama, {{"gpus", "h200"}, {"keep", "50"}, {"batches", "1,8"}, {"weights", "bf16"}, {"kv_dtypes", "bf16"}}));
+  const Json twice = Json::parse(plan_report_json(llama, {{"gpus", "h200,H200, h200"},
+                                                          {"keep", "50"},
+                                                          {"batches", "8,8,1"},
+                                                          {"weights", "bf16,bf16"},
                                                           {"kv_dtypes", "bf16,bf16"}}));
   CHECK(twice["request"]["gpus"] == Json::array({"h200"}));
   CHECK(twice["request"]["batches"] == Json::array({8, 1}));
   CHECK(twice["best"].size() == one["best"].size());
   CHECK(twice["evaluated"] == one["evaluated"]);
-  const OptionList training{{"gpus", "h100-sxm-80gb,H100,h100-sxm-80gb"}, {"max_gpus", "8"}, {"micro_batch_sizes", "1,1"},
-                            {"zero_stages", "0,0"}, {"recompute_modes", "none,none"}, {"keep", "50"}};
+  const OptionList training{{"gpus", "h100-sxm-80gb,H100,h100-sxm-80gb"},
+                            {"max_gpus", "8"},
+                            {"micro_batch_sizes", "1,1"},
+                            {"zero_stages", "0,0"},
+                            {"recompute_modes", "none,none"},
+                            {"keep", "50"}};
   const Json t = Json::parse(training_plan_report_json(llama, training));
-  const Json t1 = Json::parse(training_plan_report_json(
-      llama, {{"gpus", "h100-sxm-80gb"}, {"max_gpus", "8"}, {"micro_batch_sizes", "1"}, {"zero_stages", "0"},
-              {"recompute_modes", "none"}, {"keep", "50"}}));
+  const Json t1 = Json::parse(training_plan_report_json(llama, {{"gpus", "h100-sxm-80gb"},
+                                                                {"max_gpus", "8"},
+                                                                {"micro_batch_sizes", "1"},
+                                                                {"zero_stages", "0"},
+                                                                {"recompute_modes", "none"},
+                                                                {"keep", "50"}}));
   CHECK(t["request"]["gpus"].size() == 1);
   CHECK(t["best"].size() == t1["best"].size());
   CHECK(t["evaluated"] == t1["evaluated"]);
@@ -177,9 +200,12 @@ TEST_CASE("D06: every list option names each item once, in both planners") {
 
 TEST_CASE("D08: layouts the objective ties on come in one total order") {
   const Json plan = Json::parse(plan_report_json(
-      test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json"),
-      {{"gpus", "h100-sxm-80gb"}, {"weights", "fp8,int8"}, {"kv_dtypes", "fp8,int8"}, {"max_gpus", "8"},
-       {"batches", "1,8"}, {"keep", "40"}}));
+      test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json"), {{"gpus", "h100-sxm-80gb"},
+                                                                                        {"weights", "fp8,int8"},
+                                                                                        {"kv_dtypes", "fp8,int8"},
+                                                                                        {"max_gpus", "8"},
+                                                                                        {"batches", "1,8"},
+                                                                                        {"keep", "40"}}));
   const auto& best = plan["best"];
   REQUIRE(best.size() > 4);
   int ties = 0;
@@ -208,7 +234,9 @@ TEST_CASE("D09: quantization_config.group_size 0 is refused, naming the field") 
 TEST_CASE("D10: a NUL byte is refused in a config and in an option value") {
   const ConfigError error = refused_config([] { (void)parse_hf_config(hostile("nul-then-garbage.json")); });
   CHECK(std::string(error.what()).find("NUL") != std::string::npos);
-  CHECK(refused_option([] { (void)inference_report_json(llama, {{"batch", std::string("8\0garbage", 9)}}); }) == "batch");
+  CHECK(refused_option([] {
+          (void)inference_report_json(llama, {{"batch", std::string("8\0garbage", 9)}});
+        }) == "batch");
   CHECK(refused_option([] { (void)inference_report_json(llama, {{"gpu", std::string("h100\0x", 6)}}); }) == "gpu");
 }
 
@@ -254,7 +282,8 @@ TEST_CASE("one numeric grammar for every option value") {
   const auto utilization = [](const std::string& text) {
     return refused_option([&] { (void)inference_report_json(llama, {{"gpu_memory_utilization", text}}); });
   };
-  for (const char* bad : {"0x1p-1", "inf", "nan", "+0.5", "0.5.", "e5", ".e1", "0,5"}) CHECK(utilization(bad) == "gpu_memory_utilization");
+  for (const char* bad : {"0x1p-1", "inf", "nan", "+0.5", "0.5.", "e5", ".e1", "0,5"})
+    CHECK(utilization(bad) == "gpu_memory_utilization");
   for (const char* good : {"0.5", ".5", "5e-1", " 0.5 ", "1."})
     CHECK_NOTHROW((void)inference_report_json(llama, {{"gpu_memory_utilization", good}}));
   CHECK(refused_option([] { (void)inference_report_json(llama, {{"batch", "99999999999999999999"}}); }) == "batch");

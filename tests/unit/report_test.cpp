@@ -52,12 +52,12 @@ TEST_CASE("bad input exits 2 with one line naming the field") {
 TEST_CASE("without a weights option the checkpoint's own stored format is used") {
   // openai/gpt-oss-120b model.safetensors.index.json metadata.total_size = 65,248,815,744 bytes
   // (MXFP4 experts, everything else bf16; see docs/quantization.md).
-  const auto report = nlohmann::json::parse(inference_report_json(
-      test::read_file(test::fixture_configs_dir() + "/openai--gpt-oss-120b.json"), {}));
+  const auto report = nlohmann::json::parse(
+      inference_report_json(test::read_file(test::fixture_configs_dir() + "/openai--gpt-oss-120b.json"), {}));
   CHECK(report["workload"]["weights"] == "mxfp4");
   CHECK(report["weight_bytes"].get<std::int64_t>() == 65'248'815'744);
-  const auto deepseek = nlohmann::json::parse(inference_report_json(
-      test::read_file(test::fixture_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"), {}));
+  const auto deepseek = nlohmann::json::parse(
+      inference_report_json(test::read_file(test::fixture_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"), {}));
   CHECK(deepseek["workload"]["weights"] == "fp8-block128");
   const auto chosen = nlohmann::json::parse(inference_report_json(
       test::read_file(test::fixture_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"), {{"weights", "bf16"}}));

@@ -36,10 +36,14 @@ std::vector<ManifestRow> read_manifest(const std::string& directory) {
     ManifestRow row;
     for (std::size_t column = 0; std::getline(cells, cell, '\t'); ++column) {
       if (column >= header.size()) break;
-      if (header[column] == "file") row.file = cell;
-      else if (header[column] == "model_type") row.model_type = cell;
-      else if (header[column] == "total_params") row.total_params = cell;
-      else if (header[column] == "active_params_per_token") row.active_params_per_token = cell;
+      if (header[column] == "file")
+        row.file = cell;
+      else if (header[column] == "model_type")
+        row.model_type = cell;
+      else if (header[column] == "total_params")
+        row.total_params = cell;
+      else if (header[column] == "active_params_per_token")
+        row.active_params_per_token = cell;
     }
     rows.push_back(row);
   }
@@ -58,7 +62,8 @@ CommandResult run_cli(const std::string& arguments, const std::string& stdin_tex
     std::ofstream in(stdin_path, std::ios::binary);
     in << stdin_text;
   }
-  const std::string command = std::string(FITCHECK_CLI_PATH) + " " + arguments + " <" + stdin_path + " 2>" + stderr_path;
+  const std::string command =
+      std::string(FITCHECK_CLI_PATH) + " " + arguments + " <" + stdin_path + " 2>" + stderr_path;
   CommandResult result;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) throw std::runtime_error("popen failed");

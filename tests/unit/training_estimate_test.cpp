@@ -18,7 +18,9 @@ namespace {
 
 const std::string kTinyLlama = "TinyLlama--TinyLlama-1.1B-Chat-v1.0.json";
 
-ModelDescription tiny_llama() { return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + kTinyLlama)); }
+ModelDescription tiny_llama() {
+  return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + kTinyLlama));
+}
 
 std::int64_t total_at_micro_batch(const ModelDescription& model, TrainingWorkload w, std::int64_t micro_batch) {
   w.micro_batch_size = micro_batch;
@@ -31,7 +33,8 @@ TEST_CASE("estimate_training without a GPU: the memory, no verdict, no step time
   const ModelDescription model = tiny_llama();
   const TrainingEstimate e = estimate_training(model, weight_tensors(model), TrainingRequest{});
   CHECK(e.model_type == "llama");
-  CHECK(e.memory.totals.total_bytes_per_gpu == training_memory(model, weight_tensors(model), TrainingWorkload{}).totals.total_bytes_per_gpu);
+  CHECK(e.memory.totals.total_bytes_per_gpu ==
+        training_memory(model, weight_tensors(model), TrainingWorkload{}).totals.total_bytes_per_gpu);
   CHECK_FALSE(e.fit.has_value());
   CHECK_FALSE(e.time.has_value());
   CHECK(e.missing_rate.empty());
@@ -120,7 +123,8 @@ TEST_CASE("fitcheck train's table prints the same estimate") {
   REQUIRE(result.exit_status == 0);
   REQUIRE(e.fit->max_micro_batch.value < 1000);  // printed without a thousands separator
   CHECK(result.out.find(std::string(request.gpu->name) + ": fits by ") != std::string::npos);
-  CHECK(result.out.find("; largest micro-batch " + std::to_string(e.fit->max_micro_batch.value) + "\n") != std::string::npos);
+  CHECK(result.out.find("; largest micro-batch " + std::to_string(e.fit->max_micro_batch.value) + "\n") !=
+        std::string::npos);
   CHECK(result.out.find("  - " + e.assumptions.back() + "\n") != std::string::npos);
 }
 

@@ -151,7 +151,7 @@ TEST_CASE("optimizer state bytes per tensor") {
   w.optimizer = OptimizerKind::adam_8bit;  // 2 x n uint8 + 2 x 4 B x n/2048 blocks
   CHECK(detail::optimizer_state_bytes(matrix, w, 4) == 2 * n + 8 * 8192);
   CHECK(detail::optimizer_state_bytes(norm, w, 4) == 8000);  // under 4096 elements: 32-bit states
-  w.optimizer = OptimizerKind::adafactor;  // (rows + columns) x 4 B
+  w.optimizer = OptimizerKind::adafactor;                    // (rows + columns) x 4 B
   CHECK(detail::optimizer_state_bytes(matrix, w, 4) == 8192 * 4);
   CHECK(detail::optimizer_state_bytes(norm, w, 4) == 4000);
   w.adafactor_first_moment = true;
@@ -232,7 +232,8 @@ TEST_CASE("invariants: the terms add up to the total for every recipe, optimizer
   const ModelDescription model = fixture("ibm-granite--granite-3.1-1b-a400m-instruct.json");
   const auto tensors = weight_tensors(model);
   std::vector<TrainingWorkload> cases;
-  for (auto precision : {PrecisionRecipe::fp32, PrecisionRecipe::bf16_mixed, PrecisionRecipe::fp16_mixed, PrecisionRecipe::fp8})
+  for (auto precision :
+       {PrecisionRecipe::fp32, PrecisionRecipe::bf16_mixed, PrecisionRecipe::fp16_mixed, PrecisionRecipe::fp8})
     for (auto optimizer : {OptimizerKind::adamw, OptimizerKind::adam_8bit, OptimizerKind::adafactor, OptimizerKind::sgd,
                            OptimizerKind::sgd_momentum, OptimizerKind::lion, OptimizerKind::muon}) {
       TrainingWorkload w;
@@ -275,7 +276,8 @@ TEST_CASE("invariants: the terms add up to the total for every recipe, optimizer
     CHECK(sum == m.totals.total_bytes_per_gpu);
     const TrainingMemoryTotals& t = m.totals;
     CHECK(t.weight_bytes + t.gradient_bytes + t.optimizer_bytes + t.activation_bytes + t.communication_bytes +
-              t.overhead_bytes == t.total_bytes_per_gpu);
+              t.overhead_bytes ==
+          t.total_bytes_per_gpu);
   }
 }
 
@@ -300,7 +302,8 @@ TEST_CASE("LoRA and QLoRA") {
   // NF4 matrices (about 4.13 bits) with embeddings and lm_head left 16-bit: about a third of bf16.
   CHECK(term_bytes(qlora.terms, "frozen base weights") < bf16_base / 2);
   CHECK(qlora.totals.total_bytes_per_gpu < lora.totals.total_bytes_per_gpu);
-  CHECK(lora.totals.total_bytes_per_gpu < training_memory(model, tensors, TrainingWorkload{}).totals.total_bytes_per_gpu);
+  CHECK(lora.totals.total_bytes_per_gpu <
+        training_memory(model, tensors, TrainingWorkload{}).totals.total_bytes_per_gpu);
   // Adapting only q and v keeps fewer matmul inputs than adapting every linear layer.
   w.lora.target_roles = lora_target_roles("q,v");
   CHECK(training_memory(model, tensors, w).totals.activation_bytes < qlora.totals.activation_bytes);
@@ -355,8 +358,9 @@ TEST_CASE("fitcheck train CLI") {
   std::string out, err;
   REQUIRE(cli::run_train({path, "--json", "--gpu", "h100", "--zero", "1", "--gpus", "8"}, out, err) == 0);
   const auto report = nlohmann::json::parse(out);
-  for (const char* key : {"weight_bytes", "gradient_bytes", "optimizer_bytes", "activation_bytes", "communication_bytes",
-                          "overhead_bytes", "total_bytes_per_gpu", "max_micro_batch_size", "assumptions", "terms"})
+  for (const char* key :
+       {"weight_bytes", "gradient_bytes", "optimizer_bytes", "activation_bytes", "communication_bytes",
+        "overhead_bytes", "total_bytes_per_gpu", "max_micro_batch_size", "assumptions", "terms"})
     CHECK(report.contains(key));
   CHECK(report["parallel"]["dp"] == 8);
   CHECK(report["max_micro_batch_size"].get<std::int64_t>() > 0);
@@ -375,7 +379,8 @@ TEST_CASE("fitcheck train CLI") {
   CHECK(cli::run_train({path, "--tp"}, out, err) == 2);
   CHECK(cli::run_train({path, "--qlora"}, out, err) == 2);
   CHECK(err.find("--qlora") != std::string::npos);
-  CHECK(cli::run_train({path, "--lora-rank", "8", "--lora-modules", "q,v", "--qlora", "--optimizer", "adam8bit"}, out, err) == 0);
+  CHECK(cli::run_train({path, "--lora-rank", "8", "--lora-modules", "q,v", "--qlora", "--optimizer", "adam8bit"}, out,
+                       err) == 0);
   CHECK(out.find("frozen base weights") != std::string::npos);
 }
 
@@ -397,7 +402,7 @@ TEST_CASE("model states: figures by hand, and the formulas written from them") {
   CHECK(s.dense.weights.divided_by == 1);
   CHECK(s.dense.weights.bytes_per_rank == 210'240 * 2);
   CHECK(s.dense.master.divided_by == 4);
-  CHECK(s.dense.master.bytes_per_rank == 210'240);      // x 4 B / 4 ranks
+  CHECK(s.dense.master.bytes_per_rank == 210'240);  // x 4 B / 4 ranks
   CHECK(s.dense.states.bytes == 210'240 * 8);
   CHECK(s.dense.states.bytes_per_rank == 210'240 * 2);  // x 8 B / 4 ranks
   CHECK(s.communication_bytes == 210'240 * 2);          // the reduce bucket holds every bf16 gradient

@@ -78,7 +78,9 @@ ModelDescription gpt(std::int64_t layers, std::int64_t hidden, std::int64_t head
   return m;
 }
 
-PreparedLatencyModel prepared(const ModelDescription& m) { return prepare_latency_model(m, weight_tensors(m), WeightFormat::bf16); }
+PreparedLatencyModel prepared(const ModelDescription& m) {
+  return prepare_latency_model(m, weight_tensors(m), WeightFormat::bf16);
+}
 
 }  // namespace
 
@@ -144,8 +146,8 @@ TEST_CASE("a GPU without the precision's rate: no step time, a note naming optio
     CHECK(std::string(error.what()) == note);
   }
   CHECK_THROWS_AS((void)explain_training_time(p, w, *find_accelerator("v100"), 1e6), OptionError);
-  CHECK(training_time_missing_rate(*find_accelerator("v100"), ComputeDtype::bf16).find("fp16 125 TFLOP/s (precision fp16-mixed)") !=
-        std::string::npos);
+  CHECK(training_time_missing_rate(*find_accelerator("v100"), ComputeDtype::bf16)
+            .find("fp16 125 TFLOP/s (precision fp16-mixed)") != std::string::npos);
 
   // The rates it does publish time the step at their own peak, never at another's.
   CHECK(training_time_missing_rate(t4, ComputeDtype::fp16).empty());
@@ -319,7 +321,8 @@ TEST_CASE("training invariants") {
       try {
         (void)estimate_training_time(p, bad, gpu, 1e9);
       } catch (const OptionError& error) {
-        return error.option() + (std::string(error.what()).starts_with("option '" + error.option() + "': ") ? " (prefixed)" : "");
+        return error.option() +
+               (std::string(error.what()).starts_with("option '" + error.option() + "': ") ? " (prefixed)" : "");
       }
       return std::string("(no refusal)");
     };

@@ -33,11 +33,24 @@ const char* const kExamples =
     "--zero-stage=1 --partition-activations --pipeline-parallel-size=1 --tensor-parallel-size=1 "
     "--num-gpus=1 --params=20000000000\n\n";
 
-const char* const kConfigKeys[] = {
-    "params", "num_gpus", "tensor_parallel_size", "pipeline_parallel_size", "partition_activations",
-    "zero_stage", "checkpoint_activations", "batch_size_per_gpu", "hidden_size", "num_attention_heads",
-    "sequence_length", "num_layers", "fp32_model", "fp32_grads", "zero_allgather_bucket_size",
-    "zero3_max_live_params", "misc_mem_gb", "infer"};
+const char* const kConfigKeys[] = {"params",
+                                   "num_gpus",
+                                   "tensor_parallel_size",
+                                   "pipeline_parallel_size",
+                                   "partition_activations",
+                                   "zero_stage",
+                                   "checkpoint_activations",
+                                   "batch_size_per_gpu",
+                                   "hidden_size",
+                                   "num_attention_heads",
+                                   "sequence_length",
+                                   "num_layers",
+                                   "fp32_model",
+                                   "fp32_grads",
+                                   "zero_allgather_bucket_size",
+                                   "zero3_max_live_params",
+                                   "misc_mem_gb",
+                                   "infer"};
 
 struct ReportCase {
   const char* command;  // words separated by single spaces
@@ -47,23 +60,53 @@ struct ReportCase {
 };
 
 const ReportCase kReportCases[] = {
-    // python3 transformer_mem.py --num-layers=32 --sequence-length=2048 --num-attention-heads=32 --hidden-size=4096 --batch-size-per-gpu=8 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 --tensor-parallel-size=2 --num-gpus=128 --params=6900000000
-    {"--num-layers=32 --sequence-length=2048 --num-attention-heads=32 --hidden-size=4096 --batch-size-per-gpu=8 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 --tensor-parallel-size=2 --num-gpus=128 --params=6900000000", "6.9 B", "6.43 12.85 22.00 0.60 0.93 0.00 42.81",
+    // python3 transformer_mem.py --num-layers=32 --sequence-length=2048 --num-attention-heads=32 --hidden-size=4096
+    // --batch-size-per-gpu=8 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1
+    // --tensor-parallel-size=2 --num-gpus=128 --params=6900000000
+    {"--num-layers=32 --sequence-length=2048 --num-attention-heads=32 --hidden-size=4096 --batch-size-per-gpu=8 "
+     "--checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 "
+     "--tensor-parallel-size=2 --num-gpus=128 --params=6900000000",
+     "6.9 B", "6.43 12.85 22.00 0.60 0.93 0.00 42.81",
      "6900000000, 128, 2, 1, True, 1, True, 8, 4096, 32, 2048, 32, False, False, 500000000.0, 1000000000.0, 0, False"},
-    // python3 transformer_mem.py --num-layers=32 --sequence-length=2048 --num-attention-heads=32 --hidden-size=4096 --batch-size-per-gpu=8 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 --tensor-parallel-size=2 --num-gpus=128 --params=6900000000 --infer
-    {"--num-layers=32 --sequence-length=2048 --num-attention-heads=32 --hidden-size=4096 --batch-size-per-gpu=8 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 --tensor-parallel-size=2 --num-gpus=128 --params=6900000000 --infer", "6.9 B", "6.43 1.00 0.00 7.43",
+    // python3 transformer_mem.py --num-layers=32 --sequence-length=2048 --num-attention-heads=32 --hidden-size=4096
+    // --batch-size-per-gpu=8 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1
+    // --tensor-parallel-size=2 --num-gpus=128 --params=6900000000 --infer
+    {"--num-layers=32 --sequence-length=2048 --num-attention-heads=32 --hidden-size=4096 --batch-size-per-gpu=8 "
+     "--checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 "
+     "--tensor-parallel-size=2 --num-gpus=128 --params=6900000000 --infer",
+     "6.9 B", "6.43 1.00 0.00 7.43",
      "6900000000, 128, 2, 1, True, 1, True, 8, 4096, 32, 2048, 32, False, False, 500000000.0, 1000000000.0, 0, True"},
-    // python3 transformer_mem.py --num-layers=36 --sequence-length=2048 --num-attention-heads=40 --hidden-size=5120 --batch-size-per-gpu=8 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 --tensor-parallel-size=4 --num-gpus=256 --params=11849420800
-    {"--num-layers=36 --sequence-length=2048 --num-attention-heads=40 --hidden-size=5120 --batch-size-per-gpu=8 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 --tensor-parallel-size=4 --num-gpus=256 --params=11849420800", "11.85 B", "5.52 22.07 11.25 0.52 0.93 0.00 40.29",
+    // python3 transformer_mem.py --num-layers=36 --sequence-length=2048 --num-attention-heads=40 --hidden-size=5120
+    // --batch-size-per-gpu=8 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1
+    // --tensor-parallel-size=4 --num-gpus=256 --params=11849420800
+    {"--num-layers=36 --sequence-length=2048 --num-attention-heads=40 --hidden-size=5120 --batch-size-per-gpu=8 "
+     "--checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 "
+     "--tensor-parallel-size=4 --num-gpus=256 --params=11849420800",
+     "11.85 B", "5.52 22.07 11.25 0.52 0.93 0.00 40.29",
      "11849420800, 256, 4, 1, True, 1, True, 8, 5120, 40, 2048, 36, False, False, 500000000.0, 1000000000.0, 0, False"},
-    // python3 transformer_mem.py --num-layers=36 --sequence-length=2048 --num-attention-heads=40 --hidden-size=5120 --batch-size-per-gpu=8 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 --tensor-parallel-size=4 --num-gpus=256 --params=11849420800 --infer
-    {"--num-layers=36 --sequence-length=2048 --num-attention-heads=40 --hidden-size=5120 --batch-size-per-gpu=8 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 --tensor-parallel-size=4 --num-gpus=256 --params=11849420800 --infer", "11.85 B", "5.52 1.41 0.00 6.92",
+    // python3 transformer_mem.py --num-layers=36 --sequence-length=2048 --num-attention-heads=40 --hidden-size=5120
+    // --batch-size-per-gpu=8 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1
+    // --tensor-parallel-size=4 --num-gpus=256 --params=11849420800 --infer
+    {"--num-layers=36 --sequence-length=2048 --num-attention-heads=40 --hidden-size=5120 --batch-size-per-gpu=8 "
+     "--checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 "
+     "--tensor-parallel-size=4 --num-gpus=256 --params=11849420800 --infer",
+     "11.85 B", "5.52 1.41 0.00 6.92",
      "11849420800, 256, 4, 1, True, 1, True, 8, 5120, 40, 2048, 36, False, False, 500000000.0, 1000000000.0, 0, True"},
-    // python3 transformer_mem.py --num-layers=44 --sequence-length=2048 --num-attention-heads=64 --hidden-size=6144 --batch-size-per-gpu=1 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 --tensor-parallel-size=1 --num-gpus=1 --params=20000000000
-    {"--num-layers=44 --sequence-length=2048 --num-attention-heads=64 --hidden-size=6144 --batch-size-per-gpu=1 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 --tensor-parallel-size=1 --num-gpus=1 --params=20000000000", "20.0 B", "37.25 37.25 17.53 223.52 0.93 0.00 316.49",
+    // python3 transformer_mem.py --num-layers=44 --sequence-length=2048 --num-attention-heads=64 --hidden-size=6144
+    // --batch-size-per-gpu=1 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1
+    // --tensor-parallel-size=1 --num-gpus=1 --params=20000000000
+    {"--num-layers=44 --sequence-length=2048 --num-attention-heads=64 --hidden-size=6144 --batch-size-per-gpu=1 "
+     "--checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 "
+     "--tensor-parallel-size=1 --num-gpus=1 --params=20000000000",
+     "20.0 B", "37.25 37.25 17.53 223.52 0.93 0.00 316.49",
      "20000000000, 1, 1, 1, True, 1, True, 1, 6144, 64, 2048, 44, False, False, 500000000.0, 1000000000.0, 0, False"},
-    // python3 transformer_mem.py --num-layers=44 --sequence-length=2048 --num-attention-heads=64 --hidden-size=6144 --batch-size-per-gpu=1 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 --tensor-parallel-size=1 --num-gpus=1 --params=20000000000 --infer
-    {"--num-layers=44 --sequence-length=2048 --num-attention-heads=64 --hidden-size=6144 --batch-size-per-gpu=1 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 --tensor-parallel-size=1 --num-gpus=1 --params=20000000000 --infer", "20.0 B", "37.25 2.06 0.00 39.32",
+    // python3 transformer_mem.py --num-layers=44 --sequence-length=2048 --num-attention-heads=64 --hidden-size=6144
+    // --batch-size-per-gpu=1 --checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1
+    // --tensor-parallel-size=1 --num-gpus=1 --params=20000000000 --infer
+    {"--num-layers=44 --sequence-length=2048 --num-attention-heads=64 --hidden-size=6144 --batch-size-per-gpu=1 "
+     "--checkpoint-activations --zero-stage=1 --partition-activations --pipeline-parallel-size=1 "
+     "--tensor-parallel-size=1 --num-gpus=1 --params=20000000000 --infer",
+     "20.0 B", "37.25 2.06 0.00 39.32",
      "20000000000, 1, 1, 1, True, 1, True, 1, 6144, 64, 2048, 44, False, False, 500000000.0, 1000000000.0, 0, True"},
     // python3 transformer_mem.py
     {"", "20.0 B", "37.25 37.25 72.53 223.52 0.93 0.00 371.49",
@@ -112,7 +155,8 @@ const ReportCase kReportCases[] = {
      "20000000000, 4, 1, 4, False, 1, False, 1, 6144, 64, 2048, 44, False, False, 500000000.0, 1000000000.0, 0, False"},
     // python3 transformer_mem.py -tp 2 -pp 2 --num-gpus 16 -z 3
     {"-tp 2 -pp 2 --num-gpus 16 -z 3", "20.0 B", "0.58 1.16 38.84 13.97 2.79 0.00 57.35",
-     "20000000000, 16, 2, 2, False, 3, False, 1, 6144, 64, 2048, 44, False, False, 500000000.0, 1000000000.0, 0, False"},
+     "20000000000, 16, 2, 2, False, 3, False, 1, 6144, 64, 2048, 44, False, False, 500000000.0, 1000000000.0, 0, "
+     "False"},
     // python3 transformer_mem.py -tp 8 -pp 4 --num-gpus 64 -z 2 -ca -pa
     {"-tp 8 -pp 4 --num-gpus 64 -z 2 -ca -pa", "20.0 B", "1.16 0.15 0.84 3.49 0.93 0.00 6.57",
      "20000000000, 64, 8, 4, True, 2, True, 1, 6144, 64, 2048, 44, False, False, 500000000.0, 1000000000.0, 0, False"},
@@ -185,11 +229,14 @@ const ReportCase kReportCases[] = {
     // python3 transformer_mem.py -zbs=1000 -zmlp=2000 -z 3 --num-gpus 2
     {"-zbs=1000 -zmlp=2000 -z 3 --num-gpus 2", "20.0 B", "18.63 18.63 72.53 111.76 0.00 0.00 221.54",
      "20000000000, 2, 1, 1, False, 3, False, 1, 6144, 64, 2048, 44, False, False, 1000, 2000, 0, False"},
-    // python3 transformer_mem.py --checkpoint-activations --partition-activations --fp32-model --fp32-grads --infer -a 8
-    {"--checkpoint-activations --partition-activations --fp32-model --fp32-grads --infer -a 8", "20.0 B", "74.51 4.12 0.00 78.63",
+    // python3 transformer_mem.py --checkpoint-activations --partition-activations --fp32-model --fp32-grads --infer -a
+    // 8
+    {"--checkpoint-activations --partition-activations --fp32-model --fp32-grads --infer -a 8", "20.0 B",
+     "74.51 4.12 0.00 78.63",
      "20000000000, 1, 1, 1, True, 1, True, 1, 6144, 8, 2048, 44, True, True, 500000000.0, 1000000000.0, 0, True"},
     // python3 transformer_mem.py --num-attention-heads 16 --hidden-size 2048 --sequence-length 8192
-    {"--num-attention-heads 16 --hidden-size 2048 --sequence-length 8192", "20.0 B", "37.25 37.25 243.38 223.52 0.93 0.00 542.33",
+    {"--num-attention-heads 16 --hidden-size 2048 --sequence-length 8192", "20.0 B",
+     "37.25 37.25 243.38 223.52 0.93 0.00 542.33",
      "20000000000, 1, 1, 1, False, 1, False, 1, 2048, 16, 8192, 44, False, False, 500000000.0, 1000000000.0, 0, False"},
 };
 
@@ -208,7 +255,8 @@ const ErrorCase kErrorCases[] = {
     // python3 transformer_mem.py --params 6.9e9
     {"--params 6.9e9", "argument --params/-p: invalid int value: '6.9e9'"},
     // python3 transformer_mem.py --zero 1
-    {"--zero 1", "ambiguous option: --zero could match --zero-stage, --zero-allgather-bucket-size, --zero3-max-live-params"},
+    {"--zero 1",
+     "ambiguous option: --zero could match --zero-stage, --zero-allgather-bucket-size, --zero3-max-live-params"},
     // python3 transformer_mem.py --params
     {"--params", "argument --params/-p: expected one argument"},
     // python3 transformer_mem.py --infer=1
@@ -262,8 +310,12 @@ std::string expected_report(const ReportCase& c) {
   const std::vector<std::string> labels =
       infer ? std::vector<std::string>{"Model Memory", "KV Cache Memory", "Miscellaneous Memory",
                                        "Total Memory Required for Inference"}
-            : std::vector<std::string>{"Model Memory", "Gradient Memory", "Activation Memory", "Optimizer Memory",
-                                       "Communication Memory", "Miscellaneous Memory",
+            : std::vector<std::string>{"Model Memory",
+                                       "Gradient Memory",
+                                       "Activation Memory",
+                                       "Optimizer Memory",
+                                       "Communication Memory",
+                                       "Miscellaneous Memory",
                                        "Total Memory Required for Training"};
   REQUIRE(gib.size() == labels.size());
   std::string text = std::string(kExamples) + "Calculating memory with training configuration: {" + config +
@@ -346,8 +398,8 @@ TEST_CASE("transformer-mem refuses values the script crashes on or turns into no
 
 TEST_CASE("transformer-mem --help prints usage after the examples and exits 0") {
   // argparse takes -h, any unique prefix of --help, and "-hs4096" (-h, then -s 4096) as help.
-  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"-h"}, {"--help"}, {"--he"}, {"-z", "2", "-h", "--bogus"}, {"-hs4096"}}) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"-h"}, {"--help"}, {"--he"}, {"-z", "2", "-h", "--bogus"}, {"-hs4096"}}) {
     const Run r = run(args);
     CHECK(r.status == 0);
     CHECK(r.err.empty());
@@ -363,15 +415,14 @@ TEST_CASE("transformer_mem_report: terms in bytes, formulas, the script's totals
   auto r = fitcheck::transformer_mem_report(in);
   CHECK(r.model.bytes == 40e9);  // 2 bytes per parameter
   CHECK(r.gradients.bytes == 40e9);
-  CHECK(r.optimizer.bytes == 240e9);     // 12 bytes per parameter, ZeRO-1 over 1 GPU
-  CHECK(r.communication.bytes == 1e9);   // 5e8-element bucket x 2 bytes
+  CHECK(r.optimizer.bytes == 240e9);    // 12 bytes per parameter, ZeRO-1 over 1 GPU
+  CHECK(r.communication.bytes == 1e9);  // 5e8-element bucket x 2 bytes
   CHECK(r.kv_cache.bytes == 2.0 * 2 * 44 * 64 * 96 * 2048);
   CHECK(gib_text(r.activations.bytes) == "72.53");
   CHECK(gib_text(r.total.bytes) == "371.49");
   CHECK_FALSE(r.infer);
   CHECK(r.model.formula == "params 20000000000 x 2 bytes / (tp 1 x pp 1)");
-  CHECK(r.activations.formula ==
-        "s 2048 x b 1 x h 6144 x L 44 x (10 + 24/tp 1 + 5 x a 64 x s 2048 / (h 6144 x tp 1))");
+  CHECK(r.activations.formula == "s 2048 x b 1 x h 6144 x L 44 x (10 + 24/tp 1 + 5 x a 64 x s 2048 / (h 6144 x tp 1))");
 
   // python3 transformer_mem.py -z 3 --num-gpus 8 --infer --misc-mem-gb 2: 4.66 2.06 2.00 8.72
   in.zero_stage = 3;

@@ -10,7 +10,7 @@ import { defaultTraining, trainingOptions } from '../src/training/training-input
 import { core } from './support/core';
 
 const llamaText = presetConfigText(presets.find((p) => p.id === defaultPresetId)!);
-const scale: Record<string, number> = { s: 1, ms: 1e-3, 'µs': 1e-6, 'tokens/s': 1, USD: 1 };
+const scale: Record<string, number> = { s: 1, ms: 1e-3, µs: 1e-6, 'tokens/s': 1, USD: 1 };
 /** A figure as shown (number and unit cells) back in its base unit. */
 function shownValue(key: string): number {
   const number = Number(screen.getByTestId(`latency-${key}`).textContent!.replace(/,/g, ''));
@@ -21,7 +21,10 @@ afterEach(cleanup);
 
 // The tab's last figure to appear: the parameter table comes first, the rest a frame later (the
 // latency tables and the Training tab from their own chunks).
-const lastFigure: Record<string, string | undefined> = { inference: 'latency-time_to_first_token', training: 'train-total-bytes' };
+const lastFigure: Record<string, string | undefined> = {
+  inference: 'latency-time_to_first_token',
+  training: 'train-total-bytes',
+};
 
 async function open(props: { initialMode?: 'inference' | 'training' | 'plan' } = {}) {
   render(<App persist={false} {...props} />);
@@ -76,28 +79,50 @@ describe('calculator', () => {
   test('the training tab shows the core training memory and keeps the parameter count', async () => {
     await open({ initialMode: 'training' });
     const report = core.trainingReport(llamaText, trainingOptions(defaultTraining));
-    expect(screen.getByTestId('train-total-bytes').textContent).toBe(report.total_bytes_per_gpu.toLocaleString('en-US'));
+    expect(screen.getByTestId('train-total-bytes').textContent).toBe(
+      report.total_bytes_per_gpu.toLocaleString('en-US'),
+    );
     expect(screen.getByTestId('train-verdict').textContent).toMatch(/^Does not fit on 1 × NVIDIA H100 SXM5 80GB/);
     expect(screen.queryByTestId('verdict')).toBeNull();
     fireEvent.change(screen.getByLabelText('ZeRO stage or FSDP mode'), { target: { value: 'fsdp:full_shard' } });
     fireEvent.input(screen.getByLabelText('GPUs'), { target: { value: '8' } });
-    const sharded = core.trainingReport(llamaText, { ...trainingOptions(defaultTraining), gpus: 8, fsdp: 'full_shard' });
-    expect(screen.getByTestId('train-total-bytes').textContent).toBe(sharded.total_bytes_per_gpu.toLocaleString('en-US'));
+    const sharded = core.trainingReport(llamaText, {
+      ...trainingOptions(defaultTraining),
+      gpus: 8,
+      fsdp: 'full_shard',
+    });
+    expect(screen.getByTestId('train-total-bytes').textContent).toBe(
+      sharded.total_bytes_per_gpu.toLocaleString('en-US'),
+    );
     expect(screen.getByTestId('train-verdict').textContent).toMatch(/^Fits on 8 × /);
   });
   test('the plan tab searches per GPU kind (here on the page: jsdom has no worker) and loads a row into Inference', async () => {
     await open({ initialMode: 'plan' });
     const whole = core.planReport(llamaText, planOptions(defaultPlanInputs));
-    await waitFor(() => expect(screen.getByTestId('plan-summary').textContent).toMatch(new RegExp(`^${whole.evaluated.toLocaleString('en-US')} layouts evaluated on 4 GPU kinds`)), { timeout: 15000 });
+    await waitFor(
+      () =>
+        expect(screen.getByTestId('plan-summary').textContent).toMatch(
+          new RegExp(`^${whole.evaluated.toLocaleString('en-US')} layouts evaluated on 4 GPU kinds`),
+        ),
+      { timeout: 15000 },
+    );
     await waitFor(() => expect(screen.queryByTestId('plan-progress')).toBeNull(), { timeout: 15000 });
     expect(screen.getByTestId('plan-runner').getAttribute('data-where')).toBe('main');
     const best = whole.best[0];
-    expect(screen.getByTestId('plan-best-0-layout').textContent).toMatch(new RegExp(`^${best.gpus} × .*\\(tp ${best.tp}, pp ${best.pp}\\)`));
+    expect(screen.getByTestId('plan-best-0-layout').textContent).toMatch(
+      new RegExp(`^${best.gpus} × .*\\(tp ${best.tp}, pp ${best.pp}\\)`),
+    );
     expect(screen.getByTestId('plan-best-0-batch').textContent).toBe(String(best.batch));
     fireEvent.click(screen.getByTestId('plan-best-load-0'));
     expect(screen.getByTestId('tab-inference').getAttribute('aria-selected')).toBe('true');
     expect((screen.getByLabelText('GPU') as HTMLSelectElement).value).toBe(best.gpu);
     expect((screen.getByLabelText('Batch size') as HTMLInputElement).value).toBe(String(best.batch));
-    await waitFor(() => expect(Math.abs(shownValue('batch_tokens_per_second') - best.tokens_per_second) / best.tokens_per_second).toBeLessThan(5e-4), { timeout: 5000 });
+    await waitFor(
+      () =>
+        expect(
+          Math.abs(shownValue('batch_tokens_per_second') - best.tokens_per_second) / best.tokens_per_second,
+        ).toBeLessThan(5e-4),
+      { timeout: 5000 },
+    );
   }, 40000);
 });

@@ -32,7 +32,9 @@ describe('TableView', () => {
     const button = screen.getByRole('button', { name: /Formula for KV cache/ });
     expect(button.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(button);
-    expect(screen.getByTestId('gpu-memory-kv_cache-formula').textContent).toContain('4096 B/token/layer x 4096 tokens x batch 1 x 32 layers');
+    expect(screen.getByTestId('gpu-memory-kv_cache-formula').textContent).toContain(
+      '4096 B/token/layer x 4096 tokens x batch 1 x 32 layers',
+    );
     fireEvent.click(button);
     expect(screen.queryByTestId('gpu-memory-kv_cache-formula')).toBeNull();
   });
@@ -45,7 +47,16 @@ describe('TableView', () => {
 
 describe('inputs', () => {
   test('a field shows the core error beside it and marks itself invalid', () => {
-    render(<NumberField id="batch" label="Batch size" help="sequences" value="0" error={coreError("option 'batch' must be between 1 and 16777216, got 0", 'batch')} onValue={() => {}} />);
+    render(
+      <NumberField
+        id="batch"
+        label="Batch size"
+        help="sequences"
+        value="0"
+        error={coreError("option 'batch' must be between 1 and 16777216, got 0", 'batch')}
+        onValue={() => {}}
+      />,
+    );
     const input = screen.getByLabelText('Batch size');
     expect(input.getAttribute('aria-invalid')).toBe('true');
     expect(input.getAttribute('aria-describedby')).toBe('batch-error batch-help');
@@ -53,17 +64,47 @@ describe('inputs', () => {
   });
   test('the workload form routes an error to the input it names, others to the top', () => {
     const gpus = core.acceleratorCatalog();
-    const { rerender } = render(<WorkloadForm workload={defaultWorkload} gpus={gpus} formats={core.formatCatalog()} error={coreError('bad', 'kv_dtype')} onChange={() => {}} />);
+    const { rerender } = render(
+      <WorkloadForm
+        workload={defaultWorkload}
+        gpus={gpus}
+        formats={core.formatCatalog()}
+        error={coreError('bad', 'kv_dtype')}
+        onChange={() => {}}
+      />,
+    );
     expect(screen.getByTestId('kv_dtype-error').textContent).toBe('bad');
-    rerender(<WorkloadForm workload={defaultWorkload} gpus={gpus} formats={core.formatCatalog()} error={coreError('tensor parallel size 3 does not divide')} onChange={() => {}} />);
+    rerender(
+      <WorkloadForm
+        workload={defaultWorkload}
+        gpus={gpus}
+        formats={core.formatCatalog()}
+        error={coreError('tensor parallel size 3 does not divide')}
+        onChange={() => {}}
+      />,
+    );
     expect(screen.getByTestId('workload-error').textContent).toMatch(/tensor parallel/);
   });
   test('GPUs are grouped by vendor, H100 SXM chosen by default; typing reports the new value', () => {
     const onChange = vi.fn();
-    render(<WorkloadForm workload={defaultWorkload} gpus={core.acceleratorCatalog()} formats={core.formatCatalog()} onChange={onChange} />);
+    render(
+      <WorkloadForm
+        workload={defaultWorkload}
+        gpus={core.acceleratorCatalog()}
+        formats={core.formatCatalog()}
+        onChange={onChange}
+      />,
+    );
     const select = screen.getByLabelText('GPU') as HTMLSelectElement;
     expect(select.value).toBe('h100-sxm-80gb');
-    expect([...select.querySelectorAll('optgroup')].map((g) => g.label)).toEqual(['NVIDIA', 'AMD', 'Intel', 'Apple', 'Google', 'User-defined']);
+    expect([...select.querySelectorAll('optgroup')].map((g) => g.label)).toEqual([
+      'NVIDIA',
+      'AMD',
+      'Intel',
+      'Apple',
+      'Google',
+      'User-defined',
+    ]);
     fireEvent.input(screen.getByLabelText('Batch size'), { target: { value: '12' } });
     expect(onChange).toHaveBeenCalledWith(expect.objectContaining({ batch: '12' }));
     expect(screen.queryByLabelText('Weight bits')).toBeNull();
@@ -72,7 +113,9 @@ describe('inputs', () => {
     const onPreset = vi.fn();
     render(<PresetPicker presets={presets} presetId="meta-llama--llama-3.1-8b" onPreset={onPreset} />);
     fireEvent.input(screen.getByLabelText('Search models'), { target: { value: 'mixtral' } });
-    const options = within(screen.getByLabelText('Model')).getAllByRole('option').map((o) => o.textContent);
+    const options = within(screen.getByLabelText('Model'))
+      .getAllByRole('option')
+      .map((o) => o.textContent);
     expect(options.some((o) => /Mixtral-8x7B/.test(o!))).toBe(true);
     expect(options.some((o) => /Qwen/.test(o!))).toBe(false);
     fireEvent.keyDown(screen.getByLabelText('Search models'), { key: 'Enter' });
@@ -90,20 +133,39 @@ describe('inputs', () => {
 describe('results', () => {
   test('the verdict says fits / does not fit and by how much, in the chosen unit', () => {
     render(<Verdict report={fits} unit="GiB" />);
-    expect(screen.getByTestId('verdict').textContent).toBe('Fits on 1 × NVIDIA H100 SXM5 80GB: 16.85 GiB per GPU of a 71.68 GiB budget, 54.83 GiB to spare.');
+    expect(screen.getByTestId('verdict').textContent).toBe(
+      'Fits on 1 × NVIDIA H100 SXM5 80GB: 16.85 GiB per GPU of a 71.68 GiB budget, 54.83 GiB to spare.',
+    );
     cleanup();
     render(<Verdict report={tooBig} unit="GB" />);
-    expect(screen.getByTestId('verdict').textContent).toMatch(/^Does not fit on 1 × NVIDIA GeForce RTX 4090 24GB: .* GB short\.$/);
+    expect(screen.getByTestId('verdict').textContent).toMatch(
+      /^Does not fit on 1 × NVIDIA GeForce RTX 4090 24GB: .* GB short\.$/,
+    );
   });
   test('the stacked bar has one segment per non-zero term and states the fit for screen readers', () => {
     const { container } = render(<StackedBar report={fits} unit="GiB" />);
     expect(container.querySelectorAll('rect.term').length).toBe(fits.terms.filter((t) => t.bytes > 0).length);
-    expect(screen.getByRole('img').getAttribute('aria-label')).toMatch(/16\.85 GiB per GPU against a budget of 71\.68 GiB .*: fits/);
+    expect(screen.getByRole('img').getAttribute('aria-label')).toMatch(
+      /16\.85 GiB per GPU against a budget of 71\.68 GiB .*: fits/,
+    );
   });
   test('a line chart draws each point and lists them in its data table', () => {
-    const points = [{ x: 1, y: 10 }, { x: 2, y: 12 }, { x: 4, y: 16 }];
+    const points = [
+      { x: 1, y: 10 },
+      { x: 2, y: 12 },
+      { x: 4, y: 16 },
+    ];
     const { container } = render(
-      <LineChart id="c" title="T" xLabel="batch" yLabel="GiB" series={[{ name: 'Total', className: 's', points }]} limit={{ y: 20, label: 'budget' }} formatX={String} formatY={(y) => `${y} GiB`} />,
+      <LineChart
+        id="c"
+        title="T"
+        xLabel="batch"
+        yLabel="GiB"
+        series={[{ name: 'Total', className: 's', points }]}
+        limit={{ y: 20, label: 'budget' }}
+        formatX={String}
+        formatY={(y) => `${y} GiB`}
+      />,
     );
     expect(container.querySelectorAll('circle').length).toBe(3);
     expect(container.querySelector('.limit-line')).not.toBeNull();
@@ -126,7 +188,14 @@ describe('results', () => {
   test('compare shows pinned and current side by side with the change', () => {
     const params = core.parameterReport(llama);
     const bigger = core.inferenceReport(llama, { gpu: 'h100-sxm-80gb', batch: 4 });
-    render(<ComparePanel pinned={{ label: 'A', params, inference: fits }} current={{ label: 'B', params, inference: bigger }} unit="GiB" onUnpin={() => {}} />);
+    render(
+      <ComparePanel
+        pinned={{ label: 'A', params, inference: fits }}
+        current={{ label: 'B', params, inference: bigger }}
+        unit="GiB"
+        onUnpin={() => {}}
+      />,
+    );
     expect(screen.getByTestId('pinned-total').textContent).toBe('16.85 GiB');
     const row = screen.getByTestId('current-kv_cache').closest('tr')!;
     expect(row.textContent).toMatch(/\+1\.50 GiB$/);
@@ -134,11 +203,19 @@ describe('results', () => {
   test('the training panel shows verdict, terms with formulas, total and the largest micro-batch', () => {
     const report = core.trainingReport(llama, { gpu: 'h100-sxm-80gb', gpus: 8, zero: 3 });
     render(<TrainingPanel report={report} unit="GiB" />);
-    expect(screen.getByTestId('train-verdict').textContent).toMatch(/^Fits on 8 × NVIDIA H100 SXM5 80GB \(tp 1, pp 1, dp 8\): .* GiB to spare\.$/);
-    expect(screen.getByTestId('train-total-bytes').textContent).toBe(report.total_bytes_per_gpu.toLocaleString('en-US'));
-    expect(screen.getByTestId('train-capacity-max_micro_batch_size').textContent).toBe(String(report.max_micro_batch_size));
+    expect(screen.getByTestId('train-verdict').textContent).toMatch(
+      /^Fits on 8 × NVIDIA H100 SXM5 80GB \(tp 1, pp 1, dp 8\): .* GiB to spare\.$/,
+    );
+    expect(screen.getByTestId('train-total-bytes').textContent).toBe(
+      report.total_bytes_per_gpu.toLocaleString('en-US'),
+    );
+    expect(screen.getByTestId('train-capacity-max_micro_batch_size').textContent).toBe(
+      String(report.max_micro_batch_size),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Formula for Optimizer states' }));
-    expect(screen.getByTestId('layer-activations-table').querySelectorAll('tbody tr[data-row]').length).toBe(report.layer_activation_terms.length);
+    expect(screen.getByTestId('layer-activations-table').querySelectorAll('tbody tr[data-row]').length).toBe(
+      report.layer_activation_terms.length,
+    );
     expect(screen.getAllByText(report.terms.find((t) => t.name === 'optimizer states')!.formula).length).toBe(1);
   });
 });

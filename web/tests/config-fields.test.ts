@@ -10,7 +10,11 @@ const table = core.configFields();
 // What the core makes of a config: its reports, or its error.
 function outcome(text: string): string {
   try {
-    return JSON.stringify([core.parameterReport(text), core.inferenceReport(text, {}), core.inferenceReport(text, { gpu: 'h100' })]);
+    return JSON.stringify([
+      core.parameterReport(text),
+      core.inferenceReport(text, {}),
+      core.inferenceReport(text, { gpu: 'h100' }),
+    ]);
   } catch (error) {
     return `error ${(error as CoreError).field}: ${(error as Error).message}`;
   }
@@ -41,7 +45,10 @@ describe('the preset cut: the core table of the keys it reads', () => {
     });
   });
   test('keeps a value of the wrong type as it is, so that the preset reproduces the error', () => {
-    expect(keepReadFields({ quantization_config: 'gptq', text_config: [1] }, table)).toEqual({ quantization_config: 'gptq', text_config: [1] });
+    expect(keepReadFields({ quantization_config: 'gptq', text_config: [1] }, table)).toEqual({
+      quantization_config: 'gptq',
+      text_config: [1],
+    });
   });
   test('every fixture config, cut down, gives the same reports (or the same error) as the whole config', () => {
     const files = fs.readdirSync(fixtureConfigs).filter((file) => file.endsWith('.json'));

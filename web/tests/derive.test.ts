@@ -10,11 +10,26 @@ import { exportExtraOf } from '../src/export/export-extra';
 import { customGpuId, defaultCustomGpu } from '../src/gpu/custom-gpu';
 import { defaultWorkload } from '../src/inference/inference-inputs';
 import { defaultNumbers } from '../src/model/model-inputs';
-import { choosingModelKind, choosingPreset, configTextOf, editingConfigText, modelLabel, startPresetId } from '../src/model/model-source';
+import {
+  choosingModelKind,
+  choosingPreset,
+  configTextOf,
+  editingConfigText,
+  modelLabel,
+  startPresetId,
+} from '../src/model/model-source';
 import { defaultPresetId, presetConfigText, presets } from '../src/model/presets';
 import { workloadOf } from '../src/plan/load-inference';
 
-const candidate = { gpu: 'a100-sxm-80gb', tp: 2, pp: 1, ep: 1, weights: 'fp8', kv_dtype: 'fp8', batch: 16 } as PlanCandidate;
+const candidate = {
+  gpu: 'a100-sxm-80gb',
+  tp: 2,
+  pp: 1,
+  ep: 1,
+  weights: 'fp8',
+  kv_dtype: 'fp8',
+  batch: 16,
+} as PlanCandidate;
 const request = { prompt_len: 1024, gen_len: 128, headroom: 0.15 } as PlanReport['request'];
 
 describe('the model source', () => {
@@ -23,7 +38,9 @@ describe('the model source', () => {
     const preset = presets.find((p) => p.id === defaultPresetId)!;
     expect(configTextOf(inputs)).toBe(presetConfigText(preset));
     expect(configTextOf({ ...inputs, presetId: 'no-such-model' })).toBe(presetConfigText(preset));
-    expect(JSON.parse(configTextOf({ ...inputs, modelKind: 'numbers', numbers: defaultNumbers })).model_type).toBe('llama');
+    expect(JSON.parse(configTextOf({ ...inputs, modelKind: 'numbers', numbers: defaultNumbers })).model_type).toBe(
+      'llama',
+    );
     expect(configTextOf({ ...inputs, modelKind: 'pasted', pastedText: '{"x": 1}' })).toBe('{"x": 1}');
   });
   test('labels and the start preset', () => {
@@ -38,8 +55,14 @@ describe('the model source', () => {
     expect(choosingPreset('', 'TEXT')).toEqual({ modelKind: 'pasted', presetId: '', pastedText: 'TEXT' });
     expect(choosingPreset('x', 'TEXT')).toEqual({ modelKind: 'preset', presetId: 'x' });
     expect(editingConfigText('NEW')).toEqual({ modelKind: 'pasted', presetId: '', pastedText: 'NEW' });
-    expect(choosingModelKind('pasted', { ...inputs, pastedText: 'OLD' }, 'SHOWN')).toEqual({ modelKind: 'pasted', pastedText: 'SHOWN' });
-    expect(choosingModelKind('numbers', { ...inputs, pastedText: 'OLD' }, 'SHOWN')).toEqual({ modelKind: 'numbers', pastedText: 'OLD' });
+    expect(choosingModelKind('pasted', { ...inputs, pastedText: 'OLD' }, 'SHOWN')).toEqual({
+      modelKind: 'pasted',
+      pastedText: 'SHOWN',
+    });
+    expect(choosingModelKind('numbers', { ...inputs, pastedText: 'OLD' }, 'SHOWN')).toEqual({
+      modelKind: 'numbers',
+      pastedText: 'OLD',
+    });
   });
 });
 
@@ -62,19 +85,35 @@ describe("a serving plan's row in the Inference tab", () => {
   test('without a request, the defaults; a custom GPU carries its figures', () => {
     const custom = { ...defaultCustomGpu, custom_gpu_memory_gib: '96' };
     const workload = workloadOf({ ...candidate, gpu: customGpuId }, undefined, custom);
-    expect(workload).toMatchObject({ gpu: customGpuId, custom_gpu_memory_gib: '96', prompt_len: defaultWorkload.prompt_len, gpu_memory_utilization: '0.9' });
+    expect(workload).toMatchObject({
+      gpu: customGpuId,
+      custom_gpu_memory_gib: '96',
+      prompt_len: defaultWorkload.prompt_len,
+      gpu_memory_utilization: '0.9',
+    });
   });
 });
 
 describe('what is pinned, noted and exported', () => {
   const params = { model_type: 'llama', not_counted: ['n'], assumptions: ['p'] } as unknown as ParameterReport;
-  const inference = { assumptions: ['i'], latency: { notes: ['l'] }, workload: { batch: 1 } } as unknown as InferenceReport;
+  const inference = {
+    assumptions: ['i'],
+    latency: { notes: ['l'] },
+    workload: { batch: 1 },
+  } as unknown as InferenceReport;
   const training = { assumptions: ['t'], workload: { seq_len: 8 }, parallel: { dp: 1 } } as unknown as TrainingReport;
   const inputs = defaultInputs(defaultPresetId);
   test('the snapshot keeps the reports of the tab shown', () => {
     expect(snapshotOf('inference', inputs, undefined, inference, training)).toBeUndefined();
-    expect(snapshotOf('inference', inputs, params, inference, training)).toMatchObject({ params, inference, training: undefined });
-    expect(snapshotOf('training', inputs, params, inference, training)).toMatchObject({ inference: undefined, training });
+    expect(snapshotOf('inference', inputs, params, inference, training)).toMatchObject({
+      params,
+      inference,
+      training: undefined,
+    });
+    expect(snapshotOf('training', inputs, params, inference, training)).toMatchObject({
+      inference: undefined,
+      training,
+    });
   });
   test("the notes: the model's, then the tab's", () => {
     expect(pageNotes('inference', params, inference, training)).toEqual(['n', 'p', 'i', 'l']);
@@ -82,8 +121,21 @@ describe('what is pinned, noted and exported', () => {
     expect(pageNotes('plan', params, inference, training)).toEqual(['n', 'p']);
   });
   test("the export's extra fields follow the tab", () => {
-    expect(exportExtraOf('inference', { model: 'm', unit: 'GiB', inference, training })).toEqual({ model: 'm', unit: 'GiB', workload: inference.workload });
-    expect(exportExtraOf('training', { model: 'm', unit: 'GB', inference, training })).toEqual({ model: 'm', unit: 'GB', training: training.workload, parallel: training.parallel });
-    expect(exportExtraOf('plan', { model: 'm', unit: 'GiB', planRequest: request })).toEqual({ model: 'm', unit: 'GiB', request });
+    expect(exportExtraOf('inference', { model: 'm', unit: 'GiB', inference, training })).toEqual({
+      model: 'm',
+      unit: 'GiB',
+      workload: inference.workload,
+    });
+    expect(exportExtraOf('training', { model: 'm', unit: 'GB', inference, training })).toEqual({
+      model: 'm',
+      unit: 'GB',
+      training: training.workload,
+      parallel: training.parallel,
+    });
+    expect(exportExtraOf('plan', { model: 'm', unit: 'GiB', planRequest: request })).toEqual({
+      model: 'm',
+      unit: 'GiB',
+      request,
+    });
   });
 });

@@ -42,7 +42,9 @@ describe('from numbers', () => {
   });
   test('text that is not a number reaches the core, which names the field', () => {
     const config = configFromNumbers({ ...defaultNumbers, hidden_size: 'lots' });
-    expect(() => core.parameterReport(JSON.stringify(config))).toThrow(expect.objectContaining({ field: 'hidden_size' }));
+    expect(() => core.parameterReport(JSON.stringify(config))).toThrow(
+      expect.objectContaining({ field: 'hidden_size' }),
+    );
   });
 });
 

@@ -8,7 +8,13 @@ import { beforeEach, expect, test, vi } from 'vitest';
 const wrapper = path.join(import.meta.dirname, 'support/core-node.ts');
 
 function inferenceOnly() {
-  return { parameterReport: (text: string) => ({ total_params: text.length }), inferenceReport: () => ({}), acceleratorCatalog: () => [], formatCatalog: () => ({}), version: () => 'test' };
+  return {
+    parameterReport: (text: string) => ({ total_params: text.length }),
+    inferenceReport: () => ({}),
+    acceleratorCatalog: () => [],
+    formatCatalog: () => ({}),
+    version: () => 'test',
+  };
 }
 
 beforeEach(() => {
@@ -41,5 +47,9 @@ test('the real module (full) answers through loadInferenceCore unchanged', async
   const { loadInferenceCore } = await import('../src/core/load');
   const core = await loadInferenceCore();
   expect(typeof core.trainingReport).toBe('function');
-  expect(core.parameterReport('{"model_type":"gpt2","n_embd":768,"n_layer":12,"n_head":12,"vocab_size":50257,"n_positions":1024}').total_params).toBe(124439808);
+  expect(
+    core.parameterReport(
+      '{"model_type":"gpt2","n_embd":768,"n_layer":12,"n_head":12,"vocab_size":50257,"n_positions":1024}',
+    ).total_params,
+  ).toBe(124439808);
 });

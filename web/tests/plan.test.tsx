@@ -43,8 +43,20 @@ describe('per-kind calls joined', () => {
         expect(joined.request.gpus).toEqual(whole.request.gpus);
         // Ranks are equal where the objective's keys differ; ties may come in another order.
         expect(joined.best[0]).toEqual(whole.best[0]);
-        expect(joined.best.map((c) => [c.tokens_per_second, c.end_to_end_seconds, c.cost_per_million_output_tokens_usd, c.gpus])).toEqual(
-          whole.best.map((c) => [c.tokens_per_second, c.end_to_end_seconds, c.cost_per_million_output_tokens_usd, c.gpus]),
+        expect(
+          joined.best.map((c) => [
+            c.tokens_per_second,
+            c.end_to_end_seconds,
+            c.cost_per_million_output_tokens_usd,
+            c.gpus,
+          ]),
+        ).toEqual(
+          whole.best.map((c) => [
+            c.tokens_per_second,
+            c.end_to_end_seconds,
+            c.cost_per_million_output_tokens_usd,
+            c.gpus,
+          ]),
         );
         expect(joined.frontier).toEqual(whole.frontier);
       }
@@ -70,29 +82,61 @@ describe('the sweep', () => {
   test('one call per GPU kind, progress after each, then the joined answer', async () => {
     const runner = fakeRunner();
     const progress: PlanProgress[] = [];
-    const outcome = await runPlan(runner, llama, defaultPlanInputs, (p) => progress.push(p), () => false);
+    const outcome = await runPlan(
+      runner,
+      llama,
+      defaultPlanInputs,
+      (p) => progress.push(p),
+      () => false,
+    );
     expect(runner.calls.map((c) => c.gpus)).toEqual(listOf(defaultPlanInputs.gpus));
-    expect(progress.map((p) => [p.done, p.total])).toEqual([[0, 4], [1, 4], [2, 4], [3, 4], [4, 4]]);
+    expect(progress.map((p) => [p.done, p.total])).toEqual([
+      [0, 4],
+      [1, 4],
+      [2, 4],
+      [3, 4],
+      [4, 4],
+    ]);
     expect(progress[1].report!.request.gpus).toEqual(['h100-sxm-80gb']);
     expect(outcome!.report!.best[0]).toEqual(core.planReport(llama, planOptions(defaultPlanInputs)).best[0]);
   });
   test('newer inputs cancel it between two kinds', async () => {
     const runner = fakeRunner(5);
     let stop = false;
-    const outcome = await runPlan(runner, llama, defaultPlanInputs, (p) => (stop = p.done === 2), () => stop);
+    const outcome = await runPlan(
+      runner,
+      llama,
+      defaultPlanInputs,
+      (p) => (stop = p.done === 2),
+      () => stop,
+    );
     expect(outcome).toBeUndefined();
     expect(runner.calls.length).toBe(2);
   });
   test('a refused constraint stops at the first call with the core message', async () => {
     const runner = fakeRunner();
-    const outcome = await runPlan(runner, llama, { ...defaultPlanInputs, batches: '1,x' }, () => {}, () => false);
+    const outcome = await runPlan(
+      runner,
+      llama,
+      { ...defaultPlanInputs, batches: '1,x' },
+      () => {},
+      () => false,
+    );
     expect(outcome!.error!.field).toBe('batches');
     expect(runner.calls.length).toBe(1);
-    const empty = await runPlan(createMainRunner('main'), llama, { ...defaultPlanInputs, gpus: '' }, () => {}, () => false);
+    const empty = await runPlan(
+      createMainRunner('main'),
+      llama,
+      { ...defaultPlanInputs, gpus: '' },
+      () => {},
+      () => false,
+    );
     expect(empty!.error!.message).toMatch(/at least one GPU kind/);
   });
   test('lists keep the catalog order; GPU kinds and KV dtypes are always sent', () => {
-    expect(toggled('h200,l40s', 'h100-sxm-80gb', true, ['h100-sxm-80gb', 'h200', 'l40s'])).toBe('h100-sxm-80gb,h200,l40s');
+    expect(toggled('h200,l40s', 'h100-sxm-80gb', true, ['h100-sxm-80gb', 'h200', 'l40s'])).toBe(
+      'h100-sxm-80gb,h200,l40s',
+    );
     expect(toggled('h200,l40s', 'h200', false, ['h200', 'l40s'])).toBe('l40s');
     const options = planOptions({ ...defaultPlanInputs, gpus: '', kv_dtypes: '', ttft: ' ' });
     expect(options).toMatchObject({ gpus: '', kv_dtypes: '' });
@@ -105,8 +149,19 @@ describe('planner view', () => {
   const report: PlanReport = core.planReport(llama, { gpus: 'h100-sxm-80gb,l40s', batches: '1,8,64' });
   test('the form routes errors by option and toggles list items', () => {
     const onChange = vi.fn();
-    const error: CoreError = Object.assign(new Error('the planner needs at least one KV cache dtype'), { field: 'kv_dtype' });
-    render(<PlanForm plan={defaultPlanInputs} gpus={core.acceleratorCatalog()} formats={core.formatCatalog()} error={error} usedWeights={['bf16']} onChange={onChange} />);
+    const error: CoreError = Object.assign(new Error('the planner needs at least one KV cache dtype'), {
+      field: 'kv_dtype',
+    });
+    render(
+      <PlanForm
+        plan={defaultPlanInputs}
+        gpus={core.acceleratorCatalog()}
+        formats={core.formatCatalog()}
+        error={error}
+        usedWeights={['bf16']}
+        onChange={onChange}
+      />,
+    );
     expect(screen.getByTestId('plan-kv_dtypes-error').textContent).toMatch(/KV cache dtype/);
     expect(screen.getByText("none ticked: the checkpoint's stored format (bf16)")).toBeTruthy();
     fireEvent.click(screen.getByTestId('plan-gpus-h200'));
@@ -117,21 +172,47 @@ describe('planner view', () => {
   });
   test('results: progress while searching, rows that load, frontier chart and export values', () => {
     const onLoad = vi.fn();
-    const { rerender } = render(<PlanResults state={{ report, running: true, done: 1, total: 2, where: 'worker' }} unit="GiB" onLoad={onLoad} />);
+    const { rerender } = render(
+      <PlanResults state={{ report, running: true, done: 1, total: 2, where: 'worker' }} unit="GiB" onLoad={onLoad} />,
+    );
     expect(screen.getByTestId('plan-progress').textContent).toMatch(/Searching GPU kind 2 of 2/);
-    rerender(<PlanResults state={{ report, running: false, done: 2, total: 2, where: 'worker' }} unit="GiB" onLoad={onLoad} />);
+    rerender(
+      <PlanResults state={{ report, running: false, done: 2, total: 2, where: 'worker' }} unit="GiB" onLoad={onLoad} />,
+    );
     expect(screen.queryByTestId('plan-progress')).toBeNull();
     expect(screen.getByTestId('plan-runner').textContent).toMatch(/Web Worker/);
     fireEvent.click(screen.getByTestId('plan-best-0-batch'));
     expect(onLoad).toHaveBeenLastCalledWith(report.best[0]);
     fireEvent.click(screen.getByTestId('plan-frontier-load-0'));
     expect(onLoad).toHaveBeenLastCalledWith(report.frontier[0]);
-    expect(screen.getByTestId('plan-frontier-chart').querySelectorAll('.series-frontier path').length).toBeGreaterThanOrEqual(report.frontier.length);
+    expect(
+      screen.getByTestId('plan-frontier-chart').querySelectorAll('.series-frontier path').length,
+    ).toBeGreaterThanOrEqual(report.frontier.length);
     const row = JSON.parse(toJson([planBestTable(report, 'GiB')])).tables[0].rows[0];
-    expect(row).toMatchObject({ rank: 1, batch: report.best[0].batch, tokens_per_second: report.best[0].tokens_per_second, end_to_end_seconds: report.best[0].end_to_end_seconds });
+    expect(row).toMatchObject({
+      rank: 1,
+      batch: report.best[0].batch,
+      tokens_per_second: report.best[0].tokens_per_second,
+      end_to_end_seconds: report.best[0].end_to_end_seconds,
+    });
   });
   test('a main-thread run says why', () => {
-    render(<PlanResults state={{ report, running: false, done: 1, total: 1, where: 'main', note: 'This one-file build runs the planner on the page itself.' }} unit="GB" onLoad={() => {}} />);
-    expect(screen.getByTestId('plan-runner').textContent).toBe('This one-file build runs the planner on the page itself.');
+    render(
+      <PlanResults
+        state={{
+          report,
+          running: false,
+          done: 1,
+          total: 1,
+          where: 'main',
+          note: 'This one-file build runs the planner on the page itself.',
+        }}
+        unit="GB"
+        onLoad={() => {}}
+      />,
+    );
+    expect(screen.getByTestId('plan-runner').textContent).toBe(
+      'This one-file build runs the planner on the page itself.',
+    );
   });
 });

@@ -20,15 +20,21 @@ describe('every bundled preset reproduces its config.json', () => {
   test('there are presets', () => {
     expect(presets.length).toBeGreaterThan(50);
   });
-  test.each(presets.map((preset) => [preset.id, preset] as const))('%s: parameter and inference reports', (_, preset) => {
-    const full = sourceText(preset);
-    const compact = presetConfigText(preset);
-    expect(JSON.stringify(core.parameterReport(compact))).toBe(JSON.stringify(core.parameterReport(full)));
-    expect(JSON.stringify(core.inferenceReport(compact, {}))).toBe(JSON.stringify(core.inferenceReport(full, {})));
-    expect(JSON.stringify(core.inferenceReport(compact, { gpu: 'h100' }))).toBe(JSON.stringify(core.inferenceReport(full, { gpu: 'h100' })));
-  });
+  test.each(presets.map((preset) => [preset.id, preset] as const))(
+    '%s: parameter and inference reports',
+    (_, preset) => {
+      const full = sourceText(preset);
+      const compact = presetConfigText(preset);
+      expect(JSON.stringify(core.parameterReport(compact))).toBe(JSON.stringify(core.parameterReport(full)));
+      expect(JSON.stringify(core.inferenceReport(compact, {}))).toBe(JSON.stringify(core.inferenceReport(full, {})));
+      expect(JSON.stringify(core.inferenceReport(compact, { gpu: 'h100' }))).toBe(
+        JSON.stringify(core.inferenceReport(full, { gpu: 'h100' })),
+      );
+    },
+  );
   test('each preset is the page cut of its config (the same rule in make-presets.py and config-fields.ts)', () => {
     const table = core.configFields();
-    for (const preset of presets) expect(preset.config, preset.id).toEqual(keepReadFields(JSON.parse(sourceText(preset)), table));
+    for (const preset of presets)
+      expect(preset.config, preset.id).toEqual(keepReadFields(JSON.parse(sourceText(preset)), table));
   });
 });

@@ -21,7 +21,10 @@ test('the parameter table comes first; the verdict and memory terms follow', asy
   let atFirstTable: { verdict: boolean; inferenceCalls: number } | undefined;
   const observer = new MutationObserver(() => {
     if (!atFirstTable && document.querySelector('[data-testid="total-params"]')) {
-      atFirstTable = { verdict: Boolean(document.querySelector('[data-testid="verdict"]')), inferenceCalls: inferenceReport.mock.calls.length };
+      atFirstTable = {
+        verdict: Boolean(document.querySelector('[data-testid="verdict"]')),
+        inferenceCalls: inferenceReport.mock.calls.length,
+      };
     }
   });
   observer.observe(document.body, { childList: true, subtree: true });
@@ -36,7 +39,10 @@ test('the parameter table comes first; the verdict and memory terms follow', asy
 
 test('a lazy component shows its placeholder, then itself; a chunk that fails says so', async () => {
   let resolve!: (component: (props: { name: string }) => JSX.Element) => void;
-  const Greeting = lazyComponent(() => new Promise((done) => (resolve = done)), () => <p data-testid="waiting">…</p>);
+  const Greeting = lazyComponent(
+    () => new Promise((done) => (resolve = done)),
+    () => <p data-testid="waiting">…</p>,
+  );
   render(<Greeting name="table" />);
   expect(screen.getByTestId('waiting')).toBeTruthy();
   resolve(({ name }) => <p data-testid="greeting">{`hello ${name}`}</p>);
@@ -45,5 +51,7 @@ test('a lazy component shows its placeholder, then itself; a chunk that fails sa
 
   const Broken = lazyComponent<object>(() => Promise.reject(new Error('chunk missing')));
   render(<Broken />);
-  await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('This part of the page failed to load: chunk missing'));
+  await waitFor(() =>
+    expect(screen.getByRole('alert').textContent).toBe('This part of the page failed to load: chunk missing'),
+  );
 });

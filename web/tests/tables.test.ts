@@ -31,7 +31,11 @@ describe('memory table', () => {
   });
   test('capacity answers carry limited_by and the formula', () => {
     const capacity = capacityTable(report)!;
-    expect(capacity.rows.map((r) => r.cells[1].value)).toEqual([report.max_batch_size, report.max_context_length, report.min_gpus]);
+    expect(capacity.rows.map((r) => r.cells[1].value)).toEqual([
+      report.max_batch_size,
+      report.max_context_length,
+      report.min_gpus,
+    ]);
     expect(capacity.rows[0].formula).toBe(report.capacity!.max_batch_size.formula);
     expect(capacityTable(core.inferenceReport(llama, {}))).toBeUndefined();
   });
@@ -44,8 +48,21 @@ describe('serialization', () => {
     columns: ['Name', 'Bytes'],
     keys: ['name', 'bytes'],
     rows: [
-      { key: 'a', cells: [{ text: 'x, "quoted"', value: 'x' }, { text: '1,024', value: 1024 }], formula: '2 x 512 B' },
-      { key: 'b', cells: [{ text: 'pipe | here', value: 'p' }, { text: '0', value: 0 }] },
+      {
+        key: 'a',
+        cells: [
+          { text: 'x, "quoted"', value: 'x' },
+          { text: '1,024', value: 1024 },
+        ],
+        formula: '2 x 512 B',
+      },
+      {
+        key: 'b',
+        cells: [
+          { text: 'pipe | here', value: 'p' },
+          { text: '0', value: 0 },
+        ],
+      },
     ],
   };
   test('Markdown escapes pipes and keeps the formula column', () => {
@@ -58,7 +75,19 @@ describe('serialization', () => {
   });
   test('JSON holds machine values under unit-named keys', () => {
     const json = JSON.parse(toJson([table], { unit: 'GiB' }));
-    expect(json).toEqual({ unit: 'GiB', tables: [{ id: 't', title: 'A | table', rows: [{ name: 'x', bytes: 1024, formula: '2 x 512 B' }, { name: 'p', bytes: 0 }] }] });
+    expect(json).toEqual({
+      unit: 'GiB',
+      tables: [
+        {
+          id: 't',
+          title: 'A | table',
+          rows: [
+            { name: 'x', bytes: 1024, formula: '2 x 512 B' },
+            { name: 'p', bytes: 0 },
+          ],
+        },
+      ],
+    });
   });
   test('the parameter table exports the exact total', () => {
     const params = core.parameterReport(llama);

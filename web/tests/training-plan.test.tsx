@@ -18,7 +18,10 @@ describe('per-kind training plans joined', () => {
     test(`equal one call over every kind, row for row (${objective})`, () => {
       const options = { max_gpus: 16, objective, keep: 25 };
       const whole = core.trainingPlanReport(llama, { ...options, gpus: kinds.join(',') });
-      const joined = mergeTrainingPlans(kinds.map((gpu) => core.trainingPlanReport(llama, { ...options, gpus: gpu })), 25);
+      const joined = mergeTrainingPlans(
+        kinds.map((gpu) => core.trainingPlanReport(llama, { ...options, gpus: gpu })),
+        25,
+      );
       expect(whole.best.length).toBe(25);
       expect(joined.evaluated).toBe(whole.evaluated);
       expect(joined.feasible).toBe(whole.feasible);
@@ -40,7 +43,13 @@ test('the options sent leave out the switch and keep an empty GPU list', () => {
 test('the switch and the training constraints travel in the link', async () => {
   const inputs = defaultInputs('meta-llama--llama-3.1-8b');
   inputs.mode = 'plan';
-  inputs.trainingPlan = { ...inputs.trainingPlan, kind: 'training', max_gpus: '128', objective: 'lowest_cost', zero_stages: '1,3' };
+  inputs.trainingPlan = {
+    ...inputs.trainingPlan,
+    kind: 'training',
+    max_gpus: '128',
+    objective: 'lowest_cost',
+    zero_stages: '1,3',
+  };
   const hash = await encodeInputs(inputs);
   expect(hash).toContain('p.kind=training');
   const decoded = await decodeInputs(hash, 'meta-llama--llama-3.1-8b');

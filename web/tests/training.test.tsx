@@ -25,7 +25,14 @@ const refusal = (options: Record<string, unknown>): CoreError => {
 describe('training options', () => {
   test('the core defaults reach the core as typed; empty dp is left for the core to derive', () => {
     const options = trainingOptions(defaultTraining);
-    expect(options).toMatchObject({ gpu: 'h100-sxm-80gb', gpus: '1', zero: '0', precision: 'bf16-mixed', optimizer: 'adamw', seq_len: '4096' });
+    expect(options).toMatchObject({
+      gpu: 'h100-sxm-80gb',
+      gpus: '1',
+      zero: '0',
+      precision: 'bf16-mixed',
+      optimizer: 'adamw',
+      seq_len: '4096',
+    });
     expect('dp' in options).toBe(false);
     expect('lora_rank' in options).toBe(false);
     expect('fsdp_shard_group' in options).toBe(false);
@@ -42,22 +49,40 @@ describe('training options', () => {
   test('step-time options go only when typed; overlap only when turned off', () => {
     const options = trainingOptions(defaultTraining);
     expect('train_tokens' in options || 'overlap' in options || 'flops_efficiency' in options).toBe(false);
-    expect(trainingOptions({ ...defaultTraining, overlap: false, train_tokens: '1e9' })).toMatchObject({ overlap: false, train_tokens: '1e9' });
+    expect(trainingOptions({ ...defaultTraining, overlap: false, train_tokens: '1e9' })).toMatchObject({
+      overlap: false,
+      train_tokens: '1e9',
+    });
   });
   test('LoRA modules go with a rank only; flags only when set', () => {
     expect(trainingOptions({ ...defaultTraining, lora_modules: 'q,v' }).lora_modules).toBeUndefined();
-    expect(trainingOptions({ ...defaultTraining, lora_rank: '16', lora_modules: 'q,v', qlora: true })).toMatchObject({ lora_rank: '16', lora_modules: 'q,v', qlora: true });
+    expect(trainingOptions({ ...defaultTraining, lora_rank: '16', lora_modules: 'q,v', qlora: true })).toMatchObject({
+      lora_rank: '16',
+      lora_modules: 'q,v',
+      qlora: true,
+    });
     expect('sequence_parallel' in trainingOptions(defaultTraining)).toBe(false);
   });
 });
 
 describe('training form', () => {
   test('an error naming zero or fsdp shows beside the sharding choice; gpus beside GPUs', () => {
-    const { rerender } = render(<TrainingForm training={defaultTraining} gpus={gpus} error={refusal({ zero: 5 })} onChange={() => {}} />);
+    const { rerender } = render(
+      <TrainingForm training={defaultTraining} gpus={gpus} error={refusal({ zero: 5 })} onChange={() => {}} />,
+    );
     expect(screen.getByTestId('train-sharding-error').textContent).toMatch(/'zero' must be between 0 and 3/);
-    rerender(<TrainingForm training={defaultTraining} gpus={gpus} error={refusal({ gpus: 8, tp: 3 })} onChange={() => {}} />);
+    rerender(
+      <TrainingForm training={defaultTraining} gpus={gpus} error={refusal({ gpus: 8, tp: 3 })} onChange={() => {}} />,
+    );
     expect(screen.getByTestId('train-gpus-error').textContent).toMatch(/multiple of tp x pp x cp/);
-    rerender(<TrainingForm training={defaultTraining} gpus={gpus} error={refusal({ offload_params: true })} onChange={() => {}} />);
+    rerender(
+      <TrainingForm
+        training={defaultTraining}
+        gpus={gpus}
+        error={refusal({ offload_params: true })}
+        onChange={() => {}}
+      />,
+    );
     expect(screen.getByTestId('train-offload_params-error').textContent).toMatch(/ZeRO-3/);
   });
   test('LoRA modules appear with a rank; unticking one sends the others', () => {
@@ -69,10 +94,14 @@ describe('training form', () => {
     expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ lora_modules: 'q,k,v,o,up,down' }));
   });
   test('the derived dp is shown while dp is empty; the hybrid group only with HYBRID_SHARD', () => {
-    const { rerender } = render(<TrainingForm training={{ ...defaultTraining, gpus: '8' }} gpus={gpus} resolvedDp={8} onChange={() => {}} />);
+    const { rerender } = render(
+      <TrainingForm training={{ ...defaultTraining, gpus: '8' }} gpus={gpus} resolvedDp={8} onChange={() => {}} />,
+    );
     expect(screen.getByText('empty: GPUs / (tp × pp × cp) = 8')).toBeTruthy();
     expect(screen.queryByLabelText('Hybrid shard group')).toBeNull();
-    rerender(<TrainingForm training={withSharding(defaultTraining, 'fsdp:hybrid_shard')} gpus={gpus} onChange={() => {}} />);
+    rerender(
+      <TrainingForm training={withSharding(defaultTraining, 'fsdp:hybrid_shard')} gpus={gpus} onChange={() => {}} />,
+    );
     expect(screen.getByLabelText('Hybrid shard group')).toBeTruthy();
   });
 });
@@ -103,7 +132,15 @@ describe('training results', () => {
     const params = core.parameterReport(llama);
     const a = core.trainingReport(llama, { gpu: 'h100-sxm-80gb', gpus: 8, zero: 3 });
     const b = core.trainingReport(llama, { gpu: 'h100-sxm-80gb', gpus: 8, zero: 3, optimizer: 'adam8bit' });
-    render(<ComparePanel pinned={{ label: 'A', params, training: a }} current={{ label: 'B', params, training: b }} unit="GiB" training onUnpin={() => {}} />);
+    render(
+      <ComparePanel
+        pinned={{ label: 'A', params, training: a }}
+        current={{ label: 'B', params, training: b }}
+        unit="GiB"
+        training
+        onUnpin={() => {}}
+      />,
+    );
     expect(screen.getByTestId('pinned-precision').textContent).toBe('bf16-mixed / adamw');
     expect(screen.getByTestId('current-precision').textContent).toBe('bf16-mixed / adam8bit');
     expect(screen.getByTestId('current-total').closest('tr')!.textContent).toMatch(/−[\d.]+ GiB$/);

@@ -37,7 +37,12 @@ type Random = ReturnType<typeof generator>;
 // Every key the page writes, read off the defaults (so keys added to the state are fuzzed too).
 const defaults = defaultInputs(presetId);
 const knownKeys = [
-  'mode', 'unit', 'model', 'preset', 'cfg', 'p.kind',
+  'mode',
+  'unit',
+  'model',
+  'preset',
+  'cfg',
+  'p.kind',
   ...Object.keys(defaults.numbers).map((key) => `m.${key}`),
   ...Object.keys(defaults.workload),
   ...Object.keys(defaults.training).map((key) => `t.${key}`),
@@ -47,12 +52,64 @@ const knownKeys = [
 
 // Values a link may carry by accident or by malice, written as they appear in the hash.
 const nastyValues = [
-  '', '0', '-1', '1', '4.5', ' 8 ', '1e400', '-1e400', '1e-400', '9'.repeat(400), 'NaN', 'Infinity', '-Infinity',
-  '0x1F', '1_000', '%', '%%', '%G1', '%FF', '%C3%28', '%ED%A0%80', '%F4%90%80%80', '%C0%AF', '%00', '%0A%0D', '%EF%BB%BF',
-  '%3Cscript%3Ealert(1)%3C%2Fscript%3E', '<script>alert(1)</script>', '%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E',
-  'javascript:alert(1)', '__proto__', 'constructor', 'toString', '&&', '==', '#', '+', '%2B', '\u{1F600}', '\uD800',
-  'a'.repeat(5000), 'training', 'plan', 'inference', 'pasted', 'numbers', 'preset', 'GB', 'GiB', 'custom', 'h100',
-  'lowest_cost', 'true', 'z', 'b', 'zzzz', 'b_-_-', 'x' + 'A'.repeat(40),
+  '',
+  '0',
+  '-1',
+  '1',
+  '4.5',
+  ' 8 ',
+  '1e400',
+  '-1e400',
+  '1e-400',
+  '9'.repeat(400),
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '0x1F',
+  '1_000',
+  '%',
+  '%%',
+  '%G1',
+  '%FF',
+  '%C3%28',
+  '%ED%A0%80',
+  '%F4%90%80%80',
+  '%C0%AF',
+  '%00',
+  '%0A%0D',
+  '%EF%BB%BF',
+  '%3Cscript%3Ealert(1)%3C%2Fscript%3E',
+  '<script>alert(1)</script>',
+  '%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E',
+  'javascript:alert(1)',
+  '__proto__',
+  'constructor',
+  'toString',
+  '&&',
+  '==',
+  '#',
+  '+',
+  '%2B',
+  '\u{1F600}',
+  '\uD800',
+  'a'.repeat(5000),
+  'training',
+  'plan',
+  'inference',
+  'pasted',
+  'numbers',
+  'preset',
+  'GB',
+  'GiB',
+  'custom',
+  'h100',
+  'lowest_cost',
+  'true',
+  'z',
+  'b',
+  'zzzz',
+  'b_-_-',
+  'x' + 'A'.repeat(40),
 ];
 
 const configDir = path.join(import.meta.dirname, '../../tests/fixtures/configs');
@@ -64,12 +121,16 @@ const configTexts = fs
   .map((name) => fs.readFileSync(path.join(configDir, name), 'utf8'));
 
 function base64Url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 function randomText(random: Random, length: number): string {
   let text = '';
-  for (let i = 0; i < length; ++i) text += String.fromCharCode(random.below(8) === 0 ? random.below(0x3000) : 32 + random.below(95));
+  for (let i = 0; i < length; ++i)
+    text += String.fromCharCode(random.below(8) === 0 ? random.below(0x3000) : 32 + random.below(95));
   return text;
 }
 
@@ -81,13 +142,15 @@ function randomBytes(random: Random, length: number): Uint8Array {
 async function cfgPayload(random: Random): Promise<string> {
   const config = random.pick(configTexts);
   const kind = random.below(10);
-  if (kind === 0) return 'b' + base64Url(randomBytes(random, random.below(64)));  // invalid UTF-8 text
-  if (kind === 1) return 'z' + base64Url(randomBytes(random, random.below(64)));  // not a deflate stream
-  if (kind === 2) return 'b' + base64Url(new TextEncoder().encode('{"model_type":"<script>alert(1)</script>","hidden_size":1e400}'));
-  if (kind === 3) return random.pick(['', 'z', 'b', 'q' + base64Url(randomBytes(random, 8)), 'z===', 'b%%%', 'z' + '/+'.repeat(8)]);
+  if (kind === 0) return 'b' + base64Url(randomBytes(random, random.below(64))); // invalid UTF-8 text
+  if (kind === 1) return 'z' + base64Url(randomBytes(random, random.below(64))); // not a deflate stream
+  if (kind === 2)
+    return 'b' + base64Url(new TextEncoder().encode('{"model_type":"<script>alert(1)</script>","hidden_size":1e400}'));
+  if (kind === 3)
+    return random.pick(['', 'z', 'b', 'q' + base64Url(randomBytes(random, 8)), 'z===', 'b%%%', 'z' + '/+'.repeat(8)]);
   const encoded = await encodeText(kind === 4 ? randomText(random, random.below(200)) : config);
   const cut = random.below(4);
-  if (cut === 0) return encoded.slice(0, 1 + random.below(encoded.length));  // truncated base64
+  if (cut === 0) return encoded.slice(0, 1 + random.below(encoded.length)); // truncated base64
   if (cut === 1) {
     const at = 1 + random.below(encoded.length - 1);
     return encoded.slice(0, at) + random.pick(['A', '_', '-', '=', '%', '!', ' ', '\u00e9']) + encoded.slice(at + 1);
@@ -116,21 +179,37 @@ async function mutatedHash(random: Random, bases: string[]): Promise<string> {
   for (let n = 1 + random.below(4); n > 0; --n) {
     const at = random.below(hash.length + 1);
     const edit = random.below(6);
-    if (edit === 0) hash = hash.slice(0, at) + hash.slice(at + 1 + random.below(20));  // bytes lost
-    else if (edit === 1) hash = hash.slice(0, at);  // cut short
+    if (edit === 0)
+      hash = hash.slice(0, at) + hash.slice(at + 1 + random.below(20)); // bytes lost
+    else if (edit === 1)
+      hash = hash.slice(0, at); // cut short
     else if (edit === 2) hash = hash.slice(0, at) + random.pick(nastyValues) + hash.slice(at);
-    else if (edit === 3) hash = hash.slice(0, at) + '&' + random.pick(knownKeys) + '=' + random.pick(nastyValues) + hash.slice(at);
-    else if (edit === 4) hash = hash.slice(0, at) + '%' + random.below(256).toString(16).toUpperCase().padStart(2, '0') + hash.slice(at);
-    else hash = hash.slice(0, at) + hash.slice(at, at + 1 + random.below(30)).repeat(2) + hash.slice(at);  // doubled
+    else if (edit === 3)
+      hash = hash.slice(0, at) + '&' + random.pick(knownKeys) + '=' + random.pick(nastyValues) + hash.slice(at);
+    else if (edit === 4)
+      hash = hash.slice(0, at) + '%' + random.below(256).toString(16).toUpperCase().padStart(2, '0') + hash.slice(at);
+    else hash = hash.slice(0, at) + hash.slice(at, at + 1 + random.below(30)).repeat(2) + hash.slice(at); // doubled
   }
   return hash;
 }
 
 async function baseHashes(): Promise<string[]> {
   const preset = defaultInputs(presetId);
-  const pasted = { ...defaultInputs(presetId), modelKind: 'pasted' as const, presetId: '', pastedText: configTexts[0], mode: 'training' as const };
+  const pasted = {
+    ...defaultInputs(presetId),
+    modelKind: 'pasted' as const,
+    presetId: '',
+    pastedText: configTexts[0],
+    mode: 'training' as const,
+  };
   const numbers = { ...defaultInputs(presetId), modelKind: 'numbers' as const, presetId: '', mode: 'plan' as const };
-  numbers.workload = { ...numbers.workload, gpu: 'custom', custom_gpu_base: 'h100-sxm-80gb', custom_gpu_memory_gib: '96', tp: '2' };
+  numbers.workload = {
+    ...numbers.workload,
+    gpu: 'custom',
+    custom_gpu_base: 'h100-sxm-80gb',
+    custom_gpu_memory_gib: '96',
+    tp: '2',
+  };
   numbers.training = { ...numbers.training, gpus: '8', qlora: true };
   numbers.trainingPlan = { ...numbers.trainingPlan, kind: 'training', objective: 'lowest_cost' };
   return Promise.all([preset, pasted, numbers].map((inputs) => encodeInputs(inputs)));
@@ -153,7 +232,13 @@ function shapeProblems(value: unknown, reference: unknown, where: string, out: s
     }
     const keys = Object.keys(value).sort().join(',');
     if (keys !== Object.keys(reference).sort().join(',')) out.push(`${where} has keys ${keys}`);
-    for (const key of Object.keys(reference)) shapeProblems((value as Record<string, unknown>)[key], (reference as Record<string, unknown>)[key], `${where}.${key}`, out);
+    for (const key of Object.keys(reference))
+      shapeProblems(
+        (value as Record<string, unknown>)[key],
+        (reference as Record<string, unknown>)[key],
+        `${where}.${key}`,
+        out,
+      );
     return;
   }
   if (typeof value === 'number' && !Number.isFinite(value)) out.push(`${where} is ${value}`);
@@ -169,9 +254,11 @@ function stateProblems(inputs: Inputs, problem: string | undefined): string[] {
   if (!['preset', 'pasted', 'numbers'].includes(inputs.modelKind)) out.push(`model ${inputs.modelKind}`);
   if (inputs.modelKind !== 'preset' && inputs.presetId !== '') out.push('a preset id outside preset mode');
   if (!objectives.some(([id]) => id === inputs.plan.objective)) out.push(`plan objective ${inputs.plan.objective}`);
-  if (!trainingObjectives.some(([id]) => id === inputs.trainingPlan.objective)) out.push(`training objective ${inputs.trainingPlan.objective}`);
+  if (!trainingObjectives.some(([id]) => id === inputs.trainingPlan.objective))
+    out.push(`training objective ${inputs.trainingPlan.objective}`);
   if (!['inference', 'training'].includes(inputs.trainingPlan.kind)) out.push(`plan kind ${inputs.trainingPlan.kind}`);
-  if (problem !== undefined && !problem.startsWith('The config in the link could not be read: ')) out.push(`problem ${problem}`);
+  if (problem !== undefined && !problem.startsWith('The config in the link could not be read: '))
+    out.push(`problem ${problem}`);
   return out;
 }
 
@@ -228,7 +315,10 @@ describe('URL-state decoding under 20,000 seeded inputs', () => {
   test('a broken payload is reported and the rest of the link still applies', async () => {
     // A real config compressed, its base64 cut to half: the inflate stream ends early.
     const encoded = await encodeText(configTexts[0]);
-    const { inputs, problem } = await decodeInputs(`#model=pasted&mode=training&t.gpus=8&cfg=${encoded.slice(0, encoded.length >> 1)}`, presetId);
+    const { inputs, problem } = await decodeInputs(
+      `#model=pasted&mode=training&t.gpus=8&cfg=${encoded.slice(0, encoded.length >> 1)}`,
+      presetId,
+    );
     expect(problem).toMatch(/^The config in the link could not be read: /);
     expect(inputs.mode).toBe('training');
     expect(inputs.training.gpus).toBe('8');
@@ -238,6 +328,6 @@ describe('URL-state decoding under 20,000 seeded inputs', () => {
     expect(odd.problem).toBeUndefined();
     expect(odd.inputs.numbers.hidden_size).toBe('\uFFFD(');
     expect(odd.inputs.workload.tp).toBe('\uFFFD\uFFFD\uFFFD');
-    expect(odd.inputs.workload.gpu).toBe('<script>');  // text, handed to the core as typed; rendered as text
+    expect(odd.inputs.workload.gpu).toBe('<script>'); // text, handed to the core as typed; rendered as text
   });
 });

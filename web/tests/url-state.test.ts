@@ -29,7 +29,16 @@ describe('inputs in the hash', () => {
   test('a preset and every knob round-trip', async () => {
     const inputs = defaultInputs('meta-llama--llama-3.1-8b');
     inputs.unit = 'GB';
-    inputs.workload = { ...inputs.workload, gpu: 'a100-sxm-80gb', tp: '4', weights: 'gptq', weight_bits: '3', batch: '16', context: '32768', eager_attention: true };
+    inputs.workload = {
+      ...inputs.workload,
+      gpu: 'a100-sxm-80gb',
+      tp: '4',
+      weights: 'gptq',
+      weight_bits: '3',
+      batch: '16',
+      context: '32768',
+      eager_attention: true,
+    };
     const hash = await encodeInputs(inputs);
     expect(hashHasState(hash)).toBe(true);
     const { inputs: back, problem } = await decodeInputs('#' + hash, 'other');
@@ -39,8 +48,23 @@ describe('inputs in the hash', () => {
   test('latency knobs, training and planner inputs round-trip, each tab keeping its own', async () => {
     const inputs = defaultInputs('meta-llama--llama-3.1-8b');
     inputs.mode = 'plan';
-    inputs.workload = { ...inputs.workload, prompt_len: '1024', gen_len: '64', flops_efficiency: '0.5', price_per_gpu_hour: '3.1', fp8_activations: false };
-    inputs.training = { ...inputs.training, gpus: '8', fsdp: 'hybrid_shard', fsdp_shard_group: '4', qlora: true, lora_rank: '16', lora_modules: 'q,v' };
+    inputs.workload = {
+      ...inputs.workload,
+      prompt_len: '1024',
+      gen_len: '64',
+      flops_efficiency: '0.5',
+      price_per_gpu_hour: '3.1',
+      fp8_activations: false,
+    };
+    inputs.training = {
+      ...inputs.training,
+      gpus: '8',
+      fsdp: 'hybrid_shard',
+      fsdp_shard_group: '4',
+      qlora: true,
+      lora_rank: '16',
+      lora_modules: 'q,v',
+    };
     inputs.plan = { ...inputs.plan, gpus: 'h200,l40s', weights: 'fp8', ttft: '0.5', objective: 'lowest_cost' };
     const { inputs: back } = await decodeInputs(await encodeInputs(inputs), 'x');
     expect(back).toEqual(inputs);
@@ -53,7 +77,10 @@ describe('inputs in the hash', () => {
     expect(hash).not.toMatch(/t\.(tp|zero|precision)=|p\./);
   });
   test('an old link (context, no prompt or output) still reads; an unknown objective keeps the default', async () => {
-    const { inputs } = await decodeInputs('#mode=training&model=preset&preset=p&context=32768&p.objective=cheapest', 'p');
+    const { inputs } = await decodeInputs(
+      '#mode=training&model=preset&preset=p&context=32768&p.objective=cheapest',
+      'p',
+    );
     expect(inputs.mode).toBe('training');
     expect(inputs.workload.context).toBe('32768');
     expect(inputs.plan.objective).toBe('highest_throughput');
@@ -81,7 +108,30 @@ describe('inputs in the hash', () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return Math.floor((seed / 2 ** 31) * n);
     };
-    const pieces = ['{', '}', '[', ']', '"', ':', ',', ' ', '\n', '\t', '\r', '\\', '1e400', '-0', 'NaN', '"hidden_size"', '\u0000', '%', '&', '#', '+', '='];
+    const pieces = [
+      '{',
+      '}',
+      '[',
+      ']',
+      '"',
+      ':',
+      ',',
+      ' ',
+      '\n',
+      '\t',
+      '\r',
+      '\\',
+      '1e400',
+      '-0',
+      'NaN',
+      '"hidden_size"',
+      '\u0000',
+      '%',
+      '&',
+      '#',
+      '+',
+      '=',
+    ];
     for (let i = 0; i < 1500; ++i) {
       let text = '';
       const length = below(4) === 0 ? below(3000) : below(60);

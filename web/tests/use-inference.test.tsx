@@ -17,14 +17,20 @@ function fakeCore(calls: InferenceOptions[]): FitcheckModule {
         const end = performance.now() + 60;
         while (performance.now() < end);
       }
-      return { total_bytes_per_gpu: Number(options.batch), gpu: options.gpu ? { id: options.gpu } : undefined, fits: options.gpu ? true : undefined } as unknown as InferenceReport;
+      return {
+        total_bytes_per_gpu: Number(options.batch),
+        gpu: options.gpu ? { id: options.gpu } : undefined,
+        fits: options.gpu ? true : undefined,
+      } as unknown as InferenceReport;
     },
   } as FitcheckModule;
 }
 
 function Probe({ core, workload }: { core: FitcheckModule; workload: Workload }) {
   const state = useInference(core, '{}', workload, true);
-  return <p data-testid="probe">{`${state.report?.total_bytes_per_gpu} ${state.report?.gpu ? 'full' : 'quick'} ${state.pending ? 'pending' : 'settled'}`}</p>;
+  return (
+    <p data-testid="probe">{`${state.report?.total_bytes_per_gpu} ${state.report?.gpu ? 'full' : 'quick'} ${state.pending ? 'pending' : 'settled'}`}</p>
+  );
 }
 
 test('after one slow full call, keystrokes get the quick report and the full one follows', async () => {

@@ -15,8 +15,7 @@ namespace fitcheck {
 // "text_config.num_attention_heads"), or is empty for a JSON syntax error.
 class ConfigError : public std::runtime_error {
  public:
-  ConfigError(std::string field, const std::string& message)
-      : std::runtime_error(message), field_(std::move(field)) {}
+  ConfigError(std::string field, const std::string& message) : std::runtime_error(message), field_(std::move(field)) {}
   const std::string& field() const { return field_; }
 
  private:

@@ -21,16 +21,16 @@ struct CpuCoreCluster {
 };
 
 struct CpuDevice {
-  const char* id;      // stable lowercase key, e.g. "ryzen-9-7950x"
+  const char* id;  // stable lowercase key, e.g. "ryzen-9-7950x"
   const char* name;
-  const char* vendor;  // "AMD", "Intel"
-  CpuCoreCluster performance;  // the only cluster on AMD parts
-  CpuCoreCluster efficiency;   // Intel E-cores; cores = 0 where there are none
-  int memory_channels;         // 64-bit DDR channels (a DDR5 DIMM's two 32-bit subchannels are one)
+  const char* vendor;                  // "AMD", "Intel"
+  CpuCoreCluster performance;          // the only cluster on AMD parts
+  CpuCoreCluster efficiency;           // Intel E-cores; cores = 0 where there are none
+  int memory_channels;                 // 64-bit DDR channels (a DDR5 DIMM's two 32-bit subchannels are one)
   double memory_transfers_per_second;  // the fastest officially supported speed, e.g. 5200e6 for DDR5-5200
-  const char* memory_type;     // "DDR5-5200"
-  const char* simd;            // the widest vector ISA, e.g. "AVX-512 (2 x 256-bit FMA)"
-  const char* sources;         // spec pages for each factor
+  const char* memory_type;             // "DDR5-5200"
+  const char* simd;                    // the widest vector ISA, e.g. "AVX-512 (2 x 256-bit FMA)"
+  const char* sources;                 // spec pages for each factor
 };
 
 // Every CPU, in a fixed order; immutable, lives for the program.

@@ -27,18 +27,18 @@ enum class MemoryConvention : std::uint8_t {
 };
 
 struct Accelerator {
-  const char* id;      // stable lowercase key for the CLI and URLs, e.g. "h100-sxm-80gb"
-  const char* name;    // display name
-  const char* vendor;  // "NVIDIA", "AMD", "Intel", "Apple", "Google"
+  const char* id;             // stable lowercase key for the CLI and URLs, e.g. "h100-sxm-80gb"
+  const char* name;           // display name
+  const char* vendor;         // "NVIDIA", "AMD", "Intel", "Apple", "Google"
   std::int64_t memory_bytes;  // per device as software sees it (one MI250X GCD is one device)
   MemoryConvention memory_convention;
   double memory_bandwidth_bytes_per_second;  // peak, decimal (vendor TB/s x 10^12)
   // Dense peak (never the 2:4 structured-sparsity figure), indexed by ComputeDtype. 0: the chip
   // has no such matrix path or the vendor publishes no rate; callers must not substitute another.
   std::array<double, kComputeDtypeCount> dense_flops_per_second;
-  const char* interconnect;  // the link every GPU pair of a typical node shares
+  const char* interconnect;                            // the link every GPU pair of a typical node shares
   double interconnect_bytes_per_second_per_direction;  // one GPU's total, one direction; 0: none
-  int gpus_per_node;  // typical node / host size
+  int gpus_per_node;                                   // typical node / host size
   bool unified_memory = false;  // memory is shared with the CPU (Apple): memory_bytes is the whole pool
   // The most the GPU may use of memory_bytes by default; 0: all of it. On Apple silicon macOS caps
   // the GPU's wired memory (MTLDevice.recommendedMaxWorkingSetSize): macos_default_gpu_working_set_bytes.
@@ -113,9 +113,9 @@ namespace detail {
 bool matches_folded_key(std::string_view query, std::string_view key);
 
 // The tables, joined in this order by accelerator_catalog().
-std::span<const Accelerator> nvidia_hbm_accelerators();   // hardware_nvidia_hbm.cpp
-std::span<const Accelerator> nvidia_gddr_accelerators();  // hardware_nvidia_gddr.cpp
-std::span<const Accelerator> other_vendor_accelerators(); // hardware_other.cpp
+std::span<const Accelerator> nvidia_hbm_accelerators();    // hardware_nvidia_hbm.cpp
+std::span<const Accelerator> nvidia_gddr_accelerators();   // hardware_nvidia_gddr.cpp
+std::span<const Accelerator> other_vendor_accelerators();  // hardware_other.cpp
 }  // namespace detail
 
 }  // namespace fitcheck

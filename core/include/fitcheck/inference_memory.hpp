@@ -42,13 +42,13 @@ struct InferenceWorkload {
   WeightFormat weight_format = WeightFormat::bf16;
   WeightFormatOptions weight_options{};
   KvCacheDtype kv_cache_dtype = KvCacheDtype::bf16;
-  std::int64_t batch_size = 1;          // concurrent sequences
-  std::int64_t context_tokens = 4096;   // tokens each sequence holds in the cache (prompt + generated)
+  std::int64_t batch_size = 1;            // concurrent sequences
+  std::int64_t context_tokens = 4096;     // tokens each sequence holds in the cache (prompt + generated)
   std::int64_t prefill_chunk_tokens = 0;  // tokens of one prefill step; 0: the whole context at once
-  std::int64_t kv_block_tokens = 0;     // paged allocation block (vLLM: 16); 0: exact per token
+  std::int64_t kv_block_tokens = 0;       // paged allocation block (vLLM: 16); 0: exact per token
   ParallelLayout layout{};
-  bool flash_attention = true;          // false: eager attention materializes heads x s x s scores
-  bool logits_all_positions = false;    // false: logits for the last position of each sequence only
+  bool flash_attention = true;                    // false: eager attention materializes heads x s x s scores
+  bool logits_all_positions = false;              // false: logits for the last position of each sequence only
   std::int64_t activation_bytes_per_element = 2;  // bf16/fp16 activations
   std::int64_t framework_overhead_bytes = std::int64_t{1} << 30;  // see docs/inference-memory.md
   double gpu_memory_utilization = 0.9;  // share of GPU memory the engine may use (vLLM default 0.9)
@@ -75,7 +75,7 @@ struct KvCacheFigure {
   std::int64_t bytes_per_token = 0;  // all layers of the model, unsharded, as if every layer were full attention
   std::int64_t bytes = 0;            // per GPU, whole batch at the workload's context
   std::vector<KvCacheLayerTerm> terms;
-  std::string convention;            // e.g. the MLA latent-cache convention
+  std::string convention;  // e.g. the MLA latent-cache convention
 };
 
 // The figures per GPU, each once: inference_memory() returns them with the terms that explain
@@ -92,9 +92,9 @@ struct InferenceMemoryTotals {
 
 struct InferenceMemory {
   InferenceMemoryTotals totals;
-  std::vector<MemoryTerm> terms;              // weights, kv cache, activations, logits, overhead
+  std::vector<MemoryTerm> terms;  // weights, kv cache, activations, logits, overhead
   KvCacheFigure kv_cache;
-  WeightBytes weights_whole_model;            // the format's bytes for the unsharded model
+  WeightBytes weights_whole_model;  // the format's bytes for the unsharded model
   std::vector<std::string> assumptions;
 };
 
@@ -106,7 +106,8 @@ KvCacheFigure kv_cache(const ModelDescription& model, const InferenceWorkload& w
 
 // Weight tensors as one GPU holds them: the busiest pipeline stage, matrices split by tensor
 // parallelism, routed experts split by expert parallelism.
-std::vector<WeightTensor> tensors_on_busiest_gpu(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+std::vector<WeightTensor> tensors_on_busiest_gpu(const ModelDescription& model,
+                                                 const std::vector<WeightTensor>& tensors,
                                                  const ParallelLayout& layout);
 
 InferenceMemory inference_memory(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
@@ -117,7 +118,7 @@ InferenceMemory inference_memory(const ModelDescription& model, const std::vecto
 struct LayoutWeights {
   WeightFormat format = WeightFormat::bf16;
   ParallelLayout layout{};
-  WeightBytes on_gpu;       // the busiest stage's shard
+  WeightBytes on_gpu;  // the busiest stage's shard
   WeightBytes whole_model;
   // Layers of each kind (model.layer_kinds order) on the stage caching the most per token;
   // empty: worked out from the layout at each use.
@@ -137,8 +138,8 @@ InferenceMemoryTotals inference_memory_totals(const ModelDescription& model, con
 // Capacity under a serving-engine budget (gpu_memory_utilization x memory): weights, then peak
 // activations and overhead, then the rest to KV blocks.
 struct CapacityAnswer {
-  std::int64_t value = 0;      // 0 when nothing fits
-  std::string limited_by;      // which term stops it going higher
+  std::int64_t value = 0;  // 0 when nothing fits
+  std::string limited_by;  // which term stops it going higher
   std::string formula;
 };
 CapacityAnswer max_batch_size(const ModelDescription& model, const std::vector<WeightTensor>& tensors,

@@ -45,19 +45,19 @@ struct LatencyAssumptions {
 LatencyAssumptions default_latency_assumptions(const Accelerator& accelerator);
 
 enum class LatencyOp : std::uint8_t {
-  embedding,           // token (and learned position) rows read
-  qkv_projection,      // q, k, v (MLA: q down/up and the kv down projection)
-  attention,           // scores, softmax, weighted values (MLA: with the absorbed up-projections)
+  embedding,       // token (and learned position) rows read
+  qkv_projection,  // q, k, v (MLA: q down/up and the kv down projection)
+  attention,       // scores, softmax, weighted values (MLA: with the absorbed up-projections)
   output_projection,
-  mlp,                 // dense MLP, gated or not
+  mlp,  // dense MLP, gated or not
   moe_router,
-  moe_experts,         // routed experts
+  moe_experts,  // routed experts
   moe_shared_experts,
-  norms,               // hidden-size norms of every layer and the final norm
+  norms,  // hidden-size norms of every layer and the final norm
   lm_head,
-  tp_collectives,      // tensor-parallel all-reduces (and the vocabulary-parallel gathers)
-  pp_transfer,         // pipeline point-to-point sends between stages
-  ep_all_to_all,       // expert-parallel dispatch and combine
+  tp_collectives,  // tensor-parallel all-reduces (and the vocabulary-parallel gathers)
+  pp_transfer,     // pipeline point-to-point sends between stages
+  ep_all_to_all,   // expert-parallel dispatch and combine
   count_
 };
 inline constexpr std::size_t kLatencyOpCount = static_cast<std::size_t>(LatencyOp::count_);
@@ -87,9 +87,9 @@ struct LatencyLayerKind {
   bool moe = false;
   double heads = 0, kv_heads = 0, qk_head_dim = 0, v_head_dim = 0, sliding_window = 0;
   double q_lora_rank = 0, kv_lora_rank = 0, rope_head_dim = 0, nope_head_dim = 0;
-  double mlp_width = 0;      // dense intermediate size
-  double shared_width = 0;   // all shared experts together
-  double expert_width = 0;   // one routed expert
+  double mlp_width = 0;     // dense intermediate size
+  double shared_width = 0;  // all shared experts together
+  double expert_width = 0;  // one routed expert
   double experts = 0, experts_per_token = 0;
   double hidden_norms = 0;
   OpWeights query;                 // q (MLA: q_b) and the attention biases: split by tp
@@ -132,7 +132,7 @@ struct LatencyRates {
   ComputeDtype activation_dtype = ComputeDtype::bf16;  // attention core, router, lm_head
   double matmul_flops_per_second = 0;
   double activation_flops_per_second = 0;
-  double vector_flops_per_second = 0;                  // elementwise work (norms): fp32 vector units
+  double vector_flops_per_second = 0;  // elementwise work (norms): fp32 vector units
   double hbm_bytes_per_second = 0;
   double tp_link_bytes_per_second = 0, ep_link_bytes_per_second = 0, pp_link_bytes_per_second = 0;
   double tp_hop_seconds = 0, ep_hop_seconds = 0, pp_hop_seconds = 0;
@@ -183,17 +183,17 @@ struct LlmAnalysisCompat {
 
 // The headline figures; what a planner needs from one layout.
 struct LatencyTotals {
-  double prefill_seconds = 0;            // time to first token
-  double decode_step_first_seconds = 0;  // attends prompt + 1 tokens
-  double decode_step_last_seconds = 0;   // attends prompt + generated - 1 tokens
-  double decode_total_seconds = 0;       // the generated - 1 decode steps, exact sum (closed form)
-  double end_to_end_seconds = 0;         // prefill + decode_total
-  double request_tokens_per_second = 0;  // generated / end_to_end, one sequence as its user sees it
-  double batch_tokens_per_second = 0;    // batch x generated / end_to_end, one replica (tp x pp GPUs)
-  double prefill_tokens_per_second = 0;  // batch x prompt / prefill
-  double decode_tokens_per_second = 0;   // batch / mean decode step
-  std::int64_t gpus = 0;                 // tp x pp: the GPUs of one replica, all paid for
-  double price_per_hour_usd = 0;         // all of them
+  double prefill_seconds = 0;                     // time to first token
+  double decode_step_first_seconds = 0;           // attends prompt + 1 tokens
+  double decode_step_last_seconds = 0;            // attends prompt + generated - 1 tokens
+  double decode_total_seconds = 0;                // the generated - 1 decode steps, exact sum (closed form)
+  double end_to_end_seconds = 0;                  // prefill + decode_total
+  double request_tokens_per_second = 0;           // generated / end_to_end, one sequence as its user sees it
+  double batch_tokens_per_second = 0;             // batch x generated / end_to_end, one replica (tp x pp GPUs)
+  double prefill_tokens_per_second = 0;           // batch x prompt / prefill
+  double decode_tokens_per_second = 0;            // batch / mean decode step
+  std::int64_t gpus = 0;                          // tp x pp: the GPUs of one replica, all paid for
+  double price_per_hour_usd = 0;                  // all of them
   double cost_per_million_input_tokens_usd = 0;   // prefill time priced per prompt token
   double cost_per_million_output_tokens_usd = 0;  // mean decode step priced per generated token
 };
@@ -234,9 +234,9 @@ struct LatencyLine {
 };
 struct LatencyExplanation {
   LatencyEstimate estimate;
-  std::vector<LatencyLine> lines;       // operations with a nonzero time
-  std::vector<std::string> summary;     // prefill, decode, totals, cost, each with its formula
-  std::vector<std::string> assumptions; // efficiencies, dtypes, conventions used
+  std::vector<LatencyLine> lines;        // operations with a nonzero time
+  std::vector<std::string> summary;      // prefill, decode, totals, cost, each with its formula
+  std::vector<std::string> assumptions;  // efficiencies, dtypes, conventions used
 };
 LatencyExplanation explain_latency(const PreparedLatencyModel& model, const InferenceWorkload& workload,
                                    const Accelerator& accelerator, const LatencyRequest& request,

@@ -27,20 +27,20 @@ enum class PositionEncoding : std::uint8_t {
 // multi-head latent attention (DeepSeek-V2 §2.1) uses the low-rank fields instead.
 struct AttentionShape {
   std::int64_t num_heads = 0;
-  std::int64_t num_kv_heads = 0;      // == num_heads: MHA; 1: MQA; otherwise GQA
-  std::int64_t head_dim = 0;          // query/key head dimension
-  std::int64_t value_head_dim = 0;    // value head dimension (== head_dim except in MLA)
+  std::int64_t num_kv_heads = 0;    // == num_heads: MHA; 1: MQA; otherwise GQA
+  std::int64_t head_dim = 0;        // query/key head dimension
+  std::int64_t value_head_dim = 0;  // value head dimension (== head_dim except in MLA)
   bool qkv_bias = false;
   bool output_bias = false;
-  std::int64_t query_norm_size = 0;   // parameters of the q norm (Qwen3: head_dim; OLMo2: heads x head_dim)
+  std::int64_t query_norm_size = 0;  // parameters of the q norm (Qwen3: head_dim; OLMo2: heads x head_dim)
   std::int64_t key_norm_size = 0;
-  bool qk_norm_has_bias = false;      // LayerNorm-style q/k norms (Cohere uses none; Persimmon has bias)
-  std::int64_t sliding_window = 0;    // 0: full attention; else the window in tokens
-  bool attention_sinks = false;       // one learned logit per head (gpt-oss)
-  bool cross_attention = false;       // decoder layers of an encoder-decoder model (T5)
+  bool qk_norm_has_bias = false;    // LayerNorm-style q/k norms (Cohere uses none; Persimmon has bias)
+  std::int64_t sliding_window = 0;  // 0: full attention; else the window in tokens
+  bool attention_sinks = false;     // one learned logit per head (gpt-oss)
+  bool cross_attention = false;     // decoder layers of an encoder-decoder model (T5)
 
   // Multi-head latent attention (DeepSeek-V2/V3). kv_lora_rank > 0 turns it on.
-  std::int64_t q_lora_rank = 0;       // 0: queries projected directly from hidden
+  std::int64_t q_lora_rank = 0;  // 0: queries projected directly from hidden
   std::int64_t kv_lora_rank = 0;
   std::int64_t qk_nope_head_dim = 0;
   std::int64_t qk_rope_head_dim = 0;
@@ -58,15 +58,15 @@ struct MlpShape {
 
 // Mixture of experts. num_experts == 0: the layer's MLP is dense (MlpShape above).
 struct MoeShape {
-  std::int64_t num_experts = 0;                  // routed experts
-  std::int64_t experts_per_token = 0;            // top-k
+  std::int64_t num_experts = 0;        // routed experts
+  std::int64_t experts_per_token = 0;  // top-k
   std::int64_t expert_intermediate_size = 0;
-  std::int64_t num_shared_experts = 0;           // always active
+  std::int64_t num_shared_experts = 0;               // always active
   std::int64_t shared_expert_intermediate_size = 0;  // width of each shared expert
-  bool shared_expert_gate = false;               // Qwen2-MoE: sigmoid gate Linear(hidden, 1)
-  bool expert_bias = false;                      // gpt-oss: biases on expert projections
-  bool router_bias = false;                      // gpt-oss router has a bias
-  bool router_correction_bias = false;           // DeepSeek-V3 e_score_correction_bias (a buffer-like parameter)
+  bool shared_expert_gate = false;                   // Qwen2-MoE: sigmoid gate Linear(hidden, 1)
+  bool expert_bias = false;                          // gpt-oss: biases on expert projections
+  bool router_bias = false;                          // gpt-oss router has a bias
+  bool router_correction_bias = false;               // DeepSeek-V3 e_score_correction_bias (a buffer-like parameter)
   bool gated = true;
   bool operator==(const MoeShape&) const = default;
 };
@@ -76,7 +76,7 @@ struct LayerShape {
   AttentionShape attention;
   MlpShape mlp;
   MoeShape moe;
-  std::int64_t hidden_norms = 2;  // norms of width hidden_size in the layer (Gemma-2/3: 4; parallel blocks: 1)
+  std::int64_t hidden_norms = 2;        // norms of width hidden_size in the layer (Gemma-2/3: 4; parallel blocks: 1)
   bool parallel_attention_mlp = false;  // GPT-J, NeoX, Falcon, Phi-1/2, Cohere
   bool is_encoder = false;              // encoder stack of an encoder-decoder model
   std::int64_t layer_count = 0;         // how many layers of the model are of this kind
@@ -87,18 +87,18 @@ struct LayerShape {
 
 // The checkpoint's own storage, as config.json states it (quantization_config, torch_dtype).
 struct StoredPrecision {
-  std::string torch_dtype;        // "bfloat16", "float16", "float32" or empty
-  std::string quant_method;       // quantization_config.quant_method, empty when absent
-  std::string quant_format;       // fmt / bnb_4bit_quant_type / quant_algo
+  std::string torch_dtype;   // "bfloat16", "float16", "float32" or empty
+  std::string quant_method;  // quantization_config.quant_method, empty when absent
+  std::string quant_format;  // fmt / bnb_4bit_quant_type / quant_algo
   std::int64_t quant_bits = 0;
   std::int64_t quant_group_size = 0;
-  std::int64_t quant_block_rows = 0;     // weight_block_size
+  std::int64_t quant_block_rows = 0;  // weight_block_size
   std::int64_t quant_block_columns = 0;
 };
 
 struct ModelDescription {
-  std::string model_type;     // as in config.json (after unwrapping text_config)
-  std::string architecture;   // architectures[0] when present
+  std::string model_type;    // as in config.json (after unwrapping text_config)
+  std::string architecture;  // architectures[0] when present
   std::int64_t hidden_size = 0;
   std::int64_t vocab_size = 0;
   std::int64_t num_layers = 0;  // decoder layers (+ encoder layers for encoder-decoder models)
@@ -112,9 +112,9 @@ struct ModelDescription {
   std::int64_t learned_position_count = 0;  // rows of a learned position table
   std::int64_t relative_attention_num_buckets = 0;
   NormKind norm = NormKind::rms_norm;
-  bool norm_has_weight = true;               // OLMo-1 uses non-parametric LayerNorm
-  std::int64_t final_norms = 1;              // norms after the last layer (encoder-decoder: 2)
-  std::int64_t embedding_norms = 0;          // BLOOM word_embeddings_layernorm
+  bool norm_has_weight = true;                     // OLMo-1 uses non-parametric LayerNorm
+  std::int64_t final_norms = 1;                    // norms after the last layer (encoder-decoder: 2)
+  std::int64_t embedding_norms = 0;                // BLOOM word_embeddings_layernorm
   std::int64_t multi_token_prediction_layers = 0;  // DeepSeek-V3 MTP modules (num_nextn_predict_layers)
 
   StoredPrecision stored_precision;

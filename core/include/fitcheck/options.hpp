@@ -65,10 +65,12 @@ std::int64_t option_list_count(const char* key, const std::string& item, std::in
 // The custom accelerator keys (gpu=custom; docs/hardware.md, "A custom accelerator"): units in the
 // names, memory in GiB, rates as spec sheets print them (decimal GB/s, TFLOP/s, TOP/s).
 inline constexpr const char* kCustomGpuKeys[] = {
-    "custom_gpu_base", "custom_gpu_name", "custom_gpu_memory_gib", "custom_gpu_bandwidth_gb_per_s",
-    "custom_gpu_bf16_tflops", "custom_gpu_fp16_tflops", "custom_gpu_fp8_tflops", "custom_gpu_int8_tops",
-    "custom_gpu_fp32_tflops", "custom_gpu_interconnect_gb_per_s", "custom_gpu_gpus_per_node",
-    "custom_gpu_price_per_hour",
+    "custom_gpu_base",          "custom_gpu_name",
+    "custom_gpu_memory_gib",    "custom_gpu_bandwidth_gb_per_s",
+    "custom_gpu_bf16_tflops",   "custom_gpu_fp16_tflops",
+    "custom_gpu_fp8_tflops",    "custom_gpu_int8_tops",
+    "custom_gpu_fp32_tflops",   "custom_gpu_interconnect_gb_per_s",
+    "custom_gpu_gpus_per_node", "custom_gpu_price_per_hour",
 };
 
 // Reads the custom_gpu_* keys when `wanted` (the request names gpu=custom) and returns the
@@ -77,15 +79,16 @@ std::shared_ptr<const Accelerator> read_custom_gpu_options(OptionReader& reader,
 
 // One GPU named by option `key`: "custom" is `custom` (refused when null), anything else a catalog
 // id or alias. Unknown names are refused quoting the name, bounded and printable.
-const Accelerator* resolve_gpu_option(const char* key, std::string_view name, const std::shared_ptr<const Accelerator>& custom);
+const Accelerator* resolve_gpu_option(const char* key, std::string_view name,
+                                      const std::shared_ptr<const Accelerator>& custom);
 bool is_custom_gpu_name(std::string_view name);
 
 struct InferenceRequest {
   InferenceWorkload workload;
-  const Accelerator* gpu = nullptr;  // nullptr: no GPU chosen, capacity answers are skipped
+  const Accelerator* gpu = nullptr;               // nullptr: no GPU chosen, capacity answers are skipped
   std::shared_ptr<const Accelerator> custom_gpu;  // owns *gpu when gpu=custom
-  bool weight_format_given = false;  // false: use the checkpoint's own format (native_weight_format)
-  std::vector<std::string> defaults_used;  // options left at their default, for the report
+  bool weight_format_given = false;               // false: use the checkpoint's own format (native_weight_format)
+  std::vector<std::string> defaults_used;         // options left at their default, for the report
   // Latency (computed when a GPU is chosen): prompt and generated tokens per sequence, and the
   // overrides of the GPU's default assumptions (efficiencies, price).
   LatencyRequest lengths{};

@@ -15,23 +15,23 @@ enum class TensorRole : std::uint8_t {
   token_embedding,
   position_embedding,
   lm_head,
-  attention_query,         // q_proj (MLA: q_b_proj when q_lora_rank > 0)
-  attention_query_down,    // MLA q_a_proj
+  attention_query,       // q_proj (MLA: q_b_proj when q_lora_rank > 0)
+  attention_query_down,  // MLA q_a_proj
   attention_key,
   attention_value,
-  attention_kv_down,       // MLA kv_a_proj_with_mqa
-  attention_kv_up,         // MLA kv_b_proj
+  attention_kv_down,  // MLA kv_a_proj_with_mqa
+  attention_kv_up,    // MLA kv_b_proj
   attention_output,
   mlp_gate,
   mlp_up,
   mlp_down,
-  expert_gate,             // routed experts (copies = number of experts)
+  expert_gate,  // routed experts (copies = number of experts)
   expert_up,
   expert_down,
-  shared_expert_gate,      // always-active shared experts
+  shared_expert_gate,  // always-active shared experts
   shared_expert_up,
   shared_expert_down,
-  router,                  // expert routing matrix and shared-expert gate
+  router,  // expert routing matrix and shared-expert gate
   norm,
   bias,
   attention_sink,
@@ -57,10 +57,10 @@ const char* tensor_role_name(TensorRole role);
 struct WeightTensor {
   TensorRole role;
   ParameterGroup group;
-  std::int32_t layer;      // -1 outside the layer stack
-  std::int64_t rows;       // output features (vocabulary rows for embeddings); 1 for vectors
-  std::int64_t columns;    // input features; the length for vectors
-  std::int64_t copies;     // identical tensors (routed experts: number of experts)
+  std::int32_t layer;    // -1 outside the layer stack
+  std::int64_t rows;     // output features (vocabulary rows for embeddings); 1 for vectors
+  std::int64_t columns;  // input features; the length for vectors
+  std::int64_t copies;   // identical tensors (routed experts: number of experts)
   bool is_matrix() const { return rows > 1 && columns > 1; }
   std::int64_t parameters() const { return rows * columns * copies; }
 };
@@ -72,15 +72,15 @@ struct ParameterBreakdown {
   std::int64_t routed_experts = 0;  // all routed experts
   std::int64_t shared_experts = 0;
   std::int64_t router = 0;
-  std::int64_t norms = 0;           // hidden-size norms in layers, final and embedding norms
-  std::int64_t lm_head = 0;         // 0 when tied to the embedding
+  std::int64_t norms = 0;    // hidden-size norms in layers, final and embedding norms
+  std::int64_t lm_head = 0;  // 0 when tied to the embedding
 };
 
 struct ParameterCount {
-  std::int64_t total = 0;                    // unique parameters, tied weights once
-  std::int64_t active_per_token = 0;         // == total for dense models
-  std::int64_t non_embedding = 0;            // total minus token/position embeddings and lm_head
-  std::int64_t multi_token_prediction = 0;   // DeepSeek-V3 MTP module(s), not in total
+  std::int64_t total = 0;                   // unique parameters, tied weights once
+  std::int64_t active_per_token = 0;        // == total for dense models
+  std::int64_t non_embedding = 0;           // total minus token/position embeddings and lm_head
+  std::int64_t multi_token_prediction = 0;  // DeepSeek-V3 MTP module(s), not in total
   // With tied embeddings: the parameters of the output head a checkpoint may store anyway
   // (Qwen3-0.6B's safetensors hold lm_head.weight although it is tied); 0 when untied.
   std::int64_t tied_output_head = 0;

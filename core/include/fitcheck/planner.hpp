@@ -9,8 +9,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fitcheck/hardware.hpp"
@@ -41,14 +41,14 @@ struct InferencePlanRequest {
   std::vector<std::int64_t> batch_sizes{1, 2, 4, 8, 16, 32, 64, 128, 256};
   std::int64_t prompt_tokens = 1024;
   std::int64_t generated_tokens = 256;
-  double memory_headroom = 0.1;        // share of GPU memory left unused (vLLM: 1 - 0.9)
-  double ttft_target_seconds = 0;      // 0: no target
-  double tpot_target_seconds = 0;      // time per output token target; 0: none
+  double memory_headroom = 0.1;    // share of GPU memory left unused (vLLM: 1 - 0.9)
+  double ttft_target_seconds = 0;  // 0: no target
+  double tpot_target_seconds = 0;  // time per output token target; 0: none
   PlanObjective objective = PlanObjective::highest_throughput;
-  std::size_t keep = 20;               // best candidates returned
-  InferenceWorkload base{};            // overhead, activation width, prefill chunk, paging...
+  std::size_t keep = 20;     // best candidates returned
+  InferenceWorkload base{};  // overhead, activation width, prefill chunk, paging...
   LatencyAssumptions assumptions{};
-  bool use_gpu_prices = true;          // price per GPU-hour from the catalog (else assumptions')
+  bool use_gpu_prices = true;  // price per GPU-hour from the catalog (else assumptions')
 };
 
 struct PlanCandidate {
@@ -63,14 +63,14 @@ struct PlanCandidate {
   double time_to_first_token_seconds = 0;
   double time_per_output_token_seconds = 0;  // mean decode step
   double end_to_end_seconds = 0;
-  double tokens_per_second = 0;              // generated tokens per second, whole batch
+  double tokens_per_second = 0;  // generated tokens per second, whole batch
   double cost_per_million_output_tokens_usd = 0;
   double price_per_hour_usd = 0;
 };
 
 struct InferencePlan {
-  std::int64_t evaluated = 0;   // candidates whose memory was checked
-  std::int64_t feasible = 0;    // that fit and met the targets
+  std::int64_t evaluated = 0;           // candidates whose memory was checked
+  std::int64_t feasible = 0;            // that fit and met the targets
   std::vector<PlanCandidate> best;      // by the objective
   std::vector<PlanCandidate> frontier;  // throughput vs cost: no other candidate is both faster and cheaper
   std::vector<std::string> notes;
@@ -97,11 +97,11 @@ const char* training_plan_objective_name(TrainingPlanObjective objective);
 std::optional<TrainingPlanObjective> find_training_plan_objective(std::string_view id);
 
 struct TrainingPlanRequest {
-  std::vector<const Accelerator*> gpus;   // candidate kinds
+  std::vector<const Accelerator*> gpus;           // candidate kinds
   std::shared_ptr<const Accelerator> custom_gpu;  // owns the kind named custom, if any
-  std::int64_t max_gpus = 64;             // GPUs available for the whole job
-  std::int64_t max_gpus_per_node = 0;     // 0: each GPU's typical node size; tp x cp stays within a node
-  double memory_headroom = 0.1;           // share of GPU memory left unused
+  std::int64_t max_gpus = 64;                     // GPUs available for the whole job
+  std::int64_t max_gpus_per_node = 0;             // 0: each GPU's typical node size; tp x cp stays within a node
+  double memory_headroom = 0.1;                   // share of GPU memory left unused
   std::int64_t global_batch_tokens = std::int64_t{4} << 20;  // fixed: dp x micro-batch x accumulation x seq
   std::vector<std::int64_t> micro_batch_sizes{1, 2, 4, 8};
   std::vector<int> zero_stages{0, 1, 2, 3};
@@ -134,8 +134,8 @@ struct TrainingPlanCandidate {
 };
 
 struct TrainingPlan {
-  std::int64_t evaluated = 0;  // (layout, GPU kind) pairs whose memory was checked
-  std::int64_t feasible = 0;   // that fit
+  std::int64_t evaluated = 0;                   // (layout, GPU kind) pairs whose memory was checked
+  std::int64_t feasible = 0;                    // that fit
   std::vector<TrainingPlanCandidate> best;      // by the objective
   std::vector<TrainingPlanCandidate> frontier;  // time to train vs cost: none other both faster and cheaper
   std::vector<std::string> notes;

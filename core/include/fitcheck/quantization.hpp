@@ -28,8 +28,8 @@ enum class WeightFormat : std::uint8_t {
   awq,                  // GEMM packing; bits and group_size from WeightFormatOptions
   bnb_nf4,
   bnb_fp4,
-  mxfp4,                // OCP MX: E2M1 elements, E8M0 scale per 32
-  nvfp4,                // E2M1 elements, E4M3 scale per 16, fp32 per tensor
+  mxfp4,  // OCP MX: E2M1 elements, E8M0 scale per 32
+  nvfp4,  // E2M1 elements, E4M3 scale per 16, fp32 per tensor
   gguf_q8_0,
   gguf_q6_k,
   gguf_q5_k_m,
@@ -52,10 +52,10 @@ enum class QuantScope : std::uint8_t {
 };
 
 struct WeightFormatOptions {
-  int bits = 4;                    // GPTQ/AWQ: 2, 3, 4 or 8
-  std::int64_t group_size = 128;   // GPTQ/AWQ; -1: one group spanning all input features
-  bool double_quant = true;        // bitsandbytes 4-bit compress_statistics
-  std::int64_t bnb_blocksize = 64; // bitsandbytes 4-bit absmax block
+  int bits = 4;                     // GPTQ/AWQ: 2, 3, 4 or 8
+  std::int64_t group_size = 128;    // GPTQ/AWQ; -1: one group spanning all input features
+  bool double_quant = true;         // bitsandbytes 4-bit compress_statistics
+  std::int64_t bnb_blocksize = 64;  // bitsandbytes 4-bit absmax block
   // AutoGPTQ from May 2023 to March 2024 gave every quantized layer an fp16 bias of zeros
   // (commits e2e7809 and 82070a1); TheBloke's 2023 GPTQ uploads carry it.
   bool gptq_zero_bias = false;
@@ -85,7 +85,7 @@ std::optional<WeightFormat> find_weight_format(std::string_view id);
 
 struct WeightBytes {
   std::int64_t total_bytes = 0;
-  std::int64_t quantized_bytes = 0;        // quantized tensors, their scales included
+  std::int64_t quantized_bytes = 0;  // quantized tensors, their scales included
   std::int64_t high_precision_bytes = 0;
   std::int64_t quantized_params = 0;       // parameters stored in the format's own type(s)
   std::int64_t high_precision_params = 0;  // parameters kept wider (16/32-bit)
@@ -102,8 +102,8 @@ WeightBytes weight_bytes(std::span<const WeightTensor> tensors, WeightFormat for
 // "e4m3", "nf4"/"fp4" (bnb_4bit_quant_type) or "nvfp4"; block_rows/block_cols are
 // weight_block_size (0 when absent). Returns nullopt for methods fitcheck cannot size.
 std::optional<std::pair<WeightFormat, WeightFormatOptions>> format_from_quantization_fields(
-    std::string_view quant_method, int bits, std::int64_t group_size, std::string_view fmt,
-    std::int64_t block_rows, std::int64_t block_cols);
+    std::string_view quant_method, int bits, std::int64_t group_size, std::string_view fmt, std::int64_t block_rows,
+    std::int64_t block_cols);
 
 // The format the checkpoint itself is stored in: quantization_config when present and sizable,
 // else torch_dtype (bf16/fp16/fp32), else bf16. `explanation` says which and why.
@@ -117,7 +117,20 @@ NativeWeightFormat native_weight_format(const ModelDescription& model);
 // --- GGUF ------------------------------------------------------------------------------
 
 enum class GgufType : std::uint8_t {
-  f32, f16, q4_0, q4_1, q5_0, q5_1, q8_0, q2_k, q3_k, q4_k, q5_k, q6_k, iq4_nl, iq4_xs,
+  f32,
+  f16,
+  q4_0,
+  q4_1,
+  q5_0,
+  q5_1,
+  q8_0,
+  q2_k,
+  q3_k,
+  q4_k,
+  q5_k,
+  q6_k,
+  iq4_nl,
+  iq4_xs,
 };
 
 struct GgufTypeInfo {

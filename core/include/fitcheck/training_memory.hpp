@@ -27,7 +27,7 @@ LayerActivations layer_activations(const ModelDescription& model, const LayerSha
 
 // The figures of one pipeline stage, without terms or assumptions.
 struct TrainingMemoryTotals {
-  std::int64_t weight_bytes = 0;         // the weights kept on the GPU (frozen base included)
+  std::int64_t weight_bytes = 0;  // the weights kept on the GPU (frozen base included)
   std::int64_t gradient_bytes = 0;
   std::int64_t optimizer_bytes = 0;      // optimizer states plus master weights (ZeRO §3's K)
   std::int64_t master_weight_bytes = 0;  // the part of optimizer_bytes that is master weights
@@ -35,21 +35,21 @@ struct TrainingMemoryTotals {
   std::int64_t communication_bytes = 0;
   std::int64_t overhead_bytes = 0;
   std::int64_t total_bytes_per_gpu = 0;
-  std::int64_t cpu_offload_bytes = 0;    // host memory per GPU for offloaded states
-  std::int64_t busiest_stage = 0;        // pipeline stage whose total is counted
+  std::int64_t cpu_offload_bytes = 0;  // host memory per GPU for offloaded states
+  std::int64_t busiest_stage = 0;      // pipeline stage whose total is counted
   std::int64_t micro_batches_in_flight = 1;
 };
 
 struct TrainingMemory {
-  TrainingMemoryTotals totals;           // the figures of the busiest stage
+  TrainingMemoryTotals totals;  // the figures of the busiest stage
 
-  std::int64_t sharding_degree = 1;      // ranks sharding dense model states
+  std::int64_t sharding_degree = 1;  // ranks sharding dense model states
   std::int64_t expert_sharding_degree = 1;
-  std::int64_t total_parameters = 0;       // whole model
-  std::int64_t trainable_parameters = 0;   // whole model: all, or the LoRA adapters
+  std::int64_t total_parameters = 0;           // whole model
+  std::int64_t trainable_parameters = 0;       // whole model: all, or the LoRA adapters
   double model_state_bytes_per_parameter = 0;  // (weights + gradients + optimizer) / parameters on the GPU
 
-  std::vector<MemoryTerm> terms;              // each line of the total, formula with numbers
+  std::vector<MemoryTerm> terms;                   // each line of the total, formula with numbers
   std::vector<MemoryTerm> layer_activation_terms;  // the heaviest layer kind on that stage
   std::vector<std::string> assumptions;
 };
@@ -130,7 +130,8 @@ struct StageLayerKind {
   std::size_t kind = 0;
   std::int64_t layers = 0;
 };
-std::vector<StageLayerKind> stage_layer_kinds(const ModelDescription& model, std::int64_t first_layer, std::int64_t end_layer);
+std::vector<StageLayerKind> stage_layer_kinds(const ModelDescription& model, std::int64_t first_layer,
+                                              std::int64_t end_layer);
 // The same figures from prepared layer counts; terms only when with_text (else no allocation).
 StageActivations stage_activations(const ModelDescription& model, const TrainingWorkload& workload,
                                    const std::vector<StageLayerKind>& kinds, std::int64_t stage, bool with_text);
@@ -146,7 +147,7 @@ struct PreparedTrainingMemory {
     std::vector<detail::StageLayerKind> kinds;
     detail::StageStates states;
   };
-  TrainingWorkload workload;  // with_training_defaults() applied
+  TrainingWorkload workload;                         // with_training_defaults() applied
   std::int64_t dense_degree = 1, expert_degree = 1;  // ranks sharding dense and routed-expert states
   std::vector<Stage> stages;
   std::int64_t total_parameters = 0, trainable_parameters = 0;

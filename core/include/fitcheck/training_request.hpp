@@ -18,7 +18,7 @@ struct TrainingRequest {
   std::shared_ptr<const Accelerator> custom_gpu;  // owns *gpu when gpu=custom
   // Step time (with a GPU): tokens to train, the training FLOP efficiency, the price.
   double train_tokens = 1e12;
-  double flops_efficiency = -1;  // < 0: TrainingAssumptions' default
+  double flops_efficiency = -1;        // < 0: TrainingAssumptions' default
   double price_per_gpu_hour_usd = -1;  // < 0: the GPU's catalog default
 };
 // Keys (the CLI's flags with '_' for '-'): gpu, gpus, tp, pp, dp, ep, cp, sequence_parallel,

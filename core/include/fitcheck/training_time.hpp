@@ -26,8 +26,8 @@ struct TrainingAssumptions {
 
 // Forward FLOPs of one sequence through the whole model.
 struct TrainingFlops {
-  double layer_matmul = 0;     // 2 x matrix parameters per token, summed over layers (top-k experts)
-  double attention_core = 0;   // q.k^T and p.v, summed over layers
+  double layer_matmul = 0;    // 2 x matrix parameters per token, summed over layers (top-k experts)
+  double attention_core = 0;  // q.k^T and p.v, summed over layers
   double lm_head = 0;
   double total() const { return layer_matmul + attention_core + lm_head; }
 };
@@ -35,37 +35,37 @@ TrainingFlops training_forward_flops_per_sequence(const PreparedLatencyModel& mo
                                                   bool causal);
 
 struct TrainingTime {
-  std::int64_t gpus = 0;                 // tp x pp x cp x dp
-  std::int64_t micro_batches = 0;        // per data-parallel rank per step
-  double sequences_per_step = 0;         // micro_batches x micro-batch x dp
+  std::int64_t gpus = 0;                     // tp x pp x cp x dp
+  std::int64_t micro_batches = 0;            // per data-parallel rank per step
+  double sequences_per_step = 0;             // micro_batches x micro-batch x dp
   TrainingFlops forward_flops_per_sequence;  // what the FLOPs per step are counted from
   double step_seconds = 0;
   double tokens_per_second = 0;
   double tokens_per_second_per_gpu = 0;
-  double model_flops_per_step = 0;       // 3 x forward, no recomputation
-  double hardware_flops_per_step = 0;    // with recomputation
-  double peak_flops_per_second = 0;      // per GPU, the precision's dense peak
-  double mfu = 0;                        // model FLOPs / (step x peak x gpus)
-  double hfu = 0;                        // hardware FLOPs / (step x peak x gpus)
+  double model_flops_per_step = 0;               // 3 x forward, no recomputation
+  double hardware_flops_per_step = 0;            // with recomputation
+  double peak_flops_per_second = 0;              // per GPU, the precision's dense peak
+  double mfu = 0;                                // model FLOPs / (step x peak x gpus)
+  double hfu = 0;                                // hardware FLOPs / (step x peak x gpus)
   double achieved_flops_per_second_per_gpu = 0;  // hardware FLOPs / (step x gpus): Narayanan's "X"
-  double pipeline_bubble_fraction = 0;   // ((pp-1)/v) / (m + (pp-1)/v) of the pipeline time
+  double pipeline_bubble_fraction = 0;           // ((pp-1)/v) / (m + (pp-1)/v) of the pipeline time
   // One micro-batch on the busiest stage's GPU.
-  double microbatch_compute_seconds = 0;       // forward + backward + recompute
+  double microbatch_compute_seconds = 0;  // forward + backward + recompute
   double microbatch_tensor_parallel_seconds = 0;
   double microbatch_context_parallel_seconds = 0;  // exposed part of the ring-attention exchange
   double microbatch_expert_parallel_seconds = 0;
   double microbatch_pipeline_send_seconds = 0;
   double microbatch_seconds = 0;
-  double pipeline_seconds = 0;           // microbatch x (m + (pp-1)/v)
+  double pipeline_seconds = 0;  // microbatch x (m + (pp-1)/v)
   double bubble_seconds = 0;
-  double data_parallel_seconds = 0;      // the collectives' full time
+  double data_parallel_seconds = 0;  // the collectives' full time
   double data_parallel_exposed_seconds = 0;
   // Training N tokens.
   double train_tokens = 0;
   double train_seconds = 0;
-  double train_days = 0;                 // train_seconds / 86,400
+  double train_days = 0;  // train_seconds / 86,400
   double train_gpu_hours = 0;
-  double price_per_gpu_hour_usd = 0;     // the assumptions' price, else the GPU's catalog price
+  double price_per_gpu_hour_usd = 0;  // the assumptions' price, else the GPU's catalog price
   double train_cost_usd = 0;
 };
 
@@ -87,7 +87,7 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
 
 struct TrainingExplanation {
   TrainingTime time;
-  std::vector<std::string> lines;        // each figure with its formula, numbers substituted
+  std::vector<std::string> lines;  // each figure with its formula, numbers substituted
   std::vector<std::string> assumptions;
 };
 TrainingExplanation explain_training_time(const PreparedLatencyModel& model, const TrainingWorkload& workload,

@@ -40,9 +40,9 @@ enum class Recompute : std::uint8_t {
 
 struct PrecisionRecipeInfo {
   PrecisionRecipe recipe;
-  const char* id;  // "fp32", "bf16-mixed", "fp16-mixed", "fp8"
-  std::int64_t weight_bytes_per_parameter;      // the copy forward/backward read
-  std::int64_t gradient_bytes_per_parameter;    // before --fp32-gradients
+  const char* id;                             // "fp32", "bf16-mixed", "fp16-mixed", "fp8"
+  std::int64_t weight_bytes_per_parameter;    // the copy forward/backward read
+  std::int64_t gradient_bytes_per_parameter;  // before --fp32-gradients
   std::int64_t activation_bytes_per_element;
   const char* source;
 };
@@ -51,7 +51,7 @@ std::optional<PrecisionRecipe> find_precision_recipe(std::string_view id);
 
 struct OptimizerInfo {
   OptimizerKind kind;
-  const char* id;                // "adamw", "adam8bit", "adafactor", "sgd", "sgd-momentum", "lion", "muon"
+  const char* id;                   // "adamw", "adam8bit", "adafactor", "sgd", "sgd-momentum", "lion", "muon"
   const char* bytes_per_parameter;  // what one parameter costs, as text (see optimizer_state_bytes)
   const char* source;
 };
@@ -60,15 +60,15 @@ std::optional<OptimizerKind> find_optimizer(std::string_view id);
 
 const char* fsdp_mode_name(FsdpMode mode);  // "off", "no_shard", "shard_grad_op", "full_shard", "hybrid_shard"
 std::optional<FsdpMode> find_fsdp_mode(std::string_view id);  // case-insensitive, '-' or '_'
-const char* recompute_name(Recompute recompute);  // "none", "selective", "full"
+const char* recompute_name(Recompute recompute);              // "none", "selective", "full"
 std::optional<Recompute> find_recompute(std::string_view id);
 
 // LoRA (Hu et al. 2021): each adapted matrix W (rows x columns) gains A (rank x columns) and
 // B (rows x rank), trained in fp32 (PEFT's default autocast_adapter_dtype) while W stays frozen.
 struct LoraSettings {
-  std::int64_t rank = 0;  // 0: full training
+  std::int64_t rank = 0;                 // 0: full training
   std::vector<TensorRole> target_roles;  // empty with rank > 0: every linear layer of the blocks
-  bool qlora = false;  // frozen base in NF4 with double quantization (Dettmers et al. 2023), compute in bf16
+  bool qlora = false;    // frozen base in NF4 with double quantization (Dettmers et al. 2023), compute in bf16
   bool dropout = false;  // PEFT lora_dropout > 0 (its default is 0)
 };
 // "q,k,v,o,gate,up,down" (also "all-linear", MLA "q_down,kv_down,kv_up") to roles; gate/up/down

@@ -45,8 +45,7 @@ struct TransformerMemTerm {
 // The script sums GiB values, not bytes; total.bytes is that GiB sum times 1024^3, so
 // total.bytes / 1024^3 reproduces the script's total exactly.
 struct TransformerMemReport {
-  TransformerMemTerm model, gradients, activations, optimizer, communication, kv_cache,
-      miscellaneous, total;
+  TransformerMemTerm model, gradients, activations, optimizer, communication, kv_cache, miscellaneous, total;
   bool infer = false;
 };
 

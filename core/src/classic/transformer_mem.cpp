@@ -62,30 +62,27 @@ double exact_product(std::initializer_list<std::int64_t> factors) {
 
 void require_positive(std::int64_t value, const char* field) {
   if (value < 1) {
-    throw TransformerMemInputError(field, std::string(field) + " must be at least 1 (got " +
-                                              num(value) + ")");
+    throw TransformerMemInputError(field, std::string(field) + " must be at least 1 (got " + num(value) + ")");
   }
 }
 
 void require_non_negative(double value, const char* field) {
   if (!(std::isfinite(value) && value >= 0)) {
-    throw TransformerMemInputError(field, std::string(field) +
-                                              " must be a finite number >= 0 (got " +
-                                              num(value) + ")");
+    throw TransformerMemInputError(field,
+                                   std::string(field) + " must be a finite number >= 0 (got " + num(value) + ")");
   }
 }
 
 void validate(const TransformerMemInputs& in) {
   if (!(std::isfinite(in.params) && in.params > 0)) {
-    throw TransformerMemInputError("params", "params must be a finite number > 0 (got " +
-                                                 num(in.params) + ")");
+    throw TransformerMemInputError("params", "params must be a finite number > 0 (got " + num(in.params) + ")");
   }
   require_positive(in.num_gpus, "num_gpus");
   require_positive(in.tensor_parallel_size, "tensor_parallel_size");
   require_positive(in.pipeline_parallel_size, "pipeline_parallel_size");
   if (in.zero_stage < 0 || in.zero_stage > 3) {
-    throw TransformerMemInputError("zero_stage", "zero_stage must be 0, 1, 2 or 3 (got " +
-                                                     std::to_string(in.zero_stage) + ")");
+    throw TransformerMemInputError("zero_stage",
+                                   "zero_stage must be 0, 1, 2 or 3 (got " + std::to_string(in.zero_stage) + ")");
   }
   require_positive(in.batch_size_per_gpu, "batch_size_per_gpu");
   require_positive(in.hidden_size, "hidden_size");
@@ -120,8 +117,7 @@ TransformerMemReport transformer_mem_report(const TransformerMemInputs& in) {
   // every GPU, not by the data-parallel degree.
   const std::int64_t bytes_per_param = in.fp32_model ? 4 : 2;
   r.model.bytes = in.params * static_cast<double>(bytes_per_param) / exact_product({tp, pp});
-  r.model.formula = params + " x " + num(bytes_per_param) + " bytes / (tp " + num(tp) +
-                    " x pp " + num(pp) + ")";
+  r.model.formula = params + " x " + num(bytes_per_param) + " bytes / (tp " + num(tp) + " x pp " + num(pp) + ")";
   if (zero == 3) {
     r.model.bytes /= static_cast<double>(gpus);
     r.model.formula += " / " + gpus_text + " (ZeRO-3)";
@@ -153,20 +149,18 @@ TransformerMemReport transformer_mem_report(const TransformerMemInputs& in) {
   r.communication.formula = "0 (ZeRO-0)";
   if (zero >= 1) {
     r.communication.bytes += in.zero_allgather_bucket_size * static_cast<double>(bytes_per_param);
-    r.communication.formula = "bucket " + num(in.zero_allgather_bucket_size) + " x " +
-                              num(bytes_per_param) + " bytes";
+    r.communication.formula = "bucket " + num(in.zero_allgather_bucket_size) + " x " + num(bytes_per_param) + " bytes";
   }
   if (zero == 3) {
     r.communication.bytes += in.zero3_max_live_params * static_cast<double>(bytes_per_param);
-    r.communication.formula += " + live params " + num(in.zero3_max_live_params) + " x " +
-                               num(bytes_per_param) + " bytes";
+    r.communication.formula +=
+        " + live params " + num(in.zero3_max_live_params) + " x " + num(bytes_per_param) + " bytes";
   }
 
   // Activations for all layers on one GPU (pp does not divide them: with a 1F1B schedule the
   // first stage holds pp micro-batches of layers/pp layers each).
   const double sbhl = exact_product({s, b, h, layers});
-  const std::string sbhl_text = "s " + num(s) + " x b " + num(b) + " x h " + num(h) + " x L " +
-                                num(layers);
+  const std::string sbhl_text = "s " + num(s) + " x b " + num(b) + " x h " + num(h) + " x L " + num(layers);
   const double per_element = 10.0 + 24.0 / static_cast<double>(tp);
   if (in.checkpoint_activations) {
     r.activations.bytes = sbhl * per_element;
@@ -174,8 +168,8 @@ TransformerMemReport transformer_mem_report(const TransformerMemInputs& in) {
   } else {
     const double attention_scores = exact_product({a, s}) / exact_product({h, tp});
     r.activations.bytes = sbhl * (per_element + 5.0 * attention_scores);
-    r.activations.formula = sbhl_text + " x (10 + 24/tp " + num(tp) + " + 5 x a " + num(a) +
-                            " x s " + num(s) + " / (h " + num(h) + " x tp " + num(tp) + "))";
+    r.activations.formula = sbhl_text + " x (10 + 24/tp " + num(tp) + " + 5 x a " + num(a) + " x s " + num(s) +
+                            " / (h " + num(h) + " x tp " + num(tp) + "))";
   }
   if (in.partition_activations) {
     r.activations.bytes /= static_cast<double>(tp);
@@ -185,23 +179,21 @@ TransformerMemReport transformer_mem_report(const TransformerMemInputs& in) {
   // K and V for every layer and head at the full sequence; no batch factor, no GQA.
   r.kv_cache.bytes = exact_product({bytes_per_param, 2, layers, a}) *
                      (static_cast<double>(h) / static_cast<double>(a)) * static_cast<double>(s);
-  r.kv_cache.formula = num(bytes_per_param) + " bytes x 2 x L " + num(layers) + " x a " +
-                       num(a) + " x (h " + num(h) + " / a " + num(a) + ") x s " + num(s);
+  r.kv_cache.formula = num(bytes_per_param) + " bytes x 2 x L " + num(layers) + " x a " + num(a) + " x (h " + num(h) +
+                       " / a " + num(a) + ") x s " + num(s);
 
   r.miscellaneous.bytes = in.misc_mem_gb * kTransformerMemBytesPerGib;
   r.miscellaneous.formula = "misc " + num(in.misc_mem_gb) + " GiB";
 
   // The script adds GiB values in this order; scaling by 2^30 is exact both ways.
-  const auto gib = [](const TransformerMemTerm& term) {
-    return term.bytes / kTransformerMemBytesPerGib;
-  };
+  const auto gib = [](const TransformerMemTerm& term) { return term.bytes / kTransformerMemBytesPerGib; };
   double total_gib = 0;
   if (in.infer) {
     total_gib = gib(r.kv_cache) + gib(r.model) + in.misc_mem_gb;
     r.total.formula = "kv_cache + model + misc";
   } else {
-    total_gib = gib(r.activations) + gib(r.gradients) + gib(r.model) + gib(r.optimizer) +
-                gib(r.communication) + in.misc_mem_gb;
+    total_gib =
+        gib(r.activations) + gib(r.gradients) + gib(r.model) + gib(r.optimizer) + gib(r.communication) + in.misc_mem_gb;
     r.total.formula = "activations + gradients + model + optimizer + communication + misc";
   }
   r.total.bytes = total_gib * kTransformerMemBytesPerGib;

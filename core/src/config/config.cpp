@@ -14,7 +14,8 @@ namespace {
 using detail::ConfigFields;
 
 std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return text;
 }
 
@@ -51,8 +52,10 @@ StoredPrecision read_stored_precision(const ConfigFields& root, const ConfigFiel
   stored.quant_format = quantization->string("quantization_config.fmt").value_or("");
   stored.quant_bits = quantization->optional_count("quantization_config.bits", 1, 64).value_or(0);
   if (stored.quant_bits == 0) {
-    if (quantization->boolean("quantization_config.load_in_4bit").value_or(false)) stored.quant_bits = 4;
-    else if (quantization->boolean("quantization_config.load_in_8bit").value_or(false)) stored.quant_bits = 8;
+    if (quantization->boolean("quantization_config.load_in_4bit").value_or(false))
+      stored.quant_bits = 4;
+    else if (quantization->boolean("quantization_config.load_in_8bit").value_or(false))
+      stored.quant_bits = 8;
   }
   // -1: one group per row (GPTQ); bounded so that group arithmetic stays far inside 64 bits.
   stored.quant_group_size = quantization->optional_count("quantization_config.group_size", -1, 1 << 20).value_or(0);
@@ -61,12 +64,14 @@ StoredPrecision read_stored_precision(const ConfigFields& root, const ConfigFiel
     const std::string field = quantization->path_of("quantization_config.group_size");
     throw ConfigError(field, "field '" + field + "' must be -1 (one group per row) or positive, but it is 0");
   }
-  if (auto blocks = quantization->integer_list("quantization_config.weight_block_size"); blocks && blocks->size() == 2) {
+  if (auto blocks = quantization->integer_list("quantization_config.weight_block_size");
+      blocks && blocks->size() == 2) {
     for (const std::int64_t size : *blocks)
       if (size < 1 || size > (1 << 20))
         throw ConfigError(quantization->path_of("quantization_config.weight_block_size"),
                           "field '" + quantization->path_of("quantization_config.weight_block_size") +
-                              "' must hold two block sizes between 1 and 1048576, but it holds " + std::to_string(size));
+                              "' must hold two block sizes between 1 and 1048576, but it holds " +
+                              std::to_string(size));
     stored.quant_block_rows = (*blocks)[0];
     stored.quant_block_columns = (*blocks)[1];
   }
@@ -95,7 +100,10 @@ ModelDescription parse_hf_config(std::string_view json_text) {
       model.assumptions.push_back("text_config has no model_type; read it with the rules of '" + outer_type + "'");
     }
   }
-  struct Tower { detail::Field field; const char* kind; };
+  struct Tower {
+    detail::Field field;
+    const char* kind;
+  };
   const Tower towers[] = {{"vision_config", "vision"}, {"audio_config", "audio"}};
   for (const auto& [tower, kind] : towers) {
     if (root.has(tower)) {
@@ -104,8 +112,9 @@ ModelDescription parse_hf_config(std::string_view json_text) {
     }
   }
   if (model_type.empty()) {
-    throw ConfigError("model_type", "required field 'model_type' is missing: fitcheck needs it to know which "
-                                    "architecture the fields describe");
+    throw ConfigError("model_type",
+                      "required field 'model_type' is missing: fitcheck needs it to know which "
+                      "architecture the fields describe");
   }
   model.model_type = model_type;
 
@@ -115,7 +124,8 @@ ModelDescription parse_hf_config(std::string_view json_text) {
   // Integral floats and similar readings the field reader noted.
   for (const auto& note : fields.notes()) model.assumptions.push_back(note);
   if (detail::has_nonfinite_literals(*document))
-    model.assumptions.push_back("config.json holds NaN/Infinity literals (Python's extension to JSON) in fields fitcheck does not read");
+    model.assumptions.push_back(
+        "config.json holds NaN/Infinity literals (Python's extension to JSON) in fields fitcheck does not read");
 
   if (model.layer_kinds.empty() || model.layer_kind_of_layer.size() != static_cast<std::size_t>(model.num_layers))
     throw ConfigError("num_hidden_layers", "the model has no layers");

@@ -12,10 +12,11 @@ namespace {
 
 // The dense MLP width (intermediate_size or an alias: n_inner, ffn_dim, ffn_hidden_size...), or
 // `multiple` x hidden when absent or null.
-std::int64_t mlp_width(const ConfigFields& fields, std::int64_t hidden, std::int64_t multiple, ModelDescription& model) {
+std::int64_t mlp_width(const ConfigFields& fields, std::int64_t hidden, std::int64_t multiple,
+                       ModelDescription& model) {
   if (auto width = fields.optional_count("intermediate_size", 1, max_intermediate_size)) return *width;
-  model.assumptions.push_back("MLP width absent: " + std::to_string(multiple) + " x hidden_size = " +
-                              std::to_string(multiple * hidden) + ", the family default");
+  model.assumptions.push_back("MLP width absent: " + std::to_string(multiple) +
+                              " x hidden_size = " + std::to_string(multiple * hidden) + ", the family default");
   return multiple * hidden;
 }
 
@@ -86,7 +87,8 @@ void read_falcon(const std::string& type, const ConfigFields& fields, ModelDescr
     layer.hidden_norms = layer.parallel_attention_mlp ? 1 : 2;
   }
   layer.mlp = {mlp_width(fields, model.hidden_size, 4, model), false, bias};
-  model.position_encoding = fields.boolean("alibi").value_or(false) ? PositionEncoding::alibi : PositionEncoding::rotary;
+  model.position_encoding =
+      fields.boolean("alibi").value_or(false) ? PositionEncoding::alibi : PositionEncoding::rotary;
   fill_layers(model, layer);
 }
 
@@ -98,7 +100,8 @@ void read_opt(const ConfigFields& fields, ModelDescription& model) {
   model.position_encoding = PositionEncoding::learned_absolute;
   model.max_position_embeddings = fields.required_count("max_position_embeddings", 1, max_positions);
   model.learned_position_count = model.max_position_embeddings + 2;  // OPTLearnedPositionalEmbedding offset of 2
-  const std::int64_t projection = fields.optional_count("word_embed_proj_dim", 1, max_hidden_size).value_or(model.hidden_size);
+  const std::int64_t projection =
+      fields.optional_count("word_embed_proj_dim", 1, max_hidden_size).value_or(model.hidden_size);
   if (projection != model.hidden_size) model.word_embedding_dim = projection;
   // OPT-350m applies LayerNorm after each block and has no final norm.
   if (!fields.boolean("do_layer_norm_before").value_or(true)) model.final_norms = 0;
@@ -145,7 +148,8 @@ void read_mpt(const ConfigFields& fields, ModelDescription& model) {
 
 void read_phi(const ConfigFields& fields, ModelDescription& model) {
   LayerShape layer = begin_decoder(fields, model, NormKind::layer_norm, false);
-  layer.attention.num_kv_heads = fields.optional_count("num_key_value_heads", 1, max_heads).value_or(layer.attention.num_heads);
+  layer.attention.num_kv_heads =
+      fields.optional_count("num_key_value_heads", 1, max_heads).value_or(layer.attention.num_heads);
   layer.attention.qkv_bias = layer.attention.output_bias = true;
   if (fields.boolean("qk_layernorm").value_or(false)) {
     layer.attention.query_norm_size = layer.attention.key_norm_size = layer.attention.head_dim;
@@ -178,7 +182,9 @@ void read_dbrx(const ConfigFields& fields, ModelDescription& model) {
   if (auto attention = fields.object("attn_config"))
     layer.attention.num_kv_heads = attention->optional_count("attn_config.kv_n_heads", 1, max_heads).value_or(1);
   const auto ffn = fields.object("ffn_config");
-  if (!ffn) throw ConfigError(fields.path_of("ffn_config"), "required field 'ffn_config' is missing: DBRX keeps its expert sizes there");
+  if (!ffn)
+    throw ConfigError(fields.path_of("ffn_config"),
+                      "required field 'ffn_config' is missing: DBRX keeps its expert sizes there");
   layer.moe.num_experts = ffn->required_count("ffn_config.moe_num_experts", 1, max_experts);
   layer.moe.experts_per_token = ffn->required_count("ffn_config.moe_top_k", 1, max_experts);
   layer.moe.expert_intermediate_size = ffn->required_count("ffn_config.ffn_hidden_size", 1, max_intermediate_size);
@@ -193,7 +199,7 @@ void read_t5(const ConfigFields& fields, ModelDescription& model) {
   model.position_encoding = PositionEncoding::relative_buckets;
   model.relative_attention_num_buckets =
       fields.optional_count("relative_attention_num_buckets", 1, 1 << 16).value_or(32);
-  model.final_norms = 2;  // encoder and decoder final_layer_norm
+  model.final_norms = 2;                                         // encoder and decoder final_layer_norm
   const std::int64_t encoder_layers = read_layer_count(fields);  // T5 num_layers: the encoder's
   const std::int64_t decoder_layers =
       fields.optional_count("num_decoder_layers", 1, max_layers).value_or(encoder_layers);
@@ -204,7 +210,8 @@ void read_t5(const ConfigFields& fields, ModelDescription& model) {
   encoder.is_encoder = true;
   encoder.attention.num_heads = encoder.attention.num_kv_heads = read_head_count(fields);
   encoder.attention.head_dim = encoder.attention.value_head_dim = fields.required_count("head_dim", 1, max_hidden_size);
-  encoder.mlp = {fields.required_count("intermediate_size", 1, max_intermediate_size), projection.rfind("gated-", 0) == 0, false};
+  encoder.mlp = {fields.required_count("intermediate_size", 1, max_intermediate_size),
+                 projection.rfind("gated-", 0) == 0, false};
   LayerShape decoder = encoder;
   decoder.is_encoder = false;
   decoder.attention.cross_attention = true;
@@ -216,19 +223,32 @@ void read_t5(const ConfigFields& fields, ModelDescription& model) {
 }  // namespace
 
 bool read_classic_family(const std::string& type, const ConfigFields& fields, ModelDescription& model) {
-  if (type == "gpt2") read_gpt2(fields, model, false);
-  else if (type == "gpt_bigcode") read_gpt2(fields, model, true);
-  else if (type == "gpt_neox") read_gpt_neox(fields, model);
-  else if (type == "gptj") read_gptj(fields, model);
-  else if (type == "falcon" || type == "refinedweb" || type == "refinedwebmodel") read_falcon(type, fields, model);
-  else if (type == "opt") read_opt(fields, model);
-  else if (type == "bloom") read_bloom(fields, model);
-  else if (type == "mpt") read_mpt(fields, model);
-  else if (type == "phi" || type == "mixformer-sequential") read_phi(fields, model);
-  else if (type == "qwen") read_qwen_v1(fields, model);
-  else if (type == "dbrx") read_dbrx(fields, model);
-  else if (type == "t5" || type == "mt5" || type == "umt5") read_t5(fields, model);
-  else return false;
+  if (type == "gpt2")
+    read_gpt2(fields, model, false);
+  else if (type == "gpt_bigcode")
+    read_gpt2(fields, model, true);
+  else if (type == "gpt_neox")
+    read_gpt_neox(fields, model);
+  else if (type == "gptj")
+    read_gptj(fields, model);
+  else if (type == "falcon" || type == "refinedweb" || type == "refinedwebmodel")
+    read_falcon(type, fields, model);
+  else if (type == "opt")
+    read_opt(fields, model);
+  else if (type == "bloom")
+    read_bloom(fields, model);
+  else if (type == "mpt")
+    read_mpt(fields, model);
+  else if (type == "phi" || type == "mixformer-sequential")
+    read_phi(fields, model);
+  else if (type == "qwen")
+    read_qwen_v1(fields, model);
+  else if (type == "dbrx")
+    read_dbrx(fields, model);
+  else if (type == "t5" || type == "mt5" || type == "umt5")
+    read_t5(fields, model);
+  else
+    return false;
   return true;
 }
 

@@ -39,10 +39,10 @@ const DecoderTraits* find_traits(const std::string& type) {
       {"granite"},
       {"granitemoe"},
       {"granitemoeshared"},
-      {"internlm2", false, true, true},   // InternLM2Config.bias defaults to true (wqkv and wo)
+      {"internlm2", false, true, true},  // InternLM2Config.bias defaults to true (wqkv and wo)
       {"internlm"},
       {"phi3"},
-      {"qwen2", false, true, false},      // q/k/v carry biases, o_proj does not (Qwen2Attention)
+      {"qwen2", false, true, false},  // q/k/v carry biases, o_proj does not (Qwen2Attention)
       {"qwen2_moe", false, true, false},
       {"qwen2_vl", false, true, false},
       {"qwen2_5_vl", false, true, false},
@@ -75,7 +75,10 @@ std::string canonical_type(const std::string& type) {
 
 // Families whose shapes fitcheck cannot describe yet: a clear no rather than a wrong number.
 void reject_unsupported(const std::string& type) {
-  struct Unsupported { const char* type; const char* why; };
+  struct Unsupported {
+    const char* type;
+    const char* why;
+  };
   static const Unsupported table[] = {
       {"nemotron_h", "its Mamba-2 layers (hybrid_override_pattern) are not modelled"},
       {"nemotron-nas", "its per-layer block_configs (skipped attention, variable MLP widths) are not modelled"},
@@ -86,7 +89,8 @@ void reject_unsupported(const std::string& type) {
   };
   for (const auto& entry : table)
     if (type == entry.type)
-      throw ConfigError("model_type", std::string("model_type '") + entry.type + "' is not supported yet: " + entry.why);
+      throw ConfigError("model_type",
+                        std::string("model_type '") + entry.type + "' is not supported yet: " + entry.why);
 }
 
 // Which layers use a sliding window, by the family's rule. Returns the window per layer (0: full).
@@ -97,13 +101,14 @@ std::vector<std::int64_t> sliding_windows(const std::string& type, const ConfigF
   if (auto layer_types = fields.string_list("layer_types")) {
     if (static_cast<std::int64_t>(layer_types->size()) != layers)
       throw ConfigError(fields.path_of("layer_types"), "field '" + fields.path_of("layer_types") + "' lists " +
-                                                           std::to_string(layer_types->size()) + " layers, but the model has " +
-                                                           std::to_string(layers));
+                                                           std::to_string(layer_types->size()) +
+                                                           " layers, but the model has " + std::to_string(layers));
     for (std::size_t i = 0; i < layer_types->size(); ++i) {
       const std::string& kind = (*layer_types)[i];
       if (kind == "sliding_attention" || kind == "chunked_attention") {
         if (window == 0)
-          throw ConfigError(fields.path_of("sliding_window"), "layer_types names sliding layers but 'sliding_window' is missing");
+          throw ConfigError(fields.path_of("sliding_window"),
+                            "layer_types names sliding layers but 'sliding_window' is missing");
         windows[i] = window;
       } else if (kind != "full_attention") {
         throw ConfigError(fields.path_of("layer_types"), "layer_types item " + std::to_string(i) + " is '" + kind +
@@ -114,7 +119,8 @@ std::vector<std::int64_t> sliding_windows(const std::string& type, const ConfigF
   }
   if (window == 0) return windows;
   if (type == "gemma2") {
-    for (std::int64_t i = 0; i < layers; i += 2) windows[static_cast<std::size_t>(i)] = window;  // even layers are local
+    for (std::int64_t i = 0; i < layers; i += 2)
+      windows[static_cast<std::size_t>(i)] = window;  // even layers are local
   } else if (type == "gemma3_text") {
     const std::int64_t pattern = fields.optional_count("sliding_window_pattern", 1, max_layers).value_or(6);
     if (!fields.has("sliding_window_pattern"))
@@ -131,7 +137,8 @@ std::vector<std::int64_t> sliding_windows(const std::string& type, const ConfigF
              type == "ministral") {
     for (auto& w : windows) w = window;
   } else {
-    model.assumptions.push_back("sliding_window " + std::to_string(window) + " given without layer_types: applied to every layer");
+    model.assumptions.push_back("sliding_window " + std::to_string(window) +
+                                " given without layer_types: applied to every layer");
     for (auto& w : windows) w = window;
   }
   return windows;
@@ -146,10 +153,11 @@ void refuse_zero_experts(const std::string& type, const ConfigFields& fields) {
   const auto top_k = fields.optional_count("num_experts_per_tok", 0, max_experts).value_or(0);
   if (!moe_family && top_k == 0) return;
   const std::string path = fields.path_of("num_local_experts");
-  throw ConfigError(path, "field '" + path + "' is 0, but " +
-                              (top_k > 0 ? "num_experts_per_tok is " + std::to_string(top_k)
-                                         : "model_type '" + detail::printable(type) + "' is a mixture of experts") +
-                              ": the number of routed experts must be at least 1 (or the MoE fields absent for a dense model)");
+  throw ConfigError(
+      path, "field '" + path + "' is 0, but " +
+                (top_k > 0 ? "num_experts_per_tok is " + std::to_string(top_k)
+                           : "model_type '" + detail::printable(type) + "' is a mixture of experts") +
+                ": the number of routed experts must be at least 1 (or the MoE fields absent for a dense model)");
 }
 
 struct MoeRule {
@@ -178,7 +186,8 @@ std::optional<MoeRule> read_moe(const std::string& type, const ConfigFields& fie
       for (auto dense : dense_layers) sparse = sparse && dense != i;
       rule.is_sparse[static_cast<std::size_t>(i)] = sparse;
     }
-    if (auto shared = fields.optional_count("shared_expert_intermediate_size", 0, max_intermediate_size); shared && *shared > 0) {
+    if (auto shared = fields.optional_count("shared_expert_intermediate_size", 0, max_intermediate_size);
+        shared && *shared > 0) {
       moe.num_shared_experts = 1;
       moe.shared_expert_intermediate_size = *shared;
       moe.shared_expert_gate = true;  // Qwen2MoeSparseMoeBlock.shared_expert_gate: Linear(hidden, 1)
@@ -186,7 +195,8 @@ std::optional<MoeRule> read_moe(const std::string& type, const ConfigFields& fie
   } else if (type == "deepseek_v2" || type == "deepseek_v3") {
     const std::int64_t first_dense = fields.optional_count("first_k_dense_replace", 0, max_layers).value_or(0);
     const std::int64_t frequency = fields.optional_count("moe_layer_freq", 1, max_layers).value_or(1);
-    for (std::int64_t i = 0; i < layers; ++i) rule.is_sparse[static_cast<std::size_t>(i)] = i >= first_dense && i % frequency == 0;
+    for (std::int64_t i = 0; i < layers; ++i)
+      rule.is_sparse[static_cast<std::size_t>(i)] = i >= first_dense && i % frequency == 0;
     if (auto shared = fields.optional_count("n_shared_experts", 0, max_experts); shared && *shared > 0) {
       moe.num_shared_experts = *shared;
       moe.shared_expert_intermediate_size = moe.expert_intermediate_size;
@@ -194,7 +204,8 @@ std::optional<MoeRule> read_moe(const std::string& type, const ConfigFields& fie
     // DeepSeek-V3's noaux_tc routing keeps a learned per-expert score correction bias.
     moe.router_correction_bias = fields.string("topk_method").value_or("") == "noaux_tc";
   } else if (type == "granitemoeshared") {
-    if (auto shared = fields.optional_count("shared_intermediate_size", 0, max_intermediate_size); shared && *shared > 0) {
+    if (auto shared = fields.optional_count("shared_intermediate_size", 0, max_intermediate_size);
+        shared && *shared > 0) {
       moe.num_shared_experts = 1;
       moe.shared_expert_intermediate_size = *shared;
     }
@@ -236,10 +247,10 @@ void read_modern_decoder(const std::string& type, const DecoderTraits& traits, c
   if (type == "deepseek_v2" || type == "deepseek_v3") {
     read_multi_latent_attention(fields, attention);
   } else {
-    attention.num_kv_heads =
-        fields.optional_count("num_key_value_heads", 1, max_heads).value_or(attention.num_heads);
+    attention.num_kv_heads = fields.optional_count("num_key_value_heads", 1, max_heads).value_or(attention.num_heads);
     if (!fields.has("num_key_value_heads"))
-      model.assumptions.push_back("num_key_value_heads absent: every query head has its own key/value head (MHA), as transformers does");
+      model.assumptions.push_back(
+          "num_key_value_heads absent: every query head has its own key/value head (MHA), as transformers does");
     attention.head_dim = read_head_dim(fields, model.hidden_size, attention.num_heads, model);
     attention.value_head_dim = attention.head_dim;
   }
@@ -263,8 +274,8 @@ void read_modern_decoder(const std::string& type, const DecoderTraits& traits, c
 
   base.mlp.intermediate_size = fields.required_count("intermediate_size", 1, max_intermediate_size);
   base.mlp.gated = traits.gated;
-  base.mlp.bias = traits.mlp_bias_follows_attention ? attention.output_bias
-                                                    : fields.boolean("mlp_bias").value_or(false);
+  base.mlp.bias =
+      traits.mlp_bias_follows_attention ? attention.output_bias : fields.boolean("mlp_bias").value_or(false);
 
   const auto windows = sliding_windows(type, fields, model.num_layers, model);
   const auto moe = read_moe(type, fields, model.num_layers, base.mlp.intermediate_size);
@@ -322,10 +333,11 @@ void read_family(const std::string& model_type, const std::string& outer_model_t
 
   // Unknown family: read it as the most common shape today, and say so.
   require_generic_fields(fields);
-  model.assumptions.push_back("model_type '" + model_type +
-                              "' is not one fitcheck knows; read as a generic Llama-style decoder: RMSNorm, two norms per "
-                              "layer, gated (SwiGLU) MLP, rotary positions, biases only where attention_bias/mlp_bias/bias "
-                              "say so");
+  model.assumptions.push_back(
+      "model_type '" + model_type +
+      "' is not one fitcheck knows; read as a generic Llama-style decoder: RMSNorm, two norms per "
+      "layer, gated (SwiGLU) MLP, rotary positions, biases only where attention_bias/mlp_bias/bias "
+      "say so");
   read_modern_decoder("llama", *find_traits("llama"), fields, model);
 }
 
@@ -344,8 +356,7 @@ std::int64_t read_vocab_size(const ConfigFields& fields) {
 
 std::int64_t read_head_dim(const ConfigFields& fields, std::int64_t hidden_size, std::int64_t num_heads,
                            ModelDescription& model) {
-  if (auto head_dim = fields.optional_count("head_dim", 1, max_hidden_size))
-    return *head_dim;
+  if (auto head_dim = fields.optional_count("head_dim", 1, max_hidden_size)) return *head_dim;
   if (hidden_size % num_heads != 0)
     throw ConfigError(fields.path_of("num_attention_heads"),
                       "hidden_size (" + std::to_string(hidden_size) + ") is not divisible by num_attention_heads (" +

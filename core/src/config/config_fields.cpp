@@ -52,8 +52,10 @@ std::string line_and_column(std::string_view text, std::size_t byte_offset) {
   std::size_t line = 1, column = 1;
   // Columns count characters, as editors do: a UTF-8 continuation byte adds none.
   for (std::size_t i = 0; i < byte_offset && i < text.size(); ++i) {
-    if (text[i] == '\n') ++line, column = 1;
-    else if ((static_cast<unsigned char>(text[i]) >> 6) != 0x2) ++column;
+    if (text[i] == '\n')
+      ++line, column = 1;
+    else if ((static_cast<unsigned char>(text[i]) >> 6) != 0x2)
+      ++column;
   }
   return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
@@ -163,7 +165,8 @@ Prescan prescan(std::string_view text) {
       }
       Frame frame;
       frame.object = c == '{';
-      if (!stack.empty()) frame.path = stack.back().path + (stack.back().object ? stack.back().key : std::string("[]")) + ".";
+      if (!stack.empty())
+        frame.path = stack.back().path + (stack.back().object ? stack.back().key : std::string("[]")) + ".";
       stack.push_back(std::move(frame));
     } else if (c == ':' && !stack.empty() && stack.back().object) {
       stack.back().expect_key = false;
@@ -177,7 +180,8 @@ Prescan prescan(std::string_view text) {
       stack.pop_back();
     } else if (stack.empty() || !stack.back().object || !stack.back().expect_key) {  // never as a key
       bool matched = false;
-      for (std::string_view literal : {std::string_view("-Infinity"), std::string_view("Infinity"), std::string_view("NaN")}) {
+      for (std::string_view literal :
+           {std::string_view("-Infinity"), std::string_view("Infinity"), std::string_view("NaN")}) {
         if (text.substr(i, literal.size()) == literal) {
           scan.cleaned += "\"\\u0001nonfinite:";
           scan.cleaned.append(literal);
@@ -236,17 +240,18 @@ std::shared_ptr<const JsonDocument> parse_json_document(std::string_view text) {
   if (text.size() > kMaxConfigBytes) throw ConfigError("", config_too_large_message(text.size()));
   // The text comes with its length everywhere: a NUL byte is refused, never an end of the input.
   if (const auto nul = text.find('\0'); nul != std::string_view::npos)
-    throw ConfigError("", "config.json is not valid JSON (" + line_and_column(text, nul) + "): a NUL byte (\\x00), which JSON text never holds");
-  if (text.size() >= 3 && static_cast<unsigned char>(text[0]) == 0xEF &&
-      static_cast<unsigned char>(text[1]) == 0xBB && static_cast<unsigned char>(text[2]) == 0xBF) {
+    throw ConfigError("", "config.json is not valid JSON (" + line_and_column(text, nul) +
+                              "): a NUL byte (\\x00), which JSON text never holds");
+  if (text.size() >= 3 && static_cast<unsigned char>(text[0]) == 0xEF && static_cast<unsigned char>(text[1]) == 0xBB &&
+      static_cast<unsigned char>(text[2]) == 0xBF) {
     text.remove_prefix(3);  // a UTF-8 byte order mark is harmless; editors on Windows add it
   } else if (!text.empty() && static_cast<unsigned char>(text[0]) == 0xEF) {
     // The JSON library reads a leading 0xEF as a broken byte order mark ("invalid BOM"); it is a
     // character (a fullwidth brace U+FF5B) that no JSON text starts with.
     std::size_t length = 1;
     while (length < 3 && length < text.size() && (static_cast<unsigned char>(text[length]) >> 6) == 0x2) ++length;
-    throw ConfigError("", "config.json is not valid JSON (line 1, column 1): it starts with '" + printable(text.substr(0, length)) +
-                              "', not '{'");
+    throw ConfigError("", "config.json is not valid JSON (line 1, column 1): it starts with '" +
+                              printable(text.substr(0, length)) + "', not '{'");
   }
   auto document = std::make_shared<JsonDocument>();
   const Prescan scan = prescan(text);
@@ -276,7 +281,10 @@ bool has_nonfinite_literals(const JsonDocument& document) { return document.has_
 
 ConfigFields::ConfigFields(std::shared_ptr<const JsonDocument> document, const void* object, std::string path,
                            FieldScope scope)
-    : document_(std::move(document)), object_(object), path_(std::move(path)), scope_(scope),
+    : document_(std::move(document)),
+      object_(object),
+      path_(std::move(path)),
+      scope_(scope),
       notes_(std::make_shared<std::vector<std::string>>()) {}
 
 ConfigFields ConfigFields::root(const std::shared_ptr<const JsonDocument>& document) {
@@ -295,8 +303,9 @@ std::string ConfigFields::path_of(Field field) const {
 const void* ConfigFields::find(Field field, std::string_view* found_name) const {
   const FieldNames& names = field.names();
   if (names.scope != scope_)
-    throw std::logic_error("fitcheck: field '" + std::string(names.name) + "' of " + std::string(scope_name(names.scope)) +
-                           " read from " + (path_.empty() ? std::string("the top level") : path_));
+    throw std::logic_error("fitcheck: field '" + std::string(names.name) + "' of " +
+                           std::string(scope_name(names.scope)) + " read from " +
+                           (path_.empty() ? std::string("the top level") : path_));
   const Json& object = as_json(object_);
   for (std::size_t i = 0; i <= names.aliases.size(); ++i) {
     const std::string_view name = i == 0 ? names.name : names.aliases[i - 1];
@@ -304,9 +313,11 @@ const void* ConfigFields::find(Field field, std::string_view* found_name) const 
     auto it = object.find(name);
     if (it != object.end() && !it->is_null()) {
       *found_name = name;
-      if (const auto duplicate = document_->duplicate_keys.find(path_of_key(name)); duplicate != document_->duplicate_keys.end())
-        throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' appears more than once in config.json with different values (" +
-                                             duplicate->second + "); fitcheck does not guess which one is meant");
+      if (const auto duplicate = document_->duplicate_keys.find(path_of_key(name));
+          duplicate != document_->duplicate_keys.end())
+        throw ConfigError(path_of_key(name), "field '" + path_of_key(name) +
+                                                 "' appears more than once in config.json with different values (" +
+                                                 duplicate->second + "); fitcheck does not guess which one is meant");
       return &*it;
     }
   }
@@ -340,10 +351,11 @@ std::optional<std::int64_t> ConfigFields::integer(Field field) const {
     }
     if (std::isfinite(number) && number == std::floor(number))  // beyond 64 bits, or 9e15 written as a float
       throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' is too large: " + show(value));
-    throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a whole number, but it is " + show(value));
+    throw ConfigError(path_of_key(name),
+                      "field '" + path_of_key(name) + "' must be a whole number, but it is " + show(value));
   }
   throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a whole number, but it is " +
-                                       type_name(value) + " (" + show(value) + ")");
+                                           type_name(value) + " (" + show(value) + ")");
 }
 
 std::optional<double> ConfigFields::number(Field field) const {
@@ -352,8 +364,8 @@ std::optional<double> ConfigFields::number(Field field) const {
   if (!found) return std::nullopt;
   const Json& value = as_json(found);
   if (!value.is_number())
-    throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a number, but it is " + type_name(value) +
-                                         " (" + show(value) + ")");
+    throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a number, but it is " +
+                                             type_name(value) + " (" + show(value) + ")");
   return value.get<double>();
 }
 
@@ -364,7 +376,7 @@ std::optional<bool> ConfigFields::boolean(Field field) const {
   const Json& value = as_json(found);
   if (!value.is_boolean())
     throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be true or false, but it is " +
-                                         type_name(value) + " (" + show(value) + ")");
+                                             type_name(value) + " (" + show(value) + ")");
   return value.get<bool>();
 }
 
@@ -374,8 +386,8 @@ std::optional<std::string> ConfigFields::string(Field field) const {
   if (!found) return std::nullopt;
   const Json& value = as_json(found);
   if (!value.is_string())
-    throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a string, but it is " + type_name(value) +
-                                         " (" + show(value) + ")");
+    throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a string, but it is " +
+                                             type_name(value) + " (" + show(value) + ")");
   return value.get<std::string>();
 }
 
@@ -385,14 +397,14 @@ std::optional<std::vector<std::string>> ConfigFields::string_list(Field field) c
   if (!found) return std::nullopt;
   const Json& value = as_json(found);
   if (!value.is_array())
-    throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a list of strings, but it is " +
-                                         type_name(value));
+    throw ConfigError(path_of_key(name),
+                      "field '" + path_of_key(name) + "' must be a list of strings, but it is " + type_name(value));
   std::vector<std::string> items;
   items.reserve(value.size());
   for (std::size_t i = 0; i < value.size(); ++i) {
     if (!value[i].is_string())
       throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' item " + std::to_string(i) +
-                                           " must be a string, but it is " + type_name(value[i]));
+                                               " must be a string, but it is " + type_name(value[i]));
     items.push_back(value[i].get<std::string>());
   }
   return items;
@@ -404,14 +416,14 @@ std::optional<std::vector<std::int64_t>> ConfigFields::integer_list(Field field)
   if (!found) return std::nullopt;
   const Json& value = as_json(found);
   if (!value.is_array())
-    throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a list of whole numbers, but it is " +
-                                         type_name(value));
+    throw ConfigError(path_of_key(name), "field '" + path_of_key(name) +
+                                             "' must be a list of whole numbers, but it is " + type_name(value));
   std::vector<std::int64_t> items;
   items.reserve(value.size());
   for (std::size_t i = 0; i < value.size(); ++i) {
     if (!value[i].is_number_integer() && !value[i].is_number_unsigned())
       throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' item " + std::to_string(i) +
-                                           " must be a whole number, but it is " + type_name(value[i]));
+                                               " must be a whole number, but it is " + type_name(value[i]));
     items.push_back(value[i].get<std::int64_t>());
   }
   return items;
@@ -423,8 +435,8 @@ std::optional<ConfigFields> ConfigFields::object(Field field) const {
   if (!found) return std::nullopt;
   const Json& value = as_json(found);
   if (!value.is_object())
-    throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be an object ({...}), but it is " +
-                                         type_name(value));
+    throw ConfigError(path_of_key(name),
+                      "field '" + path_of_key(name) + "' must be an object ({...}), but it is " + type_name(value));
   const auto holds = field.names().holds;
   if (!holds || *holds == FieldScope::none)
     throw std::logic_error("fitcheck: field '" + std::string(field.names().name) + "' is not read as an object");

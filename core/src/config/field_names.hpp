@@ -35,9 +35,10 @@ struct FieldNames {
   }
 
   FieldScope scope;
-  std::string_view name;                                     // transformers' name; messages use it
-  std::array<std::string_view, 4> aliases{"", "", "", ""};  // other spellings, tried in this order after `name`; "" ends
-  std::optional<FieldScope> holds;                           // an object: the scope of the fields read inside it
+  std::string_view name;  // transformers' name; messages use it
+  std::array<std::string_view, 4> aliases{"", "", "",
+                                          ""};  // other spellings, tried in this order after `name`; "" ends
+  std::optional<FieldScope> holds;              // an object: the scope of the fields read inside it
 };
 
 // Order within a row matters: the first spelling present (and not null) is read. The aliases are
@@ -47,7 +48,7 @@ inline constexpr FieldNames field_table[] = {
     // What the config is.
     {FieldScope::model, "model_type"},
     {FieldScope::model, "architectures"},
-    {FieldScope::model, "text_config", {}, FieldScope::model},  // Gemma-3, LLaVA, Mistral-3 wrappers
+    {FieldScope::model, "text_config", {}, FieldScope::model},   // Gemma-3, LLaVA, Mistral-3 wrappers
     {FieldScope::model, "vision_config", {}, FieldScope::none},  // reported as not counted
     {FieldScope::model, "audio_config", {}, FieldScope::none},
     // Stored precision: transformers 4.56 writes `dtype` where earlier versions wrote `torch_dtype`.
@@ -87,7 +88,7 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "parallel_attn"},
     {FieldScope::model, "use_parallel_residual"},  // GPT-NeoX
     {FieldScope::model, "alibi"},
-    {FieldScope::model, "learned_pos_emb"},  // MPT
+    {FieldScope::model, "learned_pos_emb"},    // MPT
     {FieldScope::model, "feed_forward_proj"},  // T5
     {FieldScope::model, "relative_attention_num_buckets"},
 
@@ -145,11 +146,16 @@ inline constexpr FieldNames field_table[] = {
 
 constexpr std::string_view scope_name(FieldScope scope) {
   switch (scope) {
-    case FieldScope::none: return "none";
-    case FieldScope::model: return "model";
-    case FieldScope::quantization_config: return "quantization_config";
-    case FieldScope::attn_config: return "attn_config";
-    case FieldScope::ffn_config: return "ffn_config";
+    case FieldScope::none:
+      return "none";
+    case FieldScope::model:
+      return "model";
+    case FieldScope::quantization_config:
+      return "quantization_config";
+    case FieldScope::attn_config:
+      return "attn_config";
+    case FieldScope::ffn_config:
+      return "ffn_config";
   }
   return "";
 }

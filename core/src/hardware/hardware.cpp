@@ -189,8 +189,8 @@ std::span<const Accelerator> accelerator_catalog() {
   // Built once, then read-only for the life of the program (thread-safe static init).
   static const std::vector<Accelerator> catalog = [] {
     std::vector<Accelerator> all;
-    for (auto table : {detail::nvidia_hbm_accelerators(), detail::nvidia_gddr_accelerators(),
-                       detail::other_vendor_accelerators()}) {
+    for (auto table :
+         {detail::nvidia_hbm_accelerators(), detail::nvidia_gddr_accelerators(), detail::other_vendor_accelerators()}) {
       all.insert(all.end(), table.begin(), table.end());
     }
     return all;
@@ -231,23 +231,34 @@ std::int64_t gpu_memory_limit_bytes(const Accelerator& accelerator) {
 
 const char* compute_dtype_name(ComputeDtype dtype) {
   switch (dtype) {
-    case ComputeDtype::fp32: return "fp32";
-    case ComputeDtype::tf32: return "tf32";
-    case ComputeDtype::bf16: return "bf16";
-    case ComputeDtype::fp16: return "fp16";
-    case ComputeDtype::fp8: return "fp8";
-    case ComputeDtype::fp4: return "fp4";
-    case ComputeDtype::int8: return "int8";
-    case ComputeDtype::int4: return "int4";
+    case ComputeDtype::fp32:
+      return "fp32";
+    case ComputeDtype::tf32:
+      return "tf32";
+    case ComputeDtype::bf16:
+      return "bf16";
+    case ComputeDtype::fp16:
+      return "fp16";
+    case ComputeDtype::fp8:
+      return "fp8";
+    case ComputeDtype::fp4:
+      return "fp4";
+    case ComputeDtype::int8:
+      return "int8";
+    case ComputeDtype::int4:
+      return "int4";
   }
   return "unknown";
 }
 
 const char* memory_convention_name(MemoryConvention convention) {
   switch (convention) {
-    case MemoryConvention::driver_reported: return "driver_reported";
-    case MemoryConvention::binary_capacity: return "binary_capacity";
-    case MemoryConvention::vendor_decimal: return "vendor_decimal";
+    case MemoryConvention::driver_reported:
+      return "driver_reported";
+    case MemoryConvention::binary_capacity:
+      return "binary_capacity";
+    case MemoryConvention::vendor_decimal:
+      return "vendor_decimal";
   }
   return "unknown";
 }

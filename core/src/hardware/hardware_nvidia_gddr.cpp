@@ -18,11 +18,9 @@ namespace {
 constexpr std::int64_t kMiB = std::int64_t{1} << 20;
 
 // Dense TFLOP/s (TOP/s for integers) in ComputeDtype order, scaled to FLOP/s.
-constexpr std::array<double, kComputeDtypeCount> tflops(double fp32, double tf32, double bf16,
-                                                        double fp16, double fp8, double fp4,
-                                                        double int8, double int4) {
-  return {fp32 * 1e12, tf32 * 1e12, bf16 * 1e12, fp16 * 1e12,
-          fp8 * 1e12,  fp4 * 1e12,  int8 * 1e12, int4 * 1e12};
+constexpr std::array<double, kComputeDtypeCount> tflops(double fp32, double tf32, double bf16, double fp16, double fp8,
+                                                        double fp4, double int8, double int4) {
+  return {fp32 * 1e12, tf32 * 1e12, bf16 * 1e12, fp16 * 1e12, fp8 * 1e12, fp4 * 1e12, int8 * 1e12, int4 * 1e12};
 }
 
 constexpr const char* kRunPod = "RunPod on-demand list price, 2025 (editable default)";
@@ -72,14 +70,19 @@ constexpr Accelerator desktop_card(const char* id, const char* name, int memory_
                                    std::array<double, kComputeDtypeCount> dense, const char* interconnect,
                                    double interconnect_per_direction, int gpus_per_node, double launch_price_usd,
                                    const char* sources) {
-  return {.id = id, .name = name, .vendor = "NVIDIA",
+  return {.id = id,
+          .name = name,
+          .vendor = "NVIDIA",
           .memory_bytes = memory_gib * kGiB,
           .memory_convention = MemoryConvention::binary_capacity,
           .memory_bandwidth_bytes_per_second = bandwidth_gb_per_s * 1e9,
           .dense_flops_per_second = dense,
-          .interconnect = interconnect, .interconnect_bytes_per_second_per_direction = interconnect_per_direction,
-          .gpus_per_node = gpus_per_node, .price_per_hour_usd = launch_price_usd / kHoursIn3Years,
-          .price_source = kMsrpAmortized, .sources = sources};
+          .interconnect = interconnect,
+          .interconnect_bytes_per_second_per_direction = interconnect_per_direction,
+          .gpus_per_node = gpus_per_node,
+          .price_per_hour_usd = launch_price_usd / kHoursIn3Years,
+          .price_source = kMsrpAmortized,
+          .sources = sources};
 }
 
 // PCIe per-direction: the sheets' "PCIe Gen4: 64 GB/s" counts both directions.
@@ -88,122 +91,174 @@ constexpr double kPcie4 = 32e9;
 constexpr double kPcie5 = 64e9;
 
 constexpr const Accelerator kTable[] = {
-    {.id = "t4", .name = "NVIDIA T4 16GB", .vendor = "NVIDIA",
+    {.id = "t4",
+     .name = "NVIDIA T4 16GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 15360 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 320e9,
      // Turing: fp16 tensor cores with int8/int4; no bf16 or tf32.
      .dense_flops_per_second = tflops(8.1, 0, 0, 65, 0, 0, 130, 260),
-     .interconnect = "PCIe 3.0 x16", .interconnect_bytes_per_second_per_direction = kPcie3,
-     .gpus_per_node = 4, .price_per_hour_usd = 0.35,
+     .interconnect = "PCIe 3.0 x16",
+     .interconnect_bytes_per_second_per_direction = kPcie3,
+     .gpus_per_node = 4,
+     .price_per_hour_usd = 0.35,
      .price_source = "Google Cloud GPU price for T4 attached to N1, 2025 (editable default)",
      .sources = "NVIDIA T4 Tensor Core GPU datasheet (nvidia.com/en-us/data-center/tesla-t4); "
                 "memory: nvidia-smi 15360MiB"},
-    {.id = "a10", .name = "NVIDIA A10 24GB", .vendor = "NVIDIA",
+    {.id = "a10",
+     .name = "NVIDIA A10 24GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 23028 * kMiB,  // a 24 GB card (not 28 GB), ECC on
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 600e9,
      // Sheet: TF32 125*, BF16/FP16 250*, INT8 500*, INT4 1000* (sparse).
      .dense_flops_per_second = tflops(31.2, 62.5, 125, 125, 0, 0, 250, 500),
-     .interconnect = "PCIe 4.0 x16", .interconnect_bytes_per_second_per_direction = kPcie4,
-     .gpus_per_node = 4, .price_per_hour_usd = 0.75,
+     .interconnect = "PCIe 4.0 x16",
+     .interconnect_bytes_per_second_per_direction = kPcie4,
+     .gpus_per_node = 4,
+     .price_per_hour_usd = 0.75,
      .price_source = "Lambda Cloud on-demand list price, 2025 (editable default)",
      .sources = "NVIDIA A10 Tensor Core GPU datasheet (nvidia.com/en-us/data-center/products/a10-gpu); "
                 "memory: nvidia-smi 23028MiB"},
-    {.id = "a10g", .name = "NVIDIA A10G 24GB (AWS)", .vendor = "NVIDIA",
+    {.id = "a10g",
+     .name = "NVIDIA A10G 24GB (AWS)",
+     .vendor = "NVIDIA",
      .memory_bytes = 23028 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 600e9,
      // AWS-only part without an NVIDIA datasheet: more CUDA cores than A10, half-rate tensor
      // cores. No published integer rates.
      .dense_flops_per_second = tflops(35, 35, 70, 70, 0, 0, 0, 0),
-     .interconnect = "PCIe 4.0 x16", .interconnect_bytes_per_second_per_direction = kPcie4,
-     .gpus_per_node = 8, .price_per_hour_usd = 1.006,
+     .interconnect = "PCIe 4.0 x16",
+     .interconnect_bytes_per_second_per_direction = kPcie4,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 1.006,
      .price_source = "AWS g5.xlarge on-demand, us-east-1, 2025 (includes host; editable default)",
      .sources = "AWS EC2 G5 instance page (aws.amazon.com/ec2/instance-types/g5): 24 GB, "
                 "600 GB/s; compute as tabulated in Baseten, 'NVIDIA A10 vs A10G for ML model "
                 "inference'; memory: nvidia-smi 23028MiB"},
-    {.id = "a40", .name = "NVIDIA A40 48GB", .vendor = "NVIDIA",
+    {.id = "a40",
+     .name = "NVIDIA A40 48GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 46068 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 696e9,
      // Sheet: TF32 149.6*, BF16/FP16 299.4*, INT8 598.6*, INT4 1197.4* (sparse).
      .dense_flops_per_second = tflops(37.4, 74.8, 149.7, 149.7, 0, 0, 299.3, 598.7),
      // NVLink bridges (112.5 GB/s) join pairs only.
-     .interconnect = "PCIe 4.0 x16", .interconnect_bytes_per_second_per_direction = kPcie4,
-     .gpus_per_node = 8, .price_per_hour_usd = 0.40, .price_source = kRunPod,
+     .interconnect = "PCIe 4.0 x16",
+     .interconnect_bytes_per_second_per_direction = kPcie4,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 0.40,
+     .price_source = kRunPod,
      .sources = "NVIDIA A40 datasheet (nvidia.com/en-us/data-center/a40); "
                 "memory: nvidia-smi 46068MiB"},
-    {.id = "l4", .name = "NVIDIA L4 24GB", .vendor = "NVIDIA",
+    {.id = "l4",
+     .name = "NVIDIA L4 24GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 23034 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 300e9,
      // Sheet lists sparse only: TF32 120*, BF16/FP16 242*, FP8/INT8 485*.
      .dense_flops_per_second = tflops(30.3, 60, 121, 121, 242.5, 0, 242.5, 0),
-     .interconnect = "PCIe 4.0 x16", .interconnect_bytes_per_second_per_direction = kPcie4,
-     .gpus_per_node = 8, .price_per_hour_usd = 0.39, .price_source = kRunPod,
+     .interconnect = "PCIe 4.0 x16",
+     .interconnect_bytes_per_second_per_direction = kPcie4,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 0.39,
+     .price_source = kRunPod,
      .sources = "NVIDIA L4 Tensor Core GPU datasheet (nvidia.com/en-us/data-center/l4); "
                 "memory: nvidia-smi 23034MiB"},
-    {.id = "l40", .name = "NVIDIA L40 48GB", .vendor = "NVIDIA",
+    {.id = "l40",
+     .name = "NVIDIA L40 48GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 46068 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 864e9,
      // Half the L40S tensor rate on the same die. Sheet: BF16 362.1*, FP8 724*, INT4 1448*.
      .dense_flops_per_second = tflops(90.5, 90.5, 181.05, 181.05, 362, 0, 362, 724),
-     .interconnect = "PCIe 4.0 x16", .interconnect_bytes_per_second_per_direction = kPcie4,
-     .gpus_per_node = 8, .price_per_hour_usd = 0.99, .price_source = kRunPod,
+     .interconnect = "PCIe 4.0 x16",
+     .interconnect_bytes_per_second_per_direction = kPcie4,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 0.99,
+     .price_source = kRunPod,
      .sources = "NVIDIA L40 datasheet (nvidia.com/en-us/data-center/l40); "
                 "memory: nvidia-smi 46068MiB"},
-    {.id = "l40s", .name = "NVIDIA L40S 48GB", .vendor = "NVIDIA",
+    {.id = "l40s",
+     .name = "NVIDIA L40S 48GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 46068 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 864e9,
      // Sheet: TF32 366*, BF16/FP16 733*, FP8 1466* (sparse); no INT4 figure on the sheet.
      .dense_flops_per_second = tflops(91.6, 183, 362.05, 362.05, 733, 0, 733, 0),
-     .interconnect = "PCIe 4.0 x16", .interconnect_bytes_per_second_per_direction = kPcie4,
-     .gpus_per_node = 8, .price_per_hour_usd = 0.86, .price_source = kRunPod,
+     .interconnect = "PCIe 4.0 x16",
+     .interconnect_bytes_per_second_per_direction = kPcie4,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 0.86,
+     .price_source = kRunPod,
      .sources = "NVIDIA L40S datasheet (nvidia.com/en-us/data-center/l40s); "
                 "memory: nvidia-smi 46068MiB"},
-    {.id = "rtx-3090", .name = "NVIDIA GeForce RTX 3090 24GB", .vendor = "NVIDIA",
+    {.id = "rtx-3090",
+     .name = "NVIDIA GeForce RTX 3090 24GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 24576 * kMiB,  // no ECC on GeForce
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 936e9,
      // Whitepaper: FP16 (FP32 acc.) 71/142*, BF16 71/142*, TF32 35.6/71*, INT8 284/568*.
      .dense_flops_per_second = tflops(35.6, 35.6, 71, 71, 0, 0, 284, 568),
-     .interconnect = "PCIe 4.0 x16", .interconnect_bytes_per_second_per_direction = kPcie4,
-     .gpus_per_node = 8, .price_per_hour_usd = 0.46, .price_source = kRunPod,
+     .interconnect = "PCIe 4.0 x16",
+     .interconnect_bytes_per_second_per_direction = kPcie4,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 0.46,
+     .price_source = kRunPod,
      .sources = "NVIDIA Ampere GA102 GPU Architecture whitepaper, Appendix A, GeForce RTX 3090 "
                 "column; memory: nvidia-smi 24576MiB"},
-    {.id = "rtx-4090", .name = "NVIDIA GeForce RTX 4090 24GB", .vendor = "NVIDIA",
+    {.id = "rtx-4090",
+     .name = "NVIDIA GeForce RTX 4090 24GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 24564 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 1008e9,
      // Whitepaper: FP16/BF16/FP8 (FP32 acc.) 165.2/330.4*, TF32 82.6/165.2*, INT8 660.6/1321.2*.
      .dense_flops_per_second = tflops(82.6, 82.6, 165.2, 165.2, 165.2, 0, 660.6, 1321.2),
-     .interconnect = "PCIe 4.0 x16", .interconnect_bytes_per_second_per_direction = kPcie4,
-     .gpus_per_node = 8, .price_per_hour_usd = 0.59, .price_source = kRunPod,
+     .interconnect = "PCIe 4.0 x16",
+     .interconnect_bytes_per_second_per_direction = kPcie4,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 0.59,
+     .price_source = kRunPod,
      .sources = "NVIDIA Ada GPU Architecture whitepaper, Appendix A, GeForce RTX 4090 column; "
                 "memory: nvidia-smi 24564MiB"},
-    {.id = "rtx-5090", .name = "NVIDIA GeForce RTX 5090 32GB", .vendor = "NVIDIA",
+    {.id = "rtx-5090",
+     .name = "NVIDIA GeForce RTX 5090 32GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 32607 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 1792e9,
      // Whitepaper (FP32 acc.): FP16/BF16 209.5/419*, FP8 419/838*, FP4 1676/3352* ("AI TOPS").
      // No INT4 tensor rate is listed for Blackwell GeForce.
      .dense_flops_per_second = tflops(104.8, 104.8, 209.5, 209.5, 419, 1676, 838, 0),
-     .interconnect = "PCIe 5.0 x16", .interconnect_bytes_per_second_per_direction = kPcie5,
-     .gpus_per_node = 8, .price_per_hour_usd = 0.89, .price_source = kRunPod,
+     .interconnect = "PCIe 5.0 x16",
+     .interconnect_bytes_per_second_per_direction = kPcie5,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 0.89,
+     .price_source = kRunPod,
      .sources = "NVIDIA RTX Blackwell GPU Architecture whitepaper, Appendix, GeForce RTX 5090 "
                 "column; memory: nvidia-smi 32607MiB"},
-    {.id = "rtx-6000-ada", .name = "NVIDIA RTX 6000 Ada Generation 48GB", .vendor = "NVIDIA",
+    {.id = "rtx-6000-ada",
+     .name = "NVIDIA RTX 6000 Ada Generation 48GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 49140 * kMiB,  // ECC off by default on workstation cards
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 960e9,
      // Sheet headline "Tensor 1,457 TFLOPS" is FP8 with sparsity; full-rate FP32 accumulate
      // (142 SMs, like L40S).
      .dense_flops_per_second = tflops(91.1, 182.1, 364.2, 364.2, 728.5, 0, 728.5, 1457),
-     .interconnect = "PCIe 4.0 x16", .interconnect_bytes_per_second_per_direction = kPcie4,
-     .gpus_per_node = 8, .price_per_hour_usd = 0.77, .price_source = kRunPod,
+     .interconnect = "PCIe 4.0 x16",
+     .interconnect_bytes_per_second_per_direction = kPcie4,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 0.77,
+     .price_source = kRunPod,
      .sources = "NVIDIA RTX 6000 Ada Generation datasheet "
                 "(nvidia.com/en-us/design-visualization/rtx-6000); NVIDIA Ada GPU Architecture "
                 "whitepaper; memory: nvidia-smi 49140MiB"},
@@ -216,13 +271,13 @@ constexpr const Accelerator kTable[] = {
                  "(nvidia.com/en-us/geforce/graphics-cards/rtx-2060): 2176 CUDA cores (34 SMs), 1650 MHz "
                  "boost, 12GB GDDR6, 192-bit, 15 Gbps; rates: Turing whitepaper per-SM (launch price: "
                  "none announced, $299 taken)"),
-    desktop_card("rtx-2070", "NVIDIA GeForce RTX 2070 8GB", 8, 448, per_sm(kTuringGeForce, 36, 1.62),
-                 "PCIe 3.0 x16", kPcie3, 2, 499,  // launch price, USD
+    desktop_card("rtx-2070", "NVIDIA GeForce RTX 2070 8GB", 8, 448, per_sm(kTuringGeForce, 36, 1.62), "PCIe 3.0 x16",
+                 kPcie3, 2, 499,  // launch price, USD
                  "NVIDIA Turing GPU Architecture whitepaper, Appendix A, GeForce RTX 2070 reference "
                  "column: 36 SMs, 1620 MHz boost, 8GB GDDR6, 448 GB/s, FP32 7.5, FP16 tensor (FP32 acc.) "
                  "29.9 TFLOPS"),
-    desktop_card("rtx-2080", "NVIDIA GeForce RTX 2080 8GB", 8, 448, per_sm(kTuringGeForce, 46, 1.71),
-                 "PCIe 3.0 x16", kPcie3, 2, 699,  // launch price, USD
+    desktop_card("rtx-2080", "NVIDIA GeForce RTX 2080 8GB", 8, 448, per_sm(kTuringGeForce, 46, 1.71), "PCIe 3.0 x16",
+                 kPcie3, 2, 699,  // launch price, USD
                  "NVIDIA Turing GPU Architecture whitepaper, Appendix A, GeForce RTX 2080 reference "
                  "column: 46 SMs, 1710 MHz boost, 8GB GDDR6, 448 GB/s, FP32 10.1, FP16 tensor (FP32 "
                  "acc.) 40.3 TFLOPS"),
@@ -242,8 +297,8 @@ constexpr const Accelerator kTable[] = {
                  "NVIDIA GeForce RTX 3060 family specifications "
                  "(nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3060-3060ti): 4864 CUDA cores "
                  "(38 SMs), 1665 MHz boost, 8GB GDDR6, 256-bit, 448 GB/s; rates: GA102 whitepaper per-SM"),
-    desktop_card("rtx-3070", "NVIDIA GeForce RTX 3070 8GB", 8, 448, per_sm(kAmpereGeForce, 46, 1.725),
-                 "PCIe 4.0 x16", kPcie4, 2, 499,  // launch price, USD
+    desktop_card("rtx-3070", "NVIDIA GeForce RTX 3070 8GB", 8, 448, per_sm(kAmpereGeForce, 46, 1.725), "PCIe 4.0 x16",
+                 kPcie4, 2, 499,  // launch price, USD
                  "NVIDIA Ampere GA102 GPU Architecture whitepaper, Appendix A, GeForce RTX 3070 column: "
                  "46 SMs, 1725 MHz boost, 8GB GDDR6, 448 GB/s, FP32 20.3, FP16 tensor (FP32 acc.) 40.6 "
                  "TFLOPS"),
@@ -270,8 +325,8 @@ constexpr const Accelerator kTable[] = {
                  "(nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3090-3090ti): 10752 CUDA cores "
                  "(84 SMs), 1860 MHz boost, 24GB GDDR6X, 384-bit, 1008 GB/s; rates: GA102 whitepaper "
                  "per-SM"),
-    desktop_card("rtx-4060", "NVIDIA GeForce RTX 4060 8GB", 8, 272, per_sm(kAdaGeForce, 24, 2.46),
-                 "PCIe 4.0 x8", kPcie4x8, 2, 299,  // launch price, USD
+    desktop_card("rtx-4060", "NVIDIA GeForce RTX 4060 8GB", 8, 272, per_sm(kAdaGeForce, 24, 2.46), "PCIe 4.0 x8",
+                 kPcie4x8, 2, 299,  // launch price, USD
                  "NVIDIA GeForce RTX 4060 family specifications "
                  "(nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4060-4060ti): 3072 CUDA cores "
                  "(24 SMs), 2460 MHz boost, 8GB GDDR6, 128-bit, 272 GB/s, PCIe 4.0 x8; rates: Ada "
@@ -288,8 +343,8 @@ constexpr const Accelerator kTable[] = {
                  "(nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4060-4060ti): 4352 CUDA cores "
                  "(34 SMs), 2535 MHz boost, 16GB GDDR6, 128-bit, 288 GB/s, PCIe 4.0 x8; rates: Ada "
                  "whitepaper per-SM"),
-    desktop_card("rtx-4070", "NVIDIA GeForce RTX 4070 12GB", 12, 504, per_sm(kAdaGeForce, 46, 2.475),
-                 "PCIe 4.0 x16", kPcie4, 2, 599,  // launch price, USD
+    desktop_card("rtx-4070", "NVIDIA GeForce RTX 4070 12GB", 12, 504, per_sm(kAdaGeForce, 46, 2.475), "PCIe 4.0 x16",
+                 kPcie4, 2, 599,  // launch price, USD
                  "NVIDIA GeForce RTX 4070 family specifications "
                  "(nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4070-family): 5888 CUDA cores "
                  "(46 SMs), 2475 MHz boost, 12GB GDDR6X, 192-bit, 504 GB/s; rates: Ada whitepaper per-SM"),
@@ -308,8 +363,8 @@ constexpr const Accelerator kTable[] = {
                  "NVIDIA GeForce RTX 4070 family specifications "
                  "(nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4070-family): 8448 CUDA cores "
                  "(66 SMs), 2610 MHz boost, 16GB GDDR6X, 256-bit, 672 GB/s; rates: Ada whitepaper per-SM"),
-    desktop_card("rtx-4080", "NVIDIA GeForce RTX 4080 16GB", 16, 716.8, per_sm(kAdaGeForce, 76, 2.505),
-                 "PCIe 4.0 x16", kPcie4, 2, 1199,  // launch price, USD
+    desktop_card("rtx-4080", "NVIDIA GeForce RTX 4080 16GB", 16, 716.8, per_sm(kAdaGeForce, 76, 2.505), "PCIe 4.0 x16",
+                 kPcie4, 2, 1199,  // launch price, USD
                  "NVIDIA Ada GPU Architecture whitepaper, Appendix A, GeForce RTX 4080 16GB column: 76 "
                  "SMs, 2505 MHz boost, 16GB GDDR6X, 716.8 GB/s, FP32 48.7, FP16 tensor (FP32 acc.) 97.5 "
                  "TFLOPS"),
@@ -341,29 +396,29 @@ constexpr const Accelerator kTable[] = {
                  "PCIe 5.0 x16", kPcie5, 2, 999,  // launch price, USD
                  "NVIDIA RTX Blackwell GPU Architecture whitepaper, Appendix, GeForce RTX 5080 column: "
                  "84 SMs, 2617 MHz boost, 16GB GDDR7, 960 GB/s, 1801 AI TOPS (FP4 sparse)"),
-    desktop_card("rtx-a4000", "NVIDIA RTX A4000 16GB", 16, 448, per_sm(kAmpereWorkstation, 48, 1.56),
-                 "PCIe 4.0 x16", kPcie4, 4, 1000,  // launch price, USD
+    desktop_card("rtx-a4000", "NVIDIA RTX A4000 16GB", 16, 448, per_sm(kAmpereWorkstation, 48, 1.56), "PCIe 4.0 x16",
+                 kPcie4, 4, 1000,  // launch price, USD
                  "NVIDIA RTX A4000 datasheet (nvidia.com/en-us/design-visualization/rtx-a4000): 6144 "
                  "CUDA cores (48 SMs), 16GB GDDR6 with ECC, 448 GB/s, FP32 19.2, Tensor 153.4 TFLOPS "
                  "(sparse)"),
-    desktop_card("rtx-a4500", "NVIDIA RTX A4500 20GB", 20, 640, per_sm(kAmpereWorkstation, 56, 1.65),
-                 "PCIe 4.0 x16", kPcie4, 4, 2250,  // street price, USD: an estimate
+    desktop_card("rtx-a4500", "NVIDIA RTX A4500 20GB", 20, 640, per_sm(kAmpereWorkstation, 56, 1.65), "PCIe 4.0 x16",
+                 kPcie4, 4, 2250,  // street price, USD: an estimate
                  "NVIDIA RTX A4500 datasheet (nvidia.com/en-us/design-visualization/rtx-a4500): 7168 "
                  "CUDA cores (56 SMs), 20GB GDDR6 with ECC, 640 GB/s, FP32 23.7, Tensor 189.2 TFLOPS "
                  "(sparse)"),
-    desktop_card("rtx-a5000", "NVIDIA RTX A5000 24GB", 24, 768, per_sm(kAmpereWorkstation, 64, 1.695),
-                 "PCIe 4.0 x16", kPcie4, 4, 2250,  // street price, USD: an estimate
+    desktop_card("rtx-a5000", "NVIDIA RTX A5000 24GB", 24, 768, per_sm(kAmpereWorkstation, 64, 1.695), "PCIe 4.0 x16",
+                 kPcie4, 4, 2250,  // street price, USD: an estimate
                  "NVIDIA RTX A5000 datasheet (nvidia.com/en-us/design-visualization/rtx-a5000): 8192 "
                  "CUDA cores (64 SMs), 24GB GDDR6 with ECC, 768 GB/s, FP32 27.8, Tensor 222.2 TFLOPS "
                  "(sparse)"),
-    desktop_card("rtx-a6000", "NVIDIA RTX A6000 48GB", 48, 768, per_sm(kAmpereWorkstation, 84, 1.8),
-                 "PCIe 4.0 x16", kPcie4, 4, 4650,  // launch price, USD
+    desktop_card("rtx-a6000", "NVIDIA RTX A6000 48GB", 48, 768, per_sm(kAmpereWorkstation, 84, 1.8), "PCIe 4.0 x16",
+                 kPcie4, 4, 4650,  // launch price, USD
                  "NVIDIA RTX A6000 datasheet (nvidia.com/en-us/design-visualization/rtx-a6000): 10752 "
                  "CUDA cores (84 SMs), 48GB GDDR6 with ECC, 768 GB/s, FP32 38.7, Tensor 309.7 TFLOPS "
                  "(sparse)"),
     desktop_card("rtx-pro-6000-blackwell", "NVIDIA RTX PRO 6000 Blackwell 96GB", 96, 1792,
-                 per_sm(kBlackwellWorkstation, 188, 2.617),
-                 "PCIe 5.0 x16", kPcie5, 4, 8565,  // street price, USD: an estimate
+                 per_sm(kBlackwellWorkstation, 188, 2.617), "PCIe 5.0 x16", kPcie5, 4,
+                 8565,  // street price, USD: an estimate
                  "NVIDIA RTX PRO 6000 Blackwell Workstation Edition datasheet "
                  "(nvidia.com/en-us/products/workstations/professional-desktop-gpus/rtx-pro-6000): 24064 "
                  "CUDA cores (188 SMs), 96GB GDDR7 with ECC, 512-bit, 1792 GB/s, FP32 125 TFLOPS, 4000 "

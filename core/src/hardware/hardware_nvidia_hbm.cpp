@@ -14,21 +14,20 @@ namespace {
 constexpr std::int64_t kMiB = std::int64_t{1} << 20;
 
 // Dense TFLOP/s (TOP/s for integers) in ComputeDtype order, scaled to FLOP/s.
-constexpr std::array<double, kComputeDtypeCount> tflops(double fp32, double tf32, double bf16,
-                                                        double fp16, double fp8, double fp4,
-                                                        double int8, double int4) {
-  return {fp32 * 1e12, tf32 * 1e12, bf16 * 1e12, fp16 * 1e12,
-          fp8 * 1e12,  fp4 * 1e12,  int8 * 1e12, int4 * 1e12};
+constexpr std::array<double, kComputeDtypeCount> tflops(double fp32, double tf32, double bf16, double fp16, double fp8,
+                                                        double fp4, double int8, double int4) {
+  return {fp32 * 1e12, tf32 * 1e12, bf16 * 1e12, fp16 * 1e12, fp8 * 1e12, fp4 * 1e12, int8 * 1e12, int4 * 1e12};
 }
 
 constexpr const char* kRunPod = "RunPod on-demand list price, 2025 (editable default)";
 constexpr const char* kLambda = "Lambda Cloud on-demand list price, 2025 (editable default)";
-constexpr const char* kEstimate =
-    "estimate, 2025: no broad public on-demand list price (editable default)";
+constexpr const char* kEstimate = "estimate, 2025: no broad public on-demand list price (editable default)";
 
 // NVLink per-direction figures are half the datasheet's "GB/s" (which counts both directions).
 constexpr const Accelerator kTable[] = {
-    {.id = "v100-sxm2-16gb", .name = "NVIDIA V100 SXM2 16GB", .vendor = "NVIDIA",
+    {.id = "v100-sxm2-16gb",
+     .name = "NVIDIA V100 SXM2 16GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 16384 * kMiB,  // 16 GiB: the 16 GB part, not the 32 GB one
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 900e9,
@@ -36,21 +35,28 @@ constexpr const Accelerator kTable[] = {
      .dense_flops_per_second = tflops(15.7, 0, 0, 125, 0, 0, 0, 0),
      .interconnect = "NVLink 2 (hybrid cube mesh)",
      .interconnect_bytes_per_second_per_direction = 150e9,  // 300 GB/s total
-     .gpus_per_node = 8, .price_per_hour_usd = 0.55,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 0.55,
      .price_source = "estimate, 2025, after Lambda's 8x V100 16GB list price (editable default)",
      .sources = "NVIDIA Tesla V100 datasheet, SXM2 column (nvidia.com/en-us/data-center/v100); "
                 "memory: nvidia-smi 16384MiB"},
-    {.id = "v100-sxm2-32gb", .name = "NVIDIA V100 SXM2 32GB", .vendor = "NVIDIA",
+    {.id = "v100-sxm2-32gb",
+     .name = "NVIDIA V100 SXM2 32GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 32768 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 900e9,
      .dense_flops_per_second = tflops(15.7, 0, 0, 125, 0, 0, 0, 0),
      .interconnect = "NVLink 2 (hybrid cube mesh)",
      .interconnect_bytes_per_second_per_direction = 150e9,
-     .gpus_per_node = 8, .price_per_hour_usd = 0.65, .price_source = kEstimate,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 0.65,
+     .price_source = kEstimate,
      .sources = "NVIDIA Tesla V100 datasheet, SXM2 column (nvidia.com/en-us/data-center/v100); "
                 "memory: nvidia-smi 32768MiB"},
-    {.id = "a100-sxm-40gb", .name = "NVIDIA A100 SXM4 40GB", .vendor = "NVIDIA",
+    {.id = "a100-sxm-40gb",
+     .name = "NVIDIA A100 SXM4 40GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 40960 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 1555e9,
@@ -58,20 +64,28 @@ constexpr const Accelerator kTable[] = {
      .dense_flops_per_second = tflops(19.5, 156, 312, 312, 0, 0, 624, 1248),
      .interconnect = "NVLink 3 (NVSwitch)",
      .interconnect_bytes_per_second_per_direction = 300e9,  // 600 GB/s total
-     .gpus_per_node = 8, .price_per_hour_usd = 1.29, .price_source = kLambda,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 1.29,
+     .price_source = kLambda,
      .sources = "NVIDIA A100 Tensor Core GPU datasheet, 40GB SXM column "
                 "(nvidia.com/en-us/data-center/a100); memory: nvidia-smi 40960MiB"},
-    {.id = "a100-sxm-80gb", .name = "NVIDIA A100 SXM4 80GB", .vendor = "NVIDIA",
+    {.id = "a100-sxm-80gb",
+     .name = "NVIDIA A100 SXM4 80GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 81920 * kMiB,  // 80 GiB = 85,899,345,920 bytes
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 2039e9,
      .dense_flops_per_second = tflops(19.5, 156, 312, 312, 0, 0, 624, 1248),
      .interconnect = "NVLink 3 (NVSwitch)",
      .interconnect_bytes_per_second_per_direction = 300e9,
-     .gpus_per_node = 8, .price_per_hour_usd = 1.49, .price_source = kRunPod,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 1.49,
+     .price_source = kRunPod,
      .sources = "NVIDIA A100 Tensor Core GPU datasheet, 80GB SXM column "
                 "(nvidia.com/en-us/data-center/a100); memory: nvidia-smi 81920MiB"},
-    {.id = "a100-pcie-40gb", .name = "NVIDIA A100 PCIe 40GB", .vendor = "NVIDIA",
+    {.id = "a100-pcie-40gb",
+     .name = "NVIDIA A100 PCIe 40GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 40960 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 1555e9,
@@ -79,20 +93,28 @@ constexpr const Accelerator kTable[] = {
      // Optional NVLink bridges join pairs only; the node-wide path is PCIe.
      .interconnect = "PCIe 4.0 x16",
      .interconnect_bytes_per_second_per_direction = 32e9,  // sheet: 64 GB/s both ways
-     .gpus_per_node = 8, .price_per_hour_usd = 1.10, .price_source = kEstimate,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 1.10,
+     .price_source = kEstimate,
      .sources = "NVIDIA A100 Tensor Core GPU datasheet, 40GB PCIe column "
                 "(nvidia.com/en-us/data-center/a100); memory: nvidia-smi 40960MiB"},
-    {.id = "a100-pcie-80gb", .name = "NVIDIA A100 PCIe 80GB", .vendor = "NVIDIA",
+    {.id = "a100-pcie-80gb",
+     .name = "NVIDIA A100 PCIe 80GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 81920 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 1935e9,
      .dense_flops_per_second = tflops(19.5, 156, 312, 312, 0, 0, 624, 1248),
      .interconnect = "PCIe 4.0 x16",
      .interconnect_bytes_per_second_per_direction = 32e9,
-     .gpus_per_node = 8, .price_per_hour_usd = 1.39, .price_source = kRunPod,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 1.39,
+     .price_source = kRunPod,
      .sources = "NVIDIA A100 Tensor Core GPU datasheet, 80GB PCIe column "
                 "(nvidia.com/en-us/data-center/a100); memory: nvidia-smi 81920MiB"},
-    {.id = "h100-sxm-80gb", .name = "NVIDIA H100 SXM5 80GB", .vendor = "NVIDIA",
+    {.id = "h100-sxm-80gb",
+     .name = "NVIDIA H100 SXM5 80GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 81559 * kMiB,  // less than 80 GiB: the driver reserves part of the HBM
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 3.35e12,
@@ -100,10 +122,14 @@ constexpr const Accelerator kTable[] = {
      .dense_flops_per_second = tflops(67, 494.7, 989.4, 989.4, 1978.9, 0, 1978.9, 0),
      .interconnect = "NVLink 4 (NVSwitch)",
      .interconnect_bytes_per_second_per_direction = 450e9,  // 900 GB/s total
-     .gpus_per_node = 8, .price_per_hour_usd = 2.69, .price_source = kRunPod,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 2.69,
+     .price_source = kRunPod,
      .sources = "NVIDIA H100 Tensor Core GPU datasheet, H100 SXM column "
                 "(nvidia.com/en-us/data-center/h100); memory: nvidia-smi 81559MiB"},
-    {.id = "h100-pcie-80gb", .name = "NVIDIA H100 PCIe 80GB", .vendor = "NVIDIA",
+    {.id = "h100-pcie-80gb",
+     .name = "NVIDIA H100 PCIe 80GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 81559 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 2.0e12,
@@ -111,10 +137,14 @@ constexpr const Accelerator kTable[] = {
      .dense_flops_per_second = tflops(51, 378, 756.5, 756.5, 1513, 0, 1513, 0),
      .interconnect = "PCIe 5.0 x16",
      .interconnect_bytes_per_second_per_direction = 64e9,  // 128 GB/s both ways
-     .gpus_per_node = 8, .price_per_hour_usd = 2.39, .price_source = kRunPod,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 2.39,
+     .price_source = kRunPod,
      .sources = "NVIDIA H100 Tensor Core GPU datasheet, H100 PCIe column "
                 "(nvidia.com/en-us/data-center/h100); memory: nvidia-smi 81559MiB"},
-    {.id = "h100-nvl-94gb", .name = "NVIDIA H100 NVL 94GB", .vendor = "NVIDIA",
+    {.id = "h100-nvl-94gb",
+     .name = "NVIDIA H100 NVL 94GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 95830 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 3.9e12,
@@ -123,10 +153,14 @@ constexpr const Accelerator kTable[] = {
      // NVLink bridges (600 GB/s) join pairs only; the node-wide path is PCIe.
      .interconnect = "PCIe 5.0 x16",
      .interconnect_bytes_per_second_per_direction = 64e9,
-     .gpus_per_node = 8, .price_per_hour_usd = 3.07, .price_source = kRunPod,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 3.07,
+     .price_source = kRunPod,
      .sources = "NVIDIA H100 Tensor Core GPU datasheet, H100 NVL column "
                 "(nvidia.com/en-us/data-center/h100); memory: nvidia-smi 95830MiB"},
-    {.id = "h200", .name = "NVIDIA H200 SXM 141GB", .vendor = "NVIDIA",
+    {.id = "h200",
+     .name = "NVIDIA H200 SXM 141GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 143771 * kMiB,  // marketed as 141 GB
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 4.8e12,
@@ -134,10 +168,14 @@ constexpr const Accelerator kTable[] = {
      .dense_flops_per_second = tflops(67, 494.7, 989.4, 989.4, 1978.9, 0, 1978.9, 0),
      .interconnect = "NVLink 4 (NVSwitch)",
      .interconnect_bytes_per_second_per_direction = 450e9,
-     .gpus_per_node = 8, .price_per_hour_usd = 3.59, .price_source = kRunPod,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 3.59,
+     .price_source = kRunPod,
      .sources = "NVIDIA H200 Tensor Core GPU datasheet, H200 SXM column "
                 "(nvidia.com/en-us/data-center/h200); memory: nvidia-smi 143771MiB"},
-    {.id = "h200-nvl", .name = "NVIDIA H200 NVL 141GB", .vendor = "NVIDIA",
+    {.id = "h200-nvl",
+     .name = "NVIDIA H200 NVL 141GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 143771 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 4.8e12,
@@ -146,10 +184,14 @@ constexpr const Accelerator kTable[] = {
      // 2- or 4-way NVLink bridges (900 GB/s) join groups only; the node-wide path is PCIe.
      .interconnect = "PCIe 5.0 x16",
      .interconnect_bytes_per_second_per_direction = 64e9,
-     .gpus_per_node = 8, .price_per_hour_usd = 3.29, .price_source = kEstimate,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 3.29,
+     .price_source = kEstimate,
      .sources = "NVIDIA H200 Tensor Core GPU datasheet, H200 NVL column "
                 "(nvidia.com/en-us/data-center/h200); memory: nvidia-smi 143771MiB"},
-    {.id = "h20", .name = "NVIDIA H20 96GB", .vendor = "NVIDIA",
+    {.id = "h20",
+     .name = "NVIDIA H20 96GB",
+     .vendor = "NVIDIA",
      .memory_bytes = 97871 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 4.0e12,
@@ -157,11 +199,15 @@ constexpr const Accelerator kTable[] = {
      .dense_flops_per_second = tflops(44, 74, 148, 148, 296, 0, 296, 0),
      .interconnect = "NVLink 4 (NVSwitch)",
      .interconnect_bytes_per_second_per_direction = 450e9,
-     .gpus_per_node = 8, .price_per_hour_usd = 1.20, .price_source = kEstimate,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 1.20,
+     .price_source = kEstimate,
      .sources = "No public NVIDIA datasheet: H20 figures as reported from the partner spec sheet "
                 "(96 GB HBM3, 4.0 TB/s, FP16 148 / FP8 296 TFLOPS dense, NVLink 900 GB/s); "
                 "memory: nvidia-smi 97871MiB"},
-    {.id = "gh200", .name = "NVIDIA GH200 Grace Hopper (96GB HBM3)", .vendor = "NVIDIA",
+    {.id = "gh200",
+     .name = "NVIDIA GH200 Grace Hopper (96GB HBM3)",
+     .vendor = "NVIDIA",
      // GPU HBM only. The Grace LPDDR5X (up to 480 GB) is reachable over NVLink-C2C but is slower.
      .memory_bytes = 97871 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
@@ -169,11 +215,15 @@ constexpr const Accelerator kTable[] = {
      .dense_flops_per_second = tflops(67, 494, 990, 990, 1979, 0, 1979, 0),
      .interconnect = "NVLink 4",
      .interconnect_bytes_per_second_per_direction = 450e9,
-     .gpus_per_node = 1, .price_per_hour_usd = 1.49, .price_source = kLambda,
+     .gpus_per_node = 1,
+     .price_per_hour_usd = 1.49,
+     .price_source = kLambda,
      .sources = "NVIDIA GH200 Grace Hopper Superchip datasheet, 96GB HBM3 variant "
                 "(nvidia.com/en-us/data-center/grace-hopper-superchip); "
                 "memory: nvidia-smi 97871MiB (GH200 480GB)"},
-    {.id = "b200", .name = "NVIDIA B200 (HGX, 180GB)", .vendor = "NVIDIA",
+    {.id = "b200",
+     .name = "NVIDIA B200 (HGX, 180GB)",
+     .vendor = "NVIDIA",
      .memory_bytes = 183359 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 7.7e12,
@@ -181,10 +231,14 @@ constexpr const Accelerator kTable[] = {
      .dense_flops_per_second = tflops(75, 1100, 2250, 2250, 4500, 9000, 4500, 0),
      .interconnect = "NVLink 5 (NVSwitch)",
      .interconnect_bytes_per_second_per_direction = 900e9,  // 1.8 TB/s total
-     .gpus_per_node = 8, .price_per_hour_usd = 4.99, .price_source = kRunPod,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 4.99,
+     .price_source = kRunPod,
      .sources = "NVIDIA HGX B200 specifications, per-GPU column (nvidia.com/en-us/data-center/hgx); "
                 "memory: nvidia-smi 183359MiB"},
-    {.id = "gb200", .name = "NVIDIA GB200 (per Blackwell GPU, 186GB)", .vendor = "NVIDIA",
+    {.id = "gb200",
+     .name = "NVIDIA GB200 (per Blackwell GPU, 186GB)",
+     .vendor = "NVIDIA",
      .memory_bytes = 189471 * kMiB,
      .memory_convention = MemoryConvention::driver_reported,
      .memory_bandwidth_bytes_per_second = 8.0e12,
@@ -193,7 +247,9 @@ constexpr const Accelerator kTable[] = {
      // A compute tray (one OS node) holds 4 GPUs; the NVLink domain spans the 72-GPU rack.
      .interconnect = "NVLink 5 (NVL72 switch tray)",
      .interconnect_bytes_per_second_per_direction = 900e9,
-     .gpus_per_node = 4, .price_per_hour_usd = 6.00, .price_source = kEstimate,
+     .gpus_per_node = 4,
+     .price_per_hour_usd = 6.00,
+     .price_source = kEstimate,
      .sources = "NVIDIA GB200 NVL72 specifications, per-GPU figures "
                 "(nvidia.com/en-us/data-center/gb200-nvl72); memory: nvidia-smi 189471MiB"},
 };

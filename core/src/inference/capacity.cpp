@@ -14,7 +14,8 @@ namespace {
 
 // `Weights` is the tensor list or precomputed LayoutWeights: both feed inference_memory().
 template <typename Weights>
-bool fits(const ModelDescription& model, const Weights& weights, const InferenceWorkload& workload, std::int64_t budget) {
+bool fits(const ModelDescription& model, const Weights& weights, const InferenceWorkload& workload,
+          std::int64_t budget) {
   try {
     return inference_memory(model, weights, workload).totals.total_bytes_per_gpu <= budget;
   } catch (const std::overflow_error&) {
@@ -35,8 +36,10 @@ template <typename Predicate>
 std::int64_t largest_passing(std::int64_t low, std::int64_t high, Predicate ok) {
   while (low < high) {
     const std::int64_t middle = low + (high - low + 1) / 2;
-    if (ok(middle)) low = middle;
-    else high = middle - 1;
+    if (ok(middle))
+      low = middle;
+    else
+      high = middle - 1;
   }
   return low;
 }
@@ -45,7 +48,8 @@ std::string budget_text(const InferenceWorkload& workload, const Accelerator& gp
   const std::int64_t limit = gpu_memory_limit_bytes(gpu);
   const std::string what = limit < gpu.memory_bytes ? " B (" + std::string(gpu.name) + ", GPU working-set limit) = "
                                                     : " B (" + std::string(gpu.name) + ") = ";
-  return detail::two_decimals(workload.gpu_memory_utilization) + " x " + std::to_string(limit) + what + std::to_string(budget) + " B";
+  return detail::two_decimals(workload.gpu_memory_utilization) + " x " + std::to_string(limit) + what +
+         std::to_string(budget) + " B";
 }
 
 // Why nothing fits at the smallest setting: the first term that alone exhausts the budget.
@@ -71,7 +75,8 @@ CapacityAnswer max_batch_size(const ModelDescription& model, const std::vector<W
   if (single.totals.total_bytes_per_gpu > budget) {
     answer.limited_by = first_blocker(single, budget);
     answer.formula = "one sequence of " + std::to_string(workload.context_tokens) + " tokens needs " +
-                     std::to_string(single.totals.total_bytes_per_gpu) + " B > budget " + budget_text(workload, gpu, budget);
+                     std::to_string(single.totals.total_bytes_per_gpu) + " B > budget " +
+                     budget_text(workload, gpu, budget);
     return answer;
   }
   answer.value = largest_passing(1, std::int64_t{1} << 24, [&](std::int64_t batch) {
@@ -102,15 +107,18 @@ CapacityAnswer max_context_tokens(const ModelDescription& model, const std::vect
                      " B > budget " + budget_text(workload, gpu, budget);
     return answer;
   }
-  const std::int64_t model_limit = model.max_position_embeddings > 0 ? model.max_position_embeddings : (std::int64_t{1} << 32);
+  const std::int64_t model_limit =
+      model.max_position_embeddings > 0 ? model.max_position_embeddings : (std::int64_t{1} << 32);
   answer.value = largest_passing(1, model_limit, [&](std::int64_t context) {
     candidate.context_tokens = context;
     return fits(model, weights, candidate, budget);
   });
-  answer.limited_by = answer.value == model_limit && model.max_position_embeddings > 0 ? "max_position_embeddings" : "kv_cache";
-  answer.formula = "longest context per sequence at batch " + std::to_string(workload.batch_size) +
-                   " within budget " + budget_text(workload, gpu, budget) +
-                   (answer.limited_by == "max_position_embeddings" ? "; capped by the model's max_position_embeddings" : "");
+  answer.limited_by =
+      answer.value == model_limit && model.max_position_embeddings > 0 ? "max_position_embeddings" : "kv_cache";
+  answer.formula =
+      "longest context per sequence at batch " + std::to_string(workload.batch_size) + " within budget " +
+      budget_text(workload, gpu, budget) +
+      (answer.limited_by == "max_position_embeddings" ? "; capped by the model's max_position_embeddings" : "");
   return answer;
 }
 
@@ -146,8 +154,10 @@ CapacityAnswer min_gpus(const ModelDescription& model, const std::vector<WeightT
       std::vector<std::int64_t> per_layer(static_cast<std::size_t>(layers), 0);
       for (const auto& tensor : tensors_on_busiest_gpu(model, tensors, candidate.layout)) {
         b.rank_parameters += tensor.parameters();
-        if (tensor.layer >= 0) per_layer[static_cast<std::size_t>(tensor.layer)] += tensor.parameters();
-        else if (tensor.group != ParameterGroup::lm_head) b.first_stage_extra += tensor.parameters();
+        if (tensor.layer >= 0)
+          per_layer[static_cast<std::size_t>(tensor.layer)] += tensor.parameters();
+        else if (tensor.group != ParameterGroup::lm_head)
+          b.first_stage_extra += tensor.parameters();
         if (tensor.layer < 0 && tensor.group != ParameterGroup::embedding) b.last_stage_extra += tensor.parameters();
       }
       b.lightest_layer = per_layer.empty() ? 0 : *std::min_element(per_layer.begin(), per_layer.end());
@@ -173,10 +183,10 @@ CapacityAnswer min_gpus(const ModelDescription& model, const std::vector<WeightT
       candidate.layout.pipeline_parallel = pp;
       candidate.layout.data_parallel = 1;
       const double lightest = static_cast<double>(b.lightest_layer);
-      const double busiest_parameters = std::max(
-          {static_cast<double>(b.rank_parameters) / static_cast<double>(pp),
-           lightest * static_cast<double>((layers + pp - 1) / pp) + static_cast<double>(b.first_stage_extra),
-           lightest * static_cast<double>(layers / pp) + static_cast<double>(b.last_stage_extra)});
+      const double busiest_parameters =
+          std::max({static_cast<double>(b.rank_parameters) / static_cast<double>(pp),
+                    lightest * static_cast<double>((layers + pp - 1) / pp) + static_cast<double>(b.first_stage_extra),
+                    lightest * static_cast<double>(layers / pp) + static_cast<double>(b.last_stage_extra)});
       // (a relative slack of 1e-9 keeps the bound strict under double rounding)
       const double limit = static_cast<double>(budget) * (1.0 + 1e-9);
       const double floor_without_kv = busiest_parameters * floor_bytes + static_cast<double>(b.fixed_bytes);

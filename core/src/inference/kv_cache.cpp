@@ -25,7 +25,8 @@ constexpr KvCacheDtypeInfo kv_dtypes[] = {
 };
 
 std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return text;
 }
 
@@ -58,10 +59,14 @@ const KvCacheDtypeInfo& kv_cache_dtype_info(KvCacheDtype dtype) {
 const KvCacheDtypeInfo* find_kv_cache_dtype(const std::string& id) {
   const std::string key = lowercase(id);
   std::string canonical = key;
-  if (key == "auto" || key == "bfloat16") canonical = "bf16";
-  else if (key == "float16" || key == "half") canonical = "fp16";
-  else if (key == "float32" || key == "float") canonical = "fp32";
-  else if (key == "fp8_e4m3" || key == "fp8_e5m2" || key == "fp8-e4m3" || key == "fp8-e5m2") canonical = "fp8";
+  if (key == "auto" || key == "bfloat16")
+    canonical = "bf16";
+  else if (key == "float16" || key == "half")
+    canonical = "fp16";
+  else if (key == "float32" || key == "float")
+    canonical = "fp32";
+  else if (key == "fp8_e4m3" || key == "fp8_e5m2" || key == "fp8-e4m3" || key == "fp8-e5m2")
+    canonical = "fp8";
   for (const auto& info : kv_dtypes)
     if (canonical == info.id) return &info;
   return nullptr;
@@ -91,7 +96,8 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
     const LayerShape& layer = model.layer_kinds[kind];
     const std::int64_t per_layer = kv_cache_bytes_per_token_per_layer(layer, workload.kv_cache_dtype);
     figure.bytes_per_token = detail::checked_sum(
-        figure.bytes_per_token, detail::checked_product(per_layer, layer.layer_count, "the KV cache per token"), "the KV cache per token");
+        figure.bytes_per_token, detail::checked_product(per_layer, layer.layer_count, "the KV cache per token"),
+        "the KV cache per token");
     const std::int64_t layers_here = layers_of_kind[kind];
     if (per_layer == 0 || layers_here == 0) continue;
 
@@ -99,26 +105,30 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
     term.layer_kind = kind;
     term.layers = layers_here;
     term.bytes_per_token_per_layer = per_layer;
-    std::int64_t tokens = layer.attention.sliding_window > 0 ? std::min(context, layer.attention.sliding_window) : context;
+    std::int64_t tokens =
+        layer.attention.sliding_window > 0 ? std::min(context, layer.attention.sliding_window) : context;
     if (workload.kv_block_tokens > 0) tokens = ceil_div(tokens, workload.kv_block_tokens) * workload.kv_block_tokens;
     term.cached_tokens_per_sequence = tokens;
     // Key/value heads split over tensor-parallel ranks; with fewer heads than ranks each rank keeps
     // one (replicated) head, as vLLM does. The MLA latent is shared by all heads: every rank keeps it.
-    const std::int64_t share_numerator = layer.attention.is_multi_latent() ? 1 : detail::kv_heads_per_rank(layer.attention, tp);
+    const std::int64_t share_numerator =
+        layer.attention.is_multi_latent() ? 1 : detail::kv_heads_per_rank(layer.attention, tp);
     const std::int64_t share_denominator = layer.attention.is_multi_latent() ? 1 : layer.attention.num_kv_heads;
     const std::int64_t per_rank_per_token = per_layer * share_numerator / share_denominator;
     constexpr const char* what = "the KV cache of this batch and context";
     term.bytes = detail::checked_product(
-        detail::checked_product(detail::checked_product(per_rank_per_token, tokens, what), workload.batch_size, what), layers_here, what);
+        detail::checked_product(detail::checked_product(per_rank_per_token, tokens, what), workload.batch_size, what),
+        layers_here, what);
     figure.bytes = detail::checked_sum(figure.bytes, term.bytes, "the KV cache of this batch and context");
     if (!with_text) continue;
-    term.formula = std::to_string(per_layer) + " B/token/layer" +
-                   (share_numerator != share_denominator
-                        ? " x " + std::to_string(share_numerator) + "/" + std::to_string(share_denominator) + " kv heads on this rank"
-                        : std::string()) +
-                   " x " + std::to_string(tokens) + " tokens" +
-                   (layer.attention.sliding_window > 0 ? " (window " + std::to_string(layer.attention.sliding_window) + ")" : "") +
-                   " x batch " + std::to_string(workload.batch_size) + " x " + std::to_string(layers_here) + " layers";
+    term.formula =
+        std::to_string(per_layer) + " B/token/layer" +
+        (share_numerator != share_denominator ? " x " + std::to_string(share_numerator) + "/" +
+                                                    std::to_string(share_denominator) + " kv heads on this rank"
+                                              : std::string()) +
+        " x " + std::to_string(tokens) + " tokens" +
+        (layer.attention.sliding_window > 0 ? " (window " + std::to_string(layer.attention.sliding_window) + ")" : "") +
+        " x batch " + std::to_string(workload.batch_size) + " x " + std::to_string(layers_here) + " layers";
     figure.terms.push_back(std::move(term));
   }
   if (!with_text) return figure;

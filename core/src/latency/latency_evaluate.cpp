@@ -53,9 +53,12 @@ void finish_phase(LatencyPhase& p) {
   for (std::size_t i = 0; i < kLatencyOpCount; ++i) {
     const auto op = static_cast<LatencyOp>(i);
     const bool link = op == LatencyOp::tp_collectives || op == LatencyOp::pp_transfer || op == LatencyOp::ep_all_to_all;
-    if (p.seconds[i] <= 0) p.bound[i] = LatencyBound::none;
-    else if (link) p.bound[i] = LatencyBound::interconnect;
-    else p.bound[i] = p.compute_seconds[i] >= p.memory_seconds[i] ? LatencyBound::compute : LatencyBound::memory;
+    if (p.seconds[i] <= 0)
+      p.bound[i] = LatencyBound::none;
+    else if (link)
+      p.bound[i] = LatencyBound::interconnect;
+    else
+      p.bound[i] = p.compute_seconds[i] >= p.memory_seconds[i] ? LatencyBound::compute : LatencyBound::memory;
     p.total_seconds += p.seconds[i];
     if (p.seconds[i] > longest) {
       longest = p.seconds[i];
@@ -74,9 +77,12 @@ void check(bool ok, const char* message) {
 class Splits {
  public:
   Splits(const PreparedLatencyModel& pm, const ParallelLayout& layout) : pm_(pm), layout_(layout) {
-    for (std::size_t i = 0; i < std::min(kCached, pm.kinds.size()); ++i) cached_[i] = detail::layer_split(pm.kinds[i], layout);
+    for (std::size_t i = 0; i < std::min(kCached, pm.kinds.size()); ++i)
+      cached_[i] = detail::layer_split(pm.kinds[i], layout);
   }
-  KindSplit operator[](std::size_t i) const { return i < kCached ? cached_[i] : detail::layer_split(pm_.kinds[i], layout_); }
+  KindSplit operator[](std::size_t i) const {
+    return i < kCached ? cached_[i] : detail::layer_split(pm_.kinds[i], layout_);
+  }
 
  private:
   static constexpr std::size_t kCached = 8;
@@ -158,8 +164,7 @@ void decode_attention_pass(Accumulator& acc, const PreparedLatencyModel& pm, con
     const LatencyLayerKind& k = pm.kinds[i];
     if (k.encoder) continue;
     const double attended = k.sliding_window > 0 ? std::min(cache_tokens, k.sliding_window) : cache_tokens;
-    const OpCost c = attention_decode(k, in.split[i], in.batch, attended, in.a,
-                                      k.kv_cache_bytes_per_token[in.kv]);
+    const OpCost c = attention_decode(k, in.split[i], in.batch, attended, in.a, k.kv_cache_bytes_per_token[in.kv]);
     acc.op(LatencyOp::attention, c.flops, r.activation_flops_per_second, c.bytes, static_cast<double>(k.layers));
   }
 }

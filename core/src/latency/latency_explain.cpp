@@ -23,10 +23,16 @@ double rate_of(LatencyOp op, const LatencyRates& r, ComputeDtype& dtype) {
     case LatencyOp::output_projection:
     case LatencyOp::mlp:
     case LatencyOp::moe_experts:
-    case LatencyOp::moe_shared_experts: dtype = r.matmul_dtype; return r.matmul_flops_per_second;
+    case LatencyOp::moe_shared_experts:
+      dtype = r.matmul_dtype;
+      return r.matmul_flops_per_second;
     case LatencyOp::embedding:
-    case LatencyOp::norms: dtype = ComputeDtype::fp32; return r.vector_flops_per_second;
-    default: dtype = r.activation_dtype; return r.activation_flops_per_second;
+    case LatencyOp::norms:
+      dtype = ComputeDtype::fp32;
+      return r.vector_flops_per_second;
+    default:
+      dtype = r.activation_dtype;
+      return r.activation_flops_per_second;
   }
 }
 
@@ -41,19 +47,24 @@ std::string op_formula(LatencyOp op, const LatencyPhase& p, const LatencyRates& 
   if (is_link(op)) {
     const double link = link_of(op, r);
     const double floors = p.seconds[i] - p.bytes[i] / link;
-    return detail::four_significant_digits(p.bytes[i]) + " B sent / " + detail::four_significant_digits(link) + " B/s (link x efficiency) + " + detail::four_significant_digits(floors) +
+    return detail::four_significant_digits(p.bytes[i]) + " B sent / " + detail::four_significant_digits(link) +
+           " B/s (link x efficiency) + " + detail::four_significant_digits(floors) +
            " s of latency floors = " + detail::four_significant_digits(p.seconds[i]) + " s";
   }
   ComputeDtype dtype = ComputeDtype::bf16;
   const double rate = rate_of(op, r, dtype);
-  const std::string compute = detail::four_significant_digits(p.flops[i]) + " FLOP / " + detail::four_significant_digits(rate) + " FLOP/s (" + compute_dtype_name(dtype) +
+  const std::string compute = detail::four_significant_digits(p.flops[i]) + " FLOP / " +
+                              detail::four_significant_digits(rate) + " FLOP/s (" + compute_dtype_name(dtype) +
                               " peak x efficiency)";
-  const std::string memory = detail::four_significant_digits(p.bytes[i]) + " B / " + detail::four_significant_digits(r.hbm_bytes_per_second) + " B/s (HBM x efficiency)";
+  const std::string memory = detail::four_significant_digits(p.bytes[i]) + " B / " +
+                             detail::four_significant_digits(r.hbm_bytes_per_second) + " B/s (HBM x efficiency)";
   const double single = std::max(p.compute_seconds[i], p.memory_seconds[i]);
   if (std::abs(single - p.seconds[i]) <= 1e-9 * p.seconds[i])
     return "max(" + compute + ", " + memory + ") = " + detail::four_significant_digits(p.seconds[i]) + " s";
-  return "sum over layer kinds of max(FLOP time, byte time); in all " + compute + " = " + detail::four_significant_digits(p.compute_seconds[i]) +
-         " s, " + memory + " = " + detail::four_significant_digits(p.memory_seconds[i]) + " s; time " + detail::four_significant_digits(p.seconds[i]) + " s";
+  return "sum over layer kinds of max(FLOP time, byte time); in all " + compute + " = " +
+         detail::four_significant_digits(p.compute_seconds[i]) + " s, " + memory + " = " +
+         detail::four_significant_digits(p.memory_seconds[i]) + " s; time " +
+         detail::four_significant_digits(p.seconds[i]) + " s";
 }
 
 void add_phase(LatencyExplanation& x, const char* name, const LatencyPhase& p, const LatencyRates& r) {
@@ -81,47 +92,61 @@ LatencyExplanation explain_latency(const PreparedLatencyModel& model, const Infe
   const std::string batch = std::to_string(workload.batch_size), prompt = std::to_string(request.prompt_tokens);
   const std::string generated = std::to_string(request.generated_tokens);
   const double steps = static_cast<double>(request.generated_tokens - 1);
-  x.summary.push_back("time to first token = prefill of " + batch + " x " + prompt + " tokens = " + detail::four_significant_digits(e.totals.prefill_seconds) +
-                      " s (dominated by " + latency_op_name(e.prefill.dominant_op) + ", " +
-                      latency_bound_name(e.prefill.dominant_bound) + "-bound)");
-  x.summary.push_back("decode step attending " + std::to_string(request.prompt_tokens + 1) + " tokens = " +
-                      detail::four_significant_digits(e.totals.decode_step_first_seconds) + " s; attending " +
-                      std::to_string(request.prompt_tokens + std::max<std::int64_t>(1, request.generated_tokens - 1)) +
-                      " tokens = " + detail::four_significant_digits(e.totals.decode_step_last_seconds) + " s (dominated by " +
-                      latency_op_name(e.decode_last.dominant_op) + ", " + latency_bound_name(e.decode_last.dominant_bound) +
+  x.summary.push_back("time to first token = prefill of " + batch + " x " + prompt +
+                      " tokens = " + detail::four_significant_digits(e.totals.prefill_seconds) + " s (dominated by " +
+                      latency_op_name(e.prefill.dominant_op) + ", " + latency_bound_name(e.prefill.dominant_bound) +
                       "-bound)");
-  x.summary.push_back("decode total = sum over the " + detail::four_significant_digits(steps) + " steps after the first token, closed form = " +
+  x.summary.push_back(
+      "decode step attending " + std::to_string(request.prompt_tokens + 1) +
+      " tokens = " + detail::four_significant_digits(e.totals.decode_step_first_seconds) + " s; attending " +
+      std::to_string(request.prompt_tokens + std::max<std::int64_t>(1, request.generated_tokens - 1)) +
+      " tokens = " + detail::four_significant_digits(e.totals.decode_step_last_seconds) + " s (dominated by " +
+      latency_op_name(e.decode_last.dominant_op) + ", " + latency_bound_name(e.decode_last.dominant_bound) + "-bound)");
+  x.summary.push_back("decode total = sum over the " + detail::four_significant_digits(steps) +
+                      " steps after the first token, closed form = " +
                       detail::four_significant_digits(e.totals.decode_total_seconds) + " s");
-  x.summary.push_back("end to end = " + detail::four_significant_digits(e.totals.prefill_seconds) + " + " + detail::four_significant_digits(e.totals.decode_total_seconds) + " = " +
-                      detail::four_significant_digits(e.totals.end_to_end_seconds) + " s; per request " + generated + " / " + detail::four_significant_digits(e.totals.end_to_end_seconds) +
-                      " = " + detail::four_significant_digits(e.totals.request_tokens_per_second) + " tokens/s; batch " + batch + " x " + generated + " / " +
-                      detail::four_significant_digits(e.totals.end_to_end_seconds) + " = " + detail::four_significant_digits(e.totals.batch_tokens_per_second) + " tokens/s");
+  x.summary.push_back("end to end = " + detail::four_significant_digits(e.totals.prefill_seconds) + " + " +
+                      detail::four_significant_digits(e.totals.decode_total_seconds) + " = " +
+                      detail::four_significant_digits(e.totals.end_to_end_seconds) + " s; per request " + generated +
+                      " / " + detail::four_significant_digits(e.totals.end_to_end_seconds) + " = " +
+                      detail::four_significant_digits(e.totals.request_tokens_per_second) + " tokens/s; batch " +
+                      batch + " x " + generated + " / " + detail::four_significant_digits(e.totals.end_to_end_seconds) +
+                      " = " + detail::four_significant_digits(e.totals.batch_tokens_per_second) + " tokens/s");
   const double mean_step = steps > 0 ? e.totals.decode_total_seconds / steps : e.totals.decode_step_first_seconds;
   const std::string per_second = "$" + detail::four_significant_digits(e.totals.price_per_hour_usd) + "/3600";
-  x.summary.push_back("price = " + std::to_string(e.totals.gpus) + " GPUs x $" +
-                      detail::four_significant_digits(e.totals.price_per_hour_usd / static_cast<double>(e.totals.gpus)) + "/h = $" + detail::four_significant_digits(e.totals.price_per_hour_usd) +
-                      "/h; input " + per_second + " x " + detail::four_significant_digits(e.totals.prefill_seconds) + " s / (" + batch + " x " + prompt +
-                      " tokens) x 1e6 = $" + detail::four_significant_digits(e.totals.cost_per_million_input_tokens_usd) + " per million; output " +
-                      per_second + " x " + detail::four_significant_digits(mean_step) + " s per step / " + batch + " tokens x 1e6 = $" +
-                      detail::four_significant_digits(e.totals.cost_per_million_output_tokens_usd) + " per million");
-  x.summary.push_back("weights per GPU " + detail::four_significant_digits(e.weight_bytes_per_gpu) + " B; read per decode step " +
-                      detail::four_significant_digits(e.decode_weight_bytes_read_per_gpu) + " B (routed experts: expected distinct experts touched)");
+  x.summary.push_back(
+      "price = " + std::to_string(e.totals.gpus) + " GPUs x $" +
+      detail::four_significant_digits(e.totals.price_per_hour_usd / static_cast<double>(e.totals.gpus)) + "/h = $" +
+      detail::four_significant_digits(e.totals.price_per_hour_usd) + "/h; input " + per_second + " x " +
+      detail::four_significant_digits(e.totals.prefill_seconds) + " s / (" + batch + " x " + prompt +
+      " tokens) x 1e6 = $" + detail::four_significant_digits(e.totals.cost_per_million_input_tokens_usd) +
+      " per million; output " + per_second + " x " + detail::four_significant_digits(mean_step) + " s per step / " +
+      batch + " tokens x 1e6 = $" + detail::four_significant_digits(e.totals.cost_per_million_output_tokens_usd) +
+      " per million");
+  x.summary.push_back("weights per GPU " + detail::four_significant_digits(e.weight_bytes_per_gpu) +
+                      " B; read per decode step " +
+                      detail::four_significant_digits(e.decode_weight_bytes_read_per_gpu) +
+                      " B (routed experts: expected distinct experts touched)");
 
-  x.assumptions.push_back("efficiencies: flops " + detail::four_significant_digits(assumptions.flops_efficiency) + ", HBM " +
-                          detail::four_significant_digits(assumptions.hbm_efficiency) + ", interconnect " + detail::four_significant_digits(assumptions.interconnect_efficiency) +
+  x.assumptions.push_back("efficiencies: flops " + detail::four_significant_digits(assumptions.flops_efficiency) +
+                          ", HBM " + detail::four_significant_digits(assumptions.hbm_efficiency) + ", interconnect " +
+                          detail::four_significant_digits(assumptions.interconnect_efficiency) +
                           " (docs/latency.md gives the sources)");
   x.assumptions.push_back(std::string("weight products in ") + compute_dtype_name(r.matmul_dtype) +
                           "; attention core, router and lm_head in " + compute_dtype_name(r.activation_dtype) +
                           "; norms on the fp32 vector units");
   x.assumptions.push_back("collectives: ring, 2(n-1)/n x message / link for all-reduce, plus " +
-                          detail::four_significant_digits(assumptions.collective_base_latency_seconds) + " s per collective and " +
-                          detail::four_significant_digits(r.tp_hop_seconds) + " s per ring step (NCCL's latency model)");
+                          detail::four_significant_digits(assumptions.collective_base_latency_seconds) +
+                          " s per collective and " + detail::four_significant_digits(r.tp_hop_seconds) +
+                          " s per ring step (NCCL's latency model)");
   x.assumptions.push_back("prefill: logits for the last position of each sequence only" +
                           std::string(workload.logits_all_positions ? " (overridden: all positions)" : "") +
                           "; the first generated token comes from prefill");
-  x.assumptions.push_back("MoE: experts touched by a step of B tokens, top-k of E: E x (1 - (1 - k/E)^B), each read once");
-  x.assumptions.push_back("llm-analysis fields: decode_latency attends prompt + generated tokens and is charged for "
-                          "every generated token; costs over tp x pp GPUs");
+  x.assumptions.push_back(
+      "MoE: experts touched by a step of B tokens, top-k of E: E x (1 - (1 - k/E)^B), each read once");
+  x.assumptions.push_back(
+      "llm-analysis fields: decode_latency attends prompt + generated tokens and is charged for "
+      "every generated token; costs over tp x pp GPUs");
   return x;
 }
 

@@ -27,8 +27,8 @@ struct TotalAccumulator {
   void link(LatencyOp, double, double seconds, double times) { total += seconds * times; }
 };
 
-inline OpCost attention_prefill(const LatencyLayerKind& k, const KindSplit& s, double sequences, double prompt, double a,
-                         double kv_bytes, bool flash, bool causal) {
+inline OpCost attention_prefill(const LatencyLayerKind& k, const KindSplit& s, double sequences, double prompt,
+                                double a, double kv_bytes, bool flash, bool causal) {
   const double tokens = sequences * prompt;
   // FlashAttention skips fully masked blocks: causal work is the attended pairs. Eager attention
   // multiplies the whole square and masks it.
@@ -45,16 +45,16 @@ inline OpCost attention_prefill(const LatencyLayerKind& k, const KindSplit& s, d
     c.bytes += tokens * a * k.kv_heads * s.kv_share * (k.qk_head_dim + k.v_head_dim);  // k, v read
   }
   c.flops += 2 * sequences * s.heads * pairs * (qk_dim + k.v_head_dim);  // q.k^T and p.v
-  c.bytes += tokens * a * s.heads * (qk_dim + k.v_head_dim);              // q read, output written
-  c.bytes += tokens * kv_bytes * s.kv_share;                               // cache written
+  c.bytes += tokens * a * s.heads * (qk_dim + k.v_head_dim);             // q read, output written
+  c.bytes += tokens * kv_bytes * s.kv_share;                             // cache written
   // Eager: scores written, read by softmax, probabilities written, read by p.v.
   if (!flash) c.bytes += 4 * sequences * s.heads * prompt * prompt * a;
   return c;
 }
 
 // One decode step of `sequences` tokens attending `attended` cached tokens each: linear in attended.
-inline OpCost attention_decode(const LatencyLayerKind& k, const KindSplit& s, double sequences, double attended, double a,
-                        double kv_bytes) {
+inline OpCost attention_decode(const LatencyLayerKind& k, const KindSplit& s, double sequences, double attended,
+                               double a, double kv_bytes) {
   OpCost c;
   if (k.multi_latent) {
     // Absorbed MLA (DeepSeek-V2 §2.1.3 and Appendix C): W_UK folds into the query and W_UV into
@@ -82,8 +82,9 @@ void add_layer_ops(Accumulator& acc, const LatencyRates& r, const LatencyLayerKi
     qkv_bytes += tokens * a * (hidden + k.q_lora_rank + s.heads * k.qk_head_dim + k.kv_lora_rank + k.rope_head_dim);
   } else {
     qkv_flops += 2 * tokens * k.key_value.matrix_params * s.kv_share;
-    qkv_bytes += k.key_value.bytes * s.kv_share +
-                 tokens * a * (hidden + s.heads * k.qk_head_dim + k.kv_heads * s.kv_share * (k.qk_head_dim + k.v_head_dim));
+    qkv_bytes +=
+        k.key_value.bytes * s.kv_share +
+        tokens * a * (hidden + s.heads * k.qk_head_dim + k.kv_heads * s.kv_share * (k.qk_head_dim + k.v_head_dim));
   }
   acc.op(LatencyOp::qkv_projection, qkv_flops, r.matmul_flops_per_second, qkv_bytes, n);
   acc.op(LatencyOp::output_projection, 2 * tokens * k.output.matrix_params / tp, r.matmul_flops_per_second,
@@ -146,11 +147,12 @@ void add_model_ops(Accumulator& acc, const LatencyRates& r, const PreparedLatenc
          pm.lm_head.bytes / tp + lm_rows * a * (h + pm.vocab / tp), 1);
   if (tp > 1) {
     const double embed = tokens * h * a, logits = lm_rows * pm.vocab * a;
-    acc.link(LatencyOp::tp_collectives, 2 * (tp - 1) / tp * embed + (tp - 1) / tp * logits,
-             ring_all_reduce_seconds(embed, tp, r.tp_link_bytes_per_second, r.tp_hop_seconds, r.collective_base_seconds) +
-                 ring_all_gather_seconds(logits, tp, r.tp_link_bytes_per_second, r.tp_hop_seconds,
-                                         r.collective_base_seconds),
-             1);
+    acc.link(
+        LatencyOp::tp_collectives, 2 * (tp - 1) / tp * embed + (tp - 1) / tp * logits,
+        ring_all_reduce_seconds(embed, tp, r.tp_link_bytes_per_second, r.tp_hop_seconds, r.collective_base_seconds) +
+            ring_all_gather_seconds(logits, tp, r.tp_link_bytes_per_second, r.tp_hop_seconds,
+                                    r.collective_base_seconds),
+        1);
   }
   if (pp > 1) {
     const double message = tokens * h * a;

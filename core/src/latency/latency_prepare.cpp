@@ -18,52 +18,83 @@ bool is_routed_expert(TensorRole role) {
 
 // Where a layer tensor's time is charged.
 enum class Bucket : std::uint8_t {
-  query, key_value, attention_replicated, kv_up, output, mlp, router, expert, shared, norms, count_
+  query,
+  key_value,
+  attention_replicated,
+  kv_up,
+  output,
+  mlp,
+  router,
+  expert,
+  shared,
+  norms,
+  count_
 };
 constexpr std::size_t kBuckets = static_cast<std::size_t>(Bucket::count_);
 
 Bucket bucket_of(const WeightTensor& t) {
   switch (t.role) {
-    case TensorRole::attention_query: return Bucket::query;
+    case TensorRole::attention_query:
+      return Bucket::query;
     case TensorRole::attention_key:
-    case TensorRole::attention_value: return Bucket::key_value;
+    case TensorRole::attention_value:
+      return Bucket::key_value;
     case TensorRole::attention_query_down:
     case TensorRole::attention_kv_down:
     case TensorRole::attention_sink:
-    case TensorRole::relative_position_bias: return Bucket::attention_replicated;
-    case TensorRole::attention_kv_up: return Bucket::kv_up;
-    case TensorRole::attention_output: return Bucket::output;
+    case TensorRole::relative_position_bias:
+      return Bucket::attention_replicated;
+    case TensorRole::attention_kv_up:
+      return Bucket::kv_up;
+    case TensorRole::attention_output:
+      return Bucket::output;
     case TensorRole::mlp_gate:
     case TensorRole::mlp_up:
-    case TensorRole::mlp_down: return Bucket::mlp;
+    case TensorRole::mlp_down:
+      return Bucket::mlp;
     case TensorRole::expert_gate:
     case TensorRole::expert_up:
-    case TensorRole::expert_down: return Bucket::expert;
+    case TensorRole::expert_down:
+      return Bucket::expert;
     case TensorRole::shared_expert_gate:
     case TensorRole::shared_expert_up:
-    case TensorRole::shared_expert_down: return Bucket::shared;
-    case TensorRole::router: return Bucket::router;
-    case TensorRole::norm: return Bucket::norms;
-    default: break;
+    case TensorRole::shared_expert_down:
+      return Bucket::shared;
+    case TensorRole::router:
+      return Bucket::router;
+    case TensorRole::norm:
+      return Bucket::norms;
+    default:
+      break;
   }
   // Biases follow their group (q/k/v/o biases all go with the query: a few vectors per layer).
   switch (t.group) {
-    case ParameterGroup::mlp: return Bucket::mlp;
-    case ParameterGroup::routed_experts: return Bucket::expert;
-    case ParameterGroup::shared_experts: return Bucket::shared;
-    case ParameterGroup::router: return Bucket::router;
-    case ParameterGroup::norms: return Bucket::norms;
-    default: return Bucket::query;
+    case ParameterGroup::mlp:
+      return Bucket::mlp;
+    case ParameterGroup::routed_experts:
+      return Bucket::expert;
+    case ParameterGroup::shared_experts:
+      return Bucket::shared;
+    case ParameterGroup::router:
+      return Bucket::router;
+    case ParameterGroup::norms:
+      return Bucket::norms;
+    default:
+      return Bucket::query;
   }
 }
 
 MatmulPrecision matmul_precision_of(WeightFormat format) {
   switch (format) {
-    case WeightFormat::fp32: return MatmulPrecision::fp32;
+    case WeightFormat::fp32:
+      return MatmulPrecision::fp32;
     case WeightFormat::fp8_e4m3_per_tensor:
-    case WeightFormat::fp8_e4m3_block128: return MatmulPrecision::fp8;
-    case WeightFormat::nvfp4: return MatmulPrecision::fp4;  // W4A4 on chips with an fp4 path
-    default: return MatmulPrecision::activation_16bit;       // 16-bit and weight-only formats
+    case WeightFormat::fp8_e4m3_block128:
+      return MatmulPrecision::fp8;
+    case WeightFormat::nvfp4:
+      return MatmulPrecision::fp4;  // W4A4 on chips with an fp4 path
+    default:
+      return MatmulPrecision::activation_16bit;  // 16-bit and weight-only formats
   }
 }
 
@@ -86,12 +117,13 @@ std::vector<double> bytes_per_tensor(const std::vector<WeightTensor>& tensors, c
     return bytes;
   }
   WeightFormatOptions single = options;
-  const bool any_experts = std::any_of(tensors.begin(), tensors.end(),
-                                       [](const WeightTensor& t) { return is_routed_expert(t.role); });
+  const bool any_experts =
+      std::any_of(tensors.begin(), tensors.end(), [](const WeightTensor& t) { return is_routed_expert(t.role); });
   if (format == WeightFormat::mxfp4 && any_experts) single.scope = QuantScope::routed_experts_only;
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     if (!wanted[i]) continue;
-    bytes[i] = static_cast<double>(weight_bytes(std::span<const WeightTensor>(&tensors[i], 1), format, single).total_bytes);
+    bytes[i] =
+        static_cast<double>(weight_bytes(std::span<const WeightTensor>(&tensors[i], 1), format, single).total_bytes);
   }
   return bytes;
 }

@@ -57,7 +57,6 @@ double sum_of_max_of_lines(double a1, double s1, double a2, double s2, double x0
   return series(a1, s1, x0, split) + series(a2, s2, split + 1, x1);
 }
 
-
 LayerSplit layer_split(const LatencyLayerKind& k, const ParallelLayout& layout) {
   LayerSplit s;
   s.tp = static_cast<double>(layout.tensor_parallel);
@@ -83,7 +82,8 @@ GpuWeightBytes busiest_gpu_weight_bytes(const PreparedLatencyModel& pm, const Pa
   for (const LatencyLayerKind& k : pm.kinds) {
     const LayerSplit s = layer_split(k, layout);
     const double common = (k.query.bytes + k.kv_up.bytes + k.output.bytes + k.mlp.bytes + k.shared.bytes) / s.tp +
-                          k.key_value.bytes * s.kv_share + k.attention_replicated.bytes + k.router.bytes + k.norms.bytes;
+                          k.key_value.bytes * s.kv_share + k.attention_replicated.bytes + k.router.bytes +
+                          k.norms.bytes;
     const double n = static_cast<double>(k.layers);
     stored += n * (common + k.experts / s.expert_ranks * k.expert.bytes);
     if (k.encoder) continue;  // encoder layers run in prefill only
@@ -145,7 +145,8 @@ LatencyRates latency_rates(const PreparedLatencyModel& model, const Accelerator&
         r.matmul_dtype = ComputeDtype::fp4;
       }
       break;
-    case MatmulPrecision::activation_16bit: break;
+    case MatmulPrecision::activation_16bit:
+      break;
   }
   r.matmul_flops_per_second = matmul * assume.flops_efficiency;
   r.activation_flops_per_second = sixteen * assume.flops_efficiency;
@@ -172,30 +173,48 @@ LatencyRates latency_rates(const PreparedLatencyModel& model, const Accelerator&
 
 const char* latency_op_name(LatencyOp op) {
   switch (op) {
-    case LatencyOp::embedding: return "embedding";
-    case LatencyOp::qkv_projection: return "qkv_projection";
-    case LatencyOp::attention: return "attention";
-    case LatencyOp::output_projection: return "output_projection";
-    case LatencyOp::mlp: return "mlp";
-    case LatencyOp::moe_router: return "moe_router";
-    case LatencyOp::moe_experts: return "moe_experts";
-    case LatencyOp::moe_shared_experts: return "moe_shared_experts";
-    case LatencyOp::norms: return "norms";
-    case LatencyOp::lm_head: return "lm_head";
-    case LatencyOp::tp_collectives: return "tp_collectives";
-    case LatencyOp::pp_transfer: return "pp_transfer";
-    case LatencyOp::ep_all_to_all: return "ep_all_to_all";
-    case LatencyOp::count_: break;
+    case LatencyOp::embedding:
+      return "embedding";
+    case LatencyOp::qkv_projection:
+      return "qkv_projection";
+    case LatencyOp::attention:
+      return "attention";
+    case LatencyOp::output_projection:
+      return "output_projection";
+    case LatencyOp::mlp:
+      return "mlp";
+    case LatencyOp::moe_router:
+      return "moe_router";
+    case LatencyOp::moe_experts:
+      return "moe_experts";
+    case LatencyOp::moe_shared_experts:
+      return "moe_shared_experts";
+    case LatencyOp::norms:
+      return "norms";
+    case LatencyOp::lm_head:
+      return "lm_head";
+    case LatencyOp::tp_collectives:
+      return "tp_collectives";
+    case LatencyOp::pp_transfer:
+      return "pp_transfer";
+    case LatencyOp::ep_all_to_all:
+      return "ep_all_to_all";
+    case LatencyOp::count_:
+      break;
   }
   return "unknown";
 }
 
 const char* latency_bound_name(LatencyBound bound) {
   switch (bound) {
-    case LatencyBound::compute: return "compute";
-    case LatencyBound::memory: return "memory";
-    case LatencyBound::interconnect: return "interconnect";
-    case LatencyBound::none: break;
+    case LatencyBound::compute:
+      return "compute";
+    case LatencyBound::memory:
+      return "memory";
+    case LatencyBound::interconnect:
+      return "interconnect";
+    case LatencyBound::none:
+      break;
   }
   return "none";
 }

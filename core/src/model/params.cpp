@@ -63,7 +63,8 @@ void add_latent_attention(TensorList& list, const AttentionShape& a, std::int32_
   }
   list.add(TensorRole::attention_kv_down, group, layer, a.kv_lora_rank + a.qk_rope_head_dim, hidden);
   list.vector(TensorRole::norm, group, layer, a.kv_lora_rank);  // kv_a_layernorm
-  list.add(TensorRole::attention_kv_up, group, layer, a.num_heads * (a.qk_nope_head_dim + a.value_head_dim), a.kv_lora_rank);
+  list.add(TensorRole::attention_kv_up, group, layer, a.num_heads * (a.qk_nope_head_dim + a.value_head_dim),
+           a.kv_lora_rank);
   list.add(TensorRole::attention_output, group, layer, hidden, a.num_heads * a.value_head_dim);
   if (a.output_bias) list.vector(TensorRole::bias, group, layer, hidden);
 }
@@ -76,8 +77,10 @@ void add_attention(TensorList& list, const AttentionShape& a, std::int32_t layer
     if (a.cross_attention) add_standard_attention(list, a, layer, hidden);
   }
   const std::int64_t norm_tensors = a.qk_norm_has_bias ? 2 : 1;
-  if (a.query_norm_size > 0) list.vector(TensorRole::norm, ParameterGroup::attention, layer, a.query_norm_size, norm_tensors);
-  if (a.key_norm_size > 0) list.vector(TensorRole::norm, ParameterGroup::attention, layer, a.key_norm_size, norm_tensors);
+  if (a.query_norm_size > 0)
+    list.vector(TensorRole::norm, ParameterGroup::attention, layer, a.query_norm_size, norm_tensors);
+  if (a.key_norm_size > 0)
+    list.vector(TensorRole::norm, ParameterGroup::attention, layer, a.key_norm_size, norm_tensors);
   if (a.attention_sinks) list.vector(TensorRole::attention_sink, ParameterGroup::attention, layer, a.num_heads);
 }
 
@@ -106,11 +109,13 @@ void add_layer(TensorList& list, const ModelDescription& model, const LayerShape
     list.add(TensorRole::router, ParameterGroup::router, layer, moe.num_experts, hidden);
     if (moe.router_bias) list.vector(TensorRole::bias, ParameterGroup::router, layer, moe.num_experts);
     if (moe.router_correction_bias) list.vector(TensorRole::bias, ParameterGroup::router, layer, moe.num_experts);
-    add_mlp(list, {TensorRole::expert_gate, TensorRole::expert_up, TensorRole::expert_down, ParameterGroup::routed_experts},
+    add_mlp(list,
+            {TensorRole::expert_gate, TensorRole::expert_up, TensorRole::expert_down, ParameterGroup::routed_experts},
             layer, hidden, moe.expert_intermediate_size, moe.gated, moe.expert_bias, moe.num_experts);
     if (moe.num_shared_experts > 0) {
-      add_mlp(list, {TensorRole::shared_expert_gate, TensorRole::shared_expert_up, TensorRole::shared_expert_down,
-                     ParameterGroup::shared_experts},
+      add_mlp(list,
+              {TensorRole::shared_expert_gate, TensorRole::shared_expert_up, TensorRole::shared_expert_down,
+               ParameterGroup::shared_experts},
               layer, hidden, moe.num_shared_experts * moe.shared_expert_intermediate_size, moe.gated, false, 1);
       if (moe.shared_expert_gate) list.add(TensorRole::router, ParameterGroup::router, layer, 1, hidden);
     }
@@ -155,10 +160,12 @@ std::int64_t multi_token_prediction_parameters(const ModelDescription& model) {
   std::int64_t per_module = 0;
   for (const auto& tensor : tensors) per_module = checked_add(per_module, checked_parameters(tensor));
   std::int64_t modules = 0;
-  if (__builtin_mul_overflow(per_module, model.multi_token_prediction_layers, &modules) || modules > max_total_parameters)
-    throw ConfigError("num_nextn_predict_layers", "num_nextn_predict_layers (" + std::to_string(model.multi_token_prediction_layers) +
-                                                      ") modules of " + std::to_string(per_module) +
-                                                      " parameters each exceed 2^48 parameters, far beyond any real model");
+  if (__builtin_mul_overflow(per_module, model.multi_token_prediction_layers, &modules) ||
+      modules > max_total_parameters)
+    throw ConfigError("num_nextn_predict_layers",
+                      "num_nextn_predict_layers (" + std::to_string(model.multi_token_prediction_layers) +
+                          ") modules of " + std::to_string(per_module) +
+                          " parameters each exceed 2^48 parameters, far beyond any real model");
   return modules;
 }
 
@@ -166,15 +173,20 @@ std::int64_t multi_token_prediction_parameters(const ModelDescription& model) {
 const char* size_field(const WeightTensor& tensor) {
   switch (tensor.role) {
     case TensorRole::token_embedding:
-    case TensorRole::lm_head: return "vocab_size";
-    case TensorRole::position_embedding: return "max_position_embeddings";
+    case TensorRole::lm_head:
+      return "vocab_size";
+    case TensorRole::position_embedding:
+      return "max_position_embeddings";
     case TensorRole::expert_gate:
     case TensorRole::expert_up:
-    case TensorRole::expert_down: return "num_experts";
+    case TensorRole::expert_down:
+      return "num_experts";
     case TensorRole::mlp_gate:
     case TensorRole::mlp_up:
-    case TensorRole::mlp_down: return "intermediate_size";
-    default: return "hidden_size";
+    case TensorRole::mlp_down:
+      return "intermediate_size";
+    default:
+      return "hidden_size";
   }
 }
 
@@ -195,11 +207,12 @@ void check_model_size(const std::vector<WeightTensor>& tensors) {
     }
     if (overflow || total > max_total_parameters) {
       const char* field = size_field(*largest);
-      throw ConfigError(field, std::string("this config describes more than 2^48 parameters, far beyond any real model; its largest "
-                                           "tensor is ") +
-                                   tensor_role_name(largest->role) + " (" + std::to_string(largest->rows) + " x " +
-                                   std::to_string(largest->columns) + " x " + std::to_string(largest->copies) +
-                                   "): check " + field + ", hidden_size and num_hidden_layers");
+      throw ConfigError(
+          field, std::string("this config describes more than 2^48 parameters, far beyond any real model; its largest "
+                             "tensor is ") +
+                     tensor_role_name(largest->role) + " (" + std::to_string(largest->rows) + " x " +
+                     std::to_string(largest->columns) + " x " + std::to_string(largest->copies) + "): check " + field +
+                     ", hidden_size and num_hidden_layers");
     }
   }
 }
@@ -208,15 +221,24 @@ void check_model_size(const std::vector<WeightTensor>& tensors) {
 
 const char* parameter_group_name(ParameterGroup group) {
   switch (group) {
-    case ParameterGroup::embedding: return "embedding";
-    case ParameterGroup::attention: return "attention";
-    case ParameterGroup::mlp: return "mlp";
-    case ParameterGroup::routed_experts: return "routed_experts";
-    case ParameterGroup::shared_experts: return "shared_experts";
-    case ParameterGroup::router: return "router";
-    case ParameterGroup::norms: return "norms";
-    case ParameterGroup::lm_head: return "lm_head";
-    case ParameterGroup::count_: break;
+    case ParameterGroup::embedding:
+      return "embedding";
+    case ParameterGroup::attention:
+      return "attention";
+    case ParameterGroup::mlp:
+      return "mlp";
+    case ParameterGroup::routed_experts:
+      return "routed_experts";
+    case ParameterGroup::shared_experts:
+      return "shared_experts";
+    case ParameterGroup::router:
+      return "router";
+    case ParameterGroup::norms:
+      return "norms";
+    case ParameterGroup::lm_head:
+      return "lm_head";
+    case ParameterGroup::count_:
+      break;
   }
   return "unknown";
 }
@@ -244,8 +266,8 @@ std::vector<WeightTensor> weight_tensors(const ModelDescription& model) {
     // T5 keeps its relative-position bias table in the first layer of each stack.
     bool& first = shape.is_encoder ? first_encoder : first_decoder;
     if (model.position_encoding == PositionEncoding::relative_buckets && first)
-      list.add(TensorRole::relative_position_bias, ParameterGroup::attention, layer, model.relative_attention_num_buckets,
-               shape.attention.num_heads);
+      list.add(TensorRole::relative_position_bias, ParameterGroup::attention, layer,
+               model.relative_attention_num_buckets, shape.attention.num_heads);
     first = false;
     add_layer(list, model, shape, layer);
   }
@@ -273,18 +295,20 @@ ParameterCount count_parameters(const ModelDescription& model) {
     }
   }
   auto group = [&](ParameterGroup g) { return group_totals[static_cast<int>(g)]; };
-  count.breakdown = {group(ParameterGroup::embedding), group(ParameterGroup::attention), group(ParameterGroup::mlp),
-                     group(ParameterGroup::routed_experts), group(ParameterGroup::shared_experts),
-                     group(ParameterGroup::router), group(ParameterGroup::norms), group(ParameterGroup::lm_head)};
+  count.breakdown = {
+      group(ParameterGroup::embedding),      group(ParameterGroup::attention),      group(ParameterGroup::mlp),
+      group(ParameterGroup::routed_experts), group(ParameterGroup::shared_experts), group(ParameterGroup::router),
+      group(ParameterGroup::norms),          group(ParameterGroup::lm_head)};
   count.active_per_token = count.total - inactive_routed;
-  count.active_convention = inactive_routed > 0
-                                ? "all non-expert parameters (embeddings and lm_head included) plus top-k routed experts "
-                                  "and any shared experts"
-                                : "dense model: every parameter is used for every token";
+  count.active_convention =
+      inactive_routed > 0 ? "all non-expert parameters (embeddings and lm_head included) plus top-k routed experts "
+                            "and any shared experts"
+                          : "dense model: every parameter is used for every token";
   count.non_embedding = count.total - count.breakdown.embedding - count.breakdown.lm_head;
   count.multi_token_prediction = multi_token_prediction_parameters(model);
   if (model.tie_word_embeddings)
-    count.tied_output_head = model.vocab_size * (model.word_embedding_dim > 0 ? model.word_embedding_dim : model.hidden_size);
+    count.tied_output_head =
+        model.vocab_size * (model.word_embedding_dim > 0 ? model.word_embedding_dim : model.hidden_size);
   return count;
 }
 
@@ -294,30 +318,54 @@ namespace fitcheck {
 
 const char* tensor_role_name(TensorRole role) {
   switch (role) {
-    case TensorRole::token_embedding: return "token_embedding";
-    case TensorRole::position_embedding: return "position_embedding";
-    case TensorRole::lm_head: return "lm_head";
-    case TensorRole::attention_query: return "attention_query";
-    case TensorRole::attention_query_down: return "attention_query_down";
-    case TensorRole::attention_key: return "attention_key";
-    case TensorRole::attention_value: return "attention_value";
-    case TensorRole::attention_kv_down: return "attention_kv_down";
-    case TensorRole::attention_kv_up: return "attention_kv_up";
-    case TensorRole::attention_output: return "attention_output";
-    case TensorRole::mlp_gate: return "mlp_gate";
-    case TensorRole::mlp_up: return "mlp_up";
-    case TensorRole::mlp_down: return "mlp_down";
-    case TensorRole::expert_gate: return "expert_gate";
-    case TensorRole::expert_up: return "expert_up";
-    case TensorRole::expert_down: return "expert_down";
-    case TensorRole::shared_expert_gate: return "shared_expert_gate";
-    case TensorRole::shared_expert_up: return "shared_expert_up";
-    case TensorRole::shared_expert_down: return "shared_expert_down";
-    case TensorRole::router: return "router";
-    case TensorRole::norm: return "norm";
-    case TensorRole::bias: return "bias";
-    case TensorRole::attention_sink: return "attention_sink";
-    case TensorRole::relative_position_bias: return "relative_position_bias";
+    case TensorRole::token_embedding:
+      return "token_embedding";
+    case TensorRole::position_embedding:
+      return "position_embedding";
+    case TensorRole::lm_head:
+      return "lm_head";
+    case TensorRole::attention_query:
+      return "attention_query";
+    case TensorRole::attention_query_down:
+      return "attention_query_down";
+    case TensorRole::attention_key:
+      return "attention_key";
+    case TensorRole::attention_value:
+      return "attention_value";
+    case TensorRole::attention_kv_down:
+      return "attention_kv_down";
+    case TensorRole::attention_kv_up:
+      return "attention_kv_up";
+    case TensorRole::attention_output:
+      return "attention_output";
+    case TensorRole::mlp_gate:
+      return "mlp_gate";
+    case TensorRole::mlp_up:
+      return "mlp_up";
+    case TensorRole::mlp_down:
+      return "mlp_down";
+    case TensorRole::expert_gate:
+      return "expert_gate";
+    case TensorRole::expert_up:
+      return "expert_up";
+    case TensorRole::expert_down:
+      return "expert_down";
+    case TensorRole::shared_expert_gate:
+      return "shared_expert_gate";
+    case TensorRole::shared_expert_up:
+      return "shared_expert_up";
+    case TensorRole::shared_expert_down:
+      return "shared_expert_down";
+    case TensorRole::router:
+      return "router";
+    case TensorRole::norm:
+      return "norm";
+    case TensorRole::bias:
+      return "bias";
+    case TensorRole::attention_sink:
+      return "attention_sink";
+    case TensorRole::relative_position_bias:
+      return "relative_position_bias";
   }
   return "unknown";
 }

@@ -31,7 +31,7 @@ std::int64_t stage_of_layer(const StagePlan& plan, std::int64_t layer) {
 // Whether stage `stage` (of `last` + 1) holds `tensor`.
 bool stage_holds(const WeightTensor& tensor, const StagePlan& plan, std::size_t stage, std::size_t last) {
   if (tensor.layer >= 0) return static_cast<std::size_t>(stage_of_layer(plan, tensor.layer)) == stage;
-  if (tensor.group == ParameterGroup::embedding) return stage == 0;  // embeddings live on the first stage
+  if (tensor.group == ParameterGroup::embedding) return stage == 0;   // embeddings live on the first stage
   if (tensor.group == ParameterGroup::lm_head) return stage == last;  // lm_head (and its bias) on the last
   return stage == 0 || stage == last;  // the embedding norm and final norm: counted on both end stages (a few KB)
 }
@@ -56,16 +56,16 @@ void check_layout(const ModelDescription& model, const ParallelLayout& layout) {
   for (const auto& layer : model.layer_kinds) {
     const AttentionShape& a = layer.attention;
     if (a.num_heads % tp != 0)
-      refuse("tp", "tensor parallel size " + std::to_string(tp) + " does not divide the " + std::to_string(a.num_heads) +
-             " attention heads");
+      refuse("tp", "tensor parallel size " + std::to_string(tp) + " does not divide the " +
+                       std::to_string(a.num_heads) + " attention heads");
     if (!a.is_multi_latent() && a.num_kv_heads % tp != 0 && tp % a.num_kv_heads != 0)
       refuse("tp", "tensor parallel size " + std::to_string(tp) + " and the " + std::to_string(a.num_kv_heads) +
-             " key/value heads divide neither way: heads can be neither split nor replicated evenly");
+                       " key/value heads divide neither way: heads can be neither split nor replicated evenly");
     if (layer.is_moe()) {
       any_moe = true;
       if (layout.expert_parallel > layer.moe.num_experts)
         refuse("ep", "expert parallel size " + std::to_string(layout.expert_parallel) + " is larger than the " +
-               std::to_string(layer.moe.num_experts) + " experts");
+                         std::to_string(layer.moe.num_experts) + " experts");
     }
   }
   if (!any_moe && layout.expert_parallel > 1) refuse("ep", "expert parallel size > 1 needs a mixture-of-experts model");
@@ -93,9 +93,10 @@ StagePlan plan_stages(const ModelDescription& model, const ParallelLayout& layou
   std::int64_t best = -1;
   for (std::int64_t s = 0; s < stages; ++s) {
     std::int64_t per_token = 0;
-    for (std::int64_t i = plan.first_layer[static_cast<std::size_t>(s)]; i < plan.first_layer[static_cast<std::size_t>(s + 1)]; ++i)
-      per_token += kv_cache_bytes_per_token_per_layer(model.layer_kinds[model.layer_kind_of_layer[static_cast<std::size_t>(i)]],
-                                                      KvCacheDtype::bf16);
+    for (std::int64_t i = plan.first_layer[static_cast<std::size_t>(s)];
+         i < plan.first_layer[static_cast<std::size_t>(s + 1)]; ++i)
+      per_token += kv_cache_bytes_per_token_per_layer(
+          model.layer_kinds[model.layer_kind_of_layer[static_cast<std::size_t>(i)]], KvCacheDtype::bf16);
     if (per_token > best) {
       best = per_token;
       plan.busiest_kv_stage = static_cast<std::size_t>(s);
@@ -114,8 +115,9 @@ WeightTensor shard_for_rank(const ModelDescription& model, WeightTensor tensor, 
   if (!tensor.is_matrix()) return tensor;  // norms, biases, sinks: counted whole on every rank (an upper bound)
   const std::int64_t tp = layout.tensor_parallel;
   const std::int64_t ep = layout.expert_parallel;
-  const auto& layer = tensor.layer >= 0 ? model.layer_kinds[model.layer_kind_of_layer[static_cast<std::size_t>(tensor.layer)]]
-                                        : model.layer_kinds.front();
+  const auto& layer = tensor.layer >= 0
+                          ? model.layer_kinds[model.layer_kind_of_layer[static_cast<std::size_t>(tensor.layer)]]
+                          : model.layer_kinds.front();
   const AttentionShape& a = layer.attention;
   switch (tensor.role) {
     case TensorRole::token_embedding:
@@ -168,13 +170,15 @@ std::vector<WeightTensor> tensors_on_stage(const ModelDescription& model, const 
   return out;
 }
 
-std::vector<std::vector<WeightTensor>> tensors_by_stage(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+std::vector<std::vector<WeightTensor>> tensors_by_stage(const ModelDescription& model,
+                                                        const std::vector<WeightTensor>& tensors,
                                                         const ParallelLayout& layout, const StagePlan& plan) {
   const std::size_t last = plan.first_layer.size() - 2;
   std::vector<std::vector<WeightTensor>> out(last + 1);
   for (const WeightTensor& tensor : tensors) {
     if (tensor.layer >= 0) {
-      out[static_cast<std::size_t>(stage_of_layer(plan, tensor.layer))].push_back(shard_for_rank(model, tensor, layout));
+      out[static_cast<std::size_t>(stage_of_layer(plan, tensor.layer))].push_back(
+          shard_for_rank(model, tensor, layout));
       continue;
     }
     if (stage_holds(tensor, plan, 0, last)) out[0].push_back(shard_for_rank(model, tensor, layout));

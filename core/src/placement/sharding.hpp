@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "support/checked_math.hpp"
 #include "fitcheck/inference_memory.hpp"
+#include "support/checked_math.hpp"
 
 namespace fitcheck::detail {
 
@@ -33,7 +33,8 @@ std::vector<WeightTensor> tensors_on_stage(const ModelDescription& model, const 
 
 // The tensors of every stage as one rank holds them, in one pass: [stage][i], each stage's tensors
 // in inventory order (as tensors_on_stage gives them).
-std::vector<std::vector<WeightTensor>> tensors_by_stage(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+std::vector<std::vector<WeightTensor>> tensors_by_stage(const ModelDescription& model,
+                                                        const std::vector<WeightTensor>& tensors,
                                                         const ParallelLayout& layout, const StagePlan& plan);
 
 // The stage whose rank holds the most parameters (the first of equals), in one pass over the tensors.

@@ -20,8 +20,8 @@ namespace {
 // a prefill chunk the activations and eager scores stop growing once a step holds the chunk, so
 // memory is not a line through two batches.
 struct MemoryByBatch {
-  bool valid = false;                    // false: this split cannot run the model
-  std::vector<std::int64_t> bytes;       // per batch, in the sorted batch order
+  bool valid = false;               // false: this split cannot run the model
+  std::vector<std::int64_t> bytes;  // per batch, in the sorted batch order
   static constexpr std::int64_t beyond = std::numeric_limits<std::int64_t>::max();  // past 2^53 bytes
 };
 
@@ -73,12 +73,14 @@ void check_request(const InferencePlanRequest& request) {
   if (request.gpus.empty()) throw OptionError("gpus", "the planner needs at least one GPU kind");
   for (const auto* gpu : request.gpus)
     if (!gpu) throw OptionError("gpus", "unknown GPU in the planner's list");
-  if (request.max_gpus < 1 || request.max_gpus > 4096) throw OptionError("max_gpus", "max GPUs must be between 1 and 4096");
+  if (request.max_gpus < 1 || request.max_gpus > 4096)
+    throw OptionError("max_gpus", "max GPUs must be between 1 and 4096");
   if (request.weight_formats.empty()) throw OptionError("weights", "the planner needs at least one weight format");
   if (request.kv_cache_dtypes.empty()) throw OptionError("kv_dtype", "the planner needs at least one KV cache dtype");
   if (request.batch_sizes.empty()) throw OptionError("batch", "the planner needs at least one batch size");
   for (auto batch : request.batch_sizes)
-    if (batch < 1 || batch > (std::int64_t{1} << 24)) throw OptionError("batch", "batch sizes must be between 1 and 2^24");
+    if (batch < 1 || batch > (std::int64_t{1} << 24))
+      throw OptionError("batch", "batch sizes must be between 1 and 2^24");
   if (request.prompt_tokens < 1 || request.generated_tokens < 1)
     throw OptionError("prompt_len", "prompt and generated lengths must be at least 1 token");
   if (!(request.memory_headroom >= 0.0 && request.memory_headroom < 1.0))
@@ -90,10 +92,14 @@ void check_request(const InferencePlanRequest& request) {
 
 const char* plan_objective_name(PlanObjective objective) {
   switch (objective) {
-    case PlanObjective::lowest_latency: return "lowest_latency";
-    case PlanObjective::highest_throughput: return "highest_throughput";
-    case PlanObjective::lowest_cost: return "lowest_cost";
-    case PlanObjective::fewest_gpus: return "fewest_gpus";
+    case PlanObjective::lowest_latency:
+      return "lowest_latency";
+    case PlanObjective::highest_throughput:
+      return "highest_throughput";
+    case PlanObjective::lowest_cost:
+      return "lowest_cost";
+    case PlanObjective::fewest_gpus:
+      return "fewest_gpus";
   }
   return "unknown";
 }
@@ -169,7 +175,8 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
   };
 
   std::vector<PreparedLatencyModel> prepared;
-  for (auto format : request.weight_formats) prepared.push_back(prepare_latency_model(model, tensors, format, request.base.weight_options));
+  for (auto format : request.weight_formats)
+    prepared.push_back(prepare_latency_model(model, tensors, format, request.base.weight_options));
 
   auto ranks_before = [&](const PlanCandidate& a, const PlanCandidate& b) { return better(a, b, request.objective); };
   detail::BestCandidates<PlanCandidate, decltype(ranks_before)> best(request.keep, ranks_before);
@@ -185,7 +192,8 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
       continue;
     }
     const Accelerator& gpu = *request.gpus[g];
-    const std::int64_t node = request.max_gpus_per_node > 0 ? request.max_gpus_per_node : std::max(1, gpu.gpus_per_node);
+    const std::int64_t node =
+        request.max_gpus_per_node > 0 ? request.max_gpus_per_node : std::max(1, gpu.gpus_per_node);
     const std::int64_t budget = memory_budget_bytes(gpu, 1.0 - request.memory_headroom);
     LatencyAssumptions assumptions = request.assumptions;
     if (request.use_gpu_prices) assumptions.price_per_gpu_hour_usd = -1;
@@ -234,13 +242,17 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
             candidate.budget_bytes_per_gpu = budget;
             candidate.time_to_first_token_seconds = estimate.prefill_seconds;
             candidate.time_per_output_token_seconds =
-                estimate.decode_tokens_per_second > 0 ? static_cast<double>(batch) / estimate.decode_tokens_per_second : 0;
+                estimate.decode_tokens_per_second > 0 ? static_cast<double>(batch) / estimate.decode_tokens_per_second
+                                                      : 0;
             candidate.end_to_end_seconds = estimate.end_to_end_seconds;
             candidate.tokens_per_second = estimate.batch_tokens_per_second;
             candidate.cost_per_million_output_tokens_usd = estimate.cost_per_million_output_tokens_usd;
             candidate.price_per_hour_usd = estimate.price_per_hour_usd;
-            if (request.ttft_target_seconds > 0 && candidate.time_to_first_token_seconds > request.ttft_target_seconds) continue;
-            if (request.tpot_target_seconds > 0 && candidate.time_per_output_token_seconds > request.tpot_target_seconds) continue;
+            if (request.ttft_target_seconds > 0 && candidate.time_to_first_token_seconds > request.ttft_target_seconds)
+              continue;
+            if (request.tpot_target_seconds > 0 &&
+                candidate.time_per_output_token_seconds > request.tpot_target_seconds)
+              continue;
             plan.feasible += 1;
             detail::add_to_frontier(plan.frontier, candidate, covers);
             best.offer(candidate);
@@ -250,12 +262,11 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
     }
   }
   plan.best = best.take_sorted();
-  std::sort(plan.frontier.begin(), plan.frontier.end(),
-            [](const auto& a, const auto& b) {
-              if (a.cost_per_million_output_tokens_usd != b.cost_per_million_output_tokens_usd)
-                return a.cost_per_million_output_tokens_usd < b.cost_per_million_output_tokens_usd;
-              return layout_key(a) < layout_key(b);
-            });
+  std::sort(plan.frontier.begin(), plan.frontier.end(), [](const auto& a, const auto& b) {
+    if (a.cost_per_million_output_tokens_usd != b.cost_per_million_output_tokens_usd)
+      return a.cost_per_million_output_tokens_usd < b.cost_per_million_output_tokens_usd;
+    return layout_key(a) < layout_key(b);
+  });
   if (plan.feasible == 0) plan.notes.push_back("no layout fits the GPUs and targets given");
   return plan;
 }

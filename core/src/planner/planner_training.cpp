@@ -54,18 +54,21 @@ void check_request(const TrainingPlanRequest& request) {
   if (request.gpus.empty()) throw OptionError("gpus", "the training planner needs at least one GPU kind");
   for (const auto* gpu : request.gpus)
     if (!gpu) throw OptionError("gpus", "unknown GPU in the training planner's list");
-  if (request.max_gpus < 1 || request.max_gpus > 65536) throw OptionError("max_gpus", "max GPUs must be between 1 and 65536");
+  if (request.max_gpus < 1 || request.max_gpus > 65536)
+    throw OptionError("max_gpus", "max GPUs must be between 1 and 65536");
   if (request.max_gpus_per_node < 0) throw OptionError("gpus_per_node", "GPUs per node cannot be negative");
   if (!(request.memory_headroom >= 0.0 && request.memory_headroom < 1.0))
     throw OptionError("headroom", "memory headroom must be in [0, 1)");
-  if (request.micro_batch_sizes.empty()) throw OptionError("micro_batch_sizes", "the planner needs at least one micro-batch size");
+  if (request.micro_batch_sizes.empty())
+    throw OptionError("micro_batch_sizes", "the planner needs at least one micro-batch size");
   for (auto size : request.micro_batch_sizes)
     if (size < 1 || size > (std::int64_t{1} << 24))
       throw OptionError("micro_batch_sizes", "micro-batch sizes must be between 1 and 2^24");
   if (request.zero_stages.empty()) throw OptionError("zero_stages", "the planner needs at least one ZeRO stage");
   for (int stage : request.zero_stages)
     if (stage < 0 || stage > 3) throw OptionError("zero_stages", "ZeRO stages must be 0, 1, 2 or 3");
-  if (request.recompute_modes.empty()) throw OptionError("recompute_modes", "the planner needs at least one recompute mode");
+  if (request.recompute_modes.empty())
+    throw OptionError("recompute_modes", "the planner needs at least one recompute mode");
   if (request.keep < 1) throw OptionError("keep", "keep at least one candidate");
   const std::int64_t seq = request.base.workload.sequence_tokens;
   if (seq < 1) throw OptionError("seq_len", "sequence length must be at least 1 token");
@@ -90,8 +93,8 @@ struct Degrees {
 // the largest node of the kinds, pp at most the layers), dp any count that divides the global
 // batch's sequences, ep a power of two dividing the experts and dp x cp (experts are carved from
 // the data- and context-parallel ranks, as in training_time.hpp).
-std::vector<Degrees> layouts_of(const ModelDescription& model, const TrainingPlanRequest& request, std::int64_t sequences,
-                                std::int64_t largest_node) {
+std::vector<Degrees> layouts_of(const ModelDescription& model, const TrainingPlanRequest& request,
+                                std::int64_t sequences, std::int64_t largest_node) {
   std::int64_t experts = 0;
   for (const auto& kind : model.layer_kinds)
     if (kind.is_moe()) experts = std::max<std::int64_t>(experts, kind.moe.num_experts);
@@ -116,10 +119,14 @@ std::vector<Degrees> layouts_of(const ModelDescription& model, const TrainingPla
 
 const char* training_plan_objective_name(TrainingPlanObjective objective) {
   switch (objective) {
-    case TrainingPlanObjective::shortest_time: return "shortest_time";
-    case TrainingPlanObjective::highest_throughput: return "highest_throughput";
-    case TrainingPlanObjective::lowest_cost: return "lowest_cost";
-    case TrainingPlanObjective::fewest_gpus: return "fewest_gpus";
+    case TrainingPlanObjective::shortest_time:
+      return "shortest_time";
+    case TrainingPlanObjective::highest_throughput:
+      return "highest_throughput";
+    case TrainingPlanObjective::lowest_cost:
+      return "lowest_cost";
+    case TrainingPlanObjective::fewest_gpus:
+      return "fewest_gpus";
   }
   return "unknown";
 }
@@ -188,8 +195,8 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
   // A kind listed twice is planned once (its first place), as the option readers keep it.
   std::vector<bool> repeated(kinds);
   for (std::size_t g = 0; g < kinds; ++g)
-    repeated[g] = std::find(request.gpus.begin(), request.gpus.begin() + static_cast<std::ptrdiff_t>(g), request.gpus[g]) !=
-                  request.gpus.begin() + static_cast<std::ptrdiff_t>(g);
+    repeated[g] = std::find(request.gpus.begin(), request.gpus.begin() + static_cast<std::ptrdiff_t>(g),
+                            request.gpus[g]) != request.gpus.begin() + static_cast<std::ptrdiff_t>(g);
   for (std::size_t l = 0; l < layouts.size(); ++l) {
     if (progress && !progress(static_cast<double>(l) / static_cast<double>(layouts.size()))) {
       plan.notes.push_back("stopped early");
@@ -242,7 +249,8 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
             }
             TrainingTime time;
             try {
-              time = estimate_training_time(prepared, training.workload, *request.gpus[g], request.base.train_tokens, assumptions[g]);
+              time = estimate_training_time(prepared, training.workload, *request.gpus[g], request.base.train_tokens,
+                                            assumptions[g]);
             } catch (const std::invalid_argument&) {
               open[g] = false;  // no rate for this precision on this chip, or a size the clock refuses
               continue;

@@ -47,9 +47,9 @@ template <class Candidate, class Covers>
 void add_to_frontier(std::vector<Candidate>& frontier, const Candidate& candidate, Covers covers) {
   for (const auto& kept : frontier)
     if (covers(kept, candidate)) return;
-  frontier.erase(std::remove_if(frontier.begin(), frontier.end(),
-                                [&](const Candidate& kept) { return covers(candidate, kept); }),
-                 frontier.end());
+  frontier.erase(
+      std::remove_if(frontier.begin(), frontier.end(), [&](const Candidate& kept) { return covers(candidate, kept); }),
+      frontier.end());
   frontier.push_back(candidate);
 }
 

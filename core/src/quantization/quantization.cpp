@@ -11,10 +11,8 @@ namespace fitcheck {
 namespace {
 
 constexpr const char* kSixteenBit = "nothing: every tensor at this width";
-constexpr const char* kLinearOnly =
-    "embeddings, lm_head, norms, biases, router (16-bit)";
-constexpr const char* kGgufKeeps =
-    "norms, biases, router, position embeddings (F32); output at Q6_K or Q8_0";
+constexpr const char* kLinearOnly = "embeddings, lm_head, norms, biases, router (16-bit)";
+constexpr const char* kGgufKeeps = "norms, biases, router, position embeddings (F32); output at Q6_K or Q8_0";
 
 // base_bits_per_weight arithmetic is in docs/quantization.md.
 constexpr std::array<WeightFormatInfo, 25> kFormats{{
@@ -23,9 +21,8 @@ constexpr std::array<WeightFormatInfo, 25> kFormats{{
     {WeightFormat::fp16, "fp16", "FP16", 16.0, kSixteenBit, "IEEE 754 binary16"},
     {WeightFormat::fp8_e4m3_per_tensor, "fp8", "FP8 E4M3, per-tensor scale", 8.0, kLinearOnly,
      "vLLM FP8 W8A8 (docs.vllm.ai, features/quantization/fp8); compressed-tensors weight_scale"},
-    {WeightFormat::fp8_e4m3_block128, "fp8-block128", "FP8 E4M3, 128x128 block scales",
-     8.0 + 32.0 / (128 * 128), kLinearOnly,
-     "deepseek-ai/DeepSeek-V3 config.json quantization_config and weight_scale_inv tensors"},
+    {WeightFormat::fp8_e4m3_block128, "fp8-block128", "FP8 E4M3, 128x128 block scales", 8.0 + 32.0 / (128 * 128),
+     kLinearOnly, "deepseek-ai/DeepSeek-V3 config.json quantization_config and weight_scale_inv tensors"},
     {WeightFormat::int8_per_channel, "int8", "INT8, per-channel scale", 8.0,
      "embeddings, lm_head, norms, biases (16-bit)",
      "bitsandbytes Int8Params: int8 CB plus fp32 SCB per output row (bitsandbytes/nn/modules.py)"},
@@ -39,22 +36,17 @@ constexpr std::array<WeightFormatInfo, 25> kFormats{{
     {WeightFormat::bnb_fp4, "fp4", "bitsandbytes FP4", 4.0 + 8.0 / 64 + 32.0 / (64 * 256),
      "embeddings, lm_head, norms, biases (16-bit)",
      "bitsandbytes functional.quantize_4bit and QuantState.as_dict (95f9af30)"},
-    {WeightFormat::mxfp4, "mxfp4", "MXFP4", 4.25,
-     "MoE models: all but routed experts (gpt-oss); dense: as GPTQ",
+    {WeightFormat::mxfp4, "mxfp4", "MXFP4", 4.25, "MoE models: all but routed experts (gpt-oss); dense: as GPTQ",
      "OCP Microscaling Formats (MX) v1.0; openai/gpt-oss-20b config.json modules_to_not_convert"},
     {WeightFormat::nvfp4, "nvfp4", "NVFP4", 4.5, kLinearOnly,
      "NVIDIA, Introducing NVFP4 (developer.nvidia.com blog, 2025); compressed-tensors nvfp4"},
     {WeightFormat::gguf_q8_0, "q8_0", "GGUF Q8_0", 8.5, kGgufKeeps, "llama.cpp ggml-common.h"},
     {WeightFormat::gguf_q6_k, "q6_k", "GGUF Q6_K", 6.5625, kGgufKeeps, "llama.cpp ggml-common.h"},
-    {WeightFormat::gguf_q5_k_m, "q5_k_m", "GGUF Q5_K_M", 5.5, kGgufKeeps,
-     "llama.cpp ggml-common.h; llama-quant.cpp"},
-    {WeightFormat::gguf_q5_k_s, "q5_k_s", "GGUF Q5_K_S", 5.5, kGgufKeeps,
-     "llama.cpp ggml-common.h; llama-quant.cpp"},
+    {WeightFormat::gguf_q5_k_m, "q5_k_m", "GGUF Q5_K_M", 5.5, kGgufKeeps, "llama.cpp ggml-common.h; llama-quant.cpp"},
+    {WeightFormat::gguf_q5_k_s, "q5_k_s", "GGUF Q5_K_S", 5.5, kGgufKeeps, "llama.cpp ggml-common.h; llama-quant.cpp"},
     {WeightFormat::gguf_q5_0, "q5_0", "GGUF Q5_0", 5.5, kGgufKeeps, "llama.cpp ggml-common.h"},
-    {WeightFormat::gguf_q4_k_m, "q4_k_m", "GGUF Q4_K_M", 4.5, kGgufKeeps,
-     "llama.cpp ggml-common.h; llama-quant.cpp"},
-    {WeightFormat::gguf_q4_k_s, "q4_k_s", "GGUF Q4_K_S", 4.5, kGgufKeeps,
-     "llama.cpp ggml-common.h; llama-quant.cpp"},
+    {WeightFormat::gguf_q4_k_m, "q4_k_m", "GGUF Q4_K_M", 4.5, kGgufKeeps, "llama.cpp ggml-common.h; llama-quant.cpp"},
+    {WeightFormat::gguf_q4_k_s, "q4_k_s", "GGUF Q4_K_S", 4.5, kGgufKeeps, "llama.cpp ggml-common.h; llama-quant.cpp"},
     {WeightFormat::gguf_q4_0, "q4_0", "GGUF Q4_0", 4.5, kGgufKeeps, "llama.cpp ggml-common.h"},
     {WeightFormat::gguf_q3_k_l, "q3_k_l", "GGUF Q3_K_L", 3.4375, kGgufKeeps,
      "llama.cpp ggml-common.h; llama-quant.cpp"},
@@ -62,10 +54,8 @@ constexpr std::array<WeightFormatInfo, 25> kFormats{{
      "llama.cpp ggml-common.h; llama-quant.cpp"},
     {WeightFormat::gguf_q3_k_s, "q3_k_s", "GGUF Q3_K_S", 3.4375, kGgufKeeps,
      "llama.cpp ggml-common.h; llama-quant.cpp"},
-    {WeightFormat::gguf_q2_k, "q2_k", "GGUF Q2_K", 2.625, kGgufKeeps,
-     "llama.cpp ggml-common.h; llama-quant.cpp"},
-    {WeightFormat::gguf_iq4_xs, "iq4_xs", "GGUF IQ4_XS", 4.25, kGgufKeeps,
-     "llama.cpp ggml-common.h; llama-quant.cpp"},
+    {WeightFormat::gguf_q2_k, "q2_k", "GGUF Q2_K", 2.625, kGgufKeeps, "llama.cpp ggml-common.h; llama-quant.cpp"},
+    {WeightFormat::gguf_iq4_xs, "iq4_xs", "GGUF IQ4_XS", 4.25, kGgufKeeps, "llama.cpp ggml-common.h; llama-quant.cpp"},
 }};
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -103,8 +93,8 @@ WeightFormatOptions with_bits(int bits, std::int64_t group_size) {
   return options;
 }
 
-std::optional<std::pair<WeightFormat, WeightFormatOptions>> fp8_from_blocks(
-    std::int64_t block_rows, std::int64_t block_cols) {
+std::optional<std::pair<WeightFormat, WeightFormatOptions>> fp8_from_blocks(std::int64_t block_rows,
+                                                                            std::int64_t block_cols) {
   WeightFormatOptions options;
   if (block_rows > 0 && block_cols > 0) {
     options.fp8_block_rows = block_rows;
@@ -136,8 +126,8 @@ std::optional<WeightFormat> find_weight_format(std::string_view id) {
 }
 
 std::optional<std::pair<WeightFormat, WeightFormatOptions>> format_from_quantization_fields(
-    std::string_view quant_method, int bits, std::int64_t group_size, std::string_view fmt,
-    std::int64_t block_rows, std::int64_t block_cols) {
+    std::string_view quant_method, int bits, std::int64_t group_size, std::string_view fmt, std::int64_t block_rows,
+    std::int64_t block_cols) {
   if (iequals(quant_method, "gptq")) {
     if (bits != 2 && bits != 3 && bits != 4 && bits != 8) return std::nullopt;
     return std::pair{WeightFormat::gptq, with_bits(bits, group_size)};
@@ -188,8 +178,8 @@ NativeWeightFormat native_weight_format(const ModelDescription& model) {
   const StoredPrecision& stored = model.stored_precision;
   if (!stored.quant_method.empty()) {
     if (auto mapped = format_from_quantization_fields(stored.quant_method, static_cast<int>(stored.quant_bits),
-                                                      stored.quant_group_size, stored.quant_format, stored.quant_block_rows,
-                                                      stored.quant_block_columns)) {
+                                                      stored.quant_group_size, stored.quant_format,
+                                                      stored.quant_block_rows, stored.quant_block_columns)) {
       native.format = mapped->first;
       native.options = mapped->second;
       native.explanation = std::string("stored format from quantization_config (quant_method '") + stored.quant_method +
@@ -200,11 +190,14 @@ NativeWeightFormat native_weight_format(const ModelDescription& model) {
                          "' is not one fitcheck can size; weights shown at bf16";
     return native;
   }
-  if (stored.torch_dtype == "float32") native.format = WeightFormat::fp32;
-  else if (stored.torch_dtype == "float16") native.format = WeightFormat::fp16;
-  native.explanation = stored.torch_dtype.empty()
-                           ? std::string("config.json names no torch_dtype: weights shown at bf16")
-                           : "stored format from torch_dtype '" + stored.torch_dtype + "': " + weight_format_info(native.format).id;
+  if (stored.torch_dtype == "float32")
+    native.format = WeightFormat::fp32;
+  else if (stored.torch_dtype == "float16")
+    native.format = WeightFormat::fp16;
+  native.explanation =
+      stored.torch_dtype.empty()
+          ? std::string("config.json names no torch_dtype: weights shown at bf16")
+          : "stored format from torch_dtype '" + stored.torch_dtype + "': " + weight_format_info(native.format).id;
   return native;
 }
 

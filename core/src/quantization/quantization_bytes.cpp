@@ -15,8 +15,7 @@ namespace {
 constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 bool is_routed_expert(TensorRole r) {
-  return r == TensorRole::expert_gate || r == TensorRole::expert_up ||
-         r == TensorRole::expert_down;
+  return r == TensorRole::expert_gate || r == TensorRole::expert_up || r == TensorRole::expert_down;
 }
 
 // Projections of the layer stack: what quantizers replace with their packed linear layers.
@@ -34,27 +33,34 @@ bool is_projection(TensorRole r) {
     case TensorRole::mlp_down:
     case TensorRole::shared_expert_gate:
     case TensorRole::shared_expert_up:
-    case TensorRole::shared_expert_down: return true;
-    default: return is_routed_expert(r);
+    case TensorRole::shared_expert_down:
+      return true;
+    default:
+      return is_routed_expert(r);
   }
 }
 
-bool is_gguf(WeightFormat f) {
-  return f >= WeightFormat::gguf_q8_0 && f <= WeightFormat::gguf_iq4_xs;
-}
+bool is_gguf(WeightFormat f) { return f >= WeightFormat::gguf_q8_0 && f <= WeightFormat::gguf_iq4_xs; }
 
 // Short labels for the notes on what stayed unquantized.
 const char* kept_label(TensorRole r) {
   switch (r) {
     case TensorRole::token_embedding:
-    case TensorRole::position_embedding: return "embeddings";
-    case TensorRole::lm_head: return "lm_head";
-    case TensorRole::norm: return "norms";
-    case TensorRole::bias: return "biases";
-    case TensorRole::router: return "router";
+    case TensorRole::position_embedding:
+      return "embeddings";
+    case TensorRole::lm_head:
+      return "lm_head";
+    case TensorRole::norm:
+      return "norms";
+    case TensorRole::bias:
+      return "biases";
+    case TensorRole::router:
+      return "router";
     case TensorRole::attention_sink:
-    case TensorRole::relative_position_bias: return "attention sinks/position bias";
-    default: return is_routed_expert(r) ? "routed experts" : "attention and dense projections";
+    case TensorRole::relative_position_bias:
+      return "attention sinks/position bias";
+    default:
+      return is_routed_expert(r) ? "routed experts" : "attention and dense projections";
   }
 }
 
@@ -103,8 +109,7 @@ void check_options(WeightFormat f, const WeightFormatOptions& o) {
 }
 
 // One quantized matrix of `rows` outputs by `cols` inputs (a single copy).
-MatrixBytes quantized_matrix(WeightFormat f, std::int64_t rows, std::int64_t cols,
-                             const WeightFormatOptions& o) {
+MatrixBytes quantized_matrix(WeightFormat f, std::int64_t rows, std::int64_t cols, const WeightFormatOptions& o) {
   const std::int64_t n = rows * cols;
   MatrixBytes m;
   switch (f) {
@@ -150,8 +155,8 @@ MatrixBytes quantized_matrix(WeightFormat f, std::int64_t rows, std::int64_t col
       // absmax as uint8 plus fp32 absmax per 256 of them and the 256-entry fp32 code.
       const std::int64_t blocks = ceil_div(n, o.bnb_blocksize);
       const std::int64_t quant_map = 16 * 4;
-      m.scale_bytes = o.double_quant ? blocks + ceil_div(blocks, 256) * 4 + 256 * 4 + quant_map
-                                     : blocks * 4 + quant_map;
+      m.scale_bytes =
+          o.double_quant ? blocks + ceil_div(blocks, 256) * 4 + 256 * 4 + quant_map : blocks * 4 + quant_map;
       m.bytes = (n + 1) / 2 + m.scale_bytes;
       break;
     }
@@ -169,7 +174,8 @@ MatrixBytes quantized_matrix(WeightFormat f, std::int64_t rows, std::int64_t col
       m.bytes = blocks * 8 + m.scale_bytes;
       break;
     }
-    default: throw std::invalid_argument("not a packed weight format");
+    default:
+      throw std::invalid_argument("not a packed weight format");
   }
   return m;
 }
@@ -189,15 +195,14 @@ WeightBytes float_bytes(std::span<const WeightTensor> tensors, std::int64_t byte
   return r;
 }
 
-WeightBytes gguf_bytes(std::span<const WeightTensor> tensors, WeightFormat format,
-                       const WeightFormatOptions& options) {
+WeightBytes gguf_bytes(std::span<const WeightTensor> tensors, WeightFormat format, const WeightFormatOptions& options) {
   const std::vector<GgufType> types = gguf_tensor_types(tensors, format, options);
   WeightBytes r;
   std::array<std::int64_t, static_cast<std::size_t>(GgufType::iq4_xs) + 1> tensors_of_type{};
   std::int64_t fallbacks = 0;  // matrices left F16
   std::int64_t narrow = 0;     // matrices a 256-wide preset had to store in 32-wide blocks
-  const bool wide_preset = format != WeightFormat::gguf_q8_0 &&
-                           format != WeightFormat::gguf_q5_0 && format != WeightFormat::gguf_q4_0;
+  const bool wide_preset =
+      format != WeightFormat::gguf_q8_0 && format != WeightFormat::gguf_q5_0 && format != WeightFormat::gguf_q4_0;
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const WeightTensor& t = tensors[i];
     const GgufTypeInfo& info = gguf_type_info(types[i]);
@@ -208,8 +213,7 @@ WeightBytes gguf_bytes(std::span<const WeightTensor> tensors, WeightFormat forma
     if (types[i] == GgufType::f32 || types[i] == GgufType::f16) {
       r.high_precision_params += t.parameters();
       r.high_precision_bytes += bytes;
-      const bool kept_by_rule = t.role == TensorRole::router ||
-                                t.role == TensorRole::position_embedding ||
+      const bool kept_by_rule = t.role == TensorRole::router || t.role == TensorRole::position_embedding ||
                                 t.role == TensorRole::relative_position_bias;
       if (t.is_matrix() && !kept_by_rule) ++fallbacks;
     } else {
@@ -223,8 +227,7 @@ WeightBytes gguf_bytes(std::span<const WeightTensor> tensors, WeightFormat forma
   std::string mix = "GGUF tensor types:";
   for (std::size_t k = 0; k < tensors_of_type.size(); ++k) {
     if (tensors_of_type[k] == 0) continue;
-    mix += std::string(" ") + gguf_type_info(static_cast<GgufType>(k)).name + " x" +
-           std::to_string(tensors_of_type[k]);
+    mix += std::string(" ") + gguf_type_info(static_cast<GgufType>(k)).name + " x" + std::to_string(tensors_of_type[k]);
   }
   r.notes.push_back(mix);
   r.notes.push_back(
@@ -235,8 +238,7 @@ WeightBytes gguf_bytes(std::span<const WeightTensor> tensors, WeightFormat forma
                       " matrices have rows that are not a multiple of 256 and use 32-wide blocks");
   }
   if (fallbacks > 0) {
-    r.notes.push_back(std::to_string(fallbacks) +
-                      " matrices have rows no quantized block fits and stay F16");
+    r.notes.push_back(std::to_string(fallbacks) + " matrices have rows no quantized block fits and stay F16");
   }
   r.notes.push_back("GGUF metadata (vocabulary, key/values, alignment) is not counted");
   finish(r);
@@ -248,32 +250,32 @@ WeightBytes gguf_bytes(std::span<const WeightTensor> tensors, WeightFormat forma
 WeightBytes weight_bytes(std::span<const WeightTensor> tensors, WeightFormat format,
                          const WeightFormatOptions& options) {
   switch (format) {
-    case WeightFormat::fp32: return float_bytes(tensors, 4);
+    case WeightFormat::fp32:
+      return float_bytes(tensors, 4);
     case WeightFormat::bf16:
-    case WeightFormat::fp16: return float_bytes(tensors, 2);
-    default: break;
+    case WeightFormat::fp16:
+      return float_bytes(tensors, 2);
+    default:
+      break;
   }
   if (is_gguf(format)) return gguf_bytes(tensors, format, options);
   check_options(format, options);
 
-  const bool any_experts = std::any_of(tensors.begin(), tensors.end(), [](const WeightTensor& t) {
-    return is_routed_expert(t.role);
-  });
+  const bool any_experts =
+      std::any_of(tensors.begin(), tensors.end(), [](const WeightTensor& t) { return is_routed_expert(t.role); });
   // gpt-oss keeps attention, router, embeddings and lm_head in bf16 (config.json
   // quantization_config.modules_to_not_convert); its MXFP4 covers the experts alone.
-  const bool experts_only = options.scope == QuantScope::routed_experts_only ||
-                            (format == WeightFormat::mxfp4 && any_experts);
+  const bool experts_only =
+      options.scope == QuantScope::routed_experts_only || (format == WeightFormat::mxfp4 && any_experts);
   // transformers' bitsandbytes integration converts every nn.Linear but the output head,
   // the MoE router included; GPTQ, AWQ, FP8 and NVFP4 tools leave the router alone.
-  const bool router_quantized = format == WeightFormat::bnb_nf4 ||
-                                format == WeightFormat::bnb_fp4 ||
-                                format == WeightFormat::int8_per_channel;
+  const bool router_quantized =
+      format == WeightFormat::bnb_nf4 || format == WeightFormat::bnb_fp4 || format == WeightFormat::int8_per_channel;
 
   WeightBytes r;
   Kept kept;
   for (const WeightTensor& t : tensors) {
-    bool quantize = t.is_matrix() && (is_projection(t.role) ||
-                                      (router_quantized && t.role == TensorRole::router));
+    bool quantize = t.is_matrix() && (is_projection(t.role) || (router_quantized && t.role == TensorRole::router));
     if (experts_only) quantize = t.is_matrix() && is_routed_expert(t.role);
     if (quantize) {
       const MatrixBytes m = quantized_matrix(format, t.rows, t.columns, options);
@@ -289,8 +291,9 @@ WeightBytes weight_bytes(std::span<const WeightTensor> tensors, WeightFormat for
   if (!kept.by_label.empty()) r.notes.push_back(kept.describe("16-bit"));
   switch (format) {
     case WeightFormat::gptq:
-      r.notes.push_back("g_idx (int32 per input feature) counted: AutoGPTQ stores it with or "
-                        "without act-order");
+      r.notes.push_back(
+          "g_idx (int32 per input feature) counted: AutoGPTQ stores it with or "
+          "without act-order");
       if (options.gptq_zero_bias) {
         r.notes.push_back("includes the fp16 zero bias older AutoGPTQ wrote for each layer");
       }
@@ -303,7 +306,8 @@ WeightBytes weight_bytes(std::span<const WeightTensor> tensors, WeightFormat for
     case WeightFormat::bnb_fp4:
       r.notes.push_back("the packed quant-state JSON (about 200 bytes per matrix) is not counted");
       break;
-    default: break;
+    default:
+      break;
   }
   finish(r);
   return r;

@@ -10,20 +10,28 @@ namespace {
 
 const char* norm_name(NormKind norm) {
   switch (norm) {
-    case NormKind::rms_norm: return "rms_norm";
-    case NormKind::layer_norm: return "layer_norm";
-    case NormKind::layer_norm_no_bias: return "layer_norm_no_bias";
+    case NormKind::rms_norm:
+      return "rms_norm";
+    case NormKind::layer_norm:
+      return "layer_norm";
+    case NormKind::layer_norm_no_bias:
+      return "layer_norm_no_bias";
   }
   return "unknown";
 }
 
 const char* position_name(PositionEncoding position) {
   switch (position) {
-    case PositionEncoding::rotary: return "rotary";
-    case PositionEncoding::learned_absolute: return "learned_absolute";
-    case PositionEncoding::alibi: return "alibi";
-    case PositionEncoding::relative_buckets: return "relative_buckets";
-    case PositionEncoding::none: return "none";
+    case PositionEncoding::rotary:
+      return "rotary";
+    case PositionEncoding::learned_absolute:
+      return "learned_absolute";
+    case PositionEncoding::alibi:
+      return "alibi";
+    case PositionEncoding::relative_buckets:
+      return "relative_buckets";
+    case PositionEncoding::none:
+      return "none";
   }
   return "unknown";
 }
@@ -88,7 +96,8 @@ std::vector<std::string> checkpoint_notes(const ModelDescription& model, const P
                     "-parameter matrix once; some checkpoints store lm_head.weight anyway, and then list " +
                     std::to_string(count.total + count.tied_output_head) + " parameters");
   for (const auto& line : model.not_counted) notes.push_back(line);
-  notes.push_back("non-parameter buffers some checkpoints carry (rotary inv_freq, attention masks, fp8 scales) are not parameters");
+  notes.push_back(
+      "non-parameter buffers some checkpoints carry (rotary inv_freq, attention masks, fp8 scales) are not parameters");
   return notes;
 }
 

@@ -2,8 +2,8 @@
 // JSON reports of inference memory and of the catalogs (hardware, formats).
 #include "fitcheck/inference.hpp"
 #include "fitcheck/report.hpp"
-#include "support/json_writer.hpp"
 #include "report/report_terms.hpp"
+#include "support/json_writer.hpp"
 
 namespace fitcheck {
 namespace {

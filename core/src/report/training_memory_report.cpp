@@ -5,8 +5,8 @@
 #include "fitcheck/config.hpp"
 #include "fitcheck/report.hpp"
 #include "fitcheck/training_estimate.hpp"
-#include "support/json_writer.hpp"
 #include "report/report_terms.hpp"
+#include "support/json_writer.hpp"
 
 namespace fitcheck {
 namespace {
@@ -15,17 +15,34 @@ using detail::JsonWriter;
 
 const char* role_module_name(TensorRole role) {
   switch (role) {
-    case TensorRole::attention_query: return "q";
-    case TensorRole::attention_key: return "k";
-    case TensorRole::attention_value: return "v";
-    case TensorRole::attention_output: return "o";
-    case TensorRole::attention_query_down: return "q_down";
-    case TensorRole::attention_kv_down: return "kv_down";
-    case TensorRole::attention_kv_up: return "kv_up";
-    case TensorRole::mlp_gate: case TensorRole::expert_gate: case TensorRole::shared_expert_gate: return "gate";
-    case TensorRole::mlp_up: case TensorRole::expert_up: case TensorRole::shared_expert_up: return "up";
-    case TensorRole::mlp_down: case TensorRole::expert_down: case TensorRole::shared_expert_down: return "down";
-    default: return tensor_role_name(role);
+    case TensorRole::attention_query:
+      return "q";
+    case TensorRole::attention_key:
+      return "k";
+    case TensorRole::attention_value:
+      return "v";
+    case TensorRole::attention_output:
+      return "o";
+    case TensorRole::attention_query_down:
+      return "q_down";
+    case TensorRole::attention_kv_down:
+      return "kv_down";
+    case TensorRole::attention_kv_up:
+      return "kv_up";
+    case TensorRole::mlp_gate:
+    case TensorRole::expert_gate:
+    case TensorRole::shared_expert_gate:
+      return "gate";
+    case TensorRole::mlp_up:
+    case TensorRole::expert_up:
+    case TensorRole::shared_expert_up:
+      return "up";
+    case TensorRole::mlp_down:
+    case TensorRole::expert_down:
+    case TensorRole::shared_expert_down:
+      return "down";
+    default:
+      return tensor_role_name(role);
   }
 }
 
@@ -126,8 +143,10 @@ std::string training_report_json(const TrainingEstimate& e) {
   writer.field("model_state_bytes_per_parameter", m.model_state_bytes_per_parameter);
   writer.field("optimizer_bytes_per_parameter", optimizer_info(w.optimizer).bytes_per_parameter);
   // null without a GPU; the assumptions say why.
-  if (e.fit) writer.field("max_micro_batch_size", e.fit->max_micro_batch.value);
-  else writer.field("max_micro_batch_size", nullptr);
+  if (e.fit)
+    writer.field("max_micro_batch_size", e.fit->max_micro_batch.value);
+  else
+    writer.field("max_micro_batch_size", nullptr);
   detail::write_memory_terms(writer, "terms", m.terms);
   detail::write_memory_terms(writer, "layer_activation_terms", m.layer_activation_terms);
   if (e.gpu && e.fit) {

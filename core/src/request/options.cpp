@@ -22,7 +22,8 @@ const std::string* OptionReader::find(const char* key) {
   }
   // Every value arrives with its length (CLI, WebAssembly, links): a NUL inside is never an end.
   if (found && found->find('\0') != std::string::npos)
-    throw OptionError(key, std::string("option '") + key + "' holds a NUL byte, got '" + detail::printable(*found) + "'");
+    throw OptionError(key,
+                      std::string("option '") + key + "' holds a NUL byte, got '" + detail::printable(*found) + "'");
   return found;
 }
 
@@ -99,7 +100,8 @@ std::int64_t OptionReader::count(const char* key, std::int64_t fallback, std::in
     throw OptionError(key, std::string("option '") + key + "' must be between " + std::to_string(minimum) + " and " +
                                std::to_string(maximum) + ", got " + detail::printable(*value));
   if (!text || *end != '\0')
-    throw OptionError(key, std::string("option '") + key + "' must be a whole number, got '" + detail::printable(*value) + "'");
+    throw OptionError(
+        key, std::string("option '") + key + "' must be a whole number, got '" + detail::printable(*value) + "'");
   if (parsed < minimum || parsed > maximum)
     throw OptionError(key, std::string("option '") + key + "' must be between " + std::to_string(minimum) + " and " +
                                std::to_string(maximum) + ", got " + detail::printable(*value));
@@ -113,11 +115,13 @@ double OptionReader::number(const char* key, double fallback, double minimum, do
   char* end = nullptr;
   const double parsed = text ? std::strtod(text->c_str(), &end) : 0.0;
   if (!text || *end != '\0' || !std::isfinite(parsed))
-    throw OptionError(key, std::string("option '") + key + "' must be a finite number, got '" + detail::printable(*value) + "'");
+    throw OptionError(
+        key, std::string("option '") + key + "' must be a finite number, got '" + detail::printable(*value) + "'");
   if (parsed < minimum || parsed > maximum) {
     char range[64];  // "0.01 and 1", not std::to_string's "0.010000 and 1.000000"
     std::snprintf(range, sizeof range, "%g and %g", minimum, maximum);
-    throw OptionError(key, std::string("option '") + key + "' must be between " + range + ", got " + detail::printable(*value));
+    throw OptionError(
+        key, std::string("option '") + key + "' must be between " + range + ", got " + detail::printable(*value));
   }
   return parsed;
 }
@@ -127,12 +131,14 @@ bool OptionReader::flag(const char* key, bool fallback) {
   if (!value) return fallback;
   if (*value == "true" || *value == "1" || value->empty()) return true;
   if (*value == "false" || *value == "0") return false;
-  throw OptionError(key, std::string("option '") + key + "' must be true or false, got '" + detail::printable(*value) + "'");
+  throw OptionError(key,
+                    std::string("option '") + key + "' must be true or false, got '" + detail::printable(*value) + "'");
 }
 
 void OptionReader::finish() const {
   for (std::size_t i = 0; i < options_.size(); ++i)
-    if (!used_[i]) throw OptionError(options_[i].first, "unknown option '" + detail::printable(options_[i].first) + "'");
+    if (!used_[i])
+      throw OptionError(options_[i].first, "unknown option '" + detail::printable(options_[i].first) + "'");
 }
 
 InferenceRequest parse_inference_options(const OptionList& options) {
@@ -141,22 +147,28 @@ InferenceRequest parse_inference_options(const OptionList& options) {
   InferenceWorkload& w = request.workload;
   if (auto weights = reader.text("weights")) {
     const auto format = find_weight_format(*weights);
-    if (!format) throw OptionError("weights", "option 'weights': unknown weight format '" + detail::printable(*weights) + "' (e.g. bf16, fp8, q4_k_m, gptq, awq, nf4, mxfp4)");
+    if (!format)
+      throw OptionError("weights", "option 'weights': unknown weight format '" + detail::printable(*weights) +
+                                       "' (e.g. bf16, fp8, q4_k_m, gptq, awq, nf4, mxfp4)");
     w.weight_format = *format;
     request.weight_format_given = true;
   }
   w.weight_options.bits = static_cast<int>(reader.count("weight_bits", 4, 2, 8));
   w.weight_options.group_size = reader.count("group_size", 128, -1, 1 << 20);
-  if (w.weight_options.group_size == 0) throw OptionError("group_size", "option 'group_size' must be -1 (per channel) or positive");
+  if (w.weight_options.group_size == 0)
+    throw OptionError("group_size", "option 'group_size' must be -1 (per channel) or positive");
   // The packings these formats have (quantization_bytes.cpp would refuse the rest without naming the option).
   const int bits = w.weight_options.bits;
   if (w.weight_format == WeightFormat::gptq && bits != 2 && bits != 3 && bits != 4 && bits != 8)
     throw OptionError("weight_bits", "option 'weight_bits' must be 2, 3, 4 or 8 for GPTQ, got " + std::to_string(bits));
   if (w.weight_format == WeightFormat::awq && bits != 4)
-    throw OptionError("weight_bits", "option 'weight_bits' must be 4 for AWQ (it packs 4-bit only), got " + std::to_string(bits));
+    throw OptionError("weight_bits",
+                      "option 'weight_bits' must be 4 for AWQ (it packs 4-bit only), got " + std::to_string(bits));
   if (auto kv = reader.text("kv_dtype")) {
     const auto* info = find_kv_cache_dtype(*kv);
-    if (!info) throw OptionError("kv_dtype", "option 'kv_dtype': unknown KV cache dtype '" + detail::printable(*kv) + "' (bf16, fp16, fp32, fp8, int8, int4)");
+    if (!info)
+      throw OptionError("kv_dtype", "option 'kv_dtype': unknown KV cache dtype '" + detail::printable(*kv) +
+                                        "' (bf16, fp16, fp32, fp8, int8, int4)");
     w.kv_cache_dtype = info->dtype;
   }
   w.batch_size = reader.count("batch", 1, 1, std::int64_t{1} << 24);

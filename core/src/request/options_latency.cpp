@@ -16,7 +16,8 @@ void read_latency_options(OptionReader& reader, InferenceRequest& request, bool 
     w.context_tokens = prompt + generated;  // the cache holds the prompt and every generated token
   } else if ((prompt_given || generated_given) && w.context_tokens < prompt + generated) {
     throw OptionError("context", "option 'context' (" + std::to_string(w.context_tokens) +
-                                     " tokens) is shorter than prompt_len + gen_len (" + std::to_string(prompt + generated) + ")");
+                                     " tokens) is shorter than prompt_len + gen_len (" +
+                                     std::to_string(prompt + generated) + ")");
   }
   auto& overrides = request.latency_overrides;
   overrides.flops_efficiency = reader.number("flops_efficiency", -1, 0.01, 1.0);

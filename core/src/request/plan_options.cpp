@@ -13,19 +13,20 @@ namespace {
 
 // The planner's own keys; the searched keys of `fitcheck train` are refused, the rest go to
 // parse_training_options unchanged.
-constexpr const char* kPlannerKeys[] = {"gpus",           "max_gpus",    "gpus_per_node",   "headroom",
-                                        "global_batch_tokens", "micro_batch_sizes", "zero_stages",
-                                        "recompute_modes", "objective", "keep"};
+constexpr const char* kPlannerKeys[] = {
+    "gpus",        "max_gpus",        "gpus_per_node", "headroom", "global_batch_tokens", "micro_batch_sizes",
+    "zero_stages", "recompute_modes", "objective",     "keep"};
 
 // A custom accelerator's keys (gpus=...,custom) belong to the planner's side too.
 bool planner_key(const std::string& key) {
   return std::find(std::begin(kPlannerKeys), std::end(kPlannerKeys), key) != std::end(kPlannerKeys) ||
          std::find(std::begin(kCustomGpuKeys), std::end(kCustomGpuKeys), key) != std::end(kCustomGpuKeys);
 }
-constexpr const char* kTrainingKeys[] = {"precision",   "master_weights", "fp32_gradients", "optimizer",
-                                         "adafactor_first_moment", "seq_len", "eager_attention", "dropout",
-                                         "lora_rank",   "lora_modules",   "qlora",          "lora_dropout",
-                                         "overhead_gib", "train_tokens",  "flops_efficiency", "overlap"};
+constexpr const char* kTrainingKeys[] = {
+    "precision", "master_weights",  "fp32_gradients", "optimizer",    "adafactor_first_moment",
+    "seq_len",   "eager_attention", "dropout",        "lora_rank",    "lora_modules",
+    "qlora",     "lora_dropout",    "overhead_gib",   "train_tokens", "flops_efficiency",
+    "overlap"};
 
 template <std::size_t N>
 bool listed(const char* const (&keys)[N], const std::string& key) {
@@ -38,7 +39,8 @@ InferencePlanRequest parse_plan_options(const ModelDescription& model, const Opt
   OptionReader reader(options);
   InferencePlanRequest request;
   const auto gpu_names = split_option_list(reader.text("gpus").value_or("h100-sxm-80gb,h200,a100-sxm-80gb,l40s"));
-  request.custom_gpu = read_custom_gpu_options(reader, std::any_of(gpu_names.begin(), gpu_names.end(), is_custom_gpu_name));
+  request.custom_gpu =
+      read_custom_gpu_options(reader, std::any_of(gpu_names.begin(), gpu_names.end(), is_custom_gpu_name));
   for (const auto& name : gpu_names) append_unique(request.gpus, resolve_gpu_option("gpus", name, request.custom_gpu));
   request.max_gpus = reader.count("max_gpus", 8, 1, 4096);
   request.max_gpus_per_node = reader.count("gpus_per_node", 0, 0, 4096);
@@ -46,7 +48,8 @@ InferencePlanRequest parse_plan_options(const ModelDescription& model, const Opt
     request.weight_formats.clear();
     for (const auto& id : split_option_list(*formats)) {
       const auto format = find_weight_format(id);
-      if (!format) throw OptionError("weights", "option 'weights': unknown weight format '" + detail::printable(id) + "'");
+      if (!format)
+        throw OptionError("weights", "option 'weights': unknown weight format '" + detail::printable(id) + "'");
       append_unique(request.weight_formats, *format);
     }
   } else {
@@ -58,13 +61,15 @@ InferencePlanRequest parse_plan_options(const ModelDescription& model, const Opt
     request.kv_cache_dtypes.clear();
     for (const auto& id : split_option_list(*dtypes)) {
       const auto* info = find_kv_cache_dtype(id);
-      if (!info) throw OptionError("kv_dtypes", "option 'kv_dtypes': unknown KV cache dtype '" + detail::printable(id) + "'");
+      if (!info)
+        throw OptionError("kv_dtypes", "option 'kv_dtypes': unknown KV cache dtype '" + detail::printable(id) + "'");
       append_unique(request.kv_cache_dtypes, info->dtype);
     }
   }
   if (auto batches = reader.text("batches")) {
     request.batch_sizes.clear();
-    for (const auto& text : split_option_list(*batches)) append_unique(request.batch_sizes, option_list_count("batches", text, 1, std::int64_t{1} << 24));
+    for (const auto& text : split_option_list(*batches))
+      append_unique(request.batch_sizes, option_list_count("batches", text, 1, std::int64_t{1} << 24));
   }
   request.prompt_tokens = reader.count("prompt_len", 1024, 1, std::int64_t{1} << 31);
   request.generated_tokens = reader.count("gen_len", 256, 1, std::int64_t{1} << 31);
@@ -89,18 +94,22 @@ InferencePlanRequest parse_plan_options(const ModelDescription& model, const Opt
 TrainingPlanRequest parse_training_plan_options(const OptionList& options) {
   OptionList mine, training;
   for (const auto& option : options) {
-    if (planner_key(option.first)) mine.push_back(option);
-    else if (listed(kTrainingKeys, option.first)) training.push_back(option);
+    if (planner_key(option.first))
+      mine.push_back(option);
+    else if (listed(kTrainingKeys, option.first))
+      training.push_back(option);
     else
-      throw OptionError(option.first, "option '" + detail::printable(option.first) +
-                                          "' is not a training planner option (the planner searches gpu counts, tp, pp, "
-                                          "dp, cp, ep, zero, micro_batch and recompute itself)");
+      throw OptionError(option.first,
+                        "option '" + detail::printable(option.first) +
+                            "' is not a training planner option (the planner searches gpu counts, tp, pp, "
+                            "dp, cp, ep, zero, micro_batch and recompute itself)");
   }
   TrainingPlanRequest request;
   request.base = parse_training_options(training);
   OptionReader reader(mine);
   const auto gpu_names = split_option_list(reader.text("gpus").value_or("h100-sxm-80gb,h200,a100-sxm-80gb"));
-  request.custom_gpu = read_custom_gpu_options(reader, std::any_of(gpu_names.begin(), gpu_names.end(), is_custom_gpu_name));
+  request.custom_gpu =
+      read_custom_gpu_options(reader, std::any_of(gpu_names.begin(), gpu_names.end(), is_custom_gpu_name));
   for (const auto& name : gpu_names) append_unique(request.gpus, resolve_gpu_option("gpus", name, request.custom_gpu));
   request.max_gpus = reader.count("max_gpus", 64, 1, 65536);
   request.max_gpus_per_node = reader.count("gpus_per_node", 0, 0, 4096);
@@ -120,7 +129,9 @@ TrainingPlanRequest parse_training_plan_options(const OptionList& options) {
     request.recompute_modes.clear();
     for (const auto& id : split_option_list(*modes)) {
       const auto found = find_recompute(id);
-      if (!found) throw OptionError("recompute_modes", "unknown recompute mode '" + detail::printable(id) + "' in 'recompute_modes' (none, selective, full)");
+      if (!found)
+        throw OptionError("recompute_modes", "unknown recompute mode '" + detail::printable(id) +
+                                                 "' in 'recompute_modes' (none, selective, full)");
       append_unique(request.recompute_modes, *found);
     }
   }

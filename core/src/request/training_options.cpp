@@ -21,12 +21,12 @@ TrainingRequest parse_training_options(const OptionList& options) {
   const std::int64_t dp = reader.count("dp", 0, 0, kMaxRanks);
   if (gpus > 0) {
     if (gpus % model_parallel != 0)
-      throw OptionError("gpus", "option 'gpus' (" + std::to_string(gpus) + ") must be a multiple of tp x pp x cp = " +
-                                    std::to_string(model_parallel));
+      throw OptionError("gpus", "option 'gpus' (" + std::to_string(gpus) +
+                                    ") must be a multiple of tp x pp x cp = " + std::to_string(model_parallel));
     w.layout.data_parallel = gpus / model_parallel;
     if (dp > 0 && dp != w.layout.data_parallel)
-      throw OptionError("dp", "option 'dp' (" + std::to_string(dp) + ") disagrees with gpus / (tp x pp x cp) = " +
-                                  std::to_string(w.layout.data_parallel));
+      throw OptionError("dp", "option 'dp' (" + std::to_string(dp) +
+                                  ") disagrees with gpus / (tp x pp x cp) = " + std::to_string(w.layout.data_parallel));
   } else {
     w.layout.data_parallel = dp > 0 ? dp : 1;
   }
@@ -36,7 +36,9 @@ TrainingRequest parse_training_options(const OptionList& options) {
   w.zero_stage = static_cast<int>(reader.count("zero", 0, 0, 3));
   if (auto mode = reader.text("fsdp")) {
     const auto found = find_fsdp_mode(*mode);
-    if (!found) throw OptionError("fsdp", "option 'fsdp': unknown FSDP mode '" + detail::printable(*mode) + "' (no_shard, shard_grad_op, full_shard, hybrid_shard)");
+    if (!found)
+      throw OptionError("fsdp", "option 'fsdp': unknown FSDP mode '" + detail::printable(*mode) +
+                                    "' (no_shard, shard_grad_op, full_shard, hybrid_shard)");
     w.fsdp = *found;
   }
   w.fsdp_shard_group = reader.count("fsdp_shard_group", 8, 1, kMaxRanks);
@@ -46,19 +48,26 @@ TrainingRequest parse_training_options(const OptionList& options) {
   w.allgather_bucket_elements = reader.count("allgather_bucket", w.allgather_bucket_elements, 0, std::int64_t{1} << 40);
   if (auto precision = reader.text("precision")) {
     const auto found = find_precision_recipe(*precision);
-    if (!found) throw OptionError("precision", "option 'precision': unknown precision '" + detail::printable(*precision) + "' (bf16-mixed, fp16-mixed, fp32, fp8)");
+    if (!found)
+      throw OptionError("precision", "option 'precision': unknown precision '" + detail::printable(*precision) +
+                                         "' (bf16-mixed, fp16-mixed, fp32, fp8)");
     w.precision = *found;
   }
   if (auto master = reader.text("master_weights")) {
-    if (*master == "fp32") w.fp32_master_weights = true;
-    else if (*master == "none" || *master == "bf16") w.fp32_master_weights = false;
-    else throw OptionError("master_weights", "option 'master_weights' must be fp32 or none (bf16: the weights themselves)");
+    if (*master == "fp32")
+      w.fp32_master_weights = true;
+    else if (*master == "none" || *master == "bf16")
+      w.fp32_master_weights = false;
+    else
+      throw OptionError("master_weights",
+                        "option 'master_weights' must be fp32 or none (bf16: the weights themselves)");
   }
   w.fp32_gradients = reader.flag("fp32_gradients", false);
   if (auto optimizer = reader.text("optimizer")) {
     const auto found = find_optimizer(*optimizer);
     if (!found)
-      throw OptionError("optimizer", "option 'optimizer': unknown optimizer '" + detail::printable(*optimizer) + "' (adamw, adam8bit, adafactor, sgd, sgd-momentum, lion, muon)");
+      throw OptionError("optimizer", "option 'optimizer': unknown optimizer '" + detail::printable(*optimizer) +
+                                         "' (adamw, adam8bit, adafactor, sgd, sgd-momentum, lion, muon)");
     w.optimizer = *found;
   }
   w.adafactor_first_moment = reader.flag("adafactor_first_moment", false);
@@ -66,7 +75,9 @@ TrainingRequest parse_training_options(const OptionList& options) {
   w.sequence_tokens = reader.count("seq_len", 4096, 1, std::int64_t{1} << 32);
   if (auto recompute = reader.text("recompute")) {
     const auto found = find_recompute(*recompute);
-    if (!found) throw OptionError("recompute", "option 'recompute': unknown recompute mode '" + detail::printable(*recompute) + "' (none, selective, full)");
+    if (!found)
+      throw OptionError("recompute", "option 'recompute': unknown recompute mode '" + detail::printable(*recompute) +
+                                         "' (none, selective, full)");
     w.recompute = *found;
   }
   w.flash_attention = !reader.flag("eager_attention", false);
@@ -100,7 +111,8 @@ TrainingAssumptions training_assumptions(const TrainingRequest& request, const A
   TrainingAssumptions assumptions;
   assumptions.communication = default_latency_assumptions(gpu);
   if (request.flops_efficiency > 0) assumptions.flops_efficiency = request.flops_efficiency;
-  if (request.price_per_gpu_hour_usd >= 0) assumptions.communication.price_per_gpu_hour_usd = request.price_per_gpu_hour_usd;
+  if (request.price_per_gpu_hour_usd >= 0)
+    assumptions.communication.price_per_gpu_hour_usd = request.price_per_gpu_hour_usd;
   return assumptions;
 }
 

@@ -19,7 +19,8 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
   std::size_t length = 0;
   unsigned char low = 0x80;
   unsigned char high = 0xBF;
-  if (lead >= 0xC2 && lead <= 0xDF) length = 2;
+  if (lead >= 0xC2 && lead <= 0xDF)
+    length = 2;
   else if (lead >= 0xE0 && lead <= 0xEF) {
     length = 3;
     if (lead == 0xE0) low = 0xA0;
@@ -137,13 +138,27 @@ void JsonWriter::write_string(std::string_view text) {
       continue;
     }
     switch (byte) {
-      case '"': out_ += "\\\""; break;
-      case '\\': out_ += "\\\\"; break;
-      case '\b': out_ += "\\b"; break;
-      case '\f': out_ += "\\f"; break;
-      case '\n': out_ += "\\n"; break;
-      case '\r': out_ += "\\r"; break;
-      case '\t': out_ += "\\t"; break;
+      case '"':
+        out_ += "\\\"";
+        break;
+      case '\\':
+        out_ += "\\\\";
+        break;
+      case '\b':
+        out_ += "\\b";
+        break;
+      case '\f':
+        out_ += "\\f";
+        break;
+      case '\n':
+        out_ += "\\n";
+        break;
+      case '\r':
+        out_ += "\\r";
+        break;
+      case '\t':
+        out_ += "\\t";
+        break;
       default:
         if (byte < 0x20) {
           out_ += "\\u00";
@@ -176,8 +191,9 @@ void JsonWriter::write_unsigned(std::uint64_t value) {
 // make one infinite, and this refuses the report rather than writing NaN or an infinity as null.
 void JsonWriter::write_double(double value) {
   if (!std::isfinite(value))
-    throw std::domain_error("fitcheck computed a figure that is not a finite number from these inputs; "
-                            "this is a bug in fitcheck, please report the config and options");
+    throw std::domain_error(
+        "fitcheck computed a figure that is not a finite number from these inputs; "
+        "this is a bug in fitcheck, please report the config and options");
   std::array<char, 64> buffer{};
   const char* end = nlohmann::detail::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
   out_.append(buffer.data(), static_cast<std::size_t>(end - buffer.data()));

@@ -33,7 +33,7 @@ class JsonWriter {
   void field(std::string_view key, const std::vector<std::string>& texts);
   void field(std::string_view key, const std::vector<std::int64_t>& numbers);
   template <typename Number>
-    requires std::is_arithmetic_v<Number>
+  requires std::is_arithmetic_v<Number>
   void field(std::string_view key, Number number) {
     write_key(key);
     write_number(number);
@@ -43,7 +43,7 @@ class JsonWriter {
   void element(std::string_view text);
   void element(const char* text) { element(std::string_view(text)); }
   template <typename Number>
-    requires std::is_arithmetic_v<Number>
+  requires std::is_arithmetic_v<Number>
   void element(Number number) {
     separate();
     write_number(number);
@@ -55,10 +55,14 @@ class JsonWriter {
  private:
   template <typename Number>
   void write_number(Number number) {
-    if constexpr (std::is_same_v<Number, bool>) write_bool(number);
-    else if constexpr (std::is_floating_point_v<Number>) write_double(static_cast<double>(number));
-    else if constexpr (std::is_signed_v<Number>) write_signed(static_cast<std::int64_t>(number));
-    else write_unsigned(static_cast<std::uint64_t>(number));
+    if constexpr (std::is_same_v<Number, bool>)
+      write_bool(number);
+    else if constexpr (std::is_floating_point_v<Number>)
+      write_double(static_cast<double>(number));
+    else if constexpr (std::is_signed_v<Number>)
+      write_signed(static_cast<std::int64_t>(number));
+    else
+      write_unsigned(static_cast<std::uint64_t>(number));
   }
   void separate();
   void write_key(std::string_view key);

@@ -52,8 +52,10 @@ PreparedTrainingMemory prepare_training_memory(const ModelDescription& model, co
   } catch (const std::invalid_argument& error) {
     // The layout checks name the size in words; report the option it belongs to.
     const std::string message = error.what();
-    const char* option = message.rfind("tensor", 0) == 0 ? "tp" : message.rfind("pipeline", 0) == 0 ? "pp"
-                         : message.rfind("expert", 0) == 0 ? "ep" : "dp";
+    const char* option = message.rfind("tensor", 0) == 0     ? "tp"
+                         : message.rfind("pipeline", 0) == 0 ? "pp"
+                         : message.rfind("expert", 0) == 0   ? "ep"
+                                                             : "dp";
     throw OptionError(option, message);
   }
   // One pass places every tensor (stages x tensors would take seconds at thousands of stages).
@@ -69,7 +71,8 @@ PreparedTrainingMemory prepare_training_memory(const ModelDescription& model, co
   const auto& roles = p.workload.lora.target_roles;
   for (const auto& t : tensors) {
     p.total_parameters += t.parameters();
-    if (p.workload.lora.rank == 0) p.trainable_parameters += t.parameters();
+    if (p.workload.lora.rank == 0)
+      p.trainable_parameters += t.parameters();
     else if (t.is_matrix() && std::find(roles.begin(), roles.end(), t.role) != roles.end())
       p.trainable_parameters += p.workload.lora.rank * (t.rows + t.columns) * t.copies;
   }
@@ -131,45 +134,57 @@ TrainingWorkload sized(const PreparedTrainingMemory& p, std::int64_t micro_batch
 std::vector<std::string> assumptions_for(const TrainingWorkload& w, const TrainingMemory& m, std::int64_t stages,
                                          bool has_experts) {
   std::vector<std::string> a;
-  a.push_back("activations are the tensors autograd keeps for backward, counted as in Korthikanti et al. 2022 §4.1; "
-              "norm statistics, RNG states and allocator fragmentation are not counted");
+  a.push_back(
+      "activations are the tensors autograd keeps for backward, counted as in Korthikanti et al. 2022 §4.1; "
+      "norm statistics, RNG states and allocator fragmentation are not counted");
   if (!w.dropout) a.push_back("no dropout (Llama-style configs set it to 0); --dropout adds Korthikanti's masks");
   a.push_back(w.flash_attention ? "flash attention: no s x s scores are kept"
                                 : "eager attention: softmax probabilities of heads x s x s are kept per layer");
-  a.push_back("gated MLPs keep gate and up outputs as Megatron's fused SwiGLU does; unfused code also keeps silu(gate)");
-  a.push_back("cross-entropy keeps fp32 logits and their fp32 gradient coexists at the start of backward (Megatron's "
-              "fused vocab-parallel loss writes the gradient in place and saves one of the two)");
+  a.push_back(
+      "gated MLPs keep gate and up outputs as Megatron's fused SwiGLU does; unfused code also keeps silu(gate)");
+  a.push_back(
+      "cross-entropy keeps fp32 logits and their fp32 gradient coexists at the start of backward (Megatron's "
+      "fused vocab-parallel loss writes the gradient in place and saves one of the two)");
   if (stages > 1)
     a.push_back("every pipeline stage is evaluated (its own tensors, layers and micro-batches in flight); stage " +
                 num(m.totals.busiest_stage) + " has the largest total");
-  if (w.layout.pipeline_parallel > 1 && (w.zero_stage >= 2 || (w.fsdp != FsdpMode::off && w.fsdp != FsdpMode::no_shard)))
-    a.push_back("DeepSpeed's pipeline engine accepts ZeRO-1 only; ZeRO-2/3 and FSDP are computed here as if the framework "
-                "combined them with pipeline parallelism");
+  if (w.layout.pipeline_parallel > 1 &&
+      (w.zero_stage >= 2 || (w.fsdp != FsdpMode::off && w.fsdp != FsdpMode::no_shard)))
+    a.push_back(
+        "DeepSpeed's pipeline engine accepts ZeRO-1 only; ZeRO-2/3 and FSDP are computed here as if the framework "
+        "combined them with pipeline parallelism");
   if (w.zero_stage > 0 || w.fsdp != FsdpMode::off)
     a.push_back("sharding over the " + num(m.sharding_degree) + " ranks that hold the same weights (dp x cp" +
                 std::string(w.fsdp == FsdpMode::hybrid_shard ? ", limited to the HYBRID_SHARD group" : "") + ")" +
-                (has_experts ? "; routed experts over " + num(m.expert_sharding_degree) + " ranks (tp x dp x cp / ep when ep > 1)"
+                (has_experts ? "; routed experts over " + num(m.expert_sharding_degree) +
+                                   " ranks (tp x dp x cp / ep when ep > 1)"
                              : std::string()));
   if (w.fsdp != FsdpMode::off && w.precision != PrecisionRecipe::fp32 && w.lora.rank == 0)
-    a.push_back("FSDP mixed precision: sharded parameters are fp32 and serve as master weights; gradients come back in fp32");
+    a.push_back(
+        "FSDP mixed precision: sharded parameters are fp32 and serve as master weights; gradients come back in fp32");
   if (w.offload_optimizer)
     a.push_back("ZeRO-Offload: 16-bit parameters stay on the GPU; master weights, optimizer states" +
                 std::string(w.zero_stage >= 2 ? " and gradient partitions" : "") + " live in CPU memory");
   if (w.offload_params)
-    a.push_back("parameter offload: parameters live in CPU memory; the GPU holds the gathered ones and tensors under the "
-                "ZeRO-3 persistence threshold");
-  if (has_experts)
-    a.push_back("MoE: balanced routing, no dropped tokens; each GPU processes top-k x its tokens");
+    a.push_back(
+        "parameter offload: parameters live in CPU memory; the GPU holds the gathered ones and tensors under the "
+        "ZeRO-3 persistence threshold");
+  if (has_experts) a.push_back("MoE: balanced routing, no dropped tokens; each GPU processes top-k x its tokens");
   if (w.context_parallel > 1)
-    a.push_back("context parallel: each GPU keeps s/cp tokens; ring attention's in-flight key/value chunks are not counted");
+    a.push_back(
+        "context parallel: each GPU keeps s/cp tokens; ring attention's in-flight key/value chunks are not counted");
   if (w.precision == PrecisionRecipe::fp8)
-    a.push_back("FP8: GEMM inputs saved in FP8 (1 B); two FP8 weight copies (row-wise and transposed, Hopper); Blackwell needs one");
+    a.push_back(
+        "FP8: GEMM inputs saved in FP8 (1 B); two FP8 weight copies (row-wise and transposed, Hopper); Blackwell needs "
+        "one");
   if (w.optimizer == OptimizerKind::muon)
     a.push_back("Muon's Newton-Schulz temporaries (a few matrices the size of the largest weight) are not counted");
   if (w.lora.rank > 0)
-    a.push_back("LoRA: adapters, their gradients and optimizer states in fp32 (PEFT default); the frozen base keeps no "
-                "gradients; only inputs of adapted matmuls are saved (autograd skips inputs of frozen weights)");
-  a.push_back("framework overhead (CUDA context, cuBLAS/NCCL workspaces, allocator reserve) is a default you can change");
+    a.push_back(
+        "LoRA: adapters, their gradients and optimizer states in fp32 (PEFT default); the frozen base keeps no "
+        "gradients; only inputs of adapted matmuls are saved (autograd skips inputs of frozen weights)");
+  a.push_back(
+      "framework overhead (CUDA context, cuBLAS/NCCL workspaces, allocator reserve) is a default you can change");
   return a;
 }
 
@@ -182,7 +197,7 @@ TrainingMemory evaluate(const ModelDescription& model, const PreparedTrainingMem
   const detail::StageStates& st = p.stages[static_cast<std::size_t>(m.busiest_stage)].states;
   if (st.local_parameters > 0)
     best.model_state_bytes_per_parameter = static_cast<double>(m.weight_bytes + m.gradient_bytes + m.optimizer_bytes) /
-                                          static_cast<double>(st.local_parameters);
+                                           static_cast<double>(st.local_parameters);
   const bool sharded = w.zero_stage > 0 || (w.fsdp != FsdpMode::off && w.fsdp != FsdpMode::no_shard);
   best.sharding_degree = sharded ? p.dense_degree : 1;
   best.expert_sharding_degree = sharded ? p.expert_degree : 1;
@@ -232,7 +247,8 @@ CapacityAnswer max_micro_batch_size(const ModelDescription& model, const Prepare
     const std::int64_t fixed = at_one.total_bytes_per_gpu - at_one.activation_bytes;
     answer.limited_by = fixed > memory ? "model states, buffers and overhead alone exceed GPU memory"
                                        : "activations of one micro-batch";
-    answer.formula = "micro-batch 1 needs " + num(at_one.total_bytes_per_gpu) + " B > " + num(memory) + " B of " + gpu.id;
+    answer.formula =
+        "micro-batch 1 needs " + num(at_one.total_bytes_per_gpu) + " B > " + num(memory) + " B of " + gpu.id;
     return answer;
   }
   constexpr std::int64_t kCap = std::int64_t{1} << 24;

@@ -20,12 +20,12 @@ using R = TensorRole;
 std::string num(std::int64_t value) { return std::to_string(value); }
 
 struct Context {
-  std::int64_t tokens = 0;         // b x s/cp on this GPU
-  std::int64_t key_length = 0;     // s: every local query attends all keys (eager scores)
+  std::int64_t tokens = 0;      // b x s/cp on this GPU
+  std::int64_t key_length = 0;  // s: every local query attends all keys (eager scores)
   std::int64_t tp = 1;
   bool sequence_parallel = false;
-  std::int64_t element = 2;        // activation bytes (Korthikanti: 2)
-  std::int64_t matmul_input = 2;   // bytes of a GEMM input saved for the weight gradient (FP8: 1)
+  std::int64_t element = 2;       // activation bytes (Korthikanti: 2)
+  std::int64_t matmul_input = 2;  // bytes of a GEMM input saved for the weight gradient (FP8: 1)
   const TrainingWorkload* workload = nullptr;
 
   bool adapted(R role) const {
@@ -61,8 +61,10 @@ Context make_context(const TrainingWorkload& w) {
 // wanted, so the numbers-only path (sweeps, capacity searches) builds no strings.
 template <class Text>
 std::string text_of(const Text& text) {
-  if constexpr (std::is_invocable_v<Text>) return text();
-  else return std::string(text);
+  if constexpr (std::is_invocable_v<Text>)
+    return text();
+  else
+    return std::string(text);
 }
 
 class Terms {
@@ -81,7 +83,8 @@ class Terms {
   // Already the width one tensor-parallel rank holds.
   template <class Name, class Text>
   void split(const Name& name, std::int64_t per_token, const Text& per_token_text) {
-    push(name, checked_mul(c_.tokens, per_token), [&] { return num(c_.tokens) + " tokens x " + text_of(per_token_text); });
+    push(name, checked_mul(c_.tokens, per_token),
+         [&] { return num(c_.tokens) + " tokens x " + text_of(per_token_text); });
   }
   std::int64_t total() const { return total_; }
   bool with_text() const { return out_ != nullptr; }
@@ -105,14 +108,16 @@ std::string times(std::int64_t width, std::int64_t bytes, const char* what) {
 // Softmax-side terms of one attention block with `heads` heads on this rank.
 void add_core_attention(Terms& t, const Context& c, std::int64_t heads, std::int64_t value_width) {
   const TrainingWorkload& w = *c.workload;
-  if (w.recompute == Recompute::selective) return;  // Korthikanti §5: recompute QK^T, softmax, dropout, attention over V
+  if (w.recompute == Recompute::selective)
+    return;  // Korthikanti §5: recompute QK^T, softmax, dropout, attention over V
   if (w.flash_attention) {
     // FlashAttention-2 (Dao 2023, Algorithm 1) keeps one fp32 log-sum-exp per head and query
     // instead of the s x s probabilities, and regenerates dropout masks from the RNG state.
     t.split("softmax log-sum-exp (flash attention, fp32)", heads * 4, [&] { return times(heads, 4, "heads"); });
     // Its backward also reads the output O; in bf16 O is the output projection's saved input.
     if (c.matmul_input != c.element || !c.needed({R::attention_output}))
-      t.split("attention output kept by flash attention", value_width * c.element, [&] { return times(value_width, c.element, "wide"); });
+      t.split("attention output kept by flash attention", value_width * c.element,
+              [&] { return times(value_width, c.element, "wide"); });
     return;
   }
   const std::int64_t scores = checked_mul(heads, c.key_length);
@@ -120,7 +125,8 @@ void add_core_attention(Terms& t, const Context& c, std::int64_t heads, std::int
   t.split("softmax output (2as^2b)", checked_mul(scores, c.element), [&] { return text() + num(c.element) + " B"; });
   if (w.dropout) {
     t.split("softmax dropout mask (as^2b)", scores, [&] { return text() + "1 B"; });
-    t.split("softmax dropout output (2as^2b)", checked_mul(scores, c.element), [&] { return text() + num(c.element) + " B"; });
+    t.split("softmax dropout output (2as^2b)", checked_mul(scores, c.element),
+            [&] { return text() + num(c.element) + " B"; });
   }
 }
 
@@ -134,38 +140,51 @@ bool add_attention(Terms& t, const Context& c, const ModelDescription& model, co
     // DeepSeek-V2 §2.1: down-projections are replicated across tp, their latents kept whole.
     const R query_first = a.q_lora_rank > 0 ? R::attention_query_down : R::attention_query;
     if (c.needed({query_first, R::attention_kv_down})) {
-      t.replicated("attention input (norm output)", h * c.matmul_input, [&] { return times(h, c.matmul_input, "hidden"); });
+      t.replicated("attention input (norm output)", h * c.matmul_input,
+                   [&] { return times(h, c.matmul_input, "hidden"); });
       input_stored = true;
     }
     if (a.q_lora_rank > 0) {
       t.replicated("q latent norm input", a.q_lora_rank * e, [&] { return times(a.q_lora_rank, e, "q_lora_rank"); });
       if (c.needed({R::attention_query}))
-        t.replicated("q up-projection input", a.q_lora_rank * c.matmul_input, [&] { return times(a.q_lora_rank, c.matmul_input, "q_lora_rank"); });
+        t.replicated("q up-projection input", a.q_lora_rank * c.matmul_input,
+                     [&] { return times(a.q_lora_rank, c.matmul_input, "q_lora_rank"); });
     }
     t.replicated("kv latent norm input", a.kv_lora_rank * e, [&] { return times(a.kv_lora_rank, e, "kv_lora_rank"); });
     if (c.needed({R::attention_kv_up}))
-      t.replicated("kv up-projection input", a.kv_lora_rank * c.matmul_input, [&] { return times(a.kv_lora_rank, c.matmul_input, "kv_lora_rank"); });
-    t.split("q and k (4sbh)", 2 * heads * a.head_dim * e, [&] { return "2 x " + num(heads) + " heads x " + num(a.head_dim) + " x " + num(e) + " B"; });
-    t.split("v (2sbh)", heads * a.value_head_dim * e, [&] { return num(heads) + " heads x " + num(a.value_head_dim) + " x " + num(e) + " B"; });
+      t.replicated("kv up-projection input", a.kv_lora_rank * c.matmul_input,
+                   [&] { return times(a.kv_lora_rank, c.matmul_input, "kv_lora_rank"); });
+    t.split("q and k (4sbh)", 2 * heads * a.head_dim * e,
+            [&] { return "2 x " + num(heads) + " heads x " + num(a.head_dim) + " x " + num(e) + " B"; });
+    t.split("v (2sbh)", heads * a.value_head_dim * e,
+            [&] { return num(heads) + " heads x " + num(a.value_head_dim) + " x " + num(e) + " B"; });
   } else {
     if (c.needed({R::attention_query, R::attention_key, R::attention_value})) {
-      t.replicated("q/k/v input (norm output, 2sbh)", h * c.matmul_input, [&] { return times(h, c.matmul_input, "hidden"); });
+      t.replicated("q/k/v input (norm output, 2sbh)", h * c.matmul_input,
+                   [&] { return times(h, c.matmul_input, "hidden"); });
       input_stored = true;
     }
     // Eager attention in transformers repeats grouped k/v heads (repeat_kv) before the matmuls,
     // which then save the repeated copies; flash kernels read the grouped heads directly.
     const std::int64_t kv = c.workload->flash_attention ? detail::kv_heads_per_rank(a, c.tp) : heads;
-    t.split("q and k (4sbh)", (heads + kv) * a.head_dim * e,
-            [&] { return num(heads + kv) + " heads (" + num(heads) + " q + " + num(kv) + " k) x " + num(a.head_dim) + " x " + num(e) + " B"; });
-    t.split("v (2sbh)", kv * a.value_head_dim * e, [&] { return num(kv) + " heads x " + num(a.value_head_dim) + " x " + num(e) + " B"; });
-    if (a.query_norm_size > 0) t.split("q norm input", heads * a.head_dim * e, [&] { return times(heads * a.head_dim, e, "wide"); });
-    if (a.key_norm_size > 0) t.split("k norm input", kv * a.head_dim * e, [&] { return times(kv * a.head_dim, e, "wide"); });
+    t.split("q and k (4sbh)", (heads + kv) * a.head_dim * e, [&] {
+      return num(heads + kv) + " heads (" + num(heads) + " q + " + num(kv) + " k) x " + num(a.head_dim) + " x " +
+             num(e) + " B";
+    });
+    t.split("v (2sbh)", kv * a.value_head_dim * e,
+            [&] { return num(kv) + " heads x " + num(a.value_head_dim) + " x " + num(e) + " B"; });
+    if (a.query_norm_size > 0)
+      t.split("q norm input", heads * a.head_dim * e, [&] { return times(heads * a.head_dim, e, "wide"); });
+    if (a.key_norm_size > 0)
+      t.split("k norm input", kv * a.head_dim * e, [&] { return times(kv * a.head_dim, e, "wide"); });
   }
   const std::int64_t value_width = heads * a.value_head_dim;
   add_core_attention(t, c, heads, value_width);
   if (c.needed({R::attention_output}))
-    t.split("output projection input (2sbh)", value_width * c.matmul_input, [&] { return times(value_width, c.matmul_input, "wide"); });
-  if (c.workload->dropout) t.replicated("attention residual dropout mask (sbh)", h, [&] { return times(h, 1, "hidden"); });
+    t.split("output projection input (2sbh)", value_width * c.matmul_input,
+            [&] { return times(value_width, c.matmul_input, "wide"); });
+  if (c.workload->dropout)
+    t.replicated("attention residual dropout mask (sbh)", h, [&] { return times(h, 1, "hidden"); });
   return input_stored;
 }
 
@@ -173,21 +192,35 @@ void add_mlp(Terms& t, const Context& c, const ModelDescription& model, const La
   const std::int64_t h = model.hidden_size;
   const std::int64_t e = c.element;
   const auto input = [&](std::initializer_list<R> consumers) {
-    if (!input_shared && c.needed(consumers)) t.replicated("MLP input (norm output, 2sbh)", h * c.matmul_input, [&] { return times(h, c.matmul_input, "hidden"); });
+    if (!input_shared && c.needed(consumers))
+      t.replicated("MLP input (norm output, 2sbh)", h * c.matmul_input,
+                   [&] { return times(h, c.matmul_input, "hidden"); });
   };
   // Gated MLPs keep gate and up outputs (the activation's inputs, as Megatron's fused SwiGLU
   // does); Korthikanti's GeLU input is the one-branch case (8sbh at 4h wide).
   const auto branch = [&](const char* what, std::int64_t width, bool gated, bool split_by_tp, std::int64_t copies,
                           std::initializer_list<R> down) {
     const std::int64_t inputs = (gated ? 2 : 1) * copies * width;
-    const auto text = [&] { return (copies > 1 ? num(copies) + " experts x " : std::string()) + (gated ? "2 x " : "") + num(width); };
+    const auto text = [&] {
+      return (copies > 1 ? num(copies) + " experts x " : std::string()) + (gated ? "2 x " : "") + num(width);
+    };
     const char* label = std::string_view(what) == "MLP" ? " (8sbh)" : "";  // Korthikanti's GeLU input and output at 4h
-    if (split_by_tp) t.split([&] { return what + std::string(" activation inputs") + label; }, inputs * e, [&] { return text() + " x " + num(e) + " B"; });
-    else t.replicated([&] { return what + std::string(" activation inputs"); }, inputs * e, [&] { return text() + " x " + num(e) + " B"; });
+    if (split_by_tp)
+      t.split([&] { return what + std::string(" activation inputs") + label; }, inputs * e,
+              [&] { return text() + " x " + num(e) + " B"; });
+    else
+      t.replicated([&] { return what + std::string(" activation inputs"); }, inputs * e,
+                   [&] { return text() + " x " + num(e) + " B"; });
     if (c.needed(down)) {
-      const auto down_text = [&] { return (copies > 1 ? num(copies) + " x " : std::string()) + num(width) + " x " + num(c.matmul_input) + " B"; };
-      if (split_by_tp) t.split([&] { return what + std::string(" down-projection input") + label; }, copies * width * c.matmul_input, down_text);
-      else t.replicated([&] { return what + std::string(" down-projection input"); }, copies * width * c.matmul_input, down_text);
+      const auto down_text = [&] {
+        return (copies > 1 ? num(copies) + " x " : std::string()) + num(width) + " x " + num(c.matmul_input) + " B";
+      };
+      if (split_by_tp)
+        t.split([&] { return what + std::string(" down-projection input") + label; }, copies * width * c.matmul_input,
+                down_text);
+      else
+        t.replicated([&] { return what + std::string(" down-projection input"); }, copies * width * c.matmul_input,
+                     down_text);
     }
   };
   if (layer.is_moe()) {
@@ -196,17 +229,20 @@ void add_mlp(Terms& t, const Context& c, const ModelDescription& model, const La
     const std::int64_t k = moe.experts_per_token;
     input({R::router, R::shared_expert_gate, R::shared_expert_up});
     // Router probabilities in fp32 (transformers' Mixtral: softmax(..., dtype=float)).
-    t.replicated("router probabilities (fp32)", moe.num_experts * 4, [&] { return times(moe.num_experts, 4, "experts"); });
+    t.replicated("router probabilities (fp32)", moe.num_experts * 4,
+                 [&] { return times(moe.num_experts, 4, "experts"); });
     if (c.needed({R::expert_gate, R::expert_up}))
-      t.replicated("dispatched expert inputs", k * h * c.matmul_input, [&] { return num(k) + " x " + times(h, c.matmul_input, "hidden"); });
+      t.replicated("dispatched expert inputs", k * h * c.matmul_input,
+                   [&] { return num(k) + " x " + times(h, c.matmul_input, "hidden"); });
     // With ep > 1 experts are whole on each rank (tensors_on_busiest_gpu) and sequence parallelism
     // splits their tokens; with ep == 1 they are split by tp like a dense MLP.
     const std::int64_t width = ep > 1 ? moe.expert_intermediate_size : ceil_div(moe.expert_intermediate_size, c.tp);
     branch("routed expert", width, moe.gated, ep == 1, k, {R::expert_down});
-    t.replicated("expert outputs (for the weighted combine)", k * h * e, [&] { return num(k) + " x " + times(h, e, "hidden"); });
+    t.replicated("expert outputs (for the weighted combine)", k * h * e,
+                 [&] { return num(k) + " x " + times(h, e, "hidden"); });
     if (moe.num_shared_experts > 0)
-      branch("shared expert", ceil_div(moe.num_shared_experts * moe.shared_expert_intermediate_size, c.tp), moe.gated, true, 1,
-             {R::shared_expert_down});
+      branch("shared expert", ceil_div(moe.num_shared_experts * moe.shared_expert_intermediate_size, c.tp), moe.gated,
+             true, 1, {R::shared_expert_down});
   } else if (layer.mlp.intermediate_size > 0) {
     input({R::mlp_gate, R::mlp_up});
     branch("MLP", ceil_div(layer.mlp.intermediate_size, c.tp), layer.mlp.gated, true, 1, {R::mlp_down});
@@ -243,8 +279,8 @@ void add_lora(Terms& t, const Context& c, const ModelDescription& model, const L
   if (layer.is_moe()) {
     const MoeShape& moe = layer.moe;
     const std::int64_t k = moe.experts_per_token;
-    const std::int64_t width =
-        c.workload->layout.expert_parallel > 1 ? moe.expert_intermediate_size : ceil_div(moe.expert_intermediate_size, c.tp);
+    const std::int64_t width = c.workload->layout.expert_parallel > 1 ? moe.expert_intermediate_size
+                                                                      : ceil_div(moe.expert_intermediate_size, c.tp);
     if (moe.gated) adapter(R::expert_gate, k, h);
     adapter(R::expert_up, k, h);
     adapter(R::expert_down, k, width);
@@ -259,7 +295,8 @@ void add_lora(Terms& t, const Context& c, const ModelDescription& model, const L
     adapter(R::mlp_down, 1, ceil_div(layer.mlp.intermediate_size, c.tp));
   }
   if (count == 0) return;
-  t.split("LoRA A outputs", count * r * c.element, [&] { return num(count) + " adapted matmuls x rank " + num(r) + " x " + num(c.element) + " B"; });
+  t.split("LoRA A outputs", count * r * c.element,
+          [&] { return num(count) + " adapted matmuls x rank " + num(r) + " x " + num(c.element) + " B"; });
   if (c.workload->lora.dropout)
     t.split("LoRA dropout (dropped inputs and masks)", input_width * (c.element + 1),
             [&] { return num(input_width) + " adapter input features x (" + num(c.element) + " B + 1 B mask)"; });
@@ -278,7 +315,8 @@ std::int64_t layer_activation_bytes(const ModelDescription& model, const LayerSh
   }
   // Each norm keeps its input (Korthikanti: 2 x 2sbh). Parallel blocks feed both norms one tensor.
   const std::int64_t norms = layer.parallel_attention_mlp ? 1 : layer.hidden_norms;
-  t.replicated("norm inputs (4sbh)", norms * h * c.element, [&] { return num(norms) + " x " + times(h, c.element, "hidden"); });
+  t.replicated("norm inputs (4sbh)", norms * h * c.element,
+               [&] { return num(norms) + " x " + times(h, c.element, "hidden"); });
   bool input_stored = add_attention(t, c, model, layer.attention);
   if (layer.attention.cross_attention) {
     // Cross-attention approximated as a second attention block over the same sequence length.
@@ -293,7 +331,8 @@ std::int64_t layer_activation_bytes(const ModelDescription& model, const LayerSh
 
 }  // namespace
 
-LayerActivations layer_activations(const ModelDescription& model, const LayerShape& layer, const TrainingWorkload& workload) {
+LayerActivations layer_activations(const ModelDescription& model, const LayerShape& layer,
+                                   const TrainingWorkload& workload) {
   LayerActivations out;
   out.bytes = layer_activation_bytes(model, layer, workload, &out.terms);
   return out;
@@ -301,14 +340,17 @@ LayerActivations layer_activations(const ModelDescription& model, const LayerSha
 
 namespace detail {
 
-std::vector<StageLayerKind> stage_layer_kinds(const ModelDescription& model, std::int64_t first_layer, std::int64_t end_layer) {
+std::vector<StageLayerKind> stage_layer_kinds(const ModelDescription& model, std::int64_t first_layer,
+                                              std::int64_t end_layer) {
   std::vector<StageLayerKind> kinds;
   for (std::int64_t i = first_layer; i < end_layer; ++i) {
     const std::size_t kind = model.layer_kind_of_layer[static_cast<std::size_t>(i)];
     const auto at = std::lower_bound(kinds.begin(), kinds.end(), kind,
                                      [](const StageLayerKind& k, std::size_t wanted) { return k.kind < wanted; });
-    if (at != kinds.end() && at->kind == kind) at->layers += 1;
-    else kinds.insert(at, {kind, 1});
+    if (at != kinds.end() && at->kind == kind)
+      at->layers += 1;
+    else
+      kinds.insert(at, {kind, 1});
   }
   return kinds;
 }
@@ -363,7 +405,8 @@ StageActivations stage_activations(const ModelDescription& model, const Training
   }
   if (with_text) {
     const std::string formula =
-        v == 1 ? num(out.in_flight) + (out.in_flight == 1 ? " micro-batch" : " micro-batches") + " in flight x (" + per_layer_text() + ")"
+        v == 1 ? num(out.in_flight) + (out.in_flight == 1 ? " micro-batch" : " micro-batches") + " in flight x (" +
+                     per_layer_text() + ")"
                : num(chunks) + " model chunks in flight x (" + per_layer_text() + ") / " + num(v) + " chunks per stage";
     out.terms.push_back({"layer activations", bytes, formula + " = " + num(bytes) + " B"});
   }
@@ -378,7 +421,8 @@ StageActivations stage_activations(const ModelDescription& model, const Training
     for (const StageLayerKind& k : kinds)
       working = std::max(working, layer_activation_bytes(model, model.layer_kinds[k.kind], single, nullptr));
     if (with_text)
-      out.terms.push_back({"recomputed layer", working, "one layer's activations rebuilt during backward = " + num(working) + " B"});
+      out.terms.push_back(
+          {"recomputed layer", working, "one layer's activations rebuilt during backward = " + num(working) + " B"});
     out.bytes += working;
   }
 
@@ -392,7 +436,8 @@ StageActivations stage_activations(const ModelDescription& model, const Training
     Terms t(c, text_lines);
     t.replicated("embedding", h, [&] { return times(h, 1, "hidden") + " dropout mask"; });
     const std::int64_t emb = checked_mul(t.total(), out.in_flight);
-    if (with_text) out.terms.push_back({"embedding dropout mask", emb, num(out.in_flight) + " x (" + lines.front().formula + ")"});
+    if (with_text)
+      out.terms.push_back({"embedding dropout mask", emb, num(out.in_flight) + " x (" + lines.front().formula + ")"});
     out.bytes += emb;
     lines.clear();
   }
@@ -402,11 +447,15 @@ StageActivations stage_activations(const ModelDescription& model, const Training
     // alive together when the backward pass starts.
     Terms t(c, text_lines);
     const std::int64_t norms = std::max<std::int64_t>(1, model.final_norms);
-    t.replicated("final norm input", norms * h * c.element, [&] { return num(norms) + " x " + times(h, c.element, "hidden"); });
+    t.replicated("final norm input", norms * h * c.element,
+                 [&] { return num(norms) + " x " + times(h, c.element, "hidden"); });
     const bool head_trainable = workload.lora.rank == 0;
-    if (head_trainable) t.replicated("lm_head input", h * c.matmul_input, [&] { return times(h, c.matmul_input, "hidden"); });
+    if (head_trainable)
+      t.replicated("lm_head input", h * c.matmul_input, [&] { return times(h, c.matmul_input, "hidden"); });
     const std::int64_t vocab = ceil_div(model.vocab_size, c.tp);
-    const auto vocab_text = [&] { return times(vocab, 4, "vocab entries") + (c.tp > 1 ? " (vocabulary split by tp)" : ""); };
+    const auto vocab_text = [&] {
+      return times(vocab, 4, "vocab entries") + (c.tp > 1 ? " (vocabulary split by tp)" : "");
+    };
     t.split("logits kept by the cross-entropy (fp32, 4sbv)", vocab * 4, vocab_text);
     t.split("logits gradient (fp32)", vocab * 4, vocab_text);
     out.bytes += t.total();

@@ -5,8 +5,8 @@
 #include <cctype>
 #include <stdexcept>
 
-#include "support/checked_math.hpp"
 #include "fitcheck/training_memory.hpp"
+#include "support/checked_math.hpp"
 
 namespace fitcheck {
 namespace {
@@ -38,8 +38,9 @@ constexpr OptimizerInfo kOptimizers[] = {
      "transformers' Adafactor keeps them"},
     {OptimizerKind::sgd, "sgd", "0 B", "plain SGD keeps no state"},
     {OptimizerKind::sgd_momentum, "sgd-momentum", "1 momentum buffer = 4 B", "torch.optim.SGD momentum_buffer"},
-    {OptimizerKind::lion, "lion", "1 moment = 4 B", "Chen et al. 2023, Symbolic Discovery of Optimization Algorithms "
-                                                   "§2 (Lion tracks only the momentum)"},
+    {OptimizerKind::lion, "lion", "1 moment = 4 B",
+     "Chen et al. 2023, Symbolic Discovery of Optimization Algorithms "
+     "§2 (Lion tracks only the momentum)"},
     {OptimizerKind::muon, "muon",
      "hidden matrices: 1 momentum buffer = 4 B; embeddings, lm_head, norms, biases: AdamW 8 B",
      "Jordan et al. 2024, Muon (kellerjordan.github.io/posts/muon); KellerJordan/Muon@50c4225d:README.md "
@@ -81,34 +82,44 @@ std::optional<OptimizerKind> find_optimizer(std::string_view id) {
   for (const auto& info : kOptimizers)
     if (key == info.id) return info.kind;
   if (key == "adam") return OptimizerKind::adamw;
-  if (key == "adam-8bit" || key == "adamw8bit" || key == "adamw-8bit" || key == "paged-adamw-8bit") return OptimizerKind::adam_8bit;
+  if (key == "adam-8bit" || key == "adamw8bit" || key == "adamw-8bit" || key == "paged-adamw-8bit")
+    return OptimizerKind::adam_8bit;
   if (key == "momentum") return OptimizerKind::sgd_momentum;
   return std::nullopt;
 }
 
 const char* fsdp_mode_name(FsdpMode mode) {
   switch (mode) {
-    case FsdpMode::off: return "off";
-    case FsdpMode::no_shard: return "no_shard";
-    case FsdpMode::shard_grad_op: return "shard_grad_op";
-    case FsdpMode::full_shard: return "full_shard";
-    case FsdpMode::hybrid_shard: return "hybrid_shard";
+    case FsdpMode::off:
+      return "off";
+    case FsdpMode::no_shard:
+      return "no_shard";
+    case FsdpMode::shard_grad_op:
+      return "shard_grad_op";
+    case FsdpMode::full_shard:
+      return "full_shard";
+    case FsdpMode::hybrid_shard:
+      return "hybrid_shard";
   }
   return "off";
 }
 
 std::optional<FsdpMode> find_fsdp_mode(std::string_view id) {
   const std::string key = normalized(id);
-  for (auto mode : {FsdpMode::off, FsdpMode::no_shard, FsdpMode::shard_grad_op, FsdpMode::full_shard, FsdpMode::hybrid_shard})
+  for (auto mode :
+       {FsdpMode::off, FsdpMode::no_shard, FsdpMode::shard_grad_op, FsdpMode::full_shard, FsdpMode::hybrid_shard})
     if (key == normalized(fsdp_mode_name(mode))) return mode;
   return std::nullopt;
 }
 
 const char* recompute_name(Recompute recompute) {
   switch (recompute) {
-    case Recompute::none: return "none";
-    case Recompute::selective: return "selective";
-    case Recompute::full: return "full";
+    case Recompute::none:
+      return "none";
+    case Recompute::selective:
+      return "selective";
+    case Recompute::full:
+      return "full";
   }
   return "none";
 }
@@ -133,16 +144,26 @@ std::vector<TensorRole> lora_target_roles(std::string_view comma_separated) {
     std::string name = normalized(comma_separated.substr(start, comma - start));
     name.erase(std::remove(name.begin(), name.end(), ' '), name.end());
     if (name.size() > 5 && name.compare(name.size() - 5, 5, "-proj") == 0) name.resize(name.size() - 5);  // q_proj
-    if (name == "q") add({R::attention_query});
-    else if (name == "k") add({R::attention_key});
-    else if (name == "v") add({R::attention_value});
-    else if (name == "o") add({R::attention_output});
-    else if (name == "gate") add({R::mlp_gate, R::expert_gate, R::shared_expert_gate});
-    else if (name == "up") add({R::mlp_up, R::expert_up, R::shared_expert_up});
-    else if (name == "down") add({R::mlp_down, R::expert_down, R::shared_expert_down});
-    else if (name == "q-down" || name == "q-a") add({R::attention_query_down});
-    else if (name == "kv-down" || name == "kv-a") add({R::attention_kv_down});
-    else if (name == "kv-up" || name == "kv-b") add({R::attention_kv_up});
+    if (name == "q")
+      add({R::attention_query});
+    else if (name == "k")
+      add({R::attention_key});
+    else if (name == "v")
+      add({R::attention_value});
+    else if (name == "o")
+      add({R::attention_output});
+    else if (name == "gate")
+      add({R::mlp_gate, R::expert_gate, R::shared_expert_gate});
+    else if (name == "up")
+      add({R::mlp_up, R::expert_up, R::shared_expert_up});
+    else if (name == "down")
+      add({R::mlp_down, R::expert_down, R::shared_expert_down});
+    else if (name == "q-down" || name == "q-a")
+      add({R::attention_query_down});
+    else if (name == "kv-down" || name == "kv-a")
+      add({R::attention_kv_down});
+    else if (name == "kv-up" || name == "kv-b")
+      add({R::attention_kv_up});
     else if (name == "all-linear" || name == "all")
       add({R::attention_query, R::attention_key, R::attention_value, R::attention_output, R::attention_query_down,
            R::attention_kv_down, R::attention_kv_up, R::mlp_gate, R::mlp_up, R::mlp_down, R::expert_gate, R::expert_up,
@@ -160,11 +181,13 @@ namespace detail {
 
 void refuse_training_overflow() { throw std::overflow_error("the workload needs more than 2^63 bytes"); }
 
-std::int64_t optimizer_state_bytes(const WeightTensor& tensor, const TrainingWorkload& workload, std::int64_t state_bytes) {
+std::int64_t optimizer_state_bytes(const WeightTensor& tensor, const TrainingWorkload& workload,
+                                   std::int64_t state_bytes) {
   const std::int64_t per_copy = tensor.rows * tensor.columns;
   const std::int64_t n = tensor.parameters();
   switch (workload.optimizer) {
-    case OptimizerKind::adamw: return 2 * n * state_bytes;
+    case OptimizerKind::adamw:
+      return 2 * n * state_bytes;
     case OptimizerKind::adam_8bit:
       // Two uint8 states plus an fp32 absmax per 2048-element block each; small tensors stay 32-bit.
       if (per_copy < 4096) return 2 * 4 * n;
@@ -174,9 +197,11 @@ std::int64_t optimizer_state_bytes(const WeightTensor& tensor, const TrainingWor
       const std::int64_t first = workload.adafactor_first_moment ? per_copy : 0;
       return tensor.copies * (second + first) * 4;
     }
-    case OptimizerKind::sgd: return 0;
+    case OptimizerKind::sgd:
+      return 0;
     case OptimizerKind::sgd_momentum:
-    case OptimizerKind::lion: return n * state_bytes;
+    case OptimizerKind::lion:
+      return n * state_bytes;
     case OptimizerKind::muon:
       return (tensor.layer >= 0 && tensor.is_matrix()) ? n * state_bytes : 2 * n * state_bytes;
   }

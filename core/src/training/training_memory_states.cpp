@@ -169,12 +169,13 @@ StageStates stage_states(const std::vector<WeightTensor>& local, const TrainingW
     }
     if (!r.lora && fp8_matrix[g] > 0 && !r.shard_weights) group.fp8_copy_params = fp8_matrix[g];
     group.gradients = place(group.params * r.gradient_width, degree, r.shard_gradients, r.grads_on_cpu);
-    if (w.master > 0 && !r.use_fsdp) group.master = place(group.params * w.master, degree, r.shard_optimizer, r.states_on_cpu);
+    if (w.master > 0 && !r.use_fsdp)
+      group.master = place(group.params * w.master, degree, r.shard_optimizer, r.states_on_cpu);
     group.states = place(state_bytes[g], degree, r.shard_optimizer, r.states_on_cpu);
 
     weights_gpu += group.weights.gpu_bytes() + group.gathered_copy_bytes + group.whole_params * w.weight;
-    out.cpu_bytes += group.weights.cpu_bytes() + group.gradients.cpu_bytes() + group.master.cpu_bytes() +
-                     group.states.cpu_bytes();
+    out.cpu_bytes +=
+        group.weights.cpu_bytes() + group.gradients.cpu_bytes() + group.master.cpu_bytes() + group.states.cpu_bytes();
     out.gradient_bytes += group.gradients.gpu_bytes();
     out.master_bytes += group.master.gpu_bytes();
     out.optimizer_bytes += group.states.gpu_bytes();
@@ -186,9 +187,11 @@ StageStates stage_states(const std::vector<WeightTensor>& local, const TrainingW
     WeightFormatOptions options;
     options.double_quant = true;
     out.base_params = out.local_parameters;
-    const bool shard_base = r.use_fsdp ? (workload.fsdp == FsdpMode::full_shard || workload.fsdp == FsdpMode::hybrid_shard)
-                                       : workload.zero_stage >= 3;
-    out.base = place(weight_bytes(base, format, options).total_bytes, dense_degree, shard_base, r.weights_on_cpu && shard_base);
+    const bool shard_base = r.use_fsdp
+                                ? (workload.fsdp == FsdpMode::full_shard || workload.fsdp == FsdpMode::hybrid_shard)
+                                : workload.zero_stage >= 3;
+    out.base = place(weight_bytes(base, format, options).total_bytes, dense_degree, shard_base,
+                     r.weights_on_cpu && shard_base);
     out.cpu_bytes += out.base.cpu_bytes();
     out.adapter_bytes = weights_gpu;
     if (workload.lora.qlora) {
@@ -205,12 +208,14 @@ StageStates stage_states(const std::vector<WeightTensor>& local, const TrainingW
 
   // Communication buffers.
   for (const auto& [layer, params] : layer_params) {
-    if (layer < 0) out.root_params += params;
-    else out.largest_layer_params = std::max(out.largest_layer_params, params);
+    if (layer < 0)
+      out.root_params += params;
+    else
+      out.largest_layer_params = std::max(out.largest_layer_params, params);
   }
-  const double base_bytes_per_param =
-      r.lora && out.base_params > 0 ? static_cast<double>(out.base.bytes) / static_cast<double>(out.base_params)
-                                    : static_cast<double>(w.weight);
+  const double base_bytes_per_param = r.lora && out.base_params > 0
+                                          ? static_cast<double>(out.base.bytes) / static_cast<double>(out.base_params)
+                                          : static_cast<double>(w.weight);
   const auto gathered = [&](std::int64_t params) {
     return static_cast<std::int64_t>(static_cast<double>(params) * base_bytes_per_param + 0.5);
   };
@@ -227,12 +232,13 @@ StageStates stage_states(const std::vector<WeightTensor>& local, const TrainingW
   } else if (!r.use_fsdp && workload.zero_stage >= 1) {
     out.communication_bytes = std::min(workload.reduce_bucket_elements, out.trainable_local_parameters) * grad_width;
     if (workload.zero_stage >= 3) {
-      const std::int64_t live =
-          out.largest_tensor_params + std::min(workload.zero3_prefetch_bucket_elements,
-                                               std::max<std::int64_t>(0, out.local_parameters - out.largest_tensor_params));
+      const std::int64_t live = out.largest_tensor_params +
+                                std::min(workload.zero3_prefetch_bucket_elements,
+                                         std::max<std::int64_t>(0, out.local_parameters - out.largest_tensor_params));
       out.communication_bytes += gathered(live);
     } else {
-      out.allgather_bucket_bytes = std::min(workload.allgather_bucket_elements, out.trainable_local_parameters) * w.weight;
+      out.allgather_bucket_bytes =
+          std::min(workload.allgather_bucket_elements, out.trainable_local_parameters) * w.weight;
     }
   }
   return out;
@@ -250,8 +256,9 @@ std::vector<MemoryTerm> stage_state_terms(const StageStates& s, const TrainingWo
     if (r.lora) {
       join(adapter_formula, prefix + "4 B fp32" + note(group.weights));
     } else if (r.use_fsdp) {
-      join(weight_formula, prefix + num(r.fsdp_param_bytes) + " B (" + (r.fsdp_param_bytes == 4 ? "fp32" : w.weight_dtype) +
-                               " flat parameters)" + note(group.weights));
+      join(weight_formula, prefix + num(r.fsdp_param_bytes) + " B (" +
+                               (r.fsdp_param_bytes == 4 ? "fp32" : w.weight_dtype) + " flat parameters)" +
+                               note(group.weights));
       if (group.gathered_copy_bytes > 0)
         join(weight_formula, num(group.params) + " x " + num(w.weight) + " B " + w.weight_dtype +
                                  " copy kept from forward to backward = " + num(group.gathered_copy_bytes) + " B");
@@ -277,8 +284,9 @@ std::vector<MemoryTerm> stage_state_terms(const StageStates& s, const TrainingWo
                      num(s.base_params) + " params in " + weight_format_info(base_format(workload)).id + " (" +
                          num(s.base.bytes) + " B)" + note(s.base)});
     if (workload.lora.qlora)
-      terms.push_back({"dequantized weight workspace", s.dequantized_params * 2,
-                       "largest quantized matrix " + num(s.dequantized_params) + " params x 2 B bf16, alive during its matmul"});
+      terms.push_back(
+          {"dequantized weight workspace", s.dequantized_params * 2,
+           "largest quantized matrix " + num(s.dequantized_params) + " params x 2 B bf16, alive during its matmul"});
     terms.push_back({"LoRA adapters (rank " + num(workload.lora.rank) + ")", s.adapter_bytes, adapter_formula});
   } else {
     terms.push_back({"weights", s.weight_bytes - s.fp8_copy_bytes, weight_formula});

@@ -70,7 +70,8 @@ Link link_for(double ranks, double inner, const Accelerator& gpu, const LatencyA
   const double node = static_cast<double>(std::max(1, gpu.gpus_per_node));
   const double intra = gpu.interconnect_bytes_per_second_per_direction;
   const bool spans = ranks * inner > node || intra <= 0;
-  const double raw = spans ? (intra > 0 ? std::min(intra, c.inter_node_bytes_per_second_per_gpu) : c.inter_node_bytes_per_second_per_gpu)
+  const double raw = spans ? (intra > 0 ? std::min(intra, c.inter_node_bytes_per_second_per_gpu)
+                                        : c.inter_node_bytes_per_second_per_gpu)
                            : intra;
   return {raw * c.interconnect_efficiency, spans ? c.network_hop_latency_seconds : c.link_hop_latency_seconds,
           c.collective_base_latency_seconds};
@@ -101,8 +102,7 @@ std::string training_time_missing_rate(const Accelerator& gpu, ComputeDtype prec
                                             : std::string(compute_dtype_name(precision)) + " rate";
   return "option 'precision': the " + std::string(gpu.name) + " publishes no " + missing +
          ", so the step time is not computed (another dtype's rate would be a different chip's time); " +
-         (published.empty() ? std::string("it publishes no rate fitcheck trains at")
-                            : "its dense rates: " + published);
+         (published.empty() ? std::string("it publishes no rate fitcheck trains at") : "its dense rates: " + published);
 }
 
 TrainingFlops training_forward_flops_per_sequence(const PreparedLatencyModel& model, double s, bool causal) {
@@ -165,14 +165,14 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   const double first = stage_compute(share_first, pp <= 1), last = stage_compute(share_last, true);
   const double share = first >= last ? share_first : share_last;
   t.microbatch_compute_seconds = std::max(first, last);
-  const double attention_seconds = share * b * f.attention_core / (tp * cp) / attention_rate *
-                                   (3 + (recompute_attention ? 1 : 0));
+  const double attention_seconds =
+      share * b * f.attention_core / (tp * cp) / attention_rate * (3 + (recompute_attention ? 1 : 0));
 
   const LatencyAssumptions& c = assume.communication;
   const Link tp_link = link_for(tp, 1, gpu, c), cp_link = link_for(cp, tp, gpu, c);
   const Link ep_link = link_for(ep, tp * cp, gpu, c), pp_link = link_for(2, tp * cp * dp, gpu, c);
   const Link dp_link = link_for(dp * cp, tp, gpu, c);
-  const double tokens_gpu = b * s / cp;  // tokens of a micro-batch on one context-parallel rank
+  const double tokens_gpu = b * s / cp;                  // tokens of a micro-batch on one context-parallel rank
   const double passes = 2 + (recompute_layers ? 1 : 0);  // forward, backward, recomputed forward
   double tp_seconds = 0, cp_seconds = 0, ep_seconds = 0;
   for (const LatencyLayerKind& k : model.kinds) {
@@ -233,10 +233,13 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   const double params_gpu = dense / tp + experts / (ep > 1 ? ep : tp);
   const double ranks = dp * cp;
   const double grads = params_gpu * static_cast<double>(training_gradient_bytes_per_parameter(w));
-  const double weights = params_gpu * static_cast<double>(precision_recipe_info(w.precision).weight_bytes_per_parameter);
+  const double weights =
+      params_gpu * static_cast<double>(precision_recipe_info(w.precision).weight_bytes_per_parameter);
   double window = t.microbatch_compute_seconds;  // one micro-batch's compute hides a per-step collective
   switch (training_collective_zero_stage(w)) {
-    case 0: t.data_parallel_seconds = all_reduce(grads, ranks, dp_link); break;
+    case 0:
+      t.data_parallel_seconds = all_reduce(grads, ranks, dp_link);
+      break;
     case 1:
     case 2:  // ZeRO (Rajbhandari et al. 2020, §7.2): reduce-scatter gradients, all-gather parameters
       t.data_parallel_seconds = all_gather(grads, ranks, dp_link) + all_gather(weights, ranks, dp_link);

@@ -28,41 +28,57 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
   x.lines.push_back("micro-batches per step m = ceil(" + count(global_batch_tokens_or_default(w)) + " tokens / " +
                     count(w.sequence_tokens) + " / (" + count(w.micro_batch_size) + " x dp " +
                     count(lay.data_parallel) + ")) = " + count(t.micro_batches));
-  x.lines.push_back("forward FLOPs per sequence = layers' products " + detail::four_significant_digits(f.layer_matmul) + " + attention core " +
-                    detail::four_significant_digits(f.attention_core) + (w.causal_attention_flops ? " (causal pairs)" : " (full s x s)") +
-                    " + lm_head " + detail::four_significant_digits(f.lm_head) + " = " + detail::four_significant_digits(f.total()));
-  x.lines.push_back("model FLOPs per step = 3 x " + detail::four_significant_digits(f.total()) + " x " + detail::four_significant_digits(sequences) + " sequences = " +
+  x.lines.push_back("forward FLOPs per sequence = layers' products " + detail::four_significant_digits(f.layer_matmul) +
+                    " + attention core " + detail::four_significant_digits(f.attention_core) +
+                    (w.causal_attention_flops ? " (causal pairs)" : " (full s x s)") + " + lm_head " +
+                    detail::four_significant_digits(f.lm_head) + " = " + detail::four_significant_digits(f.total()));
+  x.lines.push_back("model FLOPs per step = 3 x " + detail::four_significant_digits(f.total()) + " x " +
+                    detail::four_significant_digits(sequences) + " sequences = " +
                     detail::four_significant_digits(t.model_flops_per_step) + "; with " + recompute_name(w.recompute) +
                     " recomputation = " + detail::four_significant_digits(t.hardware_flops_per_step));
-  x.lines.push_back("micro-batch on the busiest stage = compute " + detail::four_significant_digits(t.microbatch_compute_seconds) + " s + tensor " +
-                    "parallel " + detail::four_significant_digits(t.microbatch_tensor_parallel_seconds) + " s + context parallel (exposed) " +
-                    detail::four_significant_digits(t.microbatch_context_parallel_seconds) + " s + expert all-to-all " +
-                    detail::four_significant_digits(t.microbatch_expert_parallel_seconds) + " s + pipeline sends " +
-                    detail::four_significant_digits(t.microbatch_pipeline_send_seconds) + " s = " + detail::four_significant_digits(t.microbatch_seconds) + " s");
-  x.lines.push_back("pipeline = " + detail::four_significant_digits(t.microbatch_seconds) + " s x (m " + count(t.micro_batches) + " + (pp - 1) / v " +
-                    detail::four_significant_digits(static_cast<double>(lay.pipeline_parallel - 1) / static_cast<double>(w.virtual_pipeline_stages)) +
-                    ") = " + detail::four_significant_digits(t.pipeline_seconds) + " s; bubble " + detail::four_significant_digits(t.bubble_seconds) + " s = " +
-                    detail::four_significant_digits(100 * t.pipeline_bubble_fraction) + "% of it");
+  x.lines.push_back(
+      "micro-batch on the busiest stage = compute " + detail::four_significant_digits(t.microbatch_compute_seconds) +
+      " s + tensor " + "parallel " + detail::four_significant_digits(t.microbatch_tensor_parallel_seconds) +
+      " s + context parallel (exposed) " + detail::four_significant_digits(t.microbatch_context_parallel_seconds) +
+      " s + expert all-to-all " + detail::four_significant_digits(t.microbatch_expert_parallel_seconds) +
+      " s + pipeline sends " + detail::four_significant_digits(t.microbatch_pipeline_send_seconds) +
+      " s = " + detail::four_significant_digits(t.microbatch_seconds) + " s");
+  x.lines.push_back("pipeline = " + detail::four_significant_digits(t.microbatch_seconds) + " s x (m " +
+                    count(t.micro_batches) + " + (pp - 1) / v " +
+                    detail::four_significant_digits(static_cast<double>(lay.pipeline_parallel - 1) /
+                                                    static_cast<double>(w.virtual_pipeline_stages)) +
+                    ") = " + detail::four_significant_digits(t.pipeline_seconds) + " s; bubble " +
+                    detail::four_significant_digits(t.bubble_seconds) +
+                    " s = " + detail::four_significant_digits(100 * t.pipeline_bubble_fraction) + "% of it");
   x.lines.push_back("data parallel (ZeRO-" + std::to_string(training_collective_zero_stage(w)) + ") collectives " +
-                    detail::four_significant_digits(t.data_parallel_seconds) + " s, exposed " + detail::four_significant_digits(t.data_parallel_exposed_seconds) + " s" +
+                    detail::four_significant_digits(t.data_parallel_seconds) + " s, exposed " +
+                    detail::four_significant_digits(t.data_parallel_exposed_seconds) + " s" +
                     (w.overlap_data_parallel ? " (overlapped with compute)" : " (not overlapped)"));
-  x.lines.push_back("step = " + detail::four_significant_digits(t.pipeline_seconds) + " + " + detail::four_significant_digits(t.data_parallel_exposed_seconds) + " = " +
-                    detail::four_significant_digits(t.step_seconds) + " s; " + detail::four_significant_digits(sequences * static_cast<double>(w.sequence_tokens)) +
-                    " tokens / step = " + detail::four_significant_digits(t.tokens_per_second) + " tokens/s (" + detail::four_significant_digits(t.tokens_per_second_per_gpu) +
-                    " per GPU)");
-  x.lines.push_back("MFU = " + detail::four_significant_digits(t.model_flops_per_step) + " / (" + detail::four_significant_digits(t.step_seconds) + " s x " +
-                    detail::four_significant_digits(t.peak_flops_per_second) + " FLOP/s x " + count(t.gpus) + ") = " + detail::four_significant_digits(100 * t.mfu) +
-                    "%; HFU = " + detail::four_significant_digits(100 * t.hfu) + "%; achieved " + detail::four_significant_digits(t.achieved_flops_per_second_per_gpu) +
-                    " FLOP/s per GPU");
-  x.lines.push_back("training " + detail::four_significant_digits(t.train_tokens) + " tokens = " + detail::four_significant_digits(t.train_seconds) + " s (" +
-                    detail::four_significant_digits(t.train_days) + " days), " + detail::four_significant_digits(t.train_gpu_hours) + " GPU-hours, $" +
+  x.lines.push_back("step = " + detail::four_significant_digits(t.pipeline_seconds) + " + " +
+                    detail::four_significant_digits(t.data_parallel_exposed_seconds) + " = " +
+                    detail::four_significant_digits(t.step_seconds) + " s; " +
+                    detail::four_significant_digits(sequences * static_cast<double>(w.sequence_tokens)) +
+                    " tokens / step = " + detail::four_significant_digits(t.tokens_per_second) + " tokens/s (" +
+                    detail::four_significant_digits(t.tokens_per_second_per_gpu) + " per GPU)");
+  x.lines.push_back("MFU = " + detail::four_significant_digits(t.model_flops_per_step) + " / (" +
+                    detail::four_significant_digits(t.step_seconds) + " s x " +
+                    detail::four_significant_digits(t.peak_flops_per_second) + " FLOP/s x " + count(t.gpus) +
+                    ") = " + detail::four_significant_digits(100 * t.mfu) +
+                    "%; HFU = " + detail::four_significant_digits(100 * t.hfu) + "%; achieved " +
+                    detail::four_significant_digits(t.achieved_flops_per_second_per_gpu) + " FLOP/s per GPU");
+  x.lines.push_back("training " + detail::four_significant_digits(t.train_tokens) +
+                    " tokens = " + detail::four_significant_digits(t.train_seconds) + " s (" +
+                    detail::four_significant_digits(t.train_days) + " days), " +
+                    detail::four_significant_digits(t.train_gpu_hours) + " GPU-hours, $" +
                     detail::four_significant_digits(t.train_cost_usd));
 
   x.assumptions.push_back("flops efficiency " + detail::four_significant_digits(assume.flops_efficiency) + " of the " +
-                          compute_dtype_name(training_compute_dtype(w.precision)) + " dense peak for the weight products; attention core at "
+                          compute_dtype_name(training_compute_dtype(w.precision)) +
+                          " dense peak for the weight products; attention core at "
                           "the 16-bit peak; backward = 2 x forward");
-  x.assumptions.push_back("collectives: ring model, link efficiency " + detail::four_significant_digits(assume.communication.interconnect_efficiency) +
-                          ", network " + detail::four_significant_digits(assume.communication.inter_node_bytes_per_second_per_gpu) +
+  x.assumptions.push_back("collectives: ring model, link efficiency " +
+                          detail::four_significant_digits(assume.communication.interconnect_efficiency) + ", network " +
+                          detail::four_significant_digits(assume.communication.inter_node_bytes_per_second_per_gpu) +
                           " B/s per GPU across nodes; rank order tp, cp, dp, pp (Megatron-LM)");
   x.assumptions.push_back("not timed: optimizer step, data loading, elementwise kernels outside the flops efficiency");
   return x;

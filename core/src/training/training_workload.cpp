@@ -34,25 +34,30 @@ void check_training_workload(const TrainingWorkload& w, std::int64_t num_layers,
   if (w.micro_batch_size < 1) refuse("micro_batch", "micro-batch size must be at least 1");
   if (w.sequence_tokens < 1) refuse("seq_len", "sequence length must be at least 1 token");
   if (w.context_parallel > w.sequence_tokens) refuse("cp", "context parallel size is larger than the sequence");
-  if (w.micro_batches_per_step < 0) refuse("micro_batches", "micro-batches per step must be 0 (at least pp) or positive");
+  if (w.micro_batches_per_step < 0)
+    refuse("micro_batches", "micro-batches per step must be 0 (at least pp) or positive");
   if (w.zero_stage < 0 || w.zero_stage > 3) refuse("zero", "ZeRO stage must be 0, 1, 2 or 3");
   if (w.fsdp != FsdpMode::off && w.zero_stage != 0)
     refuse("fsdp", "FSDP and DeepSpeed ZeRO shard the same states: choose --fsdp or --zero, not both");
   const std::int64_t replicas = l.data_parallel * w.context_parallel;
-  if (w.fsdp == FsdpMode::hybrid_shard && (w.fsdp_shard_group < 1 || replicas % std::min(w.fsdp_shard_group, replicas) != 0))
+  if (w.fsdp == FsdpMode::hybrid_shard &&
+      (w.fsdp_shard_group < 1 || replicas % std::min(w.fsdp_shard_group, replicas) != 0))
     refuse("fsdp_shard_group", "HYBRID_SHARD group size must divide the " + num(replicas) + " data-parallel ranks");
   if (w.offload_params && w.fsdp == FsdpMode::off && w.zero_stage != 3)
-    refuse("offload_params", "parameter offload needs ZeRO-3 (DeepSpeed offload_param is valid only with stage 3) or FSDP");
+    refuse("offload_params",
+           "parameter offload needs ZeRO-3 (DeepSpeed offload_param is valid only with stage 3) or FSDP");
   if (w.offload_optimizer && w.fsdp != FsdpMode::off)
     refuse("offload_optimizer", "FSDP offloads optimizer states only together with parameters: use --offload-params");
   if (w.offload_optimizer && w.zero_stage < 1)
     refuse("offload_optimizer", "optimizer offload needs ZeRO stage 1, 2 or 3 (ZeRO-Offload)");
-  if (w.reduce_bucket_elements < 0 || w.allgather_bucket_elements < 0) refuse("reduce_bucket", "bucket sizes cannot be negative");
+  if (w.reduce_bucket_elements < 0 || w.allgather_bucket_elements < 0)
+    refuse("reduce_bucket", "bucket sizes cannot be negative");
   if (l.expert_parallel > 1 && (l.tensor_parallel * replicas) % l.expert_parallel != 0)
     refuse("ep", "expert parallel size " + num(l.expert_parallel) + " must divide tp x dp x cp = " +
                      num(l.tensor_parallel * replicas) + " (Megatron-Core MoE parallel folding)");
   if (l.expert_parallel > 1 && l.tensor_parallel > 1 && !w.sequence_parallel)
-    refuse("sequence_parallel", "expert parallelism with tensor parallelism needs sequence parallelism (Megatron-LM MoE README)");
+    refuse("sequence_parallel",
+           "expert parallelism with tensor parallelism needs sequence parallelism (Megatron-LM MoE README)");
   if (w.virtual_pipeline_stages < 1) refuse("virtual_stages", "virtual pipeline stages must be at least 1");
   if (w.virtual_pipeline_stages > 1) {
     if (l.pipeline_parallel < 2) refuse("virtual_stages", "interleaved pipeline stages need pp of at least 2");
@@ -62,7 +67,8 @@ void check_training_workload(const TrainingWorkload& w, std::int64_t num_layers,
   }
   if (w.lora.qlora && w.lora.rank == 0) refuse("qlora", "QLoRA trains LoRA adapters: give --lora-rank too");
   if (w.lora.rank < 0) refuse("lora_rank", "LoRA rank cannot be negative");
-  if (w.lora.dropout && w.lora.rank == 0) refuse("lora_dropout", "LoRA dropout needs LoRA adapters: give --lora-rank too");
+  if (w.lora.dropout && w.lora.rank == 0)
+    refuse("lora_dropout", "LoRA dropout needs LoRA adapters: give --lora-rank too");
   if (w.framework_overhead_bytes < 0) refuse("overhead_gib", "framework overhead cannot be negative");
   if (!step_time) return;
 
@@ -90,10 +96,14 @@ TrainingWorkload with_training_defaults(const TrainingWorkload& workload) {
 
 ComputeDtype training_compute_dtype(PrecisionRecipe recipe) {
   switch (recipe) {
-    case PrecisionRecipe::fp32: return ComputeDtype::fp32;
-    case PrecisionRecipe::fp16_mixed: return ComputeDtype::fp16;
-    case PrecisionRecipe::fp8: return ComputeDtype::fp8;
-    case PrecisionRecipe::bf16_mixed: return ComputeDtype::bf16;
+    case PrecisionRecipe::fp32:
+      return ComputeDtype::fp32;
+    case PrecisionRecipe::fp16_mixed:
+      return ComputeDtype::fp16;
+    case PrecisionRecipe::fp8:
+      return ComputeDtype::fp8;
+    case PrecisionRecipe::bf16_mixed:
+      return ComputeDtype::bf16;
   }
   return ComputeDtype::bf16;
 }
@@ -105,10 +115,13 @@ std::int64_t training_gradient_bytes_per_parameter(const TrainingWorkload& w) {
 int training_collective_zero_stage(const TrainingWorkload& w) {
   switch (w.fsdp) {
     case FsdpMode::full_shard:
-    case FsdpMode::hybrid_shard: return 3;
-    case FsdpMode::shard_grad_op: return 2;
+    case FsdpMode::hybrid_shard:
+      return 3;
+    case FsdpMode::shard_grad_op:
+      return 2;
     case FsdpMode::off:
-    case FsdpMode::no_shard: break;
+    case FsdpMode::no_shard:
+      break;
   }
   return w.zero_stage;
 }
@@ -116,8 +129,8 @@ int training_collective_zero_stage(const TrainingWorkload& w) {
 std::int64_t global_batch_tokens_or_default(const TrainingWorkload& w) {
   if (w.global_batch_tokens > 0) return w.global_batch_tokens;
   const std::int64_t micro_batches = std::max<std::int64_t>(w.micro_batches_per_step, w.layout.pipeline_parallel);
-  const std::int64_t minimum_step = detail::checked_mul(
-      detail::checked_mul(w.layout.data_parallel, w.micro_batch_size), detail::checked_mul(w.sequence_tokens, micro_batches));
+  const std::int64_t minimum_step = detail::checked_mul(detail::checked_mul(w.layout.data_parallel, w.micro_batch_size),
+                                                        detail::checked_mul(w.sequence_tokens, micro_batches));
   return std::max<std::int64_t>(minimum_step, std::int64_t{4} << 20);
 }
 

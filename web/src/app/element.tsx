@@ -34,7 +34,10 @@ export class FitcheckCalculator extends HTMLElement {
     const attribute = this.getAttribute('mode');
     const mode: Mode = modes.includes(attribute as Mode) ? (attribute as Mode) : 'inference';
     // A new key when an attribute changes starts the calculator afresh from the attributes.
-    render(<App key={`${preset}|${mode}`} compact persist={false} initialPreset={preset} initialMode={mode} />, this.mount!);
+    render(
+      <App key={`${preset}|${mode}`} compact persist={false} initialPreset={preset} initialMode={mode} />,
+      this.mount!,
+    );
   }
 }
 

@@ -8,7 +8,7 @@ import type { Mode } from './inputs';
 export function preloadTab(mode: Mode) {
   if (mode === 'training') {
     TrainingPanel.preload();
-    loadCore().catch(() => undefined);  // useFullCore reports a failure
+    loadCore().catch(() => undefined); // useFullCore reports a failure
   }
   if (mode === 'plan') PlanForm.preload();
 }

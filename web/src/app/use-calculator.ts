@@ -56,7 +56,11 @@ export interface CalculatorState {
 export function useCalculator({ embed, persist, initialPreset, initialMode }: CalculatorOptions): CalculatorState {
   const startPreset = startPresetId(initialPreset);
   const { core, gpus, formats, loadError: coreLoadError } = useCore();
-  const url = useUrlState(() => ({ ...defaultInputs(startPreset), mode: initialMode ?? 'inference' }), startPreset, persist);
+  const url = useUrlState(
+    () => ({ ...defaultInputs(startPreset), mode: initialMode ?? 'inference' }),
+    startPreset,
+    persist,
+  );
   useEmbedHeight(embed);
   const restored = Boolean(url.inputs);
   const inputs = url.inputs ?? defaultInputs(startPreset);
@@ -66,9 +70,23 @@ export function useCalculator({ embed, persist, initialPreset, initialMode }: Ca
   // The parameter table is painted first; the inference report (capacity searches, latency) and
   // everything after it start from the next frame.
   const detailsReady = useAfterPaint(Boolean(params));
-  const inference = useInferenceTab(core, restored, configText, workload, params, gpus, mode === 'inference' && detailsReady);
+  const inference = useInferenceTab(
+    core,
+    restored,
+    configText,
+    workload,
+    params,
+    gpus,
+    mode === 'inference' && detailsReady,
+  );
   const training = useTrainingTab(restored, configText, inputs.training, params, mode === 'training');
-  const plan = usePlanTab(Boolean(restored && core && params), configText, inputs.plan, inputs.trainingPlan, mode === 'plan');
+  const plan = usePlanTab(
+    Boolean(restored && core && params),
+    configText,
+    inputs.plan,
+    inputs.trainingPlan,
+    mode === 'plan',
+  );
   const weightFormats = useWeightFormats(core, configText, workload, formats, params, unit);
   const openLink = useCurrentLink(url.link, embed);
 
@@ -89,7 +107,13 @@ export function useCalculator({ embed, persist, initialPreset, initialMode }: Ca
     weightFormats,
     current,
     notes: pageNotes(mode, params, inference.state.report, training.report),
-    exportExtra: exportExtraOf(mode, { model: current?.label, unit, inference: inference.state.report, training: training.report, planRequest: plan.request }),
+    exportExtra: exportExtraOf(mode, {
+      model: current?.label,
+      unit,
+      inference: inference.state.report,
+      training: training.report,
+      planRequest: plan.request,
+    }),
     openLink,
   };
 }

@@ -37,20 +37,67 @@ function lines(unit: ByteUnit, terms: string[]): Line[] {
   };
   return [
     { key: 'model', label: 'Model', text: (s) => s.label },
-    { key: 'params', label: 'Parameters', text: (s) => withThousands(s.params.total_params), value: (s) => s.params.total_params },
+    {
+      key: 'params',
+      label: 'Parameters',
+      text: (s) => withThousands(s.params.total_params),
+      value: (s) => s.params.total_params,
+    },
     { key: 'layout', label: 'GPUs', text: (s) => describeLayout(s.inference) },
-    { key: 'precision', label: 'Weights / KV cache', text: (s) => (s.inference ? `${s.inference.workload.weights} / ${s.inference.workload.kv_dtype}` : '–') },
-    { key: 'requests', label: 'Batch × context', text: (s) => (s.inference ? `${s.inference.workload.batch} × ${withThousands(s.inference.workload.context)}` : '–') },
+    {
+      key: 'precision',
+      label: 'Weights / KV cache',
+      text: (s) => (s.inference ? `${s.inference.workload.weights} / ${s.inference.workload.kv_dtype}` : '–'),
+    },
+    {
+      key: 'requests',
+      label: 'Batch × context',
+      text: (s) =>
+        s.inference ? `${s.inference.workload.batch} × ${withThousands(s.inference.workload.context)}` : '–',
+    },
     ...terms.map((name) => {
       const pick = (r: InferenceReport) => r.terms.find((t) => t.name === name)?.bytes;
-      return { key: name, label: termLabel(name), text: inBytes(pick), value: (s: Snapshot) => (s.inference ? pick(s.inference) : undefined), bytes: true };
+      return {
+        key: name,
+        label: termLabel(name),
+        text: inBytes(pick),
+        value: (s: Snapshot) => (s.inference ? pick(s.inference) : undefined),
+        bytes: true,
+      };
     }),
-    { key: 'total', label: 'Total per GPU', text: inBytes((r) => r.total_bytes_per_gpu), value: (s) => s.inference?.total_bytes_per_gpu, bytes: true },
-    { key: 'budget', label: 'GPU budget', text: inBytes((r) => r.gpu?.budget_bytes), value: (s) => s.inference?.gpu?.budget_bytes, bytes: true },
+    {
+      key: 'total',
+      label: 'Total per GPU',
+      text: inBytes((r) => r.total_bytes_per_gpu),
+      value: (s) => s.inference?.total_bytes_per_gpu,
+      bytes: true,
+    },
+    {
+      key: 'budget',
+      label: 'GPU budget',
+      text: inBytes((r) => r.gpu?.budget_bytes),
+      value: (s) => s.inference?.gpu?.budget_bytes,
+      bytes: true,
+    },
     { key: 'fits', label: 'Fits', text: (s) => (s.inference?.gpu ? (s.inference.fits ? 'yes' : 'no') : '–') },
-    { key: 'max_batch', label: 'Largest batch', text: count((r) => r.capacity?.max_batch_size.value), value: (s) => s.inference?.capacity?.max_batch_size.value },
-    { key: 'max_context', label: 'Longest context', text: count((r) => r.capacity?.max_context_length.value), value: (s) => s.inference?.capacity?.max_context_length.value },
-    { key: 'min_gpus', label: 'Fewest GPUs', text: count((r) => r.capacity?.min_gpus.value), value: (s) => s.inference?.capacity?.min_gpus.value },
+    {
+      key: 'max_batch',
+      label: 'Largest batch',
+      text: count((r) => r.capacity?.max_batch_size.value),
+      value: (s) => s.inference?.capacity?.max_batch_size.value,
+    },
+    {
+      key: 'max_context',
+      label: 'Longest context',
+      text: count((r) => r.capacity?.max_context_length.value),
+      value: (s) => s.inference?.capacity?.max_context_length.value,
+    },
+    {
+      key: 'min_gpus',
+      label: 'Fewest GPUs',
+      text: count((r) => r.capacity?.min_gpus.value),
+      value: (s) => s.inference?.capacity?.min_gpus.value,
+    },
     ...latencyLines(),
   ];
 }
@@ -66,7 +113,12 @@ function latencyLines(): Line[] {
     value: (s) => (s.inference ? pick(s.inference) : undefined),
     formatChange: duration,
   });
-  const figure = (key: string, label: string, pick: (r: InferenceReport) => number | undefined, unit: string): Line => ({
+  const figure = (
+    key: string,
+    label: string,
+    pick: (r: InferenceReport) => number | undefined,
+    unit: string,
+  ): Line => ({
     key,
     label,
     text: (s) => {
@@ -81,7 +133,12 @@ function latencyLines(): Line[] {
     seconds('decode_step', 'Decode step (start)', (r) => r.latency?.decode_step_first_seconds),
     seconds('end_to_end', 'End to end', (r) => r.latency?.end_to_end_seconds),
     figure('batch_tokens_per_second', 'Tokens/s (batch)', (r) => r.latency?.batch_tokens_per_second, 'tokens/s'),
-    figure('cost_output', 'Cost per million output tokens', (r) => r.latency?.cost_per_million_output_tokens_usd, 'USD'),
+    figure(
+      'cost_output',
+      'Cost per million output tokens',
+      (r) => r.latency?.cost_per_million_output_tokens_usd,
+      'USD',
+    ),
   ];
 }
 
@@ -92,16 +149,55 @@ function trainingLines(unit: ByteUnit, terms: string[]): Line[] {
   };
   return [
     { key: 'model', label: 'Model', text: (s) => s.label },
-    { key: 'params', label: 'Parameters', text: (s) => withThousands(s.params.total_params), value: (s) => s.params.total_params },
-    { key: 'layout', label: 'GPUs', text: (s) => (s.training ? `${s.training.parallel.gpus} × ${s.training.gpu?.name ?? 'no GPU'} (${describeParallel(s.training)})` : '–') },
-    { key: 'precision', label: 'Precision / optimizer', text: (s) => (s.training ? `${s.training.workload.precision} / ${s.training.workload.optimizer}` : '–') },
-    { key: 'shape', label: 'Micro-batch × sequence', text: (s) => (s.training ? `${s.training.workload.micro_batch} × ${withThousands(s.training.workload.seq_len)}` : '–') },
+    {
+      key: 'params',
+      label: 'Parameters',
+      text: (s) => withThousands(s.params.total_params),
+      value: (s) => s.params.total_params,
+    },
+    {
+      key: 'layout',
+      label: 'GPUs',
+      text: (s) =>
+        s.training
+          ? `${s.training.parallel.gpus} × ${s.training.gpu?.name ?? 'no GPU'} (${describeParallel(s.training)})`
+          : '–',
+    },
+    {
+      key: 'precision',
+      label: 'Precision / optimizer',
+      text: (s) => (s.training ? `${s.training.workload.precision} / ${s.training.workload.optimizer}` : '–'),
+    },
+    {
+      key: 'shape',
+      label: 'Micro-batch × sequence',
+      text: (s) =>
+        s.training ? `${s.training.workload.micro_batch} × ${withThousands(s.training.workload.seq_len)}` : '–',
+    },
     ...terms.map((name) => {
       const pick = (r: TrainingReport) => r.terms.find((t) => t.name === name)?.bytes;
-      return { key: `t-${name}`, label: trainingTermLabel(name), text: inBytes(pick), value: (s: Snapshot) => (s.training ? pick(s.training) : undefined), bytes: true };
+      return {
+        key: `t-${name}`,
+        label: trainingTermLabel(name),
+        text: inBytes(pick),
+        value: (s: Snapshot) => (s.training ? pick(s.training) : undefined),
+        bytes: true,
+      };
     }),
-    { key: 'total', label: 'Total per GPU', text: inBytes((r) => r.total_bytes_per_gpu), value: (s) => s.training?.total_bytes_per_gpu, bytes: true },
-    { key: 'budget', label: 'GPU memory', text: inBytes((r) => r.gpu?.memory_bytes), value: (s) => s.training?.gpu?.memory_bytes, bytes: true },
+    {
+      key: 'total',
+      label: 'Total per GPU',
+      text: inBytes((r) => r.total_bytes_per_gpu),
+      value: (s) => s.training?.total_bytes_per_gpu,
+      bytes: true,
+    },
+    {
+      key: 'budget',
+      label: 'GPU memory',
+      text: inBytes((r) => r.gpu?.memory_bytes),
+      value: (s) => s.training?.gpu?.memory_bytes,
+      bytes: true,
+    },
     { key: 'fits', label: 'Fits', text: (s) => (s.training?.gpu ? (s.training.fits ? 'yes' : 'no') : '–') },
     {
       key: 'max_micro_batch',
@@ -144,7 +240,12 @@ export function change(line: Line, pinned: Snapshot, current: Snapshot, unit: By
 }
 
 /** The lines to show for `pinned` beside `current`; `training` compares training reports. */
-export function compareLines(pinned: Snapshot, current: Snapshot | undefined, unit: ByteUnit, training: boolean): Line[] {
+export function compareLines(
+  pinned: Snapshot,
+  current: Snapshot | undefined,
+  unit: ByteUnit,
+  training: boolean,
+): Line[] {
   const names = training
     ? [...new Set([...(pinned.training?.terms ?? []), ...(current?.training?.terms ?? [])].map((t) => t.name))]
     : [...new Set([...(pinned.inference?.terms ?? []), ...(current?.inference?.terms ?? [])].map((t) => t.name))];

@@ -11,7 +11,18 @@ export interface Snapshot {
   training?: TrainingReport;
 }
 
-export function snapshotOf(mode: Mode, model: ModelSource, params: ParameterReport | undefined, inference: InferenceReport | undefined, training: TrainingReport | undefined): Snapshot | undefined {
+export function snapshotOf(
+  mode: Mode,
+  model: ModelSource,
+  params: ParameterReport | undefined,
+  inference: InferenceReport | undefined,
+  training: TrainingReport | undefined,
+): Snapshot | undefined {
   if (!params) return undefined;
-  return { label: modelLabel(model, params.model_type), params, inference: mode === 'inference' ? inference : undefined, training: mode === 'training' ? training : undefined };
+  return {
+    label: modelLabel(model, params.model_type),
+    params,
+    inference: mode === 'inference' ? inference : undefined,
+    training: mode === 'training' ? training : undefined,
+  };
 }

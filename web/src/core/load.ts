@@ -23,11 +23,19 @@ let inferencePromise: Promise<FitcheckModule> | undefined;
 
 /** Every function of the core (training, planner, transformer_mem, serving included). */
 export function loadCore(): Promise<FitcheckModule> {
-  fullPromise ??= import('../generated/fitcheck.mjs').then((module: { default: Factory }) => instantiate(module.default));
+  fullPromise ??= import('../generated/fitcheck.mjs').then((module: { default: Factory }) =>
+    instantiate(module.default),
+  );
   return fullPromise;
 }
 
-const fullOnly = ['trainingReport', 'planReport', 'trainingPlanReport', 'transformerMemReport', 'servingReport'] as const;
+const fullOnly = [
+  'trainingReport',
+  'planReport',
+  'trainingPlanReport',
+  'transformerMemReport',
+  'servingReport',
+] as const;
 
 /**
  * parameterReport, inferenceReport and the catalogs, from the inference module; the full module's
@@ -39,7 +47,9 @@ export function loadInferenceCore(): Promise<FitcheckModule> {
     const missing = (name: string) => () => {
       throw new Error(`${name} is not in the inference module; the full core (loadCore) has it`);
     };
-    const stubs = Object.fromEntries(fullOnly.filter((name) => typeof core[name] !== 'function').map((name) => [name, missing(name)]));
+    const stubs = Object.fromEntries(
+      fullOnly.filter((name) => typeof core[name] !== 'function').map((name) => [name, missing(name)]),
+    );
     return Object.keys(stubs).length ? Object.assign(Object.create(core) as FitcheckModule, stubs) : core;
   });
   return inferencePromise;

@@ -148,8 +148,21 @@ export interface LatencyReport {
     matmul_flops_per_second: number;
     hbm_bytes_per_second: number;
   };
-  phases: { prefill: LatencyPhaseReport; decode_first: LatencyPhaseReport; decode_last: LatencyPhaseReport; decode_full: LatencyPhaseReport };
-  lines: Array<{ phase: string; op: string; flops: number; bytes: number; seconds: number; bound: string; formula: string }>;
+  phases: {
+    prefill: LatencyPhaseReport;
+    decode_first: LatencyPhaseReport;
+    decode_last: LatencyPhaseReport;
+    decode_full: LatencyPhaseReport;
+  };
+  lines: Array<{
+    phase: string;
+    op: string;
+    flops: number;
+    bytes: number;
+    seconds: number;
+    bound: string;
+    formula: string;
+  }>;
   summary: string[];
   notes: string[];
 }
@@ -413,7 +426,13 @@ export interface Accelerator {
 }
 
 export interface FormatCatalog {
-  weight_formats: Array<{ id: string; name: string; base_bits_per_weight: number; high_precision: string; source: string }>;
+  weight_formats: Array<{
+    id: string;
+    name: string;
+    base_bits_per_weight: number;
+    high_precision: string;
+    source: string;
+  }>;
   kv_cache_dtypes: Array<{ id: string; element_bits: number; source: string }>;
 }
 

@@ -12,7 +12,10 @@ export interface ExportSubject {
   planRequest?: PlanReport['request'] | TrainingPlanReport['request'];
 }
 
-export function exportExtraOf(mode: Mode, { model, unit, inference, training, planRequest }: ExportSubject): Record<string, unknown> {
+export function exportExtraOf(
+  mode: Mode,
+  { model, unit, inference, training, planRequest }: ExportSubject,
+): Record<string, unknown> {
   const extra: Record<string, unknown> = { model, unit };
   if (mode === 'inference') extra.workload = inference?.workload;
   if (mode === 'training') Object.assign(extra, { training: training?.workload, parallel: training?.parallel });

@@ -1,12 +1,26 @@
 // SPDX-License-Identifier: MIT
 // The tables of the tab shown, in page order, for the exports (the same data the page renders).
-import type { Accelerator, FormatCatalog, InferenceReport, ParameterReport, PlanReport, TrainingPlanReport, TrainingReport } from '../core/types';
+import type {
+  Accelerator,
+  FormatCatalog,
+  InferenceReport,
+  ParameterReport,
+  PlanReport,
+  TrainingPlanReport,
+  TrainingReport,
+} from '../core/types';
 import type { ByteUnit, Mode } from '../app/inputs';
 import { latencyTable, opsTable } from '../inference/latency-tables';
 import { planBestTable, planFrontierTable } from '../plan/plan-tables';
 import { trainingPlanBestTable, trainingPlanFrontierTable } from '../plan/training-plan-tables';
 import { capacityTable, memoryTable, parameterTable, type TableModel } from './tables';
-import { layerActivationsTable, trainingCapacityTable, trainingMemoryTable, trainingSetupTable, trainingTimeTable } from '../training/training-tables';
+import {
+  layerActivationsTable,
+  trainingCapacityTable,
+  trainingMemoryTable,
+  trainingSetupTable,
+  trainingTimeTable,
+} from '../training/training-tables';
 
 export interface PageReports {
   params?: ParameterReport;
@@ -17,7 +31,11 @@ export interface PageReports {
   trainingPlan?: TrainingPlanReport;
 }
 
-export function pageTables(mode: Mode, reports: PageReports, context: { unit: ByteUnit; formats?: FormatCatalog; gpu?: Accelerator }): TableModel[] {
+export function pageTables(
+  mode: Mode,
+  reports: PageReports,
+  context: { unit: ByteUnit; formats?: FormatCatalog; gpu?: Accelerator },
+): TableModel[] {
   const { unit } = context;
   const tables: TableModel[] = [];
   const add = (table: TableModel | undefined) => table && tables.push(table);
@@ -27,7 +45,8 @@ export function pageTables(mode: Mode, reports: PageReports, context: { unit: By
     add(capacityTable(report));
     if (report.latency) {
       add(latencyTable(report, report.latency, unit, context.gpu));
-      for (const phase of ['prefill', 'decode_first', 'decode_last'] as const) add(opsTable(report.latency, phase, unit));
+      for (const phase of ['prefill', 'decode_first', 'decode_last'] as const)
+        add(opsTable(report.latency, phase, unit));
     }
   }
   if (mode === 'training' && reports.training) {

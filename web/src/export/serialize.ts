@@ -9,14 +9,22 @@ function markdownCell(text: string): string {
 }
 
 export function toMarkdown(tables: TableModel[]): string {
-  return tables
-    .map((table) => {
-      const columns = [...table.columns, 'Formula'];
-      const lines = [`### ${markdownCell(table.title)}`, '', `| ${columns.map(markdownCell).join(' | ')} |`, `| ${columns.map((_, i) => (i === 0 || i === columns.length - 1 ? '---' : '---:')).join(' | ')} |`];
-      for (const row of table.rows) lines.push(`| ${[...row.cells.map((cell) => cell.text), row.formula ?? ''].map(markdownCell).join(' | ')} |`);
-      return lines.join('\n');
-    })
-    .join('\n\n') + '\n';
+  return (
+    tables
+      .map((table) => {
+        const columns = [...table.columns, 'Formula'];
+        const lines = [
+          `### ${markdownCell(table.title)}`,
+          '',
+          `| ${columns.map(markdownCell).join(' | ')} |`,
+          `| ${columns.map((_, i) => (i === 0 || i === columns.length - 1 ? '---' : '---:')).join(' | ')} |`,
+        ];
+        for (const row of table.rows)
+          lines.push(`| ${[...row.cells.map((cell) => cell.text), row.formula ?? ''].map(markdownCell).join(' | ')} |`);
+        return lines.join('\n');
+      })
+      .join('\n\n') + '\n'
+  );
 }
 
 function csvCell(text: string): string {
@@ -25,13 +33,16 @@ function csvCell(text: string): string {
 
 /** One CSV block per table, led by a row with the table's title, blocks separated by a blank line. */
 export function toCsv(tables: TableModel[]): string {
-  return tables
-    .map((table) => {
-      const lines = [csvCell(table.title), [...table.columns, 'Formula'].map(csvCell).join(',')];
-      for (const row of table.rows) lines.push([...row.cells.map((cell) => cell.text), row.formula ?? ''].map(csvCell).join(','));
-      return lines.join('\n');
-    })
-    .join('\n\n') + '\n';
+  return (
+    tables
+      .map((table) => {
+        const lines = [csvCell(table.title), [...table.columns, 'Formula'].map(csvCell).join(',')];
+        for (const row of table.rows)
+          lines.push([...row.cells.map((cell) => cell.text), row.formula ?? ''].map(csvCell).join(','));
+        return lines.join('\n');
+      })
+      .join('\n\n') + '\n'
+  );
 }
 
 export function toJson(tables: TableModel[], extra: Record<string, unknown> = {}): string {

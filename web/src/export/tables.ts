@@ -45,7 +45,10 @@ export function termLabel(name: string): string {
 
 const text = (value: string): Cell => ({ text: value, value });
 const count = (value: number): Cell => ({ text: withThousands(value), value });
-const bytes = (value: number, unit: ByteUnit): Cell => ({ text: bytesIn(value, unit), value: Number(bytesValue(value, unit).toFixed(4)) });
+const bytes = (value: number, unit: ByteUnit): Cell => ({
+  text: bytesIn(value, unit),
+  value: Number(bytesValue(value, unit).toFixed(4)),
+});
 
 export interface Context {
   unit: ByteUnit;
@@ -70,7 +73,12 @@ export function memoryTable(report: InferenceReport, context: Context): TableMod
   const total = report.total_bytes_per_gpu;
   const rows: Row[] = report.terms.map((term) => ({
     key: term.name,
-    cells: [text(termLabel(term.name)), count(term.bytes), bytes(term.bytes, unit), { text: share(term.bytes, total), value: total > 0 ? Number((term.bytes / total).toFixed(4)) : 0 }],
+    cells: [
+      text(termLabel(term.name)),
+      count(term.bytes),
+      bytes(term.bytes, unit),
+      { text: share(term.bytes, total), value: total > 0 ? Number((term.bytes / total).toFixed(4)) : 0 },
+    ],
     formula: term.formula,
     source: termSource(term.name, report, context),
   }));
@@ -85,7 +93,12 @@ export function memoryTable(report: InferenceReport, context: Context): TableMod
     rows.push({
       key: 'budget',
       footer: true,
-      cells: [text(`Budget of one ${gpu.name}`), count(gpu.budget_bytes), bytes(gpu.budget_bytes, unit), { text: share(total, gpu.budget_bytes) + ' used', value: Number((total / gpu.budget_bytes).toFixed(4)) }],
+      cells: [
+        text(`Budget of one ${gpu.name}`),
+        count(gpu.budget_bytes),
+        bytes(gpu.budget_bytes, unit),
+        { text: share(total, gpu.budget_bytes) + ' used', value: Number((total / gpu.budget_bytes).toFixed(4)) },
+      ],
       formula: `gpu_memory_utilization ${report.workload.gpu_memory_utilization} x ${gpu.gpu_working_set_bytes ?? gpu.memory_bytes} B${gpu.gpu_working_set_bytes ? ' (GPU working-set limit)' : ''} = ${gpu.budget_bytes} B`,
       source: context.gpu?.sources,
     });
@@ -122,15 +135,23 @@ const capacityLabels: Record<string, string> = {
 
 export function capacityTable(report: InferenceReport): TableModel | undefined {
   if (!report.capacity) return undefined;
-  const rows: Row[] = (Object.keys(capacityLabels) as Array<keyof NonNullable<InferenceReport['capacity']>>).map((key) => {
-    const answer = report.capacity![key];
-    return {
-      key,
-      cells: [text(capacityLabels[key]), count(answer.value), text(answer.limited_by.replace(/_/g, ' '))],
-      formula: answer.formula,
-    };
-  });
-  return { id: 'capacity', title: `What fits on ${report.gpu?.name ?? 'the GPU'}`, columns: ['Question', 'Answer', 'Limited by'], keys: ['question', 'answer', 'limited_by'], rows };
+  const rows: Row[] = (Object.keys(capacityLabels) as Array<keyof NonNullable<InferenceReport['capacity']>>).map(
+    (key) => {
+      const answer = report.capacity![key];
+      return {
+        key,
+        cells: [text(capacityLabels[key]), count(answer.value), text(answer.limited_by.replace(/_/g, ' '))],
+        formula: answer.formula,
+      };
+    },
+  );
+  return {
+    id: 'capacity',
+    title: `What fits on ${report.gpu?.name ?? 'the GPU'}`,
+    columns: ['Question', 'Answer', 'Limited by'],
+    keys: ['question', 'answer', 'limited_by'],
+    rows,
+  };
 }
 
 const breakdownRows: Array<[keyof ParameterReport['breakdown'], string]> = [
@@ -150,14 +171,26 @@ export function parameterTable(report: ParameterReport): TableModel {
     .filter(([key]) => breakdown[key] !== 0 || key === 'lm_head')
     .map(([key, label]) => ({
       key,
-      cells: [text(key === 'lm_head' && report.shape.tie_word_embeddings ? 'lm_head (tied to embedding)' : label), count(breakdown[key]), text(roundedCount(breakdown[key]))],
+      cells: [
+        text(key === 'lm_head' && report.shape.tie_word_embeddings ? 'lm_head (tied to embedding)' : label),
+        count(breakdown[key]),
+        text(roundedCount(breakdown[key])),
+      ],
     }));
-  rows.push({ key: 'total', footer: true, cells: [text('Total'), count(report.total_params), text(roundedCount(report.total_params))] });
+  rows.push({
+    key: 'total',
+    footer: true,
+    cells: [text('Total'), count(report.total_params), text(roundedCount(report.total_params))],
+  });
   if (report.active_params_per_token !== report.total_params) {
     rows.push({
       key: 'active',
       footer: true,
-      cells: [text('Active per token'), count(report.active_params_per_token), text(roundedCount(report.active_params_per_token))],
+      cells: [
+        text('Active per token'),
+        count(report.active_params_per_token),
+        text(roundedCount(report.active_params_per_token)),
+      ],
       source: report.active_params_convention,
     });
   }
@@ -171,7 +204,10 @@ export function parameterTable(report: ParameterReport): TableModel {
 }
 
 /** One row per weight format, from one inferenceReport per format (whole model, all GPUs). */
-export function weightFormatsTable(reports: Array<{ id: string; name: string; report: InferenceReport }>, unit: ByteUnit): TableModel {
+export function weightFormatsTable(
+  reports: Array<{ id: string; name: string; report: InferenceReport }>,
+  unit: ByteUnit,
+): TableModel {
   return {
     id: 'weight-formats',
     title: 'Weights of the whole model in each format',
@@ -179,7 +215,15 @@ export function weightFormatsTable(reports: Array<{ id: string; name: string; re
     keys: ['format', 'bits_per_weight', 'bytes', unit === 'GiB' ? 'gib' : 'gb'],
     rows: reports.map(({ id, name, report }) => ({
       key: id,
-      cells: [text(`${id} (${name})`), { text: report.weights_whole_model.effective_bits_per_weight.toFixed(3), value: report.weights_whole_model.effective_bits_per_weight }, count(report.weights_whole_model.bytes), bytes(report.weights_whole_model.bytes, unit)],
+      cells: [
+        text(`${id} (${name})`),
+        {
+          text: report.weights_whole_model.effective_bits_per_weight.toFixed(3),
+          value: report.weights_whole_model.effective_bits_per_weight,
+        },
+        count(report.weights_whole_model.bytes),
+        bytes(report.weights_whole_model.bytes, unit),
+      ],
       formula: report.terms.find((term) => term.name === 'weights')?.formula,
       source: report.weights_whole_model.notes.join('; ') || undefined,
     })),

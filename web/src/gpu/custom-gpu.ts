@@ -23,7 +23,9 @@ export const customGpuKeys = [
 export type CustomGpuKey = (typeof customGpuKeys)[number];
 export type CustomGpuFields = Record<CustomGpuKey, string>;
 
-export const defaultCustomGpu: CustomGpuFields = Object.fromEntries(customGpuKeys.map((key) => [key, ''])) as CustomGpuFields;
+export const defaultCustomGpu: CustomGpuFields = Object.fromEntries(
+  customGpuKeys.map((key) => [key, '']),
+) as CustomGpuFields;
 
 export const customGpuKeySet: ReadonlySet<string> = new Set<string>(customGpuKeys);
 
@@ -55,7 +57,8 @@ export function optionsForKind<T extends { gpus?: string }>(options: T, kind: st
  * it on the GPU chosen before, so that empty fields start from that GPU's figures.
  */
 export function choosingGpu<T extends CustomGpuFields>(state: T, previous: string, id: string): T {
-  if (id !== customGpuId || state.custom_gpu_base.trim() !== '' || previous === '' || previous === customGpuId) return state;
+  if (id !== customGpuId || state.custom_gpu_base.trim() !== '' || previous === '' || previous === customGpuId)
+    return state;
   return { ...state, custom_gpu_base: previous };
 }
 

@@ -3,4 +3,7 @@
 // picked.
 import { lazyComponent, loadingPlaceholder } from '../ui/lazy';
 
-export const CustomGpuForm = lazyComponent(() => import('./custom-gpu-form').then((m) => m.CustomGpuForm), loadingPlaceholder);
+export const CustomGpuForm = lazyComponent(
+  () => import('./custom-gpu-form').then((m) => m.CustomGpuForm),
+  loadingPlaceholder,
+);

@@ -75,16 +75,36 @@ export const fp8Formats: ReadonlySet<string> = new Set(['fp8', 'fp8-block128']);
 
 /** Text fields handed to the core as typed. */
 export const workloadTextKeys: ReadonlyArray<Exclude<keyof Workload, 'eager_attention' | 'fp8_activations'>> = [
-  'gpu', 'tp', 'pp', 'ep', 'weights', 'kv_dtype', 'batch', 'context', 'prefill_chunk', 'kv_block', 'gpu_memory_utilization',
-  'overhead_gib', 'weight_bits', 'group_size', 'prompt_len', 'gen_len', 'flops_efficiency', 'hbm_efficiency',
-  'interconnect_efficiency', 'price_per_gpu_hour',
+  'gpu',
+  'tp',
+  'pp',
+  'ep',
+  'weights',
+  'kv_dtype',
+  'batch',
+  'context',
+  'prefill_chunk',
+  'kv_block',
+  'gpu_memory_utilization',
+  'overhead_gib',
+  'weight_bits',
+  'group_size',
+  'prompt_len',
+  'gen_len',
+  'flops_efficiency',
+  'hbm_efficiency',
+  'interconnect_efficiency',
+  'price_per_gpu_hour',
 ];
 
 /** Overrides for a point of a sweep over context: the context alone sets the sequence length. */
 export const withoutRequestLengths = { prompt_len: '', gen_len: '' } as const;
 
 /** The options object handed to inferenceReport; empty fields are left to the core's defaults. */
-export function inferenceOptions(workload: Workload, overrides: Partial<Record<keyof InferenceOptions, string | number>> = {}): InferenceOptions {
+export function inferenceOptions(
+  workload: Workload,
+  overrides: Partial<Record<keyof InferenceOptions, string | number>> = {},
+): InferenceOptions {
   const options: Record<string, string | number | boolean> = {};
   for (const key of workloadTextKeys) {
     const value = String(workload[key] ?? '').trim();

@@ -22,7 +22,12 @@ export const plotted: Array<[OpPhase, string, PointGroup['shape']]> = [
   ['decode_first', 'series-decode', 'square'],
 ];
 
-function roof(flopsPerSecond: number, bytesPerSecond: number, low: number, high: number): Array<{ x: number; y: number }> {
+function roof(
+  flopsPerSecond: number,
+  bytesPerSecond: number,
+  low: number,
+  high: number,
+): Array<{ x: number; y: number }> {
   const ridge = flopsPerSecond / bytesPerSecond;
   const points = [{ x: low, y: Math.min(flopsPerSecond, low * bytesPerSecond) }];
   if (ridge > low && ridge < high) points.push({ x: ridge, y: flopsPerSecond });
@@ -47,24 +52,46 @@ export function rooflineModel(latency: LatencyReport, gpu?: Accelerator): Roofli
           label: line.op === dominant ? opLabel(line.op) : undefined,
         };
       });
-    return { name: phase === 'prefill' ? 'Prefill operations' : 'Decode step operations (first step)', className, shape, points };
+    return {
+      name: phase === 'prefill' ? 'Prefill operations' : 'Decode step operations (first step)',
+      className,
+      shape,
+      points,
+    };
   });
   const all = groups.flatMap((g) => g.points);
   if (all.length === 0) return undefined;
   const peak = gpu?.dense_flops_per_second[used.matmul_dtype as keyof Accelerator['dense_flops_per_second']] ?? 0;
   const bandwidth = gpu?.memory_bandwidth_bytes_per_second ?? 0;
-  const ridges = [used.matmul_flops_per_second / used.hbm_bytes_per_second, ...(peak && bandwidth ? [peak / bandwidth] : [])];
+  const ridges = [
+    used.matmul_flops_per_second / used.hbm_bytes_per_second,
+    ...(peak && bandwidth ? [peak / bandwidth] : []),
+  ];
   const low = Math.min(...all.map((p) => p.x), ...ridges) / 4;
   const high = Math.max(...all.map((p) => p.x), ...ridges) * 4;
   const lines: LogLine[] = [];
   if (peak && bandwidth) {
-    lines.push({ name: `Datasheet roof: ${siUnit(peak, 'FLOP/s')} ${used.matmul_dtype}, ${siUnit(bandwidth, 'B/s')}`, className: 'roof-peak', points: roof(peak, bandwidth, low, high) });
+    lines.push({
+      name: `Datasheet roof: ${siUnit(peak, 'FLOP/s')} ${used.matmul_dtype}, ${siUnit(bandwidth, 'B/s')}`,
+      className: 'roof-peak',
+      points: roof(peak, bandwidth, low, high),
+    });
   }
   lines.push({
     name: `Roof the estimate uses (x ${used.flops_efficiency} compute, x ${used.hbm_efficiency} bandwidth)`,
     className: 'roof-used',
     points: roof(used.matmul_flops_per_second, used.hbm_bytes_per_second, low, high),
   });
-  const ys = [...all.map((p) => p.y), peak || used.matmul_flops_per_second, low * Math.min(used.hbm_bytes_per_second, bandwidth || Infinity)];
-  return { groups, lines, xDomain: [low, high], yDomain: [Math.min(...ys), Math.max(...ys)], description: `Roofline. ${all.map((p) => p.title).join('. ')}` };
+  const ys = [
+    ...all.map((p) => p.y),
+    peak || used.matmul_flops_per_second,
+    low * Math.min(used.hbm_bytes_per_second, bandwidth || Infinity),
+  ];
+  return {
+    groups,
+    lines,
+    xDomain: [low, high],
+    yDomain: [Math.min(...ys), Math.max(...ys)],
+    description: `Roofline. ${all.map((p) => p.title).join('. ')}`,
+  };
 }

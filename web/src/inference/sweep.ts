@@ -20,11 +20,18 @@ export function geometricGrid(low: number, high: number, current: number, maxPoi
   }
   if (Number.isFinite(current) && current >= low && current <= high) values.add(current);
   let sorted = [...values].sort((a, b) => a - b);
-  while (sorted.length > maxPoints) sorted = sorted.filter((v, i) => i % 2 === 0 || v === current || i === sorted.length - 1);
+  while (sorted.length > maxPoints)
+    sorted = sorted.filter((v, i) => i % 2 === 0 || v === current || i === sorted.length - 1);
   return sorted;
 }
 
-export function sweep(core: FitcheckModule, configText: string, workload: Workload, key: 'context' | 'batch', values: number[]): SweepPoint[] {
+export function sweep(
+  core: FitcheckModule,
+  configText: string,
+  workload: Workload,
+  key: 'context' | 'batch',
+  values: number[],
+): SweepPoint[] {
   const points: SweepPoint[] = [];
   for (const x of values) {
     let report: InferenceReport;
@@ -35,7 +42,12 @@ export function sweep(core: FitcheckModule, configText: string, workload: Worklo
     } catch {
       continue; // a point the core refuses is simply not plotted
     }
-    points.push({ x, total_bytes: report.total_bytes_per_gpu, weight_bytes: report.weight_bytes, kv_cache_bytes: report.kv_cache_bytes });
+    points.push({
+      x,
+      total_bytes: report.total_bytes_per_gpu,
+      weight_bytes: report.weight_bytes,
+      kv_cache_bytes: report.kv_cache_bytes,
+    });
   }
   return points;
 }
@@ -46,11 +58,19 @@ export interface WeightFormatReport {
   report: InferenceReport;
 }
 
-export function weightsPerFormat(core: FitcheckModule, configText: string, workload: Workload, formats: Array<{ id: string; name: string }>): WeightFormatReport[] {
+export function weightsPerFormat(
+  core: FitcheckModule,
+  configText: string,
+  workload: Workload,
+  formats: Array<{ id: string; name: string }>,
+): WeightFormatReport[] {
   const out: WeightFormatReport[] = [];
   for (const format of formats) {
     try {
-      const report = core.inferenceReport(configText, inferenceOptions(workload, { gpu: '', ...withoutRequestLengths, weights: format.id, batch: 1, context: 1 }));
+      const report = core.inferenceReport(
+        configText,
+        inferenceOptions(workload, { gpu: '', ...withoutRequestLengths, weights: format.id, batch: 1, context: 1 }),
+      );
       out.push({ id: format.id, name: format.name, report });
     } catch {
       // a format the core refuses for this model is left out

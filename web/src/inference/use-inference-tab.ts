@@ -33,20 +33,39 @@ export function reportGpu(gpus: Accelerator[], report: InferenceReport | undefin
  * `restored`: the inputs are known (a link's inputs are read first); `active`: the tab is shown and
  * the parameter table has been painted.
  */
-export function useInferenceTab(core: FitcheckModule | undefined, restored: boolean, configText: string, workload: Workload, params: ParameterReport | undefined, gpus: Accelerator[], active: boolean): InferenceTab {
+export function useInferenceTab(
+  core: FitcheckModule | undefined,
+  restored: boolean,
+  configText: string,
+  workload: Workload,
+  params: ParameterReport | undefined,
+  gpus: Accelerator[],
+  active: boolean,
+): InferenceTab {
   if (active) preloadInferenceDetails();
   const state = useInference(restored ? core : undefined, configText, workload, active && Boolean(params));
   const inference = state.report;
-  const byContext = useDeferred(() => {
-    if (!core || !inference || !params) return undefined;
-    const high = Math.min(Math.max(params.shape.max_position_embeddings || 131072, inference.workload.context), contextCap);
-    return sweep(core, configText, workload, 'context', geometricGrid(256, high, inference.workload.context, 26));
-  }, [core, configText, workload, Boolean(inference)], 80);
-  const byBatch = useDeferred(() => {
-    if (!core || !inference) return undefined;
-    const high = Math.min(Math.max(64, 2 * (inference.max_batch_size ?? 0), inference.workload.batch), batchCap);
-    return sweep(core, configText, workload, 'batch', geometricGrid(1, high, inference.workload.batch, 26));
-  }, [core, configText, workload, Boolean(inference)], 140);
+  const byContext = useDeferred(
+    () => {
+      if (!core || !inference || !params) return undefined;
+      const high = Math.min(
+        Math.max(params.shape.max_position_embeddings || 131072, inference.workload.context),
+        contextCap,
+      );
+      return sweep(core, configText, workload, 'context', geometricGrid(256, high, inference.workload.context, 26));
+    },
+    [core, configText, workload, Boolean(inference)],
+    80,
+  );
+  const byBatch = useDeferred(
+    () => {
+      if (!core || !inference) return undefined;
+      const high = Math.min(Math.max(64, 2 * (inference.max_batch_size ?? 0), inference.workload.batch), batchCap);
+      return sweep(core, configText, workload, 'batch', geometricGrid(1, high, inference.workload.batch, 26));
+    },
+    [core, configText, workload, Boolean(inference)],
+    140,
+  );
   return {
     state,
     gpu: reportGpu(gpus, inference),

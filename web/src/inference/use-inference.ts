@@ -27,10 +27,19 @@ function timed(core: FitcheckModule, configText: string, workload: Workload): [O
   return [outcome, performance.now() - start];
 }
 
-export function useInference(core: FitcheckModule | undefined, configText: string, workload: Workload, enabled: boolean): InferenceState {
+export function useInference(
+  core: FitcheckModule | undefined,
+  configText: string,
+  workload: Workload,
+  enabled: boolean,
+): InferenceState {
   const slow = useRef(false);
   const lastFull = useRef<InferenceReport | undefined>(undefined);
-  const [settled, setSettled] = useState<{ configText: string; workload: Workload; outcome: Outcome<InferenceReport> }>();
+  const [settled, setSettled] = useState<{
+    configText: string;
+    workload: Workload;
+    outcome: Outcome<InferenceReport>;
+  }>();
   const withGpu = workload.gpu.trim() !== '';
 
   const now = useMemo(() => {
@@ -40,7 +49,10 @@ export function useInference(core: FitcheckModule | undefined, configText: strin
       if (withGpu) slow.current = ms > slowMs;
       return { outcome, full: true };
     }
-    return { outcome: attempt(() => core.inferenceReport(configText, inferenceOptions(workload, { gpu: '' }))), full: false };
+    return {
+      outcome: attempt(() => core.inferenceReport(configText, inferenceOptions(workload, { gpu: '' }))),
+      full: false,
+    };
   }, [core, configText, workload, enabled, withGpu]);
 
   useEffect(() => {

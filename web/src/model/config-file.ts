@@ -42,7 +42,9 @@ export type ConfigFileResult = { text: string } | { error: string };
 
 export async function readConfigFile(file: File): Promise<ConfigFileResult> {
   if (file.size > maxConfigBytes)
-    return { error: `${file.name} is ${file.size.toLocaleString('en-US')} bytes, more than the ${maxConfigBytes / (1024 * 1024)} MiB fitcheck reads (a config.json is a few KB)` };
+    return {
+      error: `${file.name} is ${file.size.toLocaleString('en-US')} bytes, more than the ${maxConfigBytes / (1024 * 1024)} MiB fitcheck reads (a config.json is a few KB)`,
+    };
   let text: string;
   try {
     text = await file.text();

@@ -15,7 +15,10 @@ export function startPresetId(wanted?: string): string {
 export function configTextOf(source: ModelSource): string {
   if (source.modelKind === 'numbers') return configTextFromNumbers(source.numbers);
   if (source.modelKind === 'pasted') return source.pastedText;
-  const preset = presets.find((candidate) => candidate.id === source.presetId) ?? presets.find((candidate) => candidate.id === defaultPresetId) ?? presets[0];
+  const preset =
+    presets.find((candidate) => candidate.id === source.presetId) ??
+    presets.find((candidate) => candidate.id === defaultPresetId) ??
+    presets[0];
   return presetConfigText(preset);
 }
 
@@ -35,6 +38,10 @@ export function editingConfigText(text: string): Partial<ModelSource> {
 }
 
 /** The inputs after switching where the model comes from; a paste starts from the config shown. */
-export function choosingModelKind(kind: ModelSource['modelKind'], source: ModelSource, configText: string): Partial<ModelSource> {
+export function choosingModelKind(
+  kind: ModelSource['modelKind'],
+  source: ModelSource,
+  configText: string,
+): Partial<ModelSource> {
   return { modelKind: kind, pastedText: kind === 'pasted' ? configText : source.pastedText };
 }

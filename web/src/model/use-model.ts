@@ -13,7 +13,13 @@ export interface ModelState {
 }
 
 export function useModel(core: FitcheckModule | undefined, source: ModelSource): ModelState {
-  const configText = useMemo(() => configTextOf(source), [source.modelKind, source.presetId, source.pastedText, source.numbers]);
-  const outcome = useMemo(() => (core ? attempt(() => core.parameterReport(configText)) : undefined), [core, configText]);
+  const configText = useMemo(
+    () => configTextOf(source),
+    [source.modelKind, source.presetId, source.pastedText, source.numbers],
+  );
+  const outcome = useMemo(
+    () => (core ? attempt(() => core.parameterReport(configText)) : undefined),
+    [core, configText],
+  );
   return { configText, params: outcome?.report, error: outcome?.error };
 }

@@ -15,11 +15,22 @@ export interface WeightFormats {
   want: () => void;
 }
 
-export function useWeightFormats(core: FitcheckModule | undefined, configText: string, workload: Workload, formats: FormatCatalog | undefined, params: ParameterReport | undefined, unit: ByteUnit): WeightFormats {
+export function useWeightFormats(
+  core: FitcheckModule | undefined,
+  configText: string,
+  workload: Workload,
+  formats: FormatCatalog | undefined,
+  params: ParameterReport | undefined,
+  unit: ByteUnit,
+): WeightFormats {
   const [wanted, setWanted] = useState(false);
-  const reports = useDeferred(() => {
-    if (!core || !params || !formats || !wanted) return undefined;
-    return weightsPerFormat(core, configText, workload, formats.weight_formats);
-  }, [core, configText, workload, formats, wanted, Boolean(params)], 60);
+  const reports = useDeferred(
+    () => {
+      if (!core || !params || !formats || !wanted) return undefined;
+      return weightsPerFormat(core, configText, workload, formats.weight_formats);
+    },
+    [core, configText, workload, formats, wanted, Boolean(params)],
+    60,
+  );
   return { table: reports ? weightFormatsTable(reports, unit) : undefined, want: () => setWanted(true) };
 }

@@ -5,5 +5,7 @@
 import { createMainRunner, type PlanRunner } from './runner';
 
 export function createPlanRunner(): PlanRunner {
-  return createMainRunner('This one-file build runs the planner on the page itself (a Web Worker needs a script file of its own); the page may pause while each GPU kind is searched.');
+  return createMainRunner(
+    'This one-file build runs the planner on the page itself (a Web Worker needs a script file of its own); the page may pause while each GPU kind is searched.',
+  );
 }

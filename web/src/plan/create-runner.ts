@@ -12,7 +12,8 @@ interface Waiting {
   reject: (error: Error) => void;
 }
 
-const fallbackNote = 'The planner runs on this page rather than in a Web Worker, which this browser or page could not start; the page may pause while each GPU kind is searched.';
+const fallbackNote =
+  'The planner runs on this page rather than in a Web Worker, which this browser or page could not start; the page may pause while each GPU kind is searched.';
 
 export function createPlanRunner(): PlanRunner {
   if (typeof Worker === 'undefined') return createMainRunner(fallbackNote);
@@ -48,11 +49,18 @@ export function createPlanRunner(): PlanRunner {
       waiting.clear();
     },
   };
-  worker.onmessage = (event: MessageEvent<{ id: number; report?: PlanReport & TrainingPlanReport; error?: { message: string; field?: string } }>) => {
+  worker.onmessage = (
+    event: MessageEvent<{
+      id: number;
+      report?: PlanReport & TrainingPlanReport;
+      error?: { message: string; field?: string };
+    }>,
+  ) => {
     const entry = waiting.get(event.data.id);
     if (!entry) return;
     waiting.delete(event.data.id);
-    if (event.data.error) entry.reject(Object.assign(new Error(event.data.error.message), { field: event.data.error.field }));
+    if (event.data.error)
+      entry.reject(Object.assign(new Error(event.data.error.message), { field: event.data.error.field }));
     else entry.resolve(event.data.report!);
   };
   worker.onerror = (event) => {
@@ -62,7 +70,10 @@ export function createPlanRunner(): PlanRunner {
     runner.where = 'main';
     runner.note = fallbackNote;
     for (const { request, resolve, reject } of waiting.values()) {
-      const again = request.kind === 'training' ? fallback.runTraining(request.configText, request.options) : fallback.run(request.configText, request.options);
+      const again =
+        request.kind === 'training'
+          ? fallback.runTraining(request.configText, request.options)
+          : fallback.run(request.configText, request.options);
       (again as Promise<PlanReport & TrainingPlanReport>).then(resolve, reject);
     }
     waiting.clear();

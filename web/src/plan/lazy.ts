@@ -7,4 +7,7 @@ const planTab = () => import('./plan-tab');
 export const PlanForm = lazyComponent(() => planTab().then((m) => m.PlanForm), loadingPlaceholder);
 export const PlanResults = lazyComponent(() => planTab().then((m) => m.PlanResults), loadingPlaceholder);
 export const TrainingPlanForm = lazyComponent(() => planTab().then((m) => m.TrainingPlanForm), loadingPlaceholder);
-export const TrainingPlanResults = lazyComponent(() => planTab().then((m) => m.TrainingPlanResults), loadingPlaceholder);
+export const TrainingPlanResults = lazyComponent(
+  () => planTab().then((m) => m.TrainingPlanResults),
+  loadingPlaceholder,
+);

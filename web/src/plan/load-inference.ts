@@ -7,7 +7,11 @@ import { defaultWorkload, type Workload } from '../inference/inference-inputs';
 import { customGpuOf, type CustomGpuFields } from '../gpu/custom-gpu';
 
 /** `custom`: the planner's custom GPU, whose figures travel with a row on it. */
-export function workloadOf(candidate: PlanCandidate, request: PlanReport['request'] | undefined, custom: CustomGpuFields): Workload {
+export function workloadOf(
+  candidate: PlanCandidate,
+  request: PlanReport['request'] | undefined,
+  custom: CustomGpuFields,
+): Workload {
   return {
     ...defaultWorkload,
     ...customGpuOf(candidate.gpu, custom),

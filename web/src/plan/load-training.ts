@@ -9,7 +9,11 @@ import { customGpuOf, type CustomGpuFields } from '../gpu/custom-gpu';
 import { defaultTraining, type TrainingWorkload } from '../training/training-inputs';
 
 /** `custom`: the planner's custom GPU, carried when the row is on it. */
-export function trainingInputsOf(c: TrainingPlanCandidate, request: TrainingPlanReport['request'], custom?: CustomGpuFields): TrainingWorkload {
+export function trainingInputsOf(
+  c: TrainingPlanCandidate,
+  request: TrainingPlanReport['request'],
+  custom?: CustomGpuFields,
+): TrainingWorkload {
   // The planner's assumptions are the core's defaults (overhead, FLOP efficiency, catalog price).
   return {
     ...defaultTraining,

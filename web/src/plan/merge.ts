@@ -12,13 +12,19 @@ type Compare = (a: PlanCandidate, b: PlanCandidate) => number;
 export function compareFor(objective: string): Compare {
   switch (objective) {
     case 'lowest_latency':
-      return (a, b) => a.end_to_end_seconds - b.end_to_end_seconds || a.cost_per_million_output_tokens_usd - b.cost_per_million_output_tokens_usd;
+      return (a, b) =>
+        a.end_to_end_seconds - b.end_to_end_seconds ||
+        a.cost_per_million_output_tokens_usd - b.cost_per_million_output_tokens_usd;
     case 'lowest_cost':
-      return (a, b) => a.cost_per_million_output_tokens_usd - b.cost_per_million_output_tokens_usd || a.end_to_end_seconds - b.end_to_end_seconds;
+      return (a, b) =>
+        a.cost_per_million_output_tokens_usd - b.cost_per_million_output_tokens_usd ||
+        a.end_to_end_seconds - b.end_to_end_seconds;
     case 'fewest_gpus':
       return (a, b) => a.gpus - b.gpus || a.cost_per_million_output_tokens_usd - b.cost_per_million_output_tokens_usd;
     default:
-      return (a, b) => b.tokens_per_second - a.tokens_per_second || a.cost_per_million_output_tokens_usd - b.cost_per_million_output_tokens_usd;
+      return (a, b) =>
+        b.tokens_per_second - a.tokens_per_second ||
+        a.cost_per_million_output_tokens_usd - b.cost_per_million_output_tokens_usd;
   }
 }
 
@@ -26,9 +32,19 @@ export function compareFor(objective: string): Compare {
 export function frontierOf(candidates: PlanCandidate[]): PlanCandidate[] {
   let kept: PlanCandidate[] = [];
   for (const candidate of candidates) {
-    const dominated = kept.some((k) => k.tokens_per_second >= candidate.tokens_per_second && k.cost_per_million_output_tokens_usd <= candidate.cost_per_million_output_tokens_usd);
+    const dominated = kept.some(
+      (k) =>
+        k.tokens_per_second >= candidate.tokens_per_second &&
+        k.cost_per_million_output_tokens_usd <= candidate.cost_per_million_output_tokens_usd,
+    );
     if (dominated) continue;
-    kept = kept.filter((k) => !(candidate.tokens_per_second >= k.tokens_per_second && candidate.cost_per_million_output_tokens_usd <= k.cost_per_million_output_tokens_usd));
+    kept = kept.filter(
+      (k) =>
+        !(
+          candidate.tokens_per_second >= k.tokens_per_second &&
+          candidate.cost_per_million_output_tokens_usd <= k.cost_per_million_output_tokens_usd
+        ),
+    );
     kept.push(candidate);
   }
   return kept.sort((a, b) => a.cost_per_million_output_tokens_usd - b.cost_per_million_output_tokens_usd);
@@ -50,7 +66,10 @@ export function mergePlans(all: PlanReport[], keep = keepDefault): PlanReport {
   if (parts.length === 1) return parts[0];
   const first = parts[0];
   const compare = compareFor(first.request.objective);
-  const best = parts.flatMap((part) => part.best).sort(compare).slice(0, keep);
+  const best = parts
+    .flatMap((part) => part.best)
+    .sort(compare)
+    .slice(0, keep);
   const notes = parts.flatMap((part) => part.notes.map((note) => `${part.request.gpus.join(', ')}: ${note}`));
   return {
     ...first,

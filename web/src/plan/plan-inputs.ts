@@ -49,7 +49,17 @@ export const objectives: Array<[PlanObjective, string]> = [
 ];
 
 export const planKeys: ReadonlyArray<keyof PlanInputs> = [
-  'gpus', 'max_gpus', 'weights', 'kv_dtypes', 'batches', 'prompt_len', 'gen_len', 'ttft', 'tpot', 'objective', 'headroom',
+  'gpus',
+  'max_gpus',
+  'weights',
+  'kv_dtypes',
+  'batches',
+  'prompt_len',
+  'gen_len',
+  'ttft',
+  'tpot',
+  'objective',
+  'headroom',
 ];
 
 export function listOf(text: string): string[] {

@@ -22,15 +22,24 @@ function candidateRow(candidate: PlanCandidate, index: number, unit: ByteUnit): 
     key: String(index),
     cells: [
       { text: String(index + 1), value: index + 1 },
-      { text: layoutText(candidate), value: `${candidate.gpu} x${candidate.gpus} tp${candidate.tp} pp${candidate.pp} ep${candidate.ep}` },
+      {
+        text: layoutText(candidate),
+        value: `${candidate.gpu} x${candidate.gpus} tp${candidate.tp} pp${candidate.pp} ep${candidate.ep}`,
+      },
       { text: figureText(candidate.tokens_per_second), value: candidate.tokens_per_second },
-      { text: dollars(candidate.cost_per_million_output_tokens_usd), value: candidate.cost_per_million_output_tokens_usd },
+      {
+        text: dollars(candidate.cost_per_million_output_tokens_usd),
+        value: candidate.cost_per_million_output_tokens_usd,
+      },
       { text: withThousands(candidate.batch), value: candidate.batch },
       text(`${candidate.weights} / ${candidate.kv_dtype}`),
       { text: duration(candidate.time_to_first_token_seconds), value: candidate.time_to_first_token_seconds },
       { text: duration(candidate.time_per_output_token_seconds), value: candidate.time_per_output_token_seconds },
       { text: duration(candidate.end_to_end_seconds), value: candidate.end_to_end_seconds },
-      { text: bytesIn(candidate.memory_bytes_per_gpu, unit), value: Number(bytesValue(candidate.memory_bytes_per_gpu, unit).toFixed(4)) },
+      {
+        text: bytesIn(candidate.memory_bytes_per_gpu, unit),
+        value: Number(bytesValue(candidate.memory_bytes_per_gpu, unit).toFixed(4)),
+      },
     ],
     source: `${candidate.gpu_name} at ${candidate.price_per_hour_usd} USD/h per GPU; budget ${bytesIn(candidate.budget_bytes_per_gpu, unit)} per GPU`,
   };
@@ -38,10 +47,29 @@ function candidateRow(candidate: PlanCandidate, index: number, unit: ByteUnit): 
 
 /** Columns holding text (left aligned). */
 export const planTextColumns: ReadonlyArray<number> = [1, 5];
-const columns = (unit: ByteUnit) => ['#', 'Layout', 'Tokens/s', 'USD / M out', 'Batch', 'Weights / KV', 'TTFT', 'TPOT', 'End to end', `${unit} per GPU`];
+const columns = (unit: ByteUnit) => [
+  '#',
+  'Layout',
+  'Tokens/s',
+  'USD / M out',
+  'Batch',
+  'Weights / KV',
+  'TTFT',
+  'TPOT',
+  'End to end',
+  `${unit} per GPU`,
+];
 const keys = (unit: ByteUnit) => [
-  'rank', 'layout', 'tokens_per_second', 'cost_per_million_output_tokens_usd', 'batch', 'weights_kv', 'time_to_first_token_seconds',
-  'time_per_output_token_seconds', 'end_to_end_seconds', unit === 'GiB' ? 'memory_gib_per_gpu' : 'memory_gb_per_gpu',
+  'rank',
+  'layout',
+  'tokens_per_second',
+  'cost_per_million_output_tokens_usd',
+  'batch',
+  'weights_kv',
+  'time_to_first_token_seconds',
+  'time_per_output_token_seconds',
+  'end_to_end_seconds',
+  unit === 'GiB' ? 'memory_gib_per_gpu' : 'memory_gb_per_gpu',
 ];
 
 const objectiveTitles: Record<string, string> = {

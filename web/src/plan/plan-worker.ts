@@ -8,14 +8,20 @@ export type PlanRequest =
   | { id: number; kind?: 'inference'; configText: string; options: PlanOptions }
   | { id: number; kind: 'training'; configText: string; options: TrainingPlanOptions };
 
-const scope = self as unknown as { onmessage: ((event: MessageEvent<PlanRequest>) => void) | null; postMessage: (message: unknown) => void };
+const scope = self as unknown as {
+  onmessage: ((event: MessageEvent<PlanRequest>) => void) | null;
+  postMessage: (message: unknown) => void;
+};
 
 scope.onmessage = async (event) => {
   const request = event.data;
   const id = request.id;
   try {
     const core = await loadCore();
-    const report = request.kind === 'training' ? core.trainingPlanReport(request.configText, request.options) : core.planReport(request.configText, request.options);
+    const report =
+      request.kind === 'training'
+        ? core.trainingPlanReport(request.configText, request.options)
+        : core.planReport(request.configText, request.options);
     scope.postMessage({ id, report });
   } catch (error) {
     const failure = error as CoreError;

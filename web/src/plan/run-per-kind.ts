@@ -25,7 +25,9 @@ export async function runPerKind<Options extends { gpus?: string }, Report>(
 ): Promise<SweepOutcome<Report> | undefined> {
   // A kind listed twice ("h200,H200") is asked for once, as the core keeps it once; aliases of one
   // catalog entry ("h100,h100-sxm-80gb") are joined by the merge, which keeps a kind's first answer.
-  const kinds = listOf(options.gpus ?? '').filter((gpu, i, all) => all.findIndex((other) => other.toLowerCase() === gpu.toLowerCase()) === i);
+  const kinds = listOf(options.gpus ?? '').filter(
+    (gpu, i, all) => all.findIndex((other) => other.toLowerCase() === gpu.toLowerCase()) === i,
+  );
   // No kind (or one): a single call, which also gives the core's message for an empty list.
   const calls = kinds.length > 1 ? kinds.map((gpu) => optionsForKind(options, gpu)) : [options];
   const parts: Report[] = [];

@@ -17,5 +17,11 @@ export function runPlan(
   onProgress: (progress: PlanProgress) => void,
   cancelled: () => boolean,
 ): Promise<PlanOutcome | undefined> {
-  return runPerKind(planOptions(inputs), (options) => runner.run(configText, options), mergePlans, onProgress, cancelled);
+  return runPerKind(
+    planOptions(inputs),
+    (options) => runner.run(configText, options),
+    mergePlans,
+    onProgress,
+    cancelled,
+  );
 }

@@ -18,5 +18,11 @@ export function runTrainingPlan(
   onProgress: (progress: TrainingPlanProgress) => void,
   cancelled: () => boolean,
 ): Promise<TrainingPlanOutcome | undefined> {
-  return runPerKind(trainingPlanOptions(inputs), (options) => runner.runTraining(configText, options), mergeTrainingPlans, onProgress, cancelled);
+  return runPerKind(
+    trainingPlanOptions(inputs),
+    (options) => runner.runTraining(configText, options),
+    mergeTrainingPlans,
+    onProgress,
+    cancelled,
+  );
 }

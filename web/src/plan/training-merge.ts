@@ -45,8 +45,11 @@ export function trainingCompareFor(objective: string, kinds: string[]): Compare 
 export function trainingFrontierOf(candidates: TrainingPlanCandidate[]): TrainingPlanCandidate[] {
   let kept: TrainingPlanCandidate[] = [];
   for (const candidate of candidates) {
-    if (kept.some((k) => k.train_seconds <= candidate.train_seconds && k.train_cost_usd <= candidate.train_cost_usd)) continue;
-    kept = kept.filter((k) => !(candidate.train_seconds <= k.train_seconds && candidate.train_cost_usd <= k.train_cost_usd));
+    if (kept.some((k) => k.train_seconds <= candidate.train_seconds && k.train_cost_usd <= candidate.train_cost_usd))
+      continue;
+    kept = kept.filter(
+      (k) => !(candidate.train_seconds <= k.train_seconds && candidate.train_cost_usd <= k.train_cost_usd),
+    );
     kept.push(candidate);
   }
   return kept.sort((a, b) => a.train_cost_usd - b.train_cost_usd || a.train_seconds - b.train_seconds);

@@ -57,8 +57,19 @@ export const trainingObjectives: Array<[TrainingPlanObjective, string]> = [
 
 /** Keys sent to the core (all but the switch), in the form's order. */
 export const trainingPlanKeys: ReadonlyArray<Exclude<keyof TrainingPlanInputs, 'kind'>> = [
-  'gpus', 'max_gpus', 'gpus_per_node', 'headroom', 'global_batch_tokens', 'seq_len', 'train_tokens', 'micro_batch_sizes',
-  'zero_stages', 'recompute_modes', 'precision', 'optimizer', 'objective',
+  'gpus',
+  'max_gpus',
+  'gpus_per_node',
+  'headroom',
+  'global_batch_tokens',
+  'seq_len',
+  'train_tokens',
+  'micro_batch_sizes',
+  'zero_stages',
+  'recompute_modes',
+  'precision',
+  'optimizer',
+  'objective',
 ];
 
 /** The options of one trainingPlanReport call (every GPU kind; the page splits it per kind). */

@@ -35,10 +35,16 @@ function candidateRow(c: TrainingPlanCandidate, index: number, unit: ByteUnit): 
       { text: figureText(c.tokens_per_second), value: c.tokens_per_second },
       { text: `${(c.mfu * 100).toFixed(1)} %`, value: c.mfu },
       { text: String(c.zero), value: c.zero },
-      { text: `${withThousands(c.micro_batch)} × ${withThousands(c.micro_batches)}`, value: `${c.micro_batch}x${c.micro_batches}` },
+      {
+        text: `${withThousands(c.micro_batch)} × ${withThousands(c.micro_batches)}`,
+        value: `${c.micro_batch}x${c.micro_batches}`,
+      },
       { text: c.recompute + (c.sequence_parallel ? ', sp' : ''), value: c.recompute },
       { text: duration(c.step_seconds), value: c.step_seconds },
-      { text: bytesIn(c.memory_bytes_per_gpu, unit), value: Number(bytesValue(c.memory_bytes_per_gpu, unit).toFixed(4)) },
+      {
+        text: bytesIn(c.memory_bytes_per_gpu, unit),
+        value: Number(bytesValue(c.memory_bytes_per_gpu, unit).toFixed(4)),
+      },
     ],
     source: `${c.gpu_name} at ${c.price_per_hour_usd} USD/h per GPU; budget ${bytesIn(c.budget_bytes_per_gpu, unit)} per GPU`,
   };
@@ -46,10 +52,31 @@ function candidateRow(c: TrainingPlanCandidate, index: number, unit: ByteUnit): 
 
 /** Columns holding text (left aligned). */
 export const trainingPlanTextColumns: ReadonlyArray<number> = [1, 7, 8];
-const columns = (unit: ByteUnit) => ['#', 'Layout', 'Days to train', 'Cost (USD)', 'Tokens/s', 'MFU', 'ZeRO', 'Micro-batch × accumulation', 'Recompute', 'Step', `${unit} per GPU`];
+const columns = (unit: ByteUnit) => [
+  '#',
+  'Layout',
+  'Days to train',
+  'Cost (USD)',
+  'Tokens/s',
+  'MFU',
+  'ZeRO',
+  'Micro-batch × accumulation',
+  'Recompute',
+  'Step',
+  `${unit} per GPU`,
+];
 const keys = (unit: ByteUnit) => [
-  'rank', 'layout', 'train_days', 'train_cost_usd', 'tokens_per_second', 'mfu', 'zero', 'micro_batch_x_accumulation', 'recompute',
-  'step_seconds', unit === 'GiB' ? 'memory_gib_per_gpu' : 'memory_gb_per_gpu',
+  'rank',
+  'layout',
+  'train_days',
+  'train_cost_usd',
+  'tokens_per_second',
+  'mfu',
+  'zero',
+  'micro_batch_x_accumulation',
+  'recompute',
+  'step_seconds',
+  unit === 'GiB' ? 'memory_gib_per_gpu' : 'memory_gb_per_gpu',
 ];
 
 const objectiveTitles: Record<string, string> = {

@@ -27,7 +27,13 @@ export type RunSweep<Inputs, Report> = (
   cancelled: () => boolean,
 ) => Promise<SweepOutcome<Report> | undefined>;
 
-export function usePlanSweep<Inputs, Report>(run: RunSweep<Inputs, Report>, ready: boolean, configText: string, inputs: Inputs, enabled: boolean): PlanSweepState<Report> {
+export function usePlanSweep<Inputs, Report>(
+  run: RunSweep<Inputs, Report>,
+  ready: boolean,
+  configText: string,
+  inputs: Inputs,
+  enabled: boolean,
+): PlanSweepState<Report> {
   const runner = useRef<PlanRunner | undefined>(undefined);
   const job = useRef(0);
   const [state, setState] = useState<PlanSweepState<Report>>({ running: false, done: 0, total: 0 });
@@ -63,7 +69,14 @@ export function usePlanSweep<Inputs, Report>(run: RunSweep<Inputs, Report>, read
         () => !current(),
       );
       if (!outcome || !current()) return;
-      setState((previous) => ({ ...previous, report: outcome.report, error: outcome.error, running: false, where: active.where, note: active.note }));
+      setState((previous) => ({
+        ...previous,
+        report: outcome.report,
+        error: outcome.error,
+        running: false,
+        where: active.where,
+        note: active.note,
+      }));
     }, settleMs);
     return () => {
       clearTimeout(timer);

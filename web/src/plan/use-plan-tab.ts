@@ -20,7 +20,13 @@ export interface PlanTab {
 }
 
 /** `ready`: the inputs are known, the core loaded and the config read; `active`: the tab is shown. */
-export function usePlanTab(ready: boolean, configText: string, plan: PlanInputs, trainingPlan: TrainingPlanInputs, active: boolean): PlanTab {
+export function usePlanTab(
+  ready: boolean,
+  configText: string,
+  plan: PlanInputs,
+  trainingPlan: TrainingPlanInputs,
+  active: boolean,
+): PlanTab {
   const training = active && trainingPlan.kind === 'training';
   const serving = usePlan(ready, configText, plan, active && !training);
   const trainingState = useTrainingPlan(ready, configText, trainingPlan, training);

@@ -10,6 +10,11 @@ export type TrainingPlanState = PlanSweepState<TrainingPlanReport>;
 const runTrainingPlan: RunSweep<TrainingPlanInputs, TrainingPlanReport> = async (...args) =>
   (await import('./run-training-plan')).runTrainingPlan(...args);
 
-export function useTrainingPlan(ready: boolean, configText: string, inputs: TrainingPlanInputs, enabled: boolean): TrainingPlanState {
+export function useTrainingPlan(
+  ready: boolean,
+  configText: string,
+  inputs: TrainingPlanInputs,
+  enabled: boolean,
+): TrainingPlanState {
   return usePlanSweep(runTrainingPlan, ready, configText, inputs, enabled);
 }

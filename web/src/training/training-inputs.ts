@@ -76,11 +76,37 @@ export const defaultTraining: TrainingWorkload = {
 };
 
 export const trainingTextKeys: ReadonlyArray<keyof TrainingWorkload> = [
-  'gpu', 'gpus', 'tp', 'pp', 'dp', 'ep', 'cp', 'zero', 'fsdp', 'fsdp_shard_group', 'precision', 'optimizer', 'micro_batch',
-  'seq_len', 'recompute', 'lora_rank', 'lora_modules', 'overhead_gib', 'global_batch_tokens', 'train_tokens', 'flops_efficiency',
+  'gpu',
+  'gpus',
+  'tp',
+  'pp',
+  'dp',
+  'ep',
+  'cp',
+  'zero',
+  'fsdp',
+  'fsdp_shard_group',
+  'precision',
+  'optimizer',
+  'micro_batch',
+  'seq_len',
+  'recompute',
+  'lora_rank',
+  'lora_modules',
+  'overhead_gib',
+  'global_batch_tokens',
+  'train_tokens',
+  'flops_efficiency',
   'price_per_gpu_hour',
 ];
-export const trainingFlagKeys: ReadonlyArray<keyof TrainingWorkload> = ['sequence_parallel', 'offload_optimizer', 'offload_params', 'eager_attention', 'qlora', 'overlap'];
+export const trainingFlagKeys: ReadonlyArray<keyof TrainingWorkload> = [
+  'sequence_parallel',
+  'offload_optimizer',
+  'offload_params',
+  'eager_attention',
+  'qlora',
+  'overlap',
+];
 
 export const precisionRecipes: Array<[string, string]> = [
   ['bf16-mixed', 'bf16 mixed precision'],

@@ -1,13 +1,26 @@
 // SPDX-License-Identifier: MIT
 // Training memory as table data (rendered by the page, serialized by the exports).
 import type { TrainingReport, TrainingTimeReport } from '../core/types';
-import { bytesIn, bytesValue, dollars, figureText, secondsParts, share, significant, tickLabel, withThousands } from '../ui/format';
+import {
+  bytesIn,
+  bytesValue,
+  dollars,
+  figureText,
+  secondsParts,
+  share,
+  significant,
+  tickLabel,
+  withThousands,
+} from '../ui/format';
 import type { ByteUnit } from '../app/inputs';
 import type { Cell, Row, TableModel } from '../export/tables';
 
 const text = (value: string): Cell => ({ text: value, value });
 const count = (value: number): Cell => ({ text: withThousands(value), value });
-const bytes = (value: number, unit: ByteUnit): Cell => ({ text: bytesIn(value, unit), value: Number(bytesValue(value, unit).toFixed(4)) });
+const bytes = (value: number, unit: ByteUnit): Cell => ({
+  text: bytesIn(value, unit),
+  value: Number(bytesValue(value, unit).toFixed(4)),
+});
 const unitKey = (unit: ByteUnit) => (unit === 'GiB' ? 'gib' : 'gb');
 
 /** The core's term name with a capital, unless it starts with an identifier (lm_head input). */
@@ -38,7 +51,12 @@ export function trainingMemoryTable(report: TrainingReport, unit: ByteUnit): Tab
   const total = report.total_bytes_per_gpu;
   const rows: Row[] = report.terms.map((term, index) => ({
     key: `${index}-${term.name.replace(/[^a-z0-9]+/gi, '_')}`,
-    cells: [text(trainingTermLabel(term.name)), count(term.bytes), bytes(term.bytes, unit), { text: share(term.bytes, total), value: total > 0 ? Number((term.bytes / total).toFixed(4)) : 0 }],
+    cells: [
+      text(trainingTermLabel(term.name)),
+      count(term.bytes),
+      bytes(term.bytes, unit),
+      { text: share(term.bytes, total), value: total > 0 ? Number((term.bytes / total).toFixed(4)) : 0 },
+    ],
     formula: term.formula,
   }));
   rows.push({
@@ -48,7 +66,16 @@ export function trainingMemoryTable(report: TrainingReport, unit: ByteUnit): Tab
     formula: report.terms.map((term) => `${term.bytes} B (${term.name})`).join(' + ') + ` = ${total} B`,
   });
   if (report.cpu_offload_bytes > 0) {
-    rows.push({ key: 'cpu_offload', footer: true, cells: [text('Offloaded to CPU memory (not in the total)'), count(report.cpu_offload_bytes), bytes(report.cpu_offload_bytes, unit), text('')] });
+    rows.push({
+      key: 'cpu_offload',
+      footer: true,
+      cells: [
+        text('Offloaded to CPU memory (not in the total)'),
+        count(report.cpu_offload_bytes),
+        bytes(report.cpu_offload_bytes, unit),
+        text(''),
+      ],
+    });
   }
   if (report.gpu) {
     const gpu = report.gpu;
@@ -57,14 +84,24 @@ export function trainingMemoryTable(report: TrainingReport, unit: ByteUnit): Tab
     rows.push({
       key: 'budget',
       footer: true,
-      cells: [text(`${gpu.gpu_working_set_bytes ? 'GPU working set' : 'Memory'} of one ${gpu.name}`), count(limit), bytes(limit, unit), { text: share(total, limit) + ' used', value: Number((total / limit).toFixed(4)) }],
+      cells: [
+        text(`${gpu.gpu_working_set_bytes ? 'GPU working set' : 'Memory'} of one ${gpu.name}`),
+        count(limit),
+        bytes(limit, unit),
+        { text: share(total, limit) + ' used', value: Number((total / limit).toFixed(4)) },
+      ],
     });
     if (report.fits !== undefined) {
       const headroom = report.headroom_bytes ?? 0;
       rows.push({
         key: 'verdict',
         footer: true,
-        cells: [{ text: report.fits ? 'Fits, with headroom' : 'Does not fit, short by', value: Boolean(report.fits) }, count(Math.abs(headroom)), bytes(Math.abs(headroom), unit), text('')],
+        cells: [
+          { text: report.fits ? 'Fits, with headroom' : 'Does not fit, short by', value: Boolean(report.fits) },
+          count(Math.abs(headroom)),
+          bytes(Math.abs(headroom), unit),
+          text(''),
+        ],
         formula: `GPU ${gpu.gpu_working_set_bytes ? 'working set' : 'memory'} ${limit} B - total ${total} B = ${headroom} B`,
       });
     }
@@ -86,7 +123,17 @@ export function trainingCapacityTable(report: TrainingReport): TableModel | unde
     title: `What fits on ${report.gpu?.name ?? 'the GPU'}`,
     columns: ['Question', 'Answer', 'Limited by'],
     keys: ['question', 'answer', 'limited_by'],
-    rows: [{ key: 'max_micro_batch_size', cells: [text('Largest micro-batch (sequences)'), count(answer.value), text(answer.limited_by.replace(/_/g, ' '))], formula: answer.formula }],
+    rows: [
+      {
+        key: 'max_micro_batch_size',
+        cells: [
+          text('Largest micro-batch (sequences)'),
+          count(answer.value),
+          text(answer.limited_by.replace(/_/g, ' ')),
+        ],
+        formula: answer.formula,
+      },
+    ],
   };
 }
 
@@ -109,21 +156,68 @@ export function trainingSetupTable(report: TrainingReport): TableModel {
   const p = report.parallel;
   const sharding = w.fsdp !== 'off' ? `FSDP ${w.fsdp.toUpperCase()}` : w.zero > 0 ? `ZeRO-${w.zero}` : 'none';
   const rows: Row[] = [
-    { key: 'layout', cells: [text('GPUs and layout'), text(`${p.gpus} (${describeParallel(report)}${p.sequence_parallel ? ', sequence parallel' : ''})`)] },
-    { key: 'sharding', cells: [text('Sharding'), text(`${sharding}, over ${p.sharding_degree} GPUs${w.offload_optimizer ? ', optimizer offloaded' : ''}${w.offload_params ? ', parameters offloaded' : ''}`)] },
-    { key: 'precision', cells: [text('Precision and optimizer'), text(`${w.precision}, ${w.optimizer}${w.fp32_master_weights ? ', fp32 master weights' : ''}`)] },
-    { key: 'state_bytes', cells: [text('Model state bytes per parameter'), { text: `${significant(report.model_state_bytes_per_parameter)} B`, value: report.model_state_bytes_per_parameter }], formula: report.optimizer_bytes_per_parameter },
+    {
+      key: 'layout',
+      cells: [
+        text('GPUs and layout'),
+        text(`${p.gpus} (${describeParallel(report)}${p.sequence_parallel ? ', sequence parallel' : ''})`),
+      ],
+    },
+    {
+      key: 'sharding',
+      cells: [
+        text('Sharding'),
+        text(
+          `${sharding}, over ${p.sharding_degree} GPUs${w.offload_optimizer ? ', optimizer offloaded' : ''}${w.offload_params ? ', parameters offloaded' : ''}`,
+        ),
+      ],
+    },
+    {
+      key: 'precision',
+      cells: [
+        text('Precision and optimizer'),
+        text(`${w.precision}, ${w.optimizer}${w.fp32_master_weights ? ', fp32 master weights' : ''}`),
+      ],
+    },
+    {
+      key: 'state_bytes',
+      cells: [
+        text('Model state bytes per parameter'),
+        {
+          text: `${significant(report.model_state_bytes_per_parameter)} B`,
+          value: report.model_state_bytes_per_parameter,
+        },
+      ],
+      formula: report.optimizer_bytes_per_parameter,
+    },
     { key: 'trainable', cells: [text('Trainable parameters'), count(report.trainable_params)] },
     { key: 'in_flight', cells: [text('Micro-batches in flight (busiest stage)'), count(p.micro_batches_in_flight)] },
   ];
-  if (w.lora_rank > 0) rows.push({ key: 'lora', cells: [text(w.qlora ? 'QLoRA' : 'LoRA'), text(`rank ${w.lora_rank} on ${w.lora_modules.join(', ')}`)] });
-  return { id: 'training-setup', title: 'Training setup as the core read it', columns: ['Setting', 'Value'], keys: ['setting', 'value'], rows };
+  if (w.lora_rank > 0)
+    rows.push({
+      key: 'lora',
+      cells: [text(w.qlora ? 'QLoRA' : 'LoRA'), text(`rank ${w.lora_rank} on ${w.lora_modules.join(', ')}`)],
+    });
+  return {
+    id: 'training-setup',
+    title: 'Training setup as the core read it',
+    columns: ['Setting', 'Value'],
+    keys: ['setting', 'value'],
+    rows,
+  };
 }
 
 /** Step time, utilization and the time and cost to train, each with the core's line as formula. */
 export function trainingTimeTable(time: TrainingTimeReport, gpuName: string): TableModel {
   const line = (prefix: string) => time.lines.find((l) => l.startsWith(prefix));
-  const row = (key: string, label: string, display: [string, string], value: number, unit: string, formula?: string): Row => ({
+  const row = (
+    key: string,
+    label: string,
+    display: [string, string],
+    value: number,
+    unit: string,
+    formula?: string,
+  ): Row => ({
     key,
     cells: [text(label), { text: display[0], value }, { text: display[1], value: unit }],
     formula,
@@ -131,16 +225,72 @@ export function trainingTimeTable(time: TrainingTimeReport, gpuName: string): Ta
   const percent = (value: number): [string, string] => [significant(100 * value, 3), '%'];
   const rows: Row[] = [
     row('step', 'Step time', secondsParts(time.step_seconds), time.step_seconds, 's', line('step')),
-    row('tokens_per_second', 'Tokens/s, all GPUs', [figureText(time.tokens_per_second), 'tokens/s'], time.tokens_per_second, 'tokens/s', line('step')),
-    row('tokens_per_second_per_gpu', 'Tokens/s per GPU', [figureText(time.tokens_per_second_per_gpu), 'tokens/s'], time.tokens_per_second_per_gpu, 'tokens/s', line('step')),
+    row(
+      'tokens_per_second',
+      'Tokens/s, all GPUs',
+      [figureText(time.tokens_per_second), 'tokens/s'],
+      time.tokens_per_second,
+      'tokens/s',
+      line('step'),
+    ),
+    row(
+      'tokens_per_second_per_gpu',
+      'Tokens/s per GPU',
+      [figureText(time.tokens_per_second_per_gpu), 'tokens/s'],
+      time.tokens_per_second_per_gpu,
+      'tokens/s',
+      line('step'),
+    ),
     row('mfu', 'Model FLOPs utilization (MFU)', percent(time.mfu), time.mfu, 'fraction', line('MFU')),
     row('hfu', 'Hardware FLOPs utilization (HFU)', percent(time.hfu), time.hfu, 'fraction', line('MFU')),
-    row('micro_batches', 'Micro-batches per step', [withThousands(time.micro_batches), ''], time.micro_batches, 'count', line('micro-batches')),
-    row('bubble', 'Pipeline bubble', percent(time.pipeline_bubble_fraction), time.pipeline_bubble_fraction, 'fraction', line('pipeline')),
-    row('dp_exposed', 'Data-parallel time not overlapped', secondsParts(time.data_parallel_exposed_seconds), time.data_parallel_exposed_seconds, 's', line('data parallel')),
-    row('train_days', `Time to train on ${tickLabel(time.train_tokens)} tokens`, [significant(time.train_days), 'days'], time.train_days, 'days', line('training')),
-    row('train_gpu_hours', 'GPU-hours', [figureText(time.train_gpu_hours), 'GPU-hours'], time.train_gpu_hours, 'GPU-hours', line('training')),
-    row('train_cost', `Cost on ${gpuName}`, [dollars(time.train_cost_usd), 'USD'], time.train_cost_usd, 'USD', line('training')),
+    row(
+      'micro_batches',
+      'Micro-batches per step',
+      [withThousands(time.micro_batches), ''],
+      time.micro_batches,
+      'count',
+      line('micro-batches'),
+    ),
+    row(
+      'bubble',
+      'Pipeline bubble',
+      percent(time.pipeline_bubble_fraction),
+      time.pipeline_bubble_fraction,
+      'fraction',
+      line('pipeline'),
+    ),
+    row(
+      'dp_exposed',
+      'Data-parallel time not overlapped',
+      secondsParts(time.data_parallel_exposed_seconds),
+      time.data_parallel_exposed_seconds,
+      's',
+      line('data parallel'),
+    ),
+    row(
+      'train_days',
+      `Time to train on ${tickLabel(time.train_tokens)} tokens`,
+      [significant(time.train_days), 'days'],
+      time.train_days,
+      'days',
+      line('training'),
+    ),
+    row(
+      'train_gpu_hours',
+      'GPU-hours',
+      [figureText(time.train_gpu_hours), 'GPU-hours'],
+      time.train_gpu_hours,
+      'GPU-hours',
+      line('training'),
+    ),
+    row(
+      'train_cost',
+      `Cost on ${gpuName}`,
+      [dollars(time.train_cost_usd), 'USD'],
+      time.train_cost_usd,
+      'USD',
+      line('training'),
+    ),
   ];
   return {
     id: 'training-time',

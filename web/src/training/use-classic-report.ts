@@ -11,7 +11,10 @@ export interface ClassicOutcome {
 }
 
 /** The options handed to transformerMemReport: the switches, and every value that is not empty. */
-export function classicOptions(values: Record<string, string>, switches: Record<string, boolean>): TransformerMemOptions {
+export function classicOptions(
+  values: Record<string, string>,
+  switches: Record<string, boolean>,
+): TransformerMemOptions {
   const options: Record<string, string | boolean> = { ...switches };
   for (const [key, value] of Object.entries(values)) if (value.trim() !== '') options[key] = value.trim();
   return options as TransformerMemOptions;

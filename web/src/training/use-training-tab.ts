@@ -15,7 +15,13 @@ export interface TrainingTab {
 }
 
 /** `restored`: the inputs are known (a link's inputs are read first); `active`: the tab is shown. */
-export function useTrainingTab(restored: boolean, configText: string, training: TrainingWorkload, params: ParameterReport | undefined, active: boolean): TrainingTab {
+export function useTrainingTab(
+  restored: boolean,
+  configText: string,
+  training: TrainingWorkload,
+  params: ParameterReport | undefined,
+  active: boolean,
+): TrainingTab {
   const full = useFullCore(active);
   const outcome = useTraining(restored ? full.core : undefined, configText, training, active && Boolean(params));
   return { core: full.core, loadError: full.loadError, report: outcome?.report, error: outcome?.error };

@@ -6,6 +6,14 @@ import type { FitcheckModule, TrainingReport } from '../core/types';
 import { trainingOptions, type TrainingWorkload } from './training-inputs';
 import { attempt, type Outcome } from '../core/outcome';
 
-export function useTraining(core: FitcheckModule | undefined, configText: string, training: TrainingWorkload, enabled: boolean): Outcome<TrainingReport> | undefined {
-  return useMemo(() => (core && enabled ? attempt(() => core.trainingReport(configText, trainingOptions(training))) : undefined), [core, configText, training, enabled]);
+export function useTraining(
+  core: FitcheckModule | undefined,
+  configText: string,
+  training: TrainingWorkload,
+  enabled: boolean,
+): Outcome<TrainingReport> | undefined {
+  return useMemo(
+    () => (core && enabled ? attempt(() => core.trainingReport(configText, trainingOptions(training))) : undefined),
+    [core, configText, training, enabled],
+  );
 }

@@ -126,7 +126,6 @@ export function bytesScaled(bytes: number | null | undefined, unit: ByteUnit): s
   return `${index === 0 ? withThousands(value) : significant(value)} ${names[index]}`;
 }
 
-
 /** A quantity with an SI prefix and its unit: (6.9e14, "FLOP/s") → "692.6 TFLOP/s", (12, "B") → "12 B". */
 export function siUnit(value: number, unit: string): string {
   const count = siCount(value);

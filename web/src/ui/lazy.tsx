@@ -13,7 +13,10 @@ export interface LazyComponent<P> {
   preload: () => Promise<void>;
 }
 
-export function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>, placeholder: () => JSX.Element | null = () => null): LazyComponent<P> {
+export function lazyComponent<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+  placeholder: () => JSX.Element | null = () => null,
+): LazyComponent<P> {
   let loaded: ComponentType<P> | undefined;
   let failure: Error | undefined;
   let pending: Promise<void> | undefined;

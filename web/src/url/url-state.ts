@@ -8,14 +8,33 @@ import { defaultInputs, modes, type Inputs, type Mode } from '../app/inputs';
 import { workloadTextKeys, type Workload } from '../inference/inference-inputs';
 import type { ModelNumbers } from '../model/model-inputs';
 import { defaultPlanInputs, planKeys, objectives, type PlanInputs } from '../plan/plan-inputs';
-import { defaultTrainingPlanInputs, trainingObjectives, trainingPlanKeys, type TrainingPlanInputs } from '../plan/training-plan-inputs';
-import { defaultTraining, trainingFlagKeys, trainingTextKeys, type TrainingWorkload } from '../training/training-inputs';
+import {
+  defaultTrainingPlanInputs,
+  trainingObjectives,
+  trainingPlanKeys,
+  type TrainingPlanInputs,
+} from '../plan/training-plan-inputs';
+import {
+  defaultTraining,
+  trainingFlagKeys,
+  trainingTextKeys,
+  type TrainingWorkload,
+} from '../training/training-inputs';
 
 const workloadKeys: Array<keyof Workload> = [...workloadTextKeys, 'eager_attention', 'fp8_activations'];
 const trainingKeys: Array<keyof TrainingWorkload> = [...trainingTextKeys, ...trainingFlagKeys];
 const numberKeys: Array<keyof ModelNumbers> = [
-  'num_hidden_layers', 'hidden_size', 'num_attention_heads', 'num_key_value_heads', 'head_dim', 'intermediate_size',
-  'vocab_size', 'max_position_embeddings', 'num_local_experts', 'num_experts_per_tok', 'tie_word_embeddings',
+  'num_hidden_layers',
+  'hidden_size',
+  'num_attention_heads',
+  'num_key_value_heads',
+  'head_dim',
+  'intermediate_size',
+  'vocab_size',
+  'max_position_embeddings',
+  'num_local_experts',
+  'num_experts_per_tok',
+  'tie_word_embeddings',
 ];
 
 export async function encodeInputs(inputs: Inputs): Promise<string> {
@@ -39,12 +58,14 @@ export async function encodeInputs(inputs: Inputs): Promise<string> {
   // their defaults are left out, which keeps links short.
   for (const key of trainingKeys) {
     const value = inputs.training[key];
-    if (value !== defaultTraining[key]) params.set(`t.${key}`, typeof value === 'boolean' ? (value ? '1' : '0') : value);
+    if (value !== defaultTraining[key])
+      params.set(`t.${key}`, typeof value === 'boolean' ? (value ? '1' : '0') : value);
   }
   for (const key of planKeys) if (inputs.plan[key] !== defaultPlanInputs[key]) params.set(`p.${key}`, inputs.plan[key]);
   // The training planner's inputs under q., the Plan tab's switch as p.kind.
   if (inputs.trainingPlan.kind !== defaultTrainingPlanInputs.kind) params.set('p.kind', inputs.trainingPlan.kind);
-  for (const key of trainingPlanKeys) if (inputs.trainingPlan[key] !== defaultTrainingPlanInputs[key]) params.set(`q.${key}`, inputs.trainingPlan[key]);
+  for (const key of trainingPlanKeys)
+    if (inputs.trainingPlan[key] !== defaultTrainingPlanInputs[key]) params.set(`q.${key}`, inputs.trainingPlan[key]);
   // Each tab's custom GPU: only the fields typed (empty ones take the base GPU's figures).
   encodeCustomGpu(params, '', inputs.workload);
   encodeCustomGpu(params, 't.', inputs.training);
@@ -110,7 +131,8 @@ export async function decodeInputs(hash: string, defaultPresetId: string): Promi
     const value = params.get(`q.${key}`);
     if (value === null) continue;
     if (key === 'objective') {
-      if (trainingObjectives.some(([id]) => id === value)) inputs.trainingPlan.objective = value as TrainingPlanInputs['objective'];
+      if (trainingObjectives.some(([id]) => id === value))
+        inputs.trainingPlan.objective = value as TrainingPlanInputs['objective'];
     } else inputs.trainingPlan[key] = value;
   }
   decodeCustomGpu(params, '', inputs.workload);

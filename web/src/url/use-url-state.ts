@@ -66,7 +66,10 @@ export function useUrlState(initial: () => Inputs, defaultPresetId: string, pers
     };
   }, [inputs, persist]);
 
-  const setInputs = useCallback((update: (current: Inputs) => Inputs) => setState((current) => (current ? update(current) : current)), []);
+  const setInputs = useCallback(
+    (update: (current: Inputs) => Inputs) => setState((current) => (current ? update(current) : current)),
+    [],
+  );
   const link = useCallback(async () => linkFor(inputs ? await encodeInputs(inputs) : ''), [inputs]);
   return { inputs, setInputs, problem, link };
 }

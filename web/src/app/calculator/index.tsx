@@ -65,7 +65,10 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
       {!compact && (
         <header class="masthead">
           <h1>fitcheck</h1>
-          <p>Memory, speed and cost of serving or training any Hugging Face model: exact parameters, what fits on which GPU, and the best serving layouts, computed in your browser.</p>
+          <p>
+            Memory, speed and cost of serving or training any Hugging Face model: exact parameters, what fits on which
+            GPU, and the best serving layouts, computed in your browser.
+          </p>
         </header>
       )}
       <Toolbar
@@ -85,12 +88,19 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
       )}
       <div class={mode === 'plan' ? 'layout wide-results' : 'layout'}>
         <InputsColumn calculator={calculator} />
-        <ResultsColumn calculator={calculator} pinned={pinned} onUnpin={() => setPinned(undefined)} onLoadPlan={loadPlan} onLoadTrainingPlan={loadTrainingPlan} />
+        <ResultsColumn
+          calculator={calculator}
+          pinned={pinned}
+          onUnpin={() => setPinned(undefined)}
+          onLoadPlan={loadPlan}
+          onLoadTrainingPlan={loadTrainingPlan}
+        />
       </div>
       {!compact && (
         <footer class="footer">
           <p>
-            Every figure comes from fitcheck's C++ core, compiled to WebAssembly; open a figure's ƒ to see its formula with your numbers. Nothing you type leaves this page.
+            Every figure comes from fitcheck's C++ core, compiled to WebAssembly; open a figure's ƒ to see its formula
+            with your numbers. Nothing you type leaves this page.
           </p>
         </footer>
       )}

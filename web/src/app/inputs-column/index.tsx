@@ -25,8 +25,26 @@ export function InputsColumn({ calculator }: { calculator: CalculatorState }) {
         onKind={(kind) => update(choosingModelKind(kind, inputs, configText))}
         onNumbers={(numbers) => update({ numbers })}
       />
-      {inputs.mode === 'inference' && <WorkloadForm workload={inputs.workload} gpus={gpus} formats={formats} error={inference.state.error} resolvedContext={inference.state.report?.workload.context} onChange={(next) => update({ workload: next })} />}
-      {inputs.mode === 'training' && <TrainingForm training={inputs.training} gpus={gpus} error={training.error} resolvedDp={training.report?.parallel.dp} time={training.report?.time} onChange={(next) => update({ training: next })} />}
+      {inputs.mode === 'inference' && (
+        <WorkloadForm
+          workload={inputs.workload}
+          gpus={gpus}
+          formats={formats}
+          error={inference.state.error}
+          resolvedContext={inference.state.report?.workload.context}
+          onChange={(next) => update({ workload: next })}
+        />
+      )}
+      {inputs.mode === 'training' && (
+        <TrainingForm
+          training={inputs.training}
+          gpus={gpus}
+          error={training.error}
+          resolvedDp={training.report?.parallel.dp}
+          time={training.report?.time}
+          onChange={(next) => update({ training: next })}
+        />
+      )}
       {inputs.mode === 'plan' && (
         <PlanForm
           plan={inputs.plan}
@@ -37,7 +55,14 @@ export function InputsColumn({ calculator }: { calculator: CalculatorState }) {
           onChange={(next) => update({ plan: next })}
           kind={inputs.trainingPlan.kind}
           onKind={(kind) => update({ trainingPlan: { ...inputs.trainingPlan, kind } })}
-          trainingForm={<TrainingPlanForm plan={inputs.trainingPlan} gpus={gpus} error={plan.trainingPlan.error} onChange={(next) => update({ trainingPlan: next })} />}
+          trainingForm={
+            <TrainingPlanForm
+              plan={inputs.trainingPlan}
+              gpus={gpus}
+              error={plan.trainingPlan.error}
+              onChange={(next) => update({ trainingPlan: next })}
+            />
+          }
         />
       )}
     </div>

@@ -10,7 +10,15 @@ const modes: Array<[Mode, string]> = [
 ];
 
 /** onIntent: the pointer is over a tab or it has focus (its code can start loading). */
-export function ModeTabs({ mode, onMode, onIntent }: { mode: Mode; onMode: (mode: Mode) => void; onIntent?: (mode: Mode) => void }) {
+export function ModeTabs({
+  mode,
+  onMode,
+  onIntent,
+}: {
+  mode: Mode;
+  onMode: (mode: Mode) => void;
+  onIntent?: (mode: Mode) => void;
+}) {
   const buttons = useRef<Record<string, HTMLButtonElement | null>>({});
   const move = (step: number) => {
     const index = modes.findIndex(([id]) => id === mode);

@@ -22,11 +22,32 @@ interface Props {
 }
 
 export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadTrainingPlan }: Props) {
-  const { inputs, formats, loadError, loading, model, detailsReady, inference, training, plan, weightFormats, current, notes, exportExtra } = calculator;
+  const {
+    inputs,
+    formats,
+    loadError,
+    loading,
+    model,
+    detailsReady,
+    inference,
+    training,
+    plan,
+    weightFormats,
+    current,
+    notes,
+    exportExtra,
+  } = calculator;
   const { unit, mode } = inputs;
   const { params, error: configError } = model;
   return (
-    <section class="results" id="results" role="tabpanel" aria-labelledby={`tab-${mode}`} aria-live="polite" data-testid="results">
+    <section
+      class="results"
+      id="results"
+      role="tabpanel"
+      aria-labelledby={`tab-${mode}`}
+      aria-live="polite"
+      data-testid="results"
+    >
       {loadError && (
         <p class="error" role="alert">
           {loadError}
@@ -49,17 +70,61 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
         </p>
       )}
       {mode === 'inference' && inference.state.report && (
-        <InferenceResults report={inference.state.report} pending={inference.state.pending} lastFull={inference.state.lastFull} pendingGpu={inference.pendingGpu} unit={unit} formats={formats} gpu={inference.gpu} latencyGpu={inference.latencyGpu} byContext={inference.byContext} byBatch={inference.byBatch} />
+        <InferenceResults
+          report={inference.state.report}
+          pending={inference.state.pending}
+          lastFull={inference.state.lastFull}
+          pendingGpu={inference.pendingGpu}
+          unit={unit}
+          formats={formats}
+          gpu={inference.gpu}
+          latencyGpu={inference.latencyGpu}
+          byContext={inference.byContext}
+          byBatch={inference.byBatch}
+        />
       )}
       {mode === 'training' && training.report && <TrainingPanel report={training.report} unit={unit} />}
       {mode === 'training' && <ClassicCalculator />}
-      {mode === 'plan' && params && (plan.training ? <TrainingPlanResults state={plan.trainingPlan} unit={unit} onLoad={onLoadTrainingPlan} /> : <PlanResults state={plan.serving} unit={unit} onLoad={onLoadPlan} />)}
-      {pinned && mode !== 'plan' && <ComparePanel pinned={pinned} current={inference.state.pending && mode === 'inference' ? undefined : current} unit={unit} training={mode === 'training'} onUnpin={onUnpin} />}
+      {mode === 'plan' &&
+        params &&
+        (plan.training ? (
+          <TrainingPlanResults state={plan.trainingPlan} unit={unit} onLoad={onLoadTrainingPlan} />
+        ) : (
+          <PlanResults state={plan.serving} unit={unit} onLoad={onLoadPlan} />
+        ))}
+      {pinned && mode !== 'plan' && (
+        <ComparePanel
+          pinned={pinned}
+          current={inference.state.pending && mode === 'inference' ? undefined : current}
+          unit={unit}
+          training={mode === 'training'}
+          onUnpin={onUnpin}
+        />
+      )}
       {params && (
         <>
           <ParameterTable report={params} />
-          <WeightMemory report={params} formats={weightFormats.table} onWantFormats={mode === 'inference' ? weightFormats.want : undefined} />
-          {detailsReady && <ExportSection mode={mode} reports={{ params, inference: inference.state.report, training: training.report, plan: plan.servingReport, trainingPlan: plan.trainingPlanReport }} unit={unit} formats={formats} gpu={inference.gpu} extra={exportExtra} />}
+          <WeightMemory
+            report={params}
+            formats={weightFormats.table}
+            onWantFormats={mode === 'inference' ? weightFormats.want : undefined}
+          />
+          {detailsReady && (
+            <ExportSection
+              mode={mode}
+              reports={{
+                params,
+                inference: inference.state.report,
+                training: training.report,
+                plan: plan.servingReport,
+                trainingPlan: plan.trainingPlanReport,
+              }}
+              unit={unit}
+              formats={formats}
+              gpu={inference.gpu}
+              extra={exportExtra}
+            />
+          )}
           <Notes lines={notes} />
         </>
       )}

@@ -31,17 +31,27 @@ export function ComparePanel({ pinned, current, unit, training = false, onUnpin 
         <thead>
           <tr>
             <th scope="col">Figure</th>
-            <th scope="col" class="number">Pinned</th>
-            <th scope="col" class="number">Current</th>
-            <th scope="col" class="number">Change</th>
+            <th scope="col" class="number">
+              Pinned
+            </th>
+            <th scope="col" class="number">
+              Current
+            </th>
+            <th scope="col" class="number">
+              Change
+            </th>
           </tr>
         </thead>
         <tbody>
           {shown.map((line) => (
             <tr key={line.key} data-row={line.key}>
               <th scope="row">{line.label}</th>
-              <td class="number" data-testid={`pinned-${line.key}`}>{line.text(pinned)}</td>
-              <td class="number" data-testid={`current-${line.key}`}>{current ? line.text(current) : '–'}</td>
+              <td class="number" data-testid={`pinned-${line.key}`}>
+                {line.text(pinned)}
+              </td>
+              <td class="number" data-testid={`current-${line.key}`}>
+                {current ? line.text(current) : '–'}
+              </td>
               <td class="number">{current ? change(line, pinned, current, unit) : ''}</td>
             </tr>
           ))}

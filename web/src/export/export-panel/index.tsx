@@ -23,7 +23,14 @@ export function ExportPanel({ tables, extra }: { tables: TableModel[]; extra: Re
         <legend class="visually-hidden">Export format</legend>
         {formats.map(([id, label]) => (
           <label key={id}>
-            <input type="radio" name="export-format" value={id} data-testid={`export-${id}`} checked={format === id} onChange={() => setFormat(id)} />
+            <input
+              type="radio"
+              name="export-format"
+              value={id}
+              data-testid={`export-${id}`}
+              checked={format === id}
+              onChange={() => setFormat(id)}
+            />
             {label}
           </label>
         ))}
@@ -34,7 +41,11 @@ export function ExportPanel({ tables, extra }: { tables: TableModel[]; extra: Re
             Exported text
           </label>
           <textarea id="export-text" data-testid="export-text" readOnly rows={10} spellcheck={false} value={text} />
-          <CopyButton label={`Copy ${formats.find(([id]) => id === format)?.[1]}`} testId="copy-export" text={() => text} />
+          <CopyButton
+            label={`Copy ${formats.find(([id]) => id === format)?.[1]}`}
+            testId="copy-export"
+            text={() => text}
+          />
         </>
       )}
     </details>

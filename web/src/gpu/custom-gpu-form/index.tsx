@@ -29,7 +29,11 @@ const figureFields: Array<[CustomGpuKey, string, string]> = [
   ['custom_gpu_price_per_hour', 'Price per GPU-hour (USD)', 'for the cost figures'],
 ];
 
-const neededWithoutBase: ReadonlySet<CustomGpuKey> = new Set(['custom_gpu_memory_gib', 'custom_gpu_bandwidth_gb_per_s', 'custom_gpu_bf16_tflops']);
+const neededWithoutBase: ReadonlySet<CustomGpuKey> = new Set([
+  'custom_gpu_memory_gib',
+  'custom_gpu_bandwidth_gb_per_s',
+  'custom_gpu_bf16_tflops',
+]);
 
 export function CustomGpuForm({ idPrefix, fields, gpus, error, onChange }: Props) {
   const base = gpus.find((gpu) => gpu.id === fields.custom_gpu_base);
@@ -39,7 +43,9 @@ export function CustomGpuForm({ idPrefix, fields, gpus, error, onChange }: Props
   return (
     <fieldset class="custom-gpu" data-testid={`${idPrefix}custom-gpu`}>
       <legend>Custom GPU</legend>
-      <p class="help">Empty fields take the base GPU's figure; without a base, memory, bandwidth and bf16 are needed.</p>
+      <p class="help">
+        Empty fields take the base GPU's figure; without a base, memory, bandwidth and bf16 are needed.
+      </p>
       <div class="grid-fields">
         <Field id={`${idPrefix}custom_gpu_base`} label="Based on" error={errorAt('custom_gpu_base')}>
           {(describedBy, invalid) => (
@@ -64,7 +70,19 @@ export function CustomGpuForm({ idPrefix, fields, gpus, error, onChange }: Props
           onValue={set('custom_gpu_name')}
         />
         {figureFields.map(([key, label, help]) => (
-          <NumberField id={`${idPrefix}${key}`} key={key} label={label} help={help} value={fields[key]} placeholder={placeholders[key] ?? (neededWithoutBase.has(key) ? 'needed' : key === 'custom_gpu_gpus_per_node' ? '1' : '0')} error={errorAt(key)} onValue={set(key)} />
+          <NumberField
+            id={`${idPrefix}${key}`}
+            key={key}
+            label={label}
+            help={help}
+            value={fields[key]}
+            placeholder={
+              placeholders[key] ??
+              (neededWithoutBase.has(key) ? 'needed' : key === 'custom_gpu_gpus_per_node' ? '1' : '0')
+            }
+            error={errorAt(key)}
+            onValue={set(key)}
+          />
         ))}
       </div>
     </fieldset>

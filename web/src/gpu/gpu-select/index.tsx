@@ -23,7 +23,14 @@ interface Props {
 
 export function GpuSelect({ id, value, gpus, describedBy, invalid, noneLabel, allowCustom = true, onValue }: Props) {
   return (
-    <select id={id} data-testid={id} value={value} aria-describedby={describedBy} aria-invalid={invalid ? 'true' : 'false'} onChange={(e) => onValue(e.currentTarget.value)}>
+    <select
+      id={id}
+      data-testid={id}
+      value={value}
+      aria-describedby={describedBy}
+      aria-invalid={invalid ? 'true' : 'false'}
+      onChange={(e) => onValue(e.currentTarget.value)}
+    >
       <option value="">{noneLabel}</option>
       {[...byVendor(gpus).entries()].map(([vendor, members]) => (
         <optgroup label={vendor} key={vendor}>

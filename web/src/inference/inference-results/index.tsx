@@ -28,13 +28,27 @@ interface Props {
 // The charts and latency tables are a separate chunk (with the chart library), drawn right after
 // the memory table; use-inference-tab.ts starts fetching it when the inference report is about to run.
 const details = () => import('../inference-details');
-const MemoryCharts = lazyComponent(() => details().then((m) => m.MemoryCharts), () => <p class="muted">Drawing the charts…</p>);
+const MemoryCharts = lazyComponent(
+  () => details().then((m) => m.MemoryCharts),
+  () => <p class="muted">Drawing the charts…</p>,
+);
 const LatencyResults = lazyComponent(() => details().then((m) => m.LatencyResults));
 export const preloadInferenceDetails = MemoryCharts.preload;
 
 const memoryTestIds: Record<string, string> = { total: 'total-per-gpu', budget: 'gpu-budget', verdict: 'headroom' };
 
-export function InferenceResults({ report, pending = false, lastFull, pendingGpu, unit, formats, gpu, latencyGpu, byContext, byBatch }: Props) {
+export function InferenceResults({
+  report,
+  pending = false,
+  lastFull,
+  pendingGpu,
+  unit,
+  formats,
+  gpu,
+  latencyGpu,
+  byContext,
+  byBatch,
+}: Props) {
   // While pending, the previous capacity answers stay in place, dimmed, so nothing jumps.
   const capacity = capacityTable(pending && lastFull ? lastFull : report);
   const latencyFrom = pending ? lastFull : report;
@@ -50,12 +64,22 @@ export function InferenceResults({ report, pending = false, lastFull, pendingGpu
       />
       {capacity && (
         <div class={pending ? 'stale' : undefined} aria-busy={pending ? 'true' : 'false'}>
-          <TableView table={capacity} textColumns={[0, 2]} cellTestId={(row, column) => (column === 1 && !pending ? `capacity-${row.key}` : undefined)} />
+          <TableView
+            table={capacity}
+            textColumns={[0, 2]}
+            cellTestId={(row, column) => (column === 1 && !pending ? `capacity-${row.key}` : undefined)}
+          />
         </div>
       )}
       <MemoryCharts report={report} unit={unit} byContext={byContext} byBatch={byBatch} />
       {latencyFrom?.latency ? (
-        <LatencyResults report={latencyFrom} latency={latencyFrom.latency} unit={unit} gpu={latencyGpu ?? gpu} stale={pending} />
+        <LatencyResults
+          report={latencyFrom}
+          latency={latencyFrom.latency}
+          unit={unit}
+          gpu={latencyGpu ?? gpu}
+          stale={pending}
+        />
       ) : (
         !pending && (
           <p class="muted" data-testid="latency-needs-gpu">

@@ -22,18 +22,32 @@ const phases = Object.keys(phaseLabels) as OpPhase[];
 export function LatencyResults({ report, latency, unit, gpu, stale = false }: Props) {
   const [phase, setPhase] = useState<OpPhase>('prefill');
   return (
-    <section class={stale ? 'latency stale' : 'latency'} aria-labelledby="latency-heading" aria-busy={stale ? 'true' : 'false'} data-testid="latency">
+    <section
+      class={stale ? 'latency stale' : 'latency'}
+      aria-labelledby="latency-heading"
+      aria-busy={stale ? 'true' : 'false'}
+      data-testid="latency"
+    >
       <h2 id="latency-heading">Speed and cost</h2>
       <TableView
         table={latencyTable(report, latency, unit, gpu)}
         textColumns={[0, 2]}
-        cellTestId={(row, column) => (stale ? undefined : column === 1 ? `latency-${row.key}` : column === 2 ? `latency-${row.key}-unit` : undefined)}
+        cellTestId={(row, column) =>
+          stale ? undefined : column === 1 ? `latency-${row.key}` : column === 2 ? `latency-${row.key}-unit` : undefined
+        }
       />
       <fieldset class="segmented phase-choice">
         <legend>Operations of</legend>
         {phases.map((id) => (
           <label key={id}>
-            <input type="radio" name="ops-phase" value={id} data-testid={`ops-${id}`} checked={phase === id} onChange={() => setPhase(id)} />
+            <input
+              type="radio"
+              name="ops-phase"
+              value={id}
+              data-testid={`ops-${id}`}
+              checked={phase === id}
+              onChange={() => setPhase(id)}
+            />
             {phaseLabels[id]}
           </label>
         ))}

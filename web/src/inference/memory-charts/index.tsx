@@ -23,7 +23,9 @@ function seriesOf(points: SweepPoint[], unit: ByteUnit): Series[] {
 }
 
 export function MemoryCharts({ report, unit, byContext, byBatch }: Props) {
-  const limit = report.gpu ? { y: bytesValue(report.gpu.budget_bytes, unit), label: `budget ${bytesIn(report.gpu.budget_bytes, unit)}` } : undefined;
+  const limit = report.gpu
+    ? { y: bytesValue(report.gpu.budget_bytes, unit), label: `budget ${bytesIn(report.gpu.budget_bytes, unit)}` }
+    : undefined;
   const formatY = (y: number) => `${Number.isInteger(y) || y >= 100 ? y.toFixed(0) : y.toFixed(1)} ${unit}`;
   if (!byContext && !byBatch) return <p class="muted">Drawing the charts…</p>;
   return (

@@ -32,8 +32,9 @@ export function Roofline({ latency, gpu }: Props) {
       description={model.description}
     >
       <p class="help">
-        Operations with no FLOPs (embedding lookup) or timed on the links (collectives) have no place on this picture; norms run on the vector units, under a lower roof. The
-        decode step at the end of generation sits beside the first one.
+        Operations with no FLOPs (embedding lookup) or timed on the links (collectives) have no place on this picture;
+        norms run on the vector units, under a lower roof. The decode step at the end of generation sits beside the
+        first one.
       </p>
       <details class="chart-data">
         <summary>Data</summary>
@@ -43,8 +44,12 @@ export function Roofline({ latency, gpu }: Props) {
               <tr>
                 <th scope="col">Phase</th>
                 <th scope="col">Operation</th>
-                <th scope="col" class="number">FLOP/B</th>
-                <th scope="col" class="number">FLOP/s</th>
+                <th scope="col" class="number">
+                  FLOP/B
+                </th>
+                <th scope="col" class="number">
+                  FLOP/s
+                </th>
                 <th scope="col">Bound</th>
               </tr>
             </thead>
@@ -54,8 +59,12 @@ export function Roofline({ latency, gpu }: Props) {
                   <tr key={`${phase}-${line.op}`}>
                     <td>{phaseLabels[phase]}</td>
                     <th scope="row">{opLabel(line.op)}</th>
-                    <td class="number">{line.bytes > 0 && line.flops > 0 ? significant(line.flops / line.bytes, 3) : '–'}</td>
-                    <td class="number">{line.seconds > 0 && line.flops > 0 ? siUnit(line.flops / line.seconds, 'FLOP/s') : '–'}</td>
+                    <td class="number">
+                      {line.bytes > 0 && line.flops > 0 ? significant(line.flops / line.bytes, 3) : '–'}
+                    </td>
+                    <td class="number">
+                      {line.seconds > 0 && line.flops > 0 ? siUnit(line.flops / line.seconds, 'FLOP/s') : '–'}
+                    </td>
                     <td>{line.bound}</td>
                   </tr>
                 )),

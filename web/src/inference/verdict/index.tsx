@@ -4,7 +4,15 @@ import type { InferenceReport } from '../../core/types';
 import { bytesIn } from '../../ui/format';
 import type { ByteUnit } from '../../app/inputs';
 
-export function Verdict({ report, unit, pendingGpu }: { report: InferenceReport; unit: ByteUnit; pendingGpu?: string }) {
+export function Verdict({
+  report,
+  unit,
+  pendingGpu,
+}: {
+  report: InferenceReport;
+  unit: ByteUnit;
+  pendingGpu?: string;
+}) {
   const gpus = report.workload.tp * report.workload.pp;
   if (pendingGpu) {
     return (

@@ -19,7 +19,12 @@ interface Props {
   onChange: (workload: Workload) => void;
 }
 
-export const workloadFields: ReadonlySet<string> = new Set<string>([...workloadTextKeys, ...customGpuKeys, 'eager_attention', 'fp8_activations']);
+export const workloadFields: ReadonlySet<string> = new Set<string>([
+  ...workloadTextKeys,
+  ...customGpuKeys,
+  'eager_attention',
+  'fp8_activations',
+]);
 
 export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, onChange }: Props) {
   const set = (key: keyof Workload) => (value: string) => onChange({ ...workload, [key]: value });
@@ -28,7 +33,15 @@ export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, 
   const gpu = gpus.find((candidate) => candidate.id === workload.gpu);
   const custom = workload.gpu === customGpuId;
   const number = (key: keyof Workload, label: string, help: string, placeholder?: string) => (
-    <NumberField id={key} label={label} help={help} value={String(workload[key])} placeholder={placeholder} error={errorFor(key)} onValue={set(key)} />
+    <NumberField
+      id={key}
+      label={label}
+      help={help}
+      value={String(workload[key])}
+      placeholder={placeholder}
+      error={errorFor(key)}
+      onValue={set(key)}
+    />
   );
   const contextHelp =
     workload.context.trim() === ''
@@ -44,24 +57,69 @@ export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, 
       )}
       <fieldset>
         <legend>Hardware and layout</legend>
-        <Field id="gpu" label="GPU" error={errorFor('gpu')} help={gpu ? `${bytesIn(gpu.memory_bytes, 'GiB')} per GPU · ${gpu.interconnect}` : custom ? 'User-defined: the figures below' : 'No GPU: memory only, no fit check'}>
-          {(describedBy, invalid) => <GpuSelect id="gpu" value={workload.gpu} gpus={gpus} describedBy={describedBy} invalid={invalid} noneLabel="No GPU (memory only)" onValue={(id) => onChange(choosingGpu({ ...workload, gpu: id }, workload.gpu, id))} />}
+        <Field
+          id="gpu"
+          label="GPU"
+          error={errorFor('gpu')}
+          help={
+            gpu
+              ? `${bytesIn(gpu.memory_bytes, 'GiB')} per GPU · ${gpu.interconnect}`
+              : custom
+                ? 'User-defined: the figures below'
+                : 'No GPU: memory only, no fit check'
+          }
+        >
+          {(describedBy, invalid) => (
+            <GpuSelect
+              id="gpu"
+              value={workload.gpu}
+              gpus={gpus}
+              describedBy={describedBy}
+              invalid={invalid}
+              noneLabel="No GPU (memory only)"
+              onValue={(id) => onChange(choosingGpu({ ...workload, gpu: id }, workload.gpu, id))}
+            />
+          )}
         </Field>
-        {custom && <CustomGpuForm idPrefix="" fields={workload} gpus={gpus} error={error} onChange={(fields) => onChange({ ...workload, ...fields })} />}
+        {custom && (
+          <CustomGpuForm
+            idPrefix=""
+            fields={workload}
+            gpus={gpus}
+            error={error}
+            onChange={(fields) => onChange({ ...workload, ...fields })}
+          />
+        )}
         <div class="grid-fields">
           {number('tp', 'Tensor parallel (tp)', 'GPUs each layer is split over')}
           {number('pp', 'Pipeline parallel (pp)', 'stages the layers are split into')}
           {number('ep', 'Expert parallel (ep)', 'GPUs the experts are spread over (MoE)')}
-          {number('gpu_memory_utilization', 'GPU memory utilization', 'share of memory the engine may use (vLLM default 0.9)')}
+          {number(
+            'gpu_memory_utilization',
+            'GPU memory utilization',
+            'share of memory the engine may use (vLLM default 0.9)',
+          )}
           {number('overhead_gib', 'Overhead (GiB)', 'CUDA context, workspaces, allocator reserve')}
         </div>
       </fieldset>
       <fieldset>
         <legend>Precision</legend>
         <div class="grid-fields">
-          <Field id="weights" label="Weight format" error={errorFor('weights')} help={formats?.weight_formats.find((f) => f.id === workload.weights)?.high_precision}>
+          <Field
+            id="weights"
+            label="Weight format"
+            error={errorFor('weights')}
+            help={formats?.weight_formats.find((f) => f.id === workload.weights)?.high_precision}
+          >
             {(describedBy, invalid) => (
-              <select id="weights" data-testid="weights" value={workload.weights} aria-describedby={describedBy} aria-invalid={invalid ? 'true' : 'false'} onChange={(e) => set('weights')(e.currentTarget.value)}>
+              <select
+                id="weights"
+                data-testid="weights"
+                value={workload.weights}
+                aria-describedby={describedBy}
+                aria-invalid={invalid ? 'true' : 'false'}
+                onChange={(e) => set('weights')(e.currentTarget.value)}
+              >
                 {(formats?.weight_formats ?? [{ id: workload.weights, name: workload.weights }]).map((format) => (
                   <option value={format.id} key={format.id}>
                     {format.id} · {format.name}
@@ -70,9 +128,21 @@ export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, 
               </select>
             )}
           </Field>
-          <Field id="kv_dtype" label="KV cache dtype" error={errorFor('kv_dtype')} help="element type of the cached keys and values">
+          <Field
+            id="kv_dtype"
+            label="KV cache dtype"
+            error={errorFor('kv_dtype')}
+            help="element type of the cached keys and values"
+          >
             {(describedBy, invalid) => (
-              <select id="kv_dtype" data-testid="kv_dtype" value={workload.kv_dtype} aria-describedby={describedBy} aria-invalid={invalid ? 'true' : 'false'} onChange={(e) => set('kv_dtype')(e.currentTarget.value)}>
+              <select
+                id="kv_dtype"
+                data-testid="kv_dtype"
+                value={workload.kv_dtype}
+                aria-describedby={describedBy}
+                aria-invalid={invalid ? 'true' : 'false'}
+                onChange={(e) => set('kv_dtype')(e.currentTarget.value)}
+              >
                 {(formats?.kv_cache_dtypes ?? [{ id: workload.kv_dtype, element_bits: 16 }]).map((dtype) => (
                   <option value={dtype.id} key={dtype.id}>
                     {dtype.id} ({dtype.element_bits} bits)
@@ -100,7 +170,12 @@ export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, 
           {number('kv_block', 'Paged KV block', 'tokens per KV block (vLLM 16); 0 = contiguous')}
         </div>
         <label class="checkbox">
-          <input type="checkbox" data-testid="eager_attention" checked={workload.eager_attention} onChange={(e) => onChange({ ...workload, eager_attention: e.currentTarget.checked })} />
+          <input
+            type="checkbox"
+            data-testid="eager_attention"
+            checked={workload.eager_attention}
+            onChange={(e) => onChange({ ...workload, eager_attention: e.currentTarget.checked })}
+          />
           Eager attention (materialized score matrix, no FlashAttention)
         </label>
       </fieldset>
@@ -110,12 +185,26 @@ export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, 
           <div class="grid-fields">
             {number('flops_efficiency', 'Compute efficiency', 'share of peak FLOP/s reached; default 0.7')}
             {number('hbm_efficiency', 'Memory bandwidth efficiency', 'share of HBM bandwidth reached; default 0.8')}
-            {number('interconnect_efficiency', 'Interconnect efficiency', 'share of link bandwidth in collectives; default 0.7')}
-            {number('price_per_gpu_hour', 'Price per GPU-hour (USD)', gpu ? `empty: ${gpu.price_per_hour_usd} USD, ${gpu.price_source}` : "empty: the custom GPU's price", gpu ? String(gpu.price_per_hour_usd) : undefined)}
+            {number(
+              'interconnect_efficiency',
+              'Interconnect efficiency',
+              'share of link bandwidth in collectives; default 0.7',
+            )}
+            {number(
+              'price_per_gpu_hour',
+              'Price per GPU-hour (USD)',
+              gpu ? `empty: ${gpu.price_per_hour_usd} USD, ${gpu.price_source}` : "empty: the custom GPU's price",
+              gpu ? String(gpu.price_per_hour_usd) : undefined,
+            )}
           </div>
           {fp8Formats.has(workload.weights) && (
             <label class="checkbox">
-              <input type="checkbox" data-testid="fp8_activations" checked={workload.fp8_activations} onChange={(e) => onChange({ ...workload, fp8_activations: e.currentTarget.checked })} />
+              <input
+                type="checkbox"
+                data-testid="fp8_activations"
+                checked={workload.fp8_activations}
+                onChange={(e) => onChange({ ...workload, fp8_activations: e.currentTarget.checked })}
+              />
               fp8 activations (W8A8: products run at the fp8 rate where the GPU has one)
             </label>
           )}
@@ -124,7 +213,10 @@ export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, 
               {errorFor('fp8_activations')!.message}
             </p>
           )}
-          <p class="help">Latency is timed for one batch of requests with the prompt and output lengths above; the efficiency defaults come from published measurements (listed under "What fitcheck assumed").</p>
+          <p class="help">
+            Latency is timed for one batch of requests with the prompt and output lengths above; the efficiency defaults
+            come from published measurements (listed under "What fitcheck assumed").
+          </p>
         </fieldset>
       )}
     </section>

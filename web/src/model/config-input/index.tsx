@@ -66,11 +66,25 @@ export function ConfigInput(props: Props) {
       <fieldset class="segmented">
         <legend class="visually-hidden">How to give the model</legend>
         <label>
-          <input type="radio" name="model-kind" value="config" data-testid="kind-config" checked={!fromNumbers} onChange={() => onKind(presetId ? 'preset' : 'pasted')} />
+          <input
+            type="radio"
+            name="model-kind"
+            value="config"
+            data-testid="kind-config"
+            checked={!fromNumbers}
+            onChange={() => onKind(presetId ? 'preset' : 'pasted')}
+          />
           Preset or config.json
         </label>
         <label>
-          <input type="radio" name="model-kind" value="numbers" data-testid="kind-numbers" checked={fromNumbers} onChange={() => onKind('numbers')} />
+          <input
+            type="radio"
+            name="model-kind"
+            value="numbers"
+            data-testid="kind-numbers"
+            checked={fromNumbers}
+            onChange={() => onKind('numbers')}
+          />
           From numbers
         </label>
       </fieldset>
@@ -121,8 +135,8 @@ export function ConfigInput(props: Props) {
             </p>
           )}
           <p id="config-help" class="help">
-            Paste a Hugging Face config.json, open it or drop it here; it is read in this page and never sent anywhere. A .gguf or
-            .safetensors file is sized from its header alone.
+            Paste a Hugging Face config.json, open it or drop it here; it is read in this page and never sent anywhere.
+            A .gguf or .safetensors file is sized from its header alone.
           </p>
         </>
       )}

@@ -10,7 +10,11 @@ const fields: Array<[TextKey, string, string]> = [
   ['num_hidden_layers', 'Layers', 'num_hidden_layers'],
   ['hidden_size', 'Hidden size', 'hidden_size (d_model)'],
   ['num_attention_heads', 'Attention heads', 'num_attention_heads'],
-  ['num_key_value_heads', 'KV heads', 'num_key_value_heads: fewer than heads is GQA, 1 is MQA; empty means as many as heads'],
+  [
+    'num_key_value_heads',
+    'KV heads',
+    'num_key_value_heads: fewer than heads is GQA, 1 is MQA; empty means as many as heads',
+  ],
   ['head_dim', 'Head dim', 'empty: hidden size / heads'],
   ['intermediate_size', 'MLP intermediate size', 'intermediate_size of the gated MLP (per expert with experts)'],
   ['vocab_size', 'Vocabulary', 'vocab_size'],
@@ -60,7 +64,9 @@ export function NumbersForm({ numbers, configText, error, onNumbers }: Props) {
       )}
       <details>
         <summary>The config.json handed to the core</summary>
-        <pre class="config-preview" data-testid="numbers-config">{configText}</pre>
+        <pre class="config-preview" data-testid="numbers-config">
+          {configText}
+        </pre>
       </details>
     </div>
   );

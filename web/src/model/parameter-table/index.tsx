@@ -6,5 +6,12 @@ import { TableView } from '../../ui/table-view';
 const testIds: Record<string, string> = { total: 'total-params', active: 'active-params' };
 
 export function ParameterTable({ report }: { report: ParameterReport }) {
-  return <TableView table={parameterTable(report)} testId="parameter-table" textColumns={[0]} cellTestId={(row, column) => (column === 1 ? testIds[row.key] : undefined)} />;
+  return (
+    <TableView
+      table={parameterTable(report)}
+      testId="parameter-table"
+      textColumns={[0]}
+      cellTestId={(row, column) => (column === 1 ? testIds[row.key] : undefined)}
+    />
+  );
 }

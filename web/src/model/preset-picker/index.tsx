@@ -52,7 +52,9 @@ export function PresetPicker({ presets, presetId, onPreset }: Props) {
         }}
       />
       <p id="preset-count" class="help" aria-live="polite">
-        {query ? `${matches} of ${presets.length} models match; Enter picks the first` : `${presets.length} bundled models`}
+        {query
+          ? `${matches} of ${presets.length} models match; Enter picks the first`
+          : `${presets.length} bundled models`}
       </p>
       <label for="preset">Model</label>
       <select id="preset" data-testid="preset" value={presetId} onChange={(e) => onPreset(e.currentTarget.value)}>

@@ -26,22 +26,32 @@ export function WeightMemory({ report, formats, onWantFormats }: Props) {
         <thead>
           <tr>
             <th scope="col">Format</th>
-            <th scope="col" class="number wide-only">Bytes</th>
-            <th scope="col" class="number">GiB (2³⁰ B)</th>
-            <th scope="col" class="number">GB (10⁹ B)</th>
+            <th scope="col" class="number wide-only">
+              Bytes
+            </th>
+            <th scope="col" class="number">
+              GiB (2³⁰ B)
+            </th>
+            <th scope="col" class="number">
+              GB (10⁹ B)
+            </th>
           </tr>
         </thead>
         <tbody>
           <tr>
             <th scope="row">bf16 / fp16 ({weights.bytes_per_parameter} bytes per parameter)</th>
             <td class="number wide-only">{withThousands(weights.bytes)}</td>
-            <td class="number" data-testid="weights-gib">{gib(weights.bytes)}</td>
+            <td class="number" data-testid="weights-gib">
+              {gib(weights.bytes)}
+            </td>
             <td class="number">{gb(weights.bytes)}</td>
           </tr>
         </tbody>
         <tfoot>
           <tr>
-            <td colSpan={4} class="formula">{weights.formula}</td>
+            <td colSpan={4} class="formula">
+              {weights.formula}
+            </td>
           </tr>
         </tfoot>
       </table>

@@ -30,7 +30,11 @@ export function CheckboxList({ id, legend, items, value, help, error, tall = fal
   const helpId = help ? `${id}-help` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   return (
-    <fieldset class={error ? 'checkbox-list invalid' : 'checkbox-list'} data-testid={id} aria-describedby={[errorId, helpId].filter(Boolean).join(' ') || undefined}>
+    <fieldset
+      class={error ? 'checkbox-list invalid' : 'checkbox-list'}
+      data-testid={id}
+      aria-describedby={[errorId, helpId].filter(Boolean).join(' ') || undefined}
+    >
       <legend>
         {legend} <span class="count">({chosen.size} chosen)</span>
       </legend>
@@ -45,7 +49,13 @@ export function CheckboxList({ id, legend, items, value, help, error, tall = fal
             {group && <p class="choice-group-name">{group}</p>}
             {members.map((item) => (
               <label key={item.id} class="checkbox">
-                <input type="checkbox" value={item.id} data-testid={`${id}-${item.id}`} checked={chosen.has(item.id)} onChange={(e) => onValue(toggled(value, item.id, e.currentTarget.checked, all))} />
+                <input
+                  type="checkbox"
+                  value={item.id}
+                  data-testid={`${id}-${item.id}`}
+                  checked={chosen.has(item.id)}
+                  onChange={(e) => onValue(toggled(value, item.id, e.currentTarget.checked, all))}
+                />
                 {item.label}
               </label>
             ))}

@@ -25,8 +25,18 @@ export function FrontierChart<Candidate>({ id, title, xLabel, yLabel, best, fron
   const frontierPoints = frontier.map(pointOf);
   const onFrontier = new Set(frontierPoints.map((p) => p.title));
   const groups: PointGroup[] = [
-    { name: 'Best layouts', className: 'series-best', shape: 'circle', points: best.map(pointOf).filter((p) => !onFrontier.has(p.title)) },
-    { name: 'Frontier (no layout faster and cheaper)', className: 'series-frontier', shape: 'diamond', points: frontierPoints },
+    {
+      name: 'Best layouts',
+      className: 'series-best',
+      shape: 'circle',
+      points: best.map(pointOf).filter((p) => !onFrontier.has(p.title)),
+    },
+    {
+      name: 'Frontier (no layout faster and cheaper)',
+      className: 'series-frontier',
+      shape: 'diamond',
+      points: frontierPoints,
+    },
   ];
   return (
     <LogChart
@@ -35,7 +45,9 @@ export function FrontierChart<Candidate>({ id, title, xLabel, yLabel, best, fron
       xLabel={xLabel}
       yLabel={yLabel}
       groups={groups}
-      lines={frontierPoints.length > 1 ? [{ name: 'Frontier', className: 'frontier-line', points: frontierPoints }] : []}
+      lines={
+        frontierPoints.length > 1 ? [{ name: 'Frontier', className: 'frontier-line', points: frontierPoints }] : []
+      }
       formatX={(v) => `$${tickLabel(v)}`}
       formatY={tickLabel}
       description={`${title}. Frontier: ${frontierPoints.map((p) => p.title).join('. ')}`}

@@ -29,7 +29,17 @@ interface Props {
 const homes: Record<string, keyof PlanInputs> = { kv_dtype: 'kv_dtypes', batch: 'batches' };
 const home = (field: string): string => homes[field] ?? field;
 
-export function PlanForm({ plan, gpus, formats, error, usedWeights, onChange, kind = 'inference', onKind, trainingForm }: Props) {
+export function PlanForm({
+  plan,
+  gpus,
+  formats,
+  error,
+  usedWeights,
+  onChange,
+  kind = 'inference',
+  onKind,
+  trainingForm,
+}: Props) {
   const kindSwitch = onKind && <PlanKindSwitch kind={kind} onKind={onKind} />;
   if (kind === 'training')
     return (
@@ -43,9 +53,20 @@ export function PlanForm({ plan, gpus, formats, error, usedWeights, onChange, ki
   const general = error && !(error.field && known.has(home(error.field))) ? error : undefined;
   const set = (key: keyof PlanInputs) => (value: string) => onChange({ ...plan, [key]: value });
   const number = (key: keyof PlanInputs, label: string, help: string, placeholder?: string) => (
-    <NumberField id={`plan-${key}`} label={label} help={help} value={plan[key]} placeholder={placeholder} error={errorAt(key)} onValue={set(key)} />
+    <NumberField
+      id={`plan-${key}`}
+      label={label}
+      help={help}
+      value={plan[key]}
+      placeholder={placeholder}
+      error={errorAt(key)}
+      onValue={set(key)}
+    />
   );
-  const gpuItems = [...gpus.map((gpu) => ({ id: gpu.id, label: gpu.name, group: gpu.vendor })), { id: customGpuId, label: 'Custom…', group: 'User-defined' }];
+  const gpuItems = [
+    ...gpus.map((gpu) => ({ id: gpu.id, label: gpu.name, group: gpu.vendor })),
+    { id: customGpuId, label: 'Custom…', group: 'User-defined' },
+  ];
   const custom = listOf(plan.gpus).includes(customGpuId);
   const setGpus = (value: string) => onChange(choosingGpuKinds(plan, value));
   const weightItems = (formats?.weight_formats ?? []).map((format) => ({ id: format.id, label: format.id }));
@@ -59,8 +80,25 @@ export function PlanForm({ plan, gpus, formats, error, usedWeights, onChange, ki
           {general.message}
         </p>
       )}
-      <CheckboxList id="plan-gpus" legend="GPU kinds to consider" items={gpuItems} value={plan.gpus} error={errorAt('gpus')} tall onValue={setGpus} help="each kind is searched in turn; the price per GPU-hour is the catalog's (a custom GPU's own)" />
-      {custom && <CustomGpuForm idPrefix="plan-" fields={plan} gpus={gpus} error={error} onChange={(changed) => onChange({ ...plan, ...changed })} />}
+      <CheckboxList
+        id="plan-gpus"
+        legend="GPU kinds to consider"
+        items={gpuItems}
+        value={plan.gpus}
+        error={errorAt('gpus')}
+        tall
+        onValue={setGpus}
+        help="each kind is searched in turn; the price per GPU-hour is the catalog's (a custom GPU's own)"
+      />
+      {custom && (
+        <CustomGpuForm
+          idPrefix="plan-"
+          fields={plan}
+          gpus={gpus}
+          error={error}
+          onChange={(changed) => onChange({ ...plan, ...changed })}
+        />
+      )}
       <fieldset>
         <legend>Size and precision</legend>
         <div class="grid-fields">
@@ -76,7 +114,14 @@ export function PlanForm({ plan, gpus, formats, error, usedWeights, onChange, ki
           onValue={set('weights')}
           help={`none ticked: the checkpoint's stored format${plan.weights.trim() === '' && usedWeights?.length ? ` (${usedWeights.join(', ')})` : ''}`}
         />
-        <CheckboxList id="plan-kv_dtypes" legend="KV cache dtypes" items={kvItems} value={plan.kv_dtypes} error={errorAt('kv_dtypes')} onValue={set('kv_dtypes')} />
+        <CheckboxList
+          id="plan-kv_dtypes"
+          legend="KV cache dtypes"
+          items={kvItems}
+          value={plan.kv_dtypes}
+          error={errorAt('kv_dtypes')}
+          onValue={set('kv_dtypes')}
+        />
       </fieldset>
       <fieldset>
         <legend>Requests and targets</legend>
@@ -89,7 +134,14 @@ export function PlanForm({ plan, gpus, formats, error, usedWeights, onChange, ki
         </div>
         <Field id="plan-objective" label="Rank by" error={errorAt('objective')}>
           {(describedBy, invalid) => (
-            <select id="plan-objective" data-testid="plan-objective" value={plan.objective} aria-describedby={describedBy} aria-invalid={invalid ? 'true' : 'false'} onChange={(e) => onChange({ ...plan, objective: e.currentTarget.value as PlanInputs['objective'] })}>
+            <select
+              id="plan-objective"
+              data-testid="plan-objective"
+              value={plan.objective}
+              aria-describedby={describedBy}
+              aria-invalid={invalid ? 'true' : 'false'}
+              onChange={(e) => onChange({ ...plan, objective: e.currentTarget.value as PlanInputs['objective'] })}
+            >
               {objectives.map(([id, label]) => (
                 <option value={id} key={id}>
                   {label}

@@ -18,7 +18,14 @@ export function PlanKindSwitch({ kind, onKind }: Props) {
       <legend>Plan layouts for</legend>
       {kinds.map(([id, label]) => (
         <label class="checkbox" key={id}>
-          <input type="radio" name="plan-kind" value={id} data-testid={`plan-kind-${id}`} checked={kind === id} onChange={() => onKind(id)} />
+          <input
+            type="radio"
+            name="plan-kind"
+            value={id}
+            data-testid={`plan-kind-${id}`}
+            checked={kind === id}
+            onChange={() => onKind(id)}
+          />
           {label}
         </label>
       ))}

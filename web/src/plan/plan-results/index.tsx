@@ -33,13 +33,23 @@ export function PlanResults({ state, unit, onLoad }: Props) {
       {report && !error && (
         <div class={running ? 'stale' : undefined} aria-busy={running ? 'true' : 'false'}>
           <p data-testid="plan-summary">
-            {withThousands(report.evaluated)} layouts evaluated on {report.request.gpus.length} GPU kind{report.request.gpus.length === 1 ? '' : 's'}; {withThousands(report.feasible)} fit the memory
-            {report.request.ttft > 0 || report.request.tpot > 0 ? ' and the latency targets' : ''}. Click a row to open it in the Inference tab.
+            {withThousands(report.evaluated)} layouts evaluated on {report.request.gpus.length} GPU kind
+            {report.request.gpus.length === 1 ? '' : 's'}; {withThousands(report.feasible)} fit the memory
+            {report.request.ttft > 0 || report.request.tpot > 0 ? ' and the latency targets' : ''}. Click a row to open
+            it in the Inference tab.
           </p>
           {report.best.length > 0 ? (
             <>
               <PlanTable table={planBestTable(report, unit)} candidates={report.best} onLoad={onLoad} />
-              <FrontierChart id="plan-frontier-chart" title="Throughput vs cost" xLabel="USD per million output tokens (log)" yLabel="tokens/s per replica (log)" best={report.best} frontier={report.frontier} pointOf={pointOf} />
+              <FrontierChart
+                id="plan-frontier-chart"
+                title="Throughput vs cost"
+                xLabel="USD per million output tokens (log)"
+                yLabel="tokens/s per replica (log)"
+                best={report.best}
+                frontier={report.frontier}
+                pointOf={pointOf}
+              />
               <PlanTable table={planFrontierTable(report, unit)} candidates={report.frontier} onLoad={onLoad} />
             </>
           ) : (

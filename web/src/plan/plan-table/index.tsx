@@ -14,7 +14,13 @@ interface Props<Candidate> {
   target?: string;
 }
 
-export function PlanTable<Candidate>({ table, candidates, onLoad, textColumns = planTextColumns, target = 'Inference' }: Props<Candidate>) {
+export function PlanTable<Candidate>({
+  table,
+  candidates,
+  onLoad,
+  textColumns = planTextColumns,
+  target = 'Inference',
+}: Props<Candidate>) {
   // The title sits above the scroll box, so that it stays in view on a narrow screen.
   return (
     <div class="plan-table-block">
@@ -37,14 +43,24 @@ export function PlanTable<Candidate>({ table, candidates, onLoad, textColumns = 
           </thead>
           <tbody>
             {table.rows.map((row, index) => (
-              <tr key={row.key} data-row={row.key} class="loadable" title={row.source} onClick={() => onLoad(candidates[index])}>
+              <tr
+                key={row.key}
+                data-row={row.key}
+                class="loadable"
+                title={row.source}
+                onClick={() => onLoad(candidates[index])}
+              >
                 {row.cells.map((cell, i) =>
                   i === 1 ? (
                     <th scope="row" key={i} data-testid={`${table.id}-${index}-${table.keys[i]}`}>
                       {cell.text}
                     </th>
                   ) : (
-                    <td key={i} class={textColumns.includes(i) ? undefined : 'number'} data-testid={`${table.id}-${index}-${table.keys[i]}`}>
+                    <td
+                      key={i}
+                      class={textColumns.includes(i) ? undefined : 'number'}
+                      data-testid={`${table.id}-${index}-${table.keys[i]}`}
+                    >
                       {cell.text}
                     </td>
                   ),

@@ -10,7 +10,8 @@ export function SweepStatus({ prefix, state }: { prefix: string; state: PlanSwee
       <div class="plan-status" aria-live="polite">
         {running && total > 0 && done < total ? (
           <p data-testid={`${prefix}-progress`}>
-            <progress max={total} value={done} aria-label="GPU kinds searched" /> Searching GPU kind {Math.min(done + 1, total)} of {total}…
+            <progress max={total} value={done} aria-label="GPU kinds searched" /> Searching GPU kind{' '}
+            {Math.min(done + 1, total)} of {total}…
           </p>
         ) : running ? (
           <p class="muted" data-testid={`${prefix}-progress`}>
@@ -19,7 +20,9 @@ export function SweepStatus({ prefix, state }: { prefix: string; state: PlanSwee
         ) : null}
         {where && (
           <p class="help" data-testid={`${prefix}-runner`} data-where={where}>
-            {where === 'worker' ? 'The search runs in a Web Worker with its own copy of the calculator, so the page stays responsive.' : note}
+            {where === 'worker'
+              ? 'The search runs in a Web Worker with its own copy of the calculator, so the page stays responsive.'
+              : note}
           </p>
         )}
       </div>

@@ -26,12 +26,27 @@ export function TrainingPlanForm({ plan, gpus, error, onChange }: Props) {
   const general = error && !(error.field && known.has(error.field)) ? error : undefined;
   const set = (key: Key) => (value: string) => onChange({ ...plan, [key]: value });
   const number = (key: Key, label: string, help: string, placeholder?: string) => (
-    <NumberField id={`tplan-${key}`} label={label} help={help} value={plan[key]} placeholder={placeholder} error={errorAt(key)} onValue={set(key)} />
+    <NumberField
+      id={`tplan-${key}`}
+      label={label}
+      help={help}
+      value={plan[key]}
+      placeholder={placeholder}
+      error={errorAt(key)}
+      onValue={set(key)}
+    />
   );
   const select = (key: Key, label: string, choices: Array<[string, string]>) => (
     <Field id={`tplan-${key}`} label={label} error={errorAt(key)}>
       {(describedBy, invalid) => (
-        <select id={`tplan-${key}`} data-testid={`tplan-${key}`} value={plan[key]} aria-describedby={describedBy} aria-invalid={invalid ? 'true' : 'false'} onChange={(e) => set(key)(e.currentTarget.value)}>
+        <select
+          id={`tplan-${key}`}
+          data-testid={`tplan-${key}`}
+          value={plan[key]}
+          aria-describedby={describedBy}
+          aria-invalid={invalid ? 'true' : 'false'}
+          onChange={(e) => set(key)(e.currentTarget.value)}
+        >
           {choices.map(([id, name]) => (
             <option value={id} key={id}>
               {name}
@@ -41,7 +56,10 @@ export function TrainingPlanForm({ plan, gpus, error, onChange }: Props) {
       )}
     </Field>
   );
-  const gpuItems = [...gpus.map((gpu) => ({ id: gpu.id, label: gpu.name, group: gpu.vendor })), { id: customGpuId, label: 'Custom…', group: 'User-defined' }];
+  const gpuItems = [
+    ...gpus.map((gpu) => ({ id: gpu.id, label: gpu.name, group: gpu.vendor })),
+    { id: customGpuId, label: 'Custom…', group: 'User-defined' },
+  ];
   const custom = listOf(plan.gpus).includes(customGpuId);
   const setGpus = (value: string) => onChange(choosingGpuKinds(plan, value));
   return (
@@ -52,13 +70,35 @@ export function TrainingPlanForm({ plan, gpus, error, onChange }: Props) {
           {general.message}
         </p>
       )}
-      <CheckboxList id="tplan-gpus" legend="GPU kinds to consider" items={gpuItems} value={plan.gpus} error={errorAt('gpus')} tall onValue={setGpus} help="each kind is searched in turn; the price per GPU-hour is the catalog's (a custom GPU's own)" />
-      {custom && <CustomGpuForm idPrefix="tplan-" fields={plan} gpus={gpus} error={error} onChange={(changed) => onChange({ ...plan, ...changed })} />}
+      <CheckboxList
+        id="tplan-gpus"
+        legend="GPU kinds to consider"
+        items={gpuItems}
+        value={plan.gpus}
+        error={errorAt('gpus')}
+        tall
+        onValue={setGpus}
+        help="each kind is searched in turn; the price per GPU-hour is the catalog's (a custom GPU's own)"
+      />
+      {custom && (
+        <CustomGpuForm
+          idPrefix="tplan-"
+          fields={plan}
+          gpus={gpus}
+          error={error}
+          onChange={(changed) => onChange({ ...plan, ...changed })}
+        />
+      )}
       <fieldset>
         <legend>GPUs and memory</legend>
         <div class="grid-fields">
           {number('max_gpus', 'GPUs available', 'tp × pp × cp × dp ≤ this')}
-          {number('gpus_per_node', 'Max GPUs per node', 'tp × cp stay within a node; empty: the GPU’s typical node', 'typical')}
+          {number(
+            'gpus_per_node',
+            'Max GPUs per node',
+            'tp × cp stay within a node; empty: the GPU’s typical node',
+            'typical',
+          )}
           {number('headroom', 'Memory headroom', 'share of GPU memory kept free (0.1 = 90 % usable)')}
         </div>
       </fieldset>
@@ -79,7 +119,9 @@ export function TrainingPlanForm({ plan, gpus, error, onChange }: Props) {
           {number('zero_stages', 'ZeRO stages', 'comma-separated, 0 to 3')}
           {number('recompute_modes', 'Recomputation', 'none, selective, full')}
         </div>
-        <p class="help">tp, cp and pp (powers of two), dp and ep are searched; sequence parallelism is on whenever tp &gt; 1.</p>
+        <p class="help">
+          tp, cp and pp (powers of two), dp and ep are searched; sequence parallelism is on whenever tp &gt; 1.
+        </p>
         {select('objective', 'Rank by', trainingObjectives)}
       </fieldset>
     </section>

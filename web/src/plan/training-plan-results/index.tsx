@@ -2,7 +2,13 @@
 // The training planner's answer: progress while it searches, the best layouts (each loadable into
 // the Training tab), and the time-to-train vs cost frontier as a chart and a table.
 import type { TrainingPlanCandidate } from '../../core/types';
-import { trainDays, trainingLayoutText, trainingPlanBestTable, trainingPlanFrontierTable, trainingPlanTextColumns } from '../training-plan-tables';
+import {
+  trainDays,
+  trainingLayoutText,
+  trainingPlanBestTable,
+  trainingPlanFrontierTable,
+  trainingPlanTextColumns,
+} from '../training-plan-tables';
 import { dollars, figureText, withThousands } from '../../ui/format';
 import type { TrainingPlanState } from '../use-training-plan';
 import type { ByteUnit } from '../../app/inputs';
@@ -33,13 +39,35 @@ export function TrainingPlanResults({ state, unit, onLoad }: Props) {
       {report && !error && (
         <div class={running ? 'stale' : undefined} aria-busy={running ? 'true' : 'false'}>
           <p data-testid="tplan-summary">
-            {withThousands(report.evaluated)} layouts evaluated on {report.request.gpus.length} GPU kind{report.request.gpus.length === 1 ? '' : 's'}; {withThousands(report.feasible)} fit the memory. Click a row to open it in the Training tab.
+            {withThousands(report.evaluated)} layouts evaluated on {report.request.gpus.length} GPU kind
+            {report.request.gpus.length === 1 ? '' : 's'}; {withThousands(report.feasible)} fit the memory. Click a row
+            to open it in the Training tab.
           </p>
           {report.best.length > 0 ? (
             <>
-              <PlanTable table={trainingPlanBestTable(report, unit)} candidates={report.best} onLoad={onLoad} textColumns={trainingPlanTextColumns} target="Training" />
-              <FrontierChart id="tplan-frontier-chart" title="Time to train vs cost" xLabel="USD to train (log)" yLabel="days to train (log)" best={report.best} frontier={report.frontier} pointOf={pointOf} />
-              <PlanTable table={trainingPlanFrontierTable(report, unit)} candidates={report.frontier} onLoad={onLoad} textColumns={trainingPlanTextColumns} target="Training" />
+              <PlanTable
+                table={trainingPlanBestTable(report, unit)}
+                candidates={report.best}
+                onLoad={onLoad}
+                textColumns={trainingPlanTextColumns}
+                target="Training"
+              />
+              <FrontierChart
+                id="tplan-frontier-chart"
+                title="Time to train vs cost"
+                xLabel="USD to train (log)"
+                yLabel="days to train (log)"
+                best={report.best}
+                frontier={report.frontier}
+                pointOf={pointOf}
+              />
+              <PlanTable
+                table={trainingPlanFrontierTable(report, unit)}
+                candidates={report.frontier}
+                onLoad={onLoad}
+                textColumns={trainingPlanTextColumns}
+                target="Training"
+              />
             </>
           ) : (
             <p class="error" data-testid="tplan-none">

@@ -46,8 +46,8 @@ export function ClassicCalculator() {
     <details class="classic" data-testid="classic-calculator">
       <summary>From numbers, no config: the classic transformer_mem.py calculator</summary>
       <p class="help">
-        Same flags, defaults and numbers as EleutherAI's transformer_mem.py (it prints GiB, 1024³ bytes, labelled
-        "GB"). fitcheck's own model above differs on purpose: see docs/transformer-mem.md.
+        Same flags, defaults and numbers as EleutherAI's transformer_mem.py (it prints GiB, 1024³ bytes, labelled "GB").
+        fitcheck's own model above differs on purpose: see docs/transformer-mem.md.
       </p>
       <div class="field-grid">
         {numberFields.map(([key, label, placeholder]) => (

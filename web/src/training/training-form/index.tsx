@@ -36,7 +36,10 @@ const fields: ReadonlySet<string> = new Set<string>([...trainingTextKeys, ...tra
 /** Where an error naming `field` is shown: the sharding select answers for zero and fsdp. */
 const home = (field: string) => (field === 'zero' || field === 'fsdp' ? 'sharding' : field);
 
-type TextKey = Exclude<keyof TrainingWorkload, 'sequence_parallel' | 'offload_optimizer' | 'offload_params' | 'eager_attention' | 'qlora' | 'overlap'>;
+type TextKey = Exclude<
+  keyof TrainingWorkload,
+  'sequence_parallel' | 'offload_optimizer' | 'offload_params' | 'eager_attention' | 'qlora' | 'overlap'
+>;
 type FlagKey = Exclude<keyof TrainingWorkload, TextKey>;
 
 export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange }: Props) {
@@ -46,12 +49,34 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
   const gpu = gpus.find((candidate) => candidate.id === training.gpu);
   const custom = training.gpu === customGpuId;
   const number = (key: TextKey, label: string, help: string, placeholder?: string) => (
-    <NumberField id={`train-${key}`} label={label} help={help} value={training[key]} placeholder={placeholder} error={errorAt(key)} onValue={set(key)} />
+    <NumberField
+      id={`train-${key}`}
+      label={label}
+      help={help}
+      value={training[key]}
+      placeholder={placeholder}
+      error={errorAt(key)}
+      onValue={set(key)}
+    />
   );
-  const select = (key: TextKey | 'sharding', label: string, choices: Array<[string, string]>, value: string, onValue: (value: string) => void, help?: string) => (
+  const select = (
+    key: TextKey | 'sharding',
+    label: string,
+    choices: Array<[string, string]>,
+    value: string,
+    onValue: (value: string) => void,
+    help?: string,
+  ) => (
     <Field id={`train-${key}`} label={label} error={errorAt(key)} help={help}>
       {(describedBy, invalid) => (
-        <select id={`train-${key}`} data-testid={`train-${key}`} value={value} aria-describedby={describedBy} aria-invalid={invalid ? 'true' : 'false'} onChange={(e) => onValue(e.currentTarget.value)}>
+        <select
+          id={`train-${key}`}
+          data-testid={`train-${key}`}
+          value={value}
+          aria-describedby={describedBy}
+          aria-invalid={invalid ? 'true' : 'false'}
+          onChange={(e) => onValue(e.currentTarget.value)}
+        >
           {choices.map(([id, name]) => (
             <option value={id} key={id}>
               {name}
@@ -64,7 +89,12 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
   const flag = (key: FlagKey, label: string) => (
     <>
       <label class="checkbox">
-        <input type="checkbox" data-testid={`train-${key}`} checked={training[key]} onChange={(e) => onChange({ ...training, [key]: e.currentTarget.checked })} />
+        <input
+          type="checkbox"
+          data-testid={`train-${key}`}
+          checked={training[key]}
+          onChange={(e) => onChange({ ...training, [key]: e.currentTarget.checked })}
+        />
         {label}
       </label>
       {errorAt(key) && (
@@ -86,15 +116,49 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
       )}
       <fieldset>
         <legend>Hardware and parallelism</legend>
-        <Field id="train-gpu" label="GPU" error={errorAt('gpu')} help={gpu ? `${bytesIn(gpu.memory_bytes, 'GiB')} per GPU · ${gpu.interconnect}` : custom ? 'User-defined: the figures below' : 'No GPU: memory only, no fit check'}>
-          {(describedBy, invalid) => <GpuSelect id="train-gpu" value={training.gpu} gpus={gpus} describedBy={describedBy} invalid={invalid} noneLabel="No GPU (memory only)" onValue={(id) => onChange(choosingGpu({ ...training, gpu: id }, training.gpu, id))} />}
+        <Field
+          id="train-gpu"
+          label="GPU"
+          error={errorAt('gpu')}
+          help={
+            gpu
+              ? `${bytesIn(gpu.memory_bytes, 'GiB')} per GPU · ${gpu.interconnect}`
+              : custom
+                ? 'User-defined: the figures below'
+                : 'No GPU: memory only, no fit check'
+          }
+        >
+          {(describedBy, invalid) => (
+            <GpuSelect
+              id="train-gpu"
+              value={training.gpu}
+              gpus={gpus}
+              describedBy={describedBy}
+              invalid={invalid}
+              noneLabel="No GPU (memory only)"
+              onValue={(id) => onChange(choosingGpu({ ...training, gpu: id }, training.gpu, id))}
+            />
+          )}
         </Field>
-        {custom && <CustomGpuForm idPrefix="train-" fields={training} gpus={gpus} error={error} onChange={(changed) => onChange({ ...training, ...changed })} />}
+        {custom && (
+          <CustomGpuForm
+            idPrefix="train-"
+            fields={training}
+            gpus={gpus}
+            error={error}
+            onChange={(changed) => onChange({ ...training, ...changed })}
+          />
+        )}
         <div class="grid-fields">
           {number('gpus', 'GPUs', 'all GPUs of the run')}
           {number('tp', 'Tensor parallel (tp)', 'GPUs each layer is split over')}
           {number('pp', 'Pipeline parallel (pp)', 'pipeline stages')}
-          {number('dp', 'Data parallel (dp)', resolvedDp ? `empty: GPUs / (tp × pp × cp) = ${resolvedDp}` : 'empty: GPUs / (tp × pp × cp)', 'from GPUs')}
+          {number(
+            'dp',
+            'Data parallel (dp)',
+            resolvedDp ? `empty: GPUs / (tp × pp × cp) = ${resolvedDp}` : 'empty: GPUs / (tp × pp × cp)',
+            'from GPUs',
+          )}
           {number('ep', 'Expert parallel (ep)', 'GPUs the experts are spread over (MoE)')}
           {number('cp', 'Context parallel (cp)', 'GPUs each sequence is split over')}
           {number('overhead_gib', 'Overhead (GiB)', 'CUDA context, workspaces, allocator reserve')}
@@ -104,8 +168,16 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
       <fieldset>
         <legend>Sharding</legend>
         <div class="grid-fields wide">
-          {select('sharding', 'ZeRO stage or FSDP mode', shardingChoices, shardingChoice(training), (value) => onChange(withSharding(training, value)), 'over the data-parallel GPUs')}
-          {training.fsdp === 'hybrid_shard' && number('fsdp_shard_group', 'Hybrid shard group', 'GPUs each shard group spans')}
+          {select(
+            'sharding',
+            'ZeRO stage or FSDP mode',
+            shardingChoices,
+            shardingChoice(training),
+            (value) => onChange(withSharding(training, value)),
+            'over the data-parallel GPUs',
+          )}
+          {training.fsdp === 'hybrid_shard' &&
+            number('fsdp_shard_group', 'Hybrid shard group', 'GPUs each shard group spans')}
         </div>
         {flag('offload_optimizer', 'Offload the optimizer to CPU memory (ZeRO-Offload)')}
         {flag('offload_params', 'Offload the parameters to CPU memory (ZeRO-3 or FSDP)')}
@@ -122,15 +194,20 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
         <div class="grid-fields">
           {number('micro_batch', 'Micro-batch', 'sequences per GPU per step')}
           {number('seq_len', 'Sequence length', 'tokens per sequence')}
-          {select('recompute', 'Recomputation', recomputeModes, training.recompute, set('recompute'), 'selective: attention core; full: layer inputs only')}
+          {select(
+            'recompute',
+            'Recomputation',
+            recomputeModes,
+            training.recompute,
+            set('recompute'),
+            'selective: attention core; full: layer inputs only',
+          )}
         </div>
         {flag('eager_attention', 'Eager attention (keeps the heads × s × s scores; no FlashAttention)')}
       </fieldset>
       <fieldset>
         <legend>LoRA</legend>
-        <div class="grid-fields">
-          {number('lora_rank', 'LoRA rank', '0: full fine-tuning')}
-        </div>
+        <div class="grid-fields">{number('lora_rank', 'LoRA rank', '0: full fine-tuning')}</div>
         {flag('qlora', 'QLoRA (frozen base in NF4 with double quantization)')}
         {lora && (
           <fieldset class="segmented lora-modules" data-testid="train-lora_modules">
@@ -161,10 +238,27 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
         <fieldset data-testid="train-time-fieldset">
           <legend>Step time and cost</legend>
           <div class="grid-fields">
-            {number('global_batch_tokens', 'Tokens per step', time ? `global batch; empty: ${withThousands(time.global_batch_tokens)}` : 'global batch; empty: 4Mi tokens', time ? String(time.global_batch_tokens) : 'auto')}
+            {number(
+              'global_batch_tokens',
+              'Tokens per step',
+              time
+                ? `global batch; empty: ${withThousands(time.global_batch_tokens)}`
+                : 'global batch; empty: 4Mi tokens',
+              time ? String(time.global_batch_tokens) : 'auto',
+            )}
             {number('train_tokens', 'Tokens to train on', 'for the time and cost to train; empty: 1e12', '1e12')}
-            {number('flops_efficiency', 'Compute efficiency', 'share of peak FLOP/s in the weight products; empty: 0.5', time ? String(time.flops_efficiency) : '0.5')}
-            {number('price_per_gpu_hour', 'Price per GPU-hour (USD)', gpu ? `empty: ${gpu.price_per_hour_usd} USD (catalog)` : "empty: the custom GPU's price", gpu ? String(gpu.price_per_hour_usd) : undefined)}
+            {number(
+              'flops_efficiency',
+              'Compute efficiency',
+              'share of peak FLOP/s in the weight products; empty: 0.5',
+              time ? String(time.flops_efficiency) : '0.5',
+            )}
+            {number(
+              'price_per_gpu_hour',
+              'Price per GPU-hour (USD)',
+              gpu ? `empty: ${gpu.price_per_hour_usd} USD (catalog)` : "empty: the custom GPU's price",
+              gpu ? String(gpu.price_per_hour_usd) : undefined,
+            )}
           </div>
           {flag('overlap', 'Overlap data-parallel collectives with the backward pass')}
         </fieldset>

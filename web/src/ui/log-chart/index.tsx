@@ -71,19 +71,38 @@ function mark(shape: PointGroup['shape'], cx: number, cy: number) {
   return <circle cx={cx} cy={cy} r="4" />;
 }
 
-export function LogChart({ id, title, xLabel, yLabel, groups, lines = [], xDomain, yDomain, formatX, formatY, description, children }: Props) {
+export function LogChart({
+  id,
+  title,
+  xLabel,
+  yLabel,
+  groups,
+  lines = [],
+  xDomain,
+  yDomain,
+  formatX,
+  formatY,
+  description,
+  children,
+}: Props) {
   const [box, width] = useElementWidth<HTMLDivElement>(560);
   const height = Math.round(Math.min(340, Math.max(230, width * 0.55)));
   // Only points a log scale can place: a figure that is missing (null), infinite or not positive is
   // left out rather than drawn at NaN (the core refuses inputs that make figures infinite; this
   // keeps the chart alive whatever a report holds).
   const drawable = (p: { x: number | null; y: number | null }): p is { x: number; y: number } =>
-    typeof p.x === 'number' && typeof p.y === 'number' && Number.isFinite(p.x) && Number.isFinite(p.y) && p.x > 0 && p.y > 0;
+    typeof p.x === 'number' &&
+    typeof p.y === 'number' &&
+    Number.isFinite(p.x) &&
+    Number.isFinite(p.y) &&
+    p.x > 0 &&
+    p.y > 0;
   const points = groups.flatMap((g) => g.points).filter(drawable);
   const xs = [...points.map((p) => p.x), ...(xDomain ?? [])];
   const ys = [...points.map((p) => p.y), ...(yDomain ?? [])];
   if (xs.length < 1 || ys.length < 1) return null;
-  const pad = (low: number, high: number): [number, number] => (low === high ? [low / 2, high * 2] : [low / 1.6, high * 1.6]);
+  const pad = (low: number, high: number): [number, number] =>
+    low === high ? [low / 2, high * 2] : [low / 1.6, high * 1.6];
   const x = scaleLog()
     .domain(pad(Math.min(...xs), Math.max(...xs)))
     .range([margin.left, width - margin.right])
@@ -96,7 +115,11 @@ export function LogChart({ id, title, xLabel, yLabel, groups, lines = [], xDomai
   const [y0, y1] = y.domain();
   const xTicks = logTicks(x0, x1, Math.max(3, Math.floor((width - margin.left - margin.right) / 60)));
   const yTicks = logTicks(y0, y1, 7);
-  const path = (list: Array<{ x: number; y: number }>) => list.filter(drawable).map((p, i) => `${i ? 'L' : 'M'}${x(p.x).toFixed(1)},${y(p.y).toFixed(1)}`).join('');
+  const path = (list: Array<{ x: number; y: number }>) =>
+    list
+      .filter(drawable)
+      .map((p, i) => `${i ? 'L' : 'M'}${x(p.x).toFixed(1)},${y(p.y).toFixed(1)}`)
+      .join('');
   return (
     <figure class="log-chart" data-testid={id}>
       <figcaption>{title}</figcaption>
@@ -105,7 +128,12 @@ export function LogChart({ id, title, xLabel, yLabel, groups, lines = [], xDomai
           <desc id={`${id}-desc`}>{description}</desc>
           <defs>
             <clipPath id={`${id}-clip`}>
-              <rect x={margin.left} y={margin.top} width={Math.max(0, width - margin.left - margin.right)} height={Math.max(0, height - margin.top - margin.bottom)} />
+              <rect
+                x={margin.left}
+                y={margin.top}
+                width={Math.max(0, width - margin.left - margin.right)}
+                height={Math.max(0, height - margin.top - margin.bottom)}
+              />
             </clipPath>
           </defs>
           {yTicks.map((t) => (
@@ -119,7 +147,12 @@ export function LogChart({ id, title, xLabel, yLabel, groups, lines = [], xDomai
           {xTicks.map((t) => (
             <g key={`x${t}`}>
               <line x1={x(t)} x2={x(t)} y1={margin.top} y2={height - margin.bottom} class="grid-line" />
-              <text x={x(t)} y={height - margin.bottom + 16} text-anchor={x(t) > width - margin.right - 20 ? 'end' : 'middle'} class="tick">
+              <text
+                x={x(t)}
+                y={height - margin.bottom + 16}
+                text-anchor={x(t) > width - margin.right - 20 ? 'end' : 'middle'}
+                class="tick"
+              >
                 {formatX(t)}
               </text>
             </g>
@@ -127,7 +160,11 @@ export function LogChart({ id, title, xLabel, yLabel, groups, lines = [], xDomai
           <text x={(margin.left + width - margin.right) / 2} y={height - 6} text-anchor="middle" class="axis-label">
             {xLabel}
           </text>
-          <text transform={`translate(12 ${(margin.top + height - margin.bottom) / 2}) rotate(-90)`} text-anchor="middle" class="axis-label">
+          <text
+            transform={`translate(12 ${(margin.top + height - margin.bottom) / 2}) rotate(-90)`}
+            text-anchor="middle"
+            class="axis-label"
+          >
             {yLabel}
           </text>
           <g clip-path={`url(#${id}-clip)`}>
@@ -140,7 +177,13 @@ export function LogChart({ id, title, xLabel, yLabel, groups, lines = [], xDomai
             .map((line) => {
               const at = line.labelAt ?? line.points[line.points.length - 1];
               return (
-                <text key={`${line.name}-label`} x={Math.min(x(at.x), width - margin.right)} y={y(at.y) - 6} text-anchor="end" class={`line-label ${line.className}`}>
+                <text
+                  key={`${line.name}-label`}
+                  x={Math.min(x(at.x), width - margin.right)}
+                  y={y(at.y) - 6}
+                  text-anchor="end"
+                  class={`line-label ${line.className}`}
+                >
                   {line.label}
                 </text>
               );
@@ -154,7 +197,12 @@ export function LogChart({ id, title, xLabel, yLabel, groups, lines = [], xDomai
                     {mark(group.shape, x(p.x), y(p.y))}
                     <title>{p.title}</title>
                     {p.label && (
-                      <text x={x(p.x) + (x(p.x) > width - margin.right - 90 ? -8 : 8)} y={y(p.y) + 4} text-anchor={x(p.x) > width - margin.right - 90 ? 'end' : 'start'} class="mark-label">
+                      <text
+                        x={x(p.x) + (x(p.x) > width - margin.right - 90 ? -8 : 8)}
+                        y={y(p.y) + 4}
+                        text-anchor={x(p.x) > width - margin.right - 90 ? 'end' : 'start'}
+                        class="mark-label"
+                      >
                         {p.label}
                       </text>
                     )}

@@ -46,7 +46,14 @@ export function TermsBar({ terms, total, unit, gpu, fits, testId = 'stacked-bar'
       <svg viewBox={`0 0 ${width} 48`} role="img" aria-label={summary} preserveAspectRatio="none">
         <rect x="0" y={barTop} width={width} height={barHeight} class="bar-track" />
         {segments.map(({ term, start }) => (
-          <rect key={term.key} x={x(start)} y={barTop} width={Math.max(x(term.bytes), 0.5)} height={barHeight} class={`term ${term.className}`}>
+          <rect
+            key={term.key}
+            x={x(start)}
+            y={barTop}
+            width={Math.max(x(term.bytes), 0.5)}
+            height={barHeight}
+            class={`term ${term.className}`}
+          >
             <title>
               {term.label}: {bytesIn(term.bytes, unit)}
             </title>
@@ -54,8 +61,24 @@ export function TermsBar({ terms, total, unit, gpu, fits, testId = 'stacked-bar'
         ))}
         {gpu && (
           <>
-            {gpu.budget_bytes !== undefined && <line x1={x(gpu.budget_bytes)} x2={x(gpu.budget_bytes)} y1={barTop - 8} y2={barTop + barHeight + 8} class="budget-line" vector-effect="non-scaling-stroke" />}
-            <line x1={x(gpu.memory_bytes) - 1} x2={x(gpu.memory_bytes) - 1} y1={barTop - 8} y2={barTop + barHeight + 8} class="capacity-line" vector-effect="non-scaling-stroke" />
+            {gpu.budget_bytes !== undefined && (
+              <line
+                x1={x(gpu.budget_bytes)}
+                x2={x(gpu.budget_bytes)}
+                y1={barTop - 8}
+                y2={barTop + barHeight + 8}
+                class="budget-line"
+                vector-effect="non-scaling-stroke"
+              />
+            )}
+            <line
+              x1={x(gpu.memory_bytes) - 1}
+              x2={x(gpu.memory_bytes) - 1}
+              y1={barTop - 8}
+              y2={barTop + barHeight + 8}
+              class="capacity-line"
+              vector-effect="non-scaling-stroke"
+            />
           </>
         )}
       </svg>

@@ -17,7 +17,9 @@ interface Props {
 }
 
 export function TableView({ table, cellTestId, textColumns = [0], wideOnly = [], testId }: Props) {
-  const cellClass = (i: number) => [textColumns.includes(i) ? '' : 'number', wideOnly.includes(i) ? 'wide-only' : ''].filter(Boolean).join(' ') || undefined;
+  const cellClass = (i: number) =>
+    [textColumns.includes(i) ? '' : 'number', wideOnly.includes(i) ? 'wide-only' : ''].filter(Boolean).join(' ') ||
+    undefined;
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const hasDetails = table.rows.some((row) => row.formula || row.source);
   const toggle = (key: string) => {
@@ -27,7 +29,8 @@ export function TableView({ table, cellTestId, textColumns = [0], wideOnly = [],
     setOpen(next);
   };
   const allOpen = hasDetails && table.rows.every((row) => !(row.formula || row.source) || open.has(row.key));
-  const toggleAll = () => setOpen(allOpen ? new Set() : new Set(table.rows.filter((row) => row.formula || row.source).map((row) => row.key)));
+  const toggleAll = () =>
+    setOpen(allOpen ? new Set() : new Set(table.rows.filter((row) => row.formula || row.source).map((row) => row.key)));
   const body = table.rows.filter((row) => !row.footer);
   const footer = table.rows.filter((row) => row.footer);
   const span = table.columns.length + (hasDetails ? 1 : 0);
@@ -36,7 +39,11 @@ export function TableView({ table, cellTestId, textColumns = [0], wideOnly = [],
     const detailId = `${table.id}-${row.key}-formula`;
     const isOpen = open.has(row.key);
     return [
-      <tr key={row.key} data-row={row.key} class={row.key === 'verdict' ? (row.cells[0].value ? 'verdict fits' : 'verdict no-fit') : undefined}>
+      <tr
+        key={row.key}
+        data-row={row.key}
+        class={row.key === 'verdict' ? (row.cells[0].value ? 'verdict fits' : 'verdict no-fit') : undefined}
+      >
         {row.cells.map((cell, i) =>
           i === 0 ? (
             <th scope="row" key={i} data-testid={cellTestId?.(row, i)}>
@@ -51,7 +58,14 @@ export function TableView({ table, cellTestId, textColumns = [0], wideOnly = [],
         {hasDetails && (
           <td class="formula-toggle">
             {(row.formula || row.source) && (
-              <button type="button" class="icon-button" aria-expanded={isOpen ? 'true' : 'false'} aria-controls={detailId} onClick={() => toggle(row.key)} title="Show how this figure is computed">
+              <button
+                type="button"
+                class="icon-button"
+                aria-expanded={isOpen ? 'true' : 'false'}
+                aria-controls={detailId}
+                onClick={() => toggle(row.key)}
+                title="Show how this figure is computed"
+              >
                 <span aria-hidden="true">ƒ</span>
                 <span class="visually-hidden">Formula for {row.cells[0].text}</span>
               </button>
