@@ -59,6 +59,17 @@ for suite in tests/node tests/e2e; do
   if [ $status -ne 0 ] && [ "${f:-0}" = 0 ]; then failed=$((failed + 1)); tail -20 "$log"; fi
 done
 
+# One formatter per language (scripts/format.sh): a file that differs from its formatter's output
+# is one failure, listed.
+if bash scripts/format.sh --check >"$log" 2>&1; then
+  echo "format: 1 passed, 0 failed"
+  passed=$((passed + 1))
+else
+  grep -E '^\[warn\]|warning:|error:' "$log" | head -20
+  echo "format: 0 passed, 1 failed (npm run format rewrites the files)"
+  failed=$((failed + 1))
+fi
+
 # Sanitizer build of the doctest suite, fuzz regression inputs and a short run of every fuzz target
 # (scripts/test-reliability.sh, docs/reliability.md).
 bash scripts/test-reliability.sh 2>&1 | tee "$log" | grep -E '^(reliability|fuzz): |^\[doctest\] test cases|^TEST CASE|ERROR|SUMMARY'
