@@ -3,11 +3,10 @@
 // assumptions. Values go to the core as typed; a value it refuses is reported next to its input.
 import type { Accelerator, CoreError, FormatCatalog } from '../../core/types';
 import { fp8Formats, groupedFormats, workloadTextKeys, type Workload } from '../inference-inputs';
-import { bytesIn, withThousands } from '../../ui/format';
+import { withThousands } from '../../ui/format';
 import { Field, NumberField } from '../../ui/field';
-import { CustomGpuForm } from '../../gpu/lazy';
-import { GpuSelect } from '../../gpu/gpu-select';
-import { choosingGpu, customGpuId, customGpuKeys } from '../../gpu/custom-gpu';
+import { GpuField } from '../../gpu/gpu-field';
+import { customGpuId, customGpuKeys } from '../../gpu/custom-gpu';
 
 interface Props {
   workload: Workload;
@@ -57,39 +56,14 @@ export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, 
       )}
       <fieldset>
         <legend>Hardware and layout</legend>
-        <Field
-          id="gpu"
-          label="GPU"
-          error={errorFor('gpu')}
-          help={
-            gpu
-              ? `${bytesIn(gpu.memory_bytes, 'GiB')} per GPU · ${gpu.interconnect}`
-              : custom
-                ? 'User-defined: the figures below'
-                : 'No GPU: memory only, no fit check'
-          }
-        >
-          {(describedBy, invalid) => (
-            <GpuSelect
-              id="gpu"
-              value={workload.gpu}
-              gpus={gpus}
-              describedBy={describedBy}
-              invalid={invalid}
-              noneLabel="No GPU (memory only)"
-              onValue={(id) => onChange(choosingGpu({ ...workload, gpu: id }, workload.gpu, id))}
-            />
-          )}
-        </Field>
-        {custom && (
-          <CustomGpuForm
-            idPrefix=""
-            fields={workload}
-            gpus={gpus}
-            error={error}
-            onChange={(fields) => onChange({ ...workload, ...fields })}
-          />
-        )}
+        <GpuField
+          idPrefix=""
+          fields={workload}
+          gpus={gpus}
+          error={error}
+          gpuError={errorFor('gpu')}
+          onChange={onChange}
+        />
         <div class="grid-fields">
           {number('tp', 'Tensor parallel (tp)', 'GPUs each layer is split over')}
           {number('pp', 'Pipeline parallel (pp)', 'stages the layers are split into')}

@@ -2,7 +2,7 @@
 // The training workload: hardware and parallelism, sharding, precision and optimizer,
 // activations, LoRA. Values go to the core as typed; a refused value is reported beside its input.
 import type { Accelerator, CoreError, TrainingTimeReport } from '../../core/types';
-import { bytesIn, withThousands } from '../../ui/format';
+import { withThousands } from '../../ui/format';
 import {
   loraModules,
   optimizers,
@@ -17,9 +17,8 @@ import {
 } from '../training-inputs';
 import { listOf, toggled } from '../../plan/plan-inputs';
 import { Field, NumberField } from '../../ui/field';
-import { CustomGpuForm } from '../../gpu/lazy';
-import { GpuSelect } from '../../gpu/gpu-select';
-import { choosingGpu, customGpuId, customGpuKeys } from '../../gpu/custom-gpu';
+import { GpuField } from '../../gpu/gpu-field';
+import { customGpuId, customGpuKeys } from '../../gpu/custom-gpu';
 
 interface Props {
   training: TrainingWorkload;
@@ -116,39 +115,14 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
       )}
       <fieldset>
         <legend>Hardware and parallelism</legend>
-        <Field
-          id="train-gpu"
-          label="GPU"
-          error={errorAt('gpu')}
-          help={
-            gpu
-              ? `${bytesIn(gpu.memory_bytes, 'GiB')} per GPU · ${gpu.interconnect}`
-              : custom
-                ? 'User-defined: the figures below'
-                : 'No GPU: memory only, no fit check'
-          }
-        >
-          {(describedBy, invalid) => (
-            <GpuSelect
-              id="train-gpu"
-              value={training.gpu}
-              gpus={gpus}
-              describedBy={describedBy}
-              invalid={invalid}
-              noneLabel="No GPU (memory only)"
-              onValue={(id) => onChange(choosingGpu({ ...training, gpu: id }, training.gpu, id))}
-            />
-          )}
-        </Field>
-        {custom && (
-          <CustomGpuForm
-            idPrefix="train-"
-            fields={training}
-            gpus={gpus}
-            error={error}
-            onChange={(changed) => onChange({ ...training, ...changed })}
-          />
-        )}
+        <GpuField
+          idPrefix="train-"
+          fields={training}
+          gpus={gpus}
+          error={error}
+          gpuError={errorAt('gpu')}
+          onChange={onChange}
+        />
         <div class="grid-fields">
           {number('gpus', 'GPUs', 'all GPUs of the run')}
           {number('tp', 'Tensor parallel (tp)', 'GPUs each layer is split over')}
