@@ -98,7 +98,6 @@ Module['inferenceReport'] = function (configText, options) { return fitcheckCall
 Module['acceleratorCatalog'] = function () { return fitcheckCall(6); };
 Module['formatCatalog'] = function () { return fitcheckCall(7); };
 Module['version'] = function () { return fitcheckCall(8, '', null, true); };
-Module['configFields'] = function () { return fitcheckCall(9); };
 Module['maxInputBytes'] = fitcheckInputLimit;
 // A report's JSON text exactly as the core wrote it (the CLI's --json prints the same bytes), for
 // byte-for-byte comparisons (tests/node/native-wasm-identity.test.mjs). Errors throw as above.
@@ -107,6 +106,3 @@ Module['reportText'] = function (name, configText, options) {
   if (!(name in calls)) throw new Error('unknown report ' + String(name));
   return fitcheckCall(calls[name], configText, options, true);
 };
-// bytes: the first bytes of a GGUF, safetensors or index file; fileSizeBytes: File.size. Answers the
-// report, or {complete: false, bytes_needed, needed_for}: slice that many bytes and call again.
-Module['checkpointReport'] = function (bytes, fileSizeBytes) { return fitcheckCall(11, bytes, { file_size: fileSizeBytes }); };

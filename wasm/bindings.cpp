@@ -101,17 +101,8 @@ std::string report(Call call, const Text* texts, std::uint32_t count) {
       return fitcheck::transformer_mem_report_json(options);
     case Call::serving_report:
       return fitcheck::serving_report_json(config, options);
-#endif
-    case Call::accelerator_catalog:
-      return fitcheck::accelerator_catalog_json();
-    case Call::format_catalog:
-      return fitcheck::format_catalog_json();
-    case Call::version:
-      return "0.1.0";
     case Call::config_fields:
       return fitcheck::config_fields_json();
-    case Call::max_input_bytes:
-      return std::to_string(fitcheck::kMaxConfigBytes);
     case Call::checkpoint_report: {
       // texts[0]: the first bytes of a weight file (raw, not UTF-8); option file_size: its size.
       std::uint64_t file_size = 0;
@@ -119,6 +110,15 @@ std::string report(Call call, const Text* texts, std::uint32_t count) {
         if (key == "file_size") file_size = std::strtoull(std::string(value).c_str(), nullptr, 10);
       return fitcheck::checkpoint_read_json(std::as_bytes(std::span(config.data(), config.size())), file_size);
     }
+#endif
+    case Call::accelerator_catalog:
+      return fitcheck::accelerator_catalog_json();
+    case Call::format_catalog:
+      return fitcheck::format_catalog_json();
+    case Call::version:
+      return "0.1.0";
+    case Call::max_input_bytes:
+      return std::to_string(fitcheck::kMaxConfigBytes);
     default:
       break;
   }

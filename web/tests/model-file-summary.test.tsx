@@ -5,7 +5,7 @@ import { afterEach, expect, test, vi } from 'vitest';
 import type { CheckpointReport } from '../src/core/types';
 
 const checkpointReport = vi.fn();
-vi.mock('../src/core/load', () => ({ loadInferenceCore: async () => ({ checkpointReport }) }));
+vi.mock('../src/core/load', () => ({ loadCore: async () => ({ checkpointReport }) }));
 
 const { ConfigInput } = await import('../src/model/config-input');
 const { defaultInputs } = await import('../src/app/inputs');

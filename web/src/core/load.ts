@@ -35,6 +35,8 @@ const fullOnly = [
   'trainingPlanReport',
   'transformerMemReport',
   'servingReport',
+  'configFields',
+  'checkpointReport',
 ] as const;
 
 /**

@@ -4,7 +4,7 @@
 // Only the header is read (state/model-file.ts); the figures are the core's (checkpointReport).
 import { useEffect, useState } from 'preact/hooks';
 import type { CheckpointReport } from '../../core/types';
-import { loadInferenceCore } from '../../core/load';
+import { loadCore } from '../../core/load';
 import { gib, roundedCount, withThousands } from '../../ui/format';
 import { readModelFileHeader, type ModelFileResult, type SliceableFile } from '../model-file';
 
@@ -30,7 +30,7 @@ export function ModelFileSummary({ file, onClose }: Props) {
   useEffect(() => {
     let current = true;
     setResult(undefined);
-    void loadInferenceCore()
+    void loadCore()
       .then((core) => readModelFileHeader(file, core))
       .catch((error: Error) => ({ error: `${file.name ?? 'the file'}: ${error.message}` }))
       .then((answer) => {
