@@ -196,6 +196,21 @@ describe('planner view', () => {
       end_to_end_seconds: report.best[0].end_to_end_seconds,
     });
   });
+  test("a row's price is the whole replica's: tp x pp GPUs, not one GPU", () => {
+    const report = core.planReport(fixtureConfig('meta-llama--Llama-3.1-8B.json'), {
+      gpus: 'h100',
+      max_gpus: 4,
+      batches: '8',
+      objective: 'fewest_gpus',
+    });
+    const wide = report.best.find((candidate) => candidate.gpus > 1);
+    expect(wide).toBeDefined();
+    const table = planBestTable({ ...report, best: [wide!] }, 'GiB');
+    // The core prices the replica: its price is gpus x the catalog's per-GPU price.
+    expect(wide!.price_per_hour_usd).toBeCloseTo(wide!.gpus * 2.69, 6);
+    expect(table.rows[0].source).toContain(`${wide!.price_per_hour_usd} USD/h for ${wide!.gpus} GPUs`);
+    expect(table.rows[0].source).not.toContain('USD/h per GPU');
+  });
   test('a main-thread run says why', () => {
     render(
       <PlanResults

@@ -41,7 +41,8 @@ function candidateRow(candidate: PlanCandidate, index: number, unit: ByteUnit): 
         value: Number(bytesValue(candidate.memory_bytes_per_gpu, unit).toFixed(4)),
       },
     ],
-    source: `${candidate.gpu_name} at ${candidate.price_per_hour_usd} USD/h per GPU; budget ${bytesIn(candidate.budget_bytes_per_gpu, unit)} per GPU`,
+    // The serving planner prices the whole replica (tp x pp GPUs), the unit its throughput is for.
+    source: `${candidate.gpu_name} at ${candidate.price_per_hour_usd} USD/h for ${candidate.gpus} GPU${candidate.gpus === 1 ? '' : 's'}; budget ${bytesIn(candidate.budget_bytes_per_gpu, unit)} per GPU`,
   };
 }
 
