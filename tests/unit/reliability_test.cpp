@@ -238,6 +238,11 @@ TEST_CASE("D10: a NUL byte is refused in a config and in an option value") {
           (void)inference_report_json(llama, {{"batch", std::string("8\0garbage", 9)}});
         }) == "batch");
   CHECK(refused_option([] { (void)inference_report_json(llama, {{"gpu", std::string("h100\0x", 6)}}); }) == "gpu");
+  // A key given twice: the last value wins, but a NUL in the one it overrides is refused too (a fuzz
+  // input: "batch=\x1e\0..." then "batch=16777").
+  CHECK(refused_option([] {
+          (void)inference_report_json(llama, {{"batch", std::string("\x1e\0\0", 3)}, {"batch", "16"}});
+        }) == "batch");
 }
 
 TEST_CASE("D11: one input limit, refused before parsing") {

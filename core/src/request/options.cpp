@@ -15,15 +15,15 @@ OptionReader::OptionReader(const OptionList& options) : options_(options), used_
 const std::string* OptionReader::find(const char* key) {
   const std::string* found = nullptr;
   for (std::size_t i = 0; i < options_.size(); ++i) {
-    if (options_[i].first == key) {
-      used_[i] = true;
-      found = &options_[i].second;  // the last one wins, as on a command line
-    }
+    if (options_[i].first != key) continue;
+    used_[i] = true;
+    // Every value arrives with its length (CLI, WebAssembly, links): a NUL inside is never an end,
+    // and it is refused in every value given for the key, not only in the one that wins.
+    if (options_[i].second.find('\0') != std::string::npos)
+      throw OptionError(key, std::string("option '") + key + "' holds a NUL byte, got '" +
+                                 detail::printable(options_[i].second) + "'");
+    found = &options_[i].second;  // the last one wins, as on a command line
   }
-  // Every value arrives with its length (CLI, WebAssembly, links): a NUL inside is never an end.
-  if (found && found->find('\0') != std::string::npos)
-    throw OptionError(key,
-                      std::string("option '") + key + "' holds a NUL byte, got '" + detail::printable(*found) + "'");
   return found;
 }
 
