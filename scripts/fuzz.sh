@@ -140,7 +140,13 @@ for target in "${targets[@]}"; do
   per_second=$(grep -E '^stat::average_exec_per_sec' "$log" | awk '{print $2}' | tail -1)
   echo "fuzz: $target: $executions executions (${per_second:-0} per second), corpus $corpus_files inputs, $crashes failing inputs"
   if [ "$crashes" -gt 0 ] || [ "$executions" -eq 0 ] || grep -qE '==ERROR|fuzz invariant broken|runtime error|deadly signal|Timeout' "$log"; then
-    grep -E 'fuzz invariant broken|SUMMARY|runtime error|Test unit written' "$log" | head -6
+    # Prefixed with "fuzz: " so that the reason and the input reach CI's log (test-reliability.sh
+    # keeps those lines), even where the build folder is deleted after the run.
+    grep -E 'fuzz invariant broken|SUMMARY|runtime error|Test unit written' "$log" | head -6 | sed "s/^/fuzz: $target: /"
+    find "$out/artifacts/$target" -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) \
+      -newer "$out/fuzz_$target" | head -3 | while read -r artifact; do
+      echo "fuzz: $target: failing input $(basename "$artifact"), first 256 bytes in hex: $(head -c 256 "$artifact" | od -An -v -tx1 | tr -s ' \n' ' ')"
+    done
     failed=$((failed + 1))
   else
     passed=$((passed + 1))
