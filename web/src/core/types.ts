@@ -3,9 +3,13 @@
 // tests/node/wasm-module.test.mjs checks every exported name against `moduleExports` below.
 import type { PlanOptions, PlanReport, TrainingPlanOptions, TrainingPlanReport } from './plan-types';
 import type { ServingOptions, ServingReport } from './serving-types';
+import type { TrainingOptions, TrainingReport } from './training-types';
+import type { CheckpointNeedMore, CheckpointReport } from './model-file-types';
 
 export type * from './plan-types';
 export type * from './serving-types';
+export type * from './training-types';
+export type * from './model-file-types';
 
 export interface ParameterBreakdown {
   embedding: number;
@@ -246,134 +250,6 @@ export interface InferenceReport {
   assumptions: string[];
 }
 
-/** Options of trainingReport, as the CLI's `fitcheck train` flags without the dashes. */
-export interface TrainingOptions {
-  gpu?: string;
-  gpus?: number;
-  tp?: number;
-  pp?: number;
-  dp?: number;
-  ep?: number;
-  cp?: number;
-  sequence_parallel?: boolean;
-  virtual_stages?: number;
-  micro_batches?: number;
-  zero?: number;
-  fsdp?: string;
-  fsdp_shard_group?: number;
-  offload_optimizer?: boolean;
-  offload_params?: boolean;
-  reduce_bucket?: number;
-  allgather_bucket?: number;
-  precision?: string;
-  master_weights?: boolean;
-  fp32_gradients?: boolean;
-  optimizer?: string;
-  adafactor_first_moment?: boolean;
-  micro_batch?: number;
-  seq_len?: number;
-  recompute?: string;
-  eager_attention?: boolean;
-  dropout?: boolean;
-  lora_rank?: number;
-  lora_modules?: string;
-  qlora?: boolean;
-  lora_dropout?: boolean;
-  overhead_gib?: number;
-  /** Step time (with a GPU). */
-  global_batch_tokens?: number;
-  train_tokens?: number;
-  flops_efficiency?: number;
-  overlap?: boolean;
-  price_per_gpu_hour?: number;
-}
-
-export interface TrainingTimeReport {
-  global_batch_tokens: number;
-  micro_batches: number;
-  step_seconds: number;
-  tokens_per_second: number;
-  tokens_per_second_per_gpu: number;
-  mfu: number;
-  hfu: number;
-  achieved_flops_per_second_per_gpu: number;
-  model_flops_per_step: number;
-  hardware_flops_per_step: number;
-  pipeline_bubble_fraction: number;
-  data_parallel_exposed_seconds: number;
-  train_tokens: number;
-  train_seconds: number;
-  train_days: number;
-  train_gpu_hours: number;
-  train_cost_usd: number;
-  flops_efficiency: number;
-  lines: string[];
-  assumptions: string[];
-}
-
-export interface TrainingReport {
-  model_type: string;
-  workload: {
-    precision: string;
-    fp32_master_weights: boolean;
-    fp32_gradients: boolean;
-    optimizer: string;
-    micro_batch: number;
-    seq_len: number;
-    recompute: string;
-    flash_attention: boolean;
-    dropout: boolean;
-    zero: number;
-    fsdp: string;
-    fsdp_shard_group: number;
-    offload_optimizer: boolean;
-    offload_params: boolean;
-    lora_rank: number;
-    lora_modules: string[];
-    qlora: boolean;
-    lora_dropout: boolean;
-    overhead_bytes: number;
-  };
-  parallel: {
-    gpus: number;
-    tp: number;
-    pp: number;
-    dp: number;
-    ep: number;
-    cp: number;
-    sequence_parallel: boolean;
-    virtual_stages: number;
-    sharding_degree: number;
-    expert_sharding_degree: number;
-    busiest_stage: number;
-    micro_batches_in_flight: number;
-  };
-  total_params: number;
-  trainable_params: number;
-  weight_bytes: number;
-  gradient_bytes: number;
-  optimizer_bytes: number;
-  master_weight_bytes: number;
-  activation_bytes: number;
-  communication_bytes: number;
-  overhead_bytes: number;
-  total_bytes_per_gpu: number;
-  cpu_offload_bytes: number;
-  model_state_bytes_per_parameter: number;
-  optimizer_bytes_per_parameter: string;
-  /** null without a GPU. */
-  max_micro_batch_size: number | null;
-  terms: MemoryTerm[];
-  layer_activation_terms: MemoryTerm[];
-  gpu?: { id: string; name: string; memory_bytes: number; gpu_working_set_bytes?: number };
-  fits?: boolean;
-  headroom_bytes?: number;
-  capacity?: { max_micro_batch_size: CapacityAnswer };
-  /** Step time, MFU and time to train: present when a GPU is chosen. */
-  time?: TrainingTimeReport;
-  assumptions: string[];
-}
-
 /** transformer_mem.py's arguments (underscored); defaults are the script's. */
 export interface TransformerMemOptions {
   params?: number;
@@ -446,56 +322,6 @@ export interface ConfigFieldTable {
     /** For an object: the `in` of the keys read inside it; 'none': only its presence is read. */
     holds?: 'none' | 'model' | 'quantization_config' | 'attn_config' | 'ffn_config';
   }>;
-}
-
-/** checkpointReport's answer while the slice is too short: slice `bytes_needed` bytes and call again. */
-export interface CheckpointNeedMore {
-  complete: false;
-  bytes_needed: number;
-  needed_for: string;
-}
-
-/** A weight file's header (core/include/fitcheck/checkpoint.hpp; keys in docs/model-files.md). */
-export interface CheckpointReport {
-  format: 'gguf' | 'safetensors' | 'safetensors_index';
-  gguf_version?: number;
-  architecture: string;
-  name: string;
-  shapes_known: boolean;
-  tensor_count: number;
-  total_parameters: number;
-  total_bytes: number;
-  header_bytes: number;
-  data_offset_bytes: number;
-  alignment_bytes?: number;
-  /** GGUF only: `<arch>.` keys without the prefix; null when the file does not say. */
-  hyperparameters?: {
-    block_count: number | null;
-    context_length: number | null;
-    embedding_length: number | null;
-    feed_forward_length: number | null;
-    'attention.head_count': number | null;
-    'attention.head_count_kv': number | null;
-    expert_count: number | null;
-    expert_used_count: number | null;
-    vocab_size: number | null;
-    file_type: number | null;
-    file_type_name: string;
-  };
-  metadata_count: number;
-  metadata: Record<string, string>;
-  by_type: Array<{ type: string; tensors: number; elements: number; bytes: number }>;
-  shards?: string[];
-  tensors: Array<{
-    name: string;
-    type?: string;
-    shape?: number[];
-    elements?: number;
-    bytes?: number;
-    data_offset?: number;
-    shard?: string;
-  }>;
-  notes: string[];
 }
 
 /** An Error thrown by the core; `field` names the offending config field or option when there is one. */
