@@ -66,28 +66,29 @@ export function useCalculator({ embed, persist, initialPreset, initialMode }: Ca
   const inputs = url.inputs ?? defaultInputs(startPreset);
   const { workload, unit, mode } = inputs;
   const model = useModel(restored ? core : undefined, inputs);
-  const { configText, params } = model;
+  // Every core call reads coreText: for a large paste, its cut to the keys the core reads (model/large-config.ts).
+  const { coreText, params } = model;
   // The parameter table is painted first; the inference report (capacity searches, latency) and
   // everything after it start from the next frame.
   const detailsReady = useAfterPaint(Boolean(params));
   const inference = useInferenceTab(
     core,
     restored,
-    configText,
+    coreText,
     workload,
     params,
     gpus,
     mode === 'inference' && detailsReady,
   );
-  const training = useTrainingTab(restored, configText, inputs.training, params, mode === 'training');
+  const training = useTrainingTab(restored, coreText, inputs.training, params, mode === 'training');
   const plan = usePlanTab(
     Boolean(restored && core && params),
-    configText,
+    coreText,
     inputs.plan,
     inputs.trainingPlan,
     mode === 'plan',
   );
-  const weightFormats = useWeightFormats(core, configText, workload, formats, params, unit);
+  const weightFormats = useWeightFormats(core, coreText, workload, formats, params, unit);
   const openLink = useCurrentLink(url.link, embed);
 
   const current = snapshotOf(mode, inputs, params, inference.state.report, training.report);

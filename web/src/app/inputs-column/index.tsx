@@ -20,6 +20,8 @@ export function InputsColumn({ calculator }: { calculator: CalculatorState }) {
         configText={configText}
         numbers={inputs.numbers}
         error={model.error}
+        reading={model.reading}
+        largeRead={model.largeRead}
         onPreset={(id) => update(choosingPreset(id, configText))}
         onText={(text) => update(editingConfigText(text))}
         onKind={(kind) => update(choosingModelKind(kind, inputs, configText))}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Where the model comes from: a bundled preset (searchable), a pasted config.json (or one opened
 // or dropped as a file), or numbers.
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CoreError } from '../../core/types';
 import type { ModelKind, ModelNumbers } from '../model-inputs';
 import type { Preset } from '../presets';
@@ -10,6 +10,10 @@ import { isModelFile } from '../model-file';
 import { ModelFileSummary } from '../model-file-summary';
 import { NumbersForm } from '../lazy';
 import { PresetPicker } from '../preset-picker';
+import type { ModelState } from '../use-model';
+import { largeConfigLength } from '../large-config';
+
+const characterCount = (length: number) => `${(length / 1e6).toFixed(1)} million characters`;
 
 interface Props {
   presets: Preset[];
@@ -18,6 +22,9 @@ interface Props {
   configText: string;
   numbers: ModelNumbers;
   error?: CoreError;
+  /** A large paste being read off the main thread, and how the last one was read. */
+  reading?: ModelState['reading'];
+  largeRead?: ModelState['largeRead'];
   onPreset: (id: string) => void;
   onText: (text: string) => void;
   onKind: (kind: ModelKind) => void;
@@ -25,11 +32,19 @@ interface Props {
 }
 
 export function ConfigInput(props: Props) {
-  const { presets, modelKind, presetId, configText, numbers, error, onPreset, onText, onKind, onNumbers } = props;
+  const { presets, modelKind, presetId, configText, numbers, error, reading, largeRead } = props;
+  const { onPreset, onText, onKind, onNumbers } = props;
   const fromNumbers = modelKind === 'numbers';
   const [fileError, setFileError] = useState<string | undefined>();
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  // A text area holding megabytes costs the browser seconds of layout at every width change: a large
+  // paste is shown as a summary (removed before the browser lays the text out), its text on request.
+  const [showLargeText, setShowLargeText] = useState(false);
+  const large = configText.length > largeConfigLength;
+  useEffect(() => {
+    if (!large) setShowLargeText(false);
+  }, [large]);
   // A GGUF or safetensors file is sized from its header (docs/model-files.md), not read as config.json.
   const [modelFile, setModelFile] = useState<File | undefined>();
   const load = async (file: File | undefined) => {
@@ -111,23 +126,50 @@ export function ConfigInput(props: Props) {
               }}
             />
           </div>
-          <textarea
-            id="config"
-            data-testid="config"
-            spellcheck={false}
-            rows={14}
-            value={configText}
-            aria-invalid={error ? 'true' : 'false'}
-            aria-describedby={error ? 'config-error config-help' : 'config-help'}
-            onInput={(e) => {
-              // One input limit (the core's): an oversized paste is refused before anything parses it.
-              const text = e.currentTarget.value;
-              const refusal = oversizedPaste(text);
-              setFileError(refusal);
-              if (refusal) e.currentTarget.value = configText;
-              else onText(text);
-            }}
-          />
+          {large && !showLargeText ? (
+            <div class="large-config" data-testid="config-large">
+              <p>
+                A config.json of {characterCount(configText.length)}, too long to show while you work on it; it is kept
+                as pasted.
+              </p>
+              <button type="button" data-testid="config-large-show" onClick={() => setShowLargeText(true)}>
+                Show and edit the text
+              </button>{' '}
+              <button type="button" data-testid="config-large-clear" onClick={() => onText('')}>
+                Clear
+              </button>
+            </div>
+          ) : (
+            <textarea
+              id="config"
+              data-testid="config"
+              spellcheck={false}
+              rows={14}
+              value={configText}
+              aria-invalid={error ? 'true' : 'false'}
+              aria-describedby={error ? 'config-error config-help' : 'config-help'}
+              onInput={(e) => {
+                // One input limit (the core's): an oversized paste is refused before anything parses it.
+                const text = e.currentTarget.value;
+                const refusal = oversizedPaste(text);
+                setFileError(refusal);
+                if (refusal) e.currentTarget.value = configText;
+                else onText(text);
+              }}
+            />
+          )}
+          {reading && (
+            <p class="help" role="status" data-testid="config-reading">
+              Reading this config ({characterCount(reading.length)})…
+            </p>
+          )}
+          {largeRead && !error && (
+            <p class="help" data-testid="config-large-read" data-where={largeRead.where}>
+              A large config ({characterCount(largeRead.length)}) was read once
+              {largeRead.where === 'worker' ? ' in a Web Worker, off the page' : ' on the page'}
+              {largeRead.cut ? '; the calculator works from the fields it reads.' : '.'}
+            </p>
+          )}
           {error && (
             <p id="config-error" class="error" role="alert" data-testid="config-error">
               {error.field ? <strong>{error.field}: </strong> : null}
