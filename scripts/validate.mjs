@@ -5,7 +5,9 @@
 // command that models it). Runs each row's command with the native CLI, compares each published
 // quantity with fitcheck's figure and prints the signed error of every comparison, then the median
 // and p90 absolute error per category, and last one JSON line of counts.
-//   node scripts/validate.mjs [--markdown docs/validation-table.md] [--cli build/fitcheck]
+//   node scripts/validate.mjs [--markdown docs/validation-table.md] [--expected-errors FILE] [--cli build/fitcheck]
+// --expected-errors writes the median and p90 error of each category as JSON: the page shows them
+// beside its figures (web/src/accuracy/expected-errors.json; a test keeps that copy current).
 // Errors are (fitcheck - measured) / measured: +20% means fitcheck says 20% more (memory) or 20%
 // faster (tokens/s) or 20% longer (seconds) than was measured.
 import { execFileSync } from 'node:child_process';
@@ -21,6 +23,7 @@ const option = (name) => {
 };
 const cli = path.resolve(repo, option('--cli') ?? 'build/fitcheck');
 const markdownPath = option('--markdown');
+const expectedErrorsPath = option('--expected-errors');
 
 // Categories and the tolerance each target uses (the issues' targets: training memory 10%,
 // training throughput 20%, serving latency/throughput 25%, serving memory 10%).
@@ -211,5 +214,27 @@ if (markdownPath) {
     '',
   ].join('\n');
   fs.writeFileSync(path.resolve(repo, markdownPath), text);
+}
+if (expectedErrorsPath) {
+  // Per category: how many published runs, the median and p90 of |error|, and the median signed
+  // error (its sign says whether fitcheck tends high or low).
+  const expected = {};
+  for (const [name, category] of Object.entries(categories)) {
+    const signed = results.filter((r) => r.category === name).map((r) => r.error);
+    if (signed.length === 0) continue;
+    const absolute = signed.map(Math.abs);
+    expected[name] = {
+      what: category.what,
+      runs: signed.length,
+      median_abs_error: Number(quantile(absolute, 0.5).toFixed(3)),
+      p90_abs_error: Number(quantile(absolute, 0.9).toFixed(3)),
+      median_error: Number(quantile(signed, 0.5).toFixed(3)),
+    };
+  }
+  const note = 'Written by `npm run validate -- --expected-errors FILE` from validation/*.json; do not edit by hand.';
+  fs.writeFileSync(
+    path.resolve(repo, expectedErrorsPath),
+    JSON.stringify({ note, categories: expected }, null, 2) + '\n',
+  );
 }
 console.log(JSON.stringify(summary));

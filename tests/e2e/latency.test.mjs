@@ -87,7 +87,11 @@ test('a fixed case: Llama-3.1-8B, batch 8, prompt 1024 + output 256 on one H100 
   assert.equal(await page.getByTestId('latency-bottleneck-unit').textContent(), `${l.dominant_bound}-bound`);
   // Each figure opens to the core's summary line.
   await page.getByRole('button', { name: 'Formula for Time to first token' }).click();
-  assert.equal(await page.getByTestId('latency-time_to_first_token-formula').textContent(), l.summary[0]);
+  const detail = page.getByTestId('latency-time_to_first_token-formula');
+  assert.equal(await detail.locator('code').textContent(), l.summary[0]);
+  // Beside the figure and in its details: its error against the validation set's published runs.
+  assert.match(await page.getByTestId('time_to_first_token-expected-error').textContent(), /^±\d+% typical$/);
+  assert.match(await detail.textContent(), /Expected error: Against \d+ published measurements of time to first token/);
   // Operations of the first decode step: the CLI's lines, with their formulas.
   await page.getByTestId('ops-decode_first').check();
   const decode = l.lines.filter((line) => line.phase === 'decode_first');

@@ -74,7 +74,11 @@ describe('calculator', () => {
       expect(Math.abs(shownValue(key) - value) / value).toBeLessThan(5e-4);
     }
     fireEvent.click(screen.getByRole('button', { name: 'Formula for Time to first token' }));
-    expect(screen.getByTestId('latency-time_to_first_token-formula').textContent).toBe(latency.summary[0]);
+    const detail = screen.getByTestId('latency-time_to_first_token-formula');
+    expect(detail.querySelector('code')?.textContent).toBe(latency.summary[0]);
+    // The estimate's error against published runs, beside the figure and in its details.
+    expect(detail.textContent).toContain('Expected error: Against');
+    expect(screen.getByTestId('time_to_first_token-expected-error').textContent).toMatch(/^±\d+% typical$/);
   });
   test('the training tab shows the core training memory and keeps the parameter count', async () => {
     await open({ initialMode: 'training' });

@@ -18,6 +18,8 @@ export interface Row {
   /** Formula with the user's numbers substituted, as the core wrote it. */
   formula?: string;
   source?: string;
+  /** An estimate's error against published measurements (accuracy/expected-error.ts). */
+  expectedError?: { text: string; detail: string };
   /** Footer rows (totals, verdict) are styled apart. */
   footer?: boolean;
 }

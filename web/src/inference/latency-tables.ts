@@ -15,6 +15,7 @@ import {
   withThousands,
 } from '../ui/format';
 import type { ByteUnit } from '../app/inputs';
+import { withExpectedErrors } from '../accuracy/expected-error';
 import type { Cell, Row, TableModel } from '../export/tables';
 
 const opLabels: Record<string, string> = {
@@ -207,13 +208,24 @@ export function latencyTable(
       gpu?.sources,
     ),
   ];
-  return {
-    id: 'latency',
-    title: `Latency, throughput and cost: prompt ${withThousands(latency.prompt_len)} + output ${withThousands(latency.gen_len)} tokens, batch ${withThousands(batch)}, ${latency.gpus} × ${gpuName}`,
-    columns: ['Figure', 'Value', 'Unit'],
-    keys: ['figure', 'value', 'unit'],
-    rows,
-  };
+  return withExpectedErrors(
+    {
+      id: 'latency',
+      title: `Latency, throughput and cost: prompt ${withThousands(latency.prompt_len)} + output ${withThousands(latency.gen_len)} tokens, batch ${withThousands(batch)}, ${latency.gpus} × ${gpuName}`,
+      columns: ['Figure', 'Value', 'Unit'],
+      keys: ['figure', 'value', 'unit'],
+      rows,
+    },
+    {
+      time_to_first_token: 'serve_ttft',
+      prefill_tokens_per_second: 'serve_ttft',
+      decode_step_first: 'serve_tpot',
+      decode_step_last: 'serve_tpot',
+      request_tokens_per_second: 'serve_throughput',
+      batch_tokens_per_second: 'serve_throughput',
+      decode_tokens_per_second: 'serve_throughput',
+    },
+  );
 }
 
 /** One phase's operations: FLOPs, bytes, arithmetic intensity, time and bound, per GPU. */

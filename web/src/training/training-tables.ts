@@ -13,6 +13,7 @@ import {
   withThousands,
 } from '../ui/format';
 import type { ByteUnit } from '../app/inputs';
+import { withExpectedErrors } from '../accuracy/expected-error';
 import type { Cell, Row, TableModel } from '../export/tables';
 
 const text = (value: string): Cell => ({ text: value, value });
@@ -106,13 +107,16 @@ export function trainingMemoryTable(report: TrainingReport, unit: ByteUnit): Tab
       });
     }
   }
-  return {
-    id: 'training-memory',
-    title: `Training memory per GPU (${report.parallel.gpus} GPUs: ${describeParallel(report)})`,
-    columns: ['Term', 'Bytes', unit, 'Share'],
-    keys: ['term', 'bytes', unitKey(unit), 'share'],
-    rows,
-  };
+  return withExpectedErrors(
+    {
+      id: 'training-memory',
+      title: `Training memory per GPU (${report.parallel.gpus} GPUs: ${describeParallel(report)})`,
+      columns: ['Term', 'Bytes', unit, 'Share'],
+      keys: ['term', 'bytes', unitKey(unit), 'share'],
+      rows,
+    },
+    { total: 'train_memory' },
+  );
 }
 
 export function trainingCapacityTable(report: TrainingReport): TableModel | undefined {
@@ -292,11 +296,20 @@ export function trainingTimeTable(time: TrainingTimeReport, gpuName: string): Ta
       line('training'),
     ),
   ];
-  return {
-    id: 'training-time',
-    title: `Step time and cost: ${withThousands(time.global_batch_tokens)} tokens per step, compute efficiency ${time.flops_efficiency}`,
-    columns: ['Figure', 'Value', 'Unit'],
-    keys: ['figure', 'value', 'unit'],
-    rows,
-  };
+  return withExpectedErrors(
+    {
+      id: 'training-time',
+      title: `Step time and cost: ${withThousands(time.global_batch_tokens)} tokens per step, compute efficiency ${time.flops_efficiency}`,
+      columns: ['Figure', 'Value', 'Unit'],
+      keys: ['figure', 'value', 'unit'],
+      rows,
+    },
+    {
+      step: 'train_throughput',
+      tokens_per_second: 'train_throughput',
+      tokens_per_second_per_gpu: 'train_throughput',
+      mfu: 'train_mfu',
+      hfu: 'train_mfu',
+    },
+  );
 }

@@ -21,16 +21,16 @@ export function TableView({ table, cellTestId, textColumns = [0], wideOnly = [],
     [textColumns.includes(i) ? '' : 'number', wideOnly.includes(i) ? 'wide-only' : ''].filter(Boolean).join(' ') ||
     undefined;
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
-  const hasDetails = table.rows.some((row) => row.formula || row.source);
+  const detailed = (row: Row) => Boolean(row.formula || row.source || row.expectedError);
+  const hasDetails = table.rows.some(detailed);
   const toggle = (key: string) => {
     const next = new Set(open);
     if (next.has(key)) next.delete(key);
     else next.add(key);
     setOpen(next);
   };
-  const allOpen = hasDetails && table.rows.every((row) => !(row.formula || row.source) || open.has(row.key));
-  const toggleAll = () =>
-    setOpen(allOpen ? new Set() : new Set(table.rows.filter((row) => row.formula || row.source).map((row) => row.key)));
+  const allOpen = hasDetails && table.rows.every((row) => !detailed(row) || open.has(row.key));
+  const toggleAll = () => setOpen(allOpen ? new Set() : new Set(table.rows.filter(detailed).map((row) => row.key)));
   const body = table.rows.filter((row) => !row.footer);
   const footer = table.rows.filter((row) => row.footer);
   const span = table.columns.length + (hasDetails ? 1 : 0);
@@ -48,6 +48,11 @@ export function TableView({ table, cellTestId, textColumns = [0], wideOnly = [],
           i === 0 ? (
             <th scope="row" key={i} data-testid={cellTestId?.(row, i)}>
               {cell.text}
+              {row.expectedError && (
+                <span class="expected-error" title={row.expectedError.detail} data-testid={`${row.key}-expected-error`}>
+                  {row.expectedError.text}
+                </span>
+              )}
             </th>
           ) : (
             <td key={i} class={cellClass(i)} data-testid={cellTestId?.(row, i)}>
@@ -57,7 +62,7 @@ export function TableView({ table, cellTestId, textColumns = [0], wideOnly = [],
         )}
         {hasDetails && (
           <td class="formula-toggle">
-            {(row.formula || row.source) && (
+            {detailed(row) && (
               <button
                 type="button"
                 class="icon-button"
@@ -78,6 +83,7 @@ export function TableView({ table, cellTestId, textColumns = [0], wideOnly = [],
           <td colSpan={span}>
             {row.formula && <code class="formula">{row.formula}</code>}
             {row.source && <p class="source">Source: {row.source}</p>}
+            {row.expectedError && <p class="source">Expected error: {row.expectedError.detail}</p>}
           </td>
         </tr>
       ) : null,

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// Each estimated figure carries its category's error against the validation set's published
+// measurements (accuracy/expected-error.ts over expected-errors.json, written by npm run validate).
+import { describe, expect, test } from 'vitest';
+import measured from '../src/accuracy/expected-errors.json';
+import { expectedError, withExpectedErrors } from '../src/accuracy/expected-error';
+import { latencyTable } from '../src/inference/latency-tables';
+import { trainingMemoryTable, trainingTimeTable } from '../src/training/training-tables';
+import { core, fixtureConfig } from './support/core';
+
+const llama = fixtureConfig('meta-llama--Llama-3.1-8B.json');
+const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
+
+describe('expected errors beside the figures', () => {
+  test('the text and the statement are the category figures of expected-errors.json', () => {
+    const ttft = measured.categories.serve_ttft;
+    const expected = expectedError('serve_ttft')!;
+    expect(expected.text).toBe(`±${percent(ttft.median_abs_error)} typical`);
+    expect(expected.detail).toContain(`Against ${ttft.runs} published measurements of time to first token`);
+    expect(expected.detail).toContain(`within ${percent(ttft.p90_abs_error)} for 9 in 10`);
+  });
+
+  test('only the rows named get one', () => {
+    const table = {
+      id: 't',
+      title: 't',
+      columns: ['a'],
+      keys: ['a'],
+      rows: [
+        { key: 'x', cells: [{ text: 'x', value: 'x' }] },
+        { key: 'y', cells: [{ text: 'y', value: 'y' }] },
+      ],
+    };
+    const marked = withExpectedErrors(table, { y: 'train_mfu' });
+    expect(marked.rows[0].expectedError).toBeUndefined();
+    expect(marked.rows[1].expectedError?.text).toBe(
+      `±${percent(measured.categories.train_mfu.median_abs_error)} typical`,
+    );
+  });
+
+  test('latency: time to first token, time per output token and throughput; not price or cost', () => {
+    const report = core.inferenceReport(llama, { gpu: 'h100', batch: 8, prompt_len: 1024, gen_len: 256 });
+    const rows = latencyTable(report, report.latency!, 'GiB').rows;
+    const marked = (key: string) => rows.find((row) => row.key === key)?.expectedError?.text;
+    expect(marked('time_to_first_token')).toBe(expectedError('serve_ttft')!.text);
+    expect(marked('decode_step_first')).toBe(expectedError('serve_tpot')!.text);
+    expect(marked('decode_tokens_per_second')).toBe(expectedError('serve_throughput')!.text);
+    expect(marked('price_per_hour')).toBeUndefined();
+  });
+
+  test('training: the total per GPU, tokens/s and MFU', () => {
+    const report = core.trainingReport(llama, { gpu: 'h100', gpus: 8 });
+    const total = trainingMemoryTable(report, 'GiB').rows.find((row) => row.key === 'total');
+    expect(total?.expectedError?.text).toBe(expectedError('train_memory')!.text);
+    const time = trainingTimeTable(report.time!, 'H100').rows;
+    expect(time.find((row) => row.key === 'tokens_per_second_per_gpu')?.expectedError?.text).toBe(
+      expectedError('train_throughput')!.text,
+    );
+    expect(time.find((row) => row.key === 'mfu')?.expectedError?.text).toBe(expectedError('train_mfu')!.text);
+  });
+});
