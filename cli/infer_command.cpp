@@ -54,6 +54,17 @@ void print_inference_table(const InferenceEstimate& estimate) {
     };
     for (const auto& [key, answer] : answers)
       print("  %-20s %12s   limited by %s\n", key, with_thousands(answer->value), answer->limited_by);
+    if (!on_gpu.fit_changes.empty()) print("\nchanges that fit, each on its own:\n");
+    for (const FitChange& change : on_gpu.fit_changes) {
+      std::string flags;
+      for (const auto& [name, value] : change.options) {
+        std::string flag = name;
+        std::replace(flag.begin(), flag.end(), '_', '-');
+        flags += (flags.empty() ? "--" : " --") + flag + " " + value;
+      }
+      print("  %-24s %s: %s per GPU, %s to spare\n", flags, change.summary, gib_and_gb(change.total_bytes_per_gpu),
+            gib_and_gb(change.headroom_bytes));
+    }
   }
   if (!estimate.assumptions.empty()) {
     print("\nassumptions:\n");

@@ -77,6 +77,41 @@ test('inference knobs change the numbers; a too-large model does not fit and say
   await page.close();
 });
 
+test('a setup that does not fit offers the changes that fit, one click each; its speed is marked hypothetical', async () => {
+  const { page, log } = await openPage();
+  await page.getByTestId('preset').selectOption('openai--gpt-oss-120b');
+  await page.getByTestId('weights').selectOption('bf16');
+  await page
+    .getByTestId('verdict')
+    .filter({ hasText: /^Does not fit/ })
+    .waitFor();
+  // 116.8 B parameters in bf16 are about 219 GiB: the checkpoint's own MXFP4 (about 62 GiB) fits
+  // one H100, and so do 4 GPUs in bf16.
+  const own = page.getByTestId('fit-change-weights');
+  assert.match(await own.textContent(), /MXFP4 \(the checkpoint's own format\)/);
+  assert.match(await text(page, 'fit-change-gpus'), /^4 GPUs \(tp 4, pp 1\)$/);
+  await page.getByTestId('latency-hypothetical').waitFor();
+  assert.match(await page.locator('#latency-heading').textContent(), /\(hypothetical\)/);
+  await own.click();
+  await page
+    .getByTestId('verdict')
+    .filter({ hasText: /^Fits on 1 × / })
+    .waitFor();
+  assert.equal(await page.getByTestId('weights').inputValue(), 'mxfp4');
+  assert.equal(await page.getByTestId('fit-changes').count(), 0);
+  await page.getByTestId('latency-hypothetical').waitFor({ state: 'detached' });
+  // Another way out: back to bf16, then the GPUs change sets tp and pp.
+  await page.getByTestId('weights').selectOption('bf16');
+  await page.getByTestId('fit-change-gpus').click();
+  await page
+    .getByTestId('verdict')
+    .filter({ hasText: /^Fits on 4 × / })
+    .waitFor();
+  assert.equal(await page.getByTestId('tp').inputValue(), '4');
+  assertLocalOnly(log, origin());
+  await page.close();
+});
+
 test('a value the core refuses is shown beside its input, and the rest of the page stays', async () => {
   const { page, log } = await openPage();
   await page.getByTestId('batch').fill('0');

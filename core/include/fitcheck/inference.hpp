@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "fitcheck/hardware.hpp"
@@ -41,13 +42,32 @@ struct InferenceLatency {
   LatencyExplanation explanation;  // the estimate, one line per operation, summary and notes
 };
 
+// One change of the request that makes a setup that does not fit fit, each on its own: the
+// options to set (as the inference options read them) and the memory it leaves.
+struct FitChange {
+  std::string what;  // "weights", "kv_dtype", "prefill_chunk", "batch", "context", "gpus"
+  std::vector<std::pair<std::string, std::string>> options;  // option name -> value
+  std::string summary;                                       // one line for a person
+  std::int64_t total_bytes_per_gpu = 0;
+  std::int64_t headroom_bytes = 0;
+};
+
 // Everything a GPU adds: present only when the request names one.
 struct InferenceOnGpu {
   const Accelerator* gpu = nullptr;
   InferenceVerdict verdict;
   InferenceCapacity capacity;
   InferenceLatency latency;
+  // Empty when it fits: else the nearest single changes that fit (fit_changes.cpp).
+  std::vector<FitChange> fit_changes;
 };
+
+// The nearest single changes that make `workload` fit on `gpu`: the most precise smaller weight
+// format, an 8-bit KV cache, a prefill chunk, the largest batch, the longest context, the fewest
+// GPUs (from `capacity`). Each one is checked with inference_memory(); none is listed that does not fit.
+std::vector<FitChange> fit_changes(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                   const InferenceWorkload& workload, const Accelerator& gpu,
+                                   const InferenceCapacity& capacity);
 
 struct InferenceEstimate {
   std::string model_type;

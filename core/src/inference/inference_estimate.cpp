@@ -46,6 +46,7 @@ InferenceEstimate estimate_inference(const ModelDescription& model, const std::v
   InferenceWorkload decode = w;
   decode.prefill_chunk_tokens = 1;
   capacity.decode_max_batch_size = max_batch_size(model, tensors, decode, gpu);
+  if (!on_gpu.verdict.fits) on_gpu.fit_changes = fit_changes(model, tensors, w, gpu, capacity);
 
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, w.weight_format, w.weight_options);
   on_gpu.latency.assumptions = latency_assumptions_for(request, gpu);

@@ -221,6 +221,19 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
     write_capacity(out, "min_gpus", capacity.min_gpus);
     write_capacity(out, "decode_max_batch_size", capacity.decode_max_batch_size);
     out.end_object();
+    out.begin_array("fit_changes");
+    for (const FitChange& change : on_gpu.fit_changes) {
+      out.begin_object();
+      out.field("what", change.what);
+      out.begin_object("options");
+      for (const auto& [name, value] : change.options) out.field(name, value);
+      out.end_object();
+      out.field("summary", change.summary);
+      out.field("total_bytes_per_gpu", change.total_bytes_per_gpu);
+      out.field("headroom_bytes", change.headroom_bytes);
+      out.end_object();
+    }
+    out.end_array();
     write_latency(out, estimate, on_gpu);
   }
   out.field("assumptions", estimate.assumptions);

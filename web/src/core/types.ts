@@ -86,6 +86,15 @@ export interface CapacityAnswer {
   formula: string;
 }
 
+/** One change of the request that makes it fit, and the memory it leaves. */
+export interface FitChange {
+  what: 'weights' | 'kv_dtype' | 'prefill_chunk' | 'batch' | 'context' | 'gpus';
+  options: Record<string, string>;
+  summary: string;
+  total_bytes_per_gpu: number;
+  headroom_bytes: number;
+}
+
 /** Options of inferenceReport, as the CLI's flags without the dashes (kv_dtype for --kv-dtype). */
 export interface InferenceOptions {
   weights?: string;
@@ -221,6 +230,8 @@ export interface InferenceReport {
   gpu?: Accelerator & { budget_bytes: number };
   fits?: boolean;
   headroom_bytes?: number;
+  /** When it does not fit: the nearest single changes that do, as inference options (fit_changes.cpp). */
+  fit_changes?: FitChange[];
   max_batch_size?: number;
   max_context_length?: number;
   min_gpus?: number;

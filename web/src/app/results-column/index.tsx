@@ -24,6 +24,7 @@ interface Props {
 export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadTrainingPlan }: Props) {
   const {
     inputs,
+    update,
     formats,
     loadError,
     loading,
@@ -81,6 +82,7 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
           latencyGpu={inference.latencyGpu}
           byContext={inference.byContext}
           byBatch={inference.byBatch}
+          onFitChange={(options) => update({ workload: { ...inputs.workload, ...options } })}
         />
       )}
       {mode === 'training' && training.report && <TrainingPanel report={training.report} unit={unit} />}

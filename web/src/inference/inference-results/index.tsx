@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Inference results, in reading order: verdict, picture, table, capacity, memory charts, then
 // (with a GPU) latency, throughput and cost.
-import type { Accelerator, FormatCatalog, InferenceReport } from '../../core/types';
+import type { Accelerator, FitChange, FormatCatalog, InferenceReport } from '../../core/types';
 import { capacityTable, memoryTable } from '../../export/tables';
 import type { SweepPoint } from '../sweep';
 import type { ByteUnit } from '../../app/inputs';
@@ -23,6 +23,8 @@ interface Props {
   latencyGpu?: Accelerator;
   byContext?: SweepPoint[];
   byBatch?: SweepPoint[];
+  /** Applies one of the verdict's changes that fit. */
+  onFitChange?: (options: FitChange['options']) => void;
 }
 
 // The charts and latency tables are a separate chunk (with the chart library), drawn right after
@@ -48,13 +50,14 @@ export function InferenceResults({
   latencyGpu,
   byContext,
   byBatch,
+  onFitChange,
 }: Props) {
   // While pending, the previous capacity answers stay in place, dimmed, so nothing jumps.
   const capacity = capacityTable(pending && lastFull ? lastFull : report);
   const latencyFrom = pending ? lastFull : report;
   return (
     <>
-      <Verdict report={report} unit={unit} pendingGpu={pending ? pendingGpu : undefined} />
+      <Verdict report={report} unit={unit} pendingGpu={pending ? pendingGpu : undefined} onChange={onFitChange} />
       <StackedBar report={report} unit={unit} />
       <TableView
         table={memoryTable(report, { unit, formats, gpu })}
@@ -79,6 +82,7 @@ export function InferenceResults({
           unit={unit}
           gpu={latencyGpu ?? gpu}
           stale={pending}
+          hypothetical={latencyFrom.fits === false}
         />
       ) : (
         !pending && (

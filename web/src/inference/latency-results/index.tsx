@@ -15,11 +15,13 @@ interface Props {
   gpu?: Accelerator;
   /** Being recomputed: shown dimmed. */
   stale?: boolean;
+  /** The setup does not fit: the figures are what it would do if it did. */
+  hypothetical?: boolean;
 }
 
 const phases = Object.keys(phaseLabels) as OpPhase[];
 
-export function LatencyResults({ report, latency, unit, gpu, stale = false }: Props) {
+export function LatencyResults({ report, latency, unit, gpu, stale = false, hypothetical = false }: Props) {
   const [phase, setPhase] = useState<OpPhase>('prefill');
   return (
     <section
@@ -28,7 +30,13 @@ export function LatencyResults({ report, latency, unit, gpu, stale = false }: Pr
       aria-busy={stale ? 'true' : 'false'}
       data-testid="latency"
     >
-      <h2 id="latency-heading">Speed and cost</h2>
+      <h2 id="latency-heading">Speed and cost{hypothetical ? ' (hypothetical)' : ''}</h2>
+      {hypothetical && (
+        <p class="notice" data-testid="latency-hypothetical">
+          This setup does not fit, so it would not run: these figures are what it would do if it did. Pick one of the
+          changes that fit above to see real ones.
+        </p>
+      )}
       <TableView
         table={latencyTable(report, latency, unit, gpu)}
         textColumns={[0, 2]}

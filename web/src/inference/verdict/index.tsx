@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The answer first: does it fit, and by how much.
-import type { InferenceReport } from '../../core/types';
+import type { FitChange, InferenceReport } from '../../core/types';
 import { bytesIn } from '../../ui/format';
 import type { ByteUnit } from '../../app/inputs';
 
@@ -8,10 +8,13 @@ export function Verdict({
   report,
   unit,
   pendingGpu,
+  onChange,
 }: {
   report: InferenceReport;
   unit: ByteUnit;
   pendingGpu?: string;
+  /** Applies one of the core's changes that fit (its options are workload fields). */
+  onChange?: (options: FitChange['options']) => void;
 }) {
   const gpus = report.workload.tp * report.workload.pp;
   if (pendingGpu) {
@@ -29,12 +32,37 @@ export function Verdict({
     );
   }
   const headroom = Math.abs(report.headroom_bytes ?? 0);
+  const changes = report.fits ? [] : (report.fit_changes ?? []);
   return (
-    <p class={`verdict-banner ${report.fits ? 'fits' : 'no-fit'}`} data-testid="verdict" role="status">
-      <strong>{report.fits ? 'Fits' : 'Does not fit'}</strong>
-      {` on ${gpus} × ${report.gpu.name}: `}
-      {bytesIn(report.total_bytes_per_gpu, unit)} per GPU of a {bytesIn(report.gpu.budget_bytes, unit)} budget
-      {report.fits ? `, ${bytesIn(headroom, unit)} to spare.` : `, ${bytesIn(headroom, unit)} short.`}
-    </p>
+    <>
+      <p class={`verdict-banner ${report.fits ? 'fits' : 'no-fit'}`} data-testid="verdict" role="status">
+        <strong>{report.fits ? 'Fits' : 'Does not fit'}</strong>
+        {` on ${gpus} × ${report.gpu.name}: `}
+        {bytesIn(report.total_bytes_per_gpu, unit)} per GPU of a {bytesIn(report.gpu.budget_bytes, unit)} budget
+        {report.fits ? `, ${bytesIn(headroom, unit)} to spare.` : `, ${bytesIn(headroom, unit)} short.`}
+      </p>
+      {changes.length > 0 && (
+        <div class="fit-changes" data-testid="fit-changes">
+          <p>Each of these fits on its own:</p>
+          <ul>
+            {changes.map((change) => (
+              <li key={change.what}>
+                <button
+                  type="button"
+                  data-testid={`fit-change-${change.what}`}
+                  disabled={!onChange}
+                  onClick={() => onChange?.(change.options)}
+                >
+                  {change.summary.charAt(0).toUpperCase() + change.summary.slice(1)}
+                </button>{' '}
+                <span class="muted">
+                  {bytesIn(change.total_bytes_per_gpu, unit)} per GPU, {bytesIn(change.headroom_bytes, unit)} to spare
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </>
   );
 }
