@@ -87,6 +87,7 @@ test('share link round trip: every knob, in a fresh browser context', async () =
 test('a pasted config travels in the link exactly, compressed, and reproduces the view', async () => {
   const { page, log, context } = await freshPage();
   const config = fs.readFileSync(path.join(repo, 'tests/fixtures/configs/Qwen--Qwen2-7B-Instruct.json'), 'utf8');
+  await page.getByTestId('show-config').click();
   await page.getByTestId('config').fill(config);
   await page.getByTestId('total-params').filter({ hasText: '7,615,616,512' }).waitFor();
   const link = await copiedLink(page);

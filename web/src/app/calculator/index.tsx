@@ -10,7 +10,9 @@ import { trainingInputsOf } from '../../plan/load-training';
 import type { Mode } from '../inputs';
 import { InputsColumn } from '../inputs-column';
 import { ResultsColumn } from '../results-column';
+import { Summary } from '../summary';
 import { Toolbar } from '../toolbar';
+import { modelLabel } from '../../model/model-source';
 import { useCalculator } from '../use-calculator';
 
 export interface AppProps {
@@ -47,6 +49,8 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
   const { unit, mode } = inputs;
   const [pinned, setPinned] = useState<Snapshot>();
   const top = useRef<HTMLElement>(null);
+  const summaryReport = calculator.inference.state.report ?? calculator.lastGood.inference;
+  const summaryParams = calculator.model.params ?? calculator.lastGood.params;
   const scrollToTop = () => top.current?.scrollIntoView?.({ block: 'start' });
 
   const loadPlan = (candidate: PlanCandidate) => {
@@ -81,6 +85,15 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
         onPin={current && mode !== 'plan' ? () => setPinned(current) : undefined}
         pinned={Boolean(pinned)}
       />
+      {mode === 'inference' && summaryReport && summaryParams && (
+        <Summary
+          model={modelLabel(inputs, summaryParams.model_type)}
+          report={summaryReport}
+          unit={unit}
+          stale={!calculator.inference.state.report}
+          pendingGpu={calculator.inference.state.pending ? calculator.inference.pendingGpu : undefined}
+        />
+      )}
       {url.problem && (
         <p class="error" role="alert">
           {url.problem}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Where the model comes from: a bundled preset (searchable), a pasted config.json (or one opened
 // or dropped as a file), or numbers.
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CoreError } from '../../core/types';
 import type { ModelKind, ModelNumbers } from '../model-inputs';
 import type { Preset } from '../presets';
@@ -10,6 +10,7 @@ import { isModelFile } from '../model-file';
 import { ModelFileSummary } from '../model-file-summary';
 import { NumbersForm } from '../lazy';
 import { PresetPicker } from '../preset-picker';
+import { repoReference } from '../repo-reference';
 
 interface Props {
   presets: Preset[];
@@ -29,7 +30,18 @@ export function ConfigInput(props: Props) {
   const fromNumbers = modelKind === 'numbers';
   const [fileError, setFileError] = useState<string | undefined>();
   const [dragging, setDragging] = useState(false);
+  // A preset's config.json is folded away (a preset user never needs it); one click shows it.
+  const [configOpen, setConfigOpen] = useState(false);
+  const showConfig = modelKind !== 'preset' || configOpen || Boolean(error);
+  const textArea = useRef<HTMLTextAreaElement>(null);
+  // Picking a preset folds its config.json again.
+  useEffect(() => setConfigOpen(false), [presetId]);
+  useEffect(() => {
+    if (configOpen) textArea.current?.focus();
+  }, [configOpen]);
   const fileInput = useRef<HTMLInputElement>(null);
+  // A hub URL or org/name pasted: say what to paste instead of the JSON parser's message.
+  const reference = error && !fromNumbers ? repoReference(configText) : undefined;
   // A GGUF or safetensors file is sized from its header (docs/model-files.md), not read as config.json.
   const [modelFile, setModelFile] = useState<File | undefined>();
   const load = async (file: File | undefined) => {
@@ -93,42 +105,61 @@ export function ConfigInput(props: Props) {
       ) : (
         <>
           <PresetPicker presets={presets} presetId={presetId} onPreset={onPreset} />
+          <input
+            ref={fileInput}
+            type="file"
+            accept=".json,application/json,.gguf,.safetensors"
+            hidden
+            aria-label="config.json file to open"
+            data-testid="config-file"
+            onChange={(e) => {
+              void load(e.currentTarget.files?.[0]);
+              e.currentTarget.value = '';
+            }}
+          />
           <div class="config-label">
-            <label for="config">config.json</label>
+            {showConfig ? (
+              <label for="config">config.json</label>
+            ) : (
+              <button type="button" data-testid="show-config" aria-expanded="false" onClick={() => setConfigOpen(true)}>
+                Show or edit config.json
+              </button>
+            )}
             <button type="button" data-testid="open-config-file" onClick={() => fileInput.current?.click()}>
               Open file…
             </button>
-            <input
-              ref={fileInput}
-              type="file"
-              accept=".json,application/json,.gguf,.safetensors"
-              hidden
-              aria-label="config.json file to open"
-              data-testid="config-file"
-              onChange={(e) => {
-                void load(e.currentTarget.files?.[0]);
-                e.currentTarget.value = '';
+          </div>
+          {showConfig && (
+            <textarea
+              ref={textArea}
+              id="config"
+              data-testid="config"
+              spellcheck={false}
+              rows={14}
+              value={configText}
+              aria-invalid={error ? 'true' : 'false'}
+              aria-describedby={error ? 'config-error config-help' : 'config-help'}
+              onInput={(e) => {
+                // One input limit (the core's): an oversized paste is refused before anything parses it.
+                const text = e.currentTarget.value;
+                const refusal = oversizedPaste(text);
+                setFileError(refusal);
+                if (refusal) e.currentTarget.value = configText;
+                else onText(text);
               }}
             />
-          </div>
-          <textarea
-            id="config"
-            data-testid="config"
-            spellcheck={false}
-            rows={14}
-            value={configText}
-            aria-invalid={error ? 'true' : 'false'}
-            aria-describedby={error ? 'config-error config-help' : 'config-help'}
-            onInput={(e) => {
-              // One input limit (the core's): an oversized paste is refused before anything parses it.
-              const text = e.currentTarget.value;
-              const refusal = oversizedPaste(text);
-              setFileError(refusal);
-              if (refusal) e.currentTarget.value = configText;
-              else onText(text);
-            }}
-          />
-          {error && (
+          )}
+          {error && reference && (
+            <div id="config-error" class="error" role="alert" data-testid="config-error">
+              <p>{reference.message}</p>
+              {reference.preset && (
+                <button type="button" data-testid="use-repo-preset" onClick={() => onPreset(reference.preset!.id)}>
+                  Use the bundled {reference.preset.label}
+                </button>
+              )}
+            </div>
+          )}
+          {error && !reference && (
             <p id="config-error" class="error" role="alert" data-testid="config-error">
               {error.field ? <strong>{error.field}: </strong> : null}
               {error.message}
