@@ -10,10 +10,14 @@ import { trainingInputsOf } from '../../plan/load-training';
 import type { Mode } from '../inputs';
 import { InputsColumn } from '../inputs-column';
 import { ResultsColumn } from '../results-column';
+import { CompactView } from '../compact-view';
 import { Summary } from '../summary';
 import { Toolbar } from '../toolbar';
 import { modelLabel } from '../../model/model-source';
 import { useCalculator } from '../use-calculator';
+
+/** full: the whole calculator; compact: the verdict and the memory table alone (the custom element's view="compact"). */
+export type View = 'full' | 'compact';
 
 export interface AppProps {
   /** Compact, without page chrome; reports its height to the parent frame. */
@@ -24,6 +28,7 @@ export interface AppProps {
   persist?: boolean;
   initialPreset?: string;
   initialMode?: Mode;
+  view?: View;
 }
 
 export function App(props: AppProps) {
@@ -43,8 +48,33 @@ export function App(props: AppProps) {
   return <Calculator {...props} />;
 }
 
-function Calculator({ embed = false, compact = embed, persist = true, initialPreset, initialMode }: AppProps) {
+function Calculator({
+  embed = false,
+  compact = embed,
+  persist = true,
+  initialPreset,
+  initialMode,
+  view = 'full',
+}: AppProps) {
   const calculator = useCalculator({ embed, persist, initialPreset, initialMode });
+  if (view === 'compact') {
+    return (
+      <main class="page embed">
+        <CompactView calculator={calculator} />
+      </main>
+    );
+  }
+  return <FullView calculator={calculator} embed={embed} compact={compact} persist={persist} />;
+}
+
+interface FullViewProps {
+  calculator: ReturnType<typeof useCalculator>;
+  embed: boolean;
+  compact: boolean;
+  persist: boolean;
+}
+
+function FullView({ calculator, embed, compact, persist }: FullViewProps) {
   const { url, inputs, update, plan, current, openLink } = calculator;
   const { unit, mode } = inputs;
   const [pinned, setPinned] = useState<Snapshot>();
