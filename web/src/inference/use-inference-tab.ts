@@ -49,11 +49,12 @@ export function useInferenceTab(
   if (active) preloadInferenceDetails();
   const state = useInference(restored ? core : undefined, configText, workload, active && Boolean(params));
   const inference = state.report;
-  // The format the core reads from the config when none is given: the weight field's first option.
+  // The format the core reads from the config when none is given: the weight field's first option
+  // (after the parameter table has been painted, as every inference call).
   const checkpointWeights = useMemo(() => {
-    if (!core || !params) return undefined;
+    if (!core || !params || !active) return undefined;
     return attempt(() => core.inferenceReport(configText, { batch: 1, context: 1 })).report?.workload.weights;
-  }, [core, configText, Boolean(params)]);
+  }, [core, configText, Boolean(params) && active]);
   const byContext = useDeferred(
     () => {
       if (!core || !inference || !params) return undefined;
