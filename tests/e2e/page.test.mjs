@@ -53,7 +53,7 @@ test('choosing a preset recomputes', async () => {
   const { page, log } = await openPage();
   await page.getByTestId('total-params').waitFor();
   await page.getByTestId('preset').selectOption('mistralai--mixtral-8x7b-v0.1');
-  await page.getByText('46,702,792,704').waitFor();
+  await page.getByTestId('total-params').filter({ hasText: '46,702,792,704' }).waitFor();
   assert.equal(await page.getByTestId('active-params').textContent(), '12,879,925,248');
   assertLocalOnly(log);
   await page.close();

@@ -81,6 +81,13 @@ function FullView({ calculator, embed, compact, persist }: FullViewProps) {
   const top = useRef<HTMLElement>(null);
   const summaryReport = calculator.inference.state.report ?? calculator.lastGood.inference;
   const summaryParams = calculator.model.params ?? calculator.lastGood.params;
+  // The location hash holds the inputs: in-page links move focus themselves and leave it alone.
+  const toResults = (event: Event) => {
+    event.preventDefault();
+    const results = top.current?.querySelector<HTMLElement>('#results');
+    results?.focus();
+    results?.scrollIntoView?.({ block: 'start' });
+  };
   const scrollToTop = () => top.current?.scrollIntoView?.({ block: 'start' });
 
   const loadPlan = (candidate: PlanCandidate) => {
@@ -96,6 +103,9 @@ function FullView({ calculator, embed, compact, persist }: FullViewProps) {
 
   return (
     <main class={compact ? 'page embed' : 'page'} ref={top}>
+      <a class="skip-link" href="#results" data-testid="skip-link" onClick={toResults}>
+        Skip to the results
+      </a>
       {!compact && (
         <header class="masthead">
           <h1>fitcheck</h1>
@@ -122,6 +132,7 @@ function FullView({ calculator, embed, compact, persist }: FullViewProps) {
           unit={unit}
           stale={!calculator.inference.state.report}
           pendingGpu={calculator.inference.state.pending ? calculator.inference.pendingGpu : undefined}
+          onDetails={toResults}
         />
       )}
       {url.problem && (

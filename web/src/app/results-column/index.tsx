@@ -53,6 +53,7 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
     <section
       class="results"
       id="results"
+      tabIndex={-1}
       role="tabpanel"
       aria-labelledby={`tab-${mode}`}
       aria-live="polite"

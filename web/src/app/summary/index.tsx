@@ -13,9 +13,11 @@ interface Props {
   stale?: boolean;
   /** The fit is being checked on this GPU. */
   pendingGpu?: string;
+  /** Moves to the detailed results (the hash holds the inputs, so no plain #results link). */
+  onDetails: (event: Event) => void;
 }
 
-export function Summary({ model, report, unit, stale = false, pendingGpu }: Props) {
+export function Summary({ model, report, unit, stale = false, pendingGpu, onDetails }: Props) {
   const { workload } = report;
   const gpus = workload.tp * workload.pp;
   const gpuName = report.gpu?.name ?? pendingGpu;
@@ -58,7 +60,10 @@ export function Summary({ model, report, unit, stale = false, pendingGpu }: Prop
         </span>
       </p>
       <p class={`summary-verdict ${tone}`} data-testid="summary-verdict">
-        {verdict} <a href="#results">Details below</a>
+        {verdict}{' '}
+        <a href="#results" onClick={onDetails}>
+          Details below
+        </a>
       </p>
     </section>
   );
