@@ -71,7 +71,7 @@ def source_of(row):
     config = row["source_of_config"]
     match = re.match(r"GitHub ([^@\s]+)@", config)
     if match:
-        shapes = f"config.json copied from GitHub {match.group(1)}"
+        shapes = f"config.json from GitHub {match.group(1)}"
     elif config.startswith("RECONSTRUCTED"):
         shapes = "config.json rebuilt from published shapes (no public copy of the file)"
     else:

@@ -88,7 +88,7 @@ for (const [name, viewport] of Object.entries(viewports)) {
     // The provenance line is whole, plain sentences.
     assert.equal(
       await page.getByTestId('preset-source').textContent(),
-      'Shapes: config.json copied from GitHub ai-dynamo/aiconfigurator. Parameter count: 8,030,261,248, from published figures.',
+      'Shapes: config.json from GitHub ai-dynamo/aiconfigurator. Parameter count: 8,030,261,248, from published figures.',
     );
     // One click shows the config (focused), and no table is lost on the way down.
     await page.getByTestId('show-config').click();
