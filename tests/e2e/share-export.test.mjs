@@ -166,3 +166,40 @@ test('exports: Markdown, CSV and JSON hold the numbers on screen; copy puts them
   assertLocalOnly(log, origin());
   await context.close();
 });
+
+test('downloads: each format as a file; the JSON holds the GPU, the lengths, the price and the link, which keeps the operations phase', async () => {
+  const { page, log, context } = await freshPage();
+  await page.getByTestId('gpu').selectOption('h200');
+  await page.getByTestId('prompt_len').fill('2000');
+  await page.getByTestId('latency').waitFor();
+  await page.getByTestId('ops-decode_last').check();
+  await page.getByTestId('export').locator('summary').click();
+  const saved = async (format, name) => {
+    await page.getByTestId(`export-${format}`).check();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-export').click()]);
+    assert.equal(download.suggestedFilename(), name);
+    return fs.readFileSync(await download.path(), 'utf8');
+  };
+  assert.equal(await saved('markdown', 'fitcheck-inference.md'), await page.getByTestId('export-text').inputValue());
+  assert.match(await saved('csv', 'fitcheck-inference.csv'), /^[^\n]*Term/);
+  await page.getByTestId('export-text').filter({ hasText: '"link"' }).waitFor();
+  const json = JSON.parse(await saved('json', 'fitcheck-inference.json'));
+  assert.deepEqual(json.gpu, { id: 'h200', name: json.gpu.name, count: 1, budget_bytes: json.gpu.budget_bytes });
+  assert.match(json.gpu.name, /H200/);
+  assert.deepEqual(json.request, { prompt_len: 2000, gen_len: 256 });
+  assert.ok(
+    json.price.per_gpu_hour_usd > 0 && json.price.per_million_output_tokens_usd > 0,
+    JSON.stringify(json.price),
+  );
+  // The link reopens the view, on the same phase of the operations table.
+  const hash = new URL(json.link).hash;
+  assert.match(hash, /(^#|&)phase=decode_last(&|$)/);
+  const second = await freshPage(json.link);
+  await second.page.getByTestId('latency').waitFor();
+  assert.equal(await second.page.getByTestId('ops-decode_last').isChecked(), true);
+  assert.equal(await second.page.getByTestId('prompt_len').inputValue(), '2000');
+  assertLocalOnly(log, origin());
+  assertLocalOnly(second.log, origin());
+  await context.close();
+  await second.context.close();
+});

@@ -53,6 +53,8 @@ export interface CalculatorState {
   exportExtra: Record<string, unknown>;
   /** The link to the current inputs, in embed mode ('' otherwise). */
   openLink: string;
+  /** The link to the current inputs, where they are kept in the link (not in the custom element). */
+  shareLink?: () => Promise<string>;
   /** The reports of the last valid inputs, shown dimmed while an input does not read. */
   lastGood: {
     params?: ParameterReport;
@@ -132,6 +134,7 @@ export function useCalculator({ embed, persist, initialPreset, initialMode }: Ca
       planRequest: plan.request,
     }),
     openLink,
+    shareLink: persist ? url.link : undefined,
     lastGood,
   };
 }

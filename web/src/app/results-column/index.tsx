@@ -101,6 +101,8 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
             latencyGpu={inference.latencyGpu}
             byContext={staleInference ? lastGood.byContext : inference.byContext}
             byBatch={staleInference ? lastGood.byBatch : inference.byBatch}
+            opsPhase={inputs.opsPhase}
+            onOpsPhase={(opsPhase) => calculator.update({ opsPhase })}
           />
         </Stale>
       )}
@@ -150,6 +152,7 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
               formats={formats}
               gpu={inference.gpu}
               extra={exportExtra}
+              link={calculator.shareLink}
             />
           )}
           <Notes lines={notes} />

@@ -4,7 +4,7 @@
 import type { Accelerator, FormatCatalog, InferenceReport } from '../../core/types';
 import { capacityTable, memoryTable } from '../../export/tables';
 import type { SweepPoint } from '../sweep';
-import type { ByteUnit } from '../../app/inputs';
+import type { ByteUnit, OpsPhase } from '../../app/inputs';
 import { lazyComponent } from '../../ui/lazy';
 import { StackedBar } from '../stacked-bar';
 import { TableView } from '../../ui/table-view';
@@ -23,6 +23,9 @@ interface Props {
   latencyGpu?: Accelerator;
   byContext?: SweepPoint[];
   byBatch?: SweepPoint[];
+  /** The operations table's phase (kept in the link), and its change. */
+  opsPhase?: OpsPhase;
+  onOpsPhase?: (phase: OpsPhase) => void;
 }
 
 // The charts and latency tables are a separate chunk (with the chart library), drawn right after
@@ -48,6 +51,8 @@ export function InferenceResults({
   latencyGpu,
   byContext,
   byBatch,
+  opsPhase,
+  onOpsPhase,
 }: Props) {
   // While pending, the previous capacity answers stay in place, dimmed, so nothing jumps.
   const capacity = capacityTable(pending && lastFull ? lastFull : report);
@@ -79,6 +84,8 @@ export function InferenceResults({
           unit={unit}
           gpu={latencyGpu ?? gpu}
           stale={pending}
+          phase={opsPhase}
+          onPhase={onOpsPhase}
         />
       ) : (
         !pending && (

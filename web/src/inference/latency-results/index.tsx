@@ -15,12 +15,17 @@ interface Props {
   gpu?: Accelerator;
   /** Being recomputed: shown dimmed. */
   stale?: boolean;
+  /** The operations table's phase (kept in the link), and its change; without them, its own. */
+  phase?: OpPhase;
+  onPhase?: (phase: OpPhase) => void;
 }
 
 const phases = Object.keys(phaseLabels) as OpPhase[];
 
-export function LatencyResults({ report, latency, unit, gpu, stale = false }: Props) {
-  const [phase, setPhase] = useState<OpPhase>('prefill');
+export function LatencyResults({ report, latency, unit, gpu, stale = false, ...chosen }: Props) {
+  const [own, setOwn] = useState<OpPhase>('prefill');
+  const phase = chosen.phase ?? own;
+  const onPhase = chosen.onPhase ?? setOwn;
   return (
     <section
       class={stale ? 'latency stale' : 'latency'}
@@ -46,7 +51,7 @@ export function LatencyResults({ report, latency, unit, gpu, stale = false }: Pr
               value={id}
               data-testid={`ops-${id}`}
               checked={phase === id}
-              onChange={() => setPhase(id)}
+              onChange={() => onPhase(id)}
             />
             {phaseLabels[id]}
           </label>
