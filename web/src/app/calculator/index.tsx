@@ -10,7 +10,7 @@ import { trainingInputsOf } from '../../plan/load-training';
 import type { Mode } from '../inputs';
 import { InputsColumn } from '../inputs-column';
 import { ResultsColumn } from '../results-column';
-import { CompactView } from '../compact-view';
+import { lazyComponent } from '../../ui/lazy';
 import { Summary } from '../summary';
 import { Toolbar } from '../toolbar';
 import { modelLabel } from '../../model/model-source';
@@ -30,6 +30,9 @@ export interface AppProps {
   initialMode?: Mode;
   view?: View;
 }
+
+// Only the custom element's view="compact" draws it: a chunk of its own, not in the page's first load.
+const CompactView = lazyComponent(() => import('../compact-view').then((m) => m.CompactView));
 
 export function App(props: AppProps) {
   const [failure, resetFailure] = useErrorBoundary();
