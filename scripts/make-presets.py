@@ -10,6 +10,7 @@ the core's own list, from the CLI (build/fitcheck, or $FITCHECK_CLI): build it f
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -40,26 +41,62 @@ def keep(config, table, scope="model"):
     return out
 
 
+def repo_of(row):
+    """The Hugging Face repository a row names: the first word of hf_repo_id (the column may add a
+    note after it, in parentheses or not), or None when the column holds only a note."""
+    words = row["hf_repo_id"].split()
+    if not words or words[0].startswith("(") or "/" not in words[0]:
+        return None
+    return words[0].rstrip(",;)")
+
+
+def labels_of(rows):
+    """Each row's label: the repository's name (org/NAME), or the fixture file's name when the
+    repository is missing or another row names the same one (a re-upload in another format)."""
+    def from_file(row):
+        return row["file"][:-5].split("--")[-1]
+
+    names = [repo_of(row).split("/")[-1] if repo_of(row) else from_file(row) for row in rows]
+    labels = []
+    for row, name in zip(rows, names):
+        same = names.count(name) > 1
+        own = repo_of(row) and row["file"][:-5].lower() == repo_of(row).replace("/", "--").lower()
+        labels.append(from_file(row) if same and not own else name)
+    return labels
+
+
+def source_of(row):
+    """One plain, whole sentence on where the preset's shapes and count come from (the fixture's
+    MANIFEST.tsv row has the full provenance)."""
+    config = row["source_of_config"]
+    match = re.match(r"GitHub ([^@\s]+)@", config)
+    if match:
+        shapes = f"config.json from GitHub {match.group(1)}"
+    elif config.startswith("RECONSTRUCTED"):
+        shapes = "config.json rebuilt from published shapes (no public copy of the file)"
+    else:
+        shapes = "config.json from " + config.split(":")[0]
+    return f"Shapes: {shapes}. Parameter count: {int(row['total_params']):,}, from published figures."
+
+
 def main(directories, cli):
     table = read_field_table(cli)
     presets = []
     for directory in directories:
         with open(os.path.join(directory, "MANIFEST.tsv"), newline="") as manifest:
-            for row in csv.DictReader(manifest, delimiter="\t"):
-                if not row.get("total_params"):
-                    continue  # only models whose count is established
-                with open(os.path.join(directory, row["file"])) as f:
-                    config = json.load(f)
-                repo = row["hf_repo_id"]
-                label = repo.split("/")[-1] if "/" in repo and not repo.startswith("(") else row["file"][:-5].split("--")[-1]
-                presets.append({
-                    "id": row["file"][:-5].lower(),
-                    "label": label,
-                    "family": row["model_type"],
-                    "total_params": int(row["total_params"]),
-                    "source": "config: " + row["source_of_config"].split(":")[0] + "; count: " + row["source_of_count"][:160],
-                    "config": keep(config, table),
-                })
+            # Only models whose count is established.
+            rows = [row for row in csv.DictReader(manifest, delimiter="\t") if row.get("total_params")]
+        for row, label in zip(rows, labels_of(rows)):
+            with open(os.path.join(directory, row["file"])) as f:
+                config = json.load(f)
+            presets.append({
+                "id": row["file"][:-5].lower(),
+                "label": label,
+                "family": row["model_type"],
+                "total_params": int(row["total_params"]),
+                "source": source_of(row),
+                "config": keep(config, table),
+            })
     presets.sort(key=lambda p: (p["family"].lower(), p["total_params"]))
     out_path = os.path.join(os.path.dirname(__file__), "..", "web", "src", "model", "presets", "presets.json")
     os.makedirs(os.path.dirname(out_path), exist_ok=True)

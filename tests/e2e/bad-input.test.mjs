@@ -41,6 +41,8 @@ async function openPage() {
   });
   const log = watchPage(page);
   await page.goto(server.url);
+  // A preset's config.json is folded away until asked for.
+  await page.getByTestId('show-config').click();
   await page.getByTestId('config').waitFor();
   return { page, log };
 }

@@ -99,7 +99,9 @@ test('<fitcheck-calculator>: one ES module, two independent elements set by thei
   assert.equal(new URL(page.url()).hash, '');
   assert.equal(
     await page.evaluate(() =>
-      document.querySelector('#one').shadowRoot.querySelector('style').textContent.includes('--term-weights'),
+      [...document.querySelector('#one').shadowRoot.adoptedStyleSheets].some((sheet) =>
+        [...sheet.cssRules].some((rule) => rule.cssText.includes('--term-weights')),
+      ),
     ),
     true,
   );

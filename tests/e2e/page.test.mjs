@@ -53,7 +53,7 @@ test('choosing a preset recomputes', async () => {
   const { page, log } = await openPage();
   await page.getByTestId('total-params').waitFor();
   await page.getByTestId('preset').selectOption('mistralai--mixtral-8x7b-v0.1');
-  await page.getByText('46,702,792,704').waitFor();
+  await page.getByTestId('total-params').filter({ hasText: '46,702,792,704' }).waitFor();
   assert.equal(await page.getByTestId('active-params').textContent(), '12,879,925,248');
   assertLocalOnly(log);
   await page.close();
@@ -63,6 +63,7 @@ test('a pasted real config.json is counted', async () => {
   const { page, log } = await openPage();
   await page.getByTestId('total-params').waitFor();
   const text = fs.readFileSync(path.join(repo, 'tests/fixtures/configs/Qwen--Qwen2-7B-Instruct.json'), 'utf8');
+  await page.getByTestId('show-config').click();
   await page.getByTestId('config').fill(text);
   await page.getByText('7,615,616,512').waitFor();
   assert.equal(await page.getByTestId('preset').inputValue(), '');
@@ -73,6 +74,7 @@ test('a pasted real config.json is counted', async () => {
 test('a bad config shows the core error next to the input, naming the field', async () => {
   const { page, log } = await openPage();
   await page.getByTestId('total-params').waitFor();
+  await page.getByTestId('show-config').click();
   await page.getByTestId('config').fill('{"model_type": "llama", "hidden_size": "4096"}');
   const error = page.getByTestId('config-error');
   await error.waitFor();
@@ -89,6 +91,7 @@ test('a bad config shows the core error next to the input, naming the field', as
 test('markup in a pasted config is shown as text, never rendered', async () => {
   const { page, log } = await openPage();
   await page.getByTestId('total-params').waitFor();
+  await page.getByTestId('show-config').click();
   await page.getByTestId('config').fill('{"model_type": "<img src=x onerror=alert(1)>", "hidden_size": 1}');
   await page.getByTestId('assumptions').or(page.getByTestId('config-error')).first().waitFor();
   assert.equal(await page.locator('img').count(), 0);

@@ -87,6 +87,7 @@ test('share link round trip: every knob, in a fresh browser context', async () =
 test('a pasted config travels in the link exactly, compressed, and reproduces the view', async () => {
   const { page, log, context } = await freshPage();
   const config = fs.readFileSync(path.join(repo, 'tests/fixtures/configs/Qwen--Qwen2-7B-Instruct.json'), 'utf8');
+  await page.getByTestId('show-config').click();
   await page.getByTestId('config').fill(config);
   await page.getByTestId('total-params').filter({ hasText: '7,615,616,512' }).waitFor();
   const link = await copiedLink(page);
@@ -164,4 +165,43 @@ test('exports: Markdown, CSV and JSON hold the numbers on screen; copy puts them
   await screenshot(page, 'export-json');
   assertLocalOnly(log, origin());
   await context.close();
+});
+
+test('downloads: each format as a file; the JSON holds the GPU, the lengths, the price and the link, which keeps the operations phase', async () => {
+  const { page, log, context } = await freshPage();
+  await page.getByTestId('gpu').selectOption('h200');
+  await page.getByTestId('prompt_len').fill('2000');
+  await page.getByTestId('latency').waitFor();
+  await page.getByTestId('ops-decode_last').check();
+  await page.getByTestId('export').locator('summary').click();
+  const saved = async (format, name) => {
+    await page.getByTestId(`export-${format}`).check();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-export').click()]);
+    assert.equal(download.suggestedFilename(), name);
+    return fs.readFileSync(await download.path(), 'utf8');
+  };
+  assert.equal(await saved('markdown', 'fitcheck-inference.md'), await page.getByTestId('export-text').inputValue());
+  assert.match(await saved('csv', 'fitcheck-inference.csv'), /^Term,Bytes,GiB,Share,Formula$/m);
+  // The link is made asynchronously (the config is compressed): wait for it in the JSON shown.
+  await page.getByTestId('export-json').check();
+  await page.waitForFunction(() => document.querySelector('[data-testid=export-text]')?.value.includes('"link"'));
+  const json = JSON.parse(await saved('json', 'fitcheck-inference.json'));
+  assert.deepEqual(json.gpu, { id: 'h200', name: json.gpu.name, count: 1, budget_bytes: json.gpu.budget_bytes });
+  assert.match(json.gpu.name, /H200/);
+  assert.deepEqual(json.request, { prompt_len: 2000, gen_len: 256 });
+  assert.ok(
+    json.price.per_gpu_hour_usd > 0 && json.price.per_million_output_tokens_usd > 0,
+    JSON.stringify(json.price),
+  );
+  // The link reopens the view, on the same phase of the operations table.
+  const hash = new URL(json.link).hash;
+  assert.match(hash, /(^#|&)phase=decode_last(&|$)/);
+  const second = await freshPage(json.link);
+  await second.page.getByTestId('latency').waitFor();
+  assert.equal(await second.page.getByTestId('ops-decode_last').isChecked(), true);
+  assert.equal(await second.page.getByTestId('prompt_len').inputValue(), '2000');
+  assertLocalOnly(log, origin());
+  assertLocalOnly(second.log, origin());
+  await context.close();
+  await second.context.close();
 });

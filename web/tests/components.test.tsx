@@ -40,7 +40,7 @@ describe('TableView', () => {
   });
   test('"Show formulas" opens all of them', () => {
     render(<TableView table={memoryTable(fits, { unit: 'GiB' })} />);
-    fireEvent.click(screen.getByRole('button', { name: 'Show formulas' }));
+    fireEvent.click(screen.getByRole('button', { name: /^Show formulas/ }));
     expect(screen.getAllByRole('button', { expanded: true }).length).toBe(fits.terms.length + 3);
   });
 });
@@ -120,6 +120,19 @@ describe('inputs', () => {
     expect(options.some((o) => /Qwen/.test(o!))).toBe(false);
     fireEvent.keyDown(screen.getByLabelText('Search models'), { key: 'Enter' });
     expect(onPreset).toHaveBeenCalledWith(expect.stringMatching(/mixtral/));
+  });
+  test('the preset search names the model Enter picks, and picks none when nothing matches', () => {
+    const onPreset = vi.fn();
+    render(<PresetPicker presets={presets} presetId="meta-llama--llama-3.1-8b" onPreset={onPreset} />);
+    const search = screen.getByLabelText('Search models');
+    fireEvent.input(search, { target: { value: 'gemma 3 27b' } });
+    expect(screen.getByText(/models? match; Enter picks medgemma-27b-it$/)).toBeTruthy();
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(onPreset).toHaveBeenLastCalledWith('google--medgemma-27b-it');
+    fireEvent.input(search, { target: { value: 'gemma 4 27b' } });
+    expect(screen.getByText('No bundled model matches "gemma 4 27b": paste its config.json below')).toBeTruthy();
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(onPreset).toHaveBeenCalledTimes(1);
   });
   test('mode tabs follow the arrow keys', () => {
     const onMode = vi.fn();

@@ -126,6 +126,26 @@ describe('what is pinned, noted and exported', () => {
       unit: 'GiB',
       workload: inference.workload,
     });
+    const withGpu = {
+      ...inference,
+      workload: { batch: 1, tp: 2, pp: 1 },
+      gpu: { id: 'h200', name: 'NVIDIA H200', budget_bytes: 5 },
+      latency: {
+        prompt_len: 100,
+        gen_len: 20,
+        price_per_hour_usd: 3,
+        cost_per_million_input_tokens_usd: 0.1,
+        cost_per_million_output_tokens_usd: 2,
+      },
+    } as unknown as InferenceReport;
+    expect(exportExtraOf('inference', { model: 'm', unit: 'GiB', inference: withGpu })).toEqual({
+      model: 'm',
+      unit: 'GiB',
+      workload: withGpu.workload,
+      gpu: { id: 'h200', name: 'NVIDIA H200', count: 2, budget_bytes: 5 },
+      request: { prompt_len: 100, gen_len: 20 },
+      price: { per_gpu_hour_usd: 3, per_million_input_tokens_usd: 0.1, per_million_output_tokens_usd: 2 },
+    });
     expect(exportExtraOf('training', { model: 'm', unit: 'GB', inference, training })).toEqual({
       model: 'm',
       unit: 'GB',

@@ -45,6 +45,15 @@ describe('inputs in the hash', () => {
     expect(problem).toBeUndefined();
     expect(back).toEqual(inputs);
   });
+  test("the operations table's phase round-trips, is left out at its default, and an unknown one is ignored", async () => {
+    const inputs = defaultInputs('meta-llama--llama-3.1-8b');
+    expect(await encodeInputs(inputs)).not.toContain('phase=');
+    inputs.opsPhase = 'decode_first';
+    const hash = await encodeInputs(inputs);
+    expect(hash).toContain('phase=decode_first');
+    expect((await decodeInputs('#' + hash, 'other')).inputs.opsPhase).toBe('decode_first');
+    expect((await decodeInputs('#model=preset&phase=sideways', 'other')).inputs.opsPhase).toBe('prefill');
+  });
   test('latency knobs, training and planner inputs round-trip, each tab keeping its own', async () => {
     const inputs = defaultInputs('meta-llama--llama-3.1-8b');
     inputs.mode = 'plan';

@@ -10,10 +10,14 @@ import { defaultNumbers, type ModelKind, type ModelNumbers } from '../model/mode
 export type Mode = 'inference' | 'training' | 'plan';
 export const modes: ReadonlyArray<Mode> = ['inference', 'training', 'plan'];
 export type ByteUnit = 'GiB' | 'GB';
+/** The latency section's table of operations: prefill, or the first or last decode step (kept in the link). */
+export type OpsPhase = 'prefill' | 'decode_first' | 'decode_last';
+export const opsPhases: ReadonlyArray<OpsPhase> = ['prefill', 'decode_first', 'decode_last'];
 
 export interface Inputs {
   mode: Mode;
   unit: ByteUnit;
+  opsPhase: OpsPhase;
   modelKind: ModelKind;
   presetId: string;
   pastedText: string;
@@ -28,6 +32,7 @@ export function defaultInputs(presetId: string): Inputs {
   return {
     mode: 'inference',
     unit: 'GiB',
+    opsPhase: 'prefill',
     modelKind: 'preset',
     presetId,
     pastedText: '',

@@ -2,18 +2,20 @@
 // The calculator's state: the inputs (kept in the link), the core and its catalogs, and the
 // reports the tab shown asks of the core, each from its feature's hook. The calculator component
 // draws what this returns.
-import type { Accelerator, FormatCatalog } from '../core/types';
+import type { Accelerator, FormatCatalog, InferenceReport, ParameterReport, TrainingReport } from '../core/types';
 import { useCore } from '../core/use-core';
 import { exportExtraOf } from '../export/export-extra';
 import { snapshotOf } from '../compare/snapshot';
 import type { Snapshot } from '../compare/snapshot';
 import { useInferenceTab, type InferenceTab } from '../inference/use-inference-tab';
+import type { SweepPoint } from '../inference/sweep';
 import { startPresetId } from '../model/model-source';
 import { useModel, type ModelState } from '../model/use-model';
 import { useWeightFormats, type WeightFormats } from '../model/use-weight-formats';
 import { usePlanTab, type PlanTab } from '../plan/use-plan-tab';
 import { useTrainingTab, type TrainingTab } from '../training/use-training-tab';
 import { useAfterPaint } from '../ui/use-after-paint';
+import { useLastGood } from '../ui/use-last-good';
 import { useCurrentLink } from '../url/use-current-link';
 import { useUrlState, type UrlState } from '../url/use-url-state';
 import { defaultInputs, type Inputs, type Mode } from './inputs';
@@ -51,6 +53,16 @@ export interface CalculatorState {
   exportExtra: Record<string, unknown>;
   /** The link to the current inputs, in embed mode ('' otherwise). */
   openLink: string;
+  /** The link to the current inputs, where they are kept in the link (not in the custom element). */
+  shareLink?: () => Promise<string>;
+  /** The reports of the last valid inputs, shown dimmed while an input does not read. */
+  lastGood: {
+    params?: ParameterReport;
+    inference?: InferenceReport;
+    training?: TrainingReport;
+    byContext?: SweepPoint[];
+    byBatch?: SweepPoint[];
+  };
 }
 
 export function useCalculator({ embed, persist, initialPreset, initialMode }: CalculatorOptions): CalculatorState {
@@ -91,6 +103,13 @@ export function useCalculator({ embed, persist, initialPreset, initialMode }: Ca
   const weightFormats = useWeightFormats(core, coreText, workload, formats, params, unit);
   const openLink = useCurrentLink(url.link, embed);
 
+  const lastGood = {
+    params: useLastGood(params),
+    inference: useLastGood(inference.state.report),
+    training: useLastGood(training.report),
+    byContext: useLastGood(inference.byContext),
+    byBatch: useLastGood(inference.byBatch),
+  };
   const current = snapshotOf(mode, inputs, params, inference.state.report, training.report);
   return {
     url,
@@ -116,5 +135,7 @@ export function useCalculator({ embed, persist, initialPreset, initialMode }: Ca
       planRequest: plan.request,
     }),
     openLink,
+    shareLink: persist ? url.link : undefined,
+    lastGood,
   };
 }

@@ -11,6 +11,7 @@ export interface Workload extends CustomGpuFields {
   tp: string;
   pp: string;
   ep: string;
+  /** Empty: the checkpoint's own format (quantization_config, else torch_dtype), as the CLI and the Plan tab. */
   weights: string;
   kv_dtype: string;
   batch: string;
@@ -46,7 +47,7 @@ export const defaultWorkload: Workload = {
   tp: '1',
   pp: '1',
   ep: '1',
-  weights: 'bf16',
+  weights: '',
   kv_dtype: 'bf16',
   batch: '1',
   context: '',

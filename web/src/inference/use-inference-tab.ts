@@ -4,6 +4,8 @@
 // figures each part shows.
 import type { Accelerator, FitcheckModule, InferenceReport, ParameterReport } from '../core/types';
 import type { Workload } from './inference-inputs';
+import { useMemo } from 'preact/hooks';
+import { attempt } from '../core/outcome';
 import { useDeferred } from '../ui/use-deferred';
 import { preloadInferenceDetails } from './inference-results';
 import { geometricGrid, sweep, type SweepPoint } from './sweep';
@@ -23,6 +25,8 @@ export interface InferenceTab {
   pendingGpu?: string;
   byContext?: SweepPoint[];
   byBatch?: SweepPoint[];
+  /** The checkpoint's own weight format (the core's choice when none is given), e.g. mxfp4. */
+  checkpointWeights?: string;
 }
 
 export function reportGpu(gpus: Accelerator[], report: InferenceReport | undefined): Accelerator | undefined {
@@ -45,6 +49,12 @@ export function useInferenceTab(
   if (active) preloadInferenceDetails();
   const state = useInference(restored ? core : undefined, configText, workload, active && Boolean(params));
   const inference = state.report;
+  // The format the core reads from the config when none is given: the weight field's first option
+  // (after the parameter table has been painted, as every inference call).
+  const checkpointWeights = useMemo(() => {
+    if (!core || !params || !active) return undefined;
+    return attempt(() => core.inferenceReport(configText, { batch: 1, context: 1 })).report?.workload.weights;
+  }, [core, configText, Boolean(params) && active]);
   const byContext = useDeferred(
     () => {
       if (!core || !inference || !params) return undefined;
@@ -73,5 +83,6 @@ export function useInferenceTab(
     pendingGpu: gpus.find((g) => g.id === workload.gpu)?.name,
     byContext,
     byBatch,
+    checkpointWeights,
   };
 }

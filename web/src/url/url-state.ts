@@ -4,7 +4,7 @@
 // shows what the page showed (a key given twice, 1e400 and text that is not JSON included).
 import { decodeText, encodeText } from './compress';
 import { decodeCustomGpu, encodeCustomGpu } from '../gpu/custom-gpu';
-import { defaultInputs, modes, type Inputs, type Mode } from '../app/inputs';
+import { defaultInputs, modes, opsPhases, type Inputs, type Mode, type OpsPhase } from '../app/inputs';
 import { workloadTextKeys, type Workload } from '../inference/inference-inputs';
 import type { ModelNumbers } from '../model/model-inputs';
 import { defaultPlanInputs, planKeys, objectives, type PlanInputs } from '../plan/plan-inputs';
@@ -42,6 +42,7 @@ export async function encodeInputs(inputs: Inputs): Promise<string> {
   params.set('mode', inputs.mode);
   params.set('unit', inputs.unit);
   params.set('model', inputs.modelKind);
+  if (inputs.opsPhase !== 'prefill') params.set('phase', inputs.opsPhase);
   if (inputs.modelKind === 'preset') params.set('preset', inputs.presetId);
   if (inputs.modelKind === 'pasted') params.set('cfg', await encodeText(inputs.pastedText));
   if (inputs.modelKind === 'numbers') {
@@ -89,6 +90,8 @@ export async function decodeInputs(hash: string, defaultPresetId: string): Promi
   if (modes.includes(mode as Mode)) inputs.mode = mode as Mode;
   const unit = params.get('unit');
   if (unit === 'GiB' || unit === 'GB') inputs.unit = unit;
+  const phase = params.get('phase');
+  if (opsPhases.includes(phase as OpsPhase)) inputs.opsPhase = phase as OpsPhase;
   const model = params.get('model');
   if (model === 'preset' || model === 'pasted' || model === 'numbers') inputs.modelKind = model;
   inputs.presetId = params.get('preset') ?? (inputs.modelKind === 'preset' ? defaultPresetId : '');

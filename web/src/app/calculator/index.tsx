@@ -10,8 +10,14 @@ import { trainingInputsOf } from '../../plan/load-training';
 import type { Mode } from '../inputs';
 import { InputsColumn } from '../inputs-column';
 import { ResultsColumn } from '../results-column';
+import { lazyComponent } from '../../ui/lazy';
+import { Summary } from '../summary';
 import { Toolbar } from '../toolbar';
+import { modelLabel } from '../../model/model-source';
 import { useCalculator } from '../use-calculator';
+
+/** full: the whole calculator; compact: the verdict and the memory table alone (the custom element's view="compact"). */
+export type View = 'full' | 'compact';
 
 export interface AppProps {
   /** Compact, without page chrome; reports its height to the parent frame. */
@@ -22,7 +28,11 @@ export interface AppProps {
   persist?: boolean;
   initialPreset?: string;
   initialMode?: Mode;
+  view?: View;
 }
+
+// Only the custom element's view="compact" draws it: a chunk of its own, not in the page's first load.
+const CompactView = lazyComponent(() => import('../compact-view').then((m) => m.CompactView));
 
 export function App(props: AppProps) {
   const [failure, resetFailure] = useErrorBoundary();
@@ -41,12 +51,46 @@ export function App(props: AppProps) {
   return <Calculator {...props} />;
 }
 
-function Calculator({ embed = false, compact = embed, persist = true, initialPreset, initialMode }: AppProps) {
+function Calculator({
+  embed = false,
+  compact = embed,
+  persist = true,
+  initialPreset,
+  initialMode,
+  view = 'full',
+}: AppProps) {
   const calculator = useCalculator({ embed, persist, initialPreset, initialMode });
+  if (view === 'compact') {
+    return (
+      <main class="page embed">
+        <CompactView calculator={calculator} />
+      </main>
+    );
+  }
+  return <FullView calculator={calculator} embed={embed} compact={compact} persist={persist} />;
+}
+
+interface FullViewProps {
+  calculator: ReturnType<typeof useCalculator>;
+  embed: boolean;
+  compact: boolean;
+  persist: boolean;
+}
+
+function FullView({ calculator, embed, compact, persist }: FullViewProps) {
   const { url, inputs, update, plan, current, openLink } = calculator;
   const { unit, mode } = inputs;
   const [pinned, setPinned] = useState<Snapshot>();
   const top = useRef<HTMLElement>(null);
+  const summaryReport = calculator.inference.state.report ?? calculator.lastGood.inference;
+  const summaryParams = calculator.model.params ?? calculator.lastGood.params;
+  // The location hash holds the inputs: in-page links move focus themselves and leave it alone.
+  const toResults = (event: Event) => {
+    event.preventDefault();
+    const results = top.current?.querySelector<HTMLElement>('#results');
+    results?.focus();
+    results?.scrollIntoView?.({ block: 'start' });
+  };
   const scrollToTop = () => top.current?.scrollIntoView?.({ block: 'start' });
 
   const loadPlan = (candidate: PlanCandidate) => {
@@ -62,6 +106,9 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
 
   return (
     <main class={compact ? 'page embed' : 'page'} ref={top}>
+      <a class="skip-link" href="#results" data-testid="skip-link" onClick={toResults}>
+        Skip to the results
+      </a>
       {!compact && (
         <header class="masthead">
           <h1>fitcheck</h1>
@@ -81,6 +128,16 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
         onPin={current && mode !== 'plan' ? () => setPinned(current) : undefined}
         pinned={Boolean(pinned)}
       />
+      {mode === 'inference' && summaryReport && summaryParams && (
+        <Summary
+          model={modelLabel(inputs, summaryParams.model_type)}
+          report={summaryReport}
+          unit={unit}
+          stale={!calculator.inference.state.report}
+          pendingGpu={calculator.inference.state.pending ? calculator.inference.pendingGpu : undefined}
+          onDetails={toResults}
+        />
+      )}
       {url.problem && (
         <p class="error" role="alert">
           {url.problem}

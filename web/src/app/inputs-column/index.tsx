@@ -34,6 +34,7 @@ export function InputsColumn({ calculator }: { calculator: CalculatorState }) {
           formats={formats}
           error={inference.state.error}
           resolvedContext={inference.state.report?.workload.context}
+          checkpointWeights={inference.checkpointWeights}
           onChange={(next) => update({ workload: next })}
         />
       )}

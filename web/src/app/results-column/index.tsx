@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The results of the tab shown (or why there are none yet), the comparison with a pinned result,
 // then the model's own tables, the export and the notes.
+import type { ComponentChildren } from 'preact';
 import type { PlanCandidate, TrainingPlanCandidate } from '../../core/types';
 import type { Snapshot } from '../../compare/snapshot';
 import { ComparePanel } from '../../compare/lazy';
@@ -24,7 +25,6 @@ interface Props {
 export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadTrainingPlan }: Props) {
   const {
     inputs,
-    update,
     formats,
     loadError,
     loading,
@@ -37,13 +37,23 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
     current,
     notes,
     exportExtra,
+    lastGood,
   } = calculator;
   const { unit, mode } = inputs;
-  const { params, error: configError } = model;
+  const { params: freshParams, error: configError } = model;
+  // While an input does not read, the last valid results stay in place, dimmed, with the message
+  // at the field: a keystroke never empties the column.
+  const params = freshParams ?? (configError ? lastGood.params : undefined);
+  const inferenceReport =
+    inference.state.report ?? (inference.state.error || configError ? lastGood.inference : undefined);
+  const trainingReport = training.report ?? (training.error || configError ? lastGood.training : undefined);
+  const staleInference = !inference.state.report;
+  const staleTraining = !training.report;
   return (
     <section
       class="results"
       id="results"
+      tabIndex={-1}
       role="tabpanel"
       aria-labelledby={`tab-${mode}`}
       aria-live="polite"
@@ -57,38 +67,54 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
       {loading && !loadError && <p class="muted">Loading the calculator…</p>}
       {configError && (
         <p class="muted" data-testid="results-blocked">
-          The results appear once the config reads correctly (see the message beside it).
+          {params
+            ? 'The results below (dimmed) are those of the last config that read; they follow again once the config reads correctly (see the message beside it).'
+            : 'The results appear once the config reads correctly (see the message beside it).'}
         </p>
       )}
-      {mode === 'inference' && inference.state.error && params && (
+      {mode === 'inference' && inference.state.error && freshParams && (
         <p class="muted" data-testid="inference-blocked">
-          Memory appears once the workload is valid: {inference.state.error.message}
+          {inferenceReport
+            ? 'Showing the last valid results, dimmed, until the workload is valid: '
+            : 'Memory appears once the workload is valid: '}
+          {inference.state.error.message}
         </p>
       )}
-      {mode === 'training' && training.error && params && (
+      {mode === 'training' && training.error && freshParams && (
         <p class="muted" data-testid="training-blocked">
-          Training memory appears once the run is valid: {training.error.message}
+          {trainingReport
+            ? 'Showing the last valid run, dimmed, until the run is valid: '
+            : 'Training memory appears once the run is valid: '}
+          {training.error.message}
         </p>
       )}
-      {mode === 'inference' && inference.state.report && (
-        <InferenceResults
-          report={inference.state.report}
-          pending={inference.state.pending}
-          lastFull={inference.state.lastFull}
-          pendingGpu={inference.pendingGpu}
-          unit={unit}
-          formats={formats}
-          gpu={inference.gpu}
-          latencyGpu={inference.latencyGpu}
-          byContext={inference.byContext}
-          byBatch={inference.byBatch}
-          onFitChange={(options) => update({ workload: { ...inputs.workload, ...options } })}
-        />
+      {mode === 'inference' && inferenceReport && (
+        <Stale when={staleInference}>
+          <InferenceResults
+            report={inferenceReport}
+            pending={!staleInference && inference.state.pending}
+            lastFull={inference.state.lastFull}
+            pendingGpu={inference.pendingGpu}
+            unit={unit}
+            formats={formats}
+            gpu={inference.gpu}
+            latencyGpu={inference.latencyGpu}
+            byContext={staleInference ? lastGood.byContext : inference.byContext}
+            byBatch={staleInference ? lastGood.byBatch : inference.byBatch}
+            opsPhase={inputs.opsPhase}
+            onOpsPhase={(opsPhase) => calculator.update({ opsPhase })}
+            onFitChange={(options) => calculator.update({ workload: { ...inputs.workload, ...options } })}
+          />
+        </Stale>
       )}
-      {mode === 'training' && training.report && <TrainingPanel report={training.report} unit={unit} />}
+      {mode === 'training' && trainingReport && (
+        <Stale when={staleTraining}>
+          <TrainingPanel report={trainingReport} unit={unit} />
+        </Stale>
+      )}
       {mode === 'training' && <ClassicCalculator />}
       {mode === 'plan' &&
-        params &&
+        freshParams &&
         (plan.training ? (
           <TrainingPlanResults state={plan.trainingPlan} unit={unit} onLoad={onLoadTrainingPlan} />
         ) : (
@@ -105,13 +131,15 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
       )}
       {params && (
         <>
-          <ParameterTable report={params} />
-          <WeightMemory
-            report={params}
-            formats={weightFormats.table}
-            onWantFormats={mode === 'inference' ? weightFormats.want : undefined}
-          />
-          {detailsReady && (
+          <Stale when={!freshParams}>
+            <ParameterTable report={params} />
+            <WeightMemory
+              report={params}
+              formats={weightFormats.table}
+              onWantFormats={mode === 'inference' ? weightFormats.want : undefined}
+            />
+          </Stale>
+          {detailsReady && freshParams && (
             <ExportSection
               mode={mode}
               reports={{
@@ -125,11 +153,22 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
               formats={formats}
               gpu={inference.gpu}
               extra={exportExtra}
+              link={calculator.shareLink}
             />
           )}
           <Notes lines={notes} />
         </>
       )}
     </section>
+  );
+}
+
+/** The last valid results, dimmed and marked busy, while an input does not read. */
+function Stale({ when, children }: { when: boolean; children: ComponentChildren }) {
+  if (!when) return <>{children}</>;
+  return (
+    <div class="stale" data-testid="stale-results" aria-busy="true">
+      {children}
+    </div>
   );
 }

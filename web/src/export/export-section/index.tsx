@@ -14,13 +14,17 @@ interface Props {
   formats?: FormatCatalog;
   gpu?: Accelerator;
   extra: Record<string, unknown>;
+  /** The link to this view, carried by the JSON export. */
+  link?: () => Promise<string>;
 }
 
-export function ExportSection({ mode, reports, unit, formats, gpu, extra }: Props) {
+export function ExportSection({ mode, reports, unit, formats, gpu, extra, link }: Props) {
   const { params, inference, training, plan, trainingPlan } = reports;
   const tables = useMemo(
     () => pageTables(mode, { params, inference, training, plan, trainingPlan }, { unit, formats, gpu }),
     [mode, params, inference, training, plan, trainingPlan, unit, formats, gpu],
   );
-  return tables.length > 0 ? <ExportPanel tables={tables} extra={extra} /> : null;
+  return tables.length > 0 ? (
+    <ExportPanel tables={tables} extra={extra} link={link} fileStem={`fitcheck-${mode}`} />
+  ) : null;
 }

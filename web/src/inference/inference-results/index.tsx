@@ -4,7 +4,7 @@
 import type { Accelerator, FitChange, FormatCatalog, InferenceReport } from '../../core/types';
 import { capacityTable, memoryTable } from '../../export/tables';
 import type { SweepPoint } from '../sweep';
-import type { ByteUnit } from '../../app/inputs';
+import type { ByteUnit, OpsPhase } from '../../app/inputs';
 import { lazyComponent } from '../../ui/lazy';
 import { StackedBar } from '../stacked-bar';
 import { TableView } from '../../ui/table-view';
@@ -25,6 +25,9 @@ interface Props {
   byBatch?: SweepPoint[];
   /** Applies one of the verdict's changes that fit. */
   onFitChange?: (options: FitChange['options']) => void;
+  /** The operations table's phase (kept in the link), and its change. */
+  opsPhase?: OpsPhase;
+  onOpsPhase?: (phase: OpsPhase) => void;
 }
 
 // The charts and latency tables are a separate chunk (with the chart library), drawn right after
@@ -51,6 +54,8 @@ export function InferenceResults({
   byContext,
   byBatch,
   onFitChange,
+  opsPhase,
+  onOpsPhase,
 }: Props) {
   // While pending, the previous capacity answers stay in place, dimmed, so nothing jumps.
   const capacity = capacityTable(pending && lastFull ? lastFull : report);
@@ -83,6 +88,8 @@ export function InferenceResults({
           gpu={latencyGpu ?? gpu}
           stale={pending}
           hypothetical={latencyFrom.fits === false}
+          phase={opsPhase}
+          onPhase={onOpsPhase}
         />
       ) : (
         !pending && (

@@ -17,12 +17,17 @@ interface Props {
   stale?: boolean;
   /** The setup does not fit: the figures are what it would do if it did. */
   hypothetical?: boolean;
+  /** The operations table's phase (kept in the link), and its change; without them, its own. */
+  phase?: OpPhase;
+  onPhase?: (phase: OpPhase) => void;
 }
 
 const phases = Object.keys(phaseLabels) as OpPhase[];
 
-export function LatencyResults({ report, latency, unit, gpu, stale = false, hypothetical = false }: Props) {
-  const [phase, setPhase] = useState<OpPhase>('prefill');
+export function LatencyResults({ report, latency, unit, gpu, stale = false, hypothetical = false, ...chosen }: Props) {
+  const [own, setOwn] = useState<OpPhase>('prefill');
+  const phase = chosen.phase ?? own;
+  const onPhase = chosen.onPhase ?? setOwn;
   return (
     <section
       class={stale ? 'latency stale' : 'latency'}
@@ -54,7 +59,7 @@ export function LatencyResults({ report, latency, unit, gpu, stale = false, hypo
               value={id}
               data-testid={`ops-${id}`}
               checked={phase === id}
-              onChange={() => setPhase(id)}
+              onChange={() => onPhase(id)}
             />
             {phaseLabels[id]}
           </label>

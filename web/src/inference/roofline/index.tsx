@@ -37,8 +37,10 @@ export function Roofline({ latency, gpu }: Props) {
         first one.
       </p>
       <details class="chart-data">
-        <summary>Data</summary>
-        <div class="table-scroll">
+        <summary>
+          Data<span class="visually-hidden"> of the roofline</span>
+        </summary>
+        <div class="table-scroll" tabIndex={0} role="region" aria-label="Roofline: data">
           <table class="figures compact" data-testid="roofline-data">
             <thead>
               <tr>

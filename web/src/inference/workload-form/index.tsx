@@ -15,6 +15,8 @@ interface Props {
   error?: CoreError;
   /** The context the core used (prompt + output when the field is empty). */
   resolvedContext?: number;
+  /** The checkpoint's own weight format, used while the weight field is empty. */
+  checkpointWeights?: string;
   onChange: (workload: Workload) => void;
 }
 
@@ -25,7 +27,7 @@ export const workloadFields: ReadonlySet<string> = new Set<string>([
   'fp8_activations',
 ]);
 
-export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, onChange }: Props) {
+export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, checkpointWeights, onChange }: Props) {
   const set = (key: keyof Workload) => (value: string) => onChange({ ...workload, [key]: value });
   const errorFor = (key: keyof Workload) => (error?.field === key ? error : undefined);
   const general = error && !(error.field && workloadFields.has(error.field)) ? error : undefined;
@@ -83,7 +85,11 @@ export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, 
             id="weights"
             label="Weight format"
             error={errorFor('weights')}
-            help={formats?.weight_formats.find((f) => f.id === workload.weights)?.high_precision}
+            help={
+              workload.weights === ''
+                ? 'the format the checkpoint is stored in (its quantization_config, else torch_dtype), as the CLI uses'
+                : formats?.weight_formats.find((f) => f.id === workload.weights)?.high_precision
+            }
           >
             {(describedBy, invalid) => (
               <select
@@ -94,7 +100,15 @@ export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, 
                 aria-invalid={invalid ? 'true' : 'false'}
                 onChange={(e) => set('weights')(e.currentTarget.value)}
               >
-                {(formats?.weight_formats ?? [{ id: workload.weights, name: workload.weights }]).map((format) => (
+                <option value="">
+                  {checkpointWeights
+                    ? `${checkpointWeights} · the checkpoint's own format`
+                    : "the checkpoint's own format"}
+                </option>
+                {(
+                  formats?.weight_formats ??
+                  (workload.weights ? [{ id: workload.weights, name: workload.weights }] : [])
+                ).map((format) => (
                   <option value={format.id} key={format.id}>
                     {format.id} · {format.name}
                   </option>

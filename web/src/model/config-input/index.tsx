@@ -10,6 +10,7 @@ import { isModelFile } from '../model-file';
 import { ModelFileSummary } from '../model-file-summary';
 import { NumbersForm } from '../lazy';
 import { PresetPicker } from '../preset-picker';
+import { repoReference } from '../repo-reference';
 import type { ModelState } from '../use-model';
 import { largeConfigLength } from '../large-config';
 
@@ -37,6 +38,15 @@ export function ConfigInput(props: Props) {
   const fromNumbers = modelKind === 'numbers';
   const [fileError, setFileError] = useState<string | undefined>();
   const [dragging, setDragging] = useState(false);
+  // A preset's config.json is folded away (a preset user never needs it); one click shows it.
+  const [configOpen, setConfigOpen] = useState(false);
+  const showConfig = modelKind !== 'preset' || configOpen || Boolean(error);
+  const textArea = useRef<HTMLTextAreaElement>(null);
+  // Picking a preset folds its config.json again.
+  useEffect(() => setConfigOpen(false), [presetId]);
+  useEffect(() => {
+    if (configOpen) textArea.current?.focus();
+  }, [configOpen]);
   const fileInput = useRef<HTMLInputElement>(null);
   // A text area holding megabytes costs the browser seconds of layout at every width change: a large
   // paste is shown as a summary (removed before the browser lays the text out), its text on request.
@@ -45,6 +55,8 @@ export function ConfigInput(props: Props) {
   useEffect(() => {
     if (!large) setShowLargeText(false);
   }, [large]);
+  // A hub URL or org/name pasted: say what to paste instead of the JSON parser's message.
+  const reference = error && !fromNumbers ? repoReference(configText) : undefined;
   // A GGUF or safetensors file is sized from its header (docs/model-files.md), not read as config.json.
   const [modelFile, setModelFile] = useState<File | undefined>();
   const load = async (file: File | undefined) => {
@@ -108,25 +120,31 @@ export function ConfigInput(props: Props) {
       ) : (
         <>
           <PresetPicker presets={presets} presetId={presetId} onPreset={onPreset} />
+          <input
+            ref={fileInput}
+            type="file"
+            accept=".json,application/json,.gguf,.safetensors"
+            hidden
+            aria-label="config.json file to open"
+            data-testid="config-file"
+            onChange={(e) => {
+              void load(e.currentTarget.files?.[0]);
+              e.currentTarget.value = '';
+            }}
+          />
           <div class="config-label">
-            <label for="config">config.json</label>
+            {showConfig ? (
+              <label for="config">config.json</label>
+            ) : (
+              <button type="button" data-testid="show-config" aria-expanded="false" onClick={() => setConfigOpen(true)}>
+                Show or edit config.json
+              </button>
+            )}
             <button type="button" data-testid="open-config-file" onClick={() => fileInput.current?.click()}>
               Open file…
             </button>
-            <input
-              ref={fileInput}
-              type="file"
-              accept=".json,application/json,.gguf,.safetensors"
-              hidden
-              aria-label="config.json file to open"
-              data-testid="config-file"
-              onChange={(e) => {
-                void load(e.currentTarget.files?.[0]);
-                e.currentTarget.value = '';
-              }}
-            />
           </div>
-          {large && !showLargeText ? (
+          {showConfig && large && !showLargeText && (
             <div class="large-config" data-testid="config-large">
               <p>
                 A config.json of {characterCount(configText.length)}, too long to show while you work on it; it is kept
@@ -139,8 +157,10 @@ export function ConfigInput(props: Props) {
                 Clear
               </button>
             </div>
-          ) : (
+          )}
+          {showConfig && (!large || showLargeText) && (
             <textarea
+              ref={textArea}
               id="config"
               data-testid="config"
               spellcheck={false}
@@ -170,7 +190,17 @@ export function ConfigInput(props: Props) {
               {largeRead.cut ? '; the calculator works from the fields it reads.' : '.'}
             </p>
           )}
-          {error && (
+          {error && reference && (
+            <div id="config-error" class="error" role="alert" data-testid="config-error">
+              <p>{reference.message}</p>
+              {reference.preset && (
+                <button type="button" data-testid="use-repo-preset" onClick={() => onPreset(reference.preset!.id)}>
+                  Use the bundled {reference.preset.label}
+                </button>
+              )}
+            </div>
+          )}
+          {error && !reference && (
             <p id="config-error" class="error" role="alert" data-testid="config-error">
               {error.field ? <strong>{error.field}: </strong> : null}
               {error.message}

@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import type { Preset } from '../presets';
 import { roundedCount } from '../../ui/format';
+import { matchesQuery } from '../preset-search';
 
 function groupByFamily(presets: Preset[]): Map<string, Preset[]> {
   const groups = new Map<string, Preset[]>();
@@ -12,12 +13,6 @@ function groupByFamily(presets: Preset[]): Map<string, Preset[]> {
     groups.set(preset.family, list);
   }
   return groups;
-}
-
-export function matchesQuery(preset: Preset, query: string): boolean {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  const haystack = `${preset.label} ${preset.family} ${preset.id} ${roundedCount(preset.total_params)}`.toLowerCase();
-  return words.every((word) => haystack.includes(word));
 }
 
 interface Props {
@@ -31,7 +26,8 @@ export function PresetPicker({ presets, presetId, onPreset }: Props) {
   const shown = presets.filter((preset) => preset.id === presetId || matchesQuery(preset, query));
   const groups = groupByFamily(shown);
   const selected = presets.find((preset) => preset.id === presetId);
-  const matches = shown.filter((preset) => preset.id !== presetId || matchesQuery(preset, query)).length;
+  const matching = presets.filter((preset) => matchesQuery(preset, query));
+  const first = matching[0];
   return (
     <div class="preset-picker">
       <label for="preset-search">Search models</label>
@@ -46,15 +42,16 @@ export function PresetPicker({ presets, presetId, onPreset }: Props) {
         onKeyDown={(e) => {
           // Enter picks the first match, so the list is usable from the keyboard alone.
           if (e.key === 'Enter') {
-            const first = presets.find((preset) => matchesQuery(preset, query));
             if (first) onPreset(first.id);
           }
         }}
       />
       <p id="preset-count" class="help" aria-live="polite">
-        {query
-          ? `${matches} of ${presets.length} models match; Enter picks the first`
-          : `${presets.length} bundled models`}
+        {!query
+          ? `${presets.length} bundled models`
+          : first
+            ? `${matching.length} of ${presets.length} models match; Enter picks ${first.label}`
+            : `No bundled model matches "${query.trim()}": paste its config.json below`}
       </p>
       <label for="preset">Model</label>
       <select id="preset" data-testid="preset" value={presetId} onChange={(e) => onPreset(e.currentTarget.value)}>
@@ -69,7 +66,11 @@ export function PresetPicker({ presets, presetId, onPreset }: Props) {
           </optgroup>
         ))}
       </select>
-      {selected && <p class="source">Source: {selected.source}</p>}
+      {selected && (
+        <p class="source" data-testid="preset-source">
+          {selected.source}
+        </p>
+      )}
     </div>
   );
 }

@@ -126,8 +126,11 @@ export function LineChart({ id, title, xLabel, yLabel, series, limit, marker, fo
         )}
       </ul>
       <details class="chart-data">
-        <summary>Data</summary>
-        <div class="table-scroll">
+        <summary>
+          Data<span class="visually-hidden"> of {title}</span>
+        </summary>
+        {/* Scrolls on its own on a phone: focusable, so the keyboard can scroll it too. */}
+        <div class="table-scroll" tabIndex={0} role="region" aria-label={`${title}: data`}>
           <table class="figures compact" data-testid={`${id}-data`}>
             <thead>
               <tr>

@@ -100,6 +100,7 @@ export function TableView({ table, cellTestId, textColumns = [0], wideOnly = [],
             {hasDetails && (
               <button type="button" class="link-button" onClick={toggleAll} aria-pressed={allOpen ? 'true' : 'false'}>
                 {allOpen ? 'Hide formulas' : 'Show formulas'}
+                <span class="visually-hidden"> of {table.title}</span>
               </button>
             )}
           </div>

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// Searching the bundled presets. A word with a digit in it ("3", "3.1", "27b") matches a whole
+// name token, so that "gemma 3 27b" never finds gemma-2-27b ("3" is not "2", "7b" is not "27b");
+// a word of letters alone matches anywhere ("qwen" finds Qwen2.5).
+import type { Preset } from './presets';
+import { roundedCount } from '../ui/format';
+
+/** A name's tokens: split at punctuation, and a letter run ending in a digit also at that point (gemma3: gemma, 3). */
+export function nameTokens(text: string): string[] {
+  const tokens = new Set<string>();
+  for (const token of text.toLowerCase().split(/[^a-z0-9.]+/)) {
+    const trimmed = token.replace(/^\.+|\.+$/g, '');
+    if (!trimmed) continue;
+    tokens.add(trimmed);
+    for (const piece of trimmed.split(/(?<=[a-z])(?=\d)/)) tokens.add(piece);
+  }
+  return [...tokens];
+}
+
+/** `word` starts `token` and does not run on into more digits ("3" matches "3", "3.1" and "3b", not "30b"). */
+function tokenMatches(token: string, word: string): boolean {
+  return token.startsWith(word) && !/^\d/.test(token.slice(word.length));
+}
+
+export function matchesQuery(preset: Preset, query: string): boolean {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const haystack = `${preset.label} ${preset.family} ${preset.id} ${roundedCount(preset.total_params)}`.toLowerCase();
+  const tokens = nameTokens(haystack);
+  return words.every((word) =>
+    /\d/.test(word)
+      ? tokens.some((token) => tokenMatches(token, word.replace(/^[^a-z0-9]+|[^a-z0-9.]+$/g, '')))
+      : haystack.includes(word),
+  );
+}
