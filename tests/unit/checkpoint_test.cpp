@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fitcheck/checkpoint.hpp"
+#include "fitcheck/local.hpp"
 #include "fitcheck/quantization.hpp"
 #include "test_support.hpp"
 
@@ -279,6 +280,24 @@ TEST_CASE("GGUF header: architecture, hyperparameters, tensors and exact bytes")
   }
   CHECK(elements == s.total_parameters);
   CHECK(bytes == s.total_bytes);
+}
+
+TEST_CASE("GGUF header: key and value lengths, and the model llama.cpp would load from it") {
+  GgufWriter w = tiny_llama();
+  w.kv_u32("llama.attention.key_length", 48).kv_u32("llama.attention.value_length", 40);
+  const CheckpointSummary s = read_whole(w.bytes());
+  CHECK(s.hyperparameters.key_length == 48);
+  CHECK(s.hyperparameters.value_length == 40);
+  const LocalModel m = local_model_from_gguf(s);
+  REQUIRE(m.layers.size() == 2);  // block_count 2; blk.1 holds no tensors in this header
+  CHECK(m.input_bytes == 144000);
+  CHECK(m.output_bytes == 1024 + 144000);  // output_norm, and token_embd again: no output.weight
+  CHECK(m.layers[0].dense_bytes == 69632 + 107520 + 512);
+  CHECK(m.layers[0].expert_bytes == 278528);
+  CHECK(m.layers[0].kv_key_width == 2 * 48);  // head_count_kv x key_length
+  CHECK(m.layers[0].kv_value_width == 2 * 40);
+  CHECK(m.num_experts == 4);
+  CHECK(m.experts_per_token == 2);
 }
 
 TEST_CASE("GGUF header: same types add up; a per-layer array is a note; version 2 reads") {

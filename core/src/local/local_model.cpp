@@ -144,11 +144,14 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
   }
   out.hidden_size = *h.embedding_length;
   out.num_heads = *h.head_count;
-  out.head_dim = out.hidden_size / out.num_heads;
+  // llama.cpp's defaults (llama-model.cpp load_hparams): n_embd_head_k = key_length, else
+  // n_embd / n_head; n_embd_head_v = value_length, else the same.
+  out.head_dim = h.key_length.value_or(out.hidden_size / out.num_heads);
+  const std::int64_t value_dim = h.value_length.value_or(out.head_dim);
   const std::int64_t kv_heads = h.head_count_kv.value_or(out.num_heads);
   for (LocalLayer& layer : out.layers) {
     layer.kv_key_width = kv_heads * out.head_dim;
-    layer.kv_value_width = kv_heads * out.head_dim;
+    layer.kv_value_width = kv_heads * value_dim;
   }
   out.vocab_size = h.vocab_size.value_or(0);
   out.feed_forward = h.feed_forward_length.value_or(0);
@@ -163,8 +166,8 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
   const char* file_type = h.file_type ? gguf_file_type_name(*h.file_type) : "";
   out.weights = std::string("GGUF ") + (*file_type ? file_type : "(file type not stated)") + " (exact tensor bytes)";
   out.assumptions.push_back(
-      "KV widths from the GGUF header: head_count_kv x embedding_length / head_count (key_length, per-layer "
-      "head counts and sliding windows are not read)");
+      "KV widths from the GGUF header: head_count_kv x key_length (embedding_length / head_count when absent); "
+      "per-layer head counts and sliding windows are not read: every layer caches the whole context");
   return out;
 }
 
