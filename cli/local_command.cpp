@@ -26,7 +26,7 @@ constexpr const char* kLocalHelp =
     "  --cpu NAME             the CPU whose RAM bandwidth and FLOP/s run CPU layers (see 'fitcheck cpus')\n"
     "  --weights FMT          q4_k_m, q8_0, fp16, ... (config.json only; default: the config's own)\n"
     "  --context N            n_ctx over all slots (4096)      --parallel N   slots (1)\n"
-    "  --kv-dtype f16|q8_0|q4_0 (f16)   --flash-attention on|off (on)\n"
+    "  --kv-dtype f16|q8_0|q4_0 (f16)   --flash-attention on|off (on)   --kv-offload on|off (on; off = -nkvo)\n"
     "  --n-gpu-layers N       as -ngl (default: the most that fit)   --n-cpu-moe N   experts of the\n"
     "                         first N layers stay in RAM        --tensor-split A,B,...  shares per GPU\n"
     "  --backend cuda|metal|vulkan|rocm|sycl|cpu (default from the first GPU's vendor)\n"

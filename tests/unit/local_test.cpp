@@ -323,3 +323,101 @@ TEST_CASE("fitcheck local on the command line: JSON keys and the command") {
   CHECK(bad.exit_status == 2);
   CHECK(bad.err.find("--context") != std::string::npos);
 }
+
+TEST_CASE("local: each option's effect on the toy model, by hand") {
+  const LocalModel model = toy_model();
+  LocalRequest r = one_gpu("rtx-4090");
+  r.context = 1024;
+  r.n_gpu_layers = 5;
+  SUBCASE("--kv-offload off: the cache stays on the CPU, and the command says -nkvo") {
+    r.kv_offload = false;
+    const LocalEstimate e = estimate_local(model, r);
+    CHECK(e.placement.devices[0].kv_buffer_bytes == 0);
+    CHECK(e.placement.devices[1].kv_buffer_bytes == 4 * 2 * 1024 * 2048);  // 16 MiB
+    CHECK(e.llama_cpp_command.find(" -nkvo") != std::string::npos);
+  }
+  SUBCASE("--ubatch: the compute buffer follows the tokens of one ubatch") {
+    // The output layer's peak: (32000 + 2048) x T x 4 B: 66.5 MiB at T = 512, 33.25 MiB at T = 256.
+    CHECK(place_local(model, r, 5).devices[0].compute_buffer_bytes == 34048 * 512 * 4);
+    r.ubatch = 256;
+    CHECK(place_local(model, r, 5).devices[0].compute_buffer_bytes == 34048 * 256 * 4);
+    CHECK(estimate_local(model, r).llama_cpp_command.find(" -ub 256") != std::string::npos);
+  }
+  SUBCASE("--parallel: Ollama's num_ctx is per slot") {
+    r.context = 8192;
+    r.parallel = 4;
+    const LocalEstimate e = estimate_local(model, r);
+    CHECK(e.ollama_num_ctx == 2048);
+    CHECK(e.llama_cpp_command.find(" -c 8192 -np 4") != std::string::npos);
+  }
+  SUBCASE("--backend: device names and rates") {
+    r.backend = LocalBackend::vulkan;
+    r.prompt_len = 0;
+    r.gen_len = 1;
+    const LocalEstimate e = estimate_local(model, r);
+    CHECK(e.placement.devices[0].name == "Vulkan0");
+    const double bytes = 420.0 * kMiB + 0.5 * 4 * 4096;
+    CHECK(e.speed.generation_tokens_per_second == doctest::Approx(1.0 / (bytes / (1008e9 * 0.80) + 5 * 100e-6)));
+  }
+  SUBCASE("--prompt-len: matrix multiplies at 0.80 of the 4090's 165.2 TFLOP/s fp16 peak") {
+    r.prompt_len = 512;
+    // 2 x (4 x 50M + 10M) x 512 + causal attention 4 x 2048 x 4 layers x 512^2 / 2 = 219.33 GFLOP:
+    // 1.6596 ms, slower than reading 420 MiB once (0.49 ms).
+    const double flops = 2.0 * 210e6 * 512 + 4.0 * 2048 * 4 * 512.0 * 512.0 / 2;
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second == doctest::Approx(512 / (flops / (165.2e12 * 0.8))));
+  }
+  SUBCASE("--cpu: CPU layers read RAM at the CPU's bandwidth") {
+    r.gpus.clear();
+    r.backend = LocalBackend::cpu;
+    r.cpu = *find_cpu("ryzen-9-7950x");  // 2 channels of DDR5-5200: 83.2 GB/s
+    r.prompt_len = 0;
+    r.gen_len = 1;
+    const LocalEstimate e = estimate_local(model, r);
+    CHECK(e.placement.n_gpu_layers == 0);
+    CHECK(e.placement.devices.size() == 1);
+    const double bytes = 420.0 * kMiB + 0.5 * 4 * 4096;
+    CHECK(e.speed.generation_tokens_per_second == doctest::Approx(83.2e9 * 0.65 / bytes));
+  }
+  SUBCASE("a partial offload: the GPU's and the CPU's times add up; RAM weights cross PCIe for prompts") {
+    r.n_gpu_layers = 2;
+    r.cpu = *find_cpu("ryzen-9-7950x");
+    r.prompt_len = 0;
+    r.gen_len = 1;
+    const LocalEstimate e = estimate_local(model, r);
+    // GPU: 2 layers (200 MiB) and their KV; CPU: 2 layers and the output (220 MiB) and their KV.
+    const double gpu = (200.0 * kMiB + 0.5 * 2 * 4096) / (1008e9 * 0.90) + 2 * 80e-6;
+    const double cpu = (220.0 * kMiB + 0.5 * 2 * 4096) / (83.2e9 * 0.65);
+    CHECK(e.speed.generation_tokens_per_second == doctest::Approx(1.0 / (gpu + cpu)));
+    CHECK(e.speed.generation_time_share[1] == doctest::Approx(cpu / (gpu + cpu)));
+  }
+}
+
+TEST_CASE("local options: the prompt and the generated tokens fit one slot") {
+  const LocalOptions small = parse_local_options({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"context", "512"}});
+  CHECK(small.request.prompt_len == 256);  // the defaults 512 and 128 shrink to fit a 512-token slot
+  CHECK(small.request.gen_len == 128);
+  const LocalOptions slots =
+      parse_local_options({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"context", "8192"}, {"parallel", "4"}});
+  CHECK(slots.request.prompt_len == 512);
+  CHECK(slots.request.gen_len == 128);
+  try {
+    parse_local_options(
+        {{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"context", "1024"}, {"prompt_len", "1000"}, {"gen_len", "100"}});
+    FAIL("accepted");
+  } catch (const OptionError& error) {
+    CHECK(error.option() == "prompt_len");
+    CHECK(std::string(error.what()).find("one slot") != std::string::npos);
+  }
+}
+
+TEST_CASE("local: on Apple silicon the CPU's buffers share the unified memory with the GPU's") {
+  const LocalModel model = toy_model();
+  LocalRequest r;
+  r.gpus.push_back(*find_accelerator("m2-ultra"));
+  r.backend = LocalBackend::metal;
+  r.context = 256;
+  r.ram_bytes = std::int64_t{192} << 30;
+  const LocalPlacement p = place_local(model, r, 5);
+  CHECK(p.devices[0].name == "Metal");
+  CHECK(p.devices[1].limit_bytes == r.ram_bytes - p.devices[0].total_bytes());
+}

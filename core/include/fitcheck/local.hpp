@@ -79,6 +79,7 @@ struct LocalRequest {
   std::int64_t parallel = 1;    // slots (-np, Ollama's OLLAMA_NUM_PARALLEL); each gets context / parallel
   LocalKvType kv_type = LocalKvType::f16;
   bool flash_attention = true;
+  bool kv_offload = true;  // false: -nkvo, every layer's KV cache (and its attention) stays on the CPU
   std::optional<std::int64_t> n_gpu_layers;  // absent: the most that fit
   std::int64_t n_cpu_moe = 0;                // experts of the first N layers stay in RAM
   std::vector<double> tensor_split;          // empty: split by each GPU's free memory
@@ -139,7 +140,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
 
 // The options of `fitcheck local` as key/value pairs (CLI flags with '_' for '-'): gpu (comma list,
 // one entry per device, "custom" with the custom_gpu_* keys), ram_gib, cpu, weights, weight_bits,
-// group_size, context, parallel, kv_dtype, flash_attention (on|off), n_gpu_layers, n_cpu_moe,
+// group_size, context, parallel, kv_dtype, flash_attention (on|off), kv_offload (on|off), n_gpu_layers, n_cpu_moe,
 // tensor_split, backend, ubatch, prompt_len, gen_len. Throws OptionError naming the option.
 struct LocalOptions {
   LocalRequest request;

@@ -158,10 +158,12 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     experts.weight_bytes_per_token += static_cast<double>(layer.expert_bytes) * touched;
     experts.weight_bytes_resident += static_cast<double>(layer.expert_bytes);
     experts.flops_per_token += 2.0 * static_cast<double>(layer.expert_parameters) * touched;
-    home.layer_cells.push_back(local_layer_cells(layer, request, p.kv_size));
-    home.layer_cell_bytes.push_back(static_cast<double>(local_layer_kv_bytes(layer, request.kv_type, 1)));
+    // The cache is read where it lives (the CPU with -nkvo), and attention runs there.
+    DeviceWork& cache = request.kv_offload ? home : work[n_gpus];
+    cache.layer_cells.push_back(local_layer_cells(layer, request, p.kv_size));
+    cache.layer_cell_bytes.push_back(static_cast<double>(local_layer_kv_bytes(layer, request.kv_type, 1)));
     // QK^T and PV: 2 x 2 x n_head x head_dim FLOPs per token per cached position.
-    home.attention_flops_per_token_per_position += 4.0 * attention_width;
+    cache.attention_flops_per_token_per_position += 4.0 * attention_width;
   }
   DeviceWork& output = work[index_of(p.output_device)];
   output.layers += 1;
@@ -301,6 +303,10 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
     e.assumptions.push_back(
         "several GPUs with every layer offloaded: llama.cpp's pipeline parallelism (4 copies of the graph inputs) "
         "adds a little to each compute buffer that is not counted");
+  if (gpus && !request.kv_offload)
+    e.assumptions.push_back(
+        "-nkvo: the KV cache and the attention over it on the CPU; its compute buffers are estimates (KQ moves to "
+        "the host buffer)");
   if (gpus && e.placement.n_gpu_layers <= n_layer && request.backend != LocalBackend::metal)
     e.assumptions.push_back(
         "partial offload: the GPU compute buffer may grow by the largest weight copied for the op offload; not "
@@ -319,6 +325,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   command +=
       std::string(" -ctk ") + local_kv_type_name(request.kv_type) + " -ctv " + local_kv_type_name(request.kv_type);
   command += std::string(" -fa ") + (request.flash_attention ? "on" : "off");
+  if (!request.kv_offload) command += " -nkvo";
   e.llama_cpp_command = command;
   e.ollama_num_gpu = e.placement.n_gpu_layers;
   e.ollama_num_ctx = request.context / request.parallel;

@@ -147,7 +147,8 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
     home.layers += 1;
     (il < request.n_cpu_moe ? cpu : home).model_buffer_bytes += layer.expert_bytes;
     // The KV of a layer lives on the layer's device (llama-kv-cache.cpp: dev = offload ? dev_layer(il) : cpu).
-    home.kv_buffer_bytes += local_layer_kv_bytes(layer, request.kv_type, local_layer_cells(layer, request, p.kv_size));
+    (request.kv_offload ? home : cpu).kv_buffer_bytes +=
+        local_layer_kv_bytes(layer, request.kv_type, local_layer_cells(layer, request, p.kv_size));
   }
   LocalDeviceUse& out = use_of(p.output_device);
   out.model_buffer_bytes += model.output_bytes;
@@ -171,13 +172,25 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   const std::int64_t ffn_peak =
       mask_device + 2 * hidden + 2 * ffn_width * tokens * kF32 + model.num_experts * tokens * kF32;  // router logits
   const std::int64_t output_peak = (model.vocab_size + model.hidden_size) * tokens * kF32;
+  // Without KV offload the attention over the cache runs on the CPU, beside the cache.
+  const bool any_layers_on_gpu =
+      std::any_of(p.devices.begin(), p.devices.end() - 1, [](const LocalDeviceUse& d) { return d.layers > 0; });
   for (LocalDeviceUse& d : p.devices) {
-    std::int64_t peak = d.layers > 0 ? std::max(attention_peak, ffn_peak) : 0;
+    const bool is_cpu = &d == &cpu;
+    std::int64_t peak = 0;
+    if (d.layers > 0) peak = request.kv_offload || is_cpu ? std::max(attention_peak, ffn_peak) : ffn_peak;
+    if (is_cpu && !request.kv_offload && any_layers_on_gpu) peak = std::max(peak, attention_peak);
     if (d.holds_output) peak = std::max(peak, output_peak);
     d.compute_buffer_bytes = peak;
   }
   cpu.compute_buffer_bytes = std::max(cpu.compute_buffer_bytes, hidden + mask_host);
 
+  // Apple silicon: the GPU's buffers and the CPU's come out of one unified memory.
+  if (n_devices > 0 && request.gpus[0].unified_memory && request.ram_bytes > 0) {
+    std::int64_t gpu_bytes = 0;
+    for (std::size_t i = 0; i < n_devices; ++i) gpu_bytes += p.devices[i].total_bytes();
+    cpu.limit_bytes = std::max<std::int64_t>(1, request.ram_bytes - gpu_bytes);
+  }
   p.fits = std::all_of(p.devices.begin(), p.devices.end(), [](const LocalDeviceUse& d) { return d.fits(); });
   return p;
 }

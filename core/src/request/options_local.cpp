@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // `fitcheck local` options into a LocalRequest; every refusal names its option.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -63,6 +64,15 @@ LocalOptions parse_local_options(const OptionList& options) {
       throw OptionError("flash_attention",
                         "option 'flash_attention' must be on or off, got '" + detail::printable(*fa) + "'");
   }
+  if (const auto offload = reader.text("kv_offload")) {
+    if (*offload == "on" || *offload == "true" || *offload == "1")
+      r.kv_offload = true;
+    else if (*offload == "off" || *offload == "false" || *offload == "0")
+      r.kv_offload = false;
+    else
+      throw OptionError("kv_offload",
+                        "option 'kv_offload' must be on or off, got '" + detail::printable(*offload) + "'");
+  }
   if (reader.text("n_gpu_layers")) r.n_gpu_layers = reader.count("n_gpu_layers", 0, 0, 100000);
   r.n_cpu_moe = reader.count("n_cpu_moe", 0, 0, 100000);
   if (const auto split = reader.text("tensor_split")) {
@@ -93,8 +103,24 @@ LocalOptions parse_local_options(const OptionList& options) {
   if (r.backend != LocalBackend::cpu && r.gpus.empty())
     throw OptionError("gpu", "option 'gpu' is required with --backend " + std::string(local_backend_name(r.backend)));
   r.ubatch = reader.count("ubatch", 512, 1, 1 << 16);
-  r.prompt_len = reader.count("prompt_len", 512, 0, std::int64_t{1} << 24);
-  r.gen_len = reader.count("gen_len", 128, 1, std::int64_t{1} << 24);
+  // A slot holds the prompt and the generated tokens; the defaults (512 and 128) shrink to fit it.
+  const std::int64_t slot = r.context / r.parallel;
+  const bool prompt_given = reader.text("prompt_len").has_value();
+  const bool gen_given = reader.text("gen_len").has_value();
+  r.prompt_len = reader.count("prompt_len", std::min<std::int64_t>(512, slot / 2), 0, std::int64_t{1} << 24);
+  r.gen_len = reader.count("gen_len", std::max<std::int64_t>(1, std::min<std::int64_t>(128, slot - r.prompt_len)), 1,
+                           std::int64_t{1} << 24);
+  if (r.prompt_len + r.gen_len > slot)
+    throw OptionError(prompt_given ? "prompt_len"
+                      : gen_given  ? "gen_len"
+                                   : "context",
+                      "option '" +
+                          std::string(prompt_given ? "prompt_len"
+                                      : gen_given  ? "gen_len"
+                                                   : "context") +
+                          "': the prompt and the generated tokens (" + std::to_string(r.prompt_len) + " + " +
+                          std::to_string(r.gen_len) + ") must fit in one slot of the context (" + std::to_string(slot) +
+                          " tokens: --context / --parallel)");
   reader.finish();
   return out;
 }
