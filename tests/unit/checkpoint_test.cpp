@@ -685,6 +685,30 @@ TEST_CASE("checkpoint_read_json: a page's growing slices end in the report") {
   CHECK_THROWS_AS(checkpoint_read_json(as_bytes(config), config.size()), CheckpointError);
 }
 
+TEST_CASE("fitcheck local reads a GGUF's header: every buffer from its tensors") {
+  const TempDir directory;
+  const std::string gguf = directory.file("tiny.gguf");
+  write_file(gguf, tiny_llama().bytes() + std::string(4096, '\0'));
+  const auto result =
+      test::run_cli("local '" + gguf + "' --gpu rtx-4090 --ram-gib 16 --context 256 --n-gpu-layers 3 --json");
+  REQUIRE(result.exit_status == 0);
+  const auto report = nlohmann::json::parse(result.out);
+  CHECK(report["n_layers"] == 3);  // block_count 2, and the output layer
+  const auto& gpu = report["devices"][0];
+  const auto& cpu = report["devices"][1];
+  CHECK(gpu["name"] == "CUDA0");
+  // blk.0: 69632 + 107520 + 512 + 278528 B; the output layer: output_norm 1024 B and token_embd's
+  // 144000 B again (no output.weight). The CPU keeps token_embd.
+  CHECK(gpu["model_buffer_bytes"] == 69632 + 107520 + 512 + 278528 + 1024 + 144000);
+  CHECK(cpu["model_buffer_bytes"] == 144000);
+  // 2 layers x (K + V) x 256 cells x 2 KV heads x 32 (256 / 8 heads) x 2 B.
+  CHECK(gpu["kv_buffer_bytes"] == 2 * 2 * 256 * 64 * 2);
+  CHECK(report["llama_cpp_command"].get<std::string>().find("-m " + gguf + " -ngl 3") != std::string::npos);
+  const auto refused = test::run_cli("local '" + gguf + "' --gpu rtx-4090 --ram-gib 16 --weights q8_0");
+  CHECK(refused.exit_status == 2);
+  CHECK(refused.err.find("--weights") != std::string::npos);
+}
+
 TEST_CASE("fitcheck params reads a GGUF, a safetensors file and an index from disk") {
   const TempDir directory;
   const std::string gguf = directory.file("tiny.gguf");
