@@ -287,6 +287,9 @@ TEST_CASE("local options: every refusal names its option") {
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"flash_attention", "maybe"}}, "flash_attention");
   refused({{"gpu", "rtx-4090,rtx-4090"}, {"ram_gib", "32"}, {"tensor_split", "1"}}, "tensor_split");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"backend", "opencl"}}, "backend");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"tensor_split", std::string("1\0x", 3)}}, "tensor_split");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"kv_offload", "sometimes"}}, "kv_offload");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"parallel", "0"}}, "parallel");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"n_gpu_layers", "-1"}}, "n_gpu_layers");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"n_cpu_moe", "x"}}, "n_cpu_moe");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"cpu", "no-such-cpu"}}, "cpu");

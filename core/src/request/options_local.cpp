@@ -79,7 +79,7 @@ LocalOptions parse_local_options(const OptionList& options) {
     for (const std::string& item : split_option_list(*split)) {
       char* end = nullptr;
       const double share = std::strtod(item.c_str(), &end);
-      if (end == item.c_str() || *end != '\0' || !std::isfinite(share) || share < 0)
+      if (end == item.c_str() || end != item.c_str() + item.size() || !std::isfinite(share) || share < 0)
         throw OptionError("tensor_split",
                           "option 'tensor_split': shares are numbers 0 or more, got '" + detail::printable(item) + "'");
       r.tensor_split.push_back(share);
