@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "args.hpp"
 #include "checkpoint_command.hpp"
 #include "fitcheck/config.hpp"
@@ -38,29 +40,32 @@ std::string mib(std::int64_t bytes) {
   return text;
 }
 
-void print_local(const LocalModel& model, const LocalEstimate& e) {
-  const LocalPlacement& p = e.placement;
-  print("weights: %s\n", model.weights);
-  print("offloaded %lld/%lld layers to the GPU(s); kv cells %lld%s\n", static_cast<long long>(p.n_gpu_layers),
-        static_cast<long long>(p.n_layers), static_cast<long long>(p.kv_size),
-        p.fits ? "" : "  (DOES NOT FIT: see the devices over their limit)");
+void print_local(const nlohmann::json& r) {
+  print("weights: %s\n", r["weights"].get<std::string>());
+  print("offloaded %lld/%lld layers to the GPU(s); kv cells %lld%s\n", r["n_gpu_layers"].get<long long>(),
+        r["n_layers"].get<long long>(), r["kv_size"].get<long long>(),
+        r["fits"].get<bool>() ? "" : "  (DOES NOT FIT: see the devices over their limit)");
   print("\n%-10s %8s %14s %14s %14s %14s %14s\n", "device", "layers", "model MiB", "KV MiB", "compute MiB", "total MiB",
         "limit MiB");
-  for (const LocalDeviceUse& d : p.devices)
-    print("%-10s %8lld %14s %14s %14s %14s %14s%s\n", d.name, static_cast<long long>(d.layers),
-          mib(d.model_buffer_bytes), mib(d.kv_buffer_bytes), mib(d.compute_buffer_bytes), mib(d.total_bytes()),
-          d.limit_bytes > 0 ? mib(d.limit_bytes) : std::string("-"), d.fits() ? "" : "  over");
-  char speed[160];
+  for (const auto& d : r["devices"]) {
+    const auto limit = d["limit_bytes"].get<std::int64_t>();
+    print("%-10s %8lld %14s %14s %14s %14s %14s%s\n", d["name"].get<std::string>(), d["layers"].get<long long>(),
+          mib(d["model_buffer_bytes"].get<std::int64_t>()), mib(d["kv_buffer_bytes"].get<std::int64_t>()),
+          mib(d["compute_buffer_bytes"].get<std::int64_t>()), mib(d["total_bytes"].get<std::int64_t>()),
+          limit > 0 ? mib(limit) : std::string("-"), d["fits"].get<bool>() ? "" : "  over");
+  }
+  char speed[200];
   std::snprintf(speed, sizeof speed,
                 "\nprompt: %.1f tokens/s   generation: %.1f tokens/s (empty context %.1f, full %.1f)\n",
-                e.speed.prompt_tokens_per_second, e.speed.generation_tokens_per_second,
-                e.speed.generation_tokens_per_second_empty, e.speed.generation_tokens_per_second_full);
+                r["prompt_tokens_per_second"].get<double>(), r["generation_tokens_per_second"].get<double>(),
+                r["generation_tokens_per_second_empty_context"].get<double>(),
+                r["generation_tokens_per_second_full_context"].get<double>());
   print("%s", std::string(speed));
-  print("\nllama.cpp: %s\n", e.llama_cpp_command);
-  print("ollama:    num_gpu %lld, num_ctx %lld\n", static_cast<long long>(e.ollama_num_gpu),
-        static_cast<long long>(e.ollama_num_ctx));
+  print("\nllama.cpp: %s\n", r["llama_cpp_command"].get<std::string>());
+  print("ollama:    num_gpu %lld, num_ctx %lld\n", r["ollama_parameters"]["num_gpu"].get<long long>(),
+        r["ollama_parameters"]["num_ctx"].get<long long>());
   print("\nassumptions:\n");
-  for (const std::string& line : e.assumptions) print("  - %s\n", line);
+  for (const auto& line : r["assumptions"]) print("  - %s\n", line.get<std::string>());
 }
 
 }  // namespace
@@ -72,39 +77,29 @@ int run_local(const std::vector<std::string>& args) {
       put(kLocalHelp, stdout);
       return 0;
     }
-    LocalOptions options = parse_local_options(parsed.options);
-    LocalModel model;
     const auto format = checkpoint_format_of(parsed.path);
-    if (format == CheckpointFormat::gguf) {
-      if (options.weights)
-        throw OptionError("weights", "option 'weights': a GGUF file states its own tensor types; drop --weights");
-      model = local_model_from_gguf(read_checkpoint_header(parsed.path, *format));
-    } else if (format) {
+    if (format && *format != CheckpointFormat::gguf)
       throw std::invalid_argument("local reads a config.json or a .gguf file; '" + parsed.path +
                                   "' is a safetensors file (give its config.json and --weights)");
+    std::string report;
+    if (format) {
+      LocalOptions options = parse_local_options(parsed.options);
+      if (options.weights)
+        throw OptionError("weights", "option 'weights': a GGUF file states its own tensor types; drop --weights");
+      const LocalModel model = local_model_from_gguf(read_checkpoint_header(parsed.path, *format));
+      options.request.model_path = parsed.path;
+      report = local_report_json(model, estimate_local(model, options.request));
     } else {
-      const ModelDescription description = parse_hf_config(read_input(parsed.path));
-      if (options.weights) {
-        model = local_model_from_config(description, *options.weights, options.weight_options);
-      } else {
-        const NativeWeightFormat native = native_weight_format(description);
-        model = local_model_from_config(description, native.format, native.options);
-      }
-    }
-    // llama-server loads a GGUF: a config.json's command names the file its conversion would make.
-    options.request.model_path = parsed.path;
-    if (format != CheckpointFormat::gguf) {
+      // llama-server loads a GGUF: a config.json's command names the file its conversion would make.
       std::string stem = parsed.path.substr(parsed.path.find_last_of('/') + 1);
       if (stem.size() > 5 && stem.ends_with(".json")) stem.resize(stem.size() - 5);
       if (stem == "config" || stem == "-" || stem.empty()) stem = "model";
-      const char* id = options.weights ? weight_format_info(*options.weights).id : "model";
-      options.request.model_path = stem + "-" + id + ".gguf";
+      report = local_report_json(read_input(parsed.path), parsed.options, stem);
     }
-    const LocalEstimate estimate = estimate_local(model, options.request);
     if (parsed.json)
-      print("%s\n", local_report_json(model, estimate));
+      print("%s\n", report);
     else
-      print_local(model, estimate);
+      print_local(nlohmann::json::parse(report));
     return 0;
   } catch (const OptionError& error) {
     put(option_error_line(error), stderr);

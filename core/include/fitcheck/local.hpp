@@ -154,4 +154,11 @@ LocalOptions parse_local_options(const OptionList& options);
 // llama_cpp_command, ollama_parameters {num_gpu, num_ctx}, assumptions (docs/local.md).
 std::string local_report_json(const LocalModel& model, const LocalEstimate& estimate);
 
+// The whole report from a config.json's text and the options (the page's call, and the CLI's for a
+// config): the weights option or the config's own format, the GGUF file llama-server would load
+// named "<model_name>-<weights>.gguf" in the command. Throws ConfigError / OptionError naming the
+// field or option.
+std::string local_report_json(std::string_view config_json_text, const OptionList& options,
+                              std::string_view model_name = "model");
+
 }  // namespace fitcheck

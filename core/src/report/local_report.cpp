@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The local inference report as JSON (keys in docs/local.md); it serializes and computes nothing.
+#include "fitcheck/config.hpp"
 #include "fitcheck/local.hpp"
 #include "support/json_writer.hpp"
 
@@ -45,6 +46,24 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
   out.field("assumptions", e.assumptions);
   out.end_object();
   return out.take();
+}
+
+std::string local_report_json(std::string_view config_json_text, const OptionList& options,
+                              std::string_view model_name) {
+  LocalOptions parsed = parse_local_options(options);
+  const ModelDescription description = parse_hf_config(config_json_text);
+  WeightFormat format = WeightFormat::bf16;
+  WeightFormatOptions format_options = parsed.weight_options;
+  if (parsed.weights) {
+    format = *parsed.weights;
+  } else {
+    const NativeWeightFormat native = native_weight_format(description);
+    format = native.format;
+    format_options = native.options;
+  }
+  const LocalModel model = local_model_from_config(description, format, format_options);
+  parsed.request.model_path = std::string(model_name) + "-" + weight_format_info(format).id + ".gguf";
+  return local_report_json(model, estimate_local(model, parsed.request));
 }
 
 }  // namespace fitcheck
