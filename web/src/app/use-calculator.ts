@@ -19,6 +19,7 @@ import { useUrlState, type UrlState } from '../url/use-url-state';
 import { defaultInputs, type Inputs, type Mode } from './inputs';
 import { pageNotes } from './page-notes';
 import { useEmbedHeight } from './use-embed-height';
+import { useLocalTab, type LocalTab } from '../local/use-local-tab';
 
 export interface CalculatorOptions {
   embed: boolean;
@@ -44,6 +45,7 @@ export interface CalculatorState {
   inference: InferenceTab;
   training: TrainingTab;
   plan: PlanTab;
+  local: LocalTab;
   weightFormats: WeightFormats;
   /** What "Pin to compare" would keep now. */
   current?: Snapshot;
@@ -87,6 +89,7 @@ export function useCalculator({ embed, persist, initialPreset, initialMode }: Ca
     inputs.trainingPlan,
     mode === 'plan',
   );
+  const local = useLocalTab(Boolean(restored && params), configText, inputs.local, mode === 'local');
   const weightFormats = useWeightFormats(core, configText, workload, formats, params, unit);
   const openLink = useCurrentLink(url.link, embed);
 
@@ -97,13 +100,15 @@ export function useCalculator({ embed, persist, initialPreset, initialMode }: Ca
     update: (patch) => url.setInputs((previous) => ({ ...previous, ...patch })),
     gpus,
     formats,
-    loadError: coreLoadError ?? (mode === 'training' ? training.loadError : undefined),
+    loadError:
+      coreLoadError ?? (mode === 'training' ? training.loadError : mode === 'local' ? local.loadError : undefined),
     loading: !core || !restored || (mode === 'training' && !training.core),
     model,
     detailsReady,
     inference,
     training,
     plan,
+    local,
     weightFormats,
     current,
     notes: pageNotes(mode, params, inference.state.report, training.report),

@@ -78,7 +78,7 @@ function Calculator({ embed = false, compact = embed, persist = true, initialPre
         onUnit={(next) => update({ unit: next })}
         copyLink={persist ? url.link : undefined}
         openLink={embed ? openLink : undefined}
-        onPin={current && mode !== 'plan' ? () => setPinned(current) : undefined}
+        onPin={current && mode !== 'plan' && mode !== 'local' ? () => setPinned(current) : undefined}
         pinned={Boolean(pinned)}
       />
       {url.problem && (

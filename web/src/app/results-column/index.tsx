@@ -6,6 +6,7 @@ import type { Snapshot } from '../../compare/snapshot';
 import { ComparePanel } from '../../compare/lazy';
 import { ExportSection } from '../../export/lazy';
 import { InferenceResults } from '../../inference/inference-results';
+import { LocalResults } from '../../local/lazy';
 import { ParameterTable } from '../../model/parameter-table';
 import { WeightMemory } from '../../model/weight-memory';
 import { PlanResults, TrainingPlanResults } from '../../plan/lazy';
@@ -32,6 +33,7 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
     inference,
     training,
     plan,
+    local,
     weightFormats,
     current,
     notes,
@@ -84,6 +86,12 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
         />
       )}
       {mode === 'training' && training.report && <TrainingPanel report={training.report} unit={unit} />}
+      {mode === 'local' && local.error && params && (
+        <p class="muted" data-testid="local-blocked">
+          The placement appears once the settings are valid: {local.error.message}
+        </p>
+      )}
+      {mode === 'local' && local.report && <LocalResults report={local.report} unit={unit} />}
       {mode === 'training' && <ClassicCalculator />}
       {mode === 'plan' &&
         params &&
@@ -92,7 +100,7 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
         ) : (
           <PlanResults state={plan.serving} unit={unit} onLoad={onLoadPlan} />
         ))}
-      {pinned && mode !== 'plan' && (
+      {pinned && mode !== 'plan' && mode !== 'local' && (
         <ComparePanel
           pinned={pinned}
           current={inference.state.pending && mode === 'inference' ? undefined : current}
