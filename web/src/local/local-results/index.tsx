@@ -16,28 +16,40 @@ export function LocalResults({ report, unit }: { report: LocalReport; unit: Byte
       <p data-testid="local-summary" class={report.fits ? 'verdict fits' : 'verdict'}>
         {`Offloaded ${report.n_gpu_layers}/${report.n_layers} layers to the GPU${report.fits ? '' : ' (does not fit)'}`}
       </p>
-      <table data-testid="local-devices">
+      <table class="figures" data-testid="local-devices">
         <thead>
           <tr>
             <th scope="col">Device</th>
-            <th scope="col">Layers</th>
-            <th scope="col">Model</th>
-            <th scope="col">KV cache</th>
-            <th scope="col">Compute</th>
-            <th scope="col">Total</th>
-            <th scope="col">Limit</th>
+            <th scope="col" class="number">
+              Layers
+            </th>
+            <th scope="col" class="number">
+              Model
+            </th>
+            <th scope="col" class="number">
+              KV cache
+            </th>
+            <th scope="col" class="number">
+              Compute
+            </th>
+            <th scope="col" class="number">
+              Total
+            </th>
+            <th scope="col" class="number">
+              Limit
+            </th>
           </tr>
         </thead>
         <tbody>
           {report.devices.map((device) => (
             <tr key={device.name} class={device.fits ? '' : 'over'}>
               <th scope="row">{device.name}</th>
-              <td>{device.layers}</td>
-              <td>{bytes(device.model_buffer_bytes, unit)}</td>
-              <td>{bytes(device.kv_buffer_bytes, unit)}</td>
-              <td>{bytes(device.compute_buffer_bytes, unit)}</td>
-              <td>{bytes(device.total_bytes, unit)}</td>
-              <td>{device.limit_bytes > 0 ? bytes(device.limit_bytes, unit) : '-'}</td>
+              <td class="number">{device.layers}</td>
+              <td class="number">{bytes(device.model_buffer_bytes, unit)}</td>
+              <td class="number">{bytes(device.kv_buffer_bytes, unit)}</td>
+              <td class="number">{bytes(device.compute_buffer_bytes, unit)}</td>
+              <td class="number">{bytes(device.total_bytes, unit)}</td>
+              <td class="number">{device.limit_bytes > 0 ? bytes(device.limit_bytes, unit) : '-'}</td>
             </tr>
           ))}
         </tbody>
