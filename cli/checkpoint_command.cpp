@@ -142,14 +142,18 @@ std::optional<CheckpointFormat> checkpoint_format_of(const std::string& path) {
   return std::nullopt;
 }
 
+CheckpointSummary read_checkpoint_header(const std::string& path, CheckpointFormat format) {
+  File file(path);
+  return format == CheckpointFormat::gguf ? read_header(file, parse_gguf_header)
+                                          : read_header(file, parse_safetensors_header);
+}
+
 int run_params_checkpoint(const std::string& path, CheckpointFormat format, bool json) {
   CheckpointSummary summary;
   if (format == CheckpointFormat::safetensors_index) {
     summary = parse_safetensors_index(read_input(path));
   } else {
-    File file(path);
-    summary = format == CheckpointFormat::gguf ? read_header(file, parse_gguf_header)
-                                               : read_header(file, parse_safetensors_header);
+    summary = read_checkpoint_header(path, format);
   }
   if (json)
     print("%s\n", checkpoint_report_json(summary));

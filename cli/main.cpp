@@ -13,6 +13,7 @@
 #include "fitcheck/report.hpp"
 #include "format.hpp"
 #include "infer_command.hpp"
+#include "local_command.hpp"
 #include "plan_training_command.hpp"
 #include "read_input.hpp"
 #include "serve_sim_command.hpp"
@@ -48,6 +49,13 @@ constexpr const char* usage_text =
     "  serve-sim CONFIG.json [options]  continuous-batching simulation under load: throughput, TTFT\n"
     "      and TPOT percentiles (--gpu NAME --prompt-len N --gen-len N --concurrency N | --arrival-rate R;\n"
     "      fitcheck serve-sim --help)\n"
+    "  local MODEL --ram-gib N [options]  llama.cpp / Ollama on one machine: layers per GPU (-ngl,\n"
+    "      --tensor-split, --n-cpu-moe), model/KV/compute buffers per device, the most layers that fit,\n"
+    "      prompt and generation tokens/s; MODEL a config.json or .gguf (fitcheck local --help):\n"
+    "      --gpu NAME[,NAME...] --cpu NAME --weights FMT --context N --kv-dtype f16|q8_0|q4_0\n"
+    "      --flash-attention on|off --kv-offload on|off --n-gpu-layers N --n-cpu-moe N --tensor-split A,B\n"
+    "      --backend cuda|metal|vulkan|rocm|sycl|cpu --parallel N\n"
+    "      --ubatch N --prompt-len N --gen-len N --json\n"
     "  transformer-mem [flags]       the classic transformer_mem.py report, same flags and numbers\n"
     "  gpus [--json]                 the accelerator catalog\n"
     "  cpus [--json]                 CPUs and their RAM (peak bandwidth and FLOP/s) for CPU inference\n"
@@ -178,6 +186,7 @@ int main(int argc, char** argv) {
     }
     if (command == "plan") return cli::run_plan_modes(args);
     if (command == "serve-sim") return cli::run_serve_sim(args);
+    if (command == "local") return cli::run_local(args);
     if (command == "gpus") return cli::run_gpus(args);
     if (command == "cpus") return cli::run_cpus(args);
     if (command == "formats") return cli::run_formats(args);

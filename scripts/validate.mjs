@@ -36,6 +36,7 @@ const categories = {
   serve_throughput: { tolerance: 0.25, what: 'serving output tokens/s' },
   local_prompt: { tolerance: 0.25, what: 'local prompt processing tokens/s' },
   local_generation: { tolerance: 0.25, what: 'local generation tokens/s' },
+  local_memory: { tolerance: 0.05, what: 'llama.cpp buffer per device (load log MiB)' },
   serve_memory: { tolerance: 0.1, what: 'inference memory (weights)' },
 };
 
@@ -60,6 +61,28 @@ function runCommand(command) {
 
 const number = (value) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
+// Local comparisons (`fitcheck local` reports): llama-bench speeds and load-log buffers per device.
+// Buffers are measured.<DEVICE>_<model|kv|compute>_buffer_mib as the log prints them (CUDA_Host is CPU).
+function localComparisons(row, report, add) {
+  const m = row.measured;
+  const prompt = m.pp512_tokens_per_second ?? m.prompt_eval_tokens_per_second;
+  const generation = m.tg128_tokens_per_second ?? m.tg512_tokens_per_second ?? m.eval_tokens_per_second;
+  add(
+    'local_prompt',
+    m.pp512_tokens_per_second !== undefined ? 'pp512_tokens_per_second' : 'prompt_eval_tokens_per_second',
+    prompt,
+    report.prompt_tokens_per_second,
+  );
+  add('local_generation', 'generation_tokens_per_second', generation, report.generation_tokens_per_second);
+  for (const [key, mib] of Object.entries(m)) {
+    const match = /^(.+)_(model|kv|compute)_buffer_mib$/.exec(key);
+    if (!match) continue;
+    const device = report.devices.find((d) => d.name === match[1]);
+    if (!device) throw new Error(`${row.id}: fitcheck reports no device ${match[1]}`);
+    add('local_memory', `${match[1]} ${match[2]} buffer MiB`, mib, device[`${match[2]}_buffer_bytes`] / 2 ** 20);
+  }
+}
+
 // Serving comparisons: each published quantity beside the figure of fitcheck's infer report.
 function servingComparisons(row, report) {
   const m = row.measured;
@@ -69,6 +92,10 @@ function servingComparisons(row, report) {
     if (number(measured) !== undefined && number(predicted) !== undefined && measured > 0)
       out.push({ category, quantity, measured, predicted });
   };
+  if (Array.isArray(report.devices) && report.llama_cpp_command !== undefined) {
+    localComparisons(row, report, add);
+    return out;
+  }
   if (latency) {
     const genLen = latency.gen_len;
     const tpotMs = genLen > 0 ? (latency.decode_total_seconds / genLen) * 1e3 : undefined;

@@ -6,6 +6,7 @@ Module['planReport'] = function (configText, options) { return fitcheckCall(3, c
 Module['trainingPlanReport'] = function (configText, options) { return fitcheckCall(4, configText, options); };
 Module['transformerMemReport'] = function (options) { return fitcheckCall(5, '', options); };
 Module['servingReport'] = function (configText, options) { return fitcheckCall(12, configText, options); };
+Module['localReport'] = function (configText, options) { return fitcheckCall(13, configText, options); };
 Module['configFields'] = function () { return fitcheckCall(9); };
 // bytes: the first bytes of a GGUF, safetensors or index file; fileSizeBytes: File.size. Answers the
 // report, or {complete: false, bytes_needed, needed_for}: slice that many bytes and call again.

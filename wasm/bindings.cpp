@@ -15,6 +15,7 @@
 
 #include "fitcheck/checkpoint.hpp"
 #include "fitcheck/config.hpp"
+#include "fitcheck/local.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/planner.hpp"
 #include "fitcheck/report.hpp"
@@ -38,6 +39,7 @@ enum class Call : std::int32_t {
   max_input_bytes = 10,
   checkpoint_report = 11,
   serving_report = 12,
+  local_report = 13,
 };
 
 // The answer's status word (wasm/api.js): the report, or an error with or without the field it names.
@@ -101,6 +103,8 @@ std::string report(Call call, const Text* texts, std::uint32_t count) {
       return fitcheck::transformer_mem_report_json(options);
     case Call::serving_report:
       return fitcheck::serving_report_json(config, options);
+    case Call::local_report:
+      return fitcheck::local_report_json(config, options);
     case Call::config_fields:
       return fitcheck::config_fields_json();
     case Call::checkpoint_report: {

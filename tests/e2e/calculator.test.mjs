@@ -189,10 +189,12 @@ test('the tabs keep their own inputs, and arrow keys move between them', async (
   await page.getByTestId('train-verdict').waitFor();
   assert.equal(await page.getByTestId('verdict').count(), 0);
   assert.equal(await text(page, 'total-params'), '8,030,261,248');
-  // Arrow keys move between the tabs: Training -> Plan -> Inference.
+  // Arrow keys move between the tabs: Training -> Plan -> Local -> Inference.
   await page.getByTestId('tab-training').focus();
   await page.keyboard.press('ArrowRight');
   await page.getByTestId('plan-results').waitFor();
+  await page.keyboard.press('ArrowRight');
+  await page.getByTestId('local-results').waitFor();
   await page.keyboard.press('ArrowRight');
   await page.getByTestId('verdict').waitFor();
   assertLocalOnly(log, origin());

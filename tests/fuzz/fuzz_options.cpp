@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Option parsing: every line "key=value" of the input becomes one option. For the inference and
-// (when built) the training options: either an OptionError naming the option, or a workload
+// Option parsing: every line "key=value" of the input becomes one option. For the inference, the
+// local and (when built) the training options: either an OptionError naming the option, or a workload
 // inside the documented ranges; a value holding a NUL byte is never accepted.
 #include <cstddef>
 #include <cstdint>
 
+#include "fitcheck/local.hpp"
 #include "fitcheck/options.hpp"
 #include "fuzz_support.hpp"
 #if __has_include("fitcheck/training_request.hpp")
@@ -29,6 +30,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::check_refusal(error.what(), error.option(), false);
   } catch (const std::exception& error) {
     fuzz::fail(std::string("parse_inference_options threw something other than OptionError: ") + error.what(), text);
+  }
+  try {
+    const LocalRequest r = parse_local_options(options).request;
+    if (nul_in_value) fuzz::fail("local options with a NUL inside a value were accepted", text);
+    if (r.context < 1 || r.parallel < 1 || r.ubatch < 1 || r.gen_len < 1 || r.prompt_len < 0 ||
+        r.prompt_len + r.gen_len > r.context / r.parallel || r.n_cpu_moe < 0 || r.ram_bytes <= 0)
+      fuzz::fail("accepted local options give a request outside its ranges", text);
+  } catch (const OptionError& error) {
+    fuzz::check_refusal(error.what(), error.option(), false);
+  } catch (const std::exception& error) {
+    fuzz::fail(std::string("parse_local_options threw something other than OptionError: ") + error.what(), text);
   }
 #ifdef FITCHECK_FUZZ_TRAINING
   try {

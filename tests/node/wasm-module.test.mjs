@@ -358,3 +358,52 @@ test('native CLI and WASM give identical serving simulations (seeded lengths and
     (error) => error.field === 'concurency',
   );
 });
+
+test("localReport (call 13) is the CLI's `fitcheck local` report, and names a wrong option", async () => {
+  const { execFileSync } = await import('node:child_process');
+  const cli = path.join(repo, 'build/fitcheck');
+  const cases = [
+    [
+      'meta-llama--Llama-3.1-8B.json',
+      { gpu: 'rtx-4090', ram_gib: 64, weights: 'q4_k_m', context: 8192, kv_dtype: 'q8_0' },
+    ],
+    [
+      'Qwen--Qwen3-30B-A3B.json',
+      {
+        gpu: 'rtx-4090,rtx-3060-12gb',
+        ram_gib: 64,
+        weights: 'q4_k_m',
+        context: 16384,
+        n_cpu_moe: 8,
+        tensor_split: '3,1',
+      },
+    ],
+    ['meta-llama--Llama-3.2-3B.json', { gpu: 'm2-ultra', ram_gib: 192, flash_attention: 'off', n_gpu_layers: 10 }],
+  ];
+  for (const [file, options] of cases) {
+    const text = fs.readFileSync(path.join(fixtureConfigs, file), 'utf8');
+    const args = ['local', '-', '--json'];
+    for (const [key, value] of Object.entries(options)) args.push(`--${key.replaceAll('_', '-')}`, String(value));
+    const native = JSON.parse(execFileSync(cli, args, { input: text }).toString());
+    assert.deepEqual(module.localReport(text, options), native, `${file} ${JSON.stringify(options)}`);
+  }
+  const report = module.localReport(
+    fs.readFileSync(path.join(fixtureConfigs, 'meta-llama--Llama-3.1-8B.json'), 'utf8'),
+    {
+      gpu: 'rtx-4090',
+      ram_gib: 64,
+      weights: 'q4_k_m',
+    },
+  );
+  assert.equal(report.n_layers, 33);
+  assert.equal(report.ollama_parameters.num_ctx, 4096);
+  assert.match(report.llama_cpp_command, /^llama-server -m model-q4_k_m\.gguf -ngl 33 -c 4096 /);
+  assert.throws(
+    () =>
+      module.localReport(fs.readFileSync(path.join(fixtureConfigs, 'meta-llama--Llama-3.1-8B.json'), 'utf8'), {
+        gpu: 'rtx-4090',
+        ram_gb: 64,
+      }),
+    (error) => error.field === 'ram_gib' || error.field === 'ram_gb',
+  );
+});

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fitcheck/checkpoint.hpp"
+#include "fitcheck/local.hpp"
 #include "fitcheck/quantization.hpp"
 #include "test_support.hpp"
 
@@ -279,6 +280,24 @@ TEST_CASE("GGUF header: architecture, hyperparameters, tensors and exact bytes")
   }
   CHECK(elements == s.total_parameters);
   CHECK(bytes == s.total_bytes);
+}
+
+TEST_CASE("GGUF header: key and value lengths, and the model llama.cpp would load from it") {
+  GgufWriter w = tiny_llama();
+  w.kv_u32("llama.attention.key_length", 48).kv_u32("llama.attention.value_length", 40);
+  const CheckpointSummary s = read_whole(w.bytes());
+  CHECK(s.hyperparameters.key_length == 48);
+  CHECK(s.hyperparameters.value_length == 40);
+  const LocalModel m = local_model_from_gguf(s);
+  REQUIRE(m.layers.size() == 2);  // block_count 2; blk.1 holds no tensors in this header
+  CHECK(m.input_bytes == 144000);
+  CHECK(m.output_bytes == 1024 + 144000);  // output_norm, and token_embd again: no output.weight
+  CHECK(m.layers[0].dense_bytes == 69632 + 107520 + 512);
+  CHECK(m.layers[0].expert_bytes == 278528);
+  CHECK(m.layers[0].kv_key_width == 2 * 48);  // head_count_kv x key_length
+  CHECK(m.layers[0].kv_value_width == 2 * 40);
+  CHECK(m.num_experts == 4);
+  CHECK(m.experts_per_token == 2);
 }
 
 TEST_CASE("GGUF header: same types add up; a per-layer array is a note; version 2 reads") {
@@ -664,6 +683,30 @@ TEST_CASE("checkpoint_read_json: a page's growing slices end in the report") {
   CHECK(nlohmann::json::parse(checkpoint_read_json(as_bytes(index), index.size()))["format"] == "safetensors_index");
   const std::string config = R"({"model_type": "llama"})";
   CHECK_THROWS_AS(checkpoint_read_json(as_bytes(config), config.size()), CheckpointError);
+}
+
+TEST_CASE("fitcheck local reads a GGUF's header: every buffer from its tensors") {
+  const TempDir directory;
+  const std::string gguf = directory.file("tiny.gguf");
+  write_file(gguf, tiny_llama().bytes() + std::string(4096, '\0'));
+  const auto result =
+      test::run_cli("local '" + gguf + "' --gpu rtx-4090 --ram-gib 16 --context 256 --n-gpu-layers 3 --json");
+  REQUIRE(result.exit_status == 0);
+  const auto report = nlohmann::json::parse(result.out);
+  CHECK(report["n_layers"] == 3);  // block_count 2, and the output layer
+  const auto& gpu = report["devices"][0];
+  const auto& cpu = report["devices"][1];
+  CHECK(gpu["name"] == "CUDA0");
+  // blk.0: 69632 + 107520 + 512 + 278528 B; the output layer: output_norm 1024 B and token_embd's
+  // 144000 B again (no output.weight). The CPU keeps token_embd.
+  CHECK(gpu["model_buffer_bytes"] == 69632 + 107520 + 512 + 278528 + 1024 + 144000);
+  CHECK(cpu["model_buffer_bytes"] == 144000);
+  // 2 layers x (K + V) x 256 cells x 2 KV heads x 32 (256 / 8 heads) x 2 B.
+  CHECK(gpu["kv_buffer_bytes"] == 2 * 2 * 256 * 64 * 2);
+  CHECK(report["llama_cpp_command"].get<std::string>().find("-m " + gguf + " -ngl 3") != std::string::npos);
+  const auto refused = test::run_cli("local '" + gguf + "' --gpu rtx-4090 --ram-gib 16 --weights q8_0");
+  CHECK(refused.exit_status == 2);
+  CHECK(refused.err.find("--weights") != std::string::npos);
 }
 
 TEST_CASE("fitcheck params reads a GGUF, a safetensors file and an index from disk") {

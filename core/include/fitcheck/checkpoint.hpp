@@ -73,6 +73,8 @@ struct GgufHyperparameters {
   std::optional<std::int64_t> feed_forward_length;  // <arch>.feed_forward_length: MLP width
   std::optional<std::int64_t> head_count;           // <arch>.attention.head_count
   std::optional<std::int64_t> head_count_kv;        // <arch>.attention.head_count_kv
+  std::optional<std::int64_t> key_length;           // <arch>.attention.key_length: K head size
+  std::optional<std::int64_t> value_length;         // <arch>.attention.value_length: V head size
   std::optional<std::int64_t> expert_count;         // <arch>.expert_count
   std::optional<std::int64_t> expert_used_count;    // <arch>.expert_used_count
   std::optional<std::int64_t> vocab_size;           // <arch>.vocab_size, else tokenizer.ggml.tokens' length

@@ -282,6 +282,8 @@ void resolve_hyperparameters(const Captured& captured, CheckpointSummary& summar
   take(h.feed_forward_length, "feed_forward_length");
   take(h.head_count, "attention.head_count");
   take(h.head_count_kv, "attention.head_count_kv");
+  take(h.key_length, "attention.key_length");
+  take(h.value_length, "attention.value_length");
   take(h.expert_count, "expert_count");
   take(h.expert_used_count, "expert_used_count");
   take(h.vocab_size, "vocab_size");

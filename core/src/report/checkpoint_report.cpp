@@ -24,6 +24,8 @@ void write_hyperparameters(detail::JsonWriter& out, const GgufHyperparameters& h
   optional_field(out, "feed_forward_length", h.feed_forward_length);
   optional_field(out, "attention.head_count", h.head_count);
   optional_field(out, "attention.head_count_kv", h.head_count_kv);
+  optional_field(out, "attention.key_length", h.key_length);
+  optional_field(out, "attention.value_length", h.value_length);
   optional_field(out, "expert_count", h.expert_count);
   optional_field(out, "expert_used_count", h.expert_used_count);
   optional_field(out, "vocab_size", h.vocab_size);

@@ -6,9 +6,10 @@ import { defaultTraining, type TrainingWorkload } from '../training/training-inp
 import { defaultTrainingPlanInputs, type TrainingPlanInputs } from '../plan/training-plan-inputs';
 import { defaultWorkload, type Workload } from '../inference/inference-inputs';
 import { defaultNumbers, type ModelKind, type ModelNumbers } from '../model/model-inputs';
+import { defaultLocalInputs, type LocalInputs } from '../local/local-inputs';
 
-export type Mode = 'inference' | 'training' | 'plan';
-export const modes: ReadonlyArray<Mode> = ['inference', 'training', 'plan'];
+export type Mode = 'inference' | 'training' | 'plan' | 'local';
+export const modes: ReadonlyArray<Mode> = ['inference', 'training', 'plan', 'local'];
 export type ByteUnit = 'GiB' | 'GB';
 /** The latency section's table of operations: prefill, or the first or last decode step (kept in the link). */
 export type OpsPhase = 'prefill' | 'decode_first' | 'decode_last';
@@ -26,6 +27,7 @@ export interface Inputs {
   training: TrainingWorkload;
   plan: PlanInputs;
   trainingPlan: TrainingPlanInputs;
+  local: LocalInputs;
 }
 
 export function defaultInputs(presetId: string): Inputs {
@@ -41,5 +43,6 @@ export function defaultInputs(presetId: string): Inputs {
     training: { ...defaultTraining },
     plan: { ...defaultPlanInputs },
     trainingPlan: { ...defaultTrainingPlanInputs },
+    local: { ...defaultLocalInputs },
   };
 }

@@ -21,6 +21,7 @@ import { useUrlState, type UrlState } from '../url/use-url-state';
 import { defaultInputs, type Inputs, type Mode } from './inputs';
 import { pageNotes } from './page-notes';
 import { useEmbedHeight } from './use-embed-height';
+import { useLocalTab, type LocalTab } from '../local/use-local-tab';
 
 export interface CalculatorOptions {
   embed: boolean;
@@ -46,6 +47,7 @@ export interface CalculatorState {
   inference: InferenceTab;
   training: TrainingTab;
   plan: PlanTab;
+  local: LocalTab;
   weightFormats: WeightFormats;
   /** What "Pin to compare" would keep now. */
   current?: Snapshot;
@@ -100,6 +102,7 @@ export function useCalculator({ embed, persist, initialPreset, initialMode }: Ca
     inputs.trainingPlan,
     mode === 'plan',
   );
+  const local = useLocalTab(Boolean(restored && params), coreText, inputs.local, mode === 'local');
   const weightFormats = useWeightFormats(core, coreText, workload, formats, params, unit);
   const openLink = useCurrentLink(url.link, embed);
 
@@ -117,13 +120,15 @@ export function useCalculator({ embed, persist, initialPreset, initialMode }: Ca
     update: (patch) => url.setInputs((previous) => ({ ...previous, ...patch })),
     gpus,
     formats,
-    loadError: coreLoadError ?? (mode === 'training' ? training.loadError : undefined),
+    loadError:
+      coreLoadError ?? (mode === 'training' ? training.loadError : mode === 'local' ? local.loadError : undefined),
     loading: !core || !restored || (mode === 'training' && !training.core),
     model,
     detailsReady,
     inference,
     training,
     plan,
+    local,
     weightFormats,
     current,
     notes: pageNotes(mode, params, inference.state.report, training.report),

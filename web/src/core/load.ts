@@ -35,6 +35,7 @@ const fullOnly = [
   'trainingPlanReport',
   'transformerMemReport',
   'servingReport',
+  'localReport',
   'configFields',
   'checkpointReport',
 ] as const;

@@ -30,6 +30,8 @@ export interface CheckpointReport {
     feed_forward_length: number | null;
     'attention.head_count': number | null;
     'attention.head_count_kv': number | null;
+    'attention.key_length': number | null;
+    'attention.value_length': number | null;
     expert_count: number | null;
     expert_used_count: number | null;
     vocab_size: number | null;

@@ -3,11 +3,13 @@
 // tests/node/wasm-module.test.mjs checks every exported name against `moduleExports` below.
 import type { PlanOptions, PlanReport, TrainingPlanOptions, TrainingPlanReport } from './plan-types';
 import type { ServingOptions, ServingReport } from './serving-types';
+import type { LocalOptions, LocalReport } from './local-types';
 import type { TrainingOptions, TrainingReport } from './training-types';
 import type { CheckpointNeedMore, CheckpointReport } from './model-file-types';
 
 export type * from './plan-types';
 export type * from './serving-types';
+export type * from './local-types';
 export type * from './training-types';
 export type * from './model-file-types';
 
@@ -348,6 +350,7 @@ export interface FitcheckModule {
   trainingPlanReport(configJsonText: string, options: TrainingPlanOptions): TrainingPlanReport;
   transformerMemReport(options: TransformerMemOptions): TransformerMemReport;
   servingReport(configJsonText: string, options: ServingOptions): ServingReport;
+  localReport(configJsonText: string, options: LocalOptions): LocalReport;
   acceleratorCatalog(): Accelerator[];
   formatCatalog(): FormatCatalog;
   version(): string;
@@ -372,6 +375,7 @@ export const moduleExports: ReadonlyArray<keyof FitcheckModule> = [
   'trainingPlanReport',
   'transformerMemReport',
   'servingReport',
+  'localReport',
   'acceleratorCatalog',
   'formatCatalog',
   'version',

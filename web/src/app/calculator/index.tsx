@@ -125,7 +125,7 @@ function FullView({ calculator, embed, compact, persist }: FullViewProps) {
         onUnit={(next) => update({ unit: next })}
         copyLink={persist ? url.link : undefined}
         openLink={embed ? openLink : undefined}
-        onPin={current && mode !== 'plan' ? () => setPinned(current) : undefined}
+        onPin={current && mode !== 'plan' && mode !== 'local' ? () => setPinned(current) : undefined}
         pinned={Boolean(pinned)}
       />
       {mode === 'inference' && summaryReport && summaryParams && (

@@ -6,10 +6,11 @@ import { choosingModelKind, choosingPreset, editingConfigText } from '../../mode
 import { presets } from '../../model/presets';
 import { PlanForm, TrainingPlanForm } from '../../plan/lazy';
 import { TrainingForm } from '../../training/lazy';
+import { LocalForm } from '../../local/lazy';
 import type { CalculatorState } from '../use-calculator';
 
 export function InputsColumn({ calculator }: { calculator: CalculatorState }) {
-  const { inputs, update, gpus, formats, model, inference, training, plan } = calculator;
+  const { inputs, update, gpus, formats, model, inference, training, plan, local } = calculator;
   const { configText } = model;
   return (
     <div class="inputs">
@@ -47,6 +48,9 @@ export function InputsColumn({ calculator }: { calculator: CalculatorState }) {
           time={training.report?.time}
           onChange={(next) => update({ training: next })}
         />
+      )}
+      {inputs.mode === 'local' && (
+        <LocalForm inputs={inputs.local} error={local.error} onChange={(next) => update({ local: next })} />
       )}
       {inputs.mode === 'plan' && (
         <PlanForm

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Inference / Training / Plan tabs (WAI-ARIA tabs pattern: arrow keys move between them).
+// Inference / Training / Plan / Local tabs (WAI-ARIA tabs pattern: arrow keys move between them).
 import { useRef } from 'preact/hooks';
 import type { Mode } from '../inputs';
 
@@ -7,6 +7,7 @@ const modes: Array<[Mode, string]> = [
   ['inference', 'Inference'],
   ['training', 'Training'],
   ['plan', 'Plan'],
+  ['local', 'Local'],
 ];
 
 /** onIntent: the pointer is over a tab or it has focus (its code can start loading). */

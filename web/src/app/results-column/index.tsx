@@ -7,6 +7,7 @@ import type { Snapshot } from '../../compare/snapshot';
 import { ComparePanel } from '../../compare/lazy';
 import { ExportSection } from '../../export/lazy';
 import { InferenceResults } from '../../inference/inference-results';
+import { LocalResults } from '../../local/lazy';
 import { ParameterTable } from '../../model/parameter-table';
 import { WeightMemory } from '../../model/weight-memory';
 import { PlanResults, TrainingPlanResults } from '../../plan/lazy';
@@ -33,6 +34,7 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
     inference,
     training,
     plan,
+    local,
     weightFormats,
     current,
     notes,
@@ -112,6 +114,12 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
           <TrainingPanel report={trainingReport} unit={unit} />
         </Stale>
       )}
+      {mode === 'local' && local.error && params && (
+        <p class="muted" data-testid="local-blocked">
+          The placement appears once the settings are valid: {local.error.message}
+        </p>
+      )}
+      {mode === 'local' && local.report && <LocalResults report={local.report} unit={unit} />}
       {mode === 'training' && <ClassicCalculator />}
       {mode === 'plan' &&
         freshParams &&
@@ -120,7 +128,7 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
         ) : (
           <PlanResults state={plan.serving} unit={unit} onLoad={onLoadPlan} />
         ))}
-      {pinned && mode !== 'plan' && (
+      {pinned && mode !== 'plan' && mode !== 'local' && (
         <ComparePanel
           pinned={pinned}
           current={inference.state.pending && mode === 'inference' ? undefined : current}

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "local_command.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "args.hpp"
+#include "checkpoint_command.hpp"
+#include "fitcheck/config.hpp"
+#include "fitcheck/local.hpp"
+#include "format.hpp"
+#include "read_input.hpp"
+
+namespace fitcheck::cli {
+namespace {
+
+constexpr const char* kLocalHelp =
+    "usage: fitcheck local MODEL --ram-gib N [options]\n"
+    "  llama.cpp / Ollama on one machine: which layers go to which GPU, each backend's model, KV and\n"
+    "  compute buffers, the most layers that fit, and prompt / generation tokens per second.\n"
+    "  MODEL: a config.json (sized with --weights) or a .gguf file (its header only: exact tensor bytes)\n"
+    "options:\n"
+    "  --gpu NAME[,NAME...]   one entry per GPU, in device order (see 'fitcheck gpus'; custom with\n"
+    "                         --custom-gpu-* flags); none: CPU only\n"
+    "  --ram-gib N            system RAM for the CPU buffers (required)\n"
+    "  --cpu NAME             the CPU whose RAM bandwidth and FLOP/s run CPU layers (see 'fitcheck cpus')\n"
+    "  --weights FMT          q4_k_m, q8_0, fp16, ... (config.json only; default: the config's own)\n"
+    "  --context N            n_ctx over all slots (4096)      --parallel N   slots (1)\n"
+    "  --kv-dtype f16|q8_0|q4_0 (f16)   --flash-attention on|off (on)   --kv-offload on|off (on; off = -nkvo)\n"
+    "  --n-gpu-layers N       as -ngl (default: the most that fit)   --n-cpu-moe N   experts of the\n"
+    "                         first N layers stay in RAM        --tensor-split A,B,...  shares per GPU\n"
+    "  --backend cuda|metal|vulkan|rocm|sycl|cpu (default from the first GPU's vendor)\n"
+    "  --ubatch N (512)  --prompt-len N (512)  --gen-len N (128)  --json\n";
+
+std::string mib(std::int64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", static_cast<double>(bytes) / 1048576.0);
+  return text;
+}
+
+void print_local(const nlohmann::json& r) {
+  print("weights: %s\n", r["weights"].get<std::string>());
+  print("offloaded %lld/%lld layers to the GPU(s); kv cells %lld%s\n", r["n_gpu_layers"].get<long long>(),
+        r["n_layers"].get<long long>(), r["kv_size"].get<long long>(),
+        r["fits"].get<bool>() ? "" : "  (DOES NOT FIT: see the devices over their limit)");
+  print("\n%-10s %8s %14s %14s %14s %14s %14s\n", "device", "layers", "model MiB", "KV MiB", "compute MiB", "total MiB",
+        "limit MiB");
+  for (const auto& d : r["devices"]) {
+    const auto limit = d["limit_bytes"].get<std::int64_t>();
+    print("%-10s %8lld %14s %14s %14s %14s %14s%s\n", d["name"].get<std::string>(), d["layers"].get<long long>(),
+          mib(d["model_buffer_bytes"].get<std::int64_t>()), mib(d["kv_buffer_bytes"].get<std::int64_t>()),
+          mib(d["compute_buffer_bytes"].get<std::int64_t>()), mib(d["total_bytes"].get<std::int64_t>()),
+          limit > 0 ? mib(limit) : std::string("-"), d["fits"].get<bool>() ? "" : "  over");
+  }
+  char speed[200];
+  std::snprintf(speed, sizeof speed,
+                "\nprompt: %.1f tokens/s   generation: %.1f tokens/s (empty context %.1f, full %.1f)\n",
+                r["prompt_tokens_per_second"].get<double>(), r["generation_tokens_per_second"].get<double>(),
+                r["generation_tokens_per_second_empty_context"].get<double>(),
+                r["generation_tokens_per_second_full_context"].get<double>());
+  print("%s", std::string(speed));
+  print("\nllama.cpp: %s\n", r["llama_cpp_command"].get<std::string>());
+  print("ollama:    num_gpu %lld, num_ctx %lld\n", r["ollama_parameters"]["num_gpu"].get<long long>(),
+        r["ollama_parameters"]["num_ctx"].get<long long>());
+  print("\nassumptions:\n");
+  for (const auto& line : r["assumptions"]) print("  - %s\n", line.get<std::string>());
+}
+
+}  // namespace
+
+int run_local(const std::vector<std::string>& args) {
+  try {
+    const CommandArgs parsed = parse_command_args(args, "local", {});
+    if (parsed.help) {
+      put(kLocalHelp, stdout);
+      return 0;
+    }
+    const auto format = checkpoint_format_of(parsed.path);
+    if (format && *format != CheckpointFormat::gguf)
+      throw std::invalid_argument("local reads a config.json or a .gguf file; '" + parsed.path +
+                                  "' is a safetensors file (give its config.json and --weights)");
+    std::string report;
+    if (format) {
+      LocalOptions options = parse_local_options(parsed.options);
+      if (options.weights)
+        throw OptionError("weights", "option 'weights': a GGUF file states its own tensor types; drop --weights");
+      const LocalModel model = local_model_from_gguf(read_checkpoint_header(parsed.path, *format));
+      options.request.model_path = parsed.path;
+      report = local_report_json(model, estimate_local(model, options.request));
+    } else {
+      // llama-server loads a GGUF: a config.json's command names the file its conversion would make.
+      std::string stem = parsed.path.substr(parsed.path.find_last_of('/') + 1);
+      if (stem.size() > 5 && stem.ends_with(".json")) stem.resize(stem.size() - 5);
+      if (stem == "config" || stem == "-" || stem.empty()) stem = "model";
+      report = local_report_json(read_input(parsed.path), parsed.options, stem);
+    }
+    if (parsed.json)
+      print("%s\n", report);
+    else
+      print_local(nlohmann::json::parse(report));
+    return 0;
+  } catch (const OptionError& error) {
+    put(option_error_line(error), stderr);
+  }
+  return 2;
+}
+
+}  // namespace fitcheck::cli

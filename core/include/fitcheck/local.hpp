@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+// Local inference as llama.cpp (and Ollama, which runs llama.cpp's loader) runs a model: which
+// layers go to which GPU (-ngl, --tensor-split, --n-cpu-moe), the model, KV cache and compute
+// buffers each backend allocates, the most layers that fit, and the prompt and generation speed of
+// that placement. Every rule cites the llama.cpp or Ollama source it follows (docs/local.md).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fitcheck/checkpoint.hpp"
+#include "fitcheck/cpu.hpp"
+#include "fitcheck/hardware.hpp"
+#include "fitcheck/model.hpp"
+#include "fitcheck/options.hpp"
+#include "fitcheck/quantization.hpp"
+
+namespace fitcheck {
+
+// One repeating layer ("blk.N.*" in GGUF) as llama.cpp loads it.
+struct LocalLayer {
+  std::int64_t dense_bytes = 0;   // every tensor of the layer except the routed experts
+  std::int64_t expert_bytes = 0;  // routed experts (ffn_{gate,up,down}_exps): what --n-cpu-moe keeps in RAM
+  std::int64_t dense_parameters = 0;
+  std::int64_t expert_parameters = 0;
+  std::int64_t kv_key_width = 0;    // n_embd_k_gqa: K values per token in the cache
+  std::int64_t kv_value_width = 0;  // n_embd_v_gqa
+  std::int64_t sliding_window = 0;  // n_swa: the cache holds only the window (llama_kv_cache_iswa); 0: full
+};
+
+// The model as llama.cpp's loader sees it: tensors grouped into the input layer (token embedding,
+// always on the CPU), the repeating layers, and the output layer (output norm and head).
+struct LocalModel {
+  std::vector<LocalLayer> layers;
+  std::int64_t input_bytes = 0;   // token_embd
+  std::int64_t output_bytes = 0;  // output_norm + output (a copy of token_embd when tied)
+  std::int64_t output_parameters = 0;
+  std::int64_t hidden_size = 0;  // n_embd
+  std::int64_t num_heads = 0;    // n_head (the widest layer)
+  std::int64_t head_dim = 0;     // n_embd_head_k
+  std::int64_t vocab_size = 0;
+  std::int64_t feed_forward = 0;         // n_ff of a dense layer (0: none)
+  std::int64_t expert_feed_forward = 0;  // n_ff_exp
+  std::int64_t num_experts = 0;
+  std::int64_t experts_per_token = 0;
+  std::string weights;  // "q4_k_m (config)", "GGUF MOSTLY_Q4_K_M (header)"
+  std::vector<std::string> assumptions;
+};
+
+// From a config.json's shapes and a weight format (bytes per tensor as llama-quantize stores a GGUF
+// preset; other formats as weight_bytes sizes them). Throws std::invalid_argument for a model
+// without decoder layers.
+LocalModel local_model_from_config(const ModelDescription& model, WeightFormat format,
+                                   const WeightFormatOptions& options = {});
+
+// Exactly from a GGUF header: every tensor's bytes by its name (blk.N., token_embd, output),
+// the shapes from the hyperparameters. Throws std::invalid_argument when a key it needs is absent.
+LocalModel local_model_from_gguf(const CheckpointSummary& summary);
+
+enum class LocalBackend : std::uint8_t { cuda, metal, vulkan, rocm, sycl, cpu };
+const char* local_backend_name(LocalBackend backend);  // "cuda", ...
+std::optional<LocalBackend> find_local_backend(std::string_view name);
+// What llama.cpp would pick for this GPU: CUDA on NVIDIA, Metal on Apple, ROCm on AMD, SYCL on Intel.
+LocalBackend default_local_backend(const Accelerator& gpu);
+
+// ggml's KV cache types: f16 (2 bytes a value), q8_0 (34 bytes per 32), q4_0 (18 bytes per 32).
+enum class LocalKvType : std::uint8_t { f16, q8_0, q4_0 };
+const char* local_kv_type_name(LocalKvType type);
+std::optional<LocalKvType> find_local_kv_type(std::string_view name);
+
+struct LocalRequest {
+  std::vector<Accelerator> gpus;  // in device order (CUDA0, CUDA1, ...); empty: CPU only
+  std::int64_t ram_bytes = 0;     // system RAM for the CPU buffers; 0: not checked
+  std::optional<CpuDevice> cpu;   // RAM bandwidth and FLOP/s of CPU layers; absent: stated defaults
+  LocalBackend backend = LocalBackend::cuda;
+  std::int64_t context = 4096;  // n_ctx over all slots (llama-server -c)
+  std::int64_t parallel = 1;    // slots (-np, Ollama's OLLAMA_NUM_PARALLEL); each gets context / parallel
+  LocalKvType kv_type = LocalKvType::f16;
+  bool flash_attention = true;
+  bool kv_offload = true;  // false: -nkvo, every layer's KV cache (and its attention) stays on the CPU
+  std::optional<std::int64_t> n_gpu_layers;  // absent: the most that fit
+  std::int64_t n_cpu_moe = 0;                // experts of the first N layers stay in RAM
+  std::vector<double> tensor_split;          // empty: split by each GPU's free memory
+  std::int64_t ubatch = 512;                 // n_ubatch
+  std::int64_t prompt_len = 512;
+  std::int64_t gen_len = 128;
+  std::string model_path = "model.gguf";  // for the printed command only
+};
+
+// One backend buffer set: a GPU, or the CPU (last).
+struct LocalDeviceUse {
+  std::string name;    // "CUDA0", "Metal", "Vulkan1", "CPU"
+  std::string gpu_id;  // catalog id; "" for the CPU
+  std::int64_t model_buffer_bytes = 0;
+  std::int64_t kv_buffer_bytes = 0;
+  std::int64_t compute_buffer_bytes = 0;
+  std::int64_t limit_bytes = 0;  // what may be allocated (GPU memory less the runtime reserve; RAM); 0: unchecked
+  std::int64_t layers = 0;       // repeating layers whose dense tensors live here
+  bool holds_output = false;
+  std::int64_t total_bytes() const { return model_buffer_bytes + kv_buffer_bytes + compute_buffer_bytes; }
+  bool fits() const { return limit_bytes == 0 || total_bytes() <= limit_bytes; }
+};
+
+struct LocalPlacement {
+  std::int64_t n_gpu_layers = 0;  // as -ngl counts: repeating layers + 1 for the output layer
+  std::int64_t n_layers = 0;      // block_count + 1 (llama.cpp logs "offloaded 33/33 layers")
+  std::int64_t kv_size = 0;       // cells: the context padded as llama.cpp pads it
+  std::vector<int> layer_device;  // per repeating layer: GPU index, or -1 for the CPU
+  int output_device = -1;
+  std::vector<LocalDeviceUse> devices;  // GPUs in order, then the CPU
+  bool fits = true;
+};
+
+struct LocalSpeed {
+  double prompt_tokens_per_second = 0;
+  double generation_tokens_per_second = 0;        // mean over gen_len tokens after the prompt
+  double generation_tokens_per_second_empty = 0;  // at an empty context
+  double generation_tokens_per_second_full = 0;   // with the whole context filled
+  std::vector<double> prompt_time_share;          // per device (as devices): fraction of prompt time
+  std::vector<double> generation_time_share;      // per device: fraction of one token's time
+};
+
+struct LocalEstimate {
+  LocalPlacement placement;
+  LocalSpeed speed;
+  std::string llama_cpp_command;  // llama-server flags that reproduce the placement
+  std::int64_t ollama_num_gpu = 0;
+  std::int64_t ollama_num_ctx = 0;  // per slot: Ollama multiplies num_ctx by its parallel slots
+  std::vector<std::string> assumptions;
+};
+
+// The placement of a given n_gpu_layers (llama.cpp's load_tensors rule). Throws std::invalid_argument
+// naming the option on bad input.
+LocalPlacement place_local(const LocalModel& model, const LocalRequest& request, std::int64_t n_gpu_layers);
+
+// The whole answer: the given -ngl, or the most layers whose buffers fit every GPU; speed; commands.
+LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& request);
+
+// The options of `fitcheck local` as key/value pairs (CLI flags with '_' for '-'): gpu (comma list,
+// one entry per device, "custom" with the custom_gpu_* keys), ram_gib, cpu, weights, weight_bits,
+// group_size, context, parallel, kv_dtype, flash_attention (on|off), kv_offload (on|off), n_gpu_layers, n_cpu_moe,
+// tensor_split, backend, ubatch, prompt_len, gen_len. Throws OptionError naming the option.
+struct LocalOptions {
+  LocalRequest request;
+  std::optional<WeightFormat> weights;  // absent: the config's own format (a GGUF states its own)
+  WeightFormatOptions weight_options;
+};
+LocalOptions parse_local_options(const OptionList& options);
+
+// JSON keys: n_gpu_layers, n_layers, devices [{name, model_buffer_bytes, kv_buffer_bytes,
+// compute_buffer_bytes, ...}], prompt_tokens_per_second, generation_tokens_per_second,
+// llama_cpp_command, ollama_parameters {num_gpu, num_ctx}, assumptions (docs/local.md).
+std::string local_report_json(const LocalModel& model, const LocalEstimate& estimate);
+
+// The whole report from a config.json's text and the options (the page's call, and the CLI's for a
+// config): the weights option or the config's own format, the GGUF file llama-server would load
+// named "<model_name>-<weights>.gguf" in the command. Throws ConfigError / OptionError naming the
+// field or option.
+std::string local_report_json(std::string_view config_json_text, const OptionList& options,
+                              std::string_view model_name = "model");
+
+}  // namespace fitcheck

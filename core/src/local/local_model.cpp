@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+// The model as llama.cpp's loader groups it: input layer, repeating layers, output layer.
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "fitcheck/local.hpp"
+#include "fitcheck/params.hpp"
+
+namespace fitcheck {
+namespace {
+
+bool is_gguf_preset(WeightFormat format) {
+  return format >= WeightFormat::gguf_q8_0 && format <= WeightFormat::gguf_iq4_xs;
+}
+
+bool is_expert(TensorRole role) {
+  return role == TensorRole::expert_gate || role == TensorRole::expert_up || role == TensorRole::expert_down;
+}
+
+// Bytes of one tensor stored as a ggml type: whole blocks per row (ggml_row_size).
+std::int64_t gguf_tensor_bytes(const WeightTensor& tensor, GgufType type) {
+  const GgufTypeInfo& info = gguf_type_info(type);
+  const std::int64_t blocks_per_row = (tensor.columns + info.block_elements - 1) / info.block_elements;
+  return tensor.rows * tensor.copies * blocks_per_row * info.block_bytes;
+}
+
+void set_kv_widths(LocalLayer& layer, const LayerShape& shape) {
+  const AttentionShape& a = shape.attention;
+  if (a.is_multi_latent()) {
+    // llama.cpp caches DeepSeek's compressed latent: K = kv_lora_rank + rope dims, V = kv_lora_rank
+    // (llama-model.cpp, LLM_ARCH_DEEPSEEK2: n_embd_head_k_mla / n_embd_head_v_mla with MLA on).
+    layer.kv_key_width = a.kv_lora_rank + a.qk_rope_head_dim;
+    layer.kv_value_width = a.kv_lora_rank;
+    return;
+  }
+  layer.kv_key_width = a.num_kv_heads * a.head_dim;
+  layer.kv_value_width = a.num_kv_heads * (a.value_head_dim > 0 ? a.value_head_dim : a.head_dim);
+  layer.sliding_window = a.sliding_window;
+}
+
+bool starts_with(const std::string& text, std::string_view prefix) { return text.rfind(prefix, 0) == 0; }
+
+}  // namespace
+
+LocalModel local_model_from_config(const ModelDescription& model, WeightFormat format,
+                                   const WeightFormatOptions& options) {
+  if (model.num_layers <= 0 || model.layer_kind_of_layer.empty())
+    throw std::invalid_argument("model: the config has no decoder layers to place");
+  LocalModel out;
+  out.layers.resize(model.layer_kind_of_layer.size());
+  const std::vector<WeightTensor> tensors = weight_tensors(model);
+  std::vector<GgufType> types;
+  if (is_gguf_preset(format)) types = gguf_tensor_types(tensors, format, options);
+  bool has_lm_head = false;
+  std::int64_t embedding_bytes = 0, embedding_parameters = 0;
+  for (std::size_t i = 0; i < tensors.size(); ++i) {
+    const WeightTensor& t = tensors[i];
+    const std::int64_t bytes =
+        types.empty() ? weight_bytes(std::span(&t, 1), format, options).total_bytes : gguf_tensor_bytes(t, types[i]);
+    const std::int64_t parameters = t.parameters();
+    if (t.layer >= 0 && static_cast<std::size_t>(t.layer) < out.layers.size()) {
+      LocalLayer& layer = out.layers[static_cast<std::size_t>(t.layer)];
+      (is_expert(t.role) ? layer.expert_bytes : layer.dense_bytes) += bytes;
+      (is_expert(t.role) ? layer.expert_parameters : layer.dense_parameters) += parameters;
+    } else if (t.role == TensorRole::token_embedding || t.role == TensorRole::position_embedding) {
+      out.input_bytes += bytes;
+      if (t.role == TensorRole::token_embedding) {
+        embedding_bytes = bytes;
+        embedding_parameters = parameters;
+      }
+    } else {
+      has_lm_head = has_lm_head || t.role == TensorRole::lm_head;
+      out.output_bytes += bytes;
+      out.output_parameters += parameters;
+    }
+  }
+  if (!has_lm_head) {
+    // Tied embeddings: llama.cpp loads token_embd a second time as the output head
+    // (llama-model.cpp load_tensors: output = create_tensor(TOKEN_EMBD, TENSOR_DUPLICATED)).
+    out.output_bytes += embedding_bytes;
+    out.output_parameters += embedding_parameters;
+  }
+  for (std::size_t il = 0; il < out.layers.size(); ++il) {
+    const LayerShape& shape = model.layer_kinds[model.layer_kind_of_layer[il]];
+    set_kv_widths(out.layers[il], shape);
+    out.num_heads = std::max(out.num_heads, shape.attention.num_heads);
+    out.head_dim = std::max(out.head_dim, shape.attention.head_dim);
+    out.feed_forward = std::max(out.feed_forward, shape.mlp.intermediate_size);
+    if (shape.is_moe()) {
+      out.num_experts = shape.moe.num_experts;
+      out.experts_per_token = shape.moe.experts_per_token;
+      out.expert_feed_forward = shape.moe.expert_intermediate_size;
+    }
+  }
+  out.hidden_size = model.hidden_size;
+  out.vocab_size = model.vocab_size;
+  out.weights = std::string(weight_format_info(format).id) + " (from config.json shapes)";
+  const bool sixteen_bit = format == WeightFormat::fp16 || format == WeightFormat::bf16 || format == WeightFormat::fp32;
+  if (!is_gguf_preset(format) && !sixteen_bit)
+    out.assumptions.push_back(std::string("weights: ") + weight_format_info(format).id +
+                              " is not a GGUF type; its bytes are sized as the format stores them");
+  return out;
+}
+
+LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
+  if (summary.format != CheckpointFormat::gguf) throw std::invalid_argument("model: not a GGUF file");
+  const GgufHyperparameters& h = summary.hyperparameters;
+  if (!h.block_count || *h.block_count <= 0)
+    throw std::invalid_argument("model: the GGUF header has no <arch>.block_count");
+  if (!h.embedding_length || !h.head_count || *h.head_count <= 0)
+    throw std::invalid_argument("model: the GGUF header has no <arch>.embedding_length or attention.head_count");
+  LocalModel out;
+  out.layers.resize(static_cast<std::size_t>(*h.block_count));
+  bool has_output = false;
+  std::int64_t embedding_bytes = 0, embedding_parameters = 0;
+  for (const CheckpointTensor& t : summary.tensors) {
+    if (starts_with(t.name, "blk.")) {
+      char* end = nullptr;
+      const long il = std::strtol(t.name.c_str() + 4, &end, 10);
+      if (end == t.name.c_str() + 4 || il < 0 || il >= *h.block_count) continue;  // not a layer tensor
+      LocalLayer& layer = out.layers[static_cast<std::size_t>(il)];
+      const bool expert = t.name.find("_exps") != std::string::npos;  // ffn_{gate,up,down}_exps
+      (expert ? layer.expert_bytes : layer.dense_bytes) += t.bytes;
+      (expert ? layer.expert_parameters : layer.dense_parameters) += t.elements;
+    } else if (starts_with(t.name, "token_embd.") || starts_with(t.name, "position_embd.")) {
+      out.input_bytes += t.bytes;
+      if (starts_with(t.name, "token_embd.weight")) {
+        embedding_bytes = t.bytes;
+        embedding_parameters = t.elements;
+      }
+    } else {
+      has_output = has_output || t.name == "output.weight";
+      out.output_bytes += t.bytes;
+      out.output_parameters += t.elements;
+    }
+  }
+  if (!has_output) {
+    out.output_bytes += embedding_bytes;  // tied: token_embd duplicated as the output head
+    out.output_parameters += embedding_parameters;
+  }
+  out.hidden_size = *h.embedding_length;
+  out.num_heads = *h.head_count;
+  // llama.cpp's defaults (llama-model.cpp load_hparams): n_embd_head_k = key_length, else
+  // n_embd / n_head; n_embd_head_v = value_length, else the same.
+  out.head_dim = h.key_length.value_or(out.hidden_size / out.num_heads);
+  const std::int64_t value_dim = h.value_length.value_or(out.head_dim);
+  const std::int64_t kv_heads = h.head_count_kv.value_or(out.num_heads);
+  for (LocalLayer& layer : out.layers) {
+    layer.kv_key_width = kv_heads * out.head_dim;
+    layer.kv_value_width = kv_heads * value_dim;
+  }
+  out.vocab_size = h.vocab_size.value_or(0);
+  out.feed_forward = h.feed_forward_length.value_or(0);
+  out.num_experts = h.expert_count.value_or(0);
+  out.experts_per_token = h.expert_used_count.value_or(0);
+  if (out.num_experts > 0) {
+    std::int64_t expert_parameters = 0;
+    for (const LocalLayer& layer : out.layers) expert_parameters = std::max(expert_parameters, layer.expert_parameters);
+    // ffn_{gate,up,down}_exps: 3 x n_expert x n_embd x n_ff_exp per layer
+    out.expert_feed_forward = expert_parameters / std::max<std::int64_t>(1, 3 * out.num_experts * out.hidden_size);
+  }
+  const char* file_type = h.file_type ? gguf_file_type_name(*h.file_type) : "";
+  out.weights = std::string("GGUF ") + (*file_type ? file_type : "(file type not stated)") + " (exact tensor bytes)";
+  out.assumptions.push_back(
+      "KV widths from the GGUF header: head_count_kv x key_length (embedding_length / head_count when absent); "
+      "per-layer head counts and sliding windows are not read: every layer caches the whole context");
+  return out;
+}
+
+}  // namespace fitcheck

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+// Which device holds each layer, and the three buffers each backend allocates, as llama.cpp does it.
+// Sources (ggml-org/llama.cpp, commit 001d906a6d86e2490e394361e7cc6f478b100088 unless stated):
+//   src/llama-model.cpp load_tensors: i_gpu_start, act_gpu_layers, splits, dev_input/dev_output;
+//   src/llama-kv-cache.cpp: one K and one V tensor per layer on the layer's device, ggml_row_size x cells;
+//   src/llama-graph.cpp / ggml-alloc.c: the compute buffer is the graph allocator's peak of live tensors.
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "fitcheck/local.hpp"
+#include "local/local_rules.hpp"
+
+namespace fitcheck {
+namespace {
+
+constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+constexpr std::int64_t kF32 = 4;
+
+std::int64_t pad_to(std::int64_t value, std::int64_t multiple) { return (value + multiple - 1) / multiple * multiple; }
+
+// ggml_row_size(type, n): f16 2 bytes a value; q8_0 34 bytes per block of 32; q4_0 18 bytes per 32
+// (ggml/src/ggml-common.h block_q8_0, block_q4_0).
+std::int64_t kv_row_bytes(LocalKvType type, std::int64_t values) {
+  switch (type) {
+    case LocalKvType::f16:
+      return 2 * values;
+    case LocalKvType::q8_0:
+      return (values + 31) / 32 * 34;
+    case LocalKvType::q4_0:
+      return (values + 31) / 32 * 18;
+  }
+  return 2 * values;
+}
+
+std::string device_name(LocalBackend backend, std::size_t index, std::size_t count) {
+  switch (backend) {
+    case LocalBackend::cuda:
+      return "CUDA" + std::to_string(index);
+    case LocalBackend::metal:
+      return count == 1 ? "Metal" : "Metal" + std::to_string(index);
+    case LocalBackend::vulkan:
+      return "Vulkan" + std::to_string(index);
+    case LocalBackend::rocm:
+      return "ROCm" + std::to_string(index);
+    case LocalBackend::sycl:
+      return "SYCL" + std::to_string(index);
+    case LocalBackend::cpu:
+      return "CPU";
+  }
+  return "GPU" + std::to_string(index);
+}
+
+}  // namespace
+
+// Ollama reserves a minimum of free memory per GPU before it fits layers (ollama/ollama discover:
+// cudaMinimumMemory = rocmMinimumMemory = 457 MiB, metalMinimumMemory = 512 MiB); Vulkan and SYCL
+// take the CUDA figure here.
+std::int64_t local_gpu_reserve_bytes(LocalBackend backend) {
+  return backend == LocalBackend::metal ? 512 * kMiB : 457 * kMiB;
+}
+
+// Cells of the cache: n_ctx padded to 256 with flash attention, 32 without
+// (llama_kv_cache_unified::get_padding: cparams.flash_attn ? 256u : 32u).
+std::int64_t local_kv_size(const LocalRequest& request) {
+  return pad_to(request.context, request.flash_attention ? 256 : 32);
+}
+
+// Cells a layer's cache holds: a sliding-window layer keeps n_swa + n_ubatch, padded
+// (llama_kv_cache_iswa: size_swa = min(size_base, GGML_PAD(n_swa + n_ubatch, n_pad))).
+std::int64_t local_layer_cells(const LocalLayer& layer, const LocalRequest& request, std::int64_t kv_size) {
+  if (layer.sliding_window <= 0) return kv_size;
+  return std::min(kv_size, pad_to(layer.sliding_window + request.ubatch, request.flash_attention ? 256 : 32));
+}
+
+std::int64_t local_layer_kv_bytes(const LocalLayer& layer, LocalKvType type, std::int64_t cells) {
+  return (kv_row_bytes(type, layer.kv_key_width) + kv_row_bytes(type, layer.kv_value_width)) * cells;
+}
+
+LocalPlacement place_local(const LocalModel& model, const LocalRequest& request, std::int64_t n_gpu_layers) {
+  const auto n_layer = static_cast<std::int64_t>(model.layers.size());
+  if (n_layer == 0) throw std::invalid_argument("model: no layers to place");
+  if (n_gpu_layers < 0) throw std::invalid_argument("--n-gpu-layers: must be 0 or more");
+  if (request.context < 1) throw std::invalid_argument("--context: must be at least 1 token");
+  if (request.ubatch < 1) throw std::invalid_argument("--ubatch: must be at least 1");
+  if (request.n_cpu_moe < 0) throw std::invalid_argument("--n-cpu-moe: must be 0 or more");
+  const bool gpus = !request.gpus.empty() && request.backend != LocalBackend::cpu;
+  const std::size_t n_devices = gpus ? request.gpus.size() : 0;
+  if (!request.tensor_split.empty() && request.tensor_split.size() != request.gpus.size())
+    throw std::invalid_argument("--tensor-split: give one share per GPU (" + std::to_string(request.gpus.size()) + ")");
+
+  LocalPlacement p;
+  p.n_layers = n_layer + 1;
+  p.n_gpu_layers = gpus ? std::min(n_gpu_layers, n_layer + 1) : 0;
+  p.kv_size = local_kv_size(request);
+
+  // Split points: the given shares, else each device's free memory; cumulative, normalized.
+  std::vector<double> splits(n_devices);
+  double sum = 0;
+  for (std::size_t i = 0; i < n_devices; ++i) {
+    const double share = request.tensor_split.empty() ? static_cast<double>(gpu_memory_limit_bytes(request.gpus[i]))
+                                                      : request.tensor_split[i];
+    if (!(share >= 0) || !std::isfinite(share))
+      throw std::invalid_argument("--tensor-split: shares must be finite and 0 or more");
+    sum += share;
+    splits[i] = sum;
+  }
+  if (n_devices > 0 && !(sum > 0)) throw std::invalid_argument("--tensor-split: the shares add up to 0");
+  for (double& s : splits) s /= sum;
+
+  // load_tensors: layers below i_gpu_start stay on the CPU, the last n_gpu_layers go to the GPUs,
+  // and "layer" n_layer is the output layer, offloaded only when n_gpu_layers > n_layer.
+  const std::int64_t i_gpu_start = std::max<std::int64_t>(n_layer - p.n_gpu_layers, 0);
+  const std::int64_t act_gpu_layers = n_devices == 0 ? 0 : std::min(p.n_gpu_layers, n_layer + 1);
+  const auto device_of = [&](std::int64_t il) -> int {
+    if (il < i_gpu_start || il - i_gpu_start >= act_gpu_layers) return -1;
+    const float point = static_cast<float>(il - i_gpu_start) / static_cast<float>(act_gpu_layers);
+    const auto at = std::upper_bound(splits.begin(), splits.end(), static_cast<double>(point)) - splits.begin();
+    return static_cast<int>(std::min<std::ptrdiff_t>(at, static_cast<std::ptrdiff_t>(n_devices) - 1));
+  };
+  p.layer_device.resize(static_cast<std::size_t>(n_layer));
+  for (std::int64_t il = 0; il < n_layer; ++il) p.layer_device[static_cast<std::size_t>(il)] = device_of(il);
+  p.output_device = device_of(n_layer);
+
+  p.devices.resize(n_devices + 1);
+  for (std::size_t i = 0; i < n_devices; ++i) {
+    p.devices[i].name = device_name(request.backend, i, n_devices);
+    p.devices[i].gpu_id = request.gpus[i].id;
+    p.devices[i].limit_bytes = gpu_memory_limit_bytes(request.gpus[i]) - local_gpu_reserve_bytes(request.backend);
+  }
+  LocalDeviceUse& cpu = p.devices.back();
+  cpu.name = "CPU";
+  cpu.limit_bytes = request.ram_bytes;
+  const auto use_of = [&](int device) -> LocalDeviceUse& {
+    return device < 0 ? cpu : p.devices[static_cast<std::size_t>(device)];
+  };
+
+  // Model buffers. The input layer always stays on the CPU ("there is very little benefit to
+  // offloading the input layer"); --n-cpu-moe N overrides ffn_*_exps of blk.0..N-1 to the CPU
+  // buffer (common/arg.cpp, llm_ffn_exps_block_regex).
+  cpu.model_buffer_bytes += model.input_bytes;
+  for (std::int64_t il = 0; il < n_layer; ++il) {
+    const LocalLayer& layer = model.layers[static_cast<std::size_t>(il)];
+    LocalDeviceUse& home = use_of(p.layer_device[static_cast<std::size_t>(il)]);
+    home.model_buffer_bytes += layer.dense_bytes;
+    home.layers += 1;
+    (il < request.n_cpu_moe ? cpu : home).model_buffer_bytes += layer.expert_bytes;
+    // The KV of a layer lives on the layer's device (llama-kv-cache.cpp: dev = offload ? dev_layer(il) : cpu).
+    (request.kv_offload ? home : cpu).kv_buffer_bytes +=
+        local_layer_kv_bytes(layer, request.kv_type, local_layer_cells(layer, request, p.kv_size));
+  }
+  LocalDeviceUse& out = use_of(p.output_device);
+  out.model_buffer_bytes += model.output_bytes;
+  out.holds_output = true;
+
+  // Compute buffers: the graph allocator's peak for the worst-case ubatch (n_tokens = min(n_ctx,
+  // n_ubatch)), with in-place reuse (ggml-alloc.c ggml_op_can_inplace: soft_max, add, mul, rope...).
+  // Peaks, in f32 unless stated: attention without flash attention holds KQ (n_kv x n_tokens x
+  // n_head) beside the mask (n_kv x n_tokens; f16 with flash attention) and four hidden-sized
+  // tensors (residual, normed input, Q, attention output); the FFN holds gate and up (n_ff x n_tokens
+  // each); the output layer holds the logits (n_vocab x n_tokens) and the normed hidden state.
+  // The host buffer holds the inputs: token embeddings and the f32 mask.
+  const std::int64_t tokens = std::min(request.ubatch, p.kv_size);
+  const std::int64_t mask_rows = pad_to(tokens, 64);  // GGML_KQ_MASK_PAD
+  const std::int64_t hidden = model.hidden_size * tokens * kF32;
+  const std::int64_t mask_device = p.kv_size * mask_rows * (request.flash_attention ? 2 : kF32);
+  const std::int64_t mask_host = p.kv_size * mask_rows * kF32;
+  const std::int64_t kq = request.flash_attention ? 0 : model.num_heads * p.kv_size * tokens * kF32;
+  const std::int64_t attention_peak = kq + mask_device + 4 * hidden;
+  const std::int64_t ffn_width = std::max(model.feed_forward, model.expert_feed_forward * model.experts_per_token);
+  const std::int64_t ffn_peak =
+      mask_device + 2 * hidden + 2 * ffn_width * tokens * kF32 + model.num_experts * tokens * kF32;  // router logits
+  const std::int64_t output_peak = (model.vocab_size + model.hidden_size) * tokens * kF32;
+  // Without KV offload the attention over the cache runs on the CPU, beside the cache.
+  const bool any_layers_on_gpu =
+      std::any_of(p.devices.begin(), p.devices.end() - 1, [](const LocalDeviceUse& d) { return d.layers > 0; });
+  for (LocalDeviceUse& d : p.devices) {
+    const bool is_cpu = &d == &cpu;
+    std::int64_t peak = 0;
+    if (d.layers > 0) peak = request.kv_offload || is_cpu ? std::max(attention_peak, ffn_peak) : ffn_peak;
+    if (is_cpu && !request.kv_offload && any_layers_on_gpu) peak = std::max(peak, attention_peak);
+    if (d.holds_output) peak = std::max(peak, output_peak);
+    d.compute_buffer_bytes = peak;
+  }
+  cpu.compute_buffer_bytes = std::max(cpu.compute_buffer_bytes, hidden + mask_host);
+
+  // Apple silicon: the GPU's buffers and the CPU's come out of one unified memory.
+  if (n_devices > 0 && request.gpus[0].unified_memory && request.ram_bytes > 0) {
+    std::int64_t gpu_bytes = 0;
+    for (std::size_t i = 0; i < n_devices; ++i) gpu_bytes += p.devices[i].total_bytes();
+    cpu.limit_bytes = std::max<std::int64_t>(1, request.ram_bytes - gpu_bytes);
+  }
+  p.fits = std::all_of(p.devices.begin(), p.devices.end(), [](const LocalDeviceUse& d) { return d.fits(); });
+  return p;
+}
+
+}  // namespace fitcheck

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// The local inference report as JSON (keys in docs/local.md); it serializes and computes nothing.
+#include "fitcheck/config.hpp"
+#include "fitcheck/local.hpp"
+#include "support/json_writer.hpp"
+
+namespace fitcheck {
+
+std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
+  const LocalPlacement& p = e.placement;
+  detail::JsonWriter out;
+  out.begin_object();
+  out.field("weights", model.weights);
+  out.field("n_gpu_layers", p.n_gpu_layers);
+  out.field("n_layers", p.n_layers);
+  out.field("kv_size", p.kv_size);
+  out.field("fits", p.fits);
+  out.begin_array("devices");
+  for (std::size_t d = 0; d < p.devices.size(); ++d) {
+    const LocalDeviceUse& use = p.devices[d];
+    out.begin_object();
+    out.field("name", use.name);
+    out.field("gpu", use.gpu_id);
+    out.field("model_buffer_bytes", use.model_buffer_bytes);
+    out.field("kv_buffer_bytes", use.kv_buffer_bytes);
+    out.field("compute_buffer_bytes", use.compute_buffer_bytes);
+    out.field("total_bytes", use.total_bytes());
+    out.field("limit_bytes", use.limit_bytes);
+    out.field("fits", use.fits());
+    out.field("layers", use.layers);
+    out.field("holds_output_layer", use.holds_output);
+    out.field("prompt_time_share", e.speed.prompt_time_share[d]);
+    out.field("generation_time_share", e.speed.generation_time_share[d]);
+    out.end_object();
+  }
+  out.end_array();
+  out.field("prompt_tokens_per_second", e.speed.prompt_tokens_per_second);
+  out.field("generation_tokens_per_second", e.speed.generation_tokens_per_second);
+  out.field("generation_tokens_per_second_empty_context", e.speed.generation_tokens_per_second_empty);
+  out.field("generation_tokens_per_second_full_context", e.speed.generation_tokens_per_second_full);
+  out.field("llama_cpp_command", e.llama_cpp_command);
+  out.begin_object("ollama_parameters");
+  out.field("num_gpu", e.ollama_num_gpu);
+  out.field("num_ctx", e.ollama_num_ctx);
+  out.end_object();
+  out.field("assumptions", e.assumptions);
+  out.end_object();
+  return out.take();
+}
+
+std::string local_report_json(std::string_view config_json_text, const OptionList& options,
+                              std::string_view model_name) {
+  LocalOptions parsed = parse_local_options(options);
+  const ModelDescription description = parse_hf_config(config_json_text);
+  WeightFormat format = WeightFormat::bf16;
+  WeightFormatOptions format_options = parsed.weight_options;
+  if (parsed.weights) {
+    format = *parsed.weights;
+  } else {
+    const NativeWeightFormat native = native_weight_format(description);
+    format = native.format;
+    format_options = native.options;
+  }
+  const LocalModel model = local_model_from_config(description, format, format_options);
+  parsed.request.model_path = std::string(model_name) + "-" + weight_format_info(format).id + ".gguf";
+  return local_report_json(model, estimate_local(model, parsed.request));
+}
+
+}  // namespace fitcheck

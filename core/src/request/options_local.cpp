@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// `fitcheck local` options into a LocalRequest; every refusal names its option.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "config/config_fields.hpp"
+#include "fitcheck/local.hpp"
+#include "fitcheck/options.hpp"
+
+namespace fitcheck {
+
+LocalOptions parse_local_options(const OptionList& options) {
+  OptionReader reader(options);
+  LocalOptions out;
+  LocalRequest& r = out.request;
+  const auto gpu_text = reader.text("gpu");
+  const std::vector<std::string> names = gpu_text ? split_option_list(*gpu_text) : std::vector<std::string>{};
+  bool custom_named = false;
+  for (const std::string& name : names) custom_named = custom_named || is_custom_gpu_name(name);
+  const auto custom = read_custom_gpu_options(reader, custom_named);
+  if (names.size() > 16) throw OptionError("gpu", "option 'gpu': at most 16 GPUs");
+  for (const std::string& name : names) r.gpus.push_back(*resolve_gpu_option("gpu", name, custom));
+
+  const auto ram = reader.text("ram_gib");
+  if (!ram) throw OptionError("ram_gib", "option 'ram_gib' is required: the system RAM that holds the CPU buffers");
+  r.ram_bytes = static_cast<std::int64_t>(std::llround(reader.number("ram_gib", 0, 0.5, 1 << 20) * 1073741824.0));
+  if (const auto cpu = reader.text("cpu")) {
+    const CpuDevice* found = find_cpu(*cpu);
+    if (!found)
+      throw OptionError("cpu", "option 'cpu': unknown CPU '" + detail::printable(*cpu) + "' (see fitcheck cpus)");
+    r.cpu = *found;
+  }
+  if (const auto weights = reader.text("weights")) {
+    const auto format = find_weight_format(*weights);
+    if (!format)
+      throw OptionError("weights", "option 'weights': unknown weight format '" + detail::printable(*weights) +
+                                       "' (e.g. q4_k_m, q8_0, fp16; see fitcheck formats)");
+    out.weights = *format;
+  }
+  out.weight_options.bits = static_cast<int>(reader.count("weight_bits", 4, 2, 8));
+  out.weight_options.group_size = reader.count("group_size", 128, -1, 1 << 20);
+  if (out.weight_options.group_size == 0)
+    throw OptionError("group_size", "option 'group_size' must be -1 (per channel) or positive");
+
+  r.context = reader.count("context", 4096, 1, std::int64_t{1} << 24);
+  r.parallel = reader.count("parallel", 1, 1, 256);
+  if (r.context < r.parallel)
+    throw OptionError("context",
+                      "option 'context' is the total over the parallel slots: give at least one token per slot");
+  if (const auto kv = reader.text("kv_dtype")) {
+    const auto type = find_local_kv_type(*kv);
+    if (!type)
+      throw OptionError("kv_dtype", "option 'kv_dtype': llama.cpp KV types are f16, q8_0 and q4_0, got '" +
+                                        detail::printable(*kv) + "'");
+    r.kv_type = *type;
+  }
+  if (const auto fa = reader.text("flash_attention")) {
+    if (*fa == "on" || *fa == "true" || *fa == "1")
+      r.flash_attention = true;
+    else if (*fa == "off" || *fa == "false" || *fa == "0")
+      r.flash_attention = false;
+    else
+      throw OptionError("flash_attention",
+                        "option 'flash_attention' must be on or off, got '" + detail::printable(*fa) + "'");
+  }
+  if (const auto offload = reader.text("kv_offload")) {
+    if (*offload == "on" || *offload == "true" || *offload == "1")
+      r.kv_offload = true;
+    else if (*offload == "off" || *offload == "false" || *offload == "0")
+      r.kv_offload = false;
+    else
+      throw OptionError("kv_offload",
+                        "option 'kv_offload' must be on or off, got '" + detail::printable(*offload) + "'");
+  }
+  if (reader.text("n_gpu_layers")) r.n_gpu_layers = reader.count("n_gpu_layers", 0, 0, 100000);
+  r.n_cpu_moe = reader.count("n_cpu_moe", 0, 0, 100000);
+  if (const auto split = reader.text("tensor_split")) {
+    for (const std::string& item : split_option_list(*split)) {
+      char* end = nullptr;
+      const double share = std::strtod(item.c_str(), &end);
+      if (end == item.c_str() || end != item.c_str() + item.size() || !std::isfinite(share) || share < 0)
+        throw OptionError("tensor_split",
+                          "option 'tensor_split': shares are numbers 0 or more, got '" + detail::printable(item) + "'");
+      r.tensor_split.push_back(share);
+    }
+    if (r.tensor_split.size() != r.gpus.size())
+      throw OptionError("tensor_split", "option 'tensor_split': give one share per GPU in --gpu (" +
+                                            std::to_string(r.gpus.size()) + ")");
+    double sum = 0;
+    for (double s : r.tensor_split) sum += s;
+    if (!(sum > 0)) throw OptionError("tensor_split", "option 'tensor_split': the shares add up to 0");
+  }
+  if (const auto backend = reader.text("backend")) {
+    const auto found = find_local_backend(*backend);
+    if (!found)
+      throw OptionError("backend", "option 'backend' must be cuda, metal, vulkan, rocm, sycl or cpu, got '" +
+                                       detail::printable(*backend) + "'");
+    r.backend = *found;
+  } else {
+    r.backend = r.gpus.empty() ? LocalBackend::cpu : default_local_backend(r.gpus.front());
+  }
+  if (r.backend != LocalBackend::cpu && r.gpus.empty())
+    throw OptionError("gpu", "option 'gpu' is required with --backend " + std::string(local_backend_name(r.backend)));
+  r.ubatch = reader.count("ubatch", 512, 1, 1 << 16);
+  // A slot holds the prompt and the generated tokens; the defaults (512 and 128) shrink to fit it.
+  const std::int64_t slot = r.context / r.parallel;
+  const bool prompt_given = reader.text("prompt_len").has_value();
+  const bool gen_given = reader.text("gen_len").has_value();
+  r.prompt_len = reader.count("prompt_len", std::min<std::int64_t>(512, slot / 2), 0, std::int64_t{1} << 24);
+  r.gen_len = reader.count("gen_len", std::max<std::int64_t>(1, std::min<std::int64_t>(128, slot - r.prompt_len)), 1,
+                           std::int64_t{1} << 24);
+  if (r.prompt_len + r.gen_len > slot)
+    throw OptionError(prompt_given ? "prompt_len"
+                      : gen_given  ? "gen_len"
+                                   : "context",
+                      "option '" +
+                          std::string(prompt_given ? "prompt_len"
+                                      : gen_given  ? "gen_len"
+                                                   : "context") +
+                          "': the prompt and the generated tokens (" + std::to_string(r.prompt_len) + " + " +
+                          std::to_string(r.gen_len) + ") must fit in one slot of the context (" + std::to_string(slot) +
+                          " tokens: --context / --parallel)");
+  reader.finish();
+  return out;
+}
+
+}  // namespace fitcheck

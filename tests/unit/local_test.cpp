@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: MIT
+// Local inference (llama.cpp / Ollama placement). Expected values are llama.cpp load logs' printed
+// buffer sizes and hand calculations written out beside each check.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "fitcheck/config.hpp"
+#include "fitcheck/local.hpp"
+#include "test_support.hpp"
+
+using namespace fitcheck;
+
+namespace {
+
+constexpr double kMiB = 1048576.0;
+
+ModelDescription llama3_8b() {
+  return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json"));
+}
+
+LocalRequest one_gpu(const char* id) {
+  LocalRequest r;
+  r.gpus.push_back(*find_accelerator(id));
+  r.backend = LocalBackend::cuda;
+  r.ram_bytes = std::int64_t{32} << 30;
+  return r;
+}
+
+// A synthetic dense model: 4 layers of 100 MiB, KV width 1024 for K and for V.
+LocalModel toy_model() {
+  LocalModel m;
+  for (int i = 0; i < 4; ++i) {
+    LocalLayer layer;
+    layer.dense_bytes = 100 << 20;
+    layer.dense_parameters = 50'000'000;
+    layer.kv_key_width = 1024;
+    layer.kv_value_width = 1024;
+    m.layers.push_back(layer);
+  }
+  m.input_bytes = 10 << 20;
+  m.output_bytes = 20 << 20;
+  m.output_parameters = 10'000'000;
+  m.hidden_size = 2048;
+  m.num_heads = 16;
+  m.head_dim = 128;
+  m.vocab_size = 32000;
+  m.feed_forward = 8192;
+  return m;
+}
+
+const LocalDeviceUse& device(const LocalPlacement& p, const std::string& name) {
+  for (const auto& d : p.devices)
+    if (d.name == name) return d;
+  FAIL("no device " << name);
+  return p.devices.front();
+}
+
+}  // namespace
+
+TEST_CASE("local: Llama-3-8B Q4_K_M fully offloaded, n_ctx 512, as its llama.cpp load log prints") {
+  // developer0hye/llama-3-korean-bllossom-8b-q4-docker README (Llama-3-8B shapes, Q4_K_M, RTX 3070,
+  // n_ctx 512, n_ubatch 512, flash_attn 0): CPU buffer 281.81 MiB, CUDA0 buffer 4403.49 MiB,
+  // CUDA0 KV 64.00 MiB, CUDA0 compute 258.50 MiB, CUDA_Host compute 9.01 MiB.
+  const LocalModel model = local_model_from_config(llama3_8b(), WeightFormat::gguf_q4_k_m);
+  LocalRequest r = one_gpu("rtx-3070");
+  r.context = 512;
+  r.flash_attention = false;
+  r.n_gpu_layers = 33;
+  const LocalPlacement p = estimate_local(model, r).placement;
+  CHECK(p.n_layers == 33);
+  CHECK(p.output_device == 0);
+  const LocalDeviceUse& gpu = device(p, "CUDA0");
+  const LocalDeviceUse& cpu = device(p, "CPU");
+  // token_embd as Q4_K: 128256 x 4096 / 256 blocks x 144 bytes = 295,501,824 B = 281.81 MiB.
+  CHECK(cpu.model_buffer_bytes == 295'501'824);
+  CHECK(gpu.model_buffer_bytes / kMiB == doctest::Approx(4403.49).epsilon(0.01));
+  // 32 layers x (K + V) x 512 cells x 1024 values x 2 bytes = 64 MiB.
+  CHECK(gpu.kv_buffer_bytes == 64 * 1048576);
+  // The logits, 128256 x 512 f32 (250.5 MiB), and the normed hidden state, 4096 x 512 f32 (8 MiB).
+  CHECK(gpu.compute_buffer_bytes / kMiB == doctest::Approx(258.50));
+  // Inputs on the host: embeddings 4096 x 512 f32 (8 MiB) and the mask 512 x 512 f32 (1 MiB).
+  CHECK(cpu.compute_buffer_bytes / kMiB == doctest::Approx(9.01).epsilon(0.002));
+}
+
+TEST_CASE("local: the KV buffer and the KQ-bound compute buffer at long contexts (Ollama load logs)") {
+  const LocalModel model = local_model_from_config(llama3_8b(), WeightFormat::gguf_q4_k_m);
+  LocalRequest r = one_gpu("rtx-4090");
+  r.flash_attention = false;
+  r.n_gpu_layers = 33;
+  SUBCASE("n_ctx 8192: ollama/ollama#8361-style log, KV 1024.00 MiB, compute 560.00, host 24.01") {
+    r.context = 8192;
+    const LocalPlacement p = place_local(model, r, 33);
+    CHECK(device(p, "CUDA0").kv_buffer_bytes / kMiB == doctest::Approx(1024.0));
+    // KQ 32 heads x 8192 x 512 f32 = 512 MiB, mask 8192 x 512 f32 = 16 MiB, 4 x 8 MiB hidden.
+    CHECK(device(p, "CUDA0").compute_buffer_bytes / kMiB == doctest::Approx(560.0));
+    CHECK(device(p, "CPU").compute_buffer_bytes / kMiB == doctest::Approx(24.01).epsilon(0.001));
+  }
+  SUBCASE("n_ctx 81920: ollama/ollama#9352, KV 10240.00 MiB, compute 5312.00, host 168.01") {
+    r.context = 81920;
+    const LocalPlacement p = place_local(model, r, 33);
+    CHECK(device(p, "CUDA0").kv_buffer_bytes / kMiB == doctest::Approx(10240.0));
+    CHECK(device(p, "CUDA0").compute_buffer_bytes / kMiB == doctest::Approx(5312.0));
+    CHECK(device(p, "CPU").compute_buffer_bytes / kMiB == doctest::Approx(168.01).epsilon(0.001));
+  }
+}
+
+TEST_CASE("local: KV types are ggml blocks (q8_0 34 B per 32 values, q4_0 18 B per 32)") {
+  const LocalModel model = toy_model();
+  LocalRequest r = one_gpu("rtx-4090");
+  r.context = 1024;
+  r.n_gpu_layers = 5;
+  // 4 layers x 2 (K, V) x 1024 cells x row bytes: f16 2048, q8_0 1024/32*34 = 1088, q4_0 576.
+  r.kv_type = LocalKvType::f16;
+  CHECK(place_local(model, r, 5).devices[0].kv_buffer_bytes == 4 * 2 * 1024 * 2048);
+  r.kv_type = LocalKvType::q8_0;
+  CHECK(place_local(model, r, 5).devices[0].kv_buffer_bytes == 4 * 2 * 1024 * 1088);
+  r.kv_type = LocalKvType::q4_0;
+  CHECK(place_local(model, r, 5).devices[0].kv_buffer_bytes == 4 * 2 * 1024 * 576);
+  SUBCASE("a quantized V cache needs flash attention, as llama.cpp refuses otherwise") {
+    r.flash_attention = false;
+    CHECK_THROWS_WITH_AS(estimate_local(model, r), doctest::Contains("--flash-attention on"), std::invalid_argument);
+  }
+  SUBCASE("flash attention pads the cells to 256, without it to 32") {
+    r.kv_type = LocalKvType::f16;
+    r.context = 1000;
+    r.flash_attention = true;
+    CHECK(place_local(model, r, 5).kv_size == 1024);
+    r.flash_attention = false;
+    CHECK(place_local(model, r, 5).kv_size == 1024);
+    r.context = 1010;
+    CHECK(place_local(model, r, 5).kv_size == 1024);
+    r.context = 970;
+    CHECK(place_local(model, r, 5).kv_size == 992);
+  }
+}
+
+TEST_CASE("local: -ngl offloads the last layers; the output layer needs n_layer + 1") {
+  const LocalModel model = toy_model();  // 4 layers, so -ngl 5 is everything
+  LocalRequest r = one_gpu("rtx-4090");
+  r.context = 256;
+  const LocalPlacement two = place_local(model, r, 2);
+  // i_gpu_start = 4 - 2 = 2: layers 2 and 3 on the GPU, the output on the CPU.
+  CHECK(two.layer_device == std::vector<int>{-1, -1, 0, 0});
+  CHECK(two.output_device == -1);
+  CHECK(two.devices[0].model_buffer_bytes == 200 << 20);
+  CHECK(two.devices[1].model_buffer_bytes == (10 << 20) + (200 << 20) + (20 << 20));
+  // KV follows the layer: 2 layers on each side, 2 x 256 cells x 2048 B each.
+  CHECK(two.devices[0].kv_buffer_bytes == 2 * 2 * 256 * 2048);
+  CHECK(two.devices[1].kv_buffer_bytes == 2 * 2 * 256 * 2048);
+  CHECK(place_local(model, r, 4).output_device == -1);
+  CHECK(place_local(model, r, 5).output_device == 0);
+  CHECK(place_local(model, r, 99).n_gpu_layers == 5);  // -ngl 99 is clamped as llama.cpp does
+  CHECK(place_local(model, r, 0).devices[0].model_buffer_bytes == 0);
+}
+
+TEST_CASE("local: several GPUs split by --tensor-split, else by free memory") {
+  LocalModel model;
+  for (int i = 0; i < 32; ++i) {
+    LocalLayer layer;
+    layer.dense_bytes = 1 << 20;
+    model.layers.push_back(layer);
+  }
+  model.hidden_size = 64;
+  model.num_heads = 1;
+  LocalRequest r = one_gpu("rtx-4090");
+  r.gpus.push_back(*find_accelerator("rtx-4090"));
+  r.context = 256;
+  r.tensor_split = {1, 3};
+  // splits {0.25, 1}: layer il goes to GPU 0 while il / 33 < 0.25, i.e. il <= 8 (8/33 = 0.242,
+  // 9/33 = 0.273); GPU 1 takes layers 9..31 and the output layer (32/33).
+  const LocalPlacement p = place_local(model, r, 33);
+  CHECK(p.devices[0].layers == 9);
+  CHECK(p.devices[1].layers == 23);
+  CHECK(p.output_device == 1);
+  SUBCASE("no split given: by free memory, 24 GB and 12 GB split 2:1") {
+    r.tensor_split.clear();
+    r.gpus[1] = *find_accelerator("rtx-3060-12gb");
+    const LocalPlacement q = place_local(model, r, 33);
+    // The 4090's share: 24564 / (24564 + 12288) = 0.6666; il / 33 < 0.6666 holds for il <= 21.
+    CHECK(q.devices[0].layers == 22);
+    CHECK(q.devices[1].layers == 10);
+  }
+  SUBCASE("a share per GPU, or a refusal naming the option") {
+    r.tensor_split = {1};
+    CHECK_THROWS_WITH_AS(place_local(model, r, 33), doctest::Contains("--tensor-split"), std::invalid_argument);
+  }
+}
+
+TEST_CASE("local: --n-cpu-moe keeps the experts of the first N layers in RAM") {
+  const ModelDescription qwen =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/Qwen--Qwen3-30B-A3B.json"));
+  const LocalModel model = local_model_from_config(qwen, WeightFormat::gguf_q8_0);
+  REQUIRE(model.layers.size() == 48);
+  REQUIRE(model.layers[0].expert_bytes > 0);
+  LocalRequest r = one_gpu("rtx-4090");
+  r.context = 4096;
+  r.n_cpu_moe = 10;
+  const LocalPlacement all_gpu = place_local(model, r, 49);
+  std::int64_t first_ten = 0;
+  for (int i = 0; i < 10; ++i) first_ten += model.layers[static_cast<std::size_t>(i)].expert_bytes;
+  r.n_cpu_moe = 0;
+  const LocalPlacement none = place_local(model, r, 49);
+  CHECK(none.devices[0].model_buffer_bytes - all_gpu.devices[0].model_buffer_bytes == first_ten);
+  CHECK(all_gpu.devices[1].model_buffer_bytes - none.devices[1].model_buffer_bytes == first_ten);
+  // The KV stays with the layers.
+  CHECK(all_gpu.devices[0].kv_buffer_bytes == none.devices[0].kv_buffer_bytes);
+}
+
+TEST_CASE("local: the most layers that fit, and generation speed from bandwidth") {
+  LocalModel model = toy_model();
+  LocalRequest r = one_gpu("rtx-4090");
+  r.context = 256;
+  r.prompt_len = 0;
+  r.gen_len = 1;
+  const LocalEstimate all = estimate_local(model, r);
+  CHECK(all.placement.n_gpu_layers == 5);
+  CHECK(all.llama_cpp_command == "llama-server -m model.gguf -ngl 5 -c 256 -ctk f16 -ctv f16 -fa on");
+  CHECK(all.ollama_num_gpu == 5);
+  CHECK(all.ollama_num_ctx == 256);
+  // A token reads 4 x 100 MiB + 20 MiB (output) = 420 MiB at 1008 GB/s x 0.90 (CUDA), plus half a
+  // cell of KV (the middle of one generated token: 0.5 x 4 layers x 4096 B), plus 80 us for each
+  // of the 4 layers and the output layer.
+  const double bytes = 420.0 * kMiB + 0.5 * 4 * 4096;
+  CHECK(all.speed.generation_tokens_per_second == doctest::Approx(1.0 / (bytes / (1008e9 * 0.90) + 5 * 80e-6)));
+  SUBCASE("a GPU that holds two layers only") {
+    // 4 GiB card: memory less Ollama's 457 MiB; layers of 1500 MiB: two fit, not three.
+    for (auto& layer : model.layers) layer.dense_bytes = std::int64_t{1500} << 20;
+    Accelerator small = *find_accelerator("rtx-4090");
+    small.memory_bytes = std::int64_t{4096} << 20;
+    r.gpus = {small};
+    const LocalEstimate e = estimate_local(model, r);
+    CHECK(e.placement.n_gpu_layers == 2);
+    CHECK(e.placement.devices[0].fits());
+  }
+  SUBCASE("the context fills: slower") {
+    r.context = 8192;
+    const LocalEstimate e = estimate_local(model, r);
+    CHECK(e.speed.generation_tokens_per_second_full < e.speed.generation_tokens_per_second_empty);
+  }
+}
+
+TEST_CASE("local: a GGUF header's tensors by name") {
+  CheckpointSummary s;
+  s.format = CheckpointFormat::gguf;
+  s.hyperparameters.block_count = 2;
+  s.hyperparameters.embedding_length = 256;
+  s.hyperparameters.head_count = 4;
+  s.hyperparameters.head_count_kv = 2;
+  s.hyperparameters.vocab_size = 1000;
+  const auto tensor = [](const char* name, const char* type, std::int64_t bytes) {
+    CheckpointTensor t;
+    t.name = name;
+    t.type = type;
+    t.shape = {256, 256};
+    t.elements = 65536;
+    t.bytes = bytes;
+    return t;
+  };
+  s.tensors = {tensor("token_embd.weight", "Q4_K", 1000), tensor("blk.0.attn_q.weight", "Q4_K", 300),
+               tensor("blk.1.attn_q.weight", "Q6_K", 400), tensor("blk.1.ffn_up_exps.weight", "Q4_K", 700),
+               tensor("output_norm.weight", "F32", 8)};
+  const LocalModel m = local_model_from_gguf(s);
+  REQUIRE(m.layers.size() == 2);
+  CHECK(m.input_bytes == 1000);
+  CHECK(m.layers[0].dense_bytes == 300);
+  CHECK(m.layers[1].dense_bytes == 400);
+  CHECK(m.layers[1].expert_bytes == 700);
+  CHECK(m.output_bytes == 8 + 1000);  // no output.weight: token_embd is loaded again as the head
+  CHECK(m.layers[0].kv_key_width == 2 * 64);
+  s.hyperparameters.block_count.reset();
+  CHECK_THROWS_WITH_AS(local_model_from_gguf(s), doctest::Contains("block_count"), std::invalid_argument);
+}
+
+TEST_CASE("local options: every refusal names its option") {
+  const auto refused = [](OptionList options, const char* option) {
+    try {
+      parse_local_options(options);
+      FAIL("accepted");
+    } catch (const OptionError& error) {
+      CHECK(error.option() == option);
+    }
+  };
+  refused({{"gpu", "rtx-4090"}}, "ram_gib");
+  refused({{"gpu", "no-such-gpu"}, {"ram_gib", "32"}}, "gpu");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"kv_dtype", "fp8"}}, "kv_dtype");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"flash_attention", "maybe"}}, "flash_attention");
+  refused({{"gpu", "rtx-4090,rtx-4090"}, {"ram_gib", "32"}, {"tensor_split", "1"}}, "tensor_split");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"backend", "opencl"}}, "backend");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"tensor_split", std::string("1\0x", 3)}}, "tensor_split");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"kv_offload", "sometimes"}}, "kv_offload");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"parallel", "0"}}, "parallel");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"n_gpu_layers", "-1"}}, "n_gpu_layers");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"n_cpu_moe", "x"}}, "n_cpu_moe");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"cpu", "no-such-cpu"}}, "cpu");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"ubatch", "0"}}, "ubatch");
+  refused({{"ram_gib", "32"}, {"backend", "cuda"}}, "gpu");
+  const LocalOptions ok = parse_local_options({{"gpu", "m2-ultra"},
+                                               {"ram_gib", "192"},
+                                               {"context", "8192"},
+                                               {"kv_dtype", "q8_0"},
+                                               {"n_gpu_layers", "10"},
+                                               {"n_cpu_moe", "2"},
+                                               {"prompt_len", "256"},
+                                               {"gen_len", "64"},
+                                               {"weights", "q4_k_m"}});
+  CHECK(ok.request.backend == LocalBackend::metal);
+  CHECK(ok.request.kv_type == LocalKvType::q8_0);
+  CHECK(*ok.request.n_gpu_layers == 10);
+  CHECK(ok.request.n_cpu_moe == 2);
+  CHECK(ok.request.ram_bytes == std::int64_t{192} << 30);
+}
+
+TEST_CASE("fitcheck local on the command line: JSON keys and the command") {
+  const auto result = test::run_cli("local " + test::fixture_configs_dir() +
+                                    "/meta-llama--Llama-3.1-8B.json --gpu rtx-4090 --ram-gib 64 --weights q4_k_m "
+                                    "--context 8192 --kv-dtype q8_0 --json");
+  REQUIRE(result.exit_status == 0);
+  for (const char* key : {"\"n_gpu_layers\":33", "\"n_layers\":33", "\"devices\"", "\"model_buffer_bytes\"",
+                          "\"kv_buffer_bytes\"", "\"compute_buffer_bytes\"", "\"prompt_tokens_per_second\"",
+                          "\"generation_tokens_per_second\"", "\"llama_cpp_command\"", "\"ollama_parameters\"",
+                          "\"num_gpu\":33", "\"num_ctx\":8192", "-ctk q8_0 -ctv q8_0 -fa on"})
+    CHECK_MESSAGE(result.out.find(key) != std::string::npos, key);
+  const auto bad = test::run_cli("local " + test::fixture_configs_dir() +
+                                 "/meta-llama--Llama-3.1-8B.json --gpu rtx-4090 --ram-gib 64 --context 0");
+  CHECK(bad.exit_status == 2);
+  CHECK(bad.err.find("--context") != std::string::npos);
+}
+
+TEST_CASE("local: each option's effect on the toy model, by hand") {
+  const LocalModel model = toy_model();
+  LocalRequest r = one_gpu("rtx-4090");
+  r.context = 1024;
+  r.n_gpu_layers = 5;
+  SUBCASE("--kv-offload off: the cache stays on the CPU, and the command says -nkvo") {
+    r.kv_offload = false;
+    const LocalEstimate e = estimate_local(model, r);
+    CHECK(e.placement.devices[0].kv_buffer_bytes == 0);
+    CHECK(e.placement.devices[1].kv_buffer_bytes == 4 * 2 * 1024 * 2048);  // 16 MiB
+    CHECK(e.llama_cpp_command.find(" -nkvo") != std::string::npos);
+  }
+  SUBCASE("--ubatch: the compute buffer follows the tokens of one ubatch") {
+    // The output layer's peak: (32000 + 2048) x T x 4 B: 66.5 MiB at T = 512, 33.25 MiB at T = 256.
+    CHECK(place_local(model, r, 5).devices[0].compute_buffer_bytes == 34048 * 512 * 4);
+    r.ubatch = 256;
+    CHECK(place_local(model, r, 5).devices[0].compute_buffer_bytes == 34048 * 256 * 4);
+    CHECK(estimate_local(model, r).llama_cpp_command.find(" -ub 256") != std::string::npos);
+  }
+  SUBCASE("--parallel: Ollama's num_ctx is per slot") {
+    r.context = 8192;
+    r.parallel = 4;
+    const LocalEstimate e = estimate_local(model, r);
+    CHECK(e.ollama_num_ctx == 2048);
+    CHECK(e.llama_cpp_command.find(" -c 8192 -np 4") != std::string::npos);
+  }
+  SUBCASE("--backend: device names and rates") {
+    r.backend = LocalBackend::vulkan;
+    r.prompt_len = 0;
+    r.gen_len = 1;
+    const LocalEstimate e = estimate_local(model, r);
+    CHECK(e.placement.devices[0].name == "Vulkan0");
+    const double bytes = 420.0 * kMiB + 0.5 * 4 * 4096;
+    CHECK(e.speed.generation_tokens_per_second == doctest::Approx(1.0 / (bytes / (1008e9 * 0.80) + 5 * 100e-6)));
+  }
+  SUBCASE("--prompt-len: matrix multiplies at 0.80 of the 4090's 165.2 TFLOP/s fp16 peak") {
+    r.prompt_len = 512;
+    // 2 x (4 x 50M + 10M) x 512 + causal attention 4 x 2048 x 4 layers x 512^2 / 2 = 219.33 GFLOP:
+    // 1.6596 ms, slower than reading 420 MiB once (0.49 ms).
+    const double flops = 2.0 * 210e6 * 512 + 4.0 * 2048 * 4 * 512.0 * 512.0 / 2;
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second == doctest::Approx(512 / (flops / (165.2e12 * 0.8))));
+  }
+  SUBCASE("--cpu: CPU layers read RAM at the CPU's bandwidth") {
+    r.gpus.clear();
+    r.backend = LocalBackend::cpu;
+    r.cpu = *find_cpu("ryzen-9-7950x");  // 2 channels of DDR5-5200: 83.2 GB/s
+    r.prompt_len = 0;
+    r.gen_len = 1;
+    const LocalEstimate e = estimate_local(model, r);
+    CHECK(e.placement.n_gpu_layers == 0);
+    CHECK(e.placement.devices.size() == 1);
+    const double bytes = 420.0 * kMiB + 0.5 * 4 * 4096;
+    CHECK(e.speed.generation_tokens_per_second == doctest::Approx(83.2e9 * 0.65 / bytes));
+  }
+  SUBCASE("a partial offload: the GPU's and the CPU's times add up; RAM weights cross PCIe for prompts") {
+    r.n_gpu_layers = 2;
+    r.cpu = *find_cpu("ryzen-9-7950x");
+    r.prompt_len = 0;
+    r.gen_len = 1;
+    const LocalEstimate e = estimate_local(model, r);
+    // GPU: 2 layers (200 MiB) and their KV; CPU: 2 layers and the output (220 MiB) and their KV.
+    const double gpu = (200.0 * kMiB + 0.5 * 2 * 4096) / (1008e9 * 0.90) + 2 * 80e-6;
+    const double cpu = (220.0 * kMiB + 0.5 * 2 * 4096) / (83.2e9 * 0.65);
+    CHECK(e.speed.generation_tokens_per_second == doctest::Approx(1.0 / (gpu + cpu)));
+    CHECK(e.speed.generation_time_share[1] == doctest::Approx(cpu / (gpu + cpu)));
+  }
+}
+
+TEST_CASE("local options: the prompt and the generated tokens fit one slot") {
+  const LocalOptions small = parse_local_options({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"context", "512"}});
+  CHECK(small.request.prompt_len == 256);  // the defaults 512 and 128 shrink to fit a 512-token slot
+  CHECK(small.request.gen_len == 128);
+  const LocalOptions slots =
+      parse_local_options({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"context", "8192"}, {"parallel", "4"}});
+  CHECK(slots.request.prompt_len == 512);
+  CHECK(slots.request.gen_len == 128);
+  try {
+    parse_local_options(
+        {{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"context", "1024"}, {"prompt_len", "1000"}, {"gen_len", "100"}});
+    FAIL("accepted");
+  } catch (const OptionError& error) {
+    CHECK(error.option() == "prompt_len");
+    CHECK(std::string(error.what()).find("one slot") != std::string::npos);
+  }
+}
+
+TEST_CASE("local: on Apple silicon the CPU's buffers share the unified memory with the GPU's") {
+  const LocalModel model = toy_model();
+  LocalRequest r;
+  r.gpus.push_back(*find_accelerator("m2-ultra"));
+  r.backend = LocalBackend::metal;
+  r.context = 256;
+  r.ram_bytes = std::int64_t{192} << 30;
+  const LocalPlacement p = place_local(model, r, 5);
+  CHECK(p.devices[0].name == "Metal");
+  CHECK(p.devices[1].limit_bytes == r.ram_bytes - p.devices[0].total_bytes());
+}

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// Types of the local inference options and report (localReport; docs/local.md): llama.cpp and
+// Ollama on one machine. Re-exported by types.ts, whose `moduleExports` tests/node/wasm-module.test.mjs
+// checks against the module.
+
+/** Options of localReport, the `fitcheck local` flags with '_' for '-'. */
+export interface LocalOptions {
+  /** One catalog id per GPU, in device order, comma-separated ("rtx-4090,rtx-3060"); absent: CPU only. */
+  gpu?: string;
+  /** System RAM for the CPU buffers, GiB (required). */
+  ram_gib: number;
+  /** A CPU catalog id: the RAM bandwidth and FLOP/s of layers on the CPU. */
+  cpu?: string;
+  weights?: string;
+  /** n_ctx over all slots (4096). */
+  context?: number;
+  parallel?: number;
+  kv_dtype?: 'f16' | 'q8_0' | 'q4_0';
+  flash_attention?: 'on' | 'off';
+  kv_offload?: 'on' | 'off';
+  /** As -ngl; absent: the most layers that fit. */
+  n_gpu_layers?: number;
+  n_cpu_moe?: number;
+  /** Shares per GPU, comma-separated ("3,1"); absent: by free memory. */
+  tensor_split?: string;
+  backend?: 'cuda' | 'metal' | 'vulkan' | 'rocm' | 'sycl' | 'cpu';
+  ubatch?: number;
+  prompt_len?: number;
+  gen_len?: number;
+}
+
+/** One backend's buffers: a GPU ("CUDA0", "Metal", "Vulkan1") or the CPU (last). */
+export interface LocalDevice {
+  name: string;
+  /** The catalog id; "" for the CPU. */
+  gpu: string;
+  model_buffer_bytes: number;
+  kv_buffer_bytes: number;
+  compute_buffer_bytes: number;
+  total_bytes: number;
+  /** What may be allocated; 0: not checked. */
+  limit_bytes: number;
+  fits: boolean;
+  layers: number;
+  holds_output_layer: boolean;
+  prompt_time_share: number;
+  generation_time_share: number;
+}
+
+export interface LocalReport {
+  weights: string;
+  n_gpu_layers: number;
+  /** block_count + 1: llama.cpp counts the output layer ("offloaded 33/33 layers"). */
+  n_layers: number;
+  kv_size: number;
+  fits: boolean;
+  devices: LocalDevice[];
+  prompt_tokens_per_second: number;
+  generation_tokens_per_second: number;
+  generation_tokens_per_second_empty_context: number;
+  generation_tokens_per_second_full_context: number;
+  llama_cpp_command: string;
+  ollama_parameters: { num_gpu: number; num_ctx: number };
+  assumptions: string[];
+}

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+// The Local tab's form: the machine (GPUs, RAM, CPU, backend) and llama.cpp's settings, with the
+// flag each field sets; a refused value shows its message beside the field it names.
+import type { CoreError } from '../../core/types';
+import { Field, NumberField } from '../../ui/field';
+import type { LocalInputs } from '../local-inputs';
+
+interface Props {
+  inputs: LocalInputs;
+  error?: CoreError;
+  onChange: (next: LocalInputs) => void;
+}
+
+// The core's option names, for the error beside its field.
+const fieldOf: Record<string, keyof LocalInputs> = {
+  gpu: 'gpu',
+  ram_gib: 'ramGib',
+  cpu: 'cpu',
+  weights: 'weights',
+  context: 'context',
+  parallel: 'parallel',
+  kv_dtype: 'kvDtype',
+  flash_attention: 'flashAttention',
+  kv_offload: 'kvOffload',
+  n_gpu_layers: 'nGpuLayers',
+  n_cpu_moe: 'nCpuMoe',
+  tensor_split: 'tensorSplit',
+  backend: 'backend',
+  ubatch: 'ubatch',
+  prompt_len: 'promptLen',
+  gen_len: 'genLen',
+};
+
+export function LocalForm({ inputs, error, onChange }: Props) {
+  const errorFor = (key: keyof LocalInputs) => (error && fieldOf[error.field ?? ''] === key ? error : undefined);
+  const set = (key: keyof LocalInputs) => (value: string) => onChange({ ...inputs, [key]: value });
+  const text = (key: keyof LocalInputs, label: string, help: string) => (
+    <Field id={`local-${key}`} label={label} help={help} error={errorFor(key)}>
+      {(describedBy, invalid) => (
+        <input
+          id={`local-${key}`}
+          data-testid={`local-${key}`}
+          type="text"
+          autoComplete="off"
+          spellcheck={false}
+          value={inputs[key]}
+          aria-describedby={describedBy}
+          aria-invalid={invalid ? 'true' : undefined}
+          onInput={(e) => set(key)((e.target as HTMLInputElement).value)}
+        />
+      )}
+    </Field>
+  );
+  const number = (key: keyof LocalInputs, label: string, help: string) => (
+    <NumberField
+      id={`local-${key}`}
+      label={label}
+      help={help}
+      error={errorFor(key)}
+      value={inputs[key]}
+      onValue={set(key)}
+    />
+  );
+  const choice = (key: keyof LocalInputs, label: string, help: string, options: Array<[string, string]>) => (
+    <Field id={`local-${key}`} label={label} help={help} error={errorFor(key)}>
+      {(describedBy) => (
+        <select
+          id={`local-${key}`}
+          data-testid={`local-${key}`}
+          value={inputs[key]}
+          aria-describedby={describedBy}
+          onChange={(e) => set(key)((e.target as HTMLSelectElement).value)}
+        >
+          {options.map(([value, name]) => (
+            <option key={value} value={value}>
+              {name}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+  return (
+    <fieldset class="workload" data-testid="local-form">
+      <legend>llama.cpp / Ollama on this machine</legend>
+      {text('gpu', 'GPUs', 'Catalog ids in device order, comma-separated (rtx-4090,rtx-3060-12gb); empty: CPU only')}
+      {number('ramGib', 'System RAM (GiB)', 'Holds the CPU buffers: the token embedding and layers left in RAM')}
+      {text('cpu', 'CPU', 'A CPU catalog id for RAM bandwidth (ryzen-9-7950x); empty: a DDR5-5600 desktop')}
+      {text('weights', 'Weights', 'GGUF type: q4_k_m, q8_0, fp16, ...')}
+      {number('context', 'Context (-c)', 'Tokens over all slots')}
+      {number('parallel', 'Slots (-np)', 'Ollama: OLLAMA_NUM_PARALLEL; each slot gets context / slots')}
+      {choice('kvDtype', 'KV cache type (-ctk/-ctv)', 'q8_0 and q4_0 need flash attention', [
+        ['f16', 'f16'],
+        ['q8_0', 'q8_0'],
+        ['q4_0', 'q4_0'],
+      ])}
+      {choice('flashAttention', 'Flash attention (-fa)', 'Off: the KQ matrix sizes the compute buffer', [
+        ['on', 'on'],
+        ['off', 'off'],
+      ])}
+      {choice('kvOffload', 'KV offload', 'Off (-nkvo): the cache stays in RAM', [
+        ['on', 'on'],
+        ['off', 'off'],
+      ])}
+      {number('nGpuLayers', 'GPU layers (-ngl)', 'Empty: the most that fit')}
+      {number('nCpuMoe', 'Experts in RAM (--n-cpu-moe)', 'Experts of the first N layers stay on the CPU')}
+      {text('tensorSplit', 'Tensor split', 'Shares per GPU (3,1); empty: by free memory')}
+      {choice('backend', 'Backend', "Empty: from the first GPU's vendor", [
+        ['', 'auto'],
+        ['cuda', 'CUDA'],
+        ['metal', 'Metal'],
+        ['vulkan', 'Vulkan'],
+        ['rocm', 'ROCm'],
+        ['sycl', 'SYCL'],
+        ['cpu', 'CPU'],
+      ])}
+      {number('ubatch', 'Micro-batch (-ub)', '512 by default')}
+      {number('promptLen', 'Prompt tokens', '512 by default')}
+      {number('genLen', 'Generated tokens', '128 by default')}
+    </fieldset>
+  );
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// The Local tab's inputs as typed (strings: the core validates them) and the options they become
+// (localReport; docs/local.md). An empty field is left out, so the core's default applies.
+import type { LocalOptions } from '../core/types';
+
+export interface LocalInputs {
+  gpu: string;
+  ramGib: string;
+  cpu: string;
+  weights: string;
+  context: string;
+  parallel: string;
+  kvDtype: 'f16' | 'q8_0' | 'q4_0';
+  flashAttention: 'on' | 'off';
+  kvOffload: 'on' | 'off';
+  nGpuLayers: string;
+  nCpuMoe: string;
+  tensorSplit: string;
+  backend: '' | 'cuda' | 'metal' | 'vulkan' | 'rocm' | 'sycl' | 'cpu';
+  ubatch: string;
+  promptLen: string;
+  genLen: string;
+}
+
+export const defaultLocalInputs: LocalInputs = {
+  gpu: 'rtx-4090',
+  ramGib: '64',
+  cpu: '',
+  weights: 'q4_k_m',
+  context: '8192',
+  parallel: '',
+  kvDtype: 'f16',
+  flashAttention: 'on',
+  kvOffload: 'on',
+  nGpuLayers: '',
+  nCpuMoe: '',
+  tensorSplit: '',
+  backend: '',
+  ubatch: '',
+  promptLen: '',
+  genLen: '',
+};
+
+/** The options of localReport: every field given, as the CLI flag's value. */
+export function localOptions(inputs: LocalInputs): LocalOptions {
+  const options: Record<string, string> = { ram_gib: inputs.ramGib.trim() };
+  const put = (key: string, value: string) => {
+    if (value.trim() !== '') options[key] = value.trim();
+  };
+  put('gpu', inputs.gpu);
+  put('cpu', inputs.cpu);
+  put('weights', inputs.weights);
+  put('context', inputs.context);
+  put('parallel', inputs.parallel);
+  put('kv_dtype', inputs.kvDtype);
+  put('flash_attention', inputs.flashAttention);
+  put('kv_offload', inputs.kvOffload);
+  put('n_gpu_layers', inputs.nGpuLayers);
+  put('n_cpu_moe', inputs.nCpuMoe);
+  put('tensor_split', inputs.tensorSplit);
+  put('backend', inputs.backend);
+  put('ubatch', inputs.ubatch);
+  put('prompt_len', inputs.promptLen);
+  put('gen_len', inputs.genLen);
+  return options as unknown as LocalOptions;
+}

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+// The Local tab's results: layers offloaded, each backend's model, KV and compute buffers against
+// its limit, prompt and generation speed, and the llama-server command and Ollama parameters.
+import type { LocalReport } from '../../core/types';
+import type { ByteUnit } from '../../app/inputs';
+import { CopyButton } from '../../ui/copy-button';
+
+function bytes(value: number, unit: ByteUnit): string {
+  return unit === 'GiB' ? `${(value / 2 ** 30).toFixed(2)} GiB` : `${(value / 1e9).toFixed(2)} GB`;
+}
+
+export function LocalResults({ report, unit }: { report: LocalReport; unit: ByteUnit }) {
+  return (
+    <section data-testid="local-results">
+      <h2>llama.cpp placement</h2>
+      <p data-testid="local-summary" class={report.fits ? 'verdict fits' : 'verdict'}>
+        {`Offloaded ${report.n_gpu_layers}/${report.n_layers} layers to the GPU${report.fits ? '' : ' (does not fit)'}`}
+      </p>
+      <table class="figures" data-testid="local-devices">
+        <thead>
+          <tr>
+            <th scope="col">Device</th>
+            <th scope="col" class="number">
+              Layers
+            </th>
+            <th scope="col" class="number">
+              Model
+            </th>
+            <th scope="col" class="number">
+              KV cache
+            </th>
+            <th scope="col" class="number">
+              Compute
+            </th>
+            <th scope="col" class="number">
+              Total
+            </th>
+            <th scope="col" class="number">
+              Limit
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.devices.map((device) => (
+            <tr key={device.name} class={device.fits ? '' : 'over'}>
+              <th scope="row">{device.name}</th>
+              <td class="number">{device.layers}</td>
+              <td class="number">{bytes(device.model_buffer_bytes, unit)}</td>
+              <td class="number">{bytes(device.kv_buffer_bytes, unit)}</td>
+              <td class="number">{bytes(device.compute_buffer_bytes, unit)}</td>
+              <td class="number">{bytes(device.total_bytes, unit)}</td>
+              <td class="number">{device.limit_bytes > 0 ? bytes(device.limit_bytes, unit) : '-'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p data-testid="local-speed">
+        {`Prompt ${report.prompt_tokens_per_second.toFixed(0)} tokens/s, generation ${report.generation_tokens_per_second.toFixed(1)} tokens/s ` +
+          `(${report.generation_tokens_per_second_empty_context.toFixed(1)} at an empty context, ` +
+          `${report.generation_tokens_per_second_full_context.toFixed(1)} with it full)`}
+      </p>
+      <p>
+        <code data-testid="local-command">{report.llama_cpp_command}</code>{' '}
+        <CopyButton label="Copy command" testId="local-copy-command" text={() => report.llama_cpp_command} />
+      </p>
+      <p data-testid="local-ollama">
+        {`Ollama: num_gpu ${report.ollama_parameters.num_gpu}, num_ctx ${report.ollama_parameters.num_ctx}`}
+      </p>
+      <h3>What the placement assumed</h3>
+      <ul data-testid="local-assumptions">
+        {report.assumptions.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// The Local tab's report: llama.cpp / Ollama placement, buffers and speed (the full core's
+// localReport), computed when the tab is shown.
+import { useMemo } from 'preact/hooks';
+import type { CoreError, LocalReport } from '../core/types';
+import { useFullCore } from '../core/use-full-core';
+import { localOptions, type LocalInputs } from './local-inputs';
+
+export interface LocalTab {
+  loadError?: string;
+  report?: LocalReport;
+  error?: CoreError;
+}
+
+/** `ready`: the config reads; `active`: the tab is shown. */
+export function useLocalTab(ready: boolean, configText: string, inputs: LocalInputs, active: boolean): LocalTab {
+  const full = useFullCore(active);
+  const outcome = useMemo(() => {
+    if (!active || !ready || !full.core) return undefined;
+    try {
+      return { report: full.core.localReport(configText, localOptions(inputs)) };
+    } catch (error) {
+      return { error: error as CoreError };
+    }
+  }, [active, ready, full.core, configText, inputs]);
+  return { loadError: full.loadError, report: outcome?.report, error: outcome?.error };
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// The Local tab: its options, the form, and the results of the real core's localReport (call 13).
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { defaultLocalInputs, localOptions } from '../src/local/local-inputs';
+import { LocalForm } from '../src/local/local-form';
+import { LocalResults } from '../src/local/local-results';
+import { core, fixtureConfig } from './support/core';
+
+afterEach(cleanup);
+
+const llama = fixtureConfig('meta-llama--Llama-3.1-8B.json');
+
+describe('local options', () => {
+  test('every field given becomes its flag; empty ones are left to the core', () => {
+    expect(localOptions(defaultLocalInputs)).toEqual({
+      ram_gib: '64',
+      gpu: 'rtx-4090',
+      weights: 'q4_k_m',
+      context: '8192',
+      kv_dtype: 'f16',
+      flash_attention: 'on',
+      kv_offload: 'on',
+    });
+    expect(localOptions({ ...defaultLocalInputs, nGpuLayers: ' 20 ', tensorSplit: '3,1' })).toMatchObject({
+      n_gpu_layers: '20',
+      tensor_split: '3,1',
+    });
+  });
+});
+
+describe('the Local tab', () => {
+  test('shows each device, the speed and the llama-server command with a copy button', () => {
+    const report = core.localReport(llama, localOptions(defaultLocalInputs));
+    // Llama-3.1-8B Q4_K_M on one RTX 4090 at n_ctx 8192: every layer fits (33 of 33).
+    expect(report.n_gpu_layers).toBe(33);
+    render(<LocalResults report={report} unit="GiB" />);
+    expect(screen.getByTestId('local-summary').textContent).toBe('Offloaded 33/33 layers to the GPU');
+    const rows = within(screen.getByTestId('local-devices')).getAllByRole('row');
+    expect(rows.map((row) => row.querySelector('th')?.textContent)).toEqual(['Device', 'CUDA0', 'CPU']);
+    // 32 layers x (K + V) x 8192 cells x 1024 values x 2 bytes = 1 GiB of KV on the GPU.
+    expect(within(rows[1]).getAllByRole('cell')[2].textContent).toBe('1.00 GiB');
+    expect(screen.getByTestId('local-command').textContent).toBe(
+      'llama-server -m model-q4_k_m.gguf -ngl 33 -c 8192 -ctk f16 -ctv f16 -fa on',
+    );
+    expect(screen.getByTestId('local-ollama').textContent).toBe('Ollama: num_gpu 33, num_ctx 8192');
+    expect(screen.getByTestId('local-assumptions').children.length).toBe(report.assumptions.length);
+  });
+
+  test('the copy button copies the command', async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const report = core.localReport(llama, localOptions({ ...defaultLocalInputs, nGpuLayers: '20' }));
+    render(<LocalResults report={report} unit="GB" />);
+    fireEvent.click(screen.getByTestId('local-copy-command'));
+    await vi.waitFor(() => expect(writeText).toHaveBeenCalledWith(report.llama_cpp_command));
+    expect(report.llama_cpp_command).toContain(' -ngl 20 ');
+  });
+
+  test('a refused value shows the core message beside its field', () => {
+    let refused: { message: string; field?: string } | undefined;
+    try {
+      core.localReport(llama, localOptions({ ...defaultLocalInputs, kvDtype: 'q8_0', flashAttention: 'off' }));
+    } catch (error) {
+      refused = error as { message: string; field?: string };
+    }
+    expect(refused?.message).toContain('--flash-attention on');
+    const onChange = vi.fn();
+    render(
+      <LocalForm
+        inputs={defaultLocalInputs}
+        error={Object.assign(new Error('option ram_gib: required'), { field: 'ram_gib' })}
+        onChange={onChange}
+      />,
+    );
+    expect(screen.getByTestId('local-ramGib-error').textContent).toBe('option ram_gib: required');
+    fireEvent.input(screen.getByTestId('local-nGpuLayers'), { target: { value: '12' } });
+    expect(onChange).toHaveBeenCalledWith({ ...defaultLocalInputs, nGpuLayers: '12' });
+  });
+});
