@@ -42,7 +42,8 @@ constexpr const char* kHelp =
     "the run, as in 'fitcheck train':\n"
     "  --precision P --optimizer O --master-weights M --fp32-gradients --adafactor-first-moment\n"
     "  --seq-len N (4096) --eager-attention --dropout --lora-rank N --lora-modules L --qlora\n"
-    "  --lora-dropout --overhead-gib X --train-tokens N (1e12) --flops-efficiency F --overlap true|false\n"
+    "  --lora-dropout --overhead-gib X --train-tokens N (1e12; 1e8 with --lora-rank) --flops-efficiency F --overlap "
+    "true|false\n"
     "  --json                   one JSON object\n";
 
 void print_rows(const Json& candidates) {

@@ -57,7 +57,7 @@ constexpr const char* kHelp =
     "step time (with --gpu):\n"
     "  --global-batch-tokens N tokens per optimizer step (default: 4194304, at least one micro-batch\n"
     "                          per data-parallel rank and stage)\n"
-    "  --train-tokens N        tokens to train on (default 1e12)\n"
+    "  --train-tokens N        tokens to train on (default 1e12; 1e8 with --lora-rank)\n"
     "  --flops-efficiency F    share of peak FLOP/s reached (default 0.5)\n"
     "  --overlap true|false    data-parallel collectives overlap the backward pass (default true)\n"
     "  --price-per-gpu-hour X  USD (default: the GPU's catalog price)\n"

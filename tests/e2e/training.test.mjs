@@ -233,3 +233,19 @@ test('a copied link reopens the training run; export and compare work on trainin
   await context.close();
   await second.context.close();
 });
+
+test('a QLoRA fine-tune is timed on 1e8 tokens by default, as the CLI does for adapters, not on a pre-training 1e12', async () => {
+  const { page, log, context } = await openTraining();
+  assert.equal(await page.getByTestId('train-train_tokens').getAttribute('placeholder'), '1e12');
+  await page.getByTestId('train-lora_rank').fill('16');
+  await page.getByTestId('train-qlora').check();
+  const expected = cli('train', config, ['--gpu', 'h100-sxm-80gb', '--lora-rank', 16, '--qlora']);
+  assert.equal(expected.time.train_tokens, 1e8);
+  await expectTraining(page, expected);
+  assert.equal(await page.getByTestId('train-train_tokens').getAttribute('placeholder'), '1e8');
+  const days = number(await page.getByTestId('train-time-train_days').textContent());
+  close(days, expected.time.train_days);
+  assert.ok(days < 10, `${days} days for a QLoRA fine-tune`);
+  assertLocalOnly(log, origin() + '/');
+  await context.close();
+});

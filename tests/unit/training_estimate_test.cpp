@@ -10,6 +10,7 @@
 #include "fitcheck/config.hpp"
 #include "fitcheck/report.hpp"
 #include "fitcheck/training_estimate.hpp"
+#include "fitcheck/training_request.hpp"
 #include "test_support.hpp"
 
 using namespace fitcheck;
@@ -95,7 +96,8 @@ TEST_CASE("training_report_json writes the estimate it is given") {
   const ModelDescription model = tiny_llama();
   TrainingRequest request;
   request.gpu = find_accelerator("h100");
-  request.workload.lora.rank = 8;  // the modules default to every linear layer
+  request.workload.lora.rank = 8;          // the modules default to every linear layer
+  request.train_tokens = kFineTuneTokens;  // option train_tokens' default with adapters
   const TrainingEstimate e = estimate_training(model, weight_tensors(model), request);
   const auto report = nlohmann::json::parse(training_report_json(e));
   CHECK(report["total_bytes_per_gpu"].get<std::int64_t>() == e.memory.totals.total_bytes_per_gpu);
@@ -146,4 +148,12 @@ TEST_CASE("estimate_training: the step time's own rules apply only when there is
   const TrainingEstimate no_rate = estimate_training(model, weight_tensors(model), request);
   CHECK(no_rate.fit.has_value());
   CHECK_FALSE(no_rate.time.has_value());
+}
+
+TEST_CASE("option train_tokens defaults by method: 1e12 to pre-train, 1e8 for a LoRA or QLoRA fine-tune") {
+  CHECK(parse_training_options({}).train_tokens == 1e12);
+  CHECK(parse_training_options({{"lora_rank", "0"}}).train_tokens == 1e12);
+  CHECK(parse_training_options({{"lora_rank", "16"}}).train_tokens == 1e8);
+  CHECK(parse_training_options({{"lora_rank", "16"}, {"qlora", "true"}}).train_tokens == 1e8);
+  CHECK(parse_training_options({{"lora_rank", "16"}, {"train_tokens", "1e9"}}).train_tokens == 1e9);
 }

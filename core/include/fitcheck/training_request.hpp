@@ -16,7 +16,8 @@ struct TrainingRequest {
   TrainingWorkload workload;
   const Accelerator* gpu = nullptr;
   std::shared_ptr<const Accelerator> custom_gpu;  // owns *gpu when gpu=custom
-  // Step time (with a GPU): tokens to train, the training FLOP efficiency, the price.
+  // Step time (with a GPU): tokens to train, the training FLOP efficiency, the price. Option
+  // train_tokens defaults by method: kPretrainTokens, or kFineTuneTokens with LoRA/QLoRA adapters.
   double train_tokens = 1e12;
   double flops_efficiency = -1;        // < 0: TrainingAssumptions' default
   double price_per_gpu_hour_usd = -1;  // < 0: the GPU's catalog default
@@ -27,6 +28,8 @@ struct TrainingRequest {
 // adafactor_first_moment, micro_batch, seq_len, recompute, eager_attention, dropout, lora_rank,
 // lora_modules, qlora, lora_dropout, overhead_gib; for step time global_batch_tokens, train_tokens,
 // flops_efficiency, overlap, price_per_gpu_hour. Throws OptionError.
+inline constexpr double kPretrainTokens = 1e12;  // a pre-training run's order of tokens
+inline constexpr double kFineTuneTokens = 1e8;   // a fine-tune: about 3 epochs over some 30 M tokens of examples
 TrainingRequest parse_training_options(const OptionList& options);
 
 // The step time's assumptions for `gpu`: its link and price defaults, with the request's FLOP

@@ -99,7 +99,8 @@ TrainingRequest parse_training_options(const OptionList& options) {
   request.custom_gpu = read_custom_gpu_options(reader, gpu && is_custom_gpu_name(*gpu));
   if (gpu) request.gpu = resolve_gpu_option("gpu", *gpu, request.custom_gpu);
   w.global_batch_tokens = reader.count("global_batch_tokens", 0, 0, std::int64_t{1} << 40);
-  request.train_tokens = reader.number("train_tokens", 1e12, 1.0, 1e16);
+  // A fine-tune with adapters runs over a data set of examples, not a pre-training corpus.
+  request.train_tokens = reader.number("train_tokens", w.lora.rank > 0 ? kFineTuneTokens : kPretrainTokens, 1.0, 1e16);
   request.flops_efficiency = reader.number("flops_efficiency", -1, 0.01, 1.0);
   w.overlap_data_parallel = reader.flag("overlap", true);
   request.price_per_gpu_hour_usd = reader.number("price_per_gpu_hour", -1, 0.0, 1e6);

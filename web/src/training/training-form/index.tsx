@@ -41,6 +41,11 @@ type TextKey = Exclude<
 >;
 type FlagKey = Exclude<keyof TrainingWorkload, TextKey>;
 
+/** The core's default for train_tokens: 1e12 to pre-train, 1e8 with LoRA/QLoRA adapters. */
+function fineTuneTokensDefault(training: TrainingWorkload): string {
+  return /^0*$/.test(training.lora_rank.trim()) ? '1e12' : '1e8 (a fine-tune)';
+}
+
 export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange }: Props) {
   const errorAt = (key: string) => (error?.field && home(error.field) === key ? error : undefined);
   const general = error && !(error.field && fields.has(error.field)) ? error : undefined;
@@ -220,7 +225,13 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
                 : 'global batch; empty: 4Mi tokens',
               time ? String(time.global_batch_tokens) : 'auto',
             )}
-            {number('train_tokens', 'Tokens to train on', 'for the time and cost to train; empty: 1e12', '1e12')}
+            {number(
+              'train_tokens',
+              'Tokens to train on',
+              // The core's default follows the method: a fine-tune with adapters runs over far fewer tokens.
+              `for the time and cost to train; empty: ${fineTuneTokensDefault(training)}`,
+              fineTuneTokensDefault(training).split(' ')[0],
+            )}
             {number(
               'flops_efficiency',
               'Compute efficiency',
