@@ -20,6 +20,18 @@ def read_field_table(cli):
     return json.loads(result.stdout)["fields"]
 
 
+def clip(text, limit=400):
+    """The first `limit` characters of a source note, cut at a space so that no repository path or
+    number is shown half; an ellipsis marks the cut (the full note is in MANIFEST.tsv)."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;(") + "\u2026"
+
+
 def keep(config, table, scope="model"):
     """The config with only the keys the core reads (web/src/model/config-fields.ts, same rule): an
     object key keeps the keys read inside it; vision_config and audio_config count by presence."""
@@ -57,7 +69,7 @@ def main(directories, cli):
                     "label": label,
                     "family": row["model_type"],
                     "total_params": int(row["total_params"]),
-                    "source": "config: " + row["source_of_config"].split(":")[0] + "; count: " + row["source_of_count"][:160],
+                    "source": "config: " + row["source_of_config"].split(":")[0] + "; count: " + clip(row["source_of_count"]),
                     "config": keep(config, table),
                 })
     presets.sort(key=lambda p: (p["family"].lower(), p["total_params"]))
