@@ -46,8 +46,8 @@ std::vector<FitChange> fit_changes(const ModelDescription& model, const std::vec
                                    const InferenceCapacity& capacity) {
   std::vector<FitChange> changes;
   const std::int64_t budget = memory_budget_bytes(gpu, workload.gpu_memory_utilization);
-  const auto add = [&](std::string what, std::vector<std::pair<std::string, std::string>> options,
-                       std::string summary, std::int64_t total) {
+  const auto add = [&](std::string what, std::vector<std::pair<std::string, std::string>> options, std::string summary,
+                       std::int64_t total) {
     changes.push_back(FitChange{std::move(what), std::move(options), std::move(summary), total, budget - total});
   };
 
@@ -91,7 +91,8 @@ std::vector<FitChange> fit_changes(const ModelDescription& model, const std::vec
   // whole batch x context at once. The largest of the usual sizes that fits.
   const std::int64_t whole_prefill = workload.batch_size * workload.context_tokens;
   for (const std::int64_t chunk : {std::int64_t{8192}, std::int64_t{2048}, std::int64_t{512}}) {
-    const std::int64_t current_chunk = workload.prefill_chunk_tokens > 0 ? workload.prefill_chunk_tokens : whole_prefill;
+    const std::int64_t current_chunk =
+        workload.prefill_chunk_tokens > 0 ? workload.prefill_chunk_tokens : whole_prefill;
     if (chunk >= current_chunk) continue;
     InferenceWorkload candidate = workload;
     candidate.prefill_chunk_tokens = chunk;
