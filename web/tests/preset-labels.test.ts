@@ -22,7 +22,7 @@ describe('preset labels', () => {
       expect(preset.source, preset.id).toMatch(
         /^Shapes: config\.json .*\. Parameter count: [\d,]+, from published figures\.$/,
       );
-      expect(preset.source, preset.id).not.toMatch(/RECONSTRUCTED|DERIVED|search-index|copied|@[0-9a-f]{6}/);
+      expect(preset.source, preset.id).not.toMatch(/RECONSTRUCTED|DERIVED|file id|copied|@[0-9a-f]{6}/);
     }
   });
 });
