@@ -76,8 +76,18 @@ void print_parameter_table(const ModelDescription& model, const ParameterCount& 
   if (b.shared_experts) row("shared experts", b.shared_experts);
   if (b.router) row("router", b.router);
   row("norms", b.norms);
+  if (b.ssm) row("state-space (Mamba-2)", b.ssm);
   row(model.tie_word_embeddings ? "lm_head (tied: 0)" : "lm_head", b.lm_head);
-  row("total", count.total);
+  if (model.parameter_count_exact()) {
+    row("total", count.total);
+  } else {
+    // A count that rests on guesses says so at the number itself.
+    cli::print("  %-26s %22s %12s\n", "total (estimate)", "~" + cli::with_thousands(count.total),
+               "~" + cli::rounded_count(count.total));
+    std::string why;
+    for (const auto& guess : model.guessed_fields) why += (why.empty() ? "" : "; ") + guess;
+    cli::print("  (estimate: %s)\n", why);
+  }
   if (count.active_per_token != count.total) row("active per token", count.active_per_token);
   if (count.multi_token_prediction) row("MTP module (not in total)", count.multi_token_prediction);
   const WeightMemoryFigure weights = weight_bytes_at_uniform_width(count, 2);

@@ -75,7 +75,8 @@ TEST_CASE("active parameters of MoE models never exceed the total, and equal it 
     CHECK(count.active_per_token <= count.total);
     if (count.breakdown.routed_experts == 0) CHECK(count.active_per_token == count.total);
     const auto& b = count.breakdown;
-    CHECK(b.embedding + b.attention + b.mlp + b.routed_experts + b.shared_experts + b.router + b.norms + b.lm_head ==
+    CHECK(b.embedding + b.attention + b.mlp + b.routed_experts + b.shared_experts + b.router + b.norms + b.lm_head +
+              b.ssm ==
           count.total);
   }
 }

@@ -51,6 +51,10 @@ struct InferenceOnGpu {
 
 struct InferenceEstimate {
   std::string model_type;
+  // The model's parameter count rests on guesses (unknown model_type): weights and everything
+  // derived from them are estimates; guessed_fields says what was guessed.
+  bool parameter_count_exact = true;
+  std::vector<std::string> guessed_fields;
   // The workload evaluated: the request's, with the checkpoint's own weight format when the
   // request gives none (weight_format_from_checkpoint).
   InferenceWorkload workload;

@@ -22,8 +22,12 @@ std::string lowercase(std::string text) {
 // Checks shared by every family, so no family reader can hand on an impossible shape.
 void check_layer(const LayerShape& layer, const ModelDescription& model) {
   const AttentionShape& attention = layer.attention;
-  if (attention.num_heads <= 0) throw ConfigError("num_attention_heads", "num_attention_heads must be positive");
-  if (!attention.is_multi_latent()) {
+  // A hybrid's state-space or MLP-only layers have no attention; every other layer has heads.
+  const bool attention_free =
+      layer.is_ssm() || (attention.num_heads == 0 && (layer.mlp.intermediate_size > 0 || layer.is_moe()));
+  if (attention.num_heads <= 0 && !attention_free)
+    throw ConfigError("num_attention_heads", "num_attention_heads must be positive");
+  if (attention.num_heads > 0 && !attention.is_multi_latent()) {
     if (attention.num_kv_heads <= 0 || attention.num_kv_heads > attention.num_heads)
       throw ConfigError("num_key_value_heads", "num_key_value_heads (" + std::to_string(attention.num_kv_heads) +
                                                    ") must be between 1 and num_attention_heads (" +

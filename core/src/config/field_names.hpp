@@ -73,8 +73,10 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "tie_word_embeddings"},
     {FieldScope::model, "word_embed_proj_dim"},  // OPT-350m
 
-    // Biases and norms. InternLM2 and Falcon name the switch `bias`, Starcoder2 `use_bias`.
-    {FieldScope::model, "attention_bias", {"bias", "use_bias"}},
+    // Biases and norms. InternLM2 and Falcon name the switch `bias`, Starcoder2 `use_bias` (its own
+    // row: Nemotron-H's use_bias is the Mamba projections' switch beside its attention_bias).
+    {FieldScope::model, "attention_bias", {"bias"}},
+    {FieldScope::model, "use_bias"},
     {FieldScope::model, "mlp_bias"},
     {FieldScope::model, "no_bias"},      // MPT
     {FieldScope::model, "enable_bias"},  // OPT
@@ -112,6 +114,17 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "decoder_sparse_step"},
     {FieldScope::model, "mlp_only_layers"},
     {FieldScope::model, "topk_method"},
+
+    // State-space (Mamba-2) mixers of hybrids: Nemotron-H spells the layer order as
+    // hybrid_override_pattern ('M' Mamba-2, '*' attention, '-' MLP, 'E' MoE) or layers_block_type.
+    {FieldScope::model, "hybrid_override_pattern"},
+    {FieldScope::model, "layers_block_type"},
+    {FieldScope::model, "mamba_num_heads"},
+    {FieldScope::model, "mamba_head_dim"},
+    {FieldScope::model, "ssm_state_size"},
+    {FieldScope::model, "n_groups"},
+    {FieldScope::model, "conv_kernel"},
+    {FieldScope::model, "use_conv_bias"},
 
     // Multi-head latent attention (DeepSeek-V2/V3) and multi-token prediction.
     {FieldScope::model, "q_lora_rank"},

@@ -12,6 +12,8 @@ InferenceEstimate estimate_inference(const ModelDescription& model, const std::v
                                      const InferenceRequest& request) {
   InferenceEstimate estimate;
   estimate.model_type = model.model_type;
+  estimate.parameter_count_exact = model.parameter_count_exact();
+  estimate.guessed_fields = model.guessed_fields;
   estimate.workload = request.workload;
   estimate.lengths = request.lengths;
   estimate.custom_gpu = request.custom_gpu;

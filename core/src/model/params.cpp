@@ -101,9 +101,27 @@ void add_mlp(TensorList& list, const MlpRoles& roles, std::int32_t layer, std::i
   }
 }
 
+// Mamba-2 mixer: transformers models/mamba2/modeling_mamba2.py Mamba2Mixer (and its copies in
+// NemotronHMamba2Mixer, BambaMixer): in_proj hidden -> inner (z) + conv channels (x, B, C) + heads
+// (dt); conv1d depthwise over the conv channels; dt_bias, A_log and D per head; a gated RMSNorm of
+// the inner width; out_proj inner -> hidden.
+void add_ssm(TensorList& list, const SsmShape& m, std::int32_t layer, std::int64_t hidden) {
+  constexpr auto group = ParameterGroup::ssm;
+  const std::int64_t projection = m.inner() + m.conv_channels() + m.num_heads;
+  list.add(TensorRole::ssm_in_projection, group, layer, projection, hidden);
+  if (m.projection_bias) list.vector(TensorRole::bias, group, layer, projection);
+  list.add(TensorRole::ssm_convolution, group, layer, m.conv_channels(), m.conv_kernel);
+  if (m.conv_bias) list.vector(TensorRole::bias, group, layer, m.conv_channels());
+  list.vector(TensorRole::ssm_parameter, group, layer, m.num_heads, 3);  // dt_bias, A_log, D
+  list.vector(TensorRole::norm, group, layer, m.inner());                // gated RMSNorm weight
+  list.add(TensorRole::ssm_output, group, layer, hidden, m.inner());
+  if (m.projection_bias) list.vector(TensorRole::bias, group, layer, hidden);
+}
+
 void add_layer(TensorList& list, const ModelDescription& model, const LayerShape& shape, std::int32_t layer) {
   const std::int64_t hidden = model.hidden_size;
-  add_attention(list, shape.attention, layer, hidden);
+  if (shape.has_attention()) add_attention(list, shape.attention, layer, hidden);
+  if (shape.is_ssm()) add_ssm(list, shape.ssm, layer, hidden);
   if (shape.is_moe()) {
     const MoeShape& moe = shape.moe;
     list.add(TensorRole::router, ParameterGroup::router, layer, moe.num_experts, hidden);
@@ -237,6 +255,8 @@ const char* parameter_group_name(ParameterGroup group) {
       return "norms";
     case ParameterGroup::lm_head:
       return "lm_head";
+    case ParameterGroup::ssm:
+      return "ssm";
     case ParameterGroup::count_:
       break;
   }
@@ -298,7 +318,7 @@ ParameterCount count_parameters(const ModelDescription& model) {
   count.breakdown = {
       group(ParameterGroup::embedding),      group(ParameterGroup::attention),      group(ParameterGroup::mlp),
       group(ParameterGroup::routed_experts), group(ParameterGroup::shared_experts), group(ParameterGroup::router),
-      group(ParameterGroup::norms),          group(ParameterGroup::lm_head)};
+      group(ParameterGroup::norms),          group(ParameterGroup::lm_head),        group(ParameterGroup::ssm)};
   count.active_per_token = count.total - inactive_routed;
   count.active_convention =
       inactive_routed > 0 ? "all non-expert parameters (embeddings and lm_head included) plus top-k routed experts "
@@ -366,6 +386,14 @@ const char* tensor_role_name(TensorRole role) {
       return "attention_sink";
     case TensorRole::relative_position_bias:
       return "relative_position_bias";
+    case TensorRole::ssm_in_projection:
+      return "ssm_in_projection";
+    case TensorRole::ssm_convolution:
+      return "ssm_convolution";
+    case TensorRole::ssm_output:
+      return "ssm_output";
+    case TensorRole::ssm_parameter:
+      return "ssm_parameter";
   }
   return "unknown";
 }

@@ -37,6 +37,7 @@ const char* position_name(PositionEncoding position) {
 }
 
 std::string attention_kind(const AttentionShape& attention) {
+  if (attention.num_heads == 0) return "none";  // a hybrid's state-space or MLP-only layer
   if (attention.is_multi_latent()) return "MLA";
   if (attention.num_kv_heads == attention.num_heads) return "MHA";
   if (attention.num_kv_heads == 1) return "MQA";
@@ -78,6 +79,17 @@ void write_layer_kind(detail::JsonWriter& out, const LayerShape& layer) {
     out.field("bias", layer.mlp.bias);
   }
   out.end_object();
+  if (layer.is_ssm()) {
+    const SsmShape& m = layer.ssm;
+    out.begin_object("ssm");
+    out.field("kind", "mamba2");
+    out.field("num_heads", m.num_heads);
+    out.field("head_dim", m.head_dim);
+    out.field("state_size", m.state_size);
+    out.field("groups", m.groups);
+    out.field("conv_kernel", m.conv_kernel);
+    out.end_object();
+  }
   out.field("hidden_norms", layer.hidden_norms);
   out.field("parallel_attention_mlp", layer.parallel_attention_mlp);
   out.field("is_encoder", layer.is_encoder);
@@ -110,6 +122,9 @@ std::string parameter_report_json(const ModelDescription& model, const Parameter
   out.field("model_type", model.model_type);
   out.field("architecture", model.architecture);
   out.field("total_params", count.total);
+  // false when the count rests on guesses (an unknown model_type read as a generic decoder).
+  out.field("parameter_count_exact", model.parameter_count_exact());
+  out.field("guessed_fields", model.guessed_fields);
   out.field("active_params_per_token", count.active_per_token);
   out.field("active_params_convention", count.active_convention);
   out.field("non_embedding_params", count.non_embedding);
@@ -125,6 +140,7 @@ std::string parameter_report_json(const ModelDescription& model, const Parameter
   out.field("router", count.breakdown.router);
   out.field("norms", count.breakdown.norms);
   out.field("lm_head", count.breakdown.lm_head);
+  if (count.breakdown.ssm > 0) out.field("ssm", count.breakdown.ssm);  // only models with state-space layers
   out.end_object();
   out.begin_object("weights_16bit");
   out.field("bytes", weights.bytes);
