@@ -20,12 +20,15 @@ export interface ParameterBreakdown {
   router: number;
   norms: number;
   lm_head: number;
+  /** State-space (Mamba-2) mixers; only for models that have them. */
+  ssm?: number;
 }
 
 export interface LayerKind {
   layer_count: number;
   attention: {
-    kind: 'MHA' | 'GQA' | 'MQA' | 'MLA';
+    /** 'none': a hybrid's state-space or MLP-only layer. */
+    kind: 'MHA' | 'GQA' | 'MQA' | 'MLA' | 'none';
     num_heads: number;
     num_kv_heads: number;
     head_dim: number;
@@ -36,6 +39,14 @@ export interface LayerKind {
     cross_attention: boolean;
   };
   mlp?: { intermediate_size: number; gated: boolean; bias: boolean };
+  ssm?: {
+    kind: 'mamba2';
+    num_heads: number;
+    head_dim: number;
+    state_size: number;
+    groups: number;
+    conv_kernel: number;
+  };
   moe?: {
     num_experts: number;
     experts_per_token: number;
@@ -52,6 +63,10 @@ export interface ParameterReport {
   model_type: string;
   architecture: string;
   total_params: number;
+  /** false when the count rests on guesses (an unknown model_type read as a generic decoder). */
+  parameter_count_exact: boolean;
+  /** What was guessed and why; empty when the count is exact. */
+  guessed_fields: string[];
   active_params_per_token: number;
   active_params_convention: string;
   non_embedding_params: number;
@@ -173,6 +188,9 @@ export interface LatencyReport {
 
 export interface InferenceReport {
   model_type: string;
+  /** false when the model's parameter count rests on guesses (see ParameterReport). */
+  parameter_count_exact: boolean;
+  guessed_fields: string[];
   workload: {
     weights: string;
     kv_dtype: string;
@@ -197,12 +215,15 @@ export interface InferenceReport {
   terms: MemoryTerm[];
   kv_cache: {
     bytes_per_token: number;
+    /** State-space (Mamba-2) layers' fixed state per sequence, all layers; only for such models. */
+    state_bytes_per_sequence?: number;
     convention: string;
     terms: Array<{
       layer_kind: number;
       layers: number;
       bytes_per_token_per_layer: number;
       cached_tokens_per_sequence: number;
+      state_bytes_per_sequence_per_layer?: number;
       bytes: number;
       formula: string;
     }>;

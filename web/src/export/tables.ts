@@ -163,24 +163,34 @@ const breakdownRows: Array<[keyof ParameterReport['breakdown'], string]> = [
   ['router', 'Router'],
   ['norms', 'Norms'],
   ['lm_head', 'lm_head'],
+  ['ssm', 'State-space (Mamba-2)'],
 ];
 
 export function parameterTable(report: ParameterReport): TableModel {
   const { breakdown } = report;
   const rows: Row[] = breakdownRows
-    .filter(([key]) => breakdown[key] !== 0 || key === 'lm_head')
+    .filter(([key]) => (breakdown[key] ?? 0) !== 0 || key === 'lm_head')
     .map(([key, label]) => ({
       key,
       cells: [
         text(key === 'lm_head' && report.shape.tie_word_embeddings ? 'lm_head (tied to embedding)' : label),
-        count(breakdown[key]),
-        text(roundedCount(breakdown[key])),
+        count(breakdown[key] ?? 0),
+        text(roundedCount(breakdown[key] ?? 0)),
       ],
     }));
+  // A count that rests on guesses reads as one at the number itself, with what was guessed.
+  const estimate = report.parameter_count_exact === false;
   rows.push({
     key: 'total',
     footer: true,
-    cells: [text('Total'), count(report.total_params), text(roundedCount(report.total_params))],
+    cells: estimate
+      ? [
+          text('Total (estimate)'),
+          { text: `~${withThousands(report.total_params)}`, value: report.total_params },
+          text(`~${roundedCount(report.total_params)}`),
+        ]
+      : [text('Total'), count(report.total_params), text(roundedCount(report.total_params))],
+    ...(estimate ? { source: `estimate: ${report.guessed_fields.join('; ')}` } : {}),
   });
   if (report.active_params_per_token !== report.total_params) {
     rows.push({
