@@ -25,6 +25,7 @@ constexpr const char* kInferHelp =
     "  --kv-dtype D  --batch N  --context N  --prefill-chunk N  --kv-block N  --tp N --pp N --ep N\n"
     "  --gpu NAME (see 'fitcheck gpus', or custom)  --gpu-memory-utilization F (0.9)  --overhead-gib F (1)\n"
     "  --eager-attention  --logits-all-positions\n"
+    "  --images N: images per request (Gemma-3 with vision): N x mm_tokens_per_image tokens join each prompt\n"
     "  with --gpu, latency too: --prompt-len N --gen-len N --flops-efficiency F --hbm-efficiency F\n"
     "  --interconnect-efficiency F --price-per-gpu-hour X --fp8-activations true|false\n";
 

@@ -36,6 +36,7 @@ constexpr const char* usage_text =
     "      --tp N --pp N --ep N  --gpu NAME (see 'gpus'; or custom)  --gpu-memory-utilization F (0.9)\n"
     "      --prefill-chunk N  --kv-block N (16 = paged)  --overhead-gib F (1)  --eager-attention\n"
     "      --weight-bits N --group-size N (GPTQ/AWQ)  --json\n"
+    "      --images N (Gemma-3 with vision: N x mm_tokens_per_image tokens join each prompt)\n"
     "      with --gpu, latency too: --prompt-len N --gen-len N --flops-efficiency F --hbm-efficiency F\n"
     "      --interconnect-efficiency F --price-per-gpu-hour X --fp8-activations true|false\n"
     "  train CONFIG.json [options]   training memory per GPU (options: fitcheck train --help)\n"
@@ -89,6 +90,11 @@ void print_parameter_table(const ModelDescription& model, const ParameterCount& 
     cli::print("  (estimate: %s)\n", why);
   }
   if (count.active_per_token != count.total) row("active per token", count.active_per_token);
+  if (model.vision) {
+    row("vision tower", count.vision_tower);
+    row("multimodal projector", count.multimodal_projector);
+    row("total with vision", count.total_with_vision());
+  }
   if (count.multi_token_prediction) row("MTP module (not in total)", count.multi_token_prediction);
   const WeightMemoryFigure weights = weight_bytes_at_uniform_width(count, 2);
   cli::print("\nweights at bf16/fp16: %s bytes = %s\n", cli::with_thousands(weights.bytes),

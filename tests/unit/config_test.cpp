@@ -80,7 +80,11 @@ TEST_CASE("alternating sliding-window layers become two layer kinds") {
   int global = 0;
   for (auto kind : gemma3.layer_kind_of_layer) global += gemma3.layer_kinds[kind].attention.sliding_window == 0;
   CHECK(global == 10);
-  CHECK(mentions(gemma3.not_counted, "vision"));
+  // Gemma-3's SigLIP tower is counted apart (params_test.cpp); qwen2_vl's is still named as not counted.
+  CHECK(gemma3.vision.has_value());
+  const ModelDescription qwen2_vl =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/allenai--olmOCR-7B-0225-preview.json"));
+  CHECK(mentions(qwen2_vl.not_counted, "vision"));
 }
 
 TEST_CASE("DeepSeek-V3 reads MLA, dense-first layers and the MTP depth") {
@@ -265,7 +269,9 @@ TEST_CASE("the list of read keys (config-fields) is the field table") {
   CHECK(row("model", "hidden_size")["aliases"] == nlohmann::json({"n_embd", "n_embed", "d_model"}));
   CHECK(row("model", "torch_dtype")["aliases"] == nlohmann::json({"dtype"}));  // TinyLlama's config says dtype
   CHECK(row("model", "text_config")["holds"] == "model");
-  CHECK(row("model", "vision_config")["holds"] == "none");
+  CHECK(row("model", "vision_config")["holds"] == "vision_config");  // Gemma-3's SigLIP tower is read
+  CHECK(row("model", "audio_config")["holds"] == "none");
+  CHECK(row("vision_config", "patch_size")["aliases"] == nlohmann::json::array());
   CHECK(row("model", "quantization_config")["holds"] == "quantization_config");
   CHECK(row("quantization_config", "bits")["aliases"] == nlohmann::json({"w_bit"}));
   CHECK(row("attn_config", "kv_n_heads")["aliases"] == nlohmann::json::array());

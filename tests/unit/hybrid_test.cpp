@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// State-space hybrids (Nemotron-H), the estimate marker of an unknown model_type, and MoE fields
-// that contradict their family. Expected values are hand calculations from the modeling code
-// (cited in core/src/config/config_hybrid.cpp and docs/parameters.md), never the code's output.
+// State-space hybrids (Nemotron-H), the estimate marker of an unknown model_type, MoE fields that
+// contradict their family, and images per request of a vision model. Expected values are hand calculations from the
+// modeling code (cited in core/src/config/config_hybrid.cpp and docs/parameters.md), never the code's output.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -95,8 +95,7 @@ TEST_CASE("nemotron_h: the state per sequence replaces the KV cache of Mamba-2 l
   w.context_tokens = 1024;  // a shorter context shrinks the attention cache only
   CHECK(kv_cache(model, w).bytes == 4 * (461'832'192LL + 40'960LL * 1024));
   // tp 2: 128 heads and 4 groups per rank: conv (8,192 + 2 x 4 x 256) x 4 + 128 x 64 x 256 = 2,138,112 values.
-  CHECK(ssm_state_bytes_per_sequence_per_layer(model.layer_kinds[model.layer_kind_of_layer[0]], 2, 2) ==
-        4'276'224);
+  CHECK(ssm_state_bytes_per_sequence_per_layer(model.layer_kinds[model.layer_kind_of_layer[0]], 2, 2) == 4'276'224);
 }
 
 TEST_CASE("nemotron_h: inference on a GPU answers memory, capacity and latency with the state counted") {
@@ -117,8 +116,7 @@ TEST_CASE("nemotron_h: a small hybrid by hand, and its refusals name the field")
   // Mamba-2: inner 64; conv channels 64 + 2 x 2 x 8 = 96; in_proj (64 + 96 + 4) x 64 = 10,496; conv 384 + 96;
   // 3 x 4 scalars; norm 64; out_proj 4,096 -> 15,148 (+ norm 64). Attention: q 4,096 + k,v 2 x 2,048 + o 4,096
   // = 12,288 (+ 64). MLP: 2 x 128 x 64 = 16,384 (+ 64). Embedding and lm_head 6,400 each, norm_f 64.
-  CHECK(count_parameters(parse_hf_config(small_nemotron_h("M*-"))).total ==
-        15'212 + 12'352 + 16'448 + 2 * 6'400 + 64);
+  CHECK(count_parameters(parse_hf_config(small_nemotron_h("M*-"))).total == 15'212 + 12'352 + 16'448 + 2 * 6'400 + 64);
   CHECK(error_field(small_nemotron_h("M*-E")) == "hybrid_override_pattern");  // MoE layers: not modelled
   CHECK(error_field(small_nemotron_h("M*x")) == "hybrid_override_pattern");
   const std::string short_pattern =
@@ -168,8 +166,8 @@ TEST_CASE("MoE fields that contradict the family are refused, naming the field, 
   const std::string base = R"("hidden_size":64,"intermediate_size":128,"moe_intermediate_size":32,
     "num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,"vocab_size":100,
     "kv_lora_rank":16,"qk_nope_head_dim":8,"qk_rope_head_dim":8,"v_head_dim":8)";
-  const char* moe_families[] = {"mixtral",    "qwen2_moe", "qwen3_moe", "olmoe",       "granitemoe", "granitemoeshared",
-                                "phimoe",     "gpt_oss",   "deepseek_v2", "deepseek_v3", "kimi_k2"};
+  const char* moe_families[] = {"mixtral", "qwen2_moe", "qwen3_moe",   "olmoe",       "granitemoe", "granitemoeshared",
+                                "phimoe",  "gpt_oss",   "deepseek_v2", "deepseek_v3", "kimi_k2"};
   for (const char* family : moe_families) {
     CAPTURE(family);
     const std::string head = std::string(R"({"model_type":")") + family + "\"," + base;
@@ -181,8 +179,8 @@ TEST_CASE("MoE fields that contradict the family are refused, naming the field, 
     // With experts the family reads.
     CHECK(error_field(head + R"(,"num_local_experts":4,"num_experts_per_tok":2})") == "(no error)");
   }
-  const char* dense_families[] = {"llama",  "mistral", "qwen2",       "qwen3",  "gemma", "gemma2", "gemma3_text",
-                                  "phi3",   "cohere",  "olmo2",       "granite", "internlm2", "starcoder2"};
+  const char* dense_families[] = {"llama", "mistral", "qwen2", "qwen3",   "gemma",     "gemma2",    "gemma3_text",
+                                  "phi3",  "cohere",  "olmo2", "granite", "internlm2", "starcoder2"};
   for (const char* family : dense_families) {
     CAPTURE(family);
     const std::string head = std::string(R"({"model_type":")") + family + "\"," + base;
@@ -197,4 +195,32 @@ TEST_CASE("training memory refuses state-space layers rather than leaving their 
   const auto result = test::run_cli("train - --json", text);
   CHECK(result.exit_status != 0);
   CHECK(result.err.find("state-space (Mamba-2)") != std::string::npos);
+  // The training planner says the same, not "no training layout fits".
+  const auto plan = test::run_cli("plan - --mode training --json", text);
+  CHECK(plan.exit_status != 0);
+  CHECK(plan.err.find("state-space (Mamba-2)") != std::string::npos);
+}
+
+TEST_CASE("images per request: each adds mm_tokens_per_image tokens to the prompt and the context") {
+  const std::string medgemma = test::read_file(test::fixture_configs_dir() + "/google--medgemma-27b-it.json");
+  // 2 images x 256 tokens = 512 tokens: the cache of context 4,096 + 512 = the cache of context 4,608.
+  const InferenceEstimate with_images = estimate_inference(medgemma, {{"context", "4096"}, {"images", "2"}});
+  const InferenceEstimate longer = estimate_inference(medgemma, {{"context", "4608"}});
+  CHECK(with_images.image_tokens == 512);
+  CHECK(with_images.workload.context_tokens == 4608);
+  CHECK(with_images.memory.totals.kv_cache_bytes == longer.memory.totals.kv_cache_bytes);
+  CHECK(with_images.lengths.prompt_tokens ==
+        estimate_inference(medgemma, {{"context", "4096"}}).lengths.prompt_tokens + 512);
+  // 0 images changes nothing.
+  CHECK(inference_report_json(estimate_inference(medgemma, {{"images", "0"}})) ==
+        inference_report_json(estimate_inference(medgemma, {})));
+  // A model without a counted vision tower refuses the option, naming it.
+  try {
+    estimate_inference(R"({"model_type":"llama","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
+      "num_attention_heads":4,"vocab_size":1000})",
+                       {{"images", "1"}});
+    FAIL("images on a text-only model was accepted");
+  } catch (const OptionError& error) {
+    CHECK(error.option() == "images");
+  }
 }

@@ -59,6 +59,9 @@ struct InferenceEstimate {
   // request gives none (weight_format_from_checkpoint).
   InferenceWorkload workload;
   bool weight_format_from_checkpoint = false;
+  // Images per request and the tokens they add to each prompt and context (0 without images).
+  std::int64_t images = 0;
+  std::int64_t image_tokens = 0;
   LatencyRequest lengths;
   InferenceMemory memory;
   std::optional<InferenceOnGpu> on_gpu;

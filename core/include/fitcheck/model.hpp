@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -117,6 +118,21 @@ struct StoredPrecision {
   std::int64_t quant_block_columns = 0;
 };
 
+// A vision encoder counted beside the language model: Gemma-3's SigLIP (patch embedding, learned
+// positions, pre-norm encoder layers, post-layernorm) and its projector to the language model.
+struct VisionTower {
+  std::string kind;  // "siglip"
+  std::int64_t hidden_size = 0;
+  std::int64_t intermediate_size = 0;
+  std::int64_t layers = 0;
+  std::int64_t heads = 0;
+  std::int64_t patch_size = 0;
+  std::int64_t image_size = 0;
+  std::int64_t channels = 3;
+  std::int64_t projector_output = 0;  // the language model's hidden size
+  std::int64_t tokens_per_image = 0;  // image tokens one image adds to the prompt
+};
+
 struct ModelDescription {
   std::string model_type;    // as in config.json (after unwrapping text_config)
   std::string architecture;  // architectures[0] when present
@@ -139,6 +155,7 @@ struct ModelDescription {
   std::int64_t multi_token_prediction_layers = 0;  // DeepSeek-V3 MTP modules (num_nextn_predict_layers)
 
   StoredPrecision stored_precision;
+  std::optional<VisionTower> vision;  // counted apart from the language model (total_with_vision)
 
   // Distinct layer kinds and, for every layer in order, the index of its kind.
   std::vector<LayerShape> layer_kinds;

@@ -91,6 +91,11 @@ struct ParameterCount {
   // (Qwen3-0.6B's safetensors hold lm_head.weight although it is tied); 0 when untied.
   std::int64_t tied_output_head = 0;
   ParameterBreakdown breakdown;
+  // A multimodal checkpoint's vision encoder and projector (0 without one): not in total, which is
+  // the language model; total + both is the whole checkpoint.
+  std::int64_t vision_tower = 0;
+  std::int64_t multimodal_projector = 0;
+  std::int64_t total_with_vision() const { return total + vision_tower + multimodal_projector; }
   // How active_per_token was counted, for display next to the number.
   const char* active_convention = "";
 };

@@ -17,8 +17,8 @@ enum class HybridBlock : std::uint8_t { mamba, attention, mlp };
 std::vector<HybridBlock> nemotron_h_blocks(const ConfigFields& fields, std::int64_t layers) {
   std::vector<HybridBlock> blocks;
   const auto refuse_moe = [&](const std::string& path) {
-    throw ConfigError(path, "field '" + path +
-                                "' names MoE layers, whose routed experts fitcheck does not model for nemotron_h yet");
+    throw ConfigError(
+        path, "field '" + path + "' names MoE layers, whose routed experts fitcheck does not model for nemotron_h yet");
   };
   if (auto pattern = fields.string("hybrid_override_pattern")) {
     const std::string path = fields.path_of("hybrid_override_pattern");
@@ -59,8 +59,8 @@ std::vector<HybridBlock> nemotron_h_blocks(const ConfigFields& fields, std::int6
                       "nemotron_h needs the order of its Mamba-2, attention and MLP layers");
   }
   if (static_cast<std::int64_t>(blocks.size()) != layers) {
-    const std::string path =
-        fields.has("hybrid_override_pattern") ? fields.path_of("hybrid_override_pattern") : fields.path_of("layers_block_type");
+    const std::string path = fields.has("hybrid_override_pattern") ? fields.path_of("hybrid_override_pattern")
+                                                                   : fields.path_of("layers_block_type");
     throw ConfigError(path, "field '" + path + "' describes " + std::to_string(blocks.size()) +
                                 " layers, but num_hidden_layers is " + std::to_string(layers));
   }
@@ -78,8 +78,8 @@ SsmShape read_mamba2_mixer(const ConfigFields& fields) {
   m.projection_bias = fields.boolean("use_bias").value_or(false);
   if (m.num_heads % m.groups != 0)
     throw ConfigError(fields.path_of("n_groups"), "mamba_num_heads (" + std::to_string(m.num_heads) +
-                                                      ") is not a multiple of n_groups (" +
-                                                      std::to_string(m.groups) + "): heads cannot share B and C evenly");
+                                                      ") is not a multiple of n_groups (" + std::to_string(m.groups) +
+                                                      "): heads cannot share B and C evenly");
   return m;
 }
 

@@ -235,6 +235,22 @@ void check_model_size(const std::vector<WeightTensor>& tensors) {
   }
 }
 
+// SigLIP vision encoder (huggingface/transformers@1c51a62f5861 src/transformers/models/siglip/
+// modeling_siglip.py): SiglipVisionEmbeddings (Conv2d channels -> hidden, patch x patch, with bias;
+// one learned position per patch), SiglipEncoderLayer (layer_norm1, q/k/v/out_proj with biases,
+// layer_norm2, fc1 and fc2 with biases), SiglipVisionTransformer's post_layernorm; no pooling head
+// (vision_use_head false). Gemma3MultiModalProjector (huggingface/transformers@f14d0cbc824e
+// src/transformers/models/gemma3/modeling_gemma3.py): mm_input_projection_weight (vision hidden x
+// text hidden) and mm_soft_emb_norm (an RMSNorm of the vision hidden size).
+void count_vision(const VisionTower& v, ParameterCount& count) {
+  const std::int64_t h = v.hidden_size, side = v.image_size / v.patch_size;
+  const std::int64_t embeddings = v.channels * v.patch_size * v.patch_size * h + h + side * side * h;
+  const std::int64_t layer =
+      4 * (h * h + h) + 2 * (2 * h) + (h * v.intermediate_size + v.intermediate_size) + (v.intermediate_size * h + h);
+  count.vision_tower = checked_add(embeddings, checked_add(layer * v.layers, 2 * h));
+  count.multimodal_projector = h * v.projector_output + h;
+}
+
 }  // namespace
 
 const char* parameter_group_name(ParameterGroup group) {
@@ -326,6 +342,7 @@ ParameterCount count_parameters(const ModelDescription& model) {
                           : "dense model: every parameter is used for every token";
   count.non_embedding = count.total - count.breakdown.embedding - count.breakdown.lm_head;
   count.multi_token_prediction = multi_token_prediction_parameters(model);
+  if (model.vision) count_vision(*model.vision, count);
   if (model.tie_word_embeddings)
     count.tied_output_head =
         model.vocab_size * (model.word_embedding_dim > 0 ? model.word_embedding_dim : model.hidden_size);

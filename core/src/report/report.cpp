@@ -107,6 +107,11 @@ std::vector<std::string> checkpoint_notes(const ModelDescription& model, const P
     notes.push_back("embeddings are tied: total_params counts the " + std::to_string(count.tied_output_head) +
                     "-parameter matrix once; some checkpoints store lm_head.weight anyway, and then list " +
                     std::to_string(count.total + count.tied_output_head) + " parameters");
+  if (model.vision)
+    notes.push_back("the checkpoint also holds the " + model.vision->kind + " vision tower (" +
+                    std::to_string(count.vision_tower) + ") and the multimodal projector (" +
+                    std::to_string(count.multimodal_projector) + "): " + std::to_string(count.total_with_vision()) +
+                    " parameters in all (total_params_with_vision)");
   for (const auto& line : model.not_counted) notes.push_back(line);
   notes.push_back(
       "non-parameter buffers some checkpoints carry (rotary inv_freq, attention masks, fp8 scales) are not parameters");
@@ -130,6 +135,12 @@ std::string parameter_report_json(const ModelDescription& model, const Parameter
   out.field("non_embedding_params", count.non_embedding);
   out.field("multi_token_prediction_params", count.multi_token_prediction);
   out.field("tied_output_head_params", count.tied_output_head);
+  if (model.vision) {  // only multimodal models whose vision tower is counted
+    out.field("vision_tower_params", count.vision_tower);
+    out.field("multimodal_projector_params", count.multimodal_projector);
+    out.field("total_params_with_vision", count.total_with_vision());
+    out.field("image_tokens_per_image", model.vision->tokens_per_image);
+  }
   out.field("checkpoint_notes", checkpoint_notes(model, count));
   out.begin_object("breakdown");
   out.field("embedding", count.breakdown.embedding);

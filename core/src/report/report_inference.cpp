@@ -171,6 +171,10 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
   out.field("gpu_memory_utilization", w.gpu_memory_utilization);
   out.field("overhead_bytes", w.framework_overhead_bytes);
   out.field("flash_attention", w.flash_attention);
+  if (estimate.images > 0) {  // only requests with images
+    out.field("images", estimate.images);
+    out.field("image_tokens", estimate.image_tokens);
+  }
   out.end_object();
   out.field("weight_bytes", memory.totals.weight_bytes);
   out.field("kv_cache_bytes", memory.totals.kv_cache_bytes);
