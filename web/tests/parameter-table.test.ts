@@ -61,3 +61,22 @@ describe('parameter count estimate marker', () => {
     expect(total.source).toBeUndefined();
   });
 });
+
+describe('a counted vision tower', () => {
+  test('tower, projector and the whole checkpoint follow the language model, each on its own line', () => {
+    // Hand-made figures: 1,000 + 200 + 34 = 1,234 (not the output of the core).
+    const table = parameterTable({
+      ...report(true),
+      total_params: 1000,
+      vision_tower_params: 200,
+      multimodal_projector_params: 34,
+      total_params_with_vision: 1234,
+    });
+    const keys = table.rows.map((row) => row.key);
+    expect(keys.slice(-3)).toEqual(['vision_tower', 'multimodal_projector', 'total_with_vision']);
+    expect(table.rows.at(-1)!.cells[1].text).toBe('1,234');
+  });
+  test('without one the table ends at the language model', () => {
+    expect(parameterTable(report(true)).rows.map((row) => row.key)).not.toContain('vision_tower');
+  });
+});

@@ -72,6 +72,11 @@ export interface ParameterReport {
   non_embedding_params: number;
   multi_token_prediction_params: number;
   tied_output_head_params: number;
+  /** Present when the vision tower is counted (Gemma-3): tower, projector, and the whole checkpoint. */
+  vision_tower_params?: number;
+  multimodal_projector_params?: number;
+  total_params_with_vision?: number;
+  image_tokens_per_image?: number;
   checkpoint_notes: string[];
   breakdown: ParameterBreakdown;
   weights_16bit: { bytes: number; bytes_per_parameter: number; formula: string };
@@ -337,11 +342,11 @@ export interface FormatCatalog {
 export interface ConfigFieldTable {
   fields: Array<{
     /** The object the key is read from: 'model' is the top level or text_config. */
-    in: 'model' | 'quantization_config' | 'attn_config' | 'ffn_config';
+    in: 'model' | 'quantization_config' | 'attn_config' | 'ffn_config' | 'vision_config';
     name: string;
     aliases: string[];
     /** For an object: the `in` of the keys read inside it; 'none': only its presence is read. */
-    holds?: 'none' | 'model' | 'quantization_config' | 'attn_config' | 'ffn_config';
+    holds?: 'none' | 'model' | 'quantization_config' | 'attn_config' | 'ffn_config' | 'vision_config';
   }>;
 }
 

@@ -204,6 +204,16 @@ export function parameterTable(report: ParameterReport): TableModel {
       source: report.active_params_convention,
     });
   }
+  // A counted vision tower: its own lines after the language model's, then the whole checkpoint.
+  if (report.vision_tower_params !== undefined) {
+    const lines: Array<[string, string, number]> = [
+      ['vision_tower', 'Vision tower', report.vision_tower_params],
+      ['multimodal_projector', 'Multimodal projector', report.multimodal_projector_params ?? 0],
+      ['total_with_vision', 'Total with vision', report.total_params_with_vision ?? 0],
+    ];
+    for (const [key, label, value] of lines)
+      rows.push({ key, footer: true, cells: [text(label), count(value), text(roundedCount(value))] });
+  }
   return {
     id: 'parameters',
     title: `Parameters of ${report.architecture || report.model_type} (${report.model_type})`,
