@@ -78,9 +78,9 @@ VisionTower read_gemma3_vision(const ConfigFields& root, ModelDescription& model
   if (!root.has("mm_tokens_per_image"))
     model.assumptions.push_back("mm_tokens_per_image absent: 256 image tokens per image, as Gemma3Config");
   model.assumptions.push_back(
-      "the vision tower and projector are counted (total_params_with_vision), but inference memory and latency cover "
-      "the language model: the tower's weights and compute are not included (image tokens enter with the images "
-      "option)");
+      "the vision tower and projector are counted (total_params_with_vision), but the memory and time estimates "
+      "cover the language model: the tower's weights and compute are not included (image tokens enter inference "
+      "with the images option)");
   return v;
 }
 
