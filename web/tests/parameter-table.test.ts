@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import type { ParameterReport } from '../src/core/types';
 import { parameterTable } from '../src/export/tables';
+import { paramsText } from '../src/compare/compare-lines';
 
 // A hand-made report: 1,234,567,890 parameters (not the output of the core).
 function report(exact: boolean): ParameterReport {
@@ -78,5 +79,12 @@ describe('a counted vision tower', () => {
   });
   test('without one the table ends at the language model', () => {
     expect(parameterTable(report(true)).rows.map((row) => row.key)).not.toContain('vision_tower');
+  });
+});
+
+describe('the pinned-vs-current comparison', () => {
+  test("a guessed count keeps its '~' there too", () => {
+    expect(paramsText(report(false))).toBe('~1,234,567,890');
+    expect(paramsText(report(true))).toBe('1,234,567,890');
   });
 });
