@@ -54,6 +54,10 @@ const DecoderTraits* find_traits(const std::string& type) {
       {"cohere", true, false, false, NormKind::layer_norm_no_bias, true, 1, QkNorm::none, true},
       {"olmo", false, false, false, NormKind::layer_norm_no_bias, false},
       {"olmo2", false, false, false, NormKind::rms_norm, true, 2, QkNorm::full_width},
+      // SmolLM3: Llama's layers (huggingface/transformers@b0fc62de0305 models/smollm3/modeling_smollm3.py,
+      // SmolLM3Attention, SmolLM3MLP, SmolLM3DecoderLayer); NoPE layers have no parameters; SmolLM3Config
+      // ties the embeddings by default.
+      {"smollm3", true},
       {"olmoe", false, false, false, NormKind::rms_norm, true, 2, QkNorm::full_width},
       {"starcoder2", true, true, true, NormKind::layer_norm, true, 2, QkNorm::none, false, false, false, true},
       {"phimoe", false, true, true, NormKind::layer_norm, true, 2, QkNorm::none, false, true, true, false},
