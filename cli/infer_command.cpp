@@ -25,6 +25,7 @@ constexpr const char* kInferHelp =
     "  --kv-dtype D  --batch N  --context N  --prefill-chunk N  --kv-block N  --tp N --pp N --ep N\n"
     "  --gpu NAME (see 'fitcheck gpus', or custom)  --gpu-memory-utilization F (0.9)  --overhead-gib F (1)\n"
     "  --eager-attention  --logits-all-positions\n"
+    "  --images N: images per request (Gemma-3 with vision): N x mm_tokens_per_image tokens join each prompt\n"
     "  with --gpu, latency too: --prompt-len N --gen-len N --flops-efficiency F --hbm-efficiency F\n"
     "  --interconnect-efficiency F --price-per-gpu-hour X --fp8-activations true|false\n";
 
@@ -36,12 +37,20 @@ void print_inference_table(const InferenceEstimate& estimate) {
         static_cast<long long>(w.batch_size), static_cast<long long>(w.context_tokens),
         static_cast<long long>(w.layout.tensor_parallel), static_cast<long long>(w.layout.pipeline_parallel),
         static_cast<long long>(w.layout.expert_parallel));
+  if (!estimate.parameter_count_exact) {
+    std::string why;
+    for (const auto& guess : estimate.guessed_fields) why += (why.empty() ? "" : "; ") + guess;
+    print("weights are an estimate: the parameter count rests on guesses (%s)\n\n", why);
+  }
   print("%-14s %20s %26s\n", "per GPU", "bytes", "");
   for (const auto& term : memory.terms)
     print("  %-12s %20s %26s\n      %s\n", term.name, with_thousands(term.bytes), gib_and_gb(term.bytes), term.formula);
   const std::int64_t total = memory.totals.total_bytes_per_gpu;
   print("  %-12s %20s %26s\n", "total", with_thousands(total), gib_and_gb(total));
   print("\nKV cache per token (all layers): %s bytes\n", with_thousands(memory.totals.kv_cache_bytes_per_token));
+  if (memory.kv_cache.state_bytes_per_sequence > 0)
+    print("state per sequence (state-space layers, any context): %s bytes\n",
+          with_thousands(memory.kv_cache.state_bytes_per_sequence));
   if (estimate.on_gpu) {
     const InferenceOnGpu& on_gpu = *estimate.on_gpu;
     const std::int64_t headroom = on_gpu.verdict.headroom_bytes;

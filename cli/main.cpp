@@ -37,6 +37,7 @@ constexpr const char* usage_text =
     "      --tp N --pp N --ep N  --gpu NAME (see 'gpus'; or custom)  --gpu-memory-utilization F (0.9)\n"
     "      --prefill-chunk N  --kv-block N (16 = paged)  --overhead-gib F (1)  --eager-attention\n"
     "      --weight-bits N --group-size N (GPTQ/AWQ)  --json\n"
+    "      --images N (Gemma-3 with vision: N x mm_tokens_per_image tokens join each prompt)\n"
     "      with --gpu, latency too: --prompt-len N --gen-len N --flops-efficiency F --hbm-efficiency F\n"
     "      --interconnect-efficiency F --price-per-gpu-hour X --fp8-activations true|false\n"
     "  train CONFIG.json [options]   training memory per GPU (options: fitcheck train --help)\n"
@@ -84,9 +85,24 @@ void print_parameter_table(const ModelDescription& model, const ParameterCount& 
   if (b.shared_experts) row("shared experts", b.shared_experts);
   if (b.router) row("router", b.router);
   row("norms", b.norms);
+  if (b.ssm) row("state-space (Mamba-2)", b.ssm);
   row(model.tie_word_embeddings ? "lm_head (tied: 0)" : "lm_head", b.lm_head);
-  row("total", count.total);
+  if (model.parameter_count_exact()) {
+    row("total", count.total);
+  } else {
+    // A count that rests on guesses says so at the number itself.
+    cli::print("  %-26s %22s %12s\n", "total (estimate)", "~" + cli::with_thousands(count.total),
+               "~" + cli::rounded_count(count.total));
+    std::string why;
+    for (const auto& guess : model.guessed_fields) why += (why.empty() ? "" : "; ") + guess;
+    cli::print("  (estimate: %s)\n", why);
+  }
   if (count.active_per_token != count.total) row("active per token", count.active_per_token);
+  if (model.vision) {
+    row("vision tower", count.vision_tower);
+    row("multimodal projector", count.multimodal_projector);
+    row("total with vision", count.total_with_vision());
+  }
   if (count.multi_token_prediction) row("MTP module (not in total)", count.multi_token_prediction);
   const WeightMemoryFigure weights = weight_bytes_at_uniform_width(count, 2);
   cli::print("\nweights at bf16/fp16: %s bytes = %s\n", cli::with_thousands(weights.bytes),

@@ -23,7 +23,7 @@ def read_field_table(cli):
 
 def keep(config, table, scope="model"):
     """The config with only the keys the core reads (web/src/model/config-fields.ts, same rule): an
-    object key keeps the keys read inside it; vision_config and audio_config count by presence."""
+    object key keeps the keys read inside it; audio_config counts by presence."""
     keys = {}
     for row in table:
         if row["in"] == scope:

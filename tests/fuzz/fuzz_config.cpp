@@ -41,7 +41,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (inventory != count.total) fuzz::fail("weight_tensors does not sum to count_parameters", text);
   const ParameterBreakdown& b = count.breakdown;
-  if (b.embedding + b.attention + b.mlp + b.routed_experts + b.shared_experts + b.router + b.norms + b.lm_head !=
+  if (b.embedding + b.attention + b.mlp + b.routed_experts + b.shared_experts + b.router + b.norms + b.lm_head +
+          b.ssm !=
       count.total)
     fuzz::fail("breakdown does not sum to the total", text);
   if (count.active_per_token > count.total || count.active_per_token <= 0)

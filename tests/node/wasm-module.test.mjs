@@ -121,6 +121,7 @@ test('native CLI and WASM give identical inference reports over a grid of worklo
     ['deepseek-ai--DeepSeek-V3.json', { tp: 8, pp: 2, ep: 8, weights: 'fp8-block128', gpu: 'h200' }],
     ['mistralai--Mixtral-8x7B-v0.1.json', { weights: 'gptq', weight_bits: 4, group_size: 128, batch: 8 }],
     ['openai--gpt-oss-20b.json', { weights: 'mxfp4', gpu: 'rtx-4090' }],
+    ['nvidia--Nemotron-H-56B-Base-8K.json', { tp: 2, batch: 8, context: 8192, gpu: 'h200' }],
   ];
   for (const [file, options] of grid) {
     const text = fs.readFileSync(path.join(fixtureConfigs, file), 'utf8');

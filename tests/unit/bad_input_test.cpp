@@ -122,7 +122,10 @@ std::vector<ConfigCase> refused_configs() {
        "lists 1 layers, but the model has 2"},
       {"sliding layers without a window", llama_with("layer_types", R"(["sliding_attention","full_attention"])"),
        "sliding_window", "'sliding_window' is missing"},
-      {"more experts per token than experts", "{" + llama_fields + R"(,"num_local_experts":4,"num_experts_per_tok":8})",
+      {"more experts per token than experts",
+       R"({"model_type":"mixtral","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,)"
+       R"("num_attention_heads":4,"num_key_value_heads":2,"vocab_size":1000,"num_local_experts":4,)"
+       R"("num_experts_per_tok":8})",
        "num_experts_per_tok", "between 1 and the number of experts (4)"},
       {"bad quantization block",
        llama_with("quantization_config", R"({"quant_method":"fp8","weight_block_size":[0,128]})"),

@@ -75,7 +75,8 @@ TEST_CASE("active parameters of MoE models never exceed the total, and equal it 
     CHECK(count.active_per_token <= count.total);
     if (count.breakdown.routed_experts == 0) CHECK(count.active_per_token == count.total);
     const auto& b = count.breakdown;
-    CHECK(b.embedding + b.attention + b.mlp + b.routed_experts + b.shared_experts + b.router + b.norms + b.lm_head ==
+    CHECK(b.embedding + b.attention + b.mlp + b.routed_experts + b.shared_experts + b.router + b.norms + b.lm_head +
+              b.ssm ==
           count.total);
   }
 }
@@ -117,4 +118,28 @@ TEST_CASE("a tied head stored anyway explains the published checkpoint counts") 
   const ParameterCount falcon =
       count_text(test::read_file(test::fixture_configs_dir() + "/tiiuae--falcon-180B-chat.json"));
   CHECK(falcon.total + falcon.tied_output_head == 179'522'565'120);
+}
+
+TEST_CASE("gemma3 with vision: the language model, the SigLIP tower and the projector, each on its own line") {
+  // medgemma-27b-it: vision_config hidden 1152, intermediate 4304, 27 layers, patch 14, image 896, 3 channels.
+  // Embeddings: conv 3 x 14 x 14 x 1152 + 1152 = 678,528; positions (896/14)^2 = 4,096 x 1152 = 4,718,592.
+  // Layer: 2 LayerNorms 4,608 + q,k,v,out 4 x (1152^2 + 1152) = 5,313,024 + fc1 1152 x 4304 + 4304 and
+  // fc2 4304 x 1152 + 1152 = 9,921,872 -> 15,239,504; 27 layers 411,466,608; post_layernorm 2,304.
+  // Tower 416,866,032. Projector: 1152 x 5376 + mm_soft_emb_norm 1152 = 6,194,304.
+  // Language model 27,009,346,304 (MANIFEST total_params) + 423,060,336 = 27,432,406,640, the
+  // checkpoint's total_size / 2 (MANIFEST checkpoint_params).
+  const ModelDescription model =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/google--medgemma-27b-it.json"));
+  const ParameterCount count = count_parameters(model);
+  CHECK(count.total == 27'009'346'304);
+  CHECK(count.vision_tower == 416'866'032);
+  CHECK(count.multimodal_projector == 6'194'304);
+  CHECK(count.total_with_vision() == 27'432'406'640);
+  REQUIRE(model.vision);
+  CHECK(model.vision->tokens_per_image == 256);
+  CHECK(model.not_counted.empty());
+  // A language model without a counted tower keeps total_with_vision == total.
+  const ParameterCount text_only =
+      count_text(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json"));
+  CHECK(text_only.total_with_vision() == text_only.total);
 }

@@ -31,7 +31,7 @@ describe('the preset cut: the core table of the keys it reads', () => {
         transformers_version: '4.43',
         quantization_config: { quant_method: 'gptq', bits: 4, damp_percent: 0.01 },
         text_config: { n_embed: 8, bos_token_id: 1 },
-        vision_config: { hidden_size: 1152 },
+        vision_config: { hidden_size: 1152, layer_norm_eps: 1e-6 },
       },
       table,
     );
@@ -41,7 +41,7 @@ describe('the preset cut: the core table of the keys it reads', () => {
       dtype: 'float32',
       quantization_config: { quant_method: 'gptq', bits: 4 },
       text_config: { n_embed: 8 },
-      vision_config: {},
+      vision_config: { hidden_size: 1152 },
     });
   });
   test('keeps a value of the wrong type as it is, so that the preset reproduces the error', () => {

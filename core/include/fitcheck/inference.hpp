@@ -71,10 +71,17 @@ std::vector<FitChange> fit_changes(const ModelDescription& model, const std::vec
 
 struct InferenceEstimate {
   std::string model_type;
+  // The model's parameter count rests on guesses (unknown model_type): weights and everything
+  // derived from them are estimates; guessed_fields says what was guessed.
+  bool parameter_count_exact = true;
+  std::vector<std::string> guessed_fields;
   // The workload evaluated: the request's, with the checkpoint's own weight format when the
   // request gives none (weight_format_from_checkpoint).
   InferenceWorkload workload;
   bool weight_format_from_checkpoint = false;
+  // Images per request and the tokens they add to each prompt and context (0 without images).
+  std::int64_t images = 0;
+  std::int64_t image_tokens = 0;
   LatencyRequest lengths;
   InferenceMemory memory;
   std::optional<InferenceOnGpu> on_gpu;

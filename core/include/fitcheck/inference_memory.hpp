@@ -67,13 +67,17 @@ struct KvCacheLayerTerm {
   std::int64_t layers = 0;                      // layers of this kind on the GPU counted
   std::int64_t bytes_per_token_per_layer = 0;   // whole layer, before tensor-parallel split
   std::int64_t cached_tokens_per_sequence = 0;  // min(context, window), block-rounded if paged
-  std::int64_t bytes = 0;                       // per GPU for the whole batch
+  // State-space (Mamba-2) layers keep a fixed state per sequence instead of a cache per token:
+  // conv and SSM state of one layer, whole (before the tensor-parallel split); 0 for attention.
+  std::int64_t state_bytes_per_sequence_per_layer = 0;
+  std::int64_t bytes = 0;  // per GPU for the whole batch
   std::string formula;
 };
 
 struct KvCacheFigure {
   std::int64_t bytes_per_token = 0;  // all layers of the model, unsharded, as if every layer were full attention
-  std::int64_t bytes = 0;            // per GPU, whole batch at the workload's context
+  std::int64_t state_bytes_per_sequence = 0;  // state-space layers' fixed state, all layers, unsharded
+  std::int64_t bytes = 0;                     // per GPU, whole batch at the workload's context
   std::vector<KvCacheLayerTerm> terms;
   std::string convention;  // e.g. the MLA latent-cache convention
 };
@@ -100,6 +104,13 @@ struct InferenceMemory {
 
 // Bytes per token of one layer's K and V (or MLA latent) at a cache dtype, before any split.
 std::int64_t kv_cache_bytes_per_token_per_layer(const LayerShape& layer, KvCacheDtype dtype);
+
+// Bytes of one state-space layer's per-sequence state, as transformers' Mamba-2 caches hold it
+// (conv_states: conv channels x conv_kernel; ssm_states: heads x head_dim x state_size), each
+// element at `element_bytes` (the model's dtype), split over `tensor_parallel` ranks; 0 for a layer
+// without a state-space mixer.
+std::int64_t ssm_state_bytes_per_sequence_per_layer(const LayerShape& layer, std::int64_t element_bytes,
+                                                    std::int64_t tensor_parallel = 1);
 
 // The cache of `batch` sequences of `context_tokens`, per GPU under `layout`.
 KvCacheFigure kv_cache(const ModelDescription& model, const InferenceWorkload& workload);

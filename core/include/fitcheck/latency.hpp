@@ -92,6 +92,9 @@ struct LatencyLayerKind {
   double expert_width = 0;  // one routed expert
   double experts = 0, experts_per_token = 0;
   double hidden_norms = 0;
+  // Mamba-2 mixer (0 heads: none). Its in_proj and conv go with `query`, out_proj with `output`,
+  // and its scan is timed as the layer's attention operation (ssm_mixer in latency_ops.hpp).
+  double ssm_heads = 0, ssm_head_dim = 0, ssm_state_size = 0, ssm_groups = 0, ssm_conv_kernel = 0;
   OpWeights query;                 // q (MLA: q_b) and the attention biases: split by tp
   OpWeights key_value;             // k and v: split by key/value heads per rank
   OpWeights attention_replicated;  // MLA q_a / kv_a, sinks, position bias: on every rank

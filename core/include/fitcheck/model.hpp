@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,17 +72,38 @@ struct MoeShape {
   bool operator==(const MoeShape&) const = default;
 };
 
-// One kind of decoder (or encoder) layer; identical layers share one LayerShape.
+// A Mamba-2 state-space mixer in place of attention (Dao & Gu 2024, arXiv 2405.21060, §7): in_proj
+// to [gate z, x, B, C, dt], a depthwise causal conv over [x, B, C], the selective scan, a gated
+// RMSNorm and out_proj. It keeps no KV cache: each sequence holds a fixed state (conv_kernel past
+// inputs of the conv channels, and heads x head_dim x state_size of SSM state), whatever its length.
+struct SsmShape {
+  std::int64_t num_heads = 0;  // 0: the layer has no state-space mixer
+  std::int64_t head_dim = 0;
+  std::int64_t state_size = 0;  // N
+  std::int64_t groups = 1;      // B and C are shared by the heads of a group
+  std::int64_t conv_kernel = 0;
+  bool conv_bias = true;
+  bool projection_bias = false;  // in_proj and out_proj biases
+  std::int64_t inner() const { return num_heads * head_dim; }
+  std::int64_t conv_channels() const { return inner() + 2 * groups * state_size; }
+  bool operator==(const SsmShape&) const = default;
+};
+
+// One kind of decoder (or encoder) layer; identical layers share one LayerShape. A layer of a
+// hybrid may have no attention (num_heads 0): a state-space mixer, or an MLP alone.
 struct LayerShape {
   AttentionShape attention;
   MlpShape mlp;
   MoeShape moe;
+  SsmShape ssm;
   std::int64_t hidden_norms = 2;        // norms of width hidden_size in the layer (Gemma-2/3: 4; parallel blocks: 1)
   bool parallel_attention_mlp = false;  // GPT-J, NeoX, Falcon, Phi-1/2, Cohere
   bool is_encoder = false;              // encoder stack of an encoder-decoder model
   std::int64_t layer_count = 0;         // how many layers of the model are of this kind
 
   bool is_moe() const { return moe.num_experts > 0; }
+  bool has_attention() const { return attention.num_heads > 0; }
+  bool is_ssm() const { return ssm.num_heads > 0; }
   bool operator==(const LayerShape&) const = default;
 };
 
@@ -94,6 +116,21 @@ struct StoredPrecision {
   std::int64_t quant_group_size = 0;
   std::int64_t quant_block_rows = 0;  // weight_block_size
   std::int64_t quant_block_columns = 0;
+};
+
+// A vision encoder counted beside the language model: Gemma-3's SigLIP (patch embedding, learned
+// positions, pre-norm encoder layers, post-layernorm) and its projector to the language model.
+struct VisionTower {
+  std::string kind;  // "siglip"
+  std::int64_t hidden_size = 0;
+  std::int64_t intermediate_size = 0;
+  std::int64_t layers = 0;
+  std::int64_t heads = 0;
+  std::int64_t patch_size = 0;
+  std::int64_t image_size = 0;
+  std::int64_t channels = 3;
+  std::int64_t projector_output = 0;  // the language model's hidden size
+  std::int64_t tokens_per_image = 0;  // image tokens one image adds to the prompt
 };
 
 struct ModelDescription {
@@ -118,6 +155,7 @@ struct ModelDescription {
   std::int64_t multi_token_prediction_layers = 0;  // DeepSeek-V3 MTP modules (num_nextn_predict_layers)
 
   StoredPrecision stored_precision;
+  std::optional<VisionTower> vision;  // counted apart from the language model (total_with_vision)
 
   // Distinct layer kinds and, for every layer in order, the index of its kind.
   std::vector<LayerShape> layer_kinds;
@@ -127,6 +165,10 @@ struct ModelDescription {
   std::vector<std::string> assumptions;
   // Parts of the checkpoint that are not counted (vision towers, audio encoders).
   std::vector<std::string> not_counted;
+  // What fitcheck guessed rather than read by the family's modeling code (an unknown model_type
+  // read as a generic decoder), each with its reason; empty when the count is exact.
+  std::vector<std::string> guessed_fields;
+  bool parameter_count_exact() const { return guessed_fields.empty(); }
 };
 
 }  // namespace fitcheck

@@ -89,6 +89,9 @@ struct InferenceRequest {
   std::shared_ptr<const Accelerator> custom_gpu;  // owns *gpu when gpu=custom
   bool weight_format_given = false;               // false: use the checkpoint's own format (native_weight_format)
   std::vector<std::string> defaults_used;         // options left at their default, for the report
+  // Images in each request (a vision model whose tower fitcheck counts): their tokens join every
+  // prompt and its context (estimate_inference); 0 changes nothing.
+  std::int64_t images = 0;
   // Latency (computed when a GPU is chosen): prompt and generated tokens per sequence, and the
   // overrides of the GPU's default assumptions (efficiencies, price).
   LatencyRequest lengths{};
@@ -107,8 +110,8 @@ void read_latency_options(OptionReader& reader, InferenceRequest& request, bool 
 // The GPU's default latency assumptions with the request's overrides applied.
 LatencyAssumptions latency_assumptions_for(const InferenceRequest& request, const Accelerator& gpu);
 
-// Keys: weights, kv_dtype, batch, context, prefill_chunk, kv_block, tp, pp, ep, gpu (and with
-// gpu=custom the kCustomGpuKeys),
+// Keys: weights, kv_dtype, batch, context, prefill_chunk, kv_block, tp, pp, ep, images, gpu (and
+// with gpu=custom the kCustomGpuKeys),
 // gpu_memory_utilization, overhead_gib, eager_attention, logits_all_positions.
 InferenceRequest parse_inference_options(const OptionList& options);
 

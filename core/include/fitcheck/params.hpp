@@ -36,6 +36,10 @@ enum class TensorRole : std::uint8_t {
   bias,
   attention_sink,
   relative_position_bias,
+  ssm_in_projection,  // Mamba-2 in_proj: hidden -> [z, x, B, C, dt]
+  ssm_convolution,    // depthwise causal conv1d weight (channels x kernel)
+  ssm_output,         // out_proj
+  ssm_parameter,      // per-head A_log, D, dt_bias
 };
 
 // Breakdown buckets shown to the user.
@@ -48,6 +52,7 @@ enum class ParameterGroup : std::uint8_t {
   router,
   norms,
   lm_head,
+  ssm,    // state-space mixers (Mamba-2 layers of hybrids)
   count_  // number of groups
 };
 
@@ -74,6 +79,7 @@ struct ParameterBreakdown {
   std::int64_t router = 0;
   std::int64_t norms = 0;    // hidden-size norms in layers, final and embedding norms
   std::int64_t lm_head = 0;  // 0 when tied to the embedding
+  std::int64_t ssm = 0;      // state-space mixers: projections, conv, scalars and their gated norm
 };
 
 struct ParameterCount {
@@ -85,6 +91,11 @@ struct ParameterCount {
   // (Qwen3-0.6B's safetensors hold lm_head.weight although it is tied); 0 when untied.
   std::int64_t tied_output_head = 0;
   ParameterBreakdown breakdown;
+  // A multimodal checkpoint's vision encoder and projector (0 without one): not in total, which is
+  // the language model; total + both is the whole checkpoint.
+  std::int64_t vision_tower = 0;
+  std::int64_t multimodal_projector = 0;
+  std::int64_t total_with_vision() const { return total + vision_tower + multimodal_projector; }
   // How active_per_token was counted, for display next to the number.
   const char* active_convention = "";
 };

@@ -154,6 +154,10 @@ struct PreparedTrainingMemory {
   bool has_experts = false;
 };
 // Throws as training_memory() does for the workload's fixed parts.
+// Throws ConfigError when the model has layers whose training memory is not modelled (state-space
+// Mamba-2 layers): a clear no, before any layout is tried.
+void check_trainable(const ModelDescription& model);
+
 PreparedTrainingMemory prepare_training_memory(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                                const TrainingWorkload& workload);
 

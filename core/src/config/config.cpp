@@ -22,8 +22,12 @@ std::string lowercase(std::string text) {
 // Checks shared by every family, so no family reader can hand on an impossible shape.
 void check_layer(const LayerShape& layer, const ModelDescription& model) {
   const AttentionShape& attention = layer.attention;
-  if (attention.num_heads <= 0) throw ConfigError("num_attention_heads", "num_attention_heads must be positive");
-  if (!attention.is_multi_latent()) {
+  // A hybrid's state-space or MLP-only layers have no attention; every other layer has heads.
+  const bool attention_free =
+      layer.is_ssm() || (attention.num_heads == 0 && (layer.mlp.intermediate_size > 0 || layer.is_moe()));
+  if (attention.num_heads <= 0 && !attention_free)
+    throw ConfigError("num_attention_heads", "num_attention_heads must be positive");
+  if (attention.num_heads > 0 && !attention.is_multi_latent()) {
     if (attention.num_kv_heads <= 0 || attention.num_kv_heads > attention.num_heads)
       throw ConfigError("num_key_value_heads", "num_key_value_heads (" + std::to_string(attention.num_kv_heads) +
                                                    ") must be between 1 and num_attention_heads (" +
@@ -41,6 +45,43 @@ void check_layer(const LayerShape& layer, const ModelDescription& model) {
                                                    std::to_string(layer.moe.num_experts) + ")");
   }
   (void)model;
+}
+
+// Gemma3ForConditionalGeneration's vision_config (a SiglipVisionConfig) and mm_tokens_per_image.
+VisionTower read_gemma3_vision(const ConfigFields& root, ModelDescription& model) {
+  const ConfigFields vision = *root.object("vision_config");
+  const std::string type = vision.string("vision_config.model_type").value_or("siglip_vision_model");
+  if (type != "siglip_vision_model")
+    throw ConfigError(vision.path_of("vision_config.model_type"),
+                      "field 'vision_config.model_type' is '" + detail::printable(type) +
+                          "'; Gemma-3's vision tower is a 'siglip_vision_model'");
+  if (vision.boolean("vision_config.vision_use_head").value_or(false))
+    throw ConfigError(vision.path_of("vision_config.vision_use_head"),
+                      "field 'vision_config.vision_use_head' is true: Gemma-3 uses SigLIP without its pooling head, "
+                      "and fitcheck does not count one");
+  constexpr std::int64_t max_size = 1 << 16;
+  VisionTower v;
+  v.kind = "siglip";
+  v.hidden_size = vision.required_count("vision_config.hidden_size", 1, max_size);
+  v.intermediate_size = vision.required_count("vision_config.intermediate_size", 1, 1 << 20);
+  v.layers = vision.required_count("vision_config.num_hidden_layers", 1, 1024);
+  v.heads = vision.required_count("vision_config.num_attention_heads", 1, max_size);
+  v.patch_size = vision.required_count("vision_config.patch_size", 1, max_size);
+  v.image_size = vision.required_count("vision_config.image_size", 1, max_size);
+  if (v.image_size % v.patch_size != 0)
+    throw ConfigError(vision.path_of("vision_config.image_size"),
+                      "vision_config.image_size (" + std::to_string(v.image_size) +
+                          ") is not a multiple of vision_config.patch_size (" + std::to_string(v.patch_size) + ")");
+  v.channels = vision.optional_count("vision_config.num_channels", 1, 16).value_or(3);
+  v.projector_output = model.hidden_size;
+  v.tokens_per_image = root.optional_count("mm_tokens_per_image", 1, 1 << 20).value_or(256);
+  if (!root.has("mm_tokens_per_image"))
+    model.assumptions.push_back("mm_tokens_per_image absent: 256 image tokens per image, as Gemma3Config");
+  model.assumptions.push_back(
+      "the vision tower and projector are counted (total_params_with_vision), but the memory and time estimates "
+      "cover the language model: the tower's weights and compute are not included (image tokens enter inference "
+      "with the images option)");
+  return v;
 }
 
 StoredPrecision read_stored_precision(const ConfigFields& root, const ConfigFields& fields) {
@@ -105,8 +146,10 @@ ModelDescription parse_hf_config(std::string_view json_text) {
     const char* kind;
   };
   const Tower towers[] = {{"vision_config", "vision"}, {"audio_config", "audio"}};
+  // Gemma-3's SigLIP tower is counted (read_gemma3_vision, below); other towers are named as not counted.
+  const bool vision_counted = lowercase(outer_type) == "gemma3" && root.has("vision_config");
   for (const auto& [tower, kind] : towers) {
-    if (root.has(tower)) {
+    if (root.has(tower) && !(vision_counted && std::string_view(kind) == "vision")) {
       model.not_counted.push_back(std::string(tower.names().name) + ": the " + kind +
                                   " encoder and its projector are not counted; fitcheck counts the language model");
     }
@@ -119,6 +162,7 @@ ModelDescription parse_hf_config(std::string_view json_text) {
   model.model_type = model_type;
 
   detail::read_family(lowercase(model_type), outer_type, fields, model);
+  if (vision_counted) model.vision = read_gemma3_vision(root, model);
   model.stored_precision = read_stored_precision(root, fields);
 
   // Integral floats and similar readings the field reader noted.

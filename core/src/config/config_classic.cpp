@@ -52,7 +52,7 @@ void read_gpt2(const ConfigFields& fields, ModelDescription& model, bool bigcode
 
 void read_gpt_neox(const ConfigFields& fields, ModelDescription& model) {
   LayerShape layer = begin_decoder(fields, model, NormKind::layer_norm, false);
-  const bool bias = fields.boolean("attention_bias").value_or(true);
+  const bool bias = read_bias_switch(fields).value_or(true);
   layer.attention.qkv_bias = layer.attention.output_bias = bias;
   layer.mlp = {fields.required_count("intermediate_size", 1, max_intermediate_size), false, true};
   layer.parallel_attention_mlp = fields.boolean("use_parallel_residual").value_or(true);
@@ -75,7 +75,7 @@ void read_falcon(const std::string& type, const ConfigFields& fields, ModelDescr
   LayerShape layer = begin_decoder(fields, model, NormKind::layer_norm, true);
   // RefinedWeb (the original Falcon-40B code) always used the new decoder architecture.
   const bool new_architecture = fields.boolean("new_decoder_architecture").value_or(type == "refinedweb");
-  const bool bias = fields.boolean("attention_bias").value_or(false);  // Falcon's `bias`: every linear layer
+  const bool bias = read_bias_switch(fields).value_or(false);  // Falcon's `bias`: every linear layer
   layer.attention.qkv_bias = layer.attention.output_bias = bias;
   if (new_architecture) {
     layer.attention.num_kv_heads = fields.required_count("num_key_value_heads", 1, max_heads);

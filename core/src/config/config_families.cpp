@@ -54,6 +54,10 @@ const DecoderTraits* find_traits(const std::string& type) {
       {"cohere", true, false, false, NormKind::layer_norm_no_bias, true, 1, QkNorm::none, true},
       {"olmo", false, false, false, NormKind::layer_norm_no_bias, false},
       {"olmo2", false, false, false, NormKind::rms_norm, true, 2, QkNorm::full_width},
+      // SmolLM3: Llama's layers (huggingface/transformers@b0fc62de0305 models/smollm3/modeling_smollm3.py,
+      // SmolLM3Attention, SmolLM3MLP, SmolLM3DecoderLayer); NoPE layers have no parameters; SmolLM3Config
+      // ties the embeddings by default.
+      {"smollm3", true},
       {"olmoe", false, false, false, NormKind::rms_norm, true, 2, QkNorm::full_width},
       {"starcoder2", true, true, true, NormKind::layer_norm, true, 2, QkNorm::none, false, false, false, true},
       {"phimoe", false, true, true, NormKind::layer_norm, true, 2, QkNorm::none, false, true, true, false},
@@ -80,7 +84,6 @@ void reject_unsupported(const std::string& type) {
     const char* why;
   };
   static const Unsupported table[] = {
-      {"nemotron_h", "its Mamba-2 layers (hybrid_override_pattern) are not modelled"},
       {"nemotron-nas", "its per-layer block_configs (skipped attention, variable MLP widths) are not modelled"},
       {"mamba", "state-space layers are not modelled"},
       {"mamba2", "state-space layers are not modelled"},
@@ -144,12 +147,18 @@ std::vector<std::int64_t> sliding_windows(const std::string& type, const ConfigF
   return windows;
 }
 
+// Families whose modeling code always routes experts (Mixtral, Qwen-MoE, OLMoE, Granite-MoE,
+// PhiMoE, DeepSeek-V2/V3, gpt-oss); every other family of the traits table is dense.
+bool is_moe_family(const std::string& type) {
+  return type.find("moe") != std::string::npos || type == "mixtral" || type == "deepseek_v2" || type == "deepseek_v3" ||
+         type == "gpt_oss" || type == "dbrx" || type == "jamba";
+}
+
 // 0 routed experts reads as a dense model only where nothing else says MoE: a family that is
 // always MoE (Mixtral, Qwen-MoE, DeepSeek-V2/V3, gpt-oss...) or a top-k above 0 contradicts it, and
 // the count is refused, naming the field, rather than silently counted as dense.
 void refuse_zero_experts(const std::string& type, const ConfigFields& fields) {
-  const bool moe_family = type.find("moe") != std::string::npos || type == "mixtral" || type == "deepseek_v2" ||
-                          type == "deepseek_v3" || type == "gpt_oss" || type == "dbrx" || type == "jamba";
+  const bool moe_family = is_moe_family(type);
   const auto top_k = fields.optional_count("num_experts_per_tok", 0, max_experts).value_or(0);
   if (!moe_family && top_k == 0) return;
   const std::string path = fields.path_of("num_local_experts");
@@ -166,10 +175,44 @@ struct MoeRule {
 };
 
 // Reads routed/shared experts and which layers are sparse, for every MoE spelling.
+// MoE fields that contradict the family are refused, naming the field: an always-MoE family
+// without its expert count (transformers would fall back to its configuration class's default, a
+// guess here), or a dense family (Llama, Qwen2/3, Gemma...) that names experts. The generic reading
+// of an unknown model_type takes the fields as they come.
+void refuse_contradicting_moe_fields(const std::string& type, const ConfigFields& fields, bool generic) {
+  if (generic) return;
+  const auto experts = fields.optional_count("num_local_experts", 0, max_experts);
+  const std::string name = printable(type);
+  if (is_moe_family(type)) {
+    if (!experts) {
+      const std::string path = fields.path_of("num_local_experts");
+      throw ConfigError(path, "required field '" + path +
+                                  "' (also looked for 'num_experts', 'n_routed_experts') is "
+                                  "missing: model_type '" +
+                                  name +
+                                  "' is a mixture of experts and fitcheck does not guess "
+                                  "how many experts it routes");
+    }
+    return;
+  }
+  if (experts && *experts > 0) {
+    const std::string path = fields.path_of("num_local_experts");
+    throw ConfigError(path, "field '" + path + "' is " + std::to_string(*experts) + ", but model_type '" + name +
+                                "' has a dense MLP in every layer: fix the model_type (e.g. a MoE family) or remove "
+                                "the field");
+  }
+  if (const auto top_k = fields.optional_count("num_experts_per_tok", 0, max_experts); top_k && *top_k > 0) {
+    const std::string path = fields.path_of("num_experts_per_tok");
+    throw ConfigError(path, "field '" + path + "' is " + std::to_string(*top_k) + ", but model_type '" + name +
+                                "' has a dense MLP in every layer and no experts to route to");
+  }
+}
+
 std::optional<MoeRule> read_moe(const std::string& type, const ConfigFields& fields, std::int64_t layers,
-                                std::int64_t dense_width) {
+                                std::int64_t dense_width, bool generic) {
   const auto experts = fields.optional_count("num_local_experts", 0, max_experts);
   if (experts && *experts == 0) refuse_zero_experts(type, fields);
+  refuse_contradicting_moe_fields(type, fields, generic);
   if (!experts || *experts == 0) return std::nullopt;
   MoeRule rule;
   MoeShape& moe = rule.shape;
@@ -227,7 +270,7 @@ void read_multi_latent_attention(const ConfigFields& fields, AttentionShape& att
 }
 
 void read_modern_decoder(const std::string& type, const DecoderTraits& traits, const ConfigFields& fields,
-                         ModelDescription& model) {
+                         ModelDescription& model, bool generic = false) {
   model.hidden_size = read_hidden_size(fields);
   model.num_layers = read_layer_count(fields);
   model.vocab_size = read_vocab_size(fields);
@@ -256,7 +299,7 @@ void read_modern_decoder(const std::string& type, const DecoderTraits& traits, c
   }
   // One switch for all projection biases where the family has it (Llama attention_bias,
   // InternLM2 bias); Qwen2 hard-wires q/k/v biases.
-  const auto bias_switch = fields.boolean("attention_bias");
+  const auto bias_switch = read_bias_switch(fields);
   attention.qkv_bias = bias_switch.value_or(traits.qkv_bias_default);
   attention.output_bias = bias_switch.value_or(traits.output_bias_default);
   if (type.rfind("qwen2", 0) == 0) {
@@ -278,7 +321,7 @@ void read_modern_decoder(const std::string& type, const DecoderTraits& traits, c
       traits.mlp_bias_follows_attention ? attention.output_bias : fields.boolean("mlp_bias").value_or(false);
 
   const auto windows = sliding_windows(type, fields, model.num_layers, model);
-  const auto moe = read_moe(type, fields, model.num_layers, base.mlp.intermediate_size);
+  const auto moe = read_moe(type, fields, model.num_layers, base.mlp.intermediate_size, generic);
   for (std::int64_t i = 0; i < model.num_layers; ++i) {
     LayerShape layer = base;
     layer.attention.sliding_window = windows[static_cast<std::size_t>(i)];
@@ -330,15 +373,30 @@ void read_family(const std::string& model_type, const std::string& outer_model_t
     return;
   }
   if (read_classic_family(type, fields, model)) return;
+  if (read_hybrid_family(type, fields, model)) return;
 
-  // Unknown family: read it as the most common shape today, and say so.
+  // Unknown family: read it as the most common shape today, and say so where the count shows:
+  // the count is an estimate, and guessed_fields names what was guessed.
   require_generic_fields(fields);
+  const std::string name = printable(model_type);
   model.assumptions.push_back(
-      "model_type '" + model_type +
+      "model_type '" + name +
       "' is not one fitcheck knows; read as a generic Llama-style decoder: RMSNorm, two norms per "
       "layer, gated (SwiGLU) MLP, rotary positions, biases only where attention_bias/mlp_bias/bias "
       "say so");
-  read_modern_decoder("llama", *find_traits("llama"), fields, model);
+  model.guessed_fields = {
+      "model_type: unknown model_type '" + name + "', read as a generic Llama-style decoder",
+      "layer layout: two RMSNorms, attention then MLP, in every layer",
+      "mlp: gated (SwiGLU: gate, up and down projections)",
+      "biases: only where attention_bias/mlp_bias say so",
+      "other modules (vision or audio towers, adapters, extra norms) the config may describe: not counted",
+  };
+  read_modern_decoder("llama", *find_traits("llama"), fields, model, true);
+}
+
+std::optional<bool> read_bias_switch(const ConfigFields& fields) {
+  if (auto bias = fields.boolean("attention_bias")) return bias;
+  return fields.boolean("use_bias");
 }
 
 std::int64_t read_hidden_size(const ConfigFields& fields) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "config/config_fields.hpp"
@@ -32,7 +33,13 @@ bool read_classic_family(const std::string& model_type, const ConfigFields& fiel
 // Appends one layer, reusing an identical existing kind.
 void append_layer(ModelDescription& model, const LayerShape& layer);
 
+// State-space models and hybrids (config_hybrid.cpp): Nemotron-H. False when `model_type` is
+// not one of them.
+bool read_hybrid_family(const std::string& model_type, const ConfigFields& fields, ModelDescription& model);
+
 // Shared readers.
+// The one bias switch of a family: attention_bias (or bias), else use_bias.
+std::optional<bool> read_bias_switch(const ConfigFields& fields);
 std::int64_t read_hidden_size(const ConfigFields& fields);
 std::int64_t read_layer_count(const ConfigFields& fields);
 std::int64_t read_head_count(const ConfigFields& fields);

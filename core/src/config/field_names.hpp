@@ -22,6 +22,7 @@ enum class FieldScope : std::uint8_t {
   quantization_config,  // the checkpoint's quantization (read at the top level only)
   attn_config,          // MPT and DBRX keep attention settings here
   ffn_config,           // DBRX keeps its expert sizes here
+  vision_config,        // a multimodal model's vision encoder (Gemma-3's SigLIP)
 };
 
 struct FieldNames {
@@ -48,8 +49,8 @@ inline constexpr FieldNames field_table[] = {
     // What the config is.
     {FieldScope::model, "model_type"},
     {FieldScope::model, "architectures"},
-    {FieldScope::model, "text_config", {}, FieldScope::model},   // Gemma-3, LLaVA, Mistral-3 wrappers
-    {FieldScope::model, "vision_config", {}, FieldScope::none},  // reported as not counted
+    {FieldScope::model, "text_config", {}, FieldScope::model},            // Gemma-3, LLaVA, Mistral-3 wrappers
+    {FieldScope::model, "vision_config", {}, FieldScope::vision_config},  // counted (Gemma-3), else not counted
     {FieldScope::model, "audio_config", {}, FieldScope::none},
     // Stored precision: transformers 4.56 writes `dtype` where earlier versions wrote `torch_dtype`.
     {FieldScope::model, "torch_dtype", {"dtype"}},
@@ -73,8 +74,10 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "tie_word_embeddings"},
     {FieldScope::model, "word_embed_proj_dim"},  // OPT-350m
 
-    // Biases and norms. InternLM2 and Falcon name the switch `bias`, Starcoder2 `use_bias`.
-    {FieldScope::model, "attention_bias", {"bias", "use_bias"}},
+    // Biases and norms. InternLM2 and Falcon name the switch `bias`, Starcoder2 `use_bias` (its own
+    // row: Nemotron-H's use_bias is the Mamba projections' switch beside its attention_bias).
+    {FieldScope::model, "attention_bias", {"bias"}},
+    {FieldScope::model, "use_bias"},
     {FieldScope::model, "mlp_bias"},
     {FieldScope::model, "no_bias"},      // MPT
     {FieldScope::model, "enable_bias"},  // OPT
@@ -113,6 +116,17 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "mlp_only_layers"},
     {FieldScope::model, "topk_method"},
 
+    // State-space (Mamba-2) mixers of hybrids: Nemotron-H spells the layer order as
+    // hybrid_override_pattern ('M' Mamba-2, '*' attention, '-' MLP, 'E' MoE) or layers_block_type.
+    {FieldScope::model, "hybrid_override_pattern"},
+    {FieldScope::model, "layers_block_type"},
+    {FieldScope::model, "mamba_num_heads"},
+    {FieldScope::model, "mamba_head_dim"},
+    {FieldScope::model, "ssm_state_size"},
+    {FieldScope::model, "n_groups"},
+    {FieldScope::model, "conv_kernel"},
+    {FieldScope::model, "use_conv_bias"},
+
     // Multi-head latent attention (DeepSeek-V2/V3) and multi-token prediction.
     {FieldScope::model, "q_lora_rank"},
     {FieldScope::model, "kv_lora_rank"},
@@ -131,6 +145,19 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::ffn_config, "ffn_hidden_size"},
     {FieldScope::ffn_config, "moe_num_experts"},
     {FieldScope::ffn_config, "moe_top_k"},
+
+    // A vision encoder counted beside the language model (Gemma-3's SigLIP), and the image tokens
+    // its projector hands the language model.
+    {FieldScope::model, "mm_tokens_per_image"},
+    {FieldScope::vision_config, "model_type"},
+    {FieldScope::vision_config, "hidden_size"},
+    {FieldScope::vision_config, "intermediate_size"},
+    {FieldScope::vision_config, "num_hidden_layers"},
+    {FieldScope::vision_config, "num_attention_heads"},
+    {FieldScope::vision_config, "patch_size"},
+    {FieldScope::vision_config, "image_size"},
+    {FieldScope::vision_config, "num_channels"},
+    {FieldScope::vision_config, "vision_use_head"},
 
     // Quantization. GPTQ and AWQ: bits (AutoAWQ: w_bit), group_size (q_group_size); the format's
     // variant: fmt (FP8), bnb_4bit_quant_type (bitsandbytes), quant_algo (ModelOpt), format
@@ -156,6 +183,8 @@ constexpr std::string_view scope_name(FieldScope scope) {
       return "attn_config";
     case FieldScope::ffn_config:
       return "ffn_config";
+    case FieldScope::vision_config:
+      return "vision_config";
   }
   return "";
 }
@@ -198,6 +227,7 @@ class Field {
       scope = object == scope_name(FieldScope::quantization_config) ? FieldScope::quantization_config
               : object == scope_name(FieldScope::attn_config)       ? FieldScope::attn_config
               : object == scope_name(FieldScope::ffn_config)        ? FieldScope::ffn_config
+              : object == scope_name(FieldScope::vision_config)     ? FieldScope::vision_config
                                                                     : FieldScope::none;
     }
     for (std::size_t i = 0; i < std::size(field_table); ++i)

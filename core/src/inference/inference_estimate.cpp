@@ -12,6 +12,8 @@ InferenceEstimate estimate_inference(const ModelDescription& model, const std::v
                                      const InferenceRequest& request) {
   InferenceEstimate estimate;
   estimate.model_type = model.model_type;
+  estimate.parameter_count_exact = model.parameter_count_exact();
+  estimate.guessed_fields = model.guessed_fields;
   estimate.workload = request.workload;
   estimate.lengths = request.lengths;
   estimate.custom_gpu = request.custom_gpu;
@@ -22,6 +24,25 @@ InferenceEstimate estimate_inference(const ModelDescription& model, const std::v
     estimate.workload.weight_options = native.options;
     estimate.weight_format_from_checkpoint = true;
     estimate.assumptions.push_back(native.explanation + " (choose another with the weights option)");
+  }
+  if (request.images > 0) {
+    // Each image becomes tokens_per_image tokens of the prompt (Gemma-3: mm_tokens_per_image, the
+    // same at every resolution: the processor resizes to the tower's image_size): they are cached
+    // and prefilled like text.
+    if (!model.vision)
+      throw OptionError("images",
+                        "option 'images' needs a vision model whose tower fitcheck counts (Gemma-3); "
+                        "model_type '" +
+                            model.model_type + "' has none");
+    estimate.images = request.images;
+    estimate.image_tokens = request.images * model.vision->tokens_per_image;
+    estimate.workload.context_tokens += estimate.image_tokens;
+    estimate.lengths.prompt_tokens += estimate.image_tokens;
+    estimate.assumptions.push_back(
+        std::to_string(request.images) + " image(s) per request x " + std::to_string(model.vision->tokens_per_image) +
+        " tokens (mm_tokens_per_image) = " + std::to_string(estimate.image_tokens) +
+        " tokens join each prompt and its context (KV cache, prefill); the vision encoder's own weights and compute "
+        "are not included");
   }
   const InferenceWorkload& w = estimate.workload;
   estimate.memory = inference_memory(model, tensors, w);
@@ -50,7 +71,7 @@ InferenceEstimate estimate_inference(const ModelDescription& model, const std::v
 
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, w.weight_format, w.weight_options);
   on_gpu.latency.assumptions = latency_assumptions_for(request, gpu);
-  on_gpu.latency.explanation = explain_latency(prepared, w, gpu, request.lengths, on_gpu.latency.assumptions);
+  on_gpu.latency.explanation = explain_latency(prepared, w, gpu, estimate.lengths, on_gpu.latency.assumptions);
   return estimate;
 }
 

@@ -51,14 +51,20 @@ ActivationPeak layer_activation_peak(const ModelDescription& model, const LayerS
   const AttentionShape& a = layer.attention;
   const std::int64_t heads = a.num_heads / tp;
   const std::int64_t kv_heads = a.is_multi_latent() ? heads : detail::kv_heads_per_rank(a, tp);
-  const std::int64_t attention_width =
-      heads * a.head_dim + kv_heads * (a.head_dim + a.value_head_dim) + heads * a.value_head_dim;
+  std::int64_t attention_width =
+      layer.has_attention() ? heads * a.head_dim + kv_heads * (a.head_dim + a.value_head_dim) + heads * a.value_head_dim
+                            : 0;
+  if (layer.is_ssm()) {  // Mamba-2: in_proj's output (z, x, B, C, dt) and the scan's output, per rank
+    const SsmShape& m = layer.ssm;
+    attention_width += (m.inner() + m.conv_channels() + m.num_heads) / tp + m.inner() / tp;
+  }
   using detail::checked_product;
   constexpr const char* what = "the activations of this prefill step";
   std::int64_t attention_bytes = checked_product(checked_product(tokens, attention_width, what), element, what);
   std::string attention_formula;
   if (with_text)
-    attention_formula = std::to_string(tokens) + " tokens x " + std::to_string(attention_width) + " (q,k,v,out)";
+    attention_formula = std::to_string(tokens) + " tokens x " + std::to_string(attention_width) +
+                        (layer.is_ssm() ? " (Mamba-2 in_proj and scan outputs)" : " (q,k,v,out)");
   if (!workload.flash_attention) {
     // Eager attention materializes scores and softmax probabilities, heads x s x s per sequence.
     const std::int64_t per_sequence = ceil_div(tokens, sequences);

@@ -81,6 +81,20 @@ std::int64_t kv_cache_bytes_per_token_per_layer(const LayerShape& layer, KvCache
   return bytes_for_elements(elements, info);
 }
 
+std::int64_t ssm_state_bytes_per_sequence_per_layer(const LayerShape& layer, std::int64_t element_bytes,
+                                                    std::int64_t tensor_parallel) {
+  if (!layer.is_ssm()) return 0;
+  const SsmShape& m = layer.ssm;
+  const std::int64_t tp = std::max<std::int64_t>(1, tensor_parallel);
+  // Heads split over the ranks; B and C groups split when they divide, else every rank keeps all
+  // of them (vLLM's MambaMixer2 replicates n_groups that tp does not divide).
+  const std::int64_t groups = m.groups % tp == 0 ? m.groups / tp : m.groups;
+  const std::int64_t heads = m.num_heads / tp;
+  const std::int64_t conv_channels = heads * m.head_dim + 2 * groups * m.state_size;
+  const std::int64_t elements = conv_channels * m.conv_kernel + heads * m.head_dim * m.state_size;
+  return detail::checked_product(elements, element_bytes, "the state of a state-space layer");
+}
+
 KvCacheFigure kv_cache(const ModelDescription& model, const InferenceWorkload& workload) {
   const detail::StagePlan stages = detail::plan_stages(model, workload.layout);
   return detail::kv_cache_figure(model, workload, stages.busiest_kv_stage_layers_of_kind, true);
@@ -99,6 +113,35 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
         figure.bytes_per_token, detail::checked_product(per_layer, layer.layer_count, "the KV cache per token"),
         "the KV cache per token");
     const std::int64_t layers_here = layers_of_kind[kind];
+    if (layer.is_ssm()) {
+      const std::int64_t element = workload.activation_bytes_per_element;
+      const std::int64_t whole = ssm_state_bytes_per_sequence_per_layer(layer, element);
+      figure.state_bytes_per_sequence = detail::checked_sum(
+          figure.state_bytes_per_sequence, detail::checked_product(whole, layer.layer_count, "the state per sequence"),
+          "the state per sequence");
+      if (layers_here > 0) {
+        constexpr const char* what = "the state of this batch";
+        const std::int64_t per_rank = ssm_state_bytes_per_sequence_per_layer(layer, element, tp);
+        KvCacheLayerTerm term;
+        term.layer_kind = kind;
+        term.layers = layers_here;
+        term.state_bytes_per_sequence_per_layer = whole;
+        term.bytes =
+            detail::checked_product(detail::checked_product(per_rank, workload.batch_size, what), layers_here, what);
+        figure.bytes = detail::checked_sum(figure.bytes, term.bytes, what);
+        if (with_text) {
+          const SsmShape& m = layer.ssm;
+          term.formula = "state " + std::to_string(per_rank) + " B/sequence/layer on this rank ((" +
+                         std::to_string(m.conv_channels()) + " conv channels x " + std::to_string(m.conv_kernel) +
+                         " + " + std::to_string(m.num_heads) + " heads x " + std::to_string(m.head_dim) + " x " +
+                         std::to_string(m.state_size) + " SSM state) x " + std::to_string(element) + " B" +
+                         (tp > 1 ? ", split over tp " + std::to_string(tp) : std::string()) +
+                         "; independent of context) x batch " + std::to_string(workload.batch_size) + " x " +
+                         std::to_string(layers_here) + " layers";
+          figure.terms.push_back(std::move(term));
+        }
+      }
+    }
     if (per_layer == 0 || layers_here == 0) continue;
 
     KvCacheLayerTerm term;
@@ -138,6 +181,12 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
                                "kept whole on every tensor-parallel rank"
                              : "K and V: num_kv_heads x (head_dim + value_head_dim) values per token per layer";
   figure.convention += std::string("; ") + dtype.id + " at " + std::to_string(dtype.element_bits) + " bits per value";
+  if (figure.state_bytes_per_sequence > 0)
+    figure.convention +=
+        "; state-space (Mamba-2) layers keep no KV cache but a fixed state per sequence: conv channels x conv_kernel "
+        "+ heads x head_dim x state_size values at the model's " +
+        std::to_string(workload.activation_bytes_per_element) +
+        "-byte dtype (transformers' Mamba-2 cache), whatever the context";
   return figure;
 }
 

@@ -23,6 +23,7 @@ using detail::latency_ops::add_model_ops;
 using detail::latency_ops::attention_decode;
 using detail::latency_ops::attention_prefill;
 using detail::latency_ops::OpCost;
+using detail::latency_ops::ssm_mixer;
 using detail::latency_ops::TotalAccumulator;
 
 using KindSplit = detail::LayerSplit;
@@ -135,6 +136,9 @@ void prefill_pass(Accumulator& acc, const PreparedLatencyModel& pm, const Latenc
       c.flops += cross.flops;
       c.bytes += cross.bytes;
     }
+    const OpCost scan = ssm_mixer(k, s, in.batch, tokens, in.a);
+    c.flops += scan.flops;
+    c.bytes += scan.bytes;
     acc.op(LatencyOp::attention, c.flops, r.activation_flops_per_second, c.bytes, static_cast<double>(k.layers));
   }
   add_model_ops(acc, r, pm, in.w.layout, tokens, in.w.logits_all_positions ? tokens : in.batch, in.a);
@@ -150,6 +154,10 @@ void decode_base_pass(Accumulator& acc, const PreparedLatencyModel& pm, const La
     add_layer_ops(acc, r, k, s, in.batch, in.a, pm.hidden);
     if (k.cross_attention) {  // the decoder attends the prompt's encoded tokens at every step
       const OpCost c = attention_decode(k, s, in.batch, in.prompt, in.a, k.kv_cache_bytes_per_token[in.kv]);
+      acc.op(LatencyOp::attention, c.flops, r.activation_flops_per_second, c.bytes, static_cast<double>(k.layers));
+    }
+    if (k.ssm_heads > 0) {  // a state-space layer's step costs the same at every context length
+      const OpCost c = ssm_mixer(k, s, in.batch, in.batch, in.a);
       acc.op(LatencyOp::attention, c.flops, r.activation_flops_per_second, c.bytes, static_cast<double>(k.layers));
     }
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 
 #include "fitcheck/latency.hpp"
 
@@ -71,11 +72,31 @@ inline OpCost attention_decode(const LatencyLayerKind& k, const KindSplit& s, do
   return c;
 }
 
+// The core of a Mamba-2 mixer (timed as the layer's attention operation): the selective scan,
+// about 6 FLOPs per state element per token (decay, input outer product, accumulate, readout; Dao &
+// Gu 2024, arXiv 2405.21060, §3), the conv and scan activations written and read, and each
+// sequence's fixed state (conv channels x kernel + heads x head_dim x state_size) read and written
+// once per pass, whatever the context. Zero for a layer without a state-space mixer.
+inline OpCost ssm_mixer(const LatencyLayerKind& k, const KindSplit& s, double sequences, double tokens, double a) {
+  OpCost c;
+  if (k.ssm_heads <= 0) return c;
+  const double heads = k.ssm_heads / s.tp;
+  const double groups = std::fmod(k.ssm_groups, s.tp) == 0 ? k.ssm_groups / s.tp : k.ssm_groups;
+  const double inner = heads * k.ssm_head_dim;
+  const double conv_channels = inner + 2 * groups * k.ssm_state_size;
+  const double state = conv_channels * k.ssm_conv_kernel + inner * k.ssm_state_size;
+  c.flops = 6 * tokens * inner * k.ssm_state_size;
+  c.bytes = 2 * tokens * a * (conv_channels + inner) + 2 * sequences * state * a;
+  return c;
+}
+
 // Everything of one layer kind in one pass except the attention core.
 template <class Accumulator>
 void add_layer_ops(Accumulator& acc, const LatencyRates& r, const LatencyLayerKind& k, const KindSplit& s,
                    double tokens, double a, double hidden) {
   const double n = static_cast<double>(k.layers), tp = s.tp;
+  // A hybrid's MLP-only layer has neither attention nor a state-space mixer.
+  const bool mixer = k.heads > 0 || k.ssm_heads > 0;
   double qkv_flops = 2 * tokens * (k.query.matrix_params / tp + k.attention_replicated.matrix_params);
   double qkv_bytes = k.query.bytes / tp + k.attention_replicated.bytes;
   if (k.multi_latent) {
@@ -86,9 +107,11 @@ void add_layer_ops(Accumulator& acc, const LatencyRates& r, const LatencyLayerKi
         k.key_value.bytes * s.kv_share +
         tokens * a * (hidden + s.heads * k.qk_head_dim + k.kv_heads * s.kv_share * (k.qk_head_dim + k.v_head_dim));
   }
-  acc.op(LatencyOp::qkv_projection, qkv_flops, r.matmul_flops_per_second, qkv_bytes, n);
-  acc.op(LatencyOp::output_projection, 2 * tokens * k.output.matrix_params / tp, r.matmul_flops_per_second,
-         k.output.bytes / tp + tokens * a * (s.heads * k.v_head_dim + hidden), n);
+  if (mixer) {
+    acc.op(LatencyOp::qkv_projection, qkv_flops, r.matmul_flops_per_second, qkv_bytes, n);
+    acc.op(LatencyOp::output_projection, 2 * tokens * k.output.matrix_params / tp, r.matmul_flops_per_second,
+           k.output.bytes / tp + tokens * a * (s.heads * k.v_head_dim + hidden), n);
+  }
   // Activation traffic of an MLP: input and output, and the intermediate written and read once.
   if (k.mlp.matrix_params > 0)
     acc.op(LatencyOp::mlp, 2 * tokens * k.mlp.matrix_params / tp, r.matmul_flops_per_second,
@@ -123,7 +146,7 @@ void add_layer_ops(Accumulator& acc, const LatencyRates& r, const LatencyLayerKi
     // Megatron-LM (Shoeybi et al. 2019, §3): one all-reduce after attention and one after the MLP;
     // a parallel attention+MLP block sums both first and reduces once.
     const bool has_mlp = k.moe || k.mlp.matrix_params > 0;
-    double reduces = k.parallel_attention_mlp || !has_mlp ? 1 : 2;
+    double reduces = k.parallel_attention_mlp || !has_mlp || !mixer ? 1 : 2;
     if (moe_all_to_all && !k.parallel_attention_mlp) reduces -= 1;
     const double message = tokens * hidden * a;
     acc.link(LatencyOp::tp_collectives, reduces * 2 * (tp - 1) / tp * message,

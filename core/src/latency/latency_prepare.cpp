@@ -35,6 +35,8 @@ constexpr std::size_t kBuckets = static_cast<std::size_t>(Bucket::count_);
 Bucket bucket_of(const WeightTensor& t) {
   switch (t.role) {
     case TensorRole::attention_query:
+    case TensorRole::ssm_in_projection:  // the mixer's input projection and depthwise conv
+    case TensorRole::ssm_convolution:
       return Bucket::query;
     case TensorRole::attention_key:
     case TensorRole::attention_value:
@@ -47,6 +49,7 @@ Bucket bucket_of(const WeightTensor& t) {
     case TensorRole::attention_kv_up:
       return Bucket::kv_up;
     case TensorRole::attention_output:
+    case TensorRole::ssm_output:
       return Bucket::output;
     case TensorRole::mlp_gate:
     case TensorRole::mlp_up:
@@ -156,6 +159,11 @@ void fill_shapes(LatencyLayerKind& kind, const LayerShape& layer) {
   kind.experts = static_cast<double>(layer.moe.num_experts);
   kind.experts_per_token = static_cast<double>(layer.moe.experts_per_token);
   kind.hidden_norms = static_cast<double>(layer.hidden_norms);
+  kind.ssm_heads = static_cast<double>(layer.ssm.num_heads);
+  kind.ssm_head_dim = static_cast<double>(layer.ssm.head_dim);
+  kind.ssm_state_size = static_cast<double>(layer.ssm.state_size);
+  kind.ssm_groups = static_cast<double>(layer.ssm.groups);
+  kind.ssm_conv_kernel = static_cast<double>(layer.ssm.conv_kernel);
   constexpr KvCacheDtype dtypes[] = {KvCacheDtype::fp32, KvCacheDtype::bf16, KvCacheDtype::fp16,
                                      KvCacheDtype::fp8,  KvCacheDtype::int8, KvCacheDtype::int4};
   for (KvCacheDtype dtype : dtypes) {

@@ -16,6 +16,7 @@ using detail::attended_pairs;
 using detail::latency_ops::add_layer_ops;
 using detail::latency_ops::add_model_ops;
 using detail::latency_ops::OpCost;
+using detail::latency_ops::ssm_mixer;
 using detail::latency_ops::TotalAccumulator;
 
 // Index of `window` in `windows` (a window make_step_windows listed).
@@ -134,6 +135,13 @@ double engine_step_seconds(const PreparedLatencyModel& pm, const InferenceWorklo
       c.flops += d.flops;
       c.bytes += d.bytes;
     }
+    // State read and written per sequence: the step does not record how many sequences its prefill
+    // chunks belong to, so they count as at least one (the state is small beside the chunk's tokens).
+    const double sequences =
+        step.decode_sequences + std::max(step.prefill_logit_rows, step.prefill_tokens > 0 ? 1.0 : 0.0);
+    const OpCost scan = ssm_mixer(k, s, sequences, tokens, a);
+    c.flops += scan.flops;
+    c.bytes += scan.bytes;
     acc.op(LatencyOp::attention, c.flops, r.activation_flops_per_second, c.bytes, static_cast<double>(k.layers));
   }
   const double lm_rows = w.logits_all_positions ? tokens : step.prefill_logit_rows + step.decode_sequences;

@@ -101,9 +101,27 @@ void add_mlp(TensorList& list, const MlpRoles& roles, std::int32_t layer, std::i
   }
 }
 
+// Mamba-2 mixer: transformers models/mamba2/modeling_mamba2.py Mamba2Mixer (and its copies in
+// NemotronHMamba2Mixer, BambaMixer): in_proj hidden -> inner (z) + conv channels (x, B, C) + heads
+// (dt); conv1d depthwise over the conv channels; dt_bias, A_log and D per head; a gated RMSNorm of
+// the inner width; out_proj inner -> hidden.
+void add_ssm(TensorList& list, const SsmShape& m, std::int32_t layer, std::int64_t hidden) {
+  constexpr auto group = ParameterGroup::ssm;
+  const std::int64_t projection = m.inner() + m.conv_channels() + m.num_heads;
+  list.add(TensorRole::ssm_in_projection, group, layer, projection, hidden);
+  if (m.projection_bias) list.vector(TensorRole::bias, group, layer, projection);
+  list.add(TensorRole::ssm_convolution, group, layer, m.conv_channels(), m.conv_kernel);
+  if (m.conv_bias) list.vector(TensorRole::bias, group, layer, m.conv_channels());
+  list.vector(TensorRole::ssm_parameter, group, layer, m.num_heads, 3);  // dt_bias, A_log, D
+  list.vector(TensorRole::norm, group, layer, m.inner());                // gated RMSNorm weight
+  list.add(TensorRole::ssm_output, group, layer, hidden, m.inner());
+  if (m.projection_bias) list.vector(TensorRole::bias, group, layer, hidden);
+}
+
 void add_layer(TensorList& list, const ModelDescription& model, const LayerShape& shape, std::int32_t layer) {
   const std::int64_t hidden = model.hidden_size;
-  add_attention(list, shape.attention, layer, hidden);
+  if (shape.has_attention()) add_attention(list, shape.attention, layer, hidden);
+  if (shape.is_ssm()) add_ssm(list, shape.ssm, layer, hidden);
   if (shape.is_moe()) {
     const MoeShape& moe = shape.moe;
     list.add(TensorRole::router, ParameterGroup::router, layer, moe.num_experts, hidden);
@@ -217,6 +235,22 @@ void check_model_size(const std::vector<WeightTensor>& tensors) {
   }
 }
 
+// SigLIP vision encoder (huggingface/transformers@1c51a62f5861 src/transformers/models/siglip/
+// modeling_siglip.py): SiglipVisionEmbeddings (Conv2d channels -> hidden, patch x patch, with bias;
+// one learned position per patch), SiglipEncoderLayer (layer_norm1, q/k/v/out_proj with biases,
+// layer_norm2, fc1 and fc2 with biases), SiglipVisionTransformer's post_layernorm; no pooling head
+// (vision_use_head false). Gemma3MultiModalProjector (huggingface/transformers@f14d0cbc824e
+// src/transformers/models/gemma3/modeling_gemma3.py): mm_input_projection_weight (vision hidden x
+// text hidden) and mm_soft_emb_norm (an RMSNorm of the vision hidden size).
+void count_vision(const VisionTower& v, ParameterCount& count) {
+  const std::int64_t h = v.hidden_size, side = v.image_size / v.patch_size;
+  const std::int64_t embeddings = v.channels * v.patch_size * v.patch_size * h + h + side * side * h;
+  const std::int64_t layer =
+      4 * (h * h + h) + 2 * (2 * h) + (h * v.intermediate_size + v.intermediate_size) + (v.intermediate_size * h + h);
+  count.vision_tower = checked_add(embeddings, checked_add(layer * v.layers, 2 * h));
+  count.multimodal_projector = h * v.projector_output + h;
+}
+
 }  // namespace
 
 const char* parameter_group_name(ParameterGroup group) {
@@ -237,6 +271,8 @@ const char* parameter_group_name(ParameterGroup group) {
       return "norms";
     case ParameterGroup::lm_head:
       return "lm_head";
+    case ParameterGroup::ssm:
+      return "ssm";
     case ParameterGroup::count_:
       break;
   }
@@ -298,7 +334,7 @@ ParameterCount count_parameters(const ModelDescription& model) {
   count.breakdown = {
       group(ParameterGroup::embedding),      group(ParameterGroup::attention),      group(ParameterGroup::mlp),
       group(ParameterGroup::routed_experts), group(ParameterGroup::shared_experts), group(ParameterGroup::router),
-      group(ParameterGroup::norms),          group(ParameterGroup::lm_head)};
+      group(ParameterGroup::norms),          group(ParameterGroup::lm_head),        group(ParameterGroup::ssm)};
   count.active_per_token = count.total - inactive_routed;
   count.active_convention =
       inactive_routed > 0 ? "all non-expert parameters (embeddings and lm_head included) plus top-k routed experts "
@@ -306,6 +342,7 @@ ParameterCount count_parameters(const ModelDescription& model) {
                           : "dense model: every parameter is used for every token";
   count.non_embedding = count.total - count.breakdown.embedding - count.breakdown.lm_head;
   count.multi_token_prediction = multi_token_prediction_parameters(model);
+  if (model.vision) count_vision(*model.vision, count);
   if (model.tie_word_embeddings)
     count.tied_output_head =
         model.vocab_size * (model.word_embedding_dim > 0 ? model.word_embedding_dim : model.hidden_size);
@@ -366,6 +403,14 @@ const char* tensor_role_name(TensorRole role) {
       return "attention_sink";
     case TensorRole::relative_position_bias:
       return "relative_position_bias";
+    case TensorRole::ssm_in_projection:
+      return "ssm_in_projection";
+    case TensorRole::ssm_convolution:
+      return "ssm_convolution";
+    case TensorRole::ssm_output:
+      return "ssm_output";
+    case TensorRole::ssm_parameter:
+      return "ssm_parameter";
   }
   return "unknown";
 }

@@ -55,6 +55,13 @@ void check_layout(const ModelDescription& model, const ParallelLayout& layout) {
   bool any_moe = false;
   for (const auto& layer : model.layer_kinds) {
     const AttentionShape& a = layer.attention;
+    if (layer.is_ssm() && layer.ssm.num_heads % tp != 0)
+      refuse("tp", "tensor parallel size " + std::to_string(tp) + " does not divide the " +
+                       std::to_string(layer.ssm.num_heads) + " state-space (Mamba) heads");
+    if (!layer.has_attention()) {
+      if (layer.is_moe()) any_moe = true;
+      continue;
+    }
     if (a.num_heads % tp != 0)
       refuse("tp", "tensor parallel size " + std::to_string(tp) + " does not divide the " +
                        std::to_string(a.num_heads) + " attention heads");
@@ -126,6 +133,8 @@ WeightTensor shard_for_rank(const ModelDescription& model, WeightTensor tensor, 
       break;
     case TensorRole::attention_query:
     case TensorRole::attention_kv_up:
+    case TensorRole::ssm_in_projection:  // heads split as Megatron's Mamba mixer splits them
+    case TensorRole::ssm_convolution:
     case TensorRole::mlp_gate:
     case TensorRole::mlp_up:
     case TensorRole::shared_expert_gate:
@@ -137,6 +146,7 @@ WeightTensor shard_for_rank(const ModelDescription& model, WeightTensor tensor, 
       tensor.rows = tensor.rows / a.num_kv_heads * kv_heads_per_rank(a, tp);
       break;
     case TensorRole::attention_output:
+    case TensorRole::ssm_output:
     case TensorRole::mlp_down:
     case TensorRole::shared_expert_down:
       tensor.columns = ceil_div(tensor.columns, tp);  // row-parallel

@@ -166,6 +166,7 @@ TrainingRequest training_request_of(const TrainingPlanCandidate& c, const Traini
 TrainingPlan plan_training(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                            const TrainingPlanRequest& request, const PlanProgress& progress) {
   check_request(request);
+  check_trainable(model);  // not "no layout fits" for a model whose training memory is not modelled
   TrainingPlan plan;
   const std::int64_t sequences = request.global_batch_tokens / request.base.workload.sequence_tokens;
   const auto micro_batches = sorted_unique(request.micro_batch_sizes);

@@ -34,6 +34,8 @@ bool is_projection(TensorRole r) {
     case TensorRole::shared_expert_gate:
     case TensorRole::shared_expert_up:
     case TensorRole::shared_expert_down:
+    case TensorRole::ssm_in_projection:  // Mamba in_proj and out_proj are linear layers too
+    case TensorRole::ssm_output:
       return true;
     default:
       return is_routed_expert(r);
@@ -59,6 +61,9 @@ const char* kept_label(TensorRole r) {
     case TensorRole::attention_sink:
     case TensorRole::relative_position_bias:
       return "attention sinks/position bias";
+    case TensorRole::ssm_convolution:
+    case TensorRole::ssm_parameter:
+      return "state-space conv and per-head scalars";
     default:
       return is_routed_expert(r) ? "routed experts" : "attention and dense projections";
   }
@@ -214,7 +219,7 @@ WeightBytes gguf_bytes(std::span<const WeightTensor> tensors, WeightFormat forma
       r.high_precision_params += t.parameters();
       r.high_precision_bytes += bytes;
       const bool kept_by_rule = t.role == TensorRole::router || t.role == TensorRole::position_embedding ||
-                                t.role == TensorRole::relative_position_bias;
+                                t.role == TensorRole::relative_position_bias || t.role == TensorRole::ssm_convolution;
       if (t.is_matrix() && !kept_by_rule) ++fallbacks;
     } else {
       r.quantized_params += t.parameters();

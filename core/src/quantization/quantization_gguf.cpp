@@ -63,6 +63,8 @@ Kind kind_of(const WeightTensor& t, bool tied_embedding) {
     case TensorRole::norm:
     case TensorRole::bias:
     case TensorRole::attention_sink:
+    case TensorRole::ssm_convolution:  // llama.cpp keeps ssm_conv1d, A and D in f32
+    case TensorRole::ssm_parameter:
       return Kind::keep_f32;
     case TensorRole::relative_position_bias:
       return Kind::keep_f16;  // never quantized, 2-D

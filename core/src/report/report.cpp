@@ -37,6 +37,7 @@ const char* position_name(PositionEncoding position) {
 }
 
 std::string attention_kind(const AttentionShape& attention) {
+  if (attention.num_heads == 0) return "none";  // a hybrid's state-space or MLP-only layer
   if (attention.is_multi_latent()) return "MLA";
   if (attention.num_kv_heads == attention.num_heads) return "MHA";
   if (attention.num_kv_heads == 1) return "MQA";
@@ -78,6 +79,17 @@ void write_layer_kind(detail::JsonWriter& out, const LayerShape& layer) {
     out.field("bias", layer.mlp.bias);
   }
   out.end_object();
+  if (layer.is_ssm()) {
+    const SsmShape& m = layer.ssm;
+    out.begin_object("ssm");
+    out.field("kind", "mamba2");
+    out.field("num_heads", m.num_heads);
+    out.field("head_dim", m.head_dim);
+    out.field("state_size", m.state_size);
+    out.field("groups", m.groups);
+    out.field("conv_kernel", m.conv_kernel);
+    out.end_object();
+  }
   out.field("hidden_norms", layer.hidden_norms);
   out.field("parallel_attention_mlp", layer.parallel_attention_mlp);
   out.field("is_encoder", layer.is_encoder);
@@ -95,6 +107,11 @@ std::vector<std::string> checkpoint_notes(const ModelDescription& model, const P
     notes.push_back("embeddings are tied: total_params counts the " + std::to_string(count.tied_output_head) +
                     "-parameter matrix once; some checkpoints store lm_head.weight anyway, and then list " +
                     std::to_string(count.total + count.tied_output_head) + " parameters");
+  if (model.vision)
+    notes.push_back("the checkpoint also holds the " + model.vision->kind + " vision tower (" +
+                    std::to_string(count.vision_tower) + ") and the multimodal projector (" +
+                    std::to_string(count.multimodal_projector) + "): " + std::to_string(count.total_with_vision()) +
+                    " parameters in all (total_params_with_vision)");
   for (const auto& line : model.not_counted) notes.push_back(line);
   notes.push_back(
       "non-parameter buffers some checkpoints carry (rotary inv_freq, attention masks, fp8 scales) are not parameters");
@@ -110,11 +127,20 @@ std::string parameter_report_json(const ModelDescription& model, const Parameter
   out.field("model_type", model.model_type);
   out.field("architecture", model.architecture);
   out.field("total_params", count.total);
+  // false when the count rests on guesses (an unknown model_type read as a generic decoder).
+  out.field("parameter_count_exact", model.parameter_count_exact());
+  out.field("guessed_fields", model.guessed_fields);
   out.field("active_params_per_token", count.active_per_token);
   out.field("active_params_convention", count.active_convention);
   out.field("non_embedding_params", count.non_embedding);
   out.field("multi_token_prediction_params", count.multi_token_prediction);
   out.field("tied_output_head_params", count.tied_output_head);
+  if (model.vision) {  // only multimodal models whose vision tower is counted
+    out.field("vision_tower_params", count.vision_tower);
+    out.field("multimodal_projector_params", count.multimodal_projector);
+    out.field("total_params_with_vision", count.total_with_vision());
+    out.field("image_tokens_per_image", model.vision->tokens_per_image);
+  }
   out.field("checkpoint_notes", checkpoint_notes(model, count));
   out.begin_object("breakdown");
   out.field("embedding", count.breakdown.embedding);
@@ -125,6 +151,7 @@ std::string parameter_report_json(const ModelDescription& model, const Parameter
   out.field("router", count.breakdown.router);
   out.field("norms", count.breakdown.norms);
   out.field("lm_head", count.breakdown.lm_head);
+  if (count.breakdown.ssm > 0) out.field("ssm", count.breakdown.ssm);  // only models with state-space layers
   out.end_object();
   out.begin_object("weights_16bit");
   out.field("bytes", weights.bytes);

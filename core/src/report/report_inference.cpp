@@ -156,6 +156,8 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
   detail::JsonWriter out;
   out.begin_object();
   out.field("model_type", estimate.model_type);
+  out.field("parameter_count_exact", estimate.parameter_count_exact);
+  out.field("guessed_fields", estimate.guessed_fields);
   out.begin_object("workload");
   out.field("weights", weight_format_info(w.weight_format).id);
   out.field("kv_dtype", kv_cache_dtype_info(w.kv_cache_dtype).id);
@@ -169,6 +171,10 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
   out.field("gpu_memory_utilization", w.gpu_memory_utilization);
   out.field("overhead_bytes", w.framework_overhead_bytes);
   out.field("flash_attention", w.flash_attention);
+  if (estimate.images > 0) {  // only requests with images
+    out.field("images", estimate.images);
+    out.field("image_tokens", estimate.image_tokens);
+  }
   out.end_object();
   out.field("weight_bytes", memory.totals.weight_bytes);
   out.field("kv_cache_bytes", memory.totals.kv_cache_bytes);
@@ -180,6 +186,8 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
   detail::write_memory_terms(out, "terms", memory.terms);
   out.begin_object("kv_cache");
   out.field("bytes_per_token", memory.kv_cache.bytes_per_token);
+  if (memory.kv_cache.state_bytes_per_sequence > 0)  // only models with state-space layers
+    out.field("state_bytes_per_sequence", memory.kv_cache.state_bytes_per_sequence);
   out.field("convention", memory.kv_cache.convention);
   out.begin_array("terms");
   for (const auto& term : memory.kv_cache.terms) {
@@ -188,6 +196,8 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
     out.field("layers", term.layers);
     out.field("bytes_per_token_per_layer", term.bytes_per_token_per_layer);
     out.field("cached_tokens_per_sequence", term.cached_tokens_per_sequence);
+    if (term.state_bytes_per_sequence_per_layer > 0)
+      out.field("state_bytes_per_sequence_per_layer", term.state_bytes_per_sequence_per_layer);
     out.field("bytes", term.bytes);
     out.field("formula", term.formula);
     out.end_object();

@@ -68,6 +68,13 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   const std::vector<WeightTensor> tensors = weight_tensors(model);
   InferenceWorkload& w = request.inference.workload;
   std::vector<std::string> assumptions = model.assumptions;
+  for (const LayerShape& layer : model.layer_kinds) {
+    if (!layer.is_ssm()) continue;
+    assumptions.push_back(
+        "state-space (Mamba-2) layers: the KV capacity charges each 16-token block one sequence's fixed state as well, "
+        "an upper bound (vLLM sizes a hybrid's pages to hold the state instead)");
+    break;
+  }
   if (!request.inference.weight_format_given) {
     const NativeWeightFormat native = native_weight_format(model);
     w.weight_format = native.format;

@@ -176,6 +176,7 @@ InferenceRequest parse_inference_options(const OptionList& options) {
   w.context_tokens = reader.count("context", 4096, 1, std::int64_t{1} << 32);
   w.prefill_chunk_tokens = reader.count("prefill_chunk", 0, 0, std::int64_t{1} << 32);
   w.kv_block_tokens = reader.count("kv_block", 0, 0, 65536);
+  request.images = reader.count("images", 0, 0, 4096);
   w.layout.tensor_parallel = reader.count("tp", 1, 1, 4096);
   w.layout.pipeline_parallel = reader.count("pp", 1, 1, 4096);
   w.layout.expert_parallel = reader.count("ep", 1, 1, 65536);

@@ -44,6 +44,9 @@ ServingRequest parse_serving_options(const OptionList& options) {
   }
   ServingRequest request;
   request.inference = parse_inference_options(inference);
+  if (request.inference.images > 0)
+    throw OptionError("images",
+                      "option 'images' is not modelled by the serving simulation yet (fitcheck infer takes it)");
   if (!request.inference.gpu) throw OptionError("gpu", "option 'gpu' is required: the simulation times steps on a GPU");
 
   OptionReader reader(serving);

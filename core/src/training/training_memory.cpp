@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "fitcheck/config.hpp"
 #include "fitcheck/training_memory.hpp"
 #include "placement/sharding.hpp"
 
@@ -36,8 +37,20 @@ Degrees degrees(const TrainingWorkload& w) {
 
 }  // namespace
 
+// Training activations are modelled per attention and MLP block; a state-space layer's (its conv,
+// scan states per chunk, gated norm) are not, and a silent zero would understate them.
+void check_trainable(const ModelDescription& model) {
+  for (const LayerShape& layer : model.layer_kinds)
+    if (layer.is_ssm())
+      throw ConfigError("model_type",
+                        "training memory is not modelled for state-space (Mamba-2) layers yet: model_type '" +
+                            model.model_type +
+                            "' has them; inference, capacity and serving plans are (fitcheck infer, plan)");
+}
+
 PreparedTrainingMemory prepare_training_memory(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                                const TrainingWorkload& workload) {
+  check_trainable(model);
   PreparedTrainingMemory p;
   p.workload = with_training_defaults(workload);
   check_training_workload(p.workload, model.num_layers, false);

@@ -2,12 +2,17 @@
 // The lines of "Pinned vs current": each figure's text for a snapshot, its value, and how a change
 // of it is written. Inference lines (memory, capacity, latency, cost) or training lines (memory,
 // step time, cost), with a line per memory term either snapshot has.
-import type { InferenceReport, TrainingReport } from '../core/types';
+import type { InferenceReport, ParameterReport, TrainingReport } from '../core/types';
 import { bytesIn, duration, figureText, withThousands } from '../ui/format';
 import type { ByteUnit } from '../app/inputs';
 import { termLabel } from '../export/tables';
 import { describeParallel, trainingTermLabel } from '../training/training-tables';
 import type { Snapshot } from './snapshot';
+
+/** The count, with '~' when it rests on guesses (an unknown model_type read as a generic decoder). */
+export function paramsText(params: ParameterReport): string {
+  return (params.parameter_count_exact === false ? '~' : '') + withThousands(params.total_params);
+}
 
 export interface Line {
   key: string;
@@ -40,7 +45,7 @@ function lines(unit: ByteUnit, terms: string[]): Line[] {
     {
       key: 'params',
       label: 'Parameters',
-      text: (s) => withThousands(s.params.total_params),
+      text: (s) => paramsText(s.params),
       value: (s) => s.params.total_params,
     },
     { key: 'layout', label: 'GPUs', text: (s) => describeLayout(s.inference) },
@@ -152,7 +157,7 @@ function trainingLines(unit: ByteUnit, terms: string[]): Line[] {
     {
       key: 'params',
       label: 'Parameters',
-      text: (s) => withThousands(s.params.total_params),
+      text: (s) => paramsText(s.params),
       value: (s) => s.params.total_params,
     },
     {

@@ -22,12 +22,15 @@ export interface ParameterBreakdown {
   router: number;
   norms: number;
   lm_head: number;
+  /** State-space (Mamba-2) mixers; only for models that have them. */
+  ssm?: number;
 }
 
 export interface LayerKind {
   layer_count: number;
   attention: {
-    kind: 'MHA' | 'GQA' | 'MQA' | 'MLA';
+    /** 'none': a hybrid's state-space or MLP-only layer. */
+    kind: 'MHA' | 'GQA' | 'MQA' | 'MLA' | 'none';
     num_heads: number;
     num_kv_heads: number;
     head_dim: number;
@@ -38,6 +41,14 @@ export interface LayerKind {
     cross_attention: boolean;
   };
   mlp?: { intermediate_size: number; gated: boolean; bias: boolean };
+  ssm?: {
+    kind: 'mamba2';
+    num_heads: number;
+    head_dim: number;
+    state_size: number;
+    groups: number;
+    conv_kernel: number;
+  };
   moe?: {
     num_experts: number;
     experts_per_token: number;
@@ -54,11 +65,20 @@ export interface ParameterReport {
   model_type: string;
   architecture: string;
   total_params: number;
+  /** false when the count rests on guesses (an unknown model_type read as a generic decoder). */
+  parameter_count_exact: boolean;
+  /** What was guessed and why; empty when the count is exact. */
+  guessed_fields: string[];
   active_params_per_token: number;
   active_params_convention: string;
   non_embedding_params: number;
   multi_token_prediction_params: number;
   tied_output_head_params: number;
+  /** Present when the vision tower is counted (Gemma-3): tower, projector, and the whole checkpoint. */
+  vision_tower_params?: number;
+  multimodal_projector_params?: number;
+  total_params_with_vision?: number;
+  image_tokens_per_image?: number;
   checkpoint_notes: string[];
   breakdown: ParameterBreakdown;
   weights_16bit: { bytes: number; bytes_per_parameter: number; formula: string };
@@ -184,6 +204,9 @@ export interface LatencyReport {
 
 export interface InferenceReport {
   model_type: string;
+  /** false when the model's parameter count rests on guesses (see ParameterReport). */
+  parameter_count_exact: boolean;
+  guessed_fields: string[];
   workload: {
     weights: string;
     kv_dtype: string;
@@ -208,12 +231,15 @@ export interface InferenceReport {
   terms: MemoryTerm[];
   kv_cache: {
     bytes_per_token: number;
+    /** State-space (Mamba-2) layers' fixed state per sequence, all layers; only for such models. */
+    state_bytes_per_sequence?: number;
     convention: string;
     terms: Array<{
       layer_kind: number;
       layers: number;
       bytes_per_token_per_layer: number;
       cached_tokens_per_sequence: number;
+      state_bytes_per_sequence_per_layer?: number;
       bytes: number;
       formula: string;
     }>;
@@ -329,11 +355,11 @@ export interface FormatCatalog {
 export interface ConfigFieldTable {
   fields: Array<{
     /** The object the key is read from: 'model' is the top level or text_config. */
-    in: 'model' | 'quantization_config' | 'attn_config' | 'ffn_config';
+    in: 'model' | 'quantization_config' | 'attn_config' | 'ffn_config' | 'vision_config';
     name: string;
     aliases: string[];
     /** For an object: the `in` of the keys read inside it; 'none': only its presence is read. */
-    holds?: 'none' | 'model' | 'quantization_config' | 'attn_config' | 'ffn_config';
+    holds?: 'none' | 'model' | 'quantization_config' | 'attn_config' | 'ffn_config' | 'vision_config';
   }>;
 }
 

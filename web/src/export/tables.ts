@@ -165,24 +165,34 @@ const breakdownRows: Array<[keyof ParameterReport['breakdown'], string]> = [
   ['router', 'Router'],
   ['norms', 'Norms'],
   ['lm_head', 'lm_head'],
+  ['ssm', 'State-space (Mamba-2)'],
 ];
 
 export function parameterTable(report: ParameterReport): TableModel {
   const { breakdown } = report;
   const rows: Row[] = breakdownRows
-    .filter(([key]) => breakdown[key] !== 0 || key === 'lm_head')
+    .filter(([key]) => (breakdown[key] ?? 0) !== 0 || key === 'lm_head')
     .map(([key, label]) => ({
       key,
       cells: [
         text(key === 'lm_head' && report.shape.tie_word_embeddings ? 'lm_head (tied to embedding)' : label),
-        count(breakdown[key]),
-        text(roundedCount(breakdown[key])),
+        count(breakdown[key] ?? 0),
+        text(roundedCount(breakdown[key] ?? 0)),
       ],
     }));
+  // A count that rests on guesses reads as one at the number itself, with what was guessed.
+  const estimate = report.parameter_count_exact === false;
   rows.push({
     key: 'total',
     footer: true,
-    cells: [text('Total'), count(report.total_params), text(roundedCount(report.total_params))],
+    cells: estimate
+      ? [
+          text('Total (estimate)'),
+          { text: `~${withThousands(report.total_params)}`, value: report.total_params },
+          text(`~${roundedCount(report.total_params)}`),
+        ]
+      : [text('Total'), count(report.total_params), text(roundedCount(report.total_params))],
+    ...(estimate ? { source: `estimate: ${report.guessed_fields.join('; ')}` } : {}),
   });
   if (report.active_params_per_token !== report.total_params) {
     rows.push({
@@ -195,6 +205,16 @@ export function parameterTable(report: ParameterReport): TableModel {
       ],
       source: report.active_params_convention,
     });
+  }
+  // A counted vision tower: its own lines after the language model's, then the whole checkpoint.
+  if (report.vision_tower_params !== undefined) {
+    const lines: Array<[string, string, number]> = [
+      ['vision_tower', 'Vision tower', report.vision_tower_params],
+      ['multimodal_projector', 'Multimodal projector', report.multimodal_projector_params ?? 0],
+      ['total_with_vision', 'Total with vision', report.total_params_with_vision ?? 0],
+    ];
+    for (const [key, label, value] of lines)
+      rows.push({ key, footer: true, cells: [text(label), count(value), text(roundedCount(value))] });
   }
   return {
     id: 'parameters',
