@@ -351,3 +351,51 @@ TEST_CASE("training invariants") {
     CHECK(refusal(bad) == "micro_batch");
   }
 }
+
+TEST_CASE("attention core: FlashAttention's published rates by GPU generation and framework") {
+  // FlashAttention-2: 35% of H100 (Shah et al. 2024 §1), 0.5 on A100 (Dao 2023: 50-73%);
+  // FlashAttention-3-class (Megatron's Transformer Engine) on Hopper: 0.55.
+  const Accelerator* h100 = find_accelerator("h100-sxm-80gb");
+  const Accelerator* a100 = find_accelerator("a100-sxm-80gb");
+  REQUIRE(h100 != nullptr);
+  REQUIRE(a100 != nullptr);
+  TrainingWorkload w;
+  w.framework = TrainingFramework::hf;
+  CHECK(attention_efficiency_default(*h100, w).share == 0.35);
+  CHECK(attention_efficiency_default(*a100, w).share == 0.5);
+  w.framework = TrainingFramework::megatron;
+  CHECK(attention_efficiency_default(*h100, w).share == 0.55);
+  CHECK(attention_efficiency_default(*a100, w).share == 0.5);
+
+  // The attention core's time alone: with the products' rate fixed, halving the attention
+  // efficiency adds exactly the attention's seconds once more.
+  const PreparedLatencyModel p = prepared(small_model(1));
+  w.global_batch_tokens = 1000;
+  w.sequence_tokens = 100;
+  w.micro_batch_size = 10;
+  TrainingAssumptions assume;
+  assume.attention_efficiency = 0.5;
+  const TrainingTime at_half = estimate_training_time(p, w, round_gpu(), 1e6, assume);
+  assume.attention_efficiency = 0.25;
+  const TrainingTime at_quarter = estimate_training_time(p, w, round_gpu(), 1e6, assume);
+  // 3 x 10 sequences x 20,684,800 attention FLOPs at 100e12 x 0.5 = 12.41 microseconds.
+  CHECK(at_quarter.microbatch_compute_seconds - at_half.microbatch_compute_seconds ==
+        doctest::Approx(3 * 10 * 20'684'800.0 / (100e12 * 0.5)).epsilon(1e-9));
+  CHECK(at_quarter.attention_efficiency == 0.25);
+}
+
+TEST_CASE("LoRA: the frozen base computes input gradients only (4N per token instead of 6N)") {
+  // Per sequence: products 2,516,582,400 and lm_head 204,800,000 run forward + input gradient
+  // (2 x), attention 3 x: full 3 x 2,742,067,200 vs LoRA 2 x 2,721,382,400 + 3 x 20,684,800.
+  const PreparedLatencyModel p = prepared(small_model(1));
+  TrainingWorkload w;
+  w.global_batch_tokens = 1000;
+  w.sequence_tokens = 100;
+  w.micro_batch_size = 10;
+  const TrainingTime full = estimate_training_time(p, w, round_gpu(), 1e6);
+  w.lora.rank = 8;
+  const TrainingTime lora = estimate_training_time(p, w, round_gpu(), 1e6);
+  CHECK(full.model_flops_per_step == doctest::Approx(10 * 3 * 2'742'067'200.0));
+  CHECK(lora.model_flops_per_step == doctest::Approx(10 * (2 * 2'721'382'400.0 + 3 * 20'684'800.0)));
+  CHECK(lora.step_seconds < full.step_seconds);
+}

@@ -77,7 +77,8 @@ struct TrainingTime {
 // abstract; 0.5, the backward-bound low end) and 35% of H100 (Shah et al. 2024, arXiv 2407.08608,
 // §1); FlashAttention-3-class kernels on Hopper reach 75% forward (740 TFLOP/s) and a backward
 // 1.5x FlashAttention-2's, 0.55 for forward + backward (1 + 2.5 FLOPs). Which kernel runs is the
-// framework's (TrainingFrameworkProfile::attention_flash3_class); FA3 needs Hopper (fp8 without fp4).
+// framework's (TrainingFrameworkProfile::attention_flash3_class); FA3 needs Hopper, told by the
+// chip's rates (fp8 without fp4); fp8 chips otherwise run at the Hopper FlashAttention-2 share.
 struct AttentionEfficiency {
   double share = 0.5;
   const char* kernel = "";  // which published rate it is

@@ -140,7 +140,7 @@ constexpr const Accelerator kTable[] = {
      .interconnect_bytes_per_second_per_direction = 450e9,
      .gpus_per_node = 8,
      .price_per_hour_usd = 2.69,
-     .price_source = "the H100 SXM5 80GB default (this part is not rented publicly)",
+     .price_source = "RunPod's H100 SXM5 80GB price (this part is not rented publicly), 2025 (editable default)",
      .sources = "pytorch/torchtitan 31a17bfd benchmarks/llama3_h100_202412_torchtitan.md, Hardware: 96GB HBM2e, "
                 "2.4 TB/s, NVLink within 8-GPU hosts, 400 Gb/s RDMA per GPU, 500W default power limit; footnote 2: "
                 "peak between SXM and NVL"},

@@ -41,9 +41,7 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      false,
      "with ZeRO, bf16 gradients accumulate in bf16 unless data_types.grad_accum_dtype is set: "
      "microsoft/DeepSpeed 38327e07 deepspeed/runtime/engine.py get_data_types l.1010-1025",
-     false, false,
-     "FlashAttention-2 (Megatron-DeepSpeed --use-flash-attn-v2)",
-     MemoryStatistic::allocated,
+     false, false, "FlashAttention-2 (Megatron-DeepSpeed --use-flash-attn-v2)", MemoryStatistic::allocated,
      "see_memory_usage prints MA / Max_MA (allocated) and CA / Max_CA (reserved): deepspeed/runtime/utils.py "
      "l.771-785"},
     {TrainingFramework::torchtitan, "torchtitan", "torchtitan (PyTorch FSDP2)",
@@ -59,9 +57,7 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "(torchtitan/config/configs.py l.94-105)",
      // apply_fsdp: reshard_after_forward = not pp_enabled (9dec370 parallelize_llama.py l.325-339;
      // HEAD distributed/fsdp.py get_fsdp_reshard_after_forward_policy l.112-136).
-     true, false,
-     "PyTorch SDPA flash backend (FlashAttention-2 kernels)",
-     MemoryStatistic::reserved,
+     true, false, "PyTorch SDPA flash backend (FlashAttention-2 kernels)", MemoryStatistic::reserved,
      "DeviceMemoryMonitor prints torch.cuda.memory_stats()['reserved_bytes.all.peak']: torchtitan "
      "components/metrics.py get_peak_stats l.61-70"},
     {TrainingFramework::hf, "hf", "Hugging Face Trainer / Accelerate + PEFT",
@@ -72,9 +68,7 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "fp32 logits (ForCausalLMLoss upcasts; 4.45-era models return .float() logits and a contiguous shifted "
      "copy), their gradient, the saved log-softmax and cross_entropy's temporaries: 20 B per element as "
      "measured for torch CrossEntropyLoss on fp32 logits (Liger-Kernel 2120862b all_benchmark_data.csv)",
-     false,
-     "gradients in the parameters' dtype (torch.optim, no separate buffer)",
-     false, false,
+     false, "gradients in the parameters' dtype (torch.optim, no separate buffer)", false, false,
      "attn_implementation sdpa (PyTorch's flash backend, FlashAttention-2 kernels) or flash_attention_2",
      MemoryStatistic::allocated,
      "the Trainer's TrainerMemoryTracker and most scripts report torch.cuda.max_memory_allocated"},

@@ -88,12 +88,13 @@ double all_gather(double bytes, double ranks, const Link& l) {
 }  // namespace
 
 AttentionEfficiency attention_efficiency_default(const Accelerator& gpu, const TrainingWorkload& w) {
-  const bool nvidia = std::string_view(gpu.vendor) == "NVIDIA";
+  // The generation from the chip's rates (a user-defined copy of a catalog GPU gets its rates):
+  // fp8 without fp4 is Hopper (and Ada), fp4 Blackwell.
   const bool fp8 = peak_flops_per_second(gpu, ComputeDtype::fp8) > 0;
   const bool fp4 = peak_flops_per_second(gpu, ComputeDtype::fp4) > 0;
-  if (nvidia && fp8 && !fp4 && training_framework(w).attention_flash3_class)
+  if (fp8 && !fp4 && training_framework(w).attention_flash3_class)
     return {0.55, "FlashAttention-3-class on Hopper (Shah et al. 2024: 75% forward, backward 1.5x FlashAttention-2)"};
-  if (nvidia && fp8) return {0.35, "FlashAttention-2 on Hopper and later (35% of H100 peak, Shah et al. 2024 §1)"};
+  if (fp8) return {0.35, "FlashAttention-2 on Hopper and later (35% of H100 peak, Shah et al. 2024 §1)"};
   return {0.5, "FlashAttention-2 (50-73% of A100 peak, Dao 2023; the backward-bound low end)"};
 }
 
