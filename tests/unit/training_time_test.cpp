@@ -99,6 +99,7 @@ TEST_CASE("golden: one GPU, no communication") {
   w.sequence_tokens = 100;
   w.micro_batch_size = 10;
   w.recompute = Recompute::none;
+  w.framework = TrainingFramework::megatron;  // its MFU counts the causal pairs the kernels run
   const TrainingTime t = estimate_training_time(p, w, round_gpu(), 1e6);
   CHECK(t.micro_batches == 1);
   CHECK(t.sequences_per_step == 10.0);
@@ -392,10 +393,30 @@ TEST_CASE("LoRA: the frozen base computes input gradients only (4N per token ins
   w.global_batch_tokens = 1000;
   w.sequence_tokens = 100;
   w.micro_batch_size = 10;
+  w.framework = TrainingFramework::megatron;  // causal attention in the model FLOPs, as timed
   const TrainingTime full = estimate_training_time(p, w, round_gpu(), 1e6);
   w.lora.rank = 8;
   const TrainingTime lora = estimate_training_time(p, w, round_gpu(), 1e6);
   CHECK(full.model_flops_per_step == doctest::Approx(10 * 3 * 2'742'067'200.0));
   CHECK(lora.model_flops_per_step == doctest::Approx(10 * (2 * 2'721'382'400.0 + 3 * 20'684'800.0)));
   CHECK(lora.step_seconds < full.step_seconds);
+}
+
+TEST_CASE("MFU counts attention as the framework does: full s x s (torchtitan, PaLM) or causal (Megatron)") {
+  // Attention per sequence of 100 tokens: full 2 x 8 heads x 256 x 100 x 100 = 40,960,000 FLOPs,
+  // causal 20,684,800; 10 sequences x 3 passes x the difference = 608,256,000 FLOPs.
+  const PreparedLatencyModel p = prepared(small_model(1));
+  TrainingWorkload w;
+  w.global_batch_tokens = 1000;
+  w.sequence_tokens = 100;
+  w.micro_batch_size = 10;
+  w.framework = TrainingFramework::megatron;
+  const TrainingTime megatron = estimate_training_time(p, w, round_gpu(), 1e6);
+  w.framework = TrainingFramework::torchtitan;
+  const TrainingTime titan = estimate_training_time(p, w, round_gpu(), 1e6);
+  CHECK(megatron.model_flops_per_step == doctest::Approx(10 * 3 * 2'742'067'200.0));
+  CHECK(titan.model_flops_per_step - megatron.model_flops_per_step == doctest::Approx(608'256'000.0));
+  CHECK(titan.step_seconds == megatron.step_seconds);  // the kernels run the causal pairs either way
+  CHECK(titan.mfu_attention_full_square);
+  CHECK_FALSE(megatron.mfu_attention_full_square);
 }

@@ -40,6 +40,10 @@ struct TrainingFrameworkProfile {
   // attention through Transformer Engine) or FlashAttention-2 (PyTorch SDPA's flash backend).
   bool attention_flash3_class;
   const char* attention_rule;
+  // The MFU numerator counts the attention core over the full s x s square (PaLM, torchtitan's
+  // get_num_flop_per_token, llm-foundry) rather than the causal half (Megatron since 2025-03).
+  bool mfu_attention_full_square;
+  const char* mfu_rule;
   MemoryStatistic printed_statistic;  // the figure the framework's own log line prints
   const char* statistic_rule;
 };

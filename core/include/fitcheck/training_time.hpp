@@ -44,7 +44,8 @@ struct TrainingTime {
   double step_seconds = 0;
   double tokens_per_second = 0;
   double tokens_per_second_per_gpu = 0;
-  double model_flops_per_step = 0;               // 3 x forward, no recomputation
+  double model_flops_per_step = 0;               // 3 x forward, no recomputation, as the framework counts it
+  bool mfu_attention_full_square = false;        // attention counted over s x s for MFU (the framework's rule)
   double hardware_flops_per_step = 0;            // with recomputation
   double peak_flops_per_second = 0;              // per GPU, the precision's dense peak
   double mfu = 0;                                // model FLOPs / (step x peak x gpus)

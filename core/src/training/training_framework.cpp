@@ -28,6 +28,9 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      true,
      "Transformer Engine fused attention (attention_backend auto, transformer_config.py l.151): "
      "FlashAttention-3-class rates on Hopper",
+     false,
+     "num_floating_point_operations: 3 x 2 x (weight products + logits) + causal attention halved "
+     "(megatron/training/training.py, since 8873b55d6a, 2025-03)",
      MemoryStatistic::allocated,
      "report_memory prints allocated, max allocated, reserved and max reserved (common_utils.py l.313-325); "
      "the theoretical estimate is allocated"},
@@ -41,7 +44,9 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      false,
      "with ZeRO, bf16 gradients accumulate in bf16 unless data_types.grad_accum_dtype is set: "
      "microsoft/DeepSpeed 38327e07 deepspeed/runtime/engine.py get_data_types l.1010-1025",
-     false, false, "FlashAttention-2 (Megatron-DeepSpeed --use-flash-attn-v2)", MemoryStatistic::allocated,
+     false, false, "FlashAttention-2 (Megatron-DeepSpeed --use-flash-attn-v2)", true,
+     "Narayanan et al. 2021 Eq. 3 as Megatron-DeepSpeed prints it: the full s x s attention square",
+     MemoryStatistic::allocated,
      "see_memory_usage prints MA / Max_MA (allocated) and CA / Max_CA (reserved): deepspeed/runtime/utils.py "
      "l.771-785"},
     {TrainingFramework::torchtitan, "torchtitan", "torchtitan (PyTorch FSDP2)",
@@ -57,7 +62,10 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "(torchtitan/config/configs.py l.94-105)",
      // apply_fsdp: reshard_after_forward = not pp_enabled (9dec370 parallelize_llama.py l.325-339;
      // HEAD distributed/fsdp.py get_fsdp_reshard_after_forward_policy l.112-136).
-     true, false, "PyTorch SDPA flash backend (FlashAttention-2 kernels)", MemoryStatistic::reserved,
+     true, false, "PyTorch SDPA flash backend (FlashAttention-2 kernels)", true,
+     "get_num_flop_per_token: 6 x non-embedding parameters + 12 x layers x heads x head_dim x s, no causal "
+     "discount (9dec370 torchtitan/utils.py l.268-283)",
+     MemoryStatistic::reserved,
      "DeviceMemoryMonitor prints torch.cuda.memory_stats()['reserved_bytes.all.peak']: torchtitan "
      "components/metrics.py get_peak_stats l.61-70"},
     {TrainingFramework::hf, "hf", "Hugging Face Trainer / Accelerate + PEFT",
@@ -69,7 +77,9 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "copy), their gradient, the saved log-softmax and cross_entropy's temporaries: 20 B per element as "
      "measured for torch CrossEntropyLoss on fp32 logits (Liger-Kernel 2120862b all_benchmark_data.csv)",
      false, "gradients in the parameters' dtype (torch.optim, no separate buffer)", false, false,
-     "attn_implementation sdpa (PyTorch's flash backend, FlashAttention-2 kernels) or flash_attention_2",
+     "attn_implementation sdpa (PyTorch's flash backend, FlashAttention-2 kernels) or flash_attention_2", true,
+     "the Trainer prints no MFU; fitcheck counts as PaLM (Chowdhery et al. 2022, App. B) and llm-foundry do: "
+     "6N + 12 x layers x hidden x s, no causal discount",
      MemoryStatistic::allocated,
      "the Trainer's TrainerMemoryTracker and most scripts report torch.cuda.max_memory_allocated"},
 };

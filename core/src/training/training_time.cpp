@@ -293,9 +293,15 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   t.tokens_per_second_per_gpu = t.tokens_per_second / gpus;
   // Model FLOPs as the frameworks count them: 3 x forward (torchtitan get_num_flop_per_token,
   // Megatron num_floating_point_operations); LoRA's frozen base: forward and input gradient only.
-  t.model_flops_per_step = (matmul_passes * (f.layer_matmul + f.lm_head) + 3 * f.attention_core) * sequences;
-  t.hardware_flops_per_step = t.model_flops_per_step + sequences * (recompute_share * f.layer_matmul +
-                                                                    recompute_attention_share * f.attention_core);
+  // The attention term as the framework's MFU counts it (the time above runs the causal pairs).
+  const TrainingFlops counted = training_framework(w).mfu_attention_full_square && w.causal_attention_flops
+                                    ? training_forward_flops_per_sequence(model, s, false)
+                                    : f;
+  t.mfu_attention_full_square = counted.attention_core != f.attention_core;
+  t.model_flops_per_step =
+      (matmul_passes * (counted.layer_matmul + counted.lm_head) + 3 * counted.attention_core) * sequences;
+  t.hardware_flops_per_step = t.model_flops_per_step + sequences * (recompute_share * counted.layer_matmul +
+                                                                    recompute_attention_share * counted.attention_core);
   t.mfu = t.model_flops_per_step / (t.step_seconds * t.peak_flops_per_second * gpus);
   t.hfu = t.hardware_flops_per_step / (t.step_seconds * t.peak_flops_per_second * gpus);
   t.achieved_flops_per_second_per_gpu = t.hardware_flops_per_step / (t.step_seconds * gpus);
