@@ -156,6 +156,11 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   const double sixteen = sixteen_bit_rate(gpu);
   t.peak_flops_per_second = peak_flops_per_second(gpu, precision);
   const double matmul_rate = t.peak_flops_per_second * assume.flops_efficiency;
+  // FP8 recipes convert the blocks' linear layers only; the output layer stays 16-bit (Transformer
+  // Engine replaces the layers' Linear modules; torchtitan's float8 converter skips "output"), as
+  // the memory's is_fp8_gemm_matrix counts it.
+  const double head_rate =
+      (w.precision == PrecisionRecipe::fp8 ? sixteen : t.peak_flops_per_second) * assume.flops_efficiency;
   // The attention core stays 16-bit; flash kernels run at their published rates, eager attention's
   // batched matmuls at the weight products' efficiency.
   t.attention_efficiency = !w.flash_attention                ? assume.flops_efficiency
@@ -191,7 +196,7 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   auto stage_compute = [&](double share, bool has_lm_head) {
     const double matmul = share * b * f.layer_matmul / (tp * cp) / matmul_rate;
     const double attention = share * b * f.attention_core / (tp * cp) / attention_rate;
-    const double head = has_lm_head ? b * f.lm_head / (tp * cp) / matmul_rate : 0;
+    const double head = has_lm_head ? b * f.lm_head / (tp * cp) / head_rate : 0;
     return matmul_passes * (matmul + head) + 3 * attention + recompute_share * matmul +
            recompute_attention_share * attention;
   };
