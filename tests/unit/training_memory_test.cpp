@@ -8,6 +8,7 @@
 
 #include "../../cli/train_command.hpp"
 #include "fitcheck/config.hpp"
+#include "fitcheck/plan_options.hpp"
 #include "fitcheck/training_memory.hpp"
 #include "fitcheck/training_request.hpp"
 #include "test_support.hpp"
@@ -640,6 +641,11 @@ TEST_CASE("framework: options --framework, --memory-statistic, Megatron's fp32 g
   CHECK(refused_option({{"recompute", "full"}, {"recompute_num_layers", "0"}}) == "recompute_num_layers");
   CHECK(refused_option({{"recompute", "full"}, {"recompute_frequency", "2"}}) == "recompute_frequency");
   CHECK(refused_option({{"attention_efficiency", "0"}}) == "attention_efficiency");
+  // The training planner hands the framework options to the same parser.
+  const TrainingPlanRequest plan =
+      parse_training_plan_options({{"framework", "megatron"}, {"memory_statistic", "reserved"}});
+  CHECK(plan.base.workload.framework == TrainingFramework::megatron);
+  CHECK(plan.base.workload.memory_statistic == MemoryStatistic::reserved);
 }
 
 TEST_CASE("framework: the JSON report names the framework and the statistic the total is") {
