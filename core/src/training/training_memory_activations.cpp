@@ -536,8 +536,8 @@ StageActivations stage_activations(const ModelDescription& model, const Training
   out.bytes += bytes;
   out.allocator_blocks += blocks;
 
-  const bool rebuilds = workload.recompute == Recompute::full || workload.recompute == Recompute::selective_layer ||
-                        workload.recompute == Recompute::selective_op;
+  const bool rebuilds = workload.recompute == Recompute::full || workload.recompute == Recompute::selective_op ||
+                        (workload.recompute == Recompute::selective_layer && checkpointed > 0);
   if (rebuilds && !kinds.empty()) {
     // Recomputing rebuilds a layer's (a uniform group's) full activations for one micro-batch
     // (Chen et al. 2016, Training Deep Nets with Sublinear Memory Cost); per-op selective
