@@ -310,7 +310,7 @@ void add_lora(Terms& t, const Context& c, const ModelDescription& model, const L
 // torchtitan's per-op selective checkpointing (selective_ac_option 'op'): the block's input, the
 // outputs of the odd-numbered matmuls in call order (the mm counter marks every second one
 // PREFER_RECOMPUTE) and SDPA's output with its log-sum-exp; everything else is recomputed
-// (pytorch/torchtitan 9dec370 torchitan/parallelisms/parallelize_llama.py _save_list l.214-223,
+// (pytorch/torchtitan 9dec370 torchtitan/parallelisms/parallelize_llama.py _save_list l.214-223,
 // _custom_policy; HEAD distributed/activation_checkpoint.py SelectiveAC._wrap_block l.185-285).
 void add_selective_op(Terms& t, const Context& c, const ModelDescription& model, const LayerShape& layer) {
   const std::int64_t h = model.hidden_size, e = c.element;
