@@ -33,6 +33,8 @@ constexpr const char* kHelp =
     "  --tp N --pp N --dp N --ep N --cp N\n"
     "  --sequence-parallel     split norms, dropout and replicated activations by tp\n"
     "  --virtual-stages N      interleaved 1F1B model chunks per GPU (default 1)\n"
+    "  --pipeline-schedule S   1f1b (default) | interleaved (with --virtual-stages) | zero-bubble\n"
+    "                          (ZB-H1: a third of 1F1B's bubble at its activation memory)\n"
     "  --micro-batches N       micro-batches per step (default 0: at least pp)\n"
     "sharding:\n"
     "  --zero 0..3             DeepSpeed ZeRO stage (default 0)\n"

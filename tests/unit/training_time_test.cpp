@@ -6,6 +6,7 @@
 
 #include "fitcheck/options.hpp"
 #include "fitcheck/params.hpp"
+#include "fitcheck/training_request.hpp"
 #include "fitcheck/training_time.hpp"
 
 using namespace fitcheck;
@@ -183,6 +184,14 @@ TEST_CASE("golden: pipeline bubble of 1F1B and of the interleaved schedule") {
   CHECK(one.pipeline_seconds == doctest::Approx(one.microbatch_seconds * 11));
   w.virtual_pipeline_stages = 2;
   CHECK(estimate_training_time(p, w, round_gpu(), 0).pipeline_bubble_fraction == doctest::Approx(3.0 / 19.0));
+  // Zero-bubble ZB-H1 (Qi et al. 2024): (p - 1) / 3 = 1 slot: 1 / (8 + 1).
+  w.virtual_pipeline_stages = 1;
+  w.zero_bubble_schedule = true;
+  CHECK(estimate_training_time(p, w, round_gpu(), 0).pipeline_bubble_fraction == doctest::Approx(1.0 / 9.0));
+  CHECK(parse_training_options({{"pipeline_schedule", "zero-bubble"}}).workload.zero_bubble_schedule);
+  w.virtual_pipeline_stages = 2;
+  CHECK_THROWS_AS(estimate_training_time(p, w, round_gpu(), 0), OptionError);
+  CHECK_THROWS_AS(parse_training_options({{"pipeline_schedule", "gpipe"}}), OptionError);
 }
 
 TEST_CASE("GPT-3 175B: parameters and FLOPs of Narayanan et al. 2021") {

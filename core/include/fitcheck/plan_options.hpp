@@ -21,7 +21,7 @@ InferencePlanRequest parse_plan_options(const ModelDescription& model, const Opt
 // `fitcheck train` keys precision, master_weights, fp32_gradients, optimizer,
 // adafactor_first_moment, seq_len, eager_attention, dropout, lora_rank, lora_modules, qlora,
 // lora_dropout, overhead_gib, train_tokens, flops_efficiency, overlap, framework, memory_statistic,
-// attention_efficiency. Throws OptionError.
+// attention_efficiency, pipeline_schedule. Throws OptionError.
 TrainingPlanRequest parse_training_plan_options(const OptionList& options);
 
 }  // namespace fitcheck

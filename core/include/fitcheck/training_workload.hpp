@@ -104,7 +104,10 @@ struct TrainingWorkload {
   std::int64_t context_parallel = 1;         // sequence split over cp ranks (ring attention)
   bool sequence_parallel = false;            // Korthikanti et al. 2022 §4.2.2
   std::int64_t virtual_pipeline_stages = 1;  // interleaved 1F1B model chunks per GPU; 1: plain 1F1B
-  std::int64_t micro_batches_per_step = 0;   // gradient accumulation steps; 0: at least pp
+  // Zero-bubble ZB-H1 (Qi et al. 2024, arXiv 2401.10241 §3): backward split into input- and
+  // weight-gradient passes fills the 1F1B bubble to a third, at 1F1B's activation memory.
+  bool zero_bubble_schedule = false;
+  std::int64_t micro_batches_per_step = 0;  // gradient accumulation steps; 0: at least pp
 
   int zero_stage = 0;  // DeepSpeed ZeRO 0..3 (1 also covers Megatron's distributed optimizer)
   FsdpMode fsdp = FsdpMode::off;

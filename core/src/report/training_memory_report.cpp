@@ -88,6 +88,9 @@ void write_parallel(JsonWriter& writer, const TrainingWorkload& w, const Trainin
   writer.field("cp", w.context_parallel);
   writer.field("sequence_parallel", w.sequence_parallel);
   writer.field("virtual_stages", w.virtual_pipeline_stages);
+  writer.field("pipeline_schedule", w.zero_bubble_schedule          ? "zero-bubble"
+                                    : w.virtual_pipeline_stages > 1 ? "interleaved"
+                                                                    : "1f1b");
   writer.field("sharding_degree", m.sharding_degree);
   writer.field("expert_sharding_degree", m.expert_sharding_degree);
   writer.field("busiest_stage", m.totals.busiest_stage);

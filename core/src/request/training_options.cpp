@@ -46,6 +46,15 @@ TrainingRequest parse_training_options(const OptionList& options) {
   }
   w.sequence_parallel = reader.flag("sequence_parallel", false);
   w.virtual_pipeline_stages = reader.count("virtual_stages", 1, 1, 1024);
+  if (auto schedule = reader.text("pipeline_schedule")) {
+    if (*schedule == "zero-bubble" || *schedule == "zb-h1")
+      w.zero_bubble_schedule = true;
+    else if (*schedule != "1f1b" && *schedule != "interleaved")
+      throw OptionError("pipeline_schedule",
+                        "option 'pipeline_schedule' must be 1f1b, interleaved (with "
+                        "--virtual-stages) or zero-bubble, got '" +
+                            detail::printable(*schedule) + "'");
+  }
   w.micro_batches_per_step = reader.count("micro_batches", 0, 0, std::int64_t{1} << 24);
   w.zero_stage = static_cast<int>(reader.count("zero", 0, 0, 3));
   if (auto mode = reader.text("fsdp")) {

@@ -253,7 +253,8 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
                          t.microbatch_pipeline_send_seconds;
   // 1F1B: (pp - 1) micro-batch slots of fill and drain; interleaving v chunks divides them by v
   // (Narayanan et al. 2021 §2.2.1-2.2.2).
-  const double bubble_slots = (pp - 1) / v;
+  // Zero-bubble ZB-H1 (Qi et al. 2024 §3, with T_F = T_B = T_W): (p - 1) / 3 slots.
+  const double bubble_slots = w.zero_bubble_schedule ? (pp - 1) / 3 : (pp - 1) / v;
   t.pipeline_seconds = t.microbatch_seconds * (m + bubble_slots);
   t.bubble_seconds = t.microbatch_seconds * bubble_slots;
   t.pipeline_bubble_fraction = bubble_slots / (m + bubble_slots);

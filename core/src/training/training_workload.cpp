@@ -59,6 +59,9 @@ void check_training_workload(const TrainingWorkload& w, std::int64_t num_layers,
     refuse("sequence_parallel",
            "expert parallelism with tensor parallelism needs sequence parallelism (Megatron-LM MoE README)");
   if (w.virtual_pipeline_stages < 1) refuse("virtual_stages", "virtual pipeline stages must be at least 1");
+  if (w.zero_bubble_schedule && w.virtual_pipeline_stages > 1)
+    refuse("pipeline_schedule",
+           "the zero-bubble schedule modelled (ZB-H1) runs one model chunk per GPU: drop --virtual-stages");
   if (w.virtual_pipeline_stages > 1) {
     if (l.pipeline_parallel < 2) refuse("virtual_stages", "interleaved pipeline stages need pp of at least 2");
     if (num_layers % (l.pipeline_parallel * w.virtual_pipeline_stages) != 0)

@@ -17,6 +17,8 @@ export interface TrainingOptions {
   cp?: number;
   sequence_parallel?: boolean;
   virtual_stages?: number;
+  /** 1f1b | interleaved | zero-bubble (ZB-H1). */
+  pipeline_schedule?: string;
   micro_batches?: number;
   zero?: number;
   fsdp?: string;
@@ -112,6 +114,7 @@ export interface TrainingReport {
     cp: number;
     sequence_parallel: boolean;
     virtual_stages: number;
+    pipeline_schedule: '1f1b' | 'interleaved' | 'zero-bubble';
     sharding_degree: number;
     expert_sharding_degree: number;
     busiest_stage: number;
