@@ -36,7 +36,8 @@ constexpr const char* kHelp =
     "                           seq-len (default 4194304)\n"
     "  --micro-batch-sizes L    micro-batch sizes to try (default 1,2,4,8)\n"
     "  --zero-stages L          ZeRO stages to try (default 0,1,2,3)\n"
-    "  --recompute-modes L      none,selective,full (default all three)\n"
+    "  --recompute-modes L      none,selective,full (default all three; also selective-op,\n"
+    "                           selective-layer, gradient-checkpointing)\n"
     "  --objective O            shortest_time (default) | highest_throughput | lowest_cost | fewest_gpus\n"
     "  --keep N                 best layouts listed (default 20)\n"
     "the run, as in 'fitcheck train':\n"
@@ -44,6 +45,7 @@ constexpr const char* kHelp =
     "  --seq-len N (4096) --eager-attention --dropout --lora-rank N --lora-modules L --qlora\n"
     "  --lora-dropout --overhead-gib X --train-tokens N (1e12; 1e8 with --lora-rank) --flops-efficiency F --overlap "
     "true|false\n"
+    "  --framework F --memory-statistic S --attention-efficiency F\n"
     "  --json                   one JSON object\n";
 
 void print_rows(const Json& candidates) {

@@ -21,6 +21,11 @@ namespace {
 constexpr const char* kHelp =
     "usage: fitcheck train CONFIG.json [options] [--json]     (CONFIG may be - for stdin)\n"
     "\n"
+    "framework:\n"
+    "  --framework F           hf (default: Hugging Face Trainer/Accelerate + PEFT) | megatron |\n"
+    "                          deepspeed (Megatron-DeepSpeed) | torchtitan: loss buffers, gradient\n"
+    "                          buffer, FSDP under pp, attention kernel, printed memory statistic\n"
+    "  --memory-statistic S    allocated | reserved (default: what the framework prints)\n"
     "hardware and parallelism:\n"
     "  --gpu NAME              GPU from 'fitcheck gpus' (or custom, below); adds the largest\n"
     "                          micro-batch that fits and the step time\n"
@@ -28,6 +33,8 @@ constexpr const char* kHelp =
     "  --tp N --pp N --dp N --ep N --cp N\n"
     "  --sequence-parallel     split norms, dropout and replicated activations by tp\n"
     "  --virtual-stages N      interleaved 1F1B model chunks per GPU (default 1)\n"
+    "  --pipeline-schedule S   1f1b (default) | interleaved (with --virtual-stages) | zero-bubble\n"
+    "                          (ZB-H1: a third of 1F1B's bubble at its activation memory)\n"
     "  --micro-batches N       micro-batches per step (default 0: at least pp)\n"
     "sharding:\n"
     "  --zero 0..3             DeepSpeed ZeRO stage (default 0)\n"
@@ -39,13 +46,18 @@ constexpr const char* kHelp =
     "precision and optimizer:\n"
     "  --precision P           bf16-mixed (default) | fp16-mixed | fp32 | fp8\n"
     "  --master-weights M      fp32 (default) | none\n"
-    "  --fp32-gradients        keep gradients in fp32\n"
+    "  --fp32-gradients        keep gradients in fp32 (default with --framework megatron;\n"
+    "                          --fp32-gradients=false turns it off)\n"
     "  --optimizer O           adamw (default) | adam8bit | adafactor | sgd | sgd-momentum | lion | muon\n"
     "  --adafactor-first-moment\n"
     "activations:\n"
     "  --micro-batch N         sequences per micro-batch (default 1)\n"
     "  --seq-len N             tokens per sequence (default 4096)\n"
-    "  --recompute R           none (default) | selective | full\n"
+    "  --recompute R           none (default) | selective (Megatron core_attn) | full (whole layers)\n"
+    "                          | selective-op | selective-layer (torchtitan) | gradient-checkpointing (hf)\n"
+    "  --recompute-method M    uniform (default) | block, with --recompute full (Megatron-LM)\n"
+    "  --recompute-num-layers N  layers per uniform group, or block layers per stage (default 1)\n"
+    "  --recompute-frequency N selective-layer: every N-th layer (default 2)\n"
     "  --eager-attention       keep heads x s x s softmax terms (default: flash attention)\n"
     "  --dropout               attention and hidden dropout masks\n"
     "LoRA:\n"
@@ -58,7 +70,9 @@ constexpr const char* kHelp =
     "  --global-batch-tokens N tokens per optimizer step (default: 4194304, at least one micro-batch\n"
     "                          per data-parallel rank and stage)\n"
     "  --train-tokens N        tokens to train on (default 1e12; 1e8 with --lora-rank)\n"
-    "  --flops-efficiency F    share of peak FLOP/s reached (default 0.5)\n"
+    "  --flops-efficiency F    share of peak FLOP/s the weight products reach (default 0.5)\n"
+    "  --attention-efficiency F  share of the 16-bit peak the attention core reaches (default:\n"
+    "                          FlashAttention's published rate for the GPU and framework)\n"
     "  --overlap true|false    data-parallel collectives overlap the backward pass (default true)\n"
     "  --price-per-gpu-hour X  USD (default: the GPU's catalog price)\n"
     "  --json                  one JSON object\n";
@@ -77,9 +91,10 @@ std::string count(std::int64_t value) { return std::to_string(value); }
 std::string table(const TrainingEstimate& e) {
   const TrainingWorkload& w = e.workload;
   const TrainingMemory& m = e.memory;
-  std::string out = "model_type: " + e.model_type + "   " + precision_recipe_info(w.precision).id + ", " +
-                    optimizer_info(w.optimizer).id + ", micro-batch " + count(w.micro_batch_size) + " x " +
-                    count(w.sequence_tokens) + " tokens, recompute " + recompute_name(w.recompute) + "\n";
+  std::string out = "model_type: " + e.model_type + "   framework " + training_framework(w).id + ", " +
+                    precision_recipe_info(w.precision).id + ", " + optimizer_info(w.optimizer).id + ", micro-batch " +
+                    count(w.micro_batch_size) + " x " + count(w.sequence_tokens) + " tokens, recompute " +
+                    recompute_name(w.recompute) + "\n";
   out += "gpus " + count(w.gpus()) + " = tp " + count(w.layout.tensor_parallel) + " x pp " +
          count(w.layout.pipeline_parallel) + " x cp " + count(w.context_parallel) + " x dp " +
          count(w.layout.data_parallel) + "   zero " + count(w.zero_stage) + ", fsdp " + fsdp_mode_name(w.fsdp) + "\n\n";
@@ -89,7 +104,8 @@ std::string table(const TrainingEstimate& e) {
     out += "      " + term.formula + "\n";
   }
   const std::int64_t total = m.totals.total_bytes_per_gpu;
-  out += line("  %-44s %20s %26s\n", "total", with_thousands(total), gib_and_gb(total));
+  out += line("  %-44s %20s %26s\n", std::string("total (") + memory_statistic_name(m.totals.memory_statistic) + ")",
+              with_thousands(total), gib_and_gb(total));
   if (m.totals.cpu_offload_bytes > 0)
     out += "  CPU memory per GPU process: " + gib_and_gb(m.totals.cpu_offload_bytes) + "\n";
   out += "\nparameters: " + with_thousands(m.total_parameters) + " total, " + with_thousands(m.trainable_parameters) +

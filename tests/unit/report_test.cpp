@@ -66,12 +66,19 @@ TEST_CASE("without a weights option the checkpoint's own stored format is used")
 
 TEST_CASE("the training report carries step time, MFU and time to train when a GPU is chosen") {
   const std::string config = test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json");
-  const auto report = nlohmann::json::parse(training_report_json(
-      config, {{"gpu", "h100"}, {"gpus", "8"}, {"zero", "1"}, {"train_tokens", "1e9"}, {"flops_efficiency", "0.4"}}));
+  const auto report = nlohmann::json::parse(
+      training_report_json(config, {{"gpu", "h100"},
+                                    {"gpus", "8"},
+                                    {"zero", "1"},
+                                    {"train_tokens", "1e9"},
+                                    {"flops_efficiency", "0.4"},
+                                    {"attention_efficiency", "0.4"},
+                                    {"framework", "megatron"}}));  // Megatron's MFU counts the FLOPs the kernels run
   const auto& time = report["time"];
   const double mfu = time["mfu"].get<double>();
   CHECK(mfu > 0.0);
   CHECK(mfu <= 0.4 + 1e-12);  // MFU cannot beat the efficiency the kernels are granted
+  CHECK(time["attention_efficiency"].get<double>() == 0.4);
   // GPU-hours = seconds x 8 GPUs / 3600, and 1e9 tokens at the step's rate.
   CHECK(time["train_gpu_hours"].get<double>() == doctest::Approx(time["train_seconds"].get<double>() * 8 / 3600));
   CHECK(time["train_seconds"].get<double>() == doctest::Approx(1e9 / time["tokens_per_second"].get<double>()));

@@ -8,7 +8,9 @@
 
 #include "../../cli/train_command.hpp"
 #include "fitcheck/config.hpp"
+#include "fitcheck/plan_options.hpp"
 #include "fitcheck/training_memory.hpp"
+#include "fitcheck/training_request.hpp"
 #include "test_support.hpp"
 
 using namespace fitcheck;
@@ -132,9 +134,11 @@ TEST_CASE("pipeline schedules: 1F1B first stage holds L layers, interleaved L(1 
   CHECK(term_bytes(plain.terms, "layer activations") == 96 * std::int64_t{106'954'752});
   const auto last = detail::stage_activations(model, w, 84, 96, 7);
   CHECK(last.in_flight == 1);
-  // Last stage: logits b s V/t x 4 B = 2048 x 6400 x 4 = 52,428,800, and as much for their gradient.
-  CHECK(term_bytes(last.terms, "logits kept by the cross-entropy (fp32, 4sbv)") == 52'428'800);
-  CHECK(term_bytes(last.terms, "logits gradient (fp32)") == 52'428'800);
+  // Last stage, Megatron's vocab-parallel loss: b s V/t = 2048 x 6400 logits x 6 B (bf16 logits +
+  // one fp32 softmax reused as the gradient) = 78,643,200 B.
+  w.framework = TrainingFramework::megatron;
+  const auto last_megatron = detail::stage_activations(model, w, 84, 96, 7);
+  CHECK(term_bytes(last_megatron.terms, "logits and cross-entropy (megatron loss)") == 78'643'200);
   w.virtual_pipeline_stages = 3;  // 96 x (1 + 7/24) = 124 layers
   const auto interleaved = detail::stage_activations(model, w, 0, 12, 0);
   CHECK(term_bytes(interleaved.terms, "layer activations") == 124 * std::int64_t{106'954'752});
@@ -473,4 +477,184 @@ TEST_CASE("model state formulas add up to the figures they are written from") {
       CHECK(detail::communication_term(s, prepared.workload).bytes == s.communication_bytes);
     }
   }
+}
+
+// Framework profiles (docs/training-memory.md, "Framework profiles"). Hand figures below use
+// Llama 3.1 8B's published shapes: hidden 4096, 32 heads of 128, 8 KV heads, FFN 14336, vocab
+// 128256, 32 layers.
+namespace {
+
+const char* kLlama8b = "meta-llama--Llama-3.1-8B.json";
+
+TrainingWorkload framework_workload(TrainingFramework framework) {
+  TrainingWorkload w;
+  w.framework = framework;
+  w.sequence_tokens = 1024;
+  w.micro_batch_size = 1;
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("framework: the loss buffers differ by the bytes per logit each framework's source holds") {
+  // Hugging Face 20 B (measured), torchtitan 12 B (3 fp32 buffers), Megatron 6 B (bf16 + one fp32):
+  // 1024 tokens x 128256 vocab = 131,334,144 logits; x (20 - 6) = 1,838,678,016 B, x (12 - 6) = 788,004,864 B.
+  const ModelDescription model = fixture(kLlama8b);
+  const auto tensors = weight_tensors(model);
+  const auto total = [&](TrainingFramework f) {
+    return training_memory(model, tensors, framework_workload(f)).totals.activation_bytes;
+  };
+  CHECK(total(TrainingFramework::hf) - total(TrainingFramework::megatron) == 1'838'678'016);
+  CHECK(total(TrainingFramework::torchtitan) - total(TrainingFramework::megatron) == 788'004'864);
+  CHECK(total(TrainingFramework::deepspeed) == total(TrainingFramework::megatron));
+  CHECK(kDefaultTrainingFramework == TrainingFramework::hf);
+}
+
+TEST_CASE("framework: Megatron 'selective' with flash attention keeps what 'none' keeps") {
+  const ModelDescription model = fixture(kLlama8b);
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = framework_workload(TrainingFramework::megatron);
+  const std::int64_t none = training_memory(model, tensors, w).totals.total_bytes_per_gpu;
+  w.recompute = Recompute::selective;
+  CHECK(training_memory(model, tensors, w).totals.total_bytes_per_gpu == none);
+  w.flash_attention = false;  // eager attention: selective drops the 32 x 1024 x 1024 x 2 B scores per layer
+  const std::int64_t eager_selective = training_memory(model, tensors, w).totals.activation_bytes;
+  w.recompute = Recompute::none;
+  const std::int64_t eager_none = training_memory(model, tensors, w).totals.activation_bytes;
+  CHECK(eager_none - eager_selective >= 32 * std::int64_t{32} * 1024 * 1024 * 2);
+}
+
+TEST_CASE("framework: torchtitan selective-op keeps the block input, odd matmul outputs and SDPA's output") {
+  // Per token: input 4096 + wq 4096 + wv 1024 + w1 14336 + w2 4096 + SDPA output 4096 = 31,744
+  // elements x 2 B + log-sum-exp 32 heads x 4 B = 63,616 B; x 1024 tokens = 65,142,784 B.
+  const ModelDescription model = fixture(kLlama8b);
+  TrainingWorkload w = framework_workload(TrainingFramework::torchtitan);
+  w.recompute = Recompute::selective_op;
+  CHECK(layer_activations(model, model.layer_kinds[0], w).bytes == 65'142'784);
+  CHECK(find_recompute("selective-op") == Recompute::selective_op);
+  CHECK(find_recompute("selective_layer") == Recompute::selective_layer);
+  CHECK(find_recompute("gradient-checkpointing") == Recompute::full);
+  CHECK(std::string(recompute_name(Recompute::selective_op)) == "selective-op");
+}
+
+TEST_CASE("framework: selective-layer and Megatron's uniform / block methods mix checkpointed and whole layers") {
+  const ModelDescription model = fixture(kLlama8b);
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = framework_workload(TrainingFramework::torchtitan);
+  const std::int64_t whole = layer_activations(model, model.layer_kinds[0], w).bytes;
+  w.recompute = Recompute::full;
+  const std::int64_t input = layer_activations(model, model.layer_kinds[0], w).bytes;
+  CHECK(input == 1024 * 4096 * 2);  // the layer input, bf16
+  const auto layers_term = [&](const TrainingWorkload& workload) {
+    return term_bytes(training_memory(model, tensors, workload).terms, "layer activations");
+  };
+  const auto rebuilt_term = [&](const TrainingWorkload& workload) {
+    return term_bytes(training_memory(model, tensors, workload).terms, "recomputed layer");
+  };
+  // torchtitan selective_ac_option 2: 16 of 32 blocks checkpointed.
+  w.recompute = Recompute::selective_layer;
+  w.recompute_frequency = 2;
+  CHECK(layers_term(w) == 16 * input + 16 * whole);
+  CHECK(rebuilt_term(w) == whole);
+  // Megatron uniform, 4 layers per group: 8 checkpoints, a group of 4 rebuilt together.
+  w.recompute = Recompute::full;
+  w.recompute_method = RecomputeMethod::uniform;
+  w.recompute_num_layers = 4;
+  CHECK(layers_term(w) == 8 * input);
+  CHECK(rebuilt_term(w) == 4 * whole);
+  // Megatron block, 10 layers: 10 checkpointed, 22 keep everything.
+  w.recompute_method = RecomputeMethod::block;
+  w.recompute_num_layers = 10;
+  CHECK(layers_term(w) == 10 * input + 22 * whole);
+}
+
+TEST_CASE("framework: torchtitan FSDP under pp keeps the stage unsharded and accumulates fp32 gradients") {
+  // Last of 2 stages: 16 layers x 218,112,000 + final norm 4,096 + lm_head 525,336,576 =
+  // 4,015,132,672 params; their unsharded fp32 gradients 16,060,530,688 B, their bf16 copy
+  // 8,030,265,344 B beside the fp32 shards (/ 4 ranks).
+  const ModelDescription model = fixture(kLlama8b);
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = framework_workload(TrainingFramework::torchtitan);
+  w.sequence_tokens = 256;
+  w.recompute = Recompute::full;
+  w.layout.pipeline_parallel = 2;
+  w.layout.data_parallel = 4;
+  w.fsdp = FsdpMode::full_shard;
+  const TrainingMemory titan = training_memory(model, tensors, w);
+  REQUIRE(titan.totals.busiest_stage == 1);
+  CHECK(titan.totals.communication_bytes == 16'060'530'688);
+  CHECK(titan.totals.weight_bytes == 4'015'132'672 * 4 / 4 + 8'030'265'344);
+  CHECK(fsdp_unsharded_for_step(w));
+  w.framework = TrainingFramework::hf;  // other frameworks reshard after forward
+  CHECK_FALSE(fsdp_unsharded_for_step(w));
+  CHECK(training_memory(model, tensors, w).totals.communication_bytes < 16'060'530'688 / 4);
+}
+
+TEST_CASE("framework: reserved adds the caching allocator's block rounding; allocated is the default for hf") {
+  // CUDACachingAllocator: 10 MiB and up round to 2 MiB, smaller requests to 512 B.
+  CHECK(detail::allocator_block_bytes(1000) == 1024);
+  CHECK(detail::allocator_block_bytes((std::int64_t{10} << 20) + 1) == std::int64_t{12} << 20);
+  CHECK(detail::allocator_block_bytes(std::int64_t{20} << 20) == std::int64_t{20} << 20);
+  const ModelDescription model = fixture(kLlama8b);
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = framework_workload(TrainingFramework::hf);
+  const TrainingMemoryTotals allocated = training_memory(model, tensors, w).totals;
+  CHECK(allocated.memory_statistic == MemoryStatistic::allocated);
+  CHECK(allocated.total_bytes_per_gpu == allocated.allocated_bytes_per_gpu);
+  w.memory_statistic = MemoryStatistic::reserved;
+  const TrainingMemoryTotals reserved = training_memory(model, tensors, w).totals;
+  CHECK(reserved.total_bytes_per_gpu == reserved.reserved_bytes_per_gpu);
+  CHECK(reserved.reserved_bytes_per_gpu > reserved.allocated_bytes_per_gpu);
+  CHECK(reserved.allocated_bytes_per_gpu == allocated.allocated_bytes_per_gpu);
+  w.framework = TrainingFramework::torchtitan;  // torchtitan prints reserved
+  w.memory_statistic.reset();
+  CHECK(training_memory(model, tensors, w).totals.memory_statistic == MemoryStatistic::reserved);
+}
+
+TEST_CASE("framework: options --framework, --memory-statistic, Megatron's fp32 gradients, recompute flags") {
+  const auto parse = [](OptionList options) { return parse_training_options(options).workload; };
+  CHECK(parse({}).framework == TrainingFramework::hf);
+  CHECK(parse({{"framework", "torchtitan"}}).framework == TrainingFramework::torchtitan);
+  CHECK(parse({{"framework", "Megatron"}}).fp32_gradients);
+  CHECK_FALSE(parse({{"framework", "megatron"}, {"fp32_gradients", "false"}}).fp32_gradients);
+  CHECK_FALSE(parse({{"framework", "hf"}}).fp32_gradients);
+  CHECK(parse({{"memory_statistic", "reserved"}}).memory_statistic == MemoryStatistic::reserved);
+  const TrainingWorkload block =
+      parse({{"recompute", "full"}, {"recompute_method", "block"}, {"recompute_num_layers", "3"}});
+  CHECK(block.recompute_method == RecomputeMethod::block);
+  CHECK(block.recompute_num_layers == 3);
+  CHECK(parse({{"recompute", "selective-layer"}, {"recompute_frequency", "4"}}).recompute_frequency == 4);
+  CHECK(parse({{"recompute", "gradient-checkpointing"}}).recompute == Recompute::full);
+  const auto refused_option = [&](OptionList options) {
+    try {
+      parse(options);
+    } catch (const OptionError& error) {
+      return error.option();
+    }
+    return std::string("accepted");
+  };
+  CHECK(refused_option({{"framework", "jax"}}) == "framework");
+  CHECK(refused_option({{"memory_statistic", "nvidia-smi"}}) == "memory_statistic");
+  CHECK(refused_option({{"recompute_method", "block"}}) == "recompute_method");
+  CHECK(refused_option({{"recompute", "full"}, {"recompute_method", "every"}}) == "recompute_method");
+  CHECK(refused_option({{"recompute_num_layers", "2"}}) == "recompute_num_layers");
+  CHECK(refused_option({{"recompute", "full"}, {"recompute_num_layers", "0"}}) == "recompute_num_layers");
+  CHECK(refused_option({{"recompute", "full"}, {"recompute_frequency", "2"}}) == "recompute_frequency");
+  CHECK(refused_option({{"attention_efficiency", "0"}}) == "attention_efficiency");
+  // The training planner hands the framework options to the same parser.
+  const TrainingPlanRequest plan =
+      parse_training_plan_options({{"framework", "megatron"}, {"memory_statistic", "reserved"}});
+  CHECK(plan.base.workload.framework == TrainingFramework::megatron);
+  CHECK(plan.base.workload.memory_statistic == MemoryStatistic::reserved);
+}
+
+TEST_CASE("framework: the JSON report names the framework and the statistic the total is") {
+  const auto result = test::run_cli("train " + test::fixture_configs_dir() + "/" + kLlama8b +
+                                    " --framework torchtitan --recompute selective-op --json");
+  REQUIRE(result.exit_status == 0);
+  const auto report = nlohmann::json::parse(result.out);
+  CHECK(report["framework"] == "torchtitan");
+  CHECK(report["memory_statistic"] == "reserved");
+  CHECK(report["total_bytes_per_gpu"] == report["reserved_bytes_per_gpu"]);
+  CHECK(report["workload"]["recompute"] == "selective-op");
 }

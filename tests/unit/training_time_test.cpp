@@ -6,6 +6,7 @@
 
 #include "fitcheck/options.hpp"
 #include "fitcheck/params.hpp"
+#include "fitcheck/training_request.hpp"
 #include "fitcheck/training_time.hpp"
 
 using namespace fitcheck;
@@ -99,6 +100,7 @@ TEST_CASE("golden: one GPU, no communication") {
   w.sequence_tokens = 100;
   w.micro_batch_size = 10;
   w.recompute = Recompute::none;
+  w.framework = TrainingFramework::megatron;  // its MFU counts the causal pairs the kernels run
   const TrainingTime t = estimate_training_time(p, w, round_gpu(), 1e6);
   CHECK(t.micro_batches == 1);
   CHECK(t.sequences_per_step == 10.0);
@@ -182,6 +184,14 @@ TEST_CASE("golden: pipeline bubble of 1F1B and of the interleaved schedule") {
   CHECK(one.pipeline_seconds == doctest::Approx(one.microbatch_seconds * 11));
   w.virtual_pipeline_stages = 2;
   CHECK(estimate_training_time(p, w, round_gpu(), 0).pipeline_bubble_fraction == doctest::Approx(3.0 / 19.0));
+  // Zero-bubble ZB-H1 (Qi et al. 2024): (p - 1) / 3 = 1 slot: 1 / (8 + 1).
+  w.virtual_pipeline_stages = 1;
+  w.zero_bubble_schedule = true;
+  CHECK(estimate_training_time(p, w, round_gpu(), 0).pipeline_bubble_fraction == doctest::Approx(1.0 / 9.0));
+  CHECK(parse_training_options({{"pipeline_schedule", "zero-bubble"}}).workload.zero_bubble_schedule);
+  w.virtual_pipeline_stages = 2;
+  CHECK_THROWS_AS(estimate_training_time(p, w, round_gpu(), 0), OptionError);
+  CHECK_THROWS_AS(parse_training_options({{"pipeline_schedule", "gpipe"}}), OptionError);
 }
 
 TEST_CASE("GPT-3 175B: parameters and FLOPs of Narayanan et al. 2021") {
@@ -350,4 +360,90 @@ TEST_CASE("training invariants") {
     bad.micro_batch_size = 0;
     CHECK(refusal(bad) == "micro_batch");
   }
+}
+
+TEST_CASE("attention core: FlashAttention's published rates by GPU generation and framework") {
+  // FlashAttention-2: 35% of H100 (Shah et al. 2024 §1), 0.5 on A100 (Dao 2023: 50-73%);
+  // FlashAttention-3-class (Megatron's Transformer Engine) on Hopper: 0.55.
+  const Accelerator* h100 = find_accelerator("h100-sxm-80gb");
+  const Accelerator* a100 = find_accelerator("a100-sxm-80gb");
+  REQUIRE(h100 != nullptr);
+  REQUIRE(a100 != nullptr);
+  TrainingWorkload w;
+  w.framework = TrainingFramework::hf;
+  CHECK(attention_efficiency_default(*h100, w).share == 0.35);
+  CHECK(attention_efficiency_default(*a100, w).share == 0.5);
+  w.framework = TrainingFramework::megatron;
+  CHECK(attention_efficiency_default(*h100, w).share == 0.55);
+  CHECK(attention_efficiency_default(*a100, w).share == 0.5);
+
+  // The attention core's time alone: with the products' rate fixed, halving the attention
+  // efficiency adds exactly the attention's seconds once more.
+  const PreparedLatencyModel p = prepared(small_model(1));
+  w.global_batch_tokens = 1000;
+  w.sequence_tokens = 100;
+  w.micro_batch_size = 10;
+  TrainingAssumptions assume;
+  assume.attention_efficiency = 0.5;
+  const TrainingTime at_half = estimate_training_time(p, w, round_gpu(), 1e6, assume);
+  assume.attention_efficiency = 0.25;
+  const TrainingTime at_quarter = estimate_training_time(p, w, round_gpu(), 1e6, assume);
+  // 3 x 10 sequences x 20,684,800 attention FLOPs at 100e12 x 0.5 = 12.41 microseconds.
+  CHECK(at_quarter.microbatch_compute_seconds - at_half.microbatch_compute_seconds ==
+        doctest::Approx(3 * 10 * 20'684'800.0 / (100e12 * 0.5)).epsilon(1e-9));
+  CHECK(at_quarter.attention_efficiency == 0.25);
+}
+
+TEST_CASE("LoRA: the frozen base computes input gradients only (4N per token instead of 6N)") {
+  // Per sequence: products 2,516,582,400 and lm_head 204,800,000 run forward + input gradient
+  // (2 x), attention 3 x: full 3 x 2,742,067,200 vs LoRA 2 x 2,721,382,400 + 3 x 20,684,800.
+  const PreparedLatencyModel p = prepared(small_model(1));
+  TrainingWorkload w;
+  w.global_batch_tokens = 1000;
+  w.sequence_tokens = 100;
+  w.micro_batch_size = 10;
+  w.framework = TrainingFramework::megatron;  // causal attention in the model FLOPs, as timed
+  const TrainingTime full = estimate_training_time(p, w, round_gpu(), 1e6);
+  w.lora.rank = 8;
+  const TrainingTime lora = estimate_training_time(p, w, round_gpu(), 1e6);
+  CHECK(full.model_flops_per_step == doctest::Approx(10 * 3 * 2'742'067'200.0));
+  CHECK(lora.model_flops_per_step == doctest::Approx(10 * (2 * 2'721'382'400.0 + 3 * 20'684'800.0)));
+  CHECK(lora.step_seconds < full.step_seconds);
+}
+
+TEST_CASE("MFU counts attention as the framework does: full s x s (torchtitan, PaLM) or causal (Megatron)") {
+  // Attention per sequence of 100 tokens: full 2 x 8 heads x 256 x 100 x 100 = 40,960,000 FLOPs,
+  // causal 20,684,800; 10 sequences x 3 passes x the difference = 608,256,000 FLOPs.
+  const PreparedLatencyModel p = prepared(small_model(1));
+  TrainingWorkload w;
+  w.global_batch_tokens = 1000;
+  w.sequence_tokens = 100;
+  w.micro_batch_size = 10;
+  w.framework = TrainingFramework::megatron;
+  const TrainingTime megatron = estimate_training_time(p, w, round_gpu(), 1e6);
+  w.framework = TrainingFramework::torchtitan;
+  const TrainingTime titan = estimate_training_time(p, w, round_gpu(), 1e6);
+  CHECK(megatron.model_flops_per_step == doctest::Approx(10 * 3 * 2'742'067'200.0));
+  CHECK(titan.model_flops_per_step - megatron.model_flops_per_step == doctest::Approx(608'256'000.0));
+  CHECK(titan.step_seconds == megatron.step_seconds);  // the kernels run the causal pairs either way
+  CHECK(titan.mfu_attention_full_square);
+  CHECK_FALSE(megatron.mfu_attention_full_square);
+}
+
+TEST_CASE("FP8: the blocks' products run at the fp8 rate, the output layer at the 16-bit rate") {
+  // 10 sequences of 100 tokens at efficiency 0.5: products 25,165,824,000 FLOPs at 200e12 x 0.5,
+  // attention 206,848,000 and lm_head 2,048,000,000 at 100e12 x 0.5; forward 2.967552e-4 s,
+  // forward + backward 8.902656e-4 s.
+  Accelerator gpu = round_gpu();
+  gpu.dense_flops_per_second[static_cast<std::size_t>(ComputeDtype::fp8)] = 200e12;
+  const PreparedLatencyModel p = prepared(small_model(1));
+  TrainingWorkload w;
+  w.global_batch_tokens = 1000;
+  w.sequence_tokens = 100;
+  w.micro_batch_size = 10;
+  w.precision = PrecisionRecipe::fp8;
+  TrainingAssumptions assume;
+  assume.attention_efficiency = 0.5;
+  const TrainingTime t = estimate_training_time(p, w, gpu, 1e6, assume);
+  CHECK(t.microbatch_compute_seconds == doctest::Approx(8.902656e-4).epsilon(1e-9));
 }

@@ -34,7 +34,10 @@ struct TrainingMemoryTotals {
   std::int64_t activation_bytes = 0;
   std::int64_t communication_bytes = 0;
   std::int64_t overhead_bytes = 0;
-  std::int64_t total_bytes_per_gpu = 0;
+  std::int64_t total_bytes_per_gpu = 0;      // allocated_bytes_per_gpu or reserved_bytes_per_gpu (memory_statistic)
+  std::int64_t allocated_bytes_per_gpu = 0;  // live tensors at the peak, plus the overhead
+  std::int64_t reserved_bytes_per_gpu = 0;   // allocated plus the caching allocator's block rounding
+  MemoryStatistic memory_statistic = MemoryStatistic::allocated;
   std::int64_t cpu_offload_bytes = 0;  // host memory per GPU for offloaded states
   std::int64_t busiest_stage = 0;      // pipeline stage whose total is counted
   std::int64_t micro_batches_in_flight = 1;
@@ -65,6 +68,8 @@ CapacityAnswer max_micro_batch_size(const ModelDescription& model, const std::ve
                                     const TrainingWorkload& workload, const Accelerator& gpu);
 
 namespace detail {
+// The block PyTorch's caching allocator holds for one request of `bytes`.
+std::int64_t allocator_block_bytes(std::int64_t bytes);
 // Bytes of optimizer state for one tensor (all its copies) when states are `state_bytes` wide.
 std::int64_t optimizer_state_bytes(const WeightTensor& tensor, const TrainingWorkload& workload,
                                    std::int64_t state_bytes);
@@ -119,6 +124,7 @@ MemoryTerm communication_term(const StageStates& states, const TrainingWorkload&
 // embedding (first stage) and the final norm, logits and loss (last stage).
 struct StageActivations {
   std::int64_t bytes = 0;
+  std::int64_t allocator_blocks = 0;  // what the caching allocator holds for them (allocator_block_bytes)
   std::int64_t in_flight = 1;
   std::vector<MemoryTerm> terms;
   std::vector<MemoryTerm> heaviest_layer_terms;

@@ -20,6 +20,7 @@ struct TrainingRequest {
   // train_tokens defaults by method: kPretrainTokens, or kFineTuneTokens with LoRA/QLoRA adapters.
   double train_tokens = 1e12;
   double flops_efficiency = -1;        // < 0: TrainingAssumptions' default
+  double attention_efficiency = -1;    // < 0: attention_efficiency_default()
   double price_per_gpu_hour_usd = -1;  // < 0: the GPU's catalog default
 };
 // Keys (the CLI's flags with '_' for '-'): gpu, gpus, tp, pp, dp, ep, cp, sequence_parallel,
@@ -27,7 +28,8 @@ struct TrainingRequest {
 // reduce_bucket, allgather_bucket, precision, master_weights, fp32_gradients, optimizer,
 // adafactor_first_moment, micro_batch, seq_len, recompute, eager_attention, dropout, lora_rank,
 // lora_modules, qlora, lora_dropout, overhead_gib; for step time global_batch_tokens, train_tokens,
-// flops_efficiency, overlap, price_per_gpu_hour. Throws OptionError.
+// flops_efficiency, attention_efficiency, overlap, price_per_gpu_hour; framework, memory_statistic,
+// recompute_method, recompute_num_layers, recompute_frequency. Throws OptionError.
 inline constexpr double kPretrainTokens = 1e12;  // a pre-training run's order of tokens
 inline constexpr double kFineTuneTokens = 1e8;   // a fine-tune: about 3 epochs over some 30 M tokens of examples
 TrainingRequest parse_training_options(const OptionList& options);

@@ -18,7 +18,9 @@
 namespace fitcheck {
 
 struct TrainingAssumptions {
-  double flops_efficiency = 0.5;  // share of dense peak the training kernels reach (docs/latency.md)
+  double flops_efficiency = 0.5;  // share of dense peak the weight products reach (docs/latency.md)
+  // Share of the 16-bit peak the attention core reaches; <= 0: attention_efficiency_default().
+  double attention_efficiency = -1;
   // Link efficiency, collective latencies, inter-node bandwidth and price; the HBM and fp8 fields
   // are not read.
   LatencyAssumptions communication{};
@@ -42,12 +44,14 @@ struct TrainingTime {
   double step_seconds = 0;
   double tokens_per_second = 0;
   double tokens_per_second_per_gpu = 0;
-  double model_flops_per_step = 0;               // 3 x forward, no recomputation
+  double model_flops_per_step = 0;               // 3 x forward, no recomputation, as the framework counts it
+  bool mfu_attention_full_square = false;        // attention counted over s x s for MFU (the framework's rule)
   double hardware_flops_per_step = 0;            // with recomputation
   double peak_flops_per_second = 0;              // per GPU, the precision's dense peak
   double mfu = 0;                                // model FLOPs / (step x peak x gpus)
   double hfu = 0;                                // hardware FLOPs / (step x peak x gpus)
   double achieved_flops_per_second_per_gpu = 0;  // hardware FLOPs / (step x gpus): Narayanan's "X"
+  double attention_efficiency = 0;               // applied: share of the 16-bit peak for the attention core
   double pipeline_bubble_fraction = 0;           // ((pp-1)/v) / (m + (pp-1)/v) of the pipeline time
   // One micro-batch on the busiest stage's GPU.
   double microbatch_compute_seconds = 0;  // forward + backward + recompute
@@ -68,6 +72,19 @@ struct TrainingTime {
   double price_per_gpu_hour_usd = 0;  // the assumptions' price, else the GPU's catalog price
   double train_cost_usd = 0;
 };
+
+// The attention core's forward + backward rate as a share of the 16-bit dense peak, from the
+// FlashAttention papers: FlashAttention-2 reaches 50-73% of A100 peak (Dao 2023, arXiv 2307.08691,
+// abstract; 0.5, the backward-bound low end) and 35% of H100 (Shah et al. 2024, arXiv 2407.08608,
+// §1); FlashAttention-3-class kernels on Hopper reach 75% forward (740 TFLOP/s) and a backward
+// 1.5x FlashAttention-2's, 0.55 for forward + backward (1 + 2.5 FLOPs). Which kernel runs is the
+// framework's (TrainingFrameworkProfile::attention_flash3_class); FA3 needs Hopper, told by the
+// chip's rates (fp8 without fp4); fp8 chips otherwise run at the Hopper FlashAttention-2 share.
+struct AttentionEfficiency {
+  double share = 0.5;
+  const char* kernel = "";  // which published rate it is
+};
+AttentionEfficiency attention_efficiency_default(const Accelerator& accelerator, const TrainingWorkload& workload);
 
 // Empty when `accelerator` publishes the rates a step time needs: `precision`'s dense rate for the
 // weight products and bf16 or fp16 for the attention core. Otherwise a one-line note naming option

@@ -15,6 +15,7 @@
 #include "fitcheck/model.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/params.hpp"
+#include "fitcheck/training_framework.hpp"
 
 namespace fitcheck {
 
@@ -31,11 +32,21 @@ enum class OptimizerKind : std::uint8_t { adamw, adam_8bit, adafactor, sgd, sgd_
 // PyTorch FSDP ShardingStrategy; off means DeepSpeed ZeRO (zero_stage) or plain data parallel.
 enum class FsdpMode : std::uint8_t { off, no_shard, shard_grad_op, full_shard, hybrid_shard };
 
-// Megatron-LM --recompute-granularity (Korthikanti et al. 2022 §5).
+// Activation recomputation, by the frameworks' own names. none, selective and full are Megatron-LM's
+// --recompute-granularity (Korthikanti et al. 2022 §5); full is also torchtitan's mode 'full',
+// DeepSpeed's checkpoint_activations and Hugging Face's gradient checkpointing (whole layers).
 enum class Recompute : std::uint8_t {
   none,
-  selective,  // attention core only: q.k^T, softmax, p.v
-  full,       // every transformer layer's forward again during backward
+  selective,        // Megatron core_attn: q.k^T, softmax, p.v (never stored with flash attention)
+  full,             // whole layers: only each checkpointed layer's input is kept
+  selective_op,     // torchtitan selective_ac_option 'op': keep every other matmul's output and SDPA's
+  selective_layer,  // torchtitan selective_ac_option N: full recompute on every N-th layer
+};
+
+// Megatron-LM --recompute-method with --recompute-num-layers (transformer_config.py l.543-555).
+enum class RecomputeMethod : std::uint8_t {
+  uniform,  // layers in groups of num_layers; each group keeps its input and is recomputed whole
+  block,    // the first num_layers layers of each pipeline stage recompute, the others keep all
 };
 
 struct PrecisionRecipeInfo {
@@ -60,7 +71,9 @@ std::optional<OptimizerKind> find_optimizer(std::string_view id);
 
 const char* fsdp_mode_name(FsdpMode mode);  // "off", "no_shard", "shard_grad_op", "full_shard", "hybrid_shard"
 std::optional<FsdpMode> find_fsdp_mode(std::string_view id);  // case-insensitive, '-' or '_'
-const char* recompute_name(Recompute recompute);              // "none", "selective", "full"
+// "none", "selective", "full", "selective-op", "selective-layer"; find_recompute also reads
+// "gradient-checkpointing" (Hugging Face) as full.
+const char* recompute_name(Recompute recompute);
 std::optional<Recompute> find_recompute(std::string_view id);
 
 // LoRA (Hu et al. 2021): each adapted matrix W (rows x columns) gains A (rank x columns) and
@@ -76,6 +89,9 @@ struct LoraSettings {
 std::vector<TensorRole> lora_target_roles(std::string_view comma_separated);
 
 struct TrainingWorkload {
+  TrainingFramework framework = kDefaultTrainingFramework;
+  // The statistic total_bytes_per_gpu is; none: the one the framework prints.
+  std::optional<MemoryStatistic> memory_statistic;
   PrecisionRecipe precision = PrecisionRecipe::bf16_mixed;
   bool fp32_master_weights = true;  // false: the optimizer steps the 16-bit weights themselves
   bool fp32_gradients = false;      // Megatron --accumulate-allreduce-grads-in-fp32 style main_grad
@@ -88,7 +104,10 @@ struct TrainingWorkload {
   std::int64_t context_parallel = 1;         // sequence split over cp ranks (ring attention)
   bool sequence_parallel = false;            // Korthikanti et al. 2022 §4.2.2
   std::int64_t virtual_pipeline_stages = 1;  // interleaved 1F1B model chunks per GPU; 1: plain 1F1B
-  std::int64_t micro_batches_per_step = 0;   // gradient accumulation steps; 0: at least pp
+  // Zero-bubble ZB-H1 (Qi et al. 2024, arXiv 2401.10241 §3): backward split into input- and
+  // weight-gradient passes fills the 1F1B bubble to a third, at 1F1B's activation memory.
+  bool zero_bubble_schedule = false;
+  std::int64_t micro_batches_per_step = 0;  // gradient accumulation steps; 0: at least pp
 
   int zero_stage = 0;  // DeepSpeed ZeRO 0..3 (1 also covers Megatron's distributed optimizer)
   FsdpMode fsdp = FsdpMode::off;
@@ -104,8 +123,11 @@ struct TrainingWorkload {
   std::int64_t micro_batch_size = 1;  // sequences per micro-batch
   std::int64_t sequence_tokens = 4096;
   Recompute recompute = Recompute::none;
-  bool flash_attention = true;  // false: eager attention keeps heads x s x s softmax terms
-  bool dropout = false;         // attention/hidden dropout masks (off in Llama-style configs)
+  RecomputeMethod recompute_method = RecomputeMethod::uniform;
+  std::int64_t recompute_num_layers = 1;  // full: layers per uniform group, or block layers per stage
+  std::int64_t recompute_frequency = 2;   // selective-layer: every N-th layer (torchtitan's example '2')
+  bool flash_attention = true;            // false: eager attention keeps heads x s x s softmax terms
+  bool dropout = false;                   // attention/hidden dropout masks (off in Llama-style configs)
 
   LoraSettings lora;
   std::int64_t framework_overhead_bytes = InferenceWorkload{}.framework_overhead_bytes;
@@ -132,6 +154,12 @@ void check_training_workload(const TrainingWorkload& workload, std::int64_t num_
 // linear layer of the blocks (QLoRA, Dettmers et al. 2023 §4, adapts them all to match full
 // finetuning). The global batch is left as given: global_batch_tokens_or_default() reads it.
 TrainingWorkload with_training_defaults(const TrainingWorkload& workload);
+
+// The framework's profile, and the memory statistic the total is (given, or the framework's).
+const TrainingFrameworkProfile& training_framework(const TrainingWorkload& workload);
+MemoryStatistic training_memory_statistic(const TrainingWorkload& workload);
+// FSDP that keeps each stage's 16-bit parameters unsharded across the step (torchtitan under pp).
+bool fsdp_unsharded_for_step(const TrainingWorkload& workload);
 
 // The dtype of the weight products: the recipe's (fp8 recipes multiply in FP8, mixed recipes in
 // their 16-bit type).

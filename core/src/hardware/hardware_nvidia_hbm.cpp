@@ -127,6 +127,23 @@ constexpr const Accelerator kTable[] = {
      .price_source = kRunPod,
      .sources = "NVIDIA H100 Tensor Core GPU datasheet, H100 SXM column "
                 "(nvidia.com/en-us/data-center/h100); memory: nvidia-smi 81559MiB"},
+    {.id = "h100-sxm-96gb-500w",
+     .name = "NVIDIA H100 SXM 96GB HBM2e (500 W, Grand Teton)",
+     .vendor = "NVIDIA",
+     .memory_bytes = 96LL * 1000 * 1000 * 1000,  // "96GB HBM2e"; no nvidia-smi figure published
+     .memory_convention = MemoryConvention::vendor_decimal,
+     .memory_bandwidth_bytes_per_second = 2.4e12,
+     // Peak at 500 W is "between SXM and NVL" and not published: the SXM sheet's figures, which is
+     // also what torchtitan divides by for its MFU, so step times are optimistic for this part.
+     .dense_flops_per_second = tflops(67, 494.7, 989.4, 989.4, 1978.9, 0, 1978.9, 0),
+     .interconnect = "NVLink 4 (8 GPUs fully connected)",
+     .interconnect_bytes_per_second_per_direction = 450e9,
+     .gpus_per_node = 8,
+     .price_per_hour_usd = 2.69,
+     .price_source = "RunPod's H100 SXM5 80GB price (this part is not rented publicly), 2025 (editable default)",
+     .sources = "pytorch/torchtitan 31a17bfd benchmarks/llama3_h100_202412_torchtitan.md, Hardware: 96GB HBM2e, "
+                "2.4 TB/s, NVLink within 8-GPU hosts, 400 Gb/s RDMA per GPU, 500W default power limit; footnote 2: "
+                "peak between SXM and NVL"},
     {.id = "h100-pcie-80gb",
      .name = "NVIDIA H100 PCIe 80GB",
      .vendor = "NVIDIA",

@@ -60,6 +60,9 @@ void write_workload(JsonWriter& writer, const TrainingWorkload& w) {
   writer.field("micro_batch", w.micro_batch_size);
   writer.field("seq_len", w.sequence_tokens);
   writer.field("recompute", recompute_name(w.recompute));
+  writer.field("recompute_method", w.recompute_method == RecomputeMethod::block ? "block" : "uniform");
+  writer.field("recompute_num_layers", w.recompute_num_layers);
+  writer.field("recompute_frequency", w.recompute_frequency);
   writer.field("flash_attention", w.flash_attention);
   writer.field("dropout", w.dropout);
   writer.field("zero", w.zero_stage);
@@ -85,6 +88,9 @@ void write_parallel(JsonWriter& writer, const TrainingWorkload& w, const Trainin
   writer.field("cp", w.context_parallel);
   writer.field("sequence_parallel", w.sequence_parallel);
   writer.field("virtual_stages", w.virtual_pipeline_stages);
+  writer.field("pipeline_schedule", w.zero_bubble_schedule          ? "zero-bubble"
+                                    : w.virtual_pipeline_stages > 1 ? "interleaved"
+                                                                    : "1f1b");
   writer.field("sharding_degree", m.sharding_degree);
   writer.field("expert_sharding_degree", m.expert_sharding_degree);
   writer.field("busiest_stage", m.totals.busiest_stage);
@@ -113,6 +119,7 @@ void write_time(JsonWriter& writer, const TrainingWorkload& w, const TrainingSte
   writer.field("train_gpu_hours", time.train_gpu_hours);
   writer.field("train_cost_usd", time.train_cost_usd);
   writer.field("flops_efficiency", step.flops_efficiency);
+  writer.field("attention_efficiency", time.attention_efficiency);
   writer.field("lines", step.explained.lines);
   writer.field("assumptions", step.explained.assumptions);
   writer.end_object();
@@ -127,6 +134,7 @@ std::string training_report_json(const TrainingEstimate& e) {
   JsonWriter writer;
   writer.begin_object();
   writer.field("model_type", e.model_type);
+  writer.field("framework", training_framework(w).id);
   write_workload(writer, w);
   write_parallel(writer, w, m);
   writer.field("total_params", m.total_parameters);
@@ -139,6 +147,10 @@ std::string training_report_json(const TrainingEstimate& e) {
   writer.field("communication_bytes", t.communication_bytes);
   writer.field("overhead_bytes", t.overhead_bytes);
   writer.field("total_bytes_per_gpu", t.total_bytes_per_gpu);
+  // Which torch.cuda statistic the total is, and both.
+  writer.field("memory_statistic", memory_statistic_name(t.memory_statistic));
+  writer.field("allocated_bytes_per_gpu", t.allocated_bytes_per_gpu);
+  writer.field("reserved_bytes_per_gpu", t.reserved_bytes_per_gpu);
   writer.field("cpu_offload_bytes", t.cpu_offload_bytes);
   writer.field("model_state_bytes_per_parameter", m.model_state_bytes_per_parameter);
   writer.field("optimizer_bytes_per_parameter", optimizer_info(w.optimizer).bytes_per_parameter);

@@ -22,11 +22,26 @@ bool planner_key(const std::string& key) {
   return std::find(std::begin(kPlannerKeys), std::end(kPlannerKeys), key) != std::end(kPlannerKeys) ||
          std::find(std::begin(kCustomGpuKeys), std::end(kCustomGpuKeys), key) != std::end(kCustomGpuKeys);
 }
-constexpr const char* kTrainingKeys[] = {
-    "precision", "master_weights",  "fp32_gradients", "optimizer",    "adafactor_first_moment",
-    "seq_len",   "eager_attention", "dropout",        "lora_rank",    "lora_modules",
-    "qlora",     "lora_dropout",    "overhead_gib",   "train_tokens", "flops_efficiency",
-    "overlap"};
+constexpr const char* kTrainingKeys[] = {"precision",
+                                         "master_weights",
+                                         "fp32_gradients",
+                                         "optimizer",
+                                         "adafactor_first_moment",
+                                         "seq_len",
+                                         "eager_attention",
+                                         "dropout",
+                                         "lora_rank",
+                                         "lora_modules",
+                                         "qlora",
+                                         "lora_dropout",
+                                         "overhead_gib",
+                                         "train_tokens",
+                                         "flops_efficiency",
+                                         "overlap",
+                                         "framework",
+                                         "memory_statistic",
+                                         "attention_efficiency",
+                                         "pipeline_schedule"};
 
 template <std::size_t N>
 bool listed(const char* const (&keys)[N], const std::string& key) {
@@ -131,7 +146,8 @@ TrainingPlanRequest parse_training_plan_options(const OptionList& options) {
       const auto found = find_recompute(id);
       if (!found)
         throw OptionError("recompute_modes", "unknown recompute mode '" + detail::printable(id) +
-                                                 "' in 'recompute_modes' (none, selective, full)");
+                                                 "' in 'recompute_modes' (none, selective, full, selective-op, "
+                                                 "selective-layer, gradient-checkpointing)");
       append_unique(request.recompute_modes, *found);
     }
   }

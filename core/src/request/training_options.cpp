@@ -12,6 +12,20 @@ TrainingRequest parse_training_options(const OptionList& options) {
   TrainingRequest request;
   TrainingWorkload& w = request.workload;
   constexpr std::int64_t kMaxRanks = 1'000'000;
+  if (auto framework = reader.text("framework")) {
+    const auto found = find_training_framework(*framework);
+    if (!found)
+      throw OptionError("framework", "option 'framework': unknown framework '" + detail::printable(*framework) +
+                                         "' (megatron, deepspeed, torchtitan, hf)");
+    w.framework = *found;
+  }
+  if (auto statistic = reader.text("memory_statistic")) {
+    const auto found = find_memory_statistic(*statistic);
+    if (!found)
+      throw OptionError("memory_statistic", "option 'memory_statistic' must be allocated or reserved, got '" +
+                                                detail::printable(*statistic) + "'");
+    w.memory_statistic = *found;
+  }
   w.layout.tensor_parallel = reader.count("tp", 1, 1, 4096);
   w.layout.pipeline_parallel = reader.count("pp", 1, 1, 4096);
   w.layout.expert_parallel = reader.count("ep", 1, 1, 65536);
@@ -32,6 +46,15 @@ TrainingRequest parse_training_options(const OptionList& options) {
   }
   w.sequence_parallel = reader.flag("sequence_parallel", false);
   w.virtual_pipeline_stages = reader.count("virtual_stages", 1, 1, 1024);
+  if (auto schedule = reader.text("pipeline_schedule")) {
+    if (*schedule == "zero-bubble" || *schedule == "zb-h1")
+      w.zero_bubble_schedule = true;
+    else if (*schedule != "1f1b" && *schedule != "interleaved")
+      throw OptionError("pipeline_schedule",
+                        "option 'pipeline_schedule' must be 1f1b, interleaved (with "
+                        "--virtual-stages) or zero-bubble, got '" +
+                            detail::printable(*schedule) + "'");
+  }
   w.micro_batches_per_step = reader.count("micro_batches", 0, 0, std::int64_t{1} << 24);
   w.zero_stage = static_cast<int>(reader.count("zero", 0, 0, 3));
   if (auto mode = reader.text("fsdp")) {
@@ -62,7 +85,9 @@ TrainingRequest parse_training_options(const OptionList& options) {
       throw OptionError("master_weights",
                         "option 'master_weights' must be fp32 or none (bf16: the weights themselves)");
   }
-  w.fp32_gradients = reader.flag("fp32_gradients", false);
+  // Megatron's bf16/fp16 runs keep an fp32 gradient buffer unless told otherwise.
+  w.fp32_gradients =
+      reader.flag("fp32_gradients", training_framework(w).fp32_gradient_buffer && w.precision != PrecisionRecipe::fp32);
   if (auto optimizer = reader.text("optimizer")) {
     const auto found = find_optimizer(*optimizer);
     if (!found)
@@ -77,8 +102,31 @@ TrainingRequest parse_training_options(const OptionList& options) {
     const auto found = find_recompute(*recompute);
     if (!found)
       throw OptionError("recompute", "option 'recompute': unknown recompute mode '" + detail::printable(*recompute) +
-                                         "' (none, selective, full)");
+                                         "' (none, selective, full, selective-op, selective-layer, "
+                                         "gradient-checkpointing)");
     w.recompute = *found;
+  }
+  if (auto method = reader.text("recompute_method")) {
+    if (*method == "uniform")
+      w.recompute_method = RecomputeMethod::uniform;
+    else if (*method == "block")
+      w.recompute_method = RecomputeMethod::block;
+    else
+      throw OptionError("recompute_method",
+                        "option 'recompute_method' must be uniform or block, got '" + detail::printable(*method) + "'");
+    if (w.recompute != Recompute::full)
+      throw OptionError("recompute_method", "option 'recompute_method' needs --recompute full (Megatron-LM)");
+  }
+  if (reader.text("recompute_num_layers")) {
+    w.recompute_num_layers = reader.count("recompute_num_layers", 1, 1, 1 << 20);
+    if (w.recompute != Recompute::full)
+      throw OptionError("recompute_num_layers", "option 'recompute_num_layers' needs --recompute full (Megatron-LM)");
+  }
+  if (reader.text("recompute_frequency")) {
+    w.recompute_frequency = reader.count("recompute_frequency", 2, 1, 1 << 20);
+    if (w.recompute != Recompute::selective_layer)
+      throw OptionError("recompute_frequency",
+                        "option 'recompute_frequency' needs --recompute selective-layer (torchtitan)");
   }
   w.flash_attention = !reader.flag("eager_attention", false);
   w.dropout = reader.flag("dropout", false);
@@ -102,6 +150,7 @@ TrainingRequest parse_training_options(const OptionList& options) {
   // A fine-tune with adapters runs over a data set of examples, not a pre-training corpus.
   request.train_tokens = reader.number("train_tokens", w.lora.rank > 0 ? kFineTuneTokens : kPretrainTokens, 1.0, 1e16);
   request.flops_efficiency = reader.number("flops_efficiency", -1, 0.01, 1.0);
+  request.attention_efficiency = reader.number("attention_efficiency", -1, 0.01, 1.0);
   w.overlap_data_parallel = reader.flag("overlap", true);
   request.price_per_gpu_hour_usd = reader.number("price_per_gpu_hour", -1, 0.0, 1e6);
   reader.finish();
@@ -112,6 +161,7 @@ TrainingAssumptions training_assumptions(const TrainingRequest& request, const A
   TrainingAssumptions assumptions;
   assumptions.communication = default_latency_assumptions(gpu);
   if (request.flops_efficiency > 0) assumptions.flops_efficiency = request.flops_efficiency;
+  if (request.attention_efficiency > 0) assumptions.attention_efficiency = request.attention_efficiency;
   if (request.price_per_gpu_hour_usd >= 0)
     assumptions.communication.price_per_gpu_hour_usd = request.price_per_gpu_hour_usd;
   return assumptions;

@@ -111,8 +111,14 @@ TrainingMemoryTotals stage_totals(const ModelDescription& model, const PreparedT
   m.communication_bytes = st.communication_bytes;
   m.overhead_bytes = w.framework_overhead_bytes;
   m.cpu_offload_bytes = st.cpu_bytes;
-  m.total_bytes_per_gpu = m.weight_bytes + m.gradient_bytes + m.optimizer_bytes + m.activation_bytes +
-                          m.communication_bytes + m.overhead_bytes;
+  m.allocated_bytes_per_gpu = m.weight_bytes + m.gradient_bytes + m.optimizer_bytes + m.activation_bytes +
+                              m.communication_bytes + m.overhead_bytes;
+  // Reserved: the activations' blocks as the caching allocator rounds them (model states live in a
+  // few large buffers whose rounding is below a MiB each and is not counted).
+  m.reserved_bytes_per_gpu = m.allocated_bytes_per_gpu + std::max<std::int64_t>(0, acts.allocator_blocks - acts.bytes);
+  m.memory_statistic = training_memory_statistic(w);
+  m.total_bytes_per_gpu =
+      m.memory_statistic == MemoryStatistic::reserved ? m.reserved_bytes_per_gpu : m.allocated_bytes_per_gpu;
   m.busiest_stage = static_cast<std::int64_t>(s);
   m.micro_batches_in_flight = acts.in_flight;
   if (terms) {
@@ -120,6 +126,11 @@ TrainingMemoryTotals stage_totals(const ModelDescription& model, const PreparedT
     terms->terms.insert(terms->terms.end(), acts.terms.begin(), acts.terms.end());
     terms->terms.push_back(detail::communication_term(st, w));
     terms->terms.push_back({"overhead", m.overhead_bytes, "framework overhead: a default you can change"});
+    if (m.memory_statistic == MemoryStatistic::reserved)
+      terms->terms.push_back({"allocator block rounding (reserved - allocated)",
+                              m.reserved_bytes_per_gpu - m.allocated_bytes_per_gpu,
+                              "activation tensors of 10 MiB or more rounded up to 2 MiB segments, smaller ones to "
+                              "512 B (PyTorch CUDACachingAllocator kRoundLarge, kMinBlockSize)"});
     terms->layer_activation_terms = acts.heaviest_layer_terms;
   }
   return m;
@@ -155,13 +166,31 @@ std::vector<std::string> assumptions_for(const TrainingWorkload& w, const Traini
                                 : "eager attention: softmax probabilities of heads x s x s are kept per layer");
   a.push_back(
       "gated MLPs keep gate and up outputs as Megatron's fused SwiGLU does; unfused code also keeps silu(gate)");
-  a.push_back(
-      "cross-entropy keeps fp32 logits and their fp32 gradient coexists at the start of backward (Megatron's "
-      "fused vocab-parallel loss writes the gradient in place and saves one of the two)");
+  const TrainingFrameworkProfile& framework = training_framework(w);
+  a.push_back(std::string("framework: ") + framework.name + " (--framework " + framework.id + ")");
+  a.push_back(std::string("loss: ") + std::to_string(framework.loss_bytes_per_logit) +
+              " B per logit element at the loss's peak: " + framework.loss_rule);
+  if (w.framework == TrainingFramework::hf)
+    a.push_back(
+        "the Hugging Face loss figure is a measurement (20 B per element, Liger-Kernel benchmarks), not a count of "
+        "tensors; transformers 4.46 and later upcast once and may hold less");
+  const MemoryStatistic statistic = training_memory_statistic(w);
+  a.push_back(std::string("the total is the ") + memory_statistic_name(statistic) + " peak (torch.cuda.max_memory_" +
+              memory_statistic_name(statistic) + "); " + framework.id + " prints " +
+              memory_statistic_name(framework.printed_statistic) + ": " + framework.statistic_rule);
+  if (statistic == MemoryStatistic::reserved)
+    a.push_back(
+        "reserved adds the caching allocator's block rounding of activation tensors; fragmentation between phases "
+        "is not modelled");
+  if (fsdp_unsharded_for_step(w))
+    a.push_back(
+        "FSDP2 under pipeline parallelism (torchtitan): reshard_after_forward=False keeps the stage's bf16 "
+        "parameters unsharded for the whole step, and gradients of the micro-batches accumulate unsharded in fp32 "
+        "(torch pipelining turns off gradient sync until the last backward; FSDPParam.to_accumulated_grad_if_needed)");
   if (stages > 1)
     a.push_back("every pipeline stage is evaluated (its own tensors, layers and micro-batches in flight); stage " +
                 num(m.totals.busiest_stage) + " has the largest total");
-  if (w.layout.pipeline_parallel > 1 &&
+  if (w.layout.pipeline_parallel > 1 && !fsdp_unsharded_for_step(w) &&
       (w.zero_stage >= 2 || (w.fsdp != FsdpMode::off && w.fsdp != FsdpMode::no_shard)))
     a.push_back(
         "DeepSpeed's pipeline engine accepts ZeRO-1 only; ZeRO-2/3 and FSDP are computed here as if the framework "

@@ -87,6 +87,8 @@ class Terms {
          [&] { return num(c_.tokens) + " tokens x " + text_of(per_token_text); });
   }
   std::int64_t total() const { return total_; }
+  // What the caching allocator holds for these tensors (detail::allocator_block_bytes each).
+  std::int64_t blocks() const { return blocks_; }
   bool with_text() const { return out_ != nullptr; }
 
  private:
@@ -95,10 +97,12 @@ class Terms {
     if (bytes == 0) return;
     if (out_) out_->push_back({text_of(name), bytes, formula() + " = " + num(bytes) + " B"});
     total_ += bytes;
+    blocks_ += detail::allocator_block_bytes(bytes);
   }
   const Context& c_;
   std::vector<MemoryTerm>* out_;  // null: numbers only
   std::int64_t total_ = 0;
+  std::int64_t blocks_ = 0;
 };
 
 std::string times(std::int64_t width, std::int64_t bytes, const char* what) {
@@ -108,8 +112,9 @@ std::string times(std::int64_t width, std::int64_t bytes, const char* what) {
 // Softmax-side terms of one attention block with `heads` heads on this rank.
 void add_core_attention(Terms& t, const Context& c, std::int64_t heads, std::int64_t value_width) {
   const TrainingWorkload& w = *c.workload;
-  if (w.recompute == Recompute::selective)
-    return;  // Korthikanti §5: recompute QK^T, softmax, dropout, attention over V
+  // Korthikanti §5: recompute QK^T, softmax, dropout, attention over V. With flash attention those
+  // s x s tensors are never stored, so Megatron's 'selective' keeps what 'none' keeps.
+  if (w.recompute == Recompute::selective && !w.flash_attention) return;
   if (w.flash_attention) {
     // FlashAttention-2 (Dao 2023, Algorithm 1) keeps one fp32 log-sum-exp per head and query
     // instead of the s x s probabilities, and regenerates dropout masks from the RNG state.
@@ -302,15 +307,70 @@ void add_lora(Terms& t, const Context& c, const ModelDescription& model, const L
             [&] { return num(input_width) + " adapter input features x (" + num(c.element) + " B + 1 B mask)"; });
 }
 
-// One layer's stored activations; the terms only when `terms` is given.
+// torchtitan's per-op selective checkpointing (selective_ac_option 'op'): the block's input, the
+// outputs of the odd-numbered matmuls in call order (the mm counter marks every second one
+// PREFER_RECOMPUTE) and SDPA's output with its log-sum-exp; everything else is recomputed
+// (pytorch/torchtitan 9dec370 torchtitan/parallelisms/parallelize_llama.py _save_list l.214-223,
+// _custom_policy; HEAD distributed/activation_checkpoint.py SelectiveAC._wrap_block l.185-285).
+void add_selective_op(Terms& t, const Context& c, const ModelDescription& model, const LayerShape& layer) {
+  const std::int64_t h = model.hidden_size, e = c.element;
+  const AttentionShape& a = layer.attention;
+  const std::int64_t heads = a.num_heads / c.tp;
+  const std::int64_t kv = a.is_multi_latent() ? heads : detail::kv_heads_per_rank(a, c.tp);
+  t.replicated("block input (checkpoint)", h * e, [&] { return times(h, e, "hidden"); });
+  struct Matmul {
+    const char* name;
+    std::int64_t width;
+    bool split;  // column-parallel output (split by tp); row-parallel outputs are whole rows
+  };
+  std::vector<Matmul> order = {{"wq output", heads * a.head_dim, true},
+                               {"wk output", kv * a.head_dim, true},
+                               {"wv output", kv * a.value_head_dim, true},
+                               {"wo output", h, false}};
+  if (layer.is_moe()) {
+    const MoeShape& moe = layer.moe;
+    const std::int64_t width =
+        moe.experts_per_token * moe.expert_intermediate_size / (c.workload->layout.expert_parallel > 1 ? 1 : c.tp);
+    if (moe.gated) order.push_back({"expert w1 outputs", width, true});
+    order.push_back({"expert w3 outputs", width, true});
+    order.push_back({"expert w2 outputs", moe.experts_per_token * h, false});
+  } else if (layer.mlp.intermediate_size > 0) {
+    const std::int64_t width = ceil_div(layer.mlp.intermediate_size, c.tp);
+    if (layer.mlp.gated) order.push_back({"w1 output", width, true});
+    order.push_back({"w3 output", width, true});
+    order.push_back({"w2 output", h, false});
+  }
+  for (std::size_t i = 0; i < order.size(); i += 2) {  // matmuls 1, 3, 5, ... are saved
+    const Matmul& m = order[i];
+    const auto text = [&] {
+      return times(m.width, e, "wide") + " (matmul " + num(static_cast<std::int64_t>(i) + 1) + ")";
+    };
+    if (m.split)
+      t.split(m.name, m.width * e, text);
+    else
+      t.replicated(m.name, m.width * e, text);
+  }
+  t.split("SDPA output and log-sum-exp", heads * a.value_head_dim * e + heads * 4,
+          [&] { return times(heads * a.value_head_dim, e, "wide") + " + " + times(heads, 4, "heads"); });
+}
+
+// One layer's stored activations; the terms only when `terms` is given; `blocks` adds what the
+// caching allocator holds for them.
 std::int64_t layer_activation_bytes(const ModelDescription& model, const LayerShape& layer,
-                                    const TrainingWorkload& workload, std::vector<MemoryTerm>* terms) {
+                                    const TrainingWorkload& workload, std::vector<MemoryTerm>* terms,
+                                    std::int64_t* blocks = nullptr) {
   const Context c = make_context(workload);
   Terms t(c, terms);
   const std::int64_t h = model.hidden_size;
   if (workload.recompute == Recompute::full) {
     // Korthikanti Table 2, full recomputation: only the layer input (2sbh) is kept.
     t.replicated("layer input (checkpoint, 2sbh)", h * c.element, [&] { return times(h, c.element, "hidden"); });
+    if (blocks) *blocks += t.blocks();
+    return t.total();
+  }
+  if (workload.recompute == Recompute::selective_op) {
+    add_selective_op(t, c, model, layer);
+    if (blocks) *blocks += t.blocks();
     return t.total();
   }
   // Each norm keeps its input (Korthikanti: 2 x 2sbh). Parallel blocks feed both norms one tensor.
@@ -326,6 +386,7 @@ std::int64_t layer_activation_bytes(const ModelDescription& model, const LayerSh
   const bool shared_input = layer.parallel_attention_mlp && layer.hidden_norms == 1 && input_stored;
   add_mlp(t, c, model, layer, shared_input);
   add_lora(t, c, model, layer);
+  if (blocks) *blocks += t.blocks();
   return t.total();
 }
 
@@ -339,6 +400,17 @@ LayerActivations layer_activations(const ModelDescription& model, const LayerSha
 }
 
 namespace detail {
+
+// PyTorch's caching allocator (c10/cuda/CUDACachingAllocator.cpp, pytorch 001074d2): every request
+// rounds up to 512 B (kMinBlockSize); a request of 10 MiB (kMinLargeAlloc) or more gets its own
+// segment rounded up to 2 MiB (kRoundLarge), whose tail below 1 MiB (kSmallSize) is not split off.
+// Smaller requests are carved from shared 2 MiB / 20 MiB segments, so only their 512 B rounding stays.
+std::int64_t allocator_block_bytes(std::int64_t bytes) {
+  constexpr std::int64_t kMinBlock = 512, kRoundLarge = 2 << 20, kMinLargeAlloc = 10 << 20;
+  if (bytes <= 0) return 0;
+  if (bytes >= kMinLargeAlloc) return ceil_div(bytes, kRoundLarge) * kRoundLarge;
+  return ceil_div(bytes, kMinBlock) * kMinBlock;
+}
 
 std::vector<StageLayerKind> stage_layer_kinds(const ModelDescription& model, std::int64_t first_layer,
                                               std::int64_t end_layer) {
@@ -367,16 +439,60 @@ StageActivations stage_activations(const ModelDescription& model, const Training
   const std::int64_t v = workload.virtual_pipeline_stages;
   const std::int64_t m = workload.micro_batches_per_step;
 
+  // Which layers keep only their input. Megatron --recompute-method uniform with num_layers k:
+  // every group of k layers keeps its first input and is recomputed whole; block: the first k
+  // layers of the stage recompute and the rest keep everything (transformer_config.py l.543-555).
+  // torchtitan selective_ac_option N: every N-th block is wrapped in full AC (9dec370
+  // parallelize_llama.py l.276-283). Other modes apply to every layer alike.
+  std::int64_t stage_layers = 0;
+  for (const StageLayerKind& k : kinds) stage_layers += k.layers;
+  TrainingWorkload kept = workload;  // the layers that keep their activations
+  std::int64_t checkpointed = 0, checkpoints = 0, recomputed_together = 1;
+  if (workload.recompute == Recompute::full) {
+    kept.recompute = Recompute::none;
+    const std::int64_t k = std::max<std::int64_t>(1, workload.recompute_num_layers);
+    if (workload.recompute_method == RecomputeMethod::block) {
+      checkpointed = std::min(k, stage_layers);
+      checkpoints = checkpointed;
+    } else {
+      checkpointed = stage_layers;
+      checkpoints = ceil_div(stage_layers, k);
+      recomputed_together = std::min(k, stage_layers);
+    }
+  } else if (workload.recompute == Recompute::selective_layer) {
+    kept.recompute = Recompute::none;
+    checkpointed = stage_layers / std::max<std::int64_t>(1, workload.recompute_frequency);
+    checkpoints = checkpointed;
+  }
+  TrainingWorkload input_only = workload;
+  input_only.recompute = Recompute::full;
+
   // Kinds ascend; the heaviest is the first of the largest.
-  std::int64_t layer_bytes = 0, heaviest_bytes = -1;
+  std::int64_t kept_bytes = 0, input_bytes = 0, heaviest_bytes = -1, kept_blocks = 0, input_blocks = 0;
   std::size_t heaviest = 0;
   for (std::size_t i = 0; i < kinds.size(); ++i) {
-    const std::int64_t bytes = layer_activation_bytes(model, model.layer_kinds[kinds[i].kind], workload, nullptr);
-    layer_bytes += kinds[i].layers * bytes;
+    const LayerShape& layer = model.layer_kinds[kinds[i].kind];
+    std::int64_t blocks = 0;
+    const std::int64_t bytes = layer_activation_bytes(model, layer, kept, nullptr, &blocks);
+    kept_bytes += kinds[i].layers * bytes;
+    kept_blocks += kinds[i].layers * blocks;
+    if (checkpointed > 0) {
+      std::int64_t input_block = 0;
+      input_bytes += kinds[i].layers * layer_activation_bytes(model, layer, input_only, nullptr, &input_block);
+      input_blocks += kinds[i].layers * input_block;
+    }
     if (bytes > heaviest_bytes) {
       heaviest_bytes = bytes;
       heaviest = i;
     }
+  }
+  // Mixed stages: the average layer of each kind mix (kinds share the stage in proportion).
+  std::int64_t layer_bytes = kept_bytes, layer_blocks = kept_blocks;
+  if (checkpointed > 0 && stage_layers > 0) {
+    layer_bytes = ceil_div(checked_mul(checkpoints, input_bytes), stage_layers) +
+                  ceil_div(checked_mul(stage_layers - checkpointed, kept_bytes), stage_layers);
+    layer_blocks = ceil_div(checked_mul(checkpoints, input_blocks), stage_layers) +
+                   ceil_div(checked_mul(stage_layers - checkpointed, kept_blocks), stage_layers);
   }
   if (with_text && !kinds.empty())
     layer_activation_bytes(model, model.layer_kinds[kinds[heaviest].kind], workload, &out.heaviest_layer_terms);
@@ -385,23 +501,30 @@ StageActivations stage_activations(const ModelDescription& model, const Training
   // with v chunks, Megatron-LM's schedule warms up 2(pp - s - 1) + (v - 1)pp chunks, so the first
   // stage holds L(1 + (pp - 1)/(pp v)) layers of activations (Korthikanti et al. 2022 §4.2.3).
   const auto per_layer_text = [&] {
+    if (checkpointed > 0)
+      return num(checkpoints) + " checkpointed layer inputs (" +
+             num(input_bytes / std::max<std::int64_t>(1, stage_layers)) + " B each on average) + " +
+             num(stage_layers - checkpointed) + " layers keeping everything (" +
+             num(kept_bytes / std::max<std::int64_t>(1, stage_layers)) + " B each on average)";
     std::string text;
     for (const StageLayerKind& k : kinds)
       text += (text.empty() ? "" : " + ") + num(k.layers) + " layers x " +
               num(layer_activation_bytes(model, model.layer_kinds[k.kind], workload, nullptr)) + " B";
     return text;
   };
-  std::int64_t bytes = 0;
+  std::int64_t bytes = 0, blocks = 0;
   std::int64_t chunks = 0;
   if (v == 1) {
     out.in_flight = pp - stage;
     if (m > 0) out.in_flight = std::min(out.in_flight, m);
     bytes = checked_mul(out.in_flight, layer_bytes);
+    blocks = checked_mul(out.in_flight, layer_blocks);
   } else {
     chunks = 2 * (pp - stage - 1) + (v - 1) * pp + 1;
     if (m > 0) chunks = std::min(chunks, m * v);
     out.in_flight = ceil_div(chunks, v);
     bytes = ceil_div(checked_mul(chunks, layer_bytes), v);
+    blocks = ceil_div(checked_mul(chunks, layer_blocks), v);
   }
   if (with_text) {
     const std::string formula =
@@ -411,19 +534,32 @@ StageActivations stage_activations(const ModelDescription& model, const Training
     out.terms.push_back({"layer activations", bytes, formula + " = " + num(bytes) + " B"});
   }
   out.bytes += bytes;
+  out.allocator_blocks += blocks;
 
-  if (workload.recompute == Recompute::full && !kinds.empty()) {
-    // Recomputing a layer rebuilds its full activations for one micro-batch (Chen et al. 2016,
-    // Training Deep Nets with Sublinear Memory Cost).
+  const bool rebuilds = workload.recompute == Recompute::full || workload.recompute == Recompute::selective_op ||
+                        (workload.recompute == Recompute::selective_layer && checkpointed > 0);
+  if (rebuilds && !kinds.empty()) {
+    // Recomputing rebuilds a layer's (a uniform group's) full activations for one micro-batch
+    // (Chen et al. 2016, Training Deep Nets with Sublinear Memory Cost); per-op selective
+    // checkpointing rebuilds what it did not save.
     TrainingWorkload single = workload;
     single.recompute = Recompute::none;
     std::int64_t working = 0;
-    for (const StageLayerKind& k : kinds)
-      working = std::max(working, layer_activation_bytes(model, model.layer_kinds[k.kind], single, nullptr));
+    for (const StageLayerKind& k : kinds) {
+      const LayerShape& layer = model.layer_kinds[k.kind];
+      std::int64_t rebuilt = layer_activation_bytes(model, layer, single, nullptr);
+      if (workload.recompute == Recompute::selective_op)
+        rebuilt = std::max<std::int64_t>(0, rebuilt - layer_activation_bytes(model, layer, workload, nullptr));
+      working = std::max(working, rebuilt);
+    }
+    working = checked_mul(working, recomputed_together);
     if (with_text)
-      out.terms.push_back(
-          {"recomputed layer", working, "one layer's activations rebuilt during backward = " + num(working) + " B"});
+      out.terms.push_back({"recomputed layer", working,
+                           (recomputed_together > 1 ? num(recomputed_together) + " layers' (one uniform group's)"
+                                                    : std::string("one layer's")) +
+                               " activations rebuilt during backward = " + num(working) + " B"});
     out.bytes += working;
+    out.allocator_blocks += detail::allocator_block_bytes(working);
   }
 
   const Context c = make_context(workload);
@@ -436,15 +572,15 @@ StageActivations stage_activations(const ModelDescription& model, const Training
     Terms t(c, text_lines);
     t.replicated("embedding", h, [&] { return times(h, 1, "hidden") + " dropout mask"; });
     const std::int64_t emb = checked_mul(t.total(), out.in_flight);
+    out.allocator_blocks += checked_mul(t.blocks(), out.in_flight);
     if (with_text)
       out.terms.push_back({"embedding dropout mask", emb, num(out.in_flight) + " x (" + lines.front().formula + ")"});
     out.bytes += emb;
     lines.clear();
   }
   if (stage == pp - 1) {
-    // Korthikanti §4.3: final norm (2sbh), output projection input (2sbh) and the fp32 logits the
-    // cross-entropy keeps (4sbv/t with a vocabulary-parallel lm_head), plus their fp32 gradient,
-    // alive together when the backward pass starts.
+    // Korthikanti §4.3: final norm (2sbh), output projection input (2sbh), and the logits and
+    // cross-entropy buffers as the framework's loss holds them (vocabulary split by tp).
     Terms t(c, text_lines);
     const std::int64_t norms = std::max<std::int64_t>(1, model.final_norms);
     t.replicated("final norm input", norms * h * c.element,
@@ -453,12 +589,17 @@ StageActivations stage_activations(const ModelDescription& model, const Training
     if (head_trainable)
       t.replicated("lm_head input", h * c.matmul_input, [&] { return times(h, c.matmul_input, "hidden"); });
     const std::int64_t vocab = ceil_div(model.vocab_size, c.tp);
-    const auto vocab_text = [&] {
-      return times(vocab, 4, "vocab entries") + (c.tp > 1 ? " (vocabulary split by tp)" : "");
-    };
-    t.split("logits kept by the cross-entropy (fp32, 4sbv)", vocab * 4, vocab_text);
-    t.split("logits gradient (fp32)", vocab * 4, vocab_text);
+    // The framework's loss: what its logits, their fp32 copy, the saved softmax and the gradient
+    // hold per logit element at the loss's peak (training_framework_profile, with sources).
+    const TrainingFrameworkProfile& framework = training_framework(workload);
+    const std::int64_t per_logit = framework.loss_bytes_per_logit;
+    t.split([&] { return std::string("logits and cross-entropy (") + framework.id + " loss)"; }, vocab * per_logit,
+            [&] {
+              return num(vocab) + " vocab entries x " + num(per_logit) + " B" +
+                     (c.tp > 1 ? " (vocabulary split by tp)" : "") + ": " + framework.loss_rule;
+            });
     out.bytes += t.total();
+    out.allocator_blocks += t.blocks();
     for (auto& line : lines) out.terms.push_back(std::move(line));
   }
   return out;

@@ -120,14 +120,22 @@ const char* recompute_name(Recompute recompute) {
       return "selective";
     case Recompute::full:
       return "full";
+    case Recompute::selective_op:
+      return "selective-op";
+    case Recompute::selective_layer:
+      return "selective-layer";
   }
   return "none";
 }
 
 std::optional<Recompute> find_recompute(std::string_view id) {
   const std::string key = normalized(id);
-  for (auto r : {Recompute::none, Recompute::selective, Recompute::full})
+  for (auto r :
+       {Recompute::none, Recompute::selective, Recompute::full, Recompute::selective_op, Recompute::selective_layer})
     if (key == recompute_name(r)) return r;
+  // Hugging Face's gradient_checkpointing_enable() checkpoints whole decoder layers
+  // (GradientCheckpointingLayer.__call__, transformers 00029cfa modeling_layers.py).
+  if (key == "gradient-checkpointing") return Recompute::full;
   return std::nullopt;
 }
 

@@ -77,7 +77,9 @@ Rules rules_of(const TrainingWorkload& workload) {
   // 16-bit copies for compute; gradients come back in the parameter dtype.
   r.fsdp_param_bytes = w.master > 0 ? 4 : w.weight;
   r.gradient_width = r.use_fsdp ? (r.lora ? 4 : r.fsdp_param_bytes) : w.gradient;
-  r.gathered_whole = fsdp == FsdpMode::shard_grad_op || (fsdp == FsdpMode::no_shard && w.weight != r.fsdp_param_bytes);
+  r.gathered_whole = fsdp == FsdpMode::shard_grad_op ||
+                     (fsdp == FsdpMode::no_shard && w.weight != r.fsdp_param_bytes) ||
+                     fsdp_unsharded_for_step(workload);
   return r;
 }
 
@@ -221,7 +223,12 @@ StageStates stage_states(const std::vector<WeightTensor>& local, const TrainingW
   };
   const std::int64_t grad_width = r.lora ? 4 : w.gradient;
   const FsdpMode fsdp = workload.fsdp;
-  if (r.use_fsdp && (fsdp == FsdpMode::full_shard || fsdp == FsdpMode::hybrid_shard)) {
+  if (fsdp_unsharded_for_step(workload)) {
+    // torchtitan under pp: parameters stay gathered (counted with the weights) and each
+    // micro-batch's gradients accumulate unsharded in the fp32 reduce dtype until the last backward.
+    out.unsharded_gradient_bytes = r.lora ? 0 : (out.dense.params + out.expert.params) * 4;
+    out.communication_bytes = out.unsharded_gradient_bytes;
+  } else if (r.use_fsdp && (fsdp == FsdpMode::full_shard || fsdp == FsdpMode::hybrid_shard)) {
     // FSDP gathers one unit (a decoder layer) and prefetches the next; the root unit (embeddings,
     // final norm, lm_head) is not resharded after forward.
     out.unsharded_gradient_bytes = r.lora ? 0 : out.largest_layer_params * w.weight;
@@ -302,7 +309,10 @@ MemoryTerm communication_term(const StageStates& s, const TrainingWorkload& work
   const Rules r = rules_of(workload);
   const FsdpMode fsdp = workload.fsdp;
   std::string formula;
-  if (r.use_fsdp && (fsdp == FsdpMode::full_shard || fsdp == FsdpMode::hybrid_shard)) {
+  if (fsdp_unsharded_for_step(workload)) {
+    formula = "unsharded gradients of the whole stage accumulated in fp32 across micro-batches: " +
+              num(s.dense.params + s.expert.params) + " params x 4 B (torchtitan under pp)";
+  } else if (r.use_fsdp && (fsdp == FsdpMode::full_shard || fsdp == FsdpMode::hybrid_shard)) {
     formula = "gathered parameters: root unit " + num(s.root_params) + " + 2 layers x " + num(s.largest_layer_params) +
               " params (current and prefetched) x " + (r.lora ? "base bytes" : num(r.width.weight) + " B") +
               "; unsharded gradients of one layer " + num(s.unsharded_gradient_bytes) + " B before reduce-scatter";

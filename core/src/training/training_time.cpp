@@ -87,6 +87,17 @@ double all_gather(double bytes, double ranks, const Link& l) {
 
 }  // namespace
 
+AttentionEfficiency attention_efficiency_default(const Accelerator& gpu, const TrainingWorkload& w) {
+  // The generation from the chip's rates (a user-defined copy of a catalog GPU gets its rates):
+  // fp8 without fp4 is Hopper (and Ada), fp4 Blackwell.
+  const bool fp8 = peak_flops_per_second(gpu, ComputeDtype::fp8) > 0;
+  const bool fp4 = peak_flops_per_second(gpu, ComputeDtype::fp4) > 0;
+  if (fp8 && !fp4 && training_framework(w).attention_flash3_class)
+    return {0.55, "FlashAttention-3-class on Hopper (Shah et al. 2024: 75% forward, backward 1.5x FlashAttention-2)"};
+  if (fp8) return {0.35, "FlashAttention-2 on Hopper and later (35% of H100 peak, Shah et al. 2024 §1)"};
+  return {0.5, "FlashAttention-2 (50-73% of A100 peak, Dao 2023; the backward-bound low end)"};
+}
+
 std::string training_time_missing_rate(const Accelerator& gpu, ComputeDtype precision) {
   const bool has_precision = peak_flops_per_second(gpu, precision) > 0;
   if (has_precision && sixteen_bit_rate(gpu) > 0) return {};
@@ -145,20 +156,49 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   const double sixteen = sixteen_bit_rate(gpu);
   t.peak_flops_per_second = peak_flops_per_second(gpu, precision);
   const double matmul_rate = t.peak_flops_per_second * assume.flops_efficiency;
-  const double attention_rate = sixteen * assume.flops_efficiency;  // the attention core stays 16-bit
+  // FP8 recipes convert the blocks' linear layers only; the output layer stays 16-bit (Transformer
+  // Engine replaces the layers' Linear modules; torchtitan's float8 converter skips "output"), as
+  // the memory's is_fp8_gemm_matrix counts it.
+  const double head_rate =
+      (w.precision == PrecisionRecipe::fp8 ? sixteen : t.peak_flops_per_second) * assume.flops_efficiency;
+  // The attention core stays 16-bit; flash kernels run at their published rates, eager attention's
+  // batched matmuls at the weight products' efficiency.
+  t.attention_efficiency = !w.flash_attention                ? assume.flops_efficiency
+                           : assume.attention_efficiency > 0 ? assume.attention_efficiency
+                                                             : attention_efficiency_default(gpu, w).share;
+  const double attention_rate = sixteen * t.attention_efficiency;
 
   // Per micro-batch on one GPU of a stage: layers' share, lm_head on the last stage.
   t.forward_flops_per_sequence = training_forward_flops_per_sequence(model, s, w.causal_attention_flops);
   const TrainingFlops& f = t.forward_flops_per_sequence;
   const double layers = static_cast<double>(model.layers);
-  const bool recompute_layers = w.recompute == Recompute::full;
-  const bool recompute_attention = w.recompute != Recompute::none;
+  // Share of the layers whose forward runs again in backward: every layer under full, one in
+  // recompute_frequency under selective-layer, block's num_layers of each stage; selective-op
+  // recomputes every other matmul (about half the products).
+  const double layers_per_stage = static_cast<double>(model.layers) / pp;
+  const double recompute_share =
+      w.recompute == Recompute::full
+          ? (w.recompute_method == RecomputeMethod::block
+                 ? std::min(1.0, static_cast<double>(w.recompute_num_layers) / layers_per_stage)
+                 : 1.0)
+      : w.recompute == Recompute::selective_layer
+          ? std::floor(layers_per_stage / static_cast<double>(w.recompute_frequency)) / layers_per_stage
+      : w.recompute == Recompute::selective_op ? 0.5
+                                               : 0.0;
+  // Megatron's selective recomputes the attention core; whole-layer modes recompute it with the layer.
+  const double recompute_attention_share = w.recompute == Recompute::selective      ? 1.0
+                                           : w.recompute == Recompute::selective_op ? 0.0
+                                                                                    : recompute_share;
+  // Backward is twice the forward (input and weight gradients, Narayanan et al. 2021 §5.1); a
+  // frozen base (LoRA) computes input gradients only, so its products cost one forward more
+  // (NeMo AutoModel's LoRA TFLOP/s match 4N per token: docs/frameworks-training.md §8).
+  const double matmul_passes = w.lora.rank > 0 ? 2 : 3;
   auto stage_compute = [&](double share, bool has_lm_head) {
     const double matmul = share * b * f.layer_matmul / (tp * cp) / matmul_rate;
     const double attention = share * b * f.attention_core / (tp * cp) / attention_rate;
-    const double head = has_lm_head ? b * f.lm_head / (tp * cp) / matmul_rate : 0;
-    // Backward is twice the forward (input and weight gradients, Narayanan et al. 2021 §5.1).
-    return 3 * (matmul + attention + head) + (recompute_layers ? matmul : 0) + (recompute_attention ? attention : 0);
+    const double head = has_lm_head ? b * f.lm_head / (tp * cp) / head_rate : 0;
+    return matmul_passes * (matmul + head) + 3 * attention + recompute_share * matmul +
+           recompute_attention_share * attention;
   };
   const double share_first = pp > 1 ? std::ceil(layers / pp) / layers : 1.0;
   const double share_last = pp > 1 ? std::floor(layers / pp) / layers : 1.0;
@@ -166,14 +206,14 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   const double share = first >= last ? share_first : share_last;
   t.microbatch_compute_seconds = std::max(first, last);
   const double attention_seconds =
-      share * b * f.attention_core / (tp * cp) / attention_rate * (3 + (recompute_attention ? 1 : 0));
+      share * b * f.attention_core / (tp * cp) / attention_rate * (3 + recompute_attention_share);
 
   const LatencyAssumptions& c = assume.communication;
   const Link tp_link = link_for(tp, 1, gpu, c), cp_link = link_for(cp, tp, gpu, c);
   const Link ep_link = link_for(ep, tp * cp, gpu, c), pp_link = link_for(2, tp * cp * dp, gpu, c);
   const Link dp_link = link_for(dp * cp, tp, gpu, c);
-  const double tokens_gpu = b * s / cp;                  // tokens of a micro-batch on one context-parallel rank
-  const double passes = 2 + (recompute_layers ? 1 : 0);  // forward, backward, recomputed forward
+  const double tokens_gpu = b * s / cp;       // tokens of a micro-batch on one context-parallel rank
+  const double passes = 2 + recompute_share;  // forward, backward, recomputed forward
   double tp_seconds = 0, cp_seconds = 0, ep_seconds = 0;
   for (const LatencyLayerKind& k : model.kinds) {
     const double n = static_cast<double>(k.layers) * share;
@@ -189,7 +229,7 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
                                              : k.kv_heads * (k.qk_head_dim + k.v_head_dim);
       const double volume = b * s * kv_width * a * (cp - 1) / cp / tp;
       const double exchange = volume / cp_link.bandwidth + (cp - 1) * cp_link.hop;
-      cp_seconds += n * exchange * (3 + (recompute_attention ? 1 : 0));
+      cp_seconds += n * exchange * (3 + recompute_attention_share);
     }
     if (k.moe && ep > 1) {
       // Dispatch and combine in forward and backward (and the recomputed forward); tokens are
@@ -213,7 +253,8 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
                          t.microbatch_pipeline_send_seconds;
   // 1F1B: (pp - 1) micro-batch slots of fill and drain; interleaving v chunks divides them by v
   // (Narayanan et al. 2021 §2.2.1-2.2.2).
-  const double bubble_slots = (pp - 1) / v;
+  // Zero-bubble ZB-H1 (Qi et al. 2024 §3, with T_F = T_B = T_W): (p - 1) / 3 slots.
+  const double bubble_slots = w.zero_bubble_schedule ? (pp - 1) / 3 : (pp - 1) / v;
   t.pipeline_seconds = t.microbatch_seconds * (m + bubble_slots);
   t.bubble_seconds = t.microbatch_seconds * bubble_slots;
   t.pipeline_bubble_fraction = bubble_slots / (m + bubble_slots);
@@ -256,9 +297,17 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   const double tokens = sequences * s;
   t.tokens_per_second = tokens / t.step_seconds;
   t.tokens_per_second_per_gpu = t.tokens_per_second / gpus;
-  t.model_flops_per_step = 3 * f.total() * sequences;
-  t.hardware_flops_per_step = t.model_flops_per_step + sequences * ((recompute_layers ? f.layer_matmul : 0) +
-                                                                    (recompute_attention ? f.attention_core : 0));
+  // Model FLOPs as the frameworks count them: 3 x forward (torchtitan get_num_flop_per_token,
+  // Megatron num_floating_point_operations); LoRA's frozen base: forward and input gradient only.
+  // The attention term as the framework's MFU counts it (the time above runs the causal pairs).
+  const TrainingFlops counted = training_framework(w).mfu_attention_full_square && w.causal_attention_flops
+                                    ? training_forward_flops_per_sequence(model, s, false)
+                                    : f;
+  t.mfu_attention_full_square = counted.attention_core != f.attention_core;
+  t.model_flops_per_step =
+      (matmul_passes * (counted.layer_matmul + counted.lm_head) + 3 * counted.attention_core) * sequences;
+  t.hardware_flops_per_step = t.model_flops_per_step + sequences * (recompute_share * counted.layer_matmul +
+                                                                    recompute_attention_share * counted.attention_core);
   t.mfu = t.model_flops_per_step / (t.step_seconds * t.peak_flops_per_second * gpus);
   t.hfu = t.hardware_flops_per_step / (t.step_seconds * t.peak_flops_per_second * gpus);
   t.achieved_flops_per_second_per_gpu = t.hardware_flops_per_step / (t.step_seconds * gpus);

@@ -32,10 +32,12 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
                     " + attention core " + detail::four_significant_digits(f.attention_core) +
                     (w.causal_attention_flops ? " (causal pairs)" : " (full s x s)") + " + lm_head " +
                     detail::four_significant_digits(f.lm_head) + " = " + detail::four_significant_digits(f.total()));
-  x.lines.push_back("model FLOPs per step = 3 x " + detail::four_significant_digits(f.total()) + " x " +
-                    detail::four_significant_digits(sequences) + " sequences = " +
-                    detail::four_significant_digits(t.model_flops_per_step) + "; with " + recompute_name(w.recompute) +
-                    " recomputation = " + detail::four_significant_digits(t.hardware_flops_per_step));
+  x.lines.push_back(
+      std::string("model FLOPs per step = ") +
+      (w.lora.rank > 0 ? "(2 x products (frozen base: no weight gradients) + 3 x attention core) of " : "3 x ") +
+      detail::four_significant_digits(f.total()) + " x " + detail::four_significant_digits(sequences) +
+      " sequences = " + detail::four_significant_digits(t.model_flops_per_step) + "; with " +
+      recompute_name(w.recompute) + " recomputation = " + detail::four_significant_digits(t.hardware_flops_per_step));
   x.lines.push_back(
       "micro-batch on the busiest stage = compute " + detail::four_significant_digits(t.microbatch_compute_seconds) +
       " s + tensor " + "parallel " + detail::four_significant_digits(t.microbatch_tensor_parallel_seconds) +
@@ -74,8 +76,13 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
 
   x.assumptions.push_back("flops efficiency " + detail::four_significant_digits(assume.flops_efficiency) + " of the " +
                           compute_dtype_name(training_compute_dtype(w.precision)) +
-                          " dense peak for the weight products; attention core at "
-                          "the 16-bit peak; backward = 2 x forward");
+                          " dense peak for the weight products; attention core at " +
+                          detail::four_significant_digits(t.attention_efficiency) + " of the 16-bit peak (" +
+                          (!w.flash_attention ? std::string("eager attention: the products' efficiency")
+                           : assume.attention_efficiency > 0
+                               ? std::string("given")
+                               : std::string(attention_efficiency_default(gpu, w).kernel)) +
+                          "); backward = 2 x forward");
   x.assumptions.push_back("collectives: ring model, link efficiency " +
                           detail::four_significant_digits(assume.communication.interconnect_efficiency) + ", network " +
                           detail::four_significant_digits(assume.communication.inter_node_bytes_per_second_per_gpu) +

@@ -59,6 +59,9 @@ void check_training_workload(const TrainingWorkload& w, std::int64_t num_layers,
     refuse("sequence_parallel",
            "expert parallelism with tensor parallelism needs sequence parallelism (Megatron-LM MoE README)");
   if (w.virtual_pipeline_stages < 1) refuse("virtual_stages", "virtual pipeline stages must be at least 1");
+  if (w.zero_bubble_schedule && w.virtual_pipeline_stages > 1)
+    refuse("pipeline_schedule",
+           "the zero-bubble schedule modelled (ZB-H1) runs one model chunk per GPU: drop --virtual-stages");
   if (w.virtual_pipeline_stages > 1) {
     if (l.pipeline_parallel < 2) refuse("virtual_stages", "interleaved pipeline stages need pp of at least 2");
     if (num_layers % (l.pipeline_parallel * w.virtual_pipeline_stages) != 0)
@@ -69,6 +72,8 @@ void check_training_workload(const TrainingWorkload& w, std::int64_t num_layers,
   if (w.lora.rank < 0) refuse("lora_rank", "LoRA rank cannot be negative");
   if (w.lora.dropout && w.lora.rank == 0)
     refuse("lora_dropout", "LoRA dropout needs LoRA adapters: give --lora-rank too");
+  if (w.recompute_num_layers < 1) refuse("recompute_num_layers", "recompute layers must be at least 1");
+  if (w.recompute_frequency < 1) refuse("recompute_frequency", "the selective-layer frequency must be at least 1");
   if (w.framework_overhead_bytes < 0) refuse("overhead_gib", "framework overhead cannot be negative");
   if (!step_time) return;
 
@@ -92,6 +97,19 @@ TrainingWorkload with_training_defaults(const TrainingWorkload& workload) {
   TrainingWorkload w = workload;
   if (w.lora.rank > 0 && w.lora.target_roles.empty()) w.lora.target_roles = lora_target_roles("all-linear");
   return w;
+}
+
+const TrainingFrameworkProfile& training_framework(const TrainingWorkload& w) {
+  return training_framework_profile(w.framework);
+}
+
+MemoryStatistic training_memory_statistic(const TrainingWorkload& w) {
+  return w.memory_statistic ? *w.memory_statistic : training_framework(w).printed_statistic;
+}
+
+bool fsdp_unsharded_for_step(const TrainingWorkload& w) {
+  return training_framework(w).fsdp_unsharded_under_pipeline && w.layout.pipeline_parallel > 1 &&
+         (w.fsdp == FsdpMode::full_shard || w.fsdp == FsdpMode::hybrid_shard);
 }
 
 ComputeDtype training_compute_dtype(PrecisionRecipe recipe) {

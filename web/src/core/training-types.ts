@@ -4,6 +4,10 @@ import type { MemoryTerm, CapacityAnswer } from './types';
 
 /** Options of trainingReport, as the CLI's `fitcheck train` flags without the dashes. */
 export interface TrainingOptions {
+  /** megatron | deepspeed | torchtitan | hf (the core's default). */
+  framework?: string;
+  /** allocated | reserved (default: the statistic the framework prints). */
+  memory_statistic?: string;
   gpu?: string;
   gpus?: number;
   tp?: number;
@@ -13,6 +17,8 @@ export interface TrainingOptions {
   cp?: number;
   sequence_parallel?: boolean;
   virtual_stages?: number;
+  /** 1f1b | interleaved | zero-bubble (ZB-H1). */
+  pipeline_schedule?: string;
   micro_batches?: number;
   zero?: number;
   fsdp?: string;
@@ -29,6 +35,9 @@ export interface TrainingOptions {
   micro_batch?: number;
   seq_len?: number;
   recompute?: string;
+  recompute_method?: string;
+  recompute_num_layers?: number;
+  recompute_frequency?: number;
   eager_attention?: boolean;
   dropout?: boolean;
   lora_rank?: number;
@@ -40,6 +49,7 @@ export interface TrainingOptions {
   global_batch_tokens?: number;
   train_tokens?: number;
   flops_efficiency?: number;
+  attention_efficiency?: number;
   overlap?: boolean;
   price_per_gpu_hour?: number;
 }
@@ -63,12 +73,14 @@ export interface TrainingTimeReport {
   train_gpu_hours: number;
   train_cost_usd: number;
   flops_efficiency: number;
+  attention_efficiency: number;
   lines: string[];
   assumptions: string[];
 }
 
 export interface TrainingReport {
   model_type: string;
+  framework: string;
   workload: {
     precision: string;
     fp32_master_weights: boolean;
@@ -77,6 +89,9 @@ export interface TrainingReport {
     micro_batch: number;
     seq_len: number;
     recompute: string;
+    recompute_method: string;
+    recompute_num_layers: number;
+    recompute_frequency: number;
     flash_attention: boolean;
     dropout: boolean;
     zero: number;
@@ -99,6 +114,7 @@ export interface TrainingReport {
     cp: number;
     sequence_parallel: boolean;
     virtual_stages: number;
+    pipeline_schedule: '1f1b' | 'interleaved' | 'zero-bubble';
     sharding_degree: number;
     expert_sharding_degree: number;
     busiest_stage: number;
@@ -113,7 +129,11 @@ export interface TrainingReport {
   activation_bytes: number;
   communication_bytes: number;
   overhead_bytes: number;
+  /** The statistic memory_statistic names: allocated_bytes_per_gpu or reserved_bytes_per_gpu. */
   total_bytes_per_gpu: number;
+  memory_statistic: 'allocated' | 'reserved';
+  allocated_bytes_per_gpu: number;
+  reserved_bytes_per_gpu: number;
   cpu_offload_bytes: number;
   model_state_bytes_per_parameter: number;
   optimizer_bytes_per_parameter: string;

@@ -5,6 +5,8 @@ import { customGpuId, customGpuOptions, defaultCustomGpu, type CustomGpuFields }
 
 /** With gpu = 'custom', the custom_gpu_* fields define it (custom-gpu.ts). */
 export interface TrainingWorkload extends CustomGpuFields {
+  /** The framework whose rules the core applies: hf (the core's default), megatron, deepspeed, torchtitan. */
+  framework: string;
   gpu: string;
   gpus: string;
   tp: string;
@@ -44,6 +46,7 @@ export interface TrainingWorkload extends CustomGpuFields {
 
 /** The core's defaults (fitcheck train --help), filled in; one H100 SXM as in inference. */
 export const defaultTraining: TrainingWorkload = {
+  framework: 'hf',
   gpu: 'h100-sxm-80gb',
   gpus: '1',
   tp: '1',
@@ -76,6 +79,7 @@ export const defaultTraining: TrainingWorkload = {
 };
 
 export const trainingTextKeys: ReadonlyArray<keyof TrainingWorkload> = [
+  'framework',
   'gpu',
   'gpus',
   'tp',
@@ -123,10 +127,21 @@ export const optimizers: Array<[string, string]> = [
   ['lion', 'Lion'],
   ['muon', 'Muon'],
 ];
+/** The core's framework profiles (fitcheck train --framework). */
+export const frameworks: Array<[string, string]> = [
+  ['hf', 'Hugging Face Trainer / Accelerate + PEFT'],
+  ['megatron', 'Megatron-LM / Megatron-Core'],
+  ['deepspeed', 'Megatron-DeepSpeed (ZeRO)'],
+  ['torchtitan', 'torchtitan (FSDP2)'],
+];
+/** Recomputation by the frameworks' own names (fitcheck train --recompute). */
 export const recomputeModes: Array<[string, string]> = [
   ['none', 'none'],
-  ['selective', 'selective'],
-  ['full', 'full'],
+  ['selective', 'selective (Megatron: attention core)'],
+  ['full', 'full (every layer keeps its input)'],
+  ['gradient-checkpointing', 'gradient checkpointing (Hugging Face)'],
+  ['selective-op', 'selective op (torchtitan)'],
+  ['selective-layer', 'selective layer, every 2nd (torchtitan)'],
 ];
 export const loraModules = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const;
 

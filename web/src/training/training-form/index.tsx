@@ -4,6 +4,7 @@
 import type { Accelerator, CoreError, TrainingTimeReport } from '../../core/types';
 import { withThousands } from '../../ui/format';
 import {
+  frameworks,
   loraModules,
   optimizers,
   precisionRecipes,
@@ -164,6 +165,14 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
       <fieldset>
         <legend>Precision and optimizer</legend>
         <div class="grid-fields wide">
+          {select(
+            'framework',
+            'Training framework',
+            frameworks,
+            training.framework,
+            set('framework'),
+            'its loss buffers, gradient buffer and memory statistic',
+          )}
           {select('precision', 'Precision recipe', precisionRecipes, training.precision, set('precision'))}
           {select('optimizer', 'Optimizer', optimizers, training.optimizer, set('optimizer'))}
         </div>

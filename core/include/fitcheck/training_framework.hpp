@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// Training framework profiles: the rules one framework applies that change peak memory or step
+// time (its loss and logits buffers, its gradient buffer dtype, FSDP under pipeline parallelism,
+// the attention kernel it runs, the memory statistic it prints). Each rule cites the framework's
+// source; the notes behind them are in docs/frameworks-training.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace fitcheck {
+
+enum class TrainingFramework : std::uint8_t {
+  megatron,    // Megatron-LM / Megatron-Core (and NeMo, Megatron Bridge)
+  deepspeed,   // Megatron-DeepSpeed: Megatron's model code with DeepSpeed ZeRO
+  torchtitan,  // PyTorch FSDP2 + torchtitan
+  hf,          // Hugging Face transformers Trainer / Accelerate, PEFT, bitsandbytes
+};
+
+// Which torch.cuda statistic a total is: live tensors (max_memory_allocated) or segments the
+// caching allocator holds (max_memory_reserved).
+enum class MemoryStatistic : std::uint8_t { allocated, reserved };
+
+struct TrainingFrameworkProfile {
+  TrainingFramework framework;
+  const char* id;    // "megatron", "deepspeed", "torchtitan", "hf"
+  const char* name;  // in words
+  // Bytes per logit element (tokens x vocabulary / tp) alive at the loss's peak: logits, their
+  // fp32 copy, what cross-entropy saves and the gradient it writes.
+  std::int64_t loss_bytes_per_logit;
+  const char* loss_rule;  // how those bytes arise, with the source
+  // 16-bit recipes accumulate and reduce gradients in an fp32 buffer by default.
+  bool fp32_gradient_buffer;
+  const char* gradient_rule;
+  // FSDP under pipeline parallelism keeps each stage's 16-bit parameters unsharded for the whole
+  // step and accumulates unsharded gradients in the reduce dtype (fp32) across micro-batches.
+  bool fsdp_unsharded_under_pipeline;
+  // The attention kernel a 16-bit run uses by default: FlashAttention-3-class (cuDNN fused
+  // attention through Transformer Engine) or FlashAttention-2 (PyTorch SDPA's flash backend).
+  bool attention_flash3_class;
+  const char* attention_rule;
+  // The MFU numerator counts the attention core over the full s x s square (PaLM, torchtitan's
+  // get_num_flop_per_token, llm-foundry) rather than the causal half (Megatron since 2025-03).
+  bool mfu_attention_full_square;
+  const char* mfu_rule;
+  MemoryStatistic printed_statistic;  // the figure the framework's own log line prints
+  const char* statistic_rule;
+};
+
+const TrainingFrameworkProfile& training_framework_profile(TrainingFramework framework);
+std::optional<TrainingFramework> find_training_framework(std::string_view id);  // case-insensitive
+const char* memory_statistic_name(MemoryStatistic statistic);                   // "allocated", "reserved"
+std::optional<MemoryStatistic> find_memory_statistic(std::string_view id);
+
+// The framework a workload gets when none is named: Hugging Face, the framework most people who
+// train or fine-tune a model use (docs/training-memory.md, "Framework profiles").
+constexpr TrainingFramework kDefaultTrainingFramework = TrainingFramework::hf;
+
+}  // namespace fitcheck

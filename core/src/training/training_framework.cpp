@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// The training framework profiles, one per framework, each rule with the source it comes from.
+// Commits: docs/frameworks-training.md (its table of commits).
+#include "fitcheck/training_framework.hpp"
+
+#include <cctype>
+#include <string>
+
+namespace fitcheck {
+namespace {
+
+constexpr TrainingFrameworkProfile kProfiles[] = {
+    {TrainingFramework::megatron, "megatron", "Megatron-LM / Megatron-Core",
+     // Forward: the bf16 [s, b, V/t] logits and their fp32 copy, exponentiated and normalized in
+     // place and saved as the softmax; backward writes the gradient into that saved buffer and
+     // hands a bf16 copy to the output layer: 2 + 4 B per logit element.
+     6,
+     "bf16 logits (2 B) + their fp32 copy, exponentiated in place and saved as the softmax, whose buffer becomes "
+     "the gradient (4 B): NVIDIA/Megatron-LM d98e8a64 megatron/core/tensor_parallel/cross_entropy.py "
+     "calculate_logits_max l.20-29, l.61-62, VocabParallelCrossEntropy.backward",
+     // --bf16 sets main_grads_dtype fp32: accumulate_allreduce_grads_in_fp32 (one contiguous fp32
+     // buffer of all local parameters), unless --grad-reduce-in-bf16.
+     true,
+     "bf16 runs accumulate and all-reduce gradients in one fp32 buffer (main_grad): Megatron-LM d98e8a64 "
+     "megatron/training/arguments.py l.1208-1217",
+     false,
+     // attention_backend auto: Transformer Engine picks cuDNN fused / flash attention.
+     true,
+     "Transformer Engine fused attention (attention_backend auto, transformer_config.py l.151): "
+     "FlashAttention-3-class rates on Hopper",
+     false,
+     "num_floating_point_operations: 3 x 2 x (weight products + logits) + causal attention halved "
+     "(megatron/training/training.py, since 8873b55d6a, 2025-03)",
+     MemoryStatistic::allocated,
+     "report_memory prints allocated, max allocated, reserved and max reserved (common_utils.py l.313-325); "
+     "the theoretical estimate is allocated"},
+    {TrainingFramework::deepspeed, "deepspeed", "Megatron-DeepSpeed (DeepSpeed ZeRO)",
+     // Megatron-DeepSpeed computes its loss with Megatron's vocab_parallel_cross_entropy.
+     6,
+     "Megatron's vocab-parallel cross-entropy (Megatron-DeepSpeed keeps megatron/core/tensor_parallel/"
+     "cross_entropy.py): bf16 logits (2 B) + one fp32 softmax reused as the gradient (4 B)",
+     // With ZeRO enabled and bf16, gradients accumulate in the model dtype unless
+     // data_types.grad_accum_dtype is set.
+     false,
+     "with ZeRO, bf16 gradients accumulate in bf16 unless data_types.grad_accum_dtype is set: "
+     "microsoft/DeepSpeed 38327e07 deepspeed/runtime/engine.py get_data_types l.1010-1025",
+     false, false, "FlashAttention-2 (Megatron-DeepSpeed --use-flash-attn-v2)", true,
+     "Narayanan et al. 2021 Eq. 3 as Megatron-DeepSpeed prints it: the full s x s attention square",
+     MemoryStatistic::allocated,
+     "see_memory_usage prints MA / Max_MA (allocated) and CA / Max_CA (reserved): deepspeed/runtime/utils.py "
+     "l.771-785"},
+    {TrainingFramework::torchtitan, "torchtitan", "torchtitan (PyTorch FSDP2)",
+     // loss_fn upcasts the [b, s, V] logits: cross_entropy(pred.flatten(0, 1).float(), labels), then
+     // `del pred` before backward. Backward of log_softmax holds its saved output, the nll gradient
+     // and its own gradient, all fp32: 12 B (the forward's bf16 + fp32 + log-softmax is 10 B).
+     12,
+     "fp32 upcast of the logits into cross_entropy; at the start of backward the saved fp32 log-softmax, the "
+     "nll_loss gradient and the log_softmax gradient (3 x 4 B; the bf16 logits are deleted before backward): "
+     "pytorch/torchtitan 9dec370 train.py loss_fn l.131-134",
+     false,
+     "FSDP2 MixedPrecisionPolicy: bf16 parameters gathered, gradients reduce-scattered in fp32 into fp32 shards "
+     "(torchtitan/config/configs.py l.94-105)",
+     // apply_fsdp: reshard_after_forward = not pp_enabled (9dec370 parallelize_llama.py l.325-339;
+     // HEAD distributed/fsdp.py get_fsdp_reshard_after_forward_policy l.112-136).
+     true, false, "PyTorch SDPA flash backend (FlashAttention-2 kernels)", true,
+     "get_num_flop_per_token: 6 x non-embedding parameters + 12 x layers x heads x head_dim x s, no causal "
+     "discount (9dec370 torchtitan/utils.py l.268-283)",
+     MemoryStatistic::reserved,
+     "DeviceMemoryMonitor prints torch.cuda.memory_stats()['reserved_bytes.all.peak']: torchtitan "
+     "components/metrics.py get_peak_stats l.61-70"},
+    {TrainingFramework::hf, "hf", "Hugging Face Trainer / Accelerate + PEFT",
+     // Measured: torch CrossEntropyLoss forward + backward on fp32 logits with their gradient holds
+     // 20 B per logit element (linkedin/Liger-Kernel 2120862b benchmark/data/all_benchmark_data.csv);
+     // HF's loss works on fp32 logits (transformers 0114da07 loss/loss_utils.py ForCausalLMLoss).
+     20,
+     "fp32 logits (ForCausalLMLoss upcasts; 4.45-era models return .float() logits and a contiguous shifted "
+     "copy), their gradient, the saved log-softmax and cross_entropy's temporaries: 20 B per element as "
+     "measured for torch CrossEntropyLoss on fp32 logits (Liger-Kernel 2120862b all_benchmark_data.csv)",
+     false, "gradients in the parameters' dtype (torch.optim, no separate buffer)", false, false,
+     "attn_implementation sdpa (PyTorch's flash backend, FlashAttention-2 kernels) or flash_attention_2", true,
+     "the Trainer prints no MFU; fitcheck counts as PaLM (Chowdhery et al. 2022, App. B) and llm-foundry do: "
+     "6N + 12 x layers x hidden x s, no causal discount",
+     MemoryStatistic::allocated,
+     "the Trainer's TrainerMemoryTracker and most scripts report torch.cuda.max_memory_allocated"},
+};
+
+std::string lowered(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+const TrainingFrameworkProfile& training_framework_profile(TrainingFramework framework) {
+  for (const auto& profile : kProfiles)
+    if (profile.framework == framework) return profile;
+  return kProfiles[3];
+}
+
+std::optional<TrainingFramework> find_training_framework(std::string_view id) {
+  const std::string key = lowered(id);
+  for (const auto& profile : kProfiles)
+    if (key == profile.id) return profile.framework;
+  if (key == "huggingface" || key == "transformers") return TrainingFramework::hf;
+  if (key == "megatron-lm" || key == "megatron-core" || key == "nemo") return TrainingFramework::megatron;
+  return std::nullopt;
+}
+
+const char* memory_statistic_name(MemoryStatistic statistic) {
+  return statistic == MemoryStatistic::reserved ? "reserved" : "allocated";
+}
+
+std::optional<MemoryStatistic> find_memory_statistic(std::string_view id) {
+  const std::string key = lowered(id);
+  if (key == "allocated") return MemoryStatistic::allocated;
+  if (key == "reserved") return MemoryStatistic::reserved;
+  return std::nullopt;
+}
+
+}  // namespace fitcheck

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// The framework picker on the Training tab: its choice goes to the core as the 'framework' option.
+import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { TrainingForm } from '../src/training/training-form';
+import { defaultTraining, frameworks, recomputeModes, trainingOptions } from '../src/training/training-inputs';
+
+afterEach(cleanup);
+
+describe('training framework', () => {
+  test('the four profiles the core offers, Hugging Face first and by default', () => {
+    expect(frameworks.map(([id]) => id)).toEqual(['hf', 'megatron', 'deepspeed', 'torchtitan']);
+    expect(trainingOptions(defaultTraining).framework).toBe('hf');
+    expect(recomputeModes.map(([id]) => id)).toEqual(
+      expect.arrayContaining(['selective-op', 'selective-layer', 'gradient-checkpointing']),
+    );
+  });
+  test('picking a framework hands it to the core with the other options', () => {
+    const onChange = vi.fn();
+    render(<TrainingForm training={defaultTraining} gpus={[]} onChange={onChange} />);
+    const picker = screen.getByTestId('train-framework') as HTMLSelectElement;
+    expect(picker.value).toBe('hf');
+    fireEvent.change(picker, { target: { value: 'torchtitan' } });
+    expect(onChange).toHaveBeenCalledTimes(1);
+    const next = onChange.mock.calls[0][0];
+    expect(next.framework).toBe('torchtitan');
+    expect(trainingOptions(next)).toMatchObject({ framework: 'torchtitan', gpu: 'h100-sxm-80gb' });
+  });
+});
