@@ -25,6 +25,8 @@ constexpr const char* kInferHelp =
     "  --kv-dtype D  --batch N  --context N  --prefill-chunk N  --kv-block N  --tp N --pp N --ep N\n"
     "  --gpu NAME (see 'fitcheck gpus', or custom)  --gpu-memory-utilization F (0.9)  --overhead-gib F (1)\n"
     "  --eager-attention  --logits-all-positions\n"
+    "  --engine vllm|sglang|trtllm|llamacpp|hf: the engine's memory budget, prefill chunk, KV block,\n"
+    "      step costs and kernel efficiencies (needs --gpu; options given win)\n"
     "  with --gpu, latency too: --prompt-len N --gen-len N --flops-efficiency F --hbm-efficiency F\n"
     "  --interconnect-efficiency F --price-per-gpu-hour X --fp8-activations true|false\n";
 

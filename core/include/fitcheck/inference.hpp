@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fitcheck/engine_profile.hpp"
 #include "fitcheck/hardware.hpp"
 #include "fitcheck/inference_memory.hpp"
 #include "fitcheck/latency.hpp"
@@ -59,6 +60,9 @@ struct InferenceEstimate {
   InferenceMemory memory;
   std::optional<InferenceOnGpu> on_gpu;
   std::shared_ptr<const Accelerator> custom_gpu;  // owns *on_gpu->gpu when gpu=custom
+  // The engine profile applied (request.engine with a GPU): its prefill chunk, KV block, memory
+  // fraction, fixed step costs and kernel efficiencies, unless the request gives them.
+  std::optional<EngineProfile> engine;
   // The model's assumptions, the default weight format's explanation, the memory's, and what a
   // missing GPU leaves out, in that order.
   std::vector<std::string> assumptions;

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "fitcheck/engine_profile.hpp"
 #include "fitcheck/hardware.hpp"
 #include "fitcheck/inference_memory.hpp"
 #include "fitcheck/latency.hpp"
@@ -89,6 +90,11 @@ struct InferenceRequest {
   std::shared_ptr<const Accelerator> custom_gpu;  // owns *gpu when gpu=custom
   bool weight_format_given = false;               // false: use the checkpoint's own format (native_weight_format)
   std::vector<std::string> defaults_used;         // options left at their default, for the report
+  // The serving engine whose profile applies (engine_profile.hpp); none: the plain roofline.
+  std::optional<EngineKind> engine;
+  // Options the engine profile must not override.
+  bool prefill_chunk_given = false, kv_block_given = false, gpu_memory_utilization_given = false;
+  bool efficiency_given = false;
   // Latency (computed when a GPU is chosen): prompt and generated tokens per sequence, and the
   // overrides of the GPU's default assumptions (efficiencies, price).
   LatencyRequest lengths{};
@@ -107,7 +113,7 @@ void read_latency_options(OptionReader& reader, InferenceRequest& request, bool 
 // The GPU's default latency assumptions with the request's overrides applied.
 LatencyAssumptions latency_assumptions_for(const InferenceRequest& request, const Accelerator& gpu);
 
-// Keys: weights, kv_dtype, batch, context, prefill_chunk, kv_block, tp, pp, ep, gpu (and with
+// Keys: engine, weights, kv_dtype, batch, context, prefill_chunk, kv_block, tp, pp, ep, gpu (and with
 // gpu=custom the kCustomGpuKeys),
 // gpu_memory_utilization, overhead_gib, eager_attention, logits_all_positions.
 InferenceRequest parse_inference_options(const OptionList& options);

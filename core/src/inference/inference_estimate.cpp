@@ -3,10 +3,61 @@
 // default applied here and nowhere in the writers.
 #include "fitcheck/inference.hpp"
 
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
 #include "fitcheck/config.hpp"
 #include "fitcheck/quantization.hpp"
 
 namespace fitcheck {
+namespace {
+
+std::string two_digits(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
+// The engine's settings in the workload and the latency assumptions, each unless the request gives
+// it, with one assumption line per rule (docs/serving.md, "Engine profiles").
+void apply_engine_profile(const EngineProfile& profile, const InferenceRequest& request, const Accelerator& gpu,
+                          const ModelDescription& model, const std::vector<WeightTensor>& tensors, InferenceWorkload& w,
+                          LatencyAssumptions& latency, std::vector<std::string>& notes) {
+  notes.push_back(std::string("engine ") + engine_kind_id(profile.kind) + ": " + profile.version);
+  for (const std::string& rule : profile.rules)
+    notes.push_back(std::string(engine_kind_id(profile.kind)) + ": " + rule);
+  if (!request.prefill_chunk_given && profile.chunked_prefill && profile.max_num_batched_tokens > 0)
+    w.prefill_chunk_tokens = profile.max_num_batched_tokens;
+  if (!request.kv_block_given) w.kv_block_tokens = profile.kv_block_tokens;
+  if (!request.gpu_memory_utilization_given) {
+    if (profile.kv_budget == KvBudgetRule::share_of_free) {
+      // TensorRT-LLM: weights and activation buffers first, then fraction x what is free for KV.
+      const InferenceMemoryTotals memory = inference_memory(model, tensors, w).totals;
+      const double total = static_cast<double>(gpu_memory_limit_bytes(gpu));
+      const double non_kv = static_cast<double>(memory.total_bytes_per_gpu - memory.kv_cache_bytes);
+      w.gpu_memory_utilization =
+          std::clamp((non_kv + profile.memory_fraction * std::max(0.0, total - non_kv)) / total, 0.01, 1.0);
+    } else {
+      w.gpu_memory_utilization = profile.memory_fraction;
+    }
+    notes.push_back(std::string(engine_kind_id(profile.kind)) + ": memory budget " +
+                    two_digits(w.gpu_memory_utilization) + " of the GPU's memory");
+  }
+  latency.step_overhead_seconds = profile.step_overhead_seconds;
+  latency.launch_seconds_per_layer = profile.launch_seconds_per_layer;
+  latency.cuda_graph_max_batch = profile.cuda_graph_max_batch;
+  latency.repeat_kv_per_query_head = !profile.gqa_shared_kv_reads;
+  if (!request.efficiency_given) {
+    const KernelEfficiency efficiency = kernel_efficiency(profile.kind, gpu_generation(gpu), w.weight_format);
+    latency.hbm_efficiency = efficiency.hbm;
+    latency.flops_efficiency = efficiency.flops;
+    notes.push_back(std::string(engine_kind_id(profile.kind)) + " on " + gpu_generation_name(gpu_generation(gpu)) +
+                    ": " + efficiency.source);
+  }
+}
+
+}  // namespace
 
 InferenceEstimate estimate_inference(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                      const InferenceRequest& request) {
@@ -22,6 +73,17 @@ InferenceEstimate estimate_inference(const ModelDescription& model, const std::v
     estimate.workload.weight_options = native.options;
     estimate.weight_format_from_checkpoint = true;
     estimate.assumptions.push_back(native.explanation + " (choose another with the weights option)");
+  }
+  LatencyAssumptions latency_assumptions;
+  if (request.gpu) latency_assumptions = latency_assumptions_for(request, *request.gpu);
+  if (request.engine && request.gpu) {
+    estimate.engine = engine_profile(*request.engine, *request.gpu, estimate.workload.layout);
+    apply_engine_profile(*estimate.engine, request, *request.gpu, model, tensors, estimate.workload,
+                         latency_assumptions, estimate.assumptions);
+  } else if (request.engine) {
+    estimate.assumptions.push_back(
+        "the engine option needs a GPU: its profile (budget, scheduler, step costs) "
+        "depends on the device");
   }
   const InferenceWorkload& w = estimate.workload;
   estimate.memory = inference_memory(model, tensors, w);
@@ -48,7 +110,7 @@ InferenceEstimate estimate_inference(const ModelDescription& model, const std::v
   capacity.decode_max_batch_size = max_batch_size(model, tensors, decode, gpu);
 
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, w.weight_format, w.weight_options);
-  on_gpu.latency.assumptions = latency_assumptions_for(request, gpu);
+  on_gpu.latency.assumptions = latency_assumptions;
   on_gpu.latency.explanation = explain_latency(prepared, w, gpu, request.lengths, on_gpu.latency.assumptions);
   return estimate;
 }

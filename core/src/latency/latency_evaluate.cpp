@@ -164,7 +164,8 @@ void decode_attention_pass(Accumulator& acc, const PreparedLatencyModel& pm, con
     const LatencyLayerKind& k = pm.kinds[i];
     if (k.encoder) continue;
     const double attended = k.sliding_window > 0 ? std::min(cache_tokens, k.sliding_window) : cache_tokens;
-    const OpCost c = attention_decode(k, in.split[i], in.batch, attended, in.a, k.kv_cache_bytes_per_token[in.kv]);
+    const OpCost c = attention_decode(k, in.split[i], in.batch, attended, in.a, k.kv_cache_bytes_per_token[in.kv],
+                                      detail::latency_ops::kv_read_factor(k, r));
     acc.op(LatencyOp::attention, c.flops, r.activation_flops_per_second, c.bytes, static_cast<double>(k.layers));
   }
 }
@@ -180,7 +181,9 @@ double decode_attention_sum(const PreparedLatencyModel& pm, const LatencyRates& 
     if (k.encoder) continue;
     const KindSplit s = in.split[i];
     const double kv = k.kv_cache_bytes_per_token[in.kv];
-    const OpCost c0 = attention_decode(k, s, in.batch, 0, in.a, kv), c1 = attention_decode(k, s, in.batch, 1, in.a, kv);
+    const double repeat = detail::latency_ops::kv_read_factor(k, r);
+    const OpCost c0 = attention_decode(k, s, in.batch, 0, in.a, kv, repeat),
+                 c1 = attention_decode(k, s, in.batch, 1, in.a, kv, repeat);
     const double f = r.activation_flops_per_second, b = r.hbm_bytes_per_second;
     const double a1 = c0.flops / f, s1 = (c1.flops - c0.flops) / f, a2 = c0.bytes / b, s2 = (c1.bytes - c0.bytes) / b;
     const double window = k.sliding_window;
@@ -214,6 +217,24 @@ LatencyTotals totals_from(double prefill, double first, double last, double base
   return t;
 }
 
+// Prefill as the workload's engine runs it: one pass when the whole batch fits one step, else
+// chunks of prefill_chunk_tokens (the step the activation memory is sized for), plus fixed costs.
+double engine_prefill_seconds(const PreparedLatencyModel& pm, const InferenceWorkload& w, const LatencyRates& r,
+                              const LatencyAssumptions& assume, const Inputs& in, double one_pass) {
+  const double tokens = in.batch * in.prompt, chunk = static_cast<double>(w.prefill_chunk_tokens);
+  const double layers = static_cast<double>(pm.layers);
+  if (chunk > 0 && chunk < tokens && std::ceil(tokens / chunk) <= static_cast<double>(kMaxChunkedPrefillSteps)) {
+    try {
+      return chunked_prefill_seconds(pm, w, r, assume, w.batch_size, static_cast<std::int64_t>(in.prompt),
+                                     w.prefill_chunk_tokens)
+          .seconds;
+    } catch (const std::invalid_argument&) {
+      // encoder or cross-attention layers: the engine step does not cover them; one pass below
+    }
+  }
+  return one_pass + fixed_step_seconds(assume, layers, true, 0);
+}
+
 }  // namespace
 
 LatencyTotals estimate_latency_totals(const PreparedLatencyModel& pm, const InferenceWorkload& w,
@@ -227,7 +248,9 @@ LatencyTotals estimate_latency_totals(const PreparedLatencyModel& pm, const Infe
   TotalAccumulator first{base.total, r.hbm_bytes_per_second}, last{base.total, r.hbm_bytes_per_second};
   decode_attention_pass(first, pm, r, in, in.prompt + 1);
   decode_attention_pass(last, pm, r, in, in.prompt + std::max(1.0, in.generated - 1));
-  return totals_from(prefill.total, first.total, last.total, base.total, decode_attention_sum(pm, r, in), in);
+  const double fixed = fixed_step_seconds(assume, static_cast<double>(pm.layers), false, in.batch);
+  return totals_from(engine_prefill_seconds(pm, w, r, assume, in, prefill.total), first.total + fixed,
+                     last.total + fixed, base.total + fixed, decode_attention_sum(pm, r, in), in);
 }
 
 LatencyEstimate estimate_latency(const PreparedLatencyModel& pm, const InferenceWorkload& w, const Accelerator& gpu,
@@ -252,8 +275,10 @@ LatencyEstimate estimate_latency(const PreparedLatencyModel& pm, const Inference
   step(e.decode_last, in.prompt + std::max(1.0, in.generated - 1));
   step(e.decode_full, in.prompt + in.generated);
   finish_phase(base);
-  e.totals = totals_from(e.prefill.total_seconds, e.decode_first.total_seconds, e.decode_last.total_seconds,
-                         base.total_seconds, decode_attention_sum(pm, r, in), in);
+  const double fixed = fixed_step_seconds(assume, static_cast<double>(pm.layers), false, in.batch);
+  e.totals = totals_from(engine_prefill_seconds(pm, w, r, assume, in, e.prefill.total_seconds),
+                         e.decode_first.total_seconds + fixed, e.decode_last.total_seconds + fixed,
+                         base.total_seconds + fixed, decode_attention_sum(pm, r, in), in);
 
   const detail::GpuWeightBytes weights = detail::busiest_gpu_weight_bytes(pm, w.layout, in.batch);
   e.weight_bytes_per_gpu = weights.stored;

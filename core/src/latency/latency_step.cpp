@@ -53,7 +53,7 @@ OpCost prefill_attention(const LatencyLayerKind& k, const detail::LayerSplit& s,
 // attention_decode() of `sequences` tokens whose attended keys sum to `attended_sum`: its flops and
 // bytes are linear in the attended length, so the sum stands for the sequences one by one.
 OpCost decode_attention(const LatencyLayerKind& k, const detail::LayerSplit& s, double sequences, double attended_sum,
-                        double a, double kv_bytes) {
+                        double a, double kv_bytes, double kv_read_factor) {
   OpCost c;
   if (k.multi_latent) {
     const double r = k.kv_lora_rank;
@@ -65,7 +65,7 @@ OpCost decode_attention(const LatencyLayerKind& k, const detail::LayerSplit& s, 
     c.flops = 2 * s.heads * attended_sum * (k.qk_head_dim + k.v_head_dim);
     c.bytes = sequences * a * s.heads * (k.qk_head_dim + k.v_head_dim);
   }
-  c.bytes += (attended_sum + sequences) * kv_bytes * s.kv_share;  // cache read, new tokens written
+  c.bytes += (attended_sum * kv_read_factor + sequences) * kv_bytes * s.kv_share;  // cache read, new tokens written
   return c;
 }
 
@@ -130,7 +130,8 @@ double engine_step_seconds(const PreparedLatencyModel& pm, const InferenceWorklo
     }
     if (step.decode_sequences > 0) {
       const double keys = windowed ? step.decode_context_tokens_in_window[slot] : step.decode_context_tokens;
-      const OpCost d = decode_attention(k, s, step.decode_sequences, keys, a, kv_bytes);
+      const OpCost d =
+          decode_attention(k, s, step.decode_sequences, keys, a, kv_bytes, detail::latency_ops::kv_read_factor(k, r));
       c.flops += d.flops;
       c.bytes += d.bytes;
     }
@@ -139,6 +140,34 @@ double engine_step_seconds(const PreparedLatencyModel& pm, const InferenceWorklo
   const double lm_rows = w.logits_all_positions ? tokens : step.prefill_logit_rows + step.decode_sequences;
   add_model_ops(acc, r, pm, w.layout, tokens, lm_rows, a);
   return acc.total;
+}
+
+ChunkedPrefill chunked_prefill_seconds(const PreparedLatencyModel& model, const InferenceWorkload& workload,
+                                       const LatencyRates& rates, const LatencyAssumptions& assumptions,
+                                       std::int64_t batch, std::int64_t prompt, std::int64_t chunk) {
+  if (batch < 1 || prompt < 1 || chunk < 1) throw std::invalid_argument("batch, prompt and chunk must be at least 1");
+  const StepWindows windows = make_step_windows(model);
+  const double layers = static_cast<double>(model.layers);
+  ChunkedPrefill result;
+  std::int64_t sequence = 0, done = 0;  // the sequence being prefilled and its tokens already cached
+  while (sequence < batch) {
+    EngineStepTokens step;
+    std::int64_t budget = chunk;
+    while (budget > 0 && sequence < batch) {
+      const std::int64_t tokens = std::min(prompt - done, budget);
+      add_prefill_chunk(step, windows, done, tokens, done + tokens == prompt);
+      budget -= tokens;
+      done += tokens;
+      if (done == prompt) {
+        ++sequence;
+        done = 0;
+      }
+    }
+    result.seconds +=
+        engine_step_seconds(model, workload, rates, windows, step) + fixed_step_seconds(assumptions, layers, true, 0);
+    ++result.steps;
+  }
+  return result;
 }
 
 }  // namespace fitcheck

@@ -156,6 +156,8 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
   detail::JsonWriter out;
   out.begin_object();
   out.field("model_type", estimate.model_type);
+  // "none": no engine profile, the plain roofline.
+  out.field("engine", estimate.engine ? engine_kind_id(estimate.engine->kind) : "none");
   out.begin_object("workload");
   out.field("weights", weight_format_info(w.weight_format).id);
   out.field("kv_dtype", kv_cache_dtype_info(w.kv_cache_dtype).id);

@@ -23,6 +23,7 @@ void read_latency_options(OptionReader& reader, InferenceRequest& request, bool 
   overrides.flops_efficiency = reader.number("flops_efficiency", -1, 0.01, 1.0);
   overrides.hbm_efficiency = reader.number("hbm_efficiency", -1, 0.01, 1.0);
   overrides.interconnect_efficiency = reader.number("interconnect_efficiency", -1, 0.01, 1.0);
+  request.efficiency_given = overrides.flops_efficiency > 0 || overrides.hbm_efficiency > 0;
   overrides.price_per_gpu_hour_usd = reader.number("price_per_gpu_hour", -1, 0.0, 1e6);
   if (reader.text("fp8_activations")) overrides.fp8_activations = reader.flag("fp8_activations", true) ? 1 : 0;
 }

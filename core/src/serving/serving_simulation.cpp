@@ -114,6 +114,7 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
   check(workload.weight_format == model.weight_format, "the workload's weight format is not the prepared one");
   const StepWindows windows = make_step_windows(model);
   const LatencyRates rates = latency_rates(model, gpu, workload.layout, assumptions);
+  const double layers = static_cast<double>(model.layers);
 
   // Requests with their lengths and (Poisson) arrival times, drawn in request order.
   const auto n = static_cast<std::size_t>(load.requests);
@@ -166,7 +167,7 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
     for (std::size_t i = 0; i < running.size() && budget > 0; ++i) {
       Request& r = requests[static_cast<std::size_t>(running[i])];
       const std::int64_t tokens = std::min(r.prompt + r.generated - r.computed, budget);
-      const std::int64_t need = blocks_for(r.computed + tokens, block_tokens) - r.blocks;
+      const std::int64_t need = std::max<std::int64_t>(0, blocks_for(r.computed + tokens, block_tokens) - r.blocks);
       bool evicted_self = false;
       while (need > free_blocks) {
         // Evict the latest-admitted request (vLLM: self.running.pop()), this one if it is the last.
@@ -191,7 +192,10 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
       scheduled.push_back({running[i], tokens});
     }
     // Then waiting requests, first come first served, unless this step preempted (as vLLM).
-    while (!preempted_now && running.size() < static_cast<std::size_t>(limits.max_num_seqs) && budget > 0) {
+    // Static batches (HF generate): a new batch starts only when the last one has finished.
+    const bool admitting = limits.continuous_batching || running.empty();
+    while (admitting && !preempted_now && running.size() < static_cast<std::size_t>(limits.max_num_seqs) &&
+           budget > 0) {
       std::int32_t id;
       if (!preempted.empty())
         id = preempted.back();
@@ -200,8 +204,13 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
       else
         break;
       Request& r = requests[static_cast<std::size_t>(id)];
-      const std::int64_t tokens = std::min(r.prompt + r.generated - r.computed, budget);
-      const std::int64_t need = blocks_for(r.computed + tokens, block_tokens) - r.blocks;
+      const std::int64_t left = r.prompt + r.generated - r.computed;
+      // Without chunked prefill a prompt runs whole: it waits for a step with room, or runs alone.
+      if (!limits.chunked_prefill && left > budget && !scheduled.empty()) break;
+      const std::int64_t tokens = limits.chunked_prefill ? std::min(left, budget) : left;
+      // A no-evict engine reserves the blocks of the whole request at admission.
+      const std::int64_t held = limits.reserve_whole_request ? r.prompt + r.output : r.computed + tokens;
+      const std::int64_t need = std::max<std::int64_t>(0, blocks_for(held, block_tokens) - r.blocks);
       if (need > free_blocks) {
         result.kv_limited = true;  // the queue's head waits for blocks (vLLM: break, FCFS)
         break;
@@ -213,7 +222,7 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
       if (r.first_scheduled < 0) r.first_scheduled = now;
       free_blocks -= need;
       r.blocks += need;
-      budget -= tokens;
+      budget = std::max<std::int64_t>(0, budget - tokens);
       running.push_back(id);
       scheduled.push_back({id, tokens});
     }
@@ -229,7 +238,9 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
         add_prefill_chunk(step, windows, r.computed, s.tokens, r.computed + s.tokens == r.prompt + r.generated);
       }
     }
-    const double seconds = engine_step_seconds(model, workload, rates, windows, step) + limits.step_overhead_seconds;
+    const double seconds = engine_step_seconds(model, workload, rates, windows, step) +
+                           fixed_step_seconds(assumptions, layers, step.prefill_tokens > 0, step.decode_sequences) +
+                           limits.step_overhead_seconds;
     now += seconds;
     ++result.steps;
     weighted_batch += seconds * static_cast<double>(scheduled.size());

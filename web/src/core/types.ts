@@ -87,7 +87,12 @@ export interface CapacityAnswer {
 }
 
 /** Options of inferenceReport, as the CLI's flags without the dashes (kv_dtype for --kv-dtype). */
+/** Serving-engine profiles (docs/serving.md, "Engine profiles"). */
+export type EngineId = 'vllm' | 'sglang' | 'trtllm' | 'llamacpp' | 'hf';
+
 export interface InferenceOptions {
+  /** Apply an engine's profile (memory budget, scheduler, step costs); absent: the plain roofline. */
+  engine?: EngineId;
   weights?: string;
   kv_dtype?: string;
   batch?: number;
@@ -173,6 +178,8 @@ export interface LatencyReport {
 
 export interface InferenceReport {
   model_type: string;
+  /** The engine profile applied, or 'none'. */
+  engine: EngineId | 'none';
   workload: {
     weights: string;
     kv_dtype: string;
