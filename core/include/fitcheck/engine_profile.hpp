@@ -45,9 +45,9 @@ struct EngineProfile {
   const char* version = "";  // the release whose defaults these are
   // Memory.
   KvBudgetRule kv_budget = KvBudgetRule::share_of_total;
-  double memory_fraction = 0.9;          // gpu_memory_utilization, mem_fraction_static, free_gpu_memory_fraction
-  std::int64_t cuda_graph_bytes = 0;     // graph pool taken before the KV cache is sized
-  bool profiles_sampler_rows = false;    // the profile run samples max_num_seqs rows (vLLM V1)
+  double memory_fraction = 0.9;        // gpu_memory_utilization, mem_fraction_static, free_gpu_memory_fraction
+  std::int64_t cuda_graph_bytes = 0;   // graph pool taken before the KV cache is sized
+  bool profiles_sampler_rows = false;  // the profile run samples max_num_seqs rows (vLLM V1)
   // Scheduler.
   std::int64_t max_num_seqs = 256;             // sequences running at once
   std::int64_t max_num_batched_tokens = 8192;  // tokens per step (prefill chunks and decodes)
