@@ -157,8 +157,8 @@ TEST_CASE("infer: the prefill runs in the chunks its activations are sized for, 
   const double weight_read = 16.06e9 / (h100.memory_bandwidth_bytes_per_second * 0.8);
   CHECK(chunked.prefill_seconds > one.prefill_seconds);
   CHECK(chunked.prefill_seconds - one.prefill_seconds < 3 * weight_read * 1.5);
-  const ChunkedPrefill direct = chunked_prefill_seconds(prepared, w, latency_rates(prepared, h100, w.layout, plain),
-                                                        plain, 4, 1000, 1024);
+  const ChunkedPrefill direct =
+      chunked_prefill_seconds(prepared, w, latency_rates(prepared, h100, w.layout, plain), plain, 4, 1000, 1024);
   CHECK(direct.steps == 4);
   CHECK(direct.seconds == doctest::Approx(chunked.prefill_seconds));
 }
@@ -272,8 +272,9 @@ TEST_CASE("infer --engine and serve-sim --engine") {
 
   for (const char* engine : {"vllm", "sglang", "trtllm", "llamacpp", "hf"}) {
     CAPTURE(engine);
-    const auto run = test::run_cli("serve-sim '" + config + "' --gpu h100 --prompt-len 256 --gen-len 32 --concurrency 4 " +
-                                   "--requests 8 --engine " + engine + " --json");
+    const auto run =
+        test::run_cli("serve-sim '" + config + "' --gpu h100 --prompt-len 256 --gen-len 32 --concurrency 4 " +
+                      "--requests 8 --engine " + engine + " --json");
     REQUIRE(run.exit_status == 0);
     const auto r = nlohmann::json::parse(run.out);
     CHECK(r["engine"] == engine);
@@ -282,4 +283,99 @@ TEST_CASE("infer --engine and serve-sim --engine") {
   const auto bad_sim = test::run_cli("serve-sim '" + config + "' --gpu h100 --concurrency 2 --engine tgi");
   CHECK(bad_sim.exit_status == 2);
   CHECK(bad_sim.err.find("--engine") != std::string::npos);
+}
+
+TEST_CASE("speculative decoding: tokens per step (Leviathan et al. 2023, eq. 1)") {
+  CHECK(expected_tokens_per_step({}) == 1);
+  CHECK(expected_tokens_per_step({3, 0.7, 1}) == doctest::Approx((1 - 0.2401) / 0.3));  // 0.7^4 = 0.2401
+  CHECK(expected_tokens_per_step({3, 1.0, 1}) == 4);
+  CHECK(expected_tokens_per_step({3, 0.0, 1}) == 1);
+}
+
+TEST_CASE("speculative decoding and prefix caching in infer") {
+  const ModelDescription model = fixture("meta-llama--Llama-3.1-8B.json");
+  const std::vector<WeightTensor> tensors = weight_tensors(model);
+  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
+  const Accelerator& h100 = *find_accelerator("h100");
+  const LatencyAssumptions a = default_latency_assumptions(h100);
+  InferenceWorkload w;
+  w.batch_size = 1;
+  const LatencyTotals plain = estimate_latency_totals(prepared, w, h100, {1000, 201}, a);
+  SUBCASE("all drafts accepted, a free draft: a 4-token verify pass per 4 tokens, about a quarter of a step") {
+    LatencyRequest request{1000, 201};
+    request.speculative = {3, 1.0, 0};
+    const LatencyTotals spec = estimate_latency_totals(prepared, w, h100, request, a);
+    const double ratio = spec.decode_total_seconds / plain.decode_total_seconds;
+    CHECK(ratio > 0.25);  // the verify pass reads the weights once, as a decode step, and computes 4 tokens
+    CHECK(ratio < 0.30);
+  }
+  SUBCASE("nothing accepted: one token per step at the cost of the verify pass and the drafts") {
+    LatencyRequest request{1000, 201};
+    request.speculative = {3, 0.0, 1};
+    CHECK(estimate_latency_totals(prepared, w, h100, request, a).decode_total_seconds > plain.decode_total_seconds);
+  }
+  SUBCASE("a shared prefix: one sequence alone prefills as before; eight prefill less") {
+    LatencyRequest request{1000, 201};
+    request.shared_prefix_tokens = 800;
+    CHECK(estimate_latency_totals(prepared, w, h100, request, a).prefill_seconds ==
+          doctest::Approx(plain.prefill_seconds).epsilon(1e-9));
+    w.batch_size = 8;
+    const LatencyTotals eight = estimate_latency_totals(prepared, w, h100, {1000, 201}, a);
+    CHECK(estimate_latency_totals(prepared, w, h100, request, a).prefill_seconds < eight.prefill_seconds);
+  }
+  SUBCASE("CLI: the prefix's cache is held once; the draft adds its layers' memory") {
+    const std::string config = test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json";
+    const std::string base = "infer '" + config + "' --gpu h100 --batch 8 --prompt-len 2000 --gen-len 256 --json";
+    const auto none = nlohmann::json::parse(test::run_cli(base).out);
+    const auto prefix = nlohmann::json::parse(test::run_cli(base + " --shared-prefix 1000").out);
+    const auto kv = none["kv_cache_bytes"].get<std::int64_t>();
+    // 1000 of 2256 tokens, held by 1 of 8 sequences instead of 8.
+    const auto saved = static_cast<std::int64_t>(1000.0 / 2256 * 7 / 8 * static_cast<double>(kv));
+    CHECK(prefix["kv_cache_bytes"].get<std::int64_t>() == kv - saved);
+    const auto spec =
+        nlohmann::json::parse(test::run_cli(base + " --spec-tokens 3 --spec-acceptance 0.7 --spec-draft-layers 1").out);
+    // One of 32 layers: 1/32 of weights and cache.
+    const double draft = spec["total_bytes_per_gpu"].get<double>() - none["total_bytes_per_gpu"].get<double>();
+    CHECK(draft == doctest::Approx((none["weight_bytes"].get<double>() + static_cast<double>(kv)) / 32).epsilon(1e-6));
+    const auto missing = test::run_cli(base + " --spec-tokens 3");
+    CHECK(missing.exit_status == 2);
+    CHECK(missing.err.find("spec_acceptance") != std::string::npos);
+    const auto too_long = test::run_cli(base + " --shared-prefix 2000");
+    CHECK(too_long.exit_status == 2);
+    CHECK(too_long.err.find("shared_prefix") != std::string::npos);
+  }
+}
+
+TEST_CASE("speculative decoding and prefix caching in the simulation") {
+  const ModelDescription model = fixture("meta-llama--Llama-3.1-8B.json");
+  const std::vector<WeightTensor> tensors = weight_tensors(model);
+  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
+  const Accelerator& h100 = *find_accelerator("h100");
+  const InferenceWorkload w;
+  const LatencyAssumptions a = default_latency_assumptions(h100);
+  SchedulerLimits limits = vllm_default_limits(h100);
+  limits.kv_capacity_blocks = 100000;
+  SUBCASE("every draft accepted: 200 tokens after the first in ceil(200 / 4) = 50 steps") {
+    limits.speculative = {3, 1.0, 1};
+    const ServingResult r = simulate_serving(prepared, w, h100, a, limits, closed_loop(1, 1, 500, 201));
+    CHECK(r.steps == 1 + 50);
+    CHECK(r.output_tokens == 201);
+  }
+  SUBCASE("acceptance 0.7: about 2.53 tokens per decode step") {
+    limits.speculative = {3, 0.7, 1};
+    const ServingResult r = simulate_serving(prepared, w, h100, a, limits, closed_loop(1, 1, 500, 1001));
+    CHECK(static_cast<double>(r.steps - 1) == doctest::Approx(1000 / 2.533).epsilon(0.01));
+  }
+  SUBCASE("a shared prefix: the second request prefills the rest, and holds the prefix blocks shared") {
+    ServingLoad load = closed_loop(2, 1, 2000, 2);
+    const ServingResult plain = simulate_serving(prepared, w, h100, a, limits, load);
+    load.shared_prefix_tokens = 1600;  // 100 blocks of 16
+    const ServingResult cached = simulate_serving(prepared, w, h100, a, limits, load);
+    CHECK(cached.ttft_seconds_p50 < plain.ttft_seconds_p50);
+    CHECK(cached.peak_kv_blocks_used == plain.peak_kv_blocks_used);  // ceil(2002 / 16) = 126 blocks either way
+    ServingLoad two = closed_loop(4, 2, 2000, 50);
+    two.shared_prefix_tokens = 1600;
+    const ServingResult together = simulate_serving(prepared, w, h100, a, limits, two);
+    CHECK(together.output_tokens == 4 * 50);
+  }
 }

@@ -158,9 +158,27 @@ struct LatencyRates {
 LatencyRates latency_rates(const PreparedLatencyModel& model, const Accelerator& accelerator,
                            const ParallelLayout& layout, const LatencyAssumptions& assumptions);
 
+// Speculative decoding (Leviathan, Kalman and Matias, "Fast Inference from Transformers via
+// Speculative Decoding", ICML 2023): a draft proposes `draft_tokens` tokens one at a time, the
+// target verifies them in one pass of draft_tokens + 1 tokens per sequence and keeps the accepted
+// prefix plus one of its own. With each draft token accepted independently with probability
+// `acceptance_rate`, a step yields (1 - a^(k+1)) / (1 - a) tokens (their eq. 1). The draft costs
+// `draft_layers` of the target's decoder layers per proposed token (EAGLE and DeepSeek-V3's MTP
+// module: 1 layer; a separate draft model: its cost in target layers).
+struct SpeculativeDecoding {
+  std::int64_t draft_tokens = 0;  // 0: off
+  double acceptance_rate = 0;
+  double draft_layers = 1;
+};
+double expected_tokens_per_step(const SpeculativeDecoding& speculative);  // 1 when off
+
 struct LatencyRequest {
   std::int64_t prompt_tokens = 512;     // per sequence
   std::int64_t generated_tokens = 128;  // per sequence, the first one produced by prefill
+  // Prefix caching: the first shared_prefix_tokens of every prompt are the same (a system prompt);
+  // one sequence computes them, the others find them cached and prefill only the rest.
+  std::int64_t shared_prefix_tokens = 0;
+  SpeculativeDecoding speculative{};
 };
 
 // One forward pass (prefill, or one decode step), per operation, on the GPUs that run it.
@@ -312,6 +330,17 @@ struct ChunkedPrefill {
 ChunkedPrefill chunked_prefill_seconds(const PreparedLatencyModel& model, const InferenceWorkload& workload,
                                        const LatencyRates& rates, const LatencyAssumptions& assumptions,
                                        std::int64_t batch, std::int64_t prompt, std::int64_t chunk);
+// The same with the first `cached_prefix` tokens of every prompt but the first already cached.
+ChunkedPrefill chunked_prefill_seconds(const PreparedLatencyModel& model, const InferenceWorkload& workload,
+                                       const LatencyRates& rates, const LatencyAssumptions& assumptions,
+                                       std::int64_t batch, std::int64_t prompt, std::int64_t chunk,
+                                       std::int64_t cached_prefix);
+// One speculative decoding step of `batch` sequences holding `context` tokens: draft_tokens draft
+// passes (draft_layers / layers of a plain decode step each) and one verify pass of draft_tokens + 1
+// tokens per sequence, with fixed step costs.
+double speculative_step_seconds(const PreparedLatencyModel& model, const InferenceWorkload& workload,
+                                const LatencyRates& rates, const LatencyAssumptions& assumptions,
+                                const SpeculativeDecoding& speculative, std::int64_t batch, std::int64_t context);
 // Above this many steps chunked_prefill_seconds is not used (one pass plus fixed costs instead).
 inline constexpr std::int64_t kMaxChunkedPrefillSteps = 100000;
 

@@ -39,6 +39,9 @@ struct SchedulerLimits {
   bool chunked_prefill = true;
   bool continuous_batching = true;
   bool reserve_whole_request = false;
+  // Speculative decoding (latency.hpp): a decoding sequence takes draft_tokens + 1 tokens of the
+  // budget, the step adds the draft passes, and it advances by the expected accepted tokens.
+  SpeculativeDecoding speculative{};
 };
 
 // vLLM V1 OpenAI API server defaults (EngineArgs._set_default_args, docs/engines-serving.md 1.2):
@@ -85,7 +88,11 @@ struct ServingLoad {
   TokenLengths prompt{512};
   TokenLengths output{128};
   std::int64_t requests = 1000;
-  std::int64_t concurrency = 0;        // > 0: closed loop, a new request arrives when one finishes
+  std::int64_t concurrency = 0;  // > 0: closed loop, a new request arrives when one finishes
+  // Prefix caching: every prompt starts with the same shared_prefix_tokens (a system prompt). Once a
+  // request has computed them, later ones find its full blocks cached (vLLM hashes full blocks),
+  // hold them shared, and prefill from there.
+  std::int64_t shared_prefix_tokens = 0;
   double arrival_rate_per_second = 0;  // > 0: Poisson arrivals (exactly one of the two is set)
   std::uint64_t seed = 0;
 };

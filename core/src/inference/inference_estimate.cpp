@@ -57,6 +57,55 @@ void apply_engine_profile(const EngineProfile& profile, const InferenceRequest& 
   }
 }
 
+// Prefix caching and a speculative draft in the memory: the shared prefix's cache is held once for
+// the batch (vLLM/SGLang share its blocks), and the draft's layers hold weights and cache as the
+// target's layers do. Taken per token and per layer in proportion; the capacity searches do not see
+// them (the assumption says so).
+void apply_prefix_and_draft(const ModelDescription& model, const InferenceWorkload& w, const LatencyRequest& lengths,
+                            InferenceMemory& memory, std::vector<std::string>& notes) {
+  InferenceMemoryTotals& t = memory.totals;
+  const std::int64_t prefix = lengths.shared_prefix_tokens;
+  if (prefix > 0 && w.batch_size > 1 && w.context_tokens > 0) {
+    const double share = static_cast<double>(prefix) / static_cast<double>(w.context_tokens) *
+                         static_cast<double>(w.batch_size - 1) / static_cast<double>(w.batch_size);
+    const auto saved = static_cast<std::int64_t>(share * static_cast<double>(t.kv_cache_bytes));
+    t.kv_cache_bytes -= saved;
+    t.total_bytes_per_gpu -= saved;
+    for (MemoryTerm& term : memory.terms)
+      if (term.name == "kv_cache") {
+        term.bytes -= saved;
+        term.formula += " - " + std::to_string(saved) + " B: the " + std::to_string(prefix) +
+                        "-token shared prefix held once, not by each of the " + std::to_string(w.batch_size) +
+                        " sequences (prefix caching)";
+      }
+    notes.push_back("prefix caching: the first " + std::to_string(prefix) +
+                    " prompt tokens are shared; one sequence computes them, the others prefill only the rest and "
+                    "share its cache blocks (vLLM automatic prefix caching, SGLang RadixAttention)");
+  }
+  const SpeculativeDecoding& spec = lengths.speculative;
+  if (spec.draft_tokens > 0) {
+    std::int64_t decoder_layers = 0;
+    for (const LayerShape& kind : model.layer_kinds) decoder_layers += kind.layer_count;
+    const double per_layer = decoder_layers > 0 ? spec.draft_layers / static_cast<double>(decoder_layers) : 0;
+    const auto draft = static_cast<std::int64_t>(per_layer * static_cast<double>(t.weight_bytes + t.kv_cache_bytes) *
+                                                 static_cast<double>(w.layout.pipeline_parallel));
+    t.total_bytes_per_gpu += draft;
+    char layers[32];
+    std::snprintf(layers, sizeof layers, "%g", spec.draft_layers);
+    memory.terms.push_back({"draft", draft,
+                            std::string(layers) + " draft layer(s) / " + std::to_string(decoder_layers) +
+                                " layers x (weights + KV cache of this GPU): the speculative draft's weights "
+                                "and cache, sized as the target's layers (estimate)"});
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%g", spec.acceptance_rate);
+    notes.push_back("speculative decoding: " + std::to_string(spec.draft_tokens) +
+                    " draft tokens per step, acceptance " + rate +
+                    ": (1 - a^(k+1)) / (1 - a) = " + two_digits(expected_tokens_per_step(spec)) +
+                    " tokens per step (Leviathan et al. 2023, eq. 1); a step is k draft passes of " + layers +
+                    " layer(s) and one verify pass of k + 1 tokens per sequence; capacity answers leave the draft out");
+  }
+}
+
 }  // namespace
 
 InferenceEstimate estimate_inference(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
@@ -87,6 +136,7 @@ InferenceEstimate estimate_inference(const ModelDescription& model, const std::v
   }
   const InferenceWorkload& w = estimate.workload;
   estimate.memory = inference_memory(model, tensors, w);
+  apply_prefix_and_draft(model, w, request.lengths, estimate.memory, estimate.assumptions);
   estimate.assumptions.insert(estimate.assumptions.end(), estimate.memory.assumptions.begin(),
                               estimate.memory.assumptions.end());
   if (!request.gpu) {

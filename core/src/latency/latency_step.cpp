@@ -4,6 +4,7 @@
 // only, no allocation: a serving simulation calls it once per step. Formulas: docs/latency.md,
 // "One engine step".
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "fitcheck/latency.hpp"
@@ -145,7 +146,16 @@ double engine_step_seconds(const PreparedLatencyModel& pm, const InferenceWorklo
 ChunkedPrefill chunked_prefill_seconds(const PreparedLatencyModel& model, const InferenceWorkload& workload,
                                        const LatencyRates& rates, const LatencyAssumptions& assumptions,
                                        std::int64_t batch, std::int64_t prompt, std::int64_t chunk) {
+  return chunked_prefill_seconds(model, workload, rates, assumptions, batch, prompt, chunk, 0);
+}
+
+ChunkedPrefill chunked_prefill_seconds(const PreparedLatencyModel& model, const InferenceWorkload& workload,
+                                       const LatencyRates& rates, const LatencyAssumptions& assumptions,
+                                       std::int64_t batch, std::int64_t prompt, std::int64_t chunk,
+                                       std::int64_t cached_prefix) {
   if (batch < 1 || prompt < 1 || chunk < 1) throw std::invalid_argument("batch, prompt and chunk must be at least 1");
+  if (cached_prefix < 0 || cached_prefix >= prompt)
+    throw std::invalid_argument("the shared prefix must be shorter than the prompt");
   const StepWindows windows = make_step_windows(model);
   const double layers = static_cast<double>(model.layers);
   ChunkedPrefill result;
@@ -160,7 +170,7 @@ ChunkedPrefill chunked_prefill_seconds(const PreparedLatencyModel& model, const 
       done += tokens;
       if (done == prompt) {
         ++sequence;
-        done = 0;
+        done = cached_prefix;  // the next sequences find the prefix the first one computed
       }
     }
     result.seconds +=
@@ -168,6 +178,32 @@ ChunkedPrefill chunked_prefill_seconds(const PreparedLatencyModel& model, const 
     ++result.steps;
   }
   return result;
+}
+
+double expected_tokens_per_step(const SpeculativeDecoding& speculative) {
+  const double k = static_cast<double>(speculative.draft_tokens), a = speculative.acceptance_rate;
+  if (speculative.draft_tokens <= 0) return 1;
+  if (a >= 1) return k + 1;
+  return (1 - std::pow(a, k + 1)) / (1 - a);
+}
+
+double speculative_step_seconds(const PreparedLatencyModel& model, const InferenceWorkload& workload,
+                                const LatencyRates& rates, const LatencyAssumptions& assumptions,
+                                const SpeculativeDecoding& speculative, std::int64_t batch, std::int64_t context) {
+  const StepWindows windows = make_step_windows(model);
+  const double layers = static_cast<double>(model.layers);
+  const std::int64_t k = speculative.draft_tokens;
+  EngineStepTokens verify, draft;
+  for (std::int64_t i = 0; i < batch; ++i) {
+    add_prefill_chunk(verify, windows, context, k + 1, false);
+    verify.prefill_logit_rows += static_cast<double>(k + 1);  // the target scores every proposed position
+    add_decode_sequence(draft, windows, context + 1);
+  }
+  const double verify_seconds = engine_step_seconds(model, workload, rates, windows, verify) +
+                                fixed_step_seconds(assumptions, layers, false, static_cast<double>(batch));
+  const double draft_seconds =
+      engine_step_seconds(model, workload, rates, windows, draft) * speculative.draft_layers / layers;
+  return verify_seconds + static_cast<double>(k) * draft_seconds;
 }
 
 }  // namespace fitcheck

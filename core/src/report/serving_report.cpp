@@ -82,6 +82,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   const bool seqs_default = request.max_num_seqs == 0, tokens_default = request.max_num_batched_tokens == 0;
   if (!seqs_default) limits.max_num_seqs = request.max_num_seqs;
   if (!tokens_default) limits.max_num_batched_tokens = request.max_num_batched_tokens;
+  limits.speculative = request.inference.lengths.speculative;
   const ServingLoad& load = request.load;
   if (!limits.continuous_batching && seqs_default && load.concurrency > 0)
     limits.max_num_seqs = load.concurrency;  // generate runs the batch it is given
@@ -138,6 +139,24 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
       (limits.reserve_whole_request ? "admission reserves the blocks of the whole request, nothing is evicted"
                                     : "blocks are taken as tokens are computed, and a sequence that finds none evicts "
                                       "the latest-admitted one, which recomputes later"));
+  if (load.shared_prefix_tokens > 0)
+    assumptions.push_back("prefix caching: every prompt starts with the same " +
+                          std::to_string(load.shared_prefix_tokens) + " tokens; once one request has computed them, " +
+                          "later requests find their full " + std::to_string(limits.kv_block_tokens) +
+                          "-token blocks cached (held once, shared) and prefill only the rest (vLLM automatic prefix "
+                          "caching, vllm/v1/core/kv_cache_manager.py get_computed_blocks; SGLang RadixAttention)");
+  if (limits.speculative.draft_tokens > 0) {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "speculative decoding: %lld draft tokens of %g layer(s) each, acceptance %g: %.3g tokens per "
+                  "decode step on average",
+                  static_cast<long long>(limits.speculative.draft_tokens), limits.speculative.draft_layers,
+                  limits.speculative.acceptance_rate, expected_tokens_per_step(limits.speculative));
+    assumptions.push_back(std::string(text) +
+                          " ((1 - a^(k+1)) / (1 - a), Leviathan et al. 2023 eq. 1); a decoding sequence takes k + 1 "
+                          "tokens of the step budget for the verify pass; the draft's memory is not taken from the KV "
+                          "cache");
+  }
   assumptions.push_back(
       "step time: the latency model's roofline per operation over all tokens of the step, weights read once "
       "per step, plus " +
@@ -193,6 +212,9 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   out.field("chunked_prefill", limits.chunked_prefill);
   out.field("continuous_batching", limits.continuous_batching);
   out.field("reserve_whole_request", limits.reserve_whole_request);
+  out.field("spec_tokens", limits.speculative.draft_tokens);
+  out.field("spec_acceptance", limits.speculative.acceptance_rate);
+  out.field("spec_draft_layers", limits.speculative.draft_layers);
   out.field("hbm_efficiency", latency.hbm_efficiency);
   out.field("flops_efficiency", latency.flops_efficiency);
   out.end_object();
@@ -202,6 +224,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   out.field("arrival_rate", load.arrival_rate_per_second);
   out.field("prompt_len", load.prompt.tokens);
   out.field("gen_len", load.output.tokens);
+  out.field("shared_prefix", load.shared_prefix_tokens);
   out.field("length_distribution", length_distribution_name(load.prompt.distribution));
   out.field("prompt_spread", load.prompt.spread);
   out.field("gen_spread", load.output.spread);

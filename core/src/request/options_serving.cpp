@@ -43,6 +43,7 @@ ServingRequest parse_serving_options(const OptionList& options) {
   ServingLoad& load = request.load;
   load.prompt.tokens = request.inference.lengths.prompt_tokens;
   load.output.tokens = request.inference.lengths.generated_tokens;
+  load.shared_prefix_tokens = request.inference.lengths.shared_prefix_tokens;
   load.requests = reader.count("requests", 1000, 1, kMaxServingRequests);
   load.concurrency = reader.count("concurrency", 0, 0, kMaxServingRequests);
   load.arrival_rate_per_second = reader.number("arrival_rate", 0, 0, 1e9);
