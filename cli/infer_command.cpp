@@ -27,6 +27,8 @@ constexpr const char* kInferHelp =
     "  --eager-attention  --logits-all-positions\n"
     "  --engine vllm|sglang|trtllm|llamacpp|hf: the engine's memory budget, prefill chunk, KV block,\n"
     "      step costs and kernel efficiencies (needs --gpu; options given win)\n"
+    "  --shared-prefix N (0): prompt tokens every sequence shares (prefix caching)\n"
+    "  --spec-tokens K (0) --spec-acceptance A --spec-draft-layers L (1): speculative decoding\n"
     "  with --gpu, latency too: --prompt-len N --gen-len N --flops-efficiency F --hbm-efficiency F\n"
     "  --interconnect-efficiency F --price-per-gpu-hour X --fp8-activations true|false\n";
 

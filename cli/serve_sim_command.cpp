@@ -27,7 +27,9 @@ constexpr const char* kServeSimHelp =
     "  --max-num-seqs N --max-num-batched-tokens N (default: the engine's defaults for the GPU)\n"
     "  --weights FORMAT --kv-dtype D --tp N --pp N --ep N --gpu-memory-utilization F (the engine's)\n"
     "  --overhead-gib F (1) --flops-efficiency F --hbm-efficiency F --interconnect-efficiency F\n"
-    "  --step-overhead-ms X (the engine's): fixed CPU time added to every step\n";
+    "  --step-overhead-ms X (the engine's): fixed CPU time added to every step\n"
+    "  --shared-prefix N (0): prompt tokens every request shares (prefix caching)\n"
+    "  --spec-tokens K (0) --spec-acceptance A --spec-draft-layers L (1): speculative decoding\n";
 
 void print_serving_table(const Json& r) {
   const auto& s = r["scheduler"];
