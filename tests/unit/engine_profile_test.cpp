@@ -379,3 +379,24 @@ TEST_CASE("speculative decoding and prefix caching in the simulation") {
     CHECK(together.output_tokens == 4 * 50);
   }
 }
+
+TEST_CASE("infer --engine: max concurrency and offline throughput from the engine's scheduler") {
+  const std::string config = test::fixture_configs_dir() + "/Qwen--Qwen3-8B.json";
+  const auto long_run = nlohmann::json::parse(
+      test::run_cli("infer '" + config +
+                    "' --gpu h100 --batch 64 --prompt-len 2048 --gen-len 2048 --engine vllm --json")
+          .out);
+  const auto& e = long_run["engine_capacity"];
+  CHECK(e["limited_by"] == "kv_cache");
+  // 2048 + 2048 tokens take ceil(4096 / 16) = 256 blocks; the cache holds kv_capacity_tokens / 4096 whole
+  // requests, and vLLM admits past that (blocks are taken as tokens come), preempting later.
+  CHECK(e["max_running_sequences"].get<std::int64_t>() >= e["kv_capacity_tokens"].get<std::int64_t>() / 4096);
+  CHECK(e["offline_output_tokens_per_second"].get<double>() > 0);
+  const auto short_run = nlohmann::json::parse(
+      test::run_cli("infer '" + config + "' --gpu h100 --batch 8 --prompt-len 100 --gen-len 50 --engine vllm --json")
+          .out);
+  CHECK(short_run["engine_capacity"]["limited_by"] == "max_num_seqs");
+  CHECK(short_run["engine_capacity"]["max_running_sequences"] == 1024);  // vLLM's max_num_seqs on an H100
+  const auto plain = nlohmann::json::parse(test::run_cli("infer '" + config + "' --gpu h100 --batch 8 --json").out);
+  CHECK_FALSE(plain.contains("engine_capacity"));
+}

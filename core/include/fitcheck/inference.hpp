@@ -42,12 +42,25 @@ struct InferenceLatency {
   LatencyExplanation explanation;  // the estimate, one line per operation, summary and notes
 };
 
+// With an engine profile: what the engine's scheduler does at saturation, from the serving
+// simulation (serving.hpp) rather than from "the largest batch that fits": max_num_seqs requests
+// of the request's lengths running closed-loop, twice over.
+struct EngineCapacity {
+  std::int64_t kv_capacity_tokens = 0;     // the KV cache the engine's budget rule leaves
+  std::int64_t max_running_sequences = 0;  // the most sequences one step ran
+  double mean_running_sequences = 0;
+  double offline_output_tokens_per_second = 0;  // one replica
+  std::string limited_by;                       // "max_num_seqs", "kv_cache" or "requests"
+  std::string skipped;                          // why it was not simulated (empty when it was)
+};
+
 // Everything a GPU adds: present only when the request names one.
 struct InferenceOnGpu {
   const Accelerator* gpu = nullptr;
   InferenceVerdict verdict;
   InferenceCapacity capacity;
   InferenceLatency latency;
+  std::optional<EngineCapacity> engine_capacity;  // with an engine profile
 };
 
 struct InferenceEstimate {

@@ -223,6 +223,20 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
     write_capacity(out, "min_gpus", capacity.min_gpus);
     write_capacity(out, "decode_max_batch_size", capacity.decode_max_batch_size);
     out.end_object();
+    if (on_gpu.engine_capacity) {
+      const EngineCapacity& e = *on_gpu.engine_capacity;
+      out.begin_object("engine_capacity");
+      out.field("kv_capacity_tokens", e.kv_capacity_tokens);
+      out.field("max_running_sequences", e.max_running_sequences);
+      out.field("mean_running_sequences", e.mean_running_sequences);
+      out.field("offline_output_tokens_per_second", e.offline_output_tokens_per_second);
+      out.field("limited_by", e.limited_by);
+      out.field("skipped", e.skipped);
+      out.field("how",
+                "the engine's scheduler simulated at saturation (serve-sim): max_num_seqs closed-loop requests of "
+                "prompt_len + gen_len, twice over, on the KV cache its budget rule leaves");
+      out.end_object();
+    }
     write_latency(out, estimate, on_gpu);
   }
   out.field("assumptions", estimate.assumptions);

@@ -237,6 +237,16 @@ export interface InferenceReport {
     min_gpus: CapacityAnswer;
     decode_max_batch_size: CapacityAnswer;
   };
+  /** With an engine profile: its scheduler simulated at saturation (docs/serving.md). */
+  engine_capacity?: {
+    kv_capacity_tokens: number;
+    max_running_sequences: number;
+    mean_running_sequences: number;
+    offline_output_tokens_per_second: number;
+    limited_by: string;
+    skipped: string;
+    how: string;
+  };
   /** Present when a GPU is chosen; the llm-analysis-named keys (prefill_latency, ...) sit at the top level too. */
   latency?: LatencyReport;
   prefill_latency?: number;
