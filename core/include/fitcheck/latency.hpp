@@ -341,8 +341,9 @@ ChunkedPrefill chunked_prefill_seconds(const PreparedLatencyModel& model, const 
 double speculative_step_seconds(const PreparedLatencyModel& model, const InferenceWorkload& workload,
                                 const LatencyRates& rates, const LatencyAssumptions& assumptions,
                                 const SpeculativeDecoding& speculative, std::int64_t batch, std::int64_t context);
-// Above this many steps chunked_prefill_seconds is not used (one pass plus fixed costs instead).
-inline constexpr std::int64_t kMaxChunkedPrefillSteps = 100000;
+// Above this many steps chunked_prefill_seconds is not walked: one pass plus, per extra step, the
+// weights read again and the fixed cost (a planner evaluates thousands of layouts).
+inline constexpr std::int64_t kMaxChunkedPrefillSteps = 2048;
 
 namespace detail {
 // Expected distinct experts a step of `tokens` tokens routes to, top-k of E each:

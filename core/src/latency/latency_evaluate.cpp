@@ -246,6 +246,13 @@ double engine_prefill_seconds(const PreparedLatencyModel& pm, const InferenceWor
       // encoder or cross-attention layers: the engine step does not cover them; one pass below
     }
   }
+  if (chunk > 0 && chunk < tokens) {
+    // Too many steps to walk: one pass plus the weights read again, and the fixed cost, per extra step.
+    const double steps = std::ceil(tokens / chunk);
+    const double reread =
+        detail::busiest_gpu_weight_bytes(pm, w.layout, chunk).read_per_decode_step / r.hbm_bytes_per_second;
+    return one_pass + (steps - 1) * reread + steps * fixed_step_seconds(assume, layers, true, 0);
+  }
   return one_pass + fixed_step_seconds(assume, layers, true, 0);
 }
 
