@@ -33,7 +33,7 @@ const categories = {
   serve_throughput: { tolerance: 0.25, what: 'serving output tokens/s' },
   local_prompt: { tolerance: 0.25, what: 'local prompt processing tokens/s' },
   local_generation: { tolerance: 0.25, what: 'local generation tokens/s' },
-  serve_memory: { tolerance: 0.1, what: 'inference memory (weights)' },
+  serve_memory: { tolerance: 0.1, what: 'inference memory (weights, KV capacity)' },
 };
 
 // Splits a command line into words as a POSIX shell does for plain words and '...' / "..." quotes.
@@ -79,6 +79,7 @@ function serveSimComparisons(row, report, add) {
     m.tpot_ms ?? m.itl_ms,
     seconds(servingStatistic(report, 'tpot_seconds', tpotStat)),
   );
+  add('serve_memory', 'kv_cache_tokens', m.kv_cache_tokens, report.scheduler.kv_capacity_tokens);
   const replicaGpus = report.workload.tp * report.workload.pp;
   if (m.output_tokens_per_second_per_gpu !== undefined) {
     add(
@@ -146,6 +147,8 @@ function servingComparisons(row, report) {
     add('local_generation', 'generation_tokens_per_second', generation, latency.decode_tokens_per_second);
   }
   add('serve_memory', 'weights_gib', m.weights_gib, report.weight_bytes / 2 ** 30);
+  // The KV capacity the engine's budget rule leaves (infer --engine: engine_capacity).
+  add('serve_memory', 'kv_cache_tokens', m.kv_cache_tokens, report.engine_capacity?.kv_capacity_tokens);
   return out;
 }
 

@@ -115,6 +115,8 @@ EngineCapacity simulate_engine_capacity(const EngineProfile& profile, const Mode
                                         const LatencyAssumptions& latency, const LatencyRequest& lengths) {
   EngineCapacity answer;
   SchedulerLimits limits = scheduler_limits(profile);
+  // The step the workload's activations are sized for (the profile's, or the prefill_chunk given).
+  if (w.prefill_chunk_tokens > 0) limits.max_num_batched_tokens = w.prefill_chunk_tokens;
   if (limits.max_num_batched_tokens == 0 || !limits.continuous_batching)
     limits.max_num_batched_tokens = std::max<std::int64_t>(1, w.batch_size * lengths.prompt_tokens);
   if (!limits.continuous_batching) limits.max_num_seqs = w.batch_size;  // generate runs the batch it is given
