@@ -8,9 +8,11 @@
 #include <utility>
 
 #include "args.hpp"
+#include "fitcheck/config.hpp"
 #include "fitcheck/inference.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/report.hpp"
+#include "fitcheck/serving.hpp"
 #include "format.hpp"
 #include "read_input.hpp"
 
@@ -81,7 +83,12 @@ int run_infer(const std::vector<std::string>& args) {
     print("%s%s", kInferHelp, kCustomGpuHelp);
     return 0;
   }
-  const InferenceEstimate estimate = estimate_inference(read_input(parsed.path), parsed.options);
+  const std::string config_text = read_input(parsed.path);
+  InferenceEstimate estimate = estimate_inference(config_text, parsed.options);
+  if (estimate.engine) {  // the engine's scheduler at saturation (docs/serving.md)
+    const ModelDescription model = parse_hf_config(config_text);
+    add_engine_capacity(model, weight_tensors(model), estimate);
+  }
   if (parsed.json)
     print("%s\n", inference_report_json(estimate));
   else

@@ -60,7 +60,7 @@ struct InferenceOnGpu {
   InferenceVerdict verdict;
   InferenceCapacity capacity;
   InferenceLatency latency;
-  std::optional<EngineCapacity> engine_capacity;  // with an engine profile
+  std::optional<EngineCapacity> engine_capacity;  // add_engine_capacity() (serving.hpp) fills it
 };
 
 struct InferenceEstimate {

@@ -15,6 +15,7 @@
 
 #include "fitcheck/engine_profile.hpp"
 #include "fitcheck/hardware.hpp"
+#include "fitcheck/inference.hpp"
 #include "fitcheck/inference_memory.hpp"
 #include "fitcheck/latency.hpp"
 #include "fitcheck/model.hpp"
@@ -131,6 +132,11 @@ inline constexpr std::int64_t kMaxServingOutputTokens = std::int64_t{1} << 28;
 ServingResult simulate_serving(const PreparedLatencyModel& model, const InferenceWorkload& workload,
                                const Accelerator& gpu, const LatencyAssumptions& assumptions,
                                const SchedulerLimits& limits, const ServingLoad& load);
+
+// Fills estimate.on_gpu->engine_capacity when the estimate applied an engine profile: the engine's
+// scheduler simulated at saturation (docs/serving.md, "Capacity from the scheduler").
+void add_engine_capacity(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                         InferenceEstimate& estimate);
 
 // The serve-sim request: inference options (parse_inference_options keys: weights, kv_dtype, tp,
 // pp, ep, gpu, prompt_len, gen_len, efficiencies...) plus engine, concurrency, arrival_rate,

@@ -9,7 +9,6 @@
 
 #include "fitcheck/config.hpp"
 #include "fitcheck/quantization.hpp"
-#include "fitcheck/serving.hpp"
 
 namespace fitcheck {
 namespace {
@@ -107,53 +106,6 @@ void apply_prefix_and_draft(const ModelDescription& model, const InferenceWorklo
   }
 }
 
-// The engine's scheduler at saturation: the simulation of max_num_seqs closed-loop requests of the
-// request's lengths (twice as many requests, at most 4096), on the KV cache its budget rule leaves.
-EngineCapacity simulate_engine_capacity(const EngineProfile& profile, const ModelDescription& model,
-                                        const std::vector<WeightTensor>& tensors, const PreparedLatencyModel& prepared,
-                                        const InferenceWorkload& w, const Accelerator& gpu,
-                                        const LatencyAssumptions& latency, const LatencyRequest& lengths) {
-  EngineCapacity answer;
-  SchedulerLimits limits = scheduler_limits(profile);
-  // The step the workload's activations are sized for (the profile's, or the prefill_chunk given).
-  if (w.prefill_chunk_tokens > 0) limits.max_num_batched_tokens = w.prefill_chunk_tokens;
-  if (limits.max_num_batched_tokens == 0 || !limits.continuous_batching)
-    limits.max_num_batched_tokens = std::max<std::int64_t>(1, w.batch_size * lengths.prompt_tokens);
-  if (!limits.continuous_batching) limits.max_num_seqs = w.batch_size;  // generate runs the batch it is given
-  if (!limits.chunked_prefill)
-    limits.max_num_batched_tokens =
-        std::max(limits.max_num_batched_tokens, lengths.prompt_tokens + limits.max_num_seqs);
-  limits.speculative = lengths.speculative;
-  const KvCapacity kv = engine_kv_capacity(profile, w.gpu_memory_utilization, model, tensors, w, gpu, limits);
-  limits.kv_capacity_blocks = kv.blocks;
-  answer.kv_capacity_tokens = kv.blocks * limits.kv_block_tokens;
-  ServingLoad load;
-  load.prompt.tokens = lengths.prompt_tokens;
-  load.output.tokens = lengths.generated_tokens;
-  load.shared_prefix_tokens = lengths.shared_prefix_tokens;
-  load.concurrency = std::min<std::int64_t>(limits.max_num_seqs, 2048);
-  load.requests = std::min<std::int64_t>(2 * load.concurrency, 4096);
-  if (kv.blocks < 1 || answer.kv_capacity_tokens < lengths.prompt_tokens + lengths.generated_tokens) {
-    answer.skipped = "one request does not fit the KV cache the engine's budget leaves";
-    return answer;
-  }
-  if (static_cast<double>(load.requests) * static_cast<double>(lengths.generated_tokens) >
-      static_cast<double>(kMaxServingOutputTokens) / 16) {
-    answer.skipped = "too many output tokens to simulate here (use serve-sim)";
-    return answer;
-  }
-  try {
-    const ServingResult r = simulate_serving(prepared, w, gpu, latency, limits, load);
-    answer.max_running_sequences = r.max_running;
-    answer.mean_running_sequences = r.mean_running_batch;
-    answer.offline_output_tokens_per_second = r.output_tokens_per_second;
-    answer.limited_by = r.kv_limited ? "kv_cache" : r.max_running >= limits.max_num_seqs ? "max_num_seqs" : "requests";
-  } catch (const std::invalid_argument& error) {
-    answer.skipped = error.what();
-  }
-  return answer;
-}
-
 }  // namespace
 
 InferenceEstimate estimate_inference(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
@@ -210,9 +162,6 @@ InferenceEstimate estimate_inference(const ModelDescription& model, const std::v
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, w.weight_format, w.weight_options);
   on_gpu.latency.assumptions = latency_assumptions;
   on_gpu.latency.explanation = explain_latency(prepared, w, gpu, request.lengths, on_gpu.latency.assumptions);
-  if (estimate.engine)
-    on_gpu.engine_capacity = simulate_engine_capacity(*estimate.engine, model, tensors, prepared, w, gpu,
-                                                      on_gpu.latency.assumptions, request.lengths);
   return estimate;
 }
 

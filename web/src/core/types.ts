@@ -237,7 +237,7 @@ export interface InferenceReport {
     min_gpus: CapacityAnswer;
     decode_max_batch_size: CapacityAnswer;
   };
-  /** With an engine profile: its scheduler simulated at saturation (docs/serving.md). */
+  /** CLI reports with an engine profile: its scheduler simulated at saturation (docs/serving.md); the module leaves it out. */
   engine_capacity?: {
     kv_capacity_tokens: number;
     max_running_sequences: number;
