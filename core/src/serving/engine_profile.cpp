@@ -188,7 +188,8 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
           "KV cache: n_ctx cells allocated at context creation for every slot, no paging "
           "(llama_kv_cache; docs/engines-serving.md 4.1)",
           "scheduler: n_parallel 1 slot, n_batch 2048 logical tokens per step (common/common.h)",
-          "CUDA graphs for single-token decode only (ggml-cuda disables them for batches above 1)",
+          "CUDA graphs for single-token decode only (ggml-org/llama.cpp PR #6766 introduced them in ggml-cuda.cu; "
+          "PR #7302: disabled for batch size > 1)",
           "GPU/CPU placement is not modelled by this profile",
       };
       break;
