@@ -93,8 +93,8 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   // decode token of every running sequence (TensorRT-LLM: max_num_tokens at least max_input_len;
   // trtllm-bench sizes it from the dataset, perf-overview.md at 258c7540 "Engine Building").
   if (!limits.chunked_prefill && tokens_default)
-    limits.max_num_batched_tokens =
-        std::max(limits.max_num_batched_tokens, longest_draw(load.prompt) + limits.max_num_seqs);
+    limits.max_num_batched_tokens = std::max(limits.max_num_batched_tokens,
+                                             longest_draw(load.prompt) + std::min(limits.max_num_seqs, load.requests));
   const double fraction =
       request.inference.gpu_memory_utilization_given ? w.gpu_memory_utilization : profile.memory_fraction;
   w.gpu_memory_utilization = fraction;
