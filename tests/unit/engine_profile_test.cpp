@@ -280,6 +280,12 @@ TEST_CASE("infer --engine and serve-sim --engine") {
     CHECK(r["engine"] == engine);
     CHECK(r["output_tokens_per_second"].get<double>() > 0);
   }
+  // Static batches under Poisson arrivals: the step holds the waiting prompts (50 x 256), not a million.
+  const auto poisson = test::run_cli("serve-sim '" + config +
+                                     "' --gpu h100 --engine hf --arrival-rate 2 --requests 50 --prompt-len 256 "
+                                     "--gen-len 16 --json");
+  REQUIRE(poisson.exit_status == 0);
+  CHECK(nlohmann::json::parse(poisson.out)["scheduler"]["max_num_batched_tokens"] == 50 * 256);
   const auto bad_sim = test::run_cli("serve-sim '" + config + "' --gpu h100 --concurrency 2 --engine tgi");
   CHECK(bad_sim.exit_status == 2);
   CHECK(bad_sim.err.find("--engine") != std::string::npos);
