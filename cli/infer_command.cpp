@@ -8,9 +8,11 @@
 #include <utility>
 
 #include "args.hpp"
+#include "fitcheck/config.hpp"
 #include "fitcheck/inference.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/report.hpp"
+#include "fitcheck/serving.hpp"
 #include "format.hpp"
 #include "read_input.hpp"
 
@@ -26,6 +28,10 @@ constexpr const char* kInferHelp =
     "  --gpu NAME (see 'fitcheck gpus', or custom)  --gpu-memory-utilization F (0.9)  --overhead-gib F (1)\n"
     "  --eager-attention  --logits-all-positions\n"
     "  --images N: images per request (Gemma-3 with vision): N x mm_tokens_per_image tokens join each prompt\n"
+    "  --engine vllm|sglang|trtllm|llamacpp|hf: the engine's memory budget, prefill chunk, KV block,\n"
+    "      step costs and kernel efficiencies (needs --gpu; options given win)\n"
+    "  --shared-prefix N (0): prompt tokens every sequence shares (prefix caching)\n"
+    "  --spec-tokens K (0) --spec-acceptance A --spec-draft-layers L (1): speculative decoding\n"
     "  with --gpu, latency too: --prompt-len N --gen-len N --flops-efficiency F --hbm-efficiency F\n"
     "  --interconnect-efficiency F --price-per-gpu-hour X --fp8-activations true|false\n";
 
@@ -97,7 +103,12 @@ int run_infer(const std::vector<std::string>& args) {
     print("%s%s", kInferHelp, kCustomGpuHelp);
     return 0;
   }
-  const InferenceEstimate estimate = estimate_inference(read_input(parsed.path), parsed.options);
+  const std::string config_text = read_input(parsed.path);
+  InferenceEstimate estimate = estimate_inference(config_text, parsed.options);
+  if (estimate.engine) {  // the engine's scheduler at saturation (docs/serving.md)
+    const ModelDescription model = parse_hf_config(config_text);
+    add_engine_capacity(model, weight_tensors(model), estimate);
+  }
   if (parsed.json)
     print("%s\n", inference_report_json(estimate));
   else

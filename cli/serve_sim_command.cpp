@@ -18,16 +18,18 @@ using Json = nlohmann::json;
 constexpr const char* kServeSimHelp =
     "usage: fitcheck serve-sim CONFIG.json --gpu NAME --prompt-len N --gen-len N\n"
     "                          (--concurrency N | --arrival-rate R) [options] [--json]\n"
-    "  a continuous-batching simulation of a vLLM V1-like engine (docs/serving.md)\n"
+    "  a continuous-batching simulation of a serving engine's scheduler (docs/serving.md)\n"
     "  --concurrency N      closed loop: N requests at once, a new one when one finishes\n"
     "  --arrival-rate R     Poisson arrivals, R requests per second\n"
-    "  --requests N (1000)  --seed N (0)  --engine vllm\n"
+    "  --requests N (1000)  --seed N (0)  --engine vllm|sglang|trtllm|llamacpp|hf (vllm)\n"
     "  --length-distribution fixed|uniform|normal  --prompt-spread F --gen-spread F (uniform: range\n"
     "      ratio as vLLM's benchmark; normal: standard deviation / mean)\n"
-    "  --max-num-seqs N --max-num-batched-tokens N (default: vLLM's API-server defaults for the GPU)\n"
-    "  --weights FORMAT --kv-dtype D --tp N --pp N --ep N --gpu-memory-utilization F (0.9)\n"
+    "  --max-num-seqs N --max-num-batched-tokens N (default: the engine's defaults for the GPU)\n"
+    "  --weights FORMAT --kv-dtype D --tp N --pp N --ep N --gpu-memory-utilization F (the engine's)\n"
     "  --overhead-gib F (1) --flops-efficiency F --hbm-efficiency F --interconnect-efficiency F\n"
-    "  --step-overhead-ms X (0): fixed CPU and launch time added to every step\n";
+    "  --step-overhead-ms X (the engine's): fixed CPU time added to every step\n"
+    "  --shared-prefix N (0): prompt tokens every request shares (prefix caching)\n"
+    "  --spec-tokens K (0) --spec-acceptance A --spec-draft-layers L (1): speculative decoding\n";
 
 void print_serving_table(const Json& r) {
   const auto& s = r["scheduler"];

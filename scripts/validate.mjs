@@ -37,7 +37,7 @@ const categories = {
   local_prompt: { tolerance: 0.25, what: 'local prompt processing tokens/s' },
   local_generation: { tolerance: 0.25, what: 'local generation tokens/s' },
   local_memory: { tolerance: 0.05, what: 'llama.cpp buffer per device (load log MiB)' },
-  serve_memory: { tolerance: 0.1, what: 'inference memory (weights)' },
+  serve_memory: { tolerance: 0.1, what: 'inference memory (weights, KV capacity)' },
 };
 
 // Splits a command line into words as a POSIX shell does for plain words and '...' / "..." quotes.
@@ -84,6 +84,51 @@ function localComparisons(row, report, add) {
 }
 
 // Serving comparisons: each published quantity beside the figure of fitcheck's infer report.
+
+// The serve-sim figure for a published statistic: the row's *_stat says mean, median (p50) or
+// average; anything else is taken as the mean, as benchmark tools report by default.
+function servingStatistic(report, prefix, stat) {
+  const text = String(stat ?? 'mean').toLowerCase();
+  if (text.includes('median') || text.includes('p50')) return report[`${prefix}_p50`];
+  return report[`${prefix}_mean`];
+}
+
+// Serving comparisons against a serve-sim report (a load test modelled as published): TTFT and
+// TPOT at the row's statistic (inter-token latency compared with TPOT: the simulation delivers one
+// token per step, so its mean ITL is its TPOT), output tokens/s over the replicas the run had.
+function serveSimComparisons(row, report, add) {
+  const m = row.measured;
+  const seconds = (value) => (number(value) !== undefined ? value * 1e3 : undefined);
+  add('serve_ttft', 'ttft_ms', m.ttft_ms, seconds(servingStatistic(report, 'ttft_seconds', m.ttft_stat)));
+  const tpotStat = m.tpot_ms !== undefined ? m.tpot_stat : m.itl_stat;
+  add(
+    'serve_tpot',
+    m.tpot_ms !== undefined ? 'tpot_ms' : 'itl_ms',
+    m.tpot_ms ?? m.itl_ms,
+    seconds(servingStatistic(report, 'tpot_seconds', tpotStat)),
+  );
+  add('serve_memory', 'kv_cache_tokens', m.kv_cache_tokens, report.scheduler.kv_capacity_tokens);
+  const replicaGpus = report.workload.tp * report.workload.pp;
+  if (m.output_tokens_per_second_per_gpu !== undefined) {
+    add(
+      'serve_throughput',
+      'output_tokens_per_second_per_gpu',
+      m.output_tokens_per_second_per_gpu,
+      report.output_tokens_per_second / replicaGpus,
+    );
+  } else if (m.output_tokens_per_second !== undefined) {
+    const replicas = (row.gpus ?? replicaGpus) / replicaGpus;
+    add(
+      'serve_throughput',
+      'output_tokens_per_second',
+      m.output_tokens_per_second,
+      report.output_tokens_per_second * replicas,
+    );
+  }
+}
+
+// Serving comparisons: each published quantity beside the figure of fitcheck's infer report, or
+// of its serve-sim report when the row's command simulates the load.
 function servingComparisons(row, report) {
   const m = row.measured;
   const latency = report.latency;
@@ -94,6 +139,10 @@ function servingComparisons(row, report) {
   };
   if (Array.isArray(report.devices) && report.llama_cpp_command !== undefined) {
     localComparisons(row, report, add);
+    return out;
+  }
+  if (report.scheduler !== undefined) {
+    serveSimComparisons(row, report, add);
     return out;
   }
   if (latency) {
@@ -130,6 +179,8 @@ function servingComparisons(row, report) {
     add('local_generation', 'generation_tokens_per_second', generation, latency.decode_tokens_per_second);
   }
   add('serve_memory', 'weights_gib', m.weights_gib, report.weight_bytes / 2 ** 30);
+  // The KV capacity the engine's budget rule leaves (infer --engine: engine_capacity).
+  add('serve_memory', 'kv_cache_tokens', m.kv_cache_tokens, report.engine_capacity?.kv_capacity_tokens);
   return out;
 }
 

@@ -22,6 +22,25 @@ describe('inferenceOptions', () => {
     expect(inferenceOptions(defaultWorkload, { weights: 'awq' }).weight_bits).toBe('4');
     expect(inferenceOptions(defaultWorkload, { gpu: '', context: 1024 })).toMatchObject({ context: 1024 });
   });
+  test('an engine picked reaches the core; the fields it owns go only when the user changed them', () => {
+    expect('engine' in inferenceOptions(defaultWorkload)).toBe(false);
+    const sglang = inferenceOptions({ ...defaultWorkload, engine: 'sglang' });
+    expect(sglang.engine).toBe('sglang');
+    expect('gpu_memory_utilization' in sglang).toBe(false);
+    expect('prefill_chunk' in sglang).toBe(false);
+    expect('hbm_efficiency' in sglang).toBe(false);
+    expect(inferenceOptions({ ...defaultWorkload, engine: 'sglang', gpu_memory_utilization: '0.8' })).toMatchObject({
+      gpu_memory_utilization: '0.8',
+    });
+    // The core applies SGLang's profile on the default H100: mem_fraction_static = (memory - 10 GiB) / memory,
+    // 8192-token prefill chunks, 1-token pages.
+    const report = core.inferenceReport(JSON.stringify(configFromNumbers(defaultNumbers)), sglang);
+    expect(report.engine).toBe('sglang');
+    expect(report.workload.prefill_chunk).toBe(8192);
+    expect(report.workload.kv_block).toBe(1);
+    const gib = report.gpu!.memory_bytes / 2 ** 30;
+    expect(report.workload.gpu_memory_utilization).toBeCloseTo((gib - 10) / gib, 6);
+  });
 });
 
 describe('from numbers', () => {

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "fitcheck/engine_profile.hpp"
 #include "fitcheck/hardware.hpp"
 #include "fitcheck/inference_memory.hpp"
 #include "fitcheck/latency.hpp"
@@ -52,6 +53,18 @@ struct FitChange {
   std::int64_t headroom_bytes = 0;
 };
 
+// With an engine profile: what the engine's scheduler does at saturation, from the serving
+// simulation (serving.hpp) rather than from "the largest batch that fits": max_num_seqs requests
+// of the request's lengths running closed-loop, twice over.
+struct EngineCapacity {
+  std::int64_t kv_capacity_tokens = 0;     // the KV cache the engine's budget rule leaves
+  std::int64_t max_running_sequences = 0;  // the most sequences one step ran
+  double mean_running_sequences = 0;
+  double offline_output_tokens_per_second = 0;  // one replica
+  std::string limited_by;                       // "max_num_seqs", "kv_cache" or "requests"
+  std::string skipped;                          // why it was not simulated (empty when it was)
+};
+
 // Everything a GPU adds: present only when the request names one.
 struct InferenceOnGpu {
   const Accelerator* gpu = nullptr;
@@ -60,6 +73,7 @@ struct InferenceOnGpu {
   InferenceLatency latency;
   // Empty when it fits: else the nearest single changes that fit (fit_changes.cpp).
   std::vector<FitChange> fit_changes;
+  std::optional<EngineCapacity> engine_capacity;  // add_engine_capacity() (serving.hpp) fills it
 };
 
 // The nearest single changes that make `workload` fit on `gpu`: the most precise smaller weight
@@ -86,6 +100,9 @@ struct InferenceEstimate {
   InferenceMemory memory;
   std::optional<InferenceOnGpu> on_gpu;
   std::shared_ptr<const Accelerator> custom_gpu;  // owns *on_gpu->gpu when gpu=custom
+  // The engine profile applied (request.engine with a GPU): its prefill chunk, KV block, memory
+  // fraction, fixed step costs and kernel efficiencies, unless the request gives them.
+  std::optional<EngineProfile> engine;
   // The model's assumptions, the default weight format's explanation, the memory's, and what a
   // missing GPU leaves out, in that order.
   std::vector<std::string> assumptions;

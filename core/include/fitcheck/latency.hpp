@@ -39,7 +39,20 @@ struct LatencyAssumptions {
   // where the chip has an fp8 path (vLLM/TensorRT-LLM W8A8); false: weight-only, bf16 products.
   bool fp8_activations = true;
   double price_per_gpu_hour_usd = -1;  // < 0: the accelerator's editable default
+  // A serving engine's fixed costs per forward pass (engine profiles, docs/engines-serving.md); all
+  // 0 without an engine. Decode steps of at most cuda_graph_max_batch sequences replay a captured
+  // CUDA graph and pay no launches; prefill steps and larger decodes launch every layer's kernels.
+  double step_overhead_seconds = 0;     // CPU scheduling, input preparation, sampling
+  double launch_seconds_per_layer = 0;  // kernel launches of one layer outside a graph
+  std::int64_t cuda_graph_max_batch = 0;
+  // Decode attention without GQA-aware kernels (HF transformers' repeat_kv before SDPA): the
+  // grouped K/V are copied out once per query head and read from the copy.
+  bool repeat_kv_per_query_head = false;
 };
+
+// The fixed time of one forward pass under `assumptions`: the step overhead, plus `layers` layers'
+// launches unless the pass is a decode of at most cuda_graph_max_batch sequences.
+double fixed_step_seconds(const LatencyAssumptions& assumptions, double layers, bool prefill, double decode_sequences);
 
 // The assumptions with the per-step link latency of the accelerator's node link (PCIe or NVLink).
 LatencyAssumptions default_latency_assumptions(const Accelerator& accelerator);
@@ -140,15 +153,35 @@ struct LatencyRates {
   double tp_link_bytes_per_second = 0, ep_link_bytes_per_second = 0, pp_link_bytes_per_second = 0;
   double tp_hop_seconds = 0, ep_hop_seconds = 0, pp_hop_seconds = 0;
   double collective_base_seconds = 0;
+  // Decode attention reads the cache once per query head (LatencyAssumptions::repeat_kv_per_query_head).
+  bool repeat_kv_per_query_head = false;
 };
 // Throws std::invalid_argument when the chip has no rate for the products (no bf16/fp16 rate;
 // no fp32 rate for fp32 weights).
 LatencyRates latency_rates(const PreparedLatencyModel& model, const Accelerator& accelerator,
                            const ParallelLayout& layout, const LatencyAssumptions& assumptions);
 
+// Speculative decoding (Leviathan, Kalman and Matias, "Fast Inference from Transformers via
+// Speculative Decoding", ICML 2023): a draft proposes `draft_tokens` tokens one at a time, the
+// target verifies them in one pass of draft_tokens + 1 tokens per sequence and keeps the accepted
+// prefix plus one of its own. With each draft token accepted independently with probability
+// `acceptance_rate`, a step yields (1 - a^(k+1)) / (1 - a) tokens (their eq. 1). The draft costs
+// `draft_layers` of the target's decoder layers per proposed token (EAGLE and DeepSeek-V3's MTP
+// module: 1 layer; a separate draft model: its cost in target layers).
+struct SpeculativeDecoding {
+  std::int64_t draft_tokens = 0;  // 0: off
+  double acceptance_rate = 0;
+  double draft_layers = 1;
+};
+double expected_tokens_per_step(const SpeculativeDecoding& speculative);  // 1 when off
+
 struct LatencyRequest {
   std::int64_t prompt_tokens = 512;     // per sequence
   std::int64_t generated_tokens = 128;  // per sequence, the first one produced by prefill
+  // Prefix caching: the first shared_prefix_tokens of every prompt are the same (a system prompt);
+  // one sequence computes them, the others find them cached and prefill only the rest.
+  std::int64_t shared_prefix_tokens = 0;
+  SpeculativeDecoding speculative{};
 };
 
 // One forward pass (prefill, or one decode step), per operation, on the GPUs that run it.
@@ -288,6 +321,32 @@ void add_decode_sequence(EngineStepTokens& step, const StepWindows& windows, std
 // with cache_tokens c. 0 for an empty step.
 double engine_step_seconds(const PreparedLatencyModel& model, const InferenceWorkload& workload,
                            const LatencyRates& rates, const StepWindows& windows, const EngineStepTokens& step);
+
+// Chunked prefill of `batch` prompts of `prompt` tokens, all waiting at once, under a budget of
+// `chunk` tokens per step (vLLM V1 / SGLang): steps of `chunk` tokens taken from the prompts in
+// order, each timed by engine_step_seconds plus fixed_step_seconds. Weights are read once per
+// step, so a prompt cut into chunks costs more than one pass. Returns the total and the steps.
+struct ChunkedPrefill {
+  double seconds = 0;
+  std::int64_t steps = 0;
+};
+ChunkedPrefill chunked_prefill_seconds(const PreparedLatencyModel& model, const InferenceWorkload& workload,
+                                       const LatencyRates& rates, const LatencyAssumptions& assumptions,
+                                       std::int64_t batch, std::int64_t prompt, std::int64_t chunk);
+// The same with the first `cached_prefix` tokens of every prompt but the first already cached.
+ChunkedPrefill chunked_prefill_seconds(const PreparedLatencyModel& model, const InferenceWorkload& workload,
+                                       const LatencyRates& rates, const LatencyAssumptions& assumptions,
+                                       std::int64_t batch, std::int64_t prompt, std::int64_t chunk,
+                                       std::int64_t cached_prefix);
+// One speculative decoding step of `batch` sequences holding `context` tokens: draft_tokens draft
+// passes (draft_layers / layers of a plain decode step each) and one verify pass of draft_tokens + 1
+// tokens per sequence, with fixed step costs.
+double speculative_step_seconds(const PreparedLatencyModel& model, const InferenceWorkload& workload,
+                                const LatencyRates& rates, const LatencyAssumptions& assumptions,
+                                const SpeculativeDecoding& speculative, std::int64_t batch, std::int64_t context);
+// Above this many steps chunked_prefill_seconds is not walked: one pass plus, per extra step, the
+// weights read again and the fixed cost (a planner evaluates thousands of layouts).
+inline constexpr std::int64_t kMaxChunkedPrefillSteps = 2048;
 
 namespace detail {
 // Expected distinct experts a step of `tokens` tokens routes to, top-k of E each:

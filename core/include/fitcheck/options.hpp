@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "fitcheck/engine_profile.hpp"
 #include "fitcheck/hardware.hpp"
 #include "fitcheck/inference_memory.hpp"
 #include "fitcheck/latency.hpp"
@@ -92,6 +93,11 @@ struct InferenceRequest {
   // Images in each request (a vision model whose tower fitcheck counts): their tokens join every
   // prompt and its context (estimate_inference); 0 changes nothing.
   std::int64_t images = 0;
+  // The serving engine whose profile applies (engine_profile.hpp); none: the plain roofline.
+  std::optional<EngineKind> engine;
+  // Options the engine profile must not override.
+  bool prefill_chunk_given = false, kv_block_given = false, gpu_memory_utilization_given = false;
+  bool efficiency_given = false;
   // Latency (computed when a GPU is chosen): prompt and generated tokens per sequence, and the
   // overrides of the GPU's default assumptions (efficiencies, price).
   LatencyRequest lengths{};
@@ -110,8 +116,8 @@ void read_latency_options(OptionReader& reader, InferenceRequest& request, bool 
 // The GPU's default latency assumptions with the request's overrides applied.
 LatencyAssumptions latency_assumptions_for(const InferenceRequest& request, const Accelerator& gpu);
 
-// Keys: weights, kv_dtype, batch, context, prefill_chunk, kv_block, tp, pp, ep, images, gpu (and
-// with gpu=custom the kCustomGpuKeys),
+// Keys: engine, weights, kv_dtype, batch, context, prefill_chunk, kv_block, tp, pp, ep, images, gpu
+// (and with gpu=custom the kCustomGpuKeys),
 // gpu_memory_utilization, overhead_gib, eager_attention, logits_all_positions.
 InferenceRequest parse_inference_options(const OptionList& options);
 

@@ -13,7 +13,9 @@
 #include <string_view>
 #include <vector>
 
+#include "fitcheck/engine_profile.hpp"
 #include "fitcheck/hardware.hpp"
+#include "fitcheck/inference.hpp"
 #include "fitcheck/inference_memory.hpp"
 #include "fitcheck/latency.hpp"
 #include "fitcheck/model.hpp"
@@ -21,9 +23,6 @@
 #include "fitcheck/params.hpp"
 
 namespace fitcheck {
-
-enum class ServingEngine : std::uint8_t { vllm };
-const char* serving_engine_name(ServingEngine engine);  // "vllm"
 
 // What one engine step may hold and the KV cache it schedules into.
 struct SchedulerLimits {
@@ -35,6 +34,15 @@ struct SchedulerLimits {
   // the roofline does not carry. 0 by default; docs/serving.md gives measured gaps of 1.2-1.6 ms
   // (vLLM 0.30, H100) and docs/engines-serving.md 1.4 derives 2.5-3.5 ms (vLLM 0.6.3, A100).
   double step_overhead_seconds = 0;
+  // Engine traits (EngineProfile): a prompt cut to the budget or run whole; waiting requests admitted
+  // at every step or only when the running batch is empty (static batches); admission reserving the
+  // blocks of the whole request (TensorRT-LLM GUARANTEED_NO_EVICT) or taking them as tokens come.
+  bool chunked_prefill = true;
+  bool continuous_batching = true;
+  bool reserve_whole_request = false;
+  // Speculative decoding (latency.hpp): a decoding sequence takes draft_tokens + 1 tokens of the
+  // budget, the step adds the draft passes, and it advances by the expected accepted tokens.
+  SpeculativeDecoding speculative{};
 };
 
 // vLLM V1 OpenAI API server defaults (EngineArgs._set_default_args, docs/engines-serving.md 1.2):
@@ -54,6 +62,16 @@ struct KvCapacity {
 // attention settings; batch, context and prefill chunk are set from `limits`.
 KvCapacity vllm_kv_capacity(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                             const InferenceWorkload& workload, const Accelerator& gpu, const SchedulerLimits& limits);
+// The KV cache the profile's budget rule leaves (KvBudgetRule): vLLM's as above (its profile run
+// also samples max_num_seqs rows of logits); SGLang's mem_fraction_static x memory - weights -
+// overhead (activations live in the reserve); TensorRT-LLM's fraction of what weights, one step's
+// activations, logits and overhead leave; llama.cpp and HF: all of the memory less the same.
+// `fraction` is the profile's memory_fraction or the one the request gives.
+KvCapacity engine_kv_capacity(const EngineProfile& profile, double fraction, const ModelDescription& model,
+                              const std::vector<WeightTensor>& tensors, const InferenceWorkload& workload,
+                              const Accelerator& gpu, const SchedulerLimits& limits);
+// The simulation's limits from a profile (kv_capacity_blocks left 0).
+SchedulerLimits scheduler_limits(const EngineProfile& profile);
 
 enum class LengthDistribution : std::uint8_t { fixed, uniform, normal };
 const char* length_distribution_name(LengthDistribution distribution);  // "fixed", "uniform", "normal"
@@ -71,7 +89,11 @@ struct ServingLoad {
   TokenLengths prompt{512};
   TokenLengths output{128};
   std::int64_t requests = 1000;
-  std::int64_t concurrency = 0;        // > 0: closed loop, a new request arrives when one finishes
+  std::int64_t concurrency = 0;  // > 0: closed loop, a new request arrives when one finishes
+  // Prefix caching: every prompt starts with the same shared_prefix_tokens (a system prompt). Once a
+  // request has computed them, later ones find its full blocks cached (vLLM hashes full blocks),
+  // hold them shared, and prefill from there.
+  std::int64_t shared_prefix_tokens = 0;
   double arrival_rate_per_second = 0;  // > 0: Poisson arrivals (exactly one of the two is set)
   std::uint64_t seed = 0;
 };
@@ -111,17 +133,23 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
                                const Accelerator& gpu, const LatencyAssumptions& assumptions,
                                const SchedulerLimits& limits, const ServingLoad& load);
 
+// Fills estimate.on_gpu->engine_capacity when the estimate applied an engine profile: the engine's
+// scheduler simulated at saturation (docs/serving.md, "Capacity from the scheduler").
+void add_engine_capacity(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                         InferenceEstimate& estimate);
+
 // The serve-sim request: inference options (parse_inference_options keys: weights, kv_dtype, tp,
 // pp, ep, gpu, prompt_len, gen_len, efficiencies...) plus engine, concurrency, arrival_rate,
 // requests, max_num_seqs, max_num_batched_tokens, seed, prompt_spread, gen_spread, length_distribution,
 // step_overhead_ms.
 struct ServingRequest {
   InferenceRequest inference;
-  ServingEngine engine = ServingEngine::vllm;
+  EngineKind engine = EngineKind::vllm;
   ServingLoad load;
   std::int64_t max_num_seqs = 0;            // 0: the engine's default for the GPU
   std::int64_t max_num_batched_tokens = 0;  // 0: the engine's default for the GPU
-  double step_overhead_seconds = 0;
+  double step_overhead_seconds = 0;         // replaces the profile's step overhead when given
+  bool step_overhead_given = false;
 };
 // Throws OptionError naming the option.
 ServingRequest parse_serving_options(const OptionList& options);

@@ -3,10 +3,110 @@
 // default applied here and nowhere in the writers.
 #include "fitcheck/inference.hpp"
 
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
 #include "fitcheck/config.hpp"
 #include "fitcheck/quantization.hpp"
 
 namespace fitcheck {
+namespace {
+
+std::string two_digits(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
+// The engine's settings in the workload and the latency assumptions, each unless the request gives
+// it, with one assumption line per rule (docs/serving.md, "Engine profiles").
+void apply_engine_profile(const EngineProfile& profile, const InferenceRequest& request, const Accelerator& gpu,
+                          const ModelDescription& model, const std::vector<WeightTensor>& tensors, InferenceWorkload& w,
+                          LatencyAssumptions& latency, std::vector<std::string>& notes) {
+  notes.push_back(std::string("engine ") + engine_kind_id(profile.kind) + ": " + profile.version);
+  for (const std::string& rule : profile.rules)
+    notes.push_back(std::string(engine_kind_id(profile.kind)) + ": " + rule);
+  if (!request.prefill_chunk_given && profile.chunked_prefill && profile.max_num_batched_tokens > 0)
+    w.prefill_chunk_tokens = profile.max_num_batched_tokens;
+  if (!request.kv_block_given) w.kv_block_tokens = profile.kv_block_tokens;
+  if (!request.gpu_memory_utilization_given) {
+    if (profile.kv_budget == KvBudgetRule::share_of_free) {
+      // TensorRT-LLM: weights and activation buffers first, then fraction x what is free for KV.
+      const InferenceMemoryTotals memory = inference_memory(model, tensors, w).totals;
+      const double total = static_cast<double>(gpu_memory_limit_bytes(gpu));
+      const double non_kv = static_cast<double>(memory.total_bytes_per_gpu - memory.kv_cache_bytes);
+      w.gpu_memory_utilization =
+          std::clamp((non_kv + profile.memory_fraction * std::max(0.0, total - non_kv)) / total, 0.01, 1.0);
+    } else {
+      w.gpu_memory_utilization = profile.memory_fraction;
+    }
+    notes.push_back(std::string(engine_kind_id(profile.kind)) + ": memory budget " +
+                    two_digits(w.gpu_memory_utilization) + " of the GPU's memory");
+  }
+  latency.step_overhead_seconds = profile.step_overhead_seconds;
+  latency.launch_seconds_per_layer = profile.launch_seconds_per_layer;
+  latency.cuda_graph_max_batch = profile.cuda_graph_max_batch;
+  latency.repeat_kv_per_query_head = !profile.gqa_shared_kv_reads;
+  if (!request.efficiency_given) {
+    const KernelEfficiency efficiency = kernel_efficiency(profile.kind, gpu_generation(gpu), w.weight_format);
+    latency.hbm_efficiency = efficiency.hbm;
+    latency.flops_efficiency = efficiency.flops;
+    notes.push_back(std::string(engine_kind_id(profile.kind)) + " on " + gpu_generation_name(gpu_generation(gpu)) +
+                    ": " + efficiency.source);
+  }
+}
+
+// Prefix caching and a speculative draft in the memory: the shared prefix's cache is held once for
+// the batch (vLLM/SGLang share its blocks), and the draft's layers hold weights and cache as the
+// target's layers do. Taken per token and per layer in proportion; the capacity searches do not see
+// them (the assumption says so).
+void apply_prefix_and_draft(const ModelDescription& model, const InferenceWorkload& w, const LatencyRequest& lengths,
+                            InferenceMemory& memory, std::vector<std::string>& notes) {
+  InferenceMemoryTotals& t = memory.totals;
+  const std::int64_t prefix = lengths.shared_prefix_tokens;
+  if (prefix > 0 && w.batch_size > 1 && w.context_tokens > 0) {
+    const double share = static_cast<double>(prefix) / static_cast<double>(w.context_tokens) *
+                         static_cast<double>(w.batch_size - 1) / static_cast<double>(w.batch_size);
+    const auto saved = static_cast<std::int64_t>(share * static_cast<double>(t.kv_cache_bytes));
+    t.kv_cache_bytes -= saved;
+    t.total_bytes_per_gpu -= saved;
+    for (MemoryTerm& term : memory.terms)
+      if (term.name == "kv_cache") {
+        term.bytes -= saved;
+        term.formula += " - " + std::to_string(saved) + " B: the " + std::to_string(prefix) +
+                        "-token shared prefix held once, not by each of the " + std::to_string(w.batch_size) +
+                        " sequences (prefix caching)";
+      }
+    notes.push_back("prefix caching: the first " + std::to_string(prefix) +
+                    " prompt tokens are shared; one sequence computes them, the others prefill only the rest and "
+                    "share its cache blocks (vLLM automatic prefix caching, SGLang RadixAttention)");
+  }
+  const SpeculativeDecoding& spec = lengths.speculative;
+  if (spec.draft_tokens > 0) {
+    std::int64_t decoder_layers = 0;
+    for (const LayerShape& kind : model.layer_kinds) decoder_layers += kind.layer_count;
+    const double per_layer = decoder_layers > 0 ? spec.draft_layers / static_cast<double>(decoder_layers) : 0;
+    const auto draft = static_cast<std::int64_t>(per_layer * static_cast<double>(t.weight_bytes + t.kv_cache_bytes) *
+                                                 static_cast<double>(w.layout.pipeline_parallel));
+    t.total_bytes_per_gpu += draft;
+    char layers[32];
+    std::snprintf(layers, sizeof layers, "%g", spec.draft_layers);
+    memory.terms.push_back({"draft", draft,
+                            std::string(layers) + " draft layer(s) / " + std::to_string(decoder_layers) +
+                                " layers x (weights + KV cache of this GPU): the speculative draft's weights "
+                                "and cache, sized as the target's layers (estimate)"});
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%g", spec.acceptance_rate);
+    notes.push_back("speculative decoding: " + std::to_string(spec.draft_tokens) +
+                    " draft tokens per step, acceptance " + rate +
+                    ": (1 - a^(k+1)) / (1 - a) = " + two_digits(expected_tokens_per_step(spec)) +
+                    " tokens per step (Leviathan et al. 2023, eq. 1); a step is k draft passes of " + layers +
+                    " layer(s) and one verify pass of k + 1 tokens per sequence; capacity answers leave the draft out");
+  }
+}
+
+}  // namespace
 
 InferenceEstimate estimate_inference(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                      const InferenceRequest& request) {
@@ -44,8 +144,20 @@ InferenceEstimate estimate_inference(const ModelDescription& model, const std::v
         " tokens join each prompt and its context (KV cache, prefill); the vision encoder's own weights and compute "
         "are not included");
   }
+  LatencyAssumptions latency_assumptions;
+  if (request.gpu) latency_assumptions = latency_assumptions_for(request, *request.gpu);
+  if (request.engine && request.gpu) {
+    estimate.engine = engine_profile(*request.engine, *request.gpu, estimate.workload.layout);
+    apply_engine_profile(*estimate.engine, request, *request.gpu, model, tensors, estimate.workload,
+                         latency_assumptions, estimate.assumptions);
+  } else if (request.engine) {
+    estimate.assumptions.push_back(
+        "the engine option needs a GPU: its profile (budget, scheduler, step costs) "
+        "depends on the device");
+  }
   const InferenceWorkload& w = estimate.workload;
   estimate.memory = inference_memory(model, tensors, w);
+  apply_prefix_and_draft(model, w, estimate.lengths, estimate.memory, estimate.assumptions);
   estimate.assumptions.insert(estimate.assumptions.end(), estimate.memory.assumptions.begin(),
                               estimate.memory.assumptions.end());
   if (!request.gpu) {
@@ -70,7 +182,7 @@ InferenceEstimate estimate_inference(const ModelDescription& model, const std::v
   if (!on_gpu.verdict.fits) on_gpu.fit_changes = fit_changes(model, tensors, w, gpu, capacity);
 
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, w.weight_format, w.weight_options);
-  on_gpu.latency.assumptions = latency_assumptions_for(request, gpu);
+  on_gpu.latency.assumptions = latency_assumptions;
   on_gpu.latency.explanation = explain_latency(prepared, w, gpu, estimate.lengths, on_gpu.latency.assumptions);
   return estimate;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include "fitcheck/latency.hpp"
@@ -103,6 +104,12 @@ struct Inputs {
 Inputs read_inputs(const PreparedLatencyModel& pm, const InferenceWorkload& w, const Accelerator& gpu,
                    const LatencyRequest& request, const LatencyAssumptions& assume) {
   check(w.weight_format == pm.weight_format, "the workload's weight format is not the prepared one");
+  check(request.shared_prefix_tokens >= 0 && request.shared_prefix_tokens < request.prompt_tokens,
+        "the shared prefix must be shorter than the prompt");
+  check(request.speculative.draft_tokens >= 0 && request.speculative.draft_tokens <= 64 &&
+            request.speculative.acceptance_rate >= 0 && request.speculative.acceptance_rate <= 1 &&
+            request.speculative.draft_layers >= 0,
+        "speculative decoding: 0-64 draft tokens, an acceptance rate in [0, 1], draft layers at least 0");
   check(w.batch_size >= 1 && request.prompt_tokens >= 1 && request.generated_tokens >= 1,
         "batch, prompt and generated tokens must be at least 1");
   check(w.layout.tensor_parallel >= 1 && w.layout.pipeline_parallel >= 1 && w.layout.expert_parallel >= 1,
@@ -172,7 +179,8 @@ void decode_attention_pass(Accumulator& acc, const PreparedLatencyModel& pm, con
     const LatencyLayerKind& k = pm.kinds[i];
     if (k.encoder) continue;
     const double attended = k.sliding_window > 0 ? std::min(cache_tokens, k.sliding_window) : cache_tokens;
-    const OpCost c = attention_decode(k, in.split[i], in.batch, attended, in.a, k.kv_cache_bytes_per_token[in.kv]);
+    const OpCost c = attention_decode(k, in.split[i], in.batch, attended, in.a, k.kv_cache_bytes_per_token[in.kv],
+                                      detail::latency_ops::kv_read_factor(k, r));
     acc.op(LatencyOp::attention, c.flops, r.activation_flops_per_second, c.bytes, static_cast<double>(k.layers));
   }
 }
@@ -188,7 +196,9 @@ double decode_attention_sum(const PreparedLatencyModel& pm, const LatencyRates& 
     if (k.encoder) continue;
     const KindSplit s = in.split[i];
     const double kv = k.kv_cache_bytes_per_token[in.kv];
-    const OpCost c0 = attention_decode(k, s, in.batch, 0, in.a, kv), c1 = attention_decode(k, s, in.batch, 1, in.a, kv);
+    const double repeat = detail::latency_ops::kv_read_factor(k, r);
+    const OpCost c0 = attention_decode(k, s, in.batch, 0, in.a, kv, repeat),
+                 c1 = attention_decode(k, s, in.batch, 1, in.a, kv, repeat);
     const double f = r.activation_flops_per_second, b = r.hbm_bytes_per_second;
     const double a1 = c0.flops / f, s1 = (c1.flops - c0.flops) / f, a2 = c0.bytes / b, s2 = (c1.bytes - c0.bytes) / b;
     const double window = k.sliding_window;
@@ -222,6 +232,61 @@ LatencyTotals totals_from(double prefill, double first, double last, double base
   return t;
 }
 
+// Prefill as the workload's engine runs it: one pass when the whole batch fits one step, else
+// chunks of prefill_chunk_tokens (the step the activation memory is sized for), plus fixed costs.
+double engine_prefill_seconds(const PreparedLatencyModel& pm, const InferenceWorkload& w, const LatencyRates& r,
+                              const LatencyAssumptions& assume, const LatencyRequest& request, const Inputs& in,
+                              double one_pass) {
+  const double tokens = in.batch * in.prompt;
+  const double layers = static_cast<double>(pm.layers);
+  const std::int64_t prefix = request.shared_prefix_tokens;
+  // With a shared prefix the whole batch is one step unless a chunk is given.
+  const double chunk = w.prefill_chunk_tokens > 0 ? static_cast<double>(w.prefill_chunk_tokens)
+                       : prefix > 0               ? tokens
+                                                  : 0;
+  if (chunk > 0 && (chunk < tokens || prefix > 0) &&
+      std::ceil(tokens / chunk) <= static_cast<double>(kMaxChunkedPrefillSteps)) {
+    try {
+      return chunked_prefill_seconds(pm, w, r, assume, w.batch_size, static_cast<std::int64_t>(in.prompt),
+                                     static_cast<std::int64_t>(chunk), prefix)
+          .seconds;
+    } catch (const std::invalid_argument&) {
+      // encoder or cross-attention layers: the engine step does not cover them; one pass below
+    }
+  }
+  if (chunk > 0 && chunk < tokens) {
+    // Too many steps to walk: one pass plus the weights read again, and the fixed cost, per extra step.
+    const double steps = std::ceil(tokens / chunk);
+    const double reread =
+        detail::busiest_gpu_weight_bytes(pm, w.layout, chunk).read_per_decode_step / r.hbm_bytes_per_second;
+    return one_pass + (steps - 1) * reread + steps * fixed_step_seconds(assume, layers, true, 0);
+  }
+  return one_pass + fixed_step_seconds(assume, layers, true, 0);
+}
+
+// Speculative decoding: the time per generated token of a step (draft passes and one verify pass)
+// divided by the tokens it yields, at the first, last and middle context. Decoder-only models.
+struct SpeculativePerToken {
+  double first = 0, last = 0, mean = 0;
+};
+std::optional<SpeculativePerToken> speculative_per_token(const PreparedLatencyModel& pm, const InferenceWorkload& w,
+                                                         const LatencyRates& r, const LatencyAssumptions& assume,
+                                                         const LatencyRequest& request, const Inputs& in) {
+  if (request.speculative.draft_tokens <= 0) return std::nullopt;
+  const double tokens = expected_tokens_per_step(request.speculative);
+  const auto at = [&](double context) {
+    return speculative_step_seconds(pm, w, r, assume, request.speculative, w.batch_size,
+                                    static_cast<std::int64_t>(context)) /
+           tokens;
+  };
+  try {
+    return SpeculativePerToken{at(in.prompt + 1), at(in.prompt + std::max(1.0, in.generated - 1)),
+                               at(in.prompt + std::floor(in.generated / 2))};
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;  // encoder or cross-attention layers: the engine step does not cover them
+  }
+}
+
 }  // namespace
 
 LatencyTotals estimate_latency_totals(const PreparedLatencyModel& pm, const InferenceWorkload& w,
@@ -235,7 +300,12 @@ LatencyTotals estimate_latency_totals(const PreparedLatencyModel& pm, const Infe
   TotalAccumulator first{base.total, r.hbm_bytes_per_second}, last{base.total, r.hbm_bytes_per_second};
   decode_attention_pass(first, pm, r, in, in.prompt + 1);
   decode_attention_pass(last, pm, r, in, in.prompt + std::max(1.0, in.generated - 1));
-  return totals_from(prefill.total, first.total, last.total, base.total, decode_attention_sum(pm, r, in), in);
+  const double fixed = fixed_step_seconds(assume, static_cast<double>(pm.layers), false, in.batch);
+  const double prefill_seconds = engine_prefill_seconds(pm, w, r, assume, request, in, prefill.total);
+  if (const auto spec = speculative_per_token(pm, w, r, assume, request, in))
+    return totals_from(prefill_seconds, spec->first, spec->last, spec->mean, 0, in);
+  return totals_from(prefill_seconds, first.total + fixed, last.total + fixed, base.total + fixed,
+                     decode_attention_sum(pm, r, in), in);
 }
 
 LatencyEstimate estimate_latency(const PreparedLatencyModel& pm, const InferenceWorkload& w, const Accelerator& gpu,
@@ -260,8 +330,13 @@ LatencyEstimate estimate_latency(const PreparedLatencyModel& pm, const Inference
   step(e.decode_last, in.prompt + std::max(1.0, in.generated - 1));
   step(e.decode_full, in.prompt + in.generated);
   finish_phase(base);
-  e.totals = totals_from(e.prefill.total_seconds, e.decode_first.total_seconds, e.decode_last.total_seconds,
-                         base.total_seconds, decode_attention_sum(pm, r, in), in);
+  const double fixed = fixed_step_seconds(assume, static_cast<double>(pm.layers), false, in.batch);
+  const double prefill_seconds = engine_prefill_seconds(pm, w, r, assume, request, in, e.prefill.total_seconds);
+  if (const auto spec = speculative_per_token(pm, w, r, assume, request, in))
+    e.totals = totals_from(prefill_seconds, spec->first, spec->last, spec->mean, 0, in);
+  else
+    e.totals = totals_from(prefill_seconds, e.decode_first.total_seconds + fixed, e.decode_last.total_seconds + fixed,
+                           base.total_seconds + fixed, decode_attention_sum(pm, r, in), in);
 
   const detail::GpuWeightBytes weights = detail::busiest_gpu_weight_bytes(pm, w.layout, in.batch);
   e.weight_bytes_per_gpu = weights.stored;

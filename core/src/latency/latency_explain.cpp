@@ -132,6 +132,25 @@ LatencyExplanation explain_latency(const PreparedLatencyModel& model, const Infe
                           ", HBM " + detail::four_significant_digits(assumptions.hbm_efficiency) + ", interconnect " +
                           detail::four_significant_digits(assumptions.interconnect_efficiency) +
                           " (docs/latency.md gives the sources)");
+  if (assumptions.step_overhead_seconds > 0 || assumptions.launch_seconds_per_layer > 0)
+    x.assumptions.push_back(
+        "fixed per forward pass (the engine's): " + detail::four_significant_digits(assumptions.step_overhead_seconds) +
+        " s step overhead (scheduling, input preparation, sampling) + " + std::to_string(model.layers) + " layers x " +
+        detail::four_significant_digits(assumptions.launch_seconds_per_layer) +
+        " s of kernel launches outside a CUDA graph (decode steps of at most " +
+        std::to_string(assumptions.cuda_graph_max_batch) + " sequences replay one); per decode step here " +
+        detail::four_significant_digits(fixed_step_seconds(assumptions, static_cast<double>(model.layers), false,
+                                                           static_cast<double>(workload.batch_size))) +
+        " s, per prefill step " +
+        detail::four_significant_digits(fixed_step_seconds(assumptions, static_cast<double>(model.layers), true, 0)) +
+        " s");
+  const std::int64_t prompt_tokens = workload.batch_size * request.prompt_tokens;
+  if (workload.prefill_chunk_tokens > 0 && workload.prefill_chunk_tokens < prompt_tokens)
+    x.summary.push_back(
+        "prefill in steps of at most " + std::to_string(workload.prefill_chunk_tokens) +
+        " tokens (chunked prefill, the step the activations are sized for): " +
+        std::to_string((prompt_tokens + workload.prefill_chunk_tokens - 1) / workload.prefill_chunk_tokens) +
+        " steps, each reading the weights once; the per-operation lines show one pass");
   x.assumptions.push_back(std::string("weight products in ") + compute_dtype_name(r.matmul_dtype) +
                           "; attention core, router and lm_head in " + compute_dtype_name(r.activation_dtype) +
                           "; norms on the fp32 vector units");

@@ -53,9 +53,17 @@ inline OpCost attention_prefill(const LatencyLayerKind& k, const KindSplit& s, d
   return c;
 }
 
+// Bytes of the cache a decode step moves per cached byte: 1 with GQA-aware kernels (each KV head
+// read once for its query group); with repeat_kv (HF transformers, integrations/sdpa_attention.py at
+// 00c238bd) the cache is read, its heads x (heads / kv_heads) copy written and read again.
+inline double kv_read_factor(const LatencyLayerKind& k, const LatencyRates& r) {
+  if (!r.repeat_kv_per_query_head || k.multi_latent || k.kv_heads <= 0 || k.heads <= k.kv_heads) return 1;
+  return 1 + 2 * k.heads / k.kv_heads;
+}
+
 // One decode step of `sequences` tokens attending `attended` cached tokens each: linear in attended.
 inline OpCost attention_decode(const LatencyLayerKind& k, const KindSplit& s, double sequences, double attended,
-                               double a, double kv_bytes) {
+                               double a, double kv_bytes, double kv_read_factor = 1) {
   OpCost c;
   if (k.multi_latent) {
     // Absorbed MLA (DeepSeek-V2 §2.1.3 and Appendix C): W_UK folds into the query and W_UV into
@@ -68,7 +76,7 @@ inline OpCost attention_decode(const LatencyLayerKind& k, const KindSplit& s, do
     c.flops = 2 * sequences * s.heads * attended * (k.qk_head_dim + k.v_head_dim);
     c.bytes = sequences * a * s.heads * (k.qk_head_dim + k.v_head_dim);
   }
-  c.bytes += sequences * (attended + 1) * kv_bytes * s.kv_share;  // cache read, new token written
+  c.bytes += sequences * (attended * kv_read_factor + 1) * kv_bytes * s.kv_share;  // cache read, new token written
   return c;
 }
 

@@ -168,7 +168,13 @@ LatencyRates latency_rates(const PreparedLatencyModel& model, const Accelerator&
   pick(static_cast<double>(layout.expert_parallel), 1, r.ep_link_bytes_per_second, r.ep_hop_seconds);
   pick(static_cast<double>(layout.pipeline_parallel), tp, r.pp_link_bytes_per_second, r.pp_hop_seconds);
   r.collective_base_seconds = assume.collective_base_latency_seconds;
+  r.repeat_kv_per_query_head = assume.repeat_kv_per_query_head;
   return r;
+}
+
+double fixed_step_seconds(const LatencyAssumptions& assumptions, double layers, bool prefill, double decode_sequences) {
+  const bool graph = !prefill && decode_sequences <= static_cast<double>(assumptions.cuda_graph_max_batch);
+  return assumptions.step_overhead_seconds + (graph ? 0.0 : layers * assumptions.launch_seconds_per_layer);
 }
 
 const char* latency_op_name(LatencyOp op) {

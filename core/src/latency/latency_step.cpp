@@ -4,6 +4,7 @@
 // only, no allocation: a serving simulation calls it once per step. Formulas: docs/latency.md,
 // "One engine step".
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "fitcheck/latency.hpp"
@@ -54,7 +55,7 @@ OpCost prefill_attention(const LatencyLayerKind& k, const detail::LayerSplit& s,
 // attention_decode() of `sequences` tokens whose attended keys sum to `attended_sum`: its flops and
 // bytes are linear in the attended length, so the sum stands for the sequences one by one.
 OpCost decode_attention(const LatencyLayerKind& k, const detail::LayerSplit& s, double sequences, double attended_sum,
-                        double a, double kv_bytes) {
+                        double a, double kv_bytes, double kv_read_factor) {
   OpCost c;
   if (k.multi_latent) {
     const double r = k.kv_lora_rank;
@@ -66,7 +67,7 @@ OpCost decode_attention(const LatencyLayerKind& k, const detail::LayerSplit& s, 
     c.flops = 2 * s.heads * attended_sum * (k.qk_head_dim + k.v_head_dim);
     c.bytes = sequences * a * s.heads * (k.qk_head_dim + k.v_head_dim);
   }
-  c.bytes += (attended_sum + sequences) * kv_bytes * s.kv_share;  // cache read, new tokens written
+  c.bytes += (attended_sum * kv_read_factor + sequences) * kv_bytes * s.kv_share;  // cache read, new tokens written
   return c;
 }
 
@@ -131,7 +132,8 @@ double engine_step_seconds(const PreparedLatencyModel& pm, const InferenceWorklo
     }
     if (step.decode_sequences > 0) {
       const double keys = windowed ? step.decode_context_tokens_in_window[slot] : step.decode_context_tokens;
-      const OpCost d = decode_attention(k, s, step.decode_sequences, keys, a, kv_bytes);
+      const OpCost d =
+          decode_attention(k, s, step.decode_sequences, keys, a, kv_bytes, detail::latency_ops::kv_read_factor(k, r));
       c.flops += d.flops;
       c.bytes += d.bytes;
     }
@@ -147,6 +149,69 @@ double engine_step_seconds(const PreparedLatencyModel& pm, const InferenceWorklo
   const double lm_rows = w.logits_all_positions ? tokens : step.prefill_logit_rows + step.decode_sequences;
   add_model_ops(acc, r, pm, w.layout, tokens, lm_rows, a);
   return acc.total;
+}
+
+ChunkedPrefill chunked_prefill_seconds(const PreparedLatencyModel& model, const InferenceWorkload& workload,
+                                       const LatencyRates& rates, const LatencyAssumptions& assumptions,
+                                       std::int64_t batch, std::int64_t prompt, std::int64_t chunk) {
+  return chunked_prefill_seconds(model, workload, rates, assumptions, batch, prompt, chunk, 0);
+}
+
+ChunkedPrefill chunked_prefill_seconds(const PreparedLatencyModel& model, const InferenceWorkload& workload,
+                                       const LatencyRates& rates, const LatencyAssumptions& assumptions,
+                                       std::int64_t batch, std::int64_t prompt, std::int64_t chunk,
+                                       std::int64_t cached_prefix) {
+  if (batch < 1 || prompt < 1 || chunk < 1) throw std::invalid_argument("batch, prompt and chunk must be at least 1");
+  if (cached_prefix < 0 || cached_prefix >= prompt)
+    throw std::invalid_argument("the shared prefix must be shorter than the prompt");
+  const StepWindows windows = make_step_windows(model);
+  const double layers = static_cast<double>(model.layers);
+  ChunkedPrefill result;
+  std::int64_t sequence = 0, done = 0;  // the sequence being prefilled and its tokens already cached
+  while (sequence < batch) {
+    EngineStepTokens step;
+    std::int64_t budget = chunk;
+    while (budget > 0 && sequence < batch) {
+      const std::int64_t tokens = std::min(prompt - done, budget);
+      add_prefill_chunk(step, windows, done, tokens, done + tokens == prompt);
+      budget -= tokens;
+      done += tokens;
+      if (done == prompt) {
+        ++sequence;
+        done = cached_prefix;  // the next sequences find the prefix the first one computed
+      }
+    }
+    result.seconds +=
+        engine_step_seconds(model, workload, rates, windows, step) + fixed_step_seconds(assumptions, layers, true, 0);
+    ++result.steps;
+  }
+  return result;
+}
+
+double expected_tokens_per_step(const SpeculativeDecoding& speculative) {
+  const double k = static_cast<double>(speculative.draft_tokens), a = speculative.acceptance_rate;
+  if (speculative.draft_tokens <= 0) return 1;
+  if (a >= 1) return k + 1;
+  return (1 - std::pow(a, k + 1)) / (1 - a);
+}
+
+double speculative_step_seconds(const PreparedLatencyModel& model, const InferenceWorkload& workload,
+                                const LatencyRates& rates, const LatencyAssumptions& assumptions,
+                                const SpeculativeDecoding& speculative, std::int64_t batch, std::int64_t context) {
+  const StepWindows windows = make_step_windows(model);
+  const double layers = static_cast<double>(model.layers);
+  const std::int64_t k = speculative.draft_tokens;
+  EngineStepTokens verify, draft;
+  for (std::int64_t i = 0; i < batch; ++i) {
+    add_prefill_chunk(verify, windows, context, k + 1, false);
+    verify.prefill_logit_rows += static_cast<double>(k + 1);  // the target scores every proposed position
+    add_decode_sequence(draft, windows, context + 1);
+  }
+  const double verify_seconds = engine_step_seconds(model, workload, rates, windows, verify) +
+                                fixed_step_seconds(assumptions, layers, false, static_cast<double>(batch));
+  const double draft_seconds =
+      engine_step_seconds(model, workload, rates, windows, draft) * speculative.draft_layers / layers;
+  return verify_seconds + static_cast<double>(k) * draft_seconds;
 }
 
 }  // namespace fitcheck

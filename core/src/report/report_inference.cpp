@@ -158,6 +158,8 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
   out.field("model_type", estimate.model_type);
   out.field("parameter_count_exact", estimate.parameter_count_exact);
   out.field("guessed_fields", estimate.guessed_fields);
+  // "none": no engine profile, the plain roofline.
+  out.field("engine", estimate.engine ? engine_kind_id(estimate.engine->kind) : "none");
   out.begin_object("workload");
   out.field("weights", weight_format_info(w.weight_format).id);
   out.field("kv_dtype", kv_cache_dtype_info(w.kv_cache_dtype).id);
@@ -244,6 +246,20 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
       out.end_object();
     }
     out.end_array();
+    if (on_gpu.engine_capacity) {
+      const EngineCapacity& e = *on_gpu.engine_capacity;
+      out.begin_object("engine_capacity");
+      out.field("kv_capacity_tokens", e.kv_capacity_tokens);
+      out.field("max_running_sequences", e.max_running_sequences);
+      out.field("mean_running_sequences", e.mean_running_sequences);
+      out.field("offline_output_tokens_per_second", e.offline_output_tokens_per_second);
+      out.field("limited_by", e.limited_by);
+      out.field("skipped", e.skipped);
+      out.field("how",
+                "the engine's scheduler simulated at saturation (serve-sim): max_num_seqs closed-loop requests of "
+                "prompt_len + gen_len, twice over, on the KV cache its budget rule leaves");
+      out.end_object();
+    }
     write_latency(out, estimate, on_gpu);
   }
   out.field("assumptions", estimate.assumptions);

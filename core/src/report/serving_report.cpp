@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fitcheck/config.hpp"
+#include "fitcheck/engine_profile.hpp"
 #include "fitcheck/quantization.hpp"
 #include "fitcheck/serving.hpp"
 #include "support/json_writer.hpp"
@@ -82,14 +83,39 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
     assumptions.push_back(native.explanation + " (choose another with the weights option)");
   }
   const Accelerator& gpu = *request.inference.gpu;
-  SchedulerLimits limits = vllm_default_limits(gpu);
+  const EngineProfile profile = engine_profile(request.engine, gpu, w.layout);
+  const char* engine = engine_kind_id(profile.kind);
+  SchedulerLimits limits = scheduler_limits(profile);
   const bool seqs_default = request.max_num_seqs == 0, tokens_default = request.max_num_batched_tokens == 0;
   if (!seqs_default) limits.max_num_seqs = request.max_num_seqs;
   if (!tokens_default) limits.max_num_batched_tokens = request.max_num_batched_tokens;
-  limits.step_overhead_seconds = request.step_overhead_seconds;
-  const KvCapacity capacity = vllm_kv_capacity(model, tensors, w, gpu, limits);
+  limits.speculative = request.inference.lengths.speculative;
+  const ServingLoad& load = request.load;
+  if (!limits.continuous_batching && seqs_default && load.concurrency > 0)
+    limits.max_num_seqs = load.concurrency;  // generate runs the batch it is given
+  if (limits.max_num_batched_tokens == 0)    // no step limit: the whole batch's prompts in one pass
+    limits.max_num_batched_tokens = std::max<std::int64_t>(
+        1, std::min<std::int64_t>(limits.max_num_seqs, load.requests) * longest_draw(load.prompt));
+  // Without chunked prefill the engine is built to take its longest prompt in one step beside a
+  // decode token of every running sequence (TensorRT-LLM: max_num_tokens at least max_input_len;
+  // trtllm-bench sizes it from the dataset, perf-overview.md at 258c7540 "Engine Building").
+  if (!limits.chunked_prefill && tokens_default)
+    limits.max_num_batched_tokens = std::max(limits.max_num_batched_tokens,
+                                             longest_draw(load.prompt) + std::min(limits.max_num_seqs, load.requests));
+  const double fraction =
+      request.inference.gpu_memory_utilization_given ? w.gpu_memory_utilization : profile.memory_fraction;
+  w.gpu_memory_utilization = fraction;
+  const KvCapacity capacity = engine_kv_capacity(profile, fraction, model, tensors, w, gpu, limits);
   limits.kv_capacity_blocks = capacity.blocks;
-  const LatencyAssumptions latency = latency_assumptions_for(request.inference, gpu);
+  LatencyAssumptions latency = latency_assumptions_for(request.inference, gpu);
+  latency.step_overhead_seconds =
+      request.step_overhead_given ? request.step_overhead_seconds : profile.step_overhead_seconds;
+  latency.launch_seconds_per_layer = profile.launch_seconds_per_layer;
+  latency.cuda_graph_max_batch = profile.cuda_graph_max_batch;
+  latency.repeat_kv_per_query_head = !profile.gqa_shared_kv_reads;
+  const KernelEfficiency efficiency = kernel_efficiency(profile.kind, gpu_generation(gpu), w.weight_format);
+  if (request.inference.latency_overrides.hbm_efficiency <= 0) latency.hbm_efficiency = efficiency.hbm;
+  if (request.inference.latency_overrides.flops_efficiency <= 0) latency.flops_efficiency = efficiency.flops;
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, w.weight_format, w.weight_options);
   try {
     make_step_windows(prepared);
@@ -99,28 +125,54 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   check_runnable(request, gpu, limits, capacity);
   const ServingResult r = simulate_serving(prepared, w, gpu, latency, limits, request.load);
 
+  assumptions.push_back(std::string("engine ") + engine + ": " + profile.version);
+  for (const std::string& rule : profile.rules) assumptions.push_back(std::string(engine) + ": " + rule);
+  assumptions.push_back(std::string(engine) + " on " + gpu_generation_name(gpu_generation(gpu)) + ": " +
+                        efficiency.source);
+  assumptions.push_back(std::string("scheduler: max_num_seqs ") + std::to_string(limits.max_num_seqs) +
+                        (seqs_default ? " and" : " (given) and") + " max_num_batched_tokens " +
+                        std::to_string(limits.max_num_batched_tokens) +
+                        (tokens_default ? " (the engine's defaults for this GPU)" : " (given)") +
+                        (limits.chunked_prefill ? "; chunked prefill: running sequences' decode tokens and prompt "
+                                                  "chunks first, then waiting requests first come first served, the "
+                                                  "last prompt cut to the token budget"
+                                                : "; no chunked prefill: a prompt runs whole in one step") +
+                        (limits.continuous_batching ? "" : "; static batches: a batch starts when the last ends"));
   assumptions.push_back(
-      std::string("engine vllm (V1 scheduler): max_num_seqs ") + std::to_string(limits.max_num_seqs) +
-      (seqs_default ? " and" : " (given) and") + " max_num_batched_tokens " +
-      std::to_string(limits.max_num_batched_tokens) +
-      (tokens_default ? " (API server defaults for this GPU, EngineArgs._set_default_args)" : " (given)"));
-  assumptions.push_back(
-      "chunked prefill: each step runs the running sequences' decode tokens and unfinished prompt "
-      "chunks first, then admits waiting requests first come first served, cutting the last prompt "
-      "to the token budget");
-  assumptions.push_back("KV cache: (" + std::to_string(capacity.budget_bytes) + " B budget - " +
-                        std::to_string(capacity.non_kv_bytes) + " B weights, activations of one " +
-                        std::to_string(limits.max_num_batched_tokens) + "-token step, logits and overhead) / " +
-                        std::to_string(capacity.block_bytes) +
-                        " B per 16-token block = " + std::to_string(capacity.blocks) +
-                        " blocks; blocks are taken as tokens are computed, and a "
-                        "sequence that finds none evicts the latest-admitted one, which recomputes later");
+      "KV cache: budget " + std::to_string(capacity.budget_bytes) + " B - " + std::to_string(capacity.non_kv_bytes) +
+      " B weights, activations of one " + std::to_string(limits.max_num_batched_tokens) +
+      "-token step, logits and overhead = " + std::to_string(capacity.blocks) + " blocks of " +
+      std::to_string(limits.kv_block_tokens) + " tokens (" + std::to_string(capacity.block_bytes) + " B each); " +
+      (limits.reserve_whole_request ? "admission reserves the blocks of the whole request, nothing is evicted"
+                                    : "blocks are taken as tokens are computed, and a sequence that finds none evicts "
+                                      "the latest-admitted one, which recomputes later"));
+  if (load.shared_prefix_tokens > 0)
+    assumptions.push_back("prefix caching: every prompt starts with the same " +
+                          std::to_string(load.shared_prefix_tokens) + " tokens; once one request has computed them, " +
+                          "later requests find their full " + std::to_string(limits.kv_block_tokens) +
+                          "-token blocks cached (held once, shared) and prefill only the rest (vLLM automatic prefix "
+                          "caching, vllm/v1/core/kv_cache_manager.py get_computed_blocks; SGLang RadixAttention)");
+  if (limits.speculative.draft_tokens > 0) {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "speculative decoding: %lld draft tokens of %g layer(s) each, acceptance %g: %.3g tokens per "
+                  "decode step on average",
+                  static_cast<long long>(limits.speculative.draft_tokens), limits.speculative.draft_layers,
+                  limits.speculative.acceptance_rate, expected_tokens_per_step(limits.speculative));
+    assumptions.push_back(std::string(text) +
+                          " ((1 - a^(k+1)) / (1 - a), Leviathan et al. 2023 eq. 1); a decoding sequence takes k + 1 "
+                          "tokens of the step budget for the verify pass; the draft's memory is not taken from the KV "
+                          "cache");
+  }
   assumptions.push_back(
       "step time: the latency model's roofline per operation over all tokens of the step, weights read once "
       "per step, plus " +
-      milliseconds(limits.step_overhead_seconds) +
-      " ms per step for CPU and launch time (step_overhead_ms); no CUDA-graph padding, prefix caching or "
-      "speculative decoding; pipeline stages run one step at a time (no micro-batch overlap)");
+      milliseconds(latency.step_overhead_seconds) + " ms per step (" +
+      (request.step_overhead_given ? "step_overhead_ms, given" : "the engine's estimate") + ") and " +
+      milliseconds(latency.launch_seconds_per_layer) + " ms of launches per layer outside CUDA graphs (decode up to " +
+      std::to_string(latency.cuda_graph_max_batch) +
+      " sequences replays a graph); no CUDA-graph padding, prefix caching or speculative decoding; pipeline "
+      "stages run one step at a time (no micro-batch overlap)");
 
   detail::JsonWriter out;
   out.begin_object();
@@ -151,7 +203,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   out.field("preemptions", r.preemptions);
   out.field("peak_kv_blocks_used", r.peak_kv_blocks_used);
   out.field("model_type", model.model_type);
-  out.field("engine", serving_engine_name(request.engine));
+  out.field("engine", engine);
   out.begin_object("scheduler");
   out.field("max_num_seqs", limits.max_num_seqs);
   out.field("max_num_batched_tokens", limits.max_num_batched_tokens);
@@ -161,15 +213,25 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   out.field("kv_budget_bytes", capacity.budget_bytes);
   out.field("non_kv_bytes", capacity.non_kv_bytes);
   out.field("kv_block_bytes", capacity.block_bytes);
-  out.field("step_overhead_seconds", limits.step_overhead_seconds);
+  out.field("step_overhead_seconds", latency.step_overhead_seconds);
+  out.field("launch_seconds_per_layer", latency.launch_seconds_per_layer);
+  out.field("cuda_graph_max_batch", latency.cuda_graph_max_batch);
+  out.field("chunked_prefill", limits.chunked_prefill);
+  out.field("continuous_batching", limits.continuous_batching);
+  out.field("reserve_whole_request", limits.reserve_whole_request);
+  out.field("spec_tokens", limits.speculative.draft_tokens);
+  out.field("spec_acceptance", limits.speculative.acceptance_rate);
+  out.field("spec_draft_layers", limits.speculative.draft_layers);
+  out.field("hbm_efficiency", latency.hbm_efficiency);
+  out.field("flops_efficiency", latency.flops_efficiency);
   out.end_object();
-  const ServingLoad& load = request.load;
   out.begin_object("load");
   out.field("requests", load.requests);
   out.field("concurrency", load.concurrency);
   out.field("arrival_rate", load.arrival_rate_per_second);
   out.field("prompt_len", load.prompt.tokens);
   out.field("gen_len", load.output.tokens);
+  out.field("shared_prefix", load.shared_prefix_tokens);
   out.field("length_distribution", length_distribution_name(load.prompt.distribution));
   out.field("prompt_spread", load.prompt.spread);
   out.field("gen_spread", load.output.spread);

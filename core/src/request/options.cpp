@@ -174,13 +174,22 @@ InferenceRequest parse_inference_options(const OptionList& options) {
   w.batch_size = reader.count("batch", 1, 1, std::int64_t{1} << 24);
   const bool context_given = reader.text("context").has_value();
   w.context_tokens = reader.count("context", 4096, 1, std::int64_t{1} << 32);
+  request.prefill_chunk_given = reader.text("prefill_chunk").has_value();
   w.prefill_chunk_tokens = reader.count("prefill_chunk", 0, 0, std::int64_t{1} << 32);
+  request.kv_block_given = reader.text("kv_block").has_value();
   w.kv_block_tokens = reader.count("kv_block", 0, 0, 65536);
   request.images = reader.count("images", 0, 0, 4096);
   w.layout.tensor_parallel = reader.count("tp", 1, 1, 4096);
   w.layout.pipeline_parallel = reader.count("pp", 1, 1, 4096);
   w.layout.expert_parallel = reader.count("ep", 1, 1, 65536);
+  request.gpu_memory_utilization_given = reader.text("gpu_memory_utilization").has_value();
   w.gpu_memory_utilization = reader.number("gpu_memory_utilization", 0.9, 0.01, 1.0);
+  if (auto engine = reader.text("engine")) {
+    request.engine = find_engine_kind(*engine);
+    if (!request.engine)
+      throw OptionError("engine", "option 'engine': unknown engine '" + detail::printable(*engine) +
+                                      "' (vllm, sglang, trtllm, llamacpp, hf)");
+  }
   w.framework_overhead_bytes =
       static_cast<std::int64_t>(reader.number("overhead_gib", 1.0, 0.0, 1024.0) * 1024.0 * 1024.0 * 1024.0);
   w.flash_attention = !reader.flag("eager_attention", false);

@@ -2,6 +2,8 @@
 // The latency keys of an inference request.
 #include "fitcheck/options.hpp"
 
+#include <string>
+
 namespace fitcheck {
 
 void read_latency_options(OptionReader& reader, InferenceRequest& request, bool context_given) {
@@ -19,10 +21,27 @@ void read_latency_options(OptionReader& reader, InferenceRequest& request, bool 
                                      " tokens) is shorter than prompt_len + gen_len (" +
                                      std::to_string(prompt + generated) + ")");
   }
+  request.lengths.shared_prefix_tokens = reader.count("shared_prefix", 0, 0, std::int64_t{1} << 31);
+  if (request.lengths.shared_prefix_tokens >= prompt)
+    throw OptionError("shared_prefix", "option 'shared_prefix' (" +
+                                           std::to_string(request.lengths.shared_prefix_tokens) +
+                                           " tokens) must be shorter than prompt_len (" + std::to_string(prompt) + ")");
+  SpeculativeDecoding& spec = request.lengths.speculative;
+  spec.draft_tokens = reader.count("spec_tokens", 0, 0, 64);
+  const bool acceptance_given = reader.text("spec_acceptance").has_value();
+  spec.acceptance_rate = reader.number("spec_acceptance", 0, 0, 1);
+  spec.draft_layers = reader.number("spec_draft_layers", 1, 0, 1000);
+  if (spec.draft_tokens > 0 && !acceptance_given)
+    throw OptionError("spec_acceptance",
+                      "option 'spec_acceptance' is required with spec_tokens: the share of draft tokens the target "
+                      "accepts (published for EAGLE and MTP per model and dataset)");
+  if (spec.draft_tokens == 0 && (acceptance_given || reader.text("spec_draft_layers")))
+    throw OptionError("spec_tokens", "option 'spec_tokens' is required with spec_acceptance or spec_draft_layers");
   auto& overrides = request.latency_overrides;
   overrides.flops_efficiency = reader.number("flops_efficiency", -1, 0.01, 1.0);
   overrides.hbm_efficiency = reader.number("hbm_efficiency", -1, 0.01, 1.0);
   overrides.interconnect_efficiency = reader.number("interconnect_efficiency", -1, 0.01, 1.0);
+  request.efficiency_given = overrides.flops_efficiency > 0 || overrides.hbm_efficiency > 0;
   overrides.price_per_gpu_hour_usd = reader.number("price_per_gpu_hour", -1, 0.0, 1e6);
   if (reader.text("fp8_activations")) overrides.fp8_activations = reader.flag("fp8_activations", true) ? 1 : 0;
 }

@@ -10,17 +10,8 @@ namespace fitcheck {
 namespace {
 
 constexpr const char* kServingKeys[] = {
-    "engine",
-    "concurrency",
-    "arrival_rate",
-    "requests",
-    "max_num_seqs",
-    "max_num_batched_tokens",
-    "seed",
-    "prompt_spread",
-    "gen_spread",
-    "length_distribution",
-    "step_overhead_ms",
+    "concurrency", "arrival_rate",  "requests",   "max_num_seqs",        "max_num_batched_tokens",
+    "seed",        "prompt_spread", "gen_spread", "length_distribution", "step_overhead_ms",
 };
 // Inference keys a simulation sets itself: the batch and the cache come from the scheduler.
 constexpr const char* kFixedBySimulation[] = {"batch", "context", "prefill_chunk", "kv_block"};
@@ -50,12 +41,12 @@ ServingRequest parse_serving_options(const OptionList& options) {
   if (!request.inference.gpu) throw OptionError("gpu", "option 'gpu' is required: the simulation times steps on a GPU");
 
   OptionReader reader(serving);
-  if (auto engine = reader.text("engine")) {
-    if (*engine != "vllm") throw OptionError("engine", "option 'engine' must be vllm (the one engine profile so far)");
-  }
+  // The engine option is an inference key (parse_inference_options); vLLM V1 unless given.
+  request.engine = request.inference.engine.value_or(EngineKind::vllm);
   ServingLoad& load = request.load;
   load.prompt.tokens = request.inference.lengths.prompt_tokens;
   load.output.tokens = request.inference.lengths.generated_tokens;
+  load.shared_prefix_tokens = request.inference.lengths.shared_prefix_tokens;
   load.requests = reader.count("requests", 1000, 1, kMaxServingRequests);
   load.concurrency = reader.count("concurrency", 0, 0, kMaxServingRequests);
   load.arrival_rate_per_second = reader.number("arrival_rate", 0, 0, 1e9);
@@ -79,6 +70,7 @@ ServingRequest parse_serving_options(const OptionList& options) {
   load.output.spread = reader.number("gen_spread", 0, 0, 1);
   request.max_num_seqs = reader.count("max_num_seqs", 0, 1, std::int64_t{1} << 20);
   request.max_num_batched_tokens = reader.count("max_num_batched_tokens", 0, 1, std::int64_t{1} << 24);
+  request.step_overhead_given = reader.text("step_overhead_ms").has_value();
   request.step_overhead_seconds = reader.number("step_overhead_ms", 0, 0, 1e5) / 1e3;
   reader.finish();
   return request;

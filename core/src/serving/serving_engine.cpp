@@ -8,14 +8,6 @@
 
 namespace fitcheck {
 
-const char* serving_engine_name(ServingEngine engine) {
-  switch (engine) {
-    case ServingEngine::vllm:
-      return "vllm";
-  }
-  return "vllm";
-}
-
 const char* length_distribution_name(LengthDistribution distribution) {
   switch (distribution) {
     case LengthDistribution::fixed:
@@ -69,6 +61,70 @@ KvCapacity vllm_kv_capacity(const ModelDescription& model, const std::vector<Wei
       static_cast<std::int64_t>(workload.gpu_memory_utilization * static_cast<double>(gpu_memory_limit_bytes(gpu)));
   capacity.non_kv_bytes = peak.total_bytes_per_gpu - peak.kv_cache_bytes;
   capacity.block_bytes = block.kv_cache_bytes;
+  if (capacity.block_bytes > 0 && capacity.budget_bytes > capacity.non_kv_bytes)
+    capacity.blocks = (capacity.budget_bytes - capacity.non_kv_bytes) / capacity.block_bytes;
+  return capacity;
+}
+
+SchedulerLimits scheduler_limits(const EngineProfile& profile) {
+  SchedulerLimits limits;
+  limits.max_num_seqs = profile.max_num_seqs;
+  limits.max_num_batched_tokens = profile.max_num_batched_tokens;
+  limits.kv_block_tokens = std::max<std::int64_t>(1, profile.kv_block_tokens);  // unpaged: exact per token
+  limits.chunked_prefill = profile.chunked_prefill;
+  limits.continuous_batching = profile.continuous_batching;
+  // llama.cpp holds a slot's whole context from the start, as a no-evict reservation does.
+  limits.reserve_whole_request =
+      profile.reserve_whole_request || profile.kv_budget == KvBudgetRule::whole_context_slots;
+  return limits;
+}
+
+KvCapacity engine_kv_capacity(const EngineProfile& profile, double fraction, const ModelDescription& model,
+                              const std::vector<WeightTensor>& tensors, const InferenceWorkload& workload,
+                              const Accelerator& gpu, const SchedulerLimits& limits) {
+  // The profiled step: max_num_batched_tokens tokens; vLLM V1 then samples one row per request of
+  // the dummy batch, min(max_num_seqs, max_num_batched_tokens) rows
+  // (vllm/v1/worker/gpu_model_runner.py profile_run -> _dummy_sampler_run).
+  const std::int64_t step_tokens = limits.max_num_batched_tokens;
+  const std::int64_t rows = profile.profiles_sampler_rows ? std::min(limits.max_num_seqs, step_tokens) : 1;
+  InferenceWorkload profile_step = workload;
+  profile_step.batch_size = rows;
+  profile_step.context_tokens = (step_tokens + rows - 1) / rows;
+  profile_step.prefill_chunk_tokens = step_tokens;
+  profile_step.kv_block_tokens = limits.kv_block_tokens;
+  const LayoutWeights weights = layout_weights(model, tensors, profile_step);
+  const InferenceMemoryTotals peak = inference_memory_totals(model, weights, profile_step);
+  InferenceWorkload one_block = profile_step;
+  one_block.batch_size = 1;
+  one_block.context_tokens = limits.kv_block_tokens;
+  one_block.prefill_chunk_tokens = 0;
+  const InferenceMemoryTotals block = inference_memory_totals(model, weights, one_block);
+
+  KvCapacity capacity;
+  const double total = static_cast<double>(gpu_memory_limit_bytes(gpu));
+  capacity.block_bytes = block.kv_cache_bytes;
+  switch (profile.kv_budget) {
+    case KvBudgetRule::total_minus_reserve:
+      // SGLang: the reserve (1 - fraction) holds activations and graphs; the pool is what the
+      // weights and the framework's own allocations leave of fraction x memory.
+      capacity.budget_bytes = static_cast<std::int64_t>(fraction * total);
+      capacity.non_kv_bytes = peak.weight_bytes + peak.overhead_bytes;
+      break;
+    case KvBudgetRule::share_of_free: {
+      // TensorRT-LLM: fraction of the memory free once weights and activation buffers are placed.
+      const std::int64_t non_kv = peak.total_bytes_per_gpu - peak.kv_cache_bytes;
+      capacity.non_kv_bytes = non_kv;
+      capacity.budget_bytes =
+          non_kv + static_cast<std::int64_t>(fraction * std::max(0.0, total - static_cast<double>(non_kv)));
+      break;
+    }
+    case KvBudgetRule::share_of_total:
+    case KvBudgetRule::whole_context_slots:
+    case KvBudgetRule::grows_with_sequences:
+      capacity.budget_bytes = static_cast<std::int64_t>(fraction * total);
+      capacity.non_kv_bytes = peak.total_bytes_per_gpu - peak.kv_cache_bytes + profile.cuda_graph_bytes;
+      break;
+  }
   if (capacity.block_bytes > 0 && capacity.budget_bytes > capacity.non_kv_bytes)
     capacity.blocks = (capacity.budget_bytes - capacity.non_kv_bytes) / capacity.block_bytes;
   return capacity;

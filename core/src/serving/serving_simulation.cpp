@@ -76,12 +76,15 @@ struct Request {
   std::int64_t computed = 0;   // tokens whose keys and values are in the cache
   std::int64_t generated = 0;  // output tokens sampled so far
   std::int64_t blocks = 0;     // KV blocks held
+  std::int64_t shared = 0;     // blocks of the cached shared prefix it uses (held by the cache, not by it)
+  double credit = 0;           // speculative decoding: expected accepted tokens not yet taken
   double first_scheduled = -1, first_token = -1, end = -1;
 };
 
 struct Scheduled {
   std::int32_t request;
   std::int64_t tokens;
+  bool speculative;  // a decode step verifying draft tokens
 };
 
 std::int64_t blocks_for(std::int64_t tokens, std::int64_t block_tokens) {
@@ -114,6 +117,7 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
   check(workload.weight_format == model.weight_format, "the workload's weight format is not the prepared one");
   const StepWindows windows = make_step_windows(model);
   const LatencyRates rates = latency_rates(model, gpu, workload.layout, assumptions);
+  const double layers = static_cast<double>(model.layers);
 
   // Requests with their lengths and (Poisson) arrival times, drawn in request order.
   const auto n = static_cast<std::size_t>(load.requests);
@@ -149,6 +153,12 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
   scheduled.reserve(seats);
   preempted.reserve(n);  // every request could wait there: no allocation inside the loop
   std::size_t next_new = 0, finished = 0;
+  const std::int64_t prefix_blocks = load.shared_prefix_tokens / block_tokens;  // full blocks only
+  const std::int64_t prefix_tokens = prefix_blocks * block_tokens;
+  bool prefix_cached = false;
+  const SpeculativeDecoding& spec = limits.speculative;
+  const double accepted_per_step = expected_tokens_per_step(spec);
+  const auto decoding = [](const Request& r) { return r.generated >= 1 && r.computed + 1 == r.prompt + r.generated; };
   std::int64_t free_blocks = limits.kv_capacity_blocks;
   ServingResult result;
   double now = 0, weighted_batch = 0, weighted_tokens = 0;
@@ -165,8 +175,11 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
     bool preempted_now = false;
     for (std::size_t i = 0; i < running.size() && budget > 0; ++i) {
       Request& r = requests[static_cast<std::size_t>(running[i])];
-      const std::int64_t tokens = std::min(r.prompt + r.generated - r.computed, budget);
-      const std::int64_t need = blocks_for(r.computed + tokens, block_tokens) - r.blocks;
+      const bool speculative = spec.draft_tokens > 0 && decoding(r);
+      const std::int64_t tokens =
+          std::min(speculative ? spec.draft_tokens + 1 : r.prompt + r.generated - r.computed, budget);
+      const std::int64_t need =
+          std::max<std::int64_t>(0, blocks_for(r.computed + tokens, block_tokens) - r.shared - r.blocks);
       bool evicted_self = false;
       while (need > free_blocks) {
         // Evict the latest-admitted request (vLLM: self.running.pop()), this one if it is the last.
@@ -175,7 +188,7 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
         Request& v = requests[static_cast<std::size_t>(victim)];
         free_blocks += v.blocks;
         v.blocks = 0;
-        v.computed = 0;
+        v.computed = v.shared > 0 ? prefix_tokens : 0;  // the shared prefix stays cached
         preempted.push_back(victim);
         ++result.preemptions;
         preempted_now = true;
@@ -188,10 +201,13 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
       free_blocks -= need;
       r.blocks += need;
       budget -= tokens;
-      scheduled.push_back({running[i], tokens});
+      scheduled.push_back({running[i], tokens, speculative});
     }
     // Then waiting requests, first come first served, unless this step preempted (as vLLM).
-    while (!preempted_now && running.size() < static_cast<std::size_t>(limits.max_num_seqs) && budget > 0) {
+    // Static batches (HF generate): a new batch starts only when the last one has finished.
+    const bool admitting = limits.continuous_batching || running.empty();
+    while (admitting && !preempted_now && running.size() < static_cast<std::size_t>(limits.max_num_seqs) &&
+           budget > 0) {
       std::int32_t id;
       if (!preempted.empty())
         id = preempted.back();
@@ -200,8 +216,16 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
       else
         break;
       Request& r = requests[static_cast<std::size_t>(id)];
-      const std::int64_t tokens = std::min(r.prompt + r.generated - r.computed, budget);
-      const std::int64_t need = blocks_for(r.computed + tokens, block_tokens) - r.blocks;
+      // A new request whose prompt starts with the cached prefix holds its blocks shared.
+      const bool hit = prefix_cached && r.computed == 0 && r.shared == 0 && prefix_tokens < r.prompt;
+      const std::int64_t start = hit ? prefix_tokens : r.computed, shared = hit ? prefix_blocks : r.shared;
+      const std::int64_t left = r.prompt + r.generated - start;
+      // Without chunked prefill a prompt runs whole: it waits for a step with room, or runs alone.
+      if (!limits.chunked_prefill && left > budget && !scheduled.empty()) break;
+      const std::int64_t tokens = limits.chunked_prefill ? std::min(left, budget) : left;
+      // A no-evict engine reserves the blocks of the whole request at admission.
+      const std::int64_t held = limits.reserve_whole_request ? r.prompt + r.output : start + tokens;
+      const std::int64_t need = std::max<std::int64_t>(0, blocks_for(held, block_tokens) - shared - r.blocks);
       if (need > free_blocks) {
         result.kv_limited = true;  // the queue's head waits for blocks (vLLM: break, FCFS)
         break;
@@ -211,25 +235,42 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
       else
         ++next_new;
       if (r.first_scheduled < 0) r.first_scheduled = now;
+      r.computed = start;
+      r.shared = shared;
       free_blocks -= need;
       r.blocks += need;
-      budget -= tokens;
+      budget = std::max<std::int64_t>(0, budget - tokens);
       running.push_back(id);
-      scheduled.push_back({id, tokens});
+      scheduled.push_back({id, tokens, false});
     }
     if (scheduled.empty()) throw std::logic_error("the simulation scheduled an empty step");
 
     // The step's time from its tokens.
-    EngineStepTokens step;
+    EngineStepTokens step, draft;
+    bool prompt_tokens = false;
+    double decoding_sequences = 0;
     for (const Scheduled& s : scheduled) {
       const Request& r = requests[static_cast<std::size_t>(s.request)];
-      if (r.generated >= 1 && s.tokens == 1 && r.computed + 1 == r.prompt + r.generated) {
+      if (s.speculative) {
+        // The verify pass: the last token and the drafts attend the cache; every position is scored.
+        add_prefill_chunk(step, windows, r.computed, s.tokens, false);
+        step.prefill_logit_rows += static_cast<double>(s.tokens);
+        add_decode_sequence(draft, windows, r.computed + 1);
+        decoding_sequences += 1;
+      } else if (r.generated >= 1 && s.tokens == 1 && decoding(r)) {
         add_decode_sequence(step, windows, r.computed + 1);  // attends its cache and itself
+        decoding_sequences += 1;
       } else {
         add_prefill_chunk(step, windows, r.computed, s.tokens, r.computed + s.tokens == r.prompt + r.generated);
+        prompt_tokens = true;
       }
     }
-    const double seconds = engine_step_seconds(model, workload, rates, windows, step) + limits.step_overhead_seconds;
+    double seconds = engine_step_seconds(model, workload, rates, windows, step) +
+                     fixed_step_seconds(assumptions, layers, prompt_tokens, decoding_sequences) +
+                     limits.step_overhead_seconds;
+    if (draft.decode_sequences > 0)  // draft_tokens passes of draft_layers layers each
+      seconds += static_cast<double>(spec.draft_tokens) * spec.draft_layers / layers *
+                 engine_step_seconds(model, workload, rates, windows, draft);
     now += seconds;
     ++result.steps;
     weighted_batch += seconds * static_cast<double>(scheduled.size());
@@ -241,9 +282,25 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
     bool any_finished = false;
     for (const Scheduled& s : scheduled) {
       Request& r = requests[static_cast<std::size_t>(s.request)];
-      r.computed += s.tokens;
-      if (r.computed < r.prompt + r.generated) continue;  // a prompt chunk short of the end
-      ++r.generated;
+      if (s.speculative) {
+        // Accepted drafts plus the target's own token, the expected count carried as a credit.
+        r.credit += accepted_per_step;
+        const std::int64_t accepted =
+            std::min({std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(r.credit))), s.tokens,
+                      r.output - r.generated});
+        r.credit -= static_cast<double>(accepted);
+        r.computed += accepted;
+        r.generated += accepted;
+      } else {
+        r.computed += s.tokens;
+        if (r.computed < r.prompt + r.generated) continue;  // a prompt chunk short of the end
+        ++r.generated;
+      }
+      if (prefix_blocks > 0 && !prefix_cached && r.shared == 0 && r.computed >= prefix_tokens) {
+        prefix_cached = true;  // its prefix blocks stay in the cache for every later request
+        r.blocks -= prefix_blocks;
+        r.shared = prefix_blocks;
+      }
       if (r.generated == 1) r.first_token = now;
       if (r.generated == r.output) {
         r.end = now;

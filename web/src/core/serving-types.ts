@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Types of the serving simulation's options and report (servingReport; docs/serving.md);
 // re-exported by types.ts, whose `moduleExports` tests/node/wasm-module.test.mjs checks against the module.
-import type { InferenceOptions } from './types';
+import type { EngineId, InferenceOptions } from './types';
 
 /** Options of servingReport: the inference options the simulation does not set itself, plus the load and scheduler. */
 export interface ServingOptions extends Omit<InferenceOptions, 'batch' | 'context' | 'prefill_chunk' | 'kv_block'> {
   gpu: string;
-  engine?: 'vllm';
+  /** The engine profile (docs/serving.md); vllm when absent. */
+  engine?: EngineId;
   /** Closed loop: this many requests at once. Give this or arrival_rate. */
   concurrency?: number;
   /** Poisson arrivals, requests per second. */
@@ -50,7 +51,7 @@ export interface ServingReport {
   preemptions: number;
   peak_kv_blocks_used: number;
   model_type: string;
-  engine: 'vllm';
+  engine: EngineId;
   scheduler: {
     max_num_seqs: number;
     max_num_batched_tokens: number;
@@ -61,6 +62,13 @@ export interface ServingReport {
     non_kv_bytes: number;
     kv_block_bytes: number;
     step_overhead_seconds: number;
+    launch_seconds_per_layer: number;
+    cuda_graph_max_batch: number;
+    chunked_prefill: boolean;
+    continuous_batching: boolean;
+    reserve_whole_request: boolean;
+    hbm_efficiency: number;
+    flops_efficiency: number;
   };
   load: {
     requests: number;

@@ -118,7 +118,12 @@ export interface FitChange {
 }
 
 /** Options of inferenceReport, as the CLI's flags without the dashes (kv_dtype for --kv-dtype). */
+/** Serving-engine profiles (docs/serving.md, "Engine profiles"). */
+export type EngineId = 'vllm' | 'sglang' | 'trtllm' | 'llamacpp' | 'hf';
+
 export interface InferenceOptions {
+  /** Apply an engine's profile (memory budget, scheduler, step costs); absent: the plain roofline. */
+  engine?: EngineId;
   weights?: string;
   kv_dtype?: string;
   batch?: number;
@@ -207,6 +212,8 @@ export interface InferenceReport {
   /** false when the model's parameter count rests on guesses (see ParameterReport). */
   parameter_count_exact: boolean;
   guessed_fields: string[];
+  /** The engine profile applied, or 'none'. */
+  engine: EngineId | 'none';
   workload: {
     weights: string;
     kv_dtype: string;
@@ -268,6 +275,16 @@ export interface InferenceReport {
     max_context_length: CapacityAnswer;
     min_gpus: CapacityAnswer;
     decode_max_batch_size: CapacityAnswer;
+  };
+  /** CLI reports with an engine profile: its scheduler simulated at saturation (docs/serving.md); the module leaves it out. */
+  engine_capacity?: {
+    kv_capacity_tokens: number;
+    max_running_sequences: number;
+    mean_running_sequences: number;
+    offline_output_tokens_per_second: number;
+    limited_by: string;
+    skipped: string;
+    how: string;
   };
   /** Present when a GPU is chosen; the llm-analysis-named keys (prefill_latency, ...) sit at the top level too. */
   latency?: LatencyReport;

@@ -7,6 +7,8 @@ import { customGpuId, customGpuOptions, defaultCustomGpu, type CustomGpuFields }
 
 /** With gpu = 'custom', the custom_gpu_* fields define it (custom-gpu.ts). */
 export interface Workload extends CustomGpuFields {
+  /** Serving-engine profile ('' for none: the plain roofline); docs/serving.md, "Engine profiles". */
+  engine: string;
   gpu: string;
   tp: string;
   pp: string;
@@ -43,6 +45,7 @@ export const defaultGpuId = 'h100-sxm-80gb';
  * (3840 + 256 = its default context of 4096). Efficiencies: docs/latency.md, "Default efficiencies".
  */
 export const defaultWorkload: Workload = {
+  engine: '',
   gpu: defaultGpuId,
   tp: '1',
   pp: '1',
@@ -76,6 +79,7 @@ export const fp8Formats: ReadonlySet<string> = new Set(['fp8', 'fp8-block128']);
 
 /** Text fields handed to the core as typed. */
 export const workloadTextKeys: ReadonlyArray<Exclude<keyof Workload, 'eager_attention' | 'fp8_activations'>> = [
+  'engine',
   'gpu',
   'tp',
   'pp',
@@ -98,6 +102,28 @@ export const workloadTextKeys: ReadonlyArray<Exclude<keyof Workload, 'eager_atte
   'price_per_gpu_hour',
 ];
 
+/** The serving engines the core profiles (core/include/fitcheck/engine_profile.hpp). */
+export const engines: ReadonlyArray<{ id: string; name: string }> = [
+  { id: 'vllm', name: 'vLLM (V1)' },
+  { id: 'sglang', name: 'SGLang' },
+  { id: 'trtllm', name: 'TensorRT-LLM' },
+  { id: 'llamacpp', name: 'llama.cpp' },
+  { id: 'hf', name: 'HF transformers generate' },
+];
+
+/**
+ * Fields the form shows filled with the core's plain defaults. With an engine they are left out
+ * while they hold those defaults, so the engine's own budget, chunk, block and efficiencies apply
+ * (the core lets an option that is given win over the profile).
+ */
+const engineOwnedDefaults: Partial<Record<keyof Workload, string>> = {
+  gpu_memory_utilization: defaultWorkload.gpu_memory_utilization,
+  prefill_chunk: defaultWorkload.prefill_chunk,
+  kv_block: defaultWorkload.kv_block,
+  flops_efficiency: defaultWorkload.flops_efficiency,
+  hbm_efficiency: defaultWorkload.hbm_efficiency,
+};
+
 /** Overrides for a point of a sweep over context: the context alone sets the sequence length. */
 export const withoutRequestLengths = { prompt_len: '', gen_len: '' } as const;
 
@@ -112,6 +138,8 @@ export function inferenceOptions(
     if (value !== '') options[key] = value;
   }
   if (workload.eager_attention) options.eager_attention = true;
+  if (options.engine !== undefined)
+    for (const [key, value] of Object.entries(engineOwnedDefaults)) if (options[key] === value) delete options[key];
   if (fp8Formats.has(String(options.weights ?? ''))) options.fp8_activations = workload.fp8_activations;
   for (const [key, value] of Object.entries(overrides)) {
     if (value === '') delete options[key];

@@ -2,7 +2,7 @@
 // The inference workload: hardware and layout, precision, requests, and the speed and cost
 // assumptions. Values go to the core as typed; a value it refuses is reported next to its input.
 import type { Accelerator, CoreError, FormatCatalog } from '../../core/types';
-import { fp8Formats, groupedFormats, workloadTextKeys, type Workload } from '../inference-inputs';
+import { engines, fp8Formats, groupedFormats, workloadTextKeys, type Workload } from '../inference-inputs';
 import { withThousands } from '../../ui/format';
 import { Field, NumberField } from '../../ui/field';
 import { GpuField } from '../../gpu/gpu-field';
@@ -67,6 +67,30 @@ export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, 
           onChange={onChange}
         />
         <div class="grid-fields">
+          <Field
+            id="engine"
+            label="Serving engine"
+            error={errorFor('engine')}
+            help="its memory budget, prefill chunk, KV block, step costs and kernel efficiencies; none: the plain roofline"
+          >
+            {(describedBy, invalid) => (
+              <select
+                id="engine"
+                data-testid="engine"
+                value={workload.engine}
+                aria-describedby={describedBy}
+                aria-invalid={invalid ? 'true' : 'false'}
+                onChange={(e) => set('engine')(e.currentTarget.value)}
+              >
+                <option value="">none</option>
+                {engines.map((engine) => (
+                  <option value={engine.id} key={engine.id}>
+                    {engine.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
           {number('tp', 'Tensor parallel (tp)', 'GPUs each layer is split over')}
           {number('pp', 'Pipeline parallel (pp)', 'stages the layers are split into')}
           {number('ep', 'Expert parallel (ep)', 'GPUs the experts are spread over (MoE)')}

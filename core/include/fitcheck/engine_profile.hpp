@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// Serving-engine profiles: what vLLM, SGLang, TensorRT-LLM, llama.cpp and Hugging Face `generate`
+// do by default that moves memory and speed. One struct per engine, filled from the engine's own
+// source and docs (docs/engines-serving.md holds every citation; docs/serving.md the rules as
+// fitcheck applies them). `fitcheck infer --engine` and `fitcheck serve-sim --engine` read them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fitcheck/hardware.hpp"
+#include "fitcheck/inference_memory.hpp"
+#include "fitcheck/latency.hpp"
+#include "fitcheck/quantization.hpp"
+
+namespace fitcheck {
+
+enum class EngineKind : std::uint8_t { vllm, sglang, trtllm, llamacpp, hf };
+inline constexpr EngineKind kEngineKinds[] = {EngineKind::vllm, EngineKind::sglang, EngineKind::trtllm,
+                                              EngineKind::llamacpp, EngineKind::hf};
+const char* engine_kind_id(EngineKind kind);  // "vllm", "sglang", "trtllm", "llamacpp", "hf"
+// Accepts the ids and "tensorrt-llm", "llama.cpp", "transformers"; nullopt if unknown.
+std::optional<EngineKind> find_engine_kind(std::string_view name);
+
+// How the engine sizes its KV cache.
+enum class KvBudgetRule : std::uint8_t {
+  share_of_total,        // vLLM: fraction x total - (weights + profiled peak + non-torch + CUDA graphs)
+  total_minus_reserve,   // SGLang: free after weights - total x (1 - mem_fraction_static)
+  share_of_free,         // TensorRT-LLM: fraction x (total - weights - activation buffers)
+  whole_context_slots,   // llama.cpp: n_ctx cells per slot allocated at start, no paging
+  grows_with_sequences,  // HF generate: DynamicCache grows by concatenation, no pool
+};
+
+// GPU generation, read from the catalog's rates: an fp4 path is Blackwell, an fp8 path on HBM is
+// Hopper (on GDDR, Ada), a bf16 path Ampere, else older.
+enum class GpuGeneration : std::uint8_t { older, ampere, ada, hopper, blackwell };
+GpuGeneration gpu_generation(const Accelerator& gpu);
+const char* gpu_generation_name(GpuGeneration generation);
+
+struct EngineProfile {
+  EngineKind kind = EngineKind::vllm;
+  const char* version = "";  // the release whose defaults these are
+  // Memory.
+  KvBudgetRule kv_budget = KvBudgetRule::share_of_total;
+  double memory_fraction = 0.9;        // gpu_memory_utilization, mem_fraction_static, free_gpu_memory_fraction
+  std::int64_t cuda_graph_bytes = 0;   // graph pool taken before the KV cache is sized
+  bool profiles_sampler_rows = false;  // the profile run samples max_num_seqs rows (vLLM V1)
+  // Scheduler.
+  std::int64_t max_num_seqs = 256;             // sequences running at once
+  std::int64_t max_num_batched_tokens = 8192;  // tokens per step (prefill chunks and decodes)
+  bool chunked_prefill = true;                 // false: a prompt runs whole in one step
+  bool continuous_batching = true;             // false: static batches, the next starts when all finish
+  bool reserve_whole_request = false;          // admission reserves prompt + output blocks (no eviction)
+  std::int64_t kv_block_tokens = 16;           // 0: no paging (exact per token)
+  // Kernels and fixed costs per forward pass.
+  std::int64_t cuda_graph_max_batch = 0;  // decode steps of at most this many sequences replay a graph
+  bool gqa_shared_kv_reads = true;        // decode attention reads each KV head once per query group
+  double step_overhead_seconds = 0;       // CPU scheduling, input preparation, sampling per step
+  double launch_seconds_per_layer = 0;    // kernel launches of one layer outside a CUDA graph
+  // Each rule with its source, for the report.
+  std::vector<std::string> rules;
+};
+
+// The engine's defaults for `gpu` and `layout` (SGLang's fraction and chunk depend on both).
+EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const ParallelLayout& layout);
+
+// Share of the roofline's peak bandwidth and FLOP/s that decode and prefill kernels reach for a
+// weight format on a GPU generation, with the source of each figure.
+struct KernelEfficiency {
+  double hbm = 0.8;
+  double flops = 0.7;
+  std::string source;
+};
+KernelEfficiency kernel_efficiency(EngineKind kind, GpuGeneration generation, WeightFormat format);
+
+}  // namespace fitcheck

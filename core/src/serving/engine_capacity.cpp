@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// An inference estimate's engine capacity: the engine's scheduler simulated at saturation
+// (docs/serving.md, "Capacity from the scheduler"). Kept out of estimate_inference() so the page's
+// first-view module does not carry the simulation.
+#include <algorithm>
+
+#include "fitcheck/serving.hpp"
+
+namespace fitcheck {
+namespace {
+
+// The engine's scheduler at saturation: the simulation of max_num_seqs closed-loop requests of the
+// request's lengths (twice as many requests, at most 4096), on the KV cache its budget rule leaves.
+EngineCapacity simulate_engine_capacity(const EngineProfile& profile, const ModelDescription& model,
+                                        const std::vector<WeightTensor>& tensors, const PreparedLatencyModel& prepared,
+                                        const InferenceWorkload& w, const Accelerator& gpu,
+                                        const LatencyAssumptions& latency, const LatencyRequest& lengths) {
+  EngineCapacity answer;
+  SchedulerLimits limits = scheduler_limits(profile);
+  // The step the workload's activations are sized for (the profile's, or the prefill_chunk given).
+  if (w.prefill_chunk_tokens > 0) limits.max_num_batched_tokens = w.prefill_chunk_tokens;
+  if (limits.max_num_batched_tokens == 0 || !limits.continuous_batching)
+    limits.max_num_batched_tokens = std::max<std::int64_t>(1, w.batch_size * lengths.prompt_tokens);
+  if (!limits.continuous_batching) limits.max_num_seqs = w.batch_size;  // generate runs the batch it is given
+  if (!limits.chunked_prefill)
+    limits.max_num_batched_tokens =
+        std::max(limits.max_num_batched_tokens, lengths.prompt_tokens + limits.max_num_seqs);
+  limits.speculative = lengths.speculative;
+  const KvCapacity kv = engine_kv_capacity(profile, w.gpu_memory_utilization, model, tensors, w, gpu, limits);
+  limits.kv_capacity_blocks = kv.blocks;
+  answer.kv_capacity_tokens = kv.blocks * limits.kv_block_tokens;
+  ServingLoad load;
+  load.prompt.tokens = lengths.prompt_tokens;
+  load.output.tokens = lengths.generated_tokens;
+  load.shared_prefix_tokens = lengths.shared_prefix_tokens;
+  load.concurrency = std::min<std::int64_t>(limits.max_num_seqs, 2048);
+  load.requests = std::min<std::int64_t>(2 * load.concurrency, 4096);
+  if (kv.blocks < 1 || answer.kv_capacity_tokens < lengths.prompt_tokens + lengths.generated_tokens) {
+    answer.skipped = "one request does not fit the KV cache the engine's budget leaves";
+    return answer;
+  }
+  if (static_cast<double>(load.requests) * static_cast<double>(lengths.generated_tokens) >
+      static_cast<double>(kMaxServingOutputTokens) / 16) {
+    answer.skipped = "too many output tokens to simulate here (use serve-sim)";
+    return answer;
+  }
+  try {
+    const ServingResult r = simulate_serving(prepared, w, gpu, latency, limits, load);
+    answer.max_running_sequences = r.max_running;
+    answer.mean_running_sequences = r.mean_running_batch;
+    answer.offline_output_tokens_per_second = r.output_tokens_per_second;
+    answer.limited_by = r.kv_limited ? "kv_cache" : r.max_running >= limits.max_num_seqs ? "max_num_seqs" : "requests";
+  } catch (const std::invalid_argument& error) {
+    answer.skipped = error.what();
+  }
+  return answer;
+}
+
+}  // namespace
+
+void add_engine_capacity(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                         InferenceEstimate& estimate) {
+  if (!estimate.engine || !estimate.on_gpu) return;
+  InferenceOnGpu& on_gpu = *estimate.on_gpu;
+  const InferenceWorkload& w = estimate.workload;
+  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, w.weight_format, w.weight_options);
+  on_gpu.engine_capacity = simulate_engine_capacity(*estimate.engine, model, tensors, prepared, w, *on_gpu.gpu,
+                                                    on_gpu.latency.assumptions, estimate.lengths);
+}
+
+}  // namespace fitcheck

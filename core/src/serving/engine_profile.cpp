@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+// The engine profiles: each default with its source (docs/engines-serving.md has the full
+// citations, docs/serving.md the table of profiles). Figures marked "estimate" rest on measured
+// step times, not on the engine's source; the report shows them as such.
+#include "fitcheck/engine_profile.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "fitcheck/serving.hpp"
+
+namespace fitcheck {
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool four_bit_weight_only(WeightFormat format) {
+  return format == WeightFormat::gptq || format == WeightFormat::awq || format == WeightFormat::bnb_nf4 ||
+         format == WeightFormat::bnb_fp4;
+}
+
+}  // namespace
+
+const char* engine_kind_id(EngineKind kind) {
+  switch (kind) {
+    case EngineKind::vllm:
+      return "vllm";
+    case EngineKind::sglang:
+      return "sglang";
+    case EngineKind::trtllm:
+      return "trtllm";
+    case EngineKind::llamacpp:
+      return "llamacpp";
+    case EngineKind::hf:
+      return "hf";
+  }
+  return "vllm";
+}
+
+std::optional<EngineKind> find_engine_kind(std::string_view name) {
+  const std::string id = lower(name);
+  for (EngineKind kind : kEngineKinds)
+    if (id == engine_kind_id(kind)) return kind;
+  if (id == "tensorrt-llm" || id == "tensorrt_llm") return EngineKind::trtllm;
+  if (id == "llama.cpp" || id == "llama-cpp") return EngineKind::llamacpp;
+  if (id == "transformers") return EngineKind::hf;
+  return std::nullopt;
+}
+
+GpuGeneration gpu_generation(const Accelerator& gpu) {
+  if (peak_flops_per_second(gpu, ComputeDtype::fp4) > 0) return GpuGeneration::blackwell;
+  // Ada (L4, L40S, RTX 40) has fp8 tensor cores on GDDR at up to ~1 TB/s; Hopper's HBM starts at 2 TB/s.
+  if (peak_flops_per_second(gpu, ComputeDtype::fp8) > 0)
+    return gpu.memory_bandwidth_bytes_per_second >= 1.5e12 ? GpuGeneration::hopper : GpuGeneration::ada;
+  if (peak_flops_per_second(gpu, ComputeDtype::bf16) > 0) return GpuGeneration::ampere;
+  return GpuGeneration::older;
+}
+
+const char* gpu_generation_name(GpuGeneration generation) {
+  switch (generation) {
+    case GpuGeneration::older:
+      return "pre-Ampere";
+    case GpuGeneration::ampere:
+      return "Ampere";
+    case GpuGeneration::ada:
+      return "Ada";
+    case GpuGeneration::hopper:
+      return "Hopper";
+    case GpuGeneration::blackwell:
+      return "Blackwell";
+  }
+  return "pre-Ampere";
+}
+
+EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const ParallelLayout& layout) {
+  EngineProfile p;
+  p.kind = kind;
+  const double memory_gib = static_cast<double>(gpu_memory_limit_bytes(gpu)) / kGiB;
+  switch (kind) {
+    case EngineKind::vllm: {
+      const SchedulerLimits limits = vllm_default_limits(gpu);
+      p.version = "vLLM V1 (v0.10/v0.11 defaults)";
+      p.kv_budget = KvBudgetRule::share_of_total;
+      p.memory_fraction = 0.9;
+      p.profiles_sampler_rows = true;
+      p.max_num_seqs = limits.max_num_seqs;
+      p.max_num_batched_tokens = limits.max_num_batched_tokens;
+      p.kv_block_tokens = limits.kv_block_tokens;
+      p.cuda_graph_max_batch = std::min<std::int64_t>({2 * p.max_num_seqs, 512, p.max_num_batched_tokens});
+      p.step_overhead_seconds = 1.4e-3;
+      p.launch_seconds_per_layer = 40e-6;
+      p.rules = {
+          "KV budget: gpu_memory_utilization 0.9 x total memory - weights - the profile run's peak (one "
+          "max_num_batched_tokens step, then the sampler over max_num_seqs rows) - overhead "
+          "(vllm/v1/worker/gpu_worker.py Worker.determine_available_memory; gpu_model_runner.py profile_run, "
+          "_dummy_sampler_run); CUDA graphs are captured after, from the 0.1 left (subtracted up front only "
+          "from v0.21, PR #30515)",
+          "scheduler: max_num_seqs " + std::to_string(p.max_num_seqs) + ", max_num_batched_tokens " +
+              std::to_string(p.max_num_batched_tokens) +
+              " (EngineArgs._set_default_args, API server; >= 70 GiB and not A100: 1024/8192, else 256/2048); "
+              "chunked prefill always on in V1",
+          "KV blocks of 16 tokens (CacheConfig.DEFAULT_BLOCK_SIZE, vllm/config/cache.py at 002f10e0)",
+          "CUDA graphs for decode batches up to min(2 x max_num_seqs, 512, max_num_batched_tokens) = " +
+              std::to_string(p.cuda_graph_max_batch) + " (VllmConfig._set_cudagraph_sizes)",
+          "decode attention: FlashAttention/FlashInfer read each KV head once per query group",
+          "step overhead 1.4 ms (estimate: the gaps between vLLM 0.30's measured inter-token latency and the "
+          "roofline on H100, docs/serving.md; v0.5.3 spent 62% of a step on CPU, vLLM blog 2024-09-05) and "
+          "40 us of launches per layer outside a graph (estimate: about 10 kernels of about 4 us)",
+      };
+      break;
+    }
+    case EngineKind::sglang: {
+      const double tp_pp = static_cast<double>(layout.tensor_parallel * layout.pipeline_parallel);
+      double reserved_gib = 32;
+      if (memory_gib < 35)
+        reserved_gib = 2.8 + tp_pp / 10;
+      else if (memory_gib < 90)
+        reserved_gib = 9.5 + tp_pp / 2;
+      else if (memory_gib < 160)
+        reserved_gib = 12 + tp_pp / 2;
+      p.version = "SGLang v0.4.9-v0.5 (mid-2025 defaults)";
+      p.kv_budget = KvBudgetRule::total_minus_reserve;
+      p.memory_fraction = std::clamp((memory_gib - reserved_gib) / memory_gib, 0.05, 0.95);
+      p.max_num_batched_tokens = memory_gib < 35 ? 2048 : memory_gib < 160 ? 8192 : 16384;
+      p.max_num_seqs = 2048;
+      p.kv_block_tokens = 1;
+      p.cuda_graph_max_batch = memory_gib < 35 ? (layout.tensor_parallel < 4 ? 8 : 80) : 160;
+      p.step_overhead_seconds = 0.3e-3;
+      p.launch_seconds_per_layer = 40e-6;
+      p.rules = {
+          "KV pool: free memory after the weights - total x (1 - mem_fraction_static); mem_fraction_static = "
+          "(memory - reserved) / memory with reserved 2.8 + tp x pp / 10 GiB below 35 GiB, 9.5 + tp x pp / 2 "
+          "below 90 GiB, 12 + tp x pp / 2 below 160 GiB, 32 GiB above (python/sglang/srt/server_args.py "
+          "ServerArgs.__post_init__, model_runner.py profile_max_num_token; commit not pinned)",
+          "scheduler: chunked_prefill_size " + std::to_string(p.max_num_batched_tokens) +
+              " (2048 below 35 GiB, 8192 below 160 GiB, 16384 above), max_running_requests at least 2048 "
+              "(model_runner init_memory_pool)",
+          "KV pages of 1 token (radix cache; FlashInfer paged kernels)",
+          "CUDA graphs for decode batches up to cuda_graph_max_bs = " + std::to_string(p.cuda_graph_max_batch) +
+              " (server_args.py: 160; 8 or 80 below 35 GiB)",
+          "step overhead 0.3 ms (estimate): the overlap scheduler prepares the next batch while the GPU runs "
+          "(SGLang v0.4); 40 us of launches per layer outside a graph (estimate)",
+      };
+      break;
+    }
+    case EngineKind::trtllm:
+      p.version = "TensorRT-LLM 0.17-1.0 (trtllm-serve / trtllm-bench defaults)";
+      p.kv_budget = KvBudgetRule::share_of_free;
+      p.memory_fraction = 0.9;
+      p.max_num_seqs = 2048;
+      p.max_num_batched_tokens = 8192;
+      p.chunked_prefill = false;
+      p.reserve_whole_request = true;
+      p.kv_block_tokens = 32;
+      p.cuda_graph_max_batch = p.max_num_seqs;
+      p.step_overhead_seconds = 0.3e-3;
+      p.rules = {
+          "KV cache: free_gpu_memory_fraction 0.9 of the memory free after the weights and the activation "
+          "buffers of one max_num_tokens step (KvCacheConfig, nvidia.github.io/TensorRT-LLM/reference/memory.html; "
+          "published runs use 0.95, pass gpu_memory_utilization)",
+          "scheduler: max_batch_size 2048, max_num_tokens 8192 (trtllm-serve defaults, 0.18 docs); chunked "
+          "prefill off (LLM API enable_chunked_prefill False): a prompt runs whole in one step",
+          "capacity scheduler GUARANTEED_NO_EVICT: a request is admitted only when blocks for its prompt and "
+          "all its output are free, and none is evicted",
+          "KV blocks of 32 tokens (KvCacheConfig.tokens_per_block, LLM API)",
+          "fused TensorRT engines or CUDA graphs up to the batch limit (perf-overview.md at 00f37686): no "
+          "launch cost; step overhead 0.3 ms (estimate: C++ runtime, no Python in the loop)",
+      };
+      break;
+    case EngineKind::llamacpp:
+      p.version = "llama.cpp llama-server (b4000-b6000 era defaults)";
+      p.kv_budget = KvBudgetRule::whole_context_slots;
+      p.memory_fraction = 1.0;
+      p.max_num_seqs = 1;
+      p.max_num_batched_tokens = 2048;
+      p.kv_block_tokens = 0;
+      p.cuda_graph_max_batch = 1;
+      p.gqa_shared_kv_reads = true;
+      p.step_overhead_seconds = 0;
+      p.rules = {
+          "KV cache: n_ctx cells allocated at context creation for every slot, no paging "
+          "(llama_kv_cache; docs/engines-serving.md 4.1)",
+          "scheduler: n_parallel 1 slot, n_batch 2048 logical tokens per step (common/common.h)",
+          "CUDA graphs for single-token decode only (ggml-org/llama.cpp PR #6766 introduced them in ggml-cuda.cu; "
+          "PR #7302: disabled for batch size > 1)",
+          "GPU/CPU placement is not modelled by this profile",
+      };
+      break;
+    case EngineKind::hf:
+      p.version = "Hugging Face transformers generate (4.4x)";
+      p.kv_budget = KvBudgetRule::grows_with_sequences;
+      p.memory_fraction = 1.0;
+      p.max_num_seqs = 1 << 20;
+      p.max_num_batched_tokens = 0;
+      p.chunked_prefill = false;
+      p.continuous_batching = false;
+      p.kv_block_tokens = 0;
+      p.cuda_graph_max_batch = 0;
+      p.gqa_shared_kv_reads = false;
+      p.step_overhead_seconds = 20e-3;
+      p.rules = {
+          "KV cache: DynamicCache grows by concatenation, one static batch padded to its longest prompt "
+          "(src/transformers/cache_utils.py at 004999d9)",
+          "no continuous batching: generate runs one batch to the end, then the next",
+          "whole prompt in one forward pass (no chunking); logits of the last position only (logits_to_keep)",
+          "decode attention under SDPA with a mask repeats K/V for every query head (repeat_kv, "
+          "integrations/sdpa_attention.py at 00c238bd)",
+          "step overhead 20 ms (estimate: Qwen2.5 speed tables, transformers 4.46 on A100 at batch 1: 0.5B, 7B "
+          "and 14B all spend about 20 ms per token beyond their weight reads; Python and eager launches)",
+      };
+      break;
+  }
+  return p;
+}
+
+KernelEfficiency kernel_efficiency(EngineKind kind, GpuGeneration generation, WeightFormat format) {
+  KernelEfficiency e;
+  e.source = "HBM 0.8 and FLOP/s 0.7 of peak for 16-bit and fp8 products (docs/latency.md)";
+  if (four_bit_weight_only(format)) {
+    // Weight-only 4-bit kernels (Marlin, AWQ GEMM) dequantize in the product: near the bandwidth
+    // roofline for small batches, below the 16-bit FLOP/s once compute-bound.
+    e.hbm = 0.7;
+    e.flops = 0.5;
+    e.source =
+        "4-bit weight-only (GPTQ/AWQ): HBM 0.7, FLOP/s 0.5 (estimate: vLLM 0.6.3 Qwen2.5-7B GPTQ-Int4 at batch 1 "
+        "runs 1.8x its BF16 speed on A100, Qwen2.5 speed tables; dequantization in the product)";
+  } else if (format == WeightFormat::mxfp4 || format == WeightFormat::nvfp4) {
+    if (generation == GpuGeneration::blackwell) {
+      e.flops = 0.5;
+      e.source = "fp4 on Blackwell: HBM 0.8, FLOP/s 0.5 of the fp4 peak (estimate: block-scaled fp4 GEMMs)";
+    } else {
+      e.hbm = 0.6;
+      e.flops = 0.5;
+      e.source =
+          "fp4 weights before Blackwell run weight-only kernels (Marlin/Triton MXFP4): HBM 0.6, FLOP/s 0.5 "
+          "(estimate; docs/serving.md: MXFP4 MoE on Hopper/Ampere runs well below the bandwidth roofline)";
+    }
+  }
+  if (kind == EngineKind::llamacpp && generation != GpuGeneration::older)
+    e.source += "; llama.cpp's own kernels: see docs/engines-serving.md 4.2";
+  return e;
+}
+
+}  // namespace fitcheck

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: MIT
+// Engine profiles: each engine's defaults as its source states them, the budget rules worked by
+// hand, the fixed step costs, chunked prefill, the scheduler traits in the simulation, and the
+// --engine option of infer and serve-sim.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "fitcheck/config.hpp"
+#include "fitcheck/engine_profile.hpp"
+#include "fitcheck/inference.hpp"
+#include "fitcheck/serving.hpp"
+#include "test_support.hpp"
+
+using namespace fitcheck;
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+ModelDescription fixture(const char* name) {
+  return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + name));
+}
+
+ServingLoad closed_loop(std::int64_t requests, std::int64_t concurrency, std::int64_t prompt, std::int64_t output) {
+  ServingLoad load;
+  load.requests = requests;
+  load.concurrency = concurrency;
+  load.prompt.tokens = prompt;
+  load.output.tokens = output;
+  return load;
+}
+
+}  // namespace
+
+TEST_CASE("engine names and aliases") {
+  CHECK(find_engine_kind("vllm") == EngineKind::vllm);
+  CHECK(find_engine_kind("SGLang") == EngineKind::sglang);
+  CHECK(find_engine_kind("tensorrt-llm") == EngineKind::trtllm);
+  CHECK(find_engine_kind("llama.cpp") == EngineKind::llamacpp);
+  CHECK(find_engine_kind("transformers") == EngineKind::hf);
+  CHECK_FALSE(find_engine_kind("tgi").has_value());
+  for (EngineKind kind : kEngineKinds) CHECK(find_engine_kind(engine_kind_id(kind)) == kind);
+}
+
+TEST_CASE("GPU generations from the catalog's rates") {
+  CHECK(gpu_generation(*find_accelerator("a100")) == GpuGeneration::ampere);
+  CHECK(gpu_generation(*find_accelerator("l40s")) == GpuGeneration::ada);
+  CHECK(gpu_generation(*find_accelerator("h100")) == GpuGeneration::hopper);
+  CHECK(gpu_generation(*find_accelerator("b200")) == GpuGeneration::blackwell);
+}
+
+TEST_CASE("profiles: each engine's defaults as its source gives them") {
+  const Accelerator& h100 = *find_accelerator("h100");
+  const Accelerator& a100 = *find_accelerator("a100");
+  const ParallelLayout one{};
+  SUBCASE("vLLM V1: API-server limits by GPU, 16-token blocks, graphs up to min(2 x seqs, 512)") {
+    const EngineProfile h = engine_profile(EngineKind::vllm, h100, one);
+    CHECK(h.max_num_seqs == 1024);
+    CHECK(h.max_num_batched_tokens == 8192);
+    CHECK(h.kv_block_tokens == 16);
+    CHECK(h.cuda_graph_max_batch == 512);
+    CHECK(h.memory_fraction == 0.9);
+    CHECK(h.chunked_prefill);
+    const EngineProfile a = engine_profile(EngineKind::vllm, a100, one);
+    CHECK(a.max_num_seqs == 256);
+    CHECK(a.max_num_batched_tokens == 2048);
+    CHECK(a.cuda_graph_max_batch == 512);  // min(2 x 256, 512, 2048)
+  }
+  SUBCASE("SGLang: mem_fraction_static from the reserve by GPU size, chunk by GPU size") {
+    const double h100_gib = static_cast<double>(gpu_memory_limit_bytes(h100)) / kGiB;
+    const EngineProfile s = engine_profile(EngineKind::sglang, h100, one);
+    CHECK(s.memory_fraction == doctest::Approx((h100_gib - (9.5 + 0.5)) / h100_gib));  // < 90 GiB: 9.5 + tp pp / 2
+    CHECK(s.max_num_batched_tokens == 8192);
+    CHECK(s.kv_block_tokens == 1);
+    const ParallelLayout tp4{4, 1, 1, 1};
+    CHECK(engine_profile(EngineKind::sglang, h100, tp4).memory_fraction ==
+          doctest::Approx((h100_gib - (9.5 + 2.0)) / h100_gib));
+    const Accelerator& b200 = *find_accelerator("b200");
+    const double b200_gib = static_cast<double>(gpu_memory_limit_bytes(b200)) / kGiB;
+    const EngineProfile b = engine_profile(EngineKind::sglang, b200, one);
+    CHECK(b.max_num_batched_tokens == (b200_gib < 160 ? 8192 : 16384));
+    const Accelerator& l4 = *find_accelerator("l4");  // 24 GB: below 35 GiB
+    CHECK(engine_profile(EngineKind::sglang, l4, one).max_num_batched_tokens == 2048);
+    CHECK(engine_profile(EngineKind::sglang, l4, one).cuda_graph_max_batch == 8);
+  }
+  SUBCASE("TensorRT-LLM: no chunked prefill, no eviction, 32-token blocks, 8192 tokens, 2048 sequences") {
+    const EngineProfile t = engine_profile(EngineKind::trtllm, h100, one);
+    CHECK_FALSE(t.chunked_prefill);
+    CHECK(t.reserve_whole_request);
+    CHECK(t.kv_block_tokens == 32);
+    CHECK(t.max_num_batched_tokens == 8192);
+    CHECK(t.max_num_seqs == 2048);
+    CHECK(t.kv_budget == KvBudgetRule::share_of_free);
+  }
+  SUBCASE("llama.cpp and HF: no paging; HF without continuous batching or GQA-aware decode") {
+    const EngineProfile l = engine_profile(EngineKind::llamacpp, h100, one);
+    CHECK(l.kv_block_tokens == 0);
+    CHECK(l.kv_budget == KvBudgetRule::whole_context_slots);
+    CHECK(l.max_num_seqs == 1);
+    const EngineProfile h = engine_profile(EngineKind::hf, h100, one);
+    CHECK_FALSE(h.continuous_batching);
+    CHECK_FALSE(h.gqa_shared_kv_reads);
+    CHECK(h.cuda_graph_max_batch == 0);
+    CHECK(h.kv_block_tokens == 0);
+  }
+  for (EngineKind kind : kEngineKinds) {
+    CAPTURE(engine_kind_id(kind));
+    CHECK_FALSE(engine_profile(kind, h100, one).rules.empty());  // every profile says where its rules come from
+  }
+}
+
+TEST_CASE("kernel efficiencies by weight format and generation") {
+  CHECK(kernel_efficiency(EngineKind::vllm, GpuGeneration::hopper, WeightFormat::bf16).hbm == 0.8);
+  CHECK(kernel_efficiency(EngineKind::vllm, GpuGeneration::ampere, WeightFormat::gptq).hbm == 0.7);
+  CHECK(kernel_efficiency(EngineKind::vllm, GpuGeneration::blackwell, WeightFormat::nvfp4).hbm == 0.8);
+  CHECK(kernel_efficiency(EngineKind::vllm, GpuGeneration::hopper, WeightFormat::mxfp4).hbm == 0.6);
+  CHECK_FALSE(kernel_efficiency(EngineKind::trtllm, GpuGeneration::hopper, WeightFormat::awq).source.empty());
+}
+
+TEST_CASE("fixed step costs: overhead every step, launches outside a CUDA graph") {
+  LatencyAssumptions a;
+  a.step_overhead_seconds = 1e-3;
+  a.launch_seconds_per_layer = 40e-6;
+  a.cuda_graph_max_batch = 512;
+  // 32 layers: 1 ms + 32 x 40 us = 2.28 ms for a prefill or a decode of more than 512 sequences.
+  CHECK(fixed_step_seconds(a, 32, true, 0) == doctest::Approx(2.28e-3));
+  CHECK(fixed_step_seconds(a, 32, false, 600) == doctest::Approx(2.28e-3));
+  CHECK(fixed_step_seconds(a, 32, false, 512) == doctest::Approx(1e-3));
+  CHECK(fixed_step_seconds(LatencyAssumptions{}, 32, true, 0) == 0);
+}
+
+TEST_CASE("infer: the prefill runs in the chunks its activations are sized for, each paying the step cost") {
+  const ModelDescription model = fixture("meta-llama--Llama-3.1-8B.json");
+  const std::vector<WeightTensor> tensors = weight_tensors(model);
+  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
+  const Accelerator& h100 = *find_accelerator("h100");
+  InferenceWorkload w;
+  w.batch_size = 4;
+  const LatencyRequest lengths{1000, 10};
+  LatencyAssumptions plain = default_latency_assumptions(h100);
+  LatencyAssumptions costly = plain;
+  costly.step_overhead_seconds = 2e-3;
+  // Whole batch in one step: the overhead is added once to prefill and once per decode step.
+  const LatencyTotals one = estimate_latency_totals(prepared, w, h100, lengths, plain);
+  const LatencyTotals one_costly = estimate_latency_totals(prepared, w, h100, lengths, costly);
+  CHECK(one_costly.prefill_seconds - one.prefill_seconds == doctest::Approx(2e-3));
+  CHECK(one_costly.decode_total_seconds - one.decode_total_seconds == doctest::Approx(9 * 2e-3));
+  // 4 x 1000 tokens in chunks of 1024: ceil(4000 / 1024) = 4 steps, 4 overheads.
+  w.prefill_chunk_tokens = 1024;
+  const LatencyTotals chunked = estimate_latency_totals(prepared, w, h100, lengths, plain);
+  const LatencyTotals chunked_costly = estimate_latency_totals(prepared, w, h100, lengths, costly);
+  CHECK(chunked_costly.prefill_seconds - chunked.prefill_seconds == doctest::Approx(4 * 2e-3));
+  // Each chunk reads the weights again: at least the 3 extra weight reads of 16 GB at 0.8 x HBM.
+  const double weight_read = 16.06e9 / (h100.memory_bandwidth_bytes_per_second * 0.8);
+  CHECK(chunked.prefill_seconds > one.prefill_seconds);
+  CHECK(chunked.prefill_seconds - one.prefill_seconds < 3 * weight_read * 1.5);
+  const ChunkedPrefill direct =
+      chunked_prefill_seconds(prepared, w, latency_rates(prepared, h100, w.layout, plain), plain, 4, 1000, 1024);
+  CHECK(direct.steps == 4);
+  CHECK(direct.seconds == doctest::Approx(chunked.prefill_seconds));
+}
+
+TEST_CASE("HF repeat_kv: decode attention reads 1 + 2 x heads / kv_heads times the cache") {
+  // Llama-3.1-8B: 32 query heads over 8 KV heads, head_dim 128, 32 layers, bf16 cache:
+  // 2 x 8 x 128 x 2 B = 4096 B per token per layer; repeat_kv reads it, writes 4 copies, reads them.
+  const ModelDescription model = fixture("meta-llama--Llama-3.1-8B.json");
+  const std::vector<WeightTensor> tensors = weight_tensors(model);
+  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
+  const Accelerator& h100 = *find_accelerator("h100");
+  InferenceWorkload w;
+  w.batch_size = 2;
+  const LatencyRequest lengths{3000, 4};
+  LatencyAssumptions gqa = default_latency_assumptions(h100);
+  LatencyAssumptions repeat = gqa;
+  repeat.repeat_kv_per_query_head = true;
+  const auto attention = static_cast<std::size_t>(LatencyOp::attention);
+  const double shared = estimate_latency(prepared, w, h100, lengths, gqa).decode_first.bytes[attention];
+  const double repeated = estimate_latency(prepared, w, h100, lengths, repeat).decode_first.bytes[attention];
+  // decode_first attends prompt + 1 = 3001 tokens; extra = (9 - 1) x 3001 x 4096 B x 2 sequences x 32 layers.
+  CHECK(repeated - shared == doctest::Approx(8.0 * 3001 * 4096 * 2 * 32));
+}
+
+TEST_CASE("KV budget rules worked by hand") {
+  const ModelDescription model = fixture("Qwen--Qwen3-8B.json");
+  const std::vector<WeightTensor> tensors = weight_tensors(model);
+  const Accelerator& h100 = *find_accelerator("h100");
+  const double total = static_cast<double>(gpu_memory_limit_bytes(h100));
+  InferenceWorkload w;
+  SUBCASE("TensorRT-LLM: fraction of what weights and one step's buffers leave") {
+    const EngineProfile p = engine_profile(EngineKind::trtllm, h100, w.layout);
+    const KvCapacity c = engine_kv_capacity(p, 0.9, model, tensors, w, h100, scheduler_limits(p));
+    CHECK(c.block_bytes == 32 * 147456);  // Qwen3-8B bf16: 36 layers x 2 x 8 x 128 x 2 B = 147,456 B per token
+    CHECK(c.blocks == static_cast<std::int64_t>(std::floor(0.9 * (total - static_cast<double>(c.non_kv_bytes)) /
+                                                           static_cast<double>(c.block_bytes))));
+  }
+  SUBCASE("SGLang: mem_fraction_static x memory less weights and overhead, per token") {
+    const EngineProfile p = engine_profile(EngineKind::sglang, h100, w.layout);
+    const KvCapacity c = engine_kv_capacity(p, p.memory_fraction, model, tensors, w, h100, scheduler_limits(p));
+    CHECK(c.block_bytes == 147456);
+    const InferenceMemoryTotals weights_only = inference_memory_totals(model, layout_weights(model, tensors, w), w);
+    CHECK(c.non_kv_bytes == weights_only.weight_bytes + weights_only.overhead_bytes);
+    CHECK(c.budget_bytes == static_cast<std::int64_t>(p.memory_fraction * total));
+  }
+  SUBCASE("vLLM: the profile run samples max_num_seqs rows of fp32 logits") {
+    const EngineProfile p = engine_profile(EngineKind::vllm, h100, w.layout);
+    SchedulerLimits limits = scheduler_limits(p);
+    const KvCapacity with_rows = engine_kv_capacity(p, 0.9, model, tensors, w, h100, limits);
+    const KvCapacity one_row = vllm_kv_capacity(model, tensors, w, h100, limits);
+    // 1023 more rows of 151,936 fp32 logits.
+    CHECK(with_rows.non_kv_bytes - one_row.non_kv_bytes == 1023LL * 151936 * 4);
+  }
+}
+
+TEST_CASE("scheduler traits in the simulation") {
+  const ModelDescription model = fixture("meta-llama--Llama-3.1-8B.json");
+  const std::vector<WeightTensor> tensors = weight_tensors(model);
+  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
+  const Accelerator& h100 = *find_accelerator("h100");
+  const InferenceWorkload w;
+  const LatencyAssumptions a = default_latency_assumptions(h100);
+  SchedulerLimits limits = vllm_default_limits(h100);
+  limits.kv_capacity_blocks = 100000;
+  SUBCASE("static batches: 8 requests at concurrency 4 run as two batches of 1 prefill + 19 decodes") {
+    limits.continuous_batching = false;
+    const ServingResult r = simulate_serving(prepared, w, h100, a, limits, closed_loop(8, 4, 100, 20));
+    CHECK(r.steps == 2 * 20);
+    CHECK(r.max_running == 4);
+  }
+  SUBCASE("no eviction: a reservation of prompt + output blocks never preempts") {
+    limits.kv_capacity_blocks = 40;  // 640 tokens; prompts of 100 grow to 400
+    const ServingResult paged = simulate_serving(prepared, w, h100, a, limits, closed_loop(12, 6, 100, 300));
+    CHECK(paged.preemptions > 0);
+    limits.reserve_whole_request = true;
+    const ServingResult reserved = simulate_serving(prepared, w, h100, a, limits, closed_loop(12, 6, 100, 300));
+    CHECK(reserved.preemptions == 0);
+    CHECK(reserved.max_running == 1);  // 400 tokens = 25 blocks: one request at a time fits 40
+    CHECK(reserved.output_tokens == 12 * 300);
+  }
+  SUBCASE("no chunked prefill: a prompt longer than the budget runs whole, alone") {
+    limits.chunked_prefill = false;
+    limits.max_num_batched_tokens = 256;
+    const ServingResult r = simulate_serving(prepared, w, h100, a, limits, closed_loop(1, 1, 1000, 2));
+    CHECK(r.steps == 2);  // one whole prefill, one decode (chunked: 4 + 1)
+  }
+}
+
+TEST_CASE("infer --engine and serve-sim --engine") {
+  const std::string config = test::fixture_configs_dir() + "/Qwen--Qwen3-8B.json";
+  const auto plain = test::run_cli("infer '" + config + "' --gpu h100 --batch 8 --json");
+  REQUIRE(plain.exit_status == 0);
+  CHECK(nlohmann::json::parse(plain.out)["engine"] == "none");
+  const auto vllm = test::run_cli("infer '" + config + "' --gpu h100 --batch 8 --engine vllm --json");
+  REQUIRE(vllm.exit_status == 0);
+  const auto v = nlohmann::json::parse(vllm.out);
+  CHECK(v["engine"] == "vllm");
+  CHECK(v["workload"]["prefill_chunk"] == 8192);
+  CHECK(v["workload"]["kv_block"] == 16);
+  // The profile's 1.4 ms per step shows in the time per token against the plain roofline.
+  const auto p = nlohmann::json::parse(plain.out);
+  const double plain_step = p["latency"]["decode_total_seconds"].get<double>() / 255;
+  const double vllm_step = v["latency"]["decode_total_seconds"].get<double>() / 255;
+  CHECK(vllm_step - plain_step == doctest::Approx(1.4e-3).epsilon(1e-6));
+  const auto given = test::run_cli("infer '" + config + "' --gpu h100 --engine trtllm --prefill-chunk 512 --json");
+  REQUIRE(given.exit_status == 0);
+  CHECK(nlohmann::json::parse(given.out)["workload"]["prefill_chunk"] == 512);  // the option wins
+  const auto bad = test::run_cli("infer '" + config + "' --gpu h100 --engine tgi");
+  CHECK(bad.exit_status == 2);
+  CHECK(bad.err.find("option 'engine'") != std::string::npos);
+
+  for (const char* engine : {"vllm", "sglang", "trtllm", "llamacpp", "hf"}) {
+    CAPTURE(engine);
+    const auto run =
+        test::run_cli("serve-sim '" + config + "' --gpu h100 --prompt-len 256 --gen-len 32 --concurrency 4 " +
+                      "--requests 8 --engine " + engine + " --json");
+    REQUIRE(run.exit_status == 0);
+    const auto r = nlohmann::json::parse(run.out);
+    CHECK(r["engine"] == engine);
+    CHECK(r["output_tokens_per_second"].get<double>() > 0);
+  }
+  // Static batches under Poisson arrivals: the step holds the waiting prompts (50 x 256), not a million.
+  const auto poisson = test::run_cli("serve-sim '" + config +
+                                     "' --gpu h100 --engine hf --arrival-rate 2 --requests 50 --prompt-len 256 "
+                                     "--gen-len 16 --json");
+  REQUIRE(poisson.exit_status == 0);
+  CHECK(nlohmann::json::parse(poisson.out)["scheduler"]["max_num_batched_tokens"] == 50 * 256);
+  const auto bad_sim = test::run_cli("serve-sim '" + config + "' --gpu h100 --concurrency 2 --engine tgi");
+  CHECK(bad_sim.exit_status == 2);
+  CHECK(bad_sim.err.find("--engine") != std::string::npos);
+}
+
+TEST_CASE("speculative decoding: tokens per step (Leviathan et al. 2023, eq. 1)") {
+  CHECK(expected_tokens_per_step({}) == 1);
+  CHECK(expected_tokens_per_step({3, 0.7, 1}) == doctest::Approx((1 - 0.2401) / 0.3));  // 0.7^4 = 0.2401
+  CHECK(expected_tokens_per_step({3, 1.0, 1}) == 4);
+  CHECK(expected_tokens_per_step({3, 0.0, 1}) == 1);
+}
+
+TEST_CASE("speculative decoding and prefix caching in infer") {
+  const ModelDescription model = fixture("meta-llama--Llama-3.1-8B.json");
+  const std::vector<WeightTensor> tensors = weight_tensors(model);
+  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
+  const Accelerator& h100 = *find_accelerator("h100");
+  const LatencyAssumptions a = default_latency_assumptions(h100);
+  InferenceWorkload w;
+  w.batch_size = 1;
+  const LatencyTotals plain = estimate_latency_totals(prepared, w, h100, {1000, 201}, a);
+  SUBCASE("all drafts accepted, a free draft: a 4-token verify pass per 4 tokens, about a quarter of a step") {
+    LatencyRequest request{1000, 201};
+    request.speculative = {3, 1.0, 0};
+    const LatencyTotals spec = estimate_latency_totals(prepared, w, h100, request, a);
+    const double ratio = spec.decode_total_seconds / plain.decode_total_seconds;
+    CHECK(ratio > 0.25);  // the verify pass reads the weights once, as a decode step, and computes 4 tokens
+    CHECK(ratio < 0.30);
+  }
+  SUBCASE("nothing accepted: one token per step at the cost of the verify pass and the drafts") {
+    LatencyRequest request{1000, 201};
+    request.speculative = {3, 0.0, 1};
+    CHECK(estimate_latency_totals(prepared, w, h100, request, a).decode_total_seconds > plain.decode_total_seconds);
+  }
+  SUBCASE("a shared prefix: one sequence alone prefills as before; eight prefill less") {
+    LatencyRequest request{1000, 201};
+    request.shared_prefix_tokens = 800;
+    CHECK(estimate_latency_totals(prepared, w, h100, request, a).prefill_seconds ==
+          doctest::Approx(plain.prefill_seconds).epsilon(1e-9));
+    w.batch_size = 8;
+    const LatencyTotals eight = estimate_latency_totals(prepared, w, h100, {1000, 201}, a);
+    CHECK(estimate_latency_totals(prepared, w, h100, request, a).prefill_seconds < eight.prefill_seconds);
+  }
+  SUBCASE("CLI: the prefix's cache is held once; the draft adds its layers' memory") {
+    const std::string config = test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json";
+    const std::string base = "infer '" + config + "' --gpu h100 --batch 8 --prompt-len 2000 --gen-len 256 --json";
+    const auto none = nlohmann::json::parse(test::run_cli(base).out);
+    const auto prefix = nlohmann::json::parse(test::run_cli(base + " --shared-prefix 1000").out);
+    const auto kv = none["kv_cache_bytes"].get<std::int64_t>();
+    // 1000 of 2256 tokens, held by 1 of 8 sequences instead of 8.
+    const auto saved = static_cast<std::int64_t>(1000.0 / 2256 * 7 / 8 * static_cast<double>(kv));
+    CHECK(prefix["kv_cache_bytes"].get<std::int64_t>() == kv - saved);
+    const auto spec =
+        nlohmann::json::parse(test::run_cli(base + " --spec-tokens 3 --spec-acceptance 0.7 --spec-draft-layers 1").out);
+    // One of 32 layers: 1/32 of weights and cache.
+    const double draft = spec["total_bytes_per_gpu"].get<double>() - none["total_bytes_per_gpu"].get<double>();
+    CHECK(draft == doctest::Approx((none["weight_bytes"].get<double>() + static_cast<double>(kv)) / 32).epsilon(1e-6));
+    const auto missing = test::run_cli(base + " --spec-tokens 3");
+    CHECK(missing.exit_status == 2);
+    CHECK(missing.err.find("spec_acceptance") != std::string::npos);
+    const auto too_long = test::run_cli(base + " --shared-prefix 2000");
+    CHECK(too_long.exit_status == 2);
+    CHECK(too_long.err.find("shared_prefix") != std::string::npos);
+  }
+}
+
+TEST_CASE("speculative decoding and prefix caching in the simulation") {
+  const ModelDescription model = fixture("meta-llama--Llama-3.1-8B.json");
+  const std::vector<WeightTensor> tensors = weight_tensors(model);
+  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
+  const Accelerator& h100 = *find_accelerator("h100");
+  const InferenceWorkload w;
+  const LatencyAssumptions a = default_latency_assumptions(h100);
+  SchedulerLimits limits = vllm_default_limits(h100);
+  limits.kv_capacity_blocks = 100000;
+  SUBCASE("every draft accepted: 200 tokens after the first in ceil(200 / 4) = 50 steps") {
+    limits.speculative = {3, 1.0, 1};
+    const ServingResult r = simulate_serving(prepared, w, h100, a, limits, closed_loop(1, 1, 500, 201));
+    CHECK(r.steps == 1 + 50);
+    CHECK(r.output_tokens == 201);
+  }
+  SUBCASE("acceptance 0.7: about 2.53 tokens per decode step") {
+    limits.speculative = {3, 0.7, 1};
+    const ServingResult r = simulate_serving(prepared, w, h100, a, limits, closed_loop(1, 1, 500, 1001));
+    CHECK(static_cast<double>(r.steps - 1) == doctest::Approx(1000 / 2.533).epsilon(0.01));
+  }
+  SUBCASE("a shared prefix: the second request prefills the rest, and holds the prefix blocks shared") {
+    ServingLoad load = closed_loop(2, 1, 2000, 2);
+    const ServingResult plain = simulate_serving(prepared, w, h100, a, limits, load);
+    load.shared_prefix_tokens = 1600;  // 100 blocks of 16
+    const ServingResult cached = simulate_serving(prepared, w, h100, a, limits, load);
+    CHECK(cached.ttft_seconds_p50 < plain.ttft_seconds_p50);
+    CHECK(cached.peak_kv_blocks_used == plain.peak_kv_blocks_used);  // ceil(2002 / 16) = 126 blocks either way
+    ServingLoad two = closed_loop(4, 2, 2000, 50);
+    two.shared_prefix_tokens = 1600;
+    const ServingResult together = simulate_serving(prepared, w, h100, a, limits, two);
+    CHECK(together.output_tokens == 4 * 50);
+  }
+}
+
+TEST_CASE("infer --engine: max concurrency and offline throughput from the engine's scheduler") {
+  const std::string config = test::fixture_configs_dir() + "/Qwen--Qwen3-8B.json";
+  const auto long_run = nlohmann::json::parse(
+      test::run_cli("infer '" + config +
+                    "' --gpu h100 --batch 64 --prompt-len 2048 --gen-len 2048 --engine vllm --json")
+          .out);
+  const auto& e = long_run["engine_capacity"];
+  CHECK(e["limited_by"] == "kv_cache");
+  // 2048 + 2048 tokens take ceil(4096 / 16) = 256 blocks; the cache holds kv_capacity_tokens / 4096 whole
+  // requests, and vLLM admits past that (blocks are taken as tokens come), preempting later.
+  CHECK(e["max_running_sequences"].get<std::int64_t>() >= e["kv_capacity_tokens"].get<std::int64_t>() / 4096);
+  CHECK(e["offline_output_tokens_per_second"].get<double>() > 0);
+  const auto short_run = nlohmann::json::parse(
+      test::run_cli("infer '" + config + "' --gpu h100 --batch 8 --prompt-len 100 --gen-len 50 --engine vllm --json")
+          .out);
+  CHECK(short_run["engine_capacity"]["limited_by"] == "max_num_seqs");
+  CHECK(short_run["engine_capacity"]["max_running_sequences"] == 1024);  // vLLM's max_num_seqs on an H100
+  const auto plain = nlohmann::json::parse(test::run_cli("infer '" + config + "' --gpu h100 --batch 8 --json").out);
+  CHECK_FALSE(plain.contains("engine_capacity"));
+}
