@@ -157,3 +157,26 @@ TEST_CASE("option train_tokens defaults by method: 1e12 to pre-train, 1e8 for a 
   CHECK(parse_training_options({{"lora_rank", "16"}, {"qlora", "true"}}).train_tokens == 1e8);
   CHECK(parse_training_options({{"lora_rank", "16"}, {"train_tokens", "1e9"}}).train_tokens == 1e9);
 }
+
+TEST_CASE("QLoRA under hf checkpoints whole layers unless told otherwise, as PEFT's prepare_model_for_kbit_training") {
+  // peft src/peft/utils/other.py: prepare_model_for_kbit_training(model, use_gradient_checkpointing=True).
+  const auto request = [](OptionList options) { return parse_training_options(options); };
+  const TrainingRequest qlora = request({{"lora_rank", "16"}, {"qlora", "true"}});
+  CHECK(qlora.workload.framework == TrainingFramework::hf);
+  CHECK(qlora.workload.recompute == Recompute::full);
+  CHECK(qlora.recompute_from_peft_default);
+  // Told otherwise, or not QLoRA, or another framework: the option's own default (none).
+  const TrainingRequest told = request({{"lora_rank", "16"}, {"qlora", "true"}, {"recompute", "none"}});
+  CHECK(told.workload.recompute == Recompute::none);
+  CHECK_FALSE(told.recompute_from_peft_default);
+  CHECK(request({{"lora_rank", "16"}}).workload.recompute == Recompute::none);
+  CHECK(request({{"lora_rank", "16"}, {"qlora", "true"}, {"framework", "torchtitan"}}).workload.recompute ==
+        Recompute::none);
+  // The estimate says why.
+  const ModelDescription model = tiny_llama();
+  const TrainingEstimate estimate = estimate_training(model, weight_tensors(model), qlora);
+  bool said = false;
+  for (const auto& line : estimate.assumptions)
+    said = said || line.find("prepare_model_for_kbit_training") != std::string::npos;
+  CHECK(said);
+}

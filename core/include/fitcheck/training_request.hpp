@@ -22,6 +22,9 @@ struct TrainingRequest {
   double flops_efficiency = -1;        // < 0: TrainingAssumptions' default
   double attention_efficiency = -1;    // < 0: attention_efficiency_default()
   double price_per_gpu_hour_usd = -1;  // < 0: the GPU's catalog default
+  // QLoRA under the hf framework without a recompute option: gradient checkpointing, as PEFT's
+  // prepare_model_for_kbit_training turns it on (the estimate says so).
+  bool recompute_from_peft_default = false;
 };
 // Keys (the CLI's flags with '_' for '-'): gpu, gpus, tp, pp, dp, ep, cp, sequence_parallel,
 // virtual_stages, micro_batches, zero, fsdp, fsdp_shard_group, offload_optimizer, offload_params,

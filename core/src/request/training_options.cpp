@@ -98,6 +98,7 @@ TrainingRequest parse_training_options(const OptionList& options) {
   w.adafactor_first_moment = reader.flag("adafactor_first_moment", false);
   w.micro_batch_size = reader.count("micro_batch", 1, 1, std::int64_t{1} << 24);
   w.sequence_tokens = reader.count("seq_len", 4096, 1, std::int64_t{1} << 32);
+  const bool recompute_given = reader.text("recompute").has_value();
   if (auto recompute = reader.text("recompute")) {
     const auto found = find_recompute(*recompute);
     if (!found)
@@ -140,6 +141,13 @@ TrainingRequest parse_training_options(const OptionList& options) {
     if (w.lora.rank == 0) throw OptionError("lora_modules", "option 'lora_modules' needs a LoRA rank (lora_rank)");
   }
   w.lora.qlora = reader.flag("qlora", false);
+  // PEFT's prepare_model_for_kbit_training(model, use_gradient_checkpointing=True) turns on the
+  // model's gradient checkpointing (whole decoder layers) for every k-bit run: a QLoRA fine-tune
+  // with Hugging Face checkpoints unless told otherwise (huggingface/peft src/peft/utils/other.py).
+  if (!recompute_given && w.lora.qlora && w.framework == TrainingFramework::hf) {
+    w.recompute = Recompute::full;
+    request.recompute_from_peft_default = true;
+  }
   w.lora.dropout = reader.flag("lora_dropout", false);
   w.framework_overhead_bytes =
       static_cast<std::int64_t>(reader.number("overhead_gib", 1.0, 0.0, 1024.0) * 1024.0 * 1024.0 * 1024.0);

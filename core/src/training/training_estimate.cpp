@@ -16,6 +16,10 @@ TrainingEstimate estimate_training(const ModelDescription& model, const std::vec
   e.custom_gpu = request.custom_gpu;
   e.assumptions = model.assumptions;
   e.assumptions.insert(e.assumptions.end(), e.memory.assumptions.begin(), e.memory.assumptions.end());
+  if (request.recompute_from_peft_default)
+    e.assumptions.push_back(
+        "recompute: gradient-checkpointing (whole layers), as PEFT's prepare_model_for_kbit_training turns it on for "
+        "every QLoRA run (use_gradient_checkpointing=True); give recompute none to train without it");
   if (!request.gpu) {
     e.assumptions.push_back("no GPU chosen: the largest micro-batch needs one (gpu)");
     return e;

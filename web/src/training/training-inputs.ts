@@ -64,7 +64,9 @@ export const defaultTraining: TrainingWorkload = {
   optimizer: 'adamw',
   micro_batch: '1',
   seq_len: '4096',
-  recompute: 'none',
+  // Empty: the core's default, which depends on the framework (gradient checkpointing for a QLoRA
+  // run under Hugging Face, as PEFT turns it on; none otherwise).
+  recompute: '',
   eager_attention: false,
   lora_rank: '0',
   lora_modules: '',
@@ -136,6 +138,7 @@ export const frameworks: Array<[string, string]> = [
 ];
 /** Recomputation by the frameworks' own names (fitcheck train --recompute). */
 export const recomputeModes: Array<[string, string]> = [
+  ['', "the framework's default (QLoRA under Hugging Face: gradient checkpointing; else none)"],
   ['none', 'none'],
   ['selective', 'selective (Megatron: attention core)'],
   ['full', 'full (every layer keeps its input)'],
