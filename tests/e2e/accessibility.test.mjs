@@ -78,6 +78,8 @@ for (const scheme of ['light', 'dark']) {
 
 test('a skip link is the first stop and moves focus to the results, leaving the link in the address alone', async () => {
   const { page, log, context } = await openPage();
+  // The link is written into the address asynchronously (compressed): compare against the written one.
+  await page.waitForFunction(() => location.hash.length > 1, null, { timeout: 10_000 });
   const hash = new URL(page.url()).hash;
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to the results');

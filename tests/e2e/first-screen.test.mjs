@@ -92,7 +92,8 @@ for (const [name, viewport] of Object.entries(viewports)) {
     );
     // One click shows the config (focused), and no table is lost on the way down.
     await page.getByTestId('show-config').click();
-    assert.equal(await page.evaluate(() => document.activeElement?.id), 'config');
+    // Focus moves in an effect after the text area is drawn: wait for it rather than race it.
+    await page.waitForFunction(() => document.activeElement?.id === 'config', null, { timeout: 10_000 });
     for (const id of ['memory-table', 'parameter-table']) await page.getByTestId(id).waitFor();
     await screenshot(page, `first-screen-${name}`);
     assertLocalOnly(log, origin());
