@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+// What the activation terms of one layer (training_memory_activations.cpp) and of one pipeline
+// stage (training_memory_stage.cpp) share: the tokens and widths of this GPU's slice, and the
+// term list that sums bytes, the caching allocator's blocks and, when asked, formula text.
+#pragma once
+
+#include <algorithm>
+#include <initializer_list>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "fitcheck/training_memory.hpp"
+#include "placement/sharding.hpp"
+
+namespace fitcheck::activations {
+
+using detail::checked_mul;
+
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+using R = TensorRole;
+
+inline std::string num(std::int64_t value) { return std::to_string(value); }
+
+struct Context {
+  std::int64_t tokens = 0;      // b x s/cp on this GPU
+  std::int64_t key_length = 0;  // s: every local query attends all keys (eager scores)
+  std::int64_t tp = 1;
+  bool sequence_parallel = false;
+  std::int64_t element = 2;       // activation bytes (Korthikanti: 2)
+  std::int64_t matmul_input = 2;  // bytes of a GEMM input saved for the weight gradient (FP8: 1)
+  const TrainingWorkload* workload = nullptr;
+
+  bool adapted(R role) const {
+    const auto& roles = workload->lora.target_roles;
+    return std::find(roles.begin(), roles.end(), role) != roles.end();
+  }
+  // A GEMM input is kept for its weight's gradient: always in full training; under LoRA only
+  // when an adapter reads it (autograd saves mm inputs only for operands that need gradients:
+  // pytorch/pytorch#42371, fixed by #45777), and not at all with LoRA dropout.
+  bool needed(std::initializer_list<R> consumers) const {
+    if (workload->lora.rank == 0) return true;
+    if (workload->lora.dropout) return false;  // adapters read their own dropped copies
+    for (R role : consumers)
+      if (adapted(role)) return true;
+    return false;
+  }
+};
+
+inline Context make_context(const TrainingWorkload& w) {
+  Context c;
+  c.workload = &w;
+  c.tokens = checked_mul(w.micro_batch_size, ceil_div(w.sequence_tokens, w.context_parallel));
+  c.key_length = w.sequence_tokens;
+  c.tp = w.layout.tensor_parallel;
+  c.sequence_parallel = w.sequence_parallel && c.tp > 1;
+  c.element = precision_recipe_info(w.precision).activation_bytes_per_element;
+  // Transformer Engine saves the FP8-cast input of each Linear for the weight gradient.
+  c.matmul_input = w.precision == PrecisionRecipe::fp8 ? 1 : c.element;
+  return c;
+}
+
+// Text arguments are strings or callables returning one; callables run only when formulas are
+// wanted, so the numbers-only path (sweeps, capacity searches) builds no strings.
+template <class Text>
+std::string text_of(const Text& text) {
+  if constexpr (std::is_invocable_v<Text>)
+    return text();
+  else
+    return std::string(text);
+}
+
+class Terms {
+ public:
+  Terms(const Context& c, std::vector<MemoryTerm>* out) : c_(c), out_(out) {}
+  // Whole on every tensor-parallel rank; split by tp along the sequence under sequence parallelism.
+  template <class Name, class Text>
+  void replicated(const Name& name, std::int64_t per_token, const Text& per_token_text) {
+    std::int64_t bytes = checked_mul(c_.tokens, per_token);
+    if (c_.sequence_parallel) bytes = ceil_div(bytes, c_.tp);
+    push(name, bytes, [&] {
+      return num(c_.tokens) + " tokens x " + text_of(per_token_text) +
+             (c_.sequence_parallel ? " / tp " + num(c_.tp) + " (sequence parallel)" : std::string());
+    });
+  }
+  // Already the width one tensor-parallel rank holds.
+  template <class Name, class Text>
+  void split(const Name& name, std::int64_t per_token, const Text& per_token_text) {
+    push(name, checked_mul(c_.tokens, per_token),
+         [&] { return num(c_.tokens) + " tokens x " + text_of(per_token_text); });
+  }
+  std::int64_t total() const { return total_; }
+  // What the caching allocator holds for these tensors (detail::allocator_block_bytes each).
+  std::int64_t blocks() const { return blocks_; }
+  bool with_text() const { return out_ != nullptr; }
+
+ private:
+  template <class Name, class Formula>
+  void push(const Name& name, std::int64_t bytes, const Formula& formula) {
+    if (bytes == 0) return;
+    if (out_) out_->push_back({text_of(name), bytes, formula() + " = " + num(bytes) + " B"});
+    total_ += bytes;
+    blocks_ += detail::allocator_block_bytes(bytes);
+  }
+  const Context& c_;
+  std::vector<MemoryTerm>* out_;  // null: numbers only
+  std::int64_t total_ = 0;
+  std::int64_t blocks_ = 0;
+};
+
+inline std::string times(std::int64_t width, std::int64_t bytes, const char* what) {
+  return num(width) + " " + what + " x " + num(bytes) + " B";
+}
+
+// One layer's stored activations; the terms only when `terms` is given; `blocks` adds what the
+// caching allocator holds for them.
+std::int64_t layer_activation_bytes(const ModelDescription& model, const LayerShape& layer,
+                                    const TrainingWorkload& workload, std::vector<MemoryTerm>* terms,
+                                    std::int64_t* blocks = nullptr);
+
+}  // namespace fitcheck::activations
