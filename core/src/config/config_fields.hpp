@@ -15,7 +15,7 @@
 
 namespace fitcheck::detail {
 
-struct JsonDocument;  // owns the parsed JSON (pimpl, so only one TU includes the JSON library)
+struct JsonDocument;  // owns the parsed JSON (config/json_document.hpp)
 
 // Text from the user for an error message (which reaches terminals and JavaScript): invalid UTF-8
 // and control bytes written as \xNN, at most about `limit` bytes.
