@@ -15,22 +15,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace fitcheck;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const fuzz::Input input = fuzz::split_input(text);
-  std::string report;
-  try {
-    report = inference_report_json(input.config, input.options);
-  } catch (const ConfigError& error) {
-    fuzz::check_refusal(error.what(), error.field());
-    return 0;
-  } catch (const OptionError& error) {
-    fuzz::check_refusal(error.what(), error.option(), false);
-    return 0;
-  } catch (const std::overflow_error& error) {
-    fuzz::check_refusal(error.what(), "");  // a workload beyond 64-bit (or exact-in-JS) bytes
-    return 0;
-  } catch (const std::exception& error) {
-    fuzz::fail(std::string("inference_report_json threw an unnamed error: ") + error.what(), text);
-  }
-  const auto parsed = fuzz::check_report(report);
+  const auto report = fuzz::report_unless_refused(
+      "inference_report_json", [&] { return inference_report_json(input.config, input.options); }, input, text,
+      /*strict_options=*/true);
+  if (!report) return 0;
+  const auto& parsed = *report;
   fuzz::check_terms_add_up(parsed, "total_bytes_per_gpu", text);
   if (parsed["kv_cache_bytes"].get<std::int64_t>() > parsed["total_bytes_per_gpu"].get<std::int64_t>())
     fuzz::fail("KV cache larger than the total", text);

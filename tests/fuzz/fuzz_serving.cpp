@@ -38,22 +38,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (requests * option_number(input.options, "gen_len", 128) * spread > 2e5 ||
       requests * option_number(input.options, "prompt_len", 512) * prompt_spread / budget > 2e5)
     return 0;
-  std::string report;
-  try {
-    report = serving_report_json(input.config, input.options);
-  } catch (const ConfigError& error) {
-    fuzz::check_refusal(error.what(), error.field());
-    return 0;
-  } catch (const OptionError& error) {
-    fuzz::check_refusal(error.what(), error.option(), false);
-    return 0;
-  } catch (const std::overflow_error& error) {
-    fuzz::check_refusal(error.what(), "");  // a workload beyond 64-bit (or exact-in-JS) bytes
-    return 0;
-  } catch (const std::exception& error) {
-    fuzz::fail(std::string("serving_report_json threw an unnamed error: ") + error.what(), text);
-  }
-  const auto r = fuzz::check_report(report);
+  const auto report = fuzz::report_unless_refused(
+      "serving_report_json", [&] { return serving_report_json(input.config, input.options); }, input, text,
+      /*strict_options=*/true);
+  if (!report) return 0;
+  const auto& r = *report;
   for (const char* figure : {"ttft", "tpot"}) {
     const std::string key = std::string(figure) + "_seconds_p";
     if (!(r[key + "50"].get<double>() <= r[key + "90"].get<double>() &&

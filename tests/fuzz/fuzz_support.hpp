@@ -162,12 +162,13 @@ inline nlohmann::json check_report(const std::string& report) {
   return parsed;
 }
 
-// The checked report of `compute()` (a training or planner entry point), or nothing when it refused
-// readably: a config error naming its field, an option refusal under the loose rule, a workload
-// beyond 64 bits. Any other exception aborts, naming `entry_point`.
+// The checked report of `compute()`, or nothing when it refused readably: a config error naming its
+// field, an option refusal (naming its option when `strict_options`, as the inference and serving
+// options do; else under the loose rule of the training options), a workload beyond 64 bits. Any
+// other exception aborts, naming `entry_point`.
 template <typename Compute>
 std::optional<nlohmann::json> report_unless_refused(const char* entry_point, Compute&& compute, const Input& input,
-                                                    std::string_view text) {
+                                                    std::string_view text, bool strict_options = false) {
   std::string report;
   try {
     report = compute();
@@ -175,7 +176,10 @@ std::optional<nlohmann::json> report_unless_refused(const char* entry_point, Com
     check_refusal(error.what(), error.field());
     return std::nullopt;
   } catch (const OptionError& error) {
-    check_refusal_loose(error.what(), input.options);  // see docs/reliability.md, "Known limits"
+    if (strict_options)
+      check_refusal(error.what(), error.option(), false);
+    else
+      check_refusal_loose(error.what(), input.options);  // see docs/reliability.md, "Known limits"
     return std::nullopt;
   } catch (const std::overflow_error& error) {
     check_refusal(error.what(), "");
