@@ -6,6 +6,7 @@
 #include <array>
 #include <stdexcept>
 
+#include "fitcheck/engine_profile.hpp"
 #include "fitcheck/inference.hpp"
 #include "fitcheck/quantization.hpp"
 
@@ -87,10 +88,13 @@ std::vector<FitChange> fit_changes(const ModelDescription& model, const std::vec
     if (checked.fits) add("kv_dtype", {{"kv_dtype", "fp8"}}, "an FP8 KV cache", checked.total);
   }
 
-  // Prefill in chunks (vLLM's max_num_batched_tokens): activations sized for the chunk, not the
-  // whole batch x context at once. The largest of the usual sizes that fits.
+  // Prefill in chunks (the engines' max tokens per step): activations sized for the chunk, not the
+  // whole batch x context at once. vLLM's default for this GPU first (engine_profile.cpp: 8192 on
+  // parts of 70 GiB and more, 2048 below), then 2048 and 512 (vLLM V0's chunked-prefill default);
+  // the largest that fits.
+  const std::int64_t engine_chunk = engine_profile(EngineKind::vllm, gpu, workload.layout).max_num_batched_tokens;
   const std::int64_t whole_prefill = workload.batch_size * workload.context_tokens;
-  for (const std::int64_t chunk : {std::int64_t{8192}, std::int64_t{2048}, std::int64_t{512}}) {
+  for (const std::int64_t chunk : {engine_chunk, std::int64_t{2048}, std::int64_t{512}}) {
     const std::int64_t current_chunk =
         workload.prefill_chunk_tokens > 0 ? workload.prefill_chunk_tokens : whole_prefill;
     if (chunk >= current_chunk) continue;
