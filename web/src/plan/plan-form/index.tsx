@@ -3,11 +3,11 @@
 // lengths, latency targets and what to rank by.
 import type { ComponentChildren } from 'preact';
 import type { Accelerator, CoreError, FormatCatalog } from '../../core/types';
-import { choosingGpuKinds, listOf, objectives, planKeys, type PlanInputs } from '../plan-inputs';
+import { objectives, planKeys, type PlanInputs } from '../plan-inputs';
 import type { PlanKind } from '../training-plan-inputs';
-import { customGpuId, customGpuKeys } from '../../gpu/custom-gpu';
+import { customGpuKeys } from '../../gpu/custom-gpu';
 import { CheckboxList } from '../checkbox-list';
-import { CustomGpuForm } from '../../gpu/lazy';
+import { GpuKindsField } from '../gpu-kinds-field';
 import { Field, NumberField } from '../../ui/field';
 import { PlanKindSwitch } from '../plan-kind-switch';
 
@@ -63,12 +63,6 @@ export function PlanForm({
       onValue={set(key)}
     />
   );
-  const gpuItems = [
-    ...gpus.map((gpu) => ({ id: gpu.id, label: gpu.name, group: gpu.vendor })),
-    { id: customGpuId, label: 'Custom…', group: 'User-defined' },
-  ];
-  const custom = listOf(plan.gpus).includes(customGpuId);
-  const setGpus = (value: string) => onChange(choosingGpuKinds(plan, value));
   const weightItems = (formats?.weight_formats ?? []).map((format) => ({ id: format.id, label: format.id }));
   const kvItems = (formats?.kv_cache_dtypes ?? []).map((dtype) => ({ id: dtype.id, label: dtype.id }));
   return (
@@ -80,25 +74,14 @@ export function PlanForm({
           {general.message}
         </p>
       )}
-      <CheckboxList
-        id="plan-gpus"
-        legend="GPU kinds to consider"
-        items={gpuItems}
-        value={plan.gpus}
-        error={errorAt('gpus')}
-        tall
-        onValue={setGpus}
-        help="each kind is searched in turn; the price per GPU-hour is the catalog's (a custom GPU's own)"
+      <GpuKindsField
+        idPrefix="plan-"
+        plan={plan}
+        gpus={gpus}
+        error={error}
+        listError={errorAt('gpus')}
+        onChange={onChange}
       />
-      {custom && (
-        <CustomGpuForm
-          idPrefix="plan-"
-          fields={plan}
-          gpus={gpus}
-          error={error}
-          onChange={(changed) => onChange({ ...plan, ...changed })}
-        />
-      )}
       <fieldset>
         <legend>Size and precision</legend>
         <div class="grid-fields">

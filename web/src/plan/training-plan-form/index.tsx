@@ -3,12 +3,10 @@
 // global batch, the choices searched (micro-batch sizes, ZeRO stages, recomputation), the run's
 // precision and optimizer, and what to rank by.
 import type { Accelerator, CoreError } from '../../core/types';
-import { customGpuId, customGpuKeys } from '../../gpu/custom-gpu';
-import { choosingGpuKinds, listOf } from '../plan-inputs';
+import { customGpuKeys } from '../../gpu/custom-gpu';
 import { optimizers, precisionRecipes } from '../../training/training-inputs';
 import { trainingObjectives, trainingPlanKeys, type TrainingPlanInputs } from '../training-plan-inputs';
-import { CheckboxList } from '../checkbox-list';
-import { CustomGpuForm } from '../../gpu/lazy';
+import { GpuKindsField } from '../gpu-kinds-field';
 import { Field, NumberField } from '../../ui/field';
 
 type Key = (typeof trainingPlanKeys)[number];
@@ -56,12 +54,6 @@ export function TrainingPlanForm({ plan, gpus, error, onChange }: Props) {
       )}
     </Field>
   );
-  const gpuItems = [
-    ...gpus.map((gpu) => ({ id: gpu.id, label: gpu.name, group: gpu.vendor })),
-    { id: customGpuId, label: 'Custom…', group: 'User-defined' },
-  ];
-  const custom = listOf(plan.gpus).includes(customGpuId);
-  const setGpus = (value: string) => onChange(choosingGpuKinds(plan, value));
   return (
     <section class="workload" aria-labelledby="tplan-heading">
       <h2 id="tplan-heading">Training constraints</h2>
@@ -70,25 +62,14 @@ export function TrainingPlanForm({ plan, gpus, error, onChange }: Props) {
           {general.message}
         </p>
       )}
-      <CheckboxList
-        id="tplan-gpus"
-        legend="GPU kinds to consider"
-        items={gpuItems}
-        value={plan.gpus}
-        error={errorAt('gpus')}
-        tall
-        onValue={setGpus}
-        help="each kind is searched in turn; the price per GPU-hour is the catalog's (a custom GPU's own)"
+      <GpuKindsField
+        idPrefix="tplan-"
+        plan={plan}
+        gpus={gpus}
+        error={error}
+        listError={errorAt('gpus')}
+        onChange={onChange}
       />
-      {custom && (
-        <CustomGpuForm
-          idPrefix="tplan-"
-          fields={plan}
-          gpus={gpus}
-          error={error}
-          onChange={(changed) => onChange({ ...plan, ...changed })}
-        />
-      )}
       <fieldset>
         <legend>GPUs and memory</legend>
         <div class="grid-fields">
