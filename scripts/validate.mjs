@@ -62,7 +62,8 @@ function runCommand(command) {
 const number = (value) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 // Local comparisons (`fitcheck local` reports): llama-bench speeds and load-log buffers per device.
-// Buffers are measured.<DEVICE>_<model|kv|compute>_buffer_mib as the log prints them (CUDA_Host is CPU).
+// Buffers are measured.<DEVICE>_<model|kv|compute>_buffer_mib as the log prints them (CUDA_Host is CPU;
+// CPU_Mapped is the CPU's model buffer of a mapped file).
 function localComparisons(row, report, add) {
   const m = row.measured;
   const prompt = m.pp512_tokens_per_second ?? m.prompt_eval_tokens_per_second;
@@ -77,9 +78,12 @@ function localComparisons(row, report, add) {
   for (const [key, mib] of Object.entries(m)) {
     const match = /^(.+)_(model|kv|compute)_buffer_mib$/.exec(key);
     if (!match) continue;
-    const device = report.devices.find((d) => d.name === match[1]);
+    // CPU_Mapped: the CPU's model buffer of a mapped file, printed as the span of the file it maps.
+    const mapped = match[1] === 'CPU_Mapped';
+    const device = report.devices.find((d) => d.name === (mapped ? 'CPU' : match[1]));
     if (!device) throw new Error(`${row.id}: fitcheck reports no device ${match[1]}`);
-    add('local_memory', `${match[1]} ${match[2]} buffer MiB`, mib, device[`${match[2]}_buffer_bytes`] / 2 ** 20);
+    const field = mapped ? 'mapped_model_buffer_bytes' : `${match[2]}_buffer_bytes`;
+    add('local_memory', `${match[1]} ${match[2]} buffer MiB`, mib, device[field] / 2 ** 20);
   }
 }
 

@@ -84,6 +84,33 @@ test('share link round trip: every knob, in a fresh browser context', async () =
   await second.context.close();
 });
 
+test("the Local tab's inputs travel in the link and reproduce its placement and command", async () => {
+  const { page, log, context } = await freshPage();
+  await page.getByTestId('tab-local').click();
+  await page.getByTestId('local-results').waitFor();
+  await page.getByTestId('local-gpu').fill('rtx-3060-12gb');
+  await page.getByTestId('local-kvDtype').selectOption('q8_0');
+  await page.getByTestId('local-context').fill('32768');
+  await page.getByTestId('local-command').filter({ hasText: '-c 32768' }).waitFor();
+  const command = await page.getByTestId('local-command').textContent();
+  assert.match(command, /-ctk q8_0/);
+  const summary = await page.getByTestId('local-summary').textContent();
+  const link = await copiedLink(page);
+  assert.match(link, /l\.gpu=rtx-3060-12gb/);
+  const second = await browser.newContext();
+  const opened = await second.newPage();
+  const openedLog = watchPage(opened);
+  await opened.goto(link);
+  await opened.getByTestId('local-command').filter({ hasText: '-c 32768' }).waitFor();
+  assert.equal(await opened.getByTestId('local-command').textContent(), command);
+  assert.equal(await opened.getByTestId('local-summary').textContent(), summary);
+  assert.equal(await opened.getByTestId('local-gpu').inputValue(), 'rtx-3060-12gb');
+  assertLocalOnly(log, origin());
+  assertLocalOnly(openedLog, origin());
+  await context.close();
+  await second.close();
+});
+
 test('a pasted config travels in the link exactly, compressed, and reproduces the view', async () => {
   const { page, log, context } = await freshPage();
   const config = fs.readFileSync(path.join(repo, 'tests/fixtures/configs/Qwen--Qwen2-7B-Instruct.json'), 'utf8');

@@ -207,6 +207,50 @@ TEST_CASE("local: --n-cpu-moe keeps the experts of the first N layers in RAM") {
   CHECK(all_gpu.devices[0].kv_buffer_bytes == none.devices[0].kv_buffer_bytes);
 }
 
+TEST_CASE("local: two unequal GPUs with every expert in RAM, as a llama.cpp b5622 load log prints") {
+  // ik_llama.cpp issue #514, the mainline run: Qwen3-30B-A3B Q4_K_M, RTX 4090 (9862 MiB free) +
+  // RTX 5090 (31518 MiB free), -ngl 99 -ot ".ffn_.*_exps.=CPU" (= --n-cpu-moe 48), -c 16384, FA off.
+  const ModelDescription qwen =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/Qwen--Qwen3-30B-A3B.json"));
+  const LocalModel model = local_model_from_config(qwen, WeightFormat::gguf_q4_k_m);
+  LocalRequest r = one_gpu("rtx-4090");
+  r.gpus.push_back(*find_accelerator("rtx-5090"));
+  r.ram_bytes = std::int64_t{128} << 30;
+  r.tensor_split = {9862, 31518};
+  r.context = 16384;
+  r.flash_attention = false;
+  r.n_cpu_moe = 48;
+  const LocalPlacement p = place_local(model, r, 99);
+  // 9862 / 41380 = 0.2383: layers with il / 49 below it (il <= 11) go to CUDA0, 12 layers;
+  // KV per layer 16384 cells x 512 x 2 B x 2 (K and V) = 32 MiB: 384 and 1152 MiB.
+  CHECK(device(p, "CUDA0").layers == 12);
+  CHECK(device(p, "CUDA0").kv_buffer_bytes / kMiB == doctest::Approx(384.0));
+  CHECK(device(p, "CUDA1").kv_buffer_bytes / kMiB == doctest::Approx(1152.0));
+  CHECK(device(p, "CUDA0").model_buffer_bytes / kMiB == doctest::Approx(135.76).epsilon(0.0001));
+  CHECK(device(p, "CUDA1").model_buffer_bytes / kMiB == doctest::Approx(648.66).epsilon(0.0001));
+  // Without flash attention: KQ 32 heads x 16384 x 512 x 4 B = 1024 MiB, the f32 mask 32 MiB, the
+  // residual and normed input (2048 wide, 4 MiB each) and Q and the attention output (32 x 128 =
+  // 4096 wide, 8 MiB each): 1080 MiB on each GPU, as printed.
+  CHECK(device(p, "CUDA0").compute_buffer_bytes / kMiB == doctest::Approx(1080.0));
+  CHECK(device(p, "CUDA1").compute_buffer_bytes / kMiB == doctest::Approx(1080.0));
+  // The mapped CPU buffer spans token_embd through blk.47: everything but output_norm and the
+  // output head (151936 x 2048 q6_K = 243.43 MiB), printed as 17447.91 MiB; the RAM it needs is
+  // the CPU's own tensors.
+  const LocalDeviceUse& cpu = device(p, "CPU");
+  CHECK(cpu.mapped_model_buffer_bytes / kMiB == doctest::Approx(17447.91).epsilon(0.0001));
+  CHECK(cpu.model_buffer_bytes < cpu.mapped_model_buffer_bytes);
+  std::int64_t gpu_dense = 0;
+  for (const LocalLayer& layer : model.layers) gpu_dense += layer.dense_bytes;
+  CHECK(cpu.mapped_model_buffer_bytes - cpu.model_buffer_bytes == gpu_dense);
+  SUBCASE("layers and the output left on the CPU, no experts overridden: the span is the CPU's own tensors") {
+    // -ngl 30: blocks 0..17, token_embd and the output layer (il 48 - 18 >= 30) stay on the CPU;
+    // the file stores output and token_embd before blk.0, so the CPU's tensors are contiguous.
+    r.n_cpu_moe = 0;
+    const LocalPlacement q = place_local(model, r, 30);
+    CHECK(device(q, "CPU").mapped_model_buffer_bytes == device(q, "CPU").model_buffer_bytes);
+  }
+}
+
 TEST_CASE("local: the most layers that fit, and generation speed from bandwidth") {
   LocalModel model = toy_model();
   LocalRequest r = one_gpu("rtx-4090");

@@ -30,6 +30,20 @@ describe('local options', () => {
 });
 
 describe('the Local tab', () => {
+  test('experts kept in RAM: the CPU_Mapped span llama.cpp prints is shown beside the RAM the CPU needs', () => {
+    const qwen = fixtureConfig('Qwen--Qwen3-30B-A3B.json');
+    const inputs = { ...defaultLocalInputs, gpu: 'rtx-4090,rtx-5090', tensorSplit: '9862,31518', ramGib: '128' };
+    const options = { ...localOptions(inputs), context: '16384', flash_attention: 'off', n_cpu_moe: '48' };
+    const report = core.localReport(qwen, options);
+    const cpu = report.devices.find((device) => device.name === 'CPU')!;
+    // llama.cpp b5622 printed "CPU_Mapped model buffer size = 17447.91 MiB" for this placement.
+    expect(cpu.mapped_model_buffer_bytes! / 2 ** 20).toBeCloseTo(17447.91, 1);
+    render(<LocalResults report={report} unit="GiB" />);
+    expect(screen.getByTestId('local-mapped').textContent).toContain('CPU_Mapped 17.04 GiB');
+    cleanup();
+    render(<LocalResults report={core.localReport(llama, localOptions(defaultLocalInputs))} unit="GiB" />);
+    expect(screen.queryByTestId('local-mapped')).toBeNull();
+  });
   test('shows each device, the speed and the llama-server command with a copy button', () => {
     const report = core.localReport(llama, localOptions(defaultLocalInputs));
     // Llama-3.1-8B Q4_K_M on one RTX 4090 at n_ctx 8192: every layer fits (33 of 33).

@@ -54,6 +54,35 @@ describe('inputs in the hash', () => {
     expect((await decodeInputs('#' + hash, 'other')).inputs.opsPhase).toBe('decode_first');
     expect((await decodeInputs('#model=preset&phase=sideways', 'other')).inputs.opsPhase).toBe('prefill');
   });
+  test("the Local tab's inputs round-trip under l., defaults left out, a choice outside its list ignored", async () => {
+    const inputs = defaultInputs('meta-llama--llama-3.1-8b');
+    inputs.mode = 'local';
+    expect(await encodeInputs(inputs)).not.toContain('l.');
+    inputs.local = {
+      ...inputs.local,
+      gpu: 'rtx-4090,rtx-3090',
+      ramGib: '128',
+      kvDtype: 'q8_0',
+      flashAttention: 'off',
+      kvOffload: 'off',
+      nCpuMoe: '12',
+      tensorSplit: '3,1',
+      backend: 'vulkan',
+      promptLen: '2048',
+    };
+    const hash = await encodeInputs(inputs);
+    expect(hash).toContain('l.tensorSplit=3%2C1');
+    expect(hash).not.toContain('l.weights');
+    const { inputs: back, problem } = await decodeInputs('#' + hash, 'other');
+    expect(problem).toBeUndefined();
+    expect(back.mode).toBe('local');
+    expect(back.local).toEqual(inputs.local);
+    const odd = await decodeInputs('#model=preset&l.kvDtype=q2_x&l.backend=opencl&l.context=abc', 'other');
+    expect(odd.inputs.local.kvDtype).toBe('f16');
+    expect(odd.inputs.local.backend).toBe('');
+    // A typed field travels as typed; the core names the problem when the tab computes.
+    expect(odd.inputs.local.context).toBe('abc');
+  });
   test('latency knobs, training and planner inputs round-trip, each tab keeping its own', async () => {
     const inputs = defaultInputs('meta-llama--llama-3.1-8b');
     inputs.mode = 'plan';

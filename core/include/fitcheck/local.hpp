@@ -94,6 +94,11 @@ struct LocalDeviceUse {
   std::string name;    // "CUDA0", "Metal", "Vulkan1", "CPU"
   std::string gpu_id;  // catalog id; "" for the CPU
   std::int64_t model_buffer_bytes = 0;
+  // The CPU's model buffer as llama.cpp prints it when it maps the file (mmap, its default): the
+  // span of the file from the first to the last tensor kept on the CPU, GPU tensors between them
+  // included (--n-cpu-moe and tensor overrides interleave them). Their pages are read once to upload them and may be
+  // dropped again, so the RAM a placement needs is model_buffer_bytes; 0 for GPUs.
+  std::int64_t mapped_model_buffer_bytes = 0;
   std::int64_t kv_buffer_bytes = 0;
   std::int64_t compute_buffer_bytes = 0;
   std::int64_t limit_bytes = 0;  // what may be allocated (GPU memory less the runtime reserve; RAM); 0: unchecked

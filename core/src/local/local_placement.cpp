@@ -154,11 +154,29 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   out.model_buffer_bytes += model.output_bytes;
   out.holds_output = true;
 
+  // The mapped span (llama_model_loader::get_mapping_range: the lowest and highest file offsets of
+  // the tensors in the CPU buffer; load_tensors maps that whole range as "CPU_Mapped"). GGUF files
+  // store output, output_norm and token_embd first, then blk.0 .. blk.N-1 in order (gguf-dump
+  // listings of converted models), so the span is the CPU's head and embedding tensors and every
+  // block up to the last one holding a CPU tensor, whole.
+  std::int64_t last_cpu_block = -1;
+  for (std::int64_t il = 0; il < n_layer; ++il) {
+    const bool layer_on_cpu = p.layer_device[static_cast<std::size_t>(il)] < 0;
+    const bool experts_on_cpu = il < request.n_cpu_moe && model.layers[static_cast<std::size_t>(il)].expert_bytes > 0;
+    if (layer_on_cpu || experts_on_cpu) last_cpu_block = il;
+  }
+  cpu.mapped_model_buffer_bytes = model.input_bytes + (p.output_device < 0 ? model.output_bytes : 0);
+  for (std::int64_t il = 0; il <= last_cpu_block; ++il) {
+    const LocalLayer& layer = model.layers[static_cast<std::size_t>(il)];
+    cpu.mapped_model_buffer_bytes += layer.dense_bytes + layer.expert_bytes;
+  }
+
   // Compute buffers: the graph allocator's peak for the worst-case ubatch (n_tokens = min(n_ctx,
   // n_ubatch)), with in-place reuse (ggml-alloc.c ggml_op_can_inplace: soft_max, add, mul, rope...).
   // Peaks, in f32 unless stated: attention without flash attention holds KQ (n_kv x n_tokens x
-  // n_head) beside the mask (n_kv x n_tokens; f16 with flash attention) and four hidden-sized
-  // tensors (residual, normed input, Q, attention output); the FFN holds gate and up (n_ff x n_tokens
+  // n_head) beside the mask (n_kv x n_tokens; f16 with flash attention), two hidden-sized tensors
+  // (residual, normed input) and two n_head x head_dim wide ones (Q, attention output; wider than
+  // the hidden state in models such as Qwen3-30B-A3B, 32 x 128 over 2048); the FFN holds gate and up (n_ff x n_tokens
   // each); the output layer holds the logits (n_vocab x n_tokens) and the normed hidden state.
   // The host buffer holds the inputs: token embeddings and the f32 mask.
   const std::int64_t tokens = std::min(request.ubatch, p.kv_size);
@@ -167,7 +185,8 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   const std::int64_t mask_device = p.kv_size * mask_rows * (request.flash_attention ? 2 : kF32);
   const std::int64_t mask_host = p.kv_size * mask_rows * kF32;
   const std::int64_t kq = request.flash_attention ? 0 : model.num_heads * p.kv_size * tokens * kF32;
-  const std::int64_t attention_peak = kq + mask_device + 4 * hidden;
+  const std::int64_t query_width = model.head_dim > 0 ? model.num_heads * model.head_dim : model.hidden_size;
+  const std::int64_t attention_peak = kq + mask_device + 2 * hidden + 2 * query_width * tokens * kF32;
   const std::int64_t ffn_width = std::max(model.feed_forward, model.expert_feed_forward * model.experts_per_token);
   const std::int64_t ffn_peak =
       mask_device + 2 * hidden + 2 * ffn_width * tokens * kF32 + model.num_experts * tokens * kF32;  // router logits

@@ -22,6 +22,7 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
     out.field("name", use.name);
     out.field("gpu", use.gpu_id);
     out.field("model_buffer_bytes", use.model_buffer_bytes);
+    if (use.gpu_id.empty()) out.field("mapped_model_buffer_bytes", use.mapped_model_buffer_bytes);
     out.field("kv_buffer_bytes", use.kv_buffer_bytes);
     out.field("compute_buffer_bytes", use.compute_buffer_bytes);
     out.field("total_bytes", use.total_bytes());

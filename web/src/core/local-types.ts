@@ -35,6 +35,8 @@ export interface LocalDevice {
   /** The catalog id; "" for the CPU. */
   gpu: string;
   model_buffer_bytes: number;
+  /** The CPU only: its model buffer as llama.cpp prints it when mapping the file (the span from the first to the last CPU tensor). */
+  mapped_model_buffer_bytes?: number;
   kv_buffer_bytes: number;
   compute_buffer_bytes: number;
   total_bytes: number;

@@ -22,6 +22,14 @@ export interface LocalInputs {
   genLen: string;
 }
 
+/** The fields chosen from a list, with their values (the form's selects; a link's are checked against them). */
+export const localChoices = {
+  kvDtype: ['f16', 'q8_0', 'q4_0'],
+  flashAttention: ['on', 'off'],
+  kvOffload: ['on', 'off'],
+  backend: ['', 'cuda', 'metal', 'vulkan', 'rocm', 'sycl', 'cpu'],
+} as const satisfies Partial<Record<keyof LocalInputs, ReadonlyArray<string>>>;
+
 export const defaultLocalInputs: LocalInputs = {
   gpu: 'rtx-4090',
   ramGib: '64',

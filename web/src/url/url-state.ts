@@ -6,6 +6,7 @@ import { decodeText, encodeText } from './compress';
 import { decodeCustomGpu, encodeCustomGpu } from '../gpu/custom-gpu';
 import { defaultInputs, modes, opsPhases, type Inputs, type Mode, type OpsPhase } from '../app/inputs';
 import { workloadTextKeys, type Workload } from '../inference/inference-inputs';
+import { defaultLocalInputs, localChoices, type LocalInputs } from '../local/local-inputs';
 import type { ModelNumbers } from '../model/model-inputs';
 import { defaultPlanInputs, planKeys, objectives, type PlanInputs } from '../plan/plan-inputs';
 import {
@@ -23,6 +24,7 @@ import {
 
 const workloadKeys: Array<keyof Workload> = [...workloadTextKeys, 'eager_attention', 'fp8_activations'];
 const trainingKeys: Array<keyof TrainingWorkload> = [...trainingTextKeys, ...trainingFlagKeys];
+const localKeys = Object.keys(defaultLocalInputs) as Array<keyof LocalInputs>;
 const numberKeys: Array<keyof ModelNumbers> = [
   'num_hidden_layers',
   'hidden_size',
@@ -67,6 +69,9 @@ export async function encodeInputs(inputs: Inputs): Promise<string> {
   if (inputs.trainingPlan.kind !== defaultTrainingPlanInputs.kind) params.set('p.kind', inputs.trainingPlan.kind);
   for (const key of trainingPlanKeys)
     if (inputs.trainingPlan[key] !== defaultTrainingPlanInputs[key]) params.set(`q.${key}`, inputs.trainingPlan[key]);
+  // The Local tab's inputs under l., those at their defaults left out.
+  for (const key of localKeys)
+    if (inputs.local[key] !== defaultLocalInputs[key]) params.set(`l.${key}`, inputs.local[key]);
   // Each tab's custom GPU: only the fields typed (empty ones take the base GPU's figures).
   encodeCustomGpu(params, '', inputs.workload);
   encodeCustomGpu(params, 't.', inputs.training);
@@ -137,6 +142,15 @@ export async function decodeInputs(hash: string, defaultPresetId: string): Promi
       if (trainingObjectives.some(([id]) => id === value))
         inputs.trainingPlan.objective = value as TrainingPlanInputs['objective'];
     } else inputs.trainingPlan[key] = value;
+  }
+  for (const key of localKeys) {
+    const value = params.get(`l.${key}`);
+    if (value === null) continue;
+    // A choice outside its list keeps the default; a typed field is kept as typed (the core
+    // validates it and names the problem, as when typed).
+    const choices = localChoices[key as keyof typeof localChoices] as ReadonlyArray<string> | undefined;
+    if (choices && !choices.includes(value)) continue;
+    (inputs.local as unknown as Record<string, string>)[key] = value;
   }
   decodeCustomGpu(params, '', inputs.workload);
   decodeCustomGpu(params, 't.', inputs.training);

@@ -3,13 +3,25 @@
 // flag each field sets; a refused value shows its message beside the field it names.
 import type { CoreError } from '../../core/types';
 import { Field, NumberField } from '../../ui/field';
-import type { LocalInputs } from '../local-inputs';
+import { localChoices, type LocalInputs } from '../local-inputs';
 
 interface Props {
   inputs: LocalInputs;
   error?: CoreError;
   onChange: (next: LocalInputs) => void;
 }
+
+const backendNames: Record<string, string> = {
+  '': 'auto',
+  cuda: 'CUDA',
+  metal: 'Metal',
+  vulkan: 'Vulkan',
+  rocm: 'ROCm',
+  sycl: 'SYCL',
+  cpu: 'CPU',
+};
+const named = (values: ReadonlyArray<string>, names: Record<string, string> = {}): Array<[string, string]> =>
+  values.map((value) => [value, names[value] ?? value]);
 
 // The core's option names, for the error beside its field.
 const fieldOf: Record<string, keyof LocalInputs> = {
@@ -89,31 +101,23 @@ export function LocalForm({ inputs, error, onChange }: Props) {
       {text('weights', 'Weights', 'GGUF type: q4_k_m, q8_0, fp16, ...')}
       {number('context', 'Context (-c)', 'Tokens over all slots')}
       {number('parallel', 'Slots (-np)', 'Ollama: OLLAMA_NUM_PARALLEL; each slot gets context / slots')}
-      {choice('kvDtype', 'KV cache type (-ctk/-ctv)', 'q8_0 and q4_0 need flash attention', [
-        ['f16', 'f16'],
-        ['q8_0', 'q8_0'],
-        ['q4_0', 'q4_0'],
-      ])}
-      {choice('flashAttention', 'Flash attention (-fa)', 'Off: the KQ matrix sizes the compute buffer', [
-        ['on', 'on'],
-        ['off', 'off'],
-      ])}
-      {choice('kvOffload', 'KV offload', 'Off (-nkvo): the cache stays in RAM', [
-        ['on', 'on'],
-        ['off', 'off'],
-      ])}
+      {choice(
+        'kvDtype',
+        'KV cache type (-ctk/-ctv)',
+        'q8_0 and q4_0 need flash attention',
+        named(localChoices.kvDtype),
+      )}
+      {choice(
+        'flashAttention',
+        'Flash attention (-fa)',
+        'Off: the KQ matrix sizes the compute buffer',
+        named(localChoices.flashAttention),
+      )}
+      {choice('kvOffload', 'KV offload', 'Off (-nkvo): the cache stays in RAM', named(localChoices.kvOffload))}
       {number('nGpuLayers', 'GPU layers (-ngl)', 'Empty: the most that fit')}
       {number('nCpuMoe', 'Experts in RAM (--n-cpu-moe)', 'Experts of the first N layers stay on the CPU')}
       {text('tensorSplit', 'Tensor split', 'Shares per GPU (3,1); empty: by free memory')}
-      {choice('backend', 'Backend', "Empty: from the first GPU's vendor", [
-        ['', 'auto'],
-        ['cuda', 'CUDA'],
-        ['metal', 'Metal'],
-        ['vulkan', 'Vulkan'],
-        ['rocm', 'ROCm'],
-        ['sycl', 'SYCL'],
-        ['cpu', 'CPU'],
-      ])}
+      {choice('backend', 'Backend', "Empty: from the first GPU's vendor", named(localChoices.backend, backendNames))}
       {number('ubatch', 'Micro-batch (-ub)', '512 by default')}
       {number('promptLen', 'Prompt tokens', '512 by default')}
       {number('genLen', 'Generated tokens', '128 by default')}

@@ -10,6 +10,8 @@ function bytes(value: number, unit: ByteUnit): string {
 }
 
 export function LocalResults({ report, unit }: { report: LocalReport; unit: ByteUnit }) {
+  const cpu = report.devices.find((device) => device.gpu === '');
+  const mapped = cpu?.mapped_model_buffer_bytes ?? 0;
   return (
     <section data-testid="local-results">
       <h2>llama.cpp placement</h2>
@@ -54,6 +56,13 @@ export function LocalResults({ report, unit }: { report: LocalReport; unit: Byte
           ))}
         </tbody>
       </table>
+      {cpu && mapped > cpu.model_buffer_bytes ? (
+        <p data-testid="local-mapped">
+          {`llama.cpp maps the file and prints the CPU's model buffer as CPU_Mapped ${bytes(mapped, unit)}: the span ` +
+            `from the first to the last tensor kept on the CPU, GPU tensors between them included (read once to ` +
+            `upload them, then the system may drop those pages). The RAM the CPU needs is its Model column.`}
+        </p>
+      ) : null}
       <p data-testid="local-speed">
         {`Prompt ${report.prompt_tokens_per_second.toFixed(0)} tokens/s, generation ${report.generation_tokens_per_second.toFixed(1)} tokens/s ` +
           `(${report.generation_tokens_per_second_empty_context.toFixed(1)} at an empty context, ` +
