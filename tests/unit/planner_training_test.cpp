@@ -90,7 +90,7 @@ TEST_CASE("training planner: every layout fits, fills the global batch and match
   const TrainingPlan plan = plan_training(model, tensors, request);
   REQUIRE(plan.feasible > 0);
   REQUIRE(!plan.best.empty());
-  CHECK(plan.best.size() == std::min<std::size_t>(request.keep, static_cast<std::size_t>(plan.feasible)));
+  CHECK(plan.best.size() <= std::min<std::size_t>(request.keep, static_cast<std::size_t>(plan.feasible)));
   for (const auto& c : plan.best) {
     const TrainingRequest training = training_request_of(c, request);
     CHECK(training_memory(model, tensors, training.workload).totals.total_bytes_per_gpu == c.memory_bytes_per_gpu);
@@ -109,6 +109,38 @@ TEST_CASE("training planner: every layout fits, fills the global batch and match
     REQUIRE(train.time);
     CHECK(train.time->explained.time.step_seconds == doctest::Approx(c.step_seconds).epsilon(1e-12));
     CHECK(train.time->explained.time.train_cost_usd == doctest::Approx(c.train_cost_usd).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("training planner: a higher ZeRO stage that only saves memory is not listed again") {
+  const ModelDescription model = llama_8b();
+  const auto tensors = weight_tensors(model);
+  TrainingPlanRequest request = small_llama_request();
+  request.zero_stages = {1, 2, 3};
+  request.keep = 100000;
+  const TrainingPlan plan = plan_training(model, tensors, request);
+  REQUIRE(!plan.best.empty());
+  // No two listed rows differ only in the ZeRO stage at the same step time.
+  const auto same_run = [](const TrainingPlanCandidate& a, const TrainingPlanCandidate& b) {
+    return a.gpu == b.gpu && a.tensor_parallel == b.tensor_parallel && a.pipeline_parallel == b.pipeline_parallel &&
+           a.data_parallel == b.data_parallel && a.context_parallel == b.context_parallel &&
+           a.micro_batch_size == b.micro_batch_size && a.recompute == b.recompute && a.step_seconds == b.step_seconds;
+  };
+  for (std::size_t i = 0; i < plan.best.size(); ++i)
+    for (std::size_t j = i + 1; j < plan.best.size(); ++j) CHECK_FALSE(same_run(plan.best[i], plan.best[j]));
+  // Each layout left out is counted in a note: feasible counts every run that fits.
+  const auto left_out = plan.feasible - static_cast<std::int64_t>(plan.best.size());
+  REQUIRE(left_out > 0);
+  REQUIRE(plan.notes.size() == 1);
+  CHECK(plan.notes[0].rfind(std::to_string(left_out) + " layouts that fit are not listed", 0) == 0);
+  // The stage kept is the lowest that fits: with ZeRO-1 also tried alone, every listed ZeRO-2 or 3
+  // run is one whose ZeRO-1 run did not fit or ran at another step time.
+  TrainingPlanRequest first_only = request;
+  first_only.zero_stages = {1};
+  const TrainingPlan stage_one = plan_training(model, tensors, first_only);
+  for (const auto& c : plan.best) {
+    if (c.zero_stage == 1) continue;
+    for (const auto& one : stage_one.best) CHECK_FALSE(same_run(c, one));
   }
 }
 

@@ -192,6 +192,7 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
     return better(a, b, request.objective);
   };
   detail::BestCandidates<TrainingPlanCandidate, decltype(ranks_before)> best(request.keep, ranks_before);
+  std::int64_t repeated_zero = 0;
   std::vector<bool> open(kinds);
   // A kind listed twice is planned once (its first place), as the option readers keep it.
   std::vector<bool> repeated(kinds);
@@ -204,6 +205,11 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
       break;
     }
     const Degrees& d = layouts[l];
+    // Runs of this layout that fitted, by (recompute, micro-batch, GPU kind), with their step time:
+    // a higher ZeRO stage that only saves memory (the same step time, so the same cost) repeats a
+    // row; the lowest stage that fits is listed, as DeepSpeed's guidance is to raise the stage only
+    // when memory demands it (deepspeed.ai/tutorials/zero: stage 3 adds parameter all-gathers).
+    std::vector<std::tuple<Recompute, std::int64_t, std::size_t, double>> fitted;
     for (int zero : zero_stages) {
       // ZeRO shards over dp x cp: a single replica has nothing to shard, so every stage is the
       // same run there and only the list's first is tried.
@@ -256,6 +262,13 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
               open[g] = false;  // no rate for this precision on this chip, or a size the clock refuses
               continue;
             }
+            const auto run = std::make_tuple(recompute, size, g, time.step_seconds);
+            if (std::find(fitted.begin(), fitted.end(), run) != fitted.end()) {
+              plan.feasible += 1;
+              repeated_zero += 1;
+              continue;
+            }
+            fitted.push_back(run);
             c.gpu = g;
             c.memory_bytes_per_gpu = bytes;
             c.budget_bytes_per_gpu = budget[g];
@@ -276,6 +289,10 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
   }
   if (progress) progress(1.0);
   plan.best = best.take_sorted();
+  if (repeated_zero > 0)
+    plan.notes.push_back(std::to_string(repeated_zero) +
+                         " layouts that fit are not listed: they repeat a listed one with a higher ZeRO stage, "
+                         "less memory and the same step time (the lowest stage that fits is listed)");
   std::sort(plan.frontier.begin(), plan.frontier.end(), [](const auto& a, const auto& b) {
     return std::tie(a.train_cost_usd, a.train_seconds) < std::tie(b.train_cost_usd, b.train_seconds);
   });
