@@ -167,6 +167,37 @@ TEST_CASE("an unknown model_type with fields missing names all of them") {
 
 TEST_CASE("unsupported architectures are refused by name") {
   CHECK(error_message(R"({"model_type":"mamba","hidden_size":64})").find("state-space") != std::string::npos);
+  // The hybrid and linear-attention families, each refused by its model_type with its layers named,
+  // where the generic reading would give every layer a KV cache (Qwen3-Next: 12 of 48 layers have one).
+  const std::pair<const char*, const char*> hybrids[] = {
+      {"falcon_mamba", "state-space"}, {"zamba2", "Mamba-2"},           {"bamba", "Mamba-2"},
+      {"falcon_h1", "Mamba-2"},        {"granitemoehybrid", "Mamba-2"}, {"qwen3_next", "gated DeltaNet"},
+      {"minimax", "lightning"},        {"lfm2", "short-convolution"},   {"recurrent_gemma", "RG-LRU"},
+  };
+  for (const auto& [type, layers] : hybrids) {
+    const std::string config = std::string(R"({"model_type":")") + type +
+                               R"(","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
+      "num_attention_heads":4,"vocab_size":100})";
+    CAPTURE(type);
+    CHECK(error_field(config) == "model_type");
+    CHECK(error_message(config).find(layers) != std::string::npos);
+  }
+}
+
+TEST_CASE("an unknown model_type with state-space or linear-attention fields is refused, the field named") {
+  const std::string base = R"("model_type":"my_hybrid","hidden_size":64,"intermediate_size":128,
+    "num_hidden_layers":4,"num_attention_heads":4,"vocab_size":100)";
+  CHECK(error_field("{" + base + R"(,"linear_num_value_heads":8})") == "linear_num_value_heads");
+  CHECK(error_field("{" + base + R"(,"mamba_d_state":16})") == "mamba_d_state");
+  const std::string listed =
+      "{" + base + R"(,"layer_types":["linear_attention","full_attention","linear_attention","full_attention"]})";
+  CHECK(error_field(listed) == "layer_types");
+  CHECK(error_message(listed).find("'linear_attention'") != std::string::npos);
+  // Attention-only layer lists are still read as the generic decoder, marked as an estimate.
+  const ModelDescription model = parse_hf_config(
+      "{" + base +
+      R"(,"sliding_window":32,"layer_types":["full_attention","sliding_attention","full_attention","sliding_attention"]})");
+  CHECK_FALSE(model.guessed_fields.empty());
 }
 
 TEST_CASE("NaN and Infinity literals pass in unread fields and fail in read ones") {

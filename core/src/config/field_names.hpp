@@ -126,6 +126,17 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "n_groups"},
     {FieldScope::model, "conv_kernel"},
     {FieldScope::model, "use_conv_bias"},
+    // Read only to refuse an unknown model_type that has them: the state-space, linear-attention
+    // and convolution layers of other hybrids (Mamba, Jamba/Zamba/Falcon-H1, Qwen3-Next, LFM2).
+    {FieldScope::model, "state_size"},
+    {FieldScope::model, "mamba_d_state"},
+    {FieldScope::model, "mamba_d_conv"},
+    {FieldScope::model, "mamba_expand"},
+    {FieldScope::model, "mamba_n_heads"},
+    {FieldScope::model, "linear_num_key_heads"},
+    {FieldScope::model, "linear_num_value_heads"},
+    {FieldScope::model, "conv_L_cache"},
+    {FieldScope::model, "attn_layer_period"},
 
     // Multi-head latent attention (DeepSeek-V2/V3) and multi-token prediction.
     {FieldScope::model, "q_lora_rank"},
