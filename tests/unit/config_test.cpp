@@ -80,11 +80,18 @@ TEST_CASE("alternating sliding-window layers become two layer kinds") {
   int global = 0;
   for (auto kind : gemma3.layer_kind_of_layer) global += gemma3.layer_kinds[kind].attention.sliding_window == 0;
   CHECK(global == 10);
-  // Gemma-3's SigLIP tower is counted apart (params_test.cpp); qwen2_vl's is still named as not counted.
+  // Gemma-3's SigLIP tower and Qwen2-VL's ViT are counted apart (params_test.cpp); a wrapper whose
+  // tower fitcheck does not know names it as not counted.
   CHECK(gemma3.vision.has_value());
   const ModelDescription qwen2_vl =
       parse_hf_config(test::read_file(test::fixture_configs_dir() + "/allenai--olmOCR-7B-0225-preview.json"));
-  CHECK(mentions(qwen2_vl.not_counted, "vision"));
+  CHECK(qwen2_vl.vision.has_value());
+  CHECK(qwen2_vl.not_counted.empty());
+  const ModelDescription llava = parse_hf_config(R"({"model_type":"llava","vision_config":{"hidden_size":1024},
+    "text_config":{"model_type":"llama","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
+    "num_attention_heads":4,"vocab_size":100}})");
+  CHECK_FALSE(llava.vision.has_value());
+  CHECK(mentions(llava.not_counted, "vision"));
 }
 
 TEST_CASE("DeepSeek-V3 reads MLA, dense-first layers and the MTP depth") {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <doctest/doctest.h>
 
+#include <stdexcept>
+
 #include "fitcheck/config.hpp"
 #include "fitcheck/params.hpp"
 #include "test_support.hpp"
@@ -142,4 +144,42 @@ TEST_CASE("gemma3 with vision: the language model, the SigLIP tower and the proj
   const ParameterCount text_only =
       count_text(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json"));
   CHECK(text_only.total_with_vision() == text_only.total);
+}
+
+TEST_CASE("Qwen2-VL's vision tower and merger, counted whole: olmOCR-7B's checkpoint total") {
+  // Hand count (Qwen2VLVisionConfig of allenai/olmOCR-7B-0225-preview: embed_dim 1280, depth 32,
+  // num_heads 16, mlp_ratio 4, patch 14, temporal patch 2, merge 2; language model hidden 3584):
+  //   patch embedding (Conv3d, no bias) 1280 x 3 x 2 x 14 x 14 = 1,505,280;
+  //   block: 2 LayerNorms 2 x 2,560 = 5,120; qkv 1280 x 3840 + 3840 = 4,919,040; proj 1280^2 + 1280
+  //   = 1,639,680; fc1 1280 x 5120 + 5120 = 6,558,720; fc2 5120 x 1280 + 1280 = 6,554,880:
+  //   19,677,440 x 32 = 629,678,080. Tower 631,183,360.
+  //   merger: ln_q 2,560; 5120 x 5120 + 5120 = 26,219,520; 5120 x 3584 + 3584 = 18,353,664: 44,575,744.
+  // Language model 7,615,616,512 (MANIFEST total_params) + 675,759,104 = 8,291,375,616, the
+  // checkpoint's total_size / 2 (MANIFEST checkpoint_params: 16,582,751,232 bytes in BF16).
+  const ModelDescription model =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/allenai--olmOCR-7B-0225-preview.json"));
+  const ParameterCount count = count_parameters(model);
+  CHECK(count.total == 7'615'616'512);
+  CHECK(count.vision_tower == 631'183'360);
+  CHECK(count.multimodal_projector == 44'575'744);
+  CHECK(count.total_with_vision() == 8'291'375'616);
+  REQUIRE(model.vision);
+  CHECK(model.not_counted.empty());
+  // Image tokens as Qwen2VLImageProcessor's smart_resize sizes an image (factor 28, 3,136 to
+  // 1,003,520 pixels), one token per 2 x 2 merged patches of 14:
+  //   1024 x 1024: 1036^2 > max, beta = sqrt(1048576 / 1003520) = 1.0222, floor(1024 / 1.0222 / 28)
+  //   = 35 -> 980 x 980: 70 x 70 patches / 4 = 1,225.
+  CHECK(image_tokens(*model.vision, 1024, 1024) == 1225);
+  //   640 x 480: round(22.86) = 23 -> 644, round(17.14) = 17 -> 476: 46 x 34 / 4 = 391.
+  CHECK(image_tokens(*model.vision, 640, 480) == 391);
+  //   70 x 70: 70 / 28 = 2.5 rounds half to even (Python's round) to 2 -> 56 x 56: 4 x 4 / 4 = 4.
+  CHECK(image_tokens(*model.vision, 70, 70) == 4);
+  //   20 x 20: 28 x 28 is under min_pixels, beta = sqrt(3136 / 400) = 2.8, ceil(20 x 2.8 / 28) = 2
+  //   -> 56 x 56: 4 tokens.
+  CHECK(image_tokens(*model.vision, 20, 20) == 4);
+  CHECK_THROWS_AS(image_tokens(*model.vision, 10000, 10), std::invalid_argument);
+  // Gemma-3: mm_tokens_per_image at any size.
+  const ModelDescription gemma =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/google--medgemma-27b-it.json"));
+  CHECK(image_tokens(*gemma.vision, 640, 480) == 256);
 }

@@ -85,6 +85,36 @@ describe('inputs', () => {
     );
     expect(screen.getByTestId('workload-error').textContent).toMatch(/tensor parallel/);
   });
+  test("images per request show for a model whose tower the core counts; Qwen2-VL's image size too", () => {
+    const olmocr = fixtureConfig('allenai--olmOCR-7B-0225-preview.json');
+    const params = core.parameterReport(olmocr);
+    // The core counts Qwen2-VL's tower: 8,291,375,616 in the checkpoint (its total_size / 2).
+    expect(params.vision_tower_kind).toBe('qwen2_vl');
+    expect(params.total_params_with_vision).toBe(8291375616);
+    const form = (visionTower?: { kind: string; tokensPerImage?: number }, workload = defaultWorkload) => (
+      <WorkloadForm
+        workload={workload}
+        gpus={core.acceleratorCatalog()}
+        formats={core.formatCatalog()}
+        visionTower={visionTower}
+        onChange={() => {}}
+      />
+    );
+    const { rerender } = render(form());
+    expect(screen.queryByLabelText('Images per request')).toBeNull();
+    rerender(form({ kind: 'qwen2_vl', tokensPerImage: params.image_tokens_per_image }));
+    expect(screen.getByLabelText('Images per request')).toBeTruthy();
+    expect(screen.getByLabelText('Image width (px)')).toBeTruthy();
+    rerender(form({ kind: 'siglip', tokensPerImage: 256 }));
+    expect(screen.getByText(/each adds 256 image tokens/)).toBeTruthy();
+    expect(screen.queryByLabelText('Image width (px)')).toBeNull();
+    // Images asked of a model without a tower: the field stays, so the core's refusal shows beside it.
+    rerender(form(undefined, { ...defaultWorkload, images: '2' }));
+    expect(screen.getByLabelText('Images per request')).toBeTruthy();
+    // 2 images of 640 x 480 join the prompt: 2 x 391 tokens (smart_resize, params_test.cpp).
+    const report = core.inferenceReport(olmocr, { images: 2, image_width: 640, image_height: 480, batch: 1 });
+    expect(report.assumptions.some((line) => line.includes('2 image(s) per request x 391 tokens'))).toBe(true);
+  });
   test('GPUs are grouped by vendor, H100 SXM chosen by default; typing reports the new value', () => {
     const onChange = vi.fn();
     render(

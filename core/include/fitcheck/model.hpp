@@ -118,20 +118,29 @@ struct StoredPrecision {
   std::int64_t quant_block_columns = 0;
 };
 
-// A vision encoder counted beside the language model: Gemma-3's SigLIP (patch embedding, learned
-// positions, pre-norm encoder layers, post-layernorm) and its projector to the language model.
+// A vision encoder counted beside the language model and its projector to the language model:
+// Gemma-3's SigLIP (patch embedding, learned positions, pre-norm encoder layers, post-layernorm) or
+// Qwen2-VL's ViT (a 3-D patch embedding over temporal_patch_size frames, rotary positions, pre-norm
+// blocks, a patch merger of spatial_merge_size^2 patches).
 struct VisionTower {
-  std::string kind;  // "siglip"
+  std::string kind;  // "siglip", "qwen2_vl"
   std::int64_t hidden_size = 0;
   std::int64_t intermediate_size = 0;
   std::int64_t layers = 0;
   std::int64_t heads = 0;
   std::int64_t patch_size = 0;
-  std::int64_t image_size = 0;
+  std::int64_t image_size = 0;  // siglip: the side every image is resized to
   std::int64_t channels = 3;
-  std::int64_t projector_output = 0;  // the language model's hidden size
-  std::int64_t tokens_per_image = 0;  // image tokens one image adds to the prompt
+  std::int64_t temporal_patch_size = 1;  // qwen2_vl: frames per patch (an image is repeated)
+  std::int64_t spatial_merge_size = 1;   // qwen2_vl: patches merged per side into one token
+  std::int64_t projector_output = 0;     // the language model's hidden size
+  std::int64_t tokens_per_image = 0;     // siglip: image tokens one image adds, at any resolution
 };
+
+// The image tokens one image of width x height pixels adds to the prompt, as the model's image
+// processor sizes it (Gemma-3: mm_tokens_per_image at any size; Qwen2-VL: smart_resize to a
+// multiple of patch x merge within its pixel bounds, one token per merged patch).
+std::int64_t image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height);
 
 struct ModelDescription {
   std::string model_type;    // as in config.json (after unwrapping text_config)

@@ -93,6 +93,10 @@ struct InferenceRequest {
   // Images in each request (a vision model whose tower fitcheck counts): their tokens join every
   // prompt and its context (estimate_inference); 0 changes nothing.
   std::int64_t images = 0;
+  // The images' size in pixels, for towers whose token count follows it (Qwen2-VL); Gemma-3 resizes
+  // every image to its tower's side.
+  std::int64_t image_width = 1024, image_height = 1024;
+  bool image_size_given = false;
   // The serving engine whose profile applies (engine_profile.hpp); none: the plain roofline.
   std::optional<EngineKind> engine;
   // Options the engine profile must not override.

@@ -84,6 +84,40 @@ VisionTower read_gemma3_vision(const ConfigFields& root, ModelDescription& model
   return v;
 }
 
+// Qwen2VLForConditionalGeneration's vision_config (Qwen2VLVisionConfig: embed_dim, depth, num_heads,
+// mlp_ratio, in_chans, patch_size, temporal_patch_size, spatial_merge_size; hidden_size is the
+// language model's width the merger projects to). Defaults are Qwen2VLVisionConfig's.
+VisionTower read_qwen2_vl_vision(const ConfigFields& root, ModelDescription& model) {
+  const ConfigFields vision = *root.object("vision_config");
+  constexpr std::int64_t max_size = 1 << 16;
+  VisionTower v;
+  v.kind = "qwen2_vl";
+  v.hidden_size = vision.optional_count("vision_config.embed_dim", 1, max_size).value_or(1280);
+  const std::int64_t mlp_ratio = vision.optional_count("vision_config.mlp_ratio", 1, 64).value_or(4);
+  v.intermediate_size = v.hidden_size * mlp_ratio;
+  v.layers = vision.optional_count("vision_config.depth", 1, 1024).value_or(32);
+  v.heads = vision.optional_count("vision_config.num_heads", 1, max_size).value_or(16);
+  if (v.hidden_size % v.heads != 0)
+    throw ConfigError(vision.path_of("vision_config.num_heads"),
+                      "vision_config.embed_dim (" + std::to_string(v.hidden_size) +
+                          ") is not a multiple of vision_config.num_heads (" + std::to_string(v.heads) + ")");
+  v.channels = vision.optional_count("vision_config.in_chans", 1, 16).value_or(3);
+  v.patch_size = vision.optional_count("vision_config.patch_size", 1, 1024).value_or(14);
+  v.temporal_patch_size = vision.optional_count("vision_config.temporal_patch_size", 1, 64).value_or(2);
+  v.spatial_merge_size = vision.optional_count("vision_config.spatial_merge_size", 1, 64).value_or(2);
+  v.projector_output = vision.optional_count("vision_config.hidden_size", 1, max_size).value_or(model.hidden_size);
+  if (v.projector_output != model.hidden_size)
+    throw ConfigError(vision.path_of("vision_config.hidden_size"),
+                      "vision_config.hidden_size (" + std::to_string(v.projector_output) +
+                          ") must be the language model's hidden_size (" + std::to_string(model.hidden_size) +
+                          "): the merger projects into it");
+  model.assumptions.push_back(
+      "the vision tower and merger are counted (total_params_with_vision), but the memory and time estimates cover "
+      "the language model: the tower's weights and compute are not included (image tokens enter inference with the "
+      "images option, sized by the image size)");
+  return v;
+}
+
 StoredPrecision read_stored_precision(const ConfigFields& root, const ConfigFields& fields) {
   StoredPrecision stored;
   stored.torch_dtype = fields.string("torch_dtype").value_or(root.string("torch_dtype").value_or(""));
@@ -146,8 +180,10 @@ ModelDescription parse_hf_config(std::string_view json_text) {
     const char* kind;
   };
   const Tower towers[] = {{"vision_config", "vision"}, {"audio_config", "audio"}};
-  // Gemma-3's SigLIP tower is counted (read_gemma3_vision, below); other towers are named as not counted.
-  const bool vision_counted = lowercase(outer_type) == "gemma3" && root.has("vision_config");
+  // Gemma-3's SigLIP tower and Qwen2-VL's ViT are counted (read_gemma3_vision, read_qwen2_vl_vision,
+  // below); other towers are named as not counted.
+  const std::string wrapper = lowercase(outer_type);
+  const bool vision_counted = (wrapper == "gemma3" || wrapper == "qwen2_vl") && root.has("vision_config");
   for (const auto& [tower, kind] : towers) {
     if (root.has(tower) && !(vision_counted && std::string_view(kind) == "vision")) {
       model.not_counted.push_back(std::string(tower.names().name) + ": the " + kind +
@@ -162,7 +198,8 @@ ModelDescription parse_hf_config(std::string_view json_text) {
   model.model_type = model_type;
 
   detail::read_family(lowercase(model_type), outer_type, fields, model);
-  if (vision_counted) model.vision = read_gemma3_vision(root, model);
+  if (vision_counted)
+    model.vision = wrapper == "gemma3" ? read_gemma3_vision(root, model) : read_qwen2_vl_vision(root, model);
   model.stored_precision = read_stored_precision(root, fields);
 
   // Integral floats and similar readings the field reader noted.

@@ -22,7 +22,7 @@ enum class FieldScope : std::uint8_t {
   quantization_config,  // the checkpoint's quantization (read at the top level only)
   attn_config,          // MPT and DBRX keep attention settings here
   ffn_config,           // DBRX keeps its expert sizes here
-  vision_config,        // a multimodal model's vision encoder (Gemma-3's SigLIP)
+  vision_config,        // a multimodal model's vision encoder (Gemma-3's SigLIP, Qwen2-VL's ViT)
 };
 
 struct FieldNames {
@@ -49,8 +49,11 @@ inline constexpr FieldNames field_table[] = {
     // What the config is.
     {FieldScope::model, "model_type"},
     {FieldScope::model, "architectures"},
-    {FieldScope::model, "text_config", {}, FieldScope::model},            // Gemma-3, LLaVA, Mistral-3 wrappers
-    {FieldScope::model, "vision_config", {}, FieldScope::vision_config},  // counted (Gemma-3), else not counted
+    {FieldScope::model, "text_config", {}, FieldScope::model},  // Gemma-3, LLaVA, Mistral-3 wrappers
+    {FieldScope::model,
+     "vision_config",
+     {},
+     FieldScope::vision_config},  // counted (Gemma-3, Qwen2-VL), else not counted
     {FieldScope::model, "audio_config", {}, FieldScope::none},
     // Stored precision: transformers 4.56 writes `dtype` where earlier versions wrote `torch_dtype`.
     {FieldScope::model, "torch_dtype", {"dtype"}},
@@ -169,6 +172,14 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::vision_config, "image_size"},
     {FieldScope::vision_config, "num_channels"},
     {FieldScope::vision_config, "vision_use_head"},
+    // Qwen2-VL's vision_config (Qwen2VLVisionConfig).
+    {FieldScope::vision_config, "embed_dim"},
+    {FieldScope::vision_config, "mlp_ratio"},
+    {FieldScope::vision_config, "depth"},
+    {FieldScope::vision_config, "num_heads"},
+    {FieldScope::vision_config, "in_chans"},
+    {FieldScope::vision_config, "temporal_patch_size"},
+    {FieldScope::vision_config, "spatial_merge_size"},
 
     // Quantization. GPTQ and AWQ: bits (AutoAWQ: w_bit), group_size (q_group_size); the format's
     // variant: fmt (FP8), bnb_4bit_quant_type (bitsandbytes), quant_algo (ModelOpt), format

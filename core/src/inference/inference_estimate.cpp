@@ -126,23 +126,38 @@ InferenceEstimate estimate_inference(const ModelDescription& model, const std::v
     estimate.assumptions.push_back(native.explanation + " (choose another with the weights option)");
   }
   if (request.images > 0) {
-    // Each image becomes tokens_per_image tokens of the prompt (Gemma-3: mm_tokens_per_image, the
-    // same at every resolution: the processor resizes to the tower's image_size): they are cached
-    // and prefilled like text.
+    // Each image becomes image tokens of the prompt, cached and prefilled like text: Gemma-3's
+    // mm_tokens_per_image at any resolution (the processor resizes to the tower's image_size),
+    // Qwen2-VL's merged patches of the image as its processor resizes it (image_tokens, model.hpp).
     if (!model.vision)
       throw OptionError("images",
-                        "option 'images' needs a vision model whose tower fitcheck counts (Gemma-3); "
+                        "option 'images' needs a vision model whose tower fitcheck counts (Gemma-3, Qwen2-VL); "
                         "model_type '" +
                             model.model_type + "' has none");
+    std::int64_t per_image = 0;
+    try {
+      per_image = image_tokens(*model.vision, request.image_width, request.image_height);
+    } catch (const std::invalid_argument& error) {
+      throw OptionError("image_width", error.what());
+    }
     estimate.images = request.images;
-    estimate.image_tokens = request.images * model.vision->tokens_per_image;
+    estimate.image_tokens = request.images * per_image;
     estimate.workload.context_tokens += estimate.image_tokens;
     estimate.lengths.prompt_tokens += estimate.image_tokens;
+    const bool by_size = model.vision->kind == "qwen2_vl";
+    const std::string size = std::to_string(request.image_width) + " x " + std::to_string(request.image_height);
     estimate.assumptions.push_back(
-        std::to_string(request.images) + " image(s) per request x " + std::to_string(model.vision->tokens_per_image) +
-        " tokens (mm_tokens_per_image) = " + std::to_string(estimate.image_tokens) +
+        std::to_string(request.images) + " image(s) per request x " + std::to_string(per_image) +
+        (by_size ? " tokens (a " + size + " image" + (request.image_size_given ? "" : ", the default size") +
+                       ", resized as Qwen2-VL's processor does)"
+                 : std::string(" tokens (mm_tokens_per_image)")) +
+        " = " + std::to_string(estimate.image_tokens) +
         " tokens join each prompt and its context (KV cache, prefill); the vision encoder's own weights and compute "
         "are not included");
+  } else if (request.image_size_given) {
+    throw OptionError("image_width",
+                      "options 'image_width' and 'image_height' size the images option's images; "
+                      "give images as well");
   }
   LatencyAssumptions latency_assumptions;
   if (request.gpu) latency_assumptions = latency_assumptions_for(request, *request.gpu);

@@ -242,7 +242,28 @@ void check_model_size(const std::vector<WeightTensor>& tensors) {
 // (vision_use_head false). Gemma3MultiModalProjector (huggingface/transformers@f14d0cbc824e
 // src/transformers/models/gemma3/modeling_gemma3.py): mm_input_projection_weight (vision hidden x
 // text hidden) and mm_soft_emb_norm (an RMSNorm of the vision hidden size).
+// Qwen2-VL's vision transformer (huggingface/transformers src/transformers/models/qwen2_vl/
+// modeling_qwen2_vl.py): PatchEmbed, a Conv3d in_chans -> embed_dim over temporal_patch_size x patch
+// x patch without bias; per Qwen2VLVisionBlock two LayerNorms (weight and bias), VisionAttention's
+// qkv (embed_dim -> 3 x embed_dim) and proj with biases, VisionMlp's fc1 (embed_dim -> embed_dim x
+// mlp_ratio) and fc2 with biases; rotary positions without parameters. PatchMerger: ln_q (a
+// LayerNorm of embed_dim) and an MLP over merge^2 concatenated patches, Linear(embed_dim x merge^2,
+// same) and Linear(embed_dim x merge^2, hidden_size), both with biases.
+void count_qwen2_vl_vision(const VisionTower& v, ParameterCount& count) {
+  const std::int64_t e = v.hidden_size, m = v.intermediate_size;
+  const std::int64_t patch_embedding = e * v.channels * v.temporal_patch_size * v.patch_size * v.patch_size;
+  const std::int64_t block = 2 * (2 * e) + (e * 3 * e + 3 * e) + (e * e + e) + (e * m + m) + (m * e + e);
+  // Bounded by the config reader (embed_dim <= 2^16, mlp_ratio <= 64, depth <= 1024): below 2^52.
+  count.vision_tower = checked_add(patch_embedding, block * v.layers);
+  const std::int64_t merged = e * v.spatial_merge_size * v.spatial_merge_size;
+  count.multimodal_projector = 2 * e + (merged * merged + merged) + (merged * v.projector_output + v.projector_output);
+}
+
 void count_vision(const VisionTower& v, ParameterCount& count) {
+  if (v.kind == "qwen2_vl") {
+    count_qwen2_vl_vision(v, count);
+    return;
+  }
   const std::int64_t h = v.hidden_size, side = v.image_size / v.patch_size;
   const std::int64_t embeddings = v.channels * v.patch_size * v.patch_size * h + h + side * side * h;
   const std::int64_t layer =

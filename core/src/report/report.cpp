@@ -136,10 +136,12 @@ std::string parameter_report_json(const ModelDescription& model, const Parameter
   out.field("multi_token_prediction_params", count.multi_token_prediction);
   out.field("tied_output_head_params", count.tied_output_head);
   if (model.vision) {  // only multimodal models whose vision tower is counted
+    out.field("vision_tower_kind", model.vision->kind);
     out.field("vision_tower_params", count.vision_tower);
     out.field("multimodal_projector_params", count.multimodal_projector);
     out.field("total_params_with_vision", count.total_with_vision());
-    out.field("image_tokens_per_image", model.vision->tokens_per_image);
+    // At the default image size (1024 x 1024) where the count follows the size (Qwen2-VL).
+    out.field("image_tokens_per_image", image_tokens(*model.vision, 1024, 1024));
   }
   out.field("checkpoint_notes", checkpoint_notes(model, count));
   out.begin_object("breakdown");

@@ -35,6 +35,11 @@ export interface Workload extends CustomGpuFields {
   price_per_gpu_hour: string;
   /** Read by the core for fp8 weight formats only. */
   fp8_activations: boolean;
+  /** Images per request (a model whose vision tower the core counts); their tokens join each prompt. */
+  images: string;
+  /** The images' size in pixels; empty: the core's 1024 x 1024. Qwen2-VL's token count follows it. */
+  image_width: string;
+  image_height: string;
 }
 
 export const defaultGpuId = 'h100-sxm-80gb';
@@ -68,6 +73,9 @@ export const defaultWorkload: Workload = {
   interconnect_efficiency: '0.7',
   price_per_gpu_hour: '',
   fp8_activations: true,
+  images: '0',
+  image_width: '',
+  image_height: '',
   ...defaultCustomGpu,
 };
 
@@ -100,6 +108,9 @@ export const workloadTextKeys: ReadonlyArray<Exclude<keyof Workload, 'eager_atte
   'hbm_efficiency',
   'interconnect_efficiency',
   'price_per_gpu_hour',
+  'images',
+  'image_width',
+  'image_height',
 ];
 
 /** The serving engines the core profiles (core/include/fitcheck/engine_profile.hpp). */

@@ -36,6 +36,11 @@ export function InputsColumn({ calculator }: { calculator: CalculatorState }) {
           error={inference.state.error}
           resolvedContext={inference.state.report?.workload.context}
           checkpointWeights={inference.checkpointWeights}
+          visionTower={
+            model.params?.vision_tower_kind
+              ? { kind: model.params.vision_tower_kind, tokensPerImage: model.params.image_tokens_per_image }
+              : undefined
+          }
           onChange={(next) => update({ workload: next })}
         />
       )}

@@ -17,6 +17,8 @@ interface Props {
   resolvedContext?: number;
   /** The checkpoint's own weight format, used while the weight field is empty. */
   checkpointWeights?: string;
+  /** The model's counted vision tower (the parameter report's vision_tower_kind), if any. */
+  visionTower?: { kind: string; tokensPerImage?: number };
   onChange: (workload: Workload) => void;
 }
 
@@ -27,7 +29,16 @@ export const workloadFields: ReadonlySet<string> = new Set<string>([
   'fp8_activations',
 ]);
 
-export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, checkpointWeights, onChange }: Props) {
+export function WorkloadForm({
+  workload,
+  gpus,
+  formats,
+  error,
+  resolvedContext,
+  checkpointWeights,
+  visionTower,
+  onChange,
+}: Props) {
   const set = (key: keyof Workload) => (value: string) => onChange({ ...workload, [key]: value });
   const errorFor = (key: keyof Workload) => (error?.field === key ? error : undefined);
   const general = error && !(error.field && workloadFields.has(error.field)) ? error : undefined;
@@ -180,6 +191,24 @@ export function WorkloadForm({ workload, gpus, formats, error, resolvedContext, 
           {number('context', 'Context length', contextHelp, 'auto')}
           {number('prefill_chunk', 'Prefill chunk', 'tokens per prefill step; 0 = whole prompt at once')}
           {number('kv_block', 'Paged KV block', 'tokens per KV block (vLLM 16); 0 = contiguous')}
+          {/* Shown for a model whose tower the core counts, and while images are asked of one that has none
+              (the core's refusal then shows here). */}
+          {(visionTower || !['', '0'].includes(workload.images.trim())) &&
+            number(
+              'images',
+              'Images per request',
+              visionTower?.kind === 'siglip'
+                ? `each adds ${visionTower.tokensPerImage ?? 256} image tokens to the prompt`
+                : 'their image tokens join the prompt; the count follows the image size',
+            )}
+          {(visionTower?.kind === 'qwen2_vl' ||
+            workload.image_width.trim() !== '' ||
+            workload.image_height.trim() !== '') && (
+            <>
+              {number('image_width', 'Image width (px)', 'resized as the model’s image processor does', '1024')}
+              {number('image_height', 'Image height (px)', 'empty: 1024 x 1024', '1024')}
+            </>
+          )}
         </div>
         <label class="checkbox">
           <input
