@@ -462,8 +462,12 @@ TEST_CASE("local: the peak each CUDA matrix-multiply path runs against, GeForce 
   const Accelerator& v100 = *find_accelerator("v100-sxm2-32gb");
   CHECK(local_matmul_peak_flops(v100, LocalMatmulPath::mmq) == 0);
   CHECK(local_matmul_peak_flops(v100, LocalMatmulPath::cublas_f16) == doctest::Approx(125e12));
-  // Not NVIDIA: no MMQ rate (the ROCm and other backends keep their own prompt factor).
+  // Not NVIDIA: no MMQ rate (the ROCm and other backends keep their own prompt factor). A custom GPU
+  // based on the 4090 keeps its int8 rate for MMQ, and its fp16 column (no vendor rule) for cuBLAS.
   CHECK(local_matmul_peak_flops(*find_accelerator("rx-7900-xtx"), LocalMatmulPath::mmq) == 0);
+  const auto custom = make_custom_accelerator(ada, "my 4090", "PCIe 4.0 x16", &ada);
+  CHECK(local_matmul_peak_flops(*custom, LocalMatmulPath::mmq) == doctest::Approx(660.6e12));
+  CHECK(local_matmul_peak_flops(*custom, LocalMatmulPath::cublas_f16) == doctest::Approx(165.2e12));
   CHECK(std::string(local_matmul_path_name(LocalMatmulPath::cublas_f16)) == "cublas_f16");
 }
 

@@ -85,7 +85,8 @@ LocalBackend default_local_backend(const Accelerator& gpu);
 // ggml-org/llama.cpp#8075, June 2024) or the GPU has no int8 tensor rate.
 enum class LocalMatmulPath : std::uint8_t { mmq, cublas_f16, cublas_bf16, cublas_f32 };
 const char* local_matmul_path_name(LocalMatmulPath path);  // "mmq", "cublas_f16", ...
-// The peak a path runs against on one GPU: MMQ the dense int8 tensor rate; cuBLAS f16 the
+// The peak a path runs against on one GPU: MMQ the dense int8 tensor rate (NVIDIA and custom GPUs;
+// 0 for other vendors); cuBLAS f16 the
 // fp16-accumulate tensor rate (twice the catalog's fp16 figure on GeForce cards); bf16 the bf16
 // rate; f32 the fp32 rate. Volta's cuBLAS f16 accumulates in fp32 (prefer_f32_output), its fp16 rate.
 double local_matmul_peak_flops(const Accelerator& gpu, LocalMatmulPath path);

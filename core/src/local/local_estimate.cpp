@@ -201,8 +201,11 @@ const char* local_matmul_path_name(LocalMatmulPath path) {
 double local_matmul_peak_flops(const Accelerator& gpu, LocalMatmulPath path) {
   switch (path) {
     case LocalMatmulPath::mmq:
-      // mmq.cu: int8 mma (mma.sync ... s32.s8.s8.s32) on every NVIDIA GPU with int8 tensor cores.
-      return std::string_view(gpu.vendor) == "NVIDIA" ? peak_flops_per_second(gpu, ComputeDtype::int8) : 0.0;
+      // mmq.cu: int8 mma (mma.sync ... s32.s8.s8.s32) on every NVIDIA GPU with int8 tensor cores; a
+      // user-defined GPU run on CUDA is taken at its word (its int8 rate, if given).
+      return std::string_view(gpu.vendor) == "NVIDIA" || std::string_view(gpu.id) == kCustomAcceleratorId
+                 ? peak_flops_per_second(gpu, ComputeDtype::int8)
+                 : 0.0;
     case LocalMatmulPath::cublas_f16:
       return fp16_accumulate_flops_per_second(gpu);
     case LocalMatmulPath::cublas_bf16:
