@@ -32,6 +32,8 @@ constexpr const char* kLocalHelp =
     "  --n-gpu-layers N       as -ngl (default: the most that fit)   --n-cpu-moe N   experts of the\n"
     "                         first N layers stay in RAM        --tensor-split A,B,...  shares per GPU\n"
     "  --backend cuda|metal|vulkan|rocm|sycl|cpu (default from the first GPU's vendor)\n"
+    "  --cuda-mmq on|off (on; off = quantized weights dequantized for cuBLAS, GGML_CUDA_FORCE_CUBLAS\n"
+    "                         and llama.cpp builds before June 2024)\n"
     "  --ubatch N (512)  --prompt-len N (512)  --gen-len N (128)  --json\n";
 
 std::string mib(std::int64_t bytes) {

@@ -55,7 +55,7 @@ constexpr const char* usage_text =
     "      prompt and generation tokens/s; MODEL a config.json or .gguf (fitcheck local --help):\n"
     "      --gpu NAME[,NAME...] --cpu NAME --weights FMT --context N --kv-dtype f16|q8_0|q4_0\n"
     "      --flash-attention on|off --kv-offload on|off --n-gpu-layers N --n-cpu-moe N --tensor-split A,B\n"
-    "      --backend cuda|metal|vulkan|rocm|sycl|cpu --parallel N\n"
+    "      --backend cuda|metal|vulkan|rocm|sycl|cpu --cuda-mmq on|off --parallel N\n"
     "      --ubatch N --prompt-len N --gen-len N --json\n"
     "  transformer-mem [flags]       the classic transformer_mem.py report, same flags and numbers\n"
     "  gpus [--json]                 the accelerator catalog\n"

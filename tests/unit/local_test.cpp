@@ -262,11 +262,11 @@ TEST_CASE("local: the most layers that fit, and generation speed from bandwidth"
   CHECK(all.llama_cpp_command == "llama-server -m model.gguf -ngl 5 -c 256 -ctk f16 -ctv f16 -fa on");
   CHECK(all.ollama_num_gpu == 5);
   CHECK(all.ollama_num_ctx == 256);
-  // A token reads 4 x 100 MiB + 20 MiB (output) = 420 MiB at 1008 GB/s x 0.90 (CUDA), plus half a
-  // cell of KV (the middle of one generated token: 0.5 x 4 layers x 4096 B), plus 80 us for each
+  // A token reads 4 x 100 MiB + 20 MiB (output) = 420 MiB at 1008 GB/s x 0.88 (CUDA), plus half a
+  // cell of KV (the middle of one generated token: 0.5 x 4 layers x 4096 B), plus 30 us for each
   // of the 4 layers and the output layer.
   const double bytes = 420.0 * kMiB + 0.5 * 4 * 4096;
-  CHECK(all.speed.generation_tokens_per_second == doctest::Approx(1.0 / (bytes / (1008e9 * 0.90) + 5 * 80e-6)));
+  CHECK(all.speed.generation_tokens_per_second == doctest::Approx(1.0 / (bytes / (1008e9 * 0.88) + 5 * 30e-6)));
   SUBCASE("a GPU that holds two layers only") {
     // 4 GiB card: memory less Ollama's 457 MiB; layers of 1500 MiB: two fit, not three.
     for (auto& layer : model.layers) layer.dense_bytes = std::int64_t{1500} << 20;
@@ -301,13 +301,17 @@ TEST_CASE("local: a GGUF header's tensors by name") {
     t.bytes = bytes;
     return t;
   };
-  s.tensors = {tensor("token_embd.weight", "Q4_K", 1000), tensor("blk.0.attn_q.weight", "Q4_K", 300),
+  s.tensors = {tensor("token_embd.weight", "Q4_K", 1000),  tensor("blk.0.attn_q.weight", "Q4_K", 300),
                tensor("blk.1.attn_q.weight", "Q6_K", 400), tensor("blk.1.ffn_up_exps.weight", "Q4_K", 700),
-               tensor("output_norm.weight", "F32", 8)};
+               tensor("output_norm.weight", "F32", 8),     tensor("blk.0.ffn_down.weight", "F16", 50)};
   const LocalModel m = local_model_from_gguf(s);
   REQUIRE(m.layers.size() == 2);
   CHECK(m.input_bytes == 1000);
-  CHECK(m.layers[0].dense_bytes == 300);
+  CHECK(m.layers[0].dense_bytes == 300 + 50);
+  // The F16 matrix goes to cuBLAS f16, the Q4_K one to MMQ: the split counts the F16 one only.
+  CHECK(m.layers[0].dense_parameters == 2 * 65536);
+  CHECK(m.layers[0].dense_float.f16 == 65536);
+  CHECK(m.layers[1].dense_float.f16 + m.layers[1].expert_float.f16 == 0);
   CHECK(m.layers[1].dense_bytes == 400);
   CHECK(m.layers[1].expert_bytes == 700);
   CHECK(m.output_bytes == 8 + 1000);  // no output.weight: token_embd is loaded again as the head
@@ -333,6 +337,9 @@ TEST_CASE("local options: every refusal names its option") {
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"backend", "opencl"}}, "backend");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"tensor_split", std::string("1\0x", 3)}}, "tensor_split");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"kv_offload", "sometimes"}}, "kv_offload");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"cuda_mmq", "auto"}}, "cuda_mmq");
+  CHECK_FALSE(parse_local_options({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"cuda_mmq", "off"}}).request.cuda_mmq);
+  CHECK(parse_local_options({{"gpu", "rtx-4090"}, {"ram_gib", "32"}}).request.cuda_mmq);
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"parallel", "0"}}, "parallel");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"n_gpu_layers", "-1"}}, "n_gpu_layers");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"n_cpu_moe", "x"}}, "n_cpu_moe");
@@ -406,12 +413,15 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     const double bytes = 420.0 * kMiB + 0.5 * 4 * 4096;
     CHECK(e.speed.generation_tokens_per_second == doctest::Approx(1.0 / (bytes / (1008e9 * 0.80) + 5 * 100e-6)));
   }
-  SUBCASE("--prompt-len: matrix multiplies at 0.80 of the 4090's 165.2 TFLOP/s fp16 peak") {
+  SUBCASE("--prompt-len: quantized weights on MMQ at 0.26 of the 4090's int8 rate, attention on cuBLAS f16") {
     r.prompt_len = 512;
-    // 2 x (4 x 50M + 10M) x 512 + causal attention 4 x 2048 x 4 layers x 512^2 / 2 = 219.33 GFLOP:
-    // 1.6596 ms, slower than reading 420 MiB once (0.49 ms).
-    const double flops = 2.0 * 210e6 * 512 + 4.0 * 2048 * 4 * 512.0 * 512.0 / 2;
-    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second == doctest::Approx(512 / (flops / (165.2e12 * 0.8))));
+    // The toy's weights are quantized: 2 x (4 x 50M + 10M) x 512 = 215.04 GFLOP at 0.26 x 660.6 TOP/s
+    // (Ada whitepaper, INT8 dense) = 1.2520 ms; causal attention 4 x 2048 x 4 layers x 512^2 / 2 =
+    // 4.295 GFLOP at 0.47 x 330.3 TFLOP/s (FP16 with FP16 accumulate) = 0.0277 ms. Slower than
+    // reading 420 MiB once (0.50 ms).
+    const double weights = 2.0 * 210e6 * 512 / (660.6e12 * 0.26);
+    const double attention = 4.0 * 2048 * 4 * 512.0 * 512.0 / 2 / (330.3e12 * 0.47);
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second == doctest::Approx(512 / (weights + attention)));
   }
   SUBCASE("--cpu: CPU layers read RAM at the CPU's bandwidth") {
     r.gpus.clear();
@@ -432,7 +442,7 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     r.gen_len = 1;
     const LocalEstimate e = estimate_local(model, r);
     // GPU: 2 layers (200 MiB) and their KV; CPU: 2 layers and the output (220 MiB) and their KV.
-    const double gpu = (200.0 * kMiB + 0.5 * 2 * 4096) / (1008e9 * 0.90) + 2 * 80e-6;
+    const double gpu = (200.0 * kMiB + 0.5 * 2 * 4096) / (1008e9 * 0.88) + 2 * 30e-6;
     const double cpu = (220.0 * kMiB + 0.5 * 2 * 4096) / (83.2e9 * 0.65);
     CHECK(e.speed.generation_tokens_per_second == doctest::Approx(1.0 / (gpu + cpu)));
     CHECK(e.speed.generation_time_share[1] == doctest::Approx(cpu / (gpu + cpu)));
@@ -467,4 +477,106 @@ TEST_CASE("local: on Apple silicon the CPU's buffers share the unified memory wi
   const LocalPlacement p = place_local(model, r, 5);
   CHECK(p.devices[0].name == "Metal");
   CHECK(p.devices[1].limit_bytes == r.ram_bytes - p.devices[0].total_bytes());
+}
+
+TEST_CASE("local: the peak each CUDA matrix-multiply path runs against, GeForce and data center") {
+  // RTX 4090 (Ada whitepaper, Appendix A, dense): INT8 Tensor 660.6 TOPS; FP16 Tensor with FP16
+  // accumulate 330.3 TFLOPS, with FP32 accumulate 165.2 (GeForce: half rate); FP32 82.6.
+  const Accelerator& ada = *find_accelerator("rtx-4090");
+  CHECK(local_matmul_peak_flops(ada, LocalMatmulPath::mmq) == doctest::Approx(660.6e12));
+  CHECK(local_matmul_peak_flops(ada, LocalMatmulPath::cublas_f16) == doctest::Approx(330.3e12));
+  CHECK(local_matmul_peak_flops(ada, LocalMatmulPath::cublas_bf16) == doctest::Approx(165.2e12));
+  CHECK(local_matmul_peak_flops(ada, LocalMatmulPath::cublas_f32) == doctest::Approx(82.6e12));
+  // RTX 3090 (GA102 whitepaper, Table 9, dense): INT8 284, FP16 with FP16 accumulate 142, BF16 71.
+  const Accelerator& ampere = *find_accelerator("rtx-3090");
+  CHECK(local_matmul_peak_flops(ampere, LocalMatmulPath::mmq) == doctest::Approx(284e12));
+  CHECK(local_matmul_peak_flops(ampere, LocalMatmulPath::cublas_f16) == doctest::Approx(142e12));
+  CHECK(local_matmul_peak_flops(ampere, LocalMatmulPath::cublas_bf16) == doctest::Approx(71e12));
+  // A100 SXM (datasheet, dense: half the starred sparse figures): INT8 624 TOPS, FP16 and BF16 312
+  // (full-rate FP32 accumulate on data-center parts, so the FP16-accumulate rate is the same 312).
+  const Accelerator& a100 = *find_accelerator("a100-sxm-80gb");
+  CHECK(local_matmul_peak_flops(a100, LocalMatmulPath::mmq) == doctest::Approx(624e12));
+  CHECK(local_matmul_peak_flops(a100, LocalMatmulPath::cublas_f16) == doctest::Approx(312e12));
+  CHECK(local_matmul_peak_flops(a100, LocalMatmulPath::cublas_bf16) == doctest::Approx(312e12));
+  // H100 SXM (datasheet, dense): INT8 1978.9 TOPS, FP16 989.4 (the int8 rule gives 989.45).
+  const Accelerator& h100 = *find_accelerator("h100-sxm-80gb");
+  CHECK(local_matmul_peak_flops(h100, LocalMatmulPath::mmq) == doctest::Approx(1978.9e12));
+  CHECK(local_matmul_peak_flops(h100, LocalMatmulPath::cublas_f16) == doctest::Approx(989.4e12).epsilon(1e-4));
+  // V100: no int8 tensor cores (no MMQ peak); cuBLAS f16 accumulates in fp32 there, at 125 TFLOPS.
+  const Accelerator& v100 = *find_accelerator("v100-sxm2-32gb");
+  CHECK(local_matmul_peak_flops(v100, LocalMatmulPath::mmq) == 0);
+  CHECK(local_matmul_peak_flops(v100, LocalMatmulPath::cublas_f16) == doctest::Approx(125e12));
+  // Not NVIDIA: no MMQ rate (the ROCm and other backends keep their own prompt factor). A custom GPU
+  // based on the 4090 keeps its int8 rate for MMQ, and its fp16 column (no vendor rule) for cuBLAS.
+  CHECK(local_matmul_peak_flops(*find_accelerator("rx-7900-xtx"), LocalMatmulPath::mmq) == 0);
+  const auto custom = make_custom_accelerator(ada, "my 4090", "PCIe 4.0 x16", &ada);
+  CHECK(local_matmul_peak_flops(*custom, LocalMatmulPath::mmq) == doctest::Approx(660.6e12));
+  CHECK(local_matmul_peak_flops(*custom, LocalMatmulPath::cublas_f16) == doctest::Approx(165.2e12));
+  CHECK(std::string(local_matmul_path_name(LocalMatmulPath::cublas_f16)) == "cublas_f16");
+}
+
+TEST_CASE("local: prompt speed by storage type on CUDA, by hand") {
+  LocalModel model = toy_model();
+  LocalRequest r = one_gpu("rtx-4090");
+  r.context = 1024;
+  r.n_gpu_layers = 5;
+  r.prompt_len = 512;
+  const double attention = 4.0 * 2048 * 4 * 512.0 * 512.0 / 2 / (330.3e12 * 0.47);
+  SUBCASE("f16 weights: cuBLAS with fp16 accumulate, 0.47 of 330.3 TFLOP/s") {
+    for (auto& layer : model.layers) layer.dense_float.f16 = layer.dense_parameters;
+    model.output_float.f16 = model.output_parameters;
+    const double weights = 2.0 * 210e6 * 512 / (330.3e12 * 0.47);  // 1.3851 ms
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second == doctest::Approx(512 / (weights + attention)));
+    // The same weights on an A100: its fp16 figure, 312 TFLOP/s, is already the fp16-accumulate rate.
+    r.gpus = {*find_accelerator("a100-sxm-80gb")};
+    const double a100 = (2.0 * 210e6 * 512 + 4.0 * 2048 * 4 * 512.0 * 512.0 / 2) / (312e12 * 0.47);
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second == doctest::Approx(512 / a100));
+  }
+  SUBCASE("bf16 weights: cuBLAS with fp32 compute, 0.47 of 165.2 TFLOP/s") {
+    for (auto& layer : model.layers) layer.dense_float.bf16 = layer.dense_parameters;
+    model.output_float.bf16 = model.output_parameters;
+    const double weights = 2.0 * 210e6 * 512 / (165.2e12 * 0.47);
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second == doctest::Approx(512 / (weights + attention)));
+  }
+  SUBCASE("--cuda-mmq off: quantized weights dequantized to f16 for cuBLAS, each ubatch") {
+    r.cuda_mmq = false;
+    // Multiplies at 0.47 x 330.3 TFLOP/s, plus one ubatch reading the 420 MiB of quantized weights
+    // and writing 210M weights x 2 bytes of f16 at 1008 GB/s x 0.88.
+    const double weights = 2.0 * 210e6 * 512 / (330.3e12 * 0.47);
+    const double dequantize = (420.0 * kMiB + 2.0 * 210e6) / (1008e9 * 0.88);
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
+          doctest::Approx(512 / (weights + attention + dequantize)));
+  }
+  SUBCASE("routed experts on MMQ: whole column tiles of 128 for 32 tokens an expert") {
+    // 4 layers of 128 experts, 8 a token, 400M expert parameters a layer (no dense weights but the
+    // output): a ubatch of 512 tokens picks mmq_x = 128; an expert gets 512 x 8 / 128 = 32 tokens,
+    // one tile of 128 columns, so its multiplies cost 128 / 32 = 4 times the work they need
+    // (2.39 ms, slower than reading the 420 MiB once, 0.50 ms).
+    model.num_experts = 128;
+    model.experts_per_token = 8;
+    for (auto& layer : model.layers) {
+      layer.dense_parameters = 0;
+      layer.expert_parameters = 400'000'000;
+      layer.expert_bytes = layer.dense_bytes;
+      layer.dense_bytes = 0;
+    }
+    const double experts = 4 * 2.0 * 400e6 * (8.0 / 128) * 512 * 4;  // touched share, 4x the work
+    const double output = 2.0 * 10e6 * 512;
+    const double seconds = (experts + output) / (660.6e12 * 0.26) + attention;
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second == doctest::Approx(512 / seconds));
+  }
+}
+
+TEST_CASE("local: which weights are stored as floats (the CUDA path of each)") {
+  const ModelDescription m = llama3_8b();
+  // Llama-3-8B: per layer q (4096^2), k and v (1024 x 4096 each), o (4096^2), gate, up, down
+  // (3 x 14336 x 4096) = 218,103,808 matrix parameters; the norms are vectors.
+  const LocalModel f16 = local_model_from_config(m, WeightFormat::fp16);
+  CHECK(f16.layers[0].dense_float.f16 == 218'103'808);
+  CHECK(f16.output_float.f16 == 128256LL * 4096);
+  const LocalModel bf16 = local_model_from_config(m, WeightFormat::bf16);
+  CHECK(bf16.layers[0].dense_float.bf16 == 218'103'808);
+  const LocalModel q4 = local_model_from_config(m, WeightFormat::gguf_q4_k_m);
+  CHECK(q4.layers[0].dense_float.f16 + q4.layers[0].dense_float.bf16 + q4.layers[0].dense_float.f32 == 0);
+  CHECK(q4.output_float.f16 == 0);
 }

@@ -68,6 +68,14 @@ const Accelerator* find_accelerator(std::string_view id_or_alias);
 // (bf16 work on a V100 or T4 is not fp32 work at the fp32 rate).
 double peak_flops_per_second(const Accelerator& accelerator, ComputeDtype dtype);
 
+// Dense fp16 tensor rate with fp16 accumulation (cuBLAS CUBLAS_COMPUTE_16F, what llama.cpp's CUDA
+// backend multiplies f16 weights with). The catalog's fp16 column is the fp32-accumulate rate,
+// which GeForce cards run at half speed. On every NVIDIA tensor-core GPU from Turing to Blackwell
+// the whitepapers and datasheets list the fp16-accumulate rate as half the dense int8 rate (RTX 4090
+// 330.3 of 660.6, RTX 3090 142 of 284, A100 312 of 624, H100 SXM 989.4 of 1978.9), so: NVIDIA with
+// an int8 rate, int8 / 2; otherwise the fp16 column (docs/hardware.md, "GeForce accumulate").
+double fp16_accumulate_flops_per_second(const Accelerator& accelerator);
+
 // The memory a fit check may plan against before any utilization factor: gpu_working_set_bytes
 // where the entry sets one below memory_bytes, else memory_bytes.
 std::int64_t gpu_memory_limit_bytes(const Accelerator& accelerator);

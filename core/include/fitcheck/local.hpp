@@ -19,12 +19,23 @@
 
 namespace fitcheck {
 
+// Parameters of matrices stored as a float type (f16, bf16, f32); the rest of a parameter count is
+// stored quantized. A GPU backend multiplies each storage type on its own path (docs/local.md,
+// "Prompt processing"), so prompt speed needs the split.
+struct LocalFloatParameters {
+  std::int64_t f16 = 0;
+  std::int64_t bf16 = 0;
+  std::int64_t f32 = 0;
+};
+
 // One repeating layer ("blk.N.*" in GGUF) as llama.cpp loads it.
 struct LocalLayer {
   std::int64_t dense_bytes = 0;   // every tensor of the layer except the routed experts
   std::int64_t expert_bytes = 0;  // routed experts (ffn_{gate,up,down}_exps): what --n-cpu-moe keeps in RAM
   std::int64_t dense_parameters = 0;
   std::int64_t expert_parameters = 0;
+  LocalFloatParameters dense_float;  // of dense_parameters: matrices stored as f16 / bf16 / f32
+  LocalFloatParameters expert_float;
   std::int64_t kv_key_width = 0;    // n_embd_k_gqa: K values per token in the cache
   std::int64_t kv_value_width = 0;  // n_embd_v_gqa
   std::int64_t sliding_window = 0;  // n_swa: the cache holds only the window (llama_kv_cache_iswa); 0: full
@@ -37,9 +48,10 @@ struct LocalModel {
   std::int64_t input_bytes = 0;   // token_embd
   std::int64_t output_bytes = 0;  // output_norm + output (a copy of token_embd when tied)
   std::int64_t output_parameters = 0;
-  std::int64_t hidden_size = 0;  // n_embd
-  std::int64_t num_heads = 0;    // n_head (the widest layer)
-  std::int64_t head_dim = 0;     // n_embd_head_k
+  LocalFloatParameters output_float;  // of output_parameters
+  std::int64_t hidden_size = 0;       // n_embd
+  std::int64_t num_heads = 0;         // n_head (the widest layer)
+  std::int64_t head_dim = 0;          // n_embd_head_k
   std::int64_t vocab_size = 0;
   std::int64_t feed_forward = 0;         // n_ff of a dense layer (0: none)
   std::int64_t expert_feed_forward = 0;  // n_ff_exp
@@ -65,6 +77,20 @@ std::optional<LocalBackend> find_local_backend(std::string_view name);
 // What llama.cpp would pick for this GPU: CUDA on NVIDIA, Metal on Apple, ROCm on AMD, SYCL on Intel.
 LocalBackend default_local_backend(const Accelerator& gpu);
 
+// How llama.cpp's CUDA backend multiplies a weight by a prompt batch (ggml-cuda.cu
+// ggml_cuda_mul_mat): quantized types with MMQ, int8 tensor-core kernels (mmq.cu
+// ggml_cuda_should_use_mmq: every NVIDIA GPU from Turing on); or cuBLAS: f16 with CUBLAS_COMPUTE_16F
+// (fp16 accumulate), bf16 with CUBLAS_COMPUTE_32F, f32 with cublasSgemm, and quantized weights
+// dequantized to f16 first when MMQ is off (GGML_CUDA_FORCE_CUBLAS; the default of builds before
+// ggml-org/llama.cpp#8075, June 2024) or the GPU has no int8 tensor rate.
+enum class LocalMatmulPath : std::uint8_t { mmq, cublas_f16, cublas_bf16, cublas_f32 };
+const char* local_matmul_path_name(LocalMatmulPath path);  // "mmq", "cublas_f16", ...
+// The peak a path runs against on one GPU: MMQ the dense int8 tensor rate (NVIDIA and custom GPUs;
+// 0 for other vendors); cuBLAS f16 the
+// fp16-accumulate tensor rate (twice the catalog's fp16 figure on GeForce cards); bf16 the bf16
+// rate; f32 the fp32 rate. Volta's cuBLAS f16 accumulates in fp32 (prefer_f32_output), its fp16 rate.
+double local_matmul_peak_flops(const Accelerator& gpu, LocalMatmulPath path);
+
 // ggml's KV cache types: f16 (2 bytes a value), q8_0 (34 bytes per 32), q4_0 (18 bytes per 32).
 enum class LocalKvType : std::uint8_t { f16, q8_0, q4_0 };
 const char* local_kv_type_name(LocalKvType type);
@@ -80,6 +106,7 @@ struct LocalRequest {
   LocalKvType kv_type = LocalKvType::f16;
   bool flash_attention = true;
   bool kv_offload = true;  // false: -nkvo, every layer's KV cache (and its attention) stays on the CPU
+  bool cuda_mmq = true;    // false: quantized weights dequantized to f16 for cuBLAS (GGML_CUDA_FORCE_CUBLAS)
   std::optional<std::int64_t> n_gpu_layers;  // absent: the most that fit
   std::int64_t n_cpu_moe = 0;                // experts of the first N layers stay in RAM
   std::vector<double> tensor_split;          // empty: split by each GPU's free memory
@@ -146,7 +173,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
 // The options of `fitcheck local` as key/value pairs (CLI flags with '_' for '-'): gpu (comma list,
 // one entry per device, "custom" with the custom_gpu_* keys), ram_gib, cpu, weights, weight_bits,
 // group_size, context, parallel, kv_dtype, flash_attention (on|off), kv_offload (on|off), n_gpu_layers, n_cpu_moe,
-// tensor_split, backend, ubatch, prompt_len, gen_len. Throws OptionError naming the option.
+// tensor_split, backend, cuda_mmq (on|off), ubatch, prompt_len, gen_len. Throws OptionError naming the option.
 struct LocalOptions {
   LocalRequest request;
   std::optional<WeightFormat> weights;  // absent: the config's own format (a GGUF states its own)

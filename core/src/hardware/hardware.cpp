@@ -224,6 +224,12 @@ double peak_flops_per_second(const Accelerator& accelerator, ComputeDtype dtype)
   return accelerator.dense_flops_per_second[index];
 }
 
+double fp16_accumulate_flops_per_second(const Accelerator& accelerator) {
+  const double int8 = peak_flops_per_second(accelerator, ComputeDtype::int8);
+  if (std::string_view(accelerator.vendor) == "NVIDIA" && int8 > 0) return int8 / 2;
+  return peak_flops_per_second(accelerator, ComputeDtype::fp16);
+}
+
 std::int64_t gpu_memory_limit_bytes(const Accelerator& accelerator) {
   const std::int64_t working_set = accelerator.gpu_working_set_bytes;
   return working_set > 0 && working_set < accelerator.memory_bytes ? working_set : accelerator.memory_bytes;

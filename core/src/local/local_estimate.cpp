@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The most layers that fit, the speed of a placement, and the commands that reproduce it.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "fitcheck/local.hpp"
 #include "local/local_rules.hpp"
@@ -16,18 +18,19 @@ namespace {
 // Per backend, read off published llama-bench tables (docs/local.md, "Efficiencies"): a token's
 // time is its bytes at a fraction of peak memory bandwidth plus a fixed time per layer (kernel
 // launches and synchronization, which is why an 8B model reads its weights at a lower fraction
-// than a 70B one on the same GPU); prompt processing runs matrix multiplies at a fraction of the
+// than a 70B one on the same GPU). Prompt processing on CUDA runs each weight on its matrix-multiply
+// path (local_matmul_path) at that path's efficiency; the other backends run it at a fraction of the
 // dense fp16 peak. Vulkan, ROCm and SYCL have fewer published tables and are rougher.
 struct BackendRates {
   double generation_bandwidth;
   double seconds_per_layer;
-  double prompt_compute;
+  double prompt_compute;  // of the fp16 peak; CUDA uses the per-path efficiencies below
 };
 
 BackendRates rates_of(LocalBackend backend) {
   switch (backend) {
     case LocalBackend::cuda:
-      return {0.90, 80e-6, 0.80};
+      return {0.88, 30e-6, 0.0};
     case LocalBackend::metal:
       return {0.85, 200e-6, 0.60};
     case LocalBackend::rocm:
@@ -42,6 +45,16 @@ BackendRates rates_of(LocalBackend backend) {
   return {0.8, 100e-6, 0.4};
 }
 
+// CUDA prompt processing: the share of each path's peak llama.cpp's kernels reach over a ubatch of
+// 512 (docs/local.md, "Efficiencies": read off llama-bench tables of GeForce, workstation and
+// data-center cards, one value per path for all of them).
+constexpr double kMmqEfficiency = 0.26;     // MMQ of the dense int8 tensor rate
+constexpr double kCublasEfficiency = 0.47;  // cuBLAS GEMM of its compute type's tensor rate
+
+double path_efficiency(LocalMatmulPath path) {
+  return path == LocalMatmulPath::mmq ? kMmqEfficiency : kCublasEfficiency;
+}
+
 // Without --cpu: a dual-channel DDR5-5600 desktop (89.6 GB/s) and 1 TFLOP/s of fp32.
 constexpr double kDefaultRamBandwidth = 89.6e9;
 constexpr double kDefaultCpuFlops = 1e12;
@@ -51,6 +64,24 @@ constexpr double kPcieEfficiency = 0.8;
 // ggml-cuda.cu ggml_backend_cuda_device_offload_op: min_batch_size = 32. A matrix multiply over a
 // batch this large runs on the GPU even when its weight lives in RAM; the weight is copied over.
 constexpr std::int64_t kOffloadMinBatch = 32;
+
+// Storage kinds of a weight: quantized (any ggml quant type), f16, bf16, f32.
+enum StorageKind : std::size_t { kQuantized, kF16, kBf16, kF32, kStorageKinds };
+
+// MMQ over routed experts (mmq.cu, ggml_cuda_mul_mat_q with ids): the column tile mmq_x is chosen
+// for the whole batch (ncols_max = the ubatch's tokens; mmq.cuh mul_mat_q_case: the first mmq_x, in
+// steps of 8, 16 from 48 on, up to 128 on Turing and later, that needs the fewest tiles), but each
+// expert multiplies only the tokens routed to it, tokens x experts_per_token / num_experts on average,
+// in whole tiles. The work done over the work needed: 1 for dense layers and large batches.
+double mmq_expert_tile_factor(double ubatch_tokens, double tokens_per_expert) {
+  constexpr double kMmqXMax = 128;
+  if (ubatch_tokens <= 0 || tokens_per_expert <= 0) return 1.0;
+  const double tiles = std::ceil(ubatch_tokens / kMmqXMax);
+  const double width = std::ceil(ubatch_tokens / tiles);
+  const double granularity = width >= 48 ? 16 : 8;
+  const double mmq_x = std::min(kMmqXMax, std::ceil(width / granularity) * granularity);
+  return std::max(1.0, std::ceil(tokens_per_expert / mmq_x) * mmq_x / tokens_per_expert);
+}
 
 double gpu_matmul_peak(const Accelerator& gpu) {
   for (ComputeDtype dtype : {ComputeDtype::fp16, ComputeDtype::bf16, ComputeDtype::fp32}) {
@@ -71,11 +102,32 @@ struct DeviceWork {
   double kv_bytes_per_cell = 0;           // generation: bytes read per cached token (all its layers)
   std::vector<std::int64_t> layer_cells;  // cells of each of its layers (sliding windows cap them)
   std::vector<double> layer_cell_bytes;
-  double weight_bytes_resident = 0;  // prompt: everything it holds, read once per ubatch
-  double flops_per_token = 0;        // prompt: 2 x active parameters
+  double weight_bytes_resident = 0;                             // prompt: everything it holds, read once per ubatch
+  double flops_per_token = 0;                                   // prompt: 2 x active parameters
+  std::array<double, kStorageKinds> flops_per_token_by_kind{};  // the same, by the weights' storage
+  double expert_quantized_flops_per_token = 0;                  // of the quantized share: routed experts (MUL_MAT_ID)
+  double quantized_bytes_resident = 0;                          // quantized weights it holds (dequantized for cuBLAS)
+  double quantized_parameters_resident = 0;  // their parameters (2 bytes each once dequantized to f16)
   double attention_flops_per_token_per_position = 0;
   std::int64_t layers = 0;  // repeating layers and the output layer it runs
 };
+
+// Adds the multiplies of `parameters` weights (of which `split` are stored as floats) read at
+// `share` per token, held as `bytes` in memory; `experts`: routed experts.
+void add_matmuls(DeviceWork& w, std::int64_t parameters, const LocalFloatParameters& split, std::int64_t bytes,
+                 double share, bool experts) {
+  const double total = static_cast<double>(parameters);
+  const std::array<double, kStorageKinds> by_kind = {
+      std::max(0.0, total - static_cast<double>(split.f16 + split.bf16 + split.f32)), static_cast<double>(split.f16),
+      static_cast<double>(split.bf16), static_cast<double>(split.f32)};
+  for (std::size_t k = 0; k < kStorageKinds; ++k) w.flops_per_token_by_kind[k] += 2.0 * by_kind[k] * share;
+  if (experts) w.expert_quantized_flops_per_token += 2.0 * by_kind[kQuantized] * share;
+  w.flops_per_token += 2.0 * total * share;
+  if (total > 0) {
+    w.quantized_parameters_resident += by_kind[kQuantized];
+    w.quantized_bytes_resident += static_cast<double>(bytes) * by_kind[kQuantized] / total;
+  }
+}
 
 }  // namespace
 
@@ -132,6 +184,38 @@ std::optional<LocalKvType> find_local_kv_type(std::string_view name) {
   return std::nullopt;
 }
 
+const char* local_matmul_path_name(LocalMatmulPath path) {
+  switch (path) {
+    case LocalMatmulPath::mmq:
+      return "mmq";
+    case LocalMatmulPath::cublas_f16:
+      return "cublas_f16";
+    case LocalMatmulPath::cublas_bf16:
+      return "cublas_bf16";
+    case LocalMatmulPath::cublas_f32:
+      return "cublas_f32";
+  }
+  return "mmq";
+}
+
+double local_matmul_peak_flops(const Accelerator& gpu, LocalMatmulPath path) {
+  switch (path) {
+    case LocalMatmulPath::mmq:
+      // mmq.cu: int8 mma (mma.sync ... s32.s8.s8.s32) on every NVIDIA GPU with int8 tensor cores; a
+      // user-defined GPU run on CUDA is taken at its word (its int8 rate, if given).
+      return std::string_view(gpu.vendor) == "NVIDIA" || std::string_view(gpu.id) == kCustomAcceleratorId
+                 ? peak_flops_per_second(gpu, ComputeDtype::int8)
+                 : 0.0;
+    case LocalMatmulPath::cublas_f16:
+      return fp16_accumulate_flops_per_second(gpu);
+    case LocalMatmulPath::cublas_bf16:
+      return peak_flops_per_second(gpu, ComputeDtype::bf16);
+    case LocalMatmulPath::cublas_f32:
+      return peak_flops_per_second(gpu, ComputeDtype::fp32);
+  }
+  return 0.0;
+}
+
 namespace {
 
 LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, const LocalPlacement& p,
@@ -153,11 +237,11 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     home.layers += 1;
     home.weight_bytes_per_token += static_cast<double>(layer.dense_bytes);
     home.weight_bytes_resident += static_cast<double>(layer.dense_bytes);
-    home.flops_per_token += 2.0 * static_cast<double>(layer.dense_parameters);
+    add_matmuls(home, layer.dense_parameters, layer.dense_float, layer.dense_bytes, 1.0, false);
     // One token reads only the experts it is routed to: experts_per_token of num_experts.
     experts.weight_bytes_per_token += static_cast<double>(layer.expert_bytes) * touched;
     experts.weight_bytes_resident += static_cast<double>(layer.expert_bytes);
-    experts.flops_per_token += 2.0 * static_cast<double>(layer.expert_parameters) * touched;
+    add_matmuls(experts, layer.expert_parameters, layer.expert_float, layer.expert_bytes, touched, true);
     // The cache is read where it lives (the CPU with -nkvo), and attention runs there.
     DeviceWork& cache = request.kv_offload ? home : work[n_gpus];
     cache.layer_cells.push_back(local_layer_cells(layer, request, p.kv_size));
@@ -169,7 +253,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   output.layers += 1;
   output.weight_bytes_per_token += static_cast<double>(model.output_bytes);
   output.weight_bytes_resident += static_cast<double>(model.output_bytes);
-  output.flops_per_token += 2.0 * static_cast<double>(model.output_parameters);
+  add_matmuls(output, model.output_parameters, model.output_float, model.output_bytes, 1.0, false);
 
   const double ram_bandwidth = request.cpu ? cpu_memory_bandwidth_bytes_per_second(*request.cpu)
                                : (n_gpus > 0 && request.gpus[0].unified_memory)
@@ -223,27 +307,61 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   const double ubatches = std::ceil(tokens / static_cast<double>(request.ubatch));
   const bool op_offload = n_gpus > 0 && request.backend != LocalBackend::metal && request.ubatch >= kOffloadMinBatch &&
                           std::min<std::int64_t>(request.ubatch, request.prompt_len) >= kOffloadMinBatch;
+  // The multiplies of device work `w` on GPU `gpu`: on CUDA each storage kind on its path at that
+  // path's efficiency (quantized weights without MMQ first dequantized to f16, reading their bytes
+  // and writing 2 bytes a weight per ubatch), attention on the f16 tensor path; on the other
+  // backends everything at a fraction of the fp16 peak.
+  const auto gpu_compute_seconds = [&](const DeviceWork& w, const Accelerator& gpu, double attention_flops) {
+    if (request.backend != LocalBackend::cuda) {
+      const double peak = gpu_matmul_peak(gpu) * gpu_rates.prompt_compute;
+      return peak > 0 ? (w.flops_per_token * tokens + attention_flops) / peak : 0.0;
+    }
+    const LocalMatmulPath quantized_path = request.cuda_mmq && local_matmul_peak_flops(gpu, LocalMatmulPath::mmq) > 0
+                                               ? LocalMatmulPath::mmq
+                                               : LocalMatmulPath::cublas_f16;
+    const std::array<LocalMatmulPath, kStorageKinds> paths = {
+        quantized_path, LocalMatmulPath::cublas_f16, LocalMatmulPath::cublas_bf16, LocalMatmulPath::cublas_f32};
+    double seconds = 0;
+    const auto run = [&](double flops, LocalMatmulPath path) {
+      const double rate = local_matmul_peak_flops(gpu, path) * path_efficiency(path);
+      if (flops > 0 && rate > 0) seconds += flops / rate;
+    };
+    double quantized_flops = w.flops_per_token_by_kind[kQuantized];
+    if (quantized_path == LocalMatmulPath::mmq && model.num_experts > 0) {
+      const double batch = std::min(static_cast<double>(request.ubatch), tokens);
+      const double per_expert =
+          batch * static_cast<double>(model.experts_per_token) / static_cast<double>(model.num_experts);
+      quantized_flops += w.expert_quantized_flops_per_token * (mmq_expert_tile_factor(batch, per_expert) - 1.0);
+    }
+    run(quantized_flops * tokens, paths[kQuantized]);
+    for (std::size_t k = kF16; k < kStorageKinds; ++k) run(w.flops_per_token_by_kind[k] * tokens, paths[k]);
+    run(attention_flops, LocalMatmulPath::cublas_f16);
+    if (quantized_path != LocalMatmulPath::mmq && w.flops_per_token_by_kind[kQuantized] > 0)
+      seconds += (w.quantized_bytes_resident + 2.0 * w.quantized_parameters_resident) * ubatches /
+                 (gpu.memory_bandwidth_bytes_per_second * gpu_rates.generation_bandwidth);
+    return seconds;
+  };
   double prompt_seconds = 0;
   std::vector<double> times(work.size(), 0.0);
   for (std::size_t d = 0; d < work.size(); ++d) {
     const DeviceWork& w = work[d];
     if (w.weight_bytes_resident <= 0 && w.flops_per_token <= 0) continue;
     // Causal attention over the prompt: position i attends to i cached tokens, tokens^2 / 2 in all.
-    const double flops = w.flops_per_token * tokens + w.attention_flops_per_token_per_position * tokens * tokens / 2;
+    const double attention_flops = w.attention_flops_per_token_per_position * tokens * tokens / 2;
+    const double flops = w.flops_per_token * tokens + attention_flops;
     double seconds = 0;
     if (d < n_gpus) {
-      const double peak = gpu_matmul_peak(request.gpus[d]) * gpu_rates.prompt_compute;
-      seconds = std::max(peak > 0 ? flops / peak : 0, w.weight_bytes_resident * ubatches / bandwidth_of(d));
+      seconds = std::max(gpu_compute_seconds(w, request.gpus[d], attention_flops),
+                         w.weight_bytes_resident * ubatches / bandwidth_of(d));
     } else if (op_offload) {
       const Accelerator& gpu = request.gpus[0];
       const double link = (std::string(gpu.interconnect).find("PCIe") != std::string::npos &&
                            gpu.interconnect_bytes_per_second_per_direction > 0)
                               ? gpu.interconnect_bytes_per_second_per_direction
                               : kDefaultPcieBytesPerSecond;
-      const double peak = gpu_matmul_peak(gpu) * gpu_rates.prompt_compute;
       // The input layer's get_rows stays on the CPU; only matrix multiply weights travel.
       const double copied = std::max(0.0, w.weight_bytes_resident - static_cast<double>(model.input_bytes));
-      seconds = copied * ubatches / (link * kPcieEfficiency) + (peak > 0 ? flops / peak : 0);
+      seconds = copied * ubatches / (link * kPcieEfficiency) + gpu_compute_seconds(w, gpu, attention_flops);
     } else {
       seconds = std::max(flops / (cpu_flops * cpu_rates.prompt_compute),
                          w.weight_bytes_resident * ubatches / bandwidth_of(d));
@@ -311,6 +429,10 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
     e.assumptions.push_back(
         "partial offload: the GPU compute buffer may grow by the largest weight copied for the op offload; not "
         "counted");
+  if (gpus && request.backend == LocalBackend::cuda && !request.cuda_mmq)
+    e.assumptions.push_back(
+        "--cuda-mmq off: quantized weights are dequantized to f16 for cuBLAS on every prompt ubatch (a "
+        "GGML_CUDA_FORCE_CUBLAS build, or a llama.cpp build before June 2024)");
   e.speed = local_speed(model, request, e.placement, e.assumptions);
   e.assumptions.push_back(std::string("speed: achieved bandwidth and compute fractions for ") +
                           local_backend_name(request.backend) +

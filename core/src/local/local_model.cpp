@@ -44,6 +44,27 @@ void set_kv_widths(LocalLayer& layer, const LayerShape& shape) {
 
 bool starts_with(const std::string& text, std::string_view prefix) { return text.rfind(prefix, 0) == 0; }
 
+// Adds a matrix's parameters to the float split when its storage type is f16, bf16 or f32 (ggml type
+// names as a GGUF header and gguf_type_info print them); quantized types count in the remainder.
+void add_float_parameters(LocalFloatParameters& split, std::string_view type, std::int64_t parameters) {
+  if (type == "F16")
+    split.f16 += parameters;
+  else if (type == "BF16")
+    split.bf16 += parameters;
+  else if (type == "F32")
+    split.f32 += parameters;
+}
+
+// The ggml type name a config-sized tensor is stored as: the GGUF preset's choice, or the format's
+// own float type (fp16, bf16, fp32); "" for other (quantized) formats.
+std::string_view stored_type(WeightFormat format, const std::vector<GgufType>& types, std::size_t i) {
+  if (!types.empty()) return gguf_type_info(types[i]).name;
+  if (format == WeightFormat::fp16) return "F16";
+  if (format == WeightFormat::bf16) return "BF16";
+  if (format == WeightFormat::fp32) return "F32";
+  return "";
+}
+
 }  // namespace
 
 LocalModel local_model_from_config(const ModelDescription& model, WeightFormat format,
@@ -57,25 +78,30 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
   if (is_gguf_preset(format)) types = gguf_tensor_types(tensors, format, options);
   bool has_lm_head = false;
   std::int64_t embedding_bytes = 0, embedding_parameters = 0;
+  std::string_view embedding_type;
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const WeightTensor& t = tensors[i];
     const std::int64_t bytes =
         types.empty() ? weight_bytes(std::span(&t, 1), format, options).total_bytes : gguf_tensor_bytes(t, types[i]);
     const std::int64_t parameters = t.parameters();
+    const std::string_view type = t.is_matrix() ? stored_type(format, types, i) : "";
     if (t.layer >= 0 && static_cast<std::size_t>(t.layer) < out.layers.size()) {
       LocalLayer& layer = out.layers[static_cast<std::size_t>(t.layer)];
       (is_expert(t.role) ? layer.expert_bytes : layer.dense_bytes) += bytes;
       (is_expert(t.role) ? layer.expert_parameters : layer.dense_parameters) += parameters;
+      add_float_parameters(is_expert(t.role) ? layer.expert_float : layer.dense_float, type, parameters);
     } else if (t.role == TensorRole::token_embedding || t.role == TensorRole::position_embedding) {
       out.input_bytes += bytes;
       if (t.role == TensorRole::token_embedding) {
         embedding_bytes = bytes;
         embedding_parameters = parameters;
+        embedding_type = type;
       }
     } else {
       has_lm_head = has_lm_head || t.role == TensorRole::lm_head;
       out.output_bytes += bytes;
       out.output_parameters += parameters;
+      add_float_parameters(out.output_float, type, parameters);
     }
   }
   if (!has_lm_head) {
@@ -83,6 +109,7 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
     // (llama-model.cpp load_tensors: output = create_tensor(TOKEN_EMBD, TENSOR_DUPLICATED)).
     out.output_bytes += embedding_bytes;
     out.output_parameters += embedding_parameters;
+    add_float_parameters(out.output_float, embedding_type, embedding_parameters);
   }
   for (std::size_t il = 0; il < out.layers.size(); ++il) {
     const LayerShape& shape = model.layer_kinds[model.layer_kind_of_layer[il]];
@@ -117,6 +144,7 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
   out.layers.resize(static_cast<std::size_t>(*h.block_count));
   bool has_output = false;
   std::int64_t embedding_bytes = 0, embedding_parameters = 0;
+  std::string embedding_type;
   for (const CheckpointTensor& t : summary.tensors) {
     if (starts_with(t.name, "blk.")) {
       char* end = nullptr;
@@ -126,21 +154,26 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
       const bool expert = t.name.find("_exps") != std::string::npos;  // ffn_{gate,up,down}_exps
       (expert ? layer.expert_bytes : layer.dense_bytes) += t.bytes;
       (expert ? layer.expert_parameters : layer.dense_parameters) += t.elements;
+      if (t.shape.size() >= 2)
+        add_float_parameters(expert ? layer.expert_float : layer.dense_float, t.type, t.elements);
     } else if (starts_with(t.name, "token_embd.") || starts_with(t.name, "position_embd.")) {
       out.input_bytes += t.bytes;
       if (starts_with(t.name, "token_embd.weight")) {
         embedding_bytes = t.bytes;
         embedding_parameters = t.elements;
+        embedding_type = t.type;
       }
     } else {
       has_output = has_output || t.name == "output.weight";
       out.output_bytes += t.bytes;
       out.output_parameters += t.elements;
+      if (t.shape.size() >= 2) add_float_parameters(out.output_float, t.type, t.elements);
     }
   }
   if (!has_output) {
     out.output_bytes += embedding_bytes;  // tied: token_embd duplicated as the output head
     out.output_parameters += embedding_parameters;
+    add_float_parameters(out.output_float, embedding_type, embedding_parameters);
   }
   out.hidden_size = *h.embedding_length;
   out.num_heads = *h.head_count;

@@ -9,6 +9,19 @@
 #include "fitcheck/options.hpp"
 
 namespace fitcheck {
+namespace {
+
+// An on/off switch: on, true, 1 or off, false, 0; `fallback` when the option is absent.
+bool on_off(OptionReader& reader, const char* name, bool fallback) {
+  const auto text = reader.text(name);
+  if (!text) return fallback;
+  if (*text == "on" || *text == "true" || *text == "1") return true;
+  if (*text == "off" || *text == "false" || *text == "0") return false;
+  throw OptionError(name,
+                    std::string("option '") + name + "' must be on or off, got '" + detail::printable(*text) + "'");
+}
+
+}  // namespace
 
 LocalOptions parse_local_options(const OptionList& options) {
   OptionReader reader(options);
@@ -55,24 +68,9 @@ LocalOptions parse_local_options(const OptionList& options) {
                                         detail::printable(*kv) + "'");
     r.kv_type = *type;
   }
-  if (const auto fa = reader.text("flash_attention")) {
-    if (*fa == "on" || *fa == "true" || *fa == "1")
-      r.flash_attention = true;
-    else if (*fa == "off" || *fa == "false" || *fa == "0")
-      r.flash_attention = false;
-    else
-      throw OptionError("flash_attention",
-                        "option 'flash_attention' must be on or off, got '" + detail::printable(*fa) + "'");
-  }
-  if (const auto offload = reader.text("kv_offload")) {
-    if (*offload == "on" || *offload == "true" || *offload == "1")
-      r.kv_offload = true;
-    else if (*offload == "off" || *offload == "false" || *offload == "0")
-      r.kv_offload = false;
-    else
-      throw OptionError("kv_offload",
-                        "option 'kv_offload' must be on or off, got '" + detail::printable(*offload) + "'");
-  }
+  r.flash_attention = on_off(reader, "flash_attention", r.flash_attention);
+  r.kv_offload = on_off(reader, "kv_offload", r.kv_offload);
+  r.cuda_mmq = on_off(reader, "cuda_mmq", r.cuda_mmq);
   if (reader.text("n_gpu_layers")) r.n_gpu_layers = reader.count("n_gpu_layers", 0, 0, 100000);
   r.n_cpu_moe = reader.count("n_cpu_moe", 0, 0, 100000);
   if (const auto split = reader.text("tensor_split")) {
