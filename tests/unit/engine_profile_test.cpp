@@ -78,6 +78,8 @@ TEST_CASE("profiles: each engine's defaults as its source gives them") {
     CHECK(s.max_num_batched_tokens == 8192);
     CHECK(s.kv_block_tokens == 1);
     CHECK(s.reserve_estimated_output);  // PrefillAdder: new_token_ratio x the running requests' output
+    CHECK(s.prefill_first);             // get_next_batch_to_run: "Run prefill first if possible"
+    CHECK_FALSE(engine_profile(EngineKind::vllm, h100, one).prefill_first);
     const ParallelLayout tp4{4, 1, 1, 1};
     CHECK(engine_profile(EngineKind::sglang, h100, tp4).memory_fraction ==
           doctest::Approx((h100_gib - (9.5 + 2.0)) / h100_gib));

@@ -154,6 +154,23 @@ TEST_CASE("SGLang's admission holds back the running requests' expected output")
   check_invariants(reserved, load);
 }
 
+TEST_CASE("SGLang's step order: prompts alone whenever one can start, decodes otherwise") {
+  // Two requests of 100 + 3 tokens at once, 100 tokens per step.
+  Setup s = llama_8b_h100();
+  s.limits.max_num_batched_tokens = 100;
+  const ServingLoad load = closed_loop(2, 2, 100, 3);
+  // vLLM (mixed steps): A's prompt; A decodes + B's first 99; A decodes (done) + B's last token;
+  // B decodes twice: 5 steps.
+  CHECK(run(s, load).steps == 5);
+  // Prefill first: A's prompt; B's prompt alone (A waits); both decode twice: 4 steps.
+  s.limits.prefill_first = true;
+  const ServingResult r = run(s, load);
+  CHECK(r.steps == 4);
+  CHECK(r.max_running == 2);
+  CHECK(r.output_tokens == 2 * 3);
+  check_invariants(r, load);
+}
+
 TEST_CASE("a prompt longer than the token budget is prefilled in chunks") {
   Setup s = llama_8b_h100();
   s.limits.max_num_batched_tokens = 256;

@@ -59,6 +59,8 @@ struct EngineProfile {
   // less new_token_ratio x the output each running request may still produce, holds its prompt
   // and its whole output (SchedulerLimits::reserve_estimated_output).
   bool reserve_estimated_output = false;
+  // SGLang: a step of prompts alone whenever one can start, else a decode step (no mixed steps).
+  bool prefill_first = false;
   // Fixed time a request spends outside the step loop before its first token (HTTP server,
   // tokenization, a frontend's pre- and post-processing hops), added once per request.
   double request_overhead_seconds = 0;

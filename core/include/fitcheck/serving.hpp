@@ -47,6 +47,11 @@ struct SchedulerLimits {
   // step that decodes, to 0.098, and after a retraction becomes (tokens decoded + 20 x running) /
   // (their max_new_tokens), at most 1 (sglang_new_token_ratio below).
   bool reserve_estimated_output = false;
+  // SGLang's step order (python/sglang/srt/managers/scheduler.py Scheduler.get_next_batch_to_run:
+  // "Run prefill first if possible"; mixed chunks off by default, server_args.py enable_mixed_chunk):
+  // a step holds prompts alone (chunks in progress, then waiting requests) whenever one can be
+  // scheduled, and the running requests decode in a step of their own otherwise.
+  bool prefill_first = false;
   // Fixed time between a request's arrival and the moment the scheduler can take it (HTTP server,
   // tokenization, a frontend's pre/post-processing hops): the request joins the waiting queue that
   // much later, then waits for the step in flight as any arrival does.

@@ -138,7 +138,10 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
                                                   "chunks first, then waiting requests first come first served, the "
                                                   "last prompt cut to the token budget"
                                                 : "; no chunked prefill: a prompt runs whole in one step") +
-                        (limits.continuous_batching ? "" : "; static batches: a batch starts when the last ends"));
+                        (limits.continuous_batching ? "" : "; static batches: a batch starts when the last ends") +
+                        (limits.prefill_first ? "; prefill first: a step of prompts alone whenever one can start, "
+                                                "else a decode step"
+                                              : ""));
   assumptions.push_back(
       "KV cache: budget " + std::to_string(capacity.budget_bytes) + " B - " + std::to_string(capacity.non_kv_bytes) +
       " B weights, activations of one " + std::to_string(limits.max_num_batched_tokens) +
@@ -225,6 +228,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   out.field("continuous_batching", limits.continuous_batching);
   out.field("reserve_whole_request", limits.reserve_whole_request);
   out.field("reserve_estimated_output", limits.reserve_estimated_output);
+  out.field("prefill_first", limits.prefill_first);
   out.field("request_overhead_seconds", limits.request_overhead_seconds);
   out.field("spec_tokens", limits.speculative.draft_tokens);
   out.field("spec_acceptance", limits.speculative.acceptance_rate);

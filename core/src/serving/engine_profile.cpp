@@ -135,6 +135,7 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.step_overhead_seconds = 0.3e-3;
       p.launch_seconds_per_layer = 40e-6;
       p.reserve_estimated_output = true;
+      p.prefill_first = true;
       p.rules = {
           "KV pool: free memory after the weights - total x (1 - mem_fraction_static); mem_fraction_static = "
           "(memory - reserved) / memory with reserved 2.8 + tp x pp / 10 GiB below 35 GiB, 9.5 + tp x pp / 2 "
@@ -153,6 +154,9 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
           "starts at 0.7, falls to 0.098 over 600 decoding steps and is re-estimated after a retraction "
           "(python/sglang/srt/managers/schedule_policy.py PrefillAdder, environ.py SGLANG_INIT_NEW_TOKEN_RATIO, "
           "scheduler.py init_new_token_ratio; commit not pinned)",
+          "step order: a step of prompts alone whenever one can be scheduled, else a decode step of the running "
+          "requests (scheduler.py Scheduler.get_next_batch_to_run, 'Run prefill first if possible'; mixed chunks "
+          "off by default, server_args.py enable_mixed_chunk; commit not pinned)",
       };
       break;
     }

@@ -77,6 +77,7 @@ SchedulerLimits scheduler_limits(const EngineProfile& profile) {
   limits.reserve_whole_request =
       profile.reserve_whole_request || profile.kv_budget == KvBudgetRule::whole_context_slots;
   limits.reserve_estimated_output = profile.reserve_estimated_output;
+  limits.prefill_first = profile.prefill_first;
   limits.request_overhead_seconds = profile.request_overhead_seconds;
   return limits;
 }

@@ -180,40 +180,45 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
       if (next_new >= issued) throw std::logic_error("the simulation has nothing to run and nothing to wait for");
       now = ready(next_new);  // idle until the next request reaches the scheduler
     }
-    // Running requests first, in admission order.
+    // Running requests first, in admission order. SGLang (prefill_first) takes only the ones still
+    // prefilling here; its decodes run in a step of their own when no prompt can start.
     scheduled.clear();
     std::int64_t budget = limits.max_num_batched_tokens;
     bool preempted_now = false;
-    for (std::size_t i = 0; i < running.size() && budget > 0; ++i) {
-      Request& r = requests[static_cast<std::size_t>(running[i])];
-      const bool speculative = spec.draft_tokens > 0 && decoding(r);
-      const std::int64_t tokens =
-          std::min(speculative ? spec.draft_tokens + 1 : r.prompt + r.generated - r.computed, budget);
-      const std::int64_t need =
-          std::max<std::int64_t>(0, blocks_for(r.computed + tokens, block_tokens) - r.shared - r.blocks);
-      bool evicted_self = false;
-      while (need > free_blocks) {
-        // Evict the latest-admitted request (vLLM: self.running.pop()), this one if it is the last.
-        const std::int32_t victim = running.back();
-        running.pop_back();
-        Request& v = requests[static_cast<std::size_t>(victim)];
-        free_blocks += v.blocks;
-        v.blocks = 0;
-        v.computed = v.shared > 0 ? prefix_tokens : 0;  // the shared prefix stays cached
-        preempted.push_back(victim);
-        ++result.preemptions;
-        preempted_now = true;
-        if (static_cast<std::size_t>(i) >= running.size()) {
-          evicted_self = true;
-          break;
+    const auto schedule_running = [&](bool prompts_only) {
+      for (std::size_t i = 0; i < running.size() && budget > 0; ++i) {
+        Request& r = requests[static_cast<std::size_t>(running[i])];
+        if (prompts_only && decoding(r)) continue;
+        const bool speculative = spec.draft_tokens > 0 && decoding(r);
+        const std::int64_t tokens =
+            std::min(speculative ? spec.draft_tokens + 1 : r.prompt + r.generated - r.computed, budget);
+        const std::int64_t need =
+            std::max<std::int64_t>(0, blocks_for(r.computed + tokens, block_tokens) - r.shared - r.blocks);
+        bool evicted_self = false;
+        while (need > free_blocks) {
+          // Evict the latest-admitted request (vLLM: self.running.pop()), this one if it is the last.
+          const std::int32_t victim = running.back();
+          running.pop_back();
+          Request& v = requests[static_cast<std::size_t>(victim)];
+          free_blocks += v.blocks;
+          v.blocks = 0;
+          v.computed = v.shared > 0 ? prefix_tokens : 0;  // the shared prefix stays cached
+          preempted.push_back(victim);
+          ++result.preemptions;
+          preempted_now = true;
+          if (static_cast<std::size_t>(i) >= running.size()) {
+            evicted_self = true;
+            break;
+          }
         }
+        if (evicted_self) break;
+        free_blocks -= need;
+        r.blocks += need;
+        budget -= tokens;
+        scheduled.push_back({running[i], tokens, speculative});
       }
-      if (evicted_self) break;
-      free_blocks -= need;
-      r.blocks += need;
-      budget -= tokens;
-      scheduled.push_back({running[i], tokens, speculative});
-    }
+    };
+    schedule_running(limits.prefill_first);
     if (preempted_now && limits.reserve_estimated_output) {
       // SGLang's retract_decode re-estimates the ratio from the requests still running.
       std::int64_t decoded = 0, max_new = 0;
@@ -277,6 +282,8 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
       running.push_back(id);
       scheduled.push_back({id, tokens, false});
     }
+    // SGLang: no prompt could start, so the running requests decode (Scheduler.get_next_batch_to_run).
+    if (limits.prefill_first && scheduled.empty()) schedule_running(false);
     if (scheduled.empty()) throw std::logic_error("the simulation scheduled an empty step");
 
     // The step's time from its tokens.

@@ -70,6 +70,7 @@ export interface ServingReport {
     continuous_batching: boolean;
     reserve_whole_request: boolean;
     reserve_estimated_output: boolean;
+    prefill_first: boolean;
     request_overhead_seconds: number;
     hbm_efficiency: number;
     flops_efficiency: number;
