@@ -28,6 +28,7 @@ constexpr const char* kServeSimHelp =
     "  --weights FORMAT --kv-dtype D --tp N --pp N --ep N --gpu-memory-utilization F (the engine's)\n"
     "  --overhead-gib F (1) --flops-efficiency F --hbm-efficiency F --interconnect-efficiency F\n"
     "  --step-overhead-ms X (the engine's): fixed CPU time added to every step\n"
+    "  --request-overhead-ms X (the engine's): fixed time before a request reaches the scheduler\n"
     "  --shared-prefix N (0): prompt tokens every request shares (prefix caching)\n"
     "  --spec-tokens K (0) --spec-acceptance A --spec-draft-layers L (1): speculative decoding\n";
 

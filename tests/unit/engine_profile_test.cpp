@@ -64,6 +64,8 @@ TEST_CASE("profiles: each engine's defaults as its source gives them") {
     CHECK(h.cuda_graph_max_batch == 512);
     CHECK(h.memory_fraction == 0.9);
     CHECK(h.chunked_prefill);
+    CHECK(h.request_overhead_seconds == 0);  // no published per-request figure
+    CHECK_FALSE(h.reserve_estimated_output);
     const EngineProfile a = engine_profile(EngineKind::vllm, a100, one);
     CHECK(a.max_num_seqs == 256);
     CHECK(a.max_num_batched_tokens == 2048);
@@ -75,6 +77,9 @@ TEST_CASE("profiles: each engine's defaults as its source gives them") {
     CHECK(s.memory_fraction == doctest::Approx((h100_gib - (9.5 + 0.5)) / h100_gib));  // < 90 GiB: 9.5 + tp pp / 2
     CHECK(s.max_num_batched_tokens == 8192);
     CHECK(s.kv_block_tokens == 1);
+    CHECK(s.reserve_estimated_output);  // PrefillAdder: new_token_ratio x the running requests' output
+    CHECK(s.prefill_first);             // get_next_batch_to_run: "Run prefill first if possible"
+    CHECK_FALSE(engine_profile(EngineKind::vllm, h100, one).prefill_first);
     const ParallelLayout tp4{4, 1, 1, 1};
     CHECK(engine_profile(EngineKind::sglang, h100, tp4).memory_fraction ==
           doctest::Approx((h100_gib - (9.5 + 2.0)) / h100_gib));
@@ -94,6 +99,8 @@ TEST_CASE("profiles: each engine's defaults as its source gives them") {
     CHECK(t.max_num_batched_tokens == 8192);
     CHECK(t.max_num_seqs == 2048);
     CHECK(t.kv_budget == KvBudgetRule::share_of_free);
+    CHECK(t.request_overhead_seconds == 4e-3);  // Triton ensemble estimate, docs/engines-serving.md 3.5
+    CHECK(scheduler_limits(t).request_overhead_seconds == 4e-3);
   }
   SUBCASE("llama.cpp and HF: no paging; HF without continuous batching or GQA-aware decode") {
     const EngineProfile l = engine_profile(EngineKind::llamacpp, h100, one);

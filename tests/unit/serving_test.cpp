@@ -97,6 +97,80 @@ TEST_CASE("a fixed step overhead adds to every step") {
   CHECK(r.tpot_seconds_p50 == doctest::Approx(t.decode_total_seconds / 199 + 1.5e-3).epsilon(1e-9));
 }
 
+TEST_CASE("a request overhead delays the request's entry into the scheduler and counts in its TTFT") {
+  Setup s = llama_8b_h100();
+  s.limits.request_overhead_seconds = 4e-3;
+  const LatencyTotals t = totals(s, 1, 1000, 200);
+  // Idle engine: the request reaches the queue 4 ms after it is sent, then prefills in one step.
+  const ServingResult one = run(s, closed_loop(1, 1, 1000, 200));
+  CHECK(one.ttft_seconds_p50 == doctest::Approx(4e-3 + t.prefill_seconds).epsilon(1e-9));
+  CHECK(one.queue_seconds_mean == doctest::Approx(4e-3).epsilon(1e-9));
+  CHECK(one.tpot_seconds_p50 == doctest::Approx(t.decode_total_seconds / 199).epsilon(1e-9));
+  // Closed loop, two requests in turn: each pays the 4 ms again, so the run lasts
+  // 2 x (4 ms + its end-to-end time).
+  const ServingResult two = run(s, closed_loop(2, 1, 1000, 200));
+  CHECK(two.duration_seconds == doctest::Approx(2 * (4e-3 + t.end_to_end_seconds)).epsilon(1e-9));
+  CHECK(two.ttft_seconds_p99 == doctest::Approx(4e-3 + t.prefill_seconds).epsilon(1e-9));
+  s.limits.request_overhead_seconds = -1;
+  CHECK_THROWS_AS(run(s, closed_loop(1, 1, 1000, 200)), std::invalid_argument);
+}
+
+TEST_CASE("SGLang's new_token_ratio: decay, floor and the estimate after a retraction") {
+  // environ.py: 0.7 initial, floor 0.7 x 0.14 = 0.098, reached after 600 decoding steps.
+  CHECK(SglangTokenRatio::kMinimum == doctest::Approx(0.098));
+  CHECK(SglangTokenRatio::decayed(0.7) == doctest::Approx(0.7 - 0.602 / 600));
+  double ratio = SglangTokenRatio::kInitial;
+  for (int step = 0; step < 300; ++step) ratio = SglangTokenRatio::decayed(ratio);
+  CHECK(ratio == doctest::Approx(0.7 - 0.301));
+  for (int step = 0; step < 1000; ++step) ratio = SglangTokenRatio::decayed(ratio);
+  CHECK(ratio == doctest::Approx(0.098));
+  // retract_decode: (100 decoded + 20 x 2 requests) / 1000 max_new_tokens = 0.14; at most 1.
+  CHECK(SglangTokenRatio::after_retraction(100, 2, 1000) == doctest::Approx(0.14));
+  CHECK(SglangTokenRatio::after_retraction(900, 10, 1000) == 1);
+}
+
+TEST_CASE("SGLang's admission holds back the running requests' expected output") {
+  // A pool of 1000 one-token pages; requests of 100 prompt + 300 output tokens, four at once.
+  Setup s = llama_8b_h100();
+  s.limits.kv_block_tokens = 1;
+  s.limits.kv_capacity_blocks = 1000;
+  const ServingLoad load = closed_loop(4, 4, 100, 300);
+  // Taken as tokens come (vLLM), all four start (400 prompt tokens) and outgrow the pool (1600).
+  const ServingResult taken = run(s, load);
+  CHECK(taken.max_running == 4);
+  CHECK(taken.preemptions > 0);
+  // SGLang: the first needs 100 + 300 of 1000 free (then 900 free, 300 held back); the second
+  // 400 of 900 - 300 = 600; the third 400 of 800 - 600 = 200: it waits. While the two decode
+  // (g tokens each, ratio 0.7 - 0.001 g), free - held = 1000 - 2 (101 + g) - 2 (300 - g)(0.7 -
+  // 0.001 g) is 378 at g = 0, 358 at g = 100, 253 at g = 250: below 400 until they end. Then the
+  // last two start (400 of 1000, 400 of 600). Two at a time, nothing evicted.
+  s.limits.reserve_estimated_output = true;
+  const ServingResult reserved = run(s, load);
+  CHECK(reserved.max_running == 2);
+  CHECK(reserved.preemptions == 0);
+  CHECK(reserved.kv_limited);
+  CHECK(reserved.output_tokens == 4 * 300);
+  CHECK(reserved.steps == 2 * 300);  // two rounds of one prefill and 299 decodes
+  check_invariants(reserved, load);
+}
+
+TEST_CASE("SGLang's step order: prompts alone whenever one can start, decodes otherwise") {
+  // Two requests of 100 + 3 tokens at once, 100 tokens per step.
+  Setup s = llama_8b_h100();
+  s.limits.max_num_batched_tokens = 100;
+  const ServingLoad load = closed_loop(2, 2, 100, 3);
+  // vLLM (mixed steps): A's prompt; A decodes + B's first 99; A decodes (done) + B's last token;
+  // B decodes twice: 5 steps.
+  CHECK(run(s, load).steps == 5);
+  // Prefill first: A's prompt; B's prompt alone (A waits); both decode twice: 4 steps.
+  s.limits.prefill_first = true;
+  const ServingResult r = run(s, load);
+  CHECK(r.steps == 4);
+  CHECK(r.max_running == 2);
+  CHECK(r.output_tokens == 2 * 3);
+  check_invariants(r, load);
+}
+
 TEST_CASE("a prompt longer than the token budget is prefilled in chunks") {
   Setup s = llama_8b_h100();
   s.limits.max_num_batched_tokens = 256;
@@ -261,6 +335,26 @@ TEST_CASE("serve-sim report and CLI") {
       test::run_cli("serve-sim '" + config + "' --gpu h100 --concurrency 2 --requests 1000000 --gen-len 1000");
   CHECK(too_much.exit_status == 2);
   CHECK(too_much.err.find("--requests") != std::string::npos);
+  // The engine's request overhead (TensorRT-LLM: 4 ms), or the one given.
+  const auto trtllm = test::run_cli("serve-sim '" + config +
+                                    "' --gpu h100 --engine trtllm --prompt-len 512 --gen-len 8 --concurrency 1 "
+                                    "--requests 2 --json");
+  REQUIRE(trtllm.exit_status == 0);
+  CHECK(nlohmann::json::parse(trtllm.out)["scheduler"]["request_overhead_seconds"].get<double>() ==
+        doctest::Approx(4e-3));
+  const auto given = test::run_cli("serve-sim '" + config +
+                                   "' --gpu h100 --engine trtllm --prompt-len 512 --gen-len 8 --concurrency 1 "
+                                   "--requests 2 --request-overhead-ms 0 --json");
+  REQUIRE(given.exit_status == 0);
+  const auto given_report = nlohmann::json::parse(given.out);
+  CHECK(given_report["scheduler"]["request_overhead_seconds"].get<double>() == 0);
+  // Concurrency 1 on an idle engine: the 4 ms add to every TTFT.
+  CHECK(nlohmann::json::parse(trtllm.out)["ttft_seconds_mean"].get<double>() ==
+        doctest::Approx(given_report["ttft_seconds_mean"].get<double>() + 4e-3).epsilon(1e-9));
+  CHECK(report["scheduler"]["request_overhead_seconds"].get<double>() == 0);  // vLLM: none published
+  const auto negative = test::run_cli("serve-sim '" + config + "' --gpu h100 --concurrency 2 --request-overhead-ms -1");
+  CHECK(negative.exit_status == 2);
+  CHECK(negative.err.find("--request-overhead-ms") != std::string::npos);
   const auto no_gpu = test::run_cli("serve-sim '" + config + "' --concurrency 2");
   CHECK(no_gpu.exit_status == 2);
   CHECK(no_gpu.err.find("--gpu") != std::string::npos);

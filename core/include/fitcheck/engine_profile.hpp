@@ -55,6 +55,15 @@ struct EngineProfile {
   bool continuous_batching = true;             // false: static batches, the next starts when all finish
   bool reserve_whole_request = false;          // admission reserves prompt + output blocks (no eviction)
   std::int64_t kv_block_tokens = 16;           // 0: no paging (exact per token)
+  // SGLang's admission (PrefillAdder): a waiting request is admitted only while the free pool,
+  // less new_token_ratio x the output each running request may still produce, holds its prompt
+  // and its whole output (SchedulerLimits::reserve_estimated_output).
+  bool reserve_estimated_output = false;
+  // SGLang: a step of prompts alone whenever one can start, else a decode step (no mixed steps).
+  bool prefill_first = false;
+  // Fixed time a request spends outside the step loop before its first token (HTTP server,
+  // tokenization, a frontend's pre- and post-processing hops), added once per request.
+  double request_overhead_seconds = 0;
   // Kernels and fixed costs per forward pass.
   std::int64_t cuda_graph_max_batch = 0;  // decode steps of at most this many sequences replay a graph
   bool gqa_shared_kv_reads = true;        // decode attention reads each KV head once per query group

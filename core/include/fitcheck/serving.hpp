@@ -40,6 +40,22 @@ struct SchedulerLimits {
   bool chunked_prefill = true;
   bool continuous_batching = true;
   bool reserve_whole_request = false;
+  // SGLang's admission (python/sglang/srt/managers/schedule_policy.py PrefillAdder): every running
+  // request holds back min(max_new_tokens - generated, 4096) x new_token_ratio tokens of the free
+  // pool, and a waiting request is admitted only if its remaining prompt plus min(max_new_tokens,
+  // 4096) fit what is left. new_token_ratio starts at 0.7, falls by (0.7 - 0.7 x 0.14) / 600 each
+  // step that decodes, to 0.098, and after a retraction becomes (tokens decoded + 20 x running) /
+  // (their max_new_tokens), at most 1 (sglang_new_token_ratio below).
+  bool reserve_estimated_output = false;
+  // SGLang's step order (python/sglang/srt/managers/scheduler.py Scheduler.get_next_batch_to_run:
+  // "Run prefill first if possible"; mixed chunks off by default, server_args.py enable_mixed_chunk):
+  // a step holds prompts alone (chunks in progress, then waiting requests) whenever one can be
+  // scheduled, and the running requests decode in a step of their own otherwise.
+  bool prefill_first = false;
+  // Fixed time between a request's arrival and the moment the scheduler can take it (HTTP server,
+  // tokenization, a frontend's pre/post-processing hops): the request joins the waiting queue that
+  // much later, then waits for the step in flight as any arrival does.
+  double request_overhead_seconds = 0;
   // Speculative decoding (latency.hpp): a decoding sequence takes draft_tokens + 1 tokens of the
   // budget, the step adds the draft passes, and it advances by the expected accepted tokens.
   SpeculativeDecoding speculative{};
@@ -72,6 +88,22 @@ KvCapacity engine_kv_capacity(const EngineProfile& profile, double fraction, con
                               const Accelerator& gpu, const SchedulerLimits& limits);
 // The simulation's limits from a profile (kv_capacity_blocks left 0).
 SchedulerLimits scheduler_limits(const EngineProfile& profile);
+
+// SGLang's new_token_ratio (python/sglang/srt/environ.py SGLANG_INIT_NEW_TOKEN_RATIO 0.7,
+// SGLANG_MIN_NEW_TOKEN_RATIO_FACTOR 0.14, SGLANG_NEW_TOKEN_RATIO_DECAY_STEPS 600,
+// SGLANG_RETRACT_DECODE_STEPS 20, SGLANG_CLIP_MAX_NEW_TOKENS_ESTIMATION 4096; the scheduler's
+// init_new_token_ratio, min_new_token_ratio and new_token_ratio_decay at schedule_conservativeness 1).
+struct SglangTokenRatio {
+  static constexpr double kInitial = 0.7;
+  static constexpr double kMinimum = 0.7 * 0.14;
+  static constexpr double kDecayPerStep = (kInitial - kMinimum) / 600;
+  static constexpr std::int64_t kRetractDecodeSteps = 20;
+  static constexpr std::int64_t kClipMaxNewTokens = 4096;
+  // The ratio after one more decoding step.
+  static double decayed(double ratio) { return ratio - kDecayPerStep > kMinimum ? ratio - kDecayPerStep : kMinimum; }
+  // ScheduleBatch.retract_decode: (tokens decoded + 20 x requests) / (their max_new_tokens), at most 1.
+  static double after_retraction(std::int64_t decoded, std::int64_t requests, std::int64_t max_new_tokens);
+};
 
 enum class LengthDistribution : std::uint8_t { fixed, uniform, normal };
 const char* length_distribution_name(LengthDistribution distribution);  // "fixed", "uniform", "normal"
@@ -141,7 +173,7 @@ void add_engine_capacity(const ModelDescription& model, const std::vector<Weight
 // The serve-sim request: inference options (parse_inference_options keys: weights, kv_dtype, tp,
 // pp, ep, gpu, prompt_len, gen_len, efficiencies...) plus engine, concurrency, arrival_rate,
 // requests, max_num_seqs, max_num_batched_tokens, seed, prompt_spread, gen_spread, length_distribution,
-// step_overhead_ms.
+// step_overhead_ms, request_overhead_ms.
 struct ServingRequest {
   InferenceRequest inference;
   EngineKind engine = EngineKind::vllm;
@@ -150,6 +182,8 @@ struct ServingRequest {
   std::int64_t max_num_batched_tokens = 0;  // 0: the engine's default for the GPU
   double step_overhead_seconds = 0;         // replaces the profile's step overhead when given
   bool step_overhead_given = false;
+  double request_overhead_seconds = 0;  // replaces the profile's request overhead when given
+  bool request_overhead_given = false;
 };
 // Throws OptionError naming the option.
 ServingRequest parse_serving_options(const OptionList& options);

@@ -90,6 +90,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   if (!seqs_default) limits.max_num_seqs = request.max_num_seqs;
   if (!tokens_default) limits.max_num_batched_tokens = request.max_num_batched_tokens;
   limits.speculative = request.inference.lengths.speculative;
+  if (request.request_overhead_given) limits.request_overhead_seconds = request.request_overhead_seconds;
   const ServingLoad& load = request.load;
   if (!limits.continuous_batching && seqs_default && load.concurrency > 0)
     limits.max_num_seqs = load.concurrency;  // generate runs the batch it is given
@@ -137,7 +138,10 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
                                                   "chunks first, then waiting requests first come first served, the "
                                                   "last prompt cut to the token budget"
                                                 : "; no chunked prefill: a prompt runs whole in one step") +
-                        (limits.continuous_batching ? "" : "; static batches: a batch starts when the last ends"));
+                        (limits.continuous_batching ? "" : "; static batches: a batch starts when the last ends") +
+                        (limits.prefill_first ? "; prefill first: a step of prompts alone whenever one can start, "
+                                                "else a decode step"
+                                              : ""));
   assumptions.push_back(
       "KV cache: budget " + std::to_string(capacity.budget_bytes) + " B - " + std::to_string(capacity.non_kv_bytes) +
       " B weights, activations of one " + std::to_string(limits.max_num_batched_tokens) +
@@ -173,6 +177,10 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
       std::to_string(latency.cuda_graph_max_batch) +
       " sequences replays a graph); no CUDA-graph padding, prefix caching or speculative decoding; pipeline "
       "stages run one step at a time (no micro-batch overlap)");
+  assumptions.push_back("request overhead: " + milliseconds(limits.request_overhead_seconds) + " ms (" +
+                        (request.request_overhead_given ? "request_overhead_ms, given" : "the engine's") +
+                        ") between a request's arrival and its place in the scheduler's queue (HTTP server, "
+                        "tokenization, frontend hops), counted in its TTFT; it then waits for the step in flight");
 
   detail::JsonWriter out;
   out.begin_object();
@@ -219,6 +227,9 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   out.field("chunked_prefill", limits.chunked_prefill);
   out.field("continuous_batching", limits.continuous_batching);
   out.field("reserve_whole_request", limits.reserve_whole_request);
+  out.field("reserve_estimated_output", limits.reserve_estimated_output);
+  out.field("prefill_first", limits.prefill_first);
+  out.field("request_overhead_seconds", limits.request_overhead_seconds);
   out.field("spec_tokens", limits.speculative.draft_tokens);
   out.field("spec_acceptance", limits.speculative.acceptance_rate);
   out.field("spec_draft_layers", limits.speculative.draft_layers);

@@ -10,8 +10,17 @@ namespace fitcheck {
 namespace {
 
 constexpr const char* kServingKeys[] = {
-    "concurrency", "arrival_rate",  "requests",   "max_num_seqs",        "max_num_batched_tokens",
-    "seed",        "prompt_spread", "gen_spread", "length_distribution", "step_overhead_ms",
+    "concurrency",
+    "arrival_rate",
+    "requests",
+    "max_num_seqs",
+    "max_num_batched_tokens",
+    "seed",
+    "prompt_spread",
+    "gen_spread",
+    "length_distribution",
+    "step_overhead_ms",
+    "request_overhead_ms",
 };
 // Inference keys a simulation sets itself: the batch and the cache come from the scheduler.
 constexpr const char* kFixedBySimulation[] = {"batch", "context", "prefill_chunk", "kv_block"};
@@ -72,6 +81,8 @@ ServingRequest parse_serving_options(const OptionList& options) {
   request.max_num_batched_tokens = reader.count("max_num_batched_tokens", 0, 1, std::int64_t{1} << 24);
   request.step_overhead_given = reader.text("step_overhead_ms").has_value();
   request.step_overhead_seconds = reader.number("step_overhead_ms", 0, 0, 1e5) / 1e3;
+  request.request_overhead_given = reader.text("request_overhead_ms").has_value();
+  request.request_overhead_seconds = reader.number("request_overhead_ms", 0, 0, 1e5) / 1e3;
   reader.finish();
   return request;
 }

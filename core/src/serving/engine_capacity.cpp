@@ -26,6 +26,7 @@ EngineCapacity simulate_engine_capacity(const EngineProfile& profile, const Mode
     limits.max_num_batched_tokens =
         std::max(limits.max_num_batched_tokens, lengths.prompt_tokens + limits.max_num_seqs);
   limits.speculative = lengths.speculative;
+  limits.request_overhead_seconds = 0;  // the scheduler's own capacity: no frontend in the loop
   const KvCapacity kv = engine_kv_capacity(profile, w.gpu_memory_utilization, model, tensors, w, gpu, limits);
   limits.kv_capacity_blocks = kv.blocks;
   answer.kv_capacity_tokens = kv.blocks * limits.kv_block_tokens;

@@ -134,6 +134,8 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.cuda_graph_max_batch = memory_gib < 35 ? (layout.tensor_parallel < 4 ? 8 : 80) : 160;
       p.step_overhead_seconds = 0.3e-3;
       p.launch_seconds_per_layer = 40e-6;
+      p.reserve_estimated_output = true;
+      p.prefill_first = true;
       p.rules = {
           "KV pool: free memory after the weights - total x (1 - mem_fraction_static); mem_fraction_static = "
           "(memory - reserved) / memory with reserved 2.8 + tp x pp / 10 GiB below 35 GiB, 9.5 + tp x pp / 2 "
@@ -147,6 +149,14 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
               " (server_args.py: 160; 8 or 80 below 35 GiB)",
           "step overhead 0.3 ms (estimate): the overlap scheduler prepares the next batch while the GPU runs "
           "(SGLang v0.4); 40 us of launches per layer outside a graph (estimate)",
+          "admission: a waiting request joins only if its prompt and min(max_new_tokens, 4096) output tokens fit "
+          "the free pool less new_token_ratio x the output every running request may still write; the ratio "
+          "starts at 0.7, falls to 0.098 over 600 decoding steps and is re-estimated after a retraction "
+          "(python/sglang/srt/managers/schedule_policy.py PrefillAdder, environ.py SGLANG_INIT_NEW_TOKEN_RATIO, "
+          "scheduler.py init_new_token_ratio; commit not pinned)",
+          "step order: a step of prompts alone whenever one can be scheduled, else a decode step of the running "
+          "requests (scheduler.py Scheduler.get_next_batch_to_run, 'Run prefill first if possible'; mixed chunks "
+          "off by default, server_args.py enable_mixed_chunk; commit not pinned)",
       };
       break;
     }
@@ -161,6 +171,7 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.kv_block_tokens = 32;
       p.cuda_graph_max_batch = p.max_num_seqs;
       p.step_overhead_seconds = 0.3e-3;
+      p.request_overhead_seconds = 4e-3;
       p.rules = {
           "KV cache: free_gpu_memory_fraction 0.9 of the memory free after the weights and the activation "
           "buffers of one max_num_tokens step (KvCacheConfig, nvidia.github.io/TensorRT-LLM/reference/memory.html; "
@@ -172,6 +183,11 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
           "KV blocks of 32 tokens (KvCacheConfig.tokens_per_block, LLM API)",
           "fused TensorRT engines or CUDA graphs up to the batch limit (perf-overview.md at 00f37686): no "
           "launch cost; step overhead 0.3 ms (estimate: C++ runtime, no Python in the loop)",
+          "request overhead 4 ms before a request reaches the executor (estimate: served through Triton's "
+          "tensorrtllm_backend ensemble, Python preprocessing (tokenizer) and postprocessing (detokenizer) models "
+          "around the tensorrt_llm model; the intercept of the v0.14 online table's idle-load TTFT, 467-token "
+          "prompts with 16 output tokens at 2 QPS on 8B and 70B, over fitcheck's simulated TTFT, "
+          "docs/engines-serving.md 3.5); offline trtllm-bench has no frontend (pass request_overhead_ms 0)",
       };
       break;
     case EngineKind::llamacpp:

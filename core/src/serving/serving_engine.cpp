@@ -76,7 +76,16 @@ SchedulerLimits scheduler_limits(const EngineProfile& profile) {
   // llama.cpp holds a slot's whole context from the start, as a no-evict reservation does.
   limits.reserve_whole_request =
       profile.reserve_whole_request || profile.kv_budget == KvBudgetRule::whole_context_slots;
+  limits.reserve_estimated_output = profile.reserve_estimated_output;
+  limits.prefill_first = profile.prefill_first;
+  limits.request_overhead_seconds = profile.request_overhead_seconds;
   return limits;
+}
+
+double SglangTokenRatio::after_retraction(std::int64_t decoded, std::int64_t requests, std::int64_t max_new_tokens) {
+  if (max_new_tokens <= 0) return 1;
+  return std::min(1.0,
+                  static_cast<double>(decoded + kRetractDecodeSteps * requests) / static_cast<double>(max_new_tokens));
 }
 
 KvCapacity engine_kv_capacity(const EngineProfile& profile, double fraction, const ModelDescription& model,

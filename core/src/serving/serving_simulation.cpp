@@ -105,6 +105,8 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
   check(limits.kv_capacity_blocks >= 1, "no KV cache blocks fit beside the weights and activations");
   check(limits.step_overhead_seconds >= 0 && limits.step_overhead_seconds < 1e3,
         "the step overhead must be between 0 and 1000 s");
+  check(limits.request_overhead_seconds >= 0 && limits.request_overhead_seconds < 1e3,
+        "the request overhead must be between 0 and 1000 s");
   check(load.requests >= 1 && load.requests <= kMaxServingRequests, "requests must be between 1 and 2^20");
   check((load.concurrency > 0) != (load.arrival_rate_per_second > 0),
         "give either a concurrency or an arrival rate (not both)");
@@ -162,47 +164,75 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
   std::int64_t free_blocks = limits.kv_capacity_blocks;
   ServingResult result;
   double now = 0, weighted_batch = 0, weighted_tokens = 0;
+  // A request reaches the scheduler's queue request_overhead_seconds after it is sent; it then
+  // waits for the step in flight (steps are not interrupted) like every arrival.
+  const double ingress = limits.request_overhead_seconds;
+  const auto ready = [&](std::size_t i) { return requests[i].arrival + ingress; };
+  // SGLang: the output tokens a running request is still expected to write, held back from admission.
+  double token_ratio = SglangTokenRatio::kInitial;
+  const auto expected_output = [](const Request& r) {
+    return std::min(r.output - r.generated, SglangTokenRatio::kClipMaxNewTokens);
+  };
 
   while (finished < n) {
-    const bool arrived = next_new < issued && requests[next_new].arrival <= now;
+    const bool arrived = next_new < issued && ready(next_new) <= now;
     if (running.empty() && preempted.empty() && !arrived) {
       if (next_new >= issued) throw std::logic_error("the simulation has nothing to run and nothing to wait for");
-      now = requests[next_new].arrival;  // idle until the next arrival
+      now = ready(next_new);  // idle until the next request reaches the scheduler
     }
-    // Running requests first, in admission order.
+    // Running requests first, in admission order. SGLang (prefill_first) takes only the ones still
+    // prefilling here; its decodes run in a step of their own when no prompt can start.
     scheduled.clear();
     std::int64_t budget = limits.max_num_batched_tokens;
     bool preempted_now = false;
-    for (std::size_t i = 0; i < running.size() && budget > 0; ++i) {
-      Request& r = requests[static_cast<std::size_t>(running[i])];
-      const bool speculative = spec.draft_tokens > 0 && decoding(r);
-      const std::int64_t tokens =
-          std::min(speculative ? spec.draft_tokens + 1 : r.prompt + r.generated - r.computed, budget);
-      const std::int64_t need =
-          std::max<std::int64_t>(0, blocks_for(r.computed + tokens, block_tokens) - r.shared - r.blocks);
-      bool evicted_self = false;
-      while (need > free_blocks) {
-        // Evict the latest-admitted request (vLLM: self.running.pop()), this one if it is the last.
-        const std::int32_t victim = running.back();
-        running.pop_back();
-        Request& v = requests[static_cast<std::size_t>(victim)];
-        free_blocks += v.blocks;
-        v.blocks = 0;
-        v.computed = v.shared > 0 ? prefix_tokens : 0;  // the shared prefix stays cached
-        preempted.push_back(victim);
-        ++result.preemptions;
-        preempted_now = true;
-        if (static_cast<std::size_t>(i) >= running.size()) {
-          evicted_self = true;
-          break;
+    const auto schedule_running = [&](bool prompts_only) {
+      for (std::size_t i = 0; i < running.size() && budget > 0; ++i) {
+        Request& r = requests[static_cast<std::size_t>(running[i])];
+        if (prompts_only && decoding(r)) continue;
+        const bool speculative = spec.draft_tokens > 0 && decoding(r);
+        const std::int64_t tokens =
+            std::min(speculative ? spec.draft_tokens + 1 : r.prompt + r.generated - r.computed, budget);
+        const std::int64_t need =
+            std::max<std::int64_t>(0, blocks_for(r.computed + tokens, block_tokens) - r.shared - r.blocks);
+        bool evicted_self = false;
+        while (need > free_blocks) {
+          // Evict the latest-admitted request (vLLM: self.running.pop()), this one if it is the last.
+          const std::int32_t victim = running.back();
+          running.pop_back();
+          Request& v = requests[static_cast<std::size_t>(victim)];
+          free_blocks += v.blocks;
+          v.blocks = 0;
+          v.computed = v.shared > 0 ? prefix_tokens : 0;  // the shared prefix stays cached
+          preempted.push_back(victim);
+          ++result.preemptions;
+          preempted_now = true;
+          if (static_cast<std::size_t>(i) >= running.size()) {
+            evicted_self = true;
+            break;
+          }
         }
+        if (evicted_self) break;
+        free_blocks -= need;
+        r.blocks += need;
+        budget -= tokens;
+        scheduled.push_back({running[i], tokens, speculative});
       }
-      if (evicted_self) break;
-      free_blocks -= need;
-      r.blocks += need;
-      budget -= tokens;
-      scheduled.push_back({running[i], tokens, speculative});
+    };
+    schedule_running(limits.prefill_first);
+    if (preempted_now && limits.reserve_estimated_output) {
+      // SGLang's retract_decode re-estimates the ratio from the requests still running.
+      std::int64_t decoded = 0, max_new = 0;
+      for (std::int32_t id : running) {
+        decoded += requests[static_cast<std::size_t>(id)].generated;
+        max_new += requests[static_cast<std::size_t>(id)].output;
+      }
+      token_ratio = SglangTokenRatio::after_retraction(decoded, static_cast<std::int64_t>(running.size()), max_new);
     }
+    // SGLang: the pool held back for the running requests' expected output (PrefillAdder offset).
+    double held_back = 0;
+    if (limits.reserve_estimated_output)
+      for (std::int32_t id : running)
+        held_back += static_cast<double>(expected_output(requests[static_cast<std::size_t>(id)])) * token_ratio;
     // Then waiting requests, first come first served, unless this step preempted (as vLLM).
     // Static batches (HF generate): a new batch starts only when the last one has finished.
     const bool admitting = limits.continuous_batching || running.empty();
@@ -211,7 +241,7 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
       std::int32_t id;
       if (!preempted.empty())
         id = preempted.back();
-      else if (next_new < issued && requests[next_new].arrival <= now)
+      else if (next_new < issued && ready(next_new) <= now)
         id = static_cast<std::int32_t>(next_new);
       else
         break;
@@ -230,6 +260,15 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
         result.kv_limited = true;  // the queue's head waits for blocks (vLLM: break, FCFS)
         break;
       }
+      // SGLang admits a request only if its remaining prompt and its whole (clipped) output fit the
+      // pool less what the running requests are expected to write; it then holds that much back.
+      const double admitted_tokens = static_cast<double>(left + expected_output(r));
+      if (limits.reserve_estimated_output &&
+          admitted_tokens > static_cast<double>(free_blocks * block_tokens) - held_back) {
+        result.kv_limited = true;
+        break;
+      }
+      held_back += admitted_tokens - static_cast<double>(tokens);  // the chunk's tokens take blocks now
       if (!preempted.empty())
         preempted.pop_back();
       else
@@ -243,6 +282,8 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
       running.push_back(id);
       scheduled.push_back({id, tokens, false});
     }
+    // SGLang: no prompt could start, so the running requests decode (Scheduler.get_next_batch_to_run).
+    if (limits.prefill_first && scheduled.empty()) schedule_running(false);
     if (scheduled.empty()) throw std::logic_error("the simulation scheduled an empty step");
 
     // The step's time from its tokens.
@@ -273,6 +314,7 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
                  engine_step_seconds(model, workload, rates, windows, draft);
     now += seconds;
     ++result.steps;
+    if (decoding_sequences > 0) token_ratio = SglangTokenRatio::decayed(token_ratio);
     weighted_batch += seconds * static_cast<double>(scheduled.size());
     weighted_tokens += seconds * (step.prefill_tokens + step.decode_sequences);
     result.max_running = std::max(result.max_running, static_cast<std::int64_t>(running.size()));

@@ -21,6 +21,8 @@ export interface ServingOptions extends Omit<InferenceOptions, 'batch' | 'contex
   gen_spread?: number;
   /** Fixed CPU and launch time added to every step, milliseconds (0). */
   step_overhead_ms?: number;
+  /** Fixed time before a request reaches the scheduler (HTTP, tokenization), milliseconds (the engine's). */
+  request_overhead_ms?: number;
 }
 
 export interface ServingReport {
@@ -67,6 +69,9 @@ export interface ServingReport {
     chunked_prefill: boolean;
     continuous_batching: boolean;
     reserve_whole_request: boolean;
+    reserve_estimated_output: boolean;
+    prefill_first: boolean;
+    request_overhead_seconds: number;
     hbm_efficiency: number;
     flops_efficiency: number;
   };
