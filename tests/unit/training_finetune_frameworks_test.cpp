@@ -11,6 +11,7 @@
 #include <string>
 
 #include "fitcheck/config.hpp"
+#include "fitcheck/plan_options.hpp"
 #include "fitcheck/training_memory.hpp"
 #include "fitcheck/training_request.hpp"
 #include "test_support.hpp"
@@ -193,6 +194,12 @@ TEST_CASE("torchtune and LitGPT: options and the JSON report") {
   CHECK(flags.offload_activations);
   CHECK(flags.compile);
   CHECK(flags.paged_optimizer);
+  // The training planner hands compile and the paged optimizer to the same parser.
+  const TrainingPlanRequest plan = parse_training_plan_options(
+      {{"framework", "torchtune"}, {"compile", "true"}, {"paged_optimizer", "true"}, {"optimizer", "adam8bit"}});
+  CHECK(plan.base.workload.framework == TrainingFramework::torchtune);
+  CHECK(plan.base.workload.compile);
+  CHECK(plan.base.workload.paged_optimizer);
   // QLoRA turns on PEFT's gradient checkpointing under hf only.
   CHECK(parse({{"framework", "torchtune"}, {"lora_rank", "8"}, {"qlora", "true"}}).recompute == Recompute::none);
 
