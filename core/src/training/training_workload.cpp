@@ -127,6 +127,9 @@ TrainingLoss training_loss(const TrainingWorkload& w) {
 bool gradients_overlap_activations(const TrainingWorkload& w) {
   if (!training_framework(w).gradients_allocated_in_backward) return false;
   if (w.layout.pipeline_parallel > 1 || w.micro_batches_per_step > 1) return false;
+  // With the optimizer step in backward the one gradient counted is the output layer's (or the
+  // tied embedding's), made at the start of backward while every activation is still alive.
+  if (w.optimizer_in_backward) return false;
   // Gradient accumulation keeps the earlier micro-batches' gradients through the next forward.
   const std::int64_t per_micro_step = w.layout.data_parallel * w.micro_batch_size * w.sequence_tokens;
   return global_batch_tokens_or_default(w) <= per_micro_step;
