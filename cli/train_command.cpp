@@ -23,8 +23,9 @@ constexpr const char* kHelp =
     "\n"
     "framework:\n"
     "  --framework F           hf (default: Hugging Face Trainer/Accelerate + PEFT) | megatron |\n"
-    "                          deepspeed (Megatron-DeepSpeed) | torchtitan: loss buffers, gradient\n"
-    "                          buffer, FSDP under pp, attention kernel, printed memory statistic\n"
+    "                          deepspeed (Megatron-DeepSpeed) | torchtitan | torchtune | litgpt: loss\n"
+    "                          buffers, gradient buffer and lifetime, FSDP under pp, attention kernel,\n"
+    "                          adapter dtype, printed memory statistic\n"
     "  --memory-statistic S    allocated | reserved (default: what the framework prints)\n"
     "hardware and parallelism:\n"
     "  --gpu NAME              GPU from 'fitcheck gpus' (or custom, below); adds the largest\n"
@@ -50,16 +51,24 @@ constexpr const char* kHelp =
     "                          --fp32-gradients=false turns it off)\n"
     "  --optimizer O           adamw (default) | adam8bit | adafactor | sgd | sgd-momentum | lion | muon\n"
     "  --adafactor-first-moment\n"
+    "  --paged-optimizer       bitsandbytes paged states (PagedAdamW8bit): CUDA managed memory,\n"
+    "                          outside PyTorch's allocator, paged to the CPU under pressure\n"
     "activations:\n"
     "  --micro-batch N         sequences per micro-batch (default 1)\n"
     "  --seq-len N             tokens per sequence (default 4096)\n"
     "  --recompute R           none (default) | selective (Megatron core_attn) | full (whole layers)\n"
     "                          | selective-op | selective-layer (torchtitan) | gradient-checkpointing (hf)\n"
+    "                          | activation-checkpointing (torchtune, LitGPT: whole layers)\n"
     "  --recompute-method M    uniform (default) | block, with --recompute full (Megatron-LM)\n"
     "  --recompute-num-layers N  layers per uniform group, or block layers per stage (default 1)\n"
     "  --recompute-frequency N selective-layer: every N-th layer (default 2)\n"
     "  --eager-attention       keep heads x s x s softmax terms (default: flash attention)\n"
     "  --dropout               attention and hidden dropout masks\n"
+    "  --offload-activations   checkpointed layer inputs in CPU memory (torchtune\n"
+    "                          enable_activation_offloading; needs --recompute full)\n"
+    "  --optimizer-in-backward step each parameter as its gradient is ready: one gradient alive\n"
+    "                          (torchtune optimizer_in_bwd)\n"
+    "  --compile               the framework compiles its loss (torchtune compile: True)\n"
     "LoRA:\n"
     "  --lora-rank N           train rank-N adapters on a frozen base\n"
     "  --lora-modules LIST     q,k,v,o,gate,up,down (default: all linear layers)\n"
@@ -128,7 +137,8 @@ int run_train(const std::vector<std::string>& args, std::string& out, std::strin
     const CommandArgs parsed =
         parse_command_args(args, "train",
                            {"sequence_parallel", "offload_optimizer", "offload_params", "fp32_gradients",
-                            "adafactor_first_moment", "eager_attention", "dropout", "qlora", "lora_dropout"});
+                            "adafactor_first_moment", "eager_attention", "dropout", "qlora", "lora_dropout",
+                            "offload_activations", "optimizer_in_backward", "compile", "paged_optimizer"});
     if (parsed.help) {
       out = std::string(kHelp) + kCustomGpuHelp;
       return 0;

@@ -8,11 +8,11 @@ import { defaultTraining, frameworks, recomputeModes, trainingOptions } from '..
 afterEach(cleanup);
 
 describe('training framework', () => {
-  test('the four profiles the core offers, Hugging Face first and by default', () => {
-    expect(frameworks.map(([id]) => id)).toEqual(['hf', 'megatron', 'deepspeed', 'torchtitan']);
+  test('the six profiles the core offers, Hugging Face first and by default', () => {
+    expect(frameworks.map(([id]) => id)).toEqual(['hf', 'megatron', 'deepspeed', 'torchtitan', 'torchtune', 'litgpt']);
     expect(trainingOptions(defaultTraining).framework).toBe('hf');
     expect(recomputeModes.map(([id]) => id)).toEqual(
-      expect.arrayContaining(['selective-op', 'selective-layer', 'gradient-checkpointing']),
+      expect.arrayContaining(['selective-op', 'selective-layer', 'gradient-checkpointing', 'activation-checkpointing']),
     );
   });
   test('picking a framework hands it to the core with the other options', () => {
@@ -25,5 +25,13 @@ describe('training framework', () => {
     const next = onChange.mock.calls[0][0];
     expect(next.framework).toBe('torchtitan');
     expect(trainingOptions(next)).toMatchObject({ framework: 'torchtitan', gpu: 'h100-sxm-80gb' });
+  });
+  test('torchtune and LitGPT go to the core by their ids', () => {
+    const onChange = vi.fn();
+    render(<TrainingForm training={defaultTraining} gpus={[]} onChange={onChange} />);
+    const picker = screen.getByTestId('train-framework') as HTMLSelectElement;
+    fireEvent.change(picker, { target: { value: 'torchtune' } });
+    fireEvent.change(picker, { target: { value: 'litgpt' } });
+    expect(onChange.mock.calls.map((call) => trainingOptions(call[0]).framework)).toEqual(['torchtune', 'litgpt']);
   });
 });

@@ -16,6 +16,8 @@ enum class TrainingFramework : std::uint8_t {
   deepspeed,   // Megatron-DeepSpeed: Megatron's model code with DeepSpeed ZeRO
   torchtitan,  // PyTorch FSDP2 + torchtitan
   hf,          // Hugging Face transformers Trainer / Accelerate, PEFT, bitsandbytes
+  torchtune,   // torchtune recipes (full, LoRA, QLoRA; single device and FSDP2)
+  litgpt,      // LitGPT finetune scripts (Lightning Fabric)
 };
 
 // Which torch.cuda statistic a total is: live tensors (max_memory_allocated) or segments the
@@ -24,7 +26,7 @@ enum class MemoryStatistic : std::uint8_t { allocated, reserved };
 
 struct TrainingFrameworkProfile {
   TrainingFramework framework;
-  const char* id;    // "megatron", "deepspeed", "torchtitan", "hf"
+  const char* id;    // "megatron", "deepspeed", "torchtitan", "hf", "torchtune", "litgpt"
   const char* name;  // in words
   // Bytes per logit element (tokens x vocabulary / tp) alive at the loss's peak: logits, their
   // fp32 copy, what cross-entropy saves and the gradient it writes.
@@ -46,6 +48,25 @@ struct TrainingFrameworkProfile {
   const char* mfu_rule;
   MemoryStatistic printed_statistic;  // the figure the framework's own log line prints
   const char* statistic_rule;
+  // A chunked loss: loss_bytes_per_logit stays alive for every token; while one chunk of the
+  // tokens (tokens / loss_chunks) is computed it adds loss_chunk_bytes_per_logit. 0: not chunked.
+  std::int64_t loss_chunks = 0;
+  std::int64_t loss_chunk_bytes_per_logit = 0;
+  // The training loop frees gradients after each optimizer step (zero_grad(set_to_none=True)), so
+  // with one micro-batch per step they are allocated during backward as activations are freed:
+  // the peak is the larger of the two, not their sum.
+  bool gradients_allocated_in_backward = false;
+  const char* gradient_lifetime_rule = "";
+  // LoRA adapters: bytes per adapter parameter for the weight, its gradient and each optimizer
+  // state (PEFT keeps them in fp32; torchtune and LitGPT in the model's dtype).
+  std::int64_t adapter_bytes = 4;
+  const char* adapter_rule = "PEFT's autocast_adapter_dtype keeps adapters in fp32";
+  // The loss under LoRA when the framework computes it differently there; 0: loss_bytes_per_logit.
+  std::int64_t lora_loss_bytes_per_logit = 0;
+  // The loss when the framework compiles it (--compile); 0: as without compile.
+  std::int64_t compiled_loss_bytes_per_logit = 0;
+  std::int64_t compiled_loss_chunk_bytes_per_logit = 0;
+  const char* compiled_loss_rule = "";
 };
 
 const TrainingFrameworkProfile& training_framework_profile(TrainingFramework framework);

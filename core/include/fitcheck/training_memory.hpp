@@ -34,6 +34,9 @@ struct TrainingMemoryTotals {
   std::int64_t activation_bytes = 0;
   std::int64_t communication_bytes = 0;
   std::int64_t overhead_bytes = 0;
+  // Gradients allocated during backward as activations are freed: min(gradients, activations)
+  // is not alive twice (gradients_overlap_activations); subtracted from the sum.
+  std::int64_t backward_overlap_bytes = 0;
   std::int64_t total_bytes_per_gpu = 0;      // allocated_bytes_per_gpu or reserved_bytes_per_gpu (memory_statistic)
   std::int64_t allocated_bytes_per_gpu = 0;  // live tensors at the peak, plus the overhead
   std::int64_t reserved_bytes_per_gpu = 0;   // allocated plus the caching allocator's block rounding
@@ -110,6 +113,9 @@ struct StageStates {
   std::int64_t dequantized_params = 0;  // QLoRA: the largest quantized matrix, in bf16 during its matmul
   // What the communication buffers are sized by.
   std::int64_t root_params = 0, largest_layer_params = 0, largest_tensor_params = 0;
+  // The largest trainable matrix (optimizer_in_backward: the one gradient alive) and its group.
+  std::int64_t largest_trainable_params = 0;
+  int largest_trainable_group = 0;            // 0 dense, 1 routed experts
   std::int64_t unsharded_gradient_bytes = 0;  // FSDP: one layer's gradients before reduce-scatter
   std::int64_t allgather_bucket_bytes = 0;    // ZeRO-1/2: after the optimizer step, not in the peak
 };
@@ -124,7 +130,8 @@ MemoryTerm communication_term(const StageStates& states, const TrainingWorkload&
 // embedding (first stage) and the final norm, logits and loss (last stage).
 struct StageActivations {
   std::int64_t bytes = 0;
-  std::int64_t allocator_blocks = 0;  // what the caching allocator holds for them (allocator_block_bytes)
+  std::int64_t cpu_offload_bytes = 0;  // activations offloaded to CPU memory (offload_activations), per micro-batch
+  std::int64_t allocator_blocks = 0;   // what the caching allocator holds for them (allocator_block_bytes)
   std::int64_t in_flight = 1;
   std::vector<MemoryTerm> terms;
   std::vector<MemoryTerm> heaviest_layer_terms;

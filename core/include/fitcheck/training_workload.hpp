@@ -128,6 +128,17 @@ struct TrainingWorkload {
   std::int64_t recompute_frequency = 2;   // selective-layer: every N-th layer (torchtitan's example '2')
   bool flash_attention = true;            // false: eager attention keeps heads x s x s softmax terms
   bool dropout = false;                   // attention/hidden dropout masks (off in Llama-style configs)
+  // torchtune's optimizer_in_bwd: each parameter is stepped and its gradient freed as soon as the
+  // gradient is ready, so one parameter's gradient is alive at a time.
+  bool optimizer_in_backward = false;
+  // torchtune's enable_activation_offloading (needs whole-layer recompute): the checkpointed layer
+  // inputs go to CPU memory during forward and come back during backward.
+  bool offload_activations = false;
+  // bitsandbytes paged optimizers (PagedAdamW, PagedAdamW8bit, PagedLion): the states live in CUDA
+  // managed memory outside PyTorch's caching allocator, paged to the CPU under memory pressure.
+  bool paged_optimizer = false;
+  // torch.compile as the framework applies it (torchtune's compile: True); changes the loss only.
+  bool compile = false;
 
   LoraSettings lora;
   std::int64_t framework_overhead_bytes = InferenceWorkload{}.framework_overhead_bytes;
@@ -158,6 +169,18 @@ TrainingWorkload with_training_defaults(const TrainingWorkload& workload);
 // The framework's profile, and the memory statistic the total is (given, or the framework's).
 const TrainingFrameworkProfile& training_framework(const TrainingWorkload& workload);
 MemoryStatistic training_memory_statistic(const TrainingWorkload& workload);
+// The loss as the framework holds it for this workload (LoRA, compile), per logit element.
+struct TrainingLoss {
+  std::int64_t bytes_per_logit = 0;        // alive for every token at the loss's peak
+  std::int64_t chunks = 0;                 // 0: not chunked
+  std::int64_t chunk_bytes_per_logit = 0;  // added over tokens / chunks while one chunk is computed
+  const char* rule = "";
+};
+TrainingLoss training_loss(const TrainingWorkload& workload);
+// Gradients allocated during backward as activations are freed (the framework frees them after
+// each step), with one micro-batch per optimizer step and no pipeline: the peak holds the larger
+// of gradients and activations rather than both.
+bool gradients_overlap_activations(const TrainingWorkload& workload);
 // FSDP that keeps each stage's 16-bit parameters unsharded across the step (torchtitan under pp).
 bool fsdp_unsharded_for_step(const TrainingWorkload& workload);
 

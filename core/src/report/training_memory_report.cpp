@@ -74,6 +74,10 @@ void write_workload(JsonWriter& writer, const TrainingWorkload& w) {
   writer.field("lora_modules", modules);
   writer.field("qlora", w.lora.qlora);
   writer.field("lora_dropout", w.lora.dropout);
+  writer.field("optimizer_in_backward", w.optimizer_in_backward);
+  writer.field("offload_activations", w.offload_activations);
+  writer.field("compile", w.compile);
+  writer.field("paged_optimizer", w.paged_optimizer);
   writer.field("overhead_bytes", w.framework_overhead_bytes);
   writer.end_object();
 }
@@ -146,6 +150,7 @@ std::string training_report_json(const TrainingEstimate& e) {
   writer.field("activation_bytes", t.activation_bytes);
   writer.field("communication_bytes", t.communication_bytes);
   writer.field("overhead_bytes", t.overhead_bytes);
+  writer.field("backward_overlap_bytes", t.backward_overlap_bytes);
   writer.field("total_bytes_per_gpu", t.total_bytes_per_gpu);
   // Which torch.cuda statistic the total is, and both.
   writer.field("memory_statistic", memory_statistic_name(t.memory_statistic));

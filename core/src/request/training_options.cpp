@@ -16,7 +16,7 @@ TrainingRequest parse_training_options(const OptionList& options) {
     const auto found = find_training_framework(*framework);
     if (!found)
       throw OptionError("framework", "option 'framework': unknown framework '" + detail::printable(*framework) +
-                                         "' (megatron, deepspeed, torchtitan, hf)");
+                                         "' (megatron, deepspeed, torchtitan, hf, torchtune, litgpt)");
     w.framework = *found;
   }
   if (auto statistic = reader.text("memory_statistic")) {
@@ -149,6 +149,10 @@ TrainingRequest parse_training_options(const OptionList& options) {
     request.recompute_from_peft_default = true;
   }
   w.lora.dropout = reader.flag("lora_dropout", false);
+  w.optimizer_in_backward = reader.flag("optimizer_in_backward", false);
+  w.offload_activations = reader.flag("offload_activations", false);
+  w.compile = reader.flag("compile", false);
+  w.paged_optimizer = reader.flag("paged_optimizer", false);
   w.framework_overhead_bytes =
       static_cast<std::int64_t>(reader.number("overhead_gib", 1.0, 0.0, 1024.0) * 1024.0 * 1024.0 * 1024.0);
   const auto gpu = reader.text("gpu");

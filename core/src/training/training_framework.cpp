@@ -82,6 +82,64 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "6N + 12 x layers x hidden x s, no causal discount",
      MemoryStatistic::allocated,
      "the Trainer's TrainerMemoryTracker and most scripts report torch.cuda.max_memory_allocated"},
+    {TrainingFramework::torchtune, "torchtune", "torchtune recipes",
+     // CEWithChunkedOutputLoss (every recipe config's loss): the model returns its bf16 logits in 8
+     // chunks, all alive until the loss returns; cross_entropy(chunk.float()) saves each chunk's
+     // fp32 log-softmax for backward (2 + 4 B); the fp32 upcast of the chunk being computed adds
+     // 4 B over an eighth of the tokens. The recipe deletes the bf16 chunks before backward.
+     6,
+     "CEWithChunkedOutputLoss: bf16 logits in 8 chunks (2 B) + each chunk's saved fp32 log-softmax (4 B), and the "
+     "fp32 upcast of the chunk being computed: pytorch/torchtune 1814feb1 torchtune/modules/loss/"
+     "ce_chunked_output_loss.py compute_cross_entropy, recipes/full_finetune_single_device.py _loss_step (del logits)",
+     false, "gradients in the model dtype (bf16 everywhere, no fp32 master copy: recipe dtype bf16)", false, false,
+     "PyTorch SDPA (FlashAttention-2 kernels)", true,
+     "torchtune logs no MFU; fitcheck counts as PaLM does: 6N + 12 x layers x hidden x s, no causal discount",
+     MemoryStatistic::allocated,
+     "training.get_memory_stats logs peak_memory_active (active_bytes.all.peak), peak_memory_alloc "
+     "(max_memory_allocated) and peak_memory_reserved; active and allocated count the same live blocks "
+     "(torchtune 1814feb1 torchtune/training/memory.py l.245-280)",
+     8, 4, true,
+     "the recipe calls optimizer.zero_grad(set_to_none=True) after each step, so gradients are allocated again "
+     "during backward while activations are freed (torchtune 1814feb1 recipes/full_finetune_single_device.py "
+     "train)",
+     2,
+     "adapters are created under training.set_default_dtype(bf16): bf16 adapters, gradients and AdamW states "
+     "(torchtune 1814feb1 recipes/lora_finetune_single_device.py _setup_model)",
+     0,
+     // compile: True compiles compute_cross_entropy alone (upcast + cross-entropy of one chunk):
+     // the fused kernel never materializes the fp32 chunk and its backward graph keeps the bf16
+     // chunk (kept alive past `del logits`), recomputing the softmax from it; one chunk's bf16
+     // gradient is alive at a time.
+     2, 2,
+     "compiled CEWithChunkedOutputLoss: training.compile_loss compiles compute_cross_entropy only (torchtune "
+     "1814feb1 torchtune/training/_compile.py l.58-82); the fused upcast and cross-entropy keep each bf16 chunk "
+     "(2 B) for backward, and one chunk's bf16 gradient is alive at a time"},
+    {TrainingFramework::litgpt, "litgpt", "LitGPT (Lightning Fabric)",
+     // finetune/full.py: the bf16 logits stay referenced through backward; chunked_cross_entropy
+     // runs cross_entropy on bf16 chunks of 128 tokens and saves bf16 log-softmax; in backward
+     // split's gradient concatenates the chunk gradients into one bf16 tensor: logits (2 B) + the
+     // chunk gradients (2 B) + their concatenation (2 B).
+     6,
+     "bf16 logits kept by the training loop (2 B) + chunked_cross_entropy's chunk gradients (2 B, bf16, 128-token "
+     "chunks) + split's backward concatenating them (2 B); finetune/lora.py computes the lm_head in 128-token "
+     "chunks, so its chunk gradients reach the lm_head chunk by chunk (4 B): Lightning-AI/litgpt 00af8b0d "
+     "litgpt/utils.py chunked_cross_entropy l.293-340, litgpt/finetune/full.py l.254-258, finetune/lora.py "
+     "l.304-307",
+     false, "precision bf16-true: weights, gradients and AdamW states in bf16 (no fp32 master copy)", false, false,
+     "PyTorch SDPA (FlashAttention-2 kernels)", true,
+     "LitGPT's measure_flops counts the model's forward and backward; fitcheck counts as PaLM does: 6N + 12 x "
+     "layers x hidden x s, no causal discount",
+     MemoryStatistic::allocated,
+     "finetune scripts print torch.cuda.max_memory_allocated() / 1e9 as 'Memory used: X GB' (litgpt 00af8b0d "
+     "litgpt/finetune/full.py l.173)",
+     0, 0, true,
+     "the loop calls optimizer.zero_grad() (set_to_none=True by default since torch 2.0), so with one micro-batch "
+     "per step gradients are allocated during backward while activations are freed (litgpt 00af8b0d "
+     "litgpt/finetune/full.py l.262-265)",
+     2,
+     "bf16-true creates the adapters in bf16 (fabric.init_module); their gradients and AdamW states are bf16 too "
+     "(litgpt 00af8b0d litgpt/lora.py l.125-126)",
+     4},
 };
 
 std::string lowered(std::string_view text) {
@@ -95,7 +153,7 @@ std::string lowered(std::string_view text) {
 const TrainingFrameworkProfile& training_framework_profile(TrainingFramework framework) {
   for (const auto& profile : kProfiles)
     if (profile.framework == framework) return profile;
-  return kProfiles[3];
+  return kProfiles[3];  // hf
 }
 
 std::optional<TrainingFramework> find_training_framework(std::string_view id) {
@@ -104,6 +162,7 @@ std::optional<TrainingFramework> find_training_framework(std::string_view id) {
     if (key == profile.id) return profile.framework;
   if (key == "huggingface" || key == "transformers") return TrainingFramework::hf;
   if (key == "megatron-lm" || key == "megatron-core" || key == "nemo") return TrainingFramework::megatron;
+  if (key == "lit-gpt") return TrainingFramework::litgpt;
   return std::nullopt;
 }
 

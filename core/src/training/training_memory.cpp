@@ -110,9 +110,13 @@ TrainingMemoryTotals stage_totals(const ModelDescription& model, const PreparedT
   m.activation_bytes = acts.bytes;
   m.communication_bytes = st.communication_bytes;
   m.overhead_bytes = w.framework_overhead_bytes;
-  m.cpu_offload_bytes = st.cpu_bytes;
+  m.cpu_offload_bytes = st.cpu_bytes + acts.cpu_offload_bytes;
+  // Frameworks that free gradients after each step allocate them during backward while the
+  // activations are freed layer by layer: at the start of backward the activations are alive and
+  // almost no gradients, at its end all gradients and almost no activations.
+  if (gradients_overlap_activations(w)) m.backward_overlap_bytes = std::min(m.gradient_bytes, m.activation_bytes);
   m.allocated_bytes_per_gpu = m.weight_bytes + m.gradient_bytes + m.optimizer_bytes + m.activation_bytes +
-                              m.communication_bytes + m.overhead_bytes;
+                              m.communication_bytes + m.overhead_bytes - m.backward_overlap_bytes;
   // Reserved: the activations' blocks as the caching allocator rounds them (model states live in a
   // few large buffers whose rounding is below a MiB each and is not counted).
   m.reserved_bytes_per_gpu = m.allocated_bytes_per_gpu + std::max<std::int64_t>(0, acts.allocator_blocks - acts.bytes);
@@ -125,6 +129,13 @@ TrainingMemoryTotals stage_totals(const ModelDescription& model, const PreparedT
     terms->terms = detail::stage_state_terms(st, w);
     terms->terms.insert(terms->terms.end(), acts.terms.begin(), acts.terms.end());
     terms->terms.push_back(detail::communication_term(st, w));
+    if (m.backward_overlap_bytes > 0)
+      terms->terms.push_back(
+          {"gradients allocated as activations are freed", -m.backward_overlap_bytes,
+           "- min(gradients " + num(m.gradient_bytes) + " B, activations " + num(m.activation_bytes) +
+               " B): one micro-batch per step and gradients freed after each step, so the peak holds the larger "
+               "of the two: " +
+               training_framework(w).gradient_lifetime_rule});
     terms->terms.push_back({"overhead", m.overhead_bytes, "framework overhead: a default you can change"});
     if (m.memory_statistic == MemoryStatistic::reserved)
       terms->terms.push_back({"allocator block rounding (reserved - allocated)",
@@ -168,8 +179,27 @@ std::vector<std::string> assumptions_for(const TrainingWorkload& w, const Traini
       "gated MLPs keep gate and up outputs as Megatron's fused SwiGLU does; unfused code also keeps silu(gate)");
   const TrainingFrameworkProfile& framework = training_framework(w);
   a.push_back(std::string("framework: ") + framework.name + " (--framework " + framework.id + ")");
-  a.push_back(std::string("loss: ") + std::to_string(framework.loss_bytes_per_logit) +
-              " B per logit element at the loss's peak: " + framework.loss_rule);
+  const TrainingLoss loss = training_loss(w);
+  a.push_back(std::string("loss: ") + std::to_string(loss.bytes_per_logit) + " B per logit element at the loss's peak" +
+              (loss.chunks > 0 && loss.chunk_bytes_per_logit > 0
+                   ? " + " + std::to_string(loss.chunk_bytes_per_logit) + " B over one of " +
+                         std::to_string(loss.chunks) + " chunks of the tokens"
+                   : std::string()) +
+              ": " + loss.rule);
+  if (m.totals.backward_overlap_bytes > 0)
+    a.push_back(std::string("gradients and activations: ") + framework.gradient_lifetime_rule +
+                "; the total counts the larger of the two (gradient accumulation or pipelining would keep both)");
+  if (w.optimizer_in_backward)
+    a.push_back(
+        "optimizer step in backward (torchtune optimizer_in_bwd): each parameter is stepped and its gradient freed "
+        "as soon as it is ready; the largest gradient is counted");
+  if (w.offload_activations)
+    a.push_back(
+        "activation offloading (torchtune enable_activation_offloading): the checkpointed layer inputs live in CPU "
+        "memory (cpu_offload_bytes); the copies in flight (up to 5 tensors stashed on the GPU) are not counted");
+  if (w.compile && framework.compiled_loss_bytes_per_logit == 0)
+    a.push_back(std::string("--compile changes nothing in the ") + framework.id +
+                " profile: compile is modelled only where it changes a cited loss (torchtune)");
   if (w.framework == TrainingFramework::hf)
     a.push_back(
         "the Hugging Face loss figure is a measurement (20 B per element, Liger-Kernel benchmarks), not a count of "
@@ -222,9 +252,10 @@ std::vector<std::string> assumptions_for(const TrainingWorkload& w, const Traini
   if (w.optimizer == OptimizerKind::muon)
     a.push_back("Muon's Newton-Schulz temporaries (a few matrices the size of the largest weight) are not counted");
   if (w.lora.rank > 0)
-    a.push_back(
-        "LoRA: adapters, their gradients and optimizer states in fp32 (PEFT default); the frozen base keeps no "
-        "gradients; only inputs of adapted matmuls are saved (autograd skips inputs of frozen weights)");
+    a.push_back(std::string("LoRA: adapters, their gradients and optimizer states in ") +
+                (framework.adapter_bytes == 4 ? "fp32" : "bf16") + " (" + framework.adapter_rule +
+                "); the frozen base keeps no gradients; only inputs of adapted matmuls are saved (autograd skips "
+                "inputs of frozen weights)");
   a.push_back(
       "framework overhead (CUDA context, cuBLAS/NCCL workspaces, allocator reserve) is a default you can change");
   return a;

@@ -136,6 +136,11 @@ std::optional<Recompute> find_recompute(std::string_view id) {
   // Hugging Face's gradient_checkpointing_enable() checkpoints whole decoder layers
   // (GradientCheckpointingLayer.__call__, transformers 00029cfa modeling_layers.py).
   if (key == "gradient-checkpointing") return Recompute::full;
+  // torchtune's enable_activation_checkpointing wraps every TransformerSelfAttentionLayer
+  // (pytorch/torchtune 1814feb1 recipes/full_finetune_single_device.py _setup_model); LitGPT's
+  // FSDP strategy checkpoints every Block (activation_checkpointing_policy={Block}, litgpt 00af8b0d
+  // litgpt/finetune/full.py l.100-106).
+  if (key == "activation-checkpointing") return Recompute::full;
   return std::nullopt;
 }
 

@@ -99,11 +99,18 @@ StageActivations stage_activations(const ModelDescription& model, const Training
   }
   // Mixed stages: the average layer of each kind mix (kinds share the stage in proportion).
   std::int64_t layer_bytes = kept_bytes, layer_blocks = kept_blocks;
+  // torchtune's activation offloading (OffloadActivations, pytorch/torchtune 1814feb1
+  // torchtune/training/_activation_offloading.py): every tensor autograd saves in the model's
+  // forward, above 1 KiB and outside the output head, is copied to CPU memory and brought back in
+  // backward. With whole-layer recompute those are the checkpointed layer inputs.
+  const bool offloaded = workload.offload_activations && checkpointed > 0;
   if (checkpointed > 0 && stage_layers > 0) {
-    layer_bytes = ceil_div(checked_mul(checkpoints, input_bytes), stage_layers) +
-                  ceil_div(checked_mul(stage_layers - checkpointed, kept_bytes), stage_layers);
-    layer_blocks = ceil_div(checked_mul(checkpoints, input_blocks), stage_layers) +
+    const std::int64_t inputs = ceil_div(checked_mul(checkpoints, input_bytes), stage_layers);
+    layer_bytes =
+        (offloaded ? 0 : inputs) + ceil_div(checked_mul(stage_layers - checkpointed, kept_bytes), stage_layers);
+    layer_blocks = (offloaded ? 0 : ceil_div(checked_mul(checkpoints, input_blocks), stage_layers)) +
                    ceil_div(checked_mul(stage_layers - checkpointed, kept_blocks), stage_layers);
+    if (offloaded) out.cpu_offload_bytes = inputs;
   }
   if (with_text && !kinds.empty())
     layer_activation_bytes(model, model.layer_kinds[kinds[heaviest].kind], workload, &out.heaviest_layer_terms);
@@ -114,7 +121,8 @@ StageActivations stage_activations(const ModelDescription& model, const Training
   const auto per_layer_text = [&] {
     if (checkpointed > 0)
       return num(checkpoints) + " checkpointed layer inputs (" +
-             num(input_bytes / std::max<std::int64_t>(1, stage_layers)) + " B each on average) + " +
+             num(input_bytes / std::max<std::int64_t>(1, stage_layers)) + " B each on average" +
+             (offloaded ? ", offloaded to CPU memory: 0 B on the GPU" : "") + ") + " +
              num(stage_layers - checkpointed) + " layers keeping everything (" +
              num(kept_bytes / std::max<std::int64_t>(1, stage_layers)) + " B each on average)";
     std::string text;
@@ -146,6 +154,7 @@ StageActivations stage_activations(const ModelDescription& model, const Training
   }
   out.bytes += bytes;
   out.allocator_blocks += blocks;
+  out.cpu_offload_bytes = checked_mul(out.cpu_offload_bytes, out.in_flight);
 
   const bool rebuilds = workload.recompute == Recompute::full || workload.recompute == Recompute::selective_op ||
                         (workload.recompute == Recompute::selective_layer && checkpointed > 0);
@@ -203,12 +212,25 @@ StageActivations stage_activations(const ModelDescription& model, const Training
     // The framework's loss: what its logits, their fp32 copy, the saved softmax and the gradient
     // hold per logit element at the loss's peak (training_framework_profile, with sources).
     const TrainingFrameworkProfile& framework = training_framework(workload);
-    const std::int64_t per_logit = framework.loss_bytes_per_logit;
+    const TrainingLoss loss = training_loss(workload);
+    const std::int64_t per_logit = loss.bytes_per_logit;
     t.split([&] { return std::string("logits and cross-entropy (") + framework.id + " loss)"; }, vocab * per_logit,
             [&] {
               return num(vocab) + " vocab entries x " + num(per_logit) + " B" +
-                     (c.tp > 1 ? " (vocabulary split by tp)" : "") + ": " + framework.loss_rule;
+                     (c.tp > 1 ? " (vocabulary split by tp)" : "") + ": " + loss.rule;
             });
+    if (loss.chunks > 0 && loss.chunk_bytes_per_logit > 0) {
+      // The chunk being computed: its tokens (of this GPU's b x s/cp) x vocabulary x its bytes.
+      const std::int64_t chunk_tokens = ceil_div(c.tokens, loss.chunks);
+      const std::int64_t chunk = checked_mul(checked_mul(chunk_tokens, vocab), loss.chunk_bytes_per_logit);
+      if (with_text)
+        lines.push_back({"logits chunk being computed (loss)", chunk,
+                         num(c.tokens) + " tokens / " + num(loss.chunks) + " chunks = " + num(chunk_tokens) +
+                             " tokens x " + num(vocab) + " vocab entries x " + num(loss.chunk_bytes_per_logit) +
+                             " B = " + num(chunk) + " B"});
+      out.bytes += chunk;
+      out.allocator_blocks += detail::allocator_block_bytes(chunk);
+    }
     out.bytes += t.total();
     out.allocator_blocks += t.blocks();
     for (auto& line : lines) out.terms.push_back(std::move(line));

@@ -58,7 +58,12 @@ Rules rules_of(const TrainingWorkload& workload) {
   w.master = mixed && workload.fp32_master_weights ? 4 : 0;
   // torch.optim allocates states like the parameters it steps (zeros_like): fp32 masters or the weights.
   w.state = w.master > 0 ? 4 : w.weight;
-  if (r.lora) w = {4, 4, 0, 4, "fp32"};  // adapters: fp32 weights and gradients, no separate master
+  // Adapters: weights, gradients and states in the framework's adapter dtype (PEFT: fp32;
+  // torchtune, LitGPT: the model's bf16), no separate master.
+  if (r.lora) {
+    const std::int64_t a = training_framework(workload).adapter_bytes;
+    w = {a, a, 0, a, a == 4 ? "fp32" : "bf16"};
+  }
 
   // Sharding rules. DeepSpeed ZeRO (Rajbhandari et al. 2020 §5): stage 1 shards optimizer states
   // (master weights included), 2 adds gradients, 3 adds parameters. FSDP (Zhao et al. 2023 §3):
@@ -76,7 +81,7 @@ Rules rules_of(const TrainingWorkload& workload) {
   // FSDP mixed precision keeps the sharded parameters in fp32 (they are the masters) and gathers
   // 16-bit copies for compute; gradients come back in the parameter dtype.
   r.fsdp_param_bytes = w.master > 0 ? 4 : w.weight;
-  r.gradient_width = r.use_fsdp ? (r.lora ? 4 : r.fsdp_param_bytes) : w.gradient;
+  r.gradient_width = r.use_fsdp ? (r.lora ? w.gradient : r.fsdp_param_bytes) : w.gradient;
   r.gathered_whole = fsdp == FsdpMode::shard_grad_op ||
                      (fsdp == FsdpMode::no_shard && w.weight != r.fsdp_param_bytes) ||
                      fsdp_unsharded_for_step(workload);
@@ -143,6 +148,10 @@ StageStates stage_states(const std::vector<WeightTensor>& local, const TrainingW
     if (!r.lora && workload.precision == PrecisionRecipe::fp8 && is_fp8_gemm_matrix(t)) fp8_matrix[g] += n;
     state_bytes[g] += optimizer_state_bytes(t, workload, w.state);
     out.trainable_local_parameters += n;
+    if (t.rows * t.columns > out.largest_trainable_params) {
+      out.largest_trainable_params = t.rows * t.columns;
+      out.largest_trainable_group = g;
+    }
   }
   for (const auto& t : local) {
     out.local_parameters += t.parameters();
@@ -159,7 +168,7 @@ StageStates stage_states(const std::vector<WeightTensor>& local, const TrainingW
     const std::int64_t degree = g == 1 ? expert_degree : dense_degree;
     if (r.lora) {
       // Adapters are trainable parameters: sharded and offloaded like weights, per group.
-      group.weights = place(group.params * 4, degree, r.shard_weights, r.weights_on_cpu && r.shard_weights);
+      group.weights = place(group.params * w.weight, degree, r.shard_weights, r.weights_on_cpu && r.shard_weights);
     } else if (r.use_fsdp) {
       group.weights = place(group.params * r.fsdp_param_bytes, degree, r.fsdp_shards, r.weights_on_cpu);
       if (r.gathered_whole) group.gathered_copy_bytes = group.params * w.weight;
@@ -173,7 +182,10 @@ StageStates stage_states(const std::vector<WeightTensor>& local, const TrainingW
     group.gradients = place(group.params * r.gradient_width, degree, r.shard_gradients, r.grads_on_cpu);
     if (w.master > 0 && !r.use_fsdp)
       group.master = place(group.params * w.master, degree, r.shard_optimizer, r.states_on_cpu);
-    group.states = place(state_bytes[g], degree, r.shard_optimizer, r.states_on_cpu);
+    // bitsandbytes paged optimizers allocate their states with cudaMallocManaged (functional.py
+    // get_paged: lib.cget_managed_ptr, then torch.frombuffer): outside PyTorch's allocator, on the
+    // GPU while there is room and paged to the CPU when there is not. Counted off the GPU.
+    group.states = place(state_bytes[g], degree, r.shard_optimizer, r.states_on_cpu || workload.paged_optimizer);
 
     weights_gpu += group.weights.gpu_bytes() + group.gathered_copy_bytes + group.whole_params * w.weight;
     out.cpu_bytes +=
@@ -181,6 +193,16 @@ StageStates stage_states(const std::vector<WeightTensor>& local, const TrainingW
     out.gradient_bytes += group.gradients.gpu_bytes();
     out.master_bytes += group.master.gpu_bytes();
     out.optimizer_bytes += group.states.gpu_bytes();
+  }
+
+  // torchtune's optimizer_in_bwd: a post-accumulate-grad hook steps each parameter and sets its
+  // gradient to None as soon as it is ready (pytorch/torchtune 1814feb1 torchtune/training/memory.py
+  // register_optim_in_bwd_hooks l.219-242): one gradient, the largest, is alive at a time.
+  if (workload.optimizer_in_backward && out.largest_trainable_params > 0) {
+    const std::int64_t degree = out.largest_trainable_group == 1 ? expert_degree : dense_degree;
+    out.gradient_bytes =
+        place(out.largest_trainable_params * r.gradient_width, degree, r.shard_gradients, false).bytes_per_rank;
+    if (r.grads_on_cpu) out.gradient_bytes = 0;
   }
 
   // LoRA / QLoRA: the frozen base in its storage format, sharded only where weights are.
@@ -221,7 +243,7 @@ StageStates stage_states(const std::vector<WeightTensor>& local, const TrainingW
   const auto gathered = [&](std::int64_t params) {
     return static_cast<std::int64_t>(static_cast<double>(params) * base_bytes_per_param + 0.5);
   };
-  const std::int64_t grad_width = r.lora ? 4 : w.gradient;
+  const std::int64_t grad_width = w.gradient;
   const FsdpMode fsdp = workload.fsdp;
   if (fsdp_unsharded_for_step(workload)) {
     // torchtitan under pp: parameters stay gathered (counted with the weights) and each
@@ -261,7 +283,7 @@ std::vector<MemoryTerm> stage_state_terms(const StageStates& s, const TrainingWo
     const std::string label = g == 1 ? "routed experts: " : "";
     const std::string prefix = label + num(group.params) + " params x ";
     if (r.lora) {
-      join(adapter_formula, prefix + "4 B fp32" + note(group.weights));
+      join(adapter_formula, prefix + num(w.weight) + " B " + w.weight_dtype + note(group.weights));
     } else if (r.use_fsdp) {
       join(weight_formula, prefix + num(r.fsdp_param_bytes) + " B (" +
                                (r.fsdp_param_bytes == 4 ? "fp32" : w.weight_dtype) + " flat parameters)" +
@@ -281,8 +303,11 @@ std::vector<MemoryTerm> stage_state_terms(const StageStates& s, const TrainingWo
                             num(2 * group.fp8_copy_params) + " B");
     join(grad_formula, prefix + num(r.gradient_width) + " B" + note(group.gradients));
     if (w.master > 0 && !r.use_fsdp) join(master_formula, prefix + "4 B fp32" + note(group.master));
-    join(state_formula, label + num(group.states.bytes) + " B of " + optimizer_info(workload.optimizer).id + " states" +
-                            (r.shard_optimizer || r.states_on_cpu ? note(group.states) : std::string()));
+    join(state_formula,
+         label + num(group.states.bytes) + " B of " + optimizer_info(workload.optimizer).id + " states" +
+             (r.shard_optimizer || r.states_on_cpu || workload.paged_optimizer ? note(group.states) : std::string()) +
+             (workload.paged_optimizer ? " (paged: CUDA managed memory outside PyTorch's allocator and its statistics)"
+                                       : std::string()));
   }
 
   std::vector<MemoryTerm> terms;
@@ -299,6 +324,10 @@ std::vector<MemoryTerm> stage_state_terms(const StageStates& s, const TrainingWo
     terms.push_back({"weights", s.weight_bytes - s.fp8_copy_bytes, weight_formula});
     if (s.fp8_copy_bytes > 0) terms.push_back({"fp8 weight copies", s.fp8_copy_bytes, fp8_formula});
   }
+  if (workload.optimizer_in_backward)
+    grad_formula = "optimizer step in backward: only the largest gradient is alive, " +
+                   num(s.largest_trainable_params) + " params x " + num(r.gradient_width) + " B" +
+                   (r.shard_gradients ? " / sharding ranks" : "") + " = " + num(s.gradient_bytes) + " B";
   terms.push_back({r.lora ? "adapter gradients" : "gradients", s.gradient_bytes, grad_formula});
   if (!master_formula.empty()) terms.push_back({"master weights", s.master_bytes, master_formula});
   terms.push_back({r.lora ? "adapter optimizer states" : "optimizer states", s.optimizer_bytes, state_formula});
@@ -321,7 +350,7 @@ MemoryTerm communication_term(const StageStates& s, const TrainingWorkload& work
               " B before reduce-scatter";
   } else if (!r.use_fsdp && workload.zero_stage >= 1) {
     formula = "reduce bucket min(" + num(workload.reduce_bucket_elements) + ", " + num(s.trainable_local_parameters) +
-              ") x " + num(r.lora ? 4 : r.width.gradient) + " B";
+              ") x " + num(r.width.gradient) + " B";
     if (workload.zero_stage >= 3)
       formula += " + gathered parameters: largest tensor " + num(s.largest_tensor_params) + " + prefetch min(" +
                  num(workload.zero3_prefetch_bucket_elements) + ", rest) params";

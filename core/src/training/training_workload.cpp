@@ -75,6 +75,15 @@ void check_training_workload(const TrainingWorkload& w, std::int64_t num_layers,
   if (w.recompute_num_layers < 1) refuse("recompute_num_layers", "recompute layers must be at least 1");
   if (w.recompute_frequency < 1) refuse("recompute_frequency", "the selective-layer frequency must be at least 1");
   if (w.framework_overhead_bytes < 0) refuse("overhead_gib", "framework overhead cannot be negative");
+  if (w.offload_activations && w.recompute != Recompute::full)
+    refuse("offload_activations",
+           "activation offloading moves the checkpointed layer inputs to the CPU: it needs --recompute full "
+           "(torchtune refuses enable_activation_offloading without enable_activation_checkpointing)");
+  if (w.paged_optimizer && w.optimizer != OptimizerKind::adamw && w.optimizer != OptimizerKind::adam_8bit &&
+      w.optimizer != OptimizerKind::lion)
+    refuse("paged_optimizer", "bitsandbytes has paged AdamW, AdamW8bit and Lion only");
+  if (w.optimizer_in_backward && w.layout.pipeline_parallel > 1)
+    refuse("optimizer_in_backward", "the optimizer step in backward is modelled without pipeline parallelism");
   if (!step_time) return;
 
   // The memory places pp stages with plan_stages, which refuses more stages than layers itself.
@@ -101,6 +110,29 @@ TrainingWorkload with_training_defaults(const TrainingWorkload& workload) {
 
 const TrainingFrameworkProfile& training_framework(const TrainingWorkload& w) {
   return training_framework_profile(w.framework);
+}
+
+TrainingLoss training_loss(const TrainingWorkload& w) {
+  const TrainingFrameworkProfile& f = training_framework(w);
+  TrainingLoss loss{f.loss_bytes_per_logit, f.loss_chunks, f.loss_chunk_bytes_per_logit, f.loss_rule};
+  if (w.lora.rank > 0 && f.lora_loss_bytes_per_logit > 0) loss.bytes_per_logit = f.lora_loss_bytes_per_logit;
+  if (w.compile && f.compiled_loss_bytes_per_logit > 0) {
+    loss.bytes_per_logit = f.compiled_loss_bytes_per_logit;
+    loss.chunk_bytes_per_logit = f.compiled_loss_chunk_bytes_per_logit;
+    loss.rule = f.compiled_loss_rule;
+  }
+  return loss;
+}
+
+bool gradients_overlap_activations(const TrainingWorkload& w) {
+  if (!training_framework(w).gradients_allocated_in_backward) return false;
+  if (w.layout.pipeline_parallel > 1 || w.micro_batches_per_step > 1) return false;
+  // With the optimizer step in backward the one gradient counted is the output layer's (or the
+  // tied embedding's), made at the start of backward while every activation is still alive.
+  if (w.optimizer_in_backward) return false;
+  // Gradient accumulation keeps the earlier micro-batches' gradients through the next forward.
+  const std::int64_t per_micro_step = w.layout.data_parallel * w.micro_batch_size * w.sequence_tokens;
+  return global_batch_tokens_or_default(w) <= per_micro_step;
 }
 
 MemoryStatistic training_memory_statistic(const TrainingWorkload& w) {

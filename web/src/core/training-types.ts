@@ -4,7 +4,7 @@ import type { MemoryTerm, CapacityAnswer } from './types';
 
 /** Options of trainingReport, as the CLI's `fitcheck train` flags without the dashes. */
 export interface TrainingOptions {
-  /** megatron | deepspeed | torchtitan | hf (the core's default). */
+  /** megatron | deepspeed | torchtitan | torchtune | litgpt | hf (the core's default). */
   framework?: string;
   /** allocated | reserved (default: the statistic the framework prints). */
   memory_statistic?: string;
@@ -103,6 +103,10 @@ export interface TrainingReport {
     lora_modules: string[];
     qlora: boolean;
     lora_dropout: boolean;
+    optimizer_in_backward: boolean;
+    offload_activations: boolean;
+    compile: boolean;
+    paged_optimizer: boolean;
     overhead_bytes: number;
   };
   parallel: {
@@ -129,6 +133,8 @@ export interface TrainingReport {
   activation_bytes: number;
   communication_bytes: number;
   overhead_bytes: number;
+  /** Gradients allocated as activations are freed (torchtune, LitGPT): subtracted from the sum. */
+  backward_overlap_bytes: number;
   /** The statistic memory_statistic names: allocated_bytes_per_gpu or reserved_bytes_per_gpu. */
   total_bytes_per_gpu: number;
   memory_statistic: 'allocated' | 'reserved';

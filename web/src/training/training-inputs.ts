@@ -5,7 +5,7 @@ import { customGpuId, customGpuOptions, defaultCustomGpu, type CustomGpuFields }
 
 /** With gpu = 'custom', the custom_gpu_* fields define it (custom-gpu.ts). */
 export interface TrainingWorkload extends CustomGpuFields {
-  /** The framework whose rules the core applies: hf (the core's default), megatron, deepspeed, torchtitan. */
+  /** The framework whose rules the core applies: hf (the core's default), megatron, deepspeed, torchtitan, torchtune, litgpt. */
   framework: string;
   gpu: string;
   gpus: string;
@@ -135,6 +135,8 @@ export const frameworks: Array<[string, string]> = [
   ['megatron', 'Megatron-LM / Megatron-Core'],
   ['deepspeed', 'Megatron-DeepSpeed (ZeRO)'],
   ['torchtitan', 'torchtitan (FSDP2)'],
+  ['torchtune', 'torchtune recipes'],
+  ['litgpt', 'LitGPT (Lightning Fabric)'],
 ];
 /** Recomputation by the frameworks' own names (fitcheck train --recompute). */
 export const recomputeModes: Array<[string, string]> = [
@@ -145,6 +147,7 @@ export const recomputeModes: Array<[string, string]> = [
   ['gradient-checkpointing', 'gradient checkpointing (Hugging Face)'],
   ['selective-op', 'selective op (torchtitan)'],
   ['selective-layer', 'selective layer, every 2nd (torchtitan)'],
+  ['activation-checkpointing', 'activation checkpointing (torchtune, LitGPT: whole layers)'],
 ];
 export const loraModules = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const;
 

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+// The torchtune and LitGPT profiles (docs/frameworks-training.md §11): their losses, gradients
+// allocated during backward, the optimizer step in backward, activation offloading, adapter dtype
+// and paged optimizer states. Hand figures use Llama 3.1 8B's published shapes: hidden 4096, 32
+// heads of 128, 8 KV heads, FFN 14336, vocab 128256, 32 layers, 8,030,261,248 parameters.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "fitcheck/config.hpp"
+#include "fitcheck/plan_options.hpp"
+#include "fitcheck/training_memory.hpp"
+#include "fitcheck/training_request.hpp"
+#include "test_support.hpp"
+
+using namespace fitcheck;
+
+namespace {
+
+const char* kLlama8b = "meta-llama--Llama-3.1-8B.json";
+
+ModelDescription llama8b() { return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + kLlama8b)); }
+
+// 1024 tokens of one sequence; the global batch left at its default (4 Mi tokens: accumulation).
+TrainingWorkload workload(TrainingFramework framework) {
+  TrainingWorkload w;
+  w.framework = framework;
+  w.sequence_tokens = 1024;
+  w.micro_batch_size = 1;
+  return w;
+}
+
+std::int64_t term_bytes(const TrainingMemory& m, const std::string& name) {
+  for (const auto& t : m.terms)
+    if (t.name == name) return t.bytes;
+  FAIL("no term named " << name);
+  return -1;
+}
+
+std::string refused_option(const TrainingWorkload& w) {
+  const ModelDescription model = llama8b();
+  try {
+    training_memory(model, weight_tensors(model), w);
+  } catch (const OptionError& error) {
+    return error.option();
+  }
+  return "accepted";
+}
+
+}  // namespace
+
+TEST_CASE("torchtune and LitGPT: the loss bytes their sources hold, chunked and compiled") {
+  // 1024 tokens x 128256 vocab = 131,334,144 logits. Megatron holds 6 B per logit.
+  // torchtune, not compiled: 6 B (bf16 chunks + fp32 log-softmax) and the fp32 upcast of one of 8
+  // chunks: 128 tokens x 128256 x 4 B = 65,667,072 B more than Megatron.
+  // torchtune, compiled: 2 B and one chunk's bf16 gradient: (6 - 2) x 131,334,144 - 128 x 128256 x 2
+  // = 525,336,576 - 32,833,536 = 492,503,040 B less than Megatron.
+  // LitGPT: full.py 6 B, as Megatron; lora.py 4 B.
+  const ModelDescription model = llama8b();
+  const auto tensors = weight_tensors(model);
+  const auto activations = [&](const TrainingWorkload& w) {
+    return training_memory(model, tensors, w).totals.activation_bytes;
+  };
+  const std::int64_t megatron = activations(workload(TrainingFramework::megatron));
+  TrainingWorkload tune = workload(TrainingFramework::torchtune);
+  CHECK(activations(tune) - megatron == 65'667'072);
+  tune.compile = true;
+  CHECK(megatron - activations(tune) == 492'503'040);
+  CHECK(activations(workload(TrainingFramework::litgpt)) == megatron);
+  TrainingWorkload megatron_compiled = workload(TrainingFramework::megatron);
+  megatron_compiled.compile = true;  // compile changes no other profile's loss
+  CHECK(activations(megatron_compiled) == megatron);
+
+  // LoRA on q, v: LitGPT 4 B against torchtune's 6 B + the chunk: 2 x 131,334,144 + 65,667,072.
+  TrainingWorkload lit_lora = workload(TrainingFramework::litgpt);
+  lit_lora.lora.rank = 8;
+  lit_lora.lora.target_roles = lora_target_roles("q,v");
+  TrainingWorkload tune_lora = lit_lora;
+  tune_lora.framework = TrainingFramework::torchtune;
+  CHECK(activations(tune_lora) - activations(lit_lora) == 328'335'360);
+}
+
+TEST_CASE("torchtune and LitGPT: gradients allocated during backward overlap the activations") {
+  const ModelDescription model = llama8b();
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = workload(TrainingFramework::torchtune);
+  w.global_batch_tokens = 1024;  // one micro-batch per optimizer step
+  const TrainingMemoryTotals one = training_memory(model, tensors, w).totals;
+  // bf16 gradients of every parameter: 8,030,261,248 x 2 B; far more than 1024 tokens' activations.
+  CHECK(one.gradient_bytes == 16'060'522'496);
+  REQUIRE(one.activation_bytes < one.gradient_bytes);
+  CHECK(one.backward_overlap_bytes == one.activation_bytes);
+  CHECK(one.allocated_bytes_per_gpu ==
+        one.weight_bytes + one.gradient_bytes + one.optimizer_bytes + one.communication_bytes + one.overhead_bytes);
+  w.global_batch_tokens = 2048;  // two micro-batches: the first one's gradients live through the second forward
+  CHECK(training_memory(model, tensors, w).totals.backward_overlap_bytes == 0);
+  w.global_batch_tokens = 1024;
+  w.framework = TrainingFramework::litgpt;  // its own loss, the same rule
+  const TrainingMemoryTotals lit = training_memory(model, tensors, w).totals;
+  CHECK(lit.backward_overlap_bytes == lit.activation_bytes);
+  w.framework = TrainingFramework::hf;  // the hf profile keeps the sum
+  CHECK(training_memory(model, tensors, w).totals.backward_overlap_bytes == 0);
+  // The terms still add up to the total: the overlap is a negative line.
+  w.framework = TrainingFramework::torchtune;
+  const TrainingMemory m = training_memory(model, tensors, w);
+  std::int64_t sum = 0;
+  for (const auto& t : m.terms) sum += t.bytes;
+  CHECK(sum == m.totals.total_bytes_per_gpu);
+  CHECK(term_bytes(m, "gradients allocated as activations are freed") == -one.activation_bytes);
+}
+
+TEST_CASE("torchtune: the optimizer step in backward keeps one gradient, the largest") {
+  // The largest trainable matrix is the embedding (or lm_head): 128256 x 4096 = 525,336,576
+  // params x 2 B bf16 = 1,050,673,152 B.
+  const ModelDescription model = llama8b();
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = workload(TrainingFramework::torchtune);
+  w.fp32_master_weights = false;
+  w.optimizer_in_backward = true;
+  CHECK(training_memory(model, tensors, w).totals.gradient_bytes == 1'050'673'152);
+  w.optimizer_in_backward = false;
+  CHECK(training_memory(model, tensors, w).totals.gradient_bytes == 16'060'522'496);
+  w.optimizer_in_backward = true;
+  w.layout.pipeline_parallel = 2;
+  CHECK(refused_option(w) == "optimizer_in_backward");
+}
+
+TEST_CASE("torchtune: activation offloading moves the checkpointed layer inputs to CPU memory") {
+  // Whole-layer recompute keeps 32 layer inputs of 1024 tokens x 4096 x 2 B = 268,435,456 B.
+  const ModelDescription model = llama8b();
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = workload(TrainingFramework::torchtune);
+  w.recompute = Recompute::full;
+  const TrainingMemory kept = training_memory(model, tensors, w);
+  CHECK(term_bytes(kept, "layer activations") == 268'435'456);
+  w.offload_activations = true;
+  const TrainingMemory offloaded = training_memory(model, tensors, w);
+  CHECK(term_bytes(offloaded, "layer activations") == 0);
+  CHECK(offloaded.totals.cpu_offload_bytes - kept.totals.cpu_offload_bytes == 268'435'456);
+  CHECK(kept.totals.activation_bytes - offloaded.totals.activation_bytes == 268'435'456);
+  w.recompute = Recompute::none;
+  CHECK(refused_option(w) == "offload_activations");
+}
+
+TEST_CASE("torchtune and LitGPT: adapters in the model's bf16, PEFT's in fp32") {
+  // LoRA r8 on q and v: q 8 x (4096 + 4096) + v 8 x (4096 + 1024) = 106,496 params per layer,
+  // x 32 layers = 3,407,872 params: 6,815,744 B in bf16, 13,631,488 B in fp32.
+  const ModelDescription model = llama8b();
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = workload(TrainingFramework::torchtune);
+  w.lora.rank = 8;
+  w.lora.target_roles = lora_target_roles("q,v");
+  CHECK(term_bytes(training_memory(model, tensors, w), "LoRA adapters (rank 8)") == 6'815'744);
+  CHECK(term_bytes(training_memory(model, tensors, w), "adapter gradients") == 6'815'744);
+  w.framework = TrainingFramework::litgpt;
+  CHECK(term_bytes(training_memory(model, tensors, w), "LoRA adapters (rank 8)") == 6'815'744);
+  w.framework = TrainingFramework::hf;
+  CHECK(term_bytes(training_memory(model, tensors, w), "LoRA adapters (rank 8)") == 13'631'488);
+}
+
+TEST_CASE("paged optimizer states live outside PyTorch's allocator") {
+  // AdamW8bit: two 1-byte states per parameter plus block statistics, all off the GPU total.
+  const ModelDescription model = llama8b();
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = workload(TrainingFramework::torchtune);
+  w.fp32_master_weights = false;
+  w.optimizer = OptimizerKind::adam_8bit;
+  const TrainingMemoryTotals resident = training_memory(model, tensors, w).totals;
+  CHECK(resident.optimizer_bytes >= 2 * std::int64_t{8'030'261'248});
+  w.paged_optimizer = true;
+  const TrainingMemoryTotals paged = training_memory(model, tensors, w).totals;
+  CHECK(paged.optimizer_bytes == 0);
+  CHECK(paged.cpu_offload_bytes - resident.cpu_offload_bytes == resident.optimizer_bytes);
+  w.optimizer = OptimizerKind::sgd;
+  CHECK(refused_option(w) == "paged_optimizer");
+}
+
+TEST_CASE("torchtune and LitGPT: options and the JSON report") {
+  const auto parse = [](OptionList options) { return parse_training_options(options).workload; };
+  CHECK(parse({{"framework", "torchtune"}}).framework == TrainingFramework::torchtune);
+  CHECK(parse({{"framework", "LitGPT"}}).framework == TrainingFramework::litgpt);
+  CHECK(parse({{"framework", "lit-gpt"}}).framework == TrainingFramework::litgpt);
+  CHECK_FALSE(parse({{"framework", "torchtune"}}).fp32_gradients);
+  CHECK(parse({{"recompute", "activation-checkpointing"}}).recompute == Recompute::full);
+  const TrainingWorkload flags = parse({{"recompute", "full"},
+                                        {"optimizer_in_backward", "true"},
+                                        {"offload_activations", "true"},
+                                        {"compile", "true"},
+                                        {"paged_optimizer", "true"}});
+  CHECK(flags.optimizer_in_backward);
+  CHECK(flags.offload_activations);
+  CHECK(flags.compile);
+  CHECK(flags.paged_optimizer);
+  // The training planner hands compile and the paged optimizer to the same parser.
+  const TrainingPlanRequest plan = parse_training_plan_options(
+      {{"framework", "torchtune"}, {"compile", "true"}, {"paged_optimizer", "true"}, {"optimizer", "adam8bit"}});
+  CHECK(plan.base.workload.framework == TrainingFramework::torchtune);
+  CHECK(plan.base.workload.compile);
+  CHECK(plan.base.workload.paged_optimizer);
+  // QLoRA turns on PEFT's gradient checkpointing under hf only.
+  CHECK(parse({{"framework", "torchtune"}, {"lora_rank", "8"}, {"qlora", "true"}}).recompute == Recompute::none);
+
+  const auto result = test::run_cli("train " + test::fixture_configs_dir() + "/" + kLlama8b +
+                                    " --framework torchtune --recompute activation-checkpointing --seq-len 1024 "
+                                    "--optimizer-in-backward --offload-activations --compile --master-weights none "
+                                    "--global-batch-tokens 1024 --json");
+  REQUIRE(result.exit_status == 0);
+  const auto report = nlohmann::json::parse(result.out);
+  CHECK(report["framework"] == "torchtune");
+  CHECK(report["memory_statistic"] == "allocated");
+  CHECK(report["workload"]["optimizer_in_backward"] == true);
+  CHECK(report["workload"]["offload_activations"] == true);
+  CHECK(report["workload"]["compile"] == true);
+  CHECK(report["gradient_bytes"] == 1'050'673'152);
+  // The one gradient the optimizer step in backward keeps is the lm_head's, made at the start of
+  // backward beside every activation: no overlap. Without it, one micro-batch per step overlaps.
+  CHECK(report["backward_overlap_bytes"] == 0);
+  const auto plain = test::run_cli("train " + test::fixture_configs_dir() + "/" + kLlama8b +
+                                   " --framework torchtune --seq-len 1024 --master-weights none "
+                                   "--global-batch-tokens 1024 --json");
+  REQUIRE(plain.exit_status == 0);
+  const auto plain_report = nlohmann::json::parse(plain.out);
+  const std::int64_t gradients = plain_report["gradient_bytes"], activations = plain_report["activation_bytes"];
+  CHECK(plain_report["backward_overlap_bytes"] == std::min(gradients, activations));
+}
