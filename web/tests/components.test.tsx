@@ -7,6 +7,7 @@ import { NumberField } from '../src/ui/field';
 import { PresetPicker } from '../src/model/preset-picker';
 import { Verdict } from '../src/inference/verdict';
 import { StackedBar } from '../src/inference/stacked-bar';
+import { TermsBar } from '../src/ui/stacked-bar';
 import { LineChart } from '../src/ui/line-chart';
 import { ExportPanel } from '../src/export/export-panel';
 import { ComparePanel } from '../src/compare/compare-panel';
@@ -114,6 +115,21 @@ describe('inputs', () => {
     // 2 images of 640 x 480 join the prompt: 2 x 391 tokens (smart_resize, params_test.cpp).
     const report = core.inferenceReport(olmocr, { images: 2, image_width: 640, image_height: 480, batch: 1 });
     expect(report.assumptions.some((line) => line.includes('2 image(s) per request x 391 tokens'))).toBe(true);
+  });
+  test('a negative term is drawn over the end of the bar, from the total on, not skipped', () => {
+    const terms = [
+      { key: 'w', label: 'weights', bytes: 60, className: 'term-weights' },
+      { key: 'g', label: 'gradients', bytes: 30, className: 'term-gradients' },
+      { key: 'a', label: 'activations', bytes: 20, className: 'term-activations' },
+      { key: 'o', label: 'gradients allocated as activations are freed', bytes: -20, className: 'term-gradients' },
+    ];
+    const { container } = render(<TermsBar terms={terms} total={90} unit="GB" testId="bar" />);
+    // Positive terms: 110 bytes over a 600-unit bar; the released 20 start at the total (90).
+    const released = screen.getByTestId('bar-released');
+    expect(Number(released.getAttribute('x'))).toBeCloseTo((90 / 110) * 600, 6);
+    expect(Number(released.getAttribute('width'))).toBeCloseTo((20 / 110) * 600, 6);
+    expect(released.textContent).toContain('gradients allocated as activations are freed');
+    expect(container.querySelectorAll('rect.term').length).toBe(4);
   });
   test('GPUs are grouped by vendor, H100 SXM chosen by default; typing reports the new value', () => {
     const onChange = vi.fn();

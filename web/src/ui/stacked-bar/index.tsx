@@ -26,7 +26,11 @@ interface TermsBarProps {
 }
 
 export function TermsBar({ terms, total, unit, gpu, fits, testId = 'stacked-bar' }: TermsBarProps) {
-  const extent = Math.max(total, gpu?.memory_bytes ?? 0) || 1;
+  // A negative term (memory one term frees before another is allocated, e.g. gradients taking the
+  // place of freed activations) is drawn over the end of the positive terms, from the total onwards.
+  const positive = terms.reduce((sum, term) => sum + Math.max(term.bytes, 0), 0);
+  const released = terms.filter((term) => term.bytes < 0);
+  const extent = Math.max(total, positive, gpu?.memory_bytes ?? 0) || 1;
   const x = (bytes: number) => (bytes / extent) * width;
   const limit = gpu ? (gpu.budget_bytes ?? gpu.memory_bytes) : undefined;
   let offset = 0;
@@ -59,6 +63,20 @@ export function TermsBar({ terms, total, unit, gpu, fits, testId = 'stacked-bar'
             </title>
           </rect>
         ))}
+        {released.length > 0 && positive > total && (
+          <rect
+            x={x(total)}
+            y={barTop}
+            width={Math.max(x(positive - total), 0.5)}
+            height={barHeight}
+            class="term term-released"
+            data-testid={`${testId}-released`}
+          >
+            <title>
+              {released.map((term) => `${term.label}: ${bytesIn(term.bytes, unit)}`).join('; ')} (not held at the peak)
+            </title>
+          </rect>
+        )}
         {gpu && (
           <>
             {gpu.budget_bytes !== undefined && (
