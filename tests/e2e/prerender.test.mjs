@@ -79,6 +79,10 @@ test('the live page takes over the prerendered nodes instead of drawing new ones
 test('a link to other inputs drops the prerendered view and never draws the default figures', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   await page.addInitScript(() => {
+    // Module scripts run before DOMContentLoaded: by then main.tsx has emptied #app.
+    document.addEventListener('DOMContentLoaded', () => {
+      window.tableAtLoad = Boolean(document.querySelector('[data-testid="total-params"]'));
+    });
     window.defaultShown = false;
     new MutationObserver(() => {
       const count = document.querySelector('[data-testid="total-params"]');
@@ -89,6 +93,7 @@ test('a link to other inputs drops the prerendered view and never draws the defa
   await page.goto(`${server.url}#model=preset&preset=openai-community--gpt2`);
   await live(page);
   await page.getByTestId('total-params').filter({ hasText: '124,439,808' }).waitFor();
+  assert.equal(await page.evaluate(() => window.tableAtLoad), false);
   assert.equal(await page.evaluate(() => window.defaultShown), false);
   await page.close();
 });
