@@ -27,6 +27,8 @@ npx tsc -p web
 # The page (dist/index.html + assets/), then into the same dist/: the self-contained offline page
 # (dist/fitcheck.html) and the <fitcheck-calculator> custom element (dist/fitcheck-element.js).
 npx vite build web --logLevel warn
+# The default view drawn into dist/index.html by the built page and its core (headless Chromium).
+node scripts/prerender.mjs
 npx vite build -c web/vite.offline.config.ts --logLevel warn
 npx vite build -c web/vite.element.config.ts --logLevel warn
 echo "fitcheck build: web/dist is ready"

@@ -90,8 +90,13 @@ std::string report(Call call, const Text* texts, std::uint32_t count) {
   switch (call) {
     case Call::parameter_report:
       return fitcheck::parameter_report_json(config);
+#ifdef FITCHECK_INFERENCE_ONLY
+    case Call::inference_report:  // without fit_changes: the page asks the full module for them
+      return fitcheck::inference_report_json_without_fit_changes(config, options);
+#else
     case Call::inference_report:
       return fitcheck::inference_report_json(config, options);
+#endif
 #ifndef FITCHECK_INFERENCE_ONLY  // the page's first-view module (CMakeLists.txt) leaves these out
     case Call::training_report:
       return fitcheck::training_report_json(config, options);

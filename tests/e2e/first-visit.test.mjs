@@ -3,7 +3,9 @@
 // view's small inference module and fetches the full core only when the Training tab needs it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { startStaticServer } from '../support/static-server.mjs';
 import { assertLocalOnly, launchChromium, repo, watchPage } from '../support/browser.mjs';
 
@@ -51,4 +53,44 @@ test('the first view runs on the inference module alone; Training loads the full
   );
   assertLocalOnly(log, new URL(server.url).origin);
   await page.close();
+});
+
+// What a first visit downloads until the page is live, gzip -9 (as bench/run.mjs counts it), the
+// bundled presets apart. The target is 150 KB (docs/performance.md): not met yet; this ceiling is
+// the measured size with a little room, so that the first view cannot grow unnoticed.
+const firstVisitCeiling = 186_000;
+
+test('the first visit downloads no more than its ceiling before the page is live', async () => {
+  const dist = path.join(repo, 'web/dist');
+  const gzip = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+  const presets = gzip(path.join(repo, 'web/src/model/presets/presets.json'));
+  const page = await browser.newPage();
+  // The moment the page's own table is in the DOM, noted by a MutationObserver (as bench/run.mjs).
+  await page.addInitScript(() => {
+    new MutationObserver(() => {
+      if (document.querySelector('[data-testid="total-params"]') && !document.querySelector('[data-prerendered]'))
+        window.liveTableMs ??= performance.now();
+    }).observe(document, { childList: true, subtree: true, attributes: true });
+  });
+  await page.goto(server.url);
+  await page.waitForFunction(() => window.liveTableMs !== undefined);
+  const requested = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .filter((entry) => entry.startTime <= window.liveTableMs)
+      .map((entry) => entry.name),
+  );
+  await page.close();
+  const files = ['index.html', ...new Set(requested.map((url) => url.slice(server.url.length)))].filter((file) =>
+    fs.existsSync(path.join(dist, file)),
+  );
+  assert.ok(
+    files.some((file) => file.endsWith('.wasm')),
+    `files: ${files}`,
+  );
+  const bytes = files.reduce((sum, file) => sum + gzip(path.join(dist, file)), 0) - presets;
+  assert.ok(
+    bytes <= firstVisitCeiling,
+    `first visit ${bytes} B gzip (presets apart) > ${firstVisitCeiling} B: ${files}`,
+  );
 });

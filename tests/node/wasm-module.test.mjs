@@ -408,3 +408,23 @@ test("localReport (call 13) is the CLI's `fitcheck local` report, and names a wr
     (error) => error.field === 'ram_gib' || error.field === 'ram_gb',
   );
 });
+
+test("the first-view module's inference report is the full module's without fit_changes", async () => {
+  const { default: create } = await import(path.join(repo, 'build-wasm/fitcheck-inference.mjs'));
+  const first = await create({ wasmBinary: fs.readFileSync(path.join(repo, 'build-wasm/fitcheck-inference.wasm')) });
+  const config = fs.readFileSync(path.join(fixtureConfigs, 'meta-llama--Llama-3.1-8B.json'), 'utf8');
+  for (const options of [
+    { gpu: 'h100-sxm-80gb' },
+    { gpu: 'rtx-4060', batch: 4 }, // does not fit
+    { gpu: 'h100-sxm-80gb', batch: 512, context: 131072 }, // does not fit
+    {},
+  ]) {
+    const full = module.inferenceReport(config, options);
+    const report = first.inferenceReport(config, options);
+    assert.equal('fit_changes' in report, false, JSON.stringify(options));
+    if (options.gpu) assert.ok(Array.isArray(full.fit_changes), JSON.stringify(options));
+    if (full.fits === false) assert.ok(full.fit_changes.length > 0, JSON.stringify(options));
+    delete full.fit_changes;
+    assert.deepEqual(report, full);
+  }
+});

@@ -71,8 +71,10 @@ struct InferenceOnGpu {
   InferenceVerdict verdict;
   InferenceCapacity capacity;
   InferenceLatency latency;
-  // Empty when it fits: else the nearest single changes that fit (fit_changes.cpp).
+  // Empty when it fits: else the nearest single changes that fit (fit_changes.cpp), once
+  // add_fit_changes() has looked for them (fit_changes_looked_for; estimate_inference() does).
   std::vector<FitChange> fit_changes;
+  bool fit_changes_looked_for = false;
   std::optional<EngineCapacity> engine_capacity;  // add_engine_capacity() (serving.hpp) fills it
 };
 
@@ -110,6 +112,18 @@ struct InferenceEstimate {
 
 InferenceEstimate estimate_inference(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                      const InferenceRequest& request);
+
+// estimate_inference() without looking for the changes that fit: the page's first-view module
+// calls this one, so that fit_changes() is not linked into it; the page asks the full module when
+// a setup does not fit (docs/performance.md). add_fit_changes() completes it.
+InferenceEstimate estimate_inference_without_fit_changes(const ModelDescription& model,
+                                                         const std::vector<WeightTensor>& tensors,
+                                                         const InferenceRequest& request);
+InferenceEstimate estimate_inference_without_fit_changes(std::string_view config_json_text, const OptionList& options);
+
+// With a GPU: looks for the changes that fit when the setup does not (fit_changes()).
+void add_fit_changes(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                     InferenceEstimate& estimate);
 
 // parse_inference_options + parse_hf_config (in that order, so the first refusal is the same
 // wherever it is read) + estimate_inference.

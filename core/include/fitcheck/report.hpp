@@ -30,6 +30,9 @@ std::string inference_report_json(const InferenceEstimate& estimate);
 
 // estimate_inference(config_json_text, options) as the report above.
 std::string inference_report_json(std::string_view config_json_text, const OptionList& options);
+// The same without the changes that fit (estimate_inference_without_fit_changes): no
+// `fit_changes` key. The page's first-view module answers with this one.
+std::string inference_report_json_without_fit_changes(std::string_view config_json_text, const OptionList& options);
 
 // Training report: estimate_training()'s figures as JSON (keys: workload, parallel, total_params,
 // trainable_params, weight_bytes, gradient_bytes, optimizer_bytes, activation_bytes,

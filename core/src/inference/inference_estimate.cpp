@@ -108,8 +108,9 @@ void apply_prefix_and_draft(const ModelDescription& model, const InferenceWorklo
 
 }  // namespace
 
-InferenceEstimate estimate_inference(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
-                                     const InferenceRequest& request) {
+InferenceEstimate estimate_inference_without_fit_changes(const ModelDescription& model,
+                                                         const std::vector<WeightTensor>& tensors,
+                                                         const InferenceRequest& request) {
   InferenceEstimate estimate;
   estimate.model_type = model.model_type;
   estimate.parameter_count_exact = model.parameter_count_exact();
@@ -194,7 +195,6 @@ InferenceEstimate estimate_inference(const ModelDescription& model, const std::v
   InferenceWorkload decode = w;
   decode.prefill_chunk_tokens = 1;
   capacity.decode_max_batch_size = max_batch_size(model, tensors, decode, gpu);
-  if (!on_gpu.verdict.fits) on_gpu.fit_changes = fit_changes(model, tensors, w, gpu, capacity);
 
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, w.weight_format, w.weight_options);
   on_gpu.latency.assumptions = latency_assumptions;
@@ -202,10 +202,32 @@ InferenceEstimate estimate_inference(const ModelDescription& model, const std::v
   return estimate;
 }
 
+void add_fit_changes(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                     InferenceEstimate& estimate) {
+  if (!estimate.on_gpu) return;
+  InferenceOnGpu& on_gpu = *estimate.on_gpu;
+  if (!on_gpu.verdict.fits)
+    on_gpu.fit_changes = fit_changes(model, tensors, estimate.workload, *on_gpu.gpu, on_gpu.capacity);
+  on_gpu.fit_changes_looked_for = true;
+}
+
+InferenceEstimate estimate_inference(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                     const InferenceRequest& request) {
+  InferenceEstimate estimate = estimate_inference_without_fit_changes(model, tensors, request);
+  add_fit_changes(model, tensors, estimate);
+  return estimate;
+}
+
 InferenceEstimate estimate_inference(std::string_view config_json_text, const OptionList& options) {
   const InferenceRequest request = parse_inference_options(options);
   const ModelDescription model = parse_hf_config(config_json_text);
   return estimate_inference(model, weight_tensors(model), request);
+}
+
+InferenceEstimate estimate_inference_without_fit_changes(std::string_view config_json_text, const OptionList& options) {
+  const InferenceRequest request = parse_inference_options(options);
+  const ModelDescription model = parse_hf_config(config_json_text);
+  return estimate_inference_without_fit_changes(model, weight_tensors(model), request);
 }
 
 }  // namespace fitcheck

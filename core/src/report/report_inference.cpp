@@ -233,19 +233,22 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
     write_capacity(out, "min_gpus", capacity.min_gpus);
     write_capacity(out, "decode_max_batch_size", capacity.decode_max_batch_size);
     out.end_object();
-    out.begin_array("fit_changes");
-    for (const FitChange& change : on_gpu.fit_changes) {
-      out.begin_object();
-      out.field("what", change.what);
-      out.begin_object("options");
-      for (const auto& [name, value] : change.options) out.field(name, value);
-      out.end_object();
-      out.field("summary", change.summary);
-      out.field("total_bytes_per_gpu", change.total_bytes_per_gpu);
-      out.field("headroom_bytes", change.headroom_bytes);
-      out.end_object();
+    // Left out when the estimate did not look for them (estimate_inference_without_fit_changes).
+    if (on_gpu.fit_changes_looked_for) {
+      out.begin_array("fit_changes");
+      for (const FitChange& change : on_gpu.fit_changes) {
+        out.begin_object();
+        out.field("what", change.what);
+        out.begin_object("options");
+        for (const auto& [name, value] : change.options) out.field(name, value);
+        out.end_object();
+        out.field("summary", change.summary);
+        out.field("total_bytes_per_gpu", change.total_bytes_per_gpu);
+        out.field("headroom_bytes", change.headroom_bytes);
+        out.end_object();
+      }
+      out.end_array();
     }
-    out.end_array();
     if (on_gpu.engine_capacity) {
       const EngineCapacity& e = *on_gpu.engine_capacity;
       out.begin_object("engine_capacity");
@@ -269,6 +272,10 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
 
 std::string inference_report_json(std::string_view config_json_text, const OptionList& options) {
   return inference_report_json(estimate_inference(config_json_text, options));
+}
+
+std::string inference_report_json_without_fit_changes(std::string_view config_json_text, const OptionList& options) {
+  return inference_report_json(estimate_inference_without_fit_changes(config_json_text, options));
 }
 
 std::string accelerator_catalog_json() {

@@ -41,8 +41,9 @@ const fullOnly = [
 ] as const;
 
 /**
- * parameterReport, inferenceReport and the catalogs, from the inference module; the full module's
- * functions throw here (call loadCore for them).
+ * parameterReport, inferenceReport (without fit_changes: inference/use-inference.ts asks the full
+ * module for them) and the catalogs, from the inference module; the full module's functions throw
+ * here (call loadCore for them).
  */
 export function loadInferenceCore(): Promise<FitcheckModule> {
   inferencePromise ??= import('../generated/fitcheck-inference.mjs').then(async (module: { default: Factory }) => {

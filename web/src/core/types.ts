@@ -274,7 +274,10 @@ export interface InferenceReport {
   gpu?: Accelerator & { budget_bytes: number };
   fits?: boolean;
   headroom_bytes?: number;
-  /** When it does not fit: the nearest single changes that do, as inference options (fit_changes.cpp). */
+  /**
+   * When it does not fit: the nearest single changes that do, as inference options (fit_changes.cpp).
+   * Absent from the first-view module's report (the full module's has them: inference/use-inference.ts).
+   */
   fit_changes?: FitChange[];
   max_batch_size?: number;
   max_context_length?: number;

@@ -4,7 +4,8 @@
 // When the last such call was slow, each keystroke gets the fast report without GPU (memory terms
 // only), and the full report follows once the inputs have been still for a moment.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { CoreError, FitcheckModule, InferenceReport } from '../core/types';
+import type { CoreError, FitChange, FitcheckModule, InferenceReport } from '../core/types';
+import { loadCore } from '../core/load';
 import { inferenceOptions, type Workload } from './inference-inputs';
 import { attempt, type Outcome } from '../core/outcome';
 
@@ -65,13 +66,48 @@ export function useInference(
     return () => clearTimeout(timer);
   }, [now]);
 
-  if (!now) return { pending: false };
-  let outcome = now.outcome;
+  let outcome = now?.outcome;
   let pending = false;
-  if (!now.full && !now.outcome.error) {
+  if (now && !now.full && !now.outcome.error) {
     if (settled && settled.configText === configText && settled.workload === workload) outcome = settled.outcome;
     else pending = true;
   }
+  // Called on every render, before any return (a hook).
+  const report = useFitChanges(outcome?.report, configText, workload);
+  if (!outcome) return { pending: false };
   if (!pending && outcome.report?.gpu) lastFull.current = outcome.report;
-  return { report: outcome.report, error: outcome.error, pending, lastFull: lastFull.current };
+  return { report, error: outcome.error, pending, lastFull: lastFull.current };
+}
+
+/**
+ * The first-view module's report leaves out the changes that fit (its size: docs/performance.md).
+ * For a setup that does not fit they are asked of the full module, fetched on this first need; the
+ * verdict shows at once, and the changes join it when the full module answers. A report that has
+ * them (the full module's, in the single-file builds) is returned as it is.
+ */
+function useFitChanges(
+  report: InferenceReport | undefined,
+  configText: string,
+  workload: Workload,
+): InferenceReport | undefined {
+  const missing = Boolean(report?.gpu && report.fits === false && report.fit_changes === undefined);
+  const [found, setFound] = useState<{ report: InferenceReport; changes: FitChange[] }>();
+  useEffect(() => {
+    if (!missing || !report) return;
+    let live = true;
+    loadCore().then(
+      (full) => {
+        const outcome = attempt(() => full.inferenceReport(configText, inferenceOptions(workload)));
+        if (live && outcome.report) setFound({ report, changes: outcome.report.fit_changes ?? [] });
+      },
+      () => undefined, // the verdict stays without the changes; the Training tab reports the failure
+    );
+    return () => {
+      live = false;
+    };
+  }, [report]);
+  return useMemo(
+    () => (missing && found?.report === report ? { ...report!, fit_changes: found!.changes } : report),
+    [report, found],
+  );
 }

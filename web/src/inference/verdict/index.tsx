@@ -41,6 +41,11 @@ export function Verdict({
         {bytesIn(report.total_bytes_per_gpu, unit)} per GPU of a {bytesIn(report.gpu.budget_bytes, unit)} budget
         {report.fits ? `, ${bytesIn(headroom, unit)} to spare.` : `, ${bytesIn(headroom, unit)} short.`}
       </p>
+      {!report.fits && report.fit_changes === undefined && (
+        <p class="muted" data-testid="fit-changes-pending" aria-busy="true">
+          Looking for the changes that fit…
+        </p>
+      )}
       {changes.length > 0 && (
         <div class="fit-changes" data-testid="fit-changes">
           <p>Each of these fits on its own:</p>
