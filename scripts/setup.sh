@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Installs what fitcheck needs on Debian 12, skipping what is already there.
-#   scripts/setup.sh          build tools: g++, cmake, ninja, emscripten, nlohmann-json, doctest, npm packages
-#   scripts/setup.sh --test   the same plus Chromium for the browser tests, clang-format for the
+#   scripts/setup.sh          build tools: g++, cmake, ninja, emscripten, nlohmann-json, doctest, npm packages,
+#                             and Chromium (the build draws the page's default view into index.html)
+#   scripts/setup.sh --test   the same plus clang-format for the
 #                             format check, and clang 14 with its libFuzzer and sanitizer runtimes
 #                             for the fuzz targets
 set -euo pipefail
@@ -17,8 +18,8 @@ have em++ || packages+=(emscripten)
 have python3 || packages+=(python3)
 [ -f /usr/include/nlohmann/json.hpp ] || packages+=(nlohmann-json3-dev)
 [ -f /usr/include/doctest/doctest.h ] || packages+=(doctest-dev)
+have chromium || packages+=(chromium)
 if [ "${1:-}" = "--test" ]; then
-  have chromium || packages+=(chromium)
   have clang-format || packages+=(clang-format)
   have clang++-14 || packages+=(clang-14)
   ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || packages+=(libclang-rt-14-dev)
