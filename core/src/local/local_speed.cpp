@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: MIT
+// The speed of a placement: prompt processing and generation tokens/s per device, as llama.cpp's
+// kernels run them (docs/local.md, "Speed").
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fitcheck/local.hpp"
+#include "local/local_rules.hpp"
+
+namespace fitcheck {
+namespace {
+
+// Per backend, read off published llama-bench tables (docs/local.md, "Efficiencies"): a token's
+// time is its bytes at a fraction of peak memory bandwidth plus a fixed time per layer (kernel
+// launches and synchronization, which is why an 8B model reads its weights at a lower fraction
+// than a 70B one on the same GPU). Prompt processing on CUDA runs each weight on its matrix-multiply
+// path (local_matmul_path) at that path's efficiency; the other backends run it at a fraction of the
+// dense fp16 peak. Vulkan, ROCm and SYCL have fewer published tables and are rougher.
+struct BackendRates {
+  double generation_bandwidth;
+  double seconds_per_layer;
+  double prompt_compute;  // of the fp16 peak; CUDA uses the per-path efficiencies below
+};
+
+BackendRates rates_of(LocalBackend backend) {
+  switch (backend) {
+    case LocalBackend::cuda:
+      return {0.88, 30e-6, 0.0};
+    case LocalBackend::metal:
+      return {0.85, 200e-6, 0.60};
+    case LocalBackend::rocm:
+      return {0.80, 100e-6, 0.40};
+    case LocalBackend::vulkan:
+      return {0.80, 100e-6, 0.40};
+    case LocalBackend::sycl:
+      return {0.70, 150e-6, 0.30};
+    case LocalBackend::cpu:
+      return {0.65, 0.0, 0.40};
+  }
+  return {0.8, 100e-6, 0.4};
+}
+
+// CUDA prompt processing: the share of each path's peak llama.cpp's kernels reach over a ubatch of
+// 512 (docs/local.md, "Efficiencies": read off llama-bench tables of GeForce, workstation and
+// data-center cards, one value per path for all of them).
+constexpr double kMmqEfficiency = 0.26;     // MMQ of the dense int8 tensor rate
+constexpr double kCublasEfficiency = 0.47;  // cuBLAS GEMM of its compute type's tensor rate
+
+double path_efficiency(LocalMatmulPath path) {
+  return path == LocalMatmulPath::mmq ? kMmqEfficiency : kCublasEfficiency;
+}
+
+// Without --cpu: a dual-channel DDR5-5600 desktop (89.6 GB/s) and 1 TFLOP/s of fp32.
+constexpr double kDefaultRamBandwidth = 89.6e9;
+constexpr double kDefaultCpuFlops = 1e12;
+// A host-to-GPU copy when the GPU's link is not in the catalog: PCIe 4.0 x16, 32 GB/s one way.
+constexpr double kDefaultPcieBytesPerSecond = 32e9;
+constexpr double kPcieEfficiency = 0.8;
+// ggml-cuda.cu ggml_backend_cuda_device_offload_op: min_batch_size = 32. A matrix multiply over a
+// batch this large runs on the GPU even when its weight lives in RAM; the weight is copied over.
+constexpr std::int64_t kOffloadMinBatch = 32;
+
+// Storage kinds of a weight: quantized (any ggml quant type), f16, bf16, f32.
+enum StorageKind : std::size_t { kQuantized, kF16, kBf16, kF32, kStorageKinds };
+
+// MMQ over routed experts (mmq.cu, ggml_cuda_mul_mat_q with ids): the column tile mmq_x is chosen
+// for the whole batch (ncols_max = the ubatch's tokens; mmq.cuh mul_mat_q_case: the first mmq_x, in
+// steps of 8, 16 from 48 on, up to 128 on Turing and later, that needs the fewest tiles), but each
+// expert multiplies only the tokens routed to it, tokens x experts_per_token / num_experts on average,
+// in whole tiles. The work done over the work needed: 1 for dense layers and large batches.
+double mmq_expert_tile_factor(double ubatch_tokens, double tokens_per_expert) {
+  constexpr double kMmqXMax = 128;
+  if (ubatch_tokens <= 0 || tokens_per_expert <= 0) return 1.0;
+  const double tiles = std::ceil(ubatch_tokens / kMmqXMax);
+  const double width = std::ceil(ubatch_tokens / tiles);
+  const double granularity = width >= 48 ? 16 : 8;
+  const double mmq_x = std::min(kMmqXMax, std::ceil(width / granularity) * granularity);
+  return std::max(1.0, std::ceil(tokens_per_expert / mmq_x) * mmq_x / tokens_per_expert);
+}
+
+double gpu_matmul_peak(const Accelerator& gpu) {
+  for (ComputeDtype dtype : {ComputeDtype::fp16, ComputeDtype::bf16, ComputeDtype::fp32}) {
+    const double peak = peak_flops_per_second(gpu, dtype);
+    if (peak > 0) return peak;
+  }
+  return 0;
+}
+
+
+struct DeviceWork {
+  double weight_bytes_per_token = 0;      // generation: weights read for one token
+  double kv_bytes_per_cell = 0;           // generation: bytes read per cached token (all its layers)
+  std::vector<std::int64_t> layer_cells;  // cells of each of its layers (sliding windows cap them)
+  std::vector<double> layer_cell_bytes;
+  double weight_bytes_resident = 0;                             // prompt: everything it holds, read once per ubatch
+  double flops_per_token = 0;                                   // prompt: 2 x active parameters
+  std::array<double, kStorageKinds> flops_per_token_by_kind{};  // the same, by the weights' storage
+  double expert_quantized_flops_per_token = 0;                  // of the quantized share: routed experts (MUL_MAT_ID)
+  double quantized_bytes_resident = 0;                          // quantized weights it holds (dequantized for cuBLAS)
+  double quantized_parameters_resident = 0;  // their parameters (2 bytes each once dequantized to f16)
+  double attention_flops_per_token_per_position = 0;
+  std::int64_t layers = 0;  // repeating layers and the output layer it runs
+};
+
+// Adds the multiplies of `parameters` weights (of which `split` are stored as floats) read at
+// `share` per token, held as `bytes` in memory; `experts`: routed experts.
+void add_matmuls(DeviceWork& w, std::int64_t parameters, const LocalFloatParameters& split, std::int64_t bytes,
+                 double share, bool experts) {
+  const double total = static_cast<double>(parameters);
+  const std::array<double, kStorageKinds> by_kind = {
+      std::max(0.0, total - static_cast<double>(split.f16 + split.bf16 + split.f32)), static_cast<double>(split.f16),
+      static_cast<double>(split.bf16), static_cast<double>(split.f32)};
+  for (std::size_t k = 0; k < kStorageKinds; ++k) w.flops_per_token_by_kind[k] += 2.0 * by_kind[k] * share;
+  if (experts) w.expert_quantized_flops_per_token += 2.0 * by_kind[kQuantized] * share;
+  w.flops_per_token += 2.0 * total * share;
+  if (total > 0) {
+    w.quantized_parameters_resident += by_kind[kQuantized];
+    w.quantized_bytes_resident += static_cast<double>(bytes) * by_kind[kQuantized] / total;
+  }
+}
+
+}  // namespace
+
+double local_matmul_peak_flops(const Accelerator& gpu, LocalMatmulPath path) {
+  switch (path) {
+    case LocalMatmulPath::mmq:
+      // mmq.cu: int8 mma (mma.sync ... s32.s8.s8.s32) on every NVIDIA GPU with int8 tensor cores; a
+      // user-defined GPU run on CUDA is taken at its word (its int8 rate, if given).
+      return std::string_view(gpu.vendor) == "NVIDIA" || std::string_view(gpu.id) == kCustomAcceleratorId
+                 ? peak_flops_per_second(gpu, ComputeDtype::int8)
+                 : 0.0;
+    case LocalMatmulPath::cublas_f16:
+      return fp16_accumulate_flops_per_second(gpu);
+    case LocalMatmulPath::cublas_bf16:
+      return peak_flops_per_second(gpu, ComputeDtype::bf16);
+    case LocalMatmulPath::cublas_f32:
+      return peak_flops_per_second(gpu, ComputeDtype::fp32);
+  }
+  return 0.0;
+}
+
+LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, const LocalPlacement& p,
+                       std::vector<std::string>& assumptions) {
+  const std::size_t n_gpus = p.devices.size() - 1;
+  const BackendRates gpu_rates = rates_of(request.backend);
+  const BackendRates cpu_rates = rates_of(LocalBackend::cpu);
+  const double touched = model.num_experts > 0 && model.experts_per_token > 0
+                             ? static_cast<double>(model.experts_per_token) / static_cast<double>(model.num_experts)
+                             : 1.0;
+  std::vector<DeviceWork> work(p.devices.size());
+  const auto index_of = [&](int device) { return device < 0 ? n_gpus : static_cast<std::size_t>(device); };
+  const double attention_width = static_cast<double>(model.num_heads * model.head_dim);
+  for (std::size_t il = 0; il < model.layers.size(); ++il) {
+    const LocalLayer& layer = model.layers[il];
+    DeviceWork& home = work[index_of(p.layer_device[il])];
+    DeviceWork& experts =
+        work[static_cast<std::int64_t>(il) < request.n_cpu_moe ? n_gpus : index_of(p.layer_device[il])];
+    home.layers += 1;
+    home.weight_bytes_per_token += static_cast<double>(layer.dense_bytes);
+    home.weight_bytes_resident += static_cast<double>(layer.dense_bytes);
+    add_matmuls(home, layer.dense_parameters, layer.dense_float, layer.dense_bytes, 1.0, false);
+    // One token reads only the experts it is routed to: experts_per_token of num_experts.
+    experts.weight_bytes_per_token += static_cast<double>(layer.expert_bytes) * touched;
+    experts.weight_bytes_resident += static_cast<double>(layer.expert_bytes);
+    add_matmuls(experts, layer.expert_parameters, layer.expert_float, layer.expert_bytes, touched, true);
+    // The cache is read where it lives (the CPU with -nkvo), and attention runs there.
+    DeviceWork& cache = request.kv_offload ? home : work[n_gpus];
+    cache.layer_cells.push_back(local_layer_cells(layer, request, p.kv_size));
+    cache.layer_cell_bytes.push_back(static_cast<double>(local_layer_kv_bytes(layer, request.kv_type, 1)));
+    // QK^T and PV: 2 x 2 x n_head x head_dim FLOPs per token per cached position.
+    cache.attention_flops_per_token_per_position += 4.0 * attention_width;
+  }
+  DeviceWork& output = work[index_of(p.output_device)];
+  output.layers += 1;
+  output.weight_bytes_per_token += static_cast<double>(model.output_bytes);
+  output.weight_bytes_resident += static_cast<double>(model.output_bytes);
+  add_matmuls(output, model.output_parameters, model.output_float, model.output_bytes, 1.0, false);
+
+  const double ram_bandwidth = request.cpu ? cpu_memory_bandwidth_bytes_per_second(*request.cpu)
+                               : (n_gpus > 0 && request.gpus[0].unified_memory)
+                                   ? request.gpus[0].memory_bandwidth_bytes_per_second
+                                   : kDefaultRamBandwidth;
+  const double cpu_flops = request.cpu ? cpu_peak_fp32_flops_per_second(*request.cpu) : kDefaultCpuFlops;
+  const bool cpu_work = work.back().weight_bytes_resident > 0;
+  if (cpu_work && !request.cpu)
+    assumptions.push_back(n_gpus > 0 && request.gpus[0].unified_memory
+                              ? "CPU layers read the unified memory at the chip's bandwidth (no --cpu given)"
+                              : "CPU layers: no --cpu given, so RAM at 89.6 GB/s (dual-channel DDR5-5600) and "
+                                "1 TFLOP/s fp32");
+  const auto bandwidth_of = [&](std::size_t d) {
+    return d < n_gpus ? request.gpus[d].memory_bandwidth_bytes_per_second * gpu_rates.generation_bandwidth
+                      : ram_bandwidth * cpu_rates.generation_bandwidth;
+  };
+  const auto layer_seconds_of = [&](std::size_t d) {
+    return d < n_gpus ? gpu_rates.seconds_per_layer : cpu_rates.seconds_per_layer;
+  };
+  // One token's time at `filled` cached tokens: each device reads its weights and its layers' KV.
+  const auto token_seconds = [&](double filled, std::vector<double>* shares) {
+    double total = 0;
+    std::vector<double> times(work.size(), 0.0);
+    for (std::size_t d = 0; d < work.size(); ++d) {
+      double bytes = work[d].weight_bytes_per_token;
+      for (std::size_t l = 0; l < work[d].layer_cells.size(); ++l)
+        bytes += std::min(filled, static_cast<double>(work[d].layer_cells[l])) * work[d].layer_cell_bytes[l];
+      times[d] = bytes > 0 ? bytes / bandwidth_of(d) + static_cast<double>(work[d].layers) * layer_seconds_of(d) : 0;
+      total += times[d];
+    }
+    if (shares)
+      for (double t : times) shares->push_back(total > 0 ? t / total : 0);
+    return total;
+  };
+
+  LocalSpeed s;
+  const double prompt = static_cast<double>(request.prompt_len);
+  const double generated = static_cast<double>(request.gen_len);
+  const double context = static_cast<double>(p.kv_size);
+  // Time per token grows linearly with the cache, so the mean over the generated tokens is the
+  // time at the middle of them.
+  const double middle = std::min(context, prompt + generated / 2);
+  s.generation_tokens_per_second = 1.0 / token_seconds(middle, &s.generation_time_share);
+  s.generation_tokens_per_second_empty = 1.0 / token_seconds(0, nullptr);
+  s.generation_tokens_per_second_full = 1.0 / token_seconds(context, nullptr);
+
+  // Prompt processing: per ubatch, each device either streams its weights or runs its share of the
+  // matrix multiplies, whichever is slower. With a discrete GPU, weights left in RAM are copied to
+  // the GPU for every ubatch of at least 32 tokens and multiplied there (the op offload).
+  const double tokens = std::max(1.0, prompt);
+  const double ubatches = std::ceil(tokens / static_cast<double>(request.ubatch));
+  const bool op_offload = n_gpus > 0 && request.backend != LocalBackend::metal && request.ubatch >= kOffloadMinBatch &&
+                          std::min<std::int64_t>(request.ubatch, request.prompt_len) >= kOffloadMinBatch;
+  // The multiplies of device work `w` on GPU `gpu`: on CUDA each storage kind on its path at that
+  // path's efficiency (quantized weights without MMQ first dequantized to f16, reading their bytes
+  // and writing 2 bytes a weight per ubatch), attention on the f16 tensor path; on the other
+  // backends everything at a fraction of the fp16 peak.
+  const auto gpu_compute_seconds = [&](const DeviceWork& w, const Accelerator& gpu, double attention_flops) {
+    if (request.backend != LocalBackend::cuda) {
+      const double peak = gpu_matmul_peak(gpu) * gpu_rates.prompt_compute;
+      return peak > 0 ? (w.flops_per_token * tokens + attention_flops) / peak : 0.0;
+    }
+    const LocalMatmulPath quantized_path = request.cuda_mmq && local_matmul_peak_flops(gpu, LocalMatmulPath::mmq) > 0
+                                               ? LocalMatmulPath::mmq
+                                               : LocalMatmulPath::cublas_f16;
+    const std::array<LocalMatmulPath, kStorageKinds> paths = {
+        quantized_path, LocalMatmulPath::cublas_f16, LocalMatmulPath::cublas_bf16, LocalMatmulPath::cublas_f32};
+    double seconds = 0;
+    const auto run = [&](double flops, LocalMatmulPath path) {
+      const double rate = local_matmul_peak_flops(gpu, path) * path_efficiency(path);
+      if (flops > 0 && rate > 0) seconds += flops / rate;
+    };
+    double quantized_flops = w.flops_per_token_by_kind[kQuantized];
+    if (quantized_path == LocalMatmulPath::mmq && model.num_experts > 0) {
+      const double batch = std::min(static_cast<double>(request.ubatch), tokens);
+      const double per_expert =
+          batch * static_cast<double>(model.experts_per_token) / static_cast<double>(model.num_experts);
+      quantized_flops += w.expert_quantized_flops_per_token * (mmq_expert_tile_factor(batch, per_expert) - 1.0);
+    }
+    run(quantized_flops * tokens, paths[kQuantized]);
+    for (std::size_t k = kF16; k < kStorageKinds; ++k) run(w.flops_per_token_by_kind[k] * tokens, paths[k]);
+    run(attention_flops, LocalMatmulPath::cublas_f16);
+    if (quantized_path != LocalMatmulPath::mmq && w.flops_per_token_by_kind[kQuantized] > 0)
+      seconds += (w.quantized_bytes_resident + 2.0 * w.quantized_parameters_resident) * ubatches /
+                 (gpu.memory_bandwidth_bytes_per_second * gpu_rates.generation_bandwidth);
+    return seconds;
+  };
+  double prompt_seconds = 0;
+  std::vector<double> times(work.size(), 0.0);
+  for (std::size_t d = 0; d < work.size(); ++d) {
+    const DeviceWork& w = work[d];
+    if (w.weight_bytes_resident <= 0 && w.flops_per_token <= 0) continue;
+    // Causal attention over the prompt: position i attends to i cached tokens, tokens^2 / 2 in all.
+    const double attention_flops = w.attention_flops_per_token_per_position * tokens * tokens / 2;
+    const double flops = w.flops_per_token * tokens + attention_flops;
+    double seconds = 0;
+    if (d < n_gpus) {
+      seconds = std::max(gpu_compute_seconds(w, request.gpus[d], attention_flops),
+                         w.weight_bytes_resident * ubatches / bandwidth_of(d));
+    } else if (op_offload) {
+      const Accelerator& gpu = request.gpus[0];
+      const double link = (std::string(gpu.interconnect).find("PCIe") != std::string::npos &&
+                           gpu.interconnect_bytes_per_second_per_direction > 0)
+                              ? gpu.interconnect_bytes_per_second_per_direction
+                              : kDefaultPcieBytesPerSecond;
+      // The input layer's get_rows stays on the CPU; only matrix multiply weights travel.
+      const double copied = std::max(0.0, w.weight_bytes_resident - static_cast<double>(model.input_bytes));
+      seconds = copied * ubatches / (link * kPcieEfficiency) + gpu_compute_seconds(w, gpu, attention_flops);
+    } else {
+      seconds = std::max(flops / (cpu_flops * cpu_rates.prompt_compute),
+                         w.weight_bytes_resident * ubatches / bandwidth_of(d));
+    }
+    times[d] = seconds;
+    prompt_seconds += seconds;
+  }
+  if (op_offload && work.back().weight_bytes_resident > static_cast<double>(model.input_bytes))
+    assumptions.push_back(
+        "prompt: weights in RAM are copied to the GPU for each ubatch over PCIe (llama.cpp's op offload for "
+        "batches of 32 or more)");
+  s.prompt_tokens_per_second = prompt_seconds > 0 ? tokens / prompt_seconds : 0;
+  for (double t : times) s.prompt_time_share.push_back(prompt_seconds > 0 ? t / prompt_seconds : 0);
+  return s;
+}
+
+}  // namespace fitcheck
