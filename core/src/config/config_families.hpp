@@ -33,6 +33,13 @@ bool read_classic_family(const std::string& model_type, const ConfigFields& fiel
 // Appends one layer, reusing an identical existing kind.
 void append_layer(ModelDescription& model, const LayerShape& layer);
 
+// config_refusals.cpp: a ConfigError (field named) for a family whose layers are not modelled, for an
+// unknown model_type with state-space or linear-attention fields, and for an unknown model_type
+// without the fields a generic decoder needs.
+void reject_unsupported(const std::string& type);
+void reject_recurrent_fields(const std::string& type, const ConfigFields& fields);
+void require_generic_fields(const ConfigFields& fields);
+
 // State-space models and hybrids (config_hybrid.cpp): Nemotron-H. False when `model_type` is
 // not one of them.
 bool read_hybrid_family(const std::string& model_type, const ConfigFields& fields, ModelDescription& model);

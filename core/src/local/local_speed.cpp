@@ -90,7 +90,6 @@ double gpu_matmul_peak(const Accelerator& gpu) {
   return 0;
 }
 
-
 struct DeviceWork {
   double weight_bytes_per_token = 0;      // generation: weights read for one token
   double kv_bytes_per_cell = 0;           // generation: bytes read per cached token (all its layers)
