@@ -141,6 +141,9 @@ struct VisionTower {
 // processor sizes it (Gemma-3: mm_tokens_per_image at any size; Qwen2-VL: smart_resize to a
 // multiple of patch x merge within its pixel bounds, one token per merged patch).
 std::int64_t image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height);
+// The image side, in pixels, taken when none is given (the images options' default; the parameter
+// report's image_tokens_per_image): a choice of fitcheck's, not a processor's.
+constexpr std::int64_t kDefaultImageSidePixels = 1024;
 
 struct ModelDescription {
   std::string model_type;    // as in config.json (after unwrapping text_config)

@@ -16,6 +16,7 @@
 #include "fitcheck/hardware.hpp"
 #include "fitcheck/inference_memory.hpp"
 #include "fitcheck/latency.hpp"
+#include "fitcheck/model.hpp"
 
 namespace fitcheck {
 
@@ -95,7 +96,7 @@ struct InferenceRequest {
   std::int64_t images = 0;
   // The images' size in pixels, for towers whose token count follows it (Qwen2-VL); Gemma-3 resizes
   // every image to its tower's side.
-  std::int64_t image_width = 1024, image_height = 1024;
+  std::int64_t image_width = kDefaultImageSidePixels, image_height = kDefaultImageSidePixels;
   bool image_size_given = false;
   // The serving engine whose profile applies (engine_profile.hpp); none: the plain roofline.
   std::optional<EngineKind> engine;

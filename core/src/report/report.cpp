@@ -140,8 +140,8 @@ std::string parameter_report_json(const ModelDescription& model, const Parameter
     out.field("vision_tower_params", count.vision_tower);
     out.field("multimodal_projector_params", count.multimodal_projector);
     out.field("total_params_with_vision", count.total_with_vision());
-    // At the default image size (1024 x 1024) where the count follows the size (Qwen2-VL).
-    out.field("image_tokens_per_image", image_tokens(*model.vision, 1024, 1024));
+    // At the default image size where the count follows the size (Qwen2-VL).
+    out.field("image_tokens_per_image", image_tokens(*model.vision, kDefaultImageSidePixels, kDefaultImageSidePixels));
   }
   out.field("checkpoint_notes", checkpoint_notes(model, count));
   out.begin_object("breakdown");

@@ -180,8 +180,8 @@ InferenceRequest parse_inference_options(const OptionList& options) {
   w.kv_block_tokens = reader.count("kv_block", 0, 0, 65536);
   request.images = reader.count("images", 0, 0, 4096);
   request.image_size_given = reader.text("image_width").has_value() || reader.text("image_height").has_value();
-  request.image_width = reader.count("image_width", 1024, 1, 1 << 16);
-  request.image_height = reader.count("image_height", 1024, 1, 1 << 16);
+  request.image_width = reader.count("image_width", kDefaultImageSidePixels, 1, 1 << 16);
+  request.image_height = reader.count("image_height", kDefaultImageSidePixels, 1, 1 << 16);
   w.layout.tensor_parallel = reader.count("tp", 1, 1, 4096);
   w.layout.pipeline_parallel = reader.count("pp", 1, 1, 4096);
   w.layout.expert_parallel = reader.count("ep", 1, 1, 65536);
