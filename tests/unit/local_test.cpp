@@ -36,10 +36,13 @@ LocalModel toy_model() {
     layer.dense_parameters = 50'000'000;
     layer.kv_key_width = 1024;
     layer.kv_value_width = 1024;
+    layer.graph_ops = 18;  // a Llama layer's ops besides the attention core
+    layer.attention = true;
     m.layers.push_back(layer);
   }
   m.input_bytes = 10 << 20;
   m.output_bytes = 20 << 20;
+  m.output_graph_ops = 3;  // RMS_NORM, MUL, MUL_MAT
   m.output_parameters = 10'000'000;
   m.hidden_size = 2048;
   m.num_heads = 16;
@@ -263,10 +266,11 @@ TEST_CASE("local: the most layers that fit, and generation speed from bandwidth"
   CHECK(all.ollama_num_gpu == 5);
   CHECK(all.ollama_num_ctx == 256);
   // A token reads 4 x 100 MiB + 20 MiB (output) = 420 MiB at 1008 GB/s x 0.88 (CUDA), plus half a
-  // cell of KV (the middle of one generated token: 0.5 x 4 layers x 4096 B), plus 30 us for each
-  // of the 4 layers and the output layer.
+  // cell of KV (the middle of one generated token: 0.5 x 4 layers x 4096 B), plus 30 us / 19 for each
+  // op: 19 per layer with flash attention (30 us a Llama layer) and the output layer's 3.
   const double bytes = 420.0 * kMiB + 0.5 * 4 * 4096;
-  CHECK(all.speed.generation_tokens_per_second == doctest::Approx(1.0 / (bytes / (1008e9 * 0.88) + 5 * 30e-6)));
+  CHECK(all.speed.generation_tokens_per_second ==
+        doctest::Approx(1.0 / (bytes / (1008e9 * 0.88) + (4 * 19 + 3) * 30e-6 / 19)));
   SUBCASE("a GPU that holds two layers only") {
     // 4 GiB card: memory less Ollama's 457 MiB; layers of 1500 MiB: two fit, not three.
     for (auto& layer : model.layers) layer.dense_bytes = std::int64_t{1500} << 20;
@@ -378,6 +382,77 @@ TEST_CASE("fitcheck local on the command line: JSON keys and the command") {
   CHECK(bad.err.find("--context") != std::string::npos);
 }
 
+TEST_CASE("local: the ops of llama.cpp's graph per layer at one token, by hand") {
+  const auto config = [](const char* name) {
+    return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + name));
+  };
+  // Llama: attn_norm and ffn_norm (RMS_NORM + MUL each: 4), q, k, v, o, gate, up, down (7 MUL_MAT),
+  // ROPE of Q and K and the K and V writes (4), SWIGLU (1), two residual ADDs (2): 18, plus the
+  // attention core. Output: output_norm (2) and the head (1).
+  const LocalModel llama = local_model_from_config(llama3_8b(), WeightFormat::gguf_q4_k_m);
+  CHECK(llama.layers[0].graph_ops == 18);
+  CHECK(llama.layers[31].attention);
+  CHECK(llama.output_graph_ops == 3);
+  // Qwen2: the same and an ADD for each of the q, k and v biases: 21. Tied head: 3 as well.
+  const LocalModel qwen2 = local_model_from_config(config("Qwen--Qwen2-7B-Instruct.json"), WeightFormat::gguf_q4_k_m);
+  CHECK(qwen2.layers[0].graph_ops == 21);
+  // Qwen3-30B-A3B: 4 norms with q_norm and k_norm (8), q, k, v, o and the router (5 MUL_MAT), three
+  // MUL_MAT_ID, ROPE x 2 and K/V writes (4), two residual ADDs, and build_moe_ffn's SOFT_MAX,
+  // ARGSORT, GET_ROWS, SUM_ROWS, CLAMP, DIV, SWIGLU, MUL and 8 - 1 ADDs (15): 37.
+  const LocalModel qwen3 = local_model_from_config(config("Qwen--Qwen3-30B-A3B.json"), WeightFormat::gguf_q4_k_m);
+  CHECK(qwen3.layers[0].graph_ops == 37);
+  SUBCASE("a MoE layer's ops cost generation time: 30 us / 19 each on CUDA") {
+    LocalRequest r = one_gpu("rtx-pro-6000-blackwell");
+    r.context = 640;
+    r.n_gpu_layers = 99;
+    r.prompt_len = 0;
+    r.gen_len = 1;
+    LocalModel dense_ops = qwen3;
+    for (LocalLayer& layer : dense_ops.layers) layer.graph_ops = 18;
+    const double moe = 1.0 / estimate_local(qwen3, r).speed.generation_tokens_per_second;
+    const double dense = 1.0 / estimate_local(dense_ops, r).speed.generation_tokens_per_second;
+    // 48 layers x (37 - 18) ops x 30 us / 19 = 1.44 ms a token.
+    CHECK(moe - dense == doctest::Approx(48 * 19 * 30e-6 / 19));
+  }
+  SUBCASE("from a GGUF header: the same rules by tensor name") {
+    CheckpointSummary s;
+    s.format = CheckpointFormat::gguf;
+    s.hyperparameters.block_count = 1;
+    s.hyperparameters.embedding_length = 256;
+    s.hyperparameters.head_count = 4;
+    s.hyperparameters.expert_count = 8;
+    s.hyperparameters.expert_used_count = 2;
+    const auto tensor = [](const char* name, std::vector<std::int64_t> shape) {
+      CheckpointTensor t;
+      t.name = name;
+      t.type = "F32";
+      t.shape = std::move(shape);
+      return t;
+    };
+    s.tensors = {tensor("blk.0.attn_norm.weight", {256}),
+                 tensor("blk.0.attn_q.weight", {256, 256}),
+                 tensor("blk.0.attn_q.bias", {256}),
+                 tensor("blk.0.attn_k.weight", {256, 64}),
+                 tensor("blk.0.attn_v.weight", {256, 64}),
+                 tensor("blk.0.attn_output.weight", {256, 256}),
+                 tensor("blk.0.attn_sinks.weight", {4}),
+                 tensor("blk.0.ffn_norm.weight", {256}),
+                 tensor("blk.0.ffn_gate_inp.weight", {256, 8}),
+                 tensor("blk.0.ffn_up_exps.weight", {256, 64, 8}),
+                 tensor("blk.0.ffn_gate_exps.weight", {256, 64, 8}),
+                 tensor("blk.0.ffn_down_exps.weight", {64, 256, 8}),
+                 tensor("output_norm.weight", {256}),
+                 tensor("output.weight", {256, 1000}),
+                 tensor("rope_freqs.weight", {32})};
+    const LocalModel m = local_model_from_gguf(s);
+    // Norms 2 x 2, q, k, v, o, router (5), bias (1), sinks (0), experts (3), ROPE and K/V writes (4),
+    // residuals (2), routing with 2 experts a token (8 + 1): 28. Output 3; rope_freqs is not an op.
+    CHECK(m.layers[0].graph_ops == 28);
+    CHECK(m.layers[0].attention);
+    CHECK(m.output_graph_ops == 3);
+  }
+}
+
 TEST_CASE("local: each option's effect on the toy model, by hand") {
   const LocalModel model = toy_model();
   LocalRequest r = one_gpu("rtx-4090");
@@ -411,7 +486,9 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     const LocalEstimate e = estimate_local(model, r);
     CHECK(e.placement.devices[0].name == "Vulkan0");
     const double bytes = 420.0 * kMiB + 0.5 * 4 * 4096;
-    CHECK(e.speed.generation_tokens_per_second == doctest::Approx(1.0 / (bytes / (1008e9 * 0.80) + 5 * 100e-6)));
+    // Vulkan: 100 us a Llama layer of 22 ops (no flash attention); this one runs 4 x 19 + 3.
+    CHECK(e.speed.generation_tokens_per_second ==
+          doctest::Approx(1.0 / (bytes / (1008e9 * 0.80) + (4 * 19 + 3) * 100e-6 / 22)));
   }
   SUBCASE("--prompt-len: quantized weights on MMQ at 0.26 of the 4090's int8 rate, attention on cuBLAS f16") {
     r.prompt_len = 512;
@@ -442,7 +519,7 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     r.gen_len = 1;
     const LocalEstimate e = estimate_local(model, r);
     // GPU: 2 layers (200 MiB) and their KV; CPU: 2 layers and the output (220 MiB) and their KV.
-    const double gpu = (200.0 * kMiB + 0.5 * 2 * 4096) / (1008e9 * 0.88) + 2 * 30e-6;
+    const double gpu = (200.0 * kMiB + 0.5 * 2 * 4096) / (1008e9 * 0.88) + 2 * 30e-6;  // 2 x 19 ops
     const double cpu = (220.0 * kMiB + 0.5 * 2 * 4096) / (83.2e9 * 0.65);
     CHECK(e.speed.generation_tokens_per_second == doctest::Approx(1.0 / (gpu + cpu)));
     CHECK(e.speed.generation_time_share[1] == doctest::Approx(cpu / (gpu + cpu)));

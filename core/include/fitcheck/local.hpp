@@ -39,6 +39,10 @@ struct LocalLayer {
   std::int64_t kv_key_width = 0;    // n_embd_k_gqa: K values per token in the cache
   std::int64_t kv_value_width = 0;  // n_embd_v_gqa
   std::int64_t sliding_window = 0;  // n_swa: the cache holds only the window (llama_kv_cache_iswa); 0: full
+  // The ops (kernels) llama.cpp's graph runs for this layer at one token, besides the attention core,
+  // which depends on flash attention (local_layer_graph_ops); `attention`: the layer has one.
+  std::int64_t graph_ops = 0;
+  bool attention = false;
 };
 
 // The model as llama.cpp's loader sees it: tensors grouped into the input layer (token embedding,
@@ -49,6 +53,7 @@ struct LocalModel {
   std::int64_t output_bytes = 0;  // output_norm + output (a copy of token_embd when tied)
   std::int64_t output_parameters = 0;
   LocalFloatParameters output_float;  // of output_parameters
+  std::int64_t output_graph_ops = 0;  // output norm and head: the ops the output layer runs per token
   std::int64_t hidden_size = 0;       // n_embd
   std::int64_t num_heads = 0;         // n_head (the widest layer)
   std::int64_t head_dim = 0;          // n_embd_head_k

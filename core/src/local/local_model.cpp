@@ -6,6 +6,8 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "fitcheck/local.hpp"
 #include "fitcheck/params.hpp"
@@ -65,6 +67,86 @@ std::string_view stored_type(WeightFormat format, const std::vector<GgufType>& t
   return "";
 }
 
+// The ops llama.cpp's graph runs for one layer at one token (src/llama-graph.cpp; each op is a kernel
+// launch on a GPU backend), counted from the layer's tensors: one MUL_MAT (MUL_MAT_ID for routed
+// experts) per weight matrix; build_norm's norm op and MUL per norm weight; an ADD per bias; build_attn's
+// ROPE of Q and K and the two writes of K and V into the cache (the attention core is added by the speed
+// model, as it depends on flash attention); build_ffn's fused activation; build_moe_ffn's SOFT_MAX,
+// ARGSORT (top-k), GET_ROWS of the expert weights, SUM_ROWS, CLAMP and DIV normalizing them, the
+// activation, the MUL by the weights and n_expert_used - 1 ADDs summing the experts' outputs; a shared
+// expert's activation and its ADD to the routed output, and a shared-expert gate vector's MUL_MAT,
+// SIGMOID and MUL (Qwen2-MoE); and the layer's two residual ADDs.
+struct LayerOpCount {
+  std::int64_t tensor_ops = 0;
+  std::int64_t norm_tensors = 0;  // config path: norm weights, and LayerNorm biases listed as norms too
+  bool layer_norm = false;        // LayerNorm: its weight and bias tensors are one norm, MUL and ADD (3 ops)
+  bool attention = false, dense_ffn = false, routed = false, shared = false;
+
+  std::int64_t norm_ops() const { return layer_norm ? 3 * (norm_tensors / 2) : 2 * norm_tensors; }
+  std::int64_t total(std::int64_t experts_per_token) const {
+    return tensor_ops + norm_ops() + 2 + (attention ? 4 : 0) + (dense_ffn ? 1 : 0) + (shared ? 2 : 0) +
+           (routed ? 8 + std::max<std::int64_t>(0, experts_per_token - 1) : 0);
+  }
+};
+
+void count_config_tensor(LayerOpCount& c, const WeightTensor& t) {
+  switch (t.role) {
+    case TensorRole::norm:
+      c.norm_tensors += t.copies;
+      return;
+    case TensorRole::bias:
+      c.tensor_ops += t.copies;
+      return;
+    case TensorRole::attention_sink:
+    case TensorRole::relative_position_bias:
+    case TensorRole::ssm_parameter:
+      return;  // read inside another op's kernel
+    case TensorRole::router:
+      c.tensor_ops += t.is_matrix() ? 1 : 3 * t.copies;  // a [1, n_embd] shared-expert gate: MUL_MAT, SIGMOID, MUL
+      return;
+    case TensorRole::attention_query:
+    case TensorRole::attention_kv_down:
+      c.attention = true;
+      break;
+    case TensorRole::mlp_gate:
+    case TensorRole::mlp_up:
+      c.dense_ffn = true;
+      break;
+    case TensorRole::expert_gate:
+    case TensorRole::expert_up:
+    case TensorRole::expert_down:
+      c.routed = true;
+      break;
+    case TensorRole::shared_expert_gate:
+    case TensorRole::shared_expert_up:
+      c.shared = true;
+      break;
+    default:
+      break;
+  }
+  if (t.is_matrix() || t.copies > 1) c.tensor_ops += 1;
+}
+
+// The same from a GGUF tensor's name (blk.N.<name>.weight|bias) and rank.
+void count_gguf_tensor(LayerOpCount& c, std::string_view name, std::size_t rank) {
+  const std::size_t dot = name.find('.', name.find('.') + 1);
+  const std::string_view rest = dot == std::string_view::npos ? name : name.substr(dot + 1);
+  const std::string_view base = rest.substr(0, rest.find('.'));
+  const bool bias = rest.ends_with(".bias");
+  const auto ends = [&](std::string_view suffix) { return base.ends_with(suffix); };
+  if (bias) {
+    c.tensor_ops += 1;
+  } else if (rank < 2) {
+    c.tensor_ops += ends("_norm") ? 2 : base == "ffn_gate_inp_shexp" ? 3 : ends("_sinks") ? 0 : 1;
+  } else {
+    c.tensor_ops += 1;
+    if (base.starts_with("attn_q") || base.starts_with("attn_kv_a")) c.attention = true;
+    if (base == "ffn_up" || base == "ffn_gate") c.dense_ffn = true;
+    if (ends("_exps")) c.routed = true;
+    if (base == "ffn_up_shexp" || base == "ffn_gate_shexp") c.shared = true;
+  }
+}
+
 }  // namespace
 
 LocalModel local_model_from_config(const ModelDescription& model, WeightFormat format,
@@ -79,6 +161,9 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
   bool has_lm_head = false;
   std::int64_t embedding_bytes = 0, embedding_parameters = 0;
   std::string_view embedding_type;
+  const LayerOpCount no_ops{.layer_norm = model.norm == NormKind::layer_norm};
+  std::vector<LayerOpCount> ops(out.layers.size(), no_ops);
+  LayerOpCount output_ops = no_ops;  // the final norm and the head
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const WeightTensor& t = tensors[i];
     const std::int64_t bytes =
@@ -90,6 +175,7 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
       (is_expert(t.role) ? layer.expert_bytes : layer.dense_bytes) += bytes;
       (is_expert(t.role) ? layer.expert_parameters : layer.dense_parameters) += parameters;
       add_float_parameters(is_expert(t.role) ? layer.expert_float : layer.dense_float, type, parameters);
+      count_config_tensor(ops[static_cast<std::size_t>(t.layer)], t);
     } else if (t.role == TensorRole::token_embedding || t.role == TensorRole::position_embedding) {
       out.input_bytes += bytes;
       if (t.role == TensorRole::token_embedding) {
@@ -99,6 +185,8 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
       }
     } else {
       has_lm_head = has_lm_head || t.role == TensorRole::lm_head;
+      if (t.role == TensorRole::norm) output_ops.norm_tensors += t.copies;
+      if (t.role == TensorRole::lm_head || t.role == TensorRole::bias) output_ops.tensor_ops += 1;
       out.output_bytes += bytes;
       out.output_parameters += parameters;
       add_float_parameters(out.output_float, type, parameters);
@@ -110,10 +198,14 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
     out.output_bytes += embedding_bytes;
     out.output_parameters += embedding_parameters;
     add_float_parameters(out.output_float, embedding_type, embedding_parameters);
+    output_ops.tensor_ops += 1;
   }
+  out.output_graph_ops = output_ops.norm_ops() + output_ops.tensor_ops;
   for (std::size_t il = 0; il < out.layers.size(); ++il) {
     const LayerShape& shape = model.layer_kinds[model.layer_kind_of_layer[il]];
     set_kv_widths(out.layers[il], shape);
+    out.layers[il].graph_ops = ops[il].total(shape.is_moe() ? shape.moe.experts_per_token : 0);
+    out.layers[il].attention = ops[il].attention;
     out.num_heads = std::max(out.num_heads, shape.attention.num_heads);
     out.head_dim = std::max(out.head_dim, shape.attention.head_dim);
     out.feed_forward = std::max(out.feed_forward, shape.mlp.intermediate_size);
@@ -145,6 +237,7 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
   bool has_output = false;
   std::int64_t embedding_bytes = 0, embedding_parameters = 0;
   std::string embedding_type;
+  std::vector<LayerOpCount> ops(out.layers.size());
   for (const CheckpointTensor& t : summary.tensors) {
     if (starts_with(t.name, "blk.")) {
       char* end = nullptr;
@@ -156,6 +249,7 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
       (expert ? layer.expert_parameters : layer.dense_parameters) += t.elements;
       if (t.shape.size() >= 2)
         add_float_parameters(expert ? layer.expert_float : layer.dense_float, t.type, t.elements);
+      count_gguf_tensor(ops[static_cast<std::size_t>(il)], t.name, t.shape.size());
     } else if (starts_with(t.name, "token_embd.") || starts_with(t.name, "position_embd.")) {
       out.input_bytes += t.bytes;
       if (starts_with(t.name, "token_embd.weight")) {
@@ -165,6 +259,9 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
       }
     } else {
       has_output = has_output || t.name == "output.weight";
+      out.output_graph_ops += t.name == "output_norm.weight"                              ? 2
+                              : t.name == "output.weight" || t.name == "output_norm.bias" ? 1
+                                                                                          : 0;
       out.output_bytes += t.bytes;
       out.output_parameters += t.elements;
       if (t.shape.size() >= 2) add_float_parameters(out.output_float, t.type, t.elements);
@@ -174,6 +271,7 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
     out.output_bytes += embedding_bytes;  // tied: token_embd duplicated as the output head
     out.output_parameters += embedding_parameters;
     add_float_parameters(out.output_float, embedding_type, embedding_parameters);
+    out.output_graph_ops += 1;
   }
   out.hidden_size = *h.embedding_length;
   out.num_heads = *h.head_count;
@@ -182,14 +280,17 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
   out.head_dim = h.key_length.value_or(out.hidden_size / out.num_heads);
   const std::int64_t value_dim = h.value_length.value_or(out.head_dim);
   const std::int64_t kv_heads = h.head_count_kv.value_or(out.num_heads);
-  for (LocalLayer& layer : out.layers) {
-    layer.kv_key_width = kv_heads * out.head_dim;
-    layer.kv_value_width = kv_heads * value_dim;
-  }
   out.vocab_size = h.vocab_size.value_or(0);
   out.feed_forward = h.feed_forward_length.value_or(0);
   out.num_experts = h.expert_count.value_or(0);
   out.experts_per_token = h.expert_used_count.value_or(0);
+  for (std::size_t il = 0; il < out.layers.size(); ++il) {
+    LocalLayer& layer = out.layers[il];
+    layer.kv_key_width = kv_heads * out.head_dim;
+    layer.kv_value_width = kv_heads * value_dim;
+    layer.graph_ops = ops[il].total(out.experts_per_token);
+    layer.attention = ops[il].attention;
+  }
   if (out.num_experts > 0) {
     std::int64_t expert_parameters = 0;
     for (const LocalLayer& layer : out.layers) expert_parameters = std::max(expert_parameters, layer.expert_parameters);

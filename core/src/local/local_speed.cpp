@@ -15,33 +15,43 @@ namespace fitcheck {
 namespace {
 
 // Per backend, read off published llama-bench tables (docs/local.md, "Efficiencies"): a token's
-// time is its bytes at a fraction of peak memory bandwidth plus a fixed time per layer (kernel
-// launches and synchronization, which is why an 8B model reads its weights at a lower fraction
-// than a 70B one on the same GPU). Prompt processing on CUDA runs each weight on its matrix-multiply
-// path (local_matmul_path) at that path's efficiency; the other backends run it at a fraction of the
-// dense fp16 peak. Vulkan, ROCm and SYCL have fewer published tables and are rougher.
+// time is its bytes at a fraction of peak memory bandwidth plus a fixed time per op of the graph
+// (kernel launch and synchronization, which is why an 8B model reads its weights at a lower fraction
+// than a 70B one on the same GPU, and a MoE layer, with its routing ops, costs more than a dense one).
+// The time per op is the time per layer solved from a pair of dense Llama rows, over the ops of that
+// Llama layer (local_model.cpp LayerOpCount): 19 with flash attention, 22 without. Prompt processing
+// on CUDA runs each weight on its matrix-multiply path (local_matmul_path) at that path's efficiency;
+// the other backends run it at a fraction of the dense fp16 peak. Vulkan, ROCm and SYCL have fewer
+// published tables and are rougher.
 struct BackendRates {
   double generation_bandwidth;
-  double seconds_per_layer;
+  double seconds_per_op;
   double prompt_compute;  // of the fp16 peak; CUDA uses the per-path efficiencies below
 };
+
+// The ops of a Llama layer at one token (local_model.cpp LayerOpCount): 18 besides the attention core,
+// which is one FLASH_ATTN_EXT, or MUL_MAT KQ, SOFT_MAX, MUL_MAT KQV and CONT without flash attention.
+constexpr double kLlamaLayerOpsFlash = 19;
+constexpr double kLlamaLayerOps = 22;
+constexpr std::int64_t kAttentionOpsFlash = 1;
+constexpr std::int64_t kAttentionOps = 4;
 
 BackendRates rates_of(LocalBackend backend) {
   switch (backend) {
     case LocalBackend::cuda:
-      return {0.88, 30e-6, 0.0};
+      return {0.88, 30e-6 / kLlamaLayerOpsFlash, 0.0};  // rows with flash attention
     case LocalBackend::metal:
-      return {0.85, 200e-6, 0.60};
+      return {0.85, 200e-6 / kLlamaLayerOps, 0.60};
     case LocalBackend::rocm:
-      return {0.80, 100e-6, 0.40};
+      return {0.80, 100e-6 / kLlamaLayerOps, 0.40};
     case LocalBackend::vulkan:
-      return {0.80, 100e-6, 0.40};
+      return {0.80, 100e-6 / kLlamaLayerOps, 0.40};
     case LocalBackend::sycl:
-      return {0.70, 150e-6, 0.30};
+      return {0.70, 150e-6 / kLlamaLayerOps, 0.30};
     case LocalBackend::cpu:
       return {0.65, 0.0, 0.40};
   }
-  return {0.8, 100e-6, 0.4};
+  return {0.8, 100e-6 / kLlamaLayerOps, 0.4};
 }
 
 // CUDA prompt processing: the share of each path's peak llama.cpp's kernels reach over a ubatch of
@@ -102,7 +112,7 @@ struct DeviceWork {
   double quantized_bytes_resident = 0;                          // quantized weights it holds (dequantized for cuBLAS)
   double quantized_parameters_resident = 0;  // their parameters (2 bytes each once dequantized to f16)
   double attention_flops_per_token_per_position = 0;
-  std::int64_t layers = 0;  // repeating layers and the output layer it runs
+  std::int64_t graph_ops = 0;  // ops of the graph it runs per token (its layers' and the output layer's)
 };
 
 // Adds the multiplies of `parameters` weights (of which `split` are stored as floats) read at
@@ -158,7 +168,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     DeviceWork& home = work[index_of(p.layer_device[il])];
     DeviceWork& experts =
         work[static_cast<std::int64_t>(il) < request.n_cpu_moe ? n_gpus : index_of(p.layer_device[il])];
-    home.layers += 1;
+    home.graph_ops += layer.graph_ops;
     home.weight_bytes_per_token += static_cast<double>(layer.dense_bytes);
     home.weight_bytes_resident += static_cast<double>(layer.dense_bytes);
     add_matmuls(home, layer.dense_parameters, layer.dense_float, layer.dense_bytes, 1.0, false);
@@ -172,9 +182,10 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     cache.layer_cell_bytes.push_back(static_cast<double>(local_layer_kv_bytes(layer, request.kv_type, 1)));
     // QK^T and PV: 2 x 2 x n_head x head_dim FLOPs per token per cached position.
     cache.attention_flops_per_token_per_position += 4.0 * attention_width;
+    if (layer.attention) cache.graph_ops += request.flash_attention ? kAttentionOpsFlash : kAttentionOps;
   }
   DeviceWork& output = work[index_of(p.output_device)];
-  output.layers += 1;
+  output.graph_ops += model.output_graph_ops;
   output.weight_bytes_per_token += static_cast<double>(model.output_bytes);
   output.weight_bytes_resident += static_cast<double>(model.output_bytes);
   add_matmuls(output, model.output_parameters, model.output_float, model.output_bytes, 1.0, false);
@@ -194,8 +205,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     return d < n_gpus ? request.gpus[d].memory_bandwidth_bytes_per_second * gpu_rates.generation_bandwidth
                       : ram_bandwidth * cpu_rates.generation_bandwidth;
   };
-  const auto layer_seconds_of = [&](std::size_t d) {
-    return d < n_gpus ? gpu_rates.seconds_per_layer : cpu_rates.seconds_per_layer;
+  const auto op_seconds_of = [&](std::size_t d) {
+    return d < n_gpus ? gpu_rates.seconds_per_op : cpu_rates.seconds_per_op;
   };
   // One token's time at `filled` cached tokens: each device reads its weights and its layers' KV.
   const auto token_seconds = [&](double filled, std::vector<double>* shares) {
@@ -205,7 +216,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       double bytes = work[d].weight_bytes_per_token;
       for (std::size_t l = 0; l < work[d].layer_cells.size(); ++l)
         bytes += std::min(filled, static_cast<double>(work[d].layer_cells[l])) * work[d].layer_cell_bytes[l];
-      times[d] = bytes > 0 ? bytes / bandwidth_of(d) + static_cast<double>(work[d].layers) * layer_seconds_of(d) : 0;
+      times[d] = bytes > 0 ? bytes / bandwidth_of(d) + static_cast<double>(work[d].graph_ops) * op_seconds_of(d) : 0;
       total += times[d];
     }
     if (shares)
