@@ -27,6 +27,11 @@ LocalRequest one_gpu(const char* id) {
   return r;
 }
 
+// The hidden state crossing between the CPU and a GPU: 2048 x 4 bytes a token over PCIe 4.0 x16 at
+// 0.8 of 32 GB/s (ggml_backend_sched copies each split's input); the token embeddings cross from the
+// CPU to the GPU before layer 0.
+constexpr double kCrossingSecondsPerToken = 2048 * 4 / (32e9 * 0.8);
+
 // A synthetic dense model: 4 layers of 100 MiB, KV width 1024 for K and for V.
 LocalModel toy_model() {
   LocalModel m;
@@ -267,10 +272,11 @@ TEST_CASE("local: the most layers that fit, and generation speed from bandwidth"
   CHECK(all.ollama_num_ctx == 256);
   // A token reads 4 x 100 MiB + 20 MiB (output) = 420 MiB at 1008 GB/s x 0.88 (CUDA), plus half a
   // cell of KV (the middle of one generated token: 0.5 x 4 layers x 4096 B), plus 30 us / 19 for each
-  // op: 19 per layer with flash attention (30 us a Llama layer) and the output layer's 3.
+  // op: 19 per layer with flash attention (30 us a Llama layer) and the output layer's 3; and the
+  // token's embedding crossing to the GPU.
   const double bytes = 420.0 * kMiB + 0.5 * 4 * 4096;
   CHECK(all.speed.generation_tokens_per_second ==
-        doctest::Approx(1.0 / (bytes / (1008e9 * 0.88) + (4 * 19 + 3) * 30e-6 / 19)));
+        doctest::Approx(1.0 / (bytes / (1008e9 * 0.88) + (4 * 19 + 3) * 30e-6 / 19 + kCrossingSecondsPerToken)));
   SUBCASE("a GPU that holds two layers only") {
     // 4 GiB card: memory less Ollama's 457 MiB; layers of 1500 MiB: two fit, not three.
     for (auto& layer : model.layers) layer.dense_bytes = std::int64_t{1500} << 20;
@@ -488,7 +494,7 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     const double bytes = 420.0 * kMiB + 0.5 * 4 * 4096;
     // Vulkan: 100 us a Llama layer of 22 ops (no flash attention); this one runs 4 x 19 + 3.
     CHECK(e.speed.generation_tokens_per_second ==
-          doctest::Approx(1.0 / (bytes / (1008e9 * 0.80) + (4 * 19 + 3) * 100e-6 / 22)));
+          doctest::Approx(1.0 / (bytes / (1008e9 * 0.80) + (4 * 19 + 3) * 100e-6 / 22 + kCrossingSecondsPerToken)));
   }
   SUBCASE("--prompt-len: quantized weights on MMQ at 0.26 of the 4090's int8 rate, attention on cuBLAS f16") {
     r.prompt_len = 512;
@@ -498,7 +504,8 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     // reading 420 MiB once (0.50 ms).
     const double weights = 2.0 * 210e6 * 512 / (660.6e12 * 0.26);
     const double attention = 4.0 * 2048 * 4 * 512.0 * 512.0 / 2 / (330.3e12 * 0.47);
-    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second == doctest::Approx(512 / (weights + attention)));
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
+          doctest::Approx(512 / (weights + attention + 512 * kCrossingSecondsPerToken)));
   }
   SUBCASE("--cpu: CPU layers read RAM at the CPU's bandwidth") {
     r.gpus.clear();
@@ -519,8 +526,9 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     r.gen_len = 1;
     const LocalEstimate e = estimate_local(model, r);
     // GPU: 2 layers (200 MiB) and their KV; CPU: 2 layers and the output (220 MiB) and their KV.
-    const double gpu = (200.0 * kMiB + 0.5 * 2 * 4096) / (1008e9 * 0.88) + 2 * 30e-6;  // 2 x 19 ops
-    const double cpu = (220.0 * kMiB + 0.5 * 2 * 4096) / (83.2e9 * 0.65);
+    // The hidden state crosses to the GPU before layer 2 and back to the CPU for the output layer.
+    const double gpu = (200.0 * kMiB + 0.5 * 2 * 4096) / (1008e9 * 0.88) + 2 * 30e-6 + kCrossingSecondsPerToken;
+    const double cpu = (220.0 * kMiB + 0.5 * 2 * 4096) / (83.2e9 * 0.65) + kCrossingSecondsPerToken;
     CHECK(e.speed.generation_tokens_per_second == doctest::Approx(1.0 / (gpu + cpu)));
     CHECK(e.speed.generation_time_share[1] == doctest::Approx(cpu / (gpu + cpu)));
   }
@@ -598,7 +606,8 @@ TEST_CASE("local: prompt speed by storage type on CUDA, by hand") {
   r.context = 1024;
   r.n_gpu_layers = 5;
   r.prompt_len = 512;
-  const double attention = 4.0 * 2048 * 4 * 512.0 * 512.0 / 2 / (330.3e12 * 0.47);
+  // The causal attention, and the prompt's embeddings crossing to the GPU.
+  const double attention = 4.0 * 2048 * 4 * 512.0 * 512.0 / 2 / (330.3e12 * 0.47) + 512 * kCrossingSecondsPerToken;
   SUBCASE("f16 weights: cuBLAS with fp16 accumulate, 0.47 of 330.3 TFLOP/s") {
     for (auto& layer : model.layers) layer.dense_float.f16 = layer.dense_parameters;
     model.output_float.f16 = model.output_parameters;
@@ -606,7 +615,8 @@ TEST_CASE("local: prompt speed by storage type on CUDA, by hand") {
     CHECK(estimate_local(model, r).speed.prompt_tokens_per_second == doctest::Approx(512 / (weights + attention)));
     // The same weights on an A100: its fp16 figure, 312 TFLOP/s, is already the fp16-accumulate rate.
     r.gpus = {*find_accelerator("a100-sxm-80gb")};
-    const double a100 = (2.0 * 210e6 * 512 + 4.0 * 2048 * 4 * 512.0 * 512.0 / 2) / (312e12 * 0.47);
+    const double a100 =
+        (2.0 * 210e6 * 512 + 4.0 * 2048 * 4 * 512.0 * 512.0 / 2) / (312e12 * 0.47) + 512 * kCrossingSecondsPerToken;
     CHECK(estimate_local(model, r).speed.prompt_tokens_per_second == doctest::Approx(512 / a100));
   }
   SUBCASE("bf16 weights: cuBLAS with fp32 compute, 0.47 of 165.2 TFLOP/s") {
@@ -641,6 +651,37 @@ TEST_CASE("local: prompt speed by storage type on CUDA, by hand") {
     const double output = 2.0 * 10e6 * 512;
     const double seconds = (experts + output) / (660.6e12 * 0.26) + attention;
     CHECK(estimate_local(model, r).speed.prompt_tokens_per_second == doctest::Approx(512 / seconds));
+  }
+}
+
+TEST_CASE("local: the hidden state crosses the link between devices, once per device boundary") {
+  // Two RTX 4090s splitting the toy's layers: the prompt's embeddings cross to GPU 0, and the hidden
+  // state from GPU 0's last layer to GPU 1 (PCIe 4.0 x16 on both): one crossing more than one GPU,
+  // 512 tokens x 2048 x 4 bytes at 0.8 of 32 GB/s = 0.164 ms. Each GPU's multiplies are compute-bound,
+  // so the split adds nothing else.
+  const LocalModel model = toy_model();
+  LocalRequest one = one_gpu("rtx-4090");
+  one.context = 1024;
+  one.n_gpu_layers = 5;
+  one.prompt_len = 512;
+  LocalRequest two = one;
+  two.gpus.push_back(*find_accelerator("rtx-4090"));
+  const LocalEstimate a = estimate_local(model, one);
+  const LocalEstimate b = estimate_local(model, two);
+  REQUIRE(b.placement.devices[0].layers > 0);
+  REQUIRE(b.placement.devices[1].layers > 0);
+  CHECK(512 / b.speed.prompt_tokens_per_second - 512 / a.speed.prompt_tokens_per_second ==
+        doctest::Approx(512 * kCrossingSecondsPerToken));
+  SUBCASE("unified memory: nothing crosses") {
+    LocalRequest mac = one;
+    mac.gpus = {*find_accelerator("m2-ultra")};
+    mac.backend = LocalBackend::metal;
+    mac.prompt_len = 0;
+    mac.gen_len = 1;
+    const double bytes = 420.0 * kMiB + 0.5 * 4 * 4096;
+    // Metal: 200 us a Llama layer of 22 ops; flash attention on: 4 x 19 + 3 ops.
+    CHECK(estimate_local(model, mac).speed.generation_tokens_per_second ==
+          doctest::Approx(1.0 / (bytes / (800e9 * 0.85) + (4 * 19 + 3) * 200e-6 / 22)));
   }
 }
 

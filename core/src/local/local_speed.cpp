@@ -92,6 +92,14 @@ double mmq_expert_tile_factor(double ubatch_tokens, double tokens_per_expert) {
   return std::max(1.0, std::ceil(tokens_per_expert / mmq_x) * mmq_x / tokens_per_expert);
 }
 
+// The GPU's link to the host: its PCIe rate when the catalog names one, else a PCIe 4.0 x16.
+double host_link_bytes_per_second(const Accelerator& gpu) {
+  return std::string_view(gpu.interconnect).find("PCIe") != std::string_view::npos &&
+                 gpu.interconnect_bytes_per_second_per_direction > 0
+             ? gpu.interconnect_bytes_per_second_per_direction
+             : kDefaultPcieBytesPerSecond;
+}
+
 double gpu_matmul_peak(const Accelerator& gpu) {
   for (ComputeDtype dtype : {ComputeDtype::fp16, ComputeDtype::bf16, ComputeDtype::fp32}) {
     const double peak = peak_flops_per_second(gpu, dtype);
@@ -190,6 +198,29 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   output.weight_bytes_resident += static_cast<double>(model.output_bytes);
   add_matmuls(output, model.output_parameters, model.output_float, model.output_bytes, 1.0, false);
 
+  // Where the graph moves from one device to the next, ggml_backend_sched copies the split's input,
+  // the hidden state (f32, n_embd per token), over the link (ggml-backend.cpp
+  // ggml_backend_sched_compute_splits): the token embeddings (get_rows on the CPU) to the first GPU
+  // layer, and from each device's last layer to the next device's first. Unified memory copies
+  // nothing. Per token, the seconds of the crossings into each device.
+  std::vector<double> crossing_seconds_per_token(work.size(), 0.0);
+  if (n_gpus > 0 && !request.gpus[0].unified_memory) {
+    const double hidden_bytes = static_cast<double>(model.hidden_size) * 4.0;
+    std::size_t from = n_gpus;  // the input layer, on the CPU
+    const auto cross = [&](std::size_t to) {
+      if (to == from) return;
+      const bool host = from == n_gpus || to == n_gpus;
+      const Accelerator& gpu = request.gpus[host ? std::min(from, to) : to];
+      const double link = host || gpu.interconnect_bytes_per_second_per_direction <= 0
+                              ? host_link_bytes_per_second(gpu)
+                              : gpu.interconnect_bytes_per_second_per_direction;
+      crossing_seconds_per_token[to] += hidden_bytes / (link * kPcieEfficiency);
+      from = to;
+    };
+    for (std::size_t il = 0; il < model.layers.size(); ++il) cross(index_of(p.layer_device[il]));
+    cross(index_of(p.output_device));
+  }
+
   const double ram_bandwidth = request.cpu ? cpu_memory_bandwidth_bytes_per_second(*request.cpu)
                                : (n_gpus > 0 && request.gpus[0].unified_memory)
                                    ? request.gpus[0].memory_bandwidth_bytes_per_second
@@ -217,6 +248,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       for (std::size_t l = 0; l < work[d].layer_cells.size(); ++l)
         bytes += std::min(filled, static_cast<double>(work[d].layer_cells[l])) * work[d].layer_cell_bytes[l];
       times[d] = bytes > 0 ? bytes / bandwidth_of(d) + static_cast<double>(work[d].graph_ops) * op_seconds_of(d) : 0;
+      times[d] += crossing_seconds_per_token[d];
       total += times[d];
     }
     if (shares)
@@ -290,10 +322,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
                          w.weight_bytes_resident * ubatches / bandwidth_of(d));
     } else if (op_offload) {
       const Accelerator& gpu = request.gpus[0];
-      const double link = (std::string(gpu.interconnect).find("PCIe") != std::string::npos &&
-                           gpu.interconnect_bytes_per_second_per_direction > 0)
-                              ? gpu.interconnect_bytes_per_second_per_direction
-                              : kDefaultPcieBytesPerSecond;
+      const double link = host_link_bytes_per_second(gpu);
       // The input layer's get_rows stays on the CPU; only matrix multiply weights travel.
       const double copied = std::max(0.0, w.weight_bytes_resident - static_cast<double>(model.input_bytes));
       seconds = copied * ubatches / (link * kPcieEfficiency) + gpu_compute_seconds(w, gpu, attention_flops);
@@ -301,6 +330,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       seconds = std::max(flops / (cpu_flops * cpu_rates.prompt_compute),
                          w.weight_bytes_resident * ubatches / bandwidth_of(d));
     }
+    seconds += crossing_seconds_per_token[d] * tokens;
     times[d] = seconds;
     prompt_seconds += seconds;
   }
