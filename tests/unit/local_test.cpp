@@ -685,6 +685,23 @@ TEST_CASE("local: the hidden state crosses the link between devices, once per de
   }
 }
 
+TEST_CASE("local: CUDA generation on an HBM data-center GPU reads at 0.53 of its bandwidth") {
+  // The toy on one A100 SXM 80GB (2039 GB/s): 420 MiB and half a cell of KV at 0.53 of the peak (the
+  // GDDR cards' 0.88 does not hold for llama.cpp's mat-vec kernels on HBM), the 79 ops, and the
+  // embedding crossing to the GPU (the host link is PCIe 4.0 x16: the catalog's link is NVLink).
+  const LocalModel model = toy_model();
+  LocalRequest r = one_gpu("a100-sxm-80gb");
+  r.context = 256;
+  r.n_gpu_layers = 5;
+  r.prompt_len = 0;
+  r.gen_len = 1;
+  const double bytes = 420.0 * kMiB + 0.5 * 4 * 4096;
+  CHECK(estimate_local(model, r).speed.generation_tokens_per_second ==
+        doctest::Approx(1.0 / (bytes / (2039e9 * 0.53) + (4 * 19 + 3) * 30e-6 / 19 + kCrossingSecondsPerToken)));
+  CHECK(is_nvidia_hbm_part(*find_accelerator("h100-pcie-80gb")));
+  CHECK_FALSE(is_nvidia_hbm_part(*find_accelerator("rtx-6000-ada")));
+}
+
 TEST_CASE("local: which weights are stored as floats (the CUDA path of each)") {
   const ModelDescription m = llama3_8b();
   // Llama-3-8B: per layer q (4096^2), k and v (1024 x 4096 each), o (4096^2), gate, up, down

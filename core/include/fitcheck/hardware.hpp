@@ -112,6 +112,10 @@ inline constexpr const char* kCustomAcceleratorId = "custom";
 std::shared_ptr<const Accelerator> make_custom_accelerator(const Accelerator& figures, std::string name,
                                                            std::string interconnect, const Accelerator* based_on);
 
+// Whether the accelerator is one of the catalog's NVIDIA data-center parts with HBM (V100 to GB200;
+// hardware_nvidia_hbm.cpp), matched by id: a custom accelerator never is.
+bool is_nvidia_hbm_part(const Accelerator& accelerator);
+
 const char* compute_dtype_name(ComputeDtype dtype);  // "fp32", "tf32", "bf16", ...
 const char* memory_convention_name(MemoryConvention convention);
 

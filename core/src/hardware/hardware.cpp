@@ -200,6 +200,12 @@ std::span<const Accelerator> accelerator_catalog() {
 
 std::span<const AcceleratorAlias> accelerator_aliases() { return kAliases; }
 
+bool is_nvidia_hbm_part(const Accelerator& accelerator) {
+  for (const Accelerator& a : detail::nvidia_hbm_accelerators())
+    if (std::string_view(a.id) == accelerator.id) return true;
+  return false;
+}
+
 const Accelerator* find_accelerator(std::string_view id_or_alias) {
   const std::string_view query = trim(id_or_alias);
   if (query.empty()) return nullptr;

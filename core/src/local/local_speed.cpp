@@ -54,6 +54,11 @@ BackendRates rates_of(LocalBackend backend) {
   return {0.8, 100e-6 / kLlamaLayerOps, 0.4};
 }
 
+// CUDA generation on the NVIDIA data-center parts with HBM (A100, H100...): llama.cpp's single-token
+// mat-vec kernels read HBM at a far lower share of its peak than GDDR (docs/local.md, "Efficiencies":
+// the mean over eight XiongjieDai rows of A100 PCIe / SXM and H100 PCIe, F16 and 70B, two builds).
+constexpr double kCudaHbmGenerationBandwidth = 0.53;
+
 // CUDA prompt processing: the share of each path's peak llama.cpp's kernels reach over a ubatch of
 // 512 (docs/local.md, "Efficiencies": read off llama-bench tables of GeForce, workstation and
 // data-center cards, one value per path for all of them).
@@ -233,8 +238,10 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
                               : "CPU layers: no --cpu given, so RAM at 89.6 GB/s (dual-channel DDR5-5600) and "
                                 "1 TFLOP/s fp32");
   const auto bandwidth_of = [&](std::size_t d) {
-    return d < n_gpus ? request.gpus[d].memory_bandwidth_bytes_per_second * gpu_rates.generation_bandwidth
-                      : ram_bandwidth * cpu_rates.generation_bandwidth;
+    if (d >= n_gpus) return ram_bandwidth * cpu_rates.generation_bandwidth;
+    const Accelerator& gpu = request.gpus[d];
+    const bool hbm = request.backend == LocalBackend::cuda && is_nvidia_hbm_part(gpu);
+    return gpu.memory_bandwidth_bytes_per_second * (hbm ? kCudaHbmGenerationBandwidth : gpu_rates.generation_bandwidth);
   };
   const auto op_seconds_of = [&](std::size_t d) {
     return d < n_gpus ? gpu_rates.seconds_per_op : cpu_rates.seconds_per_op;
