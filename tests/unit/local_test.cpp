@@ -472,11 +472,18 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     CHECK(e.llama_cpp_command.find(" -nkvo") != std::string::npos);
   }
   SUBCASE("--ubatch: the compute buffer follows the tokens of one ubatch") {
-    // The output layer's peak: (32000 + 2048) x T x 4 B: 66.5 MiB at T = 512, 33.25 MiB at T = 256.
+    // Without flash attention, the output layer's peak: (32000 + 2048) x T x 4 B: 66.5 MiB at
+    // T = 512, 33.25 MiB at T = 256.
+    r.flash_attention = false;
     CHECK(place_local(model, r, 5).devices[0].compute_buffer_bytes == 34048 * 512 * 4);
     r.ubatch = 256;
     CHECK(place_local(model, r, 5).devices[0].compute_buffer_bytes == 34048 * 256 * 4);
     CHECK(estimate_local(model, r).llama_cpp_command.find(" -ub 256") != std::string::npos);
+    // With flash attention the logits go above the f16 mask (1024 cells x T x 2 B) and two hidden
+    // states (2048 x T x 4 B each): 66.5 + 1 + 8 MiB at T = 512.
+    r.flash_attention = true;
+    r.ubatch = 512;
+    CHECK(place_local(model, r, 5).devices[0].compute_buffer_bytes == (34048 * 4 + 1024 * 2 + 2 * 2048 * 4) * 512);
   }
   SUBCASE("--parallel: Ollama's num_ctx is per slot") {
     r.context = 8192;

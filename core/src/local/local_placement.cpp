@@ -190,7 +190,14 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   const std::int64_t ffn_width = std::max(model.feed_forward, model.expert_feed_forward * model.experts_per_token);
   const std::int64_t ffn_peak =
       mask_device + 2 * hidden + 2 * ffn_width * tokens * kF32 + model.num_experts * tokens * kF32;  // router logits
-  const std::int64_t output_peak = (model.vocab_size + model.hidden_size) * tokens * kF32;
+  std::int64_t output_peak = (model.vocab_size + model.hidden_size) * tokens * kF32;
+  // With flash attention the graph casts the mask to f16 once, before the first layer, so it sits at
+  // the bottom of the buffer; the logits, larger than the hole it leaves, go above the last layer's
+  // live hidden-state tensors. Three flash-attention load logs (Llama 3.1 8B on Vulkan, ubatch 1024;
+  // GLM-4-32B, ubatch 512; GLM-4.5-Air, ubatch 4096) print the output layer's peak plus the f16 mask
+  // plus one to three hidden states; fitcheck adds two (-5%, +3% and 0% on those logs).
+  const std::int64_t logits = model.vocab_size * tokens * kF32;
+  if (request.flash_attention && logits > mask_device) output_peak += mask_device + 2 * hidden;
   // Without KV offload the attention over the cache runs on the CPU, beside the cache.
   const bool any_layers_on_gpu =
       std::any_of(p.devices.begin(), p.devices.end() - 1, [](const LocalDeviceUse& d) { return d.layers > 0; });
