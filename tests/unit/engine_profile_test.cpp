@@ -127,6 +127,47 @@ TEST_CASE("kernel efficiencies by weight format and generation") {
   CHECK_FALSE(kernel_efficiency(EngineKind::trtllm, GpuGeneration::hopper, WeightFormat::awq).source.empty());
 }
 
+TEST_CASE("GEMM row tiles: 64-row tiles up to 128 rows, 128-row tiles above (vLLM SM90 FP8 dispatch)") {
+  CHECK(gemm_tile_rows(0) == 0);
+  CHECK(gemm_tile_rows(1) == 64);
+  CHECK(gemm_tile_rows(64) == 64);
+  CHECK(gemm_tile_rows(65) == 128);
+  CHECK(gemm_tile_rows(128) == 128);
+  CHECK(gemm_tile_rows(129) == 256);
+  CHECK(gemm_tile_rows(200) == 256);
+  CHECK(gemm_tile_rows(257) == 384);
+  // Tensor-core tiles on Hopper and Blackwell; not weight-only 4-bit kernels, not older chips, not llama.cpp.
+  CHECK(kernel_efficiency(EngineKind::trtllm, GpuGeneration::hopper, WeightFormat::fp8_e4m3_per_tensor).gemm_row_tiles);
+  CHECK(kernel_efficiency(EngineKind::vllm, GpuGeneration::hopper, WeightFormat::bf16).gemm_row_tiles);
+  CHECK(kernel_efficiency(EngineKind::trtllm, GpuGeneration::blackwell, WeightFormat::nvfp4).gemm_row_tiles);
+  CHECK_FALSE(kernel_efficiency(EngineKind::vllm, GpuGeneration::hopper, WeightFormat::mxfp4).gemm_row_tiles);
+  CHECK_FALSE(kernel_efficiency(EngineKind::vllm, GpuGeneration::hopper, WeightFormat::gptq).gemm_row_tiles);
+  CHECK_FALSE(kernel_efficiency(EngineKind::vllm, GpuGeneration::ampere, WeightFormat::bf16).gemm_row_tiles);
+  CHECK_FALSE(kernel_efficiency(EngineKind::llamacpp, GpuGeneration::hopper, WeightFormat::bf16).gemm_row_tiles);
+
+  // A decode step of 200 sequences computes 256 rows in every weight product: Llama-3.1-8B's MLP is
+  // 3 x 4096 x 14336 weights per layer, 32 layers, 2 FLOPs per weight and row.
+  const ModelDescription model = fixture("meta-llama--Llama-3.1-8B.json");
+  const std::vector<WeightTensor> tensors = weight_tensors(model);
+  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
+  const Accelerator& h100 = *find_accelerator("h100");
+  InferenceWorkload w;
+  w.batch_size = 200;
+  const LatencyRequest lengths{100, 4};
+  LatencyAssumptions plain = default_latency_assumptions(h100);
+  LatencyAssumptions tiled = plain;
+  tiled.gemm_row_tiles = true;
+  const auto mlp = static_cast<std::size_t>(LatencyOp::mlp);
+  const double mlp_weights = 3.0 * 4096 * 14336 * 32;
+  CHECK(estimate_latency(prepared, w, h100, lengths, plain).decode_first.flops[mlp] ==
+        doctest::Approx(2 * 200 * mlp_weights));
+  CHECK(estimate_latency(prepared, w, h100, lengths, tiled).decode_first.flops[mlp] ==
+        doctest::Approx(2 * 256 * mlp_weights));
+  // The prefill of 200 x 100 = 20,000 rows pads to 20,096 (157 tiles of 128).
+  CHECK(estimate_latency(prepared, w, h100, lengths, tiled).prefill.flops[mlp] ==
+        doctest::Approx(2 * 20096 * mlp_weights));
+}
+
 TEST_CASE("fixed step costs: overhead every step, launches outside a CUDA graph") {
   LatencyAssumptions a;
   a.step_overhead_seconds = 1e-3;

@@ -117,6 +117,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   const KernelEfficiency efficiency = kernel_efficiency(profile.kind, gpu_generation(gpu), w.weight_format);
   if (request.inference.latency_overrides.hbm_efficiency <= 0) latency.hbm_efficiency = efficiency.hbm;
   if (request.inference.latency_overrides.flops_efficiency <= 0) latency.flops_efficiency = efficiency.flops;
+  latency.gemm_row_tiles = efficiency.gemm_row_tiles;
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, w.weight_format, w.weight_options);
   try {
     make_step_windows(prepared);

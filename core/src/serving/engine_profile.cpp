@@ -259,6 +259,15 @@ KernelEfficiency kernel_efficiency(EngineKind kind, GpuGeneration generation, We
           "(estimate; docs/serving.md: MXFP4 MoE on Hopper/Ampere runs well below the bandwidth roofline)";
     }
   }
+  const bool fp4_weight_only =
+      (format == WeightFormat::mxfp4 || format == WeightFormat::nvfp4) && generation != GpuGeneration::blackwell;
+  e.gemm_row_tiles = (generation == GpuGeneration::hopper || generation == GpuGeneration::blackwell) &&
+                     !four_bit_weight_only(format) && !fp4_weight_only && kind != EngineKind::llamacpp;
+  if (e.gemm_row_tiles)
+    e.source +=
+        "; weight products in 64-row tiles up to 128 rows, 128-row tiles above, padding computed (wgmma m64; "
+        "vLLM's SM90 CUTLASS dispatch, csrc/quantization/cutlass_w8a8/c3x/scaled_mm_sm90_fp8_dispatch.cuh at "
+        "44d638a8)";
   if (kind == EngineKind::llamacpp && generation != GpuGeneration::older)
     e.source += "; llama.cpp's own kernels: see docs/engines-serving.md 4.2";
   return e;
