@@ -101,6 +101,10 @@ TEST_CASE("profiles: each engine's defaults as its source gives them") {
     CHECK(t.kv_budget == KvBudgetRule::share_of_free);
     CHECK(t.request_overhead_seconds == 4e-3);  // Triton ensemble estimate, docs/engines-serving.md 3.5
     CHECK(scheduler_limits(t).request_overhead_seconds == 4e-3);
+    // The executor captures no CUDA graphs by default (ExtendedRuntimePerfKnobConfig cudaGraphMode false):
+    // every step launches every layer.
+    CHECK(t.cuda_graph_max_batch == 0);
+    CHECK(t.launch_seconds_per_layer == 40e-6);
   }
   SUBCASE("llama.cpp and HF: no paging; HF without continuous batching or GQA-aware decode") {
     const EngineProfile l = engine_profile(EngineKind::llamacpp, h100, one);
@@ -334,6 +338,25 @@ TEST_CASE("infer --engine and serve-sim --engine") {
                                      "--gen-len 16 --json");
   REQUIRE(poisson.exit_status == 0);
   CHECK(nlohmann::json::parse(poisson.out)["scheduler"]["max_num_batched_tokens"] == 50 * 256);
+  // TensorRT-LLM without CUDA graphs: one request alone decodes in steps that each launch Qwen3-8B's
+  // 36 layers at 40 us; with cuda_graph_max_batch 8 (the PyTorch backend's graphs) the decode steps
+  // replay a graph, so the time per output token is 36 x 40 us = 1.44 ms shorter.
+  const std::string one =
+      "serve-sim '" + config +
+      "' --gpu h100 --engine trtllm --prompt-len 256 --gen-len 32 --concurrency 1 --requests 1 --json";
+  const auto eager = test::run_cli(one);
+  const auto graphs = test::run_cli(one + " --cuda-graph-max-batch 8");
+  REQUIRE(eager.exit_status == 0);
+  REQUIRE(graphs.exit_status == 0);
+  const auto e = nlohmann::json::parse(eager.out), g = nlohmann::json::parse(graphs.out);
+  CHECK(e["scheduler"]["cuda_graph_max_batch"] == 0);
+  CHECK(g["scheduler"]["cuda_graph_max_batch"] == 8);
+  CHECK(e["tpot_seconds_mean"].get<double>() - g["tpot_seconds_mean"].get<double>() ==
+        doctest::Approx(36 * 40e-6).epsilon(1e-6));
+  CHECK(e["ttft_seconds_mean"].get<double>() == doctest::Approx(g["ttft_seconds_mean"].get<double>()));
+  const auto bad_graph =
+      test::run_cli("serve-sim '" + config + "' --gpu h100 --concurrency 2 --cuda-graph-max-batch -1");
+  CHECK(bad_graph.exit_status == 2);
   const auto bad_sim = test::run_cli("serve-sim '" + config + "' --gpu h100 --concurrency 2 --engine tgi");
   CHECK(bad_sim.exit_status == 2);
   CHECK(bad_sim.err.find("--engine") != std::string::npos);
