@@ -29,6 +29,8 @@ constexpr const char* kServeSimHelp =
     "  --overhead-gib F (1) --flops-efficiency F --hbm-efficiency F --interconnect-efficiency F\n"
     "  --step-overhead-ms X (the engine's): fixed CPU time added to every step\n"
     "  --request-overhead-ms X (the engine's): fixed time before a request reaches the scheduler\n"
+    "  --cuda-graph-max-batch N (the engine's): decode-only steps of at most N sequences replay a CUDA\n"
+    "      graph, no launches (0: none; TensorRT-LLM's PyTorch backend: its cuda_graph_config)\n"
     "  --shared-prefix N (0): prompt tokens every request shares (prefix caching)\n"
     "  --spec-tokens K (0) --spec-acceptance A --spec-draft-layers L (1): speculative decoding\n";
 

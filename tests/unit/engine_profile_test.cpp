@@ -101,6 +101,10 @@ TEST_CASE("profiles: each engine's defaults as its source gives them") {
     CHECK(t.kv_budget == KvBudgetRule::share_of_free);
     CHECK(t.request_overhead_seconds == 4e-3);  // Triton ensemble estimate, docs/engines-serving.md 3.5
     CHECK(scheduler_limits(t).request_overhead_seconds == 4e-3);
+    // The executor captures no CUDA graphs by default (ExtendedRuntimePerfKnobConfig cudaGraphMode false):
+    // every step launches every layer.
+    CHECK(t.cuda_graph_max_batch == 0);
+    CHECK(t.launch_seconds_per_layer == 40e-6);
   }
   SUBCASE("llama.cpp and HF: no paging; HF without continuous batching or GQA-aware decode") {
     const EngineProfile l = engine_profile(EngineKind::llamacpp, h100, one);
@@ -125,6 +129,47 @@ TEST_CASE("kernel efficiencies by weight format and generation") {
   CHECK(kernel_efficiency(EngineKind::vllm, GpuGeneration::blackwell, WeightFormat::nvfp4).hbm == 0.8);
   CHECK(kernel_efficiency(EngineKind::vllm, GpuGeneration::hopper, WeightFormat::mxfp4).hbm == 0.6);
   CHECK_FALSE(kernel_efficiency(EngineKind::trtllm, GpuGeneration::hopper, WeightFormat::awq).source.empty());
+}
+
+TEST_CASE("GEMM row tiles: 64-row tiles up to 128 rows, 128-row tiles above (vLLM SM90 FP8 dispatch)") {
+  CHECK(gemm_tile_rows(0) == 0);
+  CHECK(gemm_tile_rows(1) == 64);
+  CHECK(gemm_tile_rows(64) == 64);
+  CHECK(gemm_tile_rows(65) == 128);
+  CHECK(gemm_tile_rows(128) == 128);
+  CHECK(gemm_tile_rows(129) == 256);
+  CHECK(gemm_tile_rows(200) == 256);
+  CHECK(gemm_tile_rows(257) == 384);
+  // Tensor-core tiles on Hopper and Blackwell; not weight-only 4-bit kernels, not older chips, not llama.cpp.
+  CHECK(kernel_efficiency(EngineKind::trtllm, GpuGeneration::hopper, WeightFormat::fp8_e4m3_per_tensor).gemm_row_tiles);
+  CHECK(kernel_efficiency(EngineKind::vllm, GpuGeneration::hopper, WeightFormat::bf16).gemm_row_tiles);
+  CHECK(kernel_efficiency(EngineKind::trtllm, GpuGeneration::blackwell, WeightFormat::nvfp4).gemm_row_tiles);
+  CHECK_FALSE(kernel_efficiency(EngineKind::vllm, GpuGeneration::hopper, WeightFormat::mxfp4).gemm_row_tiles);
+  CHECK_FALSE(kernel_efficiency(EngineKind::vllm, GpuGeneration::hopper, WeightFormat::gptq).gemm_row_tiles);
+  CHECK_FALSE(kernel_efficiency(EngineKind::vllm, GpuGeneration::ampere, WeightFormat::bf16).gemm_row_tiles);
+  CHECK_FALSE(kernel_efficiency(EngineKind::llamacpp, GpuGeneration::hopper, WeightFormat::bf16).gemm_row_tiles);
+
+  // A decode step of 200 sequences computes 256 rows in every weight product: Llama-3.1-8B's MLP is
+  // 3 x 4096 x 14336 weights per layer, 32 layers, 2 FLOPs per weight and row.
+  const ModelDescription model = fixture("meta-llama--Llama-3.1-8B.json");
+  const std::vector<WeightTensor> tensors = weight_tensors(model);
+  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
+  const Accelerator& h100 = *find_accelerator("h100");
+  InferenceWorkload w;
+  w.batch_size = 200;
+  const LatencyRequest lengths{100, 4};
+  LatencyAssumptions plain = default_latency_assumptions(h100);
+  LatencyAssumptions tiled = plain;
+  tiled.gemm_row_tiles = true;
+  const auto mlp = static_cast<std::size_t>(LatencyOp::mlp);
+  const double mlp_weights = 3.0 * 4096 * 14336 * 32;
+  CHECK(estimate_latency(prepared, w, h100, lengths, plain).decode_first.flops[mlp] ==
+        doctest::Approx(2 * 200 * mlp_weights));
+  CHECK(estimate_latency(prepared, w, h100, lengths, tiled).decode_first.flops[mlp] ==
+        doctest::Approx(2 * 256 * mlp_weights));
+  // The prefill of 200 x 100 = 20,000 rows pads to 20,096 (157 tiles of 128).
+  CHECK(estimate_latency(prepared, w, h100, lengths, tiled).prefill.flops[mlp] ==
+        doctest::Approx(2 * 20096 * mlp_weights));
 }
 
 TEST_CASE("fixed step costs: overhead every step, launches outside a CUDA graph") {
@@ -293,6 +338,25 @@ TEST_CASE("infer --engine and serve-sim --engine") {
                                      "--gen-len 16 --json");
   REQUIRE(poisson.exit_status == 0);
   CHECK(nlohmann::json::parse(poisson.out)["scheduler"]["max_num_batched_tokens"] == 50 * 256);
+  // TensorRT-LLM without CUDA graphs: one request alone decodes in steps that each launch Qwen3-8B's
+  // 36 layers at 40 us; with cuda_graph_max_batch 8 (the PyTorch backend's graphs) the decode steps
+  // replay a graph, so the time per output token is 36 x 40 us = 1.44 ms shorter.
+  const std::string one =
+      "serve-sim '" + config +
+      "' --gpu h100 --engine trtllm --prompt-len 256 --gen-len 32 --concurrency 1 --requests 1 --json";
+  const auto eager = test::run_cli(one);
+  const auto graphs = test::run_cli(one + " --cuda-graph-max-batch 8");
+  REQUIRE(eager.exit_status == 0);
+  REQUIRE(graphs.exit_status == 0);
+  const auto e = nlohmann::json::parse(eager.out), g = nlohmann::json::parse(graphs.out);
+  CHECK(e["scheduler"]["cuda_graph_max_batch"] == 0);
+  CHECK(g["scheduler"]["cuda_graph_max_batch"] == 8);
+  CHECK(e["tpot_seconds_mean"].get<double>() - g["tpot_seconds_mean"].get<double>() ==
+        doctest::Approx(36 * 40e-6).epsilon(1e-6));
+  CHECK(e["ttft_seconds_mean"].get<double>() == doctest::Approx(g["ttft_seconds_mean"].get<double>()));
+  const auto bad_graph =
+      test::run_cli("serve-sim '" + config + "' --gpu h100 --concurrency 2 --cuda-graph-max-batch -1");
+  CHECK(bad_graph.exit_status == 2);
   const auto bad_sim = test::run_cli("serve-sim '" + config + "' --gpu h100 --concurrency 2 --engine tgi");
   CHECK(bad_sim.exit_status == 2);
   CHECK(bad_sim.err.find("--engine") != std::string::npos);

@@ -81,6 +81,11 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
 struct KernelEfficiency {
   double hbm = 0.8;
   double flops = 0.7;
+  // Weight products run in tensor-core tiles whose padded rows are computed (gemm_tile_rows()):
+  // Hopper's wgmma and Blackwell's tcgen05 multiply at least 64 rows per instruction, and the
+  // engines' CUTLASS kernels pick 64- or 128-row tiles. Not for weight-only 4-bit kernels (Marlin
+  // steps in 16-row blocks), pre-Hopper chips (cuBLAS tiles chosen by heuristics) or llama.cpp.
+  bool gemm_row_tiles = false;
   std::string source;
 };
 KernelEfficiency kernel_efficiency(EngineKind kind, GpuGeneration generation, WeightFormat format);

@@ -48,7 +48,17 @@ struct LatencyAssumptions {
   // Decode attention without GQA-aware kernels (HF transformers' repeat_kv before SDPA): the
   // grouped K/V are copied out once per query head and read from the copy.
   bool repeat_kv_per_query_head = false;
+  // Weight products computed in CUTLASS tiles of 64 rows (at most 128 rows) or 128 rows (more): the
+  // rows are padded to the tile and the padding is computed (gemm_tile_rows()). Off without an engine.
+  bool gemm_row_tiles = false;
 };
+
+// The rows a tiled weight product computes for `rows` token rows: vLLM's Hopper FP8 CUTLASS
+// dispatch (vllm-project/vllm@44d638a89638f617e8315b25ad699a5a72e845b9
+// csrc/quantization/cutlass_w8a8/c3x/scaled_mm_sm90_fp8_dispatch.cuh) runs M <= 128 in 64-row
+// tiles (TileShape 64x64 or 64x128) and larger M in 128-row tiles (128x128); a partial tile costs a
+// whole one. 0 for 0 rows.
+double gemm_tile_rows(double rows);
 
 // The fixed time of one forward pass under `assumptions`: the step overhead, plus `layers` layers'
 // launches unless the pass is a decode of at most cuda_graph_max_batch sequences.
@@ -155,6 +165,7 @@ struct LatencyRates {
   double collective_base_seconds = 0;
   // Decode attention reads the cache once per query head (LatencyAssumptions::repeat_kv_per_query_head).
   bool repeat_kv_per_query_head = false;
+  bool gemm_row_tiles = false;  // LatencyAssumptions::gemm_row_tiles
 };
 // Throws std::invalid_argument when the chip has no rate for the products (no bf16/fp16 rate;
 // no fp32 rate for fp32 weights).

@@ -173,7 +173,7 @@ void add_engine_capacity(const ModelDescription& model, const std::vector<Weight
 // The serve-sim request: inference options (parse_inference_options keys: weights, kv_dtype, tp,
 // pp, ep, gpu, prompt_len, gen_len, efficiencies...) plus engine, concurrency, arrival_rate,
 // requests, max_num_seqs, max_num_batched_tokens, seed, prompt_spread, gen_spread, length_distribution,
-// step_overhead_ms, request_overhead_ms.
+// step_overhead_ms, request_overhead_ms, cuda_graph_max_batch.
 struct ServingRequest {
   InferenceRequest inference;
   EngineKind engine = EngineKind::vllm;
@@ -184,6 +184,10 @@ struct ServingRequest {
   bool step_overhead_given = false;
   double request_overhead_seconds = 0;  // replaces the profile's request overhead when given
   bool request_overhead_given = false;
+  // Decode-only steps of at most this many sequences replay a CUDA graph (0: none); replaces the
+  // profile's cuda_graph_max_batch when given (TensorRT-LLM's PyTorch backend: cuda_graph_config).
+  std::int64_t cuda_graph_max_batch = 0;
+  bool cuda_graph_max_batch_given = false;
 };
 // Throws OptionError naming the option.
 ServingRequest parse_serving_options(const OptionList& options);

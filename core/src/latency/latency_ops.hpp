@@ -105,24 +105,26 @@ void add_layer_ops(Accumulator& acc, const LatencyRates& r, const LatencyLayerKi
   const double n = static_cast<double>(k.layers), tp = s.tp;
   // A hybrid's MLP-only layer has neither attention nor a state-space mixer.
   const bool mixer = k.heads > 0 || k.ssm_heads > 0;
-  double qkv_flops = 2 * tokens * (k.query.matrix_params / tp + k.attention_replicated.matrix_params);
+  // Rows the weight products compute: the tokens, padded to whole GEMM tiles under an engine.
+  const double m = r.gemm_row_tiles ? gemm_tile_rows(tokens) : tokens;
+  double qkv_flops = 2 * m * (k.query.matrix_params / tp + k.attention_replicated.matrix_params);
   double qkv_bytes = k.query.bytes / tp + k.attention_replicated.bytes;
   if (k.multi_latent) {
     qkv_bytes += tokens * a * (hidden + k.q_lora_rank + s.heads * k.qk_head_dim + k.kv_lora_rank + k.rope_head_dim);
   } else {
-    qkv_flops += 2 * tokens * k.key_value.matrix_params * s.kv_share;
+    qkv_flops += 2 * m * k.key_value.matrix_params * s.kv_share;
     qkv_bytes +=
         k.key_value.bytes * s.kv_share +
         tokens * a * (hidden + s.heads * k.qk_head_dim + k.kv_heads * s.kv_share * (k.qk_head_dim + k.v_head_dim));
   }
   if (mixer) {
     acc.op(LatencyOp::qkv_projection, qkv_flops, r.matmul_flops_per_second, qkv_bytes, n);
-    acc.op(LatencyOp::output_projection, 2 * tokens * k.output.matrix_params / tp, r.matmul_flops_per_second,
+    acc.op(LatencyOp::output_projection, 2 * m * k.output.matrix_params / tp, r.matmul_flops_per_second,
            k.output.bytes / tp + tokens * a * (s.heads * k.v_head_dim + hidden), n);
   }
   // Activation traffic of an MLP: input and output, and the intermediate written and read once.
   if (k.mlp.matrix_params > 0)
-    acc.op(LatencyOp::mlp, 2 * tokens * k.mlp.matrix_params / tp, r.matmul_flops_per_second,
+    acc.op(LatencyOp::mlp, 2 * m * k.mlp.matrix_params / tp, r.matmul_flops_per_second,
            k.mlp.bytes / tp + tokens * a * (2 * hidden + 2 * k.mlp_width / tp), n);
   bool moe_all_to_all = false;
   if (k.moe) {
@@ -132,10 +134,15 @@ void add_layer_ops(Accumulator& acc, const LatencyRates& r, const LatencyLayerKi
     // Each touched expert's weights are read once per step, however many tokens it serves.
     const double touched = expected_distinct_experts(k.experts, k.experts_per_token, group_tokens);
     const double routed = group_tokens * k.experts_per_token / s.expert_ranks;  // token-expert pairs per rank
-    acc.op(LatencyOp::moe_experts, 2 * routed * k.expert.matrix_params, r.matmul_flops_per_second,
+    // A grouped GEMM pads each touched expert's rows to whole tiles (the mean rows per expert here).
+    const double routed_rows =
+        r.gemm_row_tiles && touched > 0
+            ? touched / s.expert_ranks * gemm_tile_rows(group_tokens * k.experts_per_token / touched)
+            : routed;
+    acc.op(LatencyOp::moe_experts, 2 * routed_rows * k.expert.matrix_params, r.matmul_flops_per_second,
            touched / s.expert_ranks * k.expert.bytes + routed * a * (2 * hidden + 2 * k.expert_width), n);
     if (k.shared.matrix_params > 0)
-      acc.op(LatencyOp::moe_shared_experts, 2 * tokens * k.shared.matrix_params / tp, r.matmul_flops_per_second,
+      acc.op(LatencyOp::moe_shared_experts, 2 * m * k.shared.matrix_params / tp, r.matmul_flops_per_second,
              k.shared.bytes / tp + tokens * a * (2 * hidden + 2 * k.shared_width / tp), n);
     if (s.all_to_all) {
       // Dispatch and combine: this rank's share of the tokens, k copies each, (ep-1)/ep leave it;

@@ -169,7 +169,14 @@ LatencyRates latency_rates(const PreparedLatencyModel& model, const Accelerator&
   pick(static_cast<double>(layout.pipeline_parallel), tp, r.pp_link_bytes_per_second, r.pp_hop_seconds);
   r.collective_base_seconds = assume.collective_base_latency_seconds;
   r.repeat_kv_per_query_head = assume.repeat_kv_per_query_head;
+  r.gemm_row_tiles = assume.gemm_row_tiles;
   return r;
+}
+
+double gemm_tile_rows(double rows) {
+  if (rows <= 0) return 0;
+  const double tile = rows <= 128 ? 64 : 128;
+  return std::ceil(rows / tile) * tile;
 }
 
 double fixed_step_seconds(const LatencyAssumptions& assumptions, double layers, bool prefill, double decode_sequences) {

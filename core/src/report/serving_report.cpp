@@ -112,11 +112,13 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   latency.step_overhead_seconds =
       request.step_overhead_given ? request.step_overhead_seconds : profile.step_overhead_seconds;
   latency.launch_seconds_per_layer = profile.launch_seconds_per_layer;
-  latency.cuda_graph_max_batch = profile.cuda_graph_max_batch;
+  latency.cuda_graph_max_batch =
+      request.cuda_graph_max_batch_given ? request.cuda_graph_max_batch : profile.cuda_graph_max_batch;
   latency.repeat_kv_per_query_head = !profile.gqa_shared_kv_reads;
   const KernelEfficiency efficiency = kernel_efficiency(profile.kind, gpu_generation(gpu), w.weight_format);
   if (request.inference.latency_overrides.hbm_efficiency <= 0) latency.hbm_efficiency = efficiency.hbm;
   if (request.inference.latency_overrides.flops_efficiency <= 0) latency.flops_efficiency = efficiency.flops;
+  latency.gemm_row_tiles = efficiency.gemm_row_tiles;
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, w.weight_format, w.weight_options);
   try {
     make_step_windows(prepared);

@@ -21,6 +21,7 @@ constexpr const char* kServingKeys[] = {
     "length_distribution",
     "step_overhead_ms",
     "request_overhead_ms",
+    "cuda_graph_max_batch",
 };
 // Inference keys a simulation sets itself: the batch and the cache come from the scheduler.
 constexpr const char* kFixedBySimulation[] = {"batch", "context", "prefill_chunk", "kv_block"};
@@ -83,6 +84,8 @@ ServingRequest parse_serving_options(const OptionList& options) {
   request.step_overhead_seconds = reader.number("step_overhead_ms", 0, 0, 1e5) / 1e3;
   request.request_overhead_given = reader.text("request_overhead_ms").has_value();
   request.request_overhead_seconds = reader.number("request_overhead_ms", 0, 0, 1e5) / 1e3;
+  request.cuda_graph_max_batch_given = reader.text("cuda_graph_max_batch").has_value();
+  request.cuda_graph_max_batch = reader.count("cuda_graph_max_batch", 0, 0, std::int64_t{1} << 20);
   reader.finish();
   return request;
 }

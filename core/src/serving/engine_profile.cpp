@@ -169,7 +169,10 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.chunked_prefill = false;
       p.reserve_whole_request = true;
       p.kv_block_tokens = 32;
-      p.cuda_graph_max_batch = p.max_num_seqs;
+      // The C++ executor that runs TensorRT engines (Triton's tensorrtllm_backend, trtllm-bench on an
+      // engine, NIM's TensorRT-LLM profiles) captures no CUDA graphs unless cuda_graph_mode is set.
+      p.cuda_graph_max_batch = 0;
+      p.launch_seconds_per_layer = 40e-6;
       p.step_overhead_seconds = 0.3e-3;
       p.request_overhead_seconds = 4e-3;
       p.rules = {
@@ -181,8 +184,13 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
           "capacity scheduler GUARANTEED_NO_EVICT: a request is admitted only when blocks for its prompt and "
           "all its output are free, and none is evicted",
           "KV blocks of 32 tokens (KvCacheConfig.tokens_per_block, LLM API)",
-          "fused TensorRT engines or CUDA graphs up to the batch limit (perf-overview.md at 00f37686): no "
-          "launch cost; step overhead 0.3 ms (estimate: C++ runtime, no Python in the loop)",
+          "no CUDA graphs: the executor's ExtendedRuntimePerfKnobConfig has cudaGraphMode false unless set "
+          "(NVIDIA/TensorRT-LLM@879039f6 cpp/include/tensorrt_llm/executor/executor.h; Triton's "
+          "tensorrtllm_backend@90b204cc inflight_batcher_llm/src/model_instance_state.cc leaves it at that default; "
+          "trtllm-bench's PerformanceOptions.cuda_graphs False for engines, TensorRT-LLM@000a01de "
+          "tensorrt_llm/bench/dataclasses/configuration.py), so every step launches every layer's kernels: 40 us per "
+          "layer (estimate, as vLLM's); the PyTorch backend (1.0) replays graphs of decode-only batches: pass "
+          "cuda_graph_max_batch; step overhead 0.3 ms (estimate: C++ runtime, no Python in the loop)",
           "request overhead 4 ms before a request reaches the executor (estimate: served through Triton's "
           "tensorrtllm_backend ensemble, Python preprocessing (tokenizer) and postprocessing (detokenizer) models "
           "around the tensorrt_llm model; the intercept of the v0.14 online table's idle-load TTFT, 467-token "
@@ -259,6 +267,15 @@ KernelEfficiency kernel_efficiency(EngineKind kind, GpuGeneration generation, We
           "(estimate; docs/serving.md: MXFP4 MoE on Hopper/Ampere runs well below the bandwidth roofline)";
     }
   }
+  const bool fp4_weight_only =
+      (format == WeightFormat::mxfp4 || format == WeightFormat::nvfp4) && generation != GpuGeneration::blackwell;
+  e.gemm_row_tiles = (generation == GpuGeneration::hopper || generation == GpuGeneration::blackwell) &&
+                     !four_bit_weight_only(format) && !fp4_weight_only && kind != EngineKind::llamacpp;
+  if (e.gemm_row_tiles)
+    e.source +=
+        "; weight products in 64-row tiles up to 128 rows, 128-row tiles above, padding computed (wgmma m64; "
+        "vLLM's SM90 CUTLASS dispatch, csrc/quantization/cutlass_w8a8/c3x/scaled_mm_sm90_fp8_dispatch.cuh at "
+        "44d638a8)";
   if (kind == EngineKind::llamacpp && generation != GpuGeneration::older)
     e.source += "; llama.cpp's own kernels: see docs/engines-serving.md 4.2";
   return e;

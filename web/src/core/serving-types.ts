@@ -23,6 +23,8 @@ export interface ServingOptions extends Omit<InferenceOptions, 'batch' | 'contex
   step_overhead_ms?: number;
   /** Fixed time before a request reaches the scheduler (HTTP, tokenization), milliseconds (the engine's). */
   request_overhead_ms?: number;
+  /** Decode-only steps of at most this many sequences replay a CUDA graph (0: none; the engine's). */
+  cuda_graph_max_batch?: number;
 }
 
 export interface ServingReport {
