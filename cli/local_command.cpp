@@ -63,6 +63,23 @@ void print_local(const nlohmann::json& r) {
                 r["generation_tokens_per_second_empty_context"].get<double>(),
                 r["generation_tokens_per_second_full_context"].get<double>());
   print("%s", std::string(speed));
+  print("generation, one token at the middle of the generated tokens:\n");
+  for (const auto& d : r["devices"]) {
+    const auto& t = d["generation_token_time"];
+    if (t["seconds"].get<double>() <= 0) continue;
+    char line[300];
+    std::snprintf(line, sizeof line,
+                  "  %-10s %.3f GB at %.2f x %.0f GB/s = %.3f ms + %lld ops x %.2f us = %.3f ms + crossings %.3f ms "
+                  "= %.3f ms\n",
+                  d["name"].get<std::string>().c_str(), t["bytes"].get<double>() / 1e9,
+                  t["bandwidth_fraction"].get<double>(),
+                  t["bandwidth_bytes_per_second"].get<double>() / t["bandwidth_fraction"].get<double>() / 1e9,
+                  t["bytes"].get<double>() / t["bandwidth_bytes_per_second"].get<double>() * 1e3,
+                  t["graph_ops"].get<long long>(), t["seconds_per_op"].get<double>() * 1e6,
+                  static_cast<double>(t["graph_ops"].get<long long>()) * t["seconds_per_op"].get<double>() * 1e3,
+                  t["crossing_seconds"].get<double>() * 1e3, t["seconds"].get<double>() * 1e3);
+    print("%s", std::string(line));
+  }
   print("\nllama.cpp: %s\n", r["llama_cpp_command"].get<std::string>());
   print("ollama:    num_gpu %lld, num_ctx %lld\n", r["ollama_parameters"]["num_gpu"].get<long long>(),
         r["ollama_parameters"]["num_ctx"].get<long long>());

@@ -377,11 +377,18 @@ TEST_CASE("fitcheck local on the command line: JSON keys and the command") {
                                     "/meta-llama--Llama-3.1-8B.json --gpu rtx-4090 --ram-gib 64 --weights q4_k_m "
                                     "--context 8192 --kv-dtype q8_0 --json");
   REQUIRE(result.exit_status == 0);
-  for (const char* key : {"\"n_gpu_layers\":33", "\"n_layers\":33", "\"devices\"", "\"model_buffer_bytes\"",
-                          "\"kv_buffer_bytes\"", "\"compute_buffer_bytes\"", "\"prompt_tokens_per_second\"",
-                          "\"generation_tokens_per_second\"", "\"llama_cpp_command\"", "\"ollama_parameters\"",
-                          "\"num_gpu\":33", "\"num_ctx\":8192", "-ctk q8_0 -ctv q8_0 -fa on"})
+  for (const char* key :
+       {"\"n_gpu_layers\":33", "\"n_layers\":33", "\"devices\"", "\"model_buffer_bytes\"", "\"kv_buffer_bytes\"",
+        "\"compute_buffer_bytes\"", "\"prompt_tokens_per_second\"", "\"generation_tokens_per_second\"",
+        "\"llama_cpp_command\"", "\"ollama_parameters\"", "\"num_gpu\":33", "\"num_ctx\":8192",
+        "-ctk q8_0 -ctv q8_0 -fa on", "\"generation_token_time\"", "\"graph_ops\":", "\"seconds_per_op\":"})
     CHECK_MESSAGE(result.out.find(key) != std::string::npos, key);
+  // The text report shows how each device's share of a token is made.
+  const auto text = test::run_cli("local " + test::fixture_configs_dir() +
+                                  "/meta-llama--Llama-3.1-8B.json --gpu rtx-4090 --ram-gib 64 --weights q4_k_m");
+  REQUIRE(text.exit_status == 0);
+  CHECK(text.out.find("CUDA0") != std::string::npos);
+  CHECK(text.out.find("ops x 1.58 us") != std::string::npos);
   const auto bad = test::run_cli("local " + test::fixture_configs_dir() +
                                  "/meta-llama--Llama-3.1-8B.json --gpu rtx-4090 --ram-gib 64 --context 0");
   CHECK(bad.exit_status == 2);
@@ -538,6 +545,16 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     const double cpu = (220.0 * kMiB + 0.5 * 2 * 4096) / (83.2e9 * 0.65) + kCrossingSecondsPerToken;
     CHECK(e.speed.generation_tokens_per_second == doctest::Approx(1.0 / (gpu + cpu)));
     CHECK(e.speed.generation_time_share[1] == doctest::Approx(cpu / (gpu + cpu)));
+    // How the GPU's part is made: its bytes at 0.88 of 1008 GB/s, 2 layers x 19 ops at 30/19 us, one
+    // crossing in.
+    const LocalTokenTime& t = e.speed.generation_token_time[0];
+    CHECK(t.bytes == doctest::Approx(200.0 * kMiB + 0.5 * 2 * 4096));
+    CHECK(t.bandwidth_fraction == doctest::Approx(0.88));
+    CHECK(t.bandwidth_bytes_per_second == doctest::Approx(1008e9 * 0.88));
+    CHECK(t.graph_ops == 38);
+    CHECK(t.seconds_per_op == doctest::Approx(30e-6 / 19));
+    CHECK(t.crossing_seconds == doctest::Approx(kCrossingSecondsPerToken));
+    CHECK(t.seconds == doctest::Approx(gpu));
   }
 }
 

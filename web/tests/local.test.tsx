@@ -59,6 +59,12 @@ describe('the Local tab', () => {
     );
     expect(screen.getByTestId('local-ollama').textContent).toBe('Ollama: num_gpu 33, num_ctx 8192');
     expect(screen.getByTestId('local-assumptions').children.length).toBe(report.assumptions.length);
+    // How a generated token's time is made on the GPU: a Llama layer runs 19 graph ops with flash
+    // attention, so 32 layers and the output layer's 3 are 611 ops at 30/19 us each (0.96 ms).
+    const token = screen.getByTestId('local-token-time').textContent ?? '';
+    expect(token).toContain('CUDA0: ');
+    expect(token).toContain('at 0.88 × 1008 GB/s');
+    expect(token).toContain('611 graph ops × 1.58 µs = 0.96 ms');
   });
 
   test('the copy button copies the command', async () => {

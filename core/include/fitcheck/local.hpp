@@ -150,13 +150,27 @@ struct LocalPlacement {
   bool fits = true;
 };
 
+// How one generated token's time on a device is made, at the middle of the generation: the bytes it
+// reads at the backend's share of the device's bandwidth, the ops of llama.cpp's graph it runs at the
+// backend's time per op, and the hidden state's copies into it from the previous device.
+struct LocalTokenTime {
+  double bytes = 0;                       // weights and KV cache read for the token
+  double bandwidth_fraction = 0;          // of the device's peak bandwidth
+  double bandwidth_bytes_per_second = 0;  // peak x bandwidth_fraction
+  std::int64_t graph_ops = 0;
+  double seconds_per_op = 0;
+  double crossing_seconds = 0;
+  double seconds = 0;  // bytes / bandwidth + graph_ops x seconds_per_op + crossing_seconds
+};
+
 struct LocalSpeed {
   double prompt_tokens_per_second = 0;
-  double generation_tokens_per_second = 0;        // mean over gen_len tokens after the prompt
-  double generation_tokens_per_second_empty = 0;  // at an empty context
-  double generation_tokens_per_second_full = 0;   // with the whole context filled
-  std::vector<double> prompt_time_share;          // per device (as devices): fraction of prompt time
-  std::vector<double> generation_time_share;      // per device: fraction of one token's time
+  double generation_tokens_per_second = 0;            // mean over gen_len tokens after the prompt
+  double generation_tokens_per_second_empty = 0;      // at an empty context
+  double generation_tokens_per_second_full = 0;       // with the whole context filled
+  std::vector<double> prompt_time_share;              // per device (as devices): fraction of prompt time
+  std::vector<double> generation_time_share;          // per device: fraction of one token's time
+  std::vector<LocalTokenTime> generation_token_time;  // per device: how that time is made
 };
 
 struct LocalEstimate {

@@ -237,29 +237,40 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
                               ? "CPU layers read the unified memory at the chip's bandwidth (no --cpu given)"
                               : "CPU layers: no --cpu given, so RAM at 89.6 GB/s (dual-channel DDR5-5600) and "
                                 "1 TFLOP/s fp32");
+  const auto bandwidth_fraction_of = [&](std::size_t d) {
+    if (d >= n_gpus) return cpu_rates.generation_bandwidth;
+    const bool hbm = request.backend == LocalBackend::cuda && is_nvidia_hbm_part(request.gpus[d]);
+    return hbm ? kCudaHbmGenerationBandwidth : gpu_rates.generation_bandwidth;
+  };
   const auto bandwidth_of = [&](std::size_t d) {
-    if (d >= n_gpus) return ram_bandwidth * cpu_rates.generation_bandwidth;
-    const Accelerator& gpu = request.gpus[d];
-    const bool hbm = request.backend == LocalBackend::cuda && is_nvidia_hbm_part(gpu);
-    return gpu.memory_bandwidth_bytes_per_second * (hbm ? kCudaHbmGenerationBandwidth : gpu_rates.generation_bandwidth);
+    return (d < n_gpus ? request.gpus[d].memory_bandwidth_bytes_per_second : ram_bandwidth) * bandwidth_fraction_of(d);
   };
   const auto op_seconds_of = [&](std::size_t d) {
     return d < n_gpus ? gpu_rates.seconds_per_op : cpu_rates.seconds_per_op;
   };
   // One token's time at `filled` cached tokens: each device reads its weights and its layers' KV.
-  const auto token_seconds = [&](double filled, std::vector<double>* shares) {
-    double total = 0;
-    std::vector<double> times(work.size(), 0.0);
+  const auto token_times = [&](double filled) {
+    std::vector<LocalTokenTime> times(work.size());
     for (std::size_t d = 0; d < work.size(); ++d) {
       double bytes = work[d].weight_bytes_per_token;
       for (std::size_t l = 0; l < work[d].layer_cells.size(); ++l)
         bytes += std::min(filled, static_cast<double>(work[d].layer_cells[l])) * work[d].layer_cell_bytes[l];
-      times[d] = bytes > 0 ? bytes / bandwidth_of(d) + static_cast<double>(work[d].graph_ops) * op_seconds_of(d) : 0;
-      times[d] += crossing_seconds_per_token[d];
-      total += times[d];
+      if (bytes <= 0) continue;
+      LocalTokenTime& t = times[d];
+      t.bytes = bytes;
+      t.bandwidth_fraction = bandwidth_fraction_of(d);
+      t.bandwidth_bytes_per_second = bandwidth_of(d);
+      t.graph_ops = work[d].graph_ops;
+      t.seconds_per_op = op_seconds_of(d);
+      t.crossing_seconds = crossing_seconds_per_token[d];
+      t.seconds = bytes / t.bandwidth_bytes_per_second + static_cast<double>(t.graph_ops) * t.seconds_per_op +
+                  t.crossing_seconds;
     }
-    if (shares)
-      for (double t : times) shares->push_back(total > 0 ? t / total : 0);
+    return times;
+  };
+  const auto token_seconds = [&](double filled) {
+    double total = 0;
+    for (const LocalTokenTime& t : token_times(filled)) total += t.seconds;
     return total;
   };
 
@@ -270,9 +281,13 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   // Time per token grows linearly with the cache, so the mean over the generated tokens is the
   // time at the middle of them.
   const double middle = std::min(context, prompt + generated / 2);
-  s.generation_tokens_per_second = 1.0 / token_seconds(middle, &s.generation_time_share);
-  s.generation_tokens_per_second_empty = 1.0 / token_seconds(0, nullptr);
-  s.generation_tokens_per_second_full = 1.0 / token_seconds(context, nullptr);
+  s.generation_token_time = token_times(middle);
+  double token = 0;
+  for (const LocalTokenTime& t : s.generation_token_time) token += t.seconds;
+  s.generation_tokens_per_second = 1.0 / token;
+  for (const LocalTokenTime& t : s.generation_token_time) s.generation_time_share.push_back(t.seconds / token);
+  s.generation_tokens_per_second_empty = 1.0 / token_seconds(0);
+  s.generation_tokens_per_second_full = 1.0 / token_seconds(context);
 
   // Prompt processing: per ubatch, each device either streams its weights or runs its share of the
   // matrix multiplies, whichever is slower. With a discrete GPU, weights left in RAM are copied to

@@ -32,6 +32,16 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
     out.field("holds_output_layer", use.holds_output);
     out.field("prompt_time_share", e.speed.prompt_time_share[d]);
     out.field("generation_time_share", e.speed.generation_time_share[d]);
+    const LocalTokenTime& t = e.speed.generation_token_time[d];
+    out.begin_object("generation_token_time");
+    out.field("bytes", t.bytes);
+    out.field("bandwidth_fraction", t.bandwidth_fraction);
+    out.field("bandwidth_bytes_per_second", t.bandwidth_bytes_per_second);
+    out.field("graph_ops", t.graph_ops);
+    out.field("seconds_per_op", t.seconds_per_op);
+    out.field("crossing_seconds", t.crossing_seconds);
+    out.field("seconds", t.seconds);
+    out.end_object();
     out.end_object();
   }
   out.end_array();

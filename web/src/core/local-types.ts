@@ -47,6 +47,20 @@ export interface LocalDevice {
   holds_output_layer: boolean;
   prompt_time_share: number;
   generation_time_share: number;
+  /** How one generated token's time on this device is made (core LocalTokenTime). */
+  generation_token_time: LocalTokenTime;
+}
+
+export interface LocalTokenTime {
+  /** Weights and KV cache read for the token. */
+  bytes: number;
+  /** The backend's share of the device's peak bandwidth. */
+  bandwidth_fraction: number;
+  bandwidth_bytes_per_second: number;
+  graph_ops: number;
+  seconds_per_op: number;
+  crossing_seconds: number;
+  seconds: number;
 }
 
 export interface LocalReport {

@@ -68,6 +68,25 @@ export function LocalResults({ report, unit }: { report: LocalReport; unit: Byte
           `(${report.generation_tokens_per_second_empty_context.toFixed(1)} at an empty context, ` +
           `${report.generation_tokens_per_second_full_context.toFixed(1)} with it full)`}
       </p>
+      <ul data-testid="local-token-time">
+        {report.devices
+          .filter((device) => device.generation_token_time.seconds > 0)
+          .map((device) => {
+            const t = device.generation_token_time;
+            const read = (t.bytes / t.bandwidth_bytes_per_second) * 1e3;
+            const ops = t.graph_ops * t.seconds_per_op * 1e3;
+            const peak = t.bandwidth_bytes_per_second / t.bandwidth_fraction / 1e9;
+            return (
+              <li key={device.name}>
+                {`${device.name}: ${(t.bytes / 1e9).toFixed(2)} GB read at ${t.bandwidth_fraction.toFixed(2)} × ` +
+                  `${peak.toFixed(0)} GB/s = ${read.toFixed(2)} ms, ${t.graph_ops} graph ops × ` +
+                  `${(t.seconds_per_op * 1e6).toFixed(2)} µs = ${ops.toFixed(2)} ms` +
+                  (t.crossing_seconds > 0 ? `, ${(t.crossing_seconds * 1e3).toFixed(3)} ms of copies in` : '') +
+                  `: ${(t.seconds * 1e3).toFixed(2)} ms of each generated token`}
+              </li>
+            );
+          })}
+      </ul>
       <p>
         <code data-testid="local-command">{report.llama_cpp_command}</code>{' '}
         <CopyButton label="Copy command" testId="local-copy-command" text={() => report.llama_cpp_command} />
