@@ -231,7 +231,7 @@ describe('results', () => {
     expect(screen.getByTestId('c-data').textContent).toContain('16 GiB');
   });
   test('the export panel switches format', () => {
-    render(<ExportPanel tables={[memoryTable(fits, { unit: 'GiB' })]} extra={{}} />);
+    render(<ExportPanel tables={() => [memoryTable(fits, { unit: 'GiB' })]} extra={{}} />);
     // The text is written only once the panel is opened.
     expect(screen.queryByTestId('export-text')).toBeNull();
     const details = screen.getByTestId('export') as HTMLDetailsElement;

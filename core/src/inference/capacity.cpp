@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
+#include <type_traits>
 
 #include "fitcheck/inference_memory.hpp"
 #include "support/number_text.hpp"
@@ -12,12 +13,17 @@
 namespace fitcheck {
 namespace {
 
-// `Weights` is the tensor list or precomputed LayoutWeights: both feed inference_memory().
+// `Weights` is the tensor list or precomputed LayoutWeights. With LayoutWeights the searches read
+// inference_memory_totals(): the same totals as inference_memory(), without building its formulas
+// and assumptions at every candidate (tests/unit/fast_path_test.cpp holds the two equal).
 template <typename Weights>
 bool fits(const ModelDescription& model, const Weights& weights, const InferenceWorkload& workload,
           std::int64_t budget) {
   try {
-    return inference_memory(model, weights, workload).totals.total_bytes_per_gpu <= budget;
+    if constexpr (std::is_same_v<Weights, LayoutWeights>)
+      return inference_memory_totals(model, weights, workload).total_bytes_per_gpu <= budget;
+    else
+      return inference_memory(model, weights, workload).totals.total_bytes_per_gpu <= budget;
   } catch (const std::overflow_error&) {
     return false;  // beyond 2^53 bytes: more than any GPU holds
   }

@@ -24,6 +24,7 @@ function tokenMatches(token: string, word: string): boolean {
 
 export function matchesQuery(preset: Preset, query: string): boolean {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
   const haystack = `${preset.label} ${preset.family} ${preset.id} ${roundedCount(preset.total_params)}`.toLowerCase();
   const tokens = nameTokens(haystack);
   return words.every((word) =>

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The inputs: the model, then the form of the tab shown.
+import { useMemo, useRef } from 'preact/hooks';
 import { WorkloadForm } from '../../inference/workload-form';
 import { ConfigInput } from '../../model/config-input';
 import { choosingModelKind, choosingPreset, editingConfigText } from '../../model/model-source';
+import type { ModelKind, ModelNumbers } from '../../model/model-inputs';
 import { presets } from '../../model/presets';
 import { PlanForm, TrainingPlanForm } from '../../plan/lazy';
 import { TrainingForm } from '../../training/lazy';
@@ -12,6 +14,25 @@ import type { CalculatorState } from '../use-calculator';
 export function InputsColumn({ calculator }: { calculator: CalculatorState }) {
   const { inputs, update, gpus, formats, model, inference, training, plan, local } = calculator;
   const { configText } = model;
+  // The model's handlers read the calculator of the last render, so that they keep their identity
+  // and ConfigInput (memo) is not drawn again when only the workload changed.
+  const latest = useRef(calculator);
+  latest.current = calculator;
+  const modelHandlers = useMemo(
+    () => ({
+      onPreset: (id: string) => {
+        const { update: apply, model: current } = latest.current;
+        apply(choosingPreset(id, current.configText));
+      },
+      onText: (text: string) => latest.current.update(editingConfigText(text)),
+      onKind: (kind: ModelKind) => {
+        const { update: apply, inputs: now, model: current } = latest.current;
+        apply(choosingModelKind(kind, now, current.configText));
+      },
+      onNumbers: (numbers: ModelNumbers) => latest.current.update({ numbers }),
+    }),
+    [],
+  );
   return (
     <div class="inputs">
       <ConfigInput
@@ -23,10 +44,7 @@ export function InputsColumn({ calculator }: { calculator: CalculatorState }) {
         error={model.error}
         reading={model.reading}
         largeRead={model.largeRead}
-        onPreset={(id) => update(choosingPreset(id, configText))}
-        onText={(text) => update(editingConfigText(text))}
-        onKind={(kind) => update(choosingModelKind(kind, inputs, configText))}
-        onNumbers={(numbers) => update({ numbers })}
+        {...modelHandlers}
       />
       {inputs.mode === 'inference' && (
         <WorkloadForm

@@ -32,7 +32,8 @@ function download(text: string, name: string, type: string): void {
 }
 
 interface Props {
-  tables: TableModel[];
+  /** The tables, built when the panel is open. */
+  tables: () => TableModel[];
   extra: Record<string, unknown>;
   /** The link to this view, for the JSON export (absent where the inputs are not kept in a link). */
   link?: () => Promise<string>;
@@ -53,7 +54,7 @@ export function ExportPanel({ tables, extra, link, fileStem = 'fitcheck' }: Prop
     };
   }, [open, link]);
   // Serialized only while shown: the tables change with every keystroke.
-  const text = open ? serialize(format, tables, shareLink ? { ...extra, link: shareLink } : extra) : '';
+  const text = open ? serialize(format, tables(), shareLink ? { ...extra, link: shareLink } : extra) : '';
   const file = `${fileStem}.${files[format].extension}`;
   return (
     <details class="export" data-testid="export" onToggle={(e) => setOpen(e.currentTarget.open)}>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // "Export the tables" for the tab shown: builds the tables (export/page-tables.ts, which knows every
 // tab's tables) here, so that they load with this panel rather than with the first view.
-import { useMemo } from 'preact/hooks';
+import { useCallback } from 'preact/hooks';
 import type { Accelerator, FormatCatalog } from '../../core/types';
 import { pageTables, type PageReports } from '../page-tables';
 import type { ByteUnit, Mode } from '../../app/inputs';
@@ -20,11 +20,13 @@ interface Props {
 
 export function ExportSection({ mode, reports, unit, formats, gpu, extra, link }: Props) {
   const { params, inference, training, plan, trainingPlan } = reports;
-  const tables = useMemo(
+  // Built when the panel is open, not at every keystroke: an edit redraws the page without them.
+  const tables = useCallback(
     () => pageTables(mode, { params, inference, training, plan, trainingPlan }, { unit, formats, gpu }),
     [mode, params, inference, training, plan, trainingPlan, unit, formats, gpu],
   );
-  return tables.length > 0 ? (
+  // The parameter table is always among them; without it, whether any other table is.
+  return params || tables().length > 0 ? (
     <ExportPanel tables={tables} extra={extra} link={link} fileStem={`fitcheck-${mode}`} />
   ) : null;
 }

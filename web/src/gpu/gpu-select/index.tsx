@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The accelerator catalog as a select, grouped by vendor, and a user-defined GPU ("Custom…").
 import type { Accelerator } from '../../core/types';
+import { memo } from '../../ui/memo';
 import { customGpuId } from '../custom-gpu';
 
 export function byVendor(gpus: Accelerator[]): Map<string, Accelerator[]> {
@@ -31,6 +32,23 @@ export function GpuSelect({ id, value, gpus, describedBy, invalid, noneLabel, al
       aria-invalid={invalid ? 'true' : 'false'}
       onChange={(e) => onValue(e.currentTarget.value)}
     >
+      <GpuOptions gpus={gpus} noneLabel={noneLabel} allowCustom={allowCustom} />
+    </select>
+  );
+}
+
+// The catalog's options (a hundred and more), drawn again only when the catalog or labels change.
+const GpuOptions = memo(function GpuOptions({
+  gpus,
+  noneLabel,
+  allowCustom,
+}: {
+  gpus: Accelerator[];
+  noneLabel: string;
+  allowCustom: boolean;
+}) {
+  return (
+    <>
       <option value="">{noneLabel}</option>
       {[...byVendor(gpus).entries()].map(([vendor, members]) => (
         <optgroup label={vendor} key={vendor}>
@@ -46,6 +64,6 @@ export function GpuSelect({ id, value, gpus, describedBy, invalid, noneLabel, al
           <option value={customGpuId}>Custom…</option>
         </optgroup>
       )}
-    </select>
+    </>
   );
-}
+});

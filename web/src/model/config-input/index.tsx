@@ -7,12 +7,12 @@ import type { ModelKind, ModelNumbers } from '../model-inputs';
 import type { Preset } from '../presets';
 import { oversizedPaste, readConfigFile } from '../config-file';
 import { isModelFile } from '../model-file';
-import { ModelFileSummary } from '../model-file-summary';
-import { NumbersForm } from '../lazy';
+import { ModelFileSummary, NumbersForm } from '../lazy';
 import { PresetPicker } from '../preset-picker';
 import { repoReference } from '../repo-reference';
 import type { ModelState } from '../use-model';
 import { largeConfigLength } from '../large-config';
+import { memo } from '../../ui/memo';
 
 const characterCount = (length: number) => `${(length / 1e6).toFixed(1)} million characters`;
 
@@ -32,7 +32,8 @@ interface Props {
   onNumbers: (numbers: ModelNumbers) => void;
 }
 
-export function ConfigInput(props: Props) {
+/** Drawn again only when one of its props changes: the InputsColumn's handlers are stable. */
+export const ConfigInput = memo(function ConfigInput(props: Props) {
   const { presets, modelKind, presetId, configText, numbers, error, reading, largeRead } = props;
   const { onPreset, onText, onKind, onNumbers } = props;
   const fromNumbers = modelKind === 'numbers';
@@ -220,4 +221,4 @@ export function ConfigInput(props: Props) {
       )}
     </section>
   );
-}
+});

@@ -2,10 +2,11 @@
 import type { ParameterReport } from '../../core/types';
 import { parameterTable } from '../../export/tables';
 import { TableView } from '../../ui/table-view';
+import { memo } from '../../ui/memo';
 
 const testIds: Record<string, string> = { total: 'total-params', active: 'active-params' };
 
-export function ParameterTable({ report }: { report: ParameterReport }) {
+export const ParameterTable = memo(function ParameterTable({ report }: { report: ParameterReport }) {
   return (
     <TableView
       table={parameterTable(report)}
@@ -14,4 +15,4 @@ export function ParameterTable({ report }: { report: ParameterReport }) {
       cellTestId={(row, column) => (column === 1 ? testIds[row.key] : undefined)}
     />
   );
-}
+});
