@@ -298,3 +298,44 @@ TEST_CASE("Llama 4 layer lists: moe_layers, no_rope_layers and layer_types as gi
     "num_hidden_layers":4,"num_attention_heads":4,"vocab_size":1000,"num_experts_per_tok":1})"),
                        doctest::Contains("num_local_experts"), ConfigError);
 }
+
+TEST_CASE("Llama 4's vision tower and projector counted apart; image tokens by tiles") {
+  // Scout's text_config (the fixture) with the published vision_config (as quoted in
+  // NVIDIA/TensorRT-LLM@0074a2241768 tests/unittest/_torch/modeling/test_modeling_llama_min_latency.py,
+  // 34 layers as Llama4VisionConfig's default).
+  std::string text = test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-4-Scout-17B-16E-Instruct.json");
+  text.erase(text.find_last_of('}'));
+  text += R"(,"vision_config":{"attention_dropout":0.0,"hidden_act":"gelu","hidden_size":1408,"image_size":336,
+    "initializer_range":0.02,"intermediate_size":5632,"model_type":"llama4_vision_model","multi_modal_projector_bias":false,
+    "norm_eps":1e-05,"num_attention_heads":16,"num_channels":3,"num_hidden_layers":34,"patch_size":14,
+    "pixel_shuffle_ratio":0.5,"projector_dropout":0.0,"projector_input_dim":4096,"projector_output_dim":4096,
+    "rope_theta":10000,"vision_feature_layer":-1,"vision_feature_select_strategy":"default","vision_output_dim":4096}})";
+  const ModelDescription model = parse_hf_config(text);
+  REQUIRE(model.vision);
+  CHECK(model.not_counted.empty());
+  const ParameterCount count = count_parameters(model);
+  CHECK(count.total == 107'769'861'120);  // the language model alone, as before
+  CHECK(count.vision_tower == llama4_vision_tower);
+  CHECK(count.vision_tower == 850'960'896);
+  CHECK(count.multimodal_projector == 20'971'520);
+  // The published checkpoint count (HF Hub safetensors.total, transcribed in HBX814/AmazonMLChallenge@8f86b1665c30
+  // .claude/skills/er-compliance-licensing/audit_compliance.py).
+  CHECK(count.total_with_vision() == 108'641'793'536);
+  // Tokens per tile: (336 / 14)^2 = 576 patches, pixel shuffle 0.5: 576 / 4 = 144.
+  // 300 x 200: canvas 1 x 1 (scale min(336/200, 336/300) = 1.12, the smallest >= 1): one tile, no global
+  // tile: image_start + image + 144 + image_end = 147.
+  CHECK(image_tokens(*model.vision, 300, 200) == 147);
+  // 640 x 480: scales min(0.7 rows, 0.525 columns); the smallest >= 1 is 1.05 (2 columns), least area
+  // with it 2 x 2: 4 x 144 tiles + 2 x 1 x-separators + 2 y-separators + 147 = 727.
+  CHECK(image_tokens(*model.vision, 640, 480) == 727);
+  // 1024 x 1024: 3 x 336 = 1008 < 1024, so only 4 x 4 reaches a scale >= 1 (1.3125): 16 x 144 + 4 x 3 +
+  // 4 + 147 = 2,467.
+  CHECK(image_tokens(*model.vision, 1024, 1024) == 2467);
+  // A wrong vision model type and a missing projector size are refused, naming the field.
+  std::string wrong = text;
+  wrong.replace(wrong.find("llama4_vision_model"), 19, "siglip_vision_model");
+  CHECK_THROWS_WITH_AS(parse_hf_config(wrong), doctest::Contains("vision_config.model_type"), ConfigError);
+  std::string missing = text;
+  missing.replace(missing.find("\"vision_output_dim\":4096"), 24, "\"x\":1");
+  CHECK_THROWS_WITH_AS(parse_hf_config(missing), doctest::Contains("vision_output_dim"), ConfigError);
+}

@@ -53,7 +53,7 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model,
      "vision_config",
      {},
-     FieldScope::vision_config},  // counted (Gemma-3, Qwen2-VL), else not counted
+     FieldScope::vision_config},  // counted (Gemma-3, Qwen2-VL, Llama 4), else not counted
     {FieldScope::model, "audio_config", {}, FieldScope::none},
     // Stored precision: transformers 4.56 writes `dtype` where earlier versions wrote `torch_dtype`.
     {FieldScope::model, "torch_dtype", {"dtype"}},
@@ -189,6 +189,11 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::vision_config, "in_chans"},
     {FieldScope::vision_config, "temporal_patch_size"},
     {FieldScope::vision_config, "spatial_merge_size"},
+    // Llama 4's vision_config (Llama4VisionConfig): the pixel-shuffle adapter and the projector's input.
+    {FieldScope::vision_config, "vision_output_dim"},
+    {FieldScope::vision_config, "projector_input_dim"},
+    {FieldScope::vision_config, "projector_output_dim"},
+    {FieldScope::vision_config, "pixel_shuffle_ratio"},
 
     // Quantization. GPTQ and AWQ: bits (AutoAWQ: w_bit), group_size (q_group_size); the format's
     // variant: fmt (FP8), bnb_4bit_quant_type (bitsandbytes), quant_algo (ModelOpt), format
