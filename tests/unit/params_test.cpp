@@ -220,7 +220,7 @@ TEST_CASE("Llama 4 Scout by hand: 48 MoE layers, a shared expert and 16 routed e
   CHECK(count.breakdown.router == 48 * 81'920LL);
   CHECK(count.breakdown.mlp == 0);
   // Published (HF Hub safetensors.total, transcribed in HBX814/AmazonMLChallenge@8f86b1665c30
-  // .claude/skills/er-compliance-licensing/audit_compliance.py): 108,641,793,536 for the checkpoint.
+  // audit_compliance.py): 108,641,793,536 for the checkpoint.
   CHECK(count.total + llama4_vision_tower + llama4_projector == 108'641'793'536);
   // Active: top-1 of 16 routed experts, so 15 x 125,829,120 idle in each of 48 layers.
   CHECK(count.active_per_token == 107'769'861'120 - 48 * 15 * 125'829'120LL);
@@ -248,7 +248,7 @@ TEST_CASE("Llama 4 Maverick by hand: MoE layers interleaved with dense layers of
   CHECK(count.total == 400'711'848'960);
   CHECK(count.breakdown.mlp == 24 * 251'658'240LL);
   CHECK(count.breakdown.routed_experts == 24 * 16'106'127'360LL);
-  // Published (Fireworks AI documentation, 'Exporting Billing Metrics', sample row for Llama 4
+  // Published (Fireworks documentation, 'Exporting Billing Metrics', sample row for Llama 4
   // Maverick: parameter_count 401,583,781,376, the checkpoint with its vision tower).
   CHECK(count.total + llama4_vision_tower + llama4_projector == 401'583'781'376);
   // Active: 127 of 128 routed experts idle in each of the 24 MoE layers.
@@ -319,7 +319,7 @@ TEST_CASE("Llama 4's vision tower and projector counted apart; image tokens by t
   CHECK(count.vision_tower == 850'960'896);
   CHECK(count.multimodal_projector == 20'971'520);
   // The published checkpoint count (HF Hub safetensors.total, transcribed in HBX814/AmazonMLChallenge@8f86b1665c30
-  // .claude/skills/er-compliance-licensing/audit_compliance.py).
+  // audit_compliance.py).
   CHECK(count.total_with_vision() == 108'641'793'536);
   // Tokens per tile: (336 / 14)^2 = 576 patches, pixel shuffle 0.5: 576 / 4 = 144.
   // 300 x 200: canvas 1 x 1 (scale min(336/200, 336/300) = 1.12, the smallest >= 1): one tile, no global
