@@ -27,7 +27,7 @@ constexpr const char* kInferHelp =
     "  --kv-dtype D  --batch N  --context N  --prefill-chunk N  --kv-block N  --tp N --pp N --ep N\n"
     "  --gpu NAME (see 'fitcheck gpus', or custom)  --gpu-memory-utilization F (0.9)  --overhead-gib F (1)\n"
     "  --eager-attention  --logits-all-positions\n"
-    "  --images N: images per request (Gemma-3, Qwen2-VL with vision): their image tokens join each prompt\n"
+    "  --images N: images per request (Gemma-3, Qwen2-VL, Llama 4 with vision): their image tokens join each prompt\n"
     "  --image-width N --image-height N: the images' size in pixels (default 1024 x 1024; Qwen2-VL's\n"
     "      token count follows it, Gemma-3's mm_tokens_per_image does not)\n"
     "  --engine vllm|sglang|trtllm|llamacpp|hf: the engine's memory budget, prefill chunk, KV block,\n"

@@ -72,6 +72,17 @@ TEST_CASE("alternating local/global layers: Gemma-2 2B and Gemma-3 27B") {
   CHECK(gemma3.bytes_per_token == 62 * 8192);
 }
 
+TEST_CASE("chunked attention caps the cache of Llama 4's RoPE layers at attention_chunk_size") {
+  // Llama 4 Scout: 48 layers, 8 kv heads x 128 = 4,096 B per token per layer. 36 chunked layers keep at
+  // most 8,192 tokens (vLLM's local attention of attention_chunk_size); the 12 NoPE layers (every 4th)
+  // keep the whole context. At 131,072 tokens: 36 x 8,192 x 4,096 + 12 x 131,072 x 4,096 =
+  // 7,650,410,496 B (all-global would be 25,769,803,776).
+  const ModelDescription scout = shared_model("meta-llama--Llama-4-Scout-17B-16E-Instruct.json");
+  CHECK(kv_cache(scout, workload(1, 131072)).bytes == 7'650'410'496);
+  // Below the chunk every layer keeps the whole context: 4,096 B x 48 layers x 4,000 tokens.
+  CHECK(kv_cache(scout, workload(1, 4000)).bytes == 4096LL * 48 * 4000);
+}
+
 TEST_CASE("MLA caches the latent: DeepSeek-V3 and DeepSeek-V2-Lite") {
   // (kv_lora_rank 512 + qk_rope_head_dim 64) x 2 B = 1,152 B per token per layer.
   const ModelDescription v3 = shared_model("deepseek-ai--DeepSeek-V3.json");

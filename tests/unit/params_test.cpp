@@ -183,3 +183,159 @@ TEST_CASE("Qwen2-VL's vision tower and merger, counted whole: olmOCR-7B's checkp
       parse_hf_config(test::read_file(test::fixture_configs_dir() + "/google--medgemma-27b-it.json"));
   CHECK(image_tokens(*gemma.vision, 640, 480) == 256);
 }
+
+namespace {
+
+// The vision tower and projector of both Llama 4 checkpoints, by hand, to tie the language-model
+// counts below to the published whole-checkpoint counts. vision_config (as quoted in
+// NVIDIA/TensorRT-LLM@0074a2241768 tests/unittest/_torch/modeling/test_modeling_llama_min_latency.py;
+// 34 layers, Llama4VisionConfig's default): hidden 1408, intermediate 5632, patch 14, image 336, 3
+// channels, projector_input_dim = projector_output_dim = vision_output_dim = 4096. Modules
+// (huggingface/transformers@63210d0e3b74 src/transformers/models/llama4/modeling_llama4.py,
+// Llama4VisionModel): patch_embedding 3 x 14 x 14 x 1408 = 827,904 (no bias); class_embedding 1,408;
+// positional_embedding_vlm (24^2 + 1) x 1408 = 812,416; layernorm_pre/post 4 x 1,408 = 5,632; per
+// encoder layer q/k/v/o 4 x (1408^2 + 1408) = 7,935,488, fc1 1408 x 5632 + 5632 = 7,935,488, fc2
+// 5632 x 1408 + 1408 = 7,931,264, two LayerNorms 5,632: 23,807,872, x 34 = 809,467,648; vision_adapter
+// fc1 5632 x 4096 = 23,068,672 and fc2 4096 x 4096 = 16,777,216 (no biases). Tower: 850,960,896.
+// Llama4MultiModalProjector linear_1: 4096 x 5120 = 20,971,520 (no bias).
+constexpr std::int64_t llama4_vision_tower =
+    827'904 + 1'408 + 812'416 + 5'632 + 34 * 23'807'872 + 23'068'672 + 16'777'216;
+constexpr std::int64_t llama4_projector = 4'096LL * 5'120;
+
+}  // namespace
+
+TEST_CASE("Llama 4 Scout by hand: 48 MoE layers, a shared expert and 16 routed experts each") {
+  const ModelDescription model = parse_hf_config(
+      test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-4-Scout-17B-16E-Instruct.json"));
+  const ParameterCount count = count_parameters(model);
+  // Per layer: attention q/o 2 x 5120^2 + k/v 2 x 5120 x 1024 (8 kv heads x 128) = 62,914,560 (no
+  // biases; the qk L2 norm has no weight); two RMSNorms 10,240; router 16 x 5120 = 81,920; 16 routed
+  // experts of gate/up/down 3 x 5120 x 8192 = 125,829,120 each: 2,013,265,920; the shared expert
+  // 125,829,120. 48 x 2,202,101,760 = 105,700,884,480; embedding and untied lm_head 2 x 202,048 x
+  // 5,120 = 2,068,971,520; final norm 5,120.
+  CHECK(count.total == 105'700'884'480 + 2'068'971'520 + 5'120);
+  CHECK(count.total == 107'769'861'120);
+  CHECK(count.breakdown.routed_experts == 48 * 2'013'265'920LL);
+  CHECK(count.breakdown.shared_experts == 48 * 125'829'120LL);
+  CHECK(count.breakdown.router == 48 * 81'920LL);
+  CHECK(count.breakdown.mlp == 0);
+  // Published (HF Hub safetensors.total, transcribed in HBX814/AmazonMLChallenge@8f86b1665c30
+  // audit_compliance.py): 108,641,793,536 for the checkpoint.
+  CHECK(count.total + llama4_vision_tower + llama4_projector == 108'641'793'536);
+  // Active: top-1 of 16 routed experts, so 15 x 125,829,120 idle in each of 48 layers.
+  CHECK(count.active_per_token == 107'769'861'120 - 48 * 15 * 125'829'120LL);
+  CHECK(count.active_per_token == 17'172'894'720);
+  // Chunked attention of 8192 tokens on the RoPE layers; every 4th layer (3, 7, ..., 47) NoPE with full attention.
+  REQUIRE(model.layer_kind_of_layer.size() == 48);
+  for (std::size_t i = 0; i < 48; ++i) {
+    CAPTURE(i);
+    const LayerShape& layer = model.layer_kinds[model.layer_kind_of_layer[i]];
+    CHECK(layer.attention.sliding_window == ((i + 1) % 4 == 0 ? 0 : 8192));
+    CHECK(layer.is_moe());
+  }
+}
+
+TEST_CASE("Llama 4 Maverick by hand: MoE layers interleaved with dense layers of intermediate_size_mlp") {
+  const ModelDescription model = parse_hf_config(
+      test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-4-Maverick-17B-128E-Instruct.json"));
+  const ParameterCount count = count_parameters(model);
+  // interleave_moe_layer_step 2: moe_layers = range(1, 48, 2), 24 MoE layers, 24 dense.
+  // Dense layer: attention 62,914,560 + norms 10,240 + MLP 3 x 5120 x 16384 = 251,658,240: 314,583,040.
+  // MoE layer: attention and norms 62,924,800 + router 128 x 5120 = 655,360 + 128 routed experts x
+  // 125,829,120 = 16,106,127,360 + shared expert 125,829,120: 16,295,536,640.
+  // 24 x 314,583,040 + 24 x 16,295,536,640 + 2,068,971,520 (embedding, lm_head) + 5,120 = 400,711,848,960.
+  CHECK(count.total == 24 * 314'583'040LL + 24 * 16'295'536'640LL + 2'068'971'520 + 5'120);
+  CHECK(count.total == 400'711'848'960);
+  CHECK(count.breakdown.mlp == 24 * 251'658'240LL);
+  CHECK(count.breakdown.routed_experts == 24 * 16'106'127'360LL);
+  // Published (Fireworks documentation, 'Exporting Billing Metrics', sample row for Llama 4
+  // Maverick: parameter_count 401,583,781,376, the checkpoint with its vision tower).
+  CHECK(count.total + llama4_vision_tower + llama4_projector == 401'583'781'376);
+  // Active: 127 of 128 routed experts idle in each of the 24 MoE layers.
+  CHECK(count.active_per_token == 400'711'848'960 - 24 * 127 * 125'829'120LL);
+  CHECK(count.active_per_token == 17'184'691'200);
+  REQUIRE(model.layer_kind_of_layer.size() == 48);
+  for (std::size_t i = 0; i < 48; ++i) {
+    CAPTURE(i);
+    const LayerShape& layer = model.layer_kinds[model.layer_kind_of_layer[i]];
+    CHECK(layer.is_moe() == (i % 2 == 1));
+    if (!layer.is_moe()) CHECK(layer.mlp.intermediate_size == 16384);
+    CHECK(layer.attention.sliding_window == ((i + 1) % 4 == 0 ? 0 : 8192));
+  }
+}
+
+TEST_CASE("Llama 4 layer lists: moe_layers, no_rope_layers and layer_types as given, refused when they do not fit") {
+  const std::string head = R"({"model_type":"llama4","text_config":{"model_type":"llama4_text","hidden_size":64,
+    "intermediate_size":32,"intermediate_size_mlp":128,"num_hidden_layers":4,"num_attention_heads":4,
+    "num_key_value_heads":2,"head_dim":16,"vocab_size":1000,"num_local_experts":4,"num_experts_per_tok":1,
+    "attention_chunk_size":256)";
+  const auto parse = [&](const std::string& extra) { return parse_hf_config(head + extra + "}}"); };
+  // moe_layers overrides interleave_moe_layer_step (Llama4TextConfig).
+  const ModelDescription listed =
+      parse(R"(,"moe_layers":[0,2],"interleave_moe_layer_step":4,"no_rope_layers":[1,0,1,0])");
+  for (std::size_t i = 0; i < 4; ++i) {
+    CAPTURE(i);
+    const LayerShape& layer = listed.layer_kinds[listed.layer_kind_of_layer[i]];
+    CHECK(layer.is_moe() == (i % 2 == 0));
+    CHECK(layer.attention.sliding_window == (i % 2 == 0 ? 256 : 0));  // no_rope_layers 1: RoPE, chunked
+  }
+  // By hand: attention 2 x 64 x 64 + 2 x 64 x 32 = 12,288; norms 128; dense MLP 3 x 64 x 128 = 24,576;
+  // MoE: router 4 x 64 = 256, 4 experts x 3 x 64 x 32 = 24,576, shared 6,144.
+  // 2 x (12,416 + 24,576) + 2 x (12,416 + 256 + 24,576 + 6,144) + 2 x 64,000 + 64.
+  CHECK(count_parameters(listed).total == 2 * (12'416 + 24'576) + 2 * (12'416 + 256 + 24'576 + 6'144) + 128'000 + 64);
+  const ModelDescription typed =
+      parse(R"(,"layer_types":["full_attention","chunked_attention","chunked_attention","full_attention"])");
+  CHECK(typed.layer_kinds[typed.layer_kind_of_layer[0]].attention.sliding_window == 0);
+  CHECK(typed.layer_kinds[typed.layer_kind_of_layer[1]].attention.sliding_window == 256);
+  CHECK_THROWS_WITH_AS(parse(R"(,"moe_layers":[4])"), doctest::Contains("text_config.moe_layers"), ConfigError);
+  CHECK_THROWS_WITH_AS(parse(R"(,"no_rope_layers":[1,1,0])"), doctest::Contains("text_config.no_rope_layers"),
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(
+      parse(R"(,"layer_types":["full_attention","sliding_attention","full_attention","full_attention"])"),
+      doctest::Contains("text_config.layer_types"), ConfigError);
+  // Llama 4 is a mixture of experts: no expert count is refused, not guessed.
+  CHECK_THROWS_WITH_AS(parse_hf_config(R"({"model_type":"llama4_text","hidden_size":64,"intermediate_size":32,
+    "num_hidden_layers":4,"num_attention_heads":4,"vocab_size":1000,"num_experts_per_tok":1})"),
+                       doctest::Contains("num_local_experts"), ConfigError);
+}
+
+TEST_CASE("Llama 4's vision tower and projector counted apart; image tokens by tiles") {
+  // Scout's text_config (the fixture) with the published vision_config (as quoted in
+  // NVIDIA/TensorRT-LLM@0074a2241768 tests/unittest/_torch/modeling/test_modeling_llama_min_latency.py,
+  // 34 layers as Llama4VisionConfig's default).
+  std::string text = test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-4-Scout-17B-16E-Instruct.json");
+  text.erase(text.find_last_of('}'));
+  text += R"(,"vision_config":{"attention_dropout":0.0,"hidden_act":"gelu","hidden_size":1408,"image_size":336,
+    "initializer_range":0.02,"intermediate_size":5632,"model_type":"llama4_vision_model","multi_modal_projector_bias":false,
+    "norm_eps":1e-05,"num_attention_heads":16,"num_channels":3,"num_hidden_layers":34,"patch_size":14,
+    "pixel_shuffle_ratio":0.5,"projector_dropout":0.0,"projector_input_dim":4096,"projector_output_dim":4096,
+    "rope_theta":10000,"vision_feature_layer":-1,"vision_feature_select_strategy":"default","vision_output_dim":4096}})";
+  const ModelDescription model = parse_hf_config(text);
+  REQUIRE(model.vision);
+  CHECK(model.not_counted.empty());
+  const ParameterCount count = count_parameters(model);
+  CHECK(count.total == 107'769'861'120);  // the language model alone, as before
+  CHECK(count.vision_tower == llama4_vision_tower);
+  CHECK(count.vision_tower == 850'960'896);
+  CHECK(count.multimodal_projector == 20'971'520);
+  // The published checkpoint count (HF Hub safetensors.total, transcribed in HBX814/AmazonMLChallenge@8f86b1665c30
+  // audit_compliance.py).
+  CHECK(count.total_with_vision() == 108'641'793'536);
+  // Tokens per tile: (336 / 14)^2 = 576 patches, pixel shuffle 0.5: 576 / 4 = 144.
+  // 300 x 200: canvas 1 x 1 (scale min(336/200, 336/300) = 1.12, the smallest >= 1): one tile, no global
+  // tile: image_start + image + 144 + image_end = 147.
+  CHECK(image_tokens(*model.vision, 300, 200) == 147);
+  // 640 x 480: scales min(0.7 rows, 0.525 columns); the smallest >= 1 is 1.05 (2 columns), least area
+  // with it 2 x 2: 4 x 144 tiles + 2 x 1 x-separators + 2 y-separators + 147 = 727.
+  CHECK(image_tokens(*model.vision, 640, 480) == 727);
+  // 1024 x 1024: 3 x 336 = 1008 < 1024, so only 4 x 4 reaches a scale >= 1 (1.3125): 16 x 144 + 4 x 3 +
+  // 4 + 147 = 2,467.
+  CHECK(image_tokens(*model.vision, 1024, 1024) == 2467);
+  // A wrong vision model type and a missing projector size are refused, naming the field.
+  std::string wrong = text;
+  wrong.replace(wrong.find("llama4_vision_model"), 19, "siglip_vision_model");
+  CHECK_THROWS_WITH_AS(parse_hf_config(wrong), doctest::Contains("vision_config.model_type"), ConfigError);
+  std::string missing = text;
+  missing.replace(missing.find("\"vision_output_dim\":4096"), 24, "\"x\":1");
+  CHECK_THROWS_WITH_AS(parse_hf_config(missing), doctest::Contains("vision_output_dim"), ConfigError);
+}

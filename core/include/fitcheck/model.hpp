@@ -119,11 +119,12 @@ struct StoredPrecision {
 };
 
 // A vision encoder counted beside the language model and its projector to the language model:
-// Gemma-3's SigLIP (patch embedding, learned positions, pre-norm encoder layers, post-layernorm) or
+// Gemma-3's SigLIP (patch embedding, learned positions, pre-norm encoder layers, post-layernorm),
 // Qwen2-VL's ViT (a 3-D patch embedding over temporal_patch_size frames, rotary positions, pre-norm
-// blocks, a patch merger of spatial_merge_size^2 patches).
+// blocks, a patch merger of spatial_merge_size^2 patches) or Llama 4's ViT (tiles of image_size, a
+// class token, a pixel-shuffle adapter, a linear projector).
 struct VisionTower {
-  std::string kind;  // "siglip", "qwen2_vl"
+  std::string kind;  // "siglip", "qwen2_vl", "llama4"
   std::int64_t hidden_size = 0;
   std::int64_t intermediate_size = 0;
   std::int64_t layers = 0;
@@ -135,11 +136,20 @@ struct VisionTower {
   std::int64_t spatial_merge_size = 1;   // qwen2_vl: patches merged per side into one token
   std::int64_t projector_output = 0;     // the language model's hidden size
   std::int64_t tokens_per_image = 0;     // siglip: image tokens one image adds, at any resolution
+  // llama4: the pixel-shuffle adapter (vision_adapter: fc1 intermediate_size -> projector_input_dim, fc2
+  // projector_output_dim -> projector_output_dim), the projector's input (vision_output_dim), the image
+  // tokens of one tile after the pixel shuffle, and the most tiles the image processor cuts (max_patches).
+  std::int64_t adapter_hidden = 0;
+  std::int64_t adapter_output = 0;
+  std::int64_t vision_output = 0;
+  std::int64_t tokens_per_tile = 0;
+  std::int64_t max_tiles = 0;
 };
 
 // The image tokens one image of width x height pixels adds to the prompt, as the model's image
 // processor sizes it (Gemma-3: mm_tokens_per_image at any size; Qwen2-VL: smart_resize to a
-// multiple of patch x merge within its pixel bounds, one token per merged patch).
+// multiple of patch x merge within its pixel bounds, one token per merged patch; Llama 4: the tiles of
+// its best-fit canvas, a global tile when there are several, and their separator tokens).
 std::int64_t image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height);
 // The image side, in pixels, taken when none is given (the images options' default; the parameter
 // report's image_tokens_per_image): a choice of fitcheck's, not a processor's.

@@ -4,6 +4,7 @@
 #include "fitcheck/config.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "config/config_families.hpp"
 #include "config/config_fields.hpp"
@@ -118,6 +119,64 @@ VisionTower read_qwen2_vl_vision(const ConfigFields& root, ModelDescription& mod
   return v;
 }
 
+// Llama4ForConditionalGeneration's vision_config (Llama4VisionConfig, huggingface/transformers@b17cfe48c5a9
+// src/transformers/models/llama4/configuration_llama4.py). Its defaults (hidden_size 768, image_size 448,
+// vision_output_dim 7680) are not the released models' sizes, so the shape fields are required rather
+// than defaulted. Image tokens: Llama4Processor (huggingface/transformers@f5d3f1e134fe
+// src/transformers/models/llama4/processing_llama4.py) gives each tile (image_size / patch_size)^2 //
+// round(1 / pixel_shuffle_ratio^2) tokens.
+VisionTower read_llama4_vision(const ConfigFields& root, ModelDescription& model) {
+  const ConfigFields vision = *root.object("vision_config");
+  const std::string type = vision.string("vision_config.model_type").value_or("llama4_vision_model");
+  if (type != "llama4_vision_model")
+    throw ConfigError(vision.path_of("vision_config.model_type"),
+                      "field 'vision_config.model_type' is '" + detail::printable(type) +
+                          "'; Llama 4's vision tower is a 'llama4_vision_model'");
+  constexpr std::int64_t max_size = 1 << 16;
+  VisionTower v;
+  v.kind = "llama4";
+  v.hidden_size = vision.required_count("vision_config.hidden_size", 1, max_size);
+  v.intermediate_size = vision.required_count("vision_config.intermediate_size", 1, 1 << 20);
+  v.layers = vision.required_count("vision_config.num_hidden_layers", 1, 1024);
+  v.heads = vision.required_count("vision_config.num_attention_heads", 1, max_size);
+  if (v.hidden_size % v.heads != 0)
+    throw ConfigError(vision.path_of("vision_config.num_attention_heads"),
+                      "vision_config.hidden_size (" + std::to_string(v.hidden_size) +
+                          ") is not a multiple of vision_config.num_attention_heads (" + std::to_string(v.heads) + ")");
+  v.patch_size = vision.required_count("vision_config.patch_size", 1, max_size);
+  v.image_size = vision.required_count("vision_config.image_size", 1, max_size);
+  if (v.image_size % v.patch_size != 0)
+    throw ConfigError(vision.path_of("vision_config.image_size"),
+                      "vision_config.image_size (" + std::to_string(v.image_size) +
+                          ") is not a multiple of vision_config.patch_size (" + std::to_string(v.patch_size) + ")");
+  v.channels = vision.optional_count("vision_config.num_channels", 1, 16).value_or(3);
+  v.adapter_hidden = vision.required_count("vision_config.projector_input_dim", 1, 1 << 20);
+  v.adapter_output = vision.required_count("vision_config.projector_output_dim", 1, 1 << 20);
+  v.vision_output = vision.required_count("vision_config.vision_output_dim", 1, 1 << 20);
+  v.projector_output = model.hidden_size;
+  const auto ratio = vision.number("vision_config.pixel_shuffle_ratio");
+  const std::string ratio_path = vision.path_of("vision_config.pixel_shuffle_ratio");
+  if (!ratio)
+    throw ConfigError(
+        ratio_path, "required field '" + ratio_path + "' is missing: it sets how many image tokens each tile becomes");
+  if (!(*ratio > 0 && *ratio <= 1)) throw ConfigError(ratio_path, "field '" + ratio_path + "' must be in (0, 1]");
+  const auto downsample = static_cast<std::int64_t>(std::nearbyint(1.0 / (*ratio * *ratio)));
+  const std::int64_t side = v.image_size / v.patch_size;
+  if (downsample < 1 || downsample > side * side)
+    throw ConfigError(ratio_path, "field '" + ratio_path + "' shuffles more patches together than a tile has");
+  v.tokens_per_tile = side * side / downsample;
+  v.max_tiles = 16;  // Llama4ImageProcessorFast max_patches
+  model.assumptions.push_back(
+      "Llama 4 images: the image processor's defaults (tiles of vision_config.image_size, at most 16 tiles, "
+      "resize_to_max_canvas false; processor_config.json is not read) and its patch size and pixel shuffle ratio "
+      "taken as vision_config's");
+  model.assumptions.push_back(
+      "the vision tower and projector are counted (total_params_with_vision), but the memory and time estimates "
+      "cover the language model: the tower's weights and compute are not included (image tokens enter inference "
+      "with the images option, sized by the image size)");
+  return v;
+}
+
 StoredPrecision read_stored_precision(const ConfigFields& root, const ConfigFields& fields) {
   StoredPrecision stored;
   stored.torch_dtype = fields.string("torch_dtype").value_or(root.string("torch_dtype").value_or(""));
@@ -180,10 +239,11 @@ ModelDescription parse_hf_config(std::string_view json_text) {
     const char* kind;
   };
   const Tower towers[] = {{"vision_config", "vision"}, {"audio_config", "audio"}};
-  // Gemma-3's SigLIP tower and Qwen2-VL's ViT are counted (read_gemma3_vision, read_qwen2_vl_vision,
-  // below); other towers are named as not counted.
+  // Gemma-3's SigLIP tower, Qwen2-VL's ViT and Llama 4's ViT are counted (read_gemma3_vision,
+  // read_qwen2_vl_vision, read_llama4_vision); other towers are named as not counted.
   const std::string wrapper = lowercase(outer_type);
-  const bool vision_counted = (wrapper == "gemma3" || wrapper == "qwen2_vl") && root.has("vision_config");
+  const bool vision_counted =
+      (wrapper == "gemma3" || wrapper == "qwen2_vl" || wrapper == "llama4") && root.has("vision_config");
   for (const auto& [tower, kind] : towers) {
     if (root.has(tower) && !(vision_counted && std::string_view(kind) == "vision")) {
       model.not_counted.push_back(std::string(tower.names().name) + ": the " + kind +
@@ -199,7 +259,9 @@ ModelDescription parse_hf_config(std::string_view json_text) {
 
   detail::read_family(lowercase(model_type), outer_type, fields, model);
   if (vision_counted)
-    model.vision = wrapper == "gemma3" ? read_gemma3_vision(root, model) : read_qwen2_vl_vision(root, model);
+    model.vision = wrapper == "gemma3"   ? read_gemma3_vision(root, model)
+                   : wrapper == "llama4" ? read_llama4_vision(root, model)
+                                         : read_qwen2_vl_vision(root, model);
   model.stored_precision = read_stored_precision(root, fields);
 
   // Integral floats and similar readings the field reader noted.

@@ -58,6 +58,11 @@ const DecoderTraits* find_traits(const std::string& type) {
       // SmolLM3Attention, SmolLM3MLP, SmolLM3DecoderLayer); NoPE layers have no parameters; SmolLM3Config
       // ties the embeddings by default.
       {"smollm3", true},
+      // Llama 4 text model (huggingface/transformers@63210d0e3b74 src/transformers/models/llama4/modeling_llama4.py):
+      // Llama4TextAttention (q/k/v/o, no biases: Llama4TextConfig sets attention_bias False whatever the
+      // config says), its qk_norm a Llama4TextL2Norm without weights, two RMSNorms per layer
+      // (Llama4TextDecoderLayer), untied by default (Llama4TextConfig tie_word_embeddings=False).
+      {"llama4_text"},
       {"olmoe", false, false, false, NormKind::rms_norm, true, 2, QkNorm::full_width},
       {"starcoder2", true, true, true, NormKind::layer_norm, true, 2, QkNorm::none, false, false, false, true},
       {"phimoe", false, true, true, NormKind::layer_norm, true, 2, QkNorm::none, false, true, true, false},
@@ -73,13 +78,66 @@ const DecoderTraits* find_traits(const std::string& type) {
 std::string canonical_type(const std::string& type) {
   if (type == "kimi_k2") return "deepseek_v3";  // DeepseekV3ForCausalLM with Kimi's sizes
   if (type == "gemma3") return "gemma3_text";
+  if (type == "llama4") return "llama4_text";  // a text_config without its own model_type
   if (type == "mistral3" || type == "llava" || type == "llava_next") return "llama";
   return type;
+}
+
+// Llama 4's chunked attention (huggingface/transformers@63210d0e3b74 src/transformers/models/llama4/
+// configuration_llama4.py, Llama4TextConfig: no_rope_layers defaults to int((i + 1) % no_rope_layer_interval
+// != 0), 1 marking a RoPE layer; layer_types defaults to "chunked_attention" on the RoPE layers and
+// "full_attention" on the NoPE layers; modeling_llama4.py Llama4TextDecoderLayer reads layer_types, and
+// Llama4TextModel masks chunked layers with create_chunked_causal_mask). A chunked layer attends only
+// within its attention_chunk_size block; engines keep at most that many tokens of its KV cache (vLLM
+// runs it as local attention of attention_chunk_size), so fitcheck gives it a window of that size.
+// NoPE layers change the positions, not the parameters.
+std::vector<std::int64_t> llama4_chunk_windows(const ConfigFields& fields, std::int64_t layers,
+                                               ModelDescription& model) {
+  std::vector<bool> chunked(static_cast<std::size_t>(layers), false);
+  const auto wrong_length = [&](Field field, std::size_t listed) {
+    const std::string path = fields.path_of(field);
+    return ConfigError(path, "field '" + path + "' lists " + std::to_string(listed) + " layers, but the model has " +
+                                 std::to_string(layers));
+  };
+  if (auto layer_types = fields.string_list("layer_types")) {
+    if (static_cast<std::int64_t>(layer_types->size()) != layers)
+      throw wrong_length("layer_types", layer_types->size());
+    for (std::size_t i = 0; i < layer_types->size(); ++i) {
+      const std::string& kind = (*layer_types)[i];
+      if (kind != "chunked_attention" && kind != "full_attention")
+        throw ConfigError(fields.path_of("layer_types"),
+                          "field '" + fields.path_of("layer_types") + "' item " + std::to_string(i) + " is '" +
+                              printable(kind) + "'; Llama 4 layers are 'chunked_attention' or 'full_attention'");
+      chunked[i] = kind == "chunked_attention";
+    }
+  } else if (auto rope = fields.integer_list("no_rope_layers"); rope && !rope->empty()) {
+    // An empty list means the default, as Llama4TextConfig reads it ("no_rope_layers if no_rope_layers else ...").
+    if (static_cast<std::int64_t>(rope->size()) != layers) throw wrong_length("no_rope_layers", rope->size());
+    for (std::size_t i = 0; i < rope->size(); ++i) chunked[i] = (*rope)[i] != 0;
+  } else {
+    const std::int64_t interval = fields.optional_count("no_rope_layer_interval", 1, max_layers).value_or(4);
+    if (!fields.has("no_rope_layer_interval"))
+      model.assumptions.push_back(
+          "no_rope_layers and no_rope_layer_interval absent: every 4th layer is a NoPE layer with full attention "
+          "and the others use chunked attention, as Llama4TextConfig");
+    for (std::int64_t i = 0; i < layers; ++i) chunked[static_cast<std::size_t>(i)] = (i + 1) % interval != 0;
+  }
+  std::vector<std::int64_t> windows(static_cast<std::size_t>(layers), 0);
+  bool any_chunked = false;
+  for (const bool c : chunked) any_chunked = any_chunked || c;
+  if (!any_chunked) return windows;
+  const std::int64_t chunk = fields.optional_count("attention_chunk_size", 1, max_positions).value_or(8192);
+  if (!fields.has("attention_chunk_size"))
+    model.assumptions.push_back("attention_chunk_size absent: chunks of 8192 tokens, as Llama4TextConfig");
+  for (std::size_t i = 0; i < chunked.size(); ++i)
+    if (chunked[i]) windows[i] = chunk;
+  return windows;
 }
 
 // Which layers use a sliding window, by the family's rule. Returns the window per layer (0: full).
 std::vector<std::int64_t> sliding_windows(const std::string& type, const ConfigFields& fields, std::int64_t layers,
                                           ModelDescription& model) {
+  if (type == "llama4_text") return llama4_chunk_windows(fields, layers, model);
   std::vector<std::int64_t> windows(static_cast<std::size_t>(layers), 0);
   const std::int64_t window = fields.optional_count("sliding_window", 1, max_positions).value_or(0);
   if (auto layer_types = fields.string_list("layer_types")) {
@@ -132,7 +190,7 @@ std::vector<std::int64_t> sliding_windows(const std::string& type, const ConfigF
 // PhiMoE, DeepSeek-V2/V3, gpt-oss); every other family of the traits table is dense.
 bool is_moe_family(const std::string& type) {
   return type.find("moe") != std::string::npos || type == "mixtral" || type == "deepseek_v2" || type == "deepseek_v3" ||
-         type == "gpt_oss" || type == "dbrx" || type == "jamba";
+         type == "gpt_oss" || type == "dbrx" || type == "jamba" || type == "llama4_text";
 }
 
 // 0 routed experts reads as a dense model only where nothing else says MoE: a family that is
@@ -233,6 +291,30 @@ std::optional<MoeRule> read_moe(const std::string& type, const ConfigFields& fie
       moe.num_shared_experts = 1;
       moe.shared_expert_intermediate_size = *shared;
     }
+  } else if (type == "llama4_text") {
+    // Llama4TextConfig (huggingface/transformers@63210d0e3b74 src/transformers/models/llama4/
+    // configuration_llama4.py): moe_layers, or range(interleave_moe_layer_step - 1, layers, step);
+    // modeling_llama4.py Llama4TextDecoderLayer: a layer in moe_layers holds Llama4TextMoe, every other
+    // layer a dense Llama4TextMLP of intermediate_size_mlp. Llama4TextMoe: Llama4TextExperts
+    // (gate_up_proj num_experts x hidden x 2 intermediate_size, down_proj num_experts x intermediate_size
+    // x hidden), Llama4Router (Linear(hidden, num_experts), no bias; top-k with sigmoid scores) and one
+    // shared_expert, a gated Llama4TextMLP of intermediate_size that every token uses.
+    moe.expert_intermediate_size = fields.required_count("intermediate_size", 1, max_intermediate_size);
+    moe.num_shared_experts = 1;
+    moe.shared_expert_intermediate_size = moe.expert_intermediate_size;
+    if (auto listed = fields.integer_list("moe_layers")) {
+      rule.is_sparse.assign(static_cast<std::size_t>(layers), false);
+      for (const std::int64_t index : *listed) {
+        if (index < 0 || index >= layers)
+          throw ConfigError(fields.path_of("moe_layers"),
+                            "field '" + fields.path_of("moe_layers") + "' names layer " + std::to_string(index) +
+                                ", but the model has layers 0 to " + std::to_string(layers - 1));
+        rule.is_sparse[static_cast<std::size_t>(index)] = true;
+      }
+    } else {
+      const std::int64_t step = fields.optional_count("interleave_moe_layer_step", 1, max_layers).value_or(1);
+      for (std::int64_t i = 0; i < layers; ++i) rule.is_sparse[static_cast<std::size_t>(i)] = (i + 1) % step == 0;
+    }
   } else if (type == "gpt_oss") {
     moe.router_bias = true;  // GptOssTopKRouter has a bias
     moe.expert_bias = true;  // gate_up_proj_bias and down_proj_bias per expert
@@ -287,6 +369,7 @@ void read_modern_decoder(const std::string& type, const DecoderTraits& traits, c
     attention.qkv_bias = true;
     attention.output_bias = false;
   }
+  if (type == "llama4_text") attention.qkv_bias = attention.output_bias = false;  // Llama4TextConfig hard-wires it
   if (traits.qk_norm == QkNorm::per_head || (type == "cohere" && fields.boolean("use_qk_norm").value_or(false))) {
     attention.query_norm_size = type == "cohere" ? attention.num_heads * attention.head_dim : attention.head_dim;
     attention.key_norm_size = type == "cohere" ? attention.num_kv_heads * attention.head_dim : attention.head_dim;
@@ -303,6 +386,17 @@ void read_modern_decoder(const std::string& type, const DecoderTraits& traits, c
 
   const auto windows = sliding_windows(type, fields, model.num_layers, model);
   const auto moe = read_moe(type, fields, model.num_layers, base.mlp.intermediate_size, generic);
+  if (type == "llama4_text" && moe) {
+    // Llama 4's dense layers are Llama4TextMLP(config, intermediate_size=config.intermediate_size_mlp).
+    bool any_dense = false;
+    for (const bool sparse : moe->is_sparse) any_dense = any_dense || !sparse;
+    if (any_dense) {
+      base.mlp.intermediate_size =
+          fields.optional_count("intermediate_size_mlp", 1, max_intermediate_size).value_or(16384);
+      if (!fields.has("intermediate_size_mlp"))
+        model.assumptions.push_back("intermediate_size_mlp absent: dense layers 16384 wide, as Llama4TextConfig");
+    }
+  }
   for (std::int64_t i = 0; i < model.num_layers; ++i) {
     LayerShape layer = base;
     layer.attention.sliding_window = windows[static_cast<std::size_t>(i)];

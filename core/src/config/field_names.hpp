@@ -53,7 +53,7 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model,
      "vision_config",
      {},
-     FieldScope::vision_config},  // counted (Gemma-3, Qwen2-VL), else not counted
+     FieldScope::vision_config},  // counted (Gemma-3, Qwen2-VL, Llama 4), else not counted
     {FieldScope::model, "audio_config", {}, FieldScope::none},
     // Stored precision: transformers 4.56 writes `dtype` where earlier versions wrote `torch_dtype`.
     {FieldScope::model, "torch_dtype", {"dtype"}},
@@ -86,7 +86,7 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "enable_bias"},  // OPT
     {FieldScope::model, "do_layer_norm_before"},
     {FieldScope::model, "qk_layernorm"},  // Phi
-    {FieldScope::model, "use_qk_norm"},   // Cohere
+    {FieldScope::model, "use_qk_norm"},   // Cohere (Llama 4's is a weightless L2 norm: no parameters)
 
     // Block layout and positions.
     {FieldScope::model, "new_decoder_architecture"},  // Falcon
@@ -104,6 +104,10 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "sliding_window_pattern"},
     {FieldScope::model, "use_sliding_window"},
     {FieldScope::model, "max_window_layers"},
+    // Llama 4: chunked attention on its RoPE layers, full attention on its NoPE layers.
+    {FieldScope::model, "attention_chunk_size"},
+    {FieldScope::model, "no_rope_layers"},
+    {FieldScope::model, "no_rope_layer_interval"},
 
     // Mixture of experts. Mixtral: num_local_experts; Qwen2-MoE/OLMoE: num_experts; DeepSeek:
     // n_routed_experts; gpt-oss: experts_per_token beside num_experts_per_tok.
@@ -118,6 +122,11 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "decoder_sparse_step"},
     {FieldScope::model, "mlp_only_layers"},
     {FieldScope::model, "topk_method"},
+    // Llama 4: MoE layers every interleave_moe_layer_step-th layer (or listed in moe_layers), dense
+    // layers of intermediate_size_mlp between them.
+    {FieldScope::model, "interleave_moe_layer_step"},
+    {FieldScope::model, "moe_layers"},
+    {FieldScope::model, "intermediate_size_mlp"},
 
     // State-space (Mamba-2) mixers of hybrids: Nemotron-H spells the layer order as
     // hybrid_override_pattern ('M' Mamba-2, '*' attention, '-' MLP, 'E' MoE) or layers_block_type.
@@ -180,6 +189,11 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::vision_config, "in_chans"},
     {FieldScope::vision_config, "temporal_patch_size"},
     {FieldScope::vision_config, "spatial_merge_size"},
+    // Llama 4's vision_config (Llama4VisionConfig): the pixel-shuffle adapter and the projector's input.
+    {FieldScope::vision_config, "vision_output_dim"},
+    {FieldScope::vision_config, "projector_input_dim"},
+    {FieldScope::vision_config, "projector_output_dim"},
+    {FieldScope::vision_config, "pixel_shuffle_ratio"},
 
     // Quantization. GPTQ and AWQ: bits (AutoAWQ: w_bit), group_size (q_group_size); the format's
     // variant: fmt (FP8), bnb_4bit_quant_type (bitsandbytes), quant_algo (ModelOpt), format

@@ -259,9 +259,31 @@ void count_qwen2_vl_vision(const VisionTower& v, ParameterCount& count) {
   count.multimodal_projector = 2 * e + (merged * merged + merged) + (merged * v.projector_output + v.projector_output);
 }
 
+// Llama 4's vision model (huggingface/transformers@63210d0e3b74 src/transformers/models/llama4/
+// modeling_llama4.py, Llama4VisionModel): Llama4UnfoldConvolution, a Linear(channels x patch^2, hidden)
+// without bias; class_embedding (hidden); positional_embedding_vlm ((image / patch)^2 + 1 rows);
+// layernorm_pre and layernorm_post (LayerNorms with bias); per Llama4VisionEncoderLayer two LayerNorms,
+// q/k/v/o_proj with biases and fc1/fc2 with biases; vision_adapter (Llama4VisionPixelShuffleMLP's
+// Llama4VisionMLP2): fc1 Linear(intermediate_size, projector_input_dim) and fc2
+// Linear(projector_output_dim, projector_output_dim), no biases; rotary positions without parameters.
+// Llama4MultiModalProjector: linear_1 Linear(vision_output_dim, text hidden_size), no bias.
+void count_llama4_vision(const VisionTower& v, ParameterCount& count) {
+  const std::int64_t h = v.hidden_size, m = v.intermediate_size, side = v.image_size / v.patch_size;
+  const std::int64_t embeddings = v.channels * v.patch_size * v.patch_size * h + h + (side * side + 1) * h + 4 * h;
+  const std::int64_t layer = 4 * (h * h + h) + (h * m + m) + (m * h + h) + 4 * h;
+  const std::int64_t adapter = m * v.adapter_hidden + v.adapter_output * v.adapter_output;
+  // Bounded by the config reader (sizes <= 2^20, side <= 2^16, layers <= 1024): far below 2^63.
+  count.vision_tower = checked_add(checked_add(embeddings, layer * v.layers), adapter);
+  count.multimodal_projector = v.vision_output * v.projector_output;
+}
+
 void count_vision(const VisionTower& v, ParameterCount& count) {
   if (v.kind == "qwen2_vl") {
     count_qwen2_vl_vision(v, count);
+    return;
+  }
+  if (v.kind == "llama4") {
+    count_llama4_vision(v, count);
     return;
   }
   const std::int64_t h = v.hidden_size, side = v.image_size / v.patch_size;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "fitcheck/model.hpp"
 
@@ -15,7 +16,73 @@ namespace fitcheck {
 // 14 x 14 x 4 x 1280 is scaled down (floor), one under min_pixels = 56 x 56 scaled up (ceil); the
 // tokens are the merged patches, (height / patch) x (width / patch) / merge^2 (one temporal patch:
 // an image is repeated temporal_patch_size times).
+namespace {
+
+// Llama 4 (huggingface/transformers@e1b551679e26 src/transformers/models/llama4/
+// image_processing_llama4_fast.py, Llama4ImageProcessorFast with max_patches 16 and resize_to_max_canvas
+// false): the canvases are every rows x columns of tiles with rows x columns <= max_patches, in the
+// order find_supported_resolutions lists them (tile counts from max_patches down, each count's factor
+// pairs in ascending order, grouped by aspect ratio in first-seen order); get_best_fit scales the
+// image to each canvas without distortion (float32 scales, as torch divides the integer tensors), takes
+// the smallest scale >= 1 or else the largest below 1, and among the canvases of that scale the first
+// of least area. Llama4Processor._prompt_split_image (huggingface/transformers@f5d3f1e134fe
+// processing_llama4.py): <|image_start|>, then with more than one tile rows x columns tiles of
+// tokens_per_tile patch tokens, a <|tile_x_separator|> between the tiles of a row and a
+// <|tile_y_separator|> after each row; then <|image|>, the global tile's tokens_per_tile and <|image_end|>.
+std::int64_t llama4_image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height) {
+  struct Canvas {
+    std::int64_t rows, columns;
+  };
+  std::vector<double> ratios;                 // aspect ratios in first-seen order (Python dict order)
+  std::vector<std::vector<Canvas>> by_ratio;  // canvases of each ratio, in insertion order
+  for (std::int64_t tiles = tower.max_tiles; tiles >= 1; --tiles) {
+    for (std::int64_t rows = 1; rows <= tiles; ++rows) {  // sorted factors: ascending rows
+      if (tiles % rows != 0) continue;
+      const std::int64_t columns = tiles / rows;
+      const double ratio = static_cast<double>(rows) / static_cast<double>(columns);
+      std::size_t slot = 0;
+      while (slot < ratios.size() && ratios[slot] != ratio) ++slot;
+      if (slot == ratios.size()) {
+        ratios.push_back(ratio);
+        by_ratio.emplace_back();
+      }
+      by_ratio[slot].push_back({rows, columns});
+    }
+  }
+  std::vector<Canvas> canvases;
+  for (const auto& group : by_ratio) canvases.insert(canvases.end(), group.begin(), group.end());
+  std::vector<float> scales;
+  for (const Canvas& c : canvases) {
+    const float scale_w = static_cast<float>(c.columns * tower.image_size) / static_cast<float>(width);
+    const float scale_h = static_cast<float>(c.rows * tower.image_size) / static_cast<float>(height);
+    scales.push_back(scale_h > scale_w ? scale_w : scale_h);
+  }
+  bool upscaling = false;
+  float selected = 0;
+  for (const float scale : scales) {
+    if (scale >= 1 && (!upscaling || scale < selected)) selected = scale;
+    upscaling = upscaling || scale >= 1;
+  }
+  if (!upscaling)
+    for (const float scale : scales) selected = std::max(selected, scale);
+  const Canvas* best = nullptr;
+  for (std::size_t i = 0; i < canvases.size(); ++i)
+    if (scales[i] == selected &&
+        (best == nullptr || canvases[i].rows * canvases[i].columns < best->rows * best->columns))
+      best = &canvases[i];
+  const std::int64_t rows = best->rows, columns = best->columns;
+  std::int64_t tokens = 1 + 1 + tower.tokens_per_tile + 1;  // image_start, image, the global tile, image_end
+  if (rows * columns > 1) tokens += rows * columns * tower.tokens_per_tile + rows * (columns - 1) + rows;
+  return tokens;
+}
+
+}  // namespace
+
 std::int64_t image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height) {
+  if (tower.kind == "llama4") {
+    if (width < 1 || height < 1) throw std::invalid_argument("image size: width and height must be at least 1 pixel");
+    return llama4_image_tokens(tower, width, height);
+  }
   if (tower.kind != "qwen2_vl") return tower.tokens_per_image;
   if (width < 1 || height < 1) throw std::invalid_argument("image size: width and height must be at least 1 pixel");
   const double longer = static_cast<double>(std::max(width, height));

@@ -75,11 +75,11 @@ export interface ParameterReport {
   multi_token_prediction_params: number;
   tied_output_head_params: number;
   /**
-   * Present when the vision tower is counted (Gemma-3's siglip, Qwen2-VL's qwen2_vl): tower, projector,
-   * the whole checkpoint, and the image tokens of one image (qwen2_vl: of a 1024 x 1024 image; they
-   * follow the image size).
+   * Present when the vision tower is counted (Gemma-3's siglip, Qwen2-VL's qwen2_vl, Llama 4's llama4): tower, projector,
+   * the whole checkpoint, and the image tokens of one image (qwen2_vl, llama4: of a 1024 x 1024 image;
+   * they follow the image size).
    */
-  vision_tower_kind?: 'siglip' | 'qwen2_vl';
+  vision_tower_kind?: 'siglip' | 'qwen2_vl' | 'llama4';
   vision_tower_params?: number;
   multimodal_projector_params?: number;
   total_params_with_vision?: number;
@@ -152,7 +152,7 @@ export interface InferenceOptions {
   hbm_efficiency?: number;
   interconnect_efficiency?: number;
   price_per_gpu_hour?: number;
-  /** Images per request and their size in pixels (a counted vision tower: Gemma-3, Qwen2-VL). */
+  /** Images per request and their size in pixels (a counted vision tower: Gemma-3, Qwen2-VL, Llama 4). */
   images?: number;
   image_width?: number;
   image_height?: number;

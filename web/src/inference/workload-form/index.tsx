@@ -202,6 +202,7 @@ export function WorkloadForm({
                 : 'their image tokens join the prompt; the count follows the image size',
             )}
           {(visionTower?.kind === 'qwen2_vl' ||
+            visionTower?.kind === 'llama4' ||
             workload.image_width.trim() !== '' ||
             workload.image_height.trim() !== '') && (
             <>
