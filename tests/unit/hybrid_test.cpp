@@ -191,6 +191,8 @@ TEST_CASE("mamba2: Mamba-Codestral-7B counted block by block matches Mistral's p
   CHECK(e.memory.kv_cache.state_bytes_per_sequence == 139'460'608);
   CHECK(e.memory.totals.kv_cache_bytes == 4 * 139'460'608LL);
   CHECK(e.on_gpu->capacity.max_batch_size.value > 0);
+  // Without a KV cache only the prefill's activations grow with the context.
+  CHECK(e.on_gpu->capacity.max_context_length.limited_by == "activations");
   CHECK(std::isfinite(e.on_gpu->latency.explanation.estimate.totals.decode_total_seconds));
 }
 
