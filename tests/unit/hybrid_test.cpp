@@ -369,6 +369,46 @@ TEST_CASE("falcon_mamba: Falcon-Mamba-7B's shapes by hand; intermediate_size win
   CHECK(error_field(word) == "time_step_rank");
 }
 
+TEST_CASE("jamba: Jamba's shapes give the checkpoint's 51,570,323,328 parameters") {
+  // The shape fields of ai21labs/AI21-Jamba-1.5-Mini's config.json, as public test code quotes them (Jamba-v0.1
+  // has the same). Published: model.safetensors.index.json total_size 103,140,646,656 B, all bf16, as transcribed
+  // in a public model card; / 2 = 51,570,323,328 (see tests/fixtures/configs/README.md).
+  const std::string jamba = R"({"model_type":"jamba","architectures":["JambaForCausalLM"],"attn_layer_offset":4,
+    "attn_layer_period":8,"expert_layer_offset":1,"expert_layer_period":2,"hidden_size":4096,
+    "intermediate_size":14336,"mamba_conv_bias":true,"mamba_d_conv":4,"mamba_d_state":16,"mamba_dt_rank":256,
+    "mamba_expand":2,"mamba_proj_bias":false,"max_position_embeddings":262144,"num_attention_heads":32,
+    "num_experts":16,"num_experts_per_tok":2,"num_hidden_layers":32,"num_key_value_heads":8,
+    "tie_word_embeddings":false,"vocab_size":65536})";
+  // By hand (JambaMambaMixer): in_proj 2 x 8192 x 4096 = 67,108,864; conv1d 32,768 + 8,192; x_proj (256 + 32) x
+  // 8192 = 2,359,296; dt_proj 256 x 8192 + 8192 = 2,105,344; A_log 131,072; D 8,192; out_proj 33,554,432;
+  // dt, B and C RMSNorms 256 + 16 + 16 -> 105,308,448. Attention (layers 4, 12, 20, 28): q and o 16,777,216,
+  // k and v 4,194,304 -> 41,943,040. JambaMLP 3 x 14,336 x 4096 = 176,160,768; the odd layers route 16 of them
+  // (router 65,536) -> 2,818,637,824. Two RMSNorms a layer 8,192; untied 65,536 x 4096 twice; final norm.
+  const std::int64_t mamba = 105'308'448, attention = 41'943'040, mlp = 176'160'768, moe = 2'818'637'824, norms = 8'192;
+  const std::int64_t expected = 16 * (mamba + moe + norms) + 12 * (mamba + mlp + norms) +
+                                4 * (attention + mlp + norms) + 2 * 65'536LL * 4'096 + 4'096;
+  CHECK(expected == 51'570'323'328);
+  const ModelDescription model = parse_hf_config(jamba);
+  const ParameterCount count = count_parameters(model);
+  CHECK(count.total == 51'570'323'328);
+  CHECK(count.breakdown.ssm == 28 * mamba);
+  CHECK(count.breakdown.attention == 4 * attention);
+  CHECK(model.parameter_count_exact());
+  // Active: 2 of 16 experts in 16 layers.
+  CHECK(count.active_per_token == 51'570'323'328 - 16LL * 14 * mlp);
+  // KV: 4 layers x 8 kv heads x 256 x 2 B = 16,384 B per token; state: 28 layers x (8192 x 4 + 8192 x 16) x 2 B.
+  InferenceWorkload w;
+  w.batch_size = 1;
+  w.context_tokens = 1000;
+  const KvCacheFigure figure = kv_cache(model, w);
+  CHECK(figure.bytes_per_token == 16'384);
+  CHECK(figure.state_bytes_per_sequence == 28 * 327'680);
+  // No expert count: refused, naming the field.
+  std::string no_experts = jamba;
+  no_experts.replace(no_experts.find(R"("num_experts":16,)"), 17, "");
+  CHECK(error_field(no_experts) == "num_local_experts");
+}
+
 TEST_CASE("an unknown model_type is counted as an estimate and says what was guessed") {
   const std::string molmo = R"({"model_type":"molmo","hidden_size":64,"intermediate_size":128,
     "num_hidden_layers":2,"num_attention_heads":4,"vocab_size":1000})";

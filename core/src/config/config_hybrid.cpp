@@ -254,6 +254,102 @@ void read_mamba1(const ConfigFields& fields, const char* config_class, ModelDesc
   for (std::int64_t i = 0; i < model.num_layers; ++i) append_layer(model, layer);
 }
 
+// Jamba: huggingface/transformers@161d2bed0075 src/transformers/models/jamba/configuration_jamba.py
+// (JambaConfig: attention in layer i when i % attn_layer_period == attn_layer_offset (defaults 8, 4),
+// routed experts when i % expert_layer_period == expert_layer_offset (defaults 2, 1) and num_experts >
+// 1; mamba_d_state 16, mamba_d_conv 4, mamba_expand 2, mamba_dt_rank "auto" = ceil(hidden_size / 16),
+// mamba_conv_bias true, mamba_proj_bias false, tie_word_embeddings false) and @97bb61d07880
+// .../jamba/modeling_jamba.py (JambaAttentionDecoderLayer / JambaMambaDecoderLayer: input_layernorm,
+// attention without biases or JambaMambaMixer, pre_ff_layernorm, then JambaSparseMoeBlock (router
+// Linear(hidden, num_experts) without bias, experts gated MLPs) or JambaMLP (gate, up, down, no bias);
+// JambaModel: embed_tokens, the layers, final_layernorm; lm_head untied unless tie_word_embeddings).
+void read_jamba(const ConfigFields& fields, ModelDescription& model) {
+  constexpr const char* config_class = "JambaConfig";
+  model.hidden_size = read_hidden_size(fields);
+  model.num_layers = read_layer_count(fields);
+  model.vocab_size = read_vocab_size(fields);
+  model.max_position_embeddings = fields.optional_count("max_position_embeddings", 1, max_positions).value_or(0);
+  model.tie_word_embeddings = read_tie(fields, false, model);
+  model.norm = NormKind::rms_norm;
+  model.position_encoding = PositionEncoding::none;  // Jamba's attention has no positional encoding
+
+  const std::int64_t attn_period =
+      count_or_class_default(fields, "attn_layer_period", 8, max_layers, config_class, model);
+  const std::int64_t attn_offset = fields.optional_count("attn_layer_offset", 0, max_layers).value_or(4);
+  const std::int64_t expert_period =
+      count_or_class_default(fields, "expert_layer_period", 2, max_layers, config_class, model);
+  const std::int64_t expert_offset = fields.optional_count("expert_layer_offset", 0, max_layers).value_or(1);
+  if (!fields.has("attn_layer_offset")) model.assumptions.push_back("attn_layer_offset absent: 4, as JambaConfig does");
+  if (!fields.has("expert_layer_offset"))
+    model.assumptions.push_back("expert_layer_offset absent: 1, as JambaConfig does");
+  const auto experts = fields.optional_count("num_local_experts", 1, max_experts);
+  if (!experts) {
+    const std::string path = fields.path_of("num_local_experts");
+    throw ConfigError(path, "required field '" + path +
+                                "' (also looked for 'num_experts') is missing: fitcheck does not guess how many "
+                                "experts jamba routes");
+  }
+
+  LayerShape base;
+  base.hidden_norms = 2;
+  const std::int64_t width = fields.required_count("intermediate_size", 1, max_intermediate_size);
+  MlpShape dense;
+  dense.intermediate_size = width;
+  dense.gated = true;
+  MoeShape routed;
+  if (*experts > 1) {
+    routed.num_experts = *experts;
+    routed.experts_per_token = fields.required_count("num_experts_per_tok", 1, max_experts);
+    routed.expert_intermediate_size = width;
+    routed.gated = true;
+  }
+
+  SsmShape mixer;
+  mixer.state_size = count_or_class_default(fields, "mamba_d_state", 16, max_hidden_size, config_class, model);
+  mixer.conv_kernel = count_or_class_default(fields, "mamba_d_conv", 4, 1024, config_class, model);
+  mixer.conv_bias = boolean_or_class_default(fields, "mamba_conv_bias", true, config_class, model);
+  mixer.projection_bias = boolean_or_class_default(fields, "mamba_proj_bias", false, config_class, model);
+  const std::int64_t expand = count_or_class_default(fields, "mamba_expand", 2, 1024, config_class, model);
+  mixer.num_heads = expand * model.hidden_size;  // Mamba-1: one "head" of width 1 per inner channel
+  mixer.head_dim = 1;
+  mixer.groups = 0;
+  mixer.time_step_norms = true;
+  if (!fields.has("mamba_dt_rank") ||
+      (fields.is_string("mamba_dt_rank") && *fields.string("mamba_dt_rank") == "auto")) {
+    mixer.time_step_rank = (model.hidden_size + 15) / 16;
+    if (!fields.has("mamba_dt_rank"))
+      model.assumptions.push_back("mamba_dt_rank absent: \"auto\", ceil(hidden_size / 16), as JambaConfig does");
+  } else if (fields.is_string("mamba_dt_rank")) {
+    const std::string path = fields.path_of("mamba_dt_rank");
+    throw ConfigError(path, "field '" + path + "' is '" + printable(*fields.string("mamba_dt_rank")) +
+                                "'; expected a count or \"auto\"");
+  } else {
+    mixer.time_step_rank = fields.required_count("mamba_dt_rank", 1, max_hidden_size);
+  }
+
+  AttentionShape attention;
+  bool any_attention = false;
+  for (std::int64_t i = 0; i < model.num_layers; ++i) any_attention = any_attention || i % attn_period == attn_offset;
+  if (any_attention) {
+    attention.num_heads = read_head_count(fields);
+    attention.num_kv_heads = fields.required_count("num_key_value_heads", 1, max_heads);
+    attention.head_dim = read_head_dim(fields, model.hidden_size, attention.num_heads, model);
+    attention.value_head_dim = attention.head_dim;
+  }
+  for (std::int64_t i = 0; i < model.num_layers; ++i) {
+    LayerShape layer = base;
+    if (i % attn_period == attn_offset)
+      layer.attention = attention;
+    else
+      layer.ssm = mixer;
+    if (routed.num_experts > 0 && i % expert_period == expert_offset)
+      layer.moe = routed;
+    else
+      layer.mlp = dense;
+    append_layer(model, layer);
+  }
+}
+
 // The Mamba-2 mixer of Bamba and Granite-4.0-H, spelled mamba_*. BambaConfig and
 // GraniteMoeHybridConfig share the defaults (mamba_n_heads 128, mamba_n_groups 1, mamba_d_state
 // 256, mamba_d_conv 4, mamba_expand 2, mamba_conv_bias true, mamba_proj_bias false) and the rule
@@ -434,6 +530,10 @@ bool read_hybrid_family(const std::string& model_type, const ConfigFields& field
   }
   if (model_type == "falcon_mamba") {
     read_mamba1(fields, "FalconMambaConfig", model);
+    return true;
+  }
+  if (model_type == "jamba") {
+    read_jamba(fields, model);
     return true;
   }
   if (model_type == "mamba2") {

@@ -147,6 +147,12 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "mamba_conv_bias"},
     {FieldScope::model, "mamba_proj_bias"},
     {FieldScope::model, "attn_layer_indices"},
+    // Jamba (JambaConfig): attention every attn_layer_period layers from attn_layer_offset, routed
+    // experts every expert_layer_period layers from expert_layer_offset, and mamba_dt_rank.
+    {FieldScope::model, "attn_layer_offset"},
+    {FieldScope::model, "expert_layer_period"},
+    {FieldScope::model, "expert_layer_offset"},
+    {FieldScope::model, "mamba_dt_rank"},
     {FieldScope::model, "position_embedding_type"},
     // Read only to refuse an unknown model_type that has them: the linear-attention and
     // convolution layers of other hybrids (Jamba, Qwen3-Next, LFM2).

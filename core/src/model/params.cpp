@@ -124,6 +124,12 @@ void add_mamba1(TensorList& list, const SsmShape& m, std::int32_t layer, std::in
   list.vector(TensorRole::ssm_parameter, group, layer, inner);                                        // D
   list.add(TensorRole::ssm_output, group, layer, hidden, inner);
   if (m.projection_bias) list.vector(TensorRole::bias, group, layer, hidden);
+  // JambaMambaMixer (huggingface/transformers@97bb61d07880 src/transformers/models/jamba/modeling_jamba.py):
+  // dt_layernorm (time_step_rank), b_layernorm and c_layernorm (state_size), RMSNorms with weights.
+  if (m.time_step_norms) {
+    list.vector(TensorRole::norm, group, layer, m.time_step_rank);
+    list.vector(TensorRole::norm, group, layer, m.state_size, 2);
+  }
 }
 
 void add_ssm(TensorList& list, const SsmShape& m, std::int32_t layer, std::int64_t hidden) {
