@@ -85,7 +85,7 @@ void print_parameter_table(const ModelDescription& model, const ParameterCount& 
   if (b.shared_experts) row("shared experts", b.shared_experts);
   if (b.router) row("router", b.router);
   row("norms", b.norms);
-  if (b.ssm) row("state-space (Mamba-2)", b.ssm);
+  if (b.ssm) row("state-space (Mamba)", b.ssm);
   row(model.tie_word_embeddings ? "lm_head (tied: 0)" : "lm_head", b.lm_head);
   if (model.parameter_count_exact()) {
     row("total", count.total);

@@ -76,6 +76,10 @@ struct MoeShape {
 // to [gate z, x, B, C, dt], a depthwise causal conv over [x, B, C], the selective scan, a gated
 // RMSNorm and out_proj. It keeps no KV cache: each sequence holds a fixed state (conv_kernel past
 // inputs of the conv channels, and heads x head_dim x state_size of SSM state), whatever its length.
+// A Mamba-1 mixer (Gu & Dao 2023, arXiv 2312.00752, §3.4; time_step_rank > 0) scans every inner
+// channel on its own: it is described as inner heads of width 1 with no B/C groups (conv channels =
+// inner, SSM state inner x state_size), and in_proj, x_proj and dt_proj in place of Mamba-2's fused
+// projection.
 struct SsmShape {
   std::int64_t num_heads = 0;  // 0: the layer has no state-space mixer
   std::int64_t head_dim = 0;
@@ -83,7 +87,10 @@ struct SsmShape {
   std::int64_t groups = 1;      // B and C are shared by the heads of a group
   std::int64_t conv_kernel = 0;
   bool conv_bias = true;
-  bool projection_bias = false;  // in_proj and out_proj biases
+  bool projection_bias = false;     // in_proj and out_proj biases
+  std::int64_t time_step_rank = 0;  // Mamba-1: the rank of dt (x_proj's first outputs); 0 for Mamba-2
+  bool time_step_norms = false;     // Jamba's Mamba-1: RMSNorms with weights on dt, B and C
+  bool is_mamba1() const { return time_step_rank > 0; }
   std::int64_t inner() const { return num_heads * head_dim; }
   std::int64_t conv_channels() const { return inner() + 2 * groups * state_size; }
   bool operator==(const SsmShape&) const = default;

@@ -66,6 +66,12 @@ bool ConfigFields::has(Field field) const {
   return find(field, &name) != nullptr;
 }
 
+bool ConfigFields::is_string(Field field) const {
+  std::string_view name;
+  const void* found = find(field, &name);
+  return found != nullptr && as_json(found).is_string();
+}
+
 std::optional<std::int64_t> ConfigFields::integer(Field field) const {
   std::string_view name;
   const void* found = find(field, &name);

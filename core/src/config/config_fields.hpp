@@ -34,6 +34,8 @@ class ConfigFields {
   // The first spelling of `field` present and not null, or nothing. A field of another scope than
   // this object's is a programming error (std::logic_error).
   bool has(Field field) const;
+  // Present and a string (a field that is either a count or a word such as "auto").
+  bool is_string(Field field) const;
   std::optional<std::int64_t> integer(Field field) const;
   std::optional<double> number(Field field) const;
   std::optional<bool> boolean(Field field) const;

@@ -17,15 +17,9 @@ void reject_unsupported(const std::string& type) {
   };
   static const Unsupported table[] = {
       {"nemotron-nas", "its per-layer block_configs (skipped attention, variable MLP widths) are not modelled"},
-      {"mamba", "state-space layers are not modelled"},
-      {"mamba2", "state-space layers are not modelled"},
-      {"falcon_mamba", "state-space layers are not modelled"},
-      {"jamba", "its Mamba layers are not modelled"},
       {"zamba", "its Mamba layers and shared attention blocks are not modelled"},
       {"zamba2", "its Mamba-2 layers and shared attention blocks are not modelled"},
-      {"bamba", "its Mamba-2 layers are not modelled"},
       {"falcon_h1", "its parallel Mamba-2 mixers are not modelled"},
-      {"granitemoehybrid", "its Mamba-2 layers are not modelled"},
       {"plamo2", "its Mamba layers are not modelled"},
       {"qwen3_next", "its gated DeltaNet (linear attention) layers are not modelled"},
       {"kimi_linear", "its Kimi Delta Attention (linear attention) layers are not modelled"},
@@ -48,7 +42,7 @@ void reject_unsupported(const std::string& type) {
 
 // Fields that only state-space, linear-attention or recurrent layers have (the names the hybrid
 // families' configuration classes in transformers use: Mamba's state_size and ssm_state_size,
-// Jamba/Zamba/Falcon-H1's mamba_* fields, Qwen3-Next's linear_* heads, LFM2's conv_L_cache), and
+// Zamba/Falcon-H1's mamba_* fields, Qwen3-Next's linear_* heads, LFM2's conv_L_cache), and
 // layer lists that name such layers.
 void reject_recurrent_fields(const std::string& type, const ConfigFields& fields) {
   static const Field recurrent[] = {"state_size",           "ssm_state_size",         "mamba_d_state",

@@ -138,13 +138,33 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "n_groups"},
     {FieldScope::model, "conv_kernel"},
     {FieldScope::model, "use_conv_bias"},
-    // Read only to refuse an unknown model_type that has them: the state-space, linear-attention
-    // and convolution layers of other hybrids (Mamba, Jamba/Zamba/Falcon-H1, Qwen3-Next, LFM2).
+    // Mamba-1 and Mamba-2 (MambaConfig, Mamba2Config): state_size, expand (inner width = expand x
+    // hidden_size), and Mamba-2's num_heads, read through the num_attention_heads row (where
+    // `num_heads` is an alias).
     {FieldScope::model, "state_size"},
+    {FieldScope::model, "expand"},
+    {FieldScope::model, "time_step_rank"},  // Mamba-1 (MambaConfig, FalconMambaConfig): the rank of dt
+    // Bamba and Granite-4.0-H (BambaConfig, GraniteMoeHybridConfig) spell the mixer mamba_*;
+    // Bamba names its attention layers in attn_layer_indices, Granite-4.0-H every layer in
+    // layer_types, and position_embedding_type says whether its attention is rotary ("rope").
     {FieldScope::model, "mamba_d_state"},
     {FieldScope::model, "mamba_d_conv"},
     {FieldScope::model, "mamba_expand"},
     {FieldScope::model, "mamba_n_heads"},
+    {FieldScope::model, "mamba_d_head"},
+    {FieldScope::model, "mamba_n_groups"},
+    {FieldScope::model, "mamba_conv_bias"},
+    {FieldScope::model, "mamba_proj_bias"},
+    {FieldScope::model, "attn_layer_indices"},
+    // Jamba (JambaConfig): attention every attn_layer_period layers from attn_layer_offset, routed
+    // experts every expert_layer_period layers from expert_layer_offset, and mamba_dt_rank.
+    {FieldScope::model, "attn_layer_offset"},
+    {FieldScope::model, "expert_layer_period"},
+    {FieldScope::model, "expert_layer_offset"},
+    {FieldScope::model, "mamba_dt_rank"},
+    {FieldScope::model, "position_embedding_type"},
+    // Read only to refuse an unknown model_type that has them: the linear-attention and
+    // convolution layers of other hybrids (Jamba, Qwen3-Next, LFM2).
     {FieldScope::model, "linear_num_key_heads"},
     {FieldScope::model, "linear_num_value_heads"},
     {FieldScope::model, "conv_L_cache"},

@@ -54,7 +54,9 @@ ActivationPeak layer_activation_peak(const ModelDescription& model, const LayerS
   std::int64_t attention_width =
       layer.has_attention() ? heads * a.head_dim + kv_heads * (a.head_dim + a.value_head_dim) + heads * a.value_head_dim
                             : 0;
-  if (layer.is_ssm()) {  // Mamba-2: in_proj's output (z, x, B, C, dt) and the scan's output, per rank
+  // Mamba-2: in_proj's output (z, x, B, C, dt) and the scan's; Mamba-1 (heads of 1, no groups): x and z, dt,
+  // and the scan's output.
+  if (layer.is_ssm()) {
     const SsmShape& m = layer.ssm;
     attention_width += (m.inner() + m.conv_channels() + m.num_heads) / tp + m.inner() / tp;
   }
@@ -64,7 +66,7 @@ ActivationPeak layer_activation_peak(const ModelDescription& model, const LayerS
   std::string attention_formula;
   if (with_text)
     attention_formula = std::to_string(tokens) + " tokens x " + std::to_string(attention_width) +
-                        (layer.is_ssm() ? " (Mamba-2 in_proj and scan outputs)" : " (q,k,v,out)");
+                        (layer.is_ssm() ? " (Mamba in_proj and scan outputs)" : " (q,k,v,out)");
   if (!workload.flash_attention) {
     // Eager attention materializes scores and softmax probabilities, heads x s x s per sequence.
     const std::int64_t per_sequence = ceil_div(tokens, sequences);

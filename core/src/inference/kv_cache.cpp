@@ -131,10 +131,13 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
         figure.bytes = detail::checked_sum(figure.bytes, term.bytes, what);
         if (with_text) {
           const SsmShape& m = layer.ssm;
+          const std::string ssm_state = m.is_mamba1()
+                                            ? std::to_string(m.inner()) + " channels x " + std::to_string(m.state_size)
+                                            : std::to_string(m.num_heads) + " heads x " + std::to_string(m.head_dim) +
+                                                  " x " + std::to_string(m.state_size);
           term.formula = "state " + std::to_string(per_rank) + " B/sequence/layer on this rank ((" +
                          std::to_string(m.conv_channels()) + " conv channels x " + std::to_string(m.conv_kernel) +
-                         " + " + std::to_string(m.num_heads) + " heads x " + std::to_string(m.head_dim) + " x " +
-                         std::to_string(m.state_size) + " SSM state) x " + std::to_string(element) + " B" +
+                         " + " + ssm_state + " SSM state) x " + std::to_string(element) + " B" +
                          (tp > 1 ? ", split over tp " + std::to_string(tp) : std::string()) +
                          "; independent of context) x batch " + std::to_string(workload.batch_size) + " x " +
                          std::to_string(layers_here) + " layers";
@@ -183,10 +186,11 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
   figure.convention += std::string("; ") + dtype.id + " at " + std::to_string(dtype.element_bits) + " bits per value";
   if (figure.state_bytes_per_sequence > 0)
     figure.convention +=
-        "; state-space (Mamba-2) layers keep no KV cache but a fixed state per sequence: conv channels x conv_kernel "
+        "; state-space (Mamba) layers keep no KV cache but a fixed state per sequence: conv channels x conv_kernel "
         "+ heads x head_dim x state_size values at the model's " +
         std::to_string(workload.activation_bytes_per_element) +
-        "-byte dtype (transformers' Mamba-2 cache), whatever the context";
+        "-byte dtype (transformers' Mamba caches; a Mamba-1 layer: its inner channels as heads of 1, no groups), "
+        "whatever the context";
   return figure;
 }
 

@@ -105,7 +105,38 @@ void add_mlp(TensorList& list, const MlpRoles& roles, std::int32_t layer, std::i
 // NemotronHMamba2Mixer, BambaMixer): in_proj hidden -> inner (z) + conv channels (x, B, C) + heads
 // (dt); conv1d depthwise over the conv channels; dt_bias, A_log and D per head; a gated RMSNorm of
 // the inner width; out_proj inner -> hidden.
+// Mamba-1 mixer: huggingface/transformers@1160c0f31870 src/transformers/models/mamba/modeling_mamba.py
+// MambaMixer (and FalconMambaMixer, whose B/C/dt RMS weights are non-persistent buffers, not
+// parameters): in_proj hidden -> 2 x inner (x and gate z), conv1d depthwise over inner, x_proj inner
+// -> time_step_rank + 2 x state (no bias), dt_proj time_step_rank -> inner with bias, A_log inner x
+// state, D inner, out_proj inner -> hidden; in_proj and out_proj biases with use_bias.
+void add_mamba1(TensorList& list, const SsmShape& m, std::int32_t layer, std::int64_t hidden) {
+  constexpr auto group = ParameterGroup::ssm;
+  const std::int64_t inner = m.inner();
+  list.add(TensorRole::ssm_in_projection, group, layer, 2 * inner, hidden);
+  if (m.projection_bias) list.vector(TensorRole::bias, group, layer, 2 * inner);
+  list.add(TensorRole::ssm_convolution, group, layer, inner, m.conv_kernel);
+  if (m.conv_bias) list.vector(TensorRole::bias, group, layer, inner);
+  list.add(TensorRole::ssm_in_projection, group, layer, m.time_step_rank + 2 * m.state_size, inner);  // x_proj
+  list.add(TensorRole::ssm_in_projection, group, layer, inner, m.time_step_rank);                     // dt_proj
+  list.vector(TensorRole::bias, group, layer, inner);                                                 // dt_proj bias
+  list.add(TensorRole::ssm_parameter, group, layer, inner, m.state_size);                             // A_log
+  list.vector(TensorRole::ssm_parameter, group, layer, inner);                                        // D
+  list.add(TensorRole::ssm_output, group, layer, hidden, inner);
+  if (m.projection_bias) list.vector(TensorRole::bias, group, layer, hidden);
+  // JambaMambaMixer (huggingface/transformers@97bb61d07880 src/transformers/models/jamba/modeling_jamba.py):
+  // dt_layernorm (time_step_rank), b_layernorm and c_layernorm (state_size), RMSNorms with weights.
+  if (m.time_step_norms) {
+    list.vector(TensorRole::norm, group, layer, m.time_step_rank);
+    list.vector(TensorRole::norm, group, layer, m.state_size, 2);
+  }
+}
+
 void add_ssm(TensorList& list, const SsmShape& m, std::int32_t layer, std::int64_t hidden) {
+  if (m.is_mamba1()) {
+    add_mamba1(list, m, layer, hidden);
+    return;
+  }
   constexpr auto group = ParameterGroup::ssm;
   const std::int64_t projection = m.inner() + m.conv_channels() + m.num_heads;
   list.add(TensorRole::ssm_in_projection, group, layer, projection, hidden);

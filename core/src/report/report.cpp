@@ -82,12 +82,13 @@ void write_layer_kind(detail::JsonWriter& out, const LayerShape& layer) {
   if (layer.is_ssm()) {
     const SsmShape& m = layer.ssm;
     out.begin_object("ssm");
-    out.field("kind", "mamba2");
+    out.field("kind", m.is_mamba1() ? "mamba1" : "mamba2");
     out.field("num_heads", m.num_heads);
     out.field("head_dim", m.head_dim);
     out.field("state_size", m.state_size);
     out.field("groups", m.groups);
     out.field("conv_kernel", m.conv_kernel);
+    if (m.is_mamba1()) out.field("time_step_rank", m.time_step_rank);
     out.end_object();
   }
   out.field("hidden_norms", layer.hidden_norms);

@@ -72,7 +72,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   for (const LayerShape& layer : model.layer_kinds) {
     if (!layer.is_ssm()) continue;
     assumptions.push_back(
-        "state-space (Mamba-2) layers: the KV capacity charges each 16-token block one sequence's fixed state as well, "
+        "state-space (Mamba) layers: the KV capacity charges each 16-token block one sequence's fixed state as well, "
         "an upper bound (vLLM sizes a hybrid's pages to hold the state instead)");
     break;
   }

@@ -43,7 +43,7 @@ void check_trainable(const ModelDescription& model) {
   for (const LayerShape& layer : model.layer_kinds)
     if (layer.is_ssm())
       throw ConfigError("model_type",
-                        "training memory is not modelled for state-space (Mamba-2) layers yet: model_type '" +
+                        "training memory is not modelled for state-space (Mamba) layers yet: model_type '" +
                             model.model_type +
                             "' has them; inference, capacity and serving plans are (fitcheck infer, plan)");
 }

@@ -22,7 +22,7 @@ export interface ParameterBreakdown {
   router: number;
   norms: number;
   lm_head: number;
-  /** State-space (Mamba-2) mixers; only for models that have them. */
+  /** State-space (Mamba-1 and Mamba-2) mixers; only for models that have them. */
   ssm?: number;
 }
 
@@ -42,12 +42,14 @@ export interface LayerKind {
   };
   mlp?: { intermediate_size: number; gated: boolean; bias: boolean };
   ssm?: {
-    kind: 'mamba2';
+    /** Mamba-1: one head of width 1 per inner channel, no groups, and time_step_rank. */
+    kind: 'mamba1' | 'mamba2';
     num_heads: number;
     head_dim: number;
     state_size: number;
     groups: number;
     conv_kernel: number;
+    time_step_rank?: number;
   };
   moe?: {
     num_experts: number;
@@ -247,7 +249,7 @@ export interface InferenceReport {
   terms: MemoryTerm[];
   kv_cache: {
     bytes_per_token: number;
-    /** State-space (Mamba-2) layers' fixed state per sequence, all layers; only for such models. */
+    /** State-space (Mamba) layers' fixed state per sequence, all layers; only for such models. */
     state_bytes_per_sequence?: number;
     convention: string;
     terms: Array<{

@@ -165,7 +165,7 @@ const breakdownRows: Array<[keyof ParameterReport['breakdown'], string]> = [
   ['router', 'Router'],
   ['norms', 'Norms'],
   ['lm_head', 'lm_head'],
-  ['ssm', 'State-space (Mamba-2)'],
+  ['ssm', 'State-space (Mamba)'],
 ];
 
 export function parameterTable(report: ParameterReport): TableModel {
