@@ -236,6 +236,11 @@ for (const [width, scheme] of [
     await page.emulateMedia({ colorScheme: scheme });
     await page.goto(server.url);
     await page.getByTestId('chart-batch').waitFor();
+    // On a loaded machine the deferred charts may still be laying out: give the width up to 5 s to
+    // settle; a real overflow stays and fails below.
+    await page
+      .waitForFunction((w) => document.documentElement.scrollWidth === w, width, { timeout: 5000 })
+      .catch(() => {});
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), width);
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     assert.equal(background, scheme === 'dark' ? 'rgb(18, 20, 23)' : 'rgb(255, 255, 255)');
