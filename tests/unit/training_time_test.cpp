@@ -89,7 +89,13 @@ TEST_CASE("golden: one GPU, no communication") {
   // Per sequence of 100 tokens: layer products 2 x 100 x (4 x 1024^2 + 2 x 1024 x 4096) =
   // 2,516,582,400; causal attention 2 x 8 heads x 256 x (100 x 101 / 2) = 20,684,800; lm_head
   // 2 x 100 x 1,024,000 = 204,800,000; forward 2,742,067,200 FLOPs.
-  // 10 sequences, one micro-batch: 3 x 10 x 2,742,067,200 = 82,262,016,000 FLOPs at 100e12 x 0.5.
+  // 10 sequences, one micro-batch: 3 x 10 x 2,742,067,200 = 82,262,016,000 model FLOPs.
+  // Time: products and lm_head 3 x 10 x 2,721,382,400 at 100e12 x 0.5 = 1.63282944e-3 s;
+  // attention (1 + 2.5) x 10 x 20,684,800 at 100e12 x 0.5 (FlashAttention-2 on a chip without
+  // fp8) = 1.447936e-5 s; memory-bound kernels (Megatron's fused kernels, per token of the layer:
+  // forward 2 norms x 4 x 1024 + 2 adds x 6 x 1024 + rotary 4 x 2048 + GeLU 4 x 4096 = 45,056 B,
+  // backward 2 x 6 x 1024 + 2 x 6 x 1024 + 4 x 2048 + 6 x 4096 = 57,344 B; the fused loss 8 B x
+  // vocabulary 1000) over 1000 tokens = 110,400,000 B at 1e12 x 0.92 = 1.2e-4 s.
   const PreparedLatencyModel p = prepared(small_model(1));
   const TrainingFlops f = training_forward_flops_per_sequence(p, 100, true);
   CHECK(f.layer_matmul == 2'516'582'400.0);
@@ -106,21 +112,31 @@ TEST_CASE("golden: one GPU, no communication") {
   CHECK(t.sequences_per_step == 10.0);
   CHECK(t.forward_flops_per_sequence.total() == 2'742'067'200.0);
   CHECK(t.model_flops_per_step == 82'262'016'000.0);
-  CHECK(t.step_seconds == doctest::Approx(1.64524032e-3).epsilon(1e-12));
-  CHECK(t.mfu == doctest::Approx(0.5));  // nothing but compute: MFU is the efficiency
-  CHECK(t.hfu == doctest::Approx(0.5));
-  // 1e6 tokens = 1000 steps = 1.64524032 s on one GPU at $2/h.
-  CHECK(t.train_seconds == doctest::Approx(1.64524032));
-  CHECK(t.train_cost_usd == doctest::Approx(1.64524032 / 3600 * 2));
+  CHECK(t.microbatch_matmul_seconds == doctest::Approx(1.63282944e-3).epsilon(1e-12));
+  CHECK(t.microbatch_attention_seconds == doctest::Approx(1.447936e-5).epsilon(1e-12));
+  CHECK(t.microbatch_memory_bytes == doctest::Approx(110'400'000.0).epsilon(1e-12));
+  CHECK(t.microbatch_memory_seconds == doctest::Approx(1.2e-4).epsilon(1e-12));
+  CHECK(t.elementwise_kernels == ElementwiseKernels::fused);
+  CHECK(t.step_seconds == doctest::Approx(1.7673088e-3).epsilon(1e-12));
+  CHECK(t.mfu == doctest::Approx(82'262'016'000.0 / (1.7673088e-3 * 100e12)));
+  CHECK(t.hfu == doctest::Approx(t.mfu));  // no recomputation
+  CHECK(t.mfu < 0.5);  // below the products' efficiency: attention and memory-bound kernels take time
+  // 1e6 tokens = 1000 steps = 1.7673088 s on one GPU at $2/h.
+  CHECK(t.train_seconds == doctest::Approx(1.7673088));
+  CHECK(t.train_cost_usd == doctest::Approx(1.7673088 / 3600 * 2));
 
   SUBCASE("full recomputation adds one forward of the layers") {
-    // + 10 x (2,516,582,400 + 20,684,800) = 25,372,672,000 hardware FLOPs.
+    // + 10 x (2,516,582,400 + 20,684,800) = 25,372,672,000 hardware FLOPs: products
+    // + 10 x 2,516,582,400 / 50e12 = 5.0331648e-4 s, attention + 10 x 20,684,800 / 50e12 =
+    // 4.136960e-6 s, the elementwise forward again + 45,056 B x 1000 tokens / 0.92e12 s.
     w.recompute = Recompute::full;
     const TrainingTime r = estimate_training_time(p, w, round_gpu(), 1e6);
     CHECK(r.hardware_flops_per_step == 107'634'688'000.0);
-    CHECK(r.step_seconds == doctest::Approx(2.15269376e-3).epsilon(1e-12));
-    CHECK(r.hfu == doctest::Approx(0.5));
-    CHECK(r.mfu == doctest::Approx(0.5 * 82'262'016'000.0 / 107'634'688'000.0));
+    CHECK(r.microbatch_matmul_seconds == doctest::Approx(1.63282944e-3 + 5.0331648e-4).epsilon(1e-12));
+    CHECK(r.microbatch_attention_seconds == doctest::Approx(1.447936e-5 + 4.13696e-6).epsilon(1e-12));
+    CHECK(r.microbatch_memory_bytes == doctest::Approx(110'400'000.0 + 45'056'000.0).epsilon(1e-12));
+    CHECK(r.step_seconds == doctest::Approx(2.13614592e-3 + 1.861632e-5 + 155'456'000.0 / 0.92e12).epsilon(1e-12));
+    CHECK(r.mfu == doctest::Approx(r.hfu * 82'262'016'000.0 / 107'634'688'000.0));
   }
   SUBCASE("selective recomputation adds the attention core only") {
     w.recompute = Recompute::selective;
@@ -388,9 +404,10 @@ TEST_CASE("attention core: FlashAttention's published rates by GPU generation an
   const TrainingTime at_half = estimate_training_time(p, w, round_gpu(), 1e6, assume);
   assume.attention_efficiency = 0.25;
   const TrainingTime at_quarter = estimate_training_time(p, w, round_gpu(), 1e6, assume);
-  // 3 x 10 sequences x 20,684,800 attention FLOPs at 100e12 x 0.5 = 12.41 microseconds.
+  // (1 + 2.5) x 10 sequences x 20,684,800 attention FLOPs at 100e12 x 0.5 = 14.48 microseconds:
+  // FlashAttention's backward is 2.5 forwards of FLOPs (benchmark_flash_attention.py flops()).
   CHECK(at_quarter.microbatch_compute_seconds - at_half.microbatch_compute_seconds ==
-        doctest::Approx(3 * 10 * 20'684'800.0 / (100e12 * 0.5)).epsilon(1e-9));
+        doctest::Approx(3.5 * 10 * 20'684'800.0 / (100e12 * 0.5)).epsilon(1e-9));
   CHECK(at_quarter.attention_efficiency == 0.25);
 }
 
@@ -425,15 +442,18 @@ TEST_CASE("MFU counts attention as the framework does: full s x s (torchtitan, P
   const TrainingTime titan = estimate_training_time(p, w, round_gpu(), 1e6);
   CHECK(megatron.model_flops_per_step == doctest::Approx(10 * 3 * 2'742'067'200.0));
   CHECK(titan.model_flops_per_step - megatron.model_flops_per_step == doctest::Approx(608'256'000.0));
-  CHECK(titan.step_seconds == megatron.step_seconds);  // the kernels run the causal pairs either way
+  // The kernels run the causal pairs either way (the two differ in their elementwise kernels only).
+  CHECK(titan.microbatch_attention_seconds == megatron.microbatch_attention_seconds);
+  CHECK(titan.microbatch_matmul_seconds == megatron.microbatch_matmul_seconds);
   CHECK(titan.mfu_attention_full_square);
   CHECK_FALSE(megatron.mfu_attention_full_square);
 }
 
 TEST_CASE("FP8: the blocks' products run at the fp8 rate, the output layer at the 16-bit rate") {
   // 10 sequences of 100 tokens at efficiency 0.5: products 25,165,824,000 FLOPs at 200e12 x 0.5,
-  // attention 206,848,000 and lm_head 2,048,000,000 at 100e12 x 0.5; forward 2.967552e-4 s,
-  // forward + backward 8.902656e-4 s.
+  // lm_head 2,048,000,000 at 100e12 x 0.5, three passes each: 8.7785472e-4 s; attention
+  // 206,848,000 at 100e12 x 0.5, 3.5 passes: 1.447936e-5 s. The test chip publishes no MAMF, so
+  // the FP8 products keep the default efficiency.
   Accelerator gpu = round_gpu();
   gpu.dense_flops_per_second[static_cast<std::size_t>(ComputeDtype::fp8)] = 200e12;
   const PreparedLatencyModel p = prepared(small_model(1));
@@ -445,5 +465,21 @@ TEST_CASE("FP8: the blocks' products run at the fp8 rate, the output layer at th
   TrainingAssumptions assume;
   assume.attention_efficiency = 0.5;
   const TrainingTime t = estimate_training_time(p, w, gpu, 1e6, assume);
-  CHECK(t.microbatch_compute_seconds == doctest::Approx(8.902656e-4).epsilon(1e-9));
+  CHECK(t.microbatch_matmul_seconds == doctest::Approx(8.7785472e-4).epsilon(1e-9));
+  CHECK(t.microbatch_attention_seconds == doctest::Approx(1.447936e-5).epsilon(1e-9));
+  CHECK(t.flops_efficiency == 0.5);
+
+  SUBCASE("a chip with MAMF shares scales the FP8 products by fp8 / bf16") {
+    // An H100 SXM's MAMF shares (ml-engineering): fp8 70.9% of its peak, bf16 80.3%: the FP8
+    // products reach 0.5 x 0.709 / 0.803 of the fp8 peak.
+    gpu.mamf_share_bf16 = 0.803;
+    gpu.mamf_share_fp8 = 0.709;
+    const TrainingTime scaled = estimate_training_time(p, w, gpu, 1e6, assume);
+    CHECK(scaled.flops_efficiency == doctest::Approx(0.5 * 0.709 / 0.803));
+    CHECK(scaled.microbatch_matmul_seconds ==
+          doctest::Approx(3 * 25'165'824'000.0 / (200e12 * 0.5 * 0.709 / 0.803) + 3 * 2'048'000'000.0 / 50e12)
+              .epsilon(1e-9));
+    assume.flops_efficiency_given = true;  // a given efficiency is applied as given
+    CHECK(estimate_training_time(p, w, gpu, 1e6, assume).flops_efficiency == 0.5);
+  }
 }

@@ -46,6 +46,14 @@ struct Accelerator {
   double price_per_hour_usd;  // EDITABLE DEFAULT: a typical on-demand rental price per device-hour
   const char* price_source;   // where and when that default came from
   const char* sources;        // spec sheets each figure above came from
+  // Maximum achievable matmul FLOPS (MAMF) as a share of the dense peak: the fastest torch.matmul
+  // a brute-force search over shapes found, bf16 and fp8 (float8_e4m3fn) operands
+  // (stas00/ml-engineering 744d01e compute/accelerator/README.md, "Maximum Achievable Matmul FLOPS
+  // comparison table"). 0: not measured. The training step time scales FP8 products by fp8 / bf16.
+  double mamf_share_bf16 = 0;
+  double mamf_share_fp8 = 0;
+  // GPUs one NVLink fabric joins when it spans more than a node (GB200 NVL72: 72); 0: the node.
+  int nvlink_domain_gpus = 0;
 };
 
 // Every accelerator, in a fixed order. The storage is immutable and lives for the program.

@@ -111,6 +111,7 @@ struct LatencyLayerKind {
   double heads = 0, kv_heads = 0, qk_head_dim = 0, v_head_dim = 0, sliding_window = 0;
   double q_lora_rank = 0, kv_lora_rank = 0, rope_head_dim = 0, nope_head_dim = 0;
   double mlp_width = 0;     // dense intermediate size
+  bool gated_mlp = false;   // SwiGLU/GeGLU: the activation multiplies two branches (dense or expert MLP)
   double shared_width = 0;  // all shared experts together
   double expert_width = 0;  // one routed expert
   double experts = 0, experts_per_token = 0;
@@ -141,6 +142,8 @@ struct PreparedLatencyModel {
   OpWeights lm_head;               // the tied embedding when tie_word_embeddings
   bool tied_embeddings = false;
   double final_norms = 0;
+  bool rms_norm = true;  // RMSNorm (decomposed into several ops in eager PyTorch) rather than LayerNorm
+  bool rotary = true;    // rotary position embedding applied to queries and keys in every layer
   double final_norm_bytes = 0;
   std::int64_t layers = 0;
   std::vector<LatencyLayerKind> kinds;

@@ -20,6 +20,17 @@ enum class TrainingFramework : std::uint8_t {
   litgpt,      // LitGPT finetune scripts (Lightning Fabric)
 };
 
+// How a framework runs the non-matmul operations of a layer (norms, rotary embedding, the MLP
+// activation, residual adds, dtype casts) and of the loss: one kernel per PyTorch op (eager), fused
+// per region by TorchInductor (torch.compile), or hand-fused kernels (Transformer Engine, Apex).
+// Their bytes go through HBM: docs/latency.md, "Training time".
+enum class ElementwiseKernels : std::uint8_t { eager, compiled, fused };
+
+// How an FP8 recipe scales and casts the GEMM operands: torchao's Float8Linear with dynamic
+// tensorwise scaling (an amax pass and a cast kernel per operand), or Transformer Engine's delayed
+// scaling (casts fused into the norm and activation kernels, cast-transpose for the rest).
+enum class Fp8Casts : std::uint8_t { torchao_tensorwise, transformer_engine };
+
 // Which torch.cuda statistic a total is: live tensors (max_memory_allocated) or segments the
 // caching allocator holds (max_memory_reserved).
 enum class MemoryStatistic : std::uint8_t { allocated, reserved };
@@ -67,11 +78,19 @@ struct TrainingFrameworkProfile {
   std::int64_t compiled_loss_bytes_per_logit = 0;
   std::int64_t compiled_loss_chunk_bytes_per_logit = 0;
   const char* compiled_loss_rule = "";
+  // The step time's kernels: how the layers' elementwise operations run without --compile, and
+  // whether --compile fuses them (TorchInductor) and the loss.
+  ElementwiseKernels elementwise_kernels = ElementwiseKernels::eager;
+  const char* elementwise_rule = "";
+  bool compile_covers_loss = false;
+  Fp8Casts fp8_casts = Fp8Casts::torchao_tensorwise;
+  const char* fp8_cast_rule = "";
 };
 
 const TrainingFrameworkProfile& training_framework_profile(TrainingFramework framework);
 std::optional<TrainingFramework> find_training_framework(std::string_view id);  // case-insensitive
 const char* memory_statistic_name(MemoryStatistic statistic);                   // "allocated", "reserved"
+const char* elementwise_kernels_name(ElementwiseKernels kernels);               // "eager", "compiled", "fused"
 std::optional<MemoryStatistic> find_memory_statistic(std::string_view id);
 
 // The framework a workload gets when none is named: Hugging Face, the framework most people who

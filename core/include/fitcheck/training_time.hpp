@@ -19,8 +19,17 @@ namespace fitcheck {
 
 struct TrainingAssumptions {
   double flops_efficiency = 0.5;  // share of dense peak the weight products reach (docs/latency.md)
+  // false: flops_efficiency is the default, and FP8 products reach it times the chip's MAMF share
+  // of the fp8 peak over its bf16 share (Accelerator::mamf_share_fp8 / mamf_share_bf16); true: the
+  // user's figure for the precision's peak, applied as given.
+  bool flops_efficiency_given = false;
   // Share of the 16-bit peak the attention core reaches; <= 0: attention_efficiency_default().
   double attention_efficiency = -1;
+  // Share of the HBM bandwidth the memory-bound kernels (elementwise ops, FP8 casts, the loss)
+  // reach: torchao's roofline takes 0.92 for pointwise Triton kernels with large inputs, "about
+  // 2.2k GBPS on Meta's H100 variant" of 2.4 TB/s (pytorch/ao 36027d82
+  // torchao/testing/training/roofline_utils.py, pct_achievable_mem_bw).
+  double elementwise_bandwidth_efficiency = 0.92;
   // Link efficiency, collective latencies, inter-node bandwidth and price; the HBM and fp8 fields
   // are not read.
   LatencyAssumptions communication{};
@@ -51,10 +60,17 @@ struct TrainingTime {
   double mfu = 0;                                // model FLOPs / (step x peak x gpus)
   double hfu = 0;                                // hardware FLOPs / (step x peak x gpus)
   double achieved_flops_per_second_per_gpu = 0;  // hardware FLOPs / (step x gpus): Narayanan's "X"
+  double flops_efficiency = 0;                   // applied: share of the precision's peak for the products
   double attention_efficiency = 0;               // applied: share of the 16-bit peak for the attention core
   double pipeline_bubble_fraction = 0;           // ((pp-1)/v) / (m + (pp-1)/v) of the pipeline time
+  // How the elementwise operations ran (the framework's kernels, fused by --compile where it compiles).
+  ElementwiseKernels elementwise_kernels = ElementwiseKernels::eager;
   // One micro-batch on the busiest stage's GPU.
-  double microbatch_compute_seconds = 0;  // forward + backward + recompute
+  double microbatch_compute_seconds = 0;    // forward + backward + recompute: the three below
+  double microbatch_matmul_seconds = 0;     // weight products and lm_head at the GEMM rate
+  double microbatch_attention_seconds = 0;  // attention core: forward, backward (2.5 x forward), recompute
+  double microbatch_memory_seconds = 0;     // memory-bound kernels: elementwise ops, FP8 casts, the loss
+  double microbatch_memory_bytes = 0;       // their bytes through HBM
   double microbatch_tensor_parallel_seconds = 0;
   double microbatch_context_parallel_seconds = 0;  // exposed part of the ring-attention exchange
   double microbatch_expert_parallel_seconds = 0;
@@ -90,6 +106,12 @@ AttentionEfficiency attention_efficiency_default(const Accelerator& accelerator,
 // weight products and bf16 or fp16 for the attention core. Otherwise a one-line note naming option
 // 'precision', the missing rate, and the rates the chip does publish with the 'precision' value
 // that uses each. The memory of a workload needs no rate, so a report can give it with this note.
+// The share of `precision`'s dense peak the weight products reach: the assumptions' flops
+// efficiency, scaled for FP8 (when not given) by the chip's MAMF fp8 share over its bf16 share, the
+// measured gap between FP8 and bf16 matmuls on the same chip (H100 SXM: 70.9% against 80.3%).
+double training_flops_efficiency(const Accelerator& accelerator, PrecisionRecipe precision,
+                                 const TrainingAssumptions& assumptions);
+
 std::string training_time_missing_rate(const Accelerator& accelerator, ComputeDtype precision);
 
 // `model` prepared at WeightFormat::bf16 (its bytes / 2 are parameter counts). The workload reads

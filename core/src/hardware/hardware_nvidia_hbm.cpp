@@ -68,7 +68,9 @@ constexpr const Accelerator kTable[] = {
      .price_per_hour_usd = 1.29,
      .price_source = kLambda,
      .sources = "NVIDIA A100 Tensor Core GPU datasheet, 40GB SXM column "
-                "(nvidia.com/en-us/data-center/a100); memory: nvidia-smi 40960MiB"},
+                "(nvidia.com/en-us/data-center/a100); memory: nvidia-smi 40960MiB",
+     // MAMF: the table's "NVIDIA A100 SXM" row, 271.2 of 312 TFLOPS (torch 2.6.0+cu126).
+     .mamf_share_bf16 = 0.869},
     {.id = "a100-sxm-80gb",
      .name = "NVIDIA A100 SXM4 80GB",
      .vendor = "NVIDIA",
@@ -82,7 +84,9 @@ constexpr const Accelerator kTable[] = {
      .price_per_hour_usd = 1.49,
      .price_source = kRunPod,
      .sources = "NVIDIA A100 Tensor Core GPU datasheet, 80GB SXM column "
-                "(nvidia.com/en-us/data-center/a100); memory: nvidia-smi 81920MiB"},
+                "(nvidia.com/en-us/data-center/a100); memory: nvidia-smi 81920MiB",
+     // MAMF: the table's "NVIDIA A100 SXM" row, 271.2 of 312 TFLOPS (torch 2.6.0+cu126).
+     .mamf_share_bf16 = 0.869},
     {.id = "a100-pcie-40gb",
      .name = "NVIDIA A100 PCIe 40GB",
      .vendor = "NVIDIA",
@@ -97,7 +101,9 @@ constexpr const Accelerator kTable[] = {
      .price_per_hour_usd = 1.10,
      .price_source = kEstimate,
      .sources = "NVIDIA A100 Tensor Core GPU datasheet, 40GB PCIe column "
-                "(nvidia.com/en-us/data-center/a100); memory: nvidia-smi 40960MiB"},
+                "(nvidia.com/en-us/data-center/a100); memory: nvidia-smi 40960MiB",
+     // MAMF "NVIDIA A100 PCIe" row: 252.9 of 312 TFLOPS (torch 2.5.1+cu124)
+     .mamf_share_bf16 = 0.811},
     {.id = "a100-pcie-80gb",
      .name = "NVIDIA A100 PCIe 80GB",
      .vendor = "NVIDIA",
@@ -111,7 +117,9 @@ constexpr const Accelerator kTable[] = {
      .price_per_hour_usd = 1.39,
      .price_source = kRunPod,
      .sources = "NVIDIA A100 Tensor Core GPU datasheet, 80GB PCIe column "
-                "(nvidia.com/en-us/data-center/a100); memory: nvidia-smi 81920MiB"},
+                "(nvidia.com/en-us/data-center/a100); memory: nvidia-smi 81920MiB",
+     // MAMF "NVIDIA A100 PCIe" row: 252.9 of 312 TFLOPS (torch 2.5.1+cu124)
+     .mamf_share_bf16 = 0.811},
     {.id = "h100-sxm-80gb",
      .name = "NVIDIA H100 SXM5 80GB",
      .vendor = "NVIDIA",
@@ -126,7 +134,10 @@ constexpr const Accelerator kTable[] = {
      .price_per_hour_usd = 2.69,
      .price_source = kRunPod,
      .sources = "NVIDIA H100 Tensor Core GPU datasheet, H100 SXM column "
-                "(nvidia.com/en-us/data-center/h100); memory: nvidia-smi 81559MiB"},
+                "(nvidia.com/en-us/data-center/h100); memory: nvidia-smi 81559MiB",
+     // MAMF "NVIDIA H100 SXM" rows: bf16 794.5 of 989, fp8 1402.6 of 1979 TFLOPS (torch 2.7.0+cu126).
+     .mamf_share_bf16 = 0.803,
+     .mamf_share_fp8 = 0.709},
     {.id = "h100-sxm-96gb-500w",
      .name = "NVIDIA H100 SXM 96GB HBM2e (500 W, Grand Teton)",
      .vendor = "NVIDIA",
@@ -143,7 +154,10 @@ constexpr const Accelerator kTable[] = {
      .price_source = "RunPod's H100 SXM5 80GB price (this part is not rented publicly), 2025 (editable default)",
      .sources = "pytorch/torchtitan 31a17bfd benchmarks/llama3_h100_202412_torchtitan.md, Hardware: 96GB HBM2e, "
                 "2.4 TB/s, NVLink within 8-GPU hosts, 400 Gb/s RDMA per GPU, 500W default power limit; footnote 2: "
-                "peak between SXM and NVL"},
+                "peak between SXM and NVL",
+     // The H100 SXM die: its MAMF rows (measured at the SXM's 700 W).
+     .mamf_share_bf16 = 0.803,
+     .mamf_share_fp8 = 0.709},
     {.id = "h100-pcie-80gb",
      .name = "NVIDIA H100 PCIe 80GB",
      .vendor = "NVIDIA",
@@ -189,7 +203,10 @@ constexpr const Accelerator kTable[] = {
      .price_per_hour_usd = 3.59,
      .price_source = kRunPod,
      .sources = "NVIDIA H200 Tensor Core GPU datasheet, H200 SXM column "
-                "(nvidia.com/en-us/data-center/h200); memory: nvidia-smi 143771MiB"},
+                "(nvidia.com/en-us/data-center/h200); memory: nvidia-smi 143771MiB",
+     // MAMF: bf16 "H200 is the same" as the H100 SXM row (794.5 of 989); fp8 "NVIDIA H200 SXM" 1453.4 of 1979.
+     .mamf_share_bf16 = 0.803,
+     .mamf_share_fp8 = 0.734},
     {.id = "h200-nvl",
      .name = "NVIDIA H200 NVL 141GB",
      .vendor = "NVIDIA",
@@ -237,7 +254,10 @@ constexpr const Accelerator kTable[] = {
      .price_source = kLambda,
      .sources = "NVIDIA GH200 Grace Hopper Superchip datasheet, 96GB HBM3 variant "
                 "(nvidia.com/en-us/data-center/grace-hopper-superchip); "
-                "memory: nvidia-smi 97871MiB (GH200 480GB)"},
+                "memory: nvidia-smi 97871MiB (GH200 480GB)",
+     // MAMF "NVIDIA GH200 SXM" rows (900 W 141 GiB version): bf16 828.6 of 989, fp8 1535.0 of 1979.
+     .mamf_share_bf16 = 0.838,
+     .mamf_share_fp8 = 0.776},
     {.id = "b200",
      .name = "NVIDIA B200 (HGX, 180GB)",
      .vendor = "NVIDIA",
@@ -252,7 +272,10 @@ constexpr const Accelerator kTable[] = {
      .price_per_hour_usd = 4.99,
      .price_source = kRunPod,
      .sources = "NVIDIA HGX B200 specifications, per-GPU column (nvidia.com/en-us/data-center/hgx); "
-                "memory: nvidia-smi 183359MiB"},
+                "memory: nvidia-smi 183359MiB",
+     // MAMF "NVIDIA B200 SXM" rows: bf16 1745.0 of 2250, fp8 3432.5 of 4500 (torch 2.7.1+cu128).
+     .mamf_share_bf16 = 0.776,
+     .mamf_share_fp8 = 0.763},
     {.id = "gb200",
      .name = "NVIDIA GB200 (per Blackwell GPU, 186GB)",
      .vendor = "NVIDIA",
@@ -268,7 +291,11 @@ constexpr const Accelerator kTable[] = {
      .price_per_hour_usd = 6.00,
      .price_source = kEstimate,
      .sources = "NVIDIA GB200 NVL72 specifications, per-GPU figures "
-                "(nvidia.com/en-us/data-center/gb200-nvl72); memory: nvidia-smi 189471MiB"},
+                "(nvidia.com/en-us/data-center/gb200-nvl72); memory: nvidia-smi 189471MiB",
+     // MAMF "NVIDIA GB200 SXM" rows: bf16 1822.0 of 2500, fp8 3615.6 of 5000 (torch 2.10 dev, cu130).
+     .mamf_share_bf16 = 0.729,
+     .mamf_share_fp8 = 0.723,
+     .nvlink_domain_gpus = 72},
 };
 
 }  // namespace

@@ -102,7 +102,9 @@ constexpr const Accelerator kTable[] = {
      .price_per_hour_usd = 2.00,
      .price_source = "estimate, 2025, between public neocloud list prices (editable default)",
      .sources = "AMD Instinct MI300X data sheet (amd.com/en/products/accelerators/instinct/mi300/"
-                "mi300x.html); memory: rocm-smi VRAM Total 205822885888 B"},
+                "mi300x.html); memory: rocm-smi VRAM Total 205822885888 B",
+     // MAMF "AMD MI300X" row: 668.4 of 1300 TFLOPS (ROCm 6.3, TunableOp on)
+     .mamf_share_bf16 = 0.514},
     {.id = "mi325x",
      .name = "AMD Instinct MI325X 256GB",
      .vendor = "AMD",
@@ -116,7 +118,9 @@ constexpr const Accelerator kTable[] = {
      .price_per_hour_usd = 2.50,
      .price_source = kEstimate,
      .sources = "AMD Instinct MI325X data sheet (amd.com/en/products/accelerators/instinct/mi300/"
-                "mi325x.html); ROCm docs, GPU hardware specifications (VRAM 256 GiB)"},
+                "mi325x.html); ROCm docs, GPU hardware specifications (VRAM 256 GiB)",
+     // MAMF "AMD MI325X" row: 784.9 of 1300 TFLOPS (ROCm 6.2.4, TunableOp on, 1000 W)
+     .mamf_share_bf16 = 0.604},
     // Gaudi: Intel publishes matrix-engine rates for BF16 and FP8 only.
     {.id = "gaudi2",
      .name = "Intel Gaudi 2 96GB",
@@ -132,7 +136,10 @@ constexpr const Accelerator kTable[] = {
      .price_per_hour_usd = 1.30,
      .price_source = "Intel Tiber AI Cloud 8x Gaudi 2 list price / 8, 2024 (editable default)",
      .sources = "Habana Gaudi2 white paper (May 2022); Intel, 'Intel Gaudi 3 AI Accelerator', "
-                "Hot Chips 2024 (Gaudi 2 column: 432 TFLOPS BF16, 96 GB, 2.46 TB/s)"},
+                "Hot Chips 2024 (Gaudi 2 column: 432 TFLOPS BF16, 96 GB, 2.46 TB/s)",
+     // MAMF "Intel Gaudi 2" rows: bf16 418.7 of 432, fp8 826.5 of 865 TFLOPS (PT_HPU_LAZY_MODE=1).
+     .mamf_share_bf16 = 0.969,
+     .mamf_share_fp8 = 0.955},
     {.id = "gaudi3",
      .name = "Intel Gaudi 3 128GB",
      .vendor = "Intel",

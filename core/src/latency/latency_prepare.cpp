@@ -154,6 +154,7 @@ void fill_shapes(LatencyLayerKind& kind, const LayerShape& layer) {
   kind.rope_head_dim = static_cast<double>(a.qk_rope_head_dim);
   kind.nope_head_dim = static_cast<double>(a.qk_nope_head_dim);
   kind.mlp_width = static_cast<double>(layer.mlp.intermediate_size);
+  kind.gated_mlp = layer.is_moe() ? layer.moe.gated : layer.mlp.gated;
   kind.expert_width = static_cast<double>(layer.moe.expert_intermediate_size);
   kind.shared_width = static_cast<double>(layer.moe.num_shared_experts * layer.moe.shared_expert_intermediate_size);
   kind.experts = static_cast<double>(layer.moe.num_experts);
@@ -187,6 +188,8 @@ PreparedLatencyModel prepare_latency_model(const ModelDescription& model, const 
   prepared.layers = static_cast<std::int64_t>(model.layer_kind_of_layer.size());
   prepared.final_norms = static_cast<double>(model.final_norms);  // computed even without weights (OLMo-1)
   prepared.tied_embeddings = model.tie_word_embeddings;
+  prepared.rms_norm = model.norm == NormKind::rms_norm;
+  prepared.rotary = model.position_encoding == PositionEncoding::rotary;
 
   // Non-GGUF formats size the layers of a kind from its first layer: they are identical.
   const std::size_t kinds = model.layer_kinds.size();

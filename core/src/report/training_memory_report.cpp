@@ -117,6 +117,11 @@ void write_time(JsonWriter& writer, const TrainingWorkload& w, const TrainingSte
   writer.field("hardware_flops_per_step", time.hardware_flops_per_step);
   writer.field("pipeline_bubble_fraction", time.pipeline_bubble_fraction);
   writer.field("data_parallel_exposed_seconds", time.data_parallel_exposed_seconds);
+  writer.field("microbatch_matmul_seconds", time.microbatch_matmul_seconds);
+  writer.field("microbatch_attention_seconds", time.microbatch_attention_seconds);
+  writer.field("microbatch_memory_seconds", time.microbatch_memory_seconds);
+  writer.field("microbatch_memory_bytes", time.microbatch_memory_bytes);
+  writer.field("elementwise_kernels", elementwise_kernels_name(time.elementwise_kernels));
   writer.field("train_tokens", time.train_tokens);
   writer.field("train_seconds", time.train_seconds);
   writer.field("train_days", time.train_days);

@@ -172,7 +172,10 @@ TrainingRequest parse_training_options(const OptionList& options) {
 TrainingAssumptions training_assumptions(const TrainingRequest& request, const Accelerator& gpu) {
   TrainingAssumptions assumptions;
   assumptions.communication = default_latency_assumptions(gpu);
-  if (request.flops_efficiency > 0) assumptions.flops_efficiency = request.flops_efficiency;
+  if (request.flops_efficiency > 0) {
+    assumptions.flops_efficiency = request.flops_efficiency;
+    assumptions.flops_efficiency_given = true;
+  }
   if (request.attention_efficiency > 0) assumptions.attention_efficiency = request.attention_efficiency;
   if (request.price_per_gpu_hour_usd >= 0)
     assumptions.communication.price_per_gpu_hour_usd = request.price_per_gpu_hour_usd;

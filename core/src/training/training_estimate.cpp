@@ -41,9 +41,9 @@ TrainingEstimate estimate_training(const ModelDescription& model, const std::vec
   e.workload.global_batch_tokens = global_batch_tokens_or_default(e.workload);
   const TrainingAssumptions assumptions = training_assumptions(request, gpu);
   TrainingStepTime& time = e.time.emplace();
-  time.flops_efficiency = assumptions.flops_efficiency;
   time.explained = explain_training_time(prepare_latency_model(model, tensors, WeightFormat::bf16), e.workload, gpu,
                                          request.train_tokens, assumptions);
+  time.flops_efficiency = time.explained.time.flops_efficiency;
   return e;
 }
 

@@ -33,7 +33,17 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "(megatron/training/training.py, since 8873b55d6a, 2025-03)",
      MemoryStatistic::allocated,
      "report_memory prints allocated, max allocated, reserved and max reserved (common_utils.py l.313-325); "
-     "the theoretical estimate is allocated"},
+     "the theoretical estimate is allocated",
+     0, 0, false, "", 4, "PEFT's autocast_adapter_dtype keeps adapters in fp32", 0, 0, 0, "", ElementwiseKernels::fused,
+     "Transformer Engine and Megatron fusions: RMSNorm/LayerNorm inside LayerNormLinear, fused rotary embedding "
+     "(apply_rotary_pos_emb with apply_rope_fusion), fused bias-SwiGLU/GeLU and bias-dropout-add, GQA without "
+     "copies in cuDNN attention, fused cross-entropy (--cross-entropy-loss-fusion): Megatron-LM d98e8a64 "
+     "megatron/core/transformer/transformer_config.py (bias_activation_fusion, apply_rope_fusion, "
+     "bias_dropout_fusion)",
+     false, Fp8Casts::transformer_engine,
+     "Transformer Engine DelayedScaling: the norm and activation kernels write FP8 directly (amax taken in the same "
+     "kernel); the attention output and the gradients are cast by cast-transpose kernels (read 2 B, write the "
+     "row- and column-wise FP8 copies)"},
     {TrainingFramework::deepspeed, "deepspeed", "Megatron-DeepSpeed (DeepSpeed ZeRO)",
      // Megatron-DeepSpeed computes its loss with Megatron's vocab_parallel_cross_entropy.
      6,
@@ -48,7 +58,10 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "Narayanan et al. 2021 Eq. 3 as Megatron-DeepSpeed prints it: the full s x s attention square",
      MemoryStatistic::allocated,
      "see_memory_usage prints MA / Max_MA (allocated) and CA / Max_CA (reserved): deepspeed/runtime/utils.py "
-     "l.771-785"},
+     "l.771-785",
+     0, 0, false, "", 4, "PEFT's autocast_adapter_dtype keeps adapters in fp32", 0, 0, 0, "", ElementwiseKernels::fused,
+     "Megatron-DeepSpeed keeps Megatron's fused kernels (Apex fused layer norm, fused bias-GeLU, bias-dropout-add)",
+     false, Fp8Casts::transformer_engine, "Transformer Engine FP8 (Megatron-DeepSpeed's --fp8 path)"},
     {TrainingFramework::torchtitan, "torchtitan", "torchtitan (PyTorch FSDP2)",
      // loss_fn upcasts the [b, s, V] logits: cross_entropy(pred.flatten(0, 1).float(), labels), then
      // `del pred` before backward. Backward of log_softmax holds its saved output, the nll gradient
@@ -67,7 +80,17 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "discount (9dec370 torchtitan/utils.py l.268-283)",
      MemoryStatistic::reserved,
      "DeviceMemoryMonitor prints torch.cuda.memory_stats()['reserved_bytes.all.peak']: torchtitan "
-     "components/metrics.py get_peak_stats l.61-70"},
+     "components/metrics.py get_peak_stats l.61-70",
+     0, 0, false, "", 4, "PEFT's autocast_adapter_dtype keeps adapters in fp32", 0, 0, 0, "", ElementwiseKernels::eager,
+     "eager PyTorch ops of torchtitan's Llama: RMSNorm as x.float(), pow, mean, rsqrt, mul, type_as, mul weight "
+     "(9dec370 torchtitan/models/norms.py RMSNorm), rotary embedding through complex float32 tensors "
+     "(models/llama/model.py apply_rotary_emb), repeat_kv copies, silu(w1 x) * w3 x; training.compile compiles each "
+     "TransformerBlock (parallelize_llama.py apply_compile), the loss stays eager (train.py l.137-138)",
+     false, Fp8Casts::torchao_tensorwise,
+     "torchao Float8Linear, dynamic tensorwise scaling (the only scaling 9dec370 torchtitan/float8.py enables by "
+     "default): per operand an amax pass and a cast writing the row- and column-major FP8 copies, as torchao's own "
+     "roofline counts them (pytorch/ao 36027d82 torchao/testing/training/roofline_utils.py "
+     "get_tensor_memory_traffic_ovhd_s); every nn.Linear but the output layer"},
     {TrainingFramework::hf, "hf", "Hugging Face Trainer / Accelerate + PEFT",
      // Measured: torch CrossEntropyLoss forward + backward on fp32 logits with their gradient holds
      // 20 B per logit element (linkedin/Liger-Kernel 2120862b benchmark/data/all_benchmark_data.csv);
@@ -81,7 +104,13 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "the Trainer prints no MFU; fitcheck counts as PaLM (Chowdhery et al. 2022, App. B) and llm-foundry do: "
      "6N + 12 x layers x hidden x s, no causal discount",
      MemoryStatistic::allocated,
-     "the Trainer's TrainerMemoryTracker and most scripts report torch.cuda.max_memory_allocated"},
+     "the Trainer's TrainerMemoryTracker and most scripts report torch.cuda.max_memory_allocated", 0, 0, false, "", 4,
+     "PEFT's autocast_adapter_dtype keeps adapters in fp32", 0, 0, 0, "", ElementwiseKernels::eager,
+     "eager PyTorch ops of the transformers model code: LlamaRMSNorm as to(float32), pow, mean, rsqrt, mul, to(dtype), "
+     "mul weight; rotate_half rotary embedding; repeat_kv before SDPA; act_fn(gate) * up (transformers "
+     "models/llama/modeling_llama.py); --compile: torch.compile of the model, whose forward computes the loss "
+     "(ForCausalLMLoss) when given labels",
+     true, Fp8Casts::torchao_tensorwise, "torchao Float8Linear, dynamic tensorwise scaling"},
     {TrainingFramework::torchtune, "torchtune", "torchtune recipes",
      // CEWithChunkedOutputLoss (every recipe config's loss): the model returns its bf16 logits in 8
      // chunks, all alive until the loss returns; cross_entropy(chunk.float()) saves each chunk's
@@ -113,7 +142,12 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      2, 2,
      "compiled CEWithChunkedOutputLoss: training.compile_loss compiles compute_cross_entropy only (torchtune "
      "1814feb1 torchtune/training/_compile.py l.58-82); the fused upcast and cross-entropy keep each bf16 chunk "
-     "(2 B) for backward, and one chunk's bf16 gradient is alive at a time"},
+     "(2 B) for backward, and one chunk's bf16 gradient is alive at a time",
+     ElementwiseKernels::eager,
+     "eager PyTorch ops of torchtune's modules (RMSNorm in float32, RotaryPositionalEmbeddings, "
+     "silu(w1 x) * w3 x); compile: True compiles each TransformerSelfAttentionLayer and the loss "
+     "(torchtune 1814feb1 torchtune/training/_compile.py compile_model, compile_loss)",
+     true, Fp8Casts::torchao_tensorwise, "torchao Float8Linear, dynamic tensorwise scaling"},
     {TrainingFramework::litgpt, "litgpt", "LitGPT (Lightning Fabric)",
      // finetune/full.py: the bf16 logits stay referenced through backward; chunked_cross_entropy
      // runs cross_entropy on bf16 chunks of 128 tokens and saves bf16 log-softmax; in backward
@@ -139,7 +173,9 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      2,
      "bf16-true creates the adapters in bf16 (fabric.init_module); their gradients and AdamW states are bf16 too "
      "(litgpt 00af8b0d litgpt/lora.py l.125-126)",
-     4},
+     4, 0, 0, "", ElementwiseKernels::eager,
+     "eager PyTorch ops of LitGPT's model (RMSNorm in float32, apply_rope, LLaMAMLP silu(fc_1) * fc_2)", false,
+     Fp8Casts::torchao_tensorwise, "torchao Float8Linear, dynamic tensorwise scaling"},
 };
 
 std::string lowered(std::string_view text) {
@@ -168,6 +204,18 @@ std::optional<TrainingFramework> find_training_framework(std::string_view id) {
 
 const char* memory_statistic_name(MemoryStatistic statistic) {
   return statistic == MemoryStatistic::reserved ? "reserved" : "allocated";
+}
+
+const char* elementwise_kernels_name(ElementwiseKernels kernels) {
+  switch (kernels) {
+    case ElementwiseKernels::compiled:
+      return "compiled";
+    case ElementwiseKernels::fused:
+      return "fused";
+    case ElementwiseKernels::eager:
+      break;
+  }
+  return "eager";
 }
 
 std::optional<MemoryStatistic> find_memory_statistic(std::string_view id) {

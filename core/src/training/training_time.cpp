@@ -10,6 +10,7 @@
 #include <string>
 
 #include "fitcheck/options.hpp"
+#include "training/training_kernels.hpp"
 
 namespace fitcheck {
 namespace {
@@ -64,15 +65,26 @@ struct Link {
   double bandwidth = 0, hop = 0, base = 0;
 };
 
+// How a collective's traffic leaves a node: a ring collective (all-reduce, all-gather,
+// reduce-scatter) or one GPU's own sends (pipeline sends, ring-attention exchange, all-to-all).
+enum class Traffic : std::uint8_t { ring, per_gpu };
+
 // A group of `ranks` GPUs `inner` apart (Megatron-LM rank order: tp, cp, dp, pp from the inside)
-// that spans more than one node runs at the network's bandwidth and hop latency.
-Link link_for(double ranks, double inner, const Accelerator& gpu, const LatencyAssumptions& c) {
-  const double node = static_cast<double>(std::max(1, gpu.gpus_per_node));
+// that spans more than one node runs at the network's bandwidth and hop latency. A GPU's own
+// sends leave through its NIC. A ring collective runs one NCCL channel per NIC, so a ring over the
+// group's GPUs of a node crosses into the next node on all their NICs at once: its bus bandwidth
+// is their sum, capped by NVLink (NVIDIA/nccl-tests #119: 24 A100s on 3 nodes with 4 x 200 Gb/s
+// NICs each reach an all-reduce busbw of 85-96 GB/s, the NICs' 100 GB/s; NVIDIA/nccl #29, sjeaugey:
+// "DGX-1 can get 48 GB/s because we have 4 IB adapters instead of 1").
+Link link_for(double ranks, double inner, const Accelerator& gpu, const LatencyAssumptions& c,
+              Traffic traffic = Traffic::ring) {
+  // The NVLink fabric's GPUs where it spans nodes (GB200 NVL72's 72), else the node's.
+  const double node = static_cast<double>(std::max({1, gpu.gpus_per_node, gpu.nvlink_domain_gpus}));
   const double intra = gpu.interconnect_bytes_per_second_per_direction;
   const bool spans = ranks * inner > node || intra <= 0;
-  const double raw = spans ? (intra > 0 ? std::min(intra, c.inter_node_bytes_per_second_per_gpu)
-                                        : c.inter_node_bytes_per_second_per_gpu)
-                           : intra;
+  const double nics = traffic == Traffic::ring ? std::max(1.0, std::floor(node / inner)) : 1.0;
+  const double network = nics * c.inter_node_bytes_per_second_per_gpu;
+  const double raw = spans ? (intra > 0 ? std::min(intra, network) : c.inter_node_bytes_per_second_per_gpu) : intra;
   return {raw * c.interconnect_efficiency, spans ? c.network_hop_latency_seconds : c.link_hop_latency_seconds,
           c.collective_base_latency_seconds};
 }
@@ -83,6 +95,21 @@ double all_reduce(double bytes, double ranks, const Link& l) {
 // Reduce-scatter moves the same bytes in the same steps as all-gather.
 double all_gather(double bytes, double ranks, const Link& l) {
   return detail::ring_all_gather_seconds(bytes, ranks, l.bandwidth, l.hop, l.base);
+}
+
+// The layers' elementwise kernels: the framework's own hand-fused kernels, else eager PyTorch,
+// fused by TorchInductor under --compile.
+ElementwiseKernels layer_kernels(const TrainingWorkload& w) {
+  const TrainingFrameworkProfile& f = training_framework(w);
+  if (f.elementwise_kernels == ElementwiseKernels::fused) return ElementwiseKernels::fused;
+  return w.compile ? ElementwiseKernels::compiled : ElementwiseKernels::eager;
+}
+
+// The loss's kernels: fused frameworks fuse it; --compile covers it where the framework compiles it.
+ElementwiseKernels loss_kernels(const TrainingWorkload& w) {
+  const TrainingFrameworkProfile& f = training_framework(w);
+  if (f.elementwise_kernels == ElementwiseKernels::fused) return ElementwiseKernels::fused;
+  return w.compile && f.compile_covers_loss ? ElementwiseKernels::compiled : ElementwiseKernels::eager;
 }
 
 }  // namespace
@@ -96,6 +123,12 @@ AttentionEfficiency attention_efficiency_default(const Accelerator& gpu, const T
     return {0.55, "FlashAttention-3-class on Hopper (Shah et al. 2024: 75% forward, backward 1.5x FlashAttention-2)"};
   if (fp8) return {0.35, "FlashAttention-2 on Hopper and later (35% of H100 peak, Shah et al. 2024 §1)"};
   return {0.5, "FlashAttention-2 (50-73% of A100 peak, Dao 2023; the backward-bound low end)"};
+}
+
+double training_flops_efficiency(const Accelerator& gpu, PrecisionRecipe precision, const TrainingAssumptions& a) {
+  if (a.flops_efficiency_given || precision != PrecisionRecipe::fp8) return a.flops_efficiency;
+  if (gpu.mamf_share_bf16 <= 0 || gpu.mamf_share_fp8 <= 0) return a.flops_efficiency;
+  return a.flops_efficiency * gpu.mamf_share_fp8 / gpu.mamf_share_bf16;
 }
 
 std::string training_time_missing_rate(const Accelerator& gpu, ComputeDtype precision) {
@@ -155,7 +188,8 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
     throw OptionError("precision", missing);
   const double sixteen = sixteen_bit_rate(gpu);
   t.peak_flops_per_second = peak_flops_per_second(gpu, precision);
-  const double matmul_rate = t.peak_flops_per_second * assume.flops_efficiency;
+  t.flops_efficiency = training_flops_efficiency(gpu, w.precision, assume);
+  const double matmul_rate = t.peak_flops_per_second * t.flops_efficiency;
   // FP8 recipes convert the blocks' linear layers only; the output layer stays 16-bit (Transformer
   // Engine replaces the layers' Linear modules; torchtitan's float8 converter skips "output"), as
   // the memory's is_fp8_gemm_matrix counts it.
@@ -189,30 +223,81 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   const double recompute_attention_share = w.recompute == Recompute::selective      ? 1.0
                                            : w.recompute == Recompute::selective_op ? 0.0
                                                                                     : recompute_share;
+  // The elementwise operations run again wherever the layer's forward does: every layer under full,
+  // the checkpointed ones under selective-layer; selective-op recomputes every op it does not save
+  // (it saves the matmul and attention outputs only); Megatron's selective the attention core only.
+  const double recompute_elementwise_share = w.recompute == Recompute::selective_op ? 1.0
+                                             : w.recompute == Recompute::selective  ? 0.0
+                                                                                    : recompute_share;
   // Backward is twice the forward (input and weight gradients, Narayanan et al. 2021 §5.1); a
   // frozen base (LoRA) computes input gradients only, so its products cost one forward more
   // (NeMo AutoModel's LoRA TFLOP/s match 4N per token: docs/frameworks-training.md §8).
   const double matmul_passes = w.lora.rank > 0 ? 2 : 3;
+  // FlashAttention's backward does 2.5 forwards of FLOPs (it recomputes the scores: five matmuls
+  // against two), the count its published rates divide by (Dao-AILab/flash-attention 0251105a
+  // benchmarks/benchmark_flash_attention.py flops(): bwd 2.5 f, fwd_bwd 3.5 f).
+  constexpr double kAttentionBackwardPasses = 2.5;
+  const double attention_passes = 1 + kAttentionBackwardPasses + recompute_attention_share;
+  const double tokens_gpu = b * s / cp;  // tokens of a micro-batch on one context-parallel rank
+  const ElementwiseKernels kernels = layer_kernels(w);
+  t.elementwise_kernels = kernels;
+  const Fp8Casts fp8_casts = training_framework(w).fp8_casts;
+  const double hbm = gpu.memory_bandwidth_bytes_per_second * assume.elementwise_bandwidth_efficiency;
+  // Bytes through HBM of one micro-batch on a stage: elementwise ops forward, backward and
+  // recomputed; FP8 casts of activations, gradients and weights; the loss on the last stage.
+  auto stage_memory_bytes = [&](double share, bool has_lm_head) {
+    double bytes = 0;
+    for (const LatencyLayerKind& k : model.kinds) {
+      const double n = static_cast<double>(k.layers) * share;
+      const detail::LayerTraffic e =
+          detail::layer_elementwise_traffic(k, model.hidden, model.rms_norm, model.rotary, kernels);
+      bytes += n * tokens_gpu *
+               (e.forward.per_rank(tp, w.sequence_parallel) * (1 + recompute_elementwise_share) +
+                e.backward.per_rank(tp, w.sequence_parallel));
+      if (w.precision == PrecisionRecipe::fp8) {
+        const detail::Fp8CastTraffic c = detail::layer_fp8_cast_traffic(k, model.hidden, fp8_casts, kernels);
+        bytes += n * tokens_gpu *
+                 (c.tokens.forward.per_rank(tp, w.sequence_parallel) * (1 + recompute_share) +
+                  c.tokens.backward.per_rank(tp, w.sequence_parallel));
+        bytes += n * c.weight_bytes_per_parameter * active_matrix_params(k) / tp;
+      }
+    }
+    if (has_lm_head) bytes += tokens_gpu * model.vocab / tp * detail::loss_traffic_bytes_per_logit(loss_kernels(w));
+    return bytes;
+  };
+  struct StageTime {
+    double matmul = 0, attention = 0, memory = 0, memory_bytes = 0;
+    double total() const { return matmul + attention + memory; }
+  };
   auto stage_compute = [&](double share, bool has_lm_head) {
     const double matmul = share * b * f.layer_matmul / (tp * cp) / matmul_rate;
     const double attention = share * b * f.attention_core / (tp * cp) / attention_rate;
     const double head = has_lm_head ? b * f.lm_head / (tp * cp) / head_rate : 0;
-    return matmul_passes * (matmul + head) + 3 * attention + recompute_share * matmul +
-           recompute_attention_share * attention;
+    StageTime st;
+    st.matmul = matmul_passes * (matmul + head) + recompute_share * matmul;
+    st.attention = attention_passes * attention;
+    st.memory_bytes = stage_memory_bytes(share, has_lm_head);
+    st.memory = st.memory_bytes / hbm;
+    return st;
   };
   const double share_first = pp > 1 ? std::ceil(layers / pp) / layers : 1.0;
   const double share_last = pp > 1 ? std::floor(layers / pp) / layers : 1.0;
-  const double first = stage_compute(share_first, pp <= 1), last = stage_compute(share_last, true);
-  const double share = first >= last ? share_first : share_last;
-  t.microbatch_compute_seconds = std::max(first, last);
-  const double attention_seconds =
-      share * b * f.attention_core / (tp * cp) / attention_rate * (3 + recompute_attention_share);
+  const StageTime first = stage_compute(share_first, pp <= 1), last = stage_compute(share_last, true);
+  const bool first_busier = first.total() >= last.total();
+  const double share = first_busier ? share_first : share_last;
+  const StageTime& busiest = first_busier ? first : last;
+  t.microbatch_compute_seconds = busiest.total();
+  t.microbatch_matmul_seconds = busiest.matmul;
+  t.microbatch_attention_seconds = busiest.attention;
+  t.microbatch_memory_seconds = busiest.memory;
+  t.microbatch_memory_bytes = busiest.memory_bytes;
+  const double attention_seconds = busiest.attention;
 
   const LatencyAssumptions& c = assume.communication;
-  const Link tp_link = link_for(tp, 1, gpu, c), cp_link = link_for(cp, tp, gpu, c);
-  const Link ep_link = link_for(ep, tp * cp, gpu, c), pp_link = link_for(2, tp * cp * dp, gpu, c);
+  const Link tp_link = link_for(tp, 1, gpu, c), cp_link = link_for(cp, tp, gpu, c, Traffic::per_gpu);
+  const Link ep_link = link_for(ep, tp * cp, gpu, c, Traffic::per_gpu);
+  const Link pp_link = link_for(2, tp * cp * dp, gpu, c, Traffic::per_gpu);
   const Link dp_link = link_for(dp * cp, tp, gpu, c);
-  const double tokens_gpu = b * s / cp;       // tokens of a micro-batch on one context-parallel rank
   const double passes = 2 + recompute_share;  // forward, backward, recomputed forward
   double tp_seconds = 0, cp_seconds = 0, ep_seconds = 0;
   for (const LatencyLayerKind& k : model.kinds) {

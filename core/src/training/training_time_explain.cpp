@@ -11,6 +11,18 @@ namespace {
 
 std::string count(std::int64_t value) { return std::to_string(value); }
 
+const char* kernels_name(ElementwiseKernels kernels) {
+  switch (kernels) {
+    case ElementwiseKernels::compiled:
+      return "compiled (TorchInductor)";
+    case ElementwiseKernels::fused:
+      return "fused (Transformer Engine / Megatron)";
+    case ElementwiseKernels::eager:
+      break;
+  }
+  return "eager PyTorch";
+}
+
 }  // namespace
 
 TrainingExplanation explain_training_time(const PreparedLatencyModel& model, const TrainingWorkload& w,
@@ -40,10 +52,14 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
       recompute_name(w.recompute) + " recomputation = " + detail::four_significant_digits(t.hardware_flops_per_step));
   x.lines.push_back(
       "micro-batch on the busiest stage = compute " + detail::four_significant_digits(t.microbatch_compute_seconds) +
-      " s + tensor " + "parallel " + detail::four_significant_digits(t.microbatch_tensor_parallel_seconds) +
-      " s + context parallel (exposed) " + detail::four_significant_digits(t.microbatch_context_parallel_seconds) +
-      " s + expert all-to-all " + detail::four_significant_digits(t.microbatch_expert_parallel_seconds) +
-      " s + pipeline sends " + detail::four_significant_digits(t.microbatch_pipeline_send_seconds) +
+      " s (products " + detail::four_significant_digits(t.microbatch_matmul_seconds) + " s + attention core " +
+      detail::four_significant_digits(t.microbatch_attention_seconds) + " s + memory-bound " +
+      detail::four_significant_digits(t.microbatch_memory_seconds) +
+      " s: " + detail::four_significant_digits(t.microbatch_memory_bytes) + " B through HBM) + tensor " + "parallel " +
+      detail::four_significant_digits(t.microbatch_tensor_parallel_seconds) + " s + context parallel (exposed) " +
+      detail::four_significant_digits(t.microbatch_context_parallel_seconds) + " s + expert all-to-all " +
+      detail::four_significant_digits(t.microbatch_expert_parallel_seconds) + " s + pipeline sends " +
+      detail::four_significant_digits(t.microbatch_pipeline_send_seconds) +
       " s = " + detail::four_significant_digits(t.microbatch_seconds) + " s");
   x.lines.push_back("pipeline = " + detail::four_significant_digits(t.microbatch_seconds) + " s x (m " +
                     count(t.micro_batches) + " + (pp - 1) / v " +
@@ -74,20 +90,31 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
                     detail::four_significant_digits(t.train_gpu_hours) + " GPU-hours, $" +
                     detail::four_significant_digits(t.train_cost_usd));
 
-  x.assumptions.push_back("flops efficiency " + detail::four_significant_digits(assume.flops_efficiency) + " of the " +
-                          compute_dtype_name(training_compute_dtype(w.precision)) +
-                          " dense peak for the weight products; attention core at " +
-                          detail::four_significant_digits(t.attention_efficiency) + " of the 16-bit peak (" +
-                          (!w.flash_attention ? std::string("eager attention: the products' efficiency")
-                           : assume.attention_efficiency > 0
-                               ? std::string("given")
-                               : std::string(attention_efficiency_default(gpu, w).kernel)) +
-                          "); backward = 2 x forward");
+  const bool fp8_scaled = t.flops_efficiency != assume.flops_efficiency;
+  x.assumptions.push_back(
+      "flops efficiency " + detail::four_significant_digits(t.flops_efficiency) + " of the " +
+      compute_dtype_name(training_compute_dtype(w.precision)) + " dense peak for the weight products" +
+      (fp8_scaled ? " (" + detail::four_significant_digits(assume.flops_efficiency) + " x the chip's MAMF fp8 share " +
+                        detail::four_significant_digits(gpu.mamf_share_fp8) + " / bf16 share " +
+                        detail::four_significant_digits(gpu.mamf_share_bf16) + ")"
+                  : std::string()) +
+      "; attention core at " + detail::four_significant_digits(t.attention_efficiency) + " of the 16-bit peak (" +
+      (!w.flash_attention                ? std::string("eager attention: the products' efficiency")
+       : assume.attention_efficiency > 0 ? std::string("given")
+                                         : std::string(attention_efficiency_default(gpu, w).kernel)) +
+      "); backward = 2 x forward for the products, 2.5 x forward for the attention core "
+      "(FlashAttention's count)");
+  x.assumptions.push_back(
+      std::string("memory-bound kernels: ") + kernels_name(t.elementwise_kernels) + " elementwise ops" +
+      (w.precision == PrecisionRecipe::fp8 ? std::string(", FP8 casts") : std::string()) + " and the loss at " +
+      detail::four_significant_digits(assume.elementwise_bandwidth_efficiency) + " of " +
+      detail::four_significant_digits(gpu.memory_bandwidth_bytes_per_second) +
+      " B/s: " + training_framework(w).elementwise_rule);
   x.assumptions.push_back("collectives: ring model, link efficiency " +
                           detail::four_significant_digits(assume.communication.interconnect_efficiency) + ", network " +
                           detail::four_significant_digits(assume.communication.inter_node_bytes_per_second_per_gpu) +
                           " B/s per GPU across nodes; rank order tp, cp, dp, pp (Megatron-LM)");
-  x.assumptions.push_back("not timed: optimizer step, data loading, elementwise kernels outside the flops efficiency");
+  x.assumptions.push_back("not timed: optimizer step, data loading, kernel launches");
   return x;
 }
 

@@ -67,6 +67,11 @@ export interface TrainingTimeReport {
   hardware_flops_per_step: number;
   pipeline_bubble_fraction: number;
   data_parallel_exposed_seconds: number;
+  microbatch_matmul_seconds: number;
+  microbatch_attention_seconds: number;
+  microbatch_memory_seconds: number;
+  microbatch_memory_bytes: number;
+  elementwise_kernels: 'eager' | 'compiled' | 'fused';
   train_tokens: number;
   train_seconds: number;
   train_days: number;

@@ -264,6 +264,14 @@ export function trainingTimeTable(time: TrainingTimeReport, gpuName: string): Ta
       line('pipeline'),
     ),
     row(
+      'memory_bound',
+      `Memory-bound kernels per micro-batch (${time.elementwise_kernels} elementwise ops, casts, loss)`,
+      secondsParts(time.microbatch_memory_seconds),
+      time.microbatch_memory_seconds,
+      's',
+      line('micro-batch'),
+    ),
+    row(
       'dp_exposed',
       'Data-parallel time not overlapped',
       secondsParts(time.data_parallel_exposed_seconds),

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+// Bytes through HBM of a training step's non-matmul kernels, counted op by op from the code that
+// runs them. A kernel reads its inputs and writes its outputs once; bf16 is 2 B, fp32 4 B, FP8 1 B.
+//
+// Eager PyTorch (torchtitan 9dec370 torchtitan/models/norms.py RMSNorm and models/llama/model.py;
+// transformers models/llama/modeling_llama.py has the same ops), one kernel per op:
+//   RMSNorm forward  x.float() 2+4, pow(2) 4+4, mean 4, x * rsqrt 4+4, type_as 4+2, * weight 2+2
+//                    = 36 B per element; its backward (PyTorch's derivative formulas,
+//                    tools/autograd/derivatives.yaml) * weight 4 + grad_weight (mul 6, sum 2),
+//                    type_as 2+4, x * rsqrt (grad * rsqrt 8, (grad * x) 12 and its sum 4), mean 4,
+//                    pow_backward (x.pow(1) 8, * 2 8, * grad 12), the two gradients of x added 12,
+//                    float() 4+2 = 100 B per element;
+//   LayerNorm        native_layer_norm is one kernel: 2+2 forward, 2+2+2 backward;
+//   residual add     2+2+2 forward; backward adds the branch's gradient to the residual's: 6;
+//   rotary           torchtitan: float() 2+4, complex multiply 4+4, type_as 4+2 = 20 B per
+//                    element of q and k, the backward the same; transformers' rotate_half
+//                    (q * cos 4, neg and cat of the halves 6, * sin 4, add 6) is also 20;
+//   repeat_kv        expand + reshape copies keys and values to every query head before SDPA:
+//                    read the kv width, write the repeated width; its backward sums them back;
+//   SwiGLU           silu 2+2, product 4+2 = 10 B per intermediate element; backward: the two
+//                    products' gradients 6 + 6 and silu's 6 = 18; GeLU 2+2, backward 2+2+2.
+// torch.compile (TorchInductor fuses each chain of pointwise ops and reductions between extern
+// kernels into one kernel: torch/_inductor/scheduler.py): residual add + norm read x and the
+// branch, write the sum and the normed output (8 B per element), its backward reads the gradient,
+// x and the residual gradient and writes one gradient (8); rotary reads and writes q and k once (4),
+// the repeat of k and v writes the repeated copies SDPA needs; SwiGLU reads both branches and writes
+// one (6), its backward reads three and writes two (10).
+// Transformer Engine and Megatron's fusions (Megatron-LM d98e8a64 transformer_config.py
+// bias_activation_fusion, apply_rope_fusion, bias_dropout_fusion; TE LayerNormLinear): the norm
+// 2+2 (backward 2+2+2), bias-dropout-add 2+2+2 (backward 6), fused rotary 4 per element of q and k,
+// fused SwiGLU 6 (backward 10); cuDNN attention takes grouped-query keys without copies.
+#include "training/training_kernels.hpp"
+
+namespace fitcheck::detail {
+namespace {
+
+struct Widths {
+  double q = 0, k = 0, v = 0, out = 0;  // per token: queries, keys, values, attention output
+  double rotary_q = 0, rotary_k = 0;    // the parts rotary embedding rotates
+  double mlp = 0;                       // the activation's width (top-k routed experts + shared)
+  bool grouped = false;                 // fewer key/value heads than query heads
+};
+
+Widths widths_of(const LatencyLayerKind& k, bool rotary) {
+  Widths w;
+  if (k.heads > 0) {
+    if (k.multi_latent) {
+      // MLA trains unabsorbed: every head has its keys of nope + rope dims and values of
+      // v_head_dim; rotary turns the rope part of the queries and the one shared rope key.
+      const double qk = k.nope_head_dim + k.rope_head_dim;
+      w.q = w.k = k.heads * qk;
+      w.v = w.out = k.heads * k.v_head_dim;
+      if (rotary) {
+        w.rotary_q = k.heads * k.rope_head_dim;
+        w.rotary_k = k.rope_head_dim;
+      }
+    } else {
+      w.q = k.heads * k.qk_head_dim;
+      w.k = k.kv_heads * k.qk_head_dim;
+      w.v = k.kv_heads * k.v_head_dim;
+      w.out = k.heads * k.v_head_dim;
+      w.grouped = k.kv_heads > 0 && k.kv_heads < k.heads;
+      if (rotary) {
+        w.rotary_q = w.q;
+        w.rotary_k = w.k;
+      }
+    }
+  }
+  const bool dense_mlp = !k.moe && k.mlp.matrix_params > 0;
+  w.mlp = dense_mlp ? k.mlp_width : k.experts_per_token * k.expert_width + k.shared_width;
+  return w;
+}
+
+// Residual adds per layer: one per branch (parallel attention/MLP blocks share one).
+double residual_adds(const LatencyLayerKind& k) { return k.parallel_attention_mlp ? 1 : 2; }
+
+}  // namespace
+
+LayerTraffic layer_elementwise_traffic(const LatencyLayerKind& k, double h, bool rms_norm, bool rotary,
+                                       ElementwiseKernels kernels) {
+  const Widths w = widths_of(k, rotary);
+  const double norms = k.hidden_norms, adds = residual_adds(k);
+  LayerTraffic t;
+  switch (kernels) {
+    case ElementwiseKernels::eager: {
+      t.forward.hidden = norms * (rms_norm ? 36 : 4) * h + adds * 6 * h;
+      t.backward.hidden = norms * (rms_norm ? 100 : 6) * h + adds * 6 * h;
+      const double rope = 20 * (w.rotary_q + w.rotary_k);
+      const double repeat = w.grouped ? 2 * (w.k + w.q + w.v + w.out) : 0;
+      t.forward.split = rope + repeat + (k.gated_mlp ? 10 : 4) * w.mlp;
+      t.backward.split = rope + repeat + (k.gated_mlp ? 18 : 6) * w.mlp;
+      break;
+    }
+    case ElementwiseKernels::compiled: {
+      t.forward.hidden = t.backward.hidden = norms * 8 * h;
+      // Rotary of q; rotary of k fused with its repeat; the repeat of v.
+      const double keys_written = w.grouped ? w.q : (w.rotary_k > 0 ? w.k : 0);
+      const double values_written = w.grouped ? w.out : 0;
+      const double attention = 4 * w.rotary_q + (keys_written > 0 ? 2 * w.k + 2 * keys_written : 0) +
+                               (values_written > 0 ? 2 * w.v + 2 * values_written : 0);
+      t.forward.split = attention + (k.gated_mlp ? 6 : 4) * w.mlp;
+      t.backward.split = attention + (k.gated_mlp ? 10 : 6) * w.mlp;
+      break;
+    }
+    case ElementwiseKernels::fused: {
+      t.forward.hidden = norms * 4 * h + adds * 6 * h;
+      t.backward.hidden = norms * 6 * h + adds * 6 * h;
+      const double rope = 4 * (w.rotary_q + w.rotary_k);
+      t.forward.split = rope + (k.gated_mlp ? 6 : 4) * w.mlp;
+      t.backward.split = rope + (k.gated_mlp ? 10 : 6) * w.mlp;
+      break;
+    }
+  }
+  return t;
+}
+
+// torchao's tensorwise Float8Linear (pytorch/ao 36027d82 torchao/testing/training/roofline_utils.py
+// get_tensor_memory_traffic_ovhd_s, the framework's own model of its casts): an input or a
+// gradient costs an amax pass (read 2 B, none when fused into the op that produced it) and a cast
+// that reads 2 B and writes the row- and column-major FP8 copies (2 x 1 B); a weight costs an amax
+// pass (2 B) and two casts (2 + 1 B each) per micro-batch. Under torch.compile the amax fuses into
+// the producer and the linear layers reading one tensor (q/k/v, gate/up) share its cast; eager runs
+// each linear's casts apart.
+// Transformer Engine (DelayedScaling, scales from the amax history): the norm and the activation
+// kernels write FP8 themselves; the attention output and every gradient go through a
+// cast-transpose kernel (read 2 B, write the two FP8 copies); the weights are cast once per step
+// (or kept in FP8 with --fp8-param-gather), not per micro-batch.
+Fp8CastBytes fp8_cast_bytes_per_element(Fp8Casts casts, ElementwiseKernels kernels) {
+  if (casts == Fp8Casts::transformer_engine) return {4, 4, 0};  // cast-transpose: 2 + 1 + 1
+  // amax 2 (fused away under compile) + cast 2 + 1 + 1; a weight: amax 2 + two casts of 2 + 1.
+  const double amax = kernels == ElementwiseKernels::eager ? 2 : 0;
+  return {amax + 4, amax + 4, 2 + 2 * (2 + 1)};
+}
+
+Fp8CastTraffic layer_fp8_cast_traffic(const LatencyLayerKind& k, double h, Fp8Casts casts, ElementwiseKernels kernels) {
+  const Widths w = widths_of(k, false);
+  const double up = k.gated_mlp ? 2 * w.mlp : w.mlp;  // the gate and up projections' outputs
+  const Fp8CastBytes b = fp8_cast_bytes_per_element(casts, kernels);
+  Fp8CastTraffic t;
+  // Gradients of every projection's output: q, k, v, gate/up (split by tp); output and down (hidden).
+  t.tokens.backward.hidden = b.gradient * 2 * h;
+  t.tokens.backward.split = b.gradient * (w.q + w.k + w.v + up);
+  t.weight_bytes_per_parameter = b.weight;
+  if (casts == Fp8Casts::transformer_engine) {
+    t.tokens.forward.split = b.input * w.out;  // the norms and the activation write FP8 themselves
+    return t;
+  }
+  // Inputs: eager casts each linear's input apart (q, k, v read the attention norm's output; gate
+  // and up the MLP norm's); compiled, the linears reading one tensor share its cast.
+  const double linears_on_hidden = kernels == ElementwiseKernels::eager ? 3 + (k.gated_mlp ? 2 : 1) : 2;
+  t.tokens.forward.hidden = b.input * linears_on_hidden * h;
+  t.tokens.forward.split = b.input * (w.out + w.mlp);
+  return t;
+}
+
+// Eager cross-entropy on upcast logits (torchtitan's loss_fn, transformers' ForCausalLMLoss):
+// float() 2+4, log_softmax 4+4+4 (the max and sum passes read the row twice), nll_loss's backward
+// writes a float32 gradient 4, log_softmax's backward reads two and writes one (12), the cast back
+// to bf16 4+2: 40 B per logit. A fused or compiled loss reads the bf16 logits twice and writes the
+// bf16 gradient: 6, and 8 with the float32 statistics and the read-back of the gradient.
+double loss_traffic_bytes_per_logit(ElementwiseKernels kernels) {
+  return kernels == ElementwiseKernels::eager ? 40 : 8;
+}
+
+}  // namespace fitcheck::detail

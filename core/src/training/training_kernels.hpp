@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// The memory traffic of a training step's non-matmul kernels: the layers' elementwise operations
+// (norms, residual adds, rotary embedding, grouped-query repeats, the MLP activation) as eager
+// PyTorch, TorchInductor or Transformer Engine run them, the FP8 recipes' amax and cast kernels, and
+// the loss. Each is memory-bound: its bytes go through HBM at the elementwise bandwidth. Every count
+// is per token (or per weight element) and names the code it reads; docs/latency.md, "Training time".
+#pragma once
+
+#include "fitcheck/latency.hpp"
+#include "fitcheck/training_framework.hpp"
+
+namespace fitcheck::detail {
+
+// Bytes one token moves through HBM in one layer, split into the hidden-width tensors (norms,
+// residual adds: each tensor-parallel rank holds all of them unless sequence parallelism splits the
+// sequence) and the tensors tensor parallelism splits (queries, keys, values, the MLP intermediate).
+struct TokenTraffic {
+  double hidden = 0;
+  double split = 0;
+  double per_rank(double tp, bool sequence_parallel) const {
+    return hidden / (sequence_parallel ? tp : 1.0) + split / tp;
+  }
+};
+
+struct LayerTraffic {
+  TokenTraffic forward;
+  TokenTraffic backward;
+};
+
+// The elementwise operations of one layer of `kind` (per token, one forward and one backward).
+LayerTraffic layer_elementwise_traffic(const LatencyLayerKind& kind, double hidden, bool rms_norm, bool rotary,
+                                       ElementwiseKernels kernels);
+
+// Bytes one FP8 recipe moves to cast one element of a GEMM operand: an input (forward), a
+// gradient (backward), a weight (per micro-batch, forward and backward casts together).
+struct Fp8CastBytes {
+  double input = 0;
+  double gradient = 0;
+  double weight = 0;
+};
+Fp8CastBytes fp8_cast_bytes_per_element(Fp8Casts casts, ElementwiseKernels kernels);
+
+// The FP8 recipe's casts of one layer's GEMM operands: per token the activations cast in forward
+// and the gradients cast in backward; per micro-batch the weights (bytes per weight element).
+struct Fp8CastTraffic {
+  LayerTraffic tokens;
+  double weight_bytes_per_parameter = 0;
+};
+Fp8CastTraffic layer_fp8_cast_traffic(const LatencyLayerKind& kind, double hidden, Fp8Casts casts,
+                                      ElementwiseKernels kernels);
+
+// The loss's bytes per logit element (vocabulary entry of one token), forward and backward.
+double loss_traffic_bytes_per_logit(ElementwiseKernels kernels);
+
+}  // namespace fitcheck::detail

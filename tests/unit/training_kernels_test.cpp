@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+// The memory-bound kernels of a training step: the per-op byte counts, and what they predict
+// against published measurements of the mechanisms (torch.compile against eager, FP8 casts).
+#include <doctest/doctest.h>
+
+#include "fitcheck/hardware.hpp"
+#include "fitcheck/training_time.hpp"
+#include "training/training_kernels.hpp"
+
+using namespace fitcheck;
+
+namespace {
+
+// One Llama-3.1-8B layer: hidden 4096, 32 query heads and 8 key/value heads of 128, SwiGLU 14336.
+LatencyLayerKind llama_8b_layer() {
+  LatencyLayerKind k;
+  k.layers = 32;
+  k.heads = 32;
+  k.kv_heads = 8;
+  k.qk_head_dim = 128;
+  k.v_head_dim = 128;
+  k.mlp_width = 14336;
+  k.gated_mlp = true;
+  k.hidden_norms = 2;
+  k.mlp.matrix_params = 3.0 * 4096 * 14336;
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("elementwise bytes per token of one Llama-3.1-8B layer, by kernels") {
+  const LatencyLayerKind k = llama_8b_layer();
+  SUBCASE("eager PyTorch: every op its own kernel") {
+    // Forward: 2 RMSNorms x 36 B + 2 residual adds x 6 B per hidden element; rotary 20 B per
+    // element of q (4096) and k (1024); repeat_kv reads k and v (1024 each) and writes them at the
+    // query width (4096 each), 2 B each way; SwiGLU 10 B per element of 14336.
+    // Backward: RMSNorm 100 B, residual gradients 6 B; rotary and the repeat's sum as forward;
+    // SwiGLU 18 B.
+    const detail::LayerTraffic t = detail::layer_elementwise_traffic(k, 4096, true, true, ElementwiseKernels::eager);
+    CHECK(t.forward.hidden == (2 * 36 + 2 * 6) * 4096.0);
+    CHECK(t.forward.split == 20 * 5120.0 + 2 * (1024 + 4096 + 1024 + 4096.0) + 10 * 14336.0);
+    CHECK(t.backward.hidden == (2 * 100 + 2 * 6) * 4096.0);
+    CHECK(t.backward.split == 20 * 5120.0 + 2 * (1024 + 4096 + 1024 + 4096.0) + 18 * 14336.0);
+  }
+  SUBCASE("TorchInductor: residual add + norm, rotary + repeat, SwiGLU each one kernel") {
+    const detail::LayerTraffic t = detail::layer_elementwise_traffic(k, 4096, true, true, ElementwiseKernels::compiled);
+    CHECK(t.forward.hidden == 2 * 8 * 4096.0);
+    // q rotated in place of 4 B; k read (2 x 1024) and written repeated (2 x 4096); v the same.
+    CHECK(t.forward.split == 4 * 4096.0 + 2 * (2 * 1024 + 2 * 4096.0) + 6 * 14336.0);
+    CHECK(t.backward.hidden == 2 * 8 * 4096.0);
+    CHECK(t.backward.split == 4 * 4096.0 + 2 * (2 * 1024 + 2 * 4096.0) + 10 * 14336.0);
+  }
+  SUBCASE("Transformer Engine: fused norm, rotary, SwiGLU and bias-dropout-add; no repeat") {
+    const detail::LayerTraffic t = detail::layer_elementwise_traffic(k, 4096, true, true, ElementwiseKernels::fused);
+    CHECK(t.forward.hidden == (2 * 4 + 2 * 6) * 4096.0);
+    CHECK(t.forward.split == 4 * 5120.0 + 6 * 14336.0);
+    CHECK(t.backward.hidden == (2 * 6 + 2 * 6) * 4096.0);
+    CHECK(t.backward.split == 4 * 5120.0 + 10 * 14336.0);
+  }
+  SUBCASE("LayerNorm is one ATen kernel even in eager mode; no rotary, no gate") {
+    LatencyLayerKind gelu = k;
+    gelu.gated_mlp = false;
+    gelu.kv_heads = 32;  // no repeat either
+    const detail::LayerTraffic t =
+        detail::layer_elementwise_traffic(gelu, 4096, false, false, ElementwiseKernels::eager);
+    CHECK(t.forward.hidden == (2 * 4 + 2 * 6) * 4096.0);
+    CHECK(t.forward.split == 4 * 14336.0);
+    CHECK(t.backward.hidden == (2 * 6 + 2 * 6) * 4096.0);
+    CHECK(t.backward.split == 6 * 14336.0);
+  }
+}
+
+TEST_CASE("published: torch.compile against eager, torchtitan Llama 3.1 8B on 8 H100 (500 W)") {
+  // pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md Table 1: local batch 2 x 8192
+  // tokens, selective op AC, FSDP: 5,762 TPS eager, 6,667 with torch.compile. Per step of 16,384
+  // tokens per GPU that is 16384 / 5762 - 16384 / 6667 = 0.386 s saved by compiling. The model
+  // times only the elementwise traffic differently; selective op recomputes every elementwise op.
+  const LatencyLayerKind k = llama_8b_layer();
+  const auto bytes = [&](ElementwiseKernels kernels) {
+    const detail::LayerTraffic t = detail::layer_elementwise_traffic(k, 4096, true, true, kernels);
+    const double forward = t.forward.hidden + t.forward.split, backward = t.backward.hidden + t.backward.split;
+    return 32 * 16384 * (2 * forward + backward);
+  };
+  const Accelerator* gpu = find_accelerator("h100-sxm-96gb-500w");
+  REQUIRE(gpu != nullptr);
+  const double bandwidth =
+      gpu->memory_bandwidth_bytes_per_second * TrainingAssumptions{}.elementwise_bandwidth_efficiency;
+  const double saved = (bytes(ElementwiseKernels::eager) - bytes(ElementwiseKernels::compiled)) / bandwidth;
+  const double published = 16384.0 / 5762 - 16384.0 / 6667;
+  CHECK(saved == doctest::Approx(published).epsilon(0.15));
+}
+
+TEST_CASE("published: torchao's float8 linear speedup for a large shape (its README, Example 2)") {
+  // pytorch/ao eab345c torchao/float8/README.md, Performance: M, K, N = 4096, 8192, 16384, a
+  // forward + backward of Float8Linear (tensorwise, compiled) against bf16: speedup 1.39 on H100.
+  // Model: three GEMMs (output, input gradient, weight gradient) of 2 M K N FLOPs at the MAMF
+  // shares of the H100 (bf16 80.3%, fp8 70.9%), plus torchao's casts at the elementwise bandwidth
+  // of Meta's 2.4 TB/s H100 (the variant torchao's roofline assumes): input M x K and gradient
+  // M x N at 4 B, the weight K x N at 8 B.
+  const double m = 4096, k = 8192, n = 16384;
+  const Accelerator* gpu = find_accelerator("h100-sxm-96gb-500w");
+  REQUIRE(gpu != nullptr);
+  const double gemm_flops = 3 * 2 * m * k * n;
+  const double bf16 = gemm_flops / (peak_flops_per_second(*gpu, ComputeDtype::bf16) * gpu->mamf_share_bf16);
+  const detail::Fp8CastBytes cast =
+      detail::fp8_cast_bytes_per_element(Fp8Casts::torchao_tensorwise, ElementwiseKernels::compiled);
+  CHECK(cast.input == 4);
+  CHECK(cast.gradient == 4);
+  CHECK(cast.weight == 8);
+  const double cast_bytes = cast.input * m * k + cast.gradient * m * n + cast.weight * k * n;
+  const double fp8 =
+      gemm_flops / (peak_flops_per_second(*gpu, ComputeDtype::fp8) * gpu->mamf_share_fp8) +
+      cast_bytes / (gpu->memory_bandwidth_bytes_per_second * TrainingAssumptions{}.elementwise_bandwidth_efficiency);
+  CHECK(bf16 / fp8 == doctest::Approx(1.39).epsilon(0.05));
+  // Eager adds an amax pass to every input and gradient; Transformer Engine's cast-transpose
+  // reads 2 B and writes both FP8 copies, and its weights are not cast per micro-batch.
+  CHECK(detail::fp8_cast_bytes_per_element(Fp8Casts::torchao_tensorwise, ElementwiseKernels::eager).input == 6);
+  CHECK(detail::fp8_cast_bytes_per_element(Fp8Casts::transformer_engine, ElementwiseKernels::fused).weight == 0);
+}
+
+TEST_CASE("the loss: eager cross-entropy on upcast logits against a fused one") {
+  CHECK(detail::loss_traffic_bytes_per_logit(ElementwiseKernels::eager) == 40);
+  CHECK(detail::loss_traffic_bytes_per_logit(ElementwiseKernels::compiled) == 8);
+  CHECK(detail::loss_traffic_bytes_per_logit(ElementwiseKernels::fused) == 8);
+}
