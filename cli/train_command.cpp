@@ -33,6 +33,8 @@ constexpr const char* kHelp =
     "  --gpus N                total GPUs; dp = N / (tp x pp x cp)\n"
     "  --tp N --pp N --dp N --ep N --cp N\n"
     "  --sequence-parallel     split norms, dropout and replicated activations by tp\n"
+    "  --tp-comm-overlap       tp all-gathers and reduce-scatters under the GEMMs (Megatron\n"
+    "                          tp_comm_overlap, TE userbuffers; needs --sequence-parallel)\n"
     "  --virtual-stages N      interleaved 1F1B model chunks per GPU (default 1)\n"
     "  --pipeline-schedule S   1f1b (default) | interleaved (with --virtual-stages) | zero-bubble\n"
     "                          (ZB-H1: a third of 1F1B's bubble at its activation memory)\n"
@@ -68,7 +70,9 @@ constexpr const char* kHelp =
     "                          enable_activation_offloading; needs --recompute full)\n"
     "  --optimizer-in-backward step each parameter as its gradient is ready: one gradient alive\n"
     "                          (torchtune optimizer_in_bwd)\n"
-    "  --compile               the framework compiles its loss (torchtune compile: True)\n"
+    "  --compile               torch.compile as the framework applies it: fused elementwise kernels\n"
+    "                          in the step time, the compiled loss where the framework has one\n"
+    "                          (torchtune compile: True)\n"
     "LoRA:\n"
     "  --lora-rank N           train rank-N adapters on a frozen base\n"
     "  --lora-modules LIST     q,k,v,o,gate,up,down (default: all linear layers)\n"
@@ -134,11 +138,11 @@ std::string table(const TrainingEstimate& e) {
 
 int run_train(const std::vector<std::string>& args, std::string& out, std::string& err) {
   try {
-    const CommandArgs parsed =
-        parse_command_args(args, "train",
-                           {"sequence_parallel", "offload_optimizer", "offload_params", "fp32_gradients",
-                            "adafactor_first_moment", "eager_attention", "dropout", "qlora", "lora_dropout",
-                            "offload_activations", "optimizer_in_backward", "compile", "paged_optimizer"});
+    const CommandArgs parsed = parse_command_args(
+        args, "train",
+        {"sequence_parallel", "tp_comm_overlap", "offload_optimizer", "offload_params", "fp32_gradients",
+         "adafactor_first_moment", "eager_attention", "dropout", "qlora", "lora_dropout", "offload_activations",
+         "optimizer_in_backward", "compile", "paged_optimizer"});
     if (parsed.help) {
       out = std::string(kHelp) + kCustomGpuHelp;
       return 0;

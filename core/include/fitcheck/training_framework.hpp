@@ -85,6 +85,8 @@ struct TrainingFrameworkProfile {
   bool compile_covers_loss = false;
   Fp8Casts fp8_casts = Fp8Casts::torchao_tensorwise;
   const char* fp8_cast_rule = "";
+  // The interleaved pipeline schedule sends activations and gradients while the next chunk computes.
+  bool overlaps_interleaved_pipeline_sends = false;
 };
 
 const TrainingFrameworkProfile& training_framework_profile(TrainingFramework framework);

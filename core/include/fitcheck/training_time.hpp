@@ -66,12 +66,13 @@ struct TrainingTime {
   // How the elementwise operations ran (the framework's kernels, fused by --compile where it compiles).
   ElementwiseKernels elementwise_kernels = ElementwiseKernels::eager;
   // One micro-batch on the busiest stage's GPU.
-  double microbatch_compute_seconds = 0;    // forward + backward + recompute: the three below
-  double microbatch_matmul_seconds = 0;     // weight products and lm_head at the GEMM rate
-  double microbatch_attention_seconds = 0;  // attention core: forward, backward (2.5 x forward), recompute
-  double microbatch_memory_seconds = 0;     // memory-bound kernels: elementwise ops, FP8 casts, the loss
-  double microbatch_memory_bytes = 0;       // their bytes through HBM
-  double microbatch_tensor_parallel_seconds = 0;
+  double microbatch_compute_seconds = 0;           // forward + backward + recompute: the three below
+  double microbatch_matmul_seconds = 0;            // weight products and lm_head at the GEMM rate
+  double microbatch_attention_seconds = 0;         // attention core: forward, backward (2.5 x forward), recompute
+  double microbatch_memory_seconds = 0;            // memory-bound kernels: elementwise ops, FP8 casts, the loss
+  double microbatch_memory_bytes = 0;              // their bytes through HBM
+  double tensor_parallel_seconds = 0;              // the layers' tensor-parallel collectives in full
+  double microbatch_tensor_parallel_seconds = 0;   // their exposed part (all of it without tp_comm_overlap)
   double microbatch_context_parallel_seconds = 0;  // exposed part of the ring-attention exchange
   double microbatch_expert_parallel_seconds = 0;
   double microbatch_pipeline_send_seconds = 0;

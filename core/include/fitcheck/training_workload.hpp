@@ -101,8 +101,11 @@ struct TrainingWorkload {
   // tp, pp, ep and dp (the data-parallel degree); gpus = tp x pp x cp x dp. Experts are carved
   // from the tp x dp x cp ranks (Megatron-Core MoE parallel folding).
   ParallelLayout layout{};
-  std::int64_t context_parallel = 1;         // sequence split over cp ranks (ring attention)
-  bool sequence_parallel = false;            // Korthikanti et al. 2022 §4.2.2
+  std::int64_t context_parallel = 1;  // sequence split over cp ranks (ring attention)
+  bool sequence_parallel = false;     // Korthikanti et al. 2022 §4.2.2
+  // Megatron-Core's tp_comm_overlap (Transformer Engine userbuffers, needs sequence parallelism):
+  // each layer's all-gathers and reduce-scatters run under its GEMMs.
+  bool tp_comm_overlap = false;
   std::int64_t virtual_pipeline_stages = 1;  // interleaved 1F1B model chunks per GPU; 1: plain 1F1B
   // Zero-bubble ZB-H1 (Qi et al. 2024, arXiv 2401.10241 §3): backward split into input- and
   // weight-gradient passes fills the 1F1B bubble to a third, at 1F1B's activation memory.

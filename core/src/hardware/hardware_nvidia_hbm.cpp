@@ -70,7 +70,12 @@ constexpr const Accelerator kTable[] = {
      .sources = "NVIDIA A100 Tensor Core GPU datasheet, 40GB SXM column "
                 "(nvidia.com/en-us/data-center/a100); memory: nvidia-smi 40960MiB",
      // MAMF: the table's "NVIDIA A100 SXM" row, 271.2 of 312 TFLOPS (torch 2.6.0+cu126).
-     .mamf_share_bf16 = 0.869},
+     .mamf_share_bf16 = 0.869,
+     // Training: the share that reproduces FlashAttention's GPT-3 1.3B and 2.7B training
+     // throughput on 8 x A100 80GB SXM4 400 W (169k and 85k tokens/s; Dao-AILab/flash-attention
+     // training/README.md, "Training speed", 88173a1a) with the step time's own attention and
+     // memory-bound terms (tests/unit/training_time_test.cpp).
+     .training_matmul_share = 0.62},
     {.id = "a100-sxm-80gb",
      .name = "NVIDIA A100 SXM4 80GB",
      .vendor = "NVIDIA",
@@ -86,7 +91,12 @@ constexpr const Accelerator kTable[] = {
      .sources = "NVIDIA A100 Tensor Core GPU datasheet, 80GB SXM column "
                 "(nvidia.com/en-us/data-center/a100); memory: nvidia-smi 81920MiB",
      // MAMF: the table's "NVIDIA A100 SXM" row, 271.2 of 312 TFLOPS (torch 2.6.0+cu126).
-     .mamf_share_bf16 = 0.869},
+     .mamf_share_bf16 = 0.869,
+     // Training: the share that reproduces FlashAttention's GPT-3 1.3B and 2.7B training
+     // throughput on 8 x A100 80GB SXM4 400 W (169k and 85k tokens/s; Dao-AILab/flash-attention
+     // training/README.md, "Training speed", 88173a1a) with the step time's own attention and
+     // memory-bound terms (tests/unit/training_time_test.cpp).
+     .training_matmul_share = 0.62},
     {.id = "a100-pcie-40gb",
      .name = "NVIDIA A100 PCIe 40GB",
      .vendor = "NVIDIA",

@@ -45,6 +45,7 @@ TrainingRequest parse_training_options(const OptionList& options) {
     w.layout.data_parallel = dp > 0 ? dp : 1;
   }
   w.sequence_parallel = reader.flag("sequence_parallel", false);
+  w.tp_comm_overlap = reader.flag("tp_comm_overlap", false);
   w.virtual_pipeline_stages = reader.count("virtual_stages", 1, 1, 1024);
   if (auto schedule = reader.text("pipeline_schedule")) {
     if (*schedule == "zero-bubble" || *schedule == "zb-h1")

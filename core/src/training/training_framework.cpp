@@ -43,7 +43,10 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      false, Fp8Casts::transformer_engine,
      "Transformer Engine DelayedScaling: the norm and activation kernels write FP8 directly (amax taken in the same "
      "kernel); the attention output and the gradients are cast by cast-transpose kernels (read 2 B, write the "
-     "row- and column-wise FP8 copies)"},
+     "row- and column-wise FP8 copies)",
+     // --no-overlap-p2p-communication stores false into overlap_p2p_comm (default true), which
+     // the interleaved schedule keeps (arguments.py l.1000-1017, l.3118-3120).
+     true},
     {TrainingFramework::deepspeed, "deepspeed", "Megatron-DeepSpeed (DeepSpeed ZeRO)",
      // Megatron-DeepSpeed computes its loss with Megatron's vocab_parallel_cross_entropy.
      6,

@@ -126,9 +126,10 @@ AttentionEfficiency attention_efficiency_default(const Accelerator& gpu, const T
 }
 
 double training_flops_efficiency(const Accelerator& gpu, PrecisionRecipe precision, const TrainingAssumptions& a) {
-  if (a.flops_efficiency_given || precision != PrecisionRecipe::fp8) return a.flops_efficiency;
-  if (gpu.mamf_share_bf16 <= 0 || gpu.mamf_share_fp8 <= 0) return a.flops_efficiency;
-  return a.flops_efficiency * gpu.mamf_share_fp8 / gpu.mamf_share_bf16;
+  if (a.flops_efficiency_given) return a.flops_efficiency;
+  const double base = gpu.training_matmul_share > 0 ? gpu.training_matmul_share : a.flops_efficiency;
+  if (precision != PrecisionRecipe::fp8 || gpu.mamf_share_bf16 <= 0 || gpu.mamf_share_fp8 <= 0) return base;
+  return base * gpu.mamf_share_fp8 / gpu.mamf_share_bf16;
 }
 
 std::string training_time_missing_rate(const Accelerator& gpu, ComputeDtype precision) {
@@ -193,11 +194,13 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   // FP8 recipes convert the blocks' linear layers only; the output layer stays 16-bit (Transformer
   // Engine replaces the layers' Linear modules; torchtitan's float8 converter skips "output"), as
   // the memory's is_fp8_gemm_matrix counts it.
-  const double head_rate =
-      (w.precision == PrecisionRecipe::fp8 ? sixteen : t.peak_flops_per_second) * assume.flops_efficiency;
+  // The 16-bit products' share (the output layer under FP8, eager attention's batched matmuls).
+  const double sixteen_bit_efficiency = training_flops_efficiency(gpu, PrecisionRecipe::bf16_mixed, assume);
+  const double head_rate = w.precision == PrecisionRecipe::fp8 ? sixteen * sixteen_bit_efficiency
+                                                               : t.peak_flops_per_second * t.flops_efficiency;
   // The attention core stays 16-bit; flash kernels run at their published rates, eager attention's
   // batched matmuls at the weight products' efficiency.
-  t.attention_efficiency = !w.flash_attention                ? assume.flops_efficiency
+  t.attention_efficiency = !w.flash_attention                ? sixteen_bit_efficiency
                            : assume.attention_efficiency > 0 ? assume.attention_efficiency
                                                              : attention_efficiency_default(gpu, w).share;
   const double attention_rate = sixteen * t.attention_efficiency;
@@ -323,7 +326,11 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
       ep_seconds += n * 2 * passes * (sent / ep_link.bandwidth + (ep - 1) * ep_link.hop + ep_link.base);
     }
   }
-  t.microbatch_tensor_parallel_seconds = tp_seconds;
+  // Megatron's tp_comm_overlap splits each layer's GEMMs into chunks that run while the
+  // all-gather or reduce-scatter of the next chunk moves (TE userbuffers): only communication
+  // longer than the layers' products shows (megatron/core/model_parallel_config.py tp_comm_overlap).
+  t.tensor_parallel_seconds = tp_seconds;
+  t.microbatch_tensor_parallel_seconds = w.tp_comm_overlap ? std::max(0.0, tp_seconds - busiest.matmul) : tp_seconds;
   // The exchange runs under the attention core it feeds; only the excess shows.
   t.microbatch_context_parallel_seconds = std::max(0.0, cp_seconds - attention_seconds);
   t.microbatch_expert_parallel_seconds = ep_seconds;
@@ -332,6 +339,9 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
     // tp ranks (scatter/gather, Narayanan et al. 2021 §4.1); v model chunks send v times as often.
     const double message = tokens_gpu * h * a / tp;
     t.microbatch_pipeline_send_seconds = 2 * v * (message / pp_link.bandwidth + pp_link.hop + pp_link.base);
+    // Megatron's interleaved schedule posts each send and receive while the next chunk computes.
+    if (v > 1 && training_framework(w).overlaps_interleaved_pipeline_sends)
+      t.microbatch_pipeline_send_seconds = std::max(0.0, t.microbatch_pipeline_send_seconds - busiest.total());
   }
   t.microbatch_seconds = t.microbatch_compute_seconds + t.microbatch_tensor_parallel_seconds +
                          t.microbatch_context_parallel_seconds + t.microbatch_expert_parallel_seconds +
@@ -371,7 +381,19 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
       t.data_parallel_seconds = all_gather(grads, ranks, dp_link) + all_gather(weights, ranks, dp_link);
       break;
     default:  // ZeRO-3 gathers the parameters for forward and for backward of every micro-batch
-      t.data_parallel_seconds = all_gather(grads, ranks, dp_link) + 2 * m * all_gather(weights, ranks, dp_link);
+      if (w.fsdp == FsdpMode::hybrid_shard) {
+        // HYBRID_SHARD: gathers and reduce-scatters within the shard group, then one all-reduce
+        // of each rank's gradient shard across the replicas (PyTorch FSDP HYBRID_SHARD; FSDP2's
+        // fully_shard on a 2-D (replicate, shard) mesh).
+        const double shard = std::min(static_cast<double>(w.fsdp_shard_group), ranks);
+        const double replicas = ranks / shard;
+        const Link shard_link = link_for(shard, tp, gpu, c), replica_link = link_for(replicas, tp * shard, gpu, c);
+        t.data_parallel_seconds = all_gather(grads, shard, shard_link) +
+                                  all_reduce(grads / shard, replicas, replica_link) +
+                                  2 * m * all_gather(weights, shard, shard_link);
+      } else {
+        t.data_parallel_seconds = all_gather(grads, ranks, dp_link) + 2 * m * all_gather(weights, ranks, dp_link);
+      }
       window = m * t.microbatch_compute_seconds;
       break;
   }

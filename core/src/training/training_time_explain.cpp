@@ -55,7 +55,10 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
       " s (products " + detail::four_significant_digits(t.microbatch_matmul_seconds) + " s + attention core " +
       detail::four_significant_digits(t.microbatch_attention_seconds) + " s + memory-bound " +
       detail::four_significant_digits(t.microbatch_memory_seconds) +
-      " s: " + detail::four_significant_digits(t.microbatch_memory_bytes) + " B through HBM) + tensor " + "parallel " +
+      " s: " + detail::four_significant_digits(t.microbatch_memory_bytes) + " B through HBM) + tensor parallel " +
+      (w.tp_comm_overlap
+           ? "(" + detail::four_significant_digits(t.tensor_parallel_seconds) + " s under the products, exposed) "
+           : std::string()) +
       detail::four_significant_digits(t.microbatch_tensor_parallel_seconds) + " s + context parallel (exposed) " +
       detail::four_significant_digits(t.microbatch_context_parallel_seconds) + " s + expert all-to-all " +
       detail::four_significant_digits(t.microbatch_expert_parallel_seconds) + " s + pipeline sends " +
@@ -90,14 +93,18 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
                     detail::four_significant_digits(t.train_gpu_hours) + " GPU-hours, $" +
                     detail::four_significant_digits(t.train_cost_usd));
 
-  const bool fp8_scaled = t.flops_efficiency != assume.flops_efficiency;
+  const double base = training_flops_efficiency(gpu, PrecisionRecipe::bf16_mixed, assume);
+  std::string efficiency_source = assume.flops_efficiency_given ? std::string(" (given)")
+                                  : gpu.training_matmul_share > 0
+                                      ? " (" + std::string(gpu.name) + "'s training benchmark share)"
+                                      : std::string(" (default)");
+  if (t.flops_efficiency != base)
+    efficiency_source += ", x the chip's MAMF fp8 share " + detail::four_significant_digits(gpu.mamf_share_fp8) +
+                         " / bf16 share " + detail::four_significant_digits(gpu.mamf_share_bf16) + " = " +
+                         detail::four_significant_digits(t.flops_efficiency);
   x.assumptions.push_back(
-      "flops efficiency " + detail::four_significant_digits(t.flops_efficiency) + " of the " +
+      "flops efficiency " + detail::four_significant_digits(base) + efficiency_source + " of the " +
       compute_dtype_name(training_compute_dtype(w.precision)) + " dense peak for the weight products" +
-      (fp8_scaled ? " (" + detail::four_significant_digits(assume.flops_efficiency) + " x the chip's MAMF fp8 share " +
-                        detail::four_significant_digits(gpu.mamf_share_fp8) + " / bf16 share " +
-                        detail::four_significant_digits(gpu.mamf_share_bf16) + ")"
-                  : std::string()) +
       "; attention core at " + detail::four_significant_digits(t.attention_efficiency) + " of the 16-bit peak (" +
       (!w.flash_attention                ? std::string("eager attention: the products' efficiency")
        : assume.attention_efficiency > 0 ? std::string("given")

@@ -58,6 +58,10 @@ void check_training_workload(const TrainingWorkload& w, std::int64_t num_layers,
   if (l.expert_parallel > 1 && l.tensor_parallel > 1 && !w.sequence_parallel)
     refuse("sequence_parallel",
            "expert parallelism with tensor parallelism needs sequence parallelism (Megatron-LM MoE README)");
+  if (w.tp_comm_overlap && !w.sequence_parallel)
+    refuse("tp_comm_overlap",
+           "tensor-parallel communication overlap needs sequence parallelism (Megatron-LM arguments.py: "
+           "\"Tensor parallel communication/GEMM overlap can happen only when sequence parallelism is enabled\")");
   if (w.virtual_pipeline_stages < 1) refuse("virtual_stages", "virtual pipeline stages must be at least 1");
   if (w.zero_bubble_schedule && w.virtual_pipeline_stages > 1)
     refuse("pipeline_schedule",

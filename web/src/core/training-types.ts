@@ -122,6 +122,7 @@ export interface TrainingReport {
     ep: number;
     cp: number;
     sequence_parallel: boolean;
+    tp_comm_overlap: boolean;
     virtual_stages: number;
     pipeline_schedule: '1f1b' | 'interleaved' | 'zero-bubble';
     sharding_degree: number;
