@@ -35,6 +35,8 @@ constexpr const char* kHelp =
     "  --sequence-parallel     split norms, dropout and replicated activations by tp\n"
     "  --tp-comm-overlap       tp all-gathers and reduce-scatters under the GEMMs (Megatron\n"
     "                          tp_comm_overlap, TE userbuffers; needs --sequence-parallel)\n"
+    "  --ep-comm-overlap       expert all-to-alls under another micro-batch's compute (Megatron\n"
+    "                          overlap_moe_expert_parallel_comm)\n"
     "  --virtual-stages N      interleaved 1F1B model chunks per GPU (default 1)\n"
     "  --pipeline-schedule S   1f1b (default) | interleaved (with --virtual-stages) | zero-bubble\n"
     "                          (ZB-H1: a third of 1F1B's bubble at its activation memory)\n"
@@ -140,9 +142,9 @@ int run_train(const std::vector<std::string>& args, std::string& out, std::strin
   try {
     const CommandArgs parsed = parse_command_args(
         args, "train",
-        {"sequence_parallel", "tp_comm_overlap", "offload_optimizer", "offload_params", "fp32_gradients",
-         "adafactor_first_moment", "eager_attention", "dropout", "qlora", "lora_dropout", "offload_activations",
-         "optimizer_in_backward", "compile", "paged_optimizer"});
+        {"sequence_parallel", "tp_comm_overlap", "ep_comm_overlap", "offload_optimizer", "offload_params",
+         "fp32_gradients", "adafactor_first_moment", "eager_attention", "dropout", "qlora", "lora_dropout",
+         "offload_activations", "optimizer_in_backward", "compile", "paged_optimizer"});
     if (parsed.help) {
       out = std::string(kHelp) + kCustomGpuHelp;
       return 0;

@@ -353,6 +353,37 @@ TEST_CASE("collectives across nodes: a ring uses the group's NICs of a node, a s
   }
 }
 
+TEST_CASE("expert all-to-alls: the copies for the node's ranks over NVLink, the rest through the NIC") {
+  // One MoE layer, 8 experts of width 1024, top-2; micro-batch of 1 x 1000 tokens; ep 16 on two
+  // nodes of 8 (tp 1): of the 2 x 1000 token copies of 1024 x 2 B a rank sends, 7/16 go to the
+  // other ranks of its node at 100 GB/s x 0.7 and 8/16 leave through its NIC at 50 GB/s x 0.7.
+  ModelDescription m = small_model(1);
+  m.layer_kinds[0].moe.num_experts = 8;
+  m.layer_kinds[0].moe.experts_per_token = 2;
+  m.layer_kinds[0].moe.expert_intermediate_size = 1024;
+  m.layer_kinds[0].mlp.intermediate_size = 0;
+  const PreparedLatencyModel p = prepared(m);
+  TrainingWorkload w;
+  w.framework = TrainingFramework::megatron;
+  w.sequence_tokens = 1000;
+  w.micro_batch_size = 1;
+  w.layout.data_parallel = 16;
+  w.layout.expert_parallel = 16;
+  w.global_batch_tokens = 16000;
+  const TrainingTime t = estimate_training_time(p, w, round_gpu(), 1e6);
+  const double copies = 1000.0 * 2 * 1024 * 2;
+  const double seconds = std::max(copies * 7 / 16 / 70e9, copies * 8 / 16 / 35e9);
+  // Dispatch and combine, forward and backward.
+  CHECK(t.expert_parallel_seconds == doctest::Approx(4 * (seconds + 15 * 2.7e-6 + 6.6e-6)).epsilon(1e-9));
+  CHECK(t.microbatch_expert_parallel_seconds == t.expert_parallel_seconds);
+  w.ep_comm_overlap = true;  // Megatron's overlap_moe_expert_parallel_comm
+  const TrainingTime hidden = estimate_training_time(p, w, round_gpu(), 1e6);
+  CHECK(hidden.microbatch_expert_parallel_seconds ==
+        std::max(0.0, hidden.expert_parallel_seconds - hidden.microbatch_compute_seconds));
+  w.layout.expert_parallel = 1;
+  CHECK_THROWS_AS(estimate_training_time(p, w, round_gpu(), 1e6), OptionError);
+}
+
 TEST_CASE("HYBRID_SHARD gathers within its shard group and all-reduces the shard across replicas") {
   // dp 16 on two nodes, shard group 8: per micro-batch two all-gathers of the bf16 weights and one
   // reduce-scatter of the gradients over NVLink, then an all-reduce of 1/8 of the gradients over

@@ -82,6 +82,18 @@ TEST_CASE("check_training_workload: every rule of the memory refuses naming its 
   }
 }
 
+TEST_CASE("uneven pipeline stages: torchtitan splits the layers that do not divide, Megatron-LM refuses") {
+  // pp 2 x 5 virtual stages = 10 stages for 24 layers: torchtitan's generate_split_points gives the
+  // middle stages the 4 extra layers; Megatron-LM needs the stages to divide the layers.
+  TrainingWorkload w;
+  w.layout.pipeline_parallel = 2;
+  w.virtual_pipeline_stages = 5;
+  w.framework = TrainingFramework::megatron;
+  CHECK(refusal(w, true) == "virtual_stages");
+  w.framework = TrainingFramework::torchtitan;
+  CHECK(refusal(w, true) == "none");
+}
+
 TEST_CASE("check_training_workload: the step time's own rules, which the memory does not need") {
   const Rule rules[] = {
       {"cp 3 does not divide 4096 tokens", [](TrainingWorkload& w) { w.context_parallel = 3; }, "cp"},

@@ -87,6 +87,8 @@ struct TrainingFrameworkProfile {
   const char* fp8_cast_rule = "";
   // The interleaved pipeline schedule sends activations and gradients while the next chunk computes.
   bool overlaps_interleaved_pipeline_sends = false;
+  // Pipeline stages may hold unequal layer counts (pp x virtual stages need not divide the layers).
+  bool uneven_pipeline_stages = false;
 };
 
 const TrainingFrameworkProfile& training_framework_profile(TrainingFramework framework);

@@ -74,7 +74,8 @@ struct TrainingTime {
   double tensor_parallel_seconds = 0;              // the layers' tensor-parallel collectives in full
   double microbatch_tensor_parallel_seconds = 0;   // their exposed part (all of it without tp_comm_overlap)
   double microbatch_context_parallel_seconds = 0;  // exposed part of the ring-attention exchange
-  double microbatch_expert_parallel_seconds = 0;
+  double expert_parallel_seconds = 0;              // the expert all-to-alls in full
+  double microbatch_expert_parallel_seconds = 0;   // their exposed part (all of it without ep_comm_overlap)
   double microbatch_pipeline_send_seconds = 0;
   double microbatch_seconds = 0;
   double pipeline_seconds = 0;  // microbatch x (m + (pp-1)/v)

@@ -106,6 +106,9 @@ struct TrainingWorkload {
   // Megatron-Core's tp_comm_overlap (Transformer Engine userbuffers, needs sequence parallelism):
   // each layer's all-gathers and reduce-scatters run under its GEMMs.
   bool tp_comm_overlap = false;
+  // Megatron-Core's overlap_moe_expert_parallel_comm: the expert-parallel all-to-alls of one
+  // micro-batch run under another micro-batch's computation (the 1F1B phase).
+  bool ep_comm_overlap = false;
   std::int64_t virtual_pipeline_stages = 1;  // interleaved 1F1B model chunks per GPU; 1: plain 1F1B
   // Zero-bubble ZB-H1 (Qi et al. 2024, arXiv 2401.10241 §3): backward split into input- and
   // weight-gradient passes fills the 1F1B bubble to a third, at 1F1B's activation memory.

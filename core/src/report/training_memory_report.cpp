@@ -92,6 +92,7 @@ void write_parallel(JsonWriter& writer, const TrainingWorkload& w, const Trainin
   writer.field("cp", w.context_parallel);
   writer.field("sequence_parallel", w.sequence_parallel);
   writer.field("tp_comm_overlap", w.tp_comm_overlap);
+  writer.field("ep_comm_overlap", w.ep_comm_overlap);
   writer.field("virtual_stages", w.virtual_pipeline_stages);
   writer.field("pipeline_schedule", w.zero_bubble_schedule          ? "zero-bubble"
                                     : w.virtual_pipeline_stages > 1 ? "interleaved"

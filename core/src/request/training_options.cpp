@@ -46,6 +46,7 @@ TrainingRequest parse_training_options(const OptionList& options) {
   }
   w.sequence_parallel = reader.flag("sequence_parallel", false);
   w.tp_comm_overlap = reader.flag("tp_comm_overlap", false);
+  w.ep_comm_overlap = reader.flag("ep_comm_overlap", false);
   w.virtual_pipeline_stages = reader.count("virtual_stages", 1, 1, 1024);
   if (auto schedule = reader.text("pipeline_schedule")) {
     if (*schedule == "zero-bubble" || *schedule == "zb-h1")

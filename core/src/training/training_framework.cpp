@@ -93,7 +93,11 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "torchao Float8Linear, dynamic tensorwise scaling (the only scaling 9dec370 torchtitan/float8.py enables by "
      "default): per operand an amax pass and a cast writing the row- and column-major FP8 copies, as torchao's own "
      "roofline counts them (pytorch/ao 36027d82 torchao/testing/training/roofline_utils.py "
-     "get_tensor_memory_traffic_ovhd_s); every nn.Linear but the output layer"},
+     "get_tensor_memory_traffic_ovhd_s); every nn.Linear but the output layer",
+     false,
+     // generate_split_points gives the middle stages the layers that do not divide evenly
+     // (9dec370 torchtitan/parallelisms/pipelining_utils.py l.18-57).
+     true},
     {TrainingFramework::hf, "hf", "Hugging Face Trainer / Accelerate + PEFT",
      // Measured: torch CrossEntropyLoss forward + backward on fp32 logits with their gradient holds
      // 20 B per logit element (linkedin/Liger-Kernel 2120862b benchmark/data/all_benchmark_data.csv);

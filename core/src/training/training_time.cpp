@@ -299,6 +299,8 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   const LatencyAssumptions& c = assume.communication;
   const Link tp_link = link_for(tp, 1, gpu, c), cp_link = link_for(cp, tp, gpu, c, Traffic::per_gpu);
   const Link ep_link = link_for(ep, tp * cp, gpu, c, Traffic::per_gpu);
+  const Link ep_intra = link_for(1, 1, gpu, c);  // NVLink between the ep ranks of one node
+  const double node_gpus = static_cast<double>(std::max({1, gpu.gpus_per_node, gpu.nvlink_domain_gpus}));
   const Link pp_link = link_for(2, tp * cp * dp, gpu, c, Traffic::per_gpu);
   const Link dp_link = link_for(dp * cp, tp, gpu, c);
   const double passes = 2 + recompute_share;  // forward, backward, recomputed forward
@@ -321,9 +323,15 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
     }
     if (k.moe && ep > 1) {
       // Dispatch and combine in forward and backward (and the recomputed forward); tokens are
-      // split over tp ranks by sequence parallelism before they leave.
-      const double sent = tokens_gpu / tp * k.experts_per_token * h * a * (ep - 1) / ep;
-      ep_seconds += n * 2 * passes * (sent / ep_link.bandwidth + (ep - 1) * ep_link.hop + ep_link.base);
+      // split over tp ranks by sequence parallelism before they leave. Of the copies a rank sends
+      // to the ep ranks, those for the group's ranks on its own node go over NVLink and the rest
+      // through its NIC, at the same time.
+      const double copies = tokens_gpu / tp * k.experts_per_token * h * a;
+      const double on_node = std::min(ep, std::max(1.0, std::floor(node_gpus / (tp * cp))));
+      const double sent_intra = copies * (on_node - 1) / ep, sent_inter = copies * (ep - on_node) / ep;
+      const double seconds =
+          std::max(sent_intra / ep_intra.bandwidth, sent_inter > 0 ? sent_inter / ep_link.bandwidth : 0.0);
+      ep_seconds += n * 2 * passes * (seconds + (ep - 1) * ep_link.hop + ep_link.base);
     }
   }
   // Megatron's tp_comm_overlap splits each layer's GEMMs into chunks that run while the
@@ -333,7 +341,12 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   t.microbatch_tensor_parallel_seconds = w.tp_comm_overlap ? std::max(0.0, tp_seconds - busiest.matmul) : tp_seconds;
   // The exchange runs under the attention core it feeds; only the excess shows.
   t.microbatch_context_parallel_seconds = std::max(0.0, cp_seconds - attention_seconds);
-  t.microbatch_expert_parallel_seconds = ep_seconds;
+  // Megatron's overlap_moe_expert_parallel_comm runs one micro-batch's all-to-alls under another's
+  // computation ("Overlap EP A2A communications with independent computations of different
+  // micro-batches", megatron/core/model_parallel_config.py): only what exceeds it shows.
+  t.expert_parallel_seconds = ep_seconds;
+  t.microbatch_expert_parallel_seconds =
+      w.ep_comm_overlap ? std::max(0.0, ep_seconds - t.microbatch_compute_seconds) : ep_seconds;
   if (pp > 1) {
     // Activations to the next stage in forward, their gradients back in backward, split over the
     // tp ranks (scatter/gather, Narayanan et al. 2021 §4.1); v model chunks send v times as often.

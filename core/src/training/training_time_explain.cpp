@@ -61,6 +61,9 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
            : std::string()) +
       detail::four_significant_digits(t.microbatch_tensor_parallel_seconds) + " s + context parallel (exposed) " +
       detail::four_significant_digits(t.microbatch_context_parallel_seconds) + " s + expert all-to-all " +
+      (w.ep_comm_overlap ? "(" + detail::four_significant_digits(t.expert_parallel_seconds) +
+                               " s under another micro-batch's compute, exposed) "
+                         : std::string()) +
       detail::four_significant_digits(t.microbatch_expert_parallel_seconds) + " s + pipeline sends " +
       detail::four_significant_digits(t.microbatch_pipeline_send_seconds) +
       " s = " + detail::four_significant_digits(t.microbatch_seconds) + " s");

@@ -62,13 +62,19 @@ void check_training_workload(const TrainingWorkload& w, std::int64_t num_layers,
     refuse("tp_comm_overlap",
            "tensor-parallel communication overlap needs sequence parallelism (Megatron-LM arguments.py: "
            "\"Tensor parallel communication/GEMM overlap can happen only when sequence parallelism is enabled\")");
+  if (w.ep_comm_overlap && l.expert_parallel < 2)
+    refuse("ep_comm_overlap", "expert-parallel communication overlap needs expert parallelism (ep of at least 2)");
   if (w.virtual_pipeline_stages < 1) refuse("virtual_stages", "virtual pipeline stages must be at least 1");
   if (w.zero_bubble_schedule && w.virtual_pipeline_stages > 1)
     refuse("pipeline_schedule",
            "the zero-bubble schedule modelled (ZB-H1) runs one model chunk per GPU: drop --virtual-stages");
   if (w.virtual_pipeline_stages > 1) {
     if (l.pipeline_parallel < 2) refuse("virtual_stages", "interleaved pipeline stages need pp of at least 2");
-    if (num_layers % (l.pipeline_parallel * w.virtual_pipeline_stages) != 0)
+    // torchtitan splits the layers unevenly when they do not divide (9dec370
+    // torchtitan/parallelisms/pipelining_utils.py generate_split_points: the middle stages take the
+    // extra layers); Megatron-LM needs pp x virtual stages to divide them.
+    if (!training_framework(w).uneven_pipeline_stages &&
+        num_layers % (l.pipeline_parallel * w.virtual_pipeline_stages) != 0)
       refuse("virtual_stages", "pp x virtual stages = " + num(l.pipeline_parallel * w.virtual_pipeline_stages) +
                                    " must divide the " + num(num_layers) + " layers");
   }

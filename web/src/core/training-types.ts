@@ -123,6 +123,7 @@ export interface TrainingReport {
     cp: number;
     sequence_parallel: boolean;
     tp_comm_overlap: boolean;
+    ep_comm_overlap: boolean;
     virtual_stages: number;
     pipeline_schedule: '1f1b' | 'interleaved' | 'zero-bubble';
     sharding_degree: number;
