@@ -67,6 +67,8 @@ constexpr const char* kHelp =
     "  --recompute-num-layers N  layers per uniform group, or block layers per stage (default 1)\n"
     "  --recompute-frequency N selective-layer: every N-th layer (default 2)\n"
     "  --eager-attention       keep heads x s x s softmax terms (default: flash attention)\n"
+    "  --attention-kernel K    sdpa (PyTorch's flash backend) | flash-attn (Dao-AILab FlashAttention-2)\n"
+    "                          | cudnn (Transformer Engine fused attention); default: the framework's\n"
     "  --dropout               attention and hidden dropout masks\n"
     "  --offload-activations   checkpointed layer inputs in CPU memory (torchtune\n"
     "                          enable_activation_offloading; needs --recompute full)\n"

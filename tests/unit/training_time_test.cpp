@@ -534,20 +534,31 @@ TEST_CASE("training invariants") {
   }
 }
 
-TEST_CASE("attention core: FlashAttention's published rates by GPU generation and framework") {
-  // FlashAttention-2: 35% of H100 (Shah et al. 2024 §1), 0.5 on A100 (Dao 2023: 50-73%);
-  // FlashAttention-3-class (Megatron's Transformer Engine) on Hopper: 0.55.
+TEST_CASE("attention core: the kernels' published rates by GPU generation and kernel") {
+  // 0.5 on A100 (Dao 2023: FlashAttention-2 at 50-73%). On H100, forward and backward weighted
+  // 1 : 2.5: the flash-attn package's FlashAttention-2 at 370 and 322 TFLOP/s (Shah et al. 2024,
+  // Figures 5-6, head dim 128, 16k) gives 3.5 / (1/370 + 2.5/322) = 334 TFLOP/s, 0.34 of 989;
+  // PyTorch SDPA's flash forward at 304 (pytorch/benchmark d5f0a12b) with the same backward ratio
+  // gives 275 TFLOP/s, 0.28; cuDNN fused attention (Transformer Engine), FlashAttention-3-class: 0.55.
+  CHECK(3.5 / (1 / 370.0 + 2.5 / 322.0) / 989.4 == doctest::Approx(0.34).epsilon(0.01));
+  CHECK(3.5 / (1 / 304.2 + 2.5 / (304.2 * 322 / 370)) / 989.4 == doctest::Approx(0.28).epsilon(0.01));
   const Accelerator* h100 = find_accelerator("h100-sxm-80gb");
   const Accelerator* a100 = find_accelerator("a100-sxm-80gb");
+  const Accelerator* b200 = find_accelerator("b200");
   REQUIRE(h100 != nullptr);
   REQUIRE(a100 != nullptr);
+  REQUIRE(b200 != nullptr);
   TrainingWorkload w;
-  w.framework = TrainingFramework::hf;
-  CHECK(attention_efficiency_default(*h100, w).share == 0.35);
+  w.framework = TrainingFramework::hf;  // SDPA
+  CHECK(attention_efficiency_default(*h100, w).share == 0.28);
   CHECK(attention_efficiency_default(*a100, w).share == 0.5);
-  w.framework = TrainingFramework::megatron;
+  w.attention_kernel = AttentionKernel::flash_attn;
+  CHECK(attention_efficiency_default(*h100, w).share == 0.34);
+  w.attention_kernel.reset();
+  w.framework = TrainingFramework::megatron;  // Transformer Engine's cuDNN attention
   CHECK(attention_efficiency_default(*h100, w).share == 0.55);
   CHECK(attention_efficiency_default(*a100, w).share == 0.5);
+  CHECK(attention_efficiency_default(*b200, w).share == 0.34);  // FlashAttention-3 is Hopper's
 
   // The attention core's time alone: with the products' rate fixed, halving the attention
   // efficiency adds exactly the attention's seconds once more.

@@ -20,6 +20,12 @@ enum class TrainingFramework : std::uint8_t {
   litgpt,      // LitGPT finetune scripts (Lightning Fabric)
 };
 
+// The attention kernel a 16-bit run uses: PyTorch's scaled_dot_product_attention flash backend
+// (the FlashAttention-2 kernels PyTorch vendors), the flash-attn package (Dao-AILab
+// FlashAttention-2; FlashAttention-3 on Hopper where the framework uses it), or cuDNN fused
+// attention through Transformer Engine.
+enum class AttentionKernel : std::uint8_t { sdpa_flash, flash_attn, cudnn };
+
 // How a framework runs the non-matmul operations of a layer (norms, rotary embedding, the MLP
 // activation, residual adds, dtype casts) and of the loss: one kernel per PyTorch op (eager), fused
 // per region by TorchInductor (torch.compile), or hand-fused kernels (Transformer Engine, Apex).
@@ -49,9 +55,8 @@ struct TrainingFrameworkProfile {
   // FSDP under pipeline parallelism keeps each stage's 16-bit parameters unsharded for the whole
   // step and accumulates unsharded gradients in the reduce dtype (fp32) across micro-batches.
   bool fsdp_unsharded_under_pipeline;
-  // The attention kernel a 16-bit run uses by default: FlashAttention-3-class (cuDNN fused
-  // attention through Transformer Engine) or FlashAttention-2 (PyTorch SDPA's flash backend).
-  bool attention_flash3_class;
+  // The attention kernel a 16-bit run uses by default (--attention-kernel overrides it).
+  AttentionKernel attention_kernel;
   const char* attention_rule;
   // The MFU numerator counts the attention core over the full s x s square (PaLM, torchtitan's
   // get_num_flop_per_token, llm-foundry) rather than the causal half (Megatron since 2025-03).
@@ -95,6 +100,8 @@ const TrainingFrameworkProfile& training_framework_profile(TrainingFramework fra
 std::optional<TrainingFramework> find_training_framework(std::string_view id);  // case-insensitive
 const char* memory_statistic_name(MemoryStatistic statistic);                   // "allocated", "reserved"
 const char* elementwise_kernels_name(ElementwiseKernels kernels);               // "eager", "compiled", "fused"
+const char* attention_kernel_name(AttentionKernel kernel);                      // "sdpa", "flash-attn", "cudnn"
+std::optional<AttentionKernel> find_attention_kernel(std::string_view id);
 std::optional<MemoryStatistic> find_memory_statistic(std::string_view id);
 
 // The framework a workload gets when none is named: Hugging Face, the framework most people who

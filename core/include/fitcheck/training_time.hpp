@@ -91,13 +91,17 @@ struct TrainingTime {
   double train_cost_usd = 0;
 };
 
-// The attention core's forward + backward rate as a share of the 16-bit dense peak, from the
-// FlashAttention papers: FlashAttention-2 reaches 50-73% of A100 peak (Dao 2023, arXiv 2307.08691,
-// abstract; 0.5, the backward-bound low end) and 35% of H100 (Shah et al. 2024, arXiv 2407.08608,
-// §1); FlashAttention-3-class kernels on Hopper reach 75% forward (740 TFLOP/s) and a backward
-// 1.5x FlashAttention-2's, 0.55 for forward + backward (1 + 2.5 FLOPs). Which kernel runs is the
-// framework's (TrainingFrameworkProfile::attention_flash3_class); FA3 needs Hopper, told by the
-// chip's rates (fp8 without fp4); fp8 chips otherwise run at the Hopper FlashAttention-2 share.
+// The attention core's forward + backward rate as a share of the 16-bit dense peak, by kernel
+// (training_attention_kernel: --attention-kernel, else the framework's) and chip generation, the
+// forward and backward weighted 1 : 2.5 as FlashAttention's benchmarks count them.
+// Ampere and older: FlashAttention-2 reaches 50-73% of A100 peak (Dao 2023, arXiv 2307.08691,
+// abstract; 0.5, the backward-bound low end). Hopper and later: the flash-attn package's
+// FlashAttention-2 forward 370 and backward 322 TFLOP/s (Shah et al. 2024, arXiv 2407.08608,
+// Figures 5-6, head dim 128, 16k): 0.34; PyTorch SDPA's vendored flash kernels forward 304 TFLOP/s
+// (pytorch/benchmark d5f0a12b, TritonBench on H100, head dim 128, 16k) with the same backward ratio:
+// 0.28; cuDNN fused attention (Transformer Engine), FlashAttention-3-class on Hopper: 75% forward
+// (740 TFLOP/s) and a backward 1.5x FlashAttention-2's: 0.55 (on Blackwell the FlashAttention-2
+// share). The generation is told by the chip's rates (fp8 without fp4: Hopper; fp4: Blackwell).
 struct AttentionEfficiency {
   double share = 0.5;
   const char* kernel = "";  // which published rate it is

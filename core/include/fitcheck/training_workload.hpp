@@ -133,7 +133,9 @@ struct TrainingWorkload {
   std::int64_t recompute_num_layers = 1;  // full: layers per uniform group, or block layers per stage
   std::int64_t recompute_frequency = 2;   // selective-layer: every N-th layer (torchtitan's example '2')
   bool flash_attention = true;            // false: eager attention keeps heads x s x s softmax terms
-  bool dropout = false;                   // attention/hidden dropout masks (off in Llama-style configs)
+  // The fused attention kernel; none: the framework's (TrainingFrameworkProfile::attention_kernel).
+  std::optional<AttentionKernel> attention_kernel;
+  bool dropout = false;  // attention/hidden dropout masks (off in Llama-style configs)
   // torchtune's optimizer_in_bwd: each parameter is stepped and its gradient freed as soon as the
   // gradient is ready, so one parameter's gradient is alive at a time.
   bool optimizer_in_backward = false;
@@ -187,6 +189,8 @@ TrainingLoss training_loss(const TrainingWorkload& workload);
 // each step), with one micro-batch per optimizer step and no pipeline: the peak holds the larger
 // of gradients and activations rather than both.
 bool gradients_overlap_activations(const TrainingWorkload& workload);
+// The fused attention kernel: the workload's, else the framework's.
+AttentionKernel training_attention_kernel(const TrainingWorkload& workload);
 // FSDP that keeps each stage's 16-bit parameters unsharded across the step (torchtitan under pp).
 bool fsdp_unsharded_for_step(const TrainingWorkload& workload);
 

@@ -131,6 +131,7 @@ void write_time(JsonWriter& writer, const TrainingWorkload& w, const TrainingSte
   writer.field("train_cost_usd", time.train_cost_usd);
   writer.field("flops_efficiency", step.flops_efficiency);
   writer.field("attention_efficiency", time.attention_efficiency);
+  writer.field("attention_kernel", attention_kernel_name(training_attention_kernel(w)));
   writer.field("lines", step.explained.lines);
   writer.field("assumptions", step.explained.assumptions);
   writer.end_object();

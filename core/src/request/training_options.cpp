@@ -132,6 +132,13 @@ TrainingRequest parse_training_options(const OptionList& options) {
                         "option 'recompute_frequency' needs --recompute selective-layer (torchtitan)");
   }
   w.flash_attention = !reader.flag("eager_attention", false);
+  if (auto kernel = reader.text("attention_kernel")) {
+    const auto found = find_attention_kernel(*kernel);
+    if (!found)
+      throw OptionError("attention_kernel", "option 'attention_kernel': unknown attention kernel '" +
+                                                detail::printable(*kernel) + "' (sdpa, flash-attn, cudnn)");
+    w.attention_kernel = *found;
+  }
   w.dropout = reader.flag("dropout", false);
   w.lora.rank = reader.count("lora_rank", 0, 0, 65536);
   if (auto modules = reader.text("lora_modules")) {

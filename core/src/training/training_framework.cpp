@@ -25,9 +25,9 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "megatron/training/arguments.py l.1208-1217",
      false,
      // attention_backend auto: Transformer Engine picks cuDNN fused / flash attention.
-     true,
+     AttentionKernel::cudnn,
      "Transformer Engine fused attention (attention_backend auto, transformer_config.py l.151): "
-     "FlashAttention-3-class rates on Hopper",
+     "cuDNN fused attention",
      false,
      "num_floating_point_operations: 3 x 2 x (weight products + logits) + causal attention halved "
      "(megatron/training/training.py, since 8873b55d6a, 2025-03)",
@@ -57,7 +57,7 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      false,
      "with ZeRO, bf16 gradients accumulate in bf16 unless data_types.grad_accum_dtype is set: "
      "microsoft/DeepSpeed 38327e07 deepspeed/runtime/engine.py get_data_types l.1010-1025",
-     false, false, "FlashAttention-2 (Megatron-DeepSpeed --use-flash-attn-v2)", true,
+     false, AttentionKernel::flash_attn, "FlashAttention-2 (Megatron-DeepSpeed --use-flash-attn-v2)", true,
      "Narayanan et al. 2021 Eq. 3 as Megatron-DeepSpeed prints it: the full s x s attention square",
      MemoryStatistic::allocated,
      "see_memory_usage prints MA / Max_MA (allocated) and CA / Max_CA (reserved): deepspeed/runtime/utils.py "
@@ -78,7 +78,8 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "(torchtitan/config/configs.py l.94-105)",
      // apply_fsdp: reshard_after_forward = not pp_enabled (9dec370 parallelize_llama.py l.325-339;
      // HEAD distributed/fsdp.py get_fsdp_reshard_after_forward_policy l.112-136).
-     true, false, "PyTorch SDPA flash backend (FlashAttention-2 kernels)", true,
+     true, AttentionKernel::sdpa_flash,
+     "F.scaled_dot_product_attention, flash backend (9dec370 torchtitan/models/llama/model.py Attention.forward)", true,
      "get_num_flop_per_token: 6 x non-embedding parameters + 12 x layers x heads x head_dim x s, no causal "
      "discount (9dec370 torchtitan/utils.py l.268-283)",
      MemoryStatistic::reserved,
@@ -106,8 +107,8 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "fp32 logits (ForCausalLMLoss upcasts; 4.45-era models return .float() logits and a contiguous shifted "
      "copy), their gradient, the saved log-softmax and cross_entropy's temporaries: 20 B per element as "
      "measured for torch CrossEntropyLoss on fp32 logits (Liger-Kernel 2120862b all_benchmark_data.csv)",
-     false, "gradients in the parameters' dtype (torch.optim, no separate buffer)", false, false,
-     "attn_implementation sdpa (PyTorch's flash backend, FlashAttention-2 kernels) or flash_attention_2", true,
+     false, "gradients in the parameters' dtype (torch.optim, no separate buffer)", false, AttentionKernel::sdpa_flash,
+     "attn_implementation None resolves to sdpa (PyTorch's flash backend); flash_attention_2 only when requested", true,
      "the Trainer prints no MFU; fitcheck counts as PaLM (Chowdhery et al. 2022, App. B) and llm-foundry do: "
      "6N + 12 x layers x hidden x s, no causal discount",
      MemoryStatistic::allocated,
@@ -127,8 +128,8 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "CEWithChunkedOutputLoss: bf16 logits in 8 chunks (2 B) + each chunk's saved fp32 log-softmax (4 B), and the "
      "fp32 upcast of the chunk being computed: pytorch/torchtune 1814feb1 torchtune/modules/loss/"
      "ce_chunked_output_loss.py compute_cross_entropy, recipes/full_finetune_single_device.py _loss_step (del logits)",
-     false, "gradients in the model dtype (bf16 everywhere, no fp32 master copy: recipe dtype bf16)", false, false,
-     "PyTorch SDPA (FlashAttention-2 kernels)", true,
+     false, "gradients in the model dtype (bf16 everywhere, no fp32 master copy: recipe dtype bf16)", false,
+     AttentionKernel::sdpa_flash, "F.scaled_dot_product_attention (torchtune MultiHeadAttention)", true,
      "torchtune logs no MFU; fitcheck counts as PaLM does: 6N + 12 x layers x hidden x s, no causal discount",
      MemoryStatistic::allocated,
      "training.get_memory_stats logs peak_memory_active (active_bytes.all.peak), peak_memory_alloc "
@@ -166,8 +167,8 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "chunks, so its chunk gradients reach the lm_head chunk by chunk (4 B): Lightning-AI/litgpt 00af8b0d "
      "litgpt/utils.py chunked_cross_entropy l.293-340, litgpt/finetune/full.py l.254-258, finetune/lora.py "
      "l.304-307",
-     false, "precision bf16-true: weights, gradients and AdamW states in bf16 (no fp32 master copy)", false, false,
-     "PyTorch SDPA (FlashAttention-2 kernels)", true,
+     false, "precision bf16-true: weights, gradients and AdamW states in bf16 (no fp32 master copy)", false,
+     AttentionKernel::sdpa_flash, "F.scaled_dot_product_attention (LitGPT CausalSelfAttention)", true,
      "LitGPT's measure_flops counts the model's forward and backward; fitcheck counts as PaLM does: 6N + 12 x "
      "layers x hidden x s, no causal discount",
      MemoryStatistic::allocated,
@@ -223,6 +224,26 @@ const char* elementwise_kernels_name(ElementwiseKernels kernels) {
       break;
   }
   return "eager";
+}
+
+const char* attention_kernel_name(AttentionKernel kernel) {
+  switch (kernel) {
+    case AttentionKernel::flash_attn:
+      return "flash-attn";
+    case AttentionKernel::cudnn:
+      return "cudnn";
+    case AttentionKernel::sdpa_flash:
+      break;
+  }
+  return "sdpa";
+}
+
+std::optional<AttentionKernel> find_attention_kernel(std::string_view id) {
+  const std::string key = lowered(id);
+  if (key == "sdpa") return AttentionKernel::sdpa_flash;
+  if (key == "flash-attn" || key == "flash_attn" || key == "flash_attention_2") return AttentionKernel::flash_attn;
+  if (key == "cudnn" || key == "te") return AttentionKernel::cudnn;
+  return std::nullopt;
 }
 
 std::optional<MemoryStatistic> find_memory_statistic(std::string_view id) {

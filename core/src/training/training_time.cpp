@@ -116,13 +116,29 @@ ElementwiseKernels loss_kernels(const TrainingWorkload& w) {
 
 AttentionEfficiency attention_efficiency_default(const Accelerator& gpu, const TrainingWorkload& w) {
   // The generation from the chip's rates (a user-defined copy of a catalog GPU gets its rates):
-  // fp8 without fp4 is Hopper (and Ada), fp4 Blackwell.
+  // fp8 without fp4 is Hopper (and Ada), fp4 Blackwell. FlashAttention's published rates count
+  // the backward as 2.5 forwards; each share below weights forward and backward 1 : 2.5.
   const bool fp8 = peak_flops_per_second(gpu, ComputeDtype::fp8) > 0;
   const bool fp4 = peak_flops_per_second(gpu, ComputeDtype::fp4) > 0;
-  if (fp8 && !fp4 && training_framework(w).attention_flash3_class)
-    return {0.55, "FlashAttention-3-class on Hopper (Shah et al. 2024: 75% forward, backward 1.5x FlashAttention-2)"};
-  if (fp8) return {0.35, "FlashAttention-2 on Hopper and later (35% of H100 peak, Shah et al. 2024 §1)"};
-  return {0.5, "FlashAttention-2 (50-73% of A100 peak, Dao 2023; the backward-bound low end)"};
+  if (!fp8) return {0.5, "FlashAttention-2 (50-73% of A100 peak, Dao 2023; the backward-bound low end)"};
+  switch (training_attention_kernel(w)) {
+    case AttentionKernel::cudnn:
+      if (!fp4)
+        return {0.55,
+                "cuDNN fused attention, FlashAttention-3-class on Hopper (Shah et al. 2024: 75% forward, backward "
+                "1.5x FlashAttention-2)"};
+      [[fallthrough]];
+    case AttentionKernel::flash_attn:
+      return {0.34,
+              "FlashAttention-2 on Hopper and later (Shah et al. 2024, Figures 5-6, head dim 128 at 16k: forward 370, "
+              "backward 322 TFLOP/s)"};
+    case AttentionKernel::sdpa_flash:
+      break;
+  }
+  return {0.28,
+          "PyTorch SDPA flash backend on Hopper and later (pytorch/benchmark d5f0a12b, TritonBench flash_attention on "
+          "H100: sdpa forward 304 TFLOP/s at 16k, head dim 128; backward at FlashAttention-2's 322 / 370 of its "
+          "forward, Shah et al. 2024)"};
 }
 
 double training_flops_efficiency(const Accelerator& gpu, PrecisionRecipe precision, const TrainingAssumptions& a) {

@@ -145,6 +145,10 @@ bool gradients_overlap_activations(const TrainingWorkload& w) {
   return global_batch_tokens_or_default(w) <= per_micro_step;
 }
 
+AttentionKernel training_attention_kernel(const TrainingWorkload& w) {
+  return w.attention_kernel ? *w.attention_kernel : training_framework(w).attention_kernel;
+}
+
 MemoryStatistic training_memory_statistic(const TrainingWorkload& w) {
   return w.memory_statistic ? *w.memory_statistic : training_framework(w).printed_statistic;
 }

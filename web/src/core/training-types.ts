@@ -79,6 +79,7 @@ export interface TrainingTimeReport {
   train_cost_usd: number;
   flops_efficiency: number;
   attention_efficiency: number;
+  attention_kernel: 'sdpa' | 'flash-attn' | 'cudnn';
   lines: string[];
   assumptions: string[];
 }
