@@ -93,6 +93,8 @@ void write_parallel(JsonWriter& writer, const TrainingWorkload& w, const Trainin
   writer.field("sequence_parallel", w.sequence_parallel);
   writer.field("tp_comm_overlap", w.tp_comm_overlap);
   writer.field("ep_comm_overlap", w.ep_comm_overlap);
+  writer.field("moe_dispatcher", moe_dispatcher_name(w.moe_dispatcher));
+  writer.field("moe_routing", moe_routing_name(w.moe_routing));
   writer.field("virtual_stages", w.virtual_pipeline_stages);
   writer.field("pipeline_schedule", w.zero_bubble_schedule          ? "zero-bubble"
                                     : w.virtual_pipeline_stages > 1 ? "interleaved"

@@ -47,6 +47,20 @@ TrainingRequest parse_training_options(const OptionList& options) {
   w.sequence_parallel = reader.flag("sequence_parallel", false);
   w.tp_comm_overlap = reader.flag("tp_comm_overlap", false);
   w.ep_comm_overlap = reader.flag("ep_comm_overlap", false);
+  if (auto dispatcher = reader.text("moe_dispatcher")) {
+    const auto found = find_moe_dispatcher(*dispatcher);
+    if (!found)
+      throw OptionError("moe_dispatcher", "option 'moe_dispatcher' must be alltoall or deepep (hybridep), got '" +
+                                              detail::printable(*dispatcher) + "'");
+    w.moe_dispatcher = *found;
+  }
+  if (auto routing = reader.text("moe_routing")) {
+    const auto found = find_moe_routing(*routing);
+    if (!found)
+      throw OptionError("moe_routing", "option 'moe_routing' must be random or round-robin, got '" +
+                                           detail::printable(*routing) + "'");
+    w.moe_routing = *found;
+  }
   w.virtual_pipeline_stages = reader.count("virtual_stages", 1, 1, 1024);
   if (auto schedule = reader.text("pipeline_schedule")) {
     if (*schedule == "zero-bubble" || *schedule == "zb-h1")

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "fitcheck/options.hpp"
+#include "training/training_dispatch.hpp"
 #include "training/training_kernels.hpp"
 
 namespace fitcheck {
@@ -342,9 +343,11 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
       // split over tp ranks by sequence parallelism before they leave. Of the copies a rank sends
       // to the ep ranks, those for the group's ranks on its own node go over NVLink and the rest
       // through its NIC, at the same time.
-      const double copies = tokens_gpu / tp * k.experts_per_token * h * a;
       const double on_node = std::min(ep, std::max(1.0, std::floor(node_gpus / (tp * cp))));
-      const double sent_intra = copies * (on_node - 1) / ep, sent_inter = copies * (ep - on_node) / ep;
+      const detail::ExpertCopies per_token =
+          detail::expert_dispatch_copies(k.experts, k.experts_per_token, ep, on_node, w.moe_dispatcher, w.moe_routing);
+      const double token_bytes = tokens_gpu / tp * h * a;
+      const double sent_intra = token_bytes * per_token.nvlink, sent_inter = token_bytes * per_token.network;
       const double seconds =
           std::max(sent_intra / ep_intra.bandwidth, sent_inter > 0 ? sent_inter / ep_link.bandwidth : 0.0);
       ep_seconds += n * 2 * passes * (seconds + (ep - 1) * ep_link.hop + ep_link.base);

@@ -60,7 +60,8 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
            ? "(" + detail::four_significant_digits(t.tensor_parallel_seconds) + " s under the products, exposed) "
            : std::string()) +
       detail::four_significant_digits(t.microbatch_tensor_parallel_seconds) + " s + context parallel (exposed) " +
-      detail::four_significant_digits(t.microbatch_context_parallel_seconds) + " s + expert all-to-all " +
+      detail::four_significant_digits(t.microbatch_context_parallel_seconds) + " s + expert " +
+      (w.moe_dispatcher == MoeDispatcher::deepep ? "dispatch (DeepEP) " : "all-to-all ") +
       (w.ep_comm_overlap ? "(" + detail::four_significant_digits(t.expert_parallel_seconds) +
                                " s under another micro-batch's compute, exposed) "
                          : std::string()) +

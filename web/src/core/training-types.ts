@@ -125,6 +125,10 @@ export interface TrainingReport {
     sequence_parallel: boolean;
     tp_comm_overlap: boolean;
     ep_comm_overlap: boolean;
+    /** How MoE tokens reach their experts' ranks: NCCL all-to-all (a copy per expert) or DeepEP (a copy per rank, one RDMA copy per node). */
+    moe_dispatcher: 'alltoall' | 'deepep';
+    /** How the router spreads a token's experts: at random, or round robin (NeMo AutoModel's fake balanced gate). */
+    moe_routing: 'random' | 'round-robin';
     virtual_stages: number;
     pipeline_schedule: '1f1b' | 'interleaved' | 'zero-bubble';
     sharding_degree: number;
