@@ -123,3 +123,31 @@ TEST_CASE("the loss: eager cross-entropy on upcast logits against a fused one") 
   CHECK(detail::loss_traffic_bytes_per_logit(ElementwiseKernels::compiled) == 8);
   CHECK(detail::loss_traffic_bytes_per_logit(ElementwiseKernels::fused) == 8);
 }
+
+TEST_CASE("PyTorch's ring attention: its merges, accumulations and copies, per token") {
+  // cp 2, every width w: forward 4 (2w) contiguous + 4 (2w) one exchange + 6w fp32 output + 38w one
+  // merge + 6w back to bf16 = 66w; backward 8w + zeros 12w + 8w + 20w first add + 26w second +
+  // 2 x 16w fp32 concatenations + 2 x 10w query adds + 6w + 12w casts = 144w.
+  const detail::RingAttentionTraffic two = detail::torch_ring_attention_traffic(2, 1, 1, 1, 1);
+  CHECK(two.forward == 66);
+  CHECK(two.backward == 144);
+  // Each further rank adds one merge and exchange (38 + 8) and one backward step (10 + 8 + 26 + 16).
+  const detail::RingAttentionTraffic four = detail::torch_ring_attention_traffic(4, 1, 1, 1, 1);
+  CHECK(four.forward - two.forward == 2 * 46);
+  CHECK(four.backward - two.backward == 2 * 60);
+  CHECK(detail::torch_ring_attention_traffic(1, 1, 1, 1, 1).forward == 0);
+  // Llama-3.1-8B, 32k tokens per rank at cp 8 on an H100: the bytes of a forward, its
+  // recomputation and a backward take about 5% of the attention core's time at SDPA's rate.
+  const Accelerator* gpu = find_accelerator("h100-sxm-80gb");
+  REQUIRE(gpu != nullptr);
+  const double tokens = 32768, width = 32 * 128, cp = 8;
+  const detail::RingAttentionTraffic r = detail::torch_ring_attention_traffic(cp, width, width, width, width);
+  const double bytes = tokens * (2 * r.forward + r.backward);
+  const double memory =
+      bytes / (gpu->memory_bandwidth_bytes_per_second * TrainingAssumptions{}.elementwise_bandwidth_efficiency);
+  // Causal attention of cp x 32k tokens, a rank's share: 4 s^2 width / 2 / cp per forward; a
+  // forward, its recomputation and the backward (2.5 forwards) at 0.28 of the bf16 peak.
+  const double flops = 4 * (cp * tokens) * (cp * tokens) * width / 2 / cp * (1 + 1 + 2.5);
+  const double attention = flops / (peak_flops_per_second(*gpu, ComputeDtype::bf16) * 0.28);
+  CHECK(memory / attention == doctest::Approx(0.05).epsilon(0.3));
+}

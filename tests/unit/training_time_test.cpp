@@ -9,6 +9,7 @@
 #include "fitcheck/training_request.hpp"
 #include "fitcheck/training_time.hpp"
 #include "training/training_dispatch.hpp"
+#include "training/training_kernels.hpp"
 
 using namespace fitcheck;
 
@@ -233,9 +234,10 @@ TEST_CASE("published: Megatron-LM GPT-3 175B throughput (Narayanan et al. 2021, 
   // PTD-P rows of Table 2: 174.6B parameters, t = 8, p = 12, batch 1536, micro-batch 1, Selene
   // (A100 80GB, 8 x 200 Gb/s HDR InfiniBand per node = 25 GB/s per GPU), full recomputation.
   // Reported 153 / 149 / 141 TFLOP/s per GPU (Eq. 3 FLOPs) on 384 / 768 / 1536 GPUs, and 84 / 43 / 23
-  // days for 300B tokens. fitcheck with its default efficiencies (0.5 flops, 0.7 link) and a 1F1B
-  // schedule: 132.4 / 127.9 / 119.7 TFLOP/s (-13.5% / -14.2% / -15.1%) and 97.9 / 50.7 / 27.1 days
-  // (+17% / +18% / +18%). Trend reproduced: the bubble grows from 2.8% to 10.3% as dp grows.
+  // days for 300B tokens. fitcheck with its defaults (the A100's 0.62 products share, set from
+  // FlashAttention's GPT-3 table below, so these rows are out of sample; 0.7 link) and a 1F1B
+  // schedule: 152.4 / 146.9 / 137.1 TFLOP/s (-0.4% / -1.4% / -2.8%) and 85.1 / 44.1 / 23.6 days
+  // (+1.3% / +2.6% / +2.8%). Trend reproduced: the bubble grows from 2.8% to 10.3% as dp grows.
   const PreparedLatencyModel p = prepared(gpt(96, 12288, 96));
   TrainingAssumptions a;
   a.communication.inter_node_bytes_per_second_per_gpu = 25e9;
@@ -256,8 +258,8 @@ TEST_CASE("published: Megatron-LM GPT-3 175B throughput (Narayanan et al. 2021, 
     w.causal_attention_flops = false;
     const TrainingTime t = estimate_training_time(p, w, *find_accelerator("a100-sxm-80gb"), 300e9, a);
     CHECK(t.gpus == 96 * row.dp);
-    CHECK(t.achieved_flops_per_second_per_gpu / 1e12 == doctest::Approx(row.tflops).epsilon(0.2));
-    CHECK(t.train_seconds / 86400 == doctest::Approx(row.days).epsilon(0.25));
+    CHECK(t.achieved_flops_per_second_per_gpu / 1e12 == doctest::Approx(row.tflops).epsilon(0.05));
+    CHECK(t.train_seconds / 86400 == doctest::Approx(row.days).epsilon(0.05));
     CHECK(t.achieved_flops_per_second_per_gpu < previous);
     previous = t.achieved_flops_per_second_per_gpu;
   }
@@ -266,7 +268,7 @@ TEST_CASE("published: Megatron-LM GPT-3 175B throughput (Narayanan et al. 2021, 
 TEST_CASE("published: Megatron-LM 76.1B on 1024 A100s (Narayanan et al. 2021, Table 1)") {
   // Table 1: 80 heads, h = 10240, 60 layers, t = 8, p = 4, 1024 GPUs, batch 1792: 140 TFLOP/s per
   // GPU, 45% of the 312 TFLOP/s peak. The table gives neither micro-batch nor schedule; with b = 1
-  // and 1F1B (m = 56, bubble 5.1%) fitcheck gives 123.3 TFLOP/s and 39.5% of peak: -11.9%.
+  // and 1F1B (m = 56, bubble 5.1%) fitcheck gives 139.2 TFLOP/s and 44.6% of peak: -0.6%.
   const PreparedLatencyModel p = prepared(gpt(60, 10240, 80));
   TrainingAssumptions a;
   a.communication.inter_node_bytes_per_second_per_gpu = 25e9;
@@ -280,8 +282,8 @@ TEST_CASE("published: Megatron-LM 76.1B on 1024 A100s (Narayanan et al. 2021, Ta
   w.causal_attention_flops = false;
   const TrainingTime t = estimate_training_time(p, w, *find_accelerator("a100-sxm-80gb"), 300e9, a);
   CHECK(t.gpus == 1024);
-  CHECK(t.achieved_flops_per_second_per_gpu / 1e12 == doctest::Approx(140).epsilon(0.2));
-  CHECK(t.hfu == doctest::Approx(0.45).epsilon(0.2));
+  CHECK(t.achieved_flops_per_second_per_gpu / 1e12 == doctest::Approx(140).epsilon(0.05));
+  CHECK(t.hfu == doctest::Approx(0.45).epsilon(0.05));
 }
 
 TEST_CASE("published: FlashAttention's GPT-3 training throughput on 8 A100 80GB, the A100's products share") {
@@ -397,6 +399,31 @@ TEST_CASE("expert all-to-alls: the copies for the node's ranks over NVLink, the 
     const double deepep = std::max(token * 2 * 7 / 8 / 70e9, token * (1 - node_miss) * 1 / 2 * 2 / 35e9);
     CHECK(d.expert_parallel_seconds == doctest::Approx(4 * (deepep + 15 * 2.7e-6 + 6.6e-6)).epsilon(1e-9));
   }
+}
+
+TEST_CASE("context parallelism: PyTorch's ring adds its merges and copies to torchtitan's memory-bound bytes") {
+  // Two layers of 8 heads of 128 (queries, keys, values and output 1024 wide per token), 2048
+  // tokens at cp 2: each rank holds 1024. torchtitan runs PyTorch's context_parallel; Megatron's
+  // Transformer Engine ring is not counted this way.
+  const PreparedLatencyModel p = prepared(small_model(2));
+  TrainingWorkload w;
+  w.framework = TrainingFramework::torchtitan;
+  w.sequence_tokens = 2048;
+  w.micro_batch_size = 1;
+  w.layout.data_parallel = 1;
+  w.global_batch_tokens = 2048;
+  const TrainingTime one = estimate_training_time(p, w, round_gpu(), 1e6);
+  w.context_parallel = 2;
+  const TrainingTime two = estimate_training_time(p, w, round_gpu(), 1e6);
+  const detail::RingAttentionTraffic r = detail::torch_ring_attention_traffic(2, 1024, 1024, 1024, 1024);
+  CHECK(two.microbatch_memory_bytes - one.microbatch_memory_bytes / 2 ==
+        doctest::Approx(2 * 1024 * (r.forward + r.backward)).epsilon(1e-9));
+  w.framework = TrainingFramework::megatron;
+  w.context_parallel = 1;
+  const TrainingTime megatron_one = estimate_training_time(p, w, round_gpu(), 1e6);
+  w.context_parallel = 2;
+  const TrainingTime megatron_two = estimate_training_time(p, w, round_gpu(), 1e6);
+  CHECK(megatron_two.microbatch_memory_bytes == doctest::Approx(megatron_one.microbatch_memory_bytes / 2));
 }
 
 TEST_CASE("expert dispatch copies per token: all-to-all, DeepEP, random and round-robin routing") {

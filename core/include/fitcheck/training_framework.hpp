@@ -94,6 +94,10 @@ struct TrainingFrameworkProfile {
   bool overlaps_interleaved_pipeline_sends = false;
   // Pipeline stages may hold unequal layer counts (pp x virtual stages need not divide the layers).
   bool uneven_pipeline_stages = false;
+  // Context parallelism through PyTorch's experimental context_parallel ring: keys and values
+  // repeated to every query head, eager fp32 merges of each step's output, fp32 gradient
+  // accumulation and a concatenated copy for every exchange (their bytes go through HBM).
+  bool torch_ring_attention = false;
 };
 
 const TrainingFrameworkProfile& training_framework_profile(TrainingFramework framework);

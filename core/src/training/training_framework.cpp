@@ -98,6 +98,9 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      false,
      // generate_split_points gives the middle stages the layers that do not divide evenly
      // (9dec370 torchtitan/parallelisms/pipelining_utils.py l.18-57).
+     true,
+     // create_context_parallel_ctx wraps torch.distributed.tensor.experimental.context_parallel
+     // (9dec370 torchtitan/utils.py l.171-193).
      true},
     {TrainingFramework::hf, "hf", "Hugging Face Trainer / Accelerate + PEFT",
      // Measured: torch CrossEntropyLoss forward + backward on fp32 logits with their gradient holds

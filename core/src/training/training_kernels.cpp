@@ -162,4 +162,29 @@ double loss_traffic_bytes_per_logit(ElementwiseKernels kernels) {
   return kernels == ElementwiseKernels::eager ? 40 : 8;
 }
 
+// PyTorch's ring attention (pytorch/pytorch 0123248a torch/distributed/tensor/experimental/
+// _attention.py, _templated_ring_attention and its backward; the same _SDPAMerger and
+// _partial_update in earlier versions), convert_to_f32 and round-robin load balancing on (their
+// defaults). Each op below is one kernel reading its inputs and writing its output once. The
+// last rank takes full blocks at every step (the others take some half-size, partial ones).
+// Forward: key.contiguous() and value.contiguous() (2 + 2 B each); every step but the last
+// concatenates keys and values for the exchange (4 B each); _SDPAMerger.step turns the block's
+// output to fp32 (2 + 4) and from the second step merges it: out - block_out (4 + 4 + 4),
+// sigmoid(lse) * that (4 + 4), out - that (4 + 4 + 4): 38 B per output element; results() casts
+// back (4 + 2). Backward: the contiguous copies again; zeros_like fp32 gradients of q, k, v (4);
+// per step the key/value concatenation, the block's key/value gradients added in fp32 (first step
+// 4 + 2 + 4, later steps half a chunk added and the whole re-concatenated by _partial_update:
+// 5 + 8), their fp32 concatenation for the exchange (4 + 4), the query gradient added (4 + 2 + 4);
+// at the end the gradients cast back to bf16 (4 + 2).
+RingAttentionTraffic torch_ring_attention_traffic(double cp, double query_width, double key_width, double value_width,
+                                                  double output_width) {
+  RingAttentionTraffic t;
+  if (cp <= 1) return t;
+  const double kv = key_width + value_width;
+  t.forward = 4 * kv + 4 * kv * (cp - 1) + 6 * output_width + 38 * output_width * (cp - 1) + 6 * output_width;
+  t.backward = 4 * kv + 4 * (query_width + kv) + 4 * kv * (cp - 1) + 10 * kv + 13 * kv * (cp - 1) + 8 * kv * cp +
+               10 * query_width * cp + 6 * query_width + 6 * kv;
+  return t;
+}
+
 }  // namespace fitcheck::detail

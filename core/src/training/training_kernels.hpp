@@ -52,4 +52,14 @@ Fp8CastTraffic layer_fp8_cast_traffic(const LatencyLayerKind& kind, double hidde
 // The loss's bytes per logit element (vocabulary entry of one token), forward and backward.
 double loss_traffic_bytes_per_logit(ElementwiseKernels kernels);
 
+// PyTorch's context_parallel ring over cp ranks, per token of one rank and one attention layer:
+// the bytes of one forward (run again by recomputation) and of one backward, on the rank whose
+// steps all take full blocks. Widths per token: queries, keys and values as SDPA receives them
+// (keys and values repeated to every query head) and the output.
+struct RingAttentionTraffic {
+  double forward = 0, backward = 0;
+};
+RingAttentionTraffic torch_ring_attention_traffic(double cp, double query_width, double key_width, double value_width,
+                                                  double output_width);
+
 }  // namespace fitcheck::detail

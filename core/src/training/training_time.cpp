@@ -262,6 +262,7 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   const ElementwiseKernels kernels = layer_kernels(w);
   t.elementwise_kernels = kernels;
   const Fp8Casts fp8_casts = training_framework(w).fp8_casts;
+  const bool torch_ring = cp > 1 && training_framework(w).torch_ring_attention;
   const double hbm = gpu.memory_bandwidth_bytes_per_second * assume.elementwise_bandwidth_efficiency;
   // Bytes through HBM of one micro-batch on a stage: elementwise ops forward, backward and
   // recomputed; FP8 casts of activations, gradients and weights; the loss on the last stage.
@@ -280,6 +281,13 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
                  (c.tokens.forward.per_rank(tp, w.sequence_parallel) * (1 + recompute_share) +
                   c.tokens.backward.per_rank(tp, w.sequence_parallel));
         bytes += n * c.weight_bytes_per_parameter * active_matrix_params(k) / tp;
+      }
+      if (torch_ring && k.heads > 0) {
+        // PyTorch's ring: keys and values reach SDPA repeated to every query head.
+        const double qk = k.multi_latent ? k.nope_head_dim + k.rope_head_dim : k.qk_head_dim;
+        const double query = k.heads * qk / tp, value = k.heads * k.v_head_dim / tp;
+        const detail::RingAttentionTraffic r = detail::torch_ring_attention_traffic(cp, query, query, value, value);
+        bytes += n * tokens_gpu * (r.forward * (1 + recompute_attention_share) + r.backward);
       }
     }
     if (has_lm_head) bytes += tokens_gpu * model.vocab / tp * detail::loss_traffic_bytes_per_logit(loss_kernels(w));
@@ -332,11 +340,15 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
     if (cp > 1) {
       // Ring attention passes each rank's keys and values around the cp ranks: forward once,
       // backward the keys/values and their gradients (Liu et al. 2023, Ring Attention §3).
+      // PyTorch's ring passes the keys and values SDPA receives, repeated to every query head, and
+      // the key/value gradients in fp32 (twice their bf16 bytes).
+      const double kv_heads = torch_ring ? k.heads : k.kv_heads;
       const double kv_width = k.multi_latent ? k.heads * (k.nope_head_dim + k.rope_head_dim + k.v_head_dim)
-                                             : k.kv_heads * (k.qk_head_dim + k.v_head_dim);
+                                             : kv_heads * (k.qk_head_dim + k.v_head_dim);
       const double volume = b * s * kv_width * a * (cp - 1) / cp / tp;
       const double exchange = volume / cp_link.bandwidth + (cp - 1) * cp_link.hop;
-      cp_seconds += n * exchange * (3 + recompute_attention_share);
+      const double backward_passes = torch_ring ? 3 : 2;
+      cp_seconds += n * exchange * (1 + backward_passes + recompute_attention_share);
     }
     if (k.moe && ep > 1) {
       // Dispatch and combine in forward and backward (and the recomputed forward); tokens are
