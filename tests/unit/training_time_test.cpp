@@ -3,9 +3,11 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "fitcheck/options.hpp"
 #include "fitcheck/params.hpp"
+#include "fitcheck/training_framework.hpp"
 #include "fitcheck/training_request.hpp"
 #include "fitcheck/training_time.hpp"
 #include "training/training_dispatch.hpp"
@@ -424,6 +426,35 @@ TEST_CASE("context parallelism: PyTorch's ring adds its merges and copies to tor
   w.context_parallel = 2;
   const TrainingTime megatron_two = estimate_training_time(p, w, round_gpu(), 1e6);
   CHECK(megatron_two.microbatch_memory_bytes == doctest::Approx(megatron_one.microbatch_memory_bytes / 2));
+}
+
+TEST_CASE("NeMo AutoModel's profile: uneven interleaved stages, PyTorch's ring, bf16 adapters") {
+  const TrainingFrameworkProfile& automodel = training_framework_profile(TrainingFramework::automodel);
+  CHECK(std::string(automodel.id) == "automodel");
+  CHECK(find_training_framework("nemo-automodel") == TrainingFramework::automodel);
+  CHECK(find_training_framework("AutoModel") == TrainingFramework::automodel);
+  CHECK(automodel.loss_bytes_per_logit == 14);  // bf16 logits kept + torchtitan's 12 B
+  CHECK(automodel.adapter_bytes == 2);          // adapters in the base linear's dtype
+  CHECK_FALSE(automodel.mfu_attention_full_square);
+  CHECK(automodel.fsdp_unsharded_under_pipeline);
+  CHECK(automodel.torch_ring_attention);
+  CHECK(automodel.elementwise_kernels == ElementwiseKernels::fused);  // Liger / Transformer Engine kernels
+  CHECK(automodel.eager_loss);                                        // MaskedCrossEntropy stays eager
+  // DeepSeek-V3's 61 layers over pp 4 x 7 virtual stages (layers_per_stage 2, rounded down to a
+  // multiple of pp): AutoModel splits them unevenly, Hugging Face's profile has no such pipeline.
+  const PreparedLatencyModel p = prepared(small_model(61));
+  TrainingWorkload w;
+  w.framework = TrainingFramework::automodel;
+  w.sequence_tokens = 128;
+  w.micro_batch_size = 1;
+  w.layout.pipeline_parallel = 4;
+  w.layout.data_parallel = 1;
+  w.virtual_pipeline_stages = 7;
+  w.global_batch_tokens = 8 * 128;
+  const TrainingTime t = estimate_training_time(p, w, round_gpu(), 1e6);
+  CHECK(t.pipeline_bubble_fraction == doctest::Approx((3.0 / 7) / (8 + 3.0 / 7)));
+  w.framework = TrainingFramework::hf;
+  CHECK_THROWS_AS(estimate_training_time(p, w, round_gpu(), 1e6), OptionError);
 }
 
 TEST_CASE("expert dispatch copies per token: all-to-all, DeepEP, random and round-robin routing") {

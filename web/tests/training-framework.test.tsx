@@ -9,7 +9,15 @@ afterEach(cleanup);
 
 describe('training framework', () => {
   test('the six profiles the core offers, Hugging Face first and by default', () => {
-    expect(frameworks.map(([id]) => id)).toEqual(['hf', 'megatron', 'deepspeed', 'torchtitan', 'torchtune', 'litgpt']);
+    expect(frameworks.map(([id]) => id)).toEqual([
+      'hf',
+      'megatron',
+      'deepspeed',
+      'torchtitan',
+      'torchtune',
+      'litgpt',
+      'automodel',
+    ]);
     expect(trainingOptions(defaultTraining).framework).toBe('hf');
     expect(recomputeModes.map(([id]) => id)).toEqual(
       expect.arrayContaining(['selective-op', 'selective-layer', 'gradient-checkpointing', 'activation-checkpointing']),

@@ -18,6 +18,7 @@ enum class TrainingFramework : std::uint8_t {
   hf,          // Hugging Face transformers Trainer / Accelerate, PEFT, bitsandbytes
   torchtune,   // torchtune recipes (full, LoRA, QLoRA; single device and FSDP2)
   litgpt,      // LitGPT finetune scripts (Lightning Fabric)
+  automodel,   // NVIDIA NeMo AutoModel (PyTorch FSDP2 with pipelining, context and expert parallelism)
 };
 
 // The attention kernel a 16-bit run uses: PyTorch's scaled_dot_product_attention flash backend
@@ -43,7 +44,7 @@ enum class MemoryStatistic : std::uint8_t { allocated, reserved };
 
 struct TrainingFrameworkProfile {
   TrainingFramework framework;
-  const char* id;    // "megatron", "deepspeed", "torchtitan", "hf", "torchtune", "litgpt"
+  const char* id;    // "megatron", "deepspeed", "torchtitan", "hf", "torchtune", "litgpt", "automodel"
   const char* name;  // in words
   // Bytes per logit element (tokens x vocabulary / tp) alive at the loss's peak: logits, their
   // fp32 copy, what cross-entropy saves and the gradient it writes.
@@ -98,6 +99,8 @@ struct TrainingFrameworkProfile {
   // repeated to every query head, eager fp32 merges of each step's output, fp32 gradient
   // accumulation and a concatenated copy for every exchange (their bytes go through HBM).
   bool torch_ring_attention = false;
+  // The loss runs as eager PyTorch ops although the layers' kernels are fused.
+  bool eager_loss = false;
 };
 
 const TrainingFrameworkProfile& training_framework_profile(TrainingFramework framework);

@@ -16,7 +16,7 @@ TrainingRequest parse_training_options(const OptionList& options) {
     const auto found = find_training_framework(*framework);
     if (!found)
       throw OptionError("framework", "option 'framework': unknown framework '" + detail::printable(*framework) +
-                                         "' (megatron, deepspeed, torchtitan, hf, torchtune, litgpt)");
+                                         "' (megatron, deepspeed, torchtitan, hf, torchtune, litgpt, automodel)");
     w.framework = *found;
   }
   if (auto statistic = reader.text("memory_statistic")) {

@@ -187,6 +187,46 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      4, 0, 0, "", ElementwiseKernels::eager,
      "eager PyTorch ops of LitGPT's model (RMSNorm in float32, apply_rope, LLaMAMLP silu(fc_1) * fc_2)", false,
      Fp8Casts::torchao_tensorwise, "torchao Float8Linear, dynamic tensorwise scaling"},
+    {TrainingFramework::automodel, "automodel", "NVIDIA NeMo AutoModel (PyTorch FSDP2)",
+     // MaskedCrossEntropy (fp32_upcast=True by default) runs F.cross_entropy on logits.float(); the
+     // recipe keeps the model output, and with it the bf16 logits, until backward returns.
+     14,
+     "bf16 logits kept by the recipe's model output through backward (2 B) + at the start of backward the saved "
+     "fp32 log-softmax, the nll gradient and the log-softmax gradient of F.cross_entropy on logits.float() "
+     "(3 x 4 B): NVIDIA-NeMo/Automodel cb976544 nemo_automodel/components/loss/masked_ce.py (fp32_upcast=True), "
+     "recipes/llm/train_ft.py _forward_backward_step",
+     false,
+     "FSDP2 MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=float32): gradients reduce-scattered in fp32 into "
+     "the fp32 shards (cb976544 nemo_automodel/components/distributed/config.py l.201-205)",
+     // With PP every layer is fully_shard-ed with reshard_after_forward=False (parallelizer.py l.958-962).
+     true, AttentionKernel::sdpa_flash,
+     "Hugging Face models with attn_implementation sdpa (PyTorch's flash backend); AutoModel's own MoE models "
+     "default to BackendConfig attn 'te' (Transformer Engine, cuDNN: --attention-kernel cudnn)",
+     false,
+     "AutoModel's flops_utils formulas halve the attention term for causal masks (causal_self_attn = True: cb976544 "
+     "nemo_automodel/components/utils/flops_utils.py l.44-46)",
+     MemoryStatistic::allocated,
+     "the training and benchmark recipes log torch.cuda.max_memory_allocated (cb976544 recipes/llm/train_ft.py "
+     "l.1385, recipes/llm/benchmark.py l.335)",
+     0, 0, false, "", 2,
+     "LoRA adapters take the base linear's dtype unless lora_dtype is set: bf16 adapters, gradients and AdamW "
+     "states for a bf16 model (cb976544 nemo_automodel/components/_peft/lora.py l.200-213)",
+     0, 0, 0, "", ElementwiseKernels::fused,
+     "fused kernels: Hugging Face models get Liger's RMSNorm, rotary and SwiGLU kernels (from_pretrained "
+     "use_liger_kernel=True, applied to non-custom models: cb976544 nemo_automodel/_transformers/auto_model.py "
+     "l.534, l.598; liger-kernel is in the container's dependency groups, docker/Dockerfile uv sync --all-groups); "
+     "AutoModel's own models run Transformer Engine's RMSNorm and fused rotary embedding as the benchmark recipes set "
+     "them (BackendConfig rms_norm 'te', rope_fusion; the default rms_norm 'torch_fp32' would run eager) and a fused "
+     "expert SwiGLU; residual adds eager; the loss (MaskedCrossEntropy) eager",
+     false, Fp8Casts::torchao_tensorwise, "torchao Float8Linear (nemo_automodel/components/quantization/fp8.py)", false,
+     // calculate_virtual_stages rounds the stage count to a multiple of pp and generate_hf_model_split
+     // gives the first stages one layer more (cb976544 components/distributed/pipelining/functional.py
+     // l.137-149, l.189-214).
+     true,
+     // cp_utils.py creates torch.distributed.tensor.experimental.context_parallel (l.86).
+     true,
+     // MaskedCrossEntropy: F.cross_entropy on logits.float(), outside any fused kernel.
+     true},
 };
 
 std::string lowered(std::string_view text) {
@@ -210,6 +250,7 @@ std::optional<TrainingFramework> find_training_framework(std::string_view id) {
   if (key == "huggingface" || key == "transformers") return TrainingFramework::hf;
   if (key == "megatron-lm" || key == "megatron-core" || key == "nemo") return TrainingFramework::megatron;
   if (key == "lit-gpt") return TrainingFramework::litgpt;
+  if (key == "nemo-automodel" || key == "nemo_automodel") return TrainingFramework::automodel;
   return std::nullopt;
 }
 

@@ -109,7 +109,7 @@ ElementwiseKernels layer_kernels(const TrainingWorkload& w) {
 // The loss's kernels: fused frameworks fuse it; --compile covers it where the framework compiles it.
 ElementwiseKernels loss_kernels(const TrainingWorkload& w) {
   const TrainingFrameworkProfile& f = training_framework(w);
-  if (f.elementwise_kernels == ElementwiseKernels::fused) return ElementwiseKernels::fused;
+  if (f.elementwise_kernels == ElementwiseKernels::fused && !f.eager_loss) return ElementwiseKernels::fused;
   return w.compile && f.compile_covers_loss ? ElementwiseKernels::compiled : ElementwiseKernels::eager;
 }
 

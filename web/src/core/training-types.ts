@@ -4,7 +4,7 @@ import type { MemoryTerm, CapacityAnswer } from './types';
 
 /** Options of trainingReport, as the CLI's `fitcheck train` flags without the dashes. */
 export interface TrainingOptions {
-  /** megatron | deepspeed | torchtitan | torchtune | litgpt | hf (the core's default). */
+  /** megatron | deepspeed | torchtitan | torchtune | litgpt | automodel | hf (the core's default). */
   framework?: string;
   /** allocated | reserved (default: the statistic the framework prints). */
   memory_statistic?: string;

@@ -5,7 +5,7 @@ import { customGpuId, customGpuOptions, defaultCustomGpu, type CustomGpuFields }
 
 /** With gpu = 'custom', the custom_gpu_* fields define it (custom-gpu.ts). */
 export interface TrainingWorkload extends CustomGpuFields {
-  /** The framework whose rules the core applies: hf (the core's default), megatron, deepspeed, torchtitan, torchtune, litgpt. */
+  /** The framework whose rules the core applies: hf (the core's default), megatron, deepspeed, torchtitan, torchtune, litgpt, automodel. */
   framework: string;
   gpu: string;
   gpus: string;
@@ -137,6 +137,7 @@ export const frameworks: Array<[string, string]> = [
   ['torchtitan', 'torchtitan (FSDP2)'],
   ['torchtune', 'torchtune recipes'],
   ['litgpt', 'LitGPT (Lightning Fabric)'],
+  ['automodel', 'NVIDIA NeMo AutoModel (FSDP2)'],
 ];
 /** Recomputation by the frameworks' own names (fitcheck train --recompute). */
 export const recomputeModes: Array<[string, string]> = [
