@@ -69,6 +69,11 @@ const DecoderTraits* find_traits(const std::string& type) {
       {"gpt_oss", false, true, true},
       {"deepseek_v2"},
       {"deepseek_v3"},
+      // 2025 families; their window defaults and bias rules are in config_families_2025.cpp.
+      {"olmo3", false, false, false, NormKind::rms_norm, true, 2, QkNorm::full_width},
+      {"exaone4", false, false, false, NormKind::rms_norm, true, 2, QkNorm::per_head},
+      {"seed_oss", false, true, false},
+      {"cohere2", true, false, false, NormKind::layer_norm_no_bias, true, 1, QkNorm::none, true},
   };
   for (const auto& traits : table)
     if (type == traits.family) return &traits;
@@ -138,6 +143,7 @@ std::vector<std::int64_t> llama4_chunk_windows(const ConfigFields& fields, std::
 std::vector<std::int64_t> sliding_windows(const std::string& type, const ConfigFields& fields, std::int64_t layers,
                                           ModelDescription& model) {
   if (type == "llama4_text") return llama4_chunk_windows(fields, layers, model);
+  if (auto windows = recent_family_windows(type, fields, layers, model)) return *windows;
   std::vector<std::int64_t> windows(static_cast<std::size_t>(layers), 0);
   const std::int64_t window = fields.optional_count("sliding_window", 1, max_positions).value_or(0);
   if (auto layer_types = fields.string_list("layer_types")) {
@@ -383,6 +389,7 @@ void read_modern_decoder(const std::string& type, const DecoderTraits& traits, c
   base.mlp.gated = traits.gated;
   base.mlp.bias =
       traits.mlp_bias_follows_attention ? attention.output_bias : fields.boolean("mlp_bias").value_or(false);
+  apply_recent_family_biases(type, fields, base);
 
   const auto windows = sliding_windows(type, fields, model.num_layers, model);
   const auto moe = read_moe(type, fields, model.num_layers, base.mlp.intermediate_size, generic);

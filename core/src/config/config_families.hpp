@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "config/config_fields.hpp"
 #include "fitcheck/model.hpp"
@@ -44,6 +45,13 @@ void require_generic_fields(const ConfigFields& fields);
 // Nemotron-H, Bamba, Granite-4.0-H.
 // False when `model_type` is not one of them.
 bool read_hybrid_family(const std::string& model_type, const ConfigFields& fields, ModelDescription& model);
+
+// config_families_2025.cpp: OLMo 3, EXAONE 4.0 and Cohere 2's sliding layers when layer_types is
+// absent (nothing for other families, or when layer_types is written), and Seed-OSS, EXAONE 4.0 and
+// OLMo 3's projection biases, applied to the layer the table's traits describe.
+std::optional<std::vector<std::int64_t>> recent_family_windows(const std::string& type, const ConfigFields& fields,
+                                                               std::int64_t layers, ModelDescription& model);
+void apply_recent_family_biases(const std::string& type, const ConfigFields& fields, LayerShape& layer);
 
 // Shared readers.
 // The one bias switch of a family: attention_bias (or bias), else use_bias.

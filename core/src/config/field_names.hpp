@@ -82,8 +82,9 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "attention_bias", {"bias"}},
     {FieldScope::model, "use_bias"},
     {FieldScope::model, "mlp_bias"},
-    {FieldScope::model, "no_bias"},      // MPT
-    {FieldScope::model, "enable_bias"},  // OPT
+    {FieldScope::model, "attention_out_bias"},  // Seed-OSS: o_proj's bias apart from q/k/v's
+    {FieldScope::model, "no_bias"},             // MPT
+    {FieldScope::model, "enable_bias"},         // OPT
     {FieldScope::model, "do_layer_norm_before"},
     {FieldScope::model, "qk_layernorm"},  // Phi
     {FieldScope::model, "use_qk_norm"},   // Cohere (Llama 4's is a weightless L2 norm: no parameters)

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// Decoder families of 2025 that read as rows of the modern-decoder table (config_families.cpp) with
+// their own sliding-window defaults and projection biases: OLMo 3, EXAONE 4.0, Seed-OSS and Cohere 2
+// (Command R7B, Command A). Each rule cites the transformers file it follows.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/config_families.hpp"
+#include "fitcheck/config.hpp"
+
+namespace fitcheck::detail {
+namespace {
+
+// Whether layer i uses a sliding window when every `pattern`-th layer attends in full:
+// "sliding_attention" if (i + 1) % pattern != 0, as Olmo3Config, Cohere2Config and Exaone4Config
+// fill layer_types when a config has none.
+std::vector<bool> every_nth_full(std::int64_t layers, std::int64_t pattern) {
+  std::vector<bool> sliding(static_cast<std::size_t>(layers), false);
+  for (std::int64_t i = 0; i < layers; ++i) sliding[static_cast<std::size_t>(i)] = (i + 1) % pattern != 0;
+  return sliding;
+}
+
+std::int64_t window_or_default(const ConfigFields& fields, const char* family, ModelDescription& model) {
+  if (auto window = fields.optional_count("sliding_window", 1, max_positions)) return *window;
+  model.assumptions.push_back(std::string("sliding_window absent: windows of 4096 tokens, as ") + family);
+  return 4096;
+}
+
+// Exaone4Config (huggingface/transformers@008e57439125 src/transformers/models/exaone4/modular_exaone4.py):
+// sliding_window null turns sliding off; sliding_window_pattern is an int (every n-th layer global) or
+// a string of 'L' (local) and 'G' (global) repeated from layer 0, the last layer always global.
+std::vector<bool> exaone4_sliding_layers(const ConfigFields& fields, std::int64_t layers) {
+  if (!fields.is_string("sliding_window_pattern")) {
+    const std::int64_t pattern = fields.optional_count("sliding_window_pattern", 1, max_layers).value_or(4);
+    return every_nth_full(layers, pattern);
+  }
+  const std::string pattern = *fields.string("sliding_window_pattern");
+  const std::string path = fields.path_of("sliding_window_pattern");
+  if (pattern.empty() || pattern.find_first_not_of("LG") != std::string::npos)
+    throw ConfigError(path, "field '" + path + "' is '" + printable(pattern) +
+                                "'; EXAONE 4.0 spells it with 'L' (local) and 'G' (global) layers only");
+  std::vector<bool> sliding(static_cast<std::size_t>(layers), false);
+  for (std::int64_t i = 0; i + 1 < layers; ++i)
+    sliding[static_cast<std::size_t>(i)] = pattern[static_cast<std::size_t>(i) % pattern.size()] == 'L';
+  return sliding;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::int64_t>> recent_family_windows(const std::string& type, const ConfigFields& fields,
+                                                               std::int64_t layers, ModelDescription& model) {
+  const bool known = type == "olmo3" || type == "cohere2" || type == "exaone4";
+  // A written layer_types is read by the shared rule (sliding_windows in config_families.cpp).
+  if (!known || fields.has("layer_types")) return std::nullopt;
+  std::vector<bool> sliding;
+  std::int64_t window = 0;
+  if (type == "olmo3") {
+    // Olmo3Config (huggingface/transformers@02e8340b9678 src/transformers/models/olmo3/modular_olmo3.py):
+    // sliding_window 4096 and every 4th layer full when layer_types is absent.
+    window = window_or_default(fields, "Olmo3Config", model);
+    sliding = every_nth_full(layers, 4);
+    model.assumptions.push_back("layer_types absent: every 4th layer attends in full, as Olmo3Config");
+  } else if (type == "cohere2") {
+    // Cohere2Config (huggingface/transformers@008e57439125 src/transformers/models/cohere2/modular_cohere2.py):
+    // sliding_window_pattern (default 4) when layer_types is absent.
+    window = window_or_default(fields, "Cohere2Config", model);
+    const std::int64_t pattern = fields.optional_count("sliding_window_pattern", 1, max_layers).value_or(4);
+    if (!fields.has("sliding_window_pattern"))
+      model.assumptions.push_back("sliding_window_pattern absent: every 4th layer attends in full, as Cohere2Config");
+    sliding = every_nth_full(layers, pattern);
+  } else {
+    const auto written = fields.optional_count("sliding_window", 1, max_positions);
+    if (!written) {
+      model.assumptions.push_back("sliding_window absent or null: every layer attends in full");
+      return std::vector<std::int64_t>(static_cast<std::size_t>(layers), 0);
+    }
+    window = *written;
+    sliding = exaone4_sliding_layers(fields, layers);
+  }
+  std::vector<std::int64_t> windows(static_cast<std::size_t>(layers), 0);
+  for (std::size_t i = 0; i < sliding.size(); ++i)
+    if (sliding[i]) windows[i] = window;
+  return windows;
+}
+
+void apply_recent_family_biases(const std::string& type, const ConfigFields& fields, LayerShape& layer) {
+  if (type == "seed_oss") {
+    // SeedOssAttention (huggingface/transformers@052b1dcdbe75 src/transformers/models/seed_oss/
+    // modular_seed_oss.py): q/k/v biases with attention_bias (SeedOssConfig default true), o_proj's with
+    // attention_out_bias (default false); SeedOssMLP's with mlp_bias.
+    layer.attention.qkv_bias = fields.boolean("attention_bias").value_or(true);
+    layer.attention.output_bias = fields.boolean("attention_out_bias").value_or(false);
+  } else if (type == "exaone4" || type == "olmo3") {
+    // Exaone4Attention hard-wires bias=False on q/k/v/o; Exaone4MLP and Olmo3's MLP are Olmo2MLP, whose
+    // gate/up/down have no biases (modular_exaone4.py, modular_olmo3.py at the commits above).
+    if (type == "exaone4") layer.attention.qkv_bias = layer.attention.output_bias = false;
+    layer.mlp.bias = false;
+  }
+}
+
+}  // namespace fitcheck::detail

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// OLMo 3, EXAONE 4.0, Seed-OSS and Cohere 2: real configs against their published counts
+// (tests/fixtures/configs/MANIFEST.tsv, checked in params_test.cpp) written out module by module,
+// and tiny configs for each family's defaults, biases and sliding layers, each count derived by
+// hand from the family's transformers modeling file (cited in core/src/config/config_families_2025.cpp).
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "fitcheck/config.hpp"
+#include "fitcheck/params.hpp"
+#include "test_support.hpp"
+
+using namespace fitcheck;
+
+namespace {
+
+ModelDescription fixture(const std::string& name) {
+  return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + name));
+}
+
+std::vector<std::int64_t> windows(const ModelDescription& model) {
+  std::vector<std::int64_t> result;
+  for (const auto kind : model.layer_kind_of_layer) result.push_back(model.layer_kinds[kind].attention.sliding_window);
+  return result;
+}
+
+bool mentions(const ModelDescription& model, const std::string& text) {
+  for (const auto& assumption : model.assumptions)
+    if (assumption.find(text) != std::string::npos) return true;
+  return false;
+}
+
+std::string refused_field(const char* text) {
+  try {
+    parse_hf_config(text);
+  } catch (const ConfigError& error) {
+    return error.field();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("EXAONE-4.0-1.2B: post-norms, per-head q/k norms, no biases, tied embedding, every layer global") {
+  const ModelDescription model = fixture("LGAI-EXAONE--EXAONE-4.0-1.2B.json");
+  CHECK(model.parameter_count_exact());
+  const ParameterCount count = count_parameters(model);
+  // Per layer: q 2048x2048 = 4,194,304, k and v 2048x512 = 1,048,576 each, o 4,194,304, q_norm and
+  // k_norm 64 each, gate/up/down 3 x 2048x4096 = 25,165,824, post_attention and post_feedforward
+  // norms 2 x 2048: 35,655,808. 30 layers, the tied 102400x2048 embedding 209,715,200 and the final
+  // norm 2,048: 1,279,391,488.
+  CHECK(count.total == 30LL * 35'655'808 + 209'715'200 + 2'048);
+  CHECK(count.breakdown.lm_head == 0);
+  CHECK(count.breakdown.norms == 30 * 4'096 + 2'048);
+  for (const std::int64_t window : windows(model)) CHECK(window == 0);  // layer_types: full_attention
+}
+
+TEST_CASE("Olmo-3 7B: OLMo 2's layers with sliding windows on three layers of four") {
+  const ModelDescription model = fixture("allenai--Olmo-3-1025-7B.json");
+  const ParameterCount count = count_parameters(model);
+  // Per layer: q/k/v/o 4 x 4096^2 = 67,108,864, q_norm and k_norm over the full 4096 width each,
+  // gate/up/down 3 x 4096x11008 = 135,266,304, two post-norms 8,192: 202,391,552. 32 layers, untied
+  // 100278x4096 embedding and lm_head 2 x 410,738,688 and the final norm: 7,298,011,136.
+  CHECK(count.total == 32LL * 202'391'552 + 2 * 410'738'688 + 4'096);
+  const auto w = windows(model);
+  REQUIRE(w.size() == 32);
+  CHECK(w[0] == 4096);
+  CHECK(w[2] == 4096);
+  CHECK(w[3] == 0);
+  CHECK(w[31] == 0);
+}
+
+TEST_CASE("Seed-OSS-36B: q/k/v biases with attention_bias, none on o_proj (attention_out_bias false)") {
+  const ParameterCount count = count_parameters(fixture("ByteDance-Seed--Seed-OSS-36B-Instruct.json"));
+  // Attention per layer: q 5120x10240 + 10240, k and v 5120x1024 + 1024 each, o 10240x5120:
+  // 52,428,800 x 2 + 5,242,880 x 2 + 12,288 = 115,355,648. MLP 3 x 5120x27648 = 424,673,280, two
+  // norms 10,240: 540,039,168 per layer. 64 layers, untied 155136x5120 embedding and lm_head
+  // 2 x 794,296,320 and the final norm: 36,151,104,512.
+  CHECK(count.breakdown.attention == 64LL * 115'355'648);
+  CHECK(count.total == 64LL * 540'039'168 + 2 * 794'296'320 + 5'120);
+}
+
+TEST_CASE("seed_oss defaults: attention_bias true, attention_out_bias false; each switch on its own") {
+  const std::string base = R"({"model_type":"seed_oss","hidden_size":64,"intermediate_size":128,"num_hidden_layers":1,
+    "num_attention_heads":4,"num_key_value_heads":2,"head_dim":16,"vocab_size":100,"tie_word_embeddings":false)";
+  // q 4,096 + 64, k and v 2,048 + 32 each, o 4,096; MLP 3 x 8,192; two norms 128: 37,120;
+  // embedding and lm_head 2 x 6,400 and the final norm 64.
+  CHECK(count_parameters(parse_hf_config(base + "}")).total == 37'120 + 12'800 + 64);
+  CHECK(count_parameters(parse_hf_config(base + R"(,"attention_out_bias":true})")).total == 37'120 + 64 + 12'864);
+  CHECK(count_parameters(parse_hf_config(base + R"(,"attention_bias":false})")).total == 37'120 - 128 + 12'864);
+  CHECK(refused_field(R"({"model_type":"seed_oss","hidden_size":64,"intermediate_size":128,"num_hidden_layers":1,
+    "num_attention_heads":4,"vocab_size":100,"num_experts":8})") == "num_experts");
+}
+
+TEST_CASE("exaone4: no biases whatever attention_bias says, and an L/G pattern whose last layer is global") {
+  const ModelDescription model = parse_hf_config(R"({"model_type":"exaone4","hidden_size":64,"intermediate_size":128,
+    "num_hidden_layers":5,"num_attention_heads":4,"num_key_value_heads":2,"vocab_size":100,"sliding_window":16,
+    "sliding_window_pattern":"LLG","attention_bias":true,"tie_word_embeddings":false})");
+  // Per layer: q 4,096, k 2,048, v 2,048, o 4,096, q_norm and k_norm 16 each, MLP 3 x 8,192, two
+  // norms 128: 37,024; 5 layers, embedding and lm_head 2 x 6,400, final norm 64.
+  CHECK(count_parameters(model).total == 5 * 37'024 + 12'864);
+  CHECK(windows(model) == std::vector<std::int64_t>{16, 16, 0, 16, 0});
+  CHECK(refused_field(R"({"model_type":"exaone4","hidden_size":64,"intermediate_size":128,"num_hidden_layers":4,
+    "num_attention_heads":4,"vocab_size":100,"sliding_window":16,"sliding_window_pattern":"LLXG"})") ==
+        "sliding_window_pattern");
+}
+
+TEST_CASE("exaone4 and olmo3 without layer_types: the configuration classes' default patterns") {
+  const ModelDescription exaone = parse_hf_config(R"({"model_type":"exaone4","hidden_size":64,
+    "intermediate_size":128,"num_hidden_layers":4,"num_attention_heads":4,"vocab_size":100,"sliding_window":8})");
+  CHECK(windows(exaone) == std::vector<std::int64_t>{8, 8, 8, 0});  // sliding_window_pattern 4
+  const ModelDescription no_window = parse_hf_config(R"({"model_type":"exaone4","hidden_size":64,
+    "intermediate_size":128,"num_hidden_layers":4,"num_attention_heads":4,"vocab_size":100,"sliding_window":null})");
+  CHECK(windows(no_window) == std::vector<std::int64_t>{0, 0, 0, 0});
+  const ModelDescription olmo = parse_hf_config(R"({"model_type":"olmo3","hidden_size":64,"intermediate_size":128,
+    "num_hidden_layers":8,"num_attention_heads":4,"vocab_size":100})");
+  CHECK(windows(olmo) == std::vector<std::int64_t>{4096, 4096, 4096, 0, 4096, 4096, 4096, 0});
+  CHECK(mentions(olmo, "sliding_window absent"));
+  CHECK(mentions(olmo, "layer_types absent"));
+}
+
+TEST_CASE("cohere2: one bias-free LayerNorm per parallel layer, tied head, no q/k norms, sliding 3 of 4") {
+  const ModelDescription model = parse_hf_config(R"({"model_type":"cohere2","hidden_size":64,"intermediate_size":128,
+    "num_hidden_layers":4,"num_attention_heads":4,"num_key_value_heads":2,"vocab_size":100,"sliding_window":16,
+    "use_qk_norm":true})");
+  // Per layer: q 4,096, k 2,048, v 2,048, o 4,096, MLP 3 x 8,192 and one LayerNorm weight 64: 36,928.
+  // Cohere2Attention builds no q/k norms, whatever use_qk_norm says. Tied 100x64 embedding, final norm 64.
+  CHECK(count_parameters(model).total == 4 * 36'928 + 6'400 + 64);
+  CHECK(windows(model) == std::vector<std::int64_t>{16, 16, 16, 0});
+  CHECK(model.layer_kinds[0].parallel_attention_mlp);
+  const ModelDescription every_other = parse_hf_config(R"({"model_type":"cohere2","hidden_size":64,
+    "intermediate_size":128,"num_hidden_layers":4,"num_attention_heads":4,"vocab_size":100,"sliding_window":16,
+    "sliding_window_pattern":2})");
+  CHECK(windows(every_other) == std::vector<std::int64_t>{16, 0, 16, 0});
+}
