@@ -135,3 +135,50 @@ TEST_CASE("cohere2: one bias-free LayerNorm per parallel layer, tied head, no q/
     "sliding_window_pattern":2})");
   CHECK(windows(every_other) == std::vector<std::int64_t>{16, 0, 16, 0});
 }
+
+TEST_CASE("GLM-4.5: dense first layers, 160 routed experts and a shared one, qkv biases, q/k norms, MTP apart") {
+  const ModelDescription model = fixture("zai-org--GLM-4.5.json");
+  const ParameterCount count = count_parameters(model);
+  // Attention per layer: q 5120x12288 and o 12288x5120 (62,914,560 each), k and v 5120x1024 (5,242,880
+  // each), q/k/v biases 12,288 + 2 x 1,024 and no o_proj bias, q_norm and k_norm of head_dim 128:
+  // 136,329,472. Two norms 10,240. Layers 0-2: a dense MLP 3 x 5120x12288 = 188,743,680 (325,083,392 a
+  // layer). Layers 3-91: router 160x5120 and its 160 correction biases 819,360, 160 experts of
+  // 3 x 5120x1536 = 23,592,960 and a shared expert of the same size (3,935,625,632 a layer). Untied
+  // 151552x5120 embedding and lm_head 2 x 775,946,240, final norm 5,120.
+  const std::int64_t expert = 23'592'960;
+  CHECK(count.total == 3 * 325'083'392LL + 89 * 3'935'625'632LL + 2 * 775'946'240LL + 5'120);
+  // A token uses 8 of the 160 routed experts in each of the 89 MoE layers.
+  CHECK(count.active_per_token == count.total - 89LL * 152 * expert);
+  CHECK(count.active_per_token == 33'632'266'144);
+  // The MTP layer (num_nextn_predict_layers 1): one more MoE layer, enorm, hnorm and the head's norm
+  // (3 x 5,120), eh_proj 10240x5120. The checkpoint also stores its own copies of the embedding and
+  // head: 352,797,829,024 + 3,988,069,792 + 2 x 775,946,240 = 358,337,791,296, the published count.
+  CHECK(count.multi_token_prediction == 3'935'625'632LL + 3 * 5'120 + 10'240LL * 5'120);
+  CHECK(count.total + count.multi_token_prediction + 2 * 775'946'240LL == 358'337'791'296);
+}
+
+TEST_CASE("GLM-4.5-Air: one dense layer, 128 experts, no q/k norms") {
+  const ParameterCount count = count_parameters(fixture("zai-org--GLM-4.5-Air.json"));
+  // Attention 2 x 4096x12288 + 2 x 4096x1024 + biases 14,336 = 109,066,240; norms 8,192. Layer 0: dense
+  // MLP 3 x 4096x10944 = 134,479,872. Layers 1-45: router 128x4096 + 128, 129 experts of 3 x 4096x1408 =
+  // 17,301,504. Untied 151552x4096 embedding and lm_head 2 x 620,756,992, final norm 4,096.
+  const std::int64_t expert = 17'301'504;
+  const std::int64_t moe_layer = 109'066'240 + 524'416 + 129 * expert + 8'192;
+  CHECK(count.total == (109'066'240 + 134'479'872 + 8'192) + 45 * moe_layer + 2 * 620'756'992LL + 4'096);
+  CHECK(count.active_per_token == count.total - 45LL * 120 * expert);
+  CHECK(count.total + count.multi_token_prediction + 2 * 620'756'992LL == 110'468'824'832);
+}
+
+TEST_CASE("glm4_moe refuses what it cannot count: no expert count, 0 experts, a missing first_k_dense_replace") {
+  const std::string head = R"({"model_type":"glm4_moe","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
+    "num_attention_heads":4,"num_key_value_heads":2,"vocab_size":100,"num_experts_per_tok":2,"moe_intermediate_size":32,
+    "n_shared_experts":1)";
+  CHECK(refused_field((head + R"(,"first_k_dense_replace":1})").c_str()) == "num_local_experts");
+  CHECK(refused_field((head + R"(,"first_k_dense_replace":1,"n_routed_experts":0})").c_str()) == "n_routed_experts");
+  CHECK(refused_field((head + R"(,"n_routed_experts":4})").c_str()) == "first_k_dense_replace");
+  // With all of them: layer 0 dense (3 x 64x128), layer 1 four experts and a shared one of 3 x 64x32, a
+  // router 4x64 + 4 correction biases; attention 2 x 4,096 + 2 x 2,048 with no biases (attention_bias absent).
+  const ParameterCount count =
+      count_parameters(parse_hf_config(head + R"(,"first_k_dense_replace":1,"n_routed_experts":4})"));
+  CHECK(count.total == (12'288 + 24'576 + 128) + (12'288 + 260 + 5 * 6'144 + 128) + 2 * 6'400 + 64);
+}

@@ -74,6 +74,7 @@ const DecoderTraits* find_traits(const std::string& type) {
       {"exaone4", false, false, false, NormKind::rms_norm, true, 2, QkNorm::per_head},
       {"seed_oss", false, true, false},
       {"cohere2", true, false, false, NormKind::layer_norm_no_bias, true, 1, QkNorm::none, true},
+      {"glm4_moe"},
   };
   for (const auto& traits : table)
     if (type == traits.family) return &traits;
@@ -321,6 +322,8 @@ std::optional<MoeRule> read_moe(const std::string& type, const ConfigFields& fie
       const std::int64_t step = fields.optional_count("interleave_moe_layer_step", 1, max_layers).value_or(1);
       for (std::int64_t i = 0; i < layers; ++i) rule.is_sparse[static_cast<std::size_t>(i)] = (i + 1) % step == 0;
     }
+  } else if (type == "glm4_moe") {
+    read_glm4_moe_layers(fields, layers, moe, rule.is_sparse);
   } else if (type == "gpt_oss") {
     moe.router_bias = true;  // GptOssTopKRouter has a bias
     moe.expert_bias = true;  // gate_up_proj_bias and down_proj_bias per expert
@@ -389,7 +392,7 @@ void read_modern_decoder(const std::string& type, const DecoderTraits& traits, c
   base.mlp.gated = traits.gated;
   base.mlp.bias =
       traits.mlp_bias_follows_attention ? attention.output_bias : fields.boolean("mlp_bias").value_or(false);
-  apply_recent_family_biases(type, fields, base);
+  apply_recent_family_layer_rules(type, fields, base);
 
   const auto windows = sliding_windows(type, fields, model.num_layers, model);
   const auto moe = read_moe(type, fields, model.num_layers, base.mlp.intermediate_size, generic);

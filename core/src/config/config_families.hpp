@@ -47,11 +47,13 @@ void require_generic_fields(const ConfigFields& fields);
 bool read_hybrid_family(const std::string& model_type, const ConfigFields& fields, ModelDescription& model);
 
 // config_families_2025.cpp: OLMo 3, EXAONE 4.0 and Cohere 2's sliding layers when layer_types is
-// absent (nothing for other families, or when layer_types is written), and Seed-OSS, EXAONE 4.0 and
-// OLMo 3's projection biases, applied to the layer the table's traits describe.
+// absent (nothing for other families, or when layer_types is written); Seed-OSS, EXAONE 4.0, OLMo 3
+// and GLM-4.5's projection biases and q/k norms, applied to the layer the table's traits describe;
+// GLM-4.5's MoE layers (dense first_k_dense_replace layers, shared experts, correction bias).
 std::optional<std::vector<std::int64_t>> recent_family_windows(const std::string& type, const ConfigFields& fields,
                                                                std::int64_t layers, ModelDescription& model);
-void apply_recent_family_biases(const std::string& type, const ConfigFields& fields, LayerShape& layer);
+void apply_recent_family_layer_rules(const std::string& type, const ConfigFields& fields, LayerShape& layer);
+void read_glm4_moe_layers(const ConfigFields& fields, std::int64_t layers, MoeShape& moe, std::vector<bool>& is_sparse);
 
 // Shared readers.
 // The one bias switch of a family: attention_bias (or bias), else use_bias.

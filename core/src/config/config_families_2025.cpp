@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Decoder families of 2025 that read as rows of the modern-decoder table (config_families.cpp) with
-// their own sliding-window defaults and projection biases: OLMo 3, EXAONE 4.0, Seed-OSS and Cohere 2
-// (Command R7B, Command A). Each rule cites the transformers file it follows.
+// their own sliding-window defaults, projection biases and MoE layout: OLMo 3, EXAONE 4.0, Seed-OSS,
+// Cohere 2 (Command R7B, Command A) and GLM-4.5/4.6 (glm4_moe). Each rule cites the transformers file
+// it follows.
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,7 +85,7 @@ std::optional<std::vector<std::int64_t>> recent_family_windows(const std::string
   return windows;
 }
 
-void apply_recent_family_biases(const std::string& type, const ConfigFields& fields, LayerShape& layer) {
+void apply_recent_family_layer_rules(const std::string& type, const ConfigFields& fields, LayerShape& layer) {
   if (type == "seed_oss") {
     // SeedOssAttention (huggingface/transformers@052b1dcdbe75 src/transformers/models/seed_oss/
     // modular_seed_oss.py): q/k/v biases with attention_bias (SeedOssConfig default true), o_proj's with
@@ -96,7 +97,32 @@ void apply_recent_family_biases(const std::string& type, const ConfigFields& fie
     // gate/up/down have no biases (modular_exaone4.py, modular_olmo3.py at the commits above).
     if (type == "exaone4") layer.attention.qkv_bias = layer.attention.output_bias = false;
     layer.mlp.bias = false;
+  } else if (type == "glm4_moe") {
+    // Glm4MoeAttention (huggingface/transformers@a0699c971daf src/transformers/models/glm4_moe/
+    // modeling_glm4_moe.py): q/k/v biases with attention_bias, o_proj never; q_norm and k_norm, RMSNorms
+    // of head_dim, with use_qk_norm. Glm4MoeMLP has no biases.
+    layer.attention.qkv_bias = fields.boolean("attention_bias").value_or(false);
+    layer.attention.output_bias = false;
+    if (fields.boolean("use_qk_norm").value_or(false))
+      layer.attention.query_norm_size = layer.attention.key_norm_size = layer.attention.head_dim;
+    layer.mlp.bias = false;
   }
+}
+
+// Glm4MoeDecoderLayer (modeling_glm4_moe.py at the commit above): layers from first_k_dense_replace on
+// hold Glm4MoeMoE, n_routed_experts gated experts of moe_intermediate_size, Glm4MoeTopkRouter (a
+// weight of n_routed_experts x hidden and the e_score_correction_bias buffer the checkpoint stores)
+// and one shared Glm4MoeMLP of moe_intermediate_size x n_shared_experts; the layers before hold a dense
+// Glm4MoeMLP of intermediate_size. The three sizes are required: Glm4MoeConfig's defaults (1, 1, 1408)
+// are GLM-4.5-Air's, not a rule, and fitcheck does not guess them.
+void read_glm4_moe_layers(const ConfigFields& fields, std::int64_t layers, MoeShape& moe,
+                          std::vector<bool>& is_sparse) {
+  const std::int64_t first_moe = fields.required_count("first_k_dense_replace", 0, layers);
+  moe.expert_intermediate_size = fields.required_count("moe_intermediate_size", 1, max_intermediate_size);
+  moe.num_shared_experts = fields.required_count("n_shared_experts", 0, max_experts);
+  moe.shared_expert_intermediate_size = moe.expert_intermediate_size;
+  moe.router_correction_bias = true;
+  for (std::int64_t i = 0; i < layers; ++i) is_sparse[static_cast<std::size_t>(i)] = i >= first_moe;
 }
 
 }  // namespace fitcheck::detail
