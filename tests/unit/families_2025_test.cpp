@@ -182,3 +182,21 @@ TEST_CASE("glm4_moe refuses what it cannot count: no expert count, 0 experts, a 
       count_parameters(parse_hf_config(head + R"(,"first_k_dense_replace":1,"n_routed_experts":4})"));
   CHECK(count.total == (12'288 + 24'576 + 128) + (12'288 + 260 + 5 * 6'144 + 128) + 2 * 6'400 + 64);
 }
+
+TEST_CASE("Apertus-8B: ungated MLP, per-head q/k norms, two learned xIELU scalars a layer") {
+  const ParameterCount count = count_parameters(fixture("swiss-ai--Apertus-8B-Instruct-2509.json"));
+  // Per layer: q and o 4096x4096 (16,777,216 each), k and v 4096x1024 (4,194,304 each), q_norm and
+  // k_norm 128 each, up and down 4096x21504 (88,080,384 each), xIELU alpha_p and alpha_n, two norms
+  // 8,192: 218,112,258. 32 layers, untied 131072x4096 embedding and lm_head 2 x 536,870,912, final norm.
+  CHECK(count.total == 32LL * 218'112'258 + 2 * 536'870'912LL + 4'096);
+  CHECK(count.breakdown.mlp == 32LL * (2 * 88'080'384 + 2));
+}
+
+TEST_CASE("apertus: xIELU's scalars only with hidden_act xielu (the default), no biases on the MLP") {
+  const std::string base = R"({"model_type":"apertus","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
+    "num_attention_heads":4,"vocab_size":100,"mlp_bias":true,"tie_word_embeddings":false)";
+  // Per layer: q/k/v/o 4 x 4,096 (MHA), q_norm and k_norm 16 each, up and down 2 x 8,192, two norms 128:
+  // 32,928, plus 2 xIELU scalars; embedding and lm_head 2 x 6,400, final norm 64.
+  CHECK(count_parameters(parse_hf_config(base + "}")).total == 2 * (32'928 + 2) + 12'864);
+  CHECK(count_parameters(parse_hf_config(base + R"(,"hidden_act":"relu2"})")).total == 2 * 32'928 + 12'864);
+}

@@ -75,6 +75,7 @@ const DecoderTraits* find_traits(const std::string& type) {
       {"seed_oss", false, true, false},
       {"cohere2", true, false, false, NormKind::layer_norm_no_bias, true, 1, QkNorm::none, true},
       {"glm4_moe"},
+      {"apertus", false, false, false, NormKind::rms_norm, true, 2, QkNorm::per_head, false, false},
   };
   for (const auto& traits : table)
     if (type == traits.family) return &traits;

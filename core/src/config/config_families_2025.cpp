@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Decoder families of 2025 that read as rows of the modern-decoder table (config_families.cpp) with
-// their own sliding-window defaults, projection biases and MoE layout: OLMo 3, EXAONE 4.0, Seed-OSS,
-// Cohere 2 (Command R7B, Command A) and GLM-4.5/4.6 (glm4_moe). Each rule cites the transformers file
-// it follows.
+// their own sliding-window defaults, projection biases, activation parameters and MoE layout: OLMo 3,
+// EXAONE 4.0, Seed-OSS, Cohere 2 (Command R7B, Command A), Apertus and GLM-4.5/4.6 (glm4_moe). Each rule
+// cites the transformers file it follows.
 #include <optional>
 #include <string>
 #include <vector>
@@ -97,6 +97,14 @@ void apply_recent_family_layer_rules(const std::string& type, const ConfigFields
     // gate/up/down have no biases (modular_exaone4.py, modular_olmo3.py at the commits above).
     if (type == "exaone4") layer.attention.qkv_bias = layer.attention.output_bias = false;
     layer.mlp.bias = false;
+  } else if (type == "apertus") {
+    // ApertusMLP (huggingface/transformers@008e57439125 src/transformers/models/apertus/modular_apertus.py):
+    // up_proj and down_proj without biases, no gate; with hidden_act "xielu" (ApertusConfig's default) the
+    // activation is an XIELUActivation whose alpha_p and alpha_n are parameters of one element each (its
+    // beta and eps are buffers). ApertusAttention is Llama's (attention_bias) with per-head q/k norms.
+    layer.mlp.bias = false;
+    const std::string act = fields.string("hidden_act").value_or("xielu");
+    layer.mlp.activation_parameters = act == "xielu" ? 2 : 0;
   } else if (type == "glm4_moe") {
     // Glm4MoeAttention (huggingface/transformers@a0699c971daf src/transformers/models/glm4_moe/
     // modeling_glm4_moe.py): q/k/v biases with attention_bias, o_proj never; q_norm and k_norm, RMSNorms

@@ -83,6 +83,7 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "use_bias"},
     {FieldScope::model, "mlp_bias"},
     {FieldScope::model, "attention_out_bias"},  // Seed-OSS: o_proj's bias apart from q/k/v's
+    {FieldScope::model, "hidden_act"},          // Apertus: "xielu" has learned parameters
     {FieldScope::model, "no_bias"},             // MPT
     {FieldScope::model, "enable_bias"},         // OPT
     {FieldScope::model, "do_layer_norm_before"},

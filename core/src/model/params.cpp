@@ -171,6 +171,8 @@ void add_layer(TensorList& list, const ModelDescription& model, const LayerShape
   } else if (shape.mlp.intermediate_size > 0) {
     add_mlp(list, {TensorRole::mlp_gate, TensorRole::mlp_up, TensorRole::mlp_down, ParameterGroup::mlp}, layer, hidden,
             shape.mlp.intermediate_size, shape.mlp.gated, shape.mlp.bias, 1);
+    // Learned activation scalars, small vectors kept at full precision as biases are.
+    list.vector(TensorRole::bias, ParameterGroup::mlp, layer, shape.mlp.activation_parameters);
   }
   add_norm(list, model, layer, hidden, shape.hidden_norms);
 }
