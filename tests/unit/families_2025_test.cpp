@@ -200,3 +200,53 @@ TEST_CASE("apertus: xIELU's scalars only with hidden_act xielu (the default), no
   CHECK(count_parameters(parse_hf_config(base + "}")).total == 2 * (32'928 + 2) + 12'864);
   CHECK(count_parameters(parse_hf_config(base + R"(,"hidden_act":"relu2"})")).total == 2 * 32'928 + 12'864);
 }
+
+TEST_CASE("ernie4_5: Llama's layers with use_bias on every projection; ERNIE-4.5-0.3B's shapes by hand") {
+  const std::string base = R"({"model_type":"ernie4_5","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
+    "num_attention_heads":4,"num_key_value_heads":2,"head_dim":16,"vocab_size":100)";
+  // Per layer: q 4,096, k 2,048, v 2,048, o 4,096, MLP 3 x 8,192, two norms 128: 36,992; with use_bias
+  // also q/k/v/o biases 64 + 32 + 32 + 64 and gate/up/down biases 128 + 128 + 64: 37,504. Tied 100x64
+  // embedding (Ernie4_5Config's default) and the final norm.
+  CHECK(count_parameters(parse_hf_config(base + "}")).total == 2 * 36'992 + 6'464);
+  CHECK(count_parameters(parse_hf_config(base + R"(,"use_bias":true})")).total == 2 * 37'504 + 6'464);
+  // ERNIE-4.5-0.3B (Ernie4_5Config's defaults): q 1024x2048 and o 2048x1024, k and v 1024x256, MLP
+  // 3 x 1024x3072, two norms: 14,157,824 a layer; 18 layers, tied 103424x1024 embedding, final norm:
+  // 360,748,032, the figure a public analysis log gives for it (params=360748032, L=18, d=1024).
+  const ParameterCount small = count_parameters(parse_hf_config(R"({"model_type":"ernie4_5","hidden_size":1024,
+    "intermediate_size":3072,"num_hidden_layers":18,"num_attention_heads":16,"num_key_value_heads":2,"head_dim":128,
+    "vocab_size":103424,"tie_word_embeddings":true,"use_bias":false})"));
+  CHECK(small.total == 18LL * 14'157'824 + 105'906'176 + 1'024);
+}
+
+TEST_CASE("ernie4_5_moe: MoE layers by start, end and interval, shared experts, correction bias, use_bias") {
+  const std::string base = R"({"model_type":"ernie4_5_moe","hidden_size":64,"intermediate_size":128,
+    "num_hidden_layers":4,"num_attention_heads":4,"num_key_value_heads":2,"head_dim":16,"vocab_size":100,
+    "moe_num_experts":4,"moe_k":2,"moe_intermediate_size":32,"moe_layer_start_index":1,"moe_layer_end_index":-1,
+    "moe_layer_interval":2,"tie_word_embeddings":false,"num_nextn_predict_layers":1)";
+  // Layers 1 and 3 are MoE ((i + 1) % 2 == 0, from 1 to the last): attention 12,288, router 4x64 and 4
+  // correction biases, 4 experts of 3 x 64x32 = 6,144, shared experts 3 x 64x64 (2 x 32 wide), two norms:
+  // 49,540. Layers 0 and 2 dense: 12,288 + 24,576 + 128 = 36,992. Untied embedding and head 2 x 6,400.
+  const ModelDescription model = parse_hf_config(base + R"(,"moe_num_shared_experts":2})");
+  const ParameterCount count = count_parameters(model);
+  CHECK(count.total == 2 * 36'992 + 2 * 49'540 + 12'864);
+  CHECK(count.active_per_token == count.total - 2 * 2 * 6'144);  // 2 of 4 experts idle in 2 layers
+  CHECK(count.multi_token_prediction == 0);
+  CHECK(mentions(model, "MTP weights are not counted"));
+  // use_bias: q/k/v/o biases 192 a layer, dense MLP biases 320, each expert 32 + 32 + 64, the shared
+  // MLP 64 + 64 + 64, and lm_head's 100 (Ernie4_5_MoeForCausalLM).
+  CHECK(count_parameters(parse_hf_config(base + R"(,"moe_num_shared_experts":2,"use_bias":true})")).total ==
+        count.total + 4 * 192 + 2 * 320 + 2 * (4 * 128 + 192) + 100);
+  CHECK(refused_field((base + "}").c_str()) == "moe_num_shared_experts");
+  CHECK(refused_field((base + R"(,"moe_num_shared_experts":2,"moe_num_experts":0})").c_str()) == "moe_num_experts");
+}
+
+TEST_CASE("hunyuan_v1_dense: per-head query/key layernorms, no MLP biases whatever mlp_bias says") {
+  const std::string base = R"({"model_type":"hunyuan_v1_dense","hidden_size":64,"intermediate_size":128,
+    "num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,"head_dim":16,"vocab_size":100,
+    "mlp_bias":true,"tie_word_embeddings":true)";
+  // Per layer: q/k/v/o 12,288, query_layernorm and key_layernorm 16 each, MLP 3 x 8,192, two norms 128:
+  // 37,024; tied embedding 6,400 and the final norm.
+  CHECK(count_parameters(parse_hf_config(base + "}")).total == 2 * 37'024 + 6'464);
+  CHECK(count_parameters(parse_hf_config(base + R"(,"attention_bias":true})")).total == 2 * (37'024 + 192) + 6'464);
+  CHECK(refused_field((base + R"(,"num_experts":4})").c_str()) == "num_experts");
+}

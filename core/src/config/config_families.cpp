@@ -76,6 +76,9 @@ const DecoderTraits* find_traits(const std::string& type) {
       {"cohere2", true, false, false, NormKind::layer_norm_no_bias, true, 1, QkNorm::none, true},
       {"glm4_moe"},
       {"apertus", false, false, false, NormKind::rms_norm, true, 2, QkNorm::per_head, false, false},
+      {"ernie4_5", true, false, false, NormKind::rms_norm, true, 2, QkNorm::none, false, true, false, true},
+      {"ernie4_5_moe", true, false, false, NormKind::rms_norm, true, 2, QkNorm::none, false, true, false, true},
+      {"hunyuan_v1_dense", true, false, false, NormKind::rms_norm, true, 2, QkNorm::per_head},
   };
   for (const auto& traits : table)
     if (type == traits.family) return &traits;
@@ -256,7 +259,7 @@ void refuse_contradicting_moe_fields(const std::string& type, const ConfigFields
 }
 
 std::optional<MoeRule> read_moe(const std::string& type, const ConfigFields& fields, std::int64_t layers,
-                                std::int64_t dense_width, bool generic) {
+                                std::int64_t dense_width, bool generic, ModelDescription& model) {
   const auto experts = fields.optional_count("num_local_experts", 0, max_experts);
   if (experts && *experts == 0) refuse_zero_experts(type, fields);
   refuse_contradicting_moe_fields(type, fields, generic);
@@ -325,6 +328,8 @@ std::optional<MoeRule> read_moe(const std::string& type, const ConfigFields& fie
     }
   } else if (type == "glm4_moe") {
     read_glm4_moe_layers(fields, layers, moe, rule.is_sparse);
+  } else if (type == "ernie4_5_moe") {
+    read_ernie4_5_moe_layers(fields, layers, moe, rule.is_sparse, model);
   } else if (type == "gpt_oss") {
     moe.router_bias = true;  // GptOssTopKRouter has a bias
     moe.expert_bias = true;  // gate_up_proj_bias and down_proj_bias per expert
@@ -396,7 +401,7 @@ void read_modern_decoder(const std::string& type, const DecoderTraits& traits, c
   apply_recent_family_layer_rules(type, fields, base);
 
   const auto windows = sliding_windows(type, fields, model.num_layers, model);
-  const auto moe = read_moe(type, fields, model.num_layers, base.mlp.intermediate_size, generic);
+  const auto moe = read_moe(type, fields, model.num_layers, base.mlp.intermediate_size, generic, model);
   if (type == "llama4_text" && moe) {
     // Llama 4's dense layers are Llama4TextMLP(config, intermediate_size=config.intermediate_size_mlp).
     bool any_dense = false;

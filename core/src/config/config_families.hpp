@@ -53,6 +53,10 @@ bool read_hybrid_family(const std::string& model_type, const ConfigFields& field
 std::optional<std::vector<std::int64_t>> recent_family_windows(const std::string& type, const ConfigFields& fields,
                                                                std::int64_t layers, ModelDescription& model);
 void apply_recent_family_layer_rules(const std::string& type, const ConfigFields& fields, LayerShape& layer);
+// ERNIE 4.5 MoE's layers (moe_layer_start_index..end, every moe_layer_interval-th), shared experts,
+// expert and lm_head biases with use_bias; its MTP weights are not counted.
+void read_ernie4_5_moe_layers(const ConfigFields& fields, std::int64_t layers, MoeShape& moe,
+                              std::vector<bool>& is_sparse, ModelDescription& model);
 void read_glm4_moe_layers(const ConfigFields& fields, std::int64_t layers, MoeShape& moe, std::vector<bool>& is_sparse);
 
 // Shared readers.

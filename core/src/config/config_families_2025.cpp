@@ -105,6 +105,11 @@ void apply_recent_family_layer_rules(const std::string& type, const ConfigFields
     layer.mlp.bias = false;
     const std::string act = fields.string("hidden_act").value_or("xielu");
     layer.mlp.activation_parameters = act == "xielu" ? 2 : 0;
+  } else if (type == "hunyuan_v1_dense") {
+    // HunYuanDenseV1MLP (huggingface/transformers@0233e509531a src/transformers/models/hunyuan_v1_dense/
+    // modular_hunyuan_v1_dense.py) hard-wires bias=False; the attention is Llama's (attention_bias) with
+    // query_layernorm and key_layernorm, RMSNorms of head_dim (the table's per-head q/k norms).
+    layer.mlp.bias = false;
   } else if (type == "glm4_moe") {
     // Glm4MoeAttention (huggingface/transformers@a0699c971daf src/transformers/models/glm4_moe/
     // modeling_glm4_moe.py): q/k/v biases with attention_bias, o_proj never; q_norm and k_norm, RMSNorms
@@ -131,6 +136,45 @@ void read_glm4_moe_layers(const ConfigFields& fields, std::int64_t layers, MoeSh
   moe.shared_expert_intermediate_size = moe.expert_intermediate_size;
   moe.router_correction_bias = true;
   for (std::int64_t i = 0; i < layers; ++i) is_sparse[static_cast<std::size_t>(i)] = i >= first_moe;
+}
+
+// Ernie4_5_MoeDecoderLayer (huggingface/transformers@01187e21cda1 src/transformers/models/ernie4_5_moe/
+// modular_ernie4_5_moe.py): layer i holds Ernie4_5_MoeSparseMoeBlock when (i + 1) % moe_layer_interval
+// == 0 and moe_layer_start_index <= i <= moe_layer_end_index (-1: the last layer, as
+// Ernie4_5_MoeConfig), else a dense Ernie4_5_MoeMLP of intermediate_size. The block: a router without
+// bias, moe_statics' e_score_correction_bias (one row of moe_num_experts), moe_num_experts experts of
+// moe_intermediate_size and one shared MLP of moe_intermediate_size x moe_num_shared_experts, every MLP
+// with biases when use_bias (as q/k/v/o and, in Ernie4_5_MoeForCausalLM, lm_head). The expert sizes are
+// required: Ernie4_5_MoeConfig's defaults are ERNIE-4.5-21B-A3B's, not a rule.
+void read_ernie4_5_moe_layers(const ConfigFields& fields, std::int64_t layers, MoeShape& moe,
+                              std::vector<bool>& is_sparse, ModelDescription& model) {
+  moe.expert_intermediate_size = fields.required_count("moe_intermediate_size", 1, max_intermediate_size);
+  moe.num_shared_experts = fields.required_count("moe_num_shared_experts", 0, max_experts);
+  moe.shared_expert_intermediate_size = moe.expert_intermediate_size;
+  moe.router_correction_bias = true;
+  moe.expert_bias = fields.boolean("use_bias").value_or(false);
+  model.lm_head_bias = moe.expert_bias;
+  const std::int64_t start = fields.optional_count("moe_layer_start_index", 0, layers - 1).value_or(1);
+  const std::int64_t step = fields.optional_count("moe_layer_interval", 1, max_layers).value_or(1);
+  std::int64_t end = layers - 1;
+  if (const auto written = fields.integer("moe_layer_end_index"); written && *written != -1) {
+    if (*written < 0 || *written >= layers)
+      throw ConfigError(fields.path_of("moe_layer_end_index"),
+                        "field '" + fields.path_of("moe_layer_end_index") + "' is " + std::to_string(*written) +
+                            "; ERNIE 4.5 takes -1 (the last layer) or a layer from 0 to " + std::to_string(layers - 1));
+    end = *written;
+  }
+  if (!fields.has("moe_layer_start_index") || !fields.has("moe_layer_interval") || !fields.has("moe_layer_end_index"))
+    model.assumptions.push_back(
+        "moe_layer_start_index, moe_layer_interval or moe_layer_end_index absent: 1, 1 and the last layer, as "
+        "Ernie4_5_MoeConfig");
+  for (std::int64_t i = 0; i < layers; ++i)
+    is_sparse[static_cast<std::size_t>(i)] = (i + 1) % step == 0 && i >= start && i <= end;
+  if (model.multi_token_prediction_layers > 0) {
+    model.assumptions.push_back(
+        "num_nextn_predict_layers: ERNIE 4.5's MTP weights are not counted (Ernie4_5_MoeForCausalLM skips them)");
+    model.multi_token_prediction_layers = 0;
+  }
 }
 
 }  // namespace fitcheck::detail

@@ -165,7 +165,8 @@ void add_layer(TensorList& list, const ModelDescription& model, const LayerShape
       add_mlp(list,
               {TensorRole::shared_expert_gate, TensorRole::shared_expert_up, TensorRole::shared_expert_down,
                ParameterGroup::shared_experts},
-              layer, hidden, moe.num_shared_experts * moe.shared_expert_intermediate_size, moe.gated, false, 1);
+              layer, hidden, moe.num_shared_experts * moe.shared_expert_intermediate_size, moe.gated, moe.expert_bias,
+              1);
       if (moe.shared_expert_gate) list.add(TensorRole::router, ParameterGroup::router, layer, 1, hidden);
     }
   } else if (shape.mlp.intermediate_size > 0) {
