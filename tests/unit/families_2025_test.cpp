@@ -250,3 +250,16 @@ TEST_CASE("hunyuan_v1_dense: per-head query/key layernorms, no MLP biases whatev
   CHECK(count_parameters(parse_hf_config(base + R"(,"attention_bias":true})")).total == 2 * (37'024 + 192) + 6'464);
   CHECK(refused_field((base + R"(,"num_experts":4})").c_str()) == "num_experts");
 }
+
+TEST_CASE("hunyuan_v1_moe: experts and a shared MLP of intermediate_size in every layer, moe_topk per token") {
+  const std::string base = R"({"model_type":"hunyuan_v1_moe","hidden_size":64,"intermediate_size":32,
+    "num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":2,"head_dim":16,"vocab_size":100,
+    "num_experts":4,"moe_intermediate_size":999,"tie_word_embeddings":true)";
+  // Per layer: attention 12,288 and q/k layernorms 16 each, wg 4x64, 4 experts and the shared MLP each
+  // 3 x 64x32 = 6,144 (intermediate_size: HunYuanMoEV1MLP does not read moe_intermediate_size), two norms
+  // 128: 43,424; tied embedding 6,400 and the final norm.
+  const ParameterCount count = count_parameters(parse_hf_config(base + R"(,"moe_topk":2})"));
+  CHECK(count.total == 2 * 43'424 + 6'464);
+  CHECK(count.active_per_token == count.total - 2 * 2 * 6'144);
+  CHECK(refused_field((base + R"(,"moe_topk":[2, 2]})").c_str()) == "moe_topk");
+}

@@ -79,6 +79,7 @@ const DecoderTraits* find_traits(const std::string& type) {
       {"ernie4_5", true, false, false, NormKind::rms_norm, true, 2, QkNorm::none, false, true, false, true},
       {"ernie4_5_moe", true, false, false, NormKind::rms_norm, true, 2, QkNorm::none, false, true, false, true},
       {"hunyuan_v1_dense", true, false, false, NormKind::rms_norm, true, 2, QkNorm::per_head},
+      {"hunyuan_v1_moe", true, false, false, NormKind::rms_norm, true, 2, QkNorm::per_head},
   };
   for (const auto& traits : table)
     if (type == traits.family) return &traits;
@@ -328,6 +329,8 @@ std::optional<MoeRule> read_moe(const std::string& type, const ConfigFields& fie
     }
   } else if (type == "glm4_moe") {
     read_glm4_moe_layers(fields, layers, moe, rule.is_sparse);
+  } else if (type == "hunyuan_v1_moe") {
+    read_hunyuan_moe_layers(dense_width, moe);
   } else if (type == "ernie4_5_moe") {
     read_ernie4_5_moe_layers(fields, layers, moe, rule.is_sparse, model);
   } else if (type == "gpt_oss") {

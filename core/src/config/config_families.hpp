@@ -57,6 +57,8 @@ void apply_recent_family_layer_rules(const std::string& type, const ConfigFields
 // expert and lm_head biases with use_bias; its MTP weights are not counted.
 void read_ernie4_5_moe_layers(const ConfigFields& fields, std::int64_t layers, MoeShape& moe,
                               std::vector<bool>& is_sparse, ModelDescription& model);
+// HunYuan MoE: experts and the one shared MLP all of intermediate_size, every layer.
+void read_hunyuan_moe_layers(std::int64_t intermediate_size, MoeShape& moe);
 void read_glm4_moe_layers(const ConfigFields& fields, std::int64_t layers, MoeShape& moe, std::vector<bool>& is_sparse);
 
 // Shared readers.

@@ -105,10 +105,11 @@ void apply_recent_family_layer_rules(const std::string& type, const ConfigFields
     layer.mlp.bias = false;
     const std::string act = fields.string("hidden_act").value_or("xielu");
     layer.mlp.activation_parameters = act == "xielu" ? 2 : 0;
-  } else if (type == "hunyuan_v1_dense") {
+  } else if (type == "hunyuan_v1_dense" || type == "hunyuan_v1_moe") {
     // HunYuanDenseV1MLP (huggingface/transformers@0233e509531a src/transformers/models/hunyuan_v1_dense/
-    // modular_hunyuan_v1_dense.py) hard-wires bias=False; the attention is Llama's (attention_bias) with
-    // query_layernorm and key_layernorm, RMSNorms of head_dim (the table's per-head q/k norms).
+    // modular_hunyuan_v1_dense.py) and HunYuanMoEV1MLP (modular_hunyuan_v1_moe.py, below) hard-wire
+    // bias=False; the attention is Llama's (attention_bias) with query_layernorm and key_layernorm,
+    // RMSNorms of head_dim (the table's per-head q/k norms).
     layer.mlp.bias = false;
   } else if (type == "glm4_moe") {
     // Glm4MoeAttention (huggingface/transformers@a0699c971daf src/transformers/models/glm4_moe/
@@ -175,6 +176,16 @@ void read_ernie4_5_moe_layers(const ConfigFields& fields, std::int64_t layers, M
         "num_nextn_predict_layers: ERNIE 4.5's MTP weights are not counted (Ernie4_5_MoeForCausalLM skips them)");
     model.multi_token_prediction_layers = 0;
   }
+}
+
+// HunYuanMoEV1DecoderLayer (huggingface/transformers@05bf8f6478e9 src/transformers/models/hunyuan_v1_moe/
+// modular_hunyuan_v1_moe.py): every layer holds HunYuanMoE: num_experts experts and one shared_mlp, all
+// HunYuanMoEV1MLP(config), gated and of intermediate_size, without biases, and HunYuanTopKGate's wg,
+// Linear(hidden, num_experts) without bias; moe_topk experts per token.
+void read_hunyuan_moe_layers(std::int64_t intermediate_size, MoeShape& moe) {
+  moe.expert_intermediate_size = intermediate_size;
+  moe.num_shared_experts = 1;
+  moe.shared_expert_intermediate_size = intermediate_size;
 }
 
 }  // namespace fitcheck::detail

@@ -112,10 +112,10 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "no_rope_layer_interval"},
 
     // Mixture of experts. Mixtral: num_local_experts; Qwen2-MoE/OLMoE: num_experts; DeepSeek:
-    // n_routed_experts; ERNIE 4.5: moe_num_experts and moe_k; gpt-oss: experts_per_token beside
-    // num_experts_per_tok.
+    // n_routed_experts; ERNIE 4.5: moe_num_experts and moe_k; HunYuan MoE: moe_topk; gpt-oss:
+    // experts_per_token beside num_experts_per_tok.
     {FieldScope::model, "num_local_experts", {"num_experts", "n_routed_experts", "moe_num_experts"}},
-    {FieldScope::model, "num_experts_per_tok", {"experts_per_token", "moe_k"}},
+    {FieldScope::model, "num_experts_per_tok", {"experts_per_token", "moe_k", "moe_topk"}},
     {FieldScope::model, "moe_intermediate_size"},
     {FieldScope::model, "shared_expert_intermediate_size"},
     {FieldScope::model, "shared_intermediate_size"},  // GraniteMoeShared
