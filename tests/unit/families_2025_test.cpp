@@ -124,9 +124,10 @@ TEST_CASE("exaone4 and olmo3 without layer_types: the configuration classes' def
 TEST_CASE("cohere2: one bias-free LayerNorm per parallel layer, tied head, no q/k norms, sliding 3 of 4") {
   const ModelDescription model = parse_hf_config(R"({"model_type":"cohere2","hidden_size":64,"intermediate_size":128,
     "num_hidden_layers":4,"num_attention_heads":4,"num_key_value_heads":2,"vocab_size":100,"sliding_window":16,
-    "use_qk_norm":true})");
+    "use_qk_norm":true,"mlp_bias":true})");
   // Per layer: q 4,096, k 2,048, v 2,048, o 4,096, MLP 3 x 8,192 and one LayerNorm weight 64: 36,928.
-  // Cohere2Attention builds no q/k norms, whatever use_qk_norm says. Tied 100x64 embedding, final norm 64.
+  // Cohere2Attention builds no q/k norms, whatever use_qk_norm says, and CohereMLP no biases, whatever
+  // mlp_bias says. Tied 100x64 embedding, final norm 64.
   CHECK(count_parameters(model).total == 4 * 36'928 + 6'400 + 64);
   CHECK(windows(model) == std::vector<std::int64_t>{16, 16, 16, 0});
   CHECK(model.layer_kinds[0].parallel_attention_mlp);

@@ -92,6 +92,10 @@ void apply_recent_family_layer_rules(const std::string& type, const ConfigFields
     // attention_out_bias (default false); SeedOssMLP's with mlp_bias.
     layer.attention.qkv_bias = fields.boolean("attention_bias").value_or(true);
     layer.attention.output_bias = fields.boolean("attention_out_bias").value_or(false);
+  } else if (type == "cohere2") {
+    // Cohere2DecoderLayer's mlp is CohereMLP (huggingface/transformers models/cohere/modeling_cohere.py),
+    // gate/up/down with bias=False whatever mlp_bias says.
+    layer.mlp.bias = false;
   } else if (type == "exaone4" || type == "olmo3") {
     // Exaone4Attention hard-wires bias=False on q/k/v/o; Exaone4MLP and Olmo3's MLP are Olmo2MLP, whose
     // gate/up/down have no biases (modular_exaone4.py, modular_olmo3.py at the commits above).
