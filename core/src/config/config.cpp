@@ -104,6 +104,7 @@ ModelDescription parse_hf_config(std::string_view json_text) {
       model_type = outer_type;
       model.assumptions.push_back("text_config has no model_type; read it with the rules of '" + outer_type + "'");
     }
+    fields = detail::with_text_config_defaults(fields, lowercase(model_type), model);
   }
   struct Tower {
     detail::Field field;

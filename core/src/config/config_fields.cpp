@@ -72,6 +72,33 @@ bool ConfigFields::is_string(Field field) const {
   return found != nullptr && as_json(found).is_string();
 }
 
+bool ConfigFields::is_list(Field field) const {
+  std::string_view name;
+  const void* found = find(field, &name);
+  return found != nullptr && as_json(found).is_array();
+}
+
+ConfigFields ConfigFields::with_defaults(const std::vector<Default>& defaults, std::vector<std::string>& taken) const {
+  auto document = std::make_shared<JsonDocument>();
+  document->value = as_json(object_);
+  document->has_nonfinite_literals = document_->has_nonfinite_literals;
+  document->duplicate_keys = document_->duplicate_keys;
+  for (const Default& entry : defaults) {
+    const FieldNames& names = entry.field.names();
+    bool written = false;  // a key present, even null, is the config's own value
+    for (std::size_t i = 0; i <= names.aliases.size() && !written; ++i) {
+      const std::string_view name = i == 0 ? names.name : names.aliases[i - 1];
+      written = !name.empty() && document->value.contains(name);
+    }
+    if (written) continue;
+    document->value[std::string(names.name)] = entry.value;
+    taken.push_back(path_of_key(names.name) + " = " + std::to_string(entry.value));
+  }
+  ConfigFields copy(document, &document->value, path_, scope_);
+  copy.notes_ = notes_;
+  return copy;
+}
+
 std::optional<std::int64_t> ConfigFields::integer(Field field) const {
   std::string_view name;
   const void* found = find(field, &name);

@@ -139,15 +139,100 @@ VisionTower read_llama4_vision(const ConfigFields& root, ModelDescription& model
   return v;
 }
 
+// LlavaForConditionalGeneration (huggingface/transformers@e33ea883d6dd src/transformers/models/llava/
+// modeling_llava.py): the vision tower is AutoModel of vision_config, here a CLIPVisionConfig (its
+// defaults: hidden 768, intermediate 3072, 12 layers, 12 heads, image 224, patch 32, 3 channels); the
+// projector's input is vision hidden x the number of vision_feature_layer entries (an int: one);
+// vision_feature_select_strategy "default" drops the class token, "full" keeps it; LlavaConfig's
+// multimodal_projector_bias defaults to true.
+VisionTower read_llava_vision(const ConfigFields& root, ModelDescription& model) {
+  const ConfigFields vision = *root.object("vision_config");
+  const std::string type = vision.string("vision_config.model_type").value_or("clip_vision_model");
+  if (type != "clip_vision_model")
+    throw ConfigError(vision.path_of("vision_config.model_type"),
+                      "field 'vision_config.model_type' is '" + printable(type) +
+                          "'; fitcheck counts LLaVA's 'clip_vision_model' tower only");
+  constexpr std::int64_t max_size = 1 << 16;
+  VisionTower v;
+  v.kind = "clip";
+  v.hidden_size = vision.optional_count("vision_config.hidden_size", 1, max_size).value_or(768);
+  v.intermediate_size = vision.optional_count("vision_config.intermediate_size", 1, 1 << 20).value_or(3072);
+  v.layers = vision.optional_count("vision_config.num_hidden_layers", 1, 1024).value_or(12);
+  v.heads = vision.optional_count("vision_config.num_attention_heads", 1, max_size).value_or(12);
+  if (v.hidden_size % v.heads != 0)
+    throw ConfigError(vision.path_of("vision_config.num_attention_heads"),
+                      "vision_config.hidden_size (" + std::to_string(v.hidden_size) +
+                          ") is not a multiple of vision_config.num_attention_heads (" + std::to_string(v.heads) + ")");
+  v.patch_size = vision.optional_count("vision_config.patch_size", 1, max_size).value_or(32);
+  v.image_size = vision.optional_count("vision_config.image_size", 1, max_size).value_or(224);
+  if (v.image_size % v.patch_size != 0)
+    throw ConfigError(vision.path_of("vision_config.image_size"),
+                      "vision_config.image_size (" + std::to_string(v.image_size) +
+                          ") is not a multiple of vision_config.patch_size (" + std::to_string(v.patch_size) + ")");
+  v.channels = vision.optional_count("vision_config.num_channels", 1, 16).value_or(3);
+  v.projector_output = model.hidden_size;
+  if (root.is_list("vision_feature_layer")) {
+    const auto layers = root.integer_list("vision_feature_layer");
+    if (layers->empty()) throw ConfigError("vision_feature_layer", "field 'vision_feature_layer' is an empty list");
+    v.feature_layers = static_cast<std::int64_t>(layers->size());
+  } else {
+    (void)root.integer("vision_feature_layer");  // one layer; a value of another type is refused
+  }
+  const std::string strategy = root.string("vision_feature_select_strategy").value_or("default");
+  if (strategy != "default" && strategy != "full")
+    throw ConfigError("vision_feature_select_strategy", "field 'vision_feature_select_strategy' is '" +
+                                                            printable(strategy) + "'; LLaVA takes 'default' or 'full'");
+  v.keeps_class_token = strategy == "full";
+  v.projector_bias = root.boolean("multimodal_projector_bias").value_or(true);
+  v.tokens_per_image = (v.image_size / v.patch_size) * (v.image_size / v.patch_size) + (v.keeps_class_token ? 1 : 0);
+  model.assumptions.push_back(
+      "LLaVA images: every image resized and cropped to vision_config.image_size, as CLIPImageProcessor does "
+      "(preprocessor_config.json is not read)");
+  model.assumptions.push_back(
+      "the vision tower and projector are counted (total_params_with_vision), but the memory and time estimates "
+      "cover the language model: the tower's weights and compute are not included (image tokens enter inference "
+      "with the images option)");
+  return v;
+}
+
 }  // namespace
 
+ConfigFields with_text_config_defaults(const ConfigFields& text, const std::string& text_type,
+                                       ModelDescription& model) {
+  // LlamaConfig (huggingface/transformers src/transformers/models/llama/configuration_llama.py) and
+  // MistralConfig (models/mistral/configuration_mistral.py) defaults, which a wrapper's configuration
+  // class (LlavaConfig: CONFIG_MAPPING[text_config["model_type"]](**text_config)) gives the fields
+  // text_config leaves out; LLaVA's published text_configs name only what differs from them.
+  std::vector<ConfigFields::Default> defaults;
+  if (text_type == "llama")
+    defaults = {{"vocab_size", 32000},     {"hidden_size", 4096},       {"intermediate_size", 11008},
+                {"num_hidden_layers", 32}, {"num_attention_heads", 32}, {"max_position_embeddings", 2048}};
+  else if (text_type == "mistral")
+    defaults = {{"vocab_size", 32000},
+                {"hidden_size", 4096},
+                {"intermediate_size", 14336},
+                {"num_hidden_layers", 32},
+                {"num_attention_heads", 32},
+                {"num_key_value_heads", 8},
+                {"max_position_embeddings", 131072},
+                {"sliding_window", 4096}};
+  else
+    return text;
+  std::vector<std::string> taken;
+  ConfigFields completed = text.with_defaults(defaults, taken);
+  for (const std::string& entry : taken)
+    model.assumptions.push_back(entry + ": absent from text_config, the default of its configuration class");
+  return completed;
+}
+
 bool vision_tower_counted(const std::string& wrapper) {
-  return wrapper == "gemma3" || wrapper == "qwen2_vl" || wrapper == "llama4";
+  return wrapper == "gemma3" || wrapper == "qwen2_vl" || wrapper == "llama4" || wrapper == "llava";
 }
 
 VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& root, ModelDescription& model) {
   if (wrapper == "gemma3") return read_gemma3_vision(root, model);
   if (wrapper == "llama4") return read_llama4_vision(root, model);
+  if (wrapper == "llava") return read_llava_vision(root, model);
   return read_qwen2_vl_vision(root, model);
 }
 

@@ -10,6 +10,10 @@
 
 namespace fitcheck::detail {
 
+// `text` (a wrapper's text_config of model_type `text_type`, lowercase) completed with the defaults of
+// its configuration class, each default taken reported; unchanged for a type without a table here.
+ConfigFields with_text_config_defaults(const ConfigFields& text, const std::string& text_type, ModelDescription& model);
+
 // True when the vision tower of the wrapper model_type `wrapper` (lowercase) is counted.
 bool vision_tower_counted(const std::string& wrapper);
 

@@ -56,6 +56,22 @@ void count_siglip_vision(const VisionTower& v, ParameterCount& count) {
   count.multimodal_projector = h * v.projector_output + h;
 }
 
+// CLIP's vision model (huggingface/transformers src/transformers/models/clip/modeling_clip.py,
+// CLIPVisionTransformer): CLIPVisionEmbeddings (patch_embedding, a Conv2d channels -> hidden without
+// bias; class_embedding; position_embedding of (image / patch)^2 + 1 rows), pre_layrnorm, per
+// CLIPEncoderLayer layer_norm1, q/k/v/out_proj with biases, layer_norm2, fc1 and fc2 with biases, and
+// post_layernorm (LayerNorms with bias). LlavaMultiModalProjector (huggingface/transformers@e33ea883d6dd
+// src/transformers/models/llava/modeling_llava.py): linear_1 Linear(vision hidden x feature layers, text
+// hidden) and linear_2 Linear(text hidden, text hidden), with biases when multimodal_projector_bias.
+void count_clip_vision(const VisionTower& v, ParameterCount& count) {
+  const std::int64_t h = v.hidden_size, m = v.intermediate_size, side = v.image_size / v.patch_size;
+  const std::int64_t embeddings = v.channels * v.patch_size * v.patch_size * h + h + (side * side + 1) * h;
+  const std::int64_t layer = 4 * (h * h + h) + 2 * (2 * h) + (h * m + m) + (m * h + h);
+  count.vision_tower = checked_add(checked_add(embeddings, 2 * (2 * h)), layer * v.layers);
+  const std::int64_t t = v.projector_output, bias = v.projector_bias ? 1 : 0;
+  count.multimodal_projector = (h * v.feature_layers * t + bias * t) + (t * t + bias * t);
+}
+
 }  // namespace
 
 void count_vision(const VisionTower& v, ParameterCount& count) {
@@ -63,6 +79,8 @@ void count_vision(const VisionTower& v, ParameterCount& count) {
     count_qwen2_vl_vision(v, count);
   else if (v.kind == "llama4")
     count_llama4_vision(v, count);
+  else if (v.kind == "clip")
+    count_clip_vision(v, count);
   else
     count_siglip_vision(v, count);
 }

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+// Vision-language wrappers counted whole: the language model, the vision tower and the projector, each
+// against a published checkpoint count or a hand count written out here; image tokens per image as
+// the model's processor gives them.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "fitcheck/config.hpp"
+#include "fitcheck/params.hpp"
+#include "test_support.hpp"
+
+using namespace fitcheck;
+
+namespace {
+
+std::string fixture(const std::string& name) { return test::read_file(test::fixture_configs_dir() + "/" + name); }
+
+bool mentions(const std::vector<std::string>& notes, const std::string& text) {
+  for (const auto& note : notes)
+    if (note.find(text) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("LLaVA-1.5-7B: Vicuna with LlamaConfig's defaults, the CLIP tower and the projector: the checkpoint total") {
+  // text_config names only vocab 32064 and 4096 positions; LlamaConfig gives hidden 4096, intermediate
+  // 11008, 32 layers, 32 heads (MHA). Language model: embeddings and lm_head 2 x 32064 x 4096 =
+  // 262,668,288; per layer q,k,v,o 4 x 4096^2 = 67,108,864 + gate, up, down 3 x 4096 x 11008 =
+  // 135,266,304 + 2 norms 8,192 = 202,383,360, x 32 = 6,476,267,520; final norm 4,096: 6,738,939,904.
+  // CLIP ViT-L/14-336 (hidden 1024, intermediate 4096, 24 layers, patch 14, image 336): patch conv
+  // 3 x 14 x 14 x 1024 = 602,112 (no bias), class embedding 1,024, positions (24^2 + 1) x 1024 = 590,848;
+  // pre_layrnorm and post_layernorm 2 x 2,048; per layer q,k,v,out 4 x (1024^2 + 1024) = 4,198,400, two
+  // LayerNorms 4,096, fc1 1024 x 4096 + 4096 = 4,198,400, fc2 4096 x 1024 + 1024 = 4,195,328: 12,596,224,
+  // x 24 = 302,309,376. Tower 303,507,456. Projector: 1024 x 4096 + 4096 + 4096^2 + 4096 = 20,979,712.
+  // Whole: 7,063,427,072 = the checkpoint's total_size 14,126,854,144 bytes / 2 (FP16; MANIFEST).
+  const ModelDescription model = parse_hf_config(fixture("llava-hf--llava-1.5-7b-hf.json"));
+  const ParameterCount count = count_parameters(model);
+  CHECK(count.total == 6'738'939'904);
+  CHECK(count.vision_tower == 303'507'456);
+  CHECK(count.multimodal_projector == 20'979'712);
+  CHECK(count.total_with_vision() == 7'063'427'072);
+  CHECK(model.not_counted.empty());
+  CHECK(mentions(model.assumptions, "text_config.hidden_size = 4096"));
+  REQUIRE(model.vision);
+  // LlavaProcessor: (336 / 14)^2 patches; the "default" strategy drops the class token: 576 at any size.
+  CHECK(image_tokens(*model.vision, 640, 480) == 576);
+  CHECK(image_tokens(*model.vision, 4000, 100) == 576);
+}
+
+TEST_CASE("LLaVA: the feature layers and strategy size the projector and the tokens; other towers are refused") {
+  std::string text = fixture("llava-hf--llava-1.5-7b-hf.json");
+  // Two feature layers concatenated, the class token kept, no projector biases:
+  // linear_1 2048 x 4096, linear_2 4096 x 4096 = 25,165,824; (336 / 14)^2 + 1 = 577 tokens.
+  std::string two_layers = text;
+  two_layers.replace(two_layers.find("\"vision_feature_layer\": -2"), 26,
+                     "\"vision_feature_layer\": [-2, -5], \"multimodal_projector_bias\": false");
+  two_layers.replace(two_layers.find("\"default\""), 9, "\"full\"");
+  const ModelDescription model = parse_hf_config(two_layers);
+  CHECK(count_parameters(model).multimodal_projector == 25'165'824);
+  CHECK(image_tokens(*model.vision, 640, 480) == 577);
+  std::string siglip = text;
+  siglip.replace(siglip.find("clip_vision_model"), 17, "siglip_vision_model");
+  CHECK_THROWS_WITH_AS(parse_hf_config(siglip), doctest::Contains("vision_config.model_type"), ConfigError);
+  std::string strategy = text;
+  strategy.replace(strategy.find("\"default\""), 9, "\"cls\"");
+  CHECK_THROWS_WITH_AS(parse_hf_config(strategy), doctest::Contains("vision_feature_select_strategy"), ConfigError);
+  std::string heads = text;
+  heads.replace(heads.find("\"num_attention_heads\": 16"), 25, "\"num_attention_heads\": 12");
+  CHECK_THROWS_WITH_AS(parse_hf_config(heads), doctest::Contains("vision_config.num_attention_heads"), ConfigError);
+}
