@@ -70,3 +70,44 @@ TEST_CASE("LLaVA: the feature layers and strategy size the projector and the tok
   heads.replace(heads.find("\"num_attention_heads\": 16"), 25, "\"num_attention_heads\": 12");
   CHECK_THROWS_WITH_AS(parse_hf_config(heads), doctest::Contains("vision_config.num_attention_heads"), ConfigError);
 }
+
+TEST_CASE("Mistral-Small-3.1-24B: Mistral's language model, the Pixtral tower and the patch-merging projector") {
+  // Language model 23,572,403,200, as Devstral-Small-2507's (same text shapes; MANIFEST). Pixtral
+  // (hidden 1024, intermediate 4096, 24 layers, 16 heads of 64, patch 14): patch_conv 3 x 14 x 14 x
+  // 1024 = 602,112 (no bias), ln_pre 1,024; per layer q,k,v,o 4 x 1024^2 = 4,194,304, gate, up, down
+  // 3 x 1024 x 4096 = 12,582,912, two RMSNorms 2,048: 16,779,264, x 24 = 402,702,336. Tower 403,305,472.
+  // Projector (multimodal_projector_bias false): norm 1,024; merging_layer 1024 x 2^2 x 1024 = 4,194,304;
+  // linear_1 1024 x 5120 = 5,242,880; linear_2 5120^2 = 26,214,400: 35,652,608.
+  // Whole: 24,011,361,280 = keras-hub's mistral_small_3.1_24b params (MANIFEST).
+  const ModelDescription model = parse_hf_config(fixture("mistralai--Mistral-Small-3.1-24B-Instruct-2503.json"));
+  const ParameterCount count = count_parameters(model);
+  CHECK(count.total == 23'572'403'200);
+  CHECK(count.vision_tower == 403'305'472);
+  CHECK(count.multimodal_projector == 35'652'608);
+  CHECK(count.total_with_vision() == 24'011'361'280);
+  CHECK(model.not_counted.empty());
+  REQUIRE(model.vision);
+  // PixtralProcessor: merged patches of 28 pixels, each row ended by [IMG_BREAK] (the last by [IMG_END]).
+  //   1024 x 1024 fits in 1540: ceil(1024 / 28) = 37 rows of 37 + 1: 1,406.
+  CHECK(image_tokens(*model.vision, 1024, 1024) == 1406);
+  //   640 x 480: ceil(480 / 28) = 18 rows of ceil(640 / 28) = 23 + 1: 432.
+  CHECK(image_tokens(*model.vision, 640, 480) == 432);
+  //   3080 x 1000: ratio 2, floor to 1540 x 500: 18 rows of 55 + 1: 1,008.
+  CHECK(image_tokens(*model.vision, 3080, 1000) == 1008);
+  //   20 x 20: one merged patch and its end token.
+  CHECK(image_tokens(*model.vision, 20, 20) == 2);
+}
+
+TEST_CASE("Mistral-3: a projector with biases, a head width that does not fit, another tower type") {
+  const std::string text = fixture("mistralai--Mistral-Small-3.1-24B-Instruct-2503.json");
+  std::string biased = text;
+  biased.replace(biased.find("\"multimodal_projector_bias\": false"), 34, "\"multimodal_projector_bias\": true");
+  // linear_1 and linear_2 gain 5,120 biases each: 35,652,608 + 10,240.
+  CHECK(count_parameters(parse_hf_config(biased)).multimodal_projector == 35'662'848);
+  std::string head_dim = text;
+  head_dim.replace(head_dim.find("\"head_dim\": 64"), 14, "\"head_dim\": 80");
+  CHECK_THROWS_WITH_AS(parse_hf_config(head_dim), doctest::Contains("vision_config.head_dim"), ConfigError);
+  std::string tower = text;
+  tower.replace(tower.find("\"pixtral\""), 9, "\"siglip\"");
+  CHECK_THROWS_WITH_AS(parse_hf_config(tower), doctest::Contains("vision_config.model_type"), ConfigError);
+}

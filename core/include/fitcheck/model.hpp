@@ -131,7 +131,7 @@ struct StoredPrecision {
 // blocks, a patch merger of spatial_merge_size^2 patches) or Llama 4's ViT (tiles of image_size, a
 // class token, a pixel-shuffle adapter, a linear projector).
 struct VisionTower {
-  std::string kind;  // "siglip", "qwen2_vl", "llama4", "clip"
+  std::string kind;  // "siglip", "qwen2_vl", "llama4", "clip", "pixtral"
   std::int64_t hidden_size = 0;
   std::int64_t intermediate_size = 0;
   std::int64_t layers = 0;
@@ -163,7 +163,8 @@ struct VisionTower {
 // processor sizes it (Gemma-3: mm_tokens_per_image at any size; Qwen2-VL: smart_resize to a
 // multiple of patch x merge within its pixel bounds, one token per merged patch; Llama 4: the tiles of
 // its best-fit canvas, a global tile when there are several, and their separator tokens; LLaVA: one
-// token per patch of the image_size crop, and the class token with the "full" strategy).
+// token per patch of the image_size crop, and the class token with the "full" strategy; Mistral-3:
+// one token per merged patch of the image within image_size, and a break or end token per row).
 std::int64_t image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height);
 // The image side, in pixels, taken when none is given (the images options' default; the parameter
 // report's image_tokens_per_image): a choice of fitcheck's, not a processor's.

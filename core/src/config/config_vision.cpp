@@ -139,6 +139,17 @@ VisionTower read_llama4_vision(const ConfigFields& root, ModelDescription& model
   return v;
 }
 
+// vision_feature_layer: one encoder layer (an integer), or a list of layers whose features are concatenated.
+std::int64_t read_feature_layers(const ConfigFields& root) {
+  if (!root.is_list("vision_feature_layer")) {
+    (void)root.integer("vision_feature_layer");  // one layer; a value of another type is refused
+    return 1;
+  }
+  const auto layers = root.integer_list("vision_feature_layer");
+  if (layers->empty()) throw ConfigError("vision_feature_layer", "field 'vision_feature_layer' is an empty list");
+  return static_cast<std::int64_t>(layers->size());
+}
+
 // LlavaForConditionalGeneration (huggingface/transformers@e33ea883d6dd src/transformers/models/llava/
 // modeling_llava.py): the vision tower is AutoModel of vision_config, here a CLIPVisionConfig (its
 // defaults: hidden 768, intermediate 3072, 12 layers, 12 heads, image 224, patch 32, 3 channels); the
@@ -171,13 +182,7 @@ VisionTower read_llava_vision(const ConfigFields& root, ModelDescription& model)
                           ") is not a multiple of vision_config.patch_size (" + std::to_string(v.patch_size) + ")");
   v.channels = vision.optional_count("vision_config.num_channels", 1, 16).value_or(3);
   v.projector_output = model.hidden_size;
-  if (root.is_list("vision_feature_layer")) {
-    const auto layers = root.integer_list("vision_feature_layer");
-    if (layers->empty()) throw ConfigError("vision_feature_layer", "field 'vision_feature_layer' is an empty list");
-    v.feature_layers = static_cast<std::int64_t>(layers->size());
-  } else {
-    (void)root.integer("vision_feature_layer");  // one layer; a value of another type is refused
-  }
+  v.feature_layers = read_feature_layers(root);
   const std::string strategy = root.string("vision_feature_select_strategy").value_or("default");
   if (strategy != "default" && strategy != "full")
     throw ConfigError("vision_feature_select_strategy", "field 'vision_feature_select_strategy' is '" +
@@ -192,6 +197,52 @@ VisionTower read_llava_vision(const ConfigFields& root, ModelDescription& model)
       "the vision tower and projector are counted (total_params_with_vision), but the memory and time estimates "
       "cover the language model: the tower's weights and compute are not included (image tokens enter inference "
       "with the images option)");
+  return v;
+}
+
+// Mistral3ForConditionalGeneration (huggingface/transformers src/transformers/models/mistral3/
+// modeling_mistral3.py; Mistral3Config: spatial_merge_size 2, multimodal_projector_bias false,
+// vision_feature_layer -1) with a PixtralVisionConfig tower (models/pixtral/configuration_pixtral.py;
+// its defaults: hidden 1024, intermediate 4096, 24 layers, 16 heads, image 1024, patch 16, 3 channels).
+VisionTower read_mistral3_vision(const ConfigFields& root, ModelDescription& model) {
+  const ConfigFields vision = *root.object("vision_config");
+  const std::string type = vision.string("vision_config.model_type").value_or("pixtral");
+  if (type != "pixtral")
+    throw ConfigError(
+        vision.path_of("vision_config.model_type"),
+        "field 'vision_config.model_type' is '" + printable(type) + "'; Mistral-3's vision tower is a 'pixtral'");
+  constexpr std::int64_t max_size = 1 << 16;
+  VisionTower v;
+  v.kind = "pixtral";
+  v.hidden_size = vision.optional_count("vision_config.hidden_size", 1, max_size).value_or(1024);
+  v.intermediate_size = vision.optional_count("vision_config.intermediate_size", 1, 1 << 20).value_or(4096);
+  v.layers = vision.optional_count("vision_config.num_hidden_layers", 1, 1024).value_or(24);
+  v.heads = vision.optional_count("vision_config.num_attention_heads", 1, max_size).value_or(16);
+  if (v.hidden_size % v.heads != 0)
+    throw ConfigError(vision.path_of("vision_config.num_attention_heads"),
+                      "vision_config.hidden_size (" + std::to_string(v.hidden_size) +
+                          ") is not a multiple of vision_config.num_attention_heads (" + std::to_string(v.heads) + ")");
+  // PixtralAttention's q/k/v/o are hidden x heads x head_dim: fitcheck counts head_dim = hidden / heads.
+  if (const auto head_dim = vision.optional_count("vision_config.head_dim", 1, max_size);
+      head_dim && *head_dim * v.heads != v.hidden_size)
+    throw ConfigError(vision.path_of("vision_config.head_dim"),
+                      "vision_config.head_dim (" + std::to_string(*head_dim) +
+                          ") x vision_config.num_attention_heads is not vision_config.hidden_size (" +
+                          std::to_string(v.hidden_size) + "); fitcheck does not count such a Pixtral tower");
+  v.patch_size = vision.optional_count("vision_config.patch_size", 1, max_size).value_or(16);
+  v.image_size = vision.optional_count("vision_config.image_size", 1, max_size).value_or(1024);
+  v.channels = vision.optional_count("vision_config.num_channels", 1, 16).value_or(3);
+  v.spatial_merge_size = root.optional_count("spatial_merge_size", 1, 64).value_or(2);
+  v.projector_output = model.hidden_size;
+  v.feature_layers = read_feature_layers(root);
+  v.projector_bias = root.boolean("multimodal_projector_bias").value_or(false);
+  model.assumptions.push_back(
+      "Mistral-3 images: scaled down to fit vision_config.image_size (the longest edge) and padded to multiples of "
+      "patch_size x spatial_merge_size, as PixtralProcessor does (preprocessor_config.json is not read)");
+  model.assumptions.push_back(
+      "the vision tower and projector are counted (total_params_with_vision), but the memory and time estimates "
+      "cover the language model: the tower's weights and compute are not included (image tokens enter inference "
+      "with the images option, sized by the image size)");
   return v;
 }
 
@@ -226,13 +277,15 @@ ConfigFields with_text_config_defaults(const ConfigFields& text, const std::stri
 }
 
 bool vision_tower_counted(const std::string& wrapper) {
-  return wrapper == "gemma3" || wrapper == "qwen2_vl" || wrapper == "llama4" || wrapper == "llava";
+  return wrapper == "gemma3" || wrapper == "qwen2_vl" || wrapper == "llama4" || wrapper == "llava" ||
+         wrapper == "mistral3";
 }
 
 VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& root, ModelDescription& model) {
   if (wrapper == "gemma3") return read_gemma3_vision(root, model);
   if (wrapper == "llama4") return read_llama4_vision(root, model);
   if (wrapper == "llava") return read_llava_vision(root, model);
+  if (wrapper == "mistral3") return read_mistral3_vision(root, model);
   return read_qwen2_vl_vision(root, model);
 }
 

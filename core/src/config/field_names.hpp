@@ -219,6 +219,9 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "vision_feature_layer"},
     {FieldScope::model, "vision_feature_select_strategy"},
     {FieldScope::model, "multimodal_projector_bias"},
+    // Mistral-3 (Mistral3Config): the patch merger's side, and Pixtral's head width.
+    {FieldScope::model, "spatial_merge_size"},
+    {FieldScope::vision_config, "head_dim"},
 
     // Quantization. GPTQ and AWQ: bits (AutoAWQ: w_bit), group_size (q_group_size); the format's
     // variant: fmt (FP8), bnb_4bit_quant_type (bitsandbytes), quant_algo (ModelOpt), format

@@ -76,12 +76,33 @@ std::int64_t llama4_image_tokens(const VisionTower& tower, std::int64_t width, s
   return tokens;
 }
 
+// Mistral-3 (huggingface/transformers@9243e99d559d src/transformers/models/pixtral/processing_pixtral.py,
+// PixtralProcessor._get_num_multimodal_tokens, with image_processing_pixtral.py's
+// get_resize_output_image_size, over patches of patch_size x spatial_merge_size): an image whose longer side exceeds
+// image_size (the longest edge) is scaled by ratio = max(height, width) / image_size with each side floored; each side
+// is then padded up to a multiple of the merged patch; one token per merged patch, and an [IMG_BREAK] after each row
+// but the last, which ends with [IMG_END].
+std::int64_t pixtral_image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height) {
+  double w = static_cast<double>(width), h = static_cast<double>(height);
+  const double edge = static_cast<double>(tower.image_size);
+  const double ratio = std::max(h / edge, w / edge);
+  if (ratio > 1) {
+    h = std::floor(h / ratio);
+    w = std::floor(w / ratio);
+  }
+  const auto merged = static_cast<double>(tower.patch_size * tower.spatial_merge_size);
+  const auto rows = static_cast<std::int64_t>(std::ceil(h / merged));
+  const auto columns = static_cast<std::int64_t>(std::ceil(w / merged));
+  return rows * (columns + 1);
+}
+
 }  // namespace
 
 std::int64_t image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height) {
-  if (tower.kind == "llama4") {
+  if (tower.kind == "llama4" || tower.kind == "pixtral") {
     if (width < 1 || height < 1) throw std::invalid_argument("image size: width and height must be at least 1 pixel");
-    return llama4_image_tokens(tower, width, height);
+    return tower.kind == "llama4" ? llama4_image_tokens(tower, width, height)
+                                  : pixtral_image_tokens(tower, width, height);
   }
   if (tower.kind != "qwen2_vl") return tower.tokens_per_image;
   if (width < 1 || height < 1) throw std::invalid_argument("image size: width and height must be at least 1 pixel");

@@ -72,6 +72,22 @@ void count_clip_vision(const VisionTower& v, ParameterCount& count) {
   count.multimodal_projector = (h * v.feature_layers * t + bias * t) + (t * t + bias * t);
 }
 
+// Pixtral's vision model (huggingface/transformers src/transformers/models/pixtral/modeling_pixtral.py,
+// PixtralVisionModel): patch_conv, a Conv2d channels -> hidden without bias; ln_pre (an RMSNorm); per
+// PixtralAttentionLayer attention_norm and ffn_norm (RMSNorms), q/k/v/o_proj and a gated MLP (gate, up,
+// down) without biases; rotary positions without parameters. Mistral3MultiModalProjector
+// (models/mistral3/modeling_mistral3.py): norm (an RMSNorm of the vision hidden), the patch merger's
+// merging_layer Linear(hidden x merge^2, hidden) without bias, linear_1 Linear(hidden x feature layers,
+// text hidden) and linear_2 Linear(text hidden, text hidden), with biases when multimodal_projector_bias.
+void count_pixtral_vision(const VisionTower& v, ParameterCount& count) {
+  const std::int64_t h = v.hidden_size, m = v.intermediate_size;
+  const std::int64_t layer = 4 * h * h + 3 * h * m + 2 * h;
+  count.vision_tower = checked_add(v.channels * v.patch_size * v.patch_size * h + h, layer * v.layers);
+  const std::int64_t t = v.projector_output, bias = v.projector_bias ? 1 : 0;
+  const std::int64_t merged = h * v.spatial_merge_size * v.spatial_merge_size;
+  count.multimodal_projector = h + merged * h + (h * v.feature_layers * t + bias * t) + (t * t + bias * t);
+}
+
 }  // namespace
 
 void count_vision(const VisionTower& v, ParameterCount& count) {
@@ -81,6 +97,8 @@ void count_vision(const VisionTower& v, ParameterCount& count) {
     count_llama4_vision(v, count);
   else if (v.kind == "clip")
     count_clip_vision(v, count);
+  else if (v.kind == "pixtral")
+    count_pixtral_vision(v, count);
   else
     count_siglip_vision(v, count);
 }
