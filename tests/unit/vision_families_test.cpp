@@ -71,6 +71,39 @@ TEST_CASE("LLaVA: the feature layers and strategy size the projector and the tok
   CHECK_THROWS_WITH_AS(parse_hf_config(heads), doctest::Contains("vision_config.num_attention_heads"), ConfigError);
 }
 
+TEST_CASE("LLaVA-NeXT (v1.6 Mistral-7B): MistralConfig's defaults, the CLIP tower, the projector and image_newline") {
+  // No published count found: a hand count. text_config names intermediate 14336, 8 kv heads, vocab
+  // 32064; MistralConfig gives hidden 4096, 32 layers, 32 heads. Language model: embeddings and lm_head
+  // 2 x 32064 x 4096 = 262,668,288; per layer q and o 2 x 4096^2 = 33,554,432, k and v 2 x 1024 x 4096 =
+  // 8,388,608, gate, up, down 3 x 4096 x 14336 = 176,160,768, 2 norms 8,192: 218,112,000, x 32 =
+  // 6,979,584,000; final norm 4,096: 7,242,256,384. Tower: LLaVA-1.5's CLIP ViT-L/14-336, 303,507,456.
+  // Projector 20,979,712 + image_newline 4,096 = 20,983,808. Whole: 7,566,747,648.
+  const ModelDescription model = parse_hf_config(fixture("llava-hf--llava-v1.6-mistral-7b-hf.json"));
+  const ParameterCount count = count_parameters(model);
+  CHECK(count.total == 7'242'256'384);
+  CHECK(count.vision_tower == 303'507'456);
+  CHECK(count.multimodal_projector == 20'983'808);
+  CHECK(count.total_with_vision() == 7'566'747'648);
+  REQUIRE(model.vision);
+  // LlavaNextProcessor: 576 tokens of the 336 crop, then the best-fit canvas's patches less padding,
+  // and a newline per row.
+  //   640 x 480: canvas 672 x 672 keeps all 307,200 pixels (the 336 x 672 ones keep 84,672 and 150,528):
+  //   48 x 48 patches; the image fills 480 x 48 / 640 = 36 rows, padding (48 - 36) / 2 = 6 each side:
+  //   36 x 48 + 36 + 576 = 2,340.
+  CHECK(image_tokens(*model.vision, 640, 480) == 2340);
+  //   1024 x 1024: canvas 672 x 672, square: 48 x 48 + 48 + 576 = 2,928.
+  CHECK(image_tokens(*model.vision, 1024, 1024) == 2928);
+  //   3000 x 500: canvas 336 x 1008 (height x width): 24 x 72 patches; 500 x 72 / 3000 = 12 rows, padding 6:
+  //   12 x 72 + 12 + 576 = 1,452.
+  CHECK(image_tokens(*model.vision, 3000, 500) == 1452);
+  //   20 x 20: every canvas keeps all 400 pixels; 336 x 672 wastes least: 24 x 48 patches, the square
+  //   image fills 24 columns (padding 12): 24 x 24 + 24 + 576 = 1,176.
+  CHECK(image_tokens(*model.vision, 20, 20) == 1176);
+  std::string bad = fixture("llava-hf--llava-v1.6-mistral-7b-hf.json");
+  bad.replace(bad.find("\"image_grid_pinpoints\": ["), 25, "\"image_grid_pinpoints\": [[336], ");
+  CHECK_THROWS_WITH_AS(parse_hf_config(bad), doctest::Contains("image_grid_pinpoints"), ConfigError);
+}
+
 TEST_CASE("Mistral-Small-3.1-24B: Mistral's language model, the Pixtral tower and the patch-merging projector") {
   // Language model 23,572,403,200, as Devstral-Small-2507's (same text shapes; MANIFEST). Pixtral
   // (hidden 1024, intermediate 4096, 24 layers, 16 heads of 64, patch 14): patch_conv 3 x 14 x 14 x

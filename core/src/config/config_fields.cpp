@@ -198,6 +198,26 @@ std::optional<std::vector<std::int64_t>> ConfigFields::integer_list(Field field)
   return items;
 }
 
+std::optional<std::vector<std::pair<std::int64_t, std::int64_t>>> ConfigFields::integer_pair_list(Field field) const {
+  std::string_view name;
+  const void* found = find(field, &name);
+  if (!found) return std::nullopt;
+  const Json& value = as_json(found);
+  const std::string path = path_of_key(name);
+  if (!value.is_array())
+    throw ConfigError(path, "field '" + path + "' must be a list of [a, b] pairs, but it is " + type_name(value));
+  std::vector<std::pair<std::int64_t, std::int64_t>> pairs;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const Json& item = value[i];
+    const auto whole = [](const Json& number) { return number.is_number_integer() || number.is_number_unsigned(); };
+    if (!item.is_array() || item.size() != 2 || !whole(item[0]) || !whole(item[1]))
+      throw ConfigError(path, "field '" + path + "' item " + std::to_string(i) +
+                                  " must be a pair of whole numbers [a, b], but it is " + show(item));
+    pairs.emplace_back(item[0].get<std::int64_t>(), item[1].get<std::int64_t>());
+  }
+  return pairs;
+}
+
 std::optional<ConfigFields> ConfigFields::object(Field field) const {
   std::string_view name;
   const void* found = find(field, &name);

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "config/field_names.hpp"
@@ -44,6 +45,8 @@ class ConfigFields {
   std::optional<std::string> string(Field field) const;
   std::optional<std::vector<std::string>> string_list(Field field) const;
   std::optional<std::vector<std::int64_t>> integer_list(Field field) const;
+  // A list of [a, b] pairs of whole numbers (LLaVA-NeXT's image_grid_pinpoints).
+  std::optional<std::vector<std::pair<std::int64_t, std::int64_t>>> integer_pair_list(Field field) const;
   std::optional<ConfigFields> object(Field field) const;
 
   // A count: an integer in [minimum, maximum]. Missing: ConfigError naming the field and its aliases.

@@ -200,6 +200,28 @@ VisionTower read_llava_vision(const ConfigFields& root, ModelDescription& model)
   return v;
 }
 
+// LlavaNextForConditionalGeneration (huggingface/transformers@3571987262f1 src/transformers/models/llava_next/
+// modeling_llava_next.py): LLaVA's CLIP tower and projector, and image_newline, one learned vector of the
+// text hidden size; LlavaNextConfig's image_grid_pinpoints default to [[336, 672], [672, 336], [672, 672],
+// [1008, 336], [336, 1008]].
+VisionTower read_llava_next_vision(const ConfigFields& root, ModelDescription& model) {
+  VisionTower v = read_llava_vision(root, model);
+  v.kind = "llava_next";
+  v.grid_pinpoints = root.integer_pair_list("image_grid_pinpoints")
+                         .value_or(std::vector<std::pair<std::int64_t, std::int64_t>>{
+                             {336, 672}, {672, 336}, {672, 672}, {1008, 336}, {336, 1008}});
+  if (v.grid_pinpoints.empty())
+    throw ConfigError("image_grid_pinpoints", "field 'image_grid_pinpoints' is an empty list");
+  for (const auto& [height, width] : v.grid_pinpoints)
+    if (height < v.image_size || width < v.image_size || height > (1 << 16) || width > (1 << 16))
+      throw ConfigError("image_grid_pinpoints", "field 'image_grid_pinpoints' holds [" + std::to_string(height) + ", " +
+                                                    std::to_string(width) +
+                                                    "]; each side must be between vision_config.image_size and 65536");
+  if (!root.has("image_grid_pinpoints"))
+    model.assumptions.push_back("image_grid_pinpoints absent: LlavaNextConfig's five canvases of 336-pixel tiles");
+  return v;
+}
+
 // Mistral3ForConditionalGeneration (huggingface/transformers src/transformers/models/mistral3/
 // modeling_mistral3.py; Mistral3Config: spatial_merge_size 2, multimodal_projector_bias false,
 // vision_feature_layer -1) with a PixtralVisionConfig tower (models/pixtral/configuration_pixtral.py;
@@ -278,13 +300,14 @@ ConfigFields with_text_config_defaults(const ConfigFields& text, const std::stri
 
 bool vision_tower_counted(const std::string& wrapper) {
   return wrapper == "gemma3" || wrapper == "qwen2_vl" || wrapper == "llama4" || wrapper == "llava" ||
-         wrapper == "mistral3";
+         wrapper == "llava_next" || wrapper == "mistral3";
 }
 
 VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& root, ModelDescription& model) {
   if (wrapper == "gemma3") return read_gemma3_vision(root, model);
   if (wrapper == "llama4") return read_llama4_vision(root, model);
   if (wrapper == "llava") return read_llava_vision(root, model);
+  if (wrapper == "llava_next") return read_llava_next_vision(root, model);
   if (wrapper == "mistral3") return read_mistral3_vision(root, model);
   return read_qwen2_vl_vision(root, model);
 }

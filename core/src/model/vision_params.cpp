@@ -62,7 +62,8 @@ void count_siglip_vision(const VisionTower& v, ParameterCount& count) {
 // CLIPEncoderLayer layer_norm1, q/k/v/out_proj with biases, layer_norm2, fc1 and fc2 with biases, and
 // post_layernorm (LayerNorms with bias). LlavaMultiModalProjector (huggingface/transformers@e33ea883d6dd
 // src/transformers/models/llava/modeling_llava.py): linear_1 Linear(vision hidden x feature layers, text
-// hidden) and linear_2 Linear(text hidden, text hidden), with biases when multimodal_projector_bias.
+// hidden) and linear_2 Linear(text hidden, text hidden), with biases when multimodal_projector_bias;
+// LLaVA-NeXT adds image_newline (text hidden), counted with the projector.
 void count_clip_vision(const VisionTower& v, ParameterCount& count) {
   const std::int64_t h = v.hidden_size, m = v.intermediate_size, side = v.image_size / v.patch_size;
   const std::int64_t embeddings = v.channels * v.patch_size * v.patch_size * h + h + (side * side + 1) * h;
@@ -70,6 +71,7 @@ void count_clip_vision(const VisionTower& v, ParameterCount& count) {
   count.vision_tower = checked_add(checked_add(embeddings, 2 * (2 * h)), layer * v.layers);
   const std::int64_t t = v.projector_output, bias = v.projector_bias ? 1 : 0;
   count.multimodal_projector = (h * v.feature_layers * t + bias * t) + (t * t + bias * t);
+  if (v.kind == "llava_next") count.multimodal_projector += t;  // LlavaNextModel's image_newline
 }
 
 // Pixtral's vision model (huggingface/transformers src/transformers/models/pixtral/modeling_pixtral.py,
@@ -95,7 +97,7 @@ void count_vision(const VisionTower& v, ParameterCount& count) {
     count_qwen2_vl_vision(v, count);
   else if (v.kind == "llama4")
     count_llama4_vision(v, count);
-  else if (v.kind == "clip")
+  else if (v.kind == "clip" || v.kind == "llava_next")
     count_clip_vision(v, count);
   else if (v.kind == "pixtral")
     count_pixtral_vision(v, count);
