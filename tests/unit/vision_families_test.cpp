@@ -71,6 +71,30 @@ TEST_CASE("LLaVA: the feature layers and strategy size the projector and the tok
   CHECK_THROWS_WITH_AS(parse_hf_config(heads), doctest::Contains("vision_config.num_attention_heads"), ConfigError);
 }
 
+TEST_CASE("PaliGemma-3B-224: Gemma's language model, the SigLIP tower and one linear projector") {
+  // Language model (Gemma, tied): embeddings 257216 x 2048 = 526,778,368; per layer q and o 2 x 2048^2
+  // = 8,388,608 (8 heads of 256), k and v 2 x 256 x 2048 = 1,048,576, gate, up, down 3 x 2048 x 16384 =
+  // 100,663,296, 2 norms 4,096: 110,104,576, x 18 = 1,981,882,368; final norm 2,048: 2,508,662,784.
+  // SigLIP so400m/14 at SiglipVisionConfig's default image_size 224: patch conv 3 x 14 x 14 x 1152 + 1152
+  // = 678,528, positions (224 / 14)^2 = 256 x 1152 = 294,912; per layer 15,239,504 (as medgemma's tower),
+  // x 27 = 411,466,608; post_layernorm 2,304: 412,442,352. Projector 1152 x 2048 + 2048 = 2,361,344.
+  // Whole: 2,923,466,480, the PaliGemma 3B parameter count in the MANIFEST's published table.
+  const ModelDescription model = parse_hf_config(fixture("google--paligemma-3b-pt-224.json"));
+  const ParameterCount count = count_parameters(model);
+  CHECK(count.total == 2'508'662'784);
+  CHECK(count.vision_tower == 412'442'352);
+  CHECK(count.multimodal_projector == 2'361'344);
+  CHECK(count.total_with_vision() == 2'923'466'480);
+  CHECK(model.not_counted.empty());
+  REQUIRE(model.vision);
+  // PaliGemmaProcessor: 256 image tokens at any size.
+  CHECK(image_tokens(*model.vision, 640, 480) == 256);
+  // A projector width other than the language model's is refused, naming the field.
+  std::string wide = fixture("google--paligemma-3b-pt-224.json");
+  wide.replace(wide.find("\"projection_dim\": 2048,\r\n    \"projector_hidden_act\""), 22, "\"projection_dim\": 4096");
+  CHECK_THROWS_WITH_AS(parse_hf_config(wide), doctest::Contains("vision_config.projection_dim"), ConfigError);
+}
+
 TEST_CASE("LLaVA-NeXT (v1.6 Mistral-7B): MistralConfig's defaults, the CLIP tower, the projector and image_newline") {
   // No published count found: a hand count. text_config names intermediate 14336, 8 kv heads, vocab
   // 32064; MistralConfig gives hidden 4096, 32 layers, 32 heads. Language model: embeddings and lm_head

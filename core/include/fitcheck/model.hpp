@@ -132,7 +132,7 @@ struct StoredPrecision {
 // blocks, a patch merger of spatial_merge_size^2 patches) or Llama 4's ViT (tiles of image_size, a
 // class token, a pixel-shuffle adapter, a linear projector).
 struct VisionTower {
-  std::string kind;  // "siglip", "qwen2_vl", "llama4", "clip", "llava_next", "pixtral"
+  std::string kind;  // "siglip", "paligemma", "qwen2_vl", "llama4", "clip", "llava_next", "pixtral"
   std::int64_t hidden_size = 0;
   std::int64_t intermediate_size = 0;
   std::int64_t layers = 0;

@@ -4,24 +4,26 @@
 #include "config/config_vision.hpp"
 
 #include <cmath>
+#include <optional>
 
 #include "fitcheck/config.hpp"
 
 namespace fitcheck::detail {
 namespace {
 
-// Gemma3ForConditionalGeneration's vision_config (a SiglipVisionConfig) and mm_tokens_per_image.
-VisionTower read_gemma3_vision(const ConfigFields& root, ModelDescription& model) {
-  const ConfigFields vision = *root.object("vision_config");
+// A SiglipVisionConfig tower without its pooling head (vision_use_head true is refused): Gemma-3's and
+// PaliGemma's. `image_size_default`: the value taken when image_size is absent (none: required).
+VisionTower read_siglip_tower(const ConfigFields& vision, const std::string& family,
+                              std::optional<std::int64_t> image_size_default) {
   const std::string type = vision.string("vision_config.model_type").value_or("siglip_vision_model");
   if (type != "siglip_vision_model")
-    throw ConfigError(vision.path_of("vision_config.model_type"),
-                      "field 'vision_config.model_type' is '" + printable(type) +
-                          "'; Gemma-3's vision tower is a 'siglip_vision_model'");
+    throw ConfigError(vision.path_of("vision_config.model_type"), "field 'vision_config.model_type' is '" +
+                                                                      printable(type) + "'; " + family +
+                                                                      "'s vision tower is a 'siglip_vision_model'");
   if (vision.boolean("vision_config.vision_use_head").value_or(false))
     throw ConfigError(vision.path_of("vision_config.vision_use_head"),
-                      "field 'vision_config.vision_use_head' is true: Gemma-3 uses SigLIP without its pooling head, "
-                      "and fitcheck does not count one");
+                      "field 'vision_config.vision_use_head' is true: " + family +
+                          " uses SigLIP without its pooling head, and fitcheck does not count one");
   constexpr std::int64_t max_size = 1 << 16;
   VisionTower v;
   v.kind = "siglip";
@@ -30,20 +32,57 @@ VisionTower read_gemma3_vision(const ConfigFields& root, ModelDescription& model
   v.layers = vision.required_count("vision_config.num_hidden_layers", 1, 1024);
   v.heads = vision.required_count("vision_config.num_attention_heads", 1, max_size);
   v.patch_size = vision.required_count("vision_config.patch_size", 1, max_size);
-  v.image_size = vision.required_count("vision_config.image_size", 1, max_size);
+  v.image_size = image_size_default
+                     ? vision.optional_count("vision_config.image_size", 1, max_size).value_or(*image_size_default)
+                     : vision.required_count("vision_config.image_size", 1, max_size);
   if (v.image_size % v.patch_size != 0)
     throw ConfigError(vision.path_of("vision_config.image_size"),
                       "vision_config.image_size (" + std::to_string(v.image_size) +
                           ") is not a multiple of vision_config.patch_size (" + std::to_string(v.patch_size) + ")");
   v.channels = vision.optional_count("vision_config.num_channels", 1, 16).value_or(3);
+  return v;
+}
+
+constexpr const char* kTowerNotInEstimates =
+    "the vision tower and projector are counted (total_params_with_vision), but the memory and time estimates "
+    "cover the language model: the tower's weights and compute are not included (image tokens enter inference "
+    "with the images option)";
+
+// Gemma3ForConditionalGeneration's vision_config (a SiglipVisionConfig) and mm_tokens_per_image.
+VisionTower read_gemma3_vision(const ConfigFields& root, ModelDescription& model) {
+  VisionTower v = read_siglip_tower(*root.object("vision_config"), "Gemma-3", std::nullopt);
   v.projector_output = model.hidden_size;
   v.tokens_per_image = root.optional_count("mm_tokens_per_image", 1, 1 << 20).value_or(256);
   if (!root.has("mm_tokens_per_image"))
     model.assumptions.push_back("mm_tokens_per_image absent: 256 image tokens per image, as Gemma3Config");
-  model.assumptions.push_back(
-      "the vision tower and projector are counted (total_params_with_vision), but the memory and time estimates "
-      "cover the language model: the tower's weights and compute are not included (image tokens enter inference "
-      "with the images option)");
+  model.assumptions.push_back(kTowerNotInEstimates);
+  return v;
+}
+
+// PaliGemmaForConditionalGeneration (huggingface/transformers src/transformers/models/paligemma/
+// modeling_paligemma.py): a SigLIP tower (SiglipVisionConfig's image_size default 224), and
+// PaliGemmaMultiModalProjector, one Linear(vision hidden, projection_dim) with bias, projection_dim
+// being the language model's width. PaliGemmaProcessor gives each image (image_size / patch_size)^2
+// tokens (PaliGemmaConfig sets vision_config.num_image_tokens so).
+VisionTower read_paligemma_vision(const ConfigFields& root, ModelDescription& model) {
+  const ConfigFields vision = *root.object("vision_config");
+  VisionTower v = read_siglip_tower(vision, "PaliGemma", 224);
+  v.kind = "paligemma";
+  if (!vision.has("vision_config.vision_use_head"))
+    model.assumptions.push_back(
+        "vision_config.vision_use_head absent: SigLIP read without its pooling head, as PaliGemma checkpoints store "
+        "none");
+  const std::string projection_path = vision.has("vision_config.projection_dim")
+                                          ? vision.path_of("vision_config.projection_dim")
+                                          : root.path_of("projection_dim");
+  v.projector_output = vision.optional_count("vision_config.projection_dim", 1, 1 << 20)
+                           .value_or(root.optional_count("projection_dim", 1, 1 << 20).value_or(2048));
+  if (v.projector_output != model.hidden_size)
+    throw ConfigError(projection_path, "field '" + projection_path + "' (" + std::to_string(v.projector_output) +
+                                           ") must be the language model's hidden_size (" +
+                                           std::to_string(model.hidden_size) + "): the projector feeds it");
+  v.tokens_per_image = (v.image_size / v.patch_size) * (v.image_size / v.patch_size);
+  model.assumptions.push_back(kTowerNotInEstimates);
   return v;
 }
 
@@ -300,13 +339,14 @@ ConfigFields with_text_config_defaults(const ConfigFields& text, const std::stri
 
 bool vision_tower_counted(const std::string& wrapper) {
   return wrapper == "gemma3" || wrapper == "qwen2_vl" || wrapper == "llama4" || wrapper == "llava" ||
-         wrapper == "llava_next" || wrapper == "mistral3";
+         wrapper == "llava_next" || wrapper == "paligemma" || wrapper == "mistral3";
 }
 
 VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& root, ModelDescription& model) {
   if (wrapper == "gemma3") return read_gemma3_vision(root, model);
   if (wrapper == "llama4") return read_llama4_vision(root, model);
   if (wrapper == "llava") return read_llava_vision(root, model);
+  if (wrapper == "paligemma") return read_paligemma_vision(root, model);
   if (wrapper == "llava_next") return read_llava_next_vision(root, model);
   if (wrapper == "mistral3") return read_mistral3_vision(root, model);
   return read_qwen2_vl_vision(root, model);

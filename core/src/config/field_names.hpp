@@ -220,6 +220,9 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "vision_feature_select_strategy"},
     {FieldScope::model, "multimodal_projector_bias"},
     {FieldScope::model, "image_grid_pinpoints"},  // LLaVA-NeXT: the canvases an image is tiled to
+    // PaliGemma: the projector's output width (PaliGemmaConfig copies it into vision_config).
+    {FieldScope::model, "projection_dim"},
+    {FieldScope::vision_config, "projection_dim"},
     // Mistral-3 (Mistral3Config): the patch merger's side, and Pixtral's head width.
     {FieldScope::model, "spatial_merge_size"},
     {FieldScope::vision_config, "head_dim"},

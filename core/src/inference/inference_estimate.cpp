@@ -137,7 +137,7 @@ InferenceEstimate estimate_inference_without_fit_changes(const ModelDescription&
       throw OptionError(
           "images",
           "option 'images' needs a vision model whose tower fitcheck counts (Gemma-3, Qwen2-VL, Llama 4, LLaVA, "
-          "LLaVA-NeXT, Mistral-3); "
+          "LLaVA-NeXT, PaliGemma, Mistral-3); "
           "model_type '" +
               model.model_type + "' has none");
     std::int64_t per_image = 0;
@@ -156,8 +156,9 @@ InferenceEstimate estimate_inference_without_fit_changes(const ModelDescription&
                             : kind == "pixtral"    ? "Pixtral"
                             : kind == "llava_next" ? "LLaVA-NeXT"
                                                    : "Qwen2-VL";
-    const char* fixed =
-        kind == "clip" ? " tokens (the patches of the vision_config.image_size crop)" : " tokens (mm_tokens_per_image)";
+    const char* fixed = kind == "clip" || kind == "paligemma"
+                            ? " tokens (the patches of the vision_config.image_size crop)"
+                            : " tokens (mm_tokens_per_image)";
     const std::string size = std::to_string(request.image_width) + " x " + std::to_string(request.image_height);
     estimate.assumptions.push_back(
         std::to_string(request.images) + " image(s) per request x " + std::to_string(per_image) +

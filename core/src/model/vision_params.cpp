@@ -53,7 +53,12 @@ void count_siglip_vision(const VisionTower& v, ParameterCount& count) {
   const std::int64_t layer =
       4 * (h * h + h) + 2 * (2 * h) + (h * v.intermediate_size + v.intermediate_size) + (v.intermediate_size * h + h);
   count.vision_tower = checked_add(embeddings, checked_add(layer * v.layers, 2 * h));
-  count.multimodal_projector = h * v.projector_output + h;
+  // PaliGemmaMultiModalProjector (huggingface/transformers src/transformers/models/paligemma/
+  // modeling_paligemma.py): linear, Linear(vision hidden, projection_dim) with bias.
+  if (v.kind == "paligemma")
+    count.multimodal_projector = h * v.projector_output + v.projector_output;
+  else
+    count.multimodal_projector = h * v.projector_output + h;
 }
 
 // CLIP's vision model (huggingface/transformers src/transformers/models/clip/modeling_clip.py,
