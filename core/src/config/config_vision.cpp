@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Vision towers of multimodal wrappers: each family's vision_config as its transformers configuration
-// class reads it, and the image tokens its processor gives one image.
+// Multimodal wrappers: each family's vision_config as its transformers configuration class reads it
+// (and the image tokens its processor gives one image), and a text_config completed with the defaults
+// of its own configuration class.
 #include "config/config_vision.hpp"
 
 #include <cmath>
