@@ -87,11 +87,12 @@ TEST_CASE("alternating sliding-window layers become two layer kinds") {
       parse_hf_config(test::read_file(test::fixture_configs_dir() + "/allenai--olmOCR-7B-0225-preview.json"));
   CHECK(qwen2_vl.vision.has_value());
   CHECK(qwen2_vl.not_counted.empty());
-  const ModelDescription llava = parse_hf_config(R"({"model_type":"llava","vision_config":{"hidden_size":1024},
+  const ModelDescription onevision =
+      parse_hf_config(R"({"model_type":"llava_onevision","vision_config":{"hidden_size":1024},
     "text_config":{"model_type":"llama","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
     "num_attention_heads":4,"vocab_size":100}})");
-  CHECK_FALSE(llava.vision.has_value());
-  CHECK(mentions(llava.not_counted, "vision"));
+  CHECK_FALSE(onevision.vision.has_value());
+  CHECK(mentions(onevision.not_counted, "vision"));
 }
 
 TEST_CASE("DeepSeek-V3 reads MLA, dense-first layers and the MTP depth") {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fitcheck {
@@ -132,7 +133,7 @@ struct StoredPrecision {
 // blocks, a patch merger of spatial_merge_size^2 patches) or Llama 4's ViT (tiles of image_size, a
 // class token, a pixel-shuffle adapter, a linear projector).
 struct VisionTower {
-  std::string kind;  // "siglip", "qwen2_vl", "llama4"
+  std::string kind;  // "siglip", "paligemma", "qwen2_vl", "llama4", "clip", "llava_next", "pixtral"
   std::int64_t hidden_size = 0;
   std::int64_t intermediate_size = 0;
   std::int64_t layers = 0;
@@ -152,12 +153,24 @@ struct VisionTower {
   std::int64_t vision_output = 0;
   std::int64_t tokens_per_tile = 0;
   std::int64_t max_tiles = 0;
+  // clip (LLaVA): the encoder layers whose features are concatenated into the projector
+  // (vision_feature_layer), whether the class token is kept (vision_feature_select_strategy "full")
+  // and whether the projector's two linears have biases (multimodal_projector_bias).
+  std::int64_t feature_layers = 1;
+  bool keeps_class_token = false;
+  bool projector_bias = true;
+  // llava_next: a CLIP tower as LLaVA's, the learned image_newline (text hidden) beside the projector,
+  // and the canvases (height, width) an image is tiled to (image_grid_pinpoints).
+  std::vector<std::pair<std::int64_t, std::int64_t>> grid_pinpoints;
 };
 
 // The image tokens one image of width x height pixels adds to the prompt, as the model's image
 // processor sizes it (Gemma-3: mm_tokens_per_image at any size; Qwen2-VL: smart_resize to a
 // multiple of patch x merge within its pixel bounds, one token per merged patch; Llama 4: the tiles of
-// its best-fit canvas, a global tile when there are several, and their separator tokens).
+// its best-fit canvas, a global tile when there are several, and their separator tokens; LLaVA: one
+// token per patch of the image_size crop, and the class token with the "full" strategy; LLaVA-NeXT:
+// those of the crop, then the patches of its best-fit canvas without padding and a newline per row; Mistral-3:
+// one token per merged patch of the image within image_size, and a break or end token per row).
 std::int64_t image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height);
 // The image side, in pixels, taken when none is given (the images options' default; the parameter
 // report's image_tokens_per_image): a choice of fitcheck's, not a processor's.

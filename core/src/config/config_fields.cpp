@@ -72,6 +72,33 @@ bool ConfigFields::is_string(Field field) const {
   return found != nullptr && as_json(found).is_string();
 }
 
+bool ConfigFields::is_list(Field field) const {
+  std::string_view name;
+  const void* found = find(field, &name);
+  return found != nullptr && as_json(found).is_array();
+}
+
+ConfigFields ConfigFields::with_defaults(const std::vector<Default>& defaults, std::vector<std::string>& taken) const {
+  auto document = std::make_shared<JsonDocument>();
+  document->value = as_json(object_);
+  document->has_nonfinite_literals = document_->has_nonfinite_literals;
+  document->duplicate_keys = document_->duplicate_keys;
+  for (const Default& entry : defaults) {
+    const FieldNames& names = entry.field.names();
+    bool written = false;  // a key present, even null, is the config's own value
+    for (std::size_t i = 0; i <= names.aliases.size() && !written; ++i) {
+      const std::string_view name = i == 0 ? names.name : names.aliases[i - 1];
+      written = !name.empty() && document->value.contains(name);
+    }
+    if (written) continue;
+    document->value[std::string(names.name)] = entry.value;
+    taken.push_back(path_of_key(names.name) + " = " + std::to_string(entry.value));
+  }
+  ConfigFields copy(document, &document->value, path_, scope_);
+  copy.notes_ = notes_;
+  return copy;
+}
+
 std::optional<std::int64_t> ConfigFields::integer(Field field) const {
   std::string_view name;
   const void* found = find(field, &name);
@@ -169,6 +196,26 @@ std::optional<std::vector<std::int64_t>> ConfigFields::integer_list(Field field)
     items.push_back(value[i].get<std::int64_t>());
   }
   return items;
+}
+
+std::optional<std::vector<std::pair<std::int64_t, std::int64_t>>> ConfigFields::integer_pair_list(Field field) const {
+  std::string_view name;
+  const void* found = find(field, &name);
+  if (!found) return std::nullopt;
+  const Json& value = as_json(found);
+  const std::string path = path_of_key(name);
+  if (!value.is_array())
+    throw ConfigError(path, "field '" + path + "' must be a list of [a, b] pairs, but it is " + type_name(value));
+  std::vector<std::pair<std::int64_t, std::int64_t>> pairs;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const Json& item = value[i];
+    const auto whole = [](const Json& number) { return number.is_number_integer() || number.is_number_unsigned(); };
+    if (!item.is_array() || item.size() != 2 || !whole(item[0]) || !whole(item[1]))
+      throw ConfigError(path, "field '" + path + "' item " + std::to_string(i) +
+                                  " must be a pair of whole numbers [a, b], but it is " + show(item));
+    pairs.emplace_back(item[0].get<std::int64_t>(), item[1].get<std::int64_t>());
+  }
+  return pairs;
 }
 
 std::optional<ConfigFields> ConfigFields::object(Field field) const {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "config/field_names.hpp"
@@ -36,17 +37,30 @@ class ConfigFields {
   bool has(Field field) const;
   // Present and a string (a field that is either a count or a word such as "auto").
   bool is_string(Field field) const;
+  // Present and a list (a field that is either one value or several, such as vision_feature_layer).
+  bool is_list(Field field) const;
   std::optional<std::int64_t> integer(Field field) const;
   std::optional<double> number(Field field) const;
   std::optional<bool> boolean(Field field) const;
   std::optional<std::string> string(Field field) const;
   std::optional<std::vector<std::string>> string_list(Field field) const;
   std::optional<std::vector<std::int64_t>> integer_list(Field field) const;
+  // A list of [a, b] pairs of whole numbers (LLaVA-NeXT's image_grid_pinpoints).
+  std::optional<std::vector<std::pair<std::int64_t, std::int64_t>>> integer_pair_list(Field field) const;
   std::optional<ConfigFields> object(Field field) const;
 
   // A count: an integer in [minimum, maximum]. Missing: ConfigError naming the field and its aliases.
   std::int64_t required_count(Field field, std::int64_t minimum, std::int64_t maximum) const;
   std::optional<std::int64_t> optional_count(Field field, std::int64_t minimum, std::int64_t maximum) const;
+
+  // A copy of this object in which each field none of whose spellings is a key takes its default, as
+  // a configuration class completes a nested config (a wrapper's text_config); "path = value" of each
+  // default taken goes to `taken`.
+  struct Default {
+    Field field;
+    std::int64_t value;
+  };
+  ConfigFields with_defaults(const std::vector<Default>& defaults, std::vector<std::string>& taken) const;
 
   // Dotted path of a field of this object (its table name), for messages.
   std::string path_of(Field field) const;

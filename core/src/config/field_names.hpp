@@ -53,7 +53,7 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model,
      "vision_config",
      {},
-     FieldScope::vision_config},  // counted (Gemma-3, Qwen2-VL, Llama 4), else not counted
+     FieldScope::vision_config},  // counted (Gemma-3, Qwen2-VL, Llama 4, LLaVA), else not counted
     {FieldScope::model, "audio_config", {}, FieldScope::none},
     // Stored precision: transformers 4.56 writes `dtype` where earlier versions wrote `torch_dtype`.
     {FieldScope::model, "torch_dtype", {"dtype"}},
@@ -223,6 +223,18 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::vision_config, "projector_input_dim"},
     {FieldScope::vision_config, "projector_output_dim"},
     {FieldScope::vision_config, "pixel_shuffle_ratio"},
+    // LLaVA (LlavaConfig): which encoder layers feed the projector, whether the class token is kept,
+    // and the projector's biases.
+    {FieldScope::model, "vision_feature_layer"},
+    {FieldScope::model, "vision_feature_select_strategy"},
+    {FieldScope::model, "multimodal_projector_bias"},
+    {FieldScope::model, "image_grid_pinpoints"},  // LLaVA-NeXT: the canvases an image is tiled to
+    // PaliGemma: the projector's output width (PaliGemmaConfig copies it into vision_config).
+    {FieldScope::model, "projection_dim"},
+    {FieldScope::vision_config, "projection_dim"},
+    // Mistral-3 (Mistral3Config): the patch merger's side, and Pixtral's head width.
+    {FieldScope::model, "spatial_merge_size"},
+    {FieldScope::vision_config, "head_dim"},
 
     // Quantization. GPTQ and AWQ: bits (AutoAWQ: w_bit), group_size (q_group_size); the format's
     // variant: fmt (FP8), bnb_4bit_quant_type (bitsandbytes), quant_algo (ModelOpt), format

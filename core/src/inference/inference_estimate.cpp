@@ -131,11 +131,13 @@ InferenceEstimate estimate_inference_without_fit_changes(const ModelDescription&
     // Each image becomes image tokens of the prompt, cached and prefilled like text: Gemma-3's
     // mm_tokens_per_image at any resolution (the processor resizes to the tower's image_size),
     // Qwen2-VL's merged patches of the image as its processor resizes it, Llama 4's tiles of its
-    // best-fit canvas (image_tokens, model.hpp).
+    // best-fit canvas, LLaVA's patches of its crop (LLaVA-NeXT: and of its best-fit canvas), Mistral-3's
+    // merged patches and row breaks (image_tokens, model.hpp).
     if (!model.vision)
       throw OptionError(
           "images",
-          "option 'images' needs a vision model whose tower fitcheck counts (Gemma-3, Qwen2-VL, Llama 4); "
+          "option 'images' needs a vision model whose tower fitcheck counts (Gemma-3, Qwen2-VL, Llama 4, LLaVA, "
+          "LLaVA-NeXT, PaliGemma, Mistral-3); "
           "model_type '" +
               model.model_type + "' has none");
     std::int64_t per_image = 0;
@@ -148,14 +150,21 @@ InferenceEstimate estimate_inference_without_fit_changes(const ModelDescription&
     estimate.image_tokens = request.images * per_image;
     estimate.workload.context_tokens += estimate.image_tokens;
     estimate.lengths.prompt_tokens += estimate.image_tokens;
-    const bool by_size = model.vision->kind == "qwen2_vl" || model.vision->kind == "llama4";
-    const char* processor = model.vision->kind == "llama4" ? "Llama 4" : "Qwen2-VL";
+    const std::string& kind = model.vision->kind;
+    const bool by_size = kind == "qwen2_vl" || kind == "llama4" || kind == "pixtral" || kind == "llava_next";
+    const char* processor = kind == "llama4"       ? "Llama 4"
+                            : kind == "pixtral"    ? "Pixtral"
+                            : kind == "llava_next" ? "LLaVA-NeXT"
+                                                   : "Qwen2-VL";
+    const char* fixed = kind == "clip" || kind == "paligemma"
+                            ? " tokens (the patches of the vision_config.image_size crop)"
+                            : " tokens (mm_tokens_per_image)";
     const std::string size = std::to_string(request.image_width) + " x " + std::to_string(request.image_height);
     estimate.assumptions.push_back(
         std::to_string(request.images) + " image(s) per request x " + std::to_string(per_image) +
         (by_size ? " tokens (a " + size + " image" + (request.image_size_given ? "" : ", the default size") +
                        ", resized as " + processor + "'s processor does)"
-                 : std::string(" tokens (mm_tokens_per_image)")) +
+                 : std::string(fixed)) +
         " = " + std::to_string(estimate.image_tokens) +
         " tokens join each prompt and its context (KV cache, prefill); the vision encoder's own weights and compute "
         "are not included");

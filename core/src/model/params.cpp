@@ -3,9 +3,12 @@
 #include "fitcheck/params.hpp"
 
 #include "fitcheck/config.hpp"
+#include "model/vision_params.hpp"
 
 namespace fitcheck {
 namespace {
+
+using detail::checked_add;
 
 class TensorList {
  public:
@@ -182,13 +185,6 @@ void add_layer(TensorList& list, const ModelDescription& model, const LayerShape
 // to 32 bytes per parameter, stay below 2^53: exact as integers and as JavaScript numbers.
 constexpr std::int64_t max_total_parameters = std::int64_t{1} << 48;
 
-std::int64_t checked_add(std::int64_t a, std::int64_t b) {
-  std::int64_t sum = 0;
-  if (__builtin_add_overflow(a, b, &sum))
-    throw ConfigError("", "the parameter count of this config does not fit in 64 bits; check the sizes");
-  return sum;
-}
-
 std::int64_t checked_parameters(const WeightTensor& tensor) {
   std::int64_t product = 0;
   if (__builtin_mul_overflow(tensor.rows, tensor.columns, &product) ||
@@ -267,65 +263,6 @@ void check_model_size(const std::vector<WeightTensor>& tensors) {
                      ", hidden_size and num_hidden_layers");
     }
   }
-}
-
-// SigLIP vision encoder (huggingface/transformers@1c51a62f5861 src/transformers/models/siglip/
-// modeling_siglip.py): SiglipVisionEmbeddings (Conv2d channels -> hidden, patch x patch, with bias;
-// one learned position per patch), SiglipEncoderLayer (layer_norm1, q/k/v/out_proj with biases,
-// layer_norm2, fc1 and fc2 with biases), SiglipVisionTransformer's post_layernorm; no pooling head
-// (vision_use_head false). Gemma3MultiModalProjector (huggingface/transformers@f14d0cbc824e
-// src/transformers/models/gemma3/modeling_gemma3.py): mm_input_projection_weight (vision hidden x
-// text hidden) and mm_soft_emb_norm (an RMSNorm of the vision hidden size).
-// Qwen2-VL's vision transformer (huggingface/transformers src/transformers/models/qwen2_vl/
-// modeling_qwen2_vl.py): PatchEmbed, a Conv3d in_chans -> embed_dim over temporal_patch_size x patch
-// x patch without bias; per Qwen2VLVisionBlock two LayerNorms (weight and bias), VisionAttention's
-// qkv (embed_dim -> 3 x embed_dim) and proj with biases, VisionMlp's fc1 (embed_dim -> embed_dim x
-// mlp_ratio) and fc2 with biases; rotary positions without parameters. PatchMerger: ln_q (a
-// LayerNorm of embed_dim) and an MLP over merge^2 concatenated patches, Linear(embed_dim x merge^2,
-// same) and Linear(embed_dim x merge^2, hidden_size), both with biases.
-void count_qwen2_vl_vision(const VisionTower& v, ParameterCount& count) {
-  const std::int64_t e = v.hidden_size, m = v.intermediate_size;
-  const std::int64_t patch_embedding = e * v.channels * v.temporal_patch_size * v.patch_size * v.patch_size;
-  const std::int64_t block = 2 * (2 * e) + (e * 3 * e + 3 * e) + (e * e + e) + (e * m + m) + (m * e + e);
-  // Bounded by the config reader (embed_dim <= 2^16, mlp_ratio <= 64, depth <= 1024): below 2^52.
-  count.vision_tower = checked_add(patch_embedding, block * v.layers);
-  const std::int64_t merged = e * v.spatial_merge_size * v.spatial_merge_size;
-  count.multimodal_projector = 2 * e + (merged * merged + merged) + (merged * v.projector_output + v.projector_output);
-}
-
-// Llama 4's vision model (huggingface/transformers@63210d0e3b74 src/transformers/models/llama4/
-// modeling_llama4.py, Llama4VisionModel): Llama4UnfoldConvolution, a Linear(channels x patch^2, hidden)
-// without bias; class_embedding (hidden); positional_embedding_vlm ((image / patch)^2 + 1 rows);
-// layernorm_pre and layernorm_post (LayerNorms with bias); per Llama4VisionEncoderLayer two LayerNorms,
-// q/k/v/o_proj with biases and fc1/fc2 with biases; vision_adapter (Llama4VisionPixelShuffleMLP's
-// Llama4VisionMLP2): fc1 Linear(intermediate_size, projector_input_dim) and fc2
-// Linear(projector_output_dim, projector_output_dim), no biases; rotary positions without parameters.
-// Llama4MultiModalProjector: linear_1 Linear(vision_output_dim, text hidden_size), no bias.
-void count_llama4_vision(const VisionTower& v, ParameterCount& count) {
-  const std::int64_t h = v.hidden_size, m = v.intermediate_size, side = v.image_size / v.patch_size;
-  const std::int64_t embeddings = v.channels * v.patch_size * v.patch_size * h + h + (side * side + 1) * h + 4 * h;
-  const std::int64_t layer = 4 * (h * h + h) + (h * m + m) + (m * h + h) + 4 * h;
-  const std::int64_t adapter = m * v.adapter_hidden + v.adapter_output * v.adapter_output;
-  // Bounded by the config reader (sizes <= 2^20, side <= 2^16, layers <= 1024): far below 2^63.
-  count.vision_tower = checked_add(checked_add(embeddings, layer * v.layers), adapter);
-  count.multimodal_projector = v.vision_output * v.projector_output;
-}
-
-void count_vision(const VisionTower& v, ParameterCount& count) {
-  if (v.kind == "qwen2_vl") {
-    count_qwen2_vl_vision(v, count);
-    return;
-  }
-  if (v.kind == "llama4") {
-    count_llama4_vision(v, count);
-    return;
-  }
-  const std::int64_t h = v.hidden_size, side = v.image_size / v.patch_size;
-  const std::int64_t embeddings = v.channels * v.patch_size * v.patch_size * h + h + side * side * h;
-  const std::int64_t layer =
-      4 * (h * h + h) + 2 * (2 * h) + (h * v.intermediate_size + v.intermediate_size) + (v.intermediate_size * h + h);
-  count.vision_tower = checked_add(embeddings, checked_add(layer * v.layers, 2 * h));
-  count.multimodal_projector = h * v.projector_output + h;
 }
 
 }  // namespace
@@ -419,7 +356,7 @@ ParameterCount count_parameters(const ModelDescription& model) {
                           : "dense model: every parameter is used for every token";
   count.non_embedding = count.total - count.breakdown.embedding - count.breakdown.lm_head;
   count.multi_token_prediction = multi_token_prediction_parameters(model);
-  if (model.vision) count_vision(*model.vision, count);
+  if (model.vision) detail::count_vision(*model.vision, count);
   if (model.tie_word_embeddings)
     count.tied_output_head =
         model.vocab_size * (model.word_embedding_dim > 0 ? model.word_embedding_dim : model.hidden_size);

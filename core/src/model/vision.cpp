@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fitcheck/model.hpp"
@@ -76,12 +77,68 @@ std::int64_t llama4_image_tokens(const VisionTower& tower, std::int64_t width, s
   return tokens;
 }
 
+// LLaVA-NeXT (huggingface/transformers@81bb907ccf34 src/transformers/models/llava_next/
+// processing_llava_next.py, _get_number_of_features and _get_unpadded_features, with
+// image_processing_utils.py's select_best_resolution): the canvas (height, width) of image_grid_pinpoints
+// that keeps the most of the image's pixels once scaled to fit (then the one wasting least); the crop of
+// image_size gives (image_size / patch)^2 tokens (the class token too with the "full" strategy), the
+// canvas rows x columns of those patches less the padding around the scaled image, and one newline
+// token per remaining row.
+std::int64_t llava_next_image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height) {
+  std::pair<std::int64_t, std::int64_t> best{0, 0};
+  std::int64_t most_effective = 0, least_wasted = 0;
+  for (const auto& [canvas_height, canvas_width] : tower.grid_pinpoints) {
+    const double scale = std::min(static_cast<double>(canvas_width) / static_cast<double>(width),
+                                  static_cast<double>(canvas_height) / static_cast<double>(height));
+    const auto scaled_width = static_cast<std::int64_t>(static_cast<double>(width) * scale);
+    const auto scaled_height = static_cast<std::int64_t>(static_cast<double>(height) * scale);
+    const std::int64_t effective = std::min(scaled_width * scaled_height, width * height);
+    const std::int64_t wasted = canvas_width * canvas_height - effective;
+    if (effective > most_effective || (effective == most_effective && wasted < least_wasted)) {
+      most_effective = effective;
+      least_wasted = wasted;
+      best = {canvas_height, canvas_width};
+    }
+  }
+  const std::int64_t patches = tower.image_size / tower.patch_size;
+  std::int64_t rows = patches * (best.first / tower.image_size);
+  std::int64_t columns = patches * (best.second / tower.image_size);
+  if (static_cast<double>(width) / static_cast<double>(height) >
+      static_cast<double>(columns) / static_cast<double>(rows))
+    rows -= (rows - height * columns / width) / 2 * 2;
+  else
+    columns -= (columns - width * rows / height) / 2 * 2;
+  return rows * columns + rows + patches * patches + (tower.keeps_class_token ? 1 : 0);
+}
+
+// Mistral-3 (huggingface/transformers@9243e99d559d src/transformers/models/pixtral/processing_pixtral.py,
+// PixtralProcessor._get_num_multimodal_tokens, with image_processing_pixtral.py's
+// get_resize_output_image_size, over patches of patch_size x spatial_merge_size): an image whose longer side exceeds
+// image_size (the longest edge) is scaled by ratio = max(height, width) / image_size with each side floored; each side
+// is then padded up to a multiple of the merged patch; one token per merged patch, and an [IMG_BREAK] after each row
+// but the last, which ends with [IMG_END].
+std::int64_t pixtral_image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height) {
+  double w = static_cast<double>(width), h = static_cast<double>(height);
+  const double edge = static_cast<double>(tower.image_size);
+  const double ratio = std::max(h / edge, w / edge);
+  if (ratio > 1) {
+    h = std::floor(h / ratio);
+    w = std::floor(w / ratio);
+  }
+  const auto merged = static_cast<double>(tower.patch_size * tower.spatial_merge_size);
+  const auto rows = static_cast<std::int64_t>(std::ceil(h / merged));
+  const auto columns = static_cast<std::int64_t>(std::ceil(w / merged));
+  return rows * (columns + 1);
+}
+
 }  // namespace
 
 std::int64_t image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height) {
-  if (tower.kind == "llama4") {
+  if (tower.kind == "llama4" || tower.kind == "pixtral" || tower.kind == "llava_next") {
     if (width < 1 || height < 1) throw std::invalid_argument("image size: width and height must be at least 1 pixel");
-    return llama4_image_tokens(tower, width, height);
+    if (tower.kind == "llava_next") return llava_next_image_tokens(tower, width, height);
+    return tower.kind == "llama4" ? llama4_image_tokens(tower, width, height)
+                                  : pixtral_image_tokens(tower, width, height);
   }
   if (tower.kind != "qwen2_vl") return tower.tokens_per_image;
   if (width < 1 || height < 1) throw std::invalid_argument("image size: width and height must be at least 1 pixel");

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// The vision towers of multimodal wrappers (vision_config beside text_config), read into a VisionTower
+// counted apart from the language model. Internal to the core.
+#pragma once
+
+#include <string>
+
+#include "config/config_fields.hpp"
+#include "fitcheck/model.hpp"
+
+namespace fitcheck::detail {
+
+// `text` (a wrapper's text_config of model_type `text_type`, lowercase) completed with the defaults of
+// its configuration class, each default taken reported; unchanged for a type without a table here.
+ConfigFields with_text_config_defaults(const ConfigFields& text, const std::string& text_type, ModelDescription& model);
+
+// True when the vision tower of the wrapper model_type `wrapper` (lowercase) is counted.
+bool vision_tower_counted(const std::string& wrapper);
+
+// Reads root's vision_config by the rules of `wrapper` (one vision_tower_counted accepts); the
+// language model is already in `model` (hidden_size). Assumptions go to model.assumptions.
+VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& root, ModelDescription& model);
+
+}  // namespace fitcheck::detail
