@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // State-space models and hybrids: what their readers share, and which reader a model_type takes.
 // The readers are in config_mamba.cpp (the Mamba-1 mixer: Mamba, Falcon-Mamba, Jamba) and
-// config_mamba2_hybrids.cpp (the Mamba-2 mixer: Mamba-2, Nemotron-H, Bamba, Granite-4.0-H).
+// config_mamba2_hybrids.cpp (the Mamba-2 mixer: Mamba-2, Nemotron-H, Bamba, Granite-4.0-H) and
+// config_linear_attention.cpp (Qwen3-Next's Gated DeltaNet).
 #include "config/config_hybrid.hpp"
 
 #include <string>
@@ -92,6 +93,8 @@ bool read_hybrid_family(const std::string& model_type, const ConfigFields& field
     read_bamba(fields, model);
   else if (model_type == "granitemoehybrid")
     read_granitemoehybrid(fields, model);
+  else if (model_type == "qwen3_next")
+    read_qwen3_next(fields, model);
   else
     return false;
   return true;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What the state-space and hybrid readers share (config_hybrid.cpp) and the readers themselves
 // (config_mamba.cpp: the Mamba-1 mixer; config_mamba2_hybrids.cpp: the Mamba-2 mixer). Internal to
-// the core.
+// the core. config_linear_attention.cpp reads Qwen3-Next's Gated DeltaNet layers.
 #pragma once
 
 #include <cstdint>
@@ -50,5 +50,8 @@ void read_mamba2(const ConfigFields& fields, ModelDescription& model);
 void read_nemotron_h(const ConfigFields& fields, ModelDescription& model);
 void read_bamba(const ConfigFields& fields, ModelDescription& model);
 void read_granitemoehybrid(const ConfigFields& fields, ModelDescription& model);
+
+// config_linear_attention.cpp
+void read_qwen3_next(const ConfigFields& fields, ModelDescription& model);
 
 }  // namespace fitcheck::detail

@@ -21,7 +21,6 @@ void reject_unsupported(const std::string& type) {
       {"zamba2", "its Mamba-2 layers and shared attention blocks are not modelled"},
       {"falcon_h1", "its parallel Mamba-2 mixers are not modelled"},
       {"plamo2", "its Mamba layers are not modelled"},
-      {"qwen3_next", "its gated DeltaNet (linear attention) layers are not modelled"},
       {"kimi_linear", "its Kimi Delta Attention (linear attention) layers are not modelled"},
       {"minimax", "its lightning (linear) attention layers are not modelled"},
       {"minimax_m1", "its lightning (linear) attention layers are not modelled"},

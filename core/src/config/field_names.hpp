@@ -163,10 +163,16 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "expert_layer_offset"},
     {FieldScope::model, "mamba_dt_rank"},
     {FieldScope::model, "position_embedding_type"},
-    // Read only to refuse an unknown model_type that has them: the linear-attention and
-    // convolution layers of other hybrids (Jamba, Qwen3-Next, LFM2).
+    // Qwen3-Next's Gated DeltaNet layers (Qwen3NextConfig), full attention every
+    // full_attention_interval layers when layer_types is absent.
     {FieldScope::model, "linear_num_key_heads"},
     {FieldScope::model, "linear_num_value_heads"},
+    {FieldScope::model, "linear_key_head_dim"},
+    {FieldScope::model, "linear_value_head_dim"},
+    {FieldScope::model, "linear_conv_kernel_dim"},
+    {FieldScope::model, "full_attention_interval"},
+    // Read only to refuse an unknown model_type that has them: the convolution layers of other
+    // hybrids (LFM2), and Jamba's attention period.
     {FieldScope::model, "conv_L_cache"},
     {FieldScope::model, "attn_layer_period"},
 

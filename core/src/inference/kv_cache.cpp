@@ -189,8 +189,8 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
         "; state-space (Mamba) layers keep no KV cache but a fixed state per sequence: conv channels x conv_kernel "
         "+ heads x head_dim x state_size values at the model's " +
         std::to_string(workload.activation_bytes_per_element) +
-        "-byte dtype (transformers' Mamba caches; a Mamba-1 layer: its inner channels as heads of 1, no groups), "
-        "whatever the context";
+        "-byte dtype (transformers' Mamba caches; a Mamba-1 layer: its inner channels as heads of 1, no groups; "
+        "a Gated DeltaNet layer: value heads x value width x key width, key heads as groups), whatever the context";
   return figure;
 }
 
