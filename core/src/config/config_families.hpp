@@ -42,7 +42,7 @@ void reject_recurrent_fields(const std::string& type, const ConfigFields& fields
 void require_generic_fields(const ConfigFields& fields);
 
 // State-space models and hybrids (config_hybrid.cpp and the readers it names): Mamba, Falcon-Mamba, Mamba-2, Jamba,
-// Nemotron-H, Bamba, Granite-4.0-H, Qwen3-Next.
+// Nemotron-H, Bamba, Granite-4.0-H, Qwen3-Next, LFM2.
 // False when `model_type` is not one of them.
 bool read_hybrid_family(const std::string& model_type, const ConfigFields& fields, ModelDescription& model);
 

@@ -2,7 +2,8 @@
 // State-space models and hybrids: what their readers share, and which reader a model_type takes.
 // The readers are in config_mamba.cpp (the Mamba-1 mixer: Mamba, Falcon-Mamba, Jamba) and
 // config_mamba2_hybrids.cpp (the Mamba-2 mixer: Mamba-2, Nemotron-H, Bamba, Granite-4.0-H) and
-// config_linear_attention.cpp (Qwen3-Next's Gated DeltaNet).
+// config_linear_attention.cpp (Qwen3-Next's Gated DeltaNet) and config_lfm2.cpp (LFM2's short
+// convolutions).
 #include "config/config_hybrid.hpp"
 
 #include <string>
@@ -95,6 +96,8 @@ bool read_hybrid_family(const std::string& model_type, const ConfigFields& field
     read_granitemoehybrid(fields, model);
   else if (model_type == "qwen3_next")
     read_qwen3_next(fields, model);
+  else if (model_type == "lfm2")
+    read_lfm2(fields, model);
   else
     return false;
   return true;

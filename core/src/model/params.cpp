@@ -148,9 +148,28 @@ void add_gated_delta_net(TensorList& list, const SsmShape& m, std::int32_t layer
   list.add(TensorRole::ssm_output, group, layer, hidden, m.inner());
 }
 
+// LFM2's short convolution: huggingface/transformers@1d6b6ca61a8b src/transformers/models/lfm2/
+// modeling_lfm2.py Lfm2ShortConv: in_proj hidden -> 3 x hidden (B, C, x), conv depthwise over
+// hidden with kernel conv_L_cache, out_proj hidden -> hidden; every bias conv_bias.
+void add_short_convolution(TensorList& list, const SsmShape& m, std::int32_t layer, std::int64_t hidden) {
+  constexpr auto group = ParameterGroup::ssm;
+  list.add(TensorRole::ssm_in_projection, group, layer, 3 * m.inner(), hidden);
+  list.add(TensorRole::ssm_convolution, group, layer, m.inner(), m.conv_kernel);
+  list.add(TensorRole::ssm_output, group, layer, hidden, m.inner());
+  if (m.conv_bias) {
+    list.vector(TensorRole::bias, group, layer, 3 * m.inner());
+    list.vector(TensorRole::bias, group, layer, m.inner());
+    list.vector(TensorRole::bias, group, layer, hidden);
+  }
+}
+
 void add_ssm(TensorList& list, const SsmShape& m, std::int32_t layer, std::int64_t hidden) {
   if (m.mixer == RecurrentMixer::gated_delta_net) {
     add_gated_delta_net(list, m, layer, hidden);
+    return;
+  }
+  if (m.mixer == RecurrentMixer::short_convolution) {
+    add_short_convolution(list, m, layer, hidden);
     return;
   }
   if (m.is_mamba1()) {
