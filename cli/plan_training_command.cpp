@@ -45,7 +45,7 @@ constexpr const char* kHelp =
     "  --seq-len N (4096) --eager-attention --dropout --lora-rank N --lora-modules L --qlora\n"
     "  --lora-dropout --overhead-gib X --train-tokens N (1e12; 1e8 with --lora-rank) --flops-efficiency F --overlap "
     "true|false\n"
-    "  --framework F --memory-statistic S --attention-efficiency F --compile --paged-optimizer\n"
+    "  --framework F --memory-statistic S --attention-efficiency F --compile --eager-loss --paged-optimizer\n"
     "  --json                   one JSON object\n";
 
 void print_rows(const Json& candidates) {
@@ -62,9 +62,10 @@ void print_rows(const Json& candidates) {
 }
 
 int run_plan_training(const std::vector<std::string>& args) {
-  const CommandArgs parsed = parse_command_args(args, "plan",
-                                                {"fp32_gradients", "adafactor_first_moment", "eager_attention",
-                                                 "dropout", "qlora", "lora_dropout", "compile", "paged_optimizer"});
+  const CommandArgs parsed =
+      parse_command_args(args, "plan",
+                         {"fp32_gradients", "adafactor_first_moment", "eager_attention", "dropout", "qlora",
+                          "lora_dropout", "compile", "eager_loss", "paged_optimizer"});
   const std::string report_text = training_plan_report_json(read_input(parsed.path), parsed.options);
   if (parsed.json) {
     print("%s\n", report_text);

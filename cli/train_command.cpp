@@ -81,7 +81,8 @@ constexpr const char* kHelp =
     "                          (torchtune optimizer_in_bwd)\n"
     "  --compile               torch.compile as the framework applies it: fused elementwise kernels\n"
     "                          in the step time, the compiled loss where the framework has one\n"
-    "                          (torchtune compile: True)\n"
+    "                          (torchtune compile: True; torchtitan training.compile)\n"
+    "  --eager-loss            with --compile, the loss stays eager (torchtitan before April 2025)\n"
     "LoRA:\n"
     "  --lora-rank N           train rank-N adapters on a frozen base\n"
     "  --lora-modules LIST     q,k,v,o,gate,up,down (default: all linear layers)\n"
@@ -151,7 +152,7 @@ int run_train(const std::vector<std::string>& args, std::string& out, std::strin
         args, "train",
         {"sequence_parallel", "tp_comm_overlap", "ep_comm_overlap", "offload_optimizer", "offload_params",
          "fp32_gradients", "adafactor_first_moment", "eager_attention", "dropout", "qlora", "lora_dropout",
-         "offload_activations", "optimizer_in_backward", "compile", "paged_optimizer"});
+         "offload_activations", "optimizer_in_backward", "compile", "eager_loss", "paged_optimizer"});
     if (parsed.help) {
       out = std::string(kHelp) + kCustomGpuHelp;
       return 0;

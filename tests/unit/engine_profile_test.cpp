@@ -45,13 +45,6 @@ TEST_CASE("engine names and aliases") {
   for (EngineKind kind : kEngineKinds) CHECK(find_engine_kind(engine_kind_id(kind)) == kind);
 }
 
-TEST_CASE("GPU generations from the catalog's rates") {
-  CHECK(gpu_generation(*find_accelerator("a100")) == GpuGeneration::ampere);
-  CHECK(gpu_generation(*find_accelerator("l40s")) == GpuGeneration::ada);
-  CHECK(gpu_generation(*find_accelerator("h100")) == GpuGeneration::hopper);
-  CHECK(gpu_generation(*find_accelerator("b200")) == GpuGeneration::blackwell);
-}
-
 TEST_CASE("profiles: each engine's defaults as its source gives them") {
   const Accelerator& h100 = *find_accelerator("h100");
   const Accelerator& a100 = *find_accelerator("a100");

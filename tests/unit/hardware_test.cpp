@@ -524,3 +524,15 @@ TEST_CASE("price_per_gpu_hour_usd: a given price wins, else the catalog's defaul
   CHECK(fitcheck::price_per_gpu_hour_usd(h100, 1.25) == 1.25);
   CHECK(fitcheck::price_per_gpu_hour_usd(h100, 0) == 0);  // a free GPU is a price, not a missing one
 }
+
+TEST_CASE("GPU generations from the catalog's rates") {
+  using fitcheck::find_accelerator;
+  using fitcheck::gpu_generation;
+  using fitcheck::GpuGeneration;
+  CHECK(gpu_generation(*find_accelerator("a100")) == GpuGeneration::ampere);
+  CHECK(gpu_generation(*find_accelerator("l40s")) == GpuGeneration::ada);
+  CHECK(gpu_generation(*find_accelerator("h100")) == GpuGeneration::hopper);
+  CHECK(gpu_generation(*find_accelerator("h100-pcie-80gb")) == GpuGeneration::hopper);
+  CHECK(gpu_generation(*find_accelerator("rtx-4090")) == GpuGeneration::ada);
+  CHECK(gpu_generation(*find_accelerator("b200")) == GpuGeneration::blackwell);
+}

@@ -607,10 +607,17 @@ TEST_CASE("local: the peak each CUDA matrix-multiply path runs against, GeForce 
   CHECK(local_matmul_peak_flops(a100, LocalMatmulPath::mmq) == doctest::Approx(624e12));
   CHECK(local_matmul_peak_flops(a100, LocalMatmulPath::cublas_f16) == doctest::Approx(312e12));
   CHECK(local_matmul_peak_flops(a100, LocalMatmulPath::cublas_bf16) == doctest::Approx(312e12));
-  // H100 SXM (datasheet, dense): INT8 1978.9 TOPS, FP16 989.4 (the int8 rule gives 989.45).
+  // H100 SXM (datasheet, dense): INT8 1978.9 TOPS, FP16 989.4 (the int8 rule gives 989.45), BF16 989.4.
+  // Hopper: llama.cpp's mma.sync paths run at half of those wgmma peaks (1978.9 / 2, 989.45 / 2); cuBLAS
+  // bf16 keeps the peak.
   const Accelerator& h100 = *find_accelerator("h100-sxm-80gb");
-  CHECK(local_matmul_peak_flops(h100, LocalMatmulPath::mmq) == doctest::Approx(1978.9e12));
-  CHECK(local_matmul_peak_flops(h100, LocalMatmulPath::cublas_f16) == doctest::Approx(989.4e12).epsilon(1e-4));
+  CHECK(local_matmul_peak_flops(h100, LocalMatmulPath::mmq) == doctest::Approx(989.45e12));
+  CHECK(local_matmul_peak_flops(h100, LocalMatmulPath::cublas_f16) == doctest::Approx(494.7e12).epsilon(1e-4));
+  CHECK(local_matmul_peak_flops(h100, LocalMatmulPath::cublas_bf16) == doctest::Approx(989.4e12).epsilon(1e-4));
+  // H100 PCIe (datasheet, dense): INT8 1513 TOPS: MMQ at 756.5, cuBLAS f16 at 378.25.
+  const Accelerator& h100_pcie = *find_accelerator("h100-pcie-80gb");
+  CHECK(local_matmul_peak_flops(h100_pcie, LocalMatmulPath::mmq) == doctest::Approx(756.5e12).epsilon(1e-3));
+  CHECK(local_matmul_peak_flops(h100_pcie, LocalMatmulPath::cublas_f16) == doctest::Approx(378.25e12).epsilon(1e-3));
   // V100: no int8 tensor cores (no MMQ peak); cuBLAS f16 accumulates in fp32 there, at 125 TFLOPS.
   const Accelerator& v100 = *find_accelerator("v100-sxm2-32gb");
   CHECK(local_matmul_peak_flops(v100, LocalMatmulPath::mmq) == 0);

@@ -52,6 +52,26 @@ std::string refused_option(const TrainingWorkload& w) {
 
 }  // namespace
 
+TEST_CASE("torchtitan: training.compile compiles the loss from bbb1b616e on; --eager-loss for earlier commits") {
+  // Eager: 12 B per logit (fp32 log-softmax, nll gradient and log-softmax gradient); compiled: the
+  // bf16 logits kept for the fused backward and their bf16 gradient, 4 B. Over 1024 x 128256 =
+  // 131,334,144 logits: (12 - 4) x 131,334,144 = 1,050,673,152 B less.
+  const ModelDescription model = llama8b();
+  const auto tensors = weight_tensors(model);
+  const auto activations = [&](const TrainingWorkload& w) {
+    return training_memory(model, tensors, w).totals.activation_bytes;
+  };
+  TrainingWorkload titan = workload(TrainingFramework::torchtitan);
+  const std::int64_t eager = activations(titan);
+  titan.compile = true;
+  CHECK(eager - activations(titan) == 1'050'673'152);
+  titan.eager_loss = true;
+  CHECK(activations(titan) == eager);
+  CHECK(parse_training_options({{"compile", "true"}, {"eager_loss", "true"}}).workload.eager_loss);
+  CHECK_FALSE(parse_training_options({{"compile", "true"}}).workload.eager_loss);
+  CHECK(parse_training_plan_options({{"compile", "true"}, {"eager_loss", "true"}}).base.workload.eager_loss);
+}
+
 TEST_CASE("torchtune and LitGPT: the loss bytes their sources hold, chunked and compiled") {
   // 1024 tokens x 128256 vocab = 131,334,144 logits. Megatron holds 6 B per logit.
   // torchtune, not compiled: 6 B (bf16 chunks + fp32 log-softmax) and the fp32 upcast of one of 8

@@ -34,12 +34,6 @@ enum class KvBudgetRule : std::uint8_t {
   grows_with_sequences,  // HF generate: DynamicCache grows by concatenation, no pool
 };
 
-// GPU generation, read from the catalog's rates: an fp4 path is Blackwell, an fp8 path on HBM is
-// Hopper (on GDDR, Ada), a bf16 path Ampere, else older.
-enum class GpuGeneration : std::uint8_t { older, ampere, ada, hopper, blackwell };
-GpuGeneration gpu_generation(const Accelerator& gpu);
-const char* gpu_generation_name(GpuGeneration generation);
-
 struct EngineProfile {
   EngineKind kind = EngineKind::vllm;
   const char* version = "";  // the release whose defaults these are

@@ -127,6 +127,12 @@ std::shared_ptr<const Accelerator> make_custom_accelerator(const Accelerator& fi
 // hardware_nvidia_hbm.cpp), matched by id: a custom accelerator never is.
 bool is_nvidia_hbm_part(const Accelerator& accelerator);
 
+// GPU generation, read from the catalog's rates: an fp4 path is Blackwell, an fp8 path on HBM is
+// Hopper (on GDDR, Ada), a bf16 path Ampere, else older.
+enum class GpuGeneration : std::uint8_t { older, ampere, ada, hopper, blackwell };
+GpuGeneration gpu_generation(const Accelerator& gpu);
+const char* gpu_generation_name(GpuGeneration generation);
+
 const char* compute_dtype_name(ComputeDtype dtype);  // "fp32", "tf32", "bf16", ...
 const char* memory_convention_name(MemoryConvention convention);
 

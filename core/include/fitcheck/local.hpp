@@ -91,9 +91,10 @@ LocalBackend default_local_backend(const Accelerator& gpu);
 enum class LocalMatmulPath : std::uint8_t { mmq, cublas_f16, cublas_bf16, cublas_f32 };
 const char* local_matmul_path_name(LocalMatmulPath path);  // "mmq", "cublas_f16", ...
 // The peak a path runs against on one GPU: MMQ the dense int8 tensor rate (NVIDIA and custom GPUs;
-// 0 for other vendors); cuBLAS f16 the
-// fp16-accumulate tensor rate (twice the catalog's fp16 figure on GeForce cards); bf16 the bf16
-// rate; f32 the fp32 rate. Volta's cuBLAS f16 accumulates in fp32 (prefer_f32_output), its fp16 rate.
+// 0 for other vendors); cuBLAS f16 the fp16-accumulate tensor rate (twice the catalog's fp16 figure
+// on GeForce cards); bf16 the bf16 rate; f32 the fp32 rate. Volta's cuBLAS f16 accumulates in fp32
+// (prefer_f32_output), its fp16 rate. On Hopper, MMQ and cuBLAS f16 run at half the dense peak (the
+// mma.sync rate; local_speed.cpp, kHopperMmaSyncShare).
 double local_matmul_peak_flops(const Accelerator& gpu, LocalMatmulPath path);
 
 // ggml's KV cache types: f16 (2 bytes a value), q8_0 (34 bytes per 32), q4_0 (18 bytes per 32).

@@ -55,6 +55,7 @@ struct MlpShape {
   std::int64_t intermediate_size = 0;  // width of one branch; 0: the layer has no MLP
   bool gated = false;                  // SwiGLU/GeGLU: gate and up projections
   bool bias = false;
+  std::int64_t activation_parameters = 0;  // learned scalars of the activation (Apertus xIELU: alpha_p, alpha_n)
   bool operator==(const MlpShape&) const = default;
 };
 

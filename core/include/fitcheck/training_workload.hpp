@@ -164,8 +164,13 @@ struct TrainingWorkload {
   // bitsandbytes paged optimizers (PagedAdamW, PagedAdamW8bit, PagedLion): the states live in CUDA
   // managed memory outside PyTorch's caching allocator, paged to the CPU under memory pressure.
   bool paged_optimizer = false;
-  // torch.compile as the framework applies it (torchtune's compile: True); changes the loss only.
+  // torch.compile as the framework applies it (torchtune's compile: True; torchtitan's
+  // training.compile): fused elementwise kernels in the step time, and the compiled loss where the
+  // framework compiles it.
   bool compile = false;
+  // With compile, the loss stays eager: torchtitan before pytorch/torchtitan bbb1b616e (2025-04-02),
+  // which compiled the blocks only; torchtune with compile_loss off.
+  bool eager_loss = false;
 
   LoraSettings lora;
   std::int64_t framework_overhead_bytes = InferenceWorkload{}.framework_overhead_bytes;

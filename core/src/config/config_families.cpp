@@ -69,6 +69,17 @@ const DecoderTraits* find_traits(const std::string& type) {
       {"gpt_oss", false, true, true},
       {"deepseek_v2"},
       {"deepseek_v3"},
+      // 2025 families; their window defaults and bias rules are in config_families_2025.cpp.
+      {"olmo3", false, false, false, NormKind::rms_norm, true, 2, QkNorm::full_width},
+      {"exaone4", false, false, false, NormKind::rms_norm, true, 2, QkNorm::per_head},
+      {"seed_oss", false, true, false},
+      {"cohere2", true, false, false, NormKind::layer_norm_no_bias, true, 1, QkNorm::none, true},
+      {"glm4_moe"},
+      {"apertus", false, false, false, NormKind::rms_norm, true, 2, QkNorm::per_head, false, false},
+      {"ernie4_5", true, false, false, NormKind::rms_norm, true, 2, QkNorm::none, false, true, false, true},
+      {"ernie4_5_moe", true, false, false, NormKind::rms_norm, true, 2, QkNorm::none, false, true, false, true},
+      {"hunyuan_v1_dense", true, false, false, NormKind::rms_norm, true, 2, QkNorm::per_head},
+      {"hunyuan_v1_moe", true, false, false, NormKind::rms_norm, true, 2, QkNorm::per_head},
   };
   for (const auto& traits : table)
     if (type == traits.family) return &traits;
@@ -138,6 +149,7 @@ std::vector<std::int64_t> llama4_chunk_windows(const ConfigFields& fields, std::
 std::vector<std::int64_t> sliding_windows(const std::string& type, const ConfigFields& fields, std::int64_t layers,
                                           ModelDescription& model) {
   if (type == "llama4_text") return llama4_chunk_windows(fields, layers, model);
+  if (auto windows = recent_family_windows(type, fields, layers, model)) return *windows;
   std::vector<std::int64_t> windows(static_cast<std::size_t>(layers), 0);
   const std::int64_t window = fields.optional_count("sliding_window", 1, max_positions).value_or(0);
   if (auto layer_types = fields.string_list("layer_types")) {
@@ -248,7 +260,7 @@ void refuse_contradicting_moe_fields(const std::string& type, const ConfigFields
 }
 
 std::optional<MoeRule> read_moe(const std::string& type, const ConfigFields& fields, std::int64_t layers,
-                                std::int64_t dense_width, bool generic) {
+                                std::int64_t dense_width, bool generic, ModelDescription& model) {
   const auto experts = fields.optional_count("num_local_experts", 0, max_experts);
   if (experts && *experts == 0) refuse_zero_experts(type, fields);
   refuse_contradicting_moe_fields(type, fields, generic);
@@ -309,6 +321,12 @@ std::optional<MoeRule> read_moe(const std::string& type, const ConfigFields& fie
       const std::int64_t step = fields.optional_count("interleave_moe_layer_step", 1, max_layers).value_or(1);
       for (std::int64_t i = 0; i < layers; ++i) rule.is_sparse[static_cast<std::size_t>(i)] = (i + 1) % step == 0;
     }
+  } else if (type == "glm4_moe") {
+    read_glm4_moe_layers(fields, layers, moe, rule.is_sparse);
+  } else if (type == "hunyuan_v1_moe") {
+    read_hunyuan_moe_layers(dense_width, moe);
+  } else if (type == "ernie4_5_moe") {
+    read_ernie4_5_moe_layers(fields, layers, moe, rule.is_sparse, model);
   } else if (type == "gpt_oss") {
     moe.router_bias = true;  // GptOssTopKRouter has a bias
     moe.expert_bias = true;  // gate_up_proj_bias and down_proj_bias per expert
@@ -377,9 +395,10 @@ void read_modern_decoder(const std::string& type, const DecoderTraits& traits, c
   base.mlp.gated = traits.gated;
   base.mlp.bias =
       traits.mlp_bias_follows_attention ? attention.output_bias : fields.boolean("mlp_bias").value_or(false);
+  apply_recent_family_layer_rules(type, fields, base);
 
   const auto windows = sliding_windows(type, fields, model.num_layers, model);
-  const auto moe = read_moe(type, fields, model.num_layers, base.mlp.intermediate_size, generic);
+  const auto moe = read_moe(type, fields, model.num_layers, base.mlp.intermediate_size, generic, model);
   if (type == "llama4_text" && moe) {
     // Llama 4's dense layers are Llama4TextMLP(config, intermediate_size=config.intermediate_size_mlp).
     bool any_dense = false;

@@ -46,6 +46,21 @@ void require_generic_fields(const ConfigFields& fields);
 // False when `model_type` is not one of them.
 bool read_hybrid_family(const std::string& model_type, const ConfigFields& fields, ModelDescription& model);
 
+// config_families_2025.cpp: OLMo 3, EXAONE 4.0 and Cohere 2's sliding layers when layer_types is
+// absent (nothing for other families, or when layer_types is written); Seed-OSS, EXAONE 4.0, OLMo 3
+// and GLM-4.5's projection biases and q/k norms, applied to the layer the table's traits describe;
+// GLM-4.5's MoE layers (dense first_k_dense_replace layers, shared experts, correction bias).
+std::optional<std::vector<std::int64_t>> recent_family_windows(const std::string& type, const ConfigFields& fields,
+                                                               std::int64_t layers, ModelDescription& model);
+void apply_recent_family_layer_rules(const std::string& type, const ConfigFields& fields, LayerShape& layer);
+// ERNIE 4.5 MoE's layers (moe_layer_start_index..end, every moe_layer_interval-th), shared experts,
+// expert and lm_head biases with use_bias; its MTP weights are not counted.
+void read_ernie4_5_moe_layers(const ConfigFields& fields, std::int64_t layers, MoeShape& moe,
+                              std::vector<bool>& is_sparse, ModelDescription& model);
+// HunYuan MoE: experts and the one shared MLP all of intermediate_size, every layer.
+void read_hunyuan_moe_layers(std::int64_t intermediate_size, MoeShape& moe);
+void read_glm4_moe_layers(const ConfigFields& fields, std::int64_t layers, MoeShape& moe, std::vector<bool>& is_sparse);
+
 // Shared readers.
 // Qwen2-MoE, Qwen3-MoE and Qwen3-Next: a layer holds routed experts when (i + 1) is a multiple of
 // decoder_sparse_step (default 1) and i is not in mlp_only_layers.

@@ -82,8 +82,10 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "attention_bias", {"bias"}},
     {FieldScope::model, "use_bias"},
     {FieldScope::model, "mlp_bias"},
-    {FieldScope::model, "no_bias"},      // MPT
-    {FieldScope::model, "enable_bias"},  // OPT
+    {FieldScope::model, "attention_out_bias"},  // Seed-OSS: o_proj's bias apart from q/k/v's
+    {FieldScope::model, "hidden_act"},          // Apertus: "xielu" has learned parameters
+    {FieldScope::model, "no_bias"},             // MPT
+    {FieldScope::model, "enable_bias"},         // OPT
     {FieldScope::model, "do_layer_norm_before"},
     {FieldScope::model, "qk_layernorm"},  // Phi
     {FieldScope::model, "use_qk_norm"},   // Cohere (Llama 4's is a weightless L2 norm: no parameters)
@@ -110,9 +112,10 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "no_rope_layer_interval"},
 
     // Mixture of experts. Mixtral: num_local_experts; Qwen2-MoE/OLMoE: num_experts; DeepSeek:
-    // n_routed_experts; gpt-oss: experts_per_token beside num_experts_per_tok.
-    {FieldScope::model, "num_local_experts", {"num_experts", "n_routed_experts"}},
-    {FieldScope::model, "num_experts_per_tok", {"experts_per_token"}},
+    // n_routed_experts; ERNIE 4.5: moe_num_experts and moe_k; HunYuan MoE: moe_topk; gpt-oss:
+    // experts_per_token beside num_experts_per_tok.
+    {FieldScope::model, "num_local_experts", {"num_experts", "n_routed_experts", "moe_num_experts"}},
+    {FieldScope::model, "num_experts_per_tok", {"experts_per_token", "moe_k", "moe_topk"}},
     {FieldScope::model, "moe_intermediate_size"},
     {FieldScope::model, "shared_expert_intermediate_size"},
     {FieldScope::model, "shared_intermediate_size"},  // GraniteMoeShared
@@ -122,6 +125,12 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "decoder_sparse_step"},
     {FieldScope::model, "mlp_only_layers"},
     {FieldScope::model, "topk_method"},
+    // ERNIE 4.5 MoE: moe_num_experts and moe_k (aliases above), shared experts and the range and step
+    // of its MoE layers.
+    {FieldScope::model, "moe_num_shared_experts"},
+    {FieldScope::model, "moe_layer_start_index"},
+    {FieldScope::model, "moe_layer_end_index"},
+    {FieldScope::model, "moe_layer_interval"},
     // Llama 4: MoE layers every interleave_moe_layer_step-th layer (or listed in moe_layers), dense
     // layers of intermediate_size_mlp between them.
     {FieldScope::model, "interleave_moe_layer_step"},

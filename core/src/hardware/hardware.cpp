@@ -236,6 +236,31 @@ double fp16_accumulate_flops_per_second(const Accelerator& accelerator) {
   return peak_flops_per_second(accelerator, ComputeDtype::fp16);
 }
 
+GpuGeneration gpu_generation(const Accelerator& gpu) {
+  if (peak_flops_per_second(gpu, ComputeDtype::fp4) > 0) return GpuGeneration::blackwell;
+  // Ada (L4, L40S, RTX 40) has fp8 tensor cores on GDDR at up to ~1 TB/s; Hopper's HBM starts at 2 TB/s.
+  if (peak_flops_per_second(gpu, ComputeDtype::fp8) > 0)
+    return gpu.memory_bandwidth_bytes_per_second >= 1.5e12 ? GpuGeneration::hopper : GpuGeneration::ada;
+  if (peak_flops_per_second(gpu, ComputeDtype::bf16) > 0) return GpuGeneration::ampere;
+  return GpuGeneration::older;
+}
+
+const char* gpu_generation_name(GpuGeneration generation) {
+  switch (generation) {
+    case GpuGeneration::older:
+      return "pre-Ampere";
+    case GpuGeneration::ampere:
+      return "Ampere";
+    case GpuGeneration::ada:
+      return "Ada";
+    case GpuGeneration::hopper:
+      return "Hopper";
+    case GpuGeneration::blackwell:
+      return "Blackwell";
+  }
+  return "pre-Ampere";
+}
+
 std::int64_t gpu_memory_limit_bytes(const Accelerator& accelerator) {
   const std::int64_t working_set = accelerator.gpu_working_set_bytes;
   return working_set > 0 && working_set < accelerator.memory_bytes ? working_set : accelerator.memory_bytes;

@@ -69,6 +69,14 @@ double path_efficiency(LocalMatmulPath path) {
   return path == LocalMatmulPath::mmq ? kMmqEfficiency : kCublasEfficiency;
 }
 
+// Hopper: the dense tensor peak is reached only with wgmma (warpgroup MMA, sm_90a); ggml-cuda's
+// kernels (MMQ and the flash-attention kernel, ggml/src/ggml-cuda/mma.cuh) issue the Ampere-era
+// mma.sync, which does not reach it (Shah et al. 2024, FlashAttention-3, arXiv 2407.08608, section
+// 2.2). The published H100 PCIe rows of both the MMQ and the f16 cuBLAS path (XiongjieDai tables,
+// docs/local.md, "Efficiencies") run at half the rate the paths' efficiencies give on the dense peak:
+// about the Ampere rate per SM and clock, 1,024 fp16 FMAs per SM per cycle against Hopper's 2,048.
+constexpr double kHopperMmaSyncShare = 0.5;
+
 // Without --cpu: a dual-channel DDR5-5600 desktop (89.6 GB/s) and 1 TFLOP/s of fp32.
 constexpr double kDefaultRamBandwidth = 89.6e9;
 constexpr double kDefaultCpuFlops = 1e12;
@@ -148,15 +156,16 @@ void add_matmuls(DeviceWork& w, std::int64_t parameters, const LocalFloatParamet
 }  // namespace
 
 double local_matmul_peak_flops(const Accelerator& gpu, LocalMatmulPath path) {
+  const double mma_sync_share = gpu_generation(gpu) == GpuGeneration::hopper ? kHopperMmaSyncShare : 1.0;
   switch (path) {
     case LocalMatmulPath::mmq:
       // mmq.cu: int8 mma (mma.sync ... s32.s8.s8.s32) on every NVIDIA GPU with int8 tensor cores; a
       // user-defined GPU run on CUDA is taken at its word (its int8 rate, if given).
       return std::string_view(gpu.vendor) == "NVIDIA" || std::string_view(gpu.id) == kCustomAcceleratorId
-                 ? peak_flops_per_second(gpu, ComputeDtype::int8)
+                 ? peak_flops_per_second(gpu, ComputeDtype::int8) * mma_sync_share
                  : 0.0;
     case LocalMatmulPath::cublas_f16:
-      return fp16_accumulate_flops_per_second(gpu);
+      return fp16_accumulate_flops_per_second(gpu) * mma_sync_share;
     case LocalMatmulPath::cublas_bf16:
       return peak_flops_per_second(gpu, ComputeDtype::bf16);
     case LocalMatmulPath::cublas_f32:

@@ -204,12 +204,15 @@ void add_layer(TensorList& list, const ModelDescription& model, const LayerShape
       add_mlp(list,
               {TensorRole::shared_expert_gate, TensorRole::shared_expert_up, TensorRole::shared_expert_down,
                ParameterGroup::shared_experts},
-              layer, hidden, moe.num_shared_experts * moe.shared_expert_intermediate_size, moe.gated, false, 1);
+              layer, hidden, moe.num_shared_experts * moe.shared_expert_intermediate_size, moe.gated, moe.expert_bias,
+              1);
       if (moe.shared_expert_gate) list.add(TensorRole::router, ParameterGroup::router, layer, 1, hidden);
     }
   } else if (shape.mlp.intermediate_size > 0) {
     add_mlp(list, {TensorRole::mlp_gate, TensorRole::mlp_up, TensorRole::mlp_down, ParameterGroup::mlp}, layer, hidden,
             shape.mlp.intermediate_size, shape.mlp.gated, shape.mlp.bias, 1);
+    // Learned activation scalars, small vectors kept at full precision as biases are.
+    list.vector(TensorRole::bias, ParameterGroup::mlp, layer, shape.mlp.activation_parameters);
   }
   add_norm(list, model, layer, hidden, shape.hidden_norms);
 }

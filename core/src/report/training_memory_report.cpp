@@ -77,6 +77,7 @@ void write_workload(JsonWriter& writer, const TrainingWorkload& w) {
   writer.field("optimizer_in_backward", w.optimizer_in_backward);
   writer.field("offload_activations", w.offload_activations);
   writer.field("compile", w.compile);
+  writer.field("eager_loss", w.eager_loss);
   writer.field("paged_optimizer", w.paged_optimizer);
   writer.field("overhead_bytes", w.framework_overhead_bytes);
   writer.end_object();

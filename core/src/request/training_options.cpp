@@ -175,6 +175,7 @@ TrainingRequest parse_training_options(const OptionList& options) {
   w.optimizer_in_backward = reader.flag("optimizer_in_backward", false);
   w.offload_activations = reader.flag("offload_activations", false);
   w.compile = reader.flag("compile", false);
+  w.eager_loss = reader.flag("eager_loss", false);
   w.paged_optimizer = reader.flag("paged_optimizer", false);
   w.framework_overhead_bytes =
       static_cast<std::int64_t>(reader.number("overhead_gib", 1.0, 0.0, 1024.0) * 1024.0 * 1024.0 * 1024.0);

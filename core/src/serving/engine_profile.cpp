@@ -54,31 +54,6 @@ std::optional<EngineKind> find_engine_kind(std::string_view name) {
   return std::nullopt;
 }
 
-GpuGeneration gpu_generation(const Accelerator& gpu) {
-  if (peak_flops_per_second(gpu, ComputeDtype::fp4) > 0) return GpuGeneration::blackwell;
-  // Ada (L4, L40S, RTX 40) has fp8 tensor cores on GDDR at up to ~1 TB/s; Hopper's HBM starts at 2 TB/s.
-  if (peak_flops_per_second(gpu, ComputeDtype::fp8) > 0)
-    return gpu.memory_bandwidth_bytes_per_second >= 1.5e12 ? GpuGeneration::hopper : GpuGeneration::ada;
-  if (peak_flops_per_second(gpu, ComputeDtype::bf16) > 0) return GpuGeneration::ampere;
-  return GpuGeneration::older;
-}
-
-const char* gpu_generation_name(GpuGeneration generation) {
-  switch (generation) {
-    case GpuGeneration::older:
-      return "pre-Ampere";
-    case GpuGeneration::ampere:
-      return "Ampere";
-    case GpuGeneration::ada:
-      return "Ada";
-    case GpuGeneration::hopper:
-      return "Hopper";
-    case GpuGeneration::blackwell:
-      return "Blackwell";
-  }
-  return "pre-Ampere";
-}
-
 EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const ParallelLayout& layout) {
   EngineProfile p;
   p.kind = kind;

@@ -85,12 +85,22 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      MemoryStatistic::reserved,
      "DeviceMemoryMonitor prints torch.cuda.memory_stats()['reserved_bytes.all.peak']: torchtitan "
      "components/metrics.py get_peak_stats l.61-70",
-     0, 0, false, "", 4, "PEFT's autocast_adapter_dtype keeps adapters in fp32", 0, 0, 0, "", ElementwiseKernels::eager,
+     0, 0, false, "", 4, "PEFT's autocast_adapter_dtype keeps adapters in fp32", 0,
+     // Since bbb1b616e (2025-04-02) training.compile also compiles the loss (components/loss.py
+     // build_cross_entropy_loss; later compile.components "loss"). TorchInductor fuses the upcast,
+     // log-softmax and nll: its backward graph keeps the bf16 logits and recomputes the softmax from
+     // them, and writes the bf16 gradient; no fp32 [tokens, V] tensor is materialized.
+     4, 0,
+     "compiled loss (training.compile, torchtitan bbb1b616e and later: components/loss.py "
+     "build_cross_entropy_loss): the bf16 logits kept for the fused backward (2 B) and their bf16 gradient (2 B); "
+     "--eager-loss for earlier commits",
+     ElementwiseKernels::eager,
      "eager PyTorch ops of torchtitan's Llama: RMSNorm as x.float(), pow, mean, rsqrt, mul, type_as, mul weight "
      "(9dec370 torchtitan/models/norms.py RMSNorm), rotary embedding through complex float32 tensors "
      "(models/llama/model.py apply_rotary_emb), repeat_kv copies, silu(w1 x) * w3 x; training.compile compiles each "
-     "TransformerBlock (parallelize_llama.py apply_compile), the loss stays eager (train.py l.137-138)",
-     false, Fp8Casts::torchao_tensorwise,
+     "TransformerBlock (parallelize_llama.py apply_compile) and, from bbb1b616e (2025-04-02), the loss "
+     "(components/loss.py build_cross_entropy_loss; 9dec370 kept it eager, train.py l.137-138)",
+     true, Fp8Casts::torchao_tensorwise,
      "torchao Float8Linear, dynamic tensorwise scaling (the only scaling 9dec370 torchtitan/float8.py enables by "
      "default): per operand an amax pass and a cast writing the row- and column-major FP8 copies, as torchao's own "
      "roofline counts them (pytorch/ao 36027d82 torchao/testing/training/roofline_utils.py "

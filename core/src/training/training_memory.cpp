@@ -198,8 +198,10 @@ std::vector<std::string> assumptions_for(const TrainingWorkload& w, const Traini
         "activation offloading (torchtune enable_activation_offloading): the checkpointed layer inputs live in CPU "
         "memory (cpu_offload_bytes); the copies in flight (up to 5 tensors stashed on the GPU) are not counted");
   if (w.compile && framework.compiled_loss_bytes_per_logit == 0)
-    a.push_back(std::string("--compile changes nothing in the ") + framework.id +
-                " profile: compile is modelled only where it changes a cited loss (torchtune)");
+    a.push_back(std::string("--compile changes no memory in the ") + framework.id +
+                " profile: compile is modelled only where it changes a cited loss (torchtune, torchtitan)");
+  if (w.compile && w.eager_loss && framework.compiled_loss_bytes_per_logit > 0)
+    a.push_back("--eager-loss: the loss stays eager under --compile (torchtitan before bbb1b616e, 2025-04-02)");
   if (w.framework == TrainingFramework::hf)
     a.push_back(
         "the Hugging Face loss figure is a measurement (20 B per element, Liger-Kernel benchmarks), not a count of "

@@ -110,7 +110,7 @@ ElementwiseKernels layer_kernels(const TrainingWorkload& w) {
 ElementwiseKernels loss_kernels(const TrainingWorkload& w) {
   const TrainingFrameworkProfile& f = training_framework(w);
   if (f.elementwise_kernels == ElementwiseKernels::fused && !f.eager_loss) return ElementwiseKernels::fused;
-  return w.compile && f.compile_covers_loss ? ElementwiseKernels::compiled : ElementwiseKernels::eager;
+  return w.compile && !w.eager_loss && f.compile_covers_loss ? ElementwiseKernels::compiled : ElementwiseKernels::eager;
 }
 
 }  // namespace

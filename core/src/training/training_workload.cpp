@@ -126,7 +126,7 @@ TrainingLoss training_loss(const TrainingWorkload& w) {
   const TrainingFrameworkProfile& f = training_framework(w);
   TrainingLoss loss{f.loss_bytes_per_logit, f.loss_chunks, f.loss_chunk_bytes_per_logit, f.loss_rule};
   if (w.lora.rank > 0 && f.lora_loss_bytes_per_logit > 0) loss.bytes_per_logit = f.lora_loss_bytes_per_logit;
-  if (w.compile && f.compiled_loss_bytes_per_logit > 0) {
+  if (w.compile && !w.eager_loss && f.compiled_loss_bytes_per_logit > 0) {
     loss.bytes_per_logit = f.compiled_loss_bytes_per_logit;
     loss.chunk_bytes_per_logit = f.compiled_loss_chunk_bytes_per_logit;
     loss.rule = f.compiled_loss_rule;

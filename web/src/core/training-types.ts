@@ -112,6 +112,7 @@ export interface TrainingReport {
     optimizer_in_backward: boolean;
     offload_activations: boolean;
     compile: boolean;
+    eager_loss: boolean;
     paged_optimizer: boolean;
     overhead_bytes: number;
   };
