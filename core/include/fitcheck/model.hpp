@@ -40,6 +40,7 @@ struct AttentionShape {
   std::int64_t sliding_window = 0;  // 0: full attention; else the window in tokens
   bool attention_sinks = false;     // one learned logit per head (gpt-oss)
   bool cross_attention = false;     // decoder layers of an encoder-decoder model (T5)
+  bool output_gate = false;         // Qwen3-Next: q_proj also emits a sigmoid gate of num_heads x head_dim
 
   // Multi-head latent attention (DeepSeek-V2/V3). kv_lora_rank > 0 turns it on.
   std::int64_t q_lora_rank = 0;  // 0: queries projected directly from hidden
@@ -82,7 +83,15 @@ struct MoeShape {
 // channel on its own: it is described as inner heads of width 1 with no B/C groups (conv channels =
 // inner, SSM state inner x state_size), and in_proj, x_proj and dt_proj in place of Mamba-2's fused
 // projection.
+// Two other recurrent mixers keep the same kind of per-sequence state and are described by the same
+// fields (see `mixer`): Qwen3-Next's Gated DeltaNet (Yang et al. 2024, arXiv 2412.06464; value
+// heads as heads, key heads as groups, the key head width as state_size: conv channels = 2 x keys +
+// values, recurrent state heads x value width x key width) and LFM2's gated short convolution
+// (hidden channels as heads of width 1, no groups, state_size 0: a conv state only).
+enum class RecurrentMixer : std::uint8_t { mamba, gated_delta_net, short_convolution };
+
 struct SsmShape {
+  RecurrentMixer mixer = RecurrentMixer::mamba;
   std::int64_t num_heads = 0;  // 0: the layer has no state-space mixer
   std::int64_t head_dim = 0;
   std::int64_t state_size = 0;  // N

@@ -273,13 +273,7 @@ std::optional<MoeRule> read_moe(const std::string& type, const ConfigFields& fie
       fields.optional_count("moe_intermediate_size", 1, max_intermediate_size).value_or(dense_width);
   rule.is_sparse.assign(static_cast<std::size_t>(layers), true);
   if (type == "qwen2_moe" || type == "qwen3_moe") {
-    const std::int64_t step = fields.optional_count("decoder_sparse_step", 1, max_layers).value_or(1);
-    const auto dense_layers = fields.integer_list("mlp_only_layers").value_or(std::vector<std::int64_t>{});
-    for (std::int64_t i = 0; i < layers; ++i) {
-      bool sparse = (i + 1) % step == 0;
-      for (auto dense : dense_layers) sparse = sparse && dense != i;
-      rule.is_sparse[static_cast<std::size_t>(i)] = sparse;
-    }
+    rule.is_sparse = qwen_sparse_layers(fields, layers);
     if (auto shared = fields.optional_count("shared_expert_intermediate_size", 0, max_intermediate_size);
         shared && *shared > 0) {
       moe.num_shared_experts = 1;
@@ -472,6 +466,18 @@ void read_family(const std::string& model_type, const std::string& outer_model_t
       "other modules (vision or audio towers, adapters, extra norms) the config may describe: not counted",
   };
   read_modern_decoder("llama", *find_traits("llama"), fields, model, true);
+}
+
+std::vector<bool> qwen_sparse_layers(const ConfigFields& fields, std::int64_t layers) {
+  const std::int64_t step = fields.optional_count("decoder_sparse_step", 1, max_layers).value_or(1);
+  const auto dense_layers = fields.integer_list("mlp_only_layers").value_or(std::vector<std::int64_t>{});
+  std::vector<bool> sparse(static_cast<std::size_t>(layers), false);
+  for (std::int64_t i = 0; i < layers; ++i) {
+    bool is_sparse = (i + 1) % step == 0;
+    for (auto dense : dense_layers) is_sparse = is_sparse && dense != i;
+    sparse[static_cast<std::size_t>(i)] = is_sparse;
+  }
+  return sparse;
 }
 
 std::optional<bool> read_bias_switch(const ConfigFields& fields) {

@@ -41,8 +41,8 @@ void reject_unsupported(const std::string& type);
 void reject_recurrent_fields(const std::string& type, const ConfigFields& fields);
 void require_generic_fields(const ConfigFields& fields);
 
-// State-space models and hybrids (config_hybrid.cpp): Mamba, Falcon-Mamba, Mamba-2, Jamba,
-// Nemotron-H, Bamba, Granite-4.0-H.
+// State-space models and hybrids (config_hybrid.cpp and the readers it names): Mamba, Falcon-Mamba, Mamba-2, Jamba,
+// Nemotron-H, Bamba, Granite-4.0-H, Qwen3-Next, LFM2.
 // False when `model_type` is not one of them.
 bool read_hybrid_family(const std::string& model_type, const ConfigFields& fields, ModelDescription& model);
 
@@ -62,6 +62,9 @@ void read_hunyuan_moe_layers(std::int64_t intermediate_size, MoeShape& moe);
 void read_glm4_moe_layers(const ConfigFields& fields, std::int64_t layers, MoeShape& moe, std::vector<bool>& is_sparse);
 
 // Shared readers.
+// Qwen2-MoE, Qwen3-MoE and Qwen3-Next: a layer holds routed experts when (i + 1) is a multiple of
+// decoder_sparse_step (default 1) and i is not in mlp_only_layers.
+std::vector<bool> qwen_sparse_layers(const ConfigFields& fields, std::int64_t layers);
 // The one bias switch of a family: attention_bias (or bias), else use_bias.
 std::optional<bool> read_bias_switch(const ConfigFields& fields);
 std::int64_t read_hidden_size(const ConfigFields& fields);

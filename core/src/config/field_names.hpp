@@ -172,11 +172,25 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "expert_layer_offset"},
     {FieldScope::model, "mamba_dt_rank"},
     {FieldScope::model, "position_embedding_type"},
-    // Read only to refuse an unknown model_type that has them: the linear-attention and
-    // convolution layers of other hybrids (Jamba, Qwen3-Next, LFM2).
+    // Qwen3-Next's Gated DeltaNet layers (Qwen3NextConfig), full attention every
+    // full_attention_interval layers when layer_types is absent.
     {FieldScope::model, "linear_num_key_heads"},
     {FieldScope::model, "linear_num_value_heads"},
+    {FieldScope::model, "linear_key_head_dim"},
+    {FieldScope::model, "linear_value_head_dim"},
+    {FieldScope::model, "linear_conv_kernel_dim"},
+    {FieldScope::model, "full_attention_interval"},
+    // LFM2 (Lfm2Config): its short convolutions, the attention layers' indices when layer_types is
+    // absent, and the MLP width rule (block_ff_dim is read before intermediate_size).
     {FieldScope::model, "conv_L_cache"},
+    {FieldScope::model, "conv_bias"},
+    {FieldScope::model, "full_attn_idxs"},
+    {FieldScope::model, "block_ff_dim"},
+    {FieldScope::model, "block_auto_adjust_ff_dim"},
+    {FieldScope::model, "block_ffn_dim_multiplier"},
+    {FieldScope::model, "block_multiple_of"},
+    {FieldScope::model, "tie_embedding"},
+    // Read only to refuse an unknown model_type that has it: Jamba's attention period.
     {FieldScope::model, "attn_layer_period"},
 
     // Multi-head latent attention (DeepSeek-V2/V3) and multi-token prediction.

@@ -131,10 +131,11 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
         figure.bytes = detail::checked_sum(figure.bytes, term.bytes, what);
         if (with_text) {
           const SsmShape& m = layer.ssm;
-          const std::string ssm_state = m.is_mamba1()
-                                            ? std::to_string(m.inner()) + " channels x " + std::to_string(m.state_size)
-                                            : std::to_string(m.num_heads) + " heads x " + std::to_string(m.head_dim) +
-                                                  " x " + std::to_string(m.state_size);
+          const std::string ssm_state =
+              m.state_size == 0 ? std::string("no")  // LFM2's short convolution keeps its conv state only
+              : m.is_mamba1()   ? std::to_string(m.inner()) + " channels x " + std::to_string(m.state_size)
+                                : std::to_string(m.num_heads) + " heads x " + std::to_string(m.head_dim) + " x " +
+                                    std::to_string(m.state_size);
           term.formula = "state " + std::to_string(per_rank) + " B/sequence/layer on this rank ((" +
                          std::to_string(m.conv_channels()) + " conv channels x " + std::to_string(m.conv_kernel) +
                          " + " + ssm_state + " SSM state) x " + std::to_string(element) + " B" +
@@ -189,8 +190,8 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
         "; state-space (Mamba) layers keep no KV cache but a fixed state per sequence: conv channels x conv_kernel "
         "+ heads x head_dim x state_size values at the model's " +
         std::to_string(workload.activation_bytes_per_element) +
-        "-byte dtype (transformers' Mamba caches; a Mamba-1 layer: its inner channels as heads of 1, no groups), "
-        "whatever the context";
+        "-byte dtype (transformers' Mamba caches; a Mamba-1 layer: its inner channels as heads of 1, no groups; "
+        "a Gated DeltaNet layer: value heads x value width x key width, key heads as groups), whatever the context";
   return figure;
 }
 

@@ -39,7 +39,7 @@ void add_standard_attention(TensorList& list, const AttentionShape& a, std::int3
   const std::int64_t query_width = a.num_heads * a.head_dim;
   const std::int64_t key_width = a.num_kv_heads * a.head_dim;
   const std::int64_t value_width = a.num_kv_heads * a.value_head_dim;
-  list.add(TensorRole::attention_query, group, layer, query_width, hidden);
+  list.add(TensorRole::attention_query, group, layer, a.output_gate ? 2 * query_width : query_width, hidden);
   list.add(TensorRole::attention_key, group, layer, key_width, hidden);
   list.add(TensorRole::attention_value, group, layer, value_width, hidden);
   list.add(TensorRole::attention_output, group, layer, hidden, a.num_heads * a.value_head_dim);
@@ -135,7 +135,46 @@ void add_mamba1(TensorList& list, const SsmShape& m, std::int32_t layer, std::in
   }
 }
 
+// Gated DeltaNet: huggingface/transformers@7515843b6175 src/transformers/models/qwen3_next/
+// modeling_qwen3_next.py Qwen3NextGatedDeltaNet: in_proj_qkvz hidden -> 2 x keys + 2 x values and
+// in_proj_ba hidden -> 2 x value heads (no biases), conv1d depthwise over q, k, v without bias,
+// dt_bias and A_log per value head, a gated RMSNorm of one value head's width, out_proj values ->
+// hidden.
+void add_gated_delta_net(TensorList& list, const SsmShape& m, std::int32_t layer, std::int64_t hidden) {
+  constexpr auto group = ParameterGroup::ssm;
+  list.add(TensorRole::ssm_in_projection, group, layer, m.conv_channels() + m.inner(), hidden);  // in_proj_qkvz
+  list.add(TensorRole::ssm_in_projection, group, layer, 2 * m.num_heads, hidden);                // in_proj_ba
+  list.add(TensorRole::ssm_convolution, group, layer, m.conv_channels(), m.conv_kernel);
+  if (m.conv_bias) list.vector(TensorRole::bias, group, layer, m.conv_channels());
+  list.vector(TensorRole::ssm_parameter, group, layer, m.num_heads, 2);  // dt_bias, A_log
+  list.vector(TensorRole::norm, group, layer, m.head_dim);               // gated RMSNorm weight
+  list.add(TensorRole::ssm_output, group, layer, hidden, m.inner());
+}
+
+// LFM2's short convolution: huggingface/transformers@1d6b6ca61a8b src/transformers/models/lfm2/
+// modeling_lfm2.py Lfm2ShortConv: in_proj hidden -> 3 x hidden (B, C, x), conv depthwise over
+// hidden with kernel conv_L_cache, out_proj hidden -> hidden; every bias conv_bias.
+void add_short_convolution(TensorList& list, const SsmShape& m, std::int32_t layer, std::int64_t hidden) {
+  constexpr auto group = ParameterGroup::ssm;
+  list.add(TensorRole::ssm_in_projection, group, layer, 3 * m.inner(), hidden);
+  list.add(TensorRole::ssm_convolution, group, layer, m.inner(), m.conv_kernel);
+  list.add(TensorRole::ssm_output, group, layer, hidden, m.inner());
+  if (m.conv_bias) {
+    list.vector(TensorRole::bias, group, layer, 3 * m.inner());
+    list.vector(TensorRole::bias, group, layer, m.inner());
+    list.vector(TensorRole::bias, group, layer, hidden);
+  }
+}
+
 void add_ssm(TensorList& list, const SsmShape& m, std::int32_t layer, std::int64_t hidden) {
+  if (m.mixer == RecurrentMixer::gated_delta_net) {
+    add_gated_delta_net(list, m, layer, hidden);
+    return;
+  }
+  if (m.mixer == RecurrentMixer::short_convolution) {
+    add_short_convolution(list, m, layer, hidden);
+    return;
+  }
   if (m.is_mamba1()) {
     add_mamba1(list, m, layer, hidden);
     return;

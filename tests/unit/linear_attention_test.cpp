@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+// Linear-attention hybrids (Qwen3-Next's Gated DeltaNet): counts against the published checkpoint,
+// the recurrent state per sequence in place of a KV cache, and the refusals. Expected values are
+// hand calculations from the modeling code (cited in core/src/config/config_linear_attention.cpp),
+// never the code's output.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "fitcheck/config.hpp"
+#include "fitcheck/inference.hpp"
+#include "fitcheck/params.hpp"
+#include "fitcheck/report.hpp"
+#include "test_support.hpp"
+
+using namespace fitcheck;
+
+namespace {
+
+std::string qwen3_next_80b() {
+  return test::read_file(test::fixture_configs_dir() + "/Qwen--Qwen3-Next-80B-A3B-Instruct.json");
+}
+
+ConfigError config_error(const std::string& text) {
+  try {
+    parse_hf_config(text);
+  } catch (const ConfigError& error) {
+    return error;
+  }
+  FAIL("no ConfigError for " << text);
+  return ConfigError("", "");
+}
+
+// A small Qwen3-Next: hidden 64, 4 layers, 2 value heads of 8 sharing 1 key head of 4, kernel 3.
+std::string small_qwen3_next(const std::string& extra) {
+  return R"({"model_type":"qwen3_next","hidden_size":64,"num_hidden_layers":4,"vocab_size":100,
+    "num_attention_heads":4,"num_key_value_heads":2,"head_dim":16,"intermediate_size":96,
+    "linear_num_value_heads":2,"linear_value_head_dim":8,"linear_num_key_heads":1,"linear_key_head_dim":4,
+    "linear_conv_kernel_dim":3,"num_experts":4,"num_experts_per_tok":2,"moe_intermediate_size":32,
+    "shared_expert_intermediate_size":48)" +
+         extra + "}";
+}
+
+}  // namespace
+
+TEST_CASE("qwen3_next: Qwen3-Next-80B-A3B counted layer by layer matches the published checkpoint") {
+  // Published: the checkpoint's tensor inventory (41 safetensors files, 75,944 tensors) sums to
+  // 81,324,862,720 parameters (tests/fixtures/configs/MANIFEST.tsv), mtp.* included; transformers does
+  // not load those (Qwen3NextPreTrainedModel._keys_to_ignore_on_load_unexpected), so total_params
+  // leaves them out.
+  // By hand: Gated DeltaNet (36 layers): in_proj_qkvz (2 x 2,048 + 2 x 4,096) x 2,048 = 25,165,824;
+  //   in_proj_ba 64 x 2,048 = 131,072; conv1d 8,192 x 4 = 32,768; dt_bias, A_log 2 x 32; norm 128;
+  //   out_proj 2,048 x 4,096 = 8,388,608 -> 33,718,464.
+  // Gated attention (12 layers): q_proj (16 x 256 x 2) x 2,048 = 16,777,216; k, v 512 x 2,048 each;
+  //   o_proj 2,048 x 4,096 = 8,388,608; q_norm, k_norm 256 each -> 27,263,488.
+  // MoE (48 layers): router 512 x 2,048 = 1,048,576; experts 512 x 3 x 512 x 2,048 = 1,610,612,736;
+  //   shared expert 3 x 512 x 2,048 = 3,145,728; shared_expert_gate 2,048 -> 1,614,809,088.
+  // Two norms a layer 4,096; embed_tokens and lm_head 151,936 x 2,048 = 311,164,928 each; norm 2,048.
+  const std::int64_t delta_net = 33'718'464, attention = 27'263'488, moe = 1'614'809'088, norms = 4'096;
+  const std::int64_t expected = 36 * delta_net + 12 * attention + 48 * (moe + norms) + 2 * 311'164'928LL + 2'048;
+  CHECK(expected == 79'674'391'296);
+  // MTP: fc 2,048 x 4,096, one attention + MoE layer with its two norms, three more norms.
+  const std::int64_t mtp = 8'388'608 + attention + moe + norms + 3 * 2'048;
+  CHECK(expected + mtp == 81'324'862'720);
+
+  const ModelDescription model = parse_hf_config(qwen3_next_80b());
+  const ParameterCount count = count_parameters(model);
+  CHECK(count.total == expected);
+  CHECK(count.breakdown.ssm == 36 * delta_net);
+  CHECK(count.breakdown.attention == 12 * attention);
+  CHECK(model.parameter_count_exact());
+  CHECK(model.assumptions.empty());
+  // Active: 10 of 512 routed experts: total - 48 x 502 x 3 x 512 x 2,048 (NVIDIA's card: 3.9B active).
+  CHECK(count.active_per_token == expected - 48LL * 502 * 3'145'728);
+  CHECK(count.active_per_token == 3'874'929'408);
+}
+
+TEST_CASE("qwen3_next: each Gated DeltaNet layer keeps its conv and recurrent state instead of a KV cache") {
+  // Qwen3NextDynamicCache (modeling_qwen3_next.py @7515843b6175): conv_states (batch, conv_dim,
+  // linear_conv_kernel_dim) = 8,192 x 4 = 32,768 values; recurrent_states (batch, value heads, key
+  // head dim, value head dim) = 32 x 128 x 128 = 524,288 values. At 2 B: 1,114,112 B per layer, 36
+  // layers 40,108,032 B per sequence. KV: 12 layers x 2 kv heads x (256 + 256) x 2 B = 24,576 B per token.
+  const ModelDescription model = parse_hf_config(qwen3_next_80b());
+  const LayerShape& delta_net = model.layer_kinds[model.layer_kind_of_layer[0]];
+  REQUIRE(delta_net.is_ssm());
+  CHECK(ssm_state_bytes_per_sequence_per_layer(delta_net, 2) == 1'114'112);
+  // tp 4: 8 value heads and 4 key heads per rank: conv (4 x 128 x 2 + 8 x 128) x 4 + 8 x 128 x 128.
+  CHECK(ssm_state_bytes_per_sequence_per_layer(delta_net, 2, 4) == 2 * (2'048 * 4 + 131'072));
+  const LayerShape& attention = model.layer_kinds[model.layer_kind_of_layer[3]];
+  CHECK_FALSE(attention.is_ssm());
+  CHECK(kv_cache_bytes_per_token_per_layer(attention, KvCacheDtype::fp16) == 2'048);
+
+  InferenceWorkload w;
+  w.batch_size = 3;
+  w.context_tokens = 32768;
+  const KvCacheFigure figure = kv_cache(model, w);
+  CHECK(figure.bytes_per_token == 24'576);
+  CHECK(figure.state_bytes_per_sequence == 40'108'032);
+  CHECK(figure.bytes == 3 * (40'108'032LL + 24'576LL * 32768));
+}
+
+TEST_CASE("qwen3_next: inference on a GPU and the planner run with the state counted") {
+  const InferenceEstimate e =
+      estimate_inference(qwen3_next_80b(), {{"gpu", "h200"}, {"batch", "4"}, {"context", "32768"}, {"tp", "2"}});
+  REQUIRE(e.on_gpu);
+  CHECK(e.memory.kv_cache.state_bytes_per_sequence == 40'108'032);
+  CHECK(e.on_gpu->capacity.max_batch_size.value > 0);
+  const LatencyTotals& t = e.on_gpu->latency.explanation.estimate.totals;
+  CHECK(std::isfinite(t.prefill_seconds));
+  CHECK(t.prefill_seconds > 0);
+  CHECK(std::isfinite(t.decode_total_seconds));
+  CHECK(inference_report_json(e).find("\"state_bytes_per_sequence\":40108032") != std::string::npos);
+}
+
+TEST_CASE("qwen3_next: a small model by hand; layer_types, dense layers and class defaults") {
+  // full_attention_interval 2: layers 1 and 3 attention, 0 and 2 Gated DeltaNet; mlp_only_layers [0]:
+  // layer 0 dense (Qwen3NextMLP of 96).
+  const ModelDescription model =
+      parse_hf_config(small_qwen3_next(R"(,"full_attention_interval":2,"mlp_only_layers":[0])"));
+  // DeltaNet: keys 4, values 16, conv 2 x 4 + 16 = 24: qkvz (24 + 16) x 64 = 2,560; ba 4 x 64 = 256;
+  //   conv 24 x 3 = 72; dt_bias, A_log 4; norm 8; out_proj 64 x 16 = 1,024 -> 3,924.
+  // Attention: q (4 x 16 x 2) x 64 = 8,192; k, v 32 x 64 = 2,048 each; o 64 x 64 = 4,096; norms 32 -> 16,416.
+  // MoE: router 4 x 64 = 256; experts 4 x 3 x 32 x 64 = 24,576; shared 3 x 48 x 64 = 9,216; gate 64 -> 34,112.
+  // Dense MLP: 3 x 96 x 64 = 18,432. Norms 128 a layer; embedding and lm_head 6,400 each; final norm 64.
+  const std::int64_t delta_net = 3'924, attention = 16'416, moe = 34'112, dense = 18'432, norms = 128;
+  const std::int64_t expected = 2 * delta_net + 2 * attention + 3 * moe + dense + 4 * norms + 2 * 6'400 + 64;
+  CHECK(count_parameters(model).total == expected);
+  CHECK(model.layer_kinds[model.layer_kind_of_layer[1]].has_attention());
+  CHECK(model.layer_kinds[model.layer_kind_of_layer[2]].is_ssm());
+  // State per DeltaNet layer: conv 24 x 3 + recurrent 2 x 4 x 8 = 136 values.
+  CHECK(ssm_state_bytes_per_sequence_per_layer(model.layer_kinds[model.layer_kind_of_layer[0]], 1) == 136);
+
+  // The same order as layer_types gives the same model.
+  const ModelDescription listed = parse_hf_config(small_qwen3_next(
+      R"(,"layer_types":["linear_attention","full_attention","linear_attention","full_attention"],"mlp_only_layers":[0])"));
+  CHECK(count_parameters(listed).total == expected);
+
+  // Without full_attention_interval or layer_types, Qwen3NextConfig's interval 4 is taken and named.
+  const ModelDescription defaulted = parse_hf_config(small_qwen3_next(""));
+  bool named = false;
+  for (const auto& a : defaulted.assumptions) named = named || a.find("full_attention_interval absent: 4") == 0;
+  CHECK(named);
+  CHECK(defaulted.layer_kinds[defaulted.layer_kind_of_layer[3]].has_attention());
+  CHECK(defaulted.layer_kinds[defaulted.layer_kind_of_layer[2]].is_ssm());
+}
+
+TEST_CASE("qwen3_next: contradictory or unknown layer fields are refused, naming the field") {
+  CHECK(config_error(small_qwen3_next(R"(,"layer_types":["linear_attention","full_attention"])")).field() ==
+        "layer_types");
+  CHECK(config_error(
+            small_qwen3_next(R"(,"layer_types":["linear_attention","mamba","linear_attention","full_attention"])"))
+            .field() == "layer_types");
+  // 2 value heads cannot be spread over 3 key heads.
+  std::string uneven = small_qwen3_next("");
+  const std::string one_key_head = R"("linear_num_key_heads":1)";
+  uneven.replace(uneven.find(one_key_head), one_key_head.size(), R"("linear_num_key_heads":3)");
+  CHECK(config_error(uneven).field() == "linear_num_value_heads");
+  CHECK(config_error(small_qwen3_next(R"(,"full_attention_interval":0)")).field() == "full_attention_interval");
+}
