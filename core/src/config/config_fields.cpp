@@ -234,6 +234,33 @@ std::optional<ConfigFields> ConfigFields::object(Field field) const {
   return child;
 }
 
+std::optional<std::vector<ConfigFields>> ConfigFields::object_list(Field field) const {
+  std::string_view name;
+  const void* found = find(field, &name);
+  if (!found) return std::nullopt;
+  const Json& value = as_json(found);
+  if (!value.is_array())
+    throw ConfigError(
+        path_of_key(name),
+        "field '" + path_of_key(name) + "' must be a list of objects ([{...}, ...]), but it is " + type_name(value));
+  const auto holds = field.names().holds;
+  if (!holds || *holds == FieldScope::none)
+    throw std::logic_error("fitcheck: field '" + std::string(field.names().name) +
+                           "' is not read as a list of objects");
+  std::vector<ConfigFields> items;
+  items.reserve(value.size());
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const std::string item_path = path_of_key(name) + "[" + std::to_string(i) + "]";
+    if (!value[i].is_object())
+      throw ConfigError(path_of_key(name),
+                        "field '" + item_path + "' must be an object ({...}), but it is " + type_name(value[i]));
+    ConfigFields child(document_, &value[i], item_path + ".", *holds);
+    child.notes_ = notes_;
+    items.push_back(std::move(child));
+  }
+  return items;
+}
+
 std::optional<std::int64_t> ConfigFields::optional_count(Field field, std::int64_t minimum,
                                                          std::int64_t maximum) const {
   auto value = integer(field);

@@ -48,6 +48,9 @@ class ConfigFields {
   // A list of [a, b] pairs of whole numbers (LLaVA-NeXT's image_grid_pinpoints).
   std::optional<std::vector<std::pair<std::int64_t, std::int64_t>>> integer_pair_list(Field field) const;
   std::optional<ConfigFields> object(Field field) const;
+  // A list of objects (DeciLM's block_configs): each item read as `field`'s `holds` scope, its
+  // path "name[i].".
+  std::optional<std::vector<ConfigFields>> object_list(Field field) const;
 
   // A count: an integer in [minimum, maximum]. Missing: ConfigError naming the field and its aliases.
   std::int64_t required_count(Field field, std::int64_t minimum, std::int64_t maximum) const;

@@ -16,7 +16,6 @@ void reject_unsupported(const std::string& type) {
     const char* why;
   };
   static const Unsupported table[] = {
-      {"nemotron-nas", "its per-layer block_configs (skipped attention, variable MLP widths) are not modelled"},
       {"zamba", "its Mamba layers and shared attention blocks are not modelled"},
       {"zamba2", "its Mamba-2 layers and shared attention blocks are not modelled"},
       {"falcon_h1", "its parallel Mamba-2 mixers are not modelled"},

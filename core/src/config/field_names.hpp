@@ -23,6 +23,9 @@ enum class FieldScope : std::uint8_t {
   attn_config,          // MPT and DBRX keep attention settings here
   ffn_config,           // DBRX keeps its expert sizes here
   vision_config,        // a multimodal model's vision encoder (Gemma-3's SigLIP, Qwen2-VL's ViT)
+  nas_block,            // one item of a DeciLM (nemotron-nas) config's block_configs list
+  nas_attention,        // a block's attention settings
+  nas_ffn,              // a block's FFN settings
 };
 
 struct FieldNames {
@@ -260,6 +263,21 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::quantization_config, "load_in_8bit"},
     {FieldScope::quantization_config, "group_size", {"q_group_size"}},
     {FieldScope::quantization_config, "weight_block_size"},
+
+    // DeciLM / Llama-Nemotron (nemotron-nas): one block config per layer (config_nemotron_nas.cpp).
+    {FieldScope::model, "block_configs", {}, FieldScope::nas_block},
+    {FieldScope::nas_block, "attention", {}, FieldScope::nas_attention},
+    {FieldScope::nas_block, "ffn", {}, FieldScope::nas_ffn},
+    {FieldScope::nas_attention, "no_op"},
+    {FieldScope::nas_attention, "replace_with_linear"},
+    {FieldScope::nas_attention, "n_heads_in_group"},
+    {FieldScope::nas_attention, "window_length"},
+    {FieldScope::nas_attention, "num_sink_tokens"},
+    {FieldScope::nas_attention, "sparsify"},
+    {FieldScope::nas_ffn, "no_op"},
+    {FieldScope::nas_ffn, "replace_with_linear"},
+    {FieldScope::nas_ffn, "ffn_mult"},
+    {FieldScope::nas_ffn, "sparsify"},
 };
 
 constexpr std::string_view scope_name(FieldScope scope) {
@@ -276,6 +294,12 @@ constexpr std::string_view scope_name(FieldScope scope) {
       return "ffn_config";
     case FieldScope::vision_config:
       return "vision_config";
+    case FieldScope::nas_block:
+      return "nas_block";
+    case FieldScope::nas_attention:
+      return "nas_attention";
+    case FieldScope::nas_ffn:
+      return "nas_ffn";
   }
   return "";
 }
@@ -319,6 +343,9 @@ class Field {
               : object == scope_name(FieldScope::attn_config)       ? FieldScope::attn_config
               : object == scope_name(FieldScope::ffn_config)        ? FieldScope::ffn_config
               : object == scope_name(FieldScope::vision_config)     ? FieldScope::vision_config
+              : object == scope_name(FieldScope::nas_block)         ? FieldScope::nas_block
+              : object == scope_name(FieldScope::nas_attention)     ? FieldScope::nas_attention
+              : object == scope_name(FieldScope::nas_ffn)           ? FieldScope::nas_ffn
                                                                     : FieldScope::none;
     }
     for (std::size_t i = 0; i < std::size(field_table); ++i)
