@@ -81,7 +81,13 @@ struct MoeShape {
 // channel on its own: it is described as inner heads of width 1 with no B/C groups (conv channels =
 // inner, SSM state inner x state_size), and in_proj, x_proj and dt_proj in place of Mamba-2's fused
 // projection.
+// Other fixed-state mixers reuse the shape (mixer says which): Griffin's RG-LRU (RecurrentGemma;
+// num_heads gate blocks of head_dim channels, state_size 1, no B/C groups: the state is the conv
+// window and one value per channel) and MiniMax's lightning attention (a head_dim x state_size
+// matrix per head, no conv).
+enum class RecurrentMixer : std::uint8_t { mamba, rg_lru, lightning_attention };
 struct SsmShape {
+  RecurrentMixer mixer = RecurrentMixer::mamba;
   std::int64_t num_heads = 0;  // 0: the layer has no state-space mixer
   std::int64_t head_dim = 0;
   std::int64_t state_size = 0;  // N

@@ -172,6 +172,14 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "expert_layer_offset"},
     {FieldScope::model, "mamba_dt_rank"},
     {FieldScope::model, "position_embedding_type"},
+    // RecurrentGemma (RecurrentGemmaConfig): the RG-LRU width, its temporal conv, the local
+    // attention window and the repeating pattern of recurrent and attention blocks.
+    {FieldScope::model, "lru_width"},
+    {FieldScope::model, "conv1d_width"},
+    {FieldScope::model, "attention_window_size"},
+    {FieldScope::model, "block_types"},
+    // MiniMax-M1 and MiniMax-Text-01's own configs: 0 (lightning) or 1 (softmax) attention per layer.
+    {FieldScope::model, "attn_type_list"},
     // Read only to refuse an unknown model_type that has them: the linear-attention and
     // convolution layers of other hybrids (Jamba, Qwen3-Next, LFM2).
     {FieldScope::model, "linear_num_key_heads"},
