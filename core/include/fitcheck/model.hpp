@@ -83,12 +83,14 @@ struct MoeShape {
 // channel on its own: it is described as inner heads of width 1 with no B/C groups (conv channels =
 // inner, SSM state inner x state_size), and in_proj, x_proj and dt_proj in place of Mamba-2's fused
 // projection.
-// Two other recurrent mixers keep the same kind of per-sequence state and are described by the same
-// fields (see `mixer`): Qwen3-Next's Gated DeltaNet (Yang et al. 2024, arXiv 2412.06464; value
-// heads as heads, key heads as groups, the key head width as state_size: conv channels = 2 x keys +
-// values, recurrent state heads x value width x key width) and LFM2's gated short convolution
-// (hidden channels as heads of width 1, no groups, state_size 0: a conv state only).
-enum class RecurrentMixer : std::uint8_t { mamba, gated_delta_net, short_convolution };
+// Other fixed-state mixers reuse the shape (`mixer` says which): Qwen3-Next's Gated DeltaNet (Yang et
+// al. 2024, arXiv 2412.06464; value heads as heads, key heads as groups, the key head width as
+// state_size: conv channels = 2 x keys + values, recurrent state heads x value width x key width),
+// LFM2's gated short convolution (hidden channels as heads of width 1, no groups, state_size 0: a
+// conv state only), Griffin's RG-LRU (RecurrentGemma; num_heads gate blocks of head_dim channels,
+// state_size 1, no B/C groups: the state is the conv window and one value per channel) and MiniMax's
+// lightning attention (a head_dim x state_size matrix per head, no conv).
+enum class RecurrentMixer : std::uint8_t { mamba, gated_delta_net, short_convolution, rg_lru, lightning_attention };
 
 struct SsmShape {
   RecurrentMixer mixer = RecurrentMixer::mamba;

@@ -45,6 +45,10 @@ void require_generic_fields(const ConfigFields& fields);
 // Nemotron-H, Bamba, Granite-4.0-H, Qwen3-Next, LFM2.
 // False when `model_type` is not one of them.
 bool read_hybrid_family(const std::string& model_type, const ConfigFields& fields, ModelDescription& model);
+// config_recurrent_gemma.cpp: RecurrentGemma's RG-LRU and local-attention blocks.
+void read_recurrent_gemma(const ConfigFields& fields, ModelDescription& model);
+// config_minimax.cpp: MiniMax-Text-01 and MiniMax-M1 (minimax, minimax_m1, minimax_text_01).
+void read_minimax(const std::string& type, const ConfigFields& fields, ModelDescription& model);
 
 // DeciLM / Llama-Nemotron (config_nemotron_nas.cpp): per-layer block_configs. False for other types.
 bool read_nas_family(const std::string& model_type, const ConfigFields& fields, ModelDescription& model);

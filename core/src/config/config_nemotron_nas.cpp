@@ -33,12 +33,14 @@ void refuse_unmodelled(const ConfigFields& part, bool attention) {
   }
   const Field sparsify = attention ? Field("nas_attention.sparsify") : Field("nas_ffn.sparsify");
   if (part.has(sparsify))
-    throw ConfigError(part.path_of(sparsify), "field '" + part.path_of(sparsify) + "' is set: sparsified weights are not modelled");
+    throw ConfigError(part.path_of(sparsify),
+                      "field '" + part.path_of(sparsify) + "' is set: sparsified weights are not modelled");
   if (!attention) return;
   for (const Field field : {Field("nas_attention.window_length"), Field("nas_attention.num_sink_tokens")})
     if (part.has(field))
-      throw ConfigError(part.path_of(field), "field '" + part.path_of(field) +
-                                                 "' is set: sliding-window and sink-token attention blocks are not modelled");
+      throw ConfigError(part.path_of(field),
+                        "field '" + part.path_of(field) +
+                            "' is set: sliding-window and sink-token attention blocks are not modelled");
 }
 
 }  // namespace
@@ -62,9 +64,9 @@ bool read_nas_family(const std::string& type, const ConfigFields& fields, ModelD
     throw ConfigError("block_configs",
                       "required field 'block_configs' is missing: nemotron-nas gives each layer its attention and FFN");
   if (static_cast<std::int64_t>(blocks->size()) != model.num_layers)
-    throw ConfigError(fields.path_of("block_configs"),
-                      "field 'block_configs' lists " + std::to_string(blocks->size()) + " blocks for " +
-                          std::to_string(model.num_layers) + " layers (num_hidden_layers)");
+    throw ConfigError(fields.path_of("block_configs"), "field 'block_configs' lists " + std::to_string(blocks->size()) +
+                                                           " blocks for " + std::to_string(model.num_layers) +
+                                                           " layers (num_hidden_layers)");
   for (const ConfigFields& block : *blocks) {
     const auto attention = block.object("nas_block.attention");
     const auto ffn = block.object("nas_block.ffn");
@@ -83,8 +85,8 @@ bool read_nas_family(const std::string& type, const ConfigFields& fields, ModelD
       if (heads % group != 0)
         throw ConfigError(attention->path_of("nas_attention.n_heads_in_group"),
                           "field '" + attention->path_of("nas_attention.n_heads_in_group") + "' (" +
-                              std::to_string(group) + ") does not divide num_attention_heads (" + std::to_string(heads) +
-                              ")");
+                              std::to_string(group) + ") does not divide num_attention_heads (" +
+                              std::to_string(heads) + ")");
       layer.attention.num_heads = heads;
       layer.attention.num_kv_heads = heads / group;
       layer.attention.head_dim = head_dim;

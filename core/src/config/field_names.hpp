@@ -175,6 +175,14 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "expert_layer_offset"},
     {FieldScope::model, "mamba_dt_rank"},
     {FieldScope::model, "position_embedding_type"},
+    // RecurrentGemma (RecurrentGemmaConfig): the RG-LRU width, its temporal conv, the local
+    // attention window and the repeating pattern of recurrent and attention blocks.
+    {FieldScope::model, "lru_width"},
+    {FieldScope::model, "conv1d_width"},
+    {FieldScope::model, "attention_window_size"},
+    {FieldScope::model, "block_types"},
+    // MiniMax-M1 and MiniMax-Text-01's own configs: 0 (lightning) or 1 (softmax) attention per layer.
+    {FieldScope::model, "attn_type_list"},
     // Qwen3-Next's Gated DeltaNet layers (Qwen3NextConfig), full attention every
     // full_attention_interval layers when layer_types is absent.
     {FieldScope::model, "linear_num_key_heads"},

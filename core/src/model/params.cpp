@@ -166,14 +166,51 @@ void add_short_convolution(TensorList& list, const SsmShape& m, std::int32_t lay
   }
 }
 
+// RG-LRU recurrent block: huggingface/transformers@0233e509531a
+// src/transformers/models/recurrent_gemma/modeling_recurrent_gemma.py RecurrentGemmaRecurrentBlock:
+// linear_y and linear_x hidden -> lru_width and linear_out back (nn.Linear, biases on), conv_1d
+// depthwise over lru_width with a bias; RecurrentGemmaRglru: recurrent_param (lru_width) and the
+// input and recurrent gates, each a block-diagonal weight (heads x block x block) and a bias.
+void add_rg_lru(TensorList& list, const SsmShape& m, std::int32_t layer, std::int64_t hidden) {
+  constexpr auto group = ParameterGroup::ssm;
+  const std::int64_t width = m.inner();
+  list.add(TensorRole::ssm_in_projection, group, layer, width, hidden, 2);  // linear_y, linear_x
+  if (m.projection_bias) list.vector(TensorRole::bias, group, layer, width, 2);
+  list.add(TensorRole::ssm_convolution, group, layer, width, m.conv_kernel);
+  if (m.conv_bias) list.vector(TensorRole::bias, group, layer, width);
+  list.vector(TensorRole::ssm_parameter, group, layer, width);                                 // recurrent_param
+  list.add(TensorRole::ssm_parameter, group, layer, m.num_heads * m.head_dim, m.head_dim, 2);  // gate weights
+  list.vector(TensorRole::ssm_parameter, group, layer, width, 2);                              // gate biases
+  list.add(TensorRole::ssm_output, group, layer, hidden, width);
+  if (m.projection_bias) list.vector(TensorRole::bias, group, layer, hidden);
+}
+
+// Lightning attention: transformers models/minimax/modeling_minimax.py MiniMaxLightningAttention:
+// qkv_proj hidden -> 3 x heads x head_dim, output_gate hidden -> heads x head_dim, an RMSNorm of
+// heads x head_dim, out_proj back to hidden; no biases. Its decay rates are buffers.
+void add_lightning_attention(TensorList& list, const SsmShape& m, std::int32_t layer, std::int64_t hidden) {
+  constexpr auto group = ParameterGroup::ssm;
+  list.add(TensorRole::ssm_in_projection, group, layer, 4 * m.inner(), hidden);  // qkv_proj and output_gate
+  list.vector(TensorRole::norm, group, layer, m.inner());
+  list.add(TensorRole::ssm_output, group, layer, hidden, m.inner());
+}
+
 void add_ssm(TensorList& list, const SsmShape& m, std::int32_t layer, std::int64_t hidden) {
-  if (m.mixer == RecurrentMixer::gated_delta_net) {
-    add_gated_delta_net(list, m, layer, hidden);
-    return;
-  }
-  if (m.mixer == RecurrentMixer::short_convolution) {
-    add_short_convolution(list, m, layer, hidden);
-    return;
+  switch (m.mixer) {
+    case RecurrentMixer::gated_delta_net:
+      add_gated_delta_net(list, m, layer, hidden);
+      return;
+    case RecurrentMixer::short_convolution:
+      add_short_convolution(list, m, layer, hidden);
+      return;
+    case RecurrentMixer::rg_lru:
+      add_rg_lru(list, m, layer, hidden);
+      return;
+    case RecurrentMixer::lightning_attention:
+      add_lightning_attention(list, m, layer, hidden);
+      return;
+    case RecurrentMixer::mamba:
+      break;
   }
   if (m.is_mamba1()) {
     add_mamba1(list, m, layer, hidden);

@@ -82,10 +82,12 @@ void write_layer_kind(detail::JsonWriter& out, const LayerShape& layer) {
   if (layer.is_ssm()) {
     const SsmShape& m = layer.ssm;
     out.begin_object("ssm");
-    out.field("kind", m.mixer == RecurrentMixer::gated_delta_net     ? "gated_delta_net"
-                      : m.mixer == RecurrentMixer::short_convolution ? "short_convolution"
-                      : m.is_mamba1()                                ? "mamba1"
-                                                                     : "mamba2");
+    out.field("kind", m.mixer == RecurrentMixer::gated_delta_net       ? "gated_delta_net"
+                      : m.mixer == RecurrentMixer::short_convolution   ? "short_convolution"
+                      : m.mixer == RecurrentMixer::rg_lru              ? "rg_lru"
+                      : m.mixer == RecurrentMixer::lightning_attention ? "lightning_attention"
+                      : m.is_mamba1()                                  ? "mamba1"
+                                                                       : "mamba2");
     out.field("num_heads", m.num_heads);
     out.field("head_dim", m.head_dim);
     out.field("state_size", m.state_size);
