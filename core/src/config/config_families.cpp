@@ -451,6 +451,7 @@ void read_family(const std::string& model_type, const std::string& outer_model_t
   }
   if (read_classic_family(type, fields, model)) return;
   if (read_hybrid_family(type, fields, model)) return;
+  if (read_gemma3n_family(type, fields, model)) return;
 
   // Unknown family: read it as the most common shape today, and say so where the count shows:
   // the count is an estimate, and guessed_fields names what was guessed. Not when the config

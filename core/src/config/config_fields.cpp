@@ -72,6 +72,12 @@ bool ConfigFields::is_string(Field field) const {
   return found != nullptr && as_json(found).is_string();
 }
 
+bool ConfigFields::is_list(Field field) const {
+  std::string_view name;
+  const void* found = find(field, &name);
+  return found != nullptr && as_json(found).is_array();
+}
+
 std::optional<std::int64_t> ConfigFields::integer(Field field) const {
   std::string_view name;
   const void* found = find(field, &name);

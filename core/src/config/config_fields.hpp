@@ -36,6 +36,8 @@ class ConfigFields {
   bool has(Field field) const;
   // Present and a string (a field that is either a count or a word such as "auto").
   bool is_string(Field field) const;
+  // Present and a list (a field that is either one count or one count per layer).
+  bool is_list(Field field) const;
   std::optional<std::int64_t> integer(Field field) const;
   std::optional<double> number(Field field) const;
   std::optional<bool> boolean(Field field) const;
