@@ -119,6 +119,7 @@ struct LayerShape {
   std::int64_t hidden_norms = 2;        // norms of width hidden_size in the layer (Gemma-2/3: 4; parallel blocks: 1)
   bool parallel_attention_mlp = false;  // GPT-J, NeoX, Falcon, Phi-1/2, Cohere
   bool is_encoder = false;              // encoder stack of an encoder-decoder model
+  bool kv_shared = false;               // Gemma 3n: reads an earlier layer's keys and values, caches none
   std::int64_t layer_count = 0;         // how many layers of the model are of this kind
 
   bool is_moe() const { return moe.num_experts > 0; }
@@ -187,6 +188,15 @@ std::int64_t image_tokens(const VisionTower& tower, std::int64_t width, std::int
 // report's image_tokens_per_image): a choice of fitcheck's, not a processor's.
 constexpr std::int64_t kDefaultImageSidePixels = 1024;
 
+// Gemma 3n's modules beside attention and MLP (Gemma3nTextModel, Gemma3nTextDecoderLayer): per-layer
+// embeddings and their projection, AltUp's extra streams and LAuReL's low-rank residual.
+struct Gemma3nModules {
+  std::int64_t per_layer_input_size = 0;  // hidden_size_per_layer_input
+  std::int64_t per_layer_vocab_size = 0;  // vocab_size_per_layer_input
+  std::int64_t altup_inputs = 0;          // altup_num_inputs
+  std::int64_t laurel_rank = 0;
+};
+
 struct ModelDescription {
   std::string model_type;    // as in config.json (after unwrapping text_config)
   std::string architecture;  // architectures[0] when present
@@ -209,7 +219,8 @@ struct ModelDescription {
   std::int64_t multi_token_prediction_layers = 0;  // DeepSeek-V3 MTP modules (num_nextn_predict_layers)
 
   StoredPrecision stored_precision;
-  std::optional<VisionTower> vision;  // counted apart from the language model (total_with_vision)
+  std::optional<VisionTower> vision;      // counted apart from the language model (total_with_vision)
+  std::optional<Gemma3nModules> gemma3n;  // counted with the language model
 
   // Distinct layer kinds and, for every layer in order, the index of its kind.
   std::vector<LayerShape> layer_kinds;

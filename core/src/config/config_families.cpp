@@ -448,6 +448,7 @@ void read_family(const std::string& model_type, const std::string& outer_model_t
   if (read_nas_family(type, fields, model)) return;
   if (type == "recurrent_gemma") return read_recurrent_gemma(fields, model);
   if (type == "minimax" || type == "minimax_m1" || type == "minimax_text_01") return read_minimax(type, fields, model);
+  if (read_gemma3n_family(type, fields, model)) return;
 
   // Unknown family: read it as the most common shape today, and say so where the count shows:
   // the count is an estimate, and guessed_fields names what was guessed. Not when the config

@@ -53,6 +53,9 @@ void read_minimax(const std::string& type, const ConfigFields& fields, ModelDesc
 // DeciLM / Llama-Nemotron (config_nemotron_nas.cpp): per-layer block_configs. False for other types.
 bool read_nas_family(const std::string& model_type, const ConfigFields& fields, ModelDescription& model);
 
+// Gemma 3n's language model (config_gemma3n.cpp). False when `model_type` is not gemma3n(_text).
+bool read_gemma3n_family(const std::string& model_type, const ConfigFields& fields, ModelDescription& model);
+
 // config_families_2025.cpp: OLMo 3, EXAONE 4.0 and Cohere 2's sliding layers when layer_types is
 // absent (nothing for other families, or when layer_types is written); Seed-OSS, EXAONE 4.0, OLMo 3
 // and GLM-4.5's projection biases and q/k norms, applied to the layer the table's traits describe;

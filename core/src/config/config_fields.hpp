@@ -37,7 +37,8 @@ class ConfigFields {
   bool has(Field field) const;
   // Present and a string (a field that is either a count or a word such as "auto").
   bool is_string(Field field) const;
-  // Present and a list (a field that is either one value or several, such as vision_feature_layer).
+  // Present and a list (a field that is either one value or several: vision_feature_layer, or one
+  // count per layer such as Gemma 3n's intermediate_size).
   bool is_list(Field field) const;
   std::optional<std::int64_t> integer(Field field) const;
   std::optional<double> number(Field field) const;

@@ -212,6 +212,14 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "v_head_dim"},
     {FieldScope::model, "num_nextn_predict_layers"},
 
+    // Gemma 3n (Gemma3nTextConfig): per-layer embeddings, AltUp, LAuReL and KV-sharing layers;
+    // intermediate_size may be a list, one width per layer.
+    {FieldScope::model, "hidden_size_per_layer_input"},
+    {FieldScope::model, "vocab_size_per_layer_input"},
+    {FieldScope::model, "altup_num_inputs"},
+    {FieldScope::model, "laurel_rank"},
+    {FieldScope::model, "num_kv_shared_layers"},
+
     // MPT and DBRX nest some settings.
     {FieldScope::model, "attn_config", {}, FieldScope::attn_config},
     {FieldScope::model, "ffn_config", {}, FieldScope::ffn_config},

@@ -74,6 +74,7 @@ const KvCacheDtypeInfo* find_kv_cache_dtype(const std::string& id) {
 
 std::int64_t kv_cache_bytes_per_token_per_layer(const LayerShape& layer, KvCacheDtype dtype) {
   if (layer.is_encoder) return 0;  // encoder layers run once over the input and keep no cache
+  if (layer.kv_shared) return 0;   // Gemma 3n: attends over an earlier layer's cache
   const auto& info = kv_cache_dtype_info(dtype);
   std::int64_t elements = cached_elements_per_token(layer.attention);
   // Decoder cross-attention also caches keys and values of the encoder output (one per input token).

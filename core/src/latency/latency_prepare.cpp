@@ -167,8 +167,10 @@ void fill_shapes(LatencyLayerKind& kind, const LayerShape& layer) {
   kind.ssm_conv_kernel = static_cast<double>(layer.ssm.conv_kernel);
   constexpr KvCacheDtype dtypes[] = {KvCacheDtype::fp32, KvCacheDtype::bf16, KvCacheDtype::fp16,
                                      KvCacheDtype::fp8,  KvCacheDtype::int8, KvCacheDtype::int4};
+  LayerShape reader = layer;
+  reader.kv_shared = false;  // a Gemma 3n KV-sharing layer still reads an earlier layer's cache
   for (KvCacheDtype dtype : dtypes) {
-    double per_token = static_cast<double>(kv_cache_bytes_per_token_per_layer(layer, dtype));
+    double per_token = static_cast<double>(kv_cache_bytes_per_token_per_layer(reader, dtype));
     if (a.cross_attention) per_token /= 2;  // the cache doubles for the encoder's keys; self share only
     kind.kv_cache_bytes_per_token[static_cast<std::size_t>(dtype)] = per_token;
   }

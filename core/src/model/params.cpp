@@ -3,6 +3,7 @@
 #include "fitcheck/params.hpp"
 
 #include "fitcheck/config.hpp"
+#include "model/params_gemma3n.hpp"
 #include "model/vision_params.hpp"
 
 namespace fitcheck {
@@ -384,6 +385,7 @@ std::vector<WeightTensor> weight_tensors(const ModelDescription& model) {
   if (model.position_encoding == PositionEncoding::learned_absolute)
     list.add(TensorRole::position_embedding, ParameterGroup::embedding, -1, model.learned_position_count, hidden);
   add_norm(list, model, -1, hidden, model.embedding_norms);
+  if (model.gemma3n) detail::add_gemma3n_model_tensors(tensors, model);
 
   bool first_encoder = true, first_decoder = true;
   for (std::size_t i = 0; i < model.layer_kind_of_layer.size(); ++i) {
@@ -396,6 +398,7 @@ std::vector<WeightTensor> weight_tensors(const ModelDescription& model) {
                model.relative_attention_num_buckets, shape.attention.num_heads);
     first = false;
     add_layer(list, model, shape, layer);
+    if (model.gemma3n) detail::add_gemma3n_layer_tensors(tensors, model, layer);
   }
   add_norm(list, model, -1, hidden, model.final_norms);
   if (!model.tie_word_embeddings)
