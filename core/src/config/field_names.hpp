@@ -321,19 +321,28 @@ constexpr std::string_view scope_name(FieldScope scope) {
 }
 
 // Each spelling at most once per scope: with a key in two rows, which field it sets would depend
-// on the order of the readers' calls.
+// on the order of the readers' calls. The spellings of a row are its name and its aliases up to the
+// first empty one; they are counted once, so the pairwise check stays within clang's constexpr step
+// limit (Emscripten) as the table grows.
+constexpr std::size_t spelling_count(const FieldNames& row) {
+  std::size_t count = 1;
+  while (count <= row.aliases.size() && !row.aliases[count - 1].empty()) ++count;
+  return count;
+}
+
+constexpr std::string_view spelling(const FieldNames& row, std::size_t i) {
+  return i == 0 ? row.name : row.aliases[i - 1];
+}
+
 constexpr bool spellings_are_unique() {
+  std::array<std::size_t, std::size(field_table)> counts{};
+  for (std::size_t a = 0; a < std::size(field_table); ++a) counts[a] = spelling_count(field_table[a]);
   for (std::size_t a = 0; a < std::size(field_table); ++a) {
     for (std::size_t b = a; b < std::size(field_table); ++b) {
       if (field_table[a].scope != field_table[b].scope) continue;
-      for (std::size_t i = 0; i <= field_table[a].aliases.size(); ++i) {
-        const std::string_view left = i == 0 ? field_table[a].name : field_table[a].aliases[i - 1];
-        if (left.empty()) continue;
-        for (std::size_t j = a == b ? i + 1 : 0; j <= field_table[b].aliases.size(); ++j) {
-          const std::string_view right = j == 0 ? field_table[b].name : field_table[b].aliases[j - 1];
-          if (left == right) return false;
-        }
-      }
+      for (std::size_t i = 0; i < counts[a]; ++i)
+        for (std::size_t j = a == b ? i + 1 : 0; j < counts[b]; ++j)
+          if (spelling(field_table[a], i) == spelling(field_table[b], j)) return false;
     }
   }
   return true;
