@@ -423,6 +423,25 @@ void read_modern_decoder(const std::string& type, const DecoderTraits& traits, c
 
 }  // namespace
 
+std::optional<std::vector<bool>> two_kind_layer_types(const ConfigFields& fields, std::int64_t layers,
+                                                      const char* other, const char* marked) {
+  const auto types = fields.string_list("layer_types");
+  if (!types) return std::nullopt;
+  const std::string path = fields.path_of("layer_types");
+  if (static_cast<std::int64_t>(types->size()) != layers)
+    throw ConfigError(path, "field '" + path + "' describes " + std::to_string(types->size()) +
+                                " layers, but num_hidden_layers is " + std::to_string(layers));
+  std::vector<bool> is_marked;
+  for (std::size_t i = 0; i < types->size(); ++i) {
+    const std::string& kind = (*types)[i];
+    if (kind != other && kind != marked)
+      throw ConfigError(path, "field '" + path + "' item " + std::to_string(i) + " is '" + printable(kind) +
+                                  "'; expected '" + other + "' or '" + marked + "'");
+    is_marked.push_back(kind == marked);
+  }
+  return is_marked;
+}
+
 void append_layer(ModelDescription& model, const LayerShape& layer) {
   for (std::size_t kind = 0; kind < model.layer_kinds.size(); ++kind) {
     if (model.layer_kinds[kind] == layer) {

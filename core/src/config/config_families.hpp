@@ -34,6 +34,12 @@ bool read_classic_family(const std::string& model_type, const ConfigFields& fiel
 // Appends one layer, reusing an identical existing kind.
 void append_layer(ModelDescription& model, const LayerShape& layer);
 
+// A layer_types list of a hybrid's two layer kinds: true for each `marked` layer, false for each
+// `other` one; nullopt when the config has none. Any other kind or a list of the wrong length is
+// refused, naming the field.
+std::optional<std::vector<bool>> two_kind_layer_types(const ConfigFields& fields, std::int64_t layers,
+                                                      const char* other, const char* marked);
+
 // config_refusals.cpp: a ConfigError (field named) for a family whose layers are not modelled, for an
 // unknown model_type with state-space or linear-attention fields, and for an unknown model_type
 // without the fields a generic decoder needs.

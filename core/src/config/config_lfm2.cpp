@@ -16,20 +16,9 @@ constexpr const char* lfm2_class = "Lfm2Config";
 // Which layers are attention: layer_types ("full_attention" / "conv"), else full_attn_idxs, else,
 // as Lfm2Config does, every layer.
 std::vector<bool> lfm2_attention_layers(const ConfigFields& fields, std::int64_t layers, ModelDescription& model) {
+  if (auto kinds = two_kind_layer_types(fields, layers, "conv", "full_attention")) return *kinds;
   std::vector<bool> attention(static_cast<std::size_t>(layers), false);
-  if (auto types = fields.string_list("layer_types")) {
-    const std::string path = fields.path_of("layer_types");
-    if (static_cast<std::int64_t>(types->size()) != layers)
-      throw ConfigError(path, "field '" + path + "' describes " + std::to_string(types->size()) +
-                                  " layers, but num_hidden_layers is " + std::to_string(layers));
-    for (std::size_t i = 0; i < types->size(); ++i) {
-      const std::string& type = (*types)[i];
-      if (type != "conv" && type != "full_attention")
-        throw ConfigError(path, "field '" + path + "' item " + std::to_string(i) + " is '" + printable(type) +
-                                    "'; expected 'conv' or 'full_attention'");
-      attention[i] = type == "full_attention";
-    }
-  } else if (auto indices = fields.integer_list("full_attn_idxs")) {
+  if (auto indices = fields.integer_list("full_attn_idxs")) {
     const std::string path = fields.path_of("full_attn_idxs");
     for (const std::int64_t index : *indices) {
       if (index < 0 || index >= layers)

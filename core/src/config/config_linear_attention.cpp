@@ -17,21 +17,8 @@ constexpr const char* qwen3_next_class = "Qwen3NextConfig";
 // full_attention_interval (default 4).
 std::vector<bool> qwen3_next_attention_layers(const ConfigFields& fields, std::int64_t layers,
                                               ModelDescription& model) {
+  if (auto kinds = two_kind_layer_types(fields, layers, "linear_attention", "full_attention")) return *kinds;
   std::vector<bool> attention(static_cast<std::size_t>(layers), false);
-  if (auto types = fields.string_list("layer_types")) {
-    const std::string path = fields.path_of("layer_types");
-    if (static_cast<std::int64_t>(types->size()) != layers)
-      throw ConfigError(path, "field '" + path + "' describes " + std::to_string(types->size()) +
-                                  " layers, but num_hidden_layers is " + std::to_string(layers));
-    for (std::size_t i = 0; i < types->size(); ++i) {
-      const std::string& type = (*types)[i];
-      if (type != "linear_attention" && type != "full_attention")
-        throw ConfigError(path, "field '" + path + "' item " + std::to_string(i) + " is '" + printable(type) +
-                                    "'; expected 'linear_attention' or 'full_attention'");
-      attention[i] = type == "full_attention";
-    }
-    return attention;
-  }
   const std::int64_t interval =
       count_or_class_default(fields, "full_attention_interval", 4, max_layers, qwen3_next_class, model);
   for (std::int64_t i = 0; i < layers; ++i) attention[static_cast<std::size_t>(i)] = (i + 1) % interval == 0;

@@ -17,18 +17,10 @@ namespace {
 // attn_type_list (0 lightning, 1 softmax), which their modeling code reads without a default.
 std::vector<bool> softmax_layers(const std::string& type, const ConfigFields& fields, std::int64_t layers,
                                  ModelDescription& model) {
+  if (auto kinds = two_kind_layer_types(fields, layers, "linear_attention", "full_attention")) return *kinds;
   std::vector<bool> softmax;
   std::string path;
-  if (auto types = fields.string_list("layer_types")) {
-    path = fields.path_of("layer_types");
-    for (std::size_t i = 0; i < types->size(); ++i) {
-      const std::string& kind = (*types)[i];
-      if (kind != "full_attention" && kind != "linear_attention")
-        throw ConfigError(path, "field '" + path + "' item " + std::to_string(i) + " is '" + printable(kind) +
-                                    "'; expected 'full_attention' or 'linear_attention'");
-      softmax.push_back(kind == "full_attention");
-    }
-  } else if (auto kinds = fields.integer_list("attn_type_list")) {
+  if (auto kinds = fields.integer_list("attn_type_list")) {
     path = fields.path_of("attn_type_list");
     for (std::size_t i = 0; i < kinds->size(); ++i) {
       const std::int64_t kind = (*kinds)[i];
