@@ -22,14 +22,7 @@ std::string nemotron_h_56b() {
   return test::read_file(test::fixture_configs_dir() + "/nvidia--Nemotron-H-56B-Base-8K.json");
 }
 
-std::string error_field(const std::string& text) {
-  try {
-    parse_hf_config(text);
-  } catch (const ConfigError& error) {
-    return error.field();
-  }
-  return "(no error)";
-}
+std::string error_field(const std::string& text) { return test::config_error_field(text); }
 
 std::string error_message(const std::string& text) {
   try {

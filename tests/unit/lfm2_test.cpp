@@ -12,6 +12,7 @@
 #include "fitcheck/inference.hpp"
 #include "fitcheck/params.hpp"
 #include "fitcheck/report.hpp"
+#include "test_support.hpp"
 
 using namespace fitcheck;
 
@@ -35,15 +36,7 @@ std::string lfm2_1_2b(const std::string& layer_order = lfm2_1_2b_layer_types,
          width + "," + layer_order + "}";
 }
 
-ConfigError config_error(const std::string& text) {
-  try {
-    parse_hf_config(text);
-  } catch (const ConfigError& error) {
-    return error;
-  }
-  FAIL("no ConfigError for " << text);
-  return ConfigError("", "");
-}
+using test::config_error;
 
 }  // namespace
 

@@ -22,15 +22,7 @@ std::string qwen3_next_80b() {
   return test::read_file(test::fixture_configs_dir() + "/Qwen--Qwen3-Next-80B-A3B-Instruct.json");
 }
 
-ConfigError config_error(const std::string& text) {
-  try {
-    parse_hf_config(text);
-  } catch (const ConfigError& error) {
-    return error;
-  }
-  FAIL("no ConfigError for " << text);
-  return ConfigError("", "");
-}
+using test::config_error;
 
 // A small Qwen3-Next: hidden 64, 4 layers, 2 value heads of 8 sharing 1 key head of 4, kernel 3.
 std::string small_qwen3_next(const std::string& extra) {

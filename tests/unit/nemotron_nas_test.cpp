@@ -25,14 +25,7 @@ std::string tiny(const std::string& blocks, int layers = 2) {
          std::to_string(layers) + R"(, "vocab_size": 1000, "block_configs": )" + blocks + "}";
 }
 
-std::string field_of_error(const std::string& text) {
-  try {
-    parse_hf_config(text);
-  } catch (const ConfigError& error) {
-    return error.field();
-  }
-  return "accepted";
-}
+std::string field_of_error(const std::string& text) { return test::config_error_field(text); }
 
 }  // namespace
 

@@ -24,14 +24,7 @@ std::string recurrentgemma_2b() {
   return test::read_file(test::fixture_configs_dir() + "/google--recurrentgemma-2b.json");
 }
 
-std::string error_field(const std::string& text) {
-  try {
-    parse_hf_config(text);
-  } catch (const ConfigError& error) {
-    return error.field();
-  }
-  return "(no error)";
-}
+std::string error_field(const std::string& text) { return test::config_error_field(text); }
 
 // A small RecurrentGemma: hidden 64, 4 heads, lru_width 32 (gate blocks of 8), MLP 96 / 2 = 48.
 std::string small_recurrent_gemma(const std::string& extra) {

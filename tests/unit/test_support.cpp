@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "test_support.hpp"
 
+#include <doctest/doctest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -9,6 +10,25 @@
 #include <stdexcept>
 
 namespace fitcheck::test {
+
+ConfigError config_error(const std::string& config_text) {
+  try {
+    parse_hf_config(config_text);
+  } catch (const ConfigError& error) {
+    return error;
+  }
+  FAIL("no ConfigError for " << config_text);
+  return ConfigError("", "");
+}
+
+std::string config_error_field(const std::string& config_text) {
+  try {
+    parse_hf_config(config_text);
+  } catch (const ConfigError& error) {
+    return error.field();
+  }
+  return "(no error)";
+}
 
 std::string read_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);

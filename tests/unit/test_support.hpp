@@ -6,7 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "fitcheck/config.hpp"
+
 namespace fitcheck::test {
+
+// The ConfigError parse_hf_config throws for `config_text` (a test failure when it throws none).
+ConfigError config_error(const std::string& config_text);
+// The field that error names, or "(no error)" when the config is read.
+std::string config_error_field(const std::string& config_text);
 
 std::string read_file(const std::string& path);
 
