@@ -140,11 +140,6 @@ namespace detail {
 // find_accelerator's key match, shared with find_cpu: `key` is stored folded (lowercase, '-');
 // the query is folded on the fly (ASCII case, ' ' and '_' as '-').
 bool matches_folded_key(std::string_view query, std::string_view key);
-
-// The tables, joined in this order by accelerator_catalog().
-std::span<const Accelerator> nvidia_hbm_accelerators();    // hardware_nvidia_hbm.cpp
-std::span<const Accelerator> nvidia_gddr_accelerators();   // hardware_nvidia_gddr.cpp
-std::span<const Accelerator> other_vendor_accelerators();  // hardware_other.cpp
 }  // namespace detail
 
 }  // namespace fitcheck

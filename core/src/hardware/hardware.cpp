@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Catalog assembly, id/alias lookup and per-dtype peak queries. The figures live in
-// hardware_nvidia_hbm.cpp, hardware_nvidia_gddr.cpp and hardware_other.cpp.
+// Catalog assembly, id/alias lookup and per-dtype peak queries. The figures live in a table per
+// vendor (catalog_table.hpp lists them).
 #include "fitcheck/hardware.hpp"
+
+#include "catalog_table.hpp"
 
 #include <cstddef>
 #include <span>
@@ -190,7 +192,8 @@ std::span<const Accelerator> accelerator_catalog() {
   static const std::vector<Accelerator> catalog = [] {
     std::vector<Accelerator> all;
     for (auto table :
-         {detail::nvidia_hbm_accelerators(), detail::nvidia_gddr_accelerators(), detail::other_vendor_accelerators()}) {
+         {detail::nvidia_hbm_accelerators(), detail::nvidia_gddr_accelerators(), detail::amd_accelerators(),
+          detail::intel_accelerators(), detail::apple_accelerators(), detail::google_accelerators()}) {
       all.insert(all.end(), table.begin(), table.end());
     }
     return all;

@@ -6,22 +6,13 @@
 // GeForce tensor rates: the whitepapers list fp16 "with FP16 accumulate" and "with FP32
 // accumulate"; GeForce runs the latter at half rate. Frameworks accumulate in fp32 (bf16 has no
 // other mode), so the fp32-accumulate column is used for bf16, fp16 and fp8.
-#include <array>
 #include <cstdint>
 #include <span>
 
-#include "fitcheck/hardware.hpp"
+#include "catalog_table.hpp"
 
 namespace fitcheck::detail {
 namespace {
-
-constexpr std::int64_t kMiB = std::int64_t{1} << 20;
-
-// Dense TFLOP/s (TOP/s for integers) in ComputeDtype order, scaled to FLOP/s.
-constexpr std::array<double, kComputeDtypeCount> tflops(double fp32, double tf32, double bf16, double fp16, double fp8,
-                                                        double fp4, double int8, double int4) {
-  return {fp32 * 1e12, tf32 * 1e12, bf16 * 1e12, fp16 * 1e12, fp8 * 1e12, fp4 * 1e12, int8 * 1e12, int4 * 1e12};
-}
 
 constexpr const char* kRunPod = "RunPod on-demand list price, 2025 (editable default)";
 // Cards bought for a desk rather than rented: the launch price over 3 years of hours.
@@ -63,8 +54,6 @@ constexpr std::array<double, kComputeDtypeCount> per_sm(const PerSmRates& r, int
 
 constexpr double kPcie4x8 = 16e9;  // RTX 4060 / 4060 Ti: eight lanes
 constexpr double kPcie5x8 = 32e9;  // RTX 5060 Ti: eight lanes
-constexpr std::int64_t kGiB = std::int64_t{1} << 30;
-
 // A desktop card with GDDR6/GDDR6X/GDDR7 of whole 1 GiB or 2 GiB chips ("N GB" is N GiB; no ECC).
 constexpr Accelerator desktop_card(const char* id, const char* name, int memory_gib, double bandwidth_gb_per_s,
                                    std::array<double, kComputeDtypeCount> dense, const char* interconnect,

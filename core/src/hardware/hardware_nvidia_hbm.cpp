@@ -2,22 +2,13 @@
 // NVIDIA HBM parts (V100 through GB200). Compute is the datasheet's dense column: NVIDIA marks
 // sparse figures with "*", and dense is half of those. memory_bytes is nvidia-smi's total memory
 // (recent drivers, ECC on); the CUDA context and the framework's allocator come out of it.
-#include <array>
 #include <cstdint>
 #include <span>
 
-#include "fitcheck/hardware.hpp"
+#include "catalog_table.hpp"
 
 namespace fitcheck::detail {
 namespace {
-
-constexpr std::int64_t kMiB = std::int64_t{1} << 20;
-
-// Dense TFLOP/s (TOP/s for integers) in ComputeDtype order, scaled to FLOP/s.
-constexpr std::array<double, kComputeDtypeCount> tflops(double fp32, double tf32, double bf16, double fp16, double fp8,
-                                                        double fp4, double int8, double int4) {
-  return {fp32 * 1e12, tf32 * 1e12, bf16 * 1e12, fp16 * 1e12, fp8 * 1e12, fp4 * 1e12, int8 * 1e12, int4 * 1e12};
-}
 
 constexpr const char* kRunPod = "RunPod on-demand list price, 2025 (editable default)";
 constexpr const char* kLambda = "Lambda Cloud on-demand list price, 2025 (editable default)";
