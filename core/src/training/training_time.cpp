@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Training step time: compute from the model's real shapes, per-layer collectives, the pipeline
-// bubble and the data-parallel collectives. Formulas and sources: docs/latency.md.
+// Training step time: compute from the model's real shapes, the collectives of
+// training_communication.cpp, the pipeline bubble. Formulas and sources: docs/latency.md.
 #include "fitcheck/training_time.hpp"
 
 #include <algorithm>
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "fitcheck/options.hpp"
-#include "training/training_dispatch.hpp"
+#include "training/training_communication.hpp"
 #include "training/training_kernels.hpp"
 
 namespace fitcheck {
@@ -21,15 +21,6 @@ namespace {
 void check(bool ok, const char* option, const std::string& message) {
   if (!ok) throw OptionError(option, "option '" + std::string(option) + "': " + message);
 }
-
-// Bytes per activation element in the per-layer collectives (tensor, context, expert and pipeline
-// parallel messages): 16-bit for every recipe. The memory counts fp32 activations at 4 B
-// (precision_recipe_info); the step time has sent 2 B for every recipe since it was written, and
-// keeps doing so until a change to the fp32 step time is made on purpose.
-constexpr double kActivationBytesPerElement = 2;
-
-// The model is prepared at bf16: two bytes per parameter, vectors included.
-double parameters(const OpWeights& w) { return w.bytes / 2; }
 
 double active_matrix_params(const LatencyLayerKind& k) {
   return k.query.matrix_params + k.key_value.matrix_params + k.attention_replicated.matrix_params +
@@ -60,42 +51,6 @@ std::string tera_flops(double flops_per_second) {
 double sixteen_bit_rate(const Accelerator& gpu) {
   const double bf16 = peak_flops_per_second(gpu, ComputeDtype::bf16);
   return bf16 > 0 ? bf16 : peak_flops_per_second(gpu, ComputeDtype::fp16);
-}
-
-struct Link {
-  double bandwidth = 0, hop = 0, base = 0;
-};
-
-// How a collective's traffic leaves a node: a ring collective (all-reduce, all-gather,
-// reduce-scatter) or one GPU's own sends (pipeline sends, ring-attention exchange, all-to-all).
-enum class Traffic : std::uint8_t { ring, per_gpu };
-
-// A group of `ranks` GPUs `inner` apart (Megatron-LM rank order: tp, cp, dp, pp from the inside)
-// that spans more than one node runs at the network's bandwidth and hop latency. A GPU's own
-// sends leave through its NIC. A ring collective runs one NCCL channel per NIC, so a ring over the
-// group's GPUs of a node crosses into the next node on all their NICs at once: its bus bandwidth
-// is their sum, capped by NVLink (NVIDIA/nccl-tests #119: 24 A100s on 3 nodes with 4 x 200 Gb/s
-// NICs each reach an all-reduce busbw of 85-96 GB/s, the NICs' 100 GB/s; NVIDIA/nccl #29, sjeaugey:
-// "DGX-1 can get 48 GB/s because we have 4 IB adapters instead of 1").
-Link link_for(double ranks, double inner, const Accelerator& gpu, const LatencyAssumptions& c,
-              Traffic traffic = Traffic::ring) {
-  // The NVLink fabric's GPUs where it spans nodes (GB200 NVL72's 72), else the node's.
-  const double node = static_cast<double>(std::max({1, gpu.gpus_per_node, gpu.nvlink_domain_gpus}));
-  const double intra = gpu.interconnect_bytes_per_second_per_direction;
-  const bool spans = ranks * inner > node || intra <= 0;
-  const double nics = traffic == Traffic::ring ? std::max(1.0, std::floor(node / inner)) : 1.0;
-  const double network = nics * c.inter_node_bytes_per_second_per_gpu;
-  const double raw = spans ? (intra > 0 ? std::min(intra, network) : c.inter_node_bytes_per_second_per_gpu) : intra;
-  return {raw * c.interconnect_efficiency, spans ? c.network_hop_latency_seconds : c.link_hop_latency_seconds,
-          c.collective_base_latency_seconds};
-}
-
-double all_reduce(double bytes, double ranks, const Link& l) {
-  return detail::ring_all_reduce_seconds(bytes, ranks, l.bandwidth, l.hop, l.base);
-}
-// Reduce-scatter moves the same bytes in the same steps as all-gather.
-double all_gather(double bytes, double ranks, const Link& l) {
-  return detail::ring_all_gather_seconds(bytes, ranks, l.bandwidth, l.hop, l.base);
 }
 
 // The layers' elementwise kernels: the framework's own hand-fused kernels, else eager PyTorch,
@@ -188,9 +143,9 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   check(train_tokens >= 0, "train_tokens", "the tokens to train cannot be negative");
   const double s = static_cast<double>(w.sequence_tokens), b = static_cast<double>(w.micro_batch_size);
   const double tp = static_cast<double>(lay.tensor_parallel), pp = static_cast<double>(lay.pipeline_parallel);
-  const double ep = static_cast<double>(lay.expert_parallel), dp = static_cast<double>(lay.data_parallel);
+  const double dp = static_cast<double>(lay.data_parallel);
   const double cp = static_cast<double>(w.context_parallel), v = static_cast<double>(w.virtual_pipeline_stages);
-  const double a = kActivationBytesPerElement, h = model.hidden;
+  const double a = detail::kActivationBytesPerElement, h = model.hidden;
   const double global_sequences = std::floor(static_cast<double>(global_batch_tokens_or_default(w)) / s);
 
   TrainingTime t;
@@ -322,49 +277,11 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   const double attention_seconds = busiest.attention;
 
   const LatencyAssumptions& c = assume.communication;
-  const Link tp_link = link_for(tp, 1, gpu, c), cp_link = link_for(cp, tp, gpu, c, Traffic::per_gpu);
-  const Link ep_link = link_for(ep, tp * cp, gpu, c, Traffic::per_gpu);
-  const Link ep_intra = link_for(1, 1, gpu, c);  // NVLink between the ep ranks of one node
-  const double node_gpus = static_cast<double>(std::max({1, gpu.gpus_per_node, gpu.nvlink_domain_gpus}));
-  const Link pp_link = link_for(2, tp * cp * dp, gpu, c, Traffic::per_gpu);
-  const Link dp_link = link_for(dp * cp, tp, gpu, c);
   const double passes = 2 + recompute_share;  // forward, backward, recomputed forward
-  double tp_seconds = 0, cp_seconds = 0, ep_seconds = 0;
-  for (const LatencyLayerKind& k : model.kinds) {
-    const double n = static_cast<double>(k.layers) * share;
-    // Megatron-LM: an all-reduce after attention and after the MLP in forward and in backward
-    // (sequence parallelism replaces each with a reduce-scatter and an all-gather of the same
-    // volume, Korthikanti et al. 2022 §4.2.2).
-    const double reduces = k.parallel_attention_mlp || (!k.moe && k.mlp.matrix_params <= 0) ? 1 : 2;
-    tp_seconds += n * passes * reduces * all_reduce(tokens_gpu * h * a, tp, tp_link);
-    if (cp > 1) {
-      // Ring attention passes each rank's keys and values around the cp ranks: forward once,
-      // backward the keys/values and their gradients (Liu et al. 2023, Ring Attention §3).
-      // PyTorch's ring passes the keys and values SDPA receives, repeated to every query head, and
-      // the key/value gradients in fp32 (twice their bf16 bytes).
-      const double kv_heads = torch_ring ? k.heads : k.kv_heads;
-      const double kv_width = k.multi_latent ? k.heads * (k.nope_head_dim + k.rope_head_dim + k.v_head_dim)
-                                             : kv_heads * (k.qk_head_dim + k.v_head_dim);
-      const double volume = b * s * kv_width * a * (cp - 1) / cp / tp;
-      const double exchange = volume / cp_link.bandwidth + (cp - 1) * cp_link.hop;
-      const double backward_passes = torch_ring ? 3 : 2;
-      cp_seconds += n * exchange * (1 + backward_passes + recompute_attention_share);
-    }
-    if (k.moe && ep > 1) {
-      // Dispatch and combine in forward and backward (and the recomputed forward); tokens are
-      // split over tp ranks by sequence parallelism before they leave. Of the copies a rank sends
-      // to the ep ranks, those for the group's ranks on its own node go over NVLink and the rest
-      // through its NIC, at the same time.
-      const double on_node = std::min(ep, std::max(1.0, std::floor(node_gpus / (tp * cp))));
-      const detail::ExpertCopies per_token =
-          detail::expert_dispatch_copies(k.experts, k.experts_per_token, ep, on_node, w.moe_dispatcher, w.moe_routing);
-      const double token_bytes = tokens_gpu / tp * h * a;
-      const double sent_intra = token_bytes * per_token.nvlink, sent_inter = token_bytes * per_token.network;
-      const double seconds =
-          std::max(sent_intra / ep_intra.bandwidth, sent_inter > 0 ? sent_inter / ep_link.bandwidth : 0.0);
-      ep_seconds += n * 2 * passes * (seconds + (ep - 1) * ep_link.hop + ep_link.base);
-    }
-  }
+  const detail::LayerCollectiveSeconds collectives = detail::layer_collective_seconds(
+      model, w, gpu, c, {share, b, s, tokens_gpu, passes, recompute_attention_share, torch_ring});
+  const double tp_seconds = collectives.tensor_parallel, cp_seconds = collectives.context_parallel;
+  const double ep_seconds = collectives.expert_parallel;
   // Megatron's tp_comm_overlap splits each layer's GEMMs into chunks that run while the
   // all-gather or reduce-scatter of the next chunk moves (TE userbuffers): only communication
   // longer than the layers' products shows (megatron/core/model_parallel_config.py tp_comm_overlap).
@@ -381,6 +298,8 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   if (pp > 1) {
     // Activations to the next stage in forward, their gradients back in backward, split over the
     // tp ranks (scatter/gather, Narayanan et al. 2021 §4.1); v model chunks send v times as often.
+    const detail::CollectiveLink pp_link =
+        detail::collective_link(2, tp * cp * dp, gpu, c, detail::LinkTraffic::per_gpu);
     const double message = tokens_gpu * h * a / tp;
     t.microbatch_pipeline_send_seconds = 2 * v * (message / pp_link.bandwidth + pp_link.hop + pp_link.base);
     // Megatron's interleaved schedule posts each send and receive while the next chunk computes.
@@ -398,49 +317,14 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   t.bubble_seconds = t.microbatch_seconds * bubble_slots;
   t.pipeline_bubble_fraction = bubble_slots / (m + bubble_slots);
 
-  // Data parallelism over dp x cp ranks (context-parallel ranks hold the same weights).
-  double dense = 0, experts = 0;
-  for (const LatencyLayerKind& k : model.kinds) {
-    const double n = static_cast<double>(k.layers) * share;
-    dense += n * (parameters(k.query) + parameters(k.key_value) + parameters(k.attention_replicated) +
-                  parameters(k.kv_up) + parameters(k.output) + parameters(k.mlp) + parameters(k.router) +
-                  parameters(k.shared) + parameters(k.norms));
-    experts += n * k.experts * parameters(k.expert);
-  }
+  // Data parallelism over dp x cp ranks (context-parallel ranks hold the same weights); one
+  // micro-batch's compute hides a per-step collective, every one's a per-micro-batch gather.
   const bool on_first = share == share_first, on_last = pp <= 1 || share == share_last;
-  if (on_first) dense += model.embedding_bytes / 2;
-  if (on_last && !(pp <= 1 && model.tied_embeddings)) dense += parameters(model.lm_head);
-  const double params_gpu = dense / tp + experts / (ep > 1 ? ep : tp);
-  const double ranks = dp * cp;
-  const double grads = params_gpu * static_cast<double>(training_gradient_bytes_per_parameter(w));
-  const double weights =
-      params_gpu * static_cast<double>(precision_recipe_info(w.precision).weight_bytes_per_parameter);
-  double window = t.microbatch_compute_seconds;  // one micro-batch's compute hides a per-step collective
-  switch (training_collective_zero_stage(w)) {
-    case 0:
-      t.data_parallel_seconds = all_reduce(grads, ranks, dp_link);
-      break;
-    case 1:
-    case 2:  // ZeRO (Rajbhandari et al. 2020, §7.2): reduce-scatter gradients, all-gather parameters
-      t.data_parallel_seconds = all_gather(grads, ranks, dp_link) + all_gather(weights, ranks, dp_link);
-      break;
-    default:  // ZeRO-3 gathers the parameters for forward and for backward of every micro-batch
-      if (w.fsdp == FsdpMode::hybrid_shard) {
-        // HYBRID_SHARD: gathers and reduce-scatters within the shard group, then one all-reduce
-        // of each rank's gradient shard across the replicas (PyTorch FSDP HYBRID_SHARD; FSDP2's
-        // fully_shard on a 2-D (replicate, shard) mesh).
-        const double shard = std::min(static_cast<double>(w.fsdp_shard_group), ranks);
-        const double replicas = ranks / shard;
-        const Link shard_link = link_for(shard, tp, gpu, c), replica_link = link_for(replicas, tp * shard, gpu, c);
-        t.data_parallel_seconds = all_gather(grads, shard, shard_link) +
-                                  all_reduce(grads / shard, replicas, replica_link) +
-                                  2 * m * all_gather(weights, shard, shard_link);
-      } else {
-        t.data_parallel_seconds = all_gather(grads, ranks, dp_link) + 2 * m * all_gather(weights, ranks, dp_link);
-      }
-      window = m * t.microbatch_compute_seconds;
-      break;
-  }
+  const detail::DataParallelCollectives data_parallel =
+      detail::data_parallel_collectives(model, w, gpu, c, share, on_first, on_last, m);
+  t.data_parallel_seconds = data_parallel.seconds;
+  const double window =
+      data_parallel.hidden_by_every_micro_batch ? m * t.microbatch_compute_seconds : t.microbatch_compute_seconds;
   t.data_parallel_exposed_seconds =
       w.overlap_data_parallel ? std::max(0.0, t.data_parallel_seconds - window) : t.data_parallel_seconds;
   t.step_seconds = t.pipeline_seconds + t.data_parallel_exposed_seconds;
