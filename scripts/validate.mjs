@@ -87,6 +87,15 @@ function localComparisons(row, report, add) {
   }
 }
 
+// The phase a published serving figure measures when the row's nodes run one phase only
+// (prefill/decode disaggregation): engine_settings.phase starting with 'decode' or 'prefill'.
+function publishedPhase(row) {
+  const phase = String(row.engine_settings?.phase ?? '').toLowerCase();
+  if (phase.startsWith('decode')) return 'decode';
+  if (phase.startsWith('prefill')) return 'prefill';
+  return undefined;
+}
+
 // Serving comparisons: each published quantity beside the figure of fitcheck's infer report.
 
 // The serve-sim figure for a published statistic: the row's *_stat says mean, median (p50) or
@@ -155,12 +164,22 @@ function servingComparisons(row, report) {
     add('serve_ttft', 'ttft_ms', m.ttft_ms, latency.time_to_first_token_seconds * 1e3);
     add('serve_tpot', m.tpot_ms !== undefined ? 'tpot_ms' : 'itl_ms', m.tpot_ms ?? m.itl_ms, tpotMs);
     const replicaGpus = latency.gpus;
-    if (m.output_tokens_per_second_per_gpu !== undefined) {
+    // A disaggregated deployment's decode (or prefill) nodes run that phase only: their published
+    // throughput is the phase's, not a request's prefill and decode together.
+    const phase = publishedPhase(row);
+    if (phase === 'prefill') {
+      add(
+        'serve_throughput',
+        'input_tokens_per_second_per_gpu',
+        m.input_tokens_per_second_per_gpu,
+        latency.prefill_tokens_per_second / replicaGpus,
+      );
+    } else if (m.output_tokens_per_second_per_gpu !== undefined) {
       add(
         'serve_throughput',
         'output_tokens_per_second_per_gpu',
         m.output_tokens_per_second_per_gpu,
-        latency.batch_tokens_per_second / replicaGpus,
+        (phase === 'decode' ? latency.decode_tokens_per_second : latency.batch_tokens_per_second) / replicaGpus,
       );
     } else if (m.output_tokens_per_second !== undefined && row.engine !== 'llama.cpp') {
       // One replica's figure times the replicas the published run had.
