@@ -145,7 +145,7 @@ struct StoredPrecision {
 // blocks, a patch merger of spatial_merge_size^2 patches) or Llama 4's ViT (tiles of image_size, a
 // class token, a pixel-shuffle adapter, a linear projector).
 struct VisionTower {
-  std::string kind;  // "siglip", "paligemma", "qwen2_vl", "llama4", "clip", "llava_next", "pixtral"
+  std::string kind;  // "siglip", "paligemma", "qwen2_vl", "qwen3_vl", "llama4", "clip", "llava_next", "pixtral"
   std::int64_t hidden_size = 0;
   std::int64_t intermediate_size = 0;
   std::int64_t layers = 0;
@@ -157,6 +157,13 @@ struct VisionTower {
   std::int64_t spatial_merge_size = 1;   // qwen2_vl: patches merged per side into one token
   std::int64_t projector_output = 0;     // the language model's hidden size
   std::int64_t tokens_per_image = 0;     // siglip: image tokens one image adds, at any resolution
+  // qwen2_vl, qwen3_vl: smart_resize's pixel bounds (the image processor's min_pixels and max_pixels).
+  std::int64_t min_pixels = 0;
+  std::int64_t max_pixels = 0;
+  // qwen3_vl: the learned position table (num_position_embeddings rows, interpolated to the patch grid)
+  // and the DeepStack mergers, one per deepstack_visual_indexes entry.
+  std::int64_t position_embeddings = 0;
+  std::int64_t deepstack_mergers = 0;
   // llama4: the pixel-shuffle adapter (vision_adapter: fc1 intermediate_size -> projector_input_dim, fc2
   // projector_output_dim -> projector_output_dim), the projector's input (vision_output_dim), the image
   // tokens of one tile after the pixel shuffle, and the most tiles the image processor cuts (max_patches).

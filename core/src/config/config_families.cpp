@@ -90,6 +90,10 @@ std::string canonical_type(const std::string& type) {
   if (type == "kimi_k2") return "deepseek_v3";  // DeepseekV3ForCausalLM with Kimi's sizes
   if (type == "gemma3") return "gemma3_text";
   if (type == "llama4") return "llama4_text";  // a text_config without its own model_type
+  // Qwen3-VL's text models are Qwen3's and Qwen3-MoE's layers (modeling_qwen3_vl.py Qwen3VLTextDecoderLayer,
+  // modeling_qwen3_vl_moe.py Qwen3VLMoeTextDecoderLayer, Qwen3VLMoeTextSparseMoeBlock).
+  if (type == "qwen3_vl_text" || type == "qwen3_vl") return "qwen3";
+  if (type == "qwen3_vl_moe_text" || type == "qwen3_vl_moe") return "qwen3_moe";
   if (type == "mistral3" || type == "llava" || type == "llava_next") return "llama";
   return type;
 }

@@ -114,6 +114,8 @@ VisionTower read_qwen2_vl_vision(const ConfigFields& root, ModelDescription& mod
                       "vision_config.hidden_size (" + std::to_string(v.projector_output) +
                           ") must be the language model's hidden_size (" + std::to_string(model.hidden_size) +
                           "): the merger projects into it");
+  v.min_pixels = 56 * 56;             // Qwen2VLImageProcessor's min_pixels
+  v.max_pixels = 14 * 14 * 4 * 1280;  // and max_pixels
   model.assumptions.push_back(
       "the vision tower and merger are counted (total_params_with_vision), but the memory and time estimates cover "
       "the language model: the tower's weights and compute are not included (image tokens enter inference with the "
@@ -340,7 +342,8 @@ ConfigFields with_text_config_defaults(const ConfigFields& text, const std::stri
 
 bool vision_tower_counted(const std::string& wrapper) {
   return wrapper == "gemma3" || wrapper == "qwen2_vl" || wrapper == "llama4" || wrapper == "llava" ||
-         wrapper == "llava_next" || wrapper == "paligemma" || wrapper == "mistral3";
+         wrapper == "llava_next" || wrapper == "paligemma" || wrapper == "mistral3" || wrapper == "qwen3_vl" ||
+         wrapper == "qwen3_vl_moe";
 }
 
 VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& root, ModelDescription& model) {
@@ -350,6 +353,7 @@ VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& ro
   if (wrapper == "paligemma") return read_paligemma_vision(root, model);
   if (wrapper == "llava_next") return read_llava_next_vision(root, model);
   if (wrapper == "mistral3") return read_mistral3_vision(root, model);
+  if (wrapper == "qwen3_vl" || wrapper == "qwen3_vl_moe") return read_qwen3_vl_vision(root, model);
   return read_qwen2_vl_vision(root, model);
 }
 

@@ -21,4 +21,8 @@ bool vision_tower_counted(const std::string& wrapper);
 // language model is already in `model` (hidden_size). Assumptions go to model.assumptions.
 VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& root, ModelDescription& model);
 
+// Qwen3-VL's vision_config (qwen3_vl and qwen3_vl_moe wrappers; config_vision_qwen3.cpp), with the
+// wrapper's top-level tie_word_embeddings applied to `model`.
+VisionTower read_qwen3_vl_vision(const ConfigFields& root, ModelDescription& model);
+
 }  // namespace fitcheck::detail

@@ -251,6 +251,12 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::vision_config, "in_chans"},
     {FieldScope::vision_config, "temporal_patch_size"},
     {FieldScope::vision_config, "spatial_merge_size"},
+    // Qwen3-VL's vision_config (Qwen3VLVisionConfig): the merger's output width, the learned position
+    // table, and the encoder layers feeding DeepStack mergers.
+    {FieldScope::vision_config, "in_channels"},
+    {FieldScope::vision_config, "out_hidden_size"},
+    {FieldScope::vision_config, "num_position_embeddings"},
+    {FieldScope::vision_config, "deepstack_visual_indexes"},
     // Llama 4's vision_config (Llama4VisionConfig): the pixel-shuffle adapter and the projector's input.
     {FieldScope::vision_config, "vision_output_dim"},
     {FieldScope::vision_config, "projector_input_dim"},

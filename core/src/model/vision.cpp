@@ -140,16 +140,16 @@ std::int64_t image_tokens(const VisionTower& tower, std::int64_t width, std::int
     return tower.kind == "llama4" ? llama4_image_tokens(tower, width, height)
                                   : pixtral_image_tokens(tower, width, height);
   }
-  if (tower.kind != "qwen2_vl") return tower.tokens_per_image;
+  if (tower.kind != "qwen2_vl" && tower.kind != "qwen3_vl") return tower.tokens_per_image;
   if (width < 1 || height < 1) throw std::invalid_argument("image size: width and height must be at least 1 pixel");
   const double longer = static_cast<double>(std::max(width, height));
   const double shorter = static_cast<double>(std::min(width, height));
   if (longer / shorter > 200)
-    throw std::invalid_argument("image size: Qwen2-VL's processor refuses an aspect ratio over 200 (" +
-                                std::to_string(width) + " x " + std::to_string(height) + ")");
+    throw std::invalid_argument(
+        "image size: Qwen2-VL's image processor (Qwen3-VL's too) refuses an aspect ratio over 200 (" +
+        std::to_string(width) + " x " + std::to_string(height) + ")");
   const std::int64_t factor = tower.patch_size * tower.spatial_merge_size;
-  constexpr double min_pixels = 56.0 * 56.0;
-  constexpr double max_pixels = 14.0 * 14.0 * 4.0 * 1280.0;
+  const auto min_pixels = static_cast<double>(tower.min_pixels), max_pixels = static_cast<double>(tower.max_pixels);
   const double h = static_cast<double>(height), w = static_cast<double>(width), f = static_cast<double>(factor);
   // std::nearbyint rounds half to even in the default rounding mode, as Python's round does.
   double h_bar = std::nearbyint(h / f) * f, w_bar = std::nearbyint(w / f) * f;

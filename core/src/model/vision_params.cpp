@@ -100,6 +100,8 @@ void count_pixtral_vision(const VisionTower& v, ParameterCount& count) {
 void count_vision(const VisionTower& v, ParameterCount& count) {
   if (v.kind == "qwen2_vl")
     count_qwen2_vl_vision(v, count);
+  else if (v.kind == "qwen3_vl")
+    count_qwen3_vl_vision(v, count);
   else if (v.kind == "llama4")
     count_llama4_vision(v, count);
   else if (v.kind == "clip" || v.kind == "llava_next")

@@ -21,4 +21,7 @@ inline std::int64_t checked_add(std::int64_t a, std::int64_t b) {
 // Sets count.vision_tower and count.multimodal_projector for `tower`, by its kind.
 void count_vision(const VisionTower& tower, ParameterCount& count);
 
+// Qwen3-VL's vision model and mergers (vision_params_qwen3.cpp).
+void count_qwen3_vl_vision(const VisionTower& tower, ParameterCount& count);
+
 }  // namespace fitcheck::detail

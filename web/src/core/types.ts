@@ -81,7 +81,7 @@ export interface ParameterReport {
    * the whole checkpoint, and the image tokens of one image (qwen2_vl, llama4: of a 1024 x 1024 image;
    * they follow the image size).
    */
-  vision_tower_kind?: 'siglip' | 'qwen2_vl' | 'llama4';
+  vision_tower_kind?: 'siglip' | 'qwen2_vl' | 'qwen3_vl' | 'llama4';
   vision_tower_params?: number;
   multimodal_projector_params?: number;
   total_params_with_vision?: number;
