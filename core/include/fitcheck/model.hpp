@@ -145,7 +145,8 @@ struct StoredPrecision {
 // blocks, a patch merger of spatial_merge_size^2 patches) or Llama 4's ViT (tiles of image_size, a
 // class token, a pixel-shuffle adapter, a linear projector).
 struct VisionTower {
-  std::string kind;  // "siglip", "paligemma", "qwen2_vl", "qwen3_vl", "llama4", "clip", "llava_next", "pixtral"
+  std::string kind;  // "siglip", "paligemma", "qwen2_vl", "qwen3_vl", "llama4", "clip", "llava_next", "pixtral",
+                     // "idefics3", "internvl"
   std::int64_t hidden_size = 0;
   std::int64_t intermediate_size = 0;
   std::int64_t layers = 0;
@@ -181,6 +182,20 @@ struct VisionTower {
   // llava_next: a CLIP tower as LLaVA's, the learned image_newline (text hidden) beside the projector,
   // and the canvases (height, width) an image is tiled to (image_grid_pinpoints).
   std::vector<std::pair<std::int64_t, std::int64_t>> grid_pinpoints;
+  // idefics3 (Idefics3 / SmolVLM): a SigLIP-style tower whose connector pixel-shuffles spatial_merge_size^2
+  // patches into one token; the processor resizes an image to this longest edge, then cuts tiles of
+  // image_size (tokens_per_tile each) and adds a global image.
+  std::int64_t resize_longest_edge = 0;
+  // internvl (InternViT): q/k/v biases, RMSNorms on q and k, RMSNorm (not LayerNorm) layer norms, a mask
+  // token, learned absolute positions, and a final LayerNorm (absent with mean pooling); the processor
+  // tiles an image into min_tiles..max_tiles tiles of image_size (tokens_per_tile each) and a thumbnail.
+  bool attention_bias = false;
+  bool qk_norm = false;
+  bool rms_norm = false;
+  bool mask_token = false;
+  bool absolute_positions = true;
+  bool final_layer_norm = false;
+  std::int64_t min_tiles = 1;
 };
 
 // The image tokens one image of width x height pixels adds to the prompt, as the model's image
@@ -189,7 +204,9 @@ struct VisionTower {
 // its best-fit canvas, a global tile when there are several, and their separator tokens; LLaVA: one
 // token per patch of the image_size crop, and the class token with the "full" strategy; LLaVA-NeXT:
 // those of the crop, then the patches of its best-fit canvas without padding and a newline per row; Mistral-3:
-// one token per merged patch of the image within image_size, and a break or end token per row).
+// one token per merged patch of the image within image_size, and a break or end token per row; Idefics3 /
+// SmolVLM: image_seq_len per tile of the resized image and for the global image, with their wrapper tokens;
+// InternVL: image_seq_length per tile of the grid closest in aspect ratio and for the thumbnail, and <img></img>).
 std::int64_t image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height);
 // The image side, in pixels, taken when none is given (the images options' default; the parameter
 // report's image_tokens_per_image): a choice of fitcheck's, not a processor's.

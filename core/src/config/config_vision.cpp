@@ -44,11 +44,6 @@ VisionTower read_siglip_tower(const ConfigFields& vision, const std::string& fam
   return v;
 }
 
-constexpr const char* kTowerNotInEstimates =
-    "the vision tower and projector are counted (total_params_with_vision), but the memory and time estimates "
-    "cover the language model: the tower's weights and compute are not included (image tokens enter inference "
-    "with the images option)";
-
 // Gemma3ForConditionalGeneration's vision_config (a SiglipVisionConfig) and mm_tokens_per_image.
 VisionTower read_gemma3_vision(const ConfigFields& root, ModelDescription& model) {
   VisionTower v = read_siglip_tower(*root.object("vision_config"), "Gemma-3", std::nullopt);
@@ -343,7 +338,7 @@ ConfigFields with_text_config_defaults(const ConfigFields& text, const std::stri
 bool vision_tower_counted(const std::string& wrapper) {
   return wrapper == "gemma3" || wrapper == "qwen2_vl" || wrapper == "llama4" || wrapper == "llava" ||
          wrapper == "llava_next" || wrapper == "paligemma" || wrapper == "mistral3" || wrapper == "qwen3_vl" ||
-         wrapper == "qwen3_vl_moe";
+         wrapper == "qwen3_vl_moe" || wrapper == "idefics3" || wrapper == "smolvlm" || wrapper == "internvl";
 }
 
 VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& root, ModelDescription& model) {
@@ -354,6 +349,8 @@ VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& ro
   if (wrapper == "llava_next") return read_llava_next_vision(root, model);
   if (wrapper == "mistral3") return read_mistral3_vision(root, model);
   if (wrapper == "qwen3_vl" || wrapper == "qwen3_vl_moe") return read_qwen3_vl_vision(root, model);
+  if (wrapper == "idefics3" || wrapper == "smolvlm") return read_idefics3_vision(wrapper, root, model);
+  if (wrapper == "internvl") return read_internvl_vision(root, model);
   return read_qwen2_vl_vision(root, model);
 }
 

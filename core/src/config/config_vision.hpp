@@ -10,6 +10,12 @@
 
 namespace fitcheck::detail {
 
+// The assumption every counted tower adds: counted apart, left out of the memory and time estimates.
+inline constexpr const char* kTowerNotInEstimates =
+    "the vision tower and projector are counted (total_params_with_vision), but the memory and time estimates "
+    "cover the language model: the tower's weights and compute are not included (image tokens enter inference "
+    "with the images option)";
+
 // `text` (a wrapper's text_config of model_type `text_type`, lowercase) completed with the defaults of
 // its configuration class, each default taken reported; unchanged for a type without a table here.
 ConfigFields with_text_config_defaults(const ConfigFields& text, const std::string& text_type, ModelDescription& model);
@@ -24,5 +30,10 @@ VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& ro
 // Qwen3-VL's vision_config (qwen3_vl and qwen3_vl_moe wrappers; config_vision_qwen3.cpp), with the
 // wrapper's top-level tie_word_embeddings applied to `model`.
 VisionTower read_qwen3_vl_vision(const ConfigFields& root, ModelDescription& model);
+// The tiling wrappers' readers (config_vision_tiled.cpp): Idefics3 and SmolVLM (`wrapper` "idefics3" or
+// "smolvlm").
+VisionTower read_idefics3_vision(const std::string& wrapper, const ConfigFields& root, ModelDescription& model);
+// InternVL (`wrapper` "internvl").
+VisionTower read_internvl_vision(const ConfigFields& root, ModelDescription& model);
 
 }  // namespace fitcheck::detail

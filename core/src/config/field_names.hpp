@@ -274,6 +274,18 @@ inline constexpr FieldNames field_table[] = {
     // Mistral-3 (Mistral3Config): the patch merger's side, and Pixtral's head width.
     {FieldScope::model, "spatial_merge_size"},
     {FieldScope::vision_config, "head_dim"},
+    // Idefics3 / SmolVLM (Idefics3Config, SmolVLMConfig): the connector's pixel-shuffle factor per side.
+    {FieldScope::model, "scale_factor"},
+    // InternVL (InternVLConfig, InternVLVisionConfig): the projector's pixel shuffle, the image tokens of a
+    // tile, and the InternViT tower's switches.
+    {FieldScope::model, "downsample_ratio"},
+    {FieldScope::model, "image_seq_length"},
+    {FieldScope::vision_config, "attention_bias"},
+    {FieldScope::vision_config, "use_qk_norm"},
+    {FieldScope::vision_config, "norm_type"},
+    {FieldScope::vision_config, "use_mask_token"},
+    {FieldScope::vision_config, "use_absolute_position_embeddings"},
+    {FieldScope::vision_config, "use_mean_pooling"},
 
     // Quantization. GPTQ and AWQ: bits (AutoAWQ: w_bit), group_size (q_group_size); the format's
     // variant: fmt (FP8), bnb_4bit_quant_type (bitsandbytes), quant_algo (ModelOpt), format

@@ -137,7 +137,7 @@ InferenceEstimate estimate_inference_without_fit_changes(const ModelDescription&
       throw OptionError(
           "images",
           "option 'images' needs a vision model whose tower fitcheck counts (Gemma-3, Qwen2-VL, Qwen3-VL, Llama 4, "
-          "LLaVA, LLaVA-NeXT, PaliGemma, Mistral-3); "
+          "LLaVA, LLaVA-NeXT, PaliGemma, Mistral-3, Idefics3, SmolVLM, InternVL); "
           "model_type '" +
               model.model_type + "' has none");
     std::int64_t per_image = 0;
@@ -151,12 +151,14 @@ InferenceEstimate estimate_inference_without_fit_changes(const ModelDescription&
     estimate.workload.context_tokens += estimate.image_tokens;
     estimate.lengths.prompt_tokens += estimate.image_tokens;
     const std::string& kind = model.vision->kind;
-    const bool by_size =
-        kind == "qwen2_vl" || kind == "qwen3_vl" || kind == "llama4" || kind == "pixtral" || kind == "llava_next";
+    const bool by_size = kind == "qwen2_vl" || kind == "qwen3_vl" || kind == "llama4" || kind == "pixtral" ||
+                         kind == "llava_next" || kind == "idefics3" || kind == "internvl";
     const char* processor = kind == "llama4"       ? "Llama 4"
                             : kind == "pixtral"    ? "Pixtral"
                             : kind == "llava_next" ? "LLaVA-NeXT"
                             : kind == "qwen3_vl"   ? "Qwen3-VL"
+                            : kind == "idefics3"   ? "Idefics3"
+                            : kind == "internvl"   ? "InternVL"
                                                    : "Qwen2-VL";
     const char* fixed = kind == "clip" || kind == "paligemma"
                             ? " tokens (the patches of the vision_config.image_size crop)"

@@ -2,6 +2,7 @@
 // Image tokens per image, as each model's image processor sizes an image.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -131,12 +132,87 @@ std::int64_t pixtral_image_tokens(const VisionTower& tower, std::int64_t width, 
   return rows * (columns + 1);
 }
 
+// Idefics3 / SmolVLM (huggingface/transformers@0e97420c9957 src/transformers/models/idefics3/
+// processing_idefics3.py, with image_processing_idefics3.py): the image is resized so that its longest edge
+// is resize_longest_edge (the other side int(side x ratio), made even), each side then rounded up to a
+// multiple of the tile (the shorter one from int(longer / aspect ratio)); an image larger than one tile
+// becomes rows x columns tiles and a global image, one no larger a single image. The processor counts
+// (image_seq_len + 3) tokens for the global image (<fake_token_around_image><global-img>, its tokens and
+// a closing <fake_token_around_image>) and, per row, (image_seq_len + 2) per tile
+// (<fake_token_around_image><row_r_col_c> and its tokens) and a newline.
+std::int64_t idefics3_image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height) {
+  const double aspect = static_cast<double>(width) / static_cast<double>(height);
+  std::int64_t w = 0, h = 0;
+  const std::int64_t edge = tower.resize_longest_edge;
+  if (width >= height) {
+    w = edge;
+    h = static_cast<std::int64_t>(static_cast<double>(w) / aspect);
+    if (h % 2 != 0) ++h;
+  } else {
+    h = edge;
+    w = static_cast<std::int64_t>(static_cast<double>(h) * aspect);
+    if (w % 2 != 0) ++w;
+  }
+  h = std::max<std::int64_t>(h, 1);
+  w = std::max<std::int64_t>(w, 1);
+  const std::int64_t tile = tower.image_size;
+  const double resized_aspect = static_cast<double>(w) / static_cast<double>(h);
+  const auto round_up = [tile](std::int64_t side) { return (side + tile - 1) / tile * tile; };
+  if (w >= h) {
+    w = round_up(w);
+    h = round_up(static_cast<std::int64_t>(static_cast<double>(w) / resized_aspect));
+  } else {
+    h = round_up(h);
+    w = round_up(static_cast<std::int64_t>(static_cast<double>(h) * resized_aspect));
+  }
+  const std::int64_t seq = tower.tokens_per_tile;
+  if (h <= tile && w <= tile) return seq + 3;
+  const std::int64_t rows = (h + tile - 1) / tile, columns = (w + tile - 1) / tile;
+  return seq + 3 + rows * ((seq + 2) * columns + 1);
+}
+
+// InternVL (huggingface/transformers src/transformers/models/got_ocr2/image_processing_got_ocr2.py,
+// get_all_supported_aspect_ratios and get_optimal_tiled_canvas, with processing_internvl.py): the grids of
+// columns x rows tiles with min_tiles <= columns x rows <= max_tiles, listed columns-major and then sorted
+// (stably) by tile count; the first grid whose columns / rows is closest to the image's width / height wins,
+// a later one of equal distance replacing it while the image's area exceeds half the grid's. Several tiles
+// add a thumbnail tile; each tile gives tokens_per_tile tokens, and <img> and </img> wrap them.
+std::int64_t internvl_image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> grids;  // (columns, rows)
+  for (std::int64_t columns = 1; columns <= tower.max_tiles; ++columns)
+    for (std::int64_t rows = 1; rows <= tower.max_tiles; ++rows)
+      if (columns * rows <= tower.max_tiles && columns * rows >= tower.min_tiles) grids.emplace_back(columns, rows);
+  std::stable_sort(grids.begin(), grids.end(),
+                   [](const auto& a, const auto& b) { return a.first * a.second < b.first * b.second; });
+  const double aspect = static_cast<double>(width) / static_cast<double>(height);
+  const double area = static_cast<double>(width) * static_cast<double>(height);
+  const double tile_area = static_cast<double>(tower.image_size) * static_cast<double>(tower.image_size);
+  double best_difference = std::numeric_limits<double>::infinity();
+  std::pair<std::int64_t, std::int64_t> best{1, 1};
+  for (const auto& grid : grids) {
+    const double difference = std::fabs(aspect - static_cast<double>(grid.first) / static_cast<double>(grid.second));
+    if (difference < best_difference) {
+      best_difference = difference;
+      best = grid;
+    } else if (difference == best_difference &&
+               area > 0.5 * tile_area * static_cast<double>(grid.first) * static_cast<double>(grid.second)) {
+      best = grid;
+    }
+  }
+  std::int64_t tiles = best.first * best.second;
+  if (tiles > 1) ++tiles;  // the thumbnail
+  return 2 + tiles * tower.tokens_per_tile;
+}
+
 }  // namespace
 
 std::int64_t image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height) {
-  if (tower.kind == "llama4" || tower.kind == "pixtral" || tower.kind == "llava_next") {
+  if (tower.kind == "llama4" || tower.kind == "pixtral" || tower.kind == "llava_next" || tower.kind == "idefics3" ||
+      tower.kind == "internvl") {
     if (width < 1 || height < 1) throw std::invalid_argument("image size: width and height must be at least 1 pixel");
     if (tower.kind == "llava_next") return llava_next_image_tokens(tower, width, height);
+    if (tower.kind == "idefics3") return idefics3_image_tokens(tower, width, height);
+    if (tower.kind == "internvl") return internvl_image_tokens(tower, width, height);
     return tower.kind == "llama4" ? llama4_image_tokens(tower, width, height)
                                   : pixtral_image_tokens(tower, width, height);
   }

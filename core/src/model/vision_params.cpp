@@ -47,12 +47,19 @@ void count_llama4_vision(const VisionTower& v, ParameterCount& count) {
 // (vision_use_head false). Gemma3MultiModalProjector (huggingface/transformers@f14d0cbc824e
 // src/transformers/models/gemma3/modeling_gemma3.py): mm_input_projection_weight (vision hidden x
 // text hidden) and mm_soft_emb_norm (an RMSNorm of the vision hidden size).
-void count_siglip_vision(const VisionTower& v, ParameterCount& count) {
+// The SigLIP tower alone (Idefics3VisionTransformer and SmolVLMVisionTransformer build the same modules;
+// their position table has (image_size // patch_size)^2 rows, a floor where the sizes do not divide).
+std::int64_t siglip_tower(const VisionTower& v) {
   const std::int64_t h = v.hidden_size, side = v.image_size / v.patch_size;
   const std::int64_t embeddings = v.channels * v.patch_size * v.patch_size * h + h + side * side * h;
   const std::int64_t layer =
       4 * (h * h + h) + 2 * (2 * h) + (h * v.intermediate_size + v.intermediate_size) + (v.intermediate_size * h + h);
-  count.vision_tower = checked_add(embeddings, checked_add(layer * v.layers, 2 * h));
+  return checked_add(embeddings, checked_add(layer * v.layers, 2 * h));
+}
+
+void count_siglip_vision(const VisionTower& v, ParameterCount& count) {
+  const std::int64_t h = v.hidden_size;
+  count.vision_tower = siglip_tower(v);
   // PaliGemmaMultiModalProjector (huggingface/transformers src/transformers/models/paligemma/
   // modeling_paligemma.py): linear, Linear(vision hidden, projection_dim) with bias.
   if (v.kind == "paligemma")
@@ -95,6 +102,36 @@ void count_pixtral_vision(const VisionTower& v, ParameterCount& count) {
   count.multimodal_projector = h + merged * h + (h * v.feature_layers * t + bias * t) + (t * t + bias * t);
 }
 
+// Idefics3 / SmolVLM (huggingface/transformers src/transformers/models/idefics3/modeling_idefics3.py):
+// the SigLIP-style tower and Idefics3Connector, whose modality_projection (Idefics3SimpleMLP) is one
+// Linear(vision hidden x scale_factor^2, text hidden) without bias after the pixel shuffle.
+void count_idefics3_vision(const VisionTower& v, ParameterCount& count) {
+  count.vision_tower = siglip_tower(v);
+  count.multimodal_projector = v.hidden_size * v.spatial_merge_size * v.spatial_merge_size * v.projector_output;
+}
+
+// InternVL (huggingface/transformers@00779a6b506f src/transformers/models/internvl/modeling_internvl.py):
+// InternVLVisionEmbeddings (cls_token; mask_token with use_mask_token; the patch projection, a Conv2d with
+// bias; position_embeddings of (image / patch)^2 + 1 rows with use_absolute_position_embeddings); per
+// InternVLVisionLayer q/k/v_proj (biases with attention_bias), projection_layer with bias, q_norm and k_norm
+// (RMSNorms of hidden) with use_qk_norm, fc1 and fc2 with biases, layernorm_before and layernorm_after
+// (LayerNorm, or RMSNorm with norm_type "rms_norm") and the layer scales lambda_1 and lambda_2; a final
+// LayerNorm without mean pooling. InternVLMultiModalProjector: layer_norm (a LayerNorm of hidden x r^2,
+// r = 1 / downsample_ratio), linear_1 Linear(hidden x r^2, text hidden) and linear_2 Linear(text hidden,
+// text hidden), with biases.
+void count_internvl_vision(const VisionTower& v, ParameterCount& count) {
+  const std::int64_t h = v.hidden_size, m = v.intermediate_size, side = v.image_size / v.patch_size;
+  const std::int64_t embeddings = h + (v.mask_token ? h : 0) + v.channels * v.patch_size * v.patch_size * h + h +
+                                  (v.absolute_positions ? (side * side + 1) * h : 0);
+  const std::int64_t norm = v.rms_norm ? h : 2 * h;
+  const std::int64_t layer = 3 * h * h + (v.attention_bias ? 3 * h : 0) + (h * h + h) + (v.qk_norm ? 2 * h : 0) +
+                             (h * m + m) + (m * h + h) + 2 * norm + 2 * h;
+  // Bounded by the config reader (sizes <= 2^20, side <= 2^16, layers <= 1024): far below 2^63.
+  count.vision_tower = checked_add(embeddings, layer * v.layers + (v.final_layer_norm ? 2 * h : 0));
+  const std::int64_t folded = h * v.spatial_merge_size * v.spatial_merge_size, t = v.projector_output;
+  count.multimodal_projector = 2 * folded + (folded * t + t) + (t * t + t);
+}
+
 }  // namespace
 
 void count_vision(const VisionTower& v, ParameterCount& count) {
@@ -108,6 +145,10 @@ void count_vision(const VisionTower& v, ParameterCount& count) {
     count_clip_vision(v, count);
   else if (v.kind == "pixtral")
     count_pixtral_vision(v, count);
+  else if (v.kind == "idefics3")
+    count_idefics3_vision(v, count);
+  else if (v.kind == "internvl")
+    count_internvl_vision(v, count);
   else
     count_siglip_vision(v, count);
 }

@@ -37,13 +37,13 @@ double all_gather_seconds(double bytes, double ranks, const CollectiveLink& link
 
 // One micro-batch on the busiest stage, as the layer collectives see it.
 struct StageCollectiveInput {
-  double layer_share = 0;       // the stage's share of the model's layers
-  double micro_batch = 0;       // sequences
-  double sequence = 0;          // tokens per sequence
-  double tokens_per_rank = 0;   // tokens of the micro-batch on one context-parallel rank
-  double forward_passes = 0;    // forward, backward and the recomputed forward's share
+  double layer_share = 0;      // the stage's share of the model's layers
+  double micro_batch = 0;      // sequences
+  double sequence = 0;         // tokens per sequence
+  double tokens_per_rank = 0;  // tokens of the micro-batch on one context-parallel rank
+  double forward_passes = 0;   // forward, backward and the recomputed forward's share
   double recompute_attention_share = 0;
-  bool torch_ring = false;      // PyTorch's context-parallel ring (keys and values per query head)
+  bool torch_ring = false;  // PyTorch's context-parallel ring (keys and values per query head)
 };
 
 struct LayerCollectiveSeconds {

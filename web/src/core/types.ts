@@ -154,7 +154,7 @@ export interface InferenceOptions {
   hbm_efficiency?: number;
   interconnect_efficiency?: number;
   price_per_gpu_hour?: number;
-  /** Images per request and their size in pixels (a counted vision tower: Gemma-3, Qwen2-VL, Llama 4, LLaVA, LLaVA-NeXT, PaliGemma, Mistral-3). */
+  /** Images per request and their size in pixels (a counted vision tower: Gemma-3, Qwen2-VL, Llama 4, LLaVA, LLaVA-NeXT, PaliGemma, Mistral-3, Idefics3/SmolVLM, InternVL). */
   images?: number;
   image_width?: number;
   image_height?: number;
