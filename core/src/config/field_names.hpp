@@ -215,6 +215,10 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "qk_rope_head_dim"},
     {FieldScope::model, "v_head_dim"},
     {FieldScope::model, "num_nextn_predict_layers"},
+    // DeepSeek-V3.2's lightning indexer.
+    {FieldScope::model, "index_n_heads"},
+    {FieldScope::model, "index_head_dim"},
+    {FieldScope::model, "index_topk"},
 
     // Gemma 3n (Gemma3nTextConfig): per-layer embeddings, AltUp, LAuReL and KV-sharing layers;
     // intermediate_size may be a list, one width per layer.
