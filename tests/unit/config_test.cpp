@@ -180,7 +180,7 @@ TEST_CASE("unsupported architectures are refused by name") {
   const std::pair<const char*, const char*> hybrids[] = {
       {"zamba2", "Mamba-2"},
       {"falcon_h1", "Mamba-2"},
-      {"lfm2_moe", "short-convolution"},
+      {"kimi_linear", "Kimi Delta Attention"},
   };
   for (const auto& [type, layers] : hybrids) {
     const std::string config = std::string(R"({"model_type":")") + type +

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "fitcheck/config.hpp"
+#include "fitcheck/inference.hpp"
 #include "fitcheck/params.hpp"
+#include "fitcheck/quantization.hpp"
 #include "test_support.hpp"
 
 using namespace fitcheck;
@@ -263,4 +265,74 @@ TEST_CASE("hunyuan_v1_moe: experts and a shared MLP of intermediate_size in ever
   CHECK(count.total == 2 * 43'424 + 6'464);
   CHECK(count.active_per_token == count.total - 2 * 2 * 6'144);
   CHECK(refused_field((base + R"(,"moe_topk":[2, 2]})").c_str()) == "moe_topk");
+}
+
+TEST_CASE("deepseek_v32: DeepSeek-V3.2's lightning indexer by hand, and the published tensor total") {
+  const ModelDescription model = fixture("deepseek-ai--DeepSeek-V3.2.json");
+  const ParameterCount count = count_parameters(model);
+  // Indexer per layer (deepseek-ai/DeepSeek-V3.2-Exp inference/model.py Indexer): wq_b 64 x 128 from the
+  // 1,536 query latent = 12,582,912; wk 128 x 7,168 = 917,504; k_norm weight and bias 2 x 128 = 256;
+  // weights_proj 64 x 7,168 = 458,752 -> 13,959,424. DeepSeek-V3's 671,026,419,200 (params_test.cpp) plus 61 of them.
+  const std::int64_t indexer = 12'582'912 + 917'504 + 256 + 458'752;
+  CHECK(indexer == 13'959'424);
+  CHECK(count.total == 671'026'419'200 + 61 * indexer);
+  CHECK(count.total == 671'877'944'064);
+  CHECK(count.active_per_token == 37'552'297'472 + 61 * indexer);  // every token runs the indexer
+  // The MTP module is DeepSeek-V3's 11,610,068,224 with the indexer of its layer.
+  CHECK(count.multi_token_prediction == 11'610'068'224 + indexer);
+
+  // Published: a public model-inspection report of deepseek-ai/DeepSeek-V3.2 (same architecture and
+  // shapes as DeepSeek-V3.2-Exp; tests/fixtures/configs/MANIFEST.tsv) sums the elements of all 92,425
+  // tensors of its 163 safetensors files: 685,396,921,376. Those are the parameters of the main model
+  // and the MTP module, the MTP module's own copies of the embedding and output head (2 x 129,280 x
+  // 7,168), and the fp32 weight_scale_inv blocks of every FP8 matrix (one per 128 x 128 block, rounded up).
+  // Blocks by hand: attention q_a 12 x 56 = 672, q_b 192 x 12 = 2,304, kv_a 5 x 56 = 280, kv_b 256 x 4 =
+  // 1,024, o 56 x 128 = 7,168 -> 11,448; indexer wq_b 64 x 12 = 768, wk 1 x 56 = 56 -> 824 (weights_proj
+  // is bf16, unscaled); dense MLP 3 x 144 x 56 = 24,192; MoE layer 257 x 3 x 16 x 56 = 690,816. 62 layers
+  // (61 and the MTP's), 3 dense, 59 MoE.
+  const std::int64_t blocks = 62 * (11'448 + 824) + 3 * 24'192 + 59 * 690'816;
+  CHECK(blocks == 41'591'584);
+  const std::int64_t head_copies = 2 * 129'280LL * 7'168;
+  CHECK(count.total + count.multi_token_prediction + head_copies + blocks == 685'396'921'376);
+
+  // Stored as the checkpoint is (fp8 e4m3, 128 x 128 blocks): the main model's scales are its 61 layers'
+  // blocks, 4 B each: wq_b and wk are quantized, weights_proj stays 16-bit.
+  const WeightBytes bytes = weight_bytes(weight_tensors(model), WeightFormat::fp8_e4m3_block128);
+  CHECK(bytes.scale_bytes == 4 * (61 * (11'448 + 824) + 3 * 24'192 + 58 * 690'816));
+
+  // The indexer's key cache: 128 FP8 values and one fp32 scale = 132 B per token per layer, on top of
+  // MLA's (512 + 64) x 2 B = 1,152 B at bf16; 61 layers.
+  InferenceWorkload w;
+  w.batch_size = 1;
+  w.context_tokens = 1000;
+  const KvCacheFigure figure = kv_cache(model, w);
+  CHECK(figure.bytes_per_token == 61 * (1'152 + 132));
+  CHECK(figure.bytes == 61LL * (1'152 + 132) * 1000);
+  CHECK(figure.convention.find("indexer") != std::string::npos);
+  w.kv_cache_dtype = KvCacheDtype::fp8;  // the latent in fp8; the indexer's key is fp8 already
+  CHECK(kv_cache(model, w).bytes_per_token == 61 * (576 + 132));
+  CHECK(mentions(model, "index_topk (2048)"));
+}
+
+TEST_CASE("deepseek_v32: the indexer's fields are required and must fit the attention, naming the field") {
+  const std::string base = R"("model_type":"deepseek_v32","hidden_size":64,"intermediate_size":128,
+    "moe_intermediate_size":32,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":100,"kv_lora_rank":16,
+    "qk_nope_head_dim":8,"qk_rope_head_dim":8,"v_head_dim":8,"n_routed_experts":4,"num_experts_per_tok":2)";
+  const std::string indexer = R"("index_n_heads":2,"index_head_dim":16,"index_topk":4)";
+  // A small model by hand: q_lora_rank 24. Indexer: wq_b 2 x 16 x 24 = 768, wk 16 x 64 = 1,024, k_norm 32,
+  // weights_proj 2 x 64 = 128 -> 1,952 a layer, the difference from the same config read as deepseek_v3.
+  std::string v3 = base;
+  v3.replace(v3.find("deepseek_v32"), 12, "deepseek_v3");
+  const std::int64_t without = count_parameters(parse_hf_config("{" + v3 + R"(,"q_lora_rank":24})")).total;
+  CHECK(count_parameters(parse_hf_config("{" + base + R"(,"q_lora_rank":24,)" + indexer + "}")).total ==
+        without + 2 * 1'952);
+  CHECK(test::config_error_field("{" + base + R"(,"q_lora_rank":24,"index_head_dim":16,"index_topk":4})") ==
+        "index_n_heads");
+  CHECK(test::config_error_field("{" + base + R"(,"q_lora_rank":24,"index_n_heads":2,"index_topk":4})") ==
+        "index_head_dim");
+  CHECK(test::config_error_field("{" + base + R"(,"q_lora_rank":24,"index_n_heads":2,"index_head_dim":16})") ==
+        "index_topk");
+  CHECK(test::config_error_field("{" + base + "," + indexer + "}") == "q_lora_rank");
+  CHECK(test::config_error_field("{" + base + R"(,"q_lora_rank":24,"index_n_heads":2,"index_head_dim":4,
+    "index_topk":4})") == "index_head_dim");
 }

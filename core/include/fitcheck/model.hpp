@@ -47,8 +47,15 @@ struct AttentionShape {
   std::int64_t kv_lora_rank = 0;
   std::int64_t qk_nope_head_dim = 0;
   std::int64_t qk_rope_head_dim = 0;
+  // DeepSeek-V3.2's lightning indexer beside MLA (DeepSeek-V3.2-Exp paper §2.1): index_heads query
+  // heads of index_head_dim from the query latent, one shared key of index_head_dim per token (kept
+  // in FP8 with a scale), and the index_topk tokens each query then attends to. 0: no indexer.
+  std::int64_t index_heads = 0;
+  std::int64_t index_head_dim = 0;
+  std::int64_t index_topk = 0;
 
   bool is_multi_latent() const { return kv_lora_rank > 0; }
+  bool has_indexer() const { return index_heads > 0; }
   bool operator==(const AttentionShape&) const = default;
 };
 

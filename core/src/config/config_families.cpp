@@ -69,6 +69,7 @@ const DecoderTraits* find_traits(const std::string& type) {
       {"gpt_oss", false, true, true},
       {"deepseek_v2"},
       {"deepseek_v3"},
+      {"deepseek_v32"},  // DeepSeek-V3.2: DeepSeek-V3 with the lightning indexer (config_families_2025.cpp)
       // 2025 families; their window defaults and bias rules are in config_families_2025.cpp.
       {"olmo3", false, false, false, NormKind::rms_norm, true, 2, QkNorm::full_width},
       {"exaone4", false, false, false, NormKind::rms_norm, true, 2, QkNorm::per_head},
@@ -202,11 +203,16 @@ std::vector<std::int64_t> sliding_windows(const std::string& type, const ConfigF
   return windows;
 }
 
+// DeepSeek-V2, V3 and V3.2: multi-head latent attention and DeepSeekMoE's layer layout.
+bool is_deepseek_mla(const std::string& type) {
+  return type == "deepseek_v2" || type == "deepseek_v3" || type == "deepseek_v32";
+}
+
 // Families whose modeling code always routes experts (Mixtral, Qwen-MoE, OLMoE, Granite-MoE,
 // PhiMoE, DeepSeek-V2/V3, gpt-oss); every other family of the traits table is dense.
 bool is_moe_family(const std::string& type) {
   return type.find("moe") != std::string::npos || type == "mixtral" || type == "deepseek_v2" || type == "deepseek_v3" ||
-         type == "gpt_oss" || type == "dbrx" || type == "jamba" || type == "llama4_text";
+         type == "deepseek_v32" || type == "gpt_oss" || type == "dbrx" || type == "jamba" || type == "llama4_text";
 }
 
 // 0 routed experts reads as a dense model only where nothing else says MoE: a family that is
@@ -284,7 +290,7 @@ std::optional<MoeRule> read_moe(const std::string& type, const ConfigFields& fie
       moe.shared_expert_intermediate_size = *shared;
       moe.shared_expert_gate = true;  // Qwen2MoeSparseMoeBlock.shared_expert_gate: Linear(hidden, 1)
     }
-  } else if (type == "deepseek_v2" || type == "deepseek_v3") {
+  } else if (is_deepseek_mla(type)) {
     const std::int64_t first_dense = fields.optional_count("first_k_dense_replace", 0, max_layers).value_or(0);
     const std::int64_t frequency = fields.optional_count("moe_layer_freq", 1, max_layers).value_or(1);
     for (std::int64_t i = 0; i < layers; ++i)
@@ -366,8 +372,9 @@ void read_modern_decoder(const std::string& type, const DecoderTraits& traits, c
   base.parallel_attention_mlp = traits.parallel;
   AttentionShape& attention = base.attention;
   attention.num_heads = read_head_count(fields);
-  if (type == "deepseek_v2" || type == "deepseek_v3") {
+  if (is_deepseek_mla(type)) {
     read_multi_latent_attention(fields, attention);
+    if (type == "deepseek_v32") read_lightning_indexer(fields, attention, model);
   } else {
     attention.num_kv_heads = fields.optional_count("num_key_value_heads", 1, max_heads).value_or(attention.num_heads);
     if (!fields.has("num_key_value_heads"))

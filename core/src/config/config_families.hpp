@@ -69,6 +69,8 @@ bool read_gemma3n_family(const std::string& model_type, const ConfigFields& fiel
 std::optional<std::vector<std::int64_t>> recent_family_windows(const std::string& type, const ConfigFields& fields,
                                                                std::int64_t layers, ModelDescription& model);
 void apply_recent_family_layer_rules(const std::string& type, const ConfigFields& fields, LayerShape& layer);
+// DeepSeek-V3.2's lightning indexer (index_n_heads, index_head_dim, index_topk), added to its MLA.
+void read_lightning_indexer(const ConfigFields& fields, AttentionShape& attention, ModelDescription& model);
 // ERNIE 4.5 MoE's layers (moe_layer_start_index..end, every moe_layer_interval-th), shared experts,
 // expert and lm_head biases with use_bias; its MTP weights are not counted.
 void read_ernie4_5_moe_layers(const ConfigFields& fields, std::int64_t layers, MoeShape& moe,

@@ -192,4 +192,33 @@ void read_hunyuan_moe_layers(std::int64_t intermediate_size, MoeShape& moe) {
   moe.shared_expert_intermediate_size = intermediate_size;
 }
 
+// DeepSeek-V3.2 (deepseek_v32): DeepSeek-V3's layers, and in every layer's attention the lightning
+// indexer of deepseek-ai/DeepSeek-V3.2-Exp@3b99a53 inference/model.py (Indexer: wq_b from the query
+// latent, so q_lora_rank must be set; its head splits into a rotary part of qk_rope_head_dim and the
+// rest). Each query attends to the index_topk tokens the indexer picks; the attention itself is
+// costed as dense MLA over the whole context, and the indexer's own scores are not costed, which
+// the assumptions say.
+void read_lightning_indexer(const ConfigFields& fields, AttentionShape& attention, ModelDescription& model) {
+  attention.index_heads = fields.required_count("index_n_heads", 1, max_heads);
+  attention.index_head_dim = fields.required_count("index_head_dim", 1, max_hidden_size);
+  attention.index_topk = fields.required_count("index_topk", 1, max_positions);
+  if (attention.q_lora_rank == 0) {
+    const std::string path = fields.path_of("q_lora_rank");
+    throw ConfigError(path, "field '" + path +
+                                "' is missing or 0, but the lightning indexer's wq_b reads the query latent "
+                                "(index_n_heads is set): DeepSeek-V3.2 needs a q_lora_rank");
+  }
+  if (attention.index_head_dim < attention.qk_rope_head_dim) {
+    const std::string path = fields.path_of("index_head_dim");
+    throw ConfigError(path, "field '" + path + "' (" + std::to_string(attention.index_head_dim) +
+                                ") is smaller than qk_rope_head_dim (" + std::to_string(attention.qk_rope_head_dim) +
+                                "), the rotary part of every index head");
+  }
+  model.assumptions.push_back(
+      "DeepSeek-V3.2 sparse attention: each query attends to index_topk (" + std::to_string(attention.index_topk) +
+      ") tokens, but attention time is costed as dense MLA over the whole context (an upper bound beyond " +
+      std::to_string(attention.index_topk) +
+      " tokens), and the indexer's scores over the context are not costed; its key cache is in the KV cache");
+}
+
 }  // namespace fitcheck::detail

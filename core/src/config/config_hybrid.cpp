@@ -98,6 +98,8 @@ bool read_hybrid_family(const std::string& model_type, const ConfigFields& field
     read_qwen3_next(fields, model);
   else if (model_type == "lfm2")
     read_lfm2(fields, model);
+  else if (model_type == "lfm2_moe")
+    read_lfm2_moe(fields, model);
   else
     return false;
   return true;

@@ -57,5 +57,6 @@ void read_qwen3_next(const ConfigFields& fields, ModelDescription& model);
 
 // config_lfm2.cpp
 void read_lfm2(const ConfigFields& fields, ModelDescription& model);
+void read_lfm2_moe(const ConfigFields& fields, ModelDescription& model);
 
 }  // namespace fitcheck::detail

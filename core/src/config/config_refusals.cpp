@@ -21,7 +21,6 @@ void reject_unsupported(const std::string& type) {
       {"falcon_h1", "its parallel Mamba-2 mixers are not modelled"},
       {"plamo2", "its Mamba layers are not modelled"},
       {"kimi_linear", "its Kimi Delta Attention (linear attention) layers are not modelled"},
-      {"lfm2_moe", "its routed experts beside the short-convolution layers are not modelled"},
       {"xlstm", "xLSTM layers are not modelled"},
       {"rwkv", "RWKV layers are not modelled"},
       {"rwkv5", "RWKV layers are not modelled"},

@@ -201,6 +201,10 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "block_ffn_dim_multiplier"},
     {FieldScope::model, "block_multiple_of"},
     {FieldScope::model, "tie_embedding"},
+    // LFM2-MoE (Lfm2MoeConfig): dense feed-forward in the first num_dense_layers layers, then experts
+    // with a per-expert routing bias (use_expert_bias).
+    {FieldScope::model, "num_dense_layers"},
+    {FieldScope::model, "use_expert_bias"},
     // Read only to refuse an unknown model_type that has it: Jamba's attention period.
     {FieldScope::model, "attn_layer_period"},
 
@@ -211,6 +215,10 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "qk_rope_head_dim"},
     {FieldScope::model, "v_head_dim"},
     {FieldScope::model, "num_nextn_predict_layers"},
+    // DeepSeek-V3.2's lightning indexer.
+    {FieldScope::model, "index_n_heads"},
+    {FieldScope::model, "index_head_dim"},
+    {FieldScope::model, "index_topk"},
 
     // Gemma 3n (Gemma3nTextConfig): per-layer embeddings, AltUp, LAuReL and KV-sharing layers;
     // intermediate_size may be a list, one width per layer.

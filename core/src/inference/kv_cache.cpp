@@ -48,6 +48,17 @@ std::int64_t bytes_for_elements(std::int64_t elements, const KvCacheDtypeInfo& d
   return bytes;
 }
 
+// DeepSeek-V3.2's lightning indexer caches one key of index_head_dim per token per layer, in FP8
+// with one fp32 scale per 128 values, whatever the cache dtype of the MLA latent: deepseek-ai/
+// DeepSeek-V3.2-Exp@3b99a53 inference/model.py Indexer (k_cache float8_e4m3fn, k_scale_cache
+// float32 of index_head_dim / block_size), as vLLM's indexer cache stores it (index_head_dim +
+// index_head_dim / quant_block_size x 4 bytes). Like the latent, every tensor-parallel rank keeps it.
+constexpr std::int64_t kIndexerScaleBlock = 128;
+std::int64_t indexer_key_bytes_per_token(const AttentionShape& attention) {
+  if (!attention.has_indexer()) return 0;
+  return attention.index_head_dim + ceil_div(attention.index_head_dim, kIndexerScaleBlock) * 4;
+}
+
 }  // namespace
 
 const KvCacheDtypeInfo& kv_cache_dtype_info(KvCacheDtype dtype) {
@@ -79,7 +90,7 @@ std::int64_t kv_cache_bytes_per_token_per_layer(const LayerShape& layer, KvCache
   std::int64_t elements = cached_elements_per_token(layer.attention);
   // Decoder cross-attention also caches keys and values of the encoder output (one per input token).
   if (layer.attention.cross_attention) elements *= 2;
-  return bytes_for_elements(elements, info);
+  return bytes_for_elements(elements, info) + indexer_key_bytes_per_token(layer.attention);
 }
 
 std::int64_t ssm_state_bytes_per_sequence_per_layer(const LayerShape& layer, std::int64_t element_bytes,
@@ -186,6 +197,12 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
                                "kept whole on every tensor-parallel rank"
                              : "K and V: num_kv_heads x (head_dim + value_head_dim) values per token per layer";
   figure.convention += std::string("; ") + dtype.id + " at " + std::to_string(dtype.element_bits) + " bits per value";
+  const bool indexer = std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(),
+                                   [](const LayerShape& layer) { return layer.attention.has_indexer(); });
+  if (indexer)
+    figure.convention +=
+        "; plus the lightning indexer's key, index_head_dim FP8 values and an fp32 scale per 128 of them per token "
+        "per layer (DeepSeek-V3.2), whatever the cache dtype";
   if (figure.state_bytes_per_sequence > 0)
     figure.convention +=
         "; state-space (Mamba) layers keep no KV cache but a fixed state per sequence: conv channels x conv_kernel "

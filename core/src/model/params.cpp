@@ -52,6 +52,21 @@ void add_standard_attention(TensorList& list, const AttentionShape& a, std::int3
   if (a.output_bias) list.vector(TensorRole::bias, group, layer, hidden);
 }
 
+// DeepSeek-V3.2's lightning indexer: deepseek-ai/DeepSeek-V3.2-Exp@3b99a53 inference/model.py Indexer
+// (and vLLM's deepseek_v2.py Indexer): wq_b from the query latent to index_heads x index_head_dim,
+// wk from hidden to one key of index_head_dim, k_norm a LayerNorm (weight and bias), weights_proj
+// from hidden to one weight per index head; no biases. vLLM replicates all of them on every
+// tensor-parallel rank (ReplicatedLinear), so wq_b and wk take the roles of MLA's replicated
+// down-projections; weights_proj is built in the 16-bit default dtype, never FP8 (quant_config
+// None), so it takes the router's role, the 16-bit matrix of a quantized checkpoint.
+void add_lightning_indexer(TensorList& list, const AttentionShape& a, std::int32_t layer, std::int64_t hidden) {
+  constexpr auto group = ParameterGroup::attention;
+  list.add(TensorRole::attention_query_down, group, layer, a.index_heads * a.index_head_dim, a.q_lora_rank);  // wq_b
+  list.add(TensorRole::attention_kv_down, group, layer, a.index_head_dim, hidden);                            // wk
+  list.vector(TensorRole::norm, group, layer, a.index_head_dim, 2);   // k_norm weight and bias
+  list.add(TensorRole::router, group, layer, a.index_heads, hidden);  // weights_proj
+}
+
 // Multi-head latent attention, DeepSeek-V2 paper §2.1 (arXiv 2405.04434): queries through an
 // optional low-rank bottleneck; keys and values decompressed from a kv_lora_rank latent plus a
 // shared rotary key of qk_rope_head_dim.
@@ -71,6 +86,7 @@ void add_latent_attention(TensorList& list, const AttentionShape& a, std::int32_
            a.kv_lora_rank);
   list.add(TensorRole::attention_output, group, layer, hidden, a.num_heads * a.value_head_dim);
   if (a.output_bias) list.vector(TensorRole::bias, group, layer, hidden);
+  if (a.has_indexer()) add_lightning_indexer(list, a, layer, hidden);
 }
 
 void add_attention(TensorList& list, const AttentionShape& a, std::int32_t layer, std::int64_t hidden) {

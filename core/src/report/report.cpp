@@ -64,6 +64,11 @@ void write_layer_kind(detail::JsonWriter& out, const LayerShape& layer) {
     out.field("qk_nope_head_dim", a.qk_nope_head_dim);
     out.field("qk_rope_head_dim", a.qk_rope_head_dim);
   }
+  if (a.has_indexer()) {
+    out.field("index_heads", a.index_heads);
+    out.field("index_head_dim", a.index_head_dim);
+    out.field("index_topk", a.index_topk);
+  }
   out.end_object();
   if (layer.is_moe()) {
     out.begin_object("moe");
