@@ -104,6 +104,11 @@ void print_parameter_table(const ModelDescription& model, const ParameterCount& 
     row("multimodal projector", count.multimodal_projector);
     row("total with vision", count.total_with_vision());
   }
+  if (model.audio) {
+    row("audio tower", count.audio_tower);
+    row("audio projector", count.audio_projector);
+    row("total with audio", count.total_with_audio());
+  }
   if (count.multi_token_prediction) row("MTP module (not in total)", count.multi_token_prediction);
   const WeightMemoryFigure weights = weight_bytes_at_uniform_width(count, 2);
   cli::print("\nweights at bf16/fp16: %s bytes = %s\n", cli::with_thousands(weights.bytes),

@@ -309,7 +309,7 @@ TEST_CASE("the list of read keys (config-fields) is the field table") {
   CHECK(row("model", "torch_dtype")["aliases"] == nlohmann::json({"dtype"}));  // TinyLlama's config says dtype
   CHECK(row("model", "text_config")["holds"] == "model");
   CHECK(row("model", "vision_config")["holds"] == "vision_config");  // Gemma-3's SigLIP tower is read
-  CHECK(row("model", "audio_config")["holds"] == "none");
+  CHECK(row("model", "audio_config")["holds"] == "audio_config");    // Gemma 3n's USM tower is read
   CHECK(row("vision_config", "patch_size")["aliases"] == nlohmann::json::array());
   CHECK(row("model", "quantization_config")["holds"] == "quantization_config");
   CHECK(row("quantization_config", "bits")["aliases"] == nlohmann::json({"w_bit"}));

@@ -203,6 +203,27 @@ struct VisionTower {
   bool absolute_positions = true;
   bool final_layer_norm = false;
   std::int64_t min_tiles = 1;
+  // mobilenetv5 (Gemma 3n): timm's mobilenetv5_300m_enc, whose block list is fixed by its name; the
+  // projector is Gemma3nMultimodalEmbedder, with a table of embedder_vocab rows of hidden_size.
+  std::int64_t embedder_vocab = 0;
+};
+
+// An audio encoder counted beside the language model and its projector to the language model:
+// Gemma 3n's USM conformer (Gemma3nAudioEncoder: a two-convolution subsampler, conformer blocks)
+// and its Gemma3nMultimodalEmbedder (embedder_vocab rows of hidden_size, projected to the text width).
+struct AudioTower {
+  std::string kind;  // "gemma3n_usm"
+  std::int64_t hidden_size = 0;
+  std::int64_t layers = 0;
+  std::int64_t heads = 0;
+  std::int64_t input_features = 0;               // mel bins (input_feat_size)
+  std::int64_t conv_kernel_size = 0;             // the light conv1d's depthwise kernel (conf_conv_kernel_size)
+  std::vector<std::int64_t> subsample_channels;  // sscp_conv_channel_size, one per convolution
+  std::vector<std::pair<std::int64_t, std::int64_t>> subsample_kernels;  // (time, frequency)
+  std::vector<std::pair<std::int64_t, std::int64_t>> subsample_strides;  // (time, frequency)
+  std::int64_t embedder_vocab = 0;
+  std::int64_t projector_output = 0;  // the language model's hidden size
+  std::int64_t tokens_per_clip = 0;   // audio soft tokens one clip adds (audio_soft_tokens_per_image)
 };
 
 // The image tokens one image of width x height pixels adds to the prompt, as the model's image
@@ -251,6 +272,7 @@ struct ModelDescription {
 
   StoredPrecision stored_precision;
   std::optional<VisionTower> vision;      // counted apart from the language model (total_with_vision)
+  std::optional<AudioTower> audio;        // counted apart from the language model (total_with_audio)
   std::optional<Gemma3nModules> gemma3n;  // counted with the language model
 
   // Distinct layer kinds and, for every layer in order, the index of its kind.

@@ -96,6 +96,11 @@ struct ParameterCount {
   std::int64_t vision_tower = 0;
   std::int64_t multimodal_projector = 0;
   std::int64_t total_with_vision() const { return total + vision_tower + multimodal_projector; }
+  // A multimodal checkpoint's audio encoder and its projector (0 without one): total_with_audio is
+  // the whole checkpoint, the language model with every counted tower and projector.
+  std::int64_t audio_tower = 0;
+  std::int64_t audio_projector = 0;
+  std::int64_t total_with_audio() const { return total_with_vision() + audio_tower + audio_projector; }
   // How active_per_token was counted, for display next to the number.
   const char* active_convention = "";
 };

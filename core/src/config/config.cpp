@@ -7,6 +7,7 @@
 
 #include "config/config_families.hpp"
 #include "config/config_fields.hpp"
+#include "config/config_gemma3n_towers.hpp"
 #include "config/config_vision.hpp"
 
 namespace fitcheck {
@@ -111,12 +112,14 @@ ModelDescription parse_hf_config(std::string_view json_text) {
     const char* kind;
   };
   const Tower towers[] = {{"vision_config", "vision"}, {"audio_config", "audio"}};
-  // The vision towers of the wrappers config_vision.cpp reads are counted; other towers are named as
-  // not counted.
+  // The vision towers of the wrappers config_vision.cpp reads, and Gemma 3n's audio tower, are counted;
+  // other towers are named as not counted.
   const std::string wrapper = lowercase(outer_type);
   const bool vision_counted = detail::vision_tower_counted(wrapper) && root.has("vision_config");
+  const bool audio_counted = detail::audio_tower_counted(wrapper) && root.has("audio_config");
   for (const auto& [tower, kind] : towers) {
-    if (root.has(tower) && !(vision_counted && std::string_view(kind) == "vision")) {
+    const bool counted = std::string_view(kind) == "vision" ? vision_counted : audio_counted;
+    if (root.has(tower) && !counted) {
       model.not_counted.push_back(std::string(tower.names().name) + ": the " + kind +
                                   " encoder and its projector are not counted; fitcheck counts the language model");
     }
@@ -130,6 +133,7 @@ ModelDescription parse_hf_config(std::string_view json_text) {
 
   detail::read_family(lowercase(model_type), outer_type, fields, model);
   if (vision_counted) model.vision = detail::read_vision_tower(wrapper, root, model);
+  if (audio_counted) model.audio = detail::read_gemma3n_audio(root, model);
   model.stored_precision = read_stored_precision(root, fields);
 
   // Integral floats and similar readings the field reader noted.

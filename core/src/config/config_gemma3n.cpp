@@ -3,7 +3,7 @@
 // src/transformers/models/gemma3n/modeling_gemma3n.py builds it (Gemma3nTextModel,
 // Gemma3nTextDecoderLayer, Gemma3nTextAttention, Gemma3nTextMLP) from Gemma3nTextConfig
 // (configuration_gemma3n.py). The vision (MobileNet-v5) and audio (USM conformer) towers of
-// Gemma3nForConditionalGeneration are named as not counted by parse_hf_config.
+// Gemma3nForConditionalGeneration are read in config_gemma3n_towers.cpp and counted apart.
 #include <string>
 #include <vector>
 

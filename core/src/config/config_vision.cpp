@@ -4,6 +4,8 @@
 // of its own configuration class.
 #include "config/config_vision.hpp"
 
+#include "config/config_gemma3n_towers.hpp"
+
 #include <cmath>
 #include <optional>
 
@@ -338,11 +340,13 @@ ConfigFields with_text_config_defaults(const ConfigFields& text, const std::stri
 bool vision_tower_counted(const std::string& wrapper) {
   return wrapper == "gemma3" || wrapper == "qwen2_vl" || wrapper == "llama4" || wrapper == "llava" ||
          wrapper == "llava_next" || wrapper == "paligemma" || wrapper == "mistral3" || wrapper == "qwen3_vl" ||
-         wrapper == "qwen3_vl_moe" || wrapper == "idefics3" || wrapper == "smolvlm" || wrapper == "internvl";
+         wrapper == "qwen3_vl_moe" || wrapper == "idefics3" || wrapper == "smolvlm" || wrapper == "internvl" ||
+         wrapper == "gemma3n";
 }
 
 VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& root, ModelDescription& model) {
   if (wrapper == "gemma3") return read_gemma3_vision(root, model);
+  if (wrapper == "gemma3n") return read_gemma3n_vision(root, model);
   if (wrapper == "llama4") return read_llama4_vision(root, model);
   if (wrapper == "llava") return read_llava_vision(root, model);
   if (wrapper == "paligemma") return read_paligemma_vision(root, model);

@@ -23,6 +23,7 @@ enum class FieldScope : std::uint8_t {
   attn_config,          // MPT and DBRX keep attention settings here
   ffn_config,           // DBRX keeps its expert sizes here
   vision_config,        // a multimodal model's vision encoder (Gemma-3's SigLIP, Qwen2-VL's ViT)
+  audio_config,         // a multimodal model's audio encoder (Gemma 3n's USM conformer)
   nas_block,            // one item of a DeciLM (nemotron-nas) config's block_configs list
   nas_attention,        // a block's attention settings
   nas_ffn,              // a block's FFN settings
@@ -57,7 +58,7 @@ inline constexpr FieldNames field_table[] = {
      "vision_config",
      {},
      FieldScope::vision_config},  // counted (Gemma-3, Qwen2-VL, Llama 4, LLaVA), else not counted
-    {FieldScope::model, "audio_config", {}, FieldScope::none},
+    {FieldScope::model, "audio_config", {}, FieldScope::audio_config},  // counted (Gemma 3n), else not counted
     // Stored precision: transformers 4.56 writes `dtype` where earlier versions wrote `torch_dtype`.
     {FieldScope::model, "torch_dtype", {"dtype"}},
     {FieldScope::model, "quantization_config", {}, FieldScope::quantization_config},
@@ -294,6 +295,23 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::vision_config, "use_mask_token"},
     {FieldScope::vision_config, "use_absolute_position_embeddings"},
     {FieldScope::vision_config, "use_mean_pooling"},
+    // Gemma 3n (Gemma3nConfig): the timm vision tower and the USM audio encoder (Gemma3nVisionConfig,
+    // Gemma3nAudioConfig), their multimodal embedders' tables, and the soft tokens of one image or clip.
+    {FieldScope::model, "vision_soft_tokens_per_image"},
+    {FieldScope::model, "audio_soft_tokens_per_image"},
+    {FieldScope::vision_config, "architecture"},
+    {FieldScope::vision_config, "model_args"},
+    {FieldScope::vision_config, "vocab_size"},
+    {FieldScope::audio_config, "model_type"},
+    {FieldScope::audio_config, "hidden_size"},
+    {FieldScope::audio_config, "vocab_size"},
+    {FieldScope::audio_config, "input_feat_size"},
+    {FieldScope::audio_config, "conf_num_attention_heads"},
+    {FieldScope::audio_config, "conf_num_hidden_layers"},
+    {FieldScope::audio_config, "conf_conv_kernel_size"},
+    {FieldScope::audio_config, "sscp_conv_channel_size"},
+    {FieldScope::audio_config, "sscp_conv_kernel_size"},
+    {FieldScope::audio_config, "sscp_conv_stride_size"},
 
     // Quantization. GPTQ and AWQ: bits (AutoAWQ: w_bit), group_size (q_group_size); the format's
     // variant: fmt (FP8), bnb_4bit_quant_type (bitsandbytes), quant_algo (ModelOpt), format
@@ -336,6 +354,8 @@ constexpr std::string_view scope_name(FieldScope scope) {
       return "ffn_config";
     case FieldScope::vision_config:
       return "vision_config";
+    case FieldScope::audio_config:
+      return "audio_config";
     case FieldScope::nas_block:
       return "nas_block";
     case FieldScope::nas_attention:
@@ -394,6 +414,7 @@ class Field {
               : object == scope_name(FieldScope::attn_config)       ? FieldScope::attn_config
               : object == scope_name(FieldScope::ffn_config)        ? FieldScope::ffn_config
               : object == scope_name(FieldScope::vision_config)     ? FieldScope::vision_config
+              : object == scope_name(FieldScope::audio_config)      ? FieldScope::audio_config
               : object == scope_name(FieldScope::nas_block)         ? FieldScope::nas_block
               : object == scope_name(FieldScope::nas_attention)     ? FieldScope::nas_attention
               : object == scope_name(FieldScope::nas_ffn)           ? FieldScope::nas_ffn

@@ -129,15 +129,15 @@ InferenceEstimate estimate_inference_without_fit_changes(const ModelDescription&
   }
   if (request.images > 0) {
     // Each image becomes image tokens of the prompt, cached and prefilled like text: Gemma-3's
-    // mm_tokens_per_image at any resolution (the processor resizes to the tower's image_size),
-    // Qwen2-VL's merged patches of the image as its processor resizes it, Llama 4's tiles of its
+    // mm_tokens_per_image (Gemma 3n's vision_soft_tokens_per_image) at any resolution (the processor resizes to the
+    // tower's image_size), Qwen2-VL's merged patches of the image as its processor resizes it, Llama 4's tiles of its
     // best-fit canvas, LLaVA's patches of its crop (LLaVA-NeXT: and of its best-fit canvas), Mistral-3's
     // merged patches and row breaks (image_tokens, model.hpp).
     if (!model.vision)
       throw OptionError(
           "images",
           "option 'images' needs a vision model whose tower fitcheck counts (Gemma-3, Qwen2-VL, Qwen3-VL, Llama 4, "
-          "LLaVA, LLaVA-NeXT, PaliGemma, Mistral-3, Idefics3, SmolVLM, InternVL); "
+          "LLaVA, LLaVA-NeXT, PaliGemma, Mistral-3, Idefics3, SmolVLM, InternVL, Gemma 3n); "
           "model_type '" +
               model.model_type + "' has none");
     std::int64_t per_image = 0;
@@ -162,7 +162,8 @@ InferenceEstimate estimate_inference_without_fit_changes(const ModelDescription&
                                                    : "Qwen2-VL";
     const char* fixed = kind == "clip" || kind == "paligemma"
                             ? " tokens (the patches of the vision_config.image_size crop)"
-                            : " tokens (mm_tokens_per_image)";
+                        : kind == "mobilenetv5" ? " tokens (vision_soft_tokens_per_image)"
+                                                : " tokens (mm_tokens_per_image)";
     const std::string size = std::to_string(request.image_width) + " x " + std::to_string(request.image_height);
     estimate.assumptions.push_back(
         std::to_string(request.images) + " image(s) per request x " + std::to_string(per_image) +

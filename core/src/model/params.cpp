@@ -3,6 +3,7 @@
 #include "fitcheck/params.hpp"
 
 #include "fitcheck/config.hpp"
+#include "model/gemma3n_towers_params.hpp"
 #include "model/params_gemma3n.hpp"
 #include "model/vision_params.hpp"
 
@@ -452,6 +453,7 @@ ParameterCount count_parameters(const ModelDescription& model) {
   count.non_embedding = count.total - count.breakdown.embedding - count.breakdown.lm_head;
   count.multi_token_prediction = multi_token_prediction_parameters(model);
   if (model.vision) detail::count_vision(*model.vision, count);
+  if (model.audio) detail::count_gemma3n_audio(*model.audio, count);
   if (model.tie_word_embeddings)
     count.tied_output_head =
         model.vocab_size * (model.word_embedding_dim > 0 ? model.word_embedding_dim : model.hidden_size);

@@ -2,6 +2,8 @@
 // Vision towers and their projectors, counted as each family's transformers modeling code builds them.
 #include "model/vision_params.hpp"
 
+#include "model/gemma3n_towers_params.hpp"
+
 namespace fitcheck::detail {
 namespace {
 
@@ -149,6 +151,8 @@ void count_vision(const VisionTower& v, ParameterCount& count) {
     count_idefics3_vision(v, count);
   else if (v.kind == "internvl")
     count_internvl_vision(v, count);
+  else if (v.kind == "mobilenetv5")
+    count_mobilenetv5_vision(v, count);
   else
     count_siglip_vision(v, count);
 }

@@ -122,7 +122,13 @@ std::vector<std::string> checkpoint_notes(const ModelDescription& model, const P
     notes.push_back("the checkpoint also holds the " + model.vision->kind + " vision tower (" +
                     std::to_string(count.vision_tower) + ") and the multimodal projector (" +
                     std::to_string(count.multimodal_projector) + "): " + std::to_string(count.total_with_vision()) +
-                    " parameters in all (total_params_with_vision)");
+                    (model.audio ? " parameters with the language model" : " parameters in all") +
+                    " (total_params_with_vision)");
+  if (model.audio)
+    notes.push_back("the checkpoint also holds the " + model.audio->kind + " audio tower (" +
+                    std::to_string(count.audio_tower) + ") and its projector (" +
+                    std::to_string(count.audio_projector) + "): " + std::to_string(count.total_with_audio()) +
+                    " parameters in all (total_params_with_audio)");
   for (const auto& line : model.not_counted) notes.push_back(line);
   notes.push_back(
       "non-parameter buffers some checkpoints carry (rotary inv_freq, attention masks, fp8 scales) are not parameters");
@@ -153,6 +159,13 @@ std::string parameter_report_json(const ModelDescription& model, const Parameter
     out.field("total_params_with_vision", count.total_with_vision());
     // At the default image size where the count follows the size (Qwen2-VL).
     out.field("image_tokens_per_image", image_tokens(*model.vision, kDefaultImageSidePixels, kDefaultImageSidePixels));
+  }
+  if (model.audio) {  // only multimodal models whose audio tower is counted (Gemma 3n)
+    out.field("audio_tower_kind", model.audio->kind);
+    out.field("audio_tower_params", count.audio_tower);
+    out.field("audio_projector_params", count.audio_projector);
+    out.field("total_params_with_audio", count.total_with_audio());
+    out.field("audio_tokens_per_clip", model.audio->tokens_per_clip);
   }
   out.field("checkpoint_notes", checkpoint_notes(model, count));
   out.begin_object("breakdown");

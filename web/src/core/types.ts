@@ -85,6 +85,16 @@ export interface ParameterReport {
   vision_tower_params?: number;
   multimodal_projector_params?: number;
   total_params_with_vision?: number;
+  /**
+   * Present when the audio tower is counted (Gemma 3n's gemma3n_usm): tower, projector, the whole
+   * checkpoint (the language model with every counted tower and projector), and the soft tokens one
+   * audio clip adds (audio_soft_tokens_per_image).
+   */
+  audio_tower_kind?: 'gemma3n_usm';
+  audio_tower_params?: number;
+  audio_projector_params?: number;
+  total_params_with_audio?: number;
+  audio_tokens_per_clip?: number;
   image_tokens_per_image?: number;
   checkpoint_notes: string[];
   breakdown: ParameterBreakdown;
@@ -386,11 +396,11 @@ export interface FormatCatalog {
 export interface ConfigFieldTable {
   fields: Array<{
     /** The object the key is read from: 'model' is the top level or text_config. */
-    in: 'model' | 'quantization_config' | 'attn_config' | 'ffn_config' | 'vision_config';
+    in: 'model' | 'quantization_config' | 'attn_config' | 'ffn_config' | 'vision_config' | 'audio_config';
     name: string;
     aliases: string[];
     /** For an object: the `in` of the keys read inside it; 'none': only its presence is read. */
-    holds?: 'none' | 'model' | 'quantization_config' | 'attn_config' | 'ffn_config' | 'vision_config';
+    holds?: 'none' | 'model' | 'quantization_config' | 'attn_config' | 'ffn_config' | 'vision_config' | 'audio_config';
   }>;
 }
 

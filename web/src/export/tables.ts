@@ -216,6 +216,16 @@ export function parameterTable(report: ParameterReport): TableModel {
     for (const [key, label, value] of lines)
       rows.push({ key, footer: true, cells: [text(label), count(value), text(roundedCount(value))] });
   }
+  // A counted audio tower (Gemma 3n): its lines, then the whole checkpoint.
+  if (report.audio_tower_params !== undefined) {
+    const lines: Array<[string, string, number]> = [
+      ['audio_tower', 'Audio tower', report.audio_tower_params],
+      ['audio_projector', 'Audio projector', report.audio_projector_params ?? 0],
+      ['total_with_audio', 'Total with audio', report.total_params_with_audio ?? 0],
+    ];
+    for (const [key, label, value] of lines)
+      rows.push({ key, footer: true, cells: [text(label), count(value), text(roundedCount(value))] });
+  }
   return {
     id: 'parameters',
     title: `Parameters of ${report.architecture || report.model_type} (${report.model_type})`,

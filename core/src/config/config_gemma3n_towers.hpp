@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+// Gemma 3n's vision_config (a timm MobileNet-v5) and audio_config (the USM conformer), read into a
+// VisionTower and an AudioTower counted apart from the language model. Internal to the core.
+#pragma once
+
+#include <string>
+
+#include "config/config_fields.hpp"
+#include "fitcheck/model.hpp"
+
+namespace fitcheck::detail {
+
+// True when the audio tower of the wrapper model_type `wrapper` (lowercase) is counted.
+bool audio_tower_counted(const std::string& wrapper);
+
+// Gemma3nConfig's vision_config and vision_soft_tokens_per_image; the language model is already in
+// `model` (hidden_size). Assumptions go to model.assumptions.
+VisionTower read_gemma3n_vision(const ConfigFields& root, ModelDescription& model);
+
+// Gemma3nConfig's audio_config and audio_soft_tokens_per_image, likewise.
+AudioTower read_gemma3n_audio(const ConfigFields& root, ModelDescription& model);
+
+}  // namespace fitcheck::detail
