@@ -179,7 +179,6 @@ TEST_CASE("unsupported architectures are refused by name") {
   // where the generic reading would give every layer a KV cache.
   const std::pair<const char*, const char*> hybrids[] = {
       {"zamba2", "Mamba-2"},
-      {"falcon_h1", "Mamba-2"},
       {"lfm2_moe", "short-convolution"},
   };
   for (const auto& [type, layers] : hybrids) {

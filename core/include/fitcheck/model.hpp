@@ -103,6 +103,10 @@ struct SsmShape {
   bool projection_bias = false;     // in_proj and out_proj biases
   std::int64_t time_step_rank = 0;  // Mamba-1: the rank of dt (x_proj's first outputs); 0 for Mamba-2
   bool time_step_norms = false;     // Jamba's Mamba-1: RMSNorms with weights on dt, B and C
+  // Falcon-H1: out_proj's bias has a switch of its own (projectors_bias); unset, projection_bias rules it.
+  std::optional<bool> out_projection_bias;
+  // Mamba-2's gated RMSNorm over the inner width (Falcon-H1 has it only with mamba_rms_norm).
+  bool gated_norm = true;
   bool is_mamba1() const { return time_step_rank > 0; }
   std::int64_t inner() const { return num_heads * head_dim; }
   std::int64_t conv_channels() const { return inner() + 2 * groups * state_size; }

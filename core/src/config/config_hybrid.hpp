@@ -58,4 +58,7 @@ void read_qwen3_next(const ConfigFields& fields, ModelDescription& model);
 // config_lfm2.cpp
 void read_lfm2(const ConfigFields& fields, ModelDescription& model);
 
+// config_falcon_h1.cpp
+void read_falcon_h1(const ConfigFields& fields, ModelDescription& model);
+
 }  // namespace fitcheck::detail

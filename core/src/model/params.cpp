@@ -108,7 +108,9 @@ void add_mlp(TensorList& list, const MlpRoles& roles, std::int32_t layer, std::i
 // Mamba-2 mixer: transformers models/mamba2/modeling_mamba2.py Mamba2Mixer (and its copies in
 // NemotronHMamba2Mixer, BambaMixer): in_proj hidden -> inner (z) + conv channels (x, B, C) + heads
 // (dt); conv1d depthwise over the conv channels; dt_bias, A_log and D per head; a gated RMSNorm of
-// the inner width; out_proj inner -> hidden.
+// the inner width; out_proj inner -> hidden. FalconH1Mixer (huggingface/transformers@001f85b38fb4
+// src/transformers/models/falcon_h1/modeling_falcon_h1.py) has the norm only with mamba_rms_norm and
+// gives out_proj the bias projectors_bias.
 // Mamba-1 mixer: huggingface/transformers@1160c0f31870 src/transformers/models/mamba/modeling_mamba.py
 // MambaMixer (and FalconMambaMixer, whose B/C/dt RMS weights are non-persistent buffers, not
 // parameters): in_proj hidden -> 2 x inner (x and gate z), conv1d depthwise over inner, x_proj inner
@@ -223,10 +225,10 @@ void add_ssm(TensorList& list, const SsmShape& m, std::int32_t layer, std::int64
   if (m.projection_bias) list.vector(TensorRole::bias, group, layer, projection);
   list.add(TensorRole::ssm_convolution, group, layer, m.conv_channels(), m.conv_kernel);
   if (m.conv_bias) list.vector(TensorRole::bias, group, layer, m.conv_channels());
-  list.vector(TensorRole::ssm_parameter, group, layer, m.num_heads, 3);  // dt_bias, A_log, D
-  list.vector(TensorRole::norm, group, layer, m.inner());                // gated RMSNorm weight
+  list.vector(TensorRole::ssm_parameter, group, layer, m.num_heads, 3);      // dt_bias, A_log, D
+  if (m.gated_norm) list.vector(TensorRole::norm, group, layer, m.inner());  // gated RMSNorm weight
   list.add(TensorRole::ssm_output, group, layer, hidden, m.inner());
-  if (m.projection_bias) list.vector(TensorRole::bias, group, layer, hidden);
+  if (m.out_projection_bias.value_or(m.projection_bias)) list.vector(TensorRole::bias, group, layer, hidden);
 }
 
 void add_layer(TensorList& list, const ModelDescription& model, const LayerShape& shape, std::int32_t layer) {
