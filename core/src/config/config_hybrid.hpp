@@ -61,4 +61,7 @@ void read_lfm2(const ConfigFields& fields, ModelDescription& model);
 // config_falcon_h1.cpp
 void read_falcon_h1(const ConfigFields& fields, ModelDescription& model);
 
+// config_zamba2.cpp
+void read_zamba2(const ConfigFields& fields, ModelDescription& model);
+
 }  // namespace fitcheck::detail
