@@ -72,7 +72,7 @@ const refusedConfigs = [
     'layer_types',
     /lists 1 layers/,
   ],
-  ['unsupported family', '{"model_type":"zamba2","hidden_size":64}', 'model_type', /not supported yet/],
+  ['unsupported family', '{"model_type":"zamba","hidden_size":64}', 'model_type', /not supported yet/],
   ['not an object', '[1, 2]', '', /must be a JSON object/],
   ['empty', '', '', /not valid JSON/],
   ['deep nesting in a read field', `{"model_type":${deep}}`, '', /more than 64 levels deep/],

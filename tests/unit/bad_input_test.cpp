@@ -130,7 +130,7 @@ std::vector<ConfigCase> refused_configs() {
       {"bad quantization block",
        llama_with("quantization_config", R"({"quant_method":"fp8","weight_block_size":[0,128]})"),
        "quantization_config.weight_block_size", "between 1 and"},
-      {"unsupported family", R"({"model_type":"zamba2","hidden_size":64})", "model_type", "not supported yet"},
+      {"unsupported family", R"({"model_type":"zamba","hidden_size":64})", "model_type", "not supported yet"},
       {"wrong type for a section", llama_with("text_config", "[1]"), "text_config",
        "must be an object ({...}), but it is an array"},
       {"not an object", "[1, 2]", "", "must be a JSON object ({...}), but it is an array"},

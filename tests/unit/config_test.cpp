@@ -174,12 +174,11 @@ TEST_CASE("an unknown model_type with fields missing names all of them") {
 }
 
 TEST_CASE("unsupported architectures are refused by name") {
-  CHECK(error_message(R"({"model_type":"zamba2","hidden_size":64})").find("shared attention") != std::string::npos);
+  CHECK(error_message(R"({"model_type":"zamba","hidden_size":64})").find("shared attention") != std::string::npos);
   // The hybrid and linear-attention families, each refused by its model_type with its layers named,
   // where the generic reading would give every layer a KV cache.
   const std::pair<const char*, const char*> hybrids[] = {
-      {"zamba2", "Mamba-2"},
-      {"falcon_h1", "Mamba-2"},
+      {"zamba", "Mamba"},
       {"kimi_linear", "Kimi Delta Attention"},
   };
   for (const auto& [type, layers] : hybrids) {

@@ -110,6 +110,10 @@ struct SsmShape {
   bool projection_bias = false;     // in_proj and out_proj biases
   std::int64_t time_step_rank = 0;  // Mamba-1: the rank of dt (x_proj's first outputs); 0 for Mamba-2
   bool time_step_norms = false;     // Jamba's Mamba-1: RMSNorms with weights on dt, B and C
+  // Falcon-H1: out_proj's bias has a switch of its own (projectors_bias); unset, projection_bias rules it.
+  std::optional<bool> out_projection_bias;
+  // Mamba-2's gated RMSNorm over the inner width (Falcon-H1 has it only with mamba_rms_norm).
+  bool gated_norm = true;
   bool is_mamba1() const { return time_step_rank > 0; }
   std::int64_t inner() const { return num_heads * head_dim; }
   std::int64_t conv_channels() const { return inner() + 2 * groups * state_size; }
@@ -128,6 +132,9 @@ struct LayerShape {
   bool is_encoder = false;              // encoder stack of an encoder-decoder model
   bool kv_shared = false;               // Gemma 3n: reads an earlier layer's keys and values, caches none
   std::int64_t layer_count = 0;         // how many layers of the model are of this kind
+  // Zamba2's hybrid layers: attention and MLP run one of ModelDescription::shared_blocks (its weights
+  // are not this layer's own); the layer keeps its own KV cache, adapters and linear.
+  bool shared_transformer = false;
 
   bool is_moe() const { return moe.num_experts > 0; }
   bool has_attention() const { return attention.num_heads > 0; }
@@ -249,6 +256,17 @@ struct Gemma3nModules {
   std::int64_t laurel_rank = 0;
 };
 
+// Zamba2's shared transformer blocks (Zamba2AttentionDecoderLayer): `count` blocks taken in turn by
+// the hybrid layers, each over the concatenation of the layer's input and the token embeddings. Each
+// use adds its own LoRA-style adapters and a hidden x hidden linear.
+struct SharedTransformerBlocks {
+  std::int64_t count = 0;           // num_mem_blocks
+  std::int64_t input_width = 0;     // attention_hidden_size: 2 x hidden
+  std::int64_t adapter_rank = 0;    // adapter_rank
+  bool attention_adapters = false;  // use_shared_attention_adapter: q, k and v adapters per use
+  bool mlp_bias = false;            // add_bias_linear on gate_up_proj and down_proj
+};
+
 struct ModelDescription {
   std::string model_type;    // as in config.json (after unwrapping text_config)
   std::string architecture;  // architectures[0] when present
@@ -274,6 +292,8 @@ struct ModelDescription {
   std::optional<VisionTower> vision;      // counted apart from the language model (total_with_vision)
   std::optional<AudioTower> audio;        // counted apart from the language model (total_with_audio)
   std::optional<Gemma3nModules> gemma3n;  // counted with the language model
+  // Zamba2's shared blocks, counted with the language model; the layers using them say shared_transformer.
+  std::optional<SharedTransformerBlocks> shared_blocks;
 
   // Distinct layer kinds and, for every layer in order, the index of its kind.
   std::vector<LayerShape> layer_kinds;

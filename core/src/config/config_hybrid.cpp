@@ -2,8 +2,9 @@
 // State-space models and hybrids: what their readers share, and which reader a model_type takes.
 // The readers are in config_mamba.cpp (the Mamba-1 mixer: Mamba, Falcon-Mamba, Jamba) and
 // config_mamba2_hybrids.cpp (the Mamba-2 mixer: Mamba-2, Nemotron-H, Bamba, Granite-4.0-H) and
-// config_linear_attention.cpp (Qwen3-Next's Gated DeltaNet) and config_lfm2.cpp (LFM2's short
-// convolutions).
+// config_linear_attention.cpp (Qwen3-Next's Gated DeltaNet), config_lfm2.cpp (LFM2's short
+// convolutions), config_falcon_h1.cpp (Falcon-H1's attention and Mamba-2 side by side) and
+// config_zamba2.cpp (Zamba2's Mamba-2 layers and shared transformer blocks).
 #include "config/config_hybrid.hpp"
 
 #include <string>
@@ -100,6 +101,10 @@ bool read_hybrid_family(const std::string& model_type, const ConfigFields& field
     read_lfm2(fields, model);
   else if (model_type == "lfm2_moe")
     read_lfm2_moe(fields, model);
+  else if (model_type == "falcon_h1")
+    read_falcon_h1(fields, model);
+  else if (model_type == "zamba2")
+    read_zamba2(fields, model);
   else
     return false;
   return true;

@@ -59,4 +59,10 @@ void read_qwen3_next(const ConfigFields& fields, ModelDescription& model);
 void read_lfm2(const ConfigFields& fields, ModelDescription& model);
 void read_lfm2_moe(const ConfigFields& fields, ModelDescription& model);
 
+// config_falcon_h1.cpp
+void read_falcon_h1(const ConfigFields& fields, ModelDescription& model);
+
+// config_zamba2.cpp
+void read_zamba2(const ConfigFields& fields, ModelDescription& model);
+
 }  // namespace fitcheck::detail

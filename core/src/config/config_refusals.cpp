@@ -17,8 +17,6 @@ void reject_unsupported(const std::string& type) {
   };
   static const Unsupported table[] = {
       {"zamba", "its Mamba layers and shared attention blocks are not modelled"},
-      {"zamba2", "its Mamba-2 layers and shared attention blocks are not modelled"},
-      {"falcon_h1", "its parallel Mamba-2 mixers are not modelled"},
       {"plamo2", "its Mamba layers are not modelled"},
       {"kimi_linear", "its Kimi Delta Attention (linear attention) layers are not modelled"},
       {"xlstm", "xLSTM layers are not modelled"},

@@ -169,6 +169,20 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "mamba_conv_bias"},
     {FieldScope::model, "mamba_proj_bias"},
     {FieldScope::model, "attn_layer_indices"},
+    // Falcon-H1 (FalconH1Config): the mixer's inner width apart from mamba_expand, the optional gated
+    // norm, and out_proj's own bias switch.
+    {FieldScope::model, "mamba_d_ssm"},
+    {FieldScope::model, "mamba_rms_norm"},
+    {FieldScope::model, "projectors_bias"},
+    // Zamba2 (Zamba2Config): its Mamba-2 heads and groups, and the shared transformer blocks with
+    // their per-use adapters.
+    {FieldScope::model, "n_mamba_heads"},
+    {FieldScope::model, "mamba_ngroups"},
+    {FieldScope::model, "add_bias_linear"},
+    {FieldScope::model, "num_mem_blocks"},
+    {FieldScope::model, "use_shared_attention_adapter"},
+    {FieldScope::model, "adapter_rank"},
+    {FieldScope::model, "use_mem_rope"},
     // Jamba (JambaConfig): attention every attn_layer_period layers from attn_layer_offset, routed
     // experts every expert_layer_period layers from expert_layer_offset, and mamba_dt_rank.
     {FieldScope::model, "attn_layer_offset"},

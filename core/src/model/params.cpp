@@ -5,6 +5,7 @@
 #include "fitcheck/config.hpp"
 #include "model/gemma3n_towers_params.hpp"
 #include "model/params_gemma3n.hpp"
+#include "model/params_zamba2.hpp"
 #include "model/vision_params.hpp"
 
 namespace fitcheck {
@@ -125,7 +126,9 @@ void add_mlp(TensorList& list, const MlpRoles& roles, std::int32_t layer, std::i
 // Mamba-2 mixer: transformers models/mamba2/modeling_mamba2.py Mamba2Mixer (and its copies in
 // NemotronHMamba2Mixer, BambaMixer): in_proj hidden -> inner (z) + conv channels (x, B, C) + heads
 // (dt); conv1d depthwise over the conv channels; dt_bias, A_log and D per head; a gated RMSNorm of
-// the inner width; out_proj inner -> hidden.
+// the inner width; out_proj inner -> hidden. FalconH1Mixer (huggingface/transformers@001f85b38fb4
+// src/transformers/models/falcon_h1/modeling_falcon_h1.py) has the norm only with mamba_rms_norm and
+// gives out_proj the bias projectors_bias; Zamba2MambaMixer is Mamba2Mixer's tensors.
 // Mamba-1 mixer: huggingface/transformers@1160c0f31870 src/transformers/models/mamba/modeling_mamba.py
 // MambaMixer (and FalconMambaMixer, whose B/C/dt RMS weights are non-persistent buffers, not
 // parameters): in_proj hidden -> 2 x inner (x and gate z), conv1d depthwise over inner, x_proj inner
@@ -240,17 +243,19 @@ void add_ssm(TensorList& list, const SsmShape& m, std::int32_t layer, std::int64
   if (m.projection_bias) list.vector(TensorRole::bias, group, layer, projection);
   list.add(TensorRole::ssm_convolution, group, layer, m.conv_channels(), m.conv_kernel);
   if (m.conv_bias) list.vector(TensorRole::bias, group, layer, m.conv_channels());
-  list.vector(TensorRole::ssm_parameter, group, layer, m.num_heads, 3);  // dt_bias, A_log, D
-  list.vector(TensorRole::norm, group, layer, m.inner());                // gated RMSNorm weight
+  list.vector(TensorRole::ssm_parameter, group, layer, m.num_heads, 3);      // dt_bias, A_log, D
+  if (m.gated_norm) list.vector(TensorRole::norm, group, layer, m.inner());  // gated RMSNorm weight
   list.add(TensorRole::ssm_output, group, layer, hidden, m.inner());
-  if (m.projection_bias) list.vector(TensorRole::bias, group, layer, hidden);
+  if (m.out_projection_bias.value_or(m.projection_bias)) list.vector(TensorRole::bias, group, layer, hidden);
 }
 
+// A Zamba2 hybrid layer's attention and MLP are a shared block's: params_zamba2.cpp adds them.
 void add_layer(TensorList& list, const ModelDescription& model, const LayerShape& shape, std::int32_t layer) {
   const std::int64_t hidden = model.hidden_size;
-  if (shape.has_attention()) add_attention(list, shape.attention, layer, hidden);
+  if (shape.has_attention() && !shape.shared_transformer) add_attention(list, shape.attention, layer, hidden);
   if (shape.is_ssm()) add_ssm(list, shape.ssm, layer, hidden);
-  if (shape.is_moe()) {
+  const bool own_mlp = !shape.shared_transformer;
+  if (own_mlp && shape.is_moe()) {
     const MoeShape& moe = shape.moe;
     list.add(TensorRole::router, ParameterGroup::router, layer, moe.num_experts, hidden);
     if (moe.router_bias) list.vector(TensorRole::bias, ParameterGroup::router, layer, moe.num_experts);
@@ -266,7 +271,7 @@ void add_layer(TensorList& list, const ModelDescription& model, const LayerShape
               1);
       if (moe.shared_expert_gate) list.add(TensorRole::router, ParameterGroup::router, layer, 1, hidden);
     }
-  } else if (shape.mlp.intermediate_size > 0) {
+  } else if (own_mlp && shape.mlp.intermediate_size > 0) {
     add_mlp(list, {TensorRole::mlp_gate, TensorRole::mlp_up, TensorRole::mlp_down, ParameterGroup::mlp}, layer, hidden,
             shape.mlp.intermediate_size, shape.mlp.gated, shape.mlp.bias, 1);
     // Learned activation scalars, small vectors kept at full precision as biases are.
@@ -405,6 +410,7 @@ std::vector<WeightTensor> weight_tensors(const ModelDescription& model) {
   if (model.gemma3n) detail::add_gemma3n_model_tensors(tensors, model);
 
   bool first_encoder = true, first_decoder = true;
+  std::int64_t shared_block_uses = 0;
   for (std::size_t i = 0; i < model.layer_kind_of_layer.size(); ++i) {
     const LayerShape& shape = model.layer_kinds[model.layer_kind_of_layer[i]];
     const auto layer = static_cast<std::int32_t>(i);
@@ -416,6 +422,8 @@ std::vector<WeightTensor> weight_tensors(const ModelDescription& model) {
     first = false;
     add_layer(list, model, shape, layer);
     if (model.gemma3n) detail::add_gemma3n_layer_tensors(tensors, model, layer);
+    if (model.shared_blocks && shape.shared_transformer)
+      detail::add_shared_transformer_tensors(tensors, model, shape, layer, shared_block_uses++);
   }
   add_norm(list, model, -1, hidden, model.final_norms);
   if (!model.tie_word_embeddings)

@@ -104,6 +104,8 @@ void write_layer_kind(detail::JsonWriter& out, const LayerShape& layer) {
   out.field("hidden_norms", layer.hidden_norms);
   out.field("parallel_attention_mlp", layer.parallel_attention_mlp);
   out.field("is_encoder", layer.is_encoder);
+  // Zamba2: the attention and MLP above are a shared block's, counted once for all its uses.
+  if (layer.shared_transformer) out.field("shared_transformer", true);
   out.end_object();
 }
 
