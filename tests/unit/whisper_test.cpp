@@ -16,15 +16,14 @@ using namespace fitcheck;
 namespace {
 
 // The shape fields of an openai/whisper-* config.json (WhisperConfig names).
-std::string whisper(std::int64_t d_model, std::int64_t encoder_layers, std::int64_t decoder_layers,
-                    std::int64_t heads, std::int64_t mel_bins, std::int64_t vocab,
-                    const std::string& extra = "") {
+std::string whisper(std::int64_t d_model, std::int64_t encoder_layers, std::int64_t decoder_layers, std::int64_t heads,
+                    std::int64_t mel_bins, std::int64_t vocab, const std::string& extra = "") {
   const std::string ffn = std::to_string(4 * d_model), h = std::to_string(heads);
   return R"({"model_type":"whisper","architectures":["WhisperForConditionalGeneration"],"d_model":)" +
-         std::to_string(d_model) + R"(,"encoder_layers":)" + std::to_string(encoder_layers) +
-         R"(,"decoder_layers":)" + std::to_string(decoder_layers) + R"(,"encoder_attention_heads":)" + h +
-         R"(,"decoder_attention_heads":)" + h + R"(,"encoder_ffn_dim":)" + ffn + R"(,"decoder_ffn_dim":)" + ffn +
-         R"(,"num_mel_bins":)" + std::to_string(mel_bins) + R"(,"vocab_size":)" + std::to_string(vocab) +
+         std::to_string(d_model) + R"(,"encoder_layers":)" + std::to_string(encoder_layers) + R"(,"decoder_layers":)" +
+         std::to_string(decoder_layers) + R"(,"encoder_attention_heads":)" + h + R"(,"decoder_attention_heads":)" + h +
+         R"(,"encoder_ffn_dim":)" + ffn + R"(,"decoder_ffn_dim":)" + ffn + R"(,"num_mel_bins":)" +
+         std::to_string(mel_bins) + R"(,"vocab_size":)" + std::to_string(vocab) +
          R"(,"max_source_positions":1500,"max_target_positions":448)" + extra + "}";
 }
 
@@ -32,8 +31,8 @@ std::string whisper(std::int64_t d_model, std::int64_t encoder_layers, std::int6
 // fc1 and fc2 2 x d x 4d + 4d + d; LayerNorm 2 x d. Encoder layer: attention, MLP, 2 norms; decoder
 // layer: self and cross attention, MLP, 3 norms. Stem: conv1 d x mels x 3 + d, conv2 d x d x 3 + d,
 // positions 1500 x d. Decoder: tokens vocab x d, positions 448 x d (proj_out tied). Two final norms.
-std::int64_t hand_count(std::int64_t d, std::int64_t encoder_layers, std::int64_t decoder_layers,
-                        std::int64_t mel_bins, std::int64_t vocab) {
+std::int64_t hand_count(std::int64_t d, std::int64_t encoder_layers, std::int64_t decoder_layers, std::int64_t mel_bins,
+                        std::int64_t vocab) {
   const std::int64_t attention = 4 * d * d + 3 * d, mlp = 8 * d * d + 5 * d, norm = 2 * d;
   const std::int64_t stem = d * mel_bins * 3 + d + d * d * 3 + d + 1500 * d;
   const std::int64_t encoder = encoder_layers * (attention + mlp + 2 * norm);
@@ -81,8 +80,8 @@ TEST_CASE("whisper: tiny, large-v3 and large-v3-turbo match their published coun
   CHECK(count_parameters(parse_hf_config(whisper(384, 4, 4, 6, 80, 51865))).total == 37'760'640);
   // large-v3: 128 mel bins (conv1 +48 x 1,280 x 3) and one more token (+1,280) than large-v2.
   CHECK(hand_count(1280, 32, 32, 128, 51866) == 1'543'490'560);
-  CHECK(count_parameters(parse_hf_config(whisper(1280, 32, 32, 20, 128, 51866, R"(,"num_hidden_layers":32)")))
-            .total == 1'543'490'560);
+  CHECK(count_parameters(parse_hf_config(whisper(1280, 32, 32, 20, 128, 51866, R"(,"num_hidden_layers":32)"))).total ==
+        1'543'490'560);
   // turbo: the large-v3 encoder with 4 decoder layers (28 x 26,236,160 fewer).
   CHECK(hand_count(1280, 32, 4, 128, 51866) == 808'878'080);
   CHECK(count_parameters(parse_hf_config(whisper(1280, 32, 4, 20, 128, 51866))).total == 808'878'080);
