@@ -38,7 +38,7 @@ constexpr const char* usage_text =
     "      --prefill-chunk N  --kv-block N (16 = paged)  --overhead-gib F (1)  --eager-attention\n"
     "      --weight-bits N --group-size N (GPTQ/AWQ)  --json\n"
     "      --images N [--image-width N --image-height N] (Gemma-3, Qwen2-VL, Qwen3-VL, Llama 4, LLaVA(-NeXT),\n"
-    "      PaliGemma, Mistral-3, Idefics3/SmolVLM, InternVL: image tokens join prompts)\n"
+    "      PaliGemma, Mistral-3, Idefics3/SmolVLM, InternVL, Phi-4-multimodal: image tokens join prompts)\n"
     "      with --gpu, latency too: --prompt-len N --gen-len N --flops-efficiency F --hbm-efficiency F\n"
     "      --interconnect-efficiency F --price-per-gpu-hour X --fp8-activations true|false\n"
     "  train CONFIG.json [options]   training memory per GPU (options: fitcheck train --help)\n"

@@ -33,6 +33,7 @@ struct AttentionShape {
   std::int64_t head_dim = 0;        // query/key head dimension
   std::int64_t value_head_dim = 0;  // value head dimension (== head_dim except in MLA)
   bool qkv_bias = false;
+  bool key_without_bias = false;  // Whisper: q_proj and v_proj have biases (qkv_bias), k_proj none
   bool output_bias = false;
   std::int64_t query_norm_size = 0;  // parameters of the q norm (Qwen3: head_dim; OLMo2: heads x head_dim)
   std::int64_t key_norm_size = 0;
@@ -267,6 +268,15 @@ struct SharedTransformerBlocks {
   bool mlp_bias = false;            // add_bias_linear on gate_up_proj and down_proj
 };
 
+// Whisper's audio encoder stem (WhisperEncoder): conv1 num_mel_bins -> hidden and conv2 hidden ->
+// hidden, kernel 3, with biases, and the encoder's sinusoidal position table (max_source_positions x
+// hidden), an nn.Embedding the checkpoint stores. The encoder layers are LayerShapes (is_encoder).
+struct AudioEncoderStem {
+  std::int64_t mel_bins = 0;
+  std::int64_t conv_kernel = 3;
+  std::int64_t encoder_positions = 0;  // audio frames after conv2's stride 2: 1500 for 30 s of audio
+};
+
 struct ModelDescription {
   std::string model_type;    // as in config.json (after unwrapping text_config)
   std::string architecture;  // architectures[0] when present
@@ -294,6 +304,7 @@ struct ModelDescription {
   std::optional<Gemma3nModules> gemma3n;  // counted with the language model
   // Zamba2's shared blocks, counted with the language model; the layers using them say shared_transformer.
   std::optional<SharedTransformerBlocks> shared_blocks;
+  std::optional<AudioEncoderStem> audio_stem;  // Whisper: counted with the model (encoder and decoder)
 
   // Distinct layer kinds and, for every layer in order, the index of its kind.
   std::vector<LayerShape> layer_kinds;

@@ -96,6 +96,9 @@ std::string canonical_type(const std::string& type) {
   if (type == "qwen3_vl_text" || type == "qwen3_vl") return "qwen3";
   if (type == "qwen3_vl_moe_text" || type == "qwen3_vl_moe") return "qwen3_moe";
   if (type == "mistral3" || type == "llava" || type == "llava_next") return "llama";
+  // Phi4MultimodalModel's language model is Phi-4-mini's: Phi3's fused qkv_proj and gate_up_proj
+  // (huggingface/transformers@00d4b3d2142c src/transformers/models/phi4_multimodal/modeling_phi4_multimodal.py).
+  if (type == "phi4_multimodal") return "phi3";
   return type;
 }
 

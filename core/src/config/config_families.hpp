@@ -30,6 +30,8 @@ void read_family(const std::string& model_type, const std::string& outer_model_t
 // The families of the GPT-2 / NeoX / Falcon / OPT / BLOOM / MPT / Phi / T5 era (config_classic.cpp).
 // Each returns false when `model_type` is not one of its own.
 bool read_classic_family(const std::string& model_type, const ConfigFields& fields, ModelDescription& model);
+// config_whisper.cpp: Whisper's audio encoder stem, encoder and decoder stacks.
+void read_whisper(const ConfigFields& fields, ModelDescription& model);
 
 // Appends one layer, reusing an identical existing kind.
 void append_layer(ModelDescription& model, const LayerShape& layer);

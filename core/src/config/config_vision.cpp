@@ -15,14 +15,16 @@ namespace fitcheck::detail {
 namespace {
 
 // A SiglipVisionConfig tower without its pooling head (vision_use_head true is refused): Gemma-3's and
-// PaliGemma's. `image_size_default`: the value taken when image_size is absent (none: required).
+// PaliGemma's; Phi-4-multimodal's (`tower_type` phi4_multimodal_vision) has the SigLIP layers too.
+// `image_size_default`: the value taken when image_size is absent (none: required).
 VisionTower read_siglip_tower(const ConfigFields& vision, const std::string& family,
-                              std::optional<std::int64_t> image_size_default) {
-  const std::string type = vision.string("vision_config.model_type").value_or("siglip_vision_model");
-  if (type != "siglip_vision_model")
+                              std::optional<std::int64_t> image_size_default,
+                              const std::string& tower_type = "siglip_vision_model") {
+  const std::string type = vision.string("vision_config.model_type").value_or(tower_type);
+  if (type != tower_type)
     throw ConfigError(vision.path_of("vision_config.model_type"), "field 'vision_config.model_type' is '" +
                                                                       printable(type) + "'; " + family +
-                                                                      "'s vision tower is a 'siglip_vision_model'");
+                                                                      "'s vision tower is a '" + tower_type + "'");
   if (vision.boolean("vision_config.vision_use_head").value_or(false))
     throw ConfigError(vision.path_of("vision_config.vision_use_head"),
                       "field 'vision_config.vision_use_head' is true: " + family +
@@ -53,6 +55,26 @@ VisionTower read_gemma3_vision(const ConfigFields& root, ModelDescription& model
   v.tokens_per_image = root.optional_count("mm_tokens_per_image", 1, 1 << 20).value_or(256);
   if (!root.has("mm_tokens_per_image"))
     model.assumptions.push_back("mm_tokens_per_image absent: 256 image tokens per image, as Gemma3Config");
+  model.assumptions.push_back(kTowerNotInEstimates);
+  return v;
+}
+
+// Phi4MultimodalForCausalLM (huggingface/transformers@00d4b3d2142c src/transformers/models/phi4_multimodal/
+// modeling_phi4_multimodal.py, Phi4MultimodalImageEmbedding): Phi4MultimodalVisionModel, SigLIP layers
+// with post_layernorm and the attention-pooling head (all stored), and the projector img_projection_up
+// and img_projection_down. Its image processor (image_processing_phi4_multimodal_fast.py) cuts an image
+// into at most dynamic_hd = 36 crops of 448 pixels. The vision and speech LoRA adapters of the language
+// model are stored apart (PEFT) and the audio conformer is not counted.
+VisionTower read_phi4_multimodal_vision(const ConfigFields& root, ModelDescription& model) {
+  VisionTower v =
+      read_siglip_tower(*root.object("vision_config"), "Phi-4-multimodal", std::nullopt, "phi4_multimodal_vision");
+  v.kind = "phi4_multimodal";
+  v.projector_output = model.hidden_size;
+  v.max_tiles = 36;  // Phi4MultimodalImageProcessorFast.dynamic_hd
+  model.assumptions.push_back(
+      "image crops: an image is cut into at most 36 crops (dynamic_hd), the image processor's default");
+  model.not_counted.push_back(
+      "the vision and speech LoRA adapters of the language model (PEFT adapters stored apart) are not counted");
   model.assumptions.push_back(kTowerNotInEstimates);
   return v;
 }
@@ -341,7 +363,7 @@ bool vision_tower_counted(const std::string& wrapper) {
   return wrapper == "gemma3" || wrapper == "qwen2_vl" || wrapper == "llama4" || wrapper == "llava" ||
          wrapper == "llava_next" || wrapper == "paligemma" || wrapper == "mistral3" || wrapper == "qwen3_vl" ||
          wrapper == "qwen3_vl_moe" || wrapper == "idefics3" || wrapper == "smolvlm" || wrapper == "internvl" ||
-         wrapper == "gemma3n";
+         wrapper == "gemma3n" || wrapper == "phi4_multimodal";
 }
 
 VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& root, ModelDescription& model) {
@@ -355,6 +377,7 @@ VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& ro
   if (wrapper == "qwen3_vl" || wrapper == "qwen3_vl_moe") return read_qwen3_vl_vision(root, model);
   if (wrapper == "idefics3" || wrapper == "smolvlm") return read_idefics3_vision(wrapper, root, model);
   if (wrapper == "internvl") return read_internvl_vision(root, model);
+  if (wrapper == "phi4_multimodal") return read_phi4_multimodal_vision(root, model);
   return read_qwen2_vl_vision(root, model);
 }
 

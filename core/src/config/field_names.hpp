@@ -103,6 +103,17 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "learned_pos_emb"},    // MPT
     {FieldScope::model, "feed_forward_proj"},  // T5
     {FieldScope::model, "relative_attention_num_buckets"},
+    // Whisper (WhisperConfig): encoder and decoder stacks apart, the audio stem's mel bins, the
+    // encoder's audio frames and the decoder's learned positions.
+    {FieldScope::model, "encoder_layers"},
+    {FieldScope::model, "decoder_layers"},
+    {FieldScope::model, "encoder_attention_heads"},
+    {FieldScope::model, "decoder_attention_heads"},
+    {FieldScope::model, "encoder_ffn_dim"},
+    {FieldScope::model, "decoder_ffn_dim"},
+    {FieldScope::model, "num_mel_bins"},
+    {FieldScope::model, "max_source_positions"},
+    {FieldScope::model, "max_target_positions"},
 
     // Sliding windows.
     {FieldScope::model, "sliding_window"},

@@ -48,7 +48,7 @@ void add_standard_attention(TensorList& list, const AttentionShape& a, std::int3
   list.add(TensorRole::attention_output, group, layer, hidden, a.num_heads * a.value_head_dim);
   if (a.qkv_bias) {
     list.vector(TensorRole::bias, group, layer, query_width);
-    list.vector(TensorRole::bias, group, layer, key_width);
+    if (!a.key_without_bias) list.vector(TensorRole::bias, group, layer, key_width);
     list.vector(TensorRole::bias, group, layer, value_width);
   }
   if (a.output_bias) list.vector(TensorRole::bias, group, layer, hidden);
@@ -407,6 +407,13 @@ std::vector<WeightTensor> weight_tensors(const ModelDescription& model) {
   if (model.position_encoding == PositionEncoding::learned_absolute)
     list.add(TensorRole::position_embedding, ParameterGroup::embedding, -1, model.learned_position_count, hidden);
   add_norm(list, model, -1, hidden, model.embedding_norms);
+  if (model.audio_stem) {  // WhisperEncoder conv1, conv2 (weights and biases) and embed_positions
+    const AudioEncoderStem& stem = *model.audio_stem;
+    list.add(TensorRole::token_embedding, ParameterGroup::embedding, -1, hidden, stem.mel_bins * stem.conv_kernel);
+    list.add(TensorRole::token_embedding, ParameterGroup::embedding, -1, hidden, hidden * stem.conv_kernel);
+    list.vector(TensorRole::bias, ParameterGroup::embedding, -1, hidden, 2);
+    list.add(TensorRole::position_embedding, ParameterGroup::embedding, -1, stem.encoder_positions, hidden);
+  }
   if (model.gemma3n) detail::add_gemma3n_model_tensors(tensors, model);
 
   bool first_encoder = true, first_decoder = true;

@@ -204,15 +204,73 @@ std::int64_t internvl_image_tokens(const VisionTower& tower, std::int64_t width,
   return 2 + tiles * tower.tokens_per_tile;
 }
 
+// Phi-4-multimodal (huggingface/transformers@017789380092 src/transformers/models/phi4_multimodal/
+// image_processing_phi4_multimodal_fast.py, Phi4MultimodalImageProcessorFast): dynamic_preprocess takes
+// ceil(width / 448) x ceil(height / 448) crops, or past dynamic_hd (max_tiles) crops the closest aspect
+// ratio of at most that many (by crop count, ascending; a tie goes to the later ratio when the image
+// covers more than half its area); the image is resized without distortion into the crops and padded,
+// and padding of a patch or more masks patch columns or rows. preprocess: 256 + 1 + the unmasked
+// patches of every second row and column + one per such row + 16 tokens (a 448 / 14 = 32-patch crop
+// pooled 2 x 2: 16 x 16 global tokens and a newline per row, a separator, then the crops' tokens).
+std::int64_t phi4_multimodal_image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height) {
+  const std::int64_t size = tower.image_size, patch = tower.patch_size, mask_side = size / patch;
+  std::int64_t columns = (width + size - 1) / size, rows = (height + size - 1) / size;
+  if (columns * rows > tower.max_tiles) {
+    const double aspect = static_cast<double>(width) / static_cast<double>(height);
+    const double area = static_cast<double>(width) * static_cast<double>(height);
+    double best_difference = INFINITY;
+    std::pair<std::int64_t, std::int64_t> best{1, 1};
+    for (std::int64_t crops = 1; crops <= tower.max_tiles; ++crops)
+      for (std::int64_t i = 1; i <= crops; ++i) {
+        if (crops % i != 0) continue;
+        const std::int64_t j = crops / i;
+        const double difference = std::abs(aspect - static_cast<double>(i) / static_cast<double>(j));
+        if (difference < best_difference) {
+          best_difference = difference;
+          best = {i, j};
+        } else if (difference == best_difference &&
+                   area > 0.5 * static_cast<double>(size * size) * static_cast<double>(i * j)) {
+          best = {i, j};
+        }
+      }
+    columns = best.first;
+    rows = best.second;
+  }
+  const std::int64_t target_width = size * columns, target_height = size * rows;
+  const double ratio_width = static_cast<double>(target_width) / static_cast<double>(width);
+  const double ratio_height = static_cast<double>(target_height) / static_cast<double>(height);
+  std::int64_t new_width = target_width, new_height = target_height;
+  if (ratio_width < ratio_height)
+    new_height = static_cast<std::int64_t>(static_cast<double>(height) * ratio_width);
+  else
+    new_width = static_cast<std::int64_t>(static_cast<double>(width) * ratio_height);
+  if (std::min(new_height, target_height) < 10 || std::min(new_width, target_width) < 10)
+    throw std::invalid_argument("image size: Phi-4-multimodal's processor refuses so extreme an aspect ratio (" +
+                                std::to_string(width) + " x " + std::to_string(height) + ")");
+  const std::int64_t padding_width = target_width - new_width, padding_height = target_height - new_height;
+  const std::int64_t unmasked_columns = mask_side * columns - (padding_width >= patch ? padding_width / patch : 0);
+  const std::int64_t unmasked_rows = mask_side * rows - (padding_height >= patch ? padding_height / patch : 0);
+  // mask[:, 0::2, 0::2] of each crop: the patches at an even place within their crop.
+  auto kept = [&](std::int64_t unmasked) {
+    std::int64_t count = 0;
+    for (std::int64_t k = 0; k < unmasked; ++k) count += (k % mask_side) % 2 == 0 ? 1 : 0;
+    return count;
+  };
+  const std::int64_t pooled_side = mask_side / 2 + mask_side % 2;
+  const std::int64_t kept_rows = kept(unmasked_rows), kept_columns = kept(unmasked_columns);
+  return pooled_side * pooled_side + 1 + kept_rows * kept_columns + kept_rows + pooled_side;
+}
+
 }  // namespace
 
 std::int64_t image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height) {
   if (tower.kind == "llama4" || tower.kind == "pixtral" || tower.kind == "llava_next" || tower.kind == "idefics3" ||
-      tower.kind == "internvl") {
+      tower.kind == "internvl" || tower.kind == "phi4_multimodal") {
     if (width < 1 || height < 1) throw std::invalid_argument("image size: width and height must be at least 1 pixel");
     if (tower.kind == "llava_next") return llava_next_image_tokens(tower, width, height);
     if (tower.kind == "idefics3") return idefics3_image_tokens(tower, width, height);
     if (tower.kind == "internvl") return internvl_image_tokens(tower, width, height);
+    if (tower.kind == "phi4_multimodal") return phi4_multimodal_image_tokens(tower, width, height);
     return tower.kind == "llama4" ? llama4_image_tokens(tower, width, height)
                                   : pixtral_image_tokens(tower, width, height);
   }

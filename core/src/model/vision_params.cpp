@@ -134,6 +134,24 @@ void count_internvl_vision(const VisionTower& v, ParameterCount& count) {
   count.multimodal_projector = 2 * folded + (folded * t + t) + (t * t + t);
 }
 
+// Phi-4-multimodal's vision tower (huggingface/transformers@00d4b3d2142c src/transformers/models/
+// phi4_multimodal/modeling_phi4_multimodal.py): Phi4MultimodalVisionEmbeddings (patch_embedding, a
+// Conv2d channels -> hidden with bias; position_embedding of (image / patch)^2 rows), SigLIP's encoder
+// layers, post_layernorm, and Phi4MultimodalVisionMultiheadAttentionPoolingHead (probe; nn.MultiheadAttention
+// in_proj 3 x hidden x hidden and out_proj, with biases; layernorm; the layers' MLP). The projector
+// (Phi4MultimodalImageEmbedding): img_projection_up Linear(hidden, text hidden) and img_projection_down
+// Linear(text hidden, text hidden), with biases, and the global and sub-image feature extensors (hidden each).
+void count_phi4_multimodal_vision(const VisionTower& v, ParameterCount& count) {
+  const std::int64_t h = v.hidden_size, m = v.intermediate_size, side = v.image_size / v.patch_size;
+  const std::int64_t embeddings = v.channels * v.patch_size * v.patch_size * h + h + side * side * h;
+  const std::int64_t mlp = (h * m + m) + (m * h + h);
+  const std::int64_t layer = 4 * (h * h + h) + 2 * (2 * h) + mlp;
+  const std::int64_t head = h + (3 * h * h + 3 * h) + (h * h + h) + 2 * h + mlp;
+  count.vision_tower = checked_add(checked_add(embeddings, layer * v.layers), 2 * h + head);
+  const std::int64_t t = v.projector_output;
+  count.multimodal_projector = (h * t + t) + (t * t + t) + 2 * h;
+}
+
 }  // namespace
 
 void count_vision(const VisionTower& v, ParameterCount& count) {
@@ -153,6 +171,8 @@ void count_vision(const VisionTower& v, ParameterCount& count) {
     count_internvl_vision(v, count);
   else if (v.kind == "mobilenetv5")
     count_mobilenetv5_vision(v, count);
+  else if (v.kind == "phi4_multimodal")
+    count_phi4_multimodal_vision(v, count);
   else
     count_siglip_vision(v, count);
 }
