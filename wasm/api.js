@@ -89,7 +89,9 @@ function fitcheckCall(call, configText, options, raw) {
   _free(result);
   if (status === 0) return raw ? first : JSON.parse(first);
   var error = new Error(first);
-  if (status === 1) error.field = second;
+  if (status === 1 || status === 3) error.field = second;
+  // A family the first-view module leaves to the full module (core/load.ts reads it there).
+  if (status === 3) error.fullModule = true;
   throw error;
 }
 

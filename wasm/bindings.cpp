@@ -43,7 +43,8 @@ enum class Call : std::int32_t {
 };
 
 // The answer's status word (wasm/api.js): the report, or an error with or without the field it names.
-enum class Status : std::uint32_t { ok = 0, error_with_field = 1, error = 2 };
+// family_not_in_build: a config of a family this (first-view) module leaves to the full module.
+enum class Status : std::uint32_t { ok = 0, error_with_field = 1, error = 2, family_not_in_build = 3 };
 
 // One UTF-8 string JS wrote into linear memory.
 struct Text {
@@ -144,6 +145,8 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE std::uint32_t* fitcheck_call(std::int32_t call, const Text* texts, std::uint32_t count) {
   try {
     return answer(Status::ok, report(static_cast<Call>(call), texts, count));
+  } catch (const fitcheck::FamilyNotInBuild& error) {
+    return answer(Status::family_not_in_build, error.what(), error.field());
   } catch (const fitcheck::ConfigError& error) {
     return answer(Status::error_with_field, error.what(), error.field());
   } catch (const fitcheck::OptionError& error) {

@@ -3,6 +3,7 @@
 // view does not fetch the Training or Plan tab's chunk; each comes when its tab opens.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { startStaticServer } from '../support/static-server.mjs';
 import { assertLocalOnly, launchChromium, repo, watchPage } from '../support/browser.mjs';
@@ -67,4 +68,32 @@ test('a link that opens on the Training tab fetches its chunk at once and shows 
   assertLocalOnly(log, new URL(server.url).origin);
   assertLocalOnly(againLog, new URL(server.url).origin);
   await again.close();
+});
+
+// The first-view module reads the common families; a pasted config of another family is read, to
+// the exact count, by the full module, fetched then (core/src/config/config_other_families.hpp).
+const modules = (log) => log.requests.map((url) => url.split('/').pop()).filter((name) => name.endsWith('.wasm'));
+
+test('a config of a family outside the first view is read by the full module, fetched when pasted', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const log = watchPage(page);
+  await page.goto(server.url);
+  await page.getByTestId('verdict').waitFor();
+  assert.ok(
+    modules(log).every((name) => name.startsWith('fitcheck-inference-')),
+    `modules: ${modules(log)}`,
+  );
+  await page.getByTestId('show-config').click();
+  const mamba = fs.readFileSync(path.join(repo, 'tests/fixtures/configs/state-spaces--mamba-2.8b-hf.json'), 'utf8');
+  await page.getByTestId('config').fill(mamba);
+  // tests/fixtures/configs/MANIFEST.tsv: state-spaces/mamba-2.8b-hf, 2,768,345,600 parameters.
+  await page.getByTestId('total-params').filter({ hasText: '2,768,345,600' }).waitFor();
+  await page.getByTestId('verdict').waitFor();
+  assert.ok(
+    modules(log).some((name) => !name.startsWith('fitcheck-inference-')),
+    `modules: ${modules(log)}`,
+  );
+  assert.equal(await page.getByTestId('config-error').count(), 0);
+  assertLocalOnly(log, new URL(server.url).origin);
+  await page.close();
 });

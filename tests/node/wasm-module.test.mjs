@@ -428,3 +428,27 @@ test("the first-view module's inference report is the full module's without fit_
     assert.deepEqual(report, full);
   }
 });
+
+test('the first-view module reads the common families and leaves the others to the full module', async () => {
+  const { default: create } = await import(path.join(repo, 'build-wasm/fitcheck-inference.mjs'));
+  const first = await create({ wasmBinary: fs.readFileSync(path.join(repo, 'build-wasm/fitcheck-inference.wasm')) });
+  const read = (file) => fs.readFileSync(path.join(fixtureConfigs, file), 'utf8');
+  // Common families (and the towers of Gemma-3, Qwen2-VL and Llama 4): the full module's report.
+  for (const file of ['meta-llama--Llama-3.1-8B.json', 'google--medgemma-27b-it.json', 'openai--gpt-oss-20b.json']) {
+    assert.deepEqual(first.parameterReport(read(file)), module.parameterReport(read(file)), file);
+  }
+  // Others: refused with fullModule and the field, read by the full module.
+  for (const file of [
+    'state-spaces--mamba-2.8b-hf.json',
+    'llava-hf--llava-1.5-7b-hf.json',
+    'Qwen--Qwen3-Next-80B-A3B-Instruct.json',
+    'TalTechNLP--whisper-large-et.json',
+  ]) {
+    assert.throws(
+      () => first.parameterReport(read(file)),
+      (error) => error.fullModule === true && error.field === 'model_type',
+      file,
+    );
+    assert.ok(module.parameterReport(read(file)).total_params > 0, file);
+  }
+});

@@ -22,6 +22,15 @@ class ConfigError : public std::runtime_error {
   std::string field_;
 };
 
+// A config of a family this build of the core leaves out: the page's first-view WebAssembly module
+// reads the common families and leaves the others to the full module (docs/performance.md, "The
+// first view reads the common families"). The CLI and the full module read every family. A
+// ConfigError naming model_type, so a caller unaware of the split still shows a clear refusal.
+class FamilyNotInBuild : public ConfigError {
+ public:
+  using ConfigError::ConfigError;
+};
+
 // The largest config.json text fitcheck reads, in bytes: one limit for the CLI (files and standard
 // input), WebAssembly (wasm/api.js, every text handed in) and the page (pastes and files, checked
 // before anything parses them). The largest real configs are a few hundred KB.

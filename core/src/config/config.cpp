@@ -7,7 +7,7 @@
 
 #include "config/config_families.hpp"
 #include "config/config_fields.hpp"
-#include "config/config_gemma3n_towers.hpp"
+#include "config/config_other_families.hpp"
 #include "config/config_vision.hpp"
 
 namespace fitcheck {
@@ -116,7 +116,7 @@ ModelDescription parse_hf_config(std::string_view json_text) {
   // other towers are named as not counted.
   const std::string wrapper = lowercase(outer_type);
   const bool vision_counted = detail::vision_tower_counted(wrapper) && root.has("vision_config");
-  const bool audio_counted = detail::audio_tower_counted(wrapper) && root.has("audio_config");
+  const bool audio_counted = detail::is_other_audio_wrapper(wrapper) && root.has("audio_config");
   for (const auto& [tower, kind] : towers) {
     const bool counted = std::string_view(kind) == "vision" ? vision_counted : audio_counted;
     if (root.has(tower) && !counted) {
@@ -133,7 +133,7 @@ ModelDescription parse_hf_config(std::string_view json_text) {
 
   detail::read_family(lowercase(model_type), outer_type, fields, model);
   if (vision_counted) model.vision = detail::read_vision_tower(wrapper, root, model);
-  if (audio_counted) model.audio = detail::read_gemma3n_audio(root, model);
+  if (audio_counted) model.audio = detail::read_other_audio_tower(wrapper, root, model);
   model.stored_precision = read_stored_precision(root, fields);
 
   // Integral floats and similar readings the field reader noted.

@@ -247,8 +247,6 @@ bool read_classic_family(const std::string& type, const ConfigFields& fields, Mo
     read_dbrx(fields, model);
   else if (type == "t5" || type == "mt5" || type == "umt5")
     read_t5(fields, model);
-  else if (type == "whisper")
-    read_whisper(fields, model);
   else
     return false;
   return true;

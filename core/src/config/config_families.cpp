@@ -2,6 +2,7 @@
 // Modern decoder families (Llama and its descendants, MoE and MLA variants). Each family's
 // defaults are those of its transformers configuration class and modeling code.
 #include "config/config_families.hpp"
+#include "config/config_other_families.hpp"
 
 #include <cstring>
 #include <optional>
@@ -477,11 +478,7 @@ void read_family(const std::string& model_type, const std::string& outer_model_t
     return;
   }
   if (read_classic_family(type, fields, model)) return;
-  if (read_hybrid_family(type, fields, model)) return;
-  if (read_nas_family(type, fields, model)) return;
-  if (type == "recurrent_gemma") return read_recurrent_gemma(fields, model);
-  if (type == "minimax" || type == "minimax_m1" || type == "minimax_text_01") return read_minimax(type, fields, model);
-  if (read_gemma3n_family(type, fields, model)) return;
+  if (is_other_family(type)) return read_other_family(type, fields, model);
 
   // Unknown family: read it as the most common shape today, and say so where the count shows:
   // the count is an estimate, and guessed_fields names what was guessed. Not when the config

@@ -58,8 +58,6 @@ void check_subsample(const ConfigFields& audio, const AudioTower& a) {
 
 }  // namespace
 
-bool audio_tower_counted(const std::string& wrapper) { return wrapper == "gemma3n"; }
-
 // Gemma3nModel: vision_tower = AutoModel.from_config(vision_config), a TimmWrapperModel that builds
 // timm.create_model(architecture, **model_args); embed_vision = Gemma3nMultimodalEmbedder. fitcheck
 // counts the one architecture whose block list it holds (model/mobilenetv5_params.cpp).

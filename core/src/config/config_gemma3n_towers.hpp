@@ -10,9 +10,6 @@
 
 namespace fitcheck::detail {
 
-// True when the audio tower of the wrapper model_type `wrapper` (lowercase) is counted.
-bool audio_tower_counted(const std::string& wrapper);
-
 // Gemma3nConfig's vision_config and vision_soft_tokens_per_image; the language model is already in
 // `model` (hidden_size). Assumptions go to model.assumptions.
 VisionTower read_gemma3n_vision(const ConfigFields& root, ModelDescription& model);

@@ -4,7 +4,7 @@
 // of its own configuration class.
 #include "config/config_vision.hpp"
 
-#include "config/config_gemma3n_towers.hpp"
+#include "config/config_other_families.hpp"
 
 #include <cmath>
 #include <optional>
@@ -12,6 +12,7 @@
 #include "fitcheck/config.hpp"
 
 namespace fitcheck::detail {
+
 namespace {
 
 // A SiglipVisionConfig tower without its pooling head (vision_use_head true is refused): Gemma-3's and
@@ -47,6 +48,8 @@ VisionTower read_siglip_tower(const ConfigFields& vision, const std::string& fam
   v.channels = vision.optional_count("vision_config.num_channels", 1, 16).value_or(3);
   return v;
 }
+
+}  // namespace
 
 // Gemma3ForConditionalGeneration's vision_config (a SiglipVisionConfig) and mm_tokens_per_image.
 VisionTower read_gemma3_vision(const ConfigFields& root, ModelDescription& model) {
@@ -200,6 +203,8 @@ VisionTower read_llama4_vision(const ConfigFields& root, ModelDescription& model
   return v;
 }
 
+namespace {
+
 // vision_feature_layer: one encoder layer (an integer), or a list of layers whose features are concatenated.
 std::int64_t read_feature_layers(const ConfigFields& root) {
   if (!root.is_list("vision_feature_layer")) {
@@ -210,6 +215,8 @@ std::int64_t read_feature_layers(const ConfigFields& root) {
   if (layers->empty()) throw ConfigError("vision_feature_layer", "field 'vision_feature_layer' is an empty list");
   return static_cast<std::int64_t>(layers->size());
 }
+
+}  // namespace
 
 // LlavaForConditionalGeneration (huggingface/transformers@e33ea883d6dd src/transformers/models/llava/
 // modeling_llava.py): the vision tower is AutoModel of vision_config, here a CLIPVisionConfig (its
@@ -329,8 +336,6 @@ VisionTower read_mistral3_vision(const ConfigFields& root, ModelDescription& mod
   return v;
 }
 
-}  // namespace
-
 ConfigFields with_text_config_defaults(const ConfigFields& text, const std::string& text_type,
                                        ModelDescription& model) {
   // LlamaConfig (huggingface/transformers src/transformers/models/llama/configuration_llama.py) and
@@ -367,17 +372,9 @@ bool vision_tower_counted(const std::string& wrapper) {
 }
 
 VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& root, ModelDescription& model) {
+  if (is_other_vision_wrapper(wrapper)) return read_other_vision_tower(wrapper, root, model);
   if (wrapper == "gemma3") return read_gemma3_vision(root, model);
-  if (wrapper == "gemma3n") return read_gemma3n_vision(root, model);
   if (wrapper == "llama4") return read_llama4_vision(root, model);
-  if (wrapper == "llava") return read_llava_vision(root, model);
-  if (wrapper == "paligemma") return read_paligemma_vision(root, model);
-  if (wrapper == "llava_next") return read_llava_next_vision(root, model);
-  if (wrapper == "mistral3") return read_mistral3_vision(root, model);
-  if (wrapper == "qwen3_vl" || wrapper == "qwen3_vl_moe") return read_qwen3_vl_vision(root, model);
-  if (wrapper == "idefics3" || wrapper == "smolvlm") return read_idefics3_vision(wrapper, root, model);
-  if (wrapper == "internvl") return read_internvl_vision(root, model);
-  if (wrapper == "phi4_multimodal") return read_phi4_multimodal_vision(root, model);
   return read_qwen2_vl_vision(root, model);
 }
 

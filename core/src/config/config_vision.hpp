@@ -29,6 +29,15 @@ VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& ro
 
 // Qwen3-VL's vision_config (qwen3_vl and qwen3_vl_moe wrappers; config_vision_qwen3.cpp), with the
 // wrapper's top-level tie_word_embeddings applied to `model`.
+// Each wrapper's tower (config_vision.cpp).
+VisionTower read_gemma3_vision(const ConfigFields& root, ModelDescription& model);
+VisionTower read_qwen2_vl_vision(const ConfigFields& root, ModelDescription& model);
+VisionTower read_llama4_vision(const ConfigFields& root, ModelDescription& model);
+VisionTower read_paligemma_vision(const ConfigFields& root, ModelDescription& model);
+VisionTower read_llava_vision(const ConfigFields& root, ModelDescription& model);
+VisionTower read_llava_next_vision(const ConfigFields& root, ModelDescription& model);
+VisionTower read_mistral3_vision(const ConfigFields& root, ModelDescription& model);
+VisionTower read_phi4_multimodal_vision(const ConfigFields& root, ModelDescription& model);
 VisionTower read_qwen3_vl_vision(const ConfigFields& root, ModelDescription& model);
 // The tiling wrappers' readers (config_vision_tiled.cpp): Idefics3 and SmolVLM (`wrapper` "idefics3" or
 // "smolvlm").

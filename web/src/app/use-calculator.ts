@@ -2,8 +2,10 @@
 // The calculator's state: the inputs (kept in the link), the core and its catalogs, and the
 // reports the tab shown asks of the core, each from its feature's hook. The calculator component
 // draws what this returns.
+import { useEffect, useState } from 'preact/hooks';
 import type { Accelerator, FormatCatalog, InferenceReport, ParameterReport, TrainingReport } from '../core/types';
 import { useCore } from '../core/use-core';
+import { useFullCore } from '../core/use-full-core';
 import { exportExtraOf } from '../export/export-extra';
 import { snapshotOf } from '../compare/snapshot';
 import type { Snapshot } from '../compare/snapshot';
@@ -69,7 +71,13 @@ export interface CalculatorState {
 
 export function useCalculator({ embed, persist, initialPreset, initialMode }: CalculatorOptions): CalculatorState {
   const startPreset = startPresetId(initialPreset);
-  const { core, gpus, formats, loadError: coreLoadError } = useCore();
+  const { core: firstViewCore, gpus, formats, loadError: firstViewLoadError } = useCore();
+  // The first-view module reads the common families; a config of another family (its error says
+  // fullModule) is read, from then on, with the full module (core/src/config/config_other_families.hpp).
+  const [fullModule, setFullModule] = useState(false);
+  const full = useFullCore(fullModule);
+  const core = fullModule ? full.core : firstViewCore;
+  const coreLoadError = firstViewLoadError ?? (fullModule ? full.loadError : undefined);
   const url = useUrlState(
     () => ({ ...defaultInputs(startPreset), mode: initialMode ?? 'inference' }),
     startPreset,
@@ -82,6 +90,10 @@ export function useCalculator({ embed, persist, initialPreset, initialMode }: Ca
   const model = useModel(restored ? core : undefined, inputs);
   // Every core call reads coreText: for a large paste, its cut to the keys the core reads (model/large-config.ts).
   const { coreText, params } = model;
+  const needsFullModule = Boolean(model.error?.fullModule);
+  useEffect(() => {
+    if (needsFullModule) setFullModule(true);
+  }, [needsFullModule]);
   // The parameter table is painted first; the inference report (capacity searches, latency) and
   // everything after it start from the next frame.
   const detailsReady = useAfterPaint(Boolean(params));

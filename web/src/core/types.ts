@@ -407,6 +407,8 @@ export interface ConfigFieldTable {
 /** An Error thrown by the core; `field` names the offending config field or option when there is one. */
 export interface CoreError extends Error {
   field?: string;
+  /** The first-view module leaves this config's family to the full module (wasm/api.js, status 3). */
+  fullModule?: boolean;
 }
 
 export interface FitcheckModule {
