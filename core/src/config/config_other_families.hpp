@@ -18,14 +18,13 @@ namespace fitcheck::detail {
 
 // model_type values (canonical, lowercase) read by read_other_family.
 inline constexpr std::string_view kOtherFamilies[] = {
-    "mamba",   "falcon_mamba",    "jamba",           "mamba2",          "nemotron_h",   "bamba",   "granitemoehybrid",
-    "qwen3_next", "lfm2",         "lfm2_moe",        "falcon_h1",       "zamba2",       "nemotron-nas",
-    "recurrent_gemma", "minimax", "minimax_m1",      "minimax_text_01", "gemma3n",      "gemma3n_text",
-    "whisper"};
+    "mamba",      "falcon_mamba", "jamba",           "mamba2",    "nemotron_h",   "bamba",        "granitemoehybrid",
+    "qwen3_next", "lfm2",         "lfm2_moe",        "falcon_h1", "zamba2",       "nemotron-nas", "recurrent_gemma",
+    "minimax",    "minimax_m1",   "minimax_text_01", "gemma3n",   "gemma3n_text", "whisper"};
 // Wrapper model_type values whose vision_config read_other_vision_tower reads.
-inline constexpr std::string_view kOtherVisionWrappers[] = {
-    "llava",    "llava_next", "paligemma", "mistral3", "qwen3_vl",       "qwen3_vl_moe",
-    "idefics3", "smolvlm",    "internvl",  "gemma3n",  "phi4_multimodal"};
+inline constexpr std::string_view kOtherVisionWrappers[] = {"llava",    "llava_next",   "paligemma",      "mistral3",
+                                                            "qwen3_vl", "qwen3_vl_moe", "idefics3",       "smolvlm",
+                                                            "internvl", "gemma3n",      "phi4_multimodal"};
 // Wrapper model_type values whose audio_config read_other_audio_tower reads.
 inline constexpr std::string_view kOtherAudioWrappers[] = {"gemma3n"};
 
