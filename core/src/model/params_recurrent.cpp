@@ -96,10 +96,10 @@ void add_lightning_attention(TensorList& list, const SsmShape& m, std::int32_t l
 
 }  // namespace
 
-// Each mixer's tensors; the Mamba-2 mixer here:  transformers models/mamba2/modeling_mamba2.py Mamba2Mixer (and its copies in
-// NemotronHMamba2Mixer, BambaMixer): in_proj hidden -> inner (z) + conv channels (x, B, C) + heads
-// (dt); conv1d depthwise over the conv channels; dt_bias, A_log and D per head; a gated RMSNorm of
-// the inner width; out_proj inner -> hidden. FalconH1Mixer (huggingface/transformers@001f85b38fb4
+// Each mixer's tensors; the Mamba-2 mixer here: transformers models/mamba2/modeling_mamba2.py Mamba2Mixer (and its
+// copies in NemotronHMamba2Mixer, BambaMixer): in_proj hidden -> inner (z) + conv channels (x, B, C) + heads (dt);
+// conv1d depthwise over the conv channels; dt_bias, A_log and D per head; a gated RMSNorm of the inner width; out_proj
+// inner -> hidden. FalconH1Mixer (huggingface/transformers@001f85b38fb4
 // src/transformers/models/falcon_h1/modeling_falcon_h1.py) has the norm only with mamba_rms_norm and
 // gives out_proj the bias projectors_bias; Zamba2MambaMixer is Mamba2Mixer's tensors.
 void add_recurrent_mixer(TensorList& list, const SsmShape& m, std::int32_t layer, std::int64_t hidden) {
