@@ -56,7 +56,13 @@ def labels_of(rows):
     def from_file(row):
         return row["file"][:-5].split("--")[-1]
 
-    names = [repo_of(row).split("/")[-1] if repo_of(row) else from_file(row) for row in rows]
+    def from_repo(row):
+        # The repository's name, unless the fixture is another release of it (MiniMax-M1's config
+        # as the MiniMax-M1-40k repository names it): then the file's name, as the id is.
+        name = repo_of(row).split("/")[-1]
+        return name if name.lower() in row["file"].lower() else from_file(row)
+
+    names = [from_repo(row) if repo_of(row) else from_file(row) for row in rows]
     labels = []
     for row, name in zip(rows, names):
         same = names.count(name) > 1
@@ -74,9 +80,15 @@ def source_of(row):
         shapes = f"config.json from GitHub {match.group(1)}"
     elif config.startswith("RECONSTRUCTED"):
         shapes = "config.json rebuilt from published shapes (no public copy of the file)"
+    elif "report" in config.split(";")[0] or "report" in config.split("(")[0]:
+        shapes = "config.json as a public model-inspection report quotes it"
     else:
         shapes = "config.json from " + config.split(":")[0]
     return f"Shapes: {shapes}. Parameter count: {int(row['total_params']):,}, from published figures."
+
+
+def strict_constant(name):
+    raise ValueError(f"{name} is not JSON")
 
 
 def main(directories, cli):
@@ -88,7 +100,12 @@ def main(directories, cli):
             rows = [row for row in csv.DictReader(manifest, delimiter="\t") if row.get("total_params")]
         for row, label in zip(rows, labels_of(rows)):
             with open(os.path.join(directory, row["file"])) as f:
-                config = json.load(f)
+                try:
+                    # Strict JSON only: the page parses presets with JSON.parse, which refuses Python's
+                    # NaN and Infinity (Mamba-Codestral's time_step_limit); such a config is pasted, not bundled.
+                    config = json.load(f, parse_constant=strict_constant)
+                except ValueError:
+                    continue
             presets.append({
                 "id": row["file"][:-5].lower(),
                 "label": label,

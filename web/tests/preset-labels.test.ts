@@ -49,5 +49,7 @@ describe('preset search', () => {
     expect(find('qwen')).toContain('qwen--qwen2.5-0.5b-instruct');
     expect(find('moe')).toContain('qwen--qwen3-30b-a3b');
     expect(find('gemma 4')).toEqual([]);
+    // A count is a size: found with its unit ("4.46b", gemma-3n-E2B's 4.46 B), never as a version.
+    expect(find('gemma 4.46b')).toEqual(['google--gemma-3n-e2b-it']);
   });
 });

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The families read outside the common set: the state-space and recurrent hybrids, Llama-Nemotron's
-// searched blocks, Gemma 3n, Whisper, and the vision and audio towers of the wrappers no bundled
-// preset uses. read_family and read_vision_tower reach them only through the three readers below,
-// defined in config_other_families.cpp. The page's first-view WebAssembly module links
+// searched blocks, Gemma 3n, Whisper, and the vision and audio towers of the wrappers other than
+// Gemma-3's, Qwen2-VL's and Llama 4's. read_family and read_vision_tower reach them only through the three readers
+// below, defined in config_other_families.cpp. The page's first-view WebAssembly module links
 // wasm/first_view_readers.cpp in their place, whose readers refuse with FamilyNotInBuild, so that its
 // download carries the common families only; the page then reads such a config with the full module
 // (docs/performance.md, "The first view reads the common families").

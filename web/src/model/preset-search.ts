@@ -25,11 +25,15 @@ function tokenMatches(token: string, word: string): boolean {
 export function matchesQuery(preset: Preset, query: string): boolean {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
-  const haystack = `${preset.label} ${preset.family} ${preset.id} ${roundedCount(preset.total_params)}`.toLowerCase();
-  const tokens = nameTokens(haystack);
-  return words.every((word) =>
-    /\d/.test(word)
-      ? tokens.some((token) => tokenMatches(token, word.replace(/^[^a-z0-9]+|[^a-z0-9.]+$/g, '')))
-      : haystack.includes(word),
-  );
+  const size = roundedCount(preset.total_params).toLowerCase();
+  const haystack = `${preset.label} ${preset.family} ${preset.id} ${size}`.toLowerCase();
+  const tokens = nameTokens(`${preset.label} ${preset.family} ${preset.id}`);
+  // The rounded count ("4.46 B") as one size token ("4.46b"), matched by a word with its unit only:
+  // "gemma 4" is a version and never the 4.46 B of gemma-3n-E2B; "4.46b" still finds it.
+  const sizeToken = size.replace(/\s+/g, '');
+  return words.every((word) => {
+    if (!/\d/.test(word)) return haystack.includes(word);
+    const trimmed = word.replace(/^[^a-z0-9]+|[^a-z0-9.]+$/g, '');
+    return tokens.some((token) => tokenMatches(token, trimmed)) || (/[a-z]$/.test(trimmed) && sizeToken === trimmed);
+  });
 }
