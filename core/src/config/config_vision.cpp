@@ -13,6 +13,14 @@
 
 namespace fitcheck::detail {
 
+void check_vision_tower_type(const ConfigFields& vision, const std::string& tower_type, const std::string& owner) {
+  const std::string type = vision.string("vision_config.model_type").value_or(tower_type);
+  if (type != tower_type)
+    throw ConfigError(vision.path_of("vision_config.model_type"), "field 'vision_config.model_type' is '" +
+                                                                      printable(type) + "'; " + owner +
+                                                                      "'s vision tower is a '" + tower_type + "'");
+}
+
 namespace {
 
 // A SiglipVisionConfig tower without its pooling head (vision_use_head true is refused): Gemma-3's and
@@ -21,11 +29,7 @@ namespace {
 VisionTower read_siglip_tower(const ConfigFields& vision, const std::string& family,
                               std::optional<std::int64_t> image_size_default,
                               const std::string& tower_type = "siglip_vision_model") {
-  const std::string type = vision.string("vision_config.model_type").value_or(tower_type);
-  if (type != tower_type)
-    throw ConfigError(vision.path_of("vision_config.model_type"), "field 'vision_config.model_type' is '" +
-                                                                      printable(type) + "'; " + family +
-                                                                      "'s vision tower is a '" + tower_type + "'");
+  check_vision_tower_type(vision, tower_type, family);
   if (vision.boolean("vision_config.vision_use_head").value_or(false))
     throw ConfigError(vision.path_of("vision_config.vision_use_head"),
                       "field 'vision_config.vision_use_head' is true: " + family +
@@ -153,11 +157,7 @@ VisionTower read_qwen2_vl_vision(const ConfigFields& root, ModelDescription& mod
 // round(1 / pixel_shuffle_ratio^2) tokens.
 VisionTower read_llama4_vision(const ConfigFields& root, ModelDescription& model) {
   const ConfigFields vision = *root.object("vision_config");
-  const std::string type = vision.string("vision_config.model_type").value_or("llama4_vision_model");
-  if (type != "llama4_vision_model")
-    throw ConfigError(vision.path_of("vision_config.model_type"),
-                      "field 'vision_config.model_type' is '" + printable(type) +
-                          "'; Llama 4's vision tower is a 'llama4_vision_model'");
+  check_vision_tower_type(vision, "llama4_vision_model", "Llama 4");
   constexpr std::int64_t max_size = 1 << 16;
   VisionTower v;
   v.kind = "llama4";
@@ -226,11 +226,7 @@ std::int64_t read_feature_layers(const ConfigFields& root) {
 // multimodal_projector_bias defaults to true.
 VisionTower read_llava_vision(const ConfigFields& root, ModelDescription& model) {
   const ConfigFields vision = *root.object("vision_config");
-  const std::string type = vision.string("vision_config.model_type").value_or("clip_vision_model");
-  if (type != "clip_vision_model")
-    throw ConfigError(vision.path_of("vision_config.model_type"),
-                      "field 'vision_config.model_type' is '" + printable(type) +
-                          "'; fitcheck counts LLaVA's 'clip_vision_model' tower only");
+  check_vision_tower_type(vision, "clip_vision_model", "LLaVA");
   constexpr std::int64_t max_size = 1 << 16;
   VisionTower v;
   v.kind = "clip";
@@ -296,11 +292,7 @@ VisionTower read_llava_next_vision(const ConfigFields& root, ModelDescription& m
 // its defaults: hidden 1024, intermediate 4096, 24 layers, 16 heads, image 1024, patch 16, 3 channels).
 VisionTower read_mistral3_vision(const ConfigFields& root, ModelDescription& model) {
   const ConfigFields vision = *root.object("vision_config");
-  const std::string type = vision.string("vision_config.model_type").value_or("pixtral");
-  if (type != "pixtral")
-    throw ConfigError(
-        vision.path_of("vision_config.model_type"),
-        "field 'vision_config.model_type' is '" + printable(type) + "'; Mistral-3's vision tower is a 'pixtral'");
+  check_vision_tower_type(vision, "pixtral", "Mistral-3");
   constexpr std::int64_t max_size = 1 << 16;
   VisionTower v;
   v.kind = "pixtral";

@@ -23,6 +23,11 @@ ConfigFields with_text_config_defaults(const ConfigFields& text, const std::stri
 // True when the vision tower of the wrapper model_type `wrapper` (lowercase) is counted.
 bool vision_tower_counted(const std::string& wrapper);
 
+// Refuses (naming vision_config.model_type) a vision_config whose model_type is not `tower_type`; an
+// absent model_type is `tower_type`, the wrapper's configuration class default. `owner` names the
+// model in the refusal ("Llama 4").
+void check_vision_tower_type(const ConfigFields& vision, const std::string& tower_type, const std::string& owner);
+
 // Reads root's vision_config by the rules of `wrapper` (one vision_tower_counted accepts); the
 // language model is already in `model` (hidden_size). Assumptions go to model.assumptions.
 VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& root, ModelDescription& model);

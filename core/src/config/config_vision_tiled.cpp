@@ -36,12 +36,7 @@ std::int64_t square_side(const ConfigFields& vision, Field field, std::int64_t f
 // first resized to a longest edge of 4 tiles (the image processors' default size).
 VisionTower read_idefics3_vision(const std::string& wrapper, const ConfigFields& root, ModelDescription& model) {
   const ConfigFields vision = *root.object("vision_config");
-  const std::string expected = wrapper + "_vision";
-  const std::string type = vision.string("vision_config.model_type").value_or(expected);
-  if (type != expected)
-    throw ConfigError(vision.path_of("vision_config.model_type"), "field 'vision_config.model_type' is '" +
-                                                                      printable(type) + "'; a '" + wrapper +
-                                                                      "' model's vision tower is a '" + expected + "'");
+  check_vision_tower_type(vision, wrapper + "_vision", "a '" + wrapper + "' model");
   constexpr std::int64_t max_size = 1 << 16;
   VisionTower v;
   v.kind = "idefics3";
@@ -90,11 +85,7 @@ VisionTower read_idefics3_vision(const std::string& wrapper, const ConfigFields&
 // cropping to patches.
 VisionTower read_internvl_vision(const ConfigFields& root, ModelDescription& model) {
   const ConfigFields vision = *root.object("vision_config");
-  const std::string type = vision.string("vision_config.model_type").value_or("internvl_vision");
-  if (type != "internvl_vision")
-    throw ConfigError(vision.path_of("vision_config.model_type"),
-                      "field 'vision_config.model_type' is '" + printable(type) +
-                          "'; InternVL's vision tower is an 'internvl_vision'");
+  check_vision_tower_type(vision, "internvl_vision", "InternVL");
   constexpr std::int64_t max_size = 1 << 16;
   VisionTower v;
   v.kind = "internvl";
