@@ -21,6 +21,23 @@ void check_vision_tower_type(const ConfigFields& vision, const std::string& towe
                                                                       "'s vision tower is a '" + tower_type + "'");
 }
 
+void check_heads_divide_hidden(const ConfigFields& vision, const VisionTower& v, Field heads_field) {
+  if (v.hidden_size % v.heads == 0) return;
+  const std::string path = vision.path_of(heads_field);
+  throw ConfigError(path, "vision_config.hidden_size (" + std::to_string(v.hidden_size) + ") is not a multiple of " +
+                              path + " (" + std::to_string(v.heads) + ")");
+}
+
+void read_encoder_widths(const ConfigFields& vision, const EncoderDefaults& defaults, VisionTower& v) {
+  constexpr std::int64_t max_size = 1 << 16;
+  v.hidden_size = vision.optional_count("vision_config.hidden_size", 1, max_size).value_or(defaults.hidden);
+  v.intermediate_size =
+      vision.optional_count("vision_config.intermediate_size", 1, 1 << 20).value_or(defaults.intermediate);
+  v.layers = vision.optional_count("vision_config.num_hidden_layers", 1, 1024).value_or(defaults.layers);
+  v.heads = vision.optional_count("vision_config.num_attention_heads", 1, max_size).value_or(defaults.heads);
+  check_heads_divide_hidden(vision, v, "vision_config.num_attention_heads");
+}
+
 namespace {
 
 // A SiglipVisionConfig tower without its pooling head (vision_use_head true is refused): Gemma-3's and
@@ -165,10 +182,7 @@ VisionTower read_llama4_vision(const ConfigFields& root, ModelDescription& model
   v.intermediate_size = vision.required_count("vision_config.intermediate_size", 1, 1 << 20);
   v.layers = vision.required_count("vision_config.num_hidden_layers", 1, 1024);
   v.heads = vision.required_count("vision_config.num_attention_heads", 1, max_size);
-  if (v.hidden_size % v.heads != 0)
-    throw ConfigError(vision.path_of("vision_config.num_attention_heads"),
-                      "vision_config.hidden_size (" + std::to_string(v.hidden_size) +
-                          ") is not a multiple of vision_config.num_attention_heads (" + std::to_string(v.heads) + ")");
+  check_heads_divide_hidden(vision, v, "vision_config.num_attention_heads");
   v.patch_size = vision.required_count("vision_config.patch_size", 1, max_size);
   v.image_size = vision.required_count("vision_config.image_size", 1, max_size);
   if (v.image_size % v.patch_size != 0)
@@ -230,14 +244,7 @@ VisionTower read_llava_vision(const ConfigFields& root, ModelDescription& model)
   constexpr std::int64_t max_size = 1 << 16;
   VisionTower v;
   v.kind = "clip";
-  v.hidden_size = vision.optional_count("vision_config.hidden_size", 1, max_size).value_or(768);
-  v.intermediate_size = vision.optional_count("vision_config.intermediate_size", 1, 1 << 20).value_or(3072);
-  v.layers = vision.optional_count("vision_config.num_hidden_layers", 1, 1024).value_or(12);
-  v.heads = vision.optional_count("vision_config.num_attention_heads", 1, max_size).value_or(12);
-  if (v.hidden_size % v.heads != 0)
-    throw ConfigError(vision.path_of("vision_config.num_attention_heads"),
-                      "vision_config.hidden_size (" + std::to_string(v.hidden_size) +
-                          ") is not a multiple of vision_config.num_attention_heads (" + std::to_string(v.heads) + ")");
+  read_encoder_widths(vision, {768, 3072, 12, 12}, v);
   v.patch_size = vision.optional_count("vision_config.patch_size", 1, max_size).value_or(32);
   v.image_size = vision.optional_count("vision_config.image_size", 1, max_size).value_or(224);
   if (v.image_size % v.patch_size != 0)
@@ -296,14 +303,7 @@ VisionTower read_mistral3_vision(const ConfigFields& root, ModelDescription& mod
   constexpr std::int64_t max_size = 1 << 16;
   VisionTower v;
   v.kind = "pixtral";
-  v.hidden_size = vision.optional_count("vision_config.hidden_size", 1, max_size).value_or(1024);
-  v.intermediate_size = vision.optional_count("vision_config.intermediate_size", 1, 1 << 20).value_or(4096);
-  v.layers = vision.optional_count("vision_config.num_hidden_layers", 1, 1024).value_or(24);
-  v.heads = vision.optional_count("vision_config.num_attention_heads", 1, max_size).value_or(16);
-  if (v.hidden_size % v.heads != 0)
-    throw ConfigError(vision.path_of("vision_config.num_attention_heads"),
-                      "vision_config.hidden_size (" + std::to_string(v.hidden_size) +
-                          ") is not a multiple of vision_config.num_attention_heads (" + std::to_string(v.heads) + ")");
+  read_encoder_widths(vision, {1024, 4096, 24, 16}, v);
   // PixtralAttention's q/k/v/o are hidden x heads x head_dim: fitcheck counts head_dim = hidden / heads.
   if (const auto head_dim = vision.optional_count("vision_config.head_dim", 1, max_size);
       head_dim && *head_dim * v.heads != v.hidden_size)

@@ -28,6 +28,16 @@ bool vision_tower_counted(const std::string& wrapper);
 // model in the refusal ("Llama 4").
 void check_vision_tower_type(const ConfigFields& vision, const std::string& tower_type, const std::string& owner);
 
+// Refuses a vision_config whose heads (the field `heads_field`) do not divide its hidden size.
+void check_heads_divide_hidden(const ConfigFields& vision, const VisionTower& v, Field heads_field);
+
+// An encoder's hidden_size, intermediate_size, num_hidden_layers and num_attention_heads, each absent
+// one its configuration class's default; heads must divide hidden.
+struct EncoderDefaults {
+  std::int64_t hidden = 0, intermediate = 0, layers = 0, heads = 0;
+};
+void read_encoder_widths(const ConfigFields& vision, const EncoderDefaults& defaults, VisionTower& v);
+
 // Reads root's vision_config by the rules of `wrapper` (one vision_tower_counted accepts); the
 // language model is already in `model` (hidden_size). Assumptions go to model.assumptions.
 VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& root, ModelDescription& model);

@@ -55,10 +55,7 @@ VisionTower read_qwen3_vl_vision(const ConfigFields& root, ModelDescription& mod
   v.intermediate_size = vision.optional_count("vision_config.intermediate_size", 1, 1 << 20).value_or(4304);
   v.layers = vision.optional_count("vision_config.depth", 1, 1024).value_or(27);
   v.heads = vision.optional_count("vision_config.num_heads", 1, max_size).value_or(16);
-  if (v.hidden_size % v.heads != 0)
-    throw ConfigError(vision.path_of("vision_config.num_heads"),
-                      "vision_config.hidden_size (" + std::to_string(v.hidden_size) +
-                          ") is not a multiple of vision_config.num_heads (" + std::to_string(v.heads) + ")");
+  check_heads_divide_hidden(vision, v, "vision_config.num_heads");
   v.channels = vision.optional_count("vision_config.in_channels", 1, 16).value_or(3);
   v.patch_size = vision.optional_count("vision_config.patch_size", 1, 1024).value_or(16);
   v.temporal_patch_size = vision.optional_count("vision_config.temporal_patch_size", 1, 64).value_or(2);

@@ -40,14 +40,7 @@ VisionTower read_idefics3_vision(const std::string& wrapper, const ConfigFields&
   constexpr std::int64_t max_size = 1 << 16;
   VisionTower v;
   v.kind = "idefics3";
-  v.hidden_size = vision.optional_count("vision_config.hidden_size", 1, max_size).value_or(1152);
-  v.intermediate_size = vision.optional_count("vision_config.intermediate_size", 1, 1 << 20).value_or(3072);
-  v.layers = vision.optional_count("vision_config.num_hidden_layers", 1, 1024).value_or(12);
-  v.heads = vision.optional_count("vision_config.num_attention_heads", 1, max_size).value_or(16);
-  if (v.hidden_size % v.heads != 0)
-    throw ConfigError(vision.path_of("vision_config.num_attention_heads"),
-                      "vision_config.hidden_size (" + std::to_string(v.hidden_size) +
-                          ") is not a multiple of vision_config.num_attention_heads (" + std::to_string(v.heads) + ")");
+  read_encoder_widths(vision, {1152, 3072, 12, 16}, v);
   v.patch_size = vision.optional_count("vision_config.patch_size", 1, max_size).value_or(32);
   v.image_size = vision.optional_count("vision_config.image_size", 1, max_size).value_or(224);
   if (v.image_size < v.patch_size)
@@ -89,14 +82,7 @@ VisionTower read_internvl_vision(const ConfigFields& root, ModelDescription& mod
   constexpr std::int64_t max_size = 1 << 16;
   VisionTower v;
   v.kind = "internvl";
-  v.hidden_size = vision.optional_count("vision_config.hidden_size", 1, max_size).value_or(1024);
-  v.intermediate_size = vision.optional_count("vision_config.intermediate_size", 1, 1 << 20).value_or(4096);
-  v.layers = vision.optional_count("vision_config.num_hidden_layers", 1, 1024).value_or(24);
-  v.heads = vision.optional_count("vision_config.num_attention_heads", 1, max_size).value_or(16);
-  if (v.hidden_size % v.heads != 0)
-    throw ConfigError(vision.path_of("vision_config.num_attention_heads"),
-                      "vision_config.hidden_size (" + std::to_string(v.hidden_size) +
-                          ") is not a multiple of vision_config.num_attention_heads (" + std::to_string(v.heads) + ")");
+  read_encoder_widths(vision, {1024, 4096, 24, 16}, v);
   v.image_size = square_side(vision, "vision_config.image_size", 448);
   v.patch_size = square_side(vision, "vision_config.patch_size", 14);
   if (v.image_size % v.patch_size != 0)
