@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Phi-4-multimodal (model_type phi4_multimodal): the Phi-4-mini language model, the SigLIP vision
 // tower with its pooling head and projector (cited in core/src/config/config_vision.cpp and
-// core/src/model/vision_params.cpp), the image tokens of its processor, and the refusals. The audio
-// conformer and the LoRA adapters are not counted. Expected values are hand calculations.
+// core/src/model/vision_params.cpp), the conformer audio tower and its projectors (cited in
+// core/src/config/config_phi4_audio.cpp and core/src/model/phi4_audio_params.cpp), the image tokens of
+// its processor, and the refusals. The LoRA adapters are not counted. Expected values are hand
+// calculations.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -50,10 +52,84 @@ TEST_CASE("phi4_multimodal: the language model is Phi-4-mini's 3,836,021,760; to
   CHECK(count.multimodal_projector == 12'984'576);
   CHECK(count.total_with_vision() == 4'277'571'776);
   CHECK(model.parameter_count_exact());
-  // The audio conformer (audio_config) and the vision and speech LoRA adapters are named as not counted.
-  REQUIRE(model.not_counted.size() == 2);
-  CHECK(model.not_counted[0].find("audio_config") != std::string::npos);
-  CHECK(model.not_counted[1].find("LoRA") != std::string::npos);
+  // The vision and speech LoRA adapters are named as not counted; the audio tower is counted.
+  REQUIRE(model.not_counted.size() == 1);
+  CHECK(model.not_counted[0].find("LoRA") != std::string::npos);
+}
+
+TEST_CASE("phi4_multimodal: the conformer audio tower and its projectors complete the 5,574,460,384 checkpoint") {
+  // Phi4MultimodalAudioModel (hidden h = 1,024, intermediate 1,536, 16 heads, 24 blocks, kernel 3,
+  // depthwise multiplier 1, input 80 mel bins, time_reduction 8, 1,024 NeMo channels); every Linear and
+  // convolution has a bias, every LayerNorm a weight and a bias.
+  //   embed (Phi4MultimodalAudioNemoConvSubsampling): Conv2d(1, 1,024, 3) 9 x 1,024 + 1,024 = 10,240; twice
+  //   (log2 8 - 1) a depthwise Conv2d(1,024, 1,024, 3, groups=1,024) 10,240 and a pointwise Conv2d 1,024^2 +
+  //   1,024 = 1,049,600: 2,119,680; frequencies 80 -> 40 -> 20 -> 10, out Linear(10,240, 1,024) 10,486,784.
+  //   Subsampling: 12,616,704.
+  //   relative_attention_bias_layer: bias_values Embedding(2 x 500, 16) = 16,000 (bias_max_distance 500,
+  //   not symmetric).
+  //   Conformer layer: feed_forward_in and feed_forward_out each LayerNorm 2,048 + gate_up_proj 1,024 x
+  //   3,072 + 3,072 = 3,148,800 + down_proj 1,536 x 1,024 + 1,024 = 1,573,888: 4,724,736; self_attn
+  //   4 x (1,024^2 + 1,024) = 4,198,400; conv: LayerNorm 2,048, GLU ext_pw_conv_1d 1,024 x 2,048 + 2,048 =
+  //   2,099,200, b1 + b2 2,048, dw_conv 1,024 x 3 + 1,024 = 4,096, pw_conv 1,049,600, ext_pw_conv_1d
+  //   1,049,600: 4,206,592; layer_norm_att and layer_norm 4,096. Layer: 17,858,560, x 24 = 428,605,440.
+  //   Tower: 12,616,704 + 16,000 + 428,605,440 = 441,238,144.
+  // Projectors (Phi4MultimodalAudioEmbedding): up_proj_for_speech Linear(1,024, 3,072) 3,148,800 and
+  //   down_proj_for_speech Linear(3,072, 3,072) 9,440,256, and the same for vision-speech: 25,178,112.
+  const ModelDescription model = parse_hf_config(phi4_multimodal());
+  const ParameterCount count = count_parameters(model);
+  REQUIRE(model.audio);
+  CHECK(model.audio->kind == "phi4_multimodal_conformer");
+  CHECK(count.audio_tower == 10'240 + 2'119'680 + 10'486'784 + 16'000 + 24LL * 17'858'560);
+  CHECK(count.audio_tower == 441'238'144);
+  CHECK(count.audio_projector == 2 * (3'148'800 + 9'440'256));
+  CHECK(count.total_with_audio() == 4'277'571'776 + 441'238'144 + 25'178'112);
+  // The remote-code checkpoint (microsoft/Phi-4-multimodal-instruct, model_type phi4mm) holds
+  // 5,574,460,384 tensors' values (MANIFEST.tsv). Less the language model, vision tower and projector
+  // (4,277,571,776) and the two LoRA adapters on qkv_proj, o_proj, gate_up_proj and down_proj of 32 layers
+  // (rank r: r x ((3,072 + 5,120) + (3,072 + 3,072) + (3,072 + 16,384) + (8,192 + 3,072)) = 45,056 r per
+  // layer; vision r = 256: 369,098,752, speech r = 320: 461,373,440), 466,416,416 remain: the audio tower
+  // and projectors above (466,416,256) and encoder_embedding's two buffers global_mean and global_invstd
+  // (80 each), stored in the checkpoint though not parameters.
+  CHECK(count.audio_tower + count.audio_projector + 2 * 80 == 466'416'416);
+  CHECK(5'574'460'384LL - count.total_with_vision() - 369'098'752 - 461'373'440 ==
+        count.audio_tower + count.audio_projector + 2 * 80);
+  // With Phi4MultimodalAudioConfig's bias_max_distance default (1,000) and a symmetric bias: 1,000 buckets.
+  const ParameterCount symmetric = count_parameters(parse_hf_config(
+      replaced(replaced(phi4_multimodal(), R"("bias_max_distance": 500,)", R"("bias_max_distance": 1000,)"),
+               R"("bias_symmetric": false,)", R"("bias_symmetric": true,)")));
+  CHECK(symmetric.audio_tower == 441'238'144);
+  const ParameterCount default_distance =
+      count_parameters(parse_hf_config(replaced(phi4_multimodal(), R"("bias_max_distance": 500,)", "")));
+  CHECK(default_distance.audio_tower == 441'238'144 + 16'000);
+}
+
+TEST_CASE("phi4_multimodal: audio_config fields take the class defaults, and contradictions are refused") {
+  const std::string config = phi4_multimodal();
+  // time_reduction 16: a third depthwise and pointwise pair (1,059,840) and frequencies 80 -> 5, so
+  // out Linear(5,120, 1,024) = 5,243,904 instead of 10,486,784.
+  const ParameterCount reduced =
+      count_parameters(parse_hf_config(replaced(config, R"("time_reduction": 8)", R"("time_reduction": 16)")));
+  CHECK(reduced.audio_tower == 441'238'144 + 1'059'840 + 5'243'904 - 10'486'784);
+  // num_blocks absent: Phi4MultimodalAudioConfig's 24, named in the assumptions.
+  const ModelDescription defaulted = parse_hf_config(replaced(config, R"("num_blocks": 24,)", ""));
+  CHECK(count_parameters(defaulted).audio_tower == 441'238'144);
+  bool named = false;
+  for (const auto& line : defaulted.assumptions) named = named || line.find("audio_config.num_blocks") == 0;
+  CHECK(named);
+  CHECK_THROWS_WITH_AS(parse_hf_config(replaced(config, R"("time_reduction": 8)", R"("time_reduction": 6)")),
+                       doctest::Contains("audio_config.time_reduction"), ConfigError);
+  CHECK_THROWS_WITH_AS(
+      parse_hf_config(replaced(config, R"("num_attention_heads": 16,)", R"("num_attention_heads": 15,)")),
+      doctest::Contains("audio_config.num_attention_heads"), ConfigError);
+  CHECK_THROWS_WITH_AS(
+      parse_hf_config(replaced(config, R"("ext_pw_out_channel": 1024,)", R"("ext_pw_out_channel": 512,)")),
+      doctest::Contains("audio_config.ext_pw_out_channel"), ConfigError);
+  CHECK_THROWS_WITH_AS(parse_hf_config(replaced(config, R"("depthwise_separable_out_channel": 1024,)",
+                                                R"("depthwise_separable_out_channel": 2048,)")),
+                       doctest::Contains("audio_config.depthwise_separable_out_channel"), ConfigError);
+  CHECK_THROWS_WITH_AS(
+      parse_hf_config(replaced(config, R"("model_type": "phi4_multimodal_audio")", R"("model_type": "gemma3n_audio")")),
+      doctest::Contains("audio_config.model_type"), ConfigError);
 }
 
 TEST_CASE("phi4_multimodal: image tokens follow the processor's 448-pixel crops and masks") {

@@ -219,8 +219,10 @@ struct VisionTower {
 // An audio encoder counted beside the language model and its projector to the language model:
 // Gemma 3n's USM conformer (Gemma3nAudioEncoder: a two-convolution subsampler, conformer blocks)
 // and its Gemma3nMultimodalEmbedder (embedder_vocab rows of hidden_size, projected to the text width).
+// Gemma 3n's USM conformer ("gemma3n_usm") and Phi-4-multimodal's conformer ("phi4_multimodal_conformer");
+// the fields a kind does not use stay 0 or empty.
 struct AudioTower {
-  std::string kind;  // "gemma3n_usm"
+  std::string kind;  // "gemma3n_usm" or "phi4_multimodal_conformer"
   std::int64_t hidden_size = 0;
   std::int64_t layers = 0;
   std::int64_t heads = 0;
@@ -231,7 +233,15 @@ struct AudioTower {
   std::vector<std::pair<std::int64_t, std::int64_t>> subsample_strides;  // (time, frequency)
   std::int64_t embedder_vocab = 0;
   std::int64_t projector_output = 0;  // the language model's hidden size
-  std::int64_t tokens_per_clip = 0;   // audio soft tokens one clip adds (audio_soft_tokens_per_image)
+  std::int64_t tokens_per_clip = 0;   // audio soft tokens one clip adds (audio_soft_tokens_per_image); 0: per length
+  // Phi-4-multimodal: the feed-forward width, the NeMo subsampling's time reduction (a power of two),
+  // the depthwise convolution's channel multiplier, the relative attention bias's buckets, and the
+  // projectors' input width (hidden_size x downsample_rate).
+  std::int64_t intermediate_size = 0;
+  std::int64_t time_reduction = 0;
+  std::int64_t depthwise_multiplier = 0;
+  std::int64_t relative_bias_buckets = 0;
+  std::int64_t projector_input = 0;
 };
 
 // The image tokens one image of width x height pixels adds to the prompt, as the model's image

@@ -112,7 +112,8 @@ ModelDescription parse_hf_config(std::string_view json_text) {
     const char* kind;
   };
   const Tower towers[] = {{"vision_config", "vision"}, {"audio_config", "audio"}};
-  // The vision towers of the wrappers config_vision.cpp reads, and Gemma 3n's audio tower, are counted;
+  // The vision towers of the wrappers config_vision.cpp reads, and Gemma 3n's and Phi-4-multimodal's
+  // audio towers, are counted;
   // other towers are named as not counted.
   const std::string wrapper = lowercase(outer_type);
   const bool vision_counted = detail::vision_tower_counted(wrapper) && root.has("vision_config");

@@ -10,11 +10,6 @@
 #include "fitcheck/config.hpp"
 
 namespace fitcheck::detail {
-namespace {
-
-using Pairs = std::vector<std::pair<std::int64_t, std::int64_t>>;
-
-constexpr std::int64_t max_width = 1 << 16;
 
 std::int64_t count_or_default(const ConfigFields& fields, Field field, std::int64_t maximum, std::int64_t fallback,
                               const char* config_class, ModelDescription& model) {
@@ -22,6 +17,12 @@ std::int64_t count_or_default(const ConfigFields& fields, Field field, std::int6
   model.assumptions.push_back(fields.path_of(field) + " absent: " + std::to_string(fallback) + ", as " + config_class);
   return fallback;
 }
+
+namespace {
+
+using Pairs = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+constexpr std::int64_t max_width = 1 << 16;
 
 void require_model_type(const ConfigFields& fields, Field field, const std::string& expected) {
   const std::string type = fields.string(field).value_or(expected);

@@ -10,6 +10,11 @@
 
 namespace fitcheck::detail {
 
+// A tower's size from `fields` (between 1 and `maximum`), or its configuration class's default when
+// absent, named in the assumptions with its full path (e.g. audio_config.hidden_size).
+std::int64_t count_or_default(const ConfigFields& fields, Field field, std::int64_t maximum, std::int64_t fallback,
+                              const char* config_class, ModelDescription& model);
+
 // Gemma3nConfig's vision_config and vision_soft_tokens_per_image; the language model is already in
 // `model` (hidden_size). Assumptions go to model.assumptions.
 VisionTower read_gemma3n_vision(const ConfigFields& root, ModelDescription& model);

@@ -8,6 +8,7 @@
 
 #include "config/config_families.hpp"
 #include "config/config_gemma3n_towers.hpp"
+#include "config/config_phi4_audio.hpp"
 #include "config/config_vision.hpp"
 
 namespace fitcheck::detail {
@@ -37,6 +38,7 @@ VisionTower read_other_vision_tower(const std::string& wrapper, const ConfigFiel
 
 AudioTower read_other_audio_tower(const std::string& wrapper, const ConfigFields& root, ModelDescription& model) {
   if (wrapper == "gemma3n") return read_gemma3n_audio(root, model);
+  if (wrapper == "phi4_multimodal") return read_phi4_multimodal_audio(root, model);
   throw std::logic_error("wrapper '" + wrapper + "' is listed in kOtherAudioWrappers but no reader takes it");
 }
 

@@ -26,7 +26,7 @@ inline constexpr std::string_view kOtherVisionWrappers[] = {"llava",    "llava_n
                                                             "qwen3_vl", "qwen3_vl_moe", "idefics3",       "smolvlm",
                                                             "internvl", "gemma3n",      "phi4_multimodal"};
 // Wrapper model_type values whose audio_config read_other_audio_tower reads.
-inline constexpr std::string_view kOtherAudioWrappers[] = {"gemma3n"};
+inline constexpr std::string_view kOtherAudioWrappers[] = {"gemma3n", "phi4_multimodal"};
 
 constexpr bool listed(std::string_view name, const auto& names) {
   for (std::string_view listed_name : names)

@@ -88,7 +88,7 @@ VisionTower read_gemma3_vision(const ConfigFields& root, ModelDescription& model
 // with post_layernorm and the attention-pooling head (all stored), and the projector img_projection_up
 // and img_projection_down. Its image processor (image_processing_phi4_multimodal_fast.py) cuts an image
 // into at most dynamic_hd = 36 crops of 448 pixels. The vision and speech LoRA adapters of the language
-// model are stored apart (PEFT) and the audio conformer is not counted.
+// model are stored apart (PEFT) and not counted; the audio conformer is read in config_phi4_audio.cpp.
 VisionTower read_phi4_multimodal_vision(const ConfigFields& root, ModelDescription& model) {
   VisionTower v =
       read_siglip_tower(*root.object("vision_config"), "Phi-4-multimodal", std::nullopt, "phi4_multimodal_vision");

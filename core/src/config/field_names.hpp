@@ -337,6 +337,21 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::audio_config, "sscp_conv_channel_size"},
     {FieldScope::audio_config, "sscp_conv_kernel_size"},
     {FieldScope::audio_config, "sscp_conv_stride_size"},
+    // Phi-4-multimodal (Phi4MultimodalAudioConfig): the conformer's sizes, its NeMo subsampling, the
+    // convolution module's channels, the relative attention bias and the projectors' input rate.
+    {FieldScope::audio_config, "intermediate_size"},
+    {FieldScope::audio_config, "num_blocks"},
+    {FieldScope::audio_config, "num_attention_heads"},
+    {FieldScope::audio_config, "kernel_size"},
+    {FieldScope::audio_config, "input_size"},
+    {FieldScope::audio_config, "time_reduction"},
+    {FieldScope::audio_config, "nemo_conv_channels"},
+    {FieldScope::audio_config, "ext_pw_out_channel"},
+    {FieldScope::audio_config, "depthwise_separable_out_channel"},
+    {FieldScope::audio_config, "depthwise_multiplier"},
+    {FieldScope::audio_config, "bias_max_distance"},
+    {FieldScope::audio_config, "bias_symmetric"},
+    {FieldScope::audio_config, "downsample_rate"},
 
     // Quantization. GPTQ and AWQ: bits (AutoAWQ: w_bit), group_size (q_group_size); the format's
     // variant: fmt (FP8), bnb_4bit_quant_type (bitsandbytes), quant_algo (ModelOpt), format

@@ -7,6 +7,7 @@
 #include "model/params_gemma3n.hpp"
 #include "model/params_recurrent.hpp"
 #include "model/params_zamba2.hpp"
+#include "model/phi4_audio_params.hpp"
 #include "model/tensor_list.hpp"
 #include "model/vision_params.hpp"
 
@@ -329,7 +330,10 @@ ParameterCount count_parameters(const ModelDescription& model) {
   count.non_embedding = count.total - count.breakdown.embedding - count.breakdown.lm_head;
   count.multi_token_prediction = multi_token_prediction_parameters(model);
   if (model.vision) detail::count_vision(*model.vision, count);
-  if (model.audio) detail::count_gemma3n_audio(*model.audio, count);
+  if (model.audio && model.audio->kind == "phi4_multimodal_conformer")
+    detail::count_phi4_multimodal_audio(*model.audio, count);
+  else if (model.audio)
+    detail::count_gemma3n_audio(*model.audio, count);
   if (model.tie_word_embeddings)
     count.tied_output_head =
         model.vocab_size * (model.word_embedding_dim > 0 ? model.word_embedding_dim : model.hidden_size);

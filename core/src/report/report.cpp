@@ -162,12 +162,13 @@ std::string parameter_report_json(const ModelDescription& model, const Parameter
     // At the default image size where the count follows the size (Qwen2-VL).
     out.field("image_tokens_per_image", image_tokens(*model.vision, kDefaultImageSidePixels, kDefaultImageSidePixels));
   }
-  if (model.audio) {  // only multimodal models whose audio tower is counted (Gemma 3n)
+  if (model.audio) {  // only multimodal models whose audio tower is counted (Gemma 3n, Phi-4-multimodal)
     out.field("audio_tower_kind", model.audio->kind);
     out.field("audio_tower_params", count.audio_tower);
     out.field("audio_projector_params", count.audio_projector);
     out.field("total_params_with_audio", count.total_with_audio());
-    out.field("audio_tokens_per_clip", model.audio->tokens_per_clip);
+    // Gemma 3n's fixed soft tokens; Phi-4-multimodal's follow the clip's length.
+    if (model.audio->tokens_per_clip > 0) out.field("audio_tokens_per_clip", model.audio->tokens_per_clip);
   }
   out.field("checkpoint_notes", checkpoint_notes(model, count));
   out.begin_object("breakdown");

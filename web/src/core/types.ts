@@ -86,11 +86,12 @@ export interface ParameterReport {
   multimodal_projector_params?: number;
   total_params_with_vision?: number;
   /**
-   * Present when the audio tower is counted (Gemma 3n's gemma3n_usm): tower, projector, the whole
-   * checkpoint (the language model with every counted tower and projector), and the soft tokens one
-   * audio clip adds (audio_soft_tokens_per_image).
+   * Present when the audio tower is counted (Gemma 3n's gemma3n_usm, Phi-4-multimodal's
+   * phi4_multimodal_conformer): tower, projector, the whole checkpoint (the language model with every
+   * counted tower and projector), and, for Gemma 3n only, the soft tokens one audio clip adds
+   * (audio_soft_tokens_per_image).
    */
-  audio_tower_kind?: 'gemma3n_usm';
+  audio_tower_kind?: 'gemma3n_usm' | 'phi4_multimodal_conformer';
   audio_tower_params?: number;
   audio_projector_params?: number;
   total_params_with_audio?: number;

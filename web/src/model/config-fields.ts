@@ -25,7 +25,7 @@ function keysOf(table: ConfigFieldTable, scope: Scope): Map<string, Row['holds']
 
 /**
  * The config with only the keys the core reads: an object key keeps the keys read inside it
- * (text_config: the model's; vision_config: the vision tower's; audio_config: Gemma 3n's audio tower's); a value of
+ * (text_config: the model's; vision_config: the vision tower's; audio_config: Gemma 3n's and Phi-4-multimodal's audio towers'); a value of
  * another type than the core expects is kept as it is, so that the link reproduces the error.
  */
 export function keepReadFields(config: Json, table: ConfigFieldTable, scope: Scope = 'model'): Json {
