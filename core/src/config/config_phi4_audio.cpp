@@ -25,13 +25,15 @@ constexpr const char* config_class = "Phi4MultimodalAudioConfig";
 // to ext_pw_conv_1d (built over hidden_size), and adds ext_pw_conv_1d's ext_pw_out_channel outputs to the
 // residual stream: both widths must be hidden_size for the module to run.
 void check_conv_module_widths(const ConfigFields& audio, const AudioTower& a, ModelDescription& model) {
-  for (const Field field : {Field("audio_config.ext_pw_out_channel"),
-                            Field("audio_config.depthwise_separable_out_channel")}) {
+  for (const Field field :
+       {Field("audio_config.ext_pw_out_channel"), Field("audio_config.depthwise_separable_out_channel")}) {
     const std::int64_t width = count_or_default(audio, field, max_width, 1024, config_class, model);
     if (width != a.hidden_size)
       refuse(audio, field,
-             "is " + std::to_string(width) + ", but Phi4MultimodalAudioConvModule passes it where audio_config."
-             "hidden_size (" + std::to_string(a.hidden_size) + ") channels are expected");
+             "is " + std::to_string(width) +
+                 ", but Phi4MultimodalAudioConvModule passes it where audio_config."
+                 "hidden_size (" +
+                 std::to_string(a.hidden_size) + ") channels are expected");
   }
 }
 
@@ -65,8 +67,9 @@ AudioTower read_phi4_multimodal_audio(const ConfigFields& root, ModelDescription
   // configuration class refuses an odd time_reduction, fitcheck any that is not a power of two.
   if (a.time_reduction < 2 || (a.time_reduction & (a.time_reduction - 1)) != 0)
     refuse(audio, "audio_config.time_reduction",
-           "is " + std::to_string(a.time_reduction) + "; the NeMo subsampling halves time log2(time_reduction) "
-           "times, so fitcheck counts a power of two of at least 2");
+           "is " + std::to_string(a.time_reduction) +
+               "; the NeMo subsampling halves time log2(time_reduction) "
+               "times, so fitcheck counts a power of two of at least 2");
   a.subsample_channels = {
       count_or_default(audio, "audio_config.nemo_conv_channels", max_width, 1024, config_class, model)};
   const std::int64_t max_distance =

@@ -38,8 +38,8 @@ std::int64_t encoder_layer_params(const AudioTower& a) {
   const std::int64_t h = a.hidden_size, m = a.depthwise_multiplier;
   const std::int64_t feed_forward = 2 * h + linear(h, 2 * a.intermediate_size) + linear(a.intermediate_size, h);
   const std::int64_t attention = 4 * linear(h, h);
-  const std::int64_t conv = 2 * h + linear(h, 2 * h) + 2 * h + (h * m * a.conv_kernel_size + h * m) +
-                            linear(h * m, h) + linear(h, h);
+  const std::int64_t conv =
+      2 * h + linear(h, 2 * h) + 2 * h + (h * m * a.conv_kernel_size + h * m) + linear(h * m, h) + linear(h, h);
   return 2 * feed_forward + attention + conv + 4 * h;
 }
 
@@ -51,10 +51,10 @@ std::int64_t encoder_layer_params(const AudioTower& a) {
 // and down Linear(text hidden, text hidden), one for speech and one for vision-speech.
 void count_phi4_multimodal_audio(const AudioTower& a, ParameterCount& count) {
   // Bounded by the config reader (widths <= 2^16, intermediate <= 2^20, layers <= 1024): below 2^52.
-  count.audio_tower = checked_add(subsampling_params(a) + a.relative_bias_buckets * a.heads,
-                                  encoder_layer_params(a) * a.layers);
-  count.audio_projector = 2 * (linear(a.projector_input, a.projector_output) +
-                               linear(a.projector_output, a.projector_output));
+  count.audio_tower =
+      checked_add(subsampling_params(a) + a.relative_bias_buckets * a.heads, encoder_layer_params(a) * a.layers);
+  count.audio_projector =
+      2 * (linear(a.projector_input, a.projector_output) + linear(a.projector_output, a.projector_output));
 }
 
 }  // namespace fitcheck::detail
