@@ -22,9 +22,9 @@ struct Case {
   bool flash;
 };
 
-// Dense GQA, MoE, MLA, sliding windows (Gemma 2 alternates, gpt-oss windows half its layers,
-// Mistral 7B v0.1 windows all), tensor and expert parallelism, eager attention, an fp8 cache and
-// a GGUF format.
+// Dense GQA, MoE, MLA, DeepSeek-V3.2's sparse attention and indexer, sliding windows (Gemma 2
+// alternates, gpt-oss windows half its layers, Mistral 7B v0.1 windows all), tensor and expert parallelism, eager
+// attention, an fp8 cache and a GGUF format.
 const Case kCases[] = {
     {"meta-llama--Llama-3.1-8B.json", WeightFormat::bf16, 1, 1, KvCacheDtype::bf16, true},
     {"meta-llama--Llama-3.1-70B.json", WeightFormat::fp8_e4m3_per_tensor, 4, 1, KvCacheDtype::fp8, true},
@@ -34,6 +34,7 @@ const Case kCases[] = {
     {"openai--gpt-oss-20b.json", WeightFormat::mxfp4, 1, 1, KvCacheDtype::bf16, true},
     {"mistralai--Mistral-7B-v0.1.json", WeightFormat::bf16, 2, 1, KvCacheDtype::fp16, false},
     {"Qwen--Qwen3-8B.json", WeightFormat::gguf_q4_k_m, 1, 1, KvCacheDtype::fp8, true},
+    {"deepseek-ai--DeepSeek-V3.2.json", WeightFormat::fp8_e4m3_block128, 8, 8, KvCacheDtype::fp8, true},
 };
 
 struct Setup {

@@ -162,15 +162,66 @@ TEST_CASE("golden: absorbed MLA decode attention") {
   CHECK(e.decode_first.flops[static_cast<std::size_t>(LatencyOp::attention)] == doctest::Approx(528.0));
 }
 
+TEST_CASE("golden: DeepSeek-V3.2's sparse MLA attends top-k keys; its indexer scores every key") {
+  // The absorbed-MLA layer above (2 heads, kv_lora_rank 4, rope 2, nope 3, value 5) with a query
+  // latent of 6 and a lightning indexer of 2 heads of 16, top-k 4. Prompt 9, batch 1.
+  ModelDescription m = tiny_model();
+  m.hidden_size = 16;
+  AttentionShape& a = m.layer_kinds[0].attention;
+  a = AttentionShape{};
+  a.num_heads = 2;
+  a.num_kv_heads = 2;
+  a.head_dim = 5;
+  a.value_head_dim = 5;
+  a.q_lora_rank = 6;
+  a.kv_lora_rank = 4;
+  a.qk_rope_head_dim = 2;
+  a.qk_nope_head_dim = 3;
+  a.index_heads = 2;
+  a.index_head_dim = 16;
+  a.index_topk = 4;
+  m.layer_kinds[0].mlp.intermediate_size = 32;
+  Setup s = setup(m);
+  const auto attention = static_cast<std::size_t>(LatencyOp::attention);
+  const auto indexer = static_cast<std::size_t>(LatencyOp::sparse_indexer);
+  LatencyEstimate e = estimate_latency(s.prepared, s.workload, round_gpu(), {9, 2}, ideal());
+  // Decode attending 10 cached tokens, 4 of them picked: 2 x 2 heads x (3 x 4 + 4 x (4 + 2) + 4 x 4 + 4 x 5)
+  // = 4 x 72 = 288 FLOPs (dense over 10 keys it would be 528, the test above).
+  CHECK(e.decode_first.flops[attention] == doctest::Approx(288.0));
+  // Indexer: 10 pairs x 2 x 2 heads x (16 + 1) = 680 FLOPs. Bytes: 10 fp32 scores written and read (80);
+  // 10 cached keys read and the new one written at 16 + 4 (one fp32 scale per 128) = 20 B each (220);
+  // the FP8 query 2 x 16 and 4 int32 indices (48): 348 B.
+  CHECK(e.decode_first.flops[indexer] == doctest::Approx(680.0));
+  CHECK(e.decode_first.bytes[indexer] == doctest::Approx(348.0));
+  // Prefill of 9 tokens: MLA pairs capped at 4 keys, 4 x 5 / 2 + (9 - 4) x 4 = 30 (45 uncapped):
+  // 2 x 2 heads x 30 x (3 + 2 + 5) = 1,200, plus kv_b for 9 tokens 2 x 9 x (4 x 2 x (3 + 5)) = 1,152.
+  CHECK(e.prefill.flops[attention] == doctest::Approx(2'352.0));
+  // Indexer over the 45 causal pairs: 4 x 17 x 45 = 3,060 FLOPs; 45 x 8 + (9 read + 9 written) x 20
+  // + 9 x 48 = 1,152 B.
+  CHECK(e.prefill.flops[indexer] == doctest::Approx(3'060.0));
+  CHECK(e.prefill.bytes[indexer] == doctest::Approx(1'152.0));
+  // No FP8 rate on this chip: the scores run at bf16. With one, at its FP8 peak.
+  CHECK(e.rates.indexer_dtype == ComputeDtype::bf16);
+  CHECK(e.rates.indexer_flops_per_second == doctest::Approx(100e12));
+  Accelerator fp8_gpu = round_gpu();
+  fp8_gpu.dense_flops_per_second[static_cast<std::size_t>(ComputeDtype::fp8)] = 200e12;
+  e = estimate_latency(s.prepared, s.workload, fp8_gpu, {9, 2}, ideal());
+  CHECK(e.rates.indexer_dtype == ComputeDtype::fp8);
+  CHECK(e.decode_first.compute_seconds[indexer] == doctest::Approx(680.0 / 200e12));
+  CHECK(std::string(latency_op_name(LatencyOp::sparse_indexer)) == "sparse_indexer");
+}
+
 TEST_CASE("the closed-form decode total equals the sum of its steps") {
   // Decode step j attends prompt + j tokens; a step attending p + 1 is the first step of prompt p.
-  for (const char* file : {"meta-llama--Llama-3.1-8B.json", "google--medgemma-27b-it.json"}) {
+  // DeepSeek-V3.2's range crosses its index_topk of 2,048: attention capped, the indexer not.
+  for (const char* file :
+       {"meta-llama--Llama-3.1-8B.json", "google--medgemma-27b-it.json", "deepseek-ai--DeepSeek-V3.2.json"}) {
     CAPTURE(file);
     Setup s = from_config(file);
     s.workload.batch_size = 4;
     const Accelerator& gpu = *find_accelerator("h100");
     // medgemma has 1024-token sliding-window layers: the range crosses the window.
-    const std::int64_t prompt = 900, generated = 300;
+    const std::int64_t prompt = std::string(file).find("V3.2") != std::string::npos ? 1'900 : 900, generated = 300;
     const LatencyTotals total = estimate_latency_totals(s.prepared, s.workload, gpu, {prompt, generated});
     double sum = 0;
     for (std::int64_t p = prompt; p < prompt + generated - 1; ++p)

@@ -81,6 +81,7 @@ enum class LatencyOp : std::uint8_t {
   tp_collectives,  // tensor-parallel all-reduces (and the vocabulary-parallel gathers)
   pp_transfer,     // pipeline point-to-point sends between stages
   ep_all_to_all,   // expert-parallel dispatch and combine
+  sparse_indexer,  // DeepSeek-V3.2's lightning indexer: scores every cached key, picks the top-k
   count_
 };
 inline constexpr std::size_t kLatencyOpCount = static_cast<std::size_t>(LatencyOp::count_);
@@ -108,7 +109,12 @@ struct LatencyLayerKind {
   bool cross_attention = false;
   bool multi_latent = false;
   bool moe = false;
+  // sliding_window: the keys one query attends at most (a sliding window, or DeepSeek-V3.2's
+  // index_topk: its sparse attention reads only the keys the indexer picks); 0: all of them.
   double heads = 0, kv_heads = 0, qk_head_dim = 0, v_head_dim = 0, sliding_window = 0;
+  // DeepSeek-V3.2's lightning indexer (0 heads: none): its FP8 key per cached token, kept apart
+  // from kv_cache_bytes_per_token because the indexer reads every key while attention reads top-k.
+  double index_heads = 0, index_head_dim = 0, index_key_bytes_per_token = 0;
   double q_lora_rank = 0, kv_lora_rank = 0, rope_head_dim = 0, nope_head_dim = 0;
   double mlp_width = 0;     // dense intermediate size
   bool gated_mlp = false;   // SwiGLU/GeGLU: the activation multiplies two branches (dense or expert MLP)
@@ -129,7 +135,8 @@ struct LatencyLayerKind {
   OpWeights expert;                // ONE routed expert
   OpWeights shared;                // shared experts: split by tp
   OpWeights norms;                 // norm weights: on every rank
-  // kv_cache_bytes_per_token_per_layer() for each KvCacheDtype (self-attention share only).
+  // kv_cache_bytes_per_token_per_layer() for each KvCacheDtype (self-attention share only; the
+  // indexer's key apart, in index_key_bytes_per_token).
   std::array<double, 6> kv_cache_bytes_per_token{};
 };
 
@@ -161,7 +168,9 @@ struct LatencyRates {
   ComputeDtype activation_dtype = ComputeDtype::bf16;  // attention core, router, lm_head
   double matmul_flops_per_second = 0;
   double activation_flops_per_second = 0;
-  double vector_flops_per_second = 0;  // elementwise work (norms): fp32 vector units
+  double vector_flops_per_second = 0;              // elementwise work (norms): fp32 vector units
+  ComputeDtype indexer_dtype = ComputeDtype::fp8;  // the lightning indexer's scores (16-bit where no FP8)
+  double indexer_flops_per_second = 0;
   double hbm_bytes_per_second = 0;
   double tp_link_bytes_per_second = 0, ep_link_bytes_per_second = 0, pp_link_bytes_per_second = 0;
   double tp_hop_seconds = 0, ep_hop_seconds = 0, pp_hop_seconds = 0;

@@ -195,9 +195,9 @@ void read_hunyuan_moe_layers(std::int64_t intermediate_size, MoeShape& moe) {
 // DeepSeek-V3.2 (deepseek_v32): DeepSeek-V3's layers, and in every layer's attention the lightning
 // indexer of deepseek-ai/DeepSeek-V3.2-Exp@3b99a53 inference/model.py (Indexer: wq_b from the query
 // latent, so q_lora_rank must be set; its head splits into a rotary part of qk_rope_head_dim and the
-// rest). Each query attends to the index_topk tokens the indexer picks; the attention itself is
-// costed as dense MLA over the whole context, and the indexer's own scores are not costed, which
-// the assumptions say.
+// rest). Each query attends to the index_topk tokens the indexer picks: latency reads at most
+// index_topk latent entries per query and costs the indexer's scores over every cached key
+// (latency_ops.hpp sparse_indexer); training counts the sparse pairs but not the indexer's scores.
 void read_lightning_indexer(const ConfigFields& fields, AttentionShape& attention, ModelDescription& model) {
   attention.index_heads = fields.required_count("index_n_heads", 1, max_heads);
   attention.index_head_dim = fields.required_count("index_head_dim", 1, max_hidden_size);
@@ -215,10 +215,11 @@ void read_lightning_indexer(const ConfigFields& fields, AttentionShape& attentio
                                 "), the rotary part of every index head");
   }
   model.assumptions.push_back(
-      "DeepSeek-V3.2 sparse attention: each query attends to index_topk (" + std::to_string(attention.index_topk) +
-      ") tokens, but attention time is costed as dense MLA over the whole context (an upper bound beyond " +
+      "DeepSeek-V3.2 sparse attention: each query attends to at most index_topk (" +
       std::to_string(attention.index_topk) +
-      " tokens), and the indexer's scores over the context are not costed; its key cache is in the KV cache");
+      ") tokens, so attention time stops growing there, while the lightning indexer scores every cached token "
+      "in FP8 (timed as the sparse_indexer operation); its key cache is in the KV cache; training time counts "
+      "the sparse attention but not the indexer's scores");
 }
 
 }  // namespace fitcheck::detail

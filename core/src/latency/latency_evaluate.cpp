@@ -24,6 +24,7 @@ using detail::latency_ops::add_model_ops;
 using detail::latency_ops::attention_decode;
 using detail::latency_ops::attention_prefill;
 using detail::latency_ops::OpCost;
+using detail::latency_ops::sparse_indexer;
 using detail::latency_ops::ssm_mixer;
 using detail::latency_ops::TotalAccumulator;
 
@@ -147,6 +148,11 @@ void prefill_pass(Accumulator& acc, const PreparedLatencyModel& pm, const Latenc
     c.flops += scan.flops;
     c.bytes += scan.bytes;
     acc.op(LatencyOp::attention, c.flops, r.activation_flops_per_second, c.bytes, static_cast<double>(k.layers));
+    if (k.index_heads > 0) {  // the indexer scores every earlier key of the prompt, causally
+      const OpCost index = sparse_indexer(k, tokens, in.batch * attended_pairs(in.prompt, 0, true), tokens);
+      acc.op(LatencyOp::sparse_indexer, index.flops, r.indexer_flops_per_second, index.bytes,
+             static_cast<double>(k.layers));
+    }
   }
   add_model_ops(acc, r, pm, in.w.layout, tokens, in.w.logits_all_positions ? tokens : in.batch, in.a);
 }
@@ -182,6 +188,12 @@ void decode_attention_pass(Accumulator& acc, const PreparedLatencyModel& pm, con
     const OpCost c = attention_decode(k, in.split[i], in.batch, attended, in.a, k.kv_cache_bytes_per_token[in.kv],
                                       detail::latency_ops::kv_read_factor(k, r));
     acc.op(LatencyOp::attention, c.flops, r.activation_flops_per_second, c.bytes, static_cast<double>(k.layers));
+    if (k.index_heads > 0) {  // the indexer scores every cached key, however few attention reads
+      const double keys = in.batch * cache_tokens;
+      const OpCost index = sparse_indexer(k, in.batch, keys, keys);
+      acc.op(LatencyOp::sparse_indexer, index.flops, r.indexer_flops_per_second, index.bytes,
+             static_cast<double>(k.layers));
+    }
   }
 }
 
@@ -205,6 +217,12 @@ double decode_attention_sum(const PreparedLatencyModel& pm, const LatencyRates& 
     double sum = sum_of_max_of_lines(a1, s1, a2, s2, first, window > 0 ? std::min(end, window) : end);
     if (window > 0 && end > window)
       sum += (end - std::max(first, window + 1) + 1) * std::max(a1 + s1 * window, a2 + s2 * window);
+    if (k.index_heads > 0) {  // the indexer: linear in the whole cache, uncapped by index_topk
+      const OpCost i0 = sparse_indexer(k, in.batch, 0, 0), i1 = sparse_indexer(k, in.batch, in.batch, in.batch);
+      const double fi = r.indexer_flops_per_second;
+      sum += sum_of_max_of_lines(i0.flops / fi, (i1.flops - i0.flops) / fi, i0.bytes / b, (i1.bytes - i0.bytes) / b,
+                                 first, end);
+    }
     total += static_cast<double>(k.layers) * sum;
   }
   return total;

@@ -30,6 +30,9 @@ double rate_of(LatencyOp op, const LatencyRates& r, ComputeDtype& dtype) {
     case LatencyOp::norms:
       dtype = ComputeDtype::fp32;
       return r.vector_flops_per_second;
+    case LatencyOp::sparse_indexer:
+      dtype = r.indexer_dtype;
+      return r.indexer_flops_per_second;
     default:
       dtype = r.activation_dtype;
       return r.activation_flops_per_second;

@@ -80,6 +80,22 @@ inline OpCost attention_decode(const LatencyLayerKind& k, const KindSplit& s, do
   return c;
 }
 
+// DeepSeek-V3.2's lightning indexer (DeepSeek-V3.2-Exp paper §2.1, eq. 1) for `queries` new tokens
+// scoring `pairs` (query, cached key) pairs in all, whose sequences' cached indexer keys (`keys_read`)
+// are read once: per pair 2 x index_heads x (index_head_dim + 1) FLOPs (FP8 q.k per head, ReLU, the
+// heads' weighted sum), and its fp32 score written and read back by the top-k (8 B); per query its FP8
+// query read and index_topk int32 indices written; each new key written (deepseek-ai/DeepSeek-V3.2-Exp
+// @3b99a53 inference/model.py Indexer.forward, inference/kernel.py fp8_index). vLLM keeps the
+// indexer whole on every tensor-parallel rank (ReplicatedLinear), so nothing here is split by tp.
+inline OpCost sparse_indexer(const LatencyLayerKind& k, double queries, double pairs, double keys_read) {
+  OpCost c;
+  if (k.index_heads <= 0) return c;
+  c.flops = 2 * k.index_heads * (k.index_head_dim + 1) * pairs;
+  c.bytes = 8 * pairs + (keys_read + queries) * k.index_key_bytes_per_token +
+            queries * (k.index_heads * k.index_head_dim + 4 * k.sliding_window);
+  return c;
+}
+
 // The core of a Mamba-2 mixer (timed as the layer's attention operation): the selective scan,
 // about 6 FLOPs per state element per token (decay, input outer product, accumulate, readout; Dao &
 // Gu 2024, arXiv 2405.21060, §3), the conv and scan activations written and read, and each

@@ -149,6 +149,14 @@ void fill_shapes(LatencyLayerKind& kind, const LayerShape& layer) {
   kind.qk_head_dim = static_cast<double>(a.head_dim);
   kind.v_head_dim = static_cast<double>(a.value_head_dim > 0 ? a.value_head_dim : a.head_dim);
   kind.sliding_window = static_cast<double>(a.sliding_window);
+  if (a.has_indexer()) {
+    // DeepSeek-V3.2's sparse attention (DeepSeek-V3.2-Exp paper §2.1; deepseek-ai/DeepSeek-V3.2-Exp@3b99a53
+    // inference/model.py MLA.forward: the indexer's topk_indices mask every other key): each query
+    // attends at most index_topk keys, which the MLA core reads as a window reads its keys.
+    kind.sliding_window = static_cast<double>(a.index_topk);
+    kind.index_heads = static_cast<double>(a.index_heads);
+    kind.index_head_dim = static_cast<double>(a.index_head_dim);
+  }
   kind.q_lora_rank = static_cast<double>(a.q_lora_rank);
   kind.kv_lora_rank = static_cast<double>(a.kv_lora_rank);
   kind.rope_head_dim = static_cast<double>(a.qk_rope_head_dim);
@@ -173,6 +181,15 @@ void fill_shapes(LatencyLayerKind& kind, const LayerShape& layer) {
     double per_token = static_cast<double>(kv_cache_bytes_per_token_per_layer(reader, dtype));
     if (a.cross_attention) per_token /= 2;  // the cache doubles for the encoder's keys; self share only
     kind.kv_cache_bytes_per_token[static_cast<std::size_t>(dtype)] = per_token;
+  }
+  if (a.has_indexer()) {
+    // The indexer's key is stored whatever the cache dtype: the same bytes in every entry.
+    LayerShape without_indexer = reader;
+    without_indexer.attention.index_heads = 0;
+    const double key = static_cast<double>(kv_cache_bytes_per_token_per_layer(reader, KvCacheDtype::bf16) -
+                                           kv_cache_bytes_per_token_per_layer(without_indexer, KvCacheDtype::bf16));
+    kind.index_key_bytes_per_token = key;
+    for (double& per_token : kind.kv_cache_bytes_per_token) per_token -= key;
   }
 }
 

@@ -17,6 +17,7 @@ using detail::attended_pairs;
 using detail::latency_ops::add_layer_ops;
 using detail::latency_ops::add_model_ops;
 using detail::latency_ops::OpCost;
+using detail::latency_ops::sparse_indexer;
 using detail::latency_ops::ssm_mixer;
 using detail::latency_ops::TotalAccumulator;
 
@@ -145,6 +146,14 @@ double engine_step_seconds(const PreparedLatencyModel& pm, const InferenceWorklo
     c.flops += scan.flops;
     c.bytes += scan.bytes;
     acc.op(LatencyOp::attention, c.flops, r.activation_flops_per_second, c.bytes, static_cast<double>(k.layers));
+    if (k.index_heads > 0) {  // the indexer scores every earlier key (no window), prefill and decode alike
+      const OpCost prefill_index = sparse_indexer(k, step.prefill_tokens, step.prefill_attended_keys,
+                                                  step.prefill_tokens + step.prefill_cached_tokens);
+      const OpCost decode_index =
+          sparse_indexer(k, step.decode_sequences, step.decode_context_tokens, step.decode_context_tokens);
+      acc.op(LatencyOp::sparse_indexer, prefill_index.flops + decode_index.flops, r.indexer_flops_per_second,
+             prefill_index.bytes + decode_index.bytes, static_cast<double>(k.layers));
+    }
   }
   const double lm_rows = w.logits_all_positions ? tokens : step.prefill_logit_rows + step.decode_sequences;
   add_model_ops(acc, r, pm, w.layout, tokens, lm_rows, a);

@@ -32,6 +32,7 @@ const opLabels: Record<string, string> = {
   tp_collectives: 'Tensor-parallel collectives',
   pp_transfer: 'Pipeline stage transfers',
   ep_all_to_all: 'Expert-parallel all-to-all',
+  sparse_indexer: 'Sparse-attention indexer',
 };
 
 export function opLabel(op: string): string {
