@@ -130,6 +130,32 @@ TEST_CASE("weights per GPU under tensor and pipeline parallelism") {
   CHECK(inference_memory(model, tensors, w).totals.weight_bytes == 8'030'265'344);
 }
 
+TEST_CASE("a multimodal checkpoint's encoders load with the language model, unquantized, split over tp") {
+  // medgemma-27b-it (params_test.cpp): language model 27,009,346,304; SigLIP tower 416,866,032 and
+  // projector 6,194,304 = 423,060,336 encoder parameters x 2 B = 846,120,672 B.
+  const ModelDescription model = shared_model("google--medgemma-27b-it.json");
+  const auto tensors = weight_tensors(model);
+  InferenceWorkload w = workload(1, 1);
+  InferenceMemory memory = inference_memory(model, tensors, w);
+  CHECK(memory.totals.encoder_weight_bytes == 846'120'672);
+  CHECK(memory.totals.weight_bytes == 27'009'346'304LL * 2 + 846'120'672);
+  CHECK(memory.terms[0].formula.find("423060336 params x 2 B unquantized = 846120672 B") != std::string::npos);
+  // tp 2: half of the encoders on each rank.
+  w.layout.tensor_parallel = 2;
+  CHECK(inference_memory(model, tensors, w).totals.encoder_weight_bytes == 423'060'336);
+  // A 4-bit format quantizes the language model only: the encoders stay 2 B a parameter.
+  w.layout.tensor_parallel = 1;
+  w.weight_format = WeightFormat::awq;
+  memory = inference_memory(model, tensors, w);
+  CHECK(memory.totals.encoder_weight_bytes == 846'120'672);
+  CHECK(memory.totals.weight_bytes == weight_bytes(tensors, WeightFormat::awq).total_bytes + 846'120'672);
+  // A text model has none: Llama-3.1-8B's weights as above.
+  const ModelDescription text = shared_model("meta-llama--Llama-3.1-8B.json");
+  const InferenceMemory text_memory = inference_memory(text, weight_tensors(text), workload(1, 1));
+  CHECK(text_memory.totals.encoder_weight_bytes == 0);
+  CHECK(text_memory.totals.weight_bytes == 16'060'522'496);
+}
+
 TEST_CASE("expert parallelism splits routed experts") {
   const ModelDescription model = shared_model("mistralai--Mixtral-8x7B-v0.1.json");
   const auto tensors = weight_tensors(model);

@@ -85,7 +85,8 @@ struct KvCacheFigure {
 // The figures per GPU, each once: inference_memory() returns them with the terms that explain
 // them, inference_memory_totals() alone (the fast path for sweeps, arithmetic only).
 struct InferenceMemoryTotals {
-  std::int64_t weight_bytes = 0;              // per GPU (the busiest pipeline stage)
+  std::int64_t weight_bytes = 0;              // per GPU (the busiest pipeline stage), encoders included
+  std::int64_t encoder_weight_bytes = 0;      // of weight_bytes: vision/audio towers and projectors
   std::int64_t kv_cache_bytes = 0;            // per GPU
   std::int64_t kv_cache_bytes_per_token = 0;  // whole model, unsharded
   std::int64_t activation_bytes = 0;          // peak prefill activations of one layer, per GPU
@@ -131,6 +132,10 @@ struct LayoutWeights {
   ParallelLayout layout{};
   WeightBytes on_gpu;  // the busiest stage's shard
   WeightBytes whole_model;
+  // A multimodal checkpoint's encoders (vision and audio towers with their projectors), loaded
+  // beside the language model in the activation dtype whatever the weight format, split over tp.
+  std::int64_t encoder_parameters = 0;
+  std::int64_t encoder_bytes_on_gpu = 0;
   // Layers of each kind (model.layer_kinds order) on the stage caching the most per token;
   // empty: worked out from the layout at each use.
   std::vector<std::int64_t> kv_stage_layers_of_kind;

@@ -110,4 +110,9 @@ std::vector<WeightTensor> weight_tensors(const ModelDescription& model);
 
 ParameterCount count_parameters(const ModelDescription& model);
 
+// The counted encoders beside the language model: vision tower, multimodal projector, audio tower
+// and audio projector (count_parameters' vision_tower + multimodal_projector + audio_tower +
+// audio_projector); 0 for a text-only model.
+std::int64_t encoder_parameters(const ModelDescription& model);
+
 }  // namespace fitcheck

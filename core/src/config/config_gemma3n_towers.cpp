@@ -92,8 +92,9 @@ VisionTower read_gemma3n_vision(const ConfigFields& root, ModelDescription& mode
   v.projector_output = model.hidden_size;
   v.tokens_per_image = count_or_default(root, "vision_soft_tokens_per_image", 1 << 20, 256, "Gemma3nConfig", model);
   model.assumptions.push_back(
-      "the vision tower and its embedder are counted (total_params_with_vision), but the memory and time estimates "
-      "cover the language model: the tower's weights and compute are not included (image tokens enter inference "
+      "the vision tower and its embedder are counted (total_params_with_vision), their weights are in the inference "
+      "memory (unquantized, with the language model); time and training estimates cover the language model: the "
+      "tower's compute is not included (image tokens enter inference "
       "with the images option)");
   return v;
 }
@@ -131,8 +132,9 @@ AudioTower read_gemma3n_audio(const ConfigFields& root, ModelDescription& model)
   a.projector_output = model.hidden_size;
   a.tokens_per_clip = count_or_default(root, "audio_soft_tokens_per_image", 1 << 20, 188, "Gemma3nConfig", model);
   model.assumptions.push_back(
-      "the audio tower and its embedder are counted (total_params_with_audio), but the memory and time estimates "
-      "cover the language model: the tower's weights and compute, and audio tokens, are not included");
+      "the audio tower and its embedder are counted (total_params_with_audio), their weights are in the inference "
+      "memory (unquantized, with the language model); time and training estimates cover the language model: the "
+      "tower's compute and audio tokens are not included");
   return a;
 }
 

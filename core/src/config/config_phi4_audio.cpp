@@ -80,9 +80,9 @@ AudioTower read_phi4_multimodal_audio(const ConfigFields& root, ModelDescription
       a.hidden_size * count_or_default(audio, "audio_config.downsample_rate", 64, 1, config_class, model);
   a.projector_output = model.hidden_size;
   model.assumptions.push_back(
-      "the audio tower and its projectors are counted (total_params_with_audio), but the memory and time estimates "
-      "cover the language model: the tower's weights and compute, and audio tokens (one per time_reduction "
-      "feature frames), are not included");
+      "the audio tower and its projectors are counted (total_params_with_audio), their weights are in the inference "
+      "memory (unquantized, with the language model); time and training estimates cover the language model: the "
+      "tower's compute and audio tokens (one per time_reduction feature frames) are not included");
   return a;
 }
 

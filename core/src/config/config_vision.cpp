@@ -160,8 +160,9 @@ VisionTower read_qwen2_vl_vision(const ConfigFields& root, ModelDescription& mod
   v.min_pixels = 56 * 56;             // Qwen2VLImageProcessor's min_pixels
   v.max_pixels = 14 * 14 * 4 * 1280;  // and max_pixels
   model.assumptions.push_back(
-      "the vision tower and merger are counted (total_params_with_vision), but the memory and time estimates cover "
-      "the language model: the tower's weights and compute are not included (image tokens enter inference with the "
+      "the vision tower and merger are counted (total_params_with_vision), their weights are in the inference memory "
+      "(unquantized, with the language model); time and training estimates cover the language model: the tower's "
+      "compute is not included (image tokens enter inference with the "
       "images option, sized by the image size)");
   return v;
 }
@@ -211,8 +212,9 @@ VisionTower read_llama4_vision(const ConfigFields& root, ModelDescription& model
       "resize_to_max_canvas false; processor_config.json is not read) and its patch size and pixel shuffle ratio "
       "taken as vision_config's");
   model.assumptions.push_back(
-      "the vision tower and projector are counted (total_params_with_vision), but the memory and time estimates "
-      "cover the language model: the tower's weights and compute are not included (image tokens enter inference "
+      "the vision tower and projector are counted (total_params_with_vision), their weights are in the inference "
+      "memory (unquantized, with the language model); time and training estimates cover the language model: the "
+      "tower's compute is not included (image tokens enter inference "
       "with the images option, sized by the image size)");
   return v;
 }
@@ -265,8 +267,9 @@ VisionTower read_llava_vision(const ConfigFields& root, ModelDescription& model)
       "LLaVA images: every image resized and cropped to vision_config.image_size, as CLIPImageProcessor does "
       "(preprocessor_config.json is not read)");
   model.assumptions.push_back(
-      "the vision tower and projector are counted (total_params_with_vision), but the memory and time estimates "
-      "cover the language model: the tower's weights and compute are not included (image tokens enter inference "
+      "the vision tower and projector are counted (total_params_with_vision), their weights are in the inference "
+      "memory (unquantized, with the language model); time and training estimates cover the language model: the "
+      "tower's compute is not included (image tokens enter inference "
       "with the images option)");
   return v;
 }
@@ -322,8 +325,9 @@ VisionTower read_mistral3_vision(const ConfigFields& root, ModelDescription& mod
       "Mistral-3 images: scaled down to fit vision_config.image_size (the longest edge) and padded to multiples of "
       "patch_size x spatial_merge_size, as PixtralProcessor does (preprocessor_config.json is not read)");
   model.assumptions.push_back(
-      "the vision tower and projector are counted (total_params_with_vision), but the memory and time estimates "
-      "cover the language model: the tower's weights and compute are not included (image tokens enter inference "
+      "the vision tower and projector are counted (total_params_with_vision), their weights are in the inference "
+      "memory (unquantized, with the language model); time and training estimates cover the language model: the "
+      "tower's compute is not included (image tokens enter inference "
       "with the images option, sized by the image size)");
   return v;
 }

@@ -10,11 +10,12 @@
 
 namespace fitcheck::detail {
 
-// The assumption every counted tower adds: counted apart, left out of the memory and time estimates.
+// The assumption every counted tower adds: counted apart, its weights in the inference memory, left
+// out of the time and training estimates.
 inline constexpr const char* kTowerNotInEstimates =
-    "the vision tower and projector are counted (total_params_with_vision), but the memory and time estimates "
-    "cover the language model: the tower's weights and compute are not included (image tokens enter inference "
-    "with the images option)";
+    "the vision tower and projector are counted (total_params_with_vision), and their weights are in the "
+    "inference memory (unquantized, with the language model); time and training estimates cover the language "
+    "model: the tower's compute is not included (image tokens enter inference with the images option)";
 
 // `text` (a wrapper's text_config of model_type `text_type`, lowercase) completed with the defaults of
 // its configuration class, each default taken reported; unchanged for a type without a table here.

@@ -81,8 +81,9 @@ VisionTower read_qwen3_vl_vision(const ConfigFields& root, ModelDescription& mod
       "Qwen3-VL images: resized as Qwen3-VL's preprocessor_config.json sets Qwen2VLImageProcessorFast (min_pixels "
       "65536, max_pixels 16777216; the file itself is not read)");
   model.assumptions.push_back(
-      "the vision tower and mergers are counted (total_params_with_vision), but the memory and time estimates "
-      "cover the language model: the tower's weights and compute are not included (image tokens enter inference "
+      "the vision tower and mergers are counted (total_params_with_vision), their weights are in the inference memory "
+      "(unquantized, with the language model); time and training estimates cover the language model: the tower's "
+      "compute is not included (image tokens enter inference "
       "with the images option, sized by the image size)");
   return v;
 }

@@ -127,6 +127,16 @@ LayoutWeights layout_weights(const ModelDescription& model, const std::vector<We
                                 workload.weight_options);
   weights.whole_model = weight_bytes(tensors, workload.weight_format, workload.weight_options);
   weights.kv_stage_layers_of_kind = detail::plan_stages(model, workload.layout).busiest_kv_stage_layers_of_kind;
+  // Engines load a multimodal checkpoint's towers with the language model, and quantized checkpoints
+  // leave them unquantized (AutoAWQ/GPTQ modules_to_not_convert, compressed-tensors ignore lists name
+  // the vision tower); vLLM shards its vision encoders over the tensor-parallel ranks (e.g.
+  // vllm/model_executor/models/qwen2_5_vl.py Qwen2_5_VisionAttention's QKVParallelLinear).
+  weights.encoder_parameters = encoder_parameters(model);
+  if (weights.encoder_parameters > 0) {
+    const std::int64_t bytes =
+        detail::checked_product(weights.encoder_parameters, workload.activation_bytes_per_element, "the encoders");
+    weights.encoder_bytes_on_gpu = ceil_div(bytes, workload.layout.tensor_parallel);
+  }
   return weights;
 }
 
@@ -150,7 +160,8 @@ InferenceMemoryTotals evaluate(const ModelDescription& model, const LayoutWeight
   InferenceMemoryTotals totals;
   const bool with_text = memory != nullptr;
   const WeightBytes& local_weights = weights.on_gpu;
-  totals.weight_bytes = local_weights.total_bytes;
+  totals.weight_bytes = detail::checked_sum(local_weights.total_bytes, weights.encoder_bytes_on_gpu, "the weights");
+  totals.encoder_weight_bytes = weights.encoder_bytes_on_gpu;
 
   const KvCacheFigure kv =
       weights.kv_stage_layers_of_kind.size() == model.layer_kinds.size()
@@ -207,6 +218,11 @@ InferenceMemoryTotals evaluate(const ModelDescription& model, const LayoutWeight
                       ", pp " + std::to_string(layout.pipeline_parallel) + ", ep " +
                       std::to_string(layout.expert_parallel) + ") = " + bytes_text(totals.weight_bytes);
   weight_formula += "; " + detail::two_decimals(local_weights.effective_bits_per_weight) + " bits per weight";
+  if (weights.encoder_bytes_on_gpu > 0)
+    weight_formula += "; plus the vision/audio encoders and projectors, " + std::to_string(weights.encoder_parameters) +
+                      " params x " + std::to_string(workload.activation_bytes_per_element) + " B unquantized" +
+                      (layout.tensor_parallel > 1 ? " / tp " + std::to_string(layout.tensor_parallel) : std::string()) +
+                      " = " + bytes_text(weights.encoder_bytes_on_gpu);
   std::string kv_formula;
   for (const auto& term : m.kv_cache.terms) kv_formula += (kv_formula.empty() ? "" : " + ") + term.formula;
   // The formula of the peak layer, from the same function that sized it.
@@ -225,6 +241,11 @@ InferenceMemoryTotals evaluate(const ModelDescription& model, const LayoutWeight
        "framework overhead (CUDA context, library workspaces, allocator reserve): a default you can change"},
   };
   m.assumptions = local_weights.notes;
+  if (weights.encoder_bytes_on_gpu > 0)
+    m.assumptions.push_back(
+        "the checkpoint's vision/audio encoders and projectors are loaded with the language model, unquantized (the "
+        "activation dtype) and split over the tensor-parallel ranks as vLLM shards them; with pipeline parallelism "
+        "they are counted on the busiest stage (an upper bound); their activations and compute are not included");
   if (layout.pipeline_parallel > 1)
     m.assumptions.push_back(
         "pipeline parallel: weights are those of the stage with the most parameters and the KV cache "

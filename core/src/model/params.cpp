@@ -302,6 +302,26 @@ std::vector<WeightTensor> weight_tensors(const ModelDescription& model) {
   return tensors;
 }
 
+namespace {
+
+// The vision and audio towers and their projectors, counted apart from the language model.
+void count_towers(const ModelDescription& model, ParameterCount& count) {
+  if (model.vision) detail::count_vision(*model.vision, count);
+  if (model.audio && model.audio->kind == "phi4_multimodal_conformer")
+    detail::count_phi4_multimodal_audio(*model.audio, count);
+  else if (model.audio)
+    detail::count_gemma3n_audio(*model.audio, count);
+}
+
+}  // namespace
+
+std::int64_t encoder_parameters(const ModelDescription& model) {
+  ParameterCount towers;
+  count_towers(model, towers);
+  return detail::checked_add(detail::checked_add(towers.vision_tower, towers.multimodal_projector),
+                             detail::checked_add(towers.audio_tower, towers.audio_projector));
+}
+
 ParameterCount count_parameters(const ModelDescription& model) {
   ParameterCount count;
   std::int64_t inactive_routed = 0;
@@ -329,11 +349,7 @@ ParameterCount count_parameters(const ModelDescription& model) {
                           : "dense model: every parameter is used for every token";
   count.non_embedding = count.total - count.breakdown.embedding - count.breakdown.lm_head;
   count.multi_token_prediction = multi_token_prediction_parameters(model);
-  if (model.vision) detail::count_vision(*model.vision, count);
-  if (model.audio && model.audio->kind == "phi4_multimodal_conformer")
-    detail::count_phi4_multimodal_audio(*model.audio, count);
-  else if (model.audio)
-    detail::count_gemma3n_audio(*model.audio, count);
+  count_towers(model, count);
   if (model.tie_word_embeddings)
     count.tied_output_head =
         model.vocab_size * (model.word_embedding_dim > 0 ? model.word_embedding_dim : model.hidden_size);

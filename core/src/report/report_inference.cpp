@@ -179,6 +179,8 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
   }
   out.end_object();
   out.field("weight_bytes", memory.totals.weight_bytes);
+  if (memory.totals.encoder_weight_bytes > 0)  // multimodal checkpoints only
+    out.field("encoder_weight_bytes", memory.totals.encoder_weight_bytes);
   out.field("kv_cache_bytes", memory.totals.kv_cache_bytes);
   out.field("kv_cache_bytes_per_token", memory.totals.kv_cache_bytes_per_token);
   out.field("activation_bytes", memory.totals.activation_bytes);

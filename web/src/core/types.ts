@@ -251,6 +251,8 @@ export interface InferenceReport {
     flash_attention: boolean;
   };
   weight_bytes: number;
+  /** Of weight_bytes: a multimodal checkpoint's towers and projectors, unquantized (absent for text models). */
+  encoder_weight_bytes?: number;
   kv_cache_bytes: number;
   kv_cache_bytes_per_token: number;
   activation_bytes: number;
