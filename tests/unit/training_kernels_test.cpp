@@ -151,3 +151,76 @@ TEST_CASE("PyTorch's ring attention: its merges, accumulations and copies, per t
   const double attention = flops / (peak_flops_per_second(*gpu, ComputeDtype::bf16) * 0.28);
   CHECK(memory / attention == doctest::Approx(0.05).epsilon(0.3));
 }
+
+TEST_CASE("MoE routed tokens per token: router scores, copies into expert order and back, eager expert biases") {
+  // Qwen3-30B-A3B-like layer: hidden 2048, 128 experts, top-8.
+  LatencyLayerKind k;
+  k.moe = true;
+  k.experts = 128;
+  k.experts_per_token = 8;
+  k.expert_width = 768;
+  SUBCASE("DeepEP / HybridEP: one permute after the dispatch and one unpermute") {
+    // Router: fp32 logits read (4 B per expert), probabilities and routing map written (4 + 1);
+    // backward reads the probabilities' gradient and the probabilities, writes the logits' (3 x 4).
+    // Permute: each of the 8 copies reads its token and writes itself (2 + 2 B per element);
+    // unpermute: reads the 8 copies (2 B) and writes the token once (2 B).
+    const detail::LayerTraffic t = detail::moe_token_traffic(k, 2048, {});
+    CHECK(t.forward.hidden == 9 * 128.0 + (8 * 4 + 8 * 2 + 2) * 2048.0);
+    CHECK(t.backward.hidden == 12 * 128.0 + (8 * 4 + 8 * 2 + 2) * 2048.0);
+    CHECK(t.forward.split == 0);
+    CHECK(t.backward.split == 0);
+  }
+  SUBCASE("all-to-all dispatcher to ranks holding several experts: the chunks sorted and unsorted too") {
+    detail::MoeTokenTrafficOptions o;
+    o.sort_by_local_expert = true;
+    const detail::LayerTraffic t = detail::moe_token_traffic(k, 2048, o);
+    // Sort and unsort: 2 + 2 B per copy and element each, on top of the 50 x 2048 above.
+    CHECK(t.forward.hidden == 9 * 128.0 + (50 + 8 * 4 + 8 * 4) * 2048.0);
+    CHECK(t.backward.hidden == 12 * 128.0 + (50 + 8 * 4 + 8 * 4) * 2048.0);
+  }
+  SUBCASE("gpt-oss-like biased experts under Megatron: fc2's bias as eager fp32 ops on every copy") {
+    // gpt-oss-120b: hidden 2880, 128 experts, top-4; 36 B forward and 40 B backward per element of
+    // each copy for the bias path, beside the permute (4 x 4 + 4 x 2 + 2 per element of h).
+    k.experts_per_token = 4;
+    detail::MoeTokenTrafficOptions o;
+    o.eager_expert_bias = true;
+    const detail::LayerTraffic t = detail::moe_token_traffic(k, 2880, o);
+    CHECK(t.forward.hidden == 9 * 128.0 + 26 * 2880.0 + 36 * 4 * 2880.0);
+    CHECK(t.backward.hidden == 12 * 128.0 + 26 * 2880.0 + 40 * 4 * 2880.0);
+  }
+  SUBCASE("a dense layer has none") {
+    const detail::LayerTraffic t = detail::moe_token_traffic(llama_8b_layer(), 4096, {});
+    CHECK(t.forward.hidden == 0);
+    CHECK(t.backward.hidden == 0);
+  }
+}
+
+TEST_CASE("Transformer Engine FP8 casts of a MoE layer: every routed copy's input and output gradient") {
+  LatencyLayerKind k;
+  k.moe = true;
+  k.experts = 128;
+  k.experts_per_token = 8;
+  k.expert_width = 768;
+  k.gated_mlp = true;
+  // Cast-transpose reads 2 B and writes the row- and column-wise FP8 copies (1 + 1 B).
+  const detail::Fp8CastTraffic t =
+      detail::layer_fp8_cast_traffic(k, 2048, Fp8Casts::transformer_engine, ElementwiseKernels::fused);
+  // Forward: the 8 gathered copies (the norm cannot write them in FP8).
+  CHECK(t.tokens.forward.hidden == 4 * 8 * 2048.0);
+  // Backward: the attention output projection's gradient and the 8 copies' down-projection gradients.
+  CHECK(t.tokens.backward.hidden == 4 * (2048.0 + 8 * 2048.0));
+  // Gate and up outputs of the 8 copies, 768 wide each.
+  CHECK(t.tokens.backward.split == 4 * 2 * 8 * 768.0);
+  SUBCASE("a shared expert adds its one down-projection gradient") {
+    k.shared_width = 768;
+    const detail::Fp8CastTraffic s =
+        detail::layer_fp8_cast_traffic(k, 2048, Fp8Casts::transformer_engine, ElementwiseKernels::fused);
+    CHECK(s.tokens.backward.hidden == 4 * (2048.0 + 8 * 2048.0 + 2048.0));
+  }
+  SUBCASE("a dense layer: the output and down projections' gradients, no input cast") {
+    const detail::Fp8CastTraffic d =
+        detail::layer_fp8_cast_traffic(llama_8b_layer(), 4096, Fp8Casts::transformer_engine, ElementwiseKernels::fused);
+    CHECK(d.tokens.forward.hidden == 0);
+    CHECK(d.tokens.backward.hidden == 4 * 2 * 4096.0);
+  }
+}

@@ -754,3 +754,52 @@ TEST_CASE("FP8: the blocks' products run at the fp8 rate, the output layer at th
     CHECK(estimate_training_time(p, w, gpu, 1e6, assume).flops_efficiency == 0.5);
   }
 }
+
+TEST_CASE("MoE routed tokens: their bytes join the memory-bound kernels, run again where the forward is") {
+  // One MoE layer, hidden 1024, 8 experts of width 1024, top-2; 1 x 1000 tokens on one GPU, Megatron.
+  ModelDescription m = small_model(1);
+  m.layer_kinds[0].moe.num_experts = 8;
+  m.layer_kinds[0].moe.experts_per_token = 2;
+  m.layer_kinds[0].moe.expert_intermediate_size = 1024;
+  m.layer_kinds[0].mlp.intermediate_size = 0;
+  TrainingWorkload w;
+  w.framework = TrainingFramework::megatron;
+  w.sequence_tokens = 1000;
+  w.micro_batch_size = 1;
+  w.global_batch_tokens = 1000;
+  // All-to-all dispatcher, all 8 experts on the rank: per token and pass, the router 9 x 8 B
+  // forward and 12 x 8 B backward; permute 2 x 4 B, unpermute 2 x 2 B + 2 B, sort and unsort
+  // 2 x 4 B each, per element of the hidden width.
+  const double per_pass = (2 * 4 + 2 * 2 + 2 + 2 * 4 + 2 * 4) * 1024.0;
+  const double expected = 1000 * (9 * 8 + per_pass + 12 * 8 + per_pass);
+  const TrainingTime t = estimate_training_time(prepared(m), w, round_gpu(), 1e6);
+  CHECK(t.microbatch_moe_token_bytes == doctest::Approx(expected).epsilon(1e-12));
+  CHECK(t.microbatch_memory_bytes > t.microbatch_moe_token_bytes);
+  SUBCASE("full recompute runs the forward's share again") {
+    w.recompute = Recompute::full;
+    const TrainingTime r = estimate_training_time(prepared(m), w, round_gpu(), 1e6);
+    CHECK(r.microbatch_moe_token_bytes == doctest::Approx(expected + 1000 * (9 * 8 + per_pass)).epsilon(1e-12));
+  }
+  SUBCASE("biased experts (gpt-oss) under Megatron add the eager fp32 bias path; Hugging Face does not") {
+    m.layer_kinds[0].moe.expert_bias = true;
+    const TrainingTime b = estimate_training_time(prepared(m), w, round_gpu(), 1e6);
+    CHECK(b.microbatch_moe_token_bytes == doctest::Approx(expected + 1000 * (36 + 40) * 2 * 1024.0).epsilon(1e-12));
+    w.framework = TrainingFramework::hf;
+    const TrainingTime hf = estimate_training_time(prepared(m), w, round_gpu(), 1e6);
+    CHECK(hf.microbatch_moe_token_bytes == doctest::Approx(expected).epsilon(1e-12));
+  }
+  SUBCASE("DeepEP: no sort by local expert") {
+    w.moe_dispatcher = MoeDispatcher::deepep;
+    const double flex_pass = (2 * 4 + 2 * 2 + 2) * 1024.0;
+    const TrainingTime d = estimate_training_time(prepared(m), w, round_gpu(), 1e6);
+    CHECK(d.microbatch_moe_token_bytes ==
+          doctest::Approx(1000 * (9 * 8 + flex_pass + 12 * 8 + flex_pass)).epsilon(1e-12));
+  }
+  SUBCASE("the step-time report names them") {
+    const TrainingExplanation x = explain_training_time(prepared(m), w, round_gpu(), 1e6);
+    bool named = false;
+    for (const std::string& line : x.lines)
+      named = named || line.find("of which MoE routed tokens") != std::string::npos;
+    CHECK(named);
+  }
+}

@@ -101,6 +101,9 @@ struct TrainingFrameworkProfile {
   bool torch_ring_attention = false;
   // The loss runs as eager PyTorch ops although the layers' kernels are fused.
   bool eager_loss = false;
+  // Biased routed experts get their output bias as eager fp32 ops on every token copy
+  // (Megatron-Core's TEGroupedMLP._apply_packed_bias; docs/frameworks-training.md §7).
+  bool eager_expert_bias = false;
 };
 
 const TrainingFrameworkProfile& training_framework_profile(TrainingFramework framework);

@@ -46,6 +46,9 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "row- and column-wise FP8 copies)",
      // --no-overlap-p2p-communication stores false into overlap_p2p_comm (default true), which
      // the interleaved schedule keeps (arguments.py l.1000-1017, l.3118-3120).
+     true, false, false, false,
+     // TEGroupedMLP._apply_packed_bias (megatron/core/transformer/moe/experts.py): fc2's bias,
+     // scaled by each copy's probability, added in fp32 by eager ops.
      true},
     {TrainingFramework::deepspeed, "deepspeed", "Megatron-DeepSpeed (DeepSpeed ZeRO)",
      // Megatron-DeepSpeed computes its loss with Megatron's vocab_parallel_cross_entropy.

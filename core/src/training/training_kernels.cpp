@@ -136,20 +136,67 @@ Fp8CastTraffic layer_fp8_cast_traffic(const LatencyLayerKind& k, double h, Fp8Ca
   const Widths w = widths_of(k, false);
   const double up = k.gated_mlp ? 2 * w.mlp : w.mlp;  // the gate and up projections' outputs
   const Fp8CastBytes b = fp8_cast_bytes_per_element(casts, kernels);
+  // A MoE layer's routed experts take each token copy as their input and give one output per copy
+  // (top-k of them), beside the shared experts' one; a dense layer's MLP gives one.
+  const double routed_copies = k.moe ? k.experts_per_token * h : 0;
+  const double down_outputs = k.moe ? routed_copies + (k.shared_width > 0 ? h : 0) : h;
   Fp8CastTraffic t;
   // Gradients of every projection's output: q, k, v, gate/up (split by tp); output and down (hidden).
-  t.tokens.backward.hidden = b.gradient * 2 * h;
+  t.tokens.backward.hidden = b.gradient * (h + down_outputs);
   t.tokens.backward.split = b.gradient * (w.q + w.k + w.v + up);
   t.weight_bytes_per_parameter = b.weight;
   if (casts == Fp8Casts::transformer_engine) {
-    t.tokens.forward.split = b.input * w.out;  // the norms and the activation write FP8 themselves
+    // The norms and the activation write FP8 themselves; a routed copy (gathered after the norm)
+    // is cast by the grouped linear layer.
+    t.tokens.forward.split = b.input * w.out;
+    t.tokens.forward.hidden = b.input * routed_copies;
     return t;
   }
   // Inputs: eager casts each linear's input apart (q, k, v read the attention norm's output; gate
   // and up the MLP norm's); compiled, the linears reading one tensor share its cast.
   const double linears_on_hidden = kernels == ElementwiseKernels::eager ? 3 + (k.gated_mlp ? 2 : 1) : 2;
-  t.tokens.forward.hidden = b.input * linears_on_hidden * h;
+  t.tokens.forward.hidden = b.input * (linears_on_hidden * h + routed_copies);
   t.tokens.forward.split = b.input * (w.out + w.mlp);
+  return t;
+}
+
+// Megatron-Core's MoE layer (NVIDIA/Megatron-LM d98e8a64 megatron/core/transformer/moe/), its
+// fused kernels (moe_permute_fusion, moe_router_fusion: Transformer Engine's permutation and
+// top-k kernels), per token of k routed copies of the hidden width h, bf16 (2 B):
+//   router     router.py TopKRouter: the gating GEMM writes fp32 logits (moe_router_dtype fp32,
+//              counted with the products); fused_topk_with_score_function reads them (4 B per
+//              expert) and writes the fp32 probabilities and the bool routing map (4 + 1 B); its
+//              backward reads the probabilities' gradient and the saved probabilities and writes
+//              the logits' gradient (3 x 4 B);
+//   permute    moe_utils.py permute: each copy reads its token's row and writes it in expert order
+//              (2 + 2 B per copy and element); token_dispatcher.py MoEAlltoAllTokenDispatcher runs it
+//              before the all-to-all, DeepEP and HybridEP (MoEFlexTokenDispatcher's
+//              get_permuted_hidden_states_by_experts, HybridEP's permute unless
+//              moe_permute_fusion_into_hybridep) after the dispatch;
+//   sort       the all-to-all dispatcher sorts the received chunks by local expert when a rank holds
+//              more than one (dispatch_postprocess sort_chunks_by_idxs) and unsorts the experts'
+//              output (combine_preprocess): 2 + 2 B per copy each;
+//   unpermute  moe_utils.py unpermute reads every copy and writes one sum per token (2 B per copy
+//              + 2 B per token; the probabilities are applied in the activation, weighted_bias_swiglu).
+// Backward runs the same kernels on the gradients: unpermute's backward is a permute, permute's
+// backward an unpermute, each sort's backward a sort: the same bytes.
+// Experts with biases (gpt-oss): TEGroupedMLP._apply_packed_bias (experts.py) adds fc2's bias
+// scaled by the token's probability as eager fp32 ops on every copy: output.float() 2 + 4, the
+// bias rows repeated per token (repeat_interleave) 4, times the probabilities 4 + 4, the sum
+// 4 + 4 + 4, .to(bf16) 4 + 2: 36 B per element; backward: the cast back 2 + 4, the bias rows'
+// gradient (times the probabilities) 4 + 4, the probabilities' gradient (times the bias rows, then
+// summed over the hidden width) 4 + 4 + 4 + 4, the repeat's sum 4, the upcast's gradient 4 + 2: 40 B.
+LayerTraffic moe_token_traffic(const LatencyLayerKind& k, double h, const MoeTokenTrafficOptions& o) {
+  LayerTraffic t;
+  if (!k.moe || k.experts <= 0 || k.experts_per_token <= 0) return t;
+  const double copies = k.experts_per_token;
+  const double router_forward = (4 + 4 + 1) * k.experts, router_backward = 3 * 4 * k.experts;
+  // permute 4 per copy, unpermute 2 per copy and 2 per token; sort and unsort 4 per copy each.
+  const double rearrange = (copies * (4 + 2 + (o.sort_by_local_expert ? 2 * 4 : 0)) + 2) * h;
+  const double bias_forward = o.eager_expert_bias ? 36 * copies * h : 0;
+  const double bias_backward = o.eager_expert_bias ? 40 * copies * h : 0;
+  t.forward.hidden = router_forward + rearrange + bias_forward;
+  t.backward.hidden = router_backward + rearrange + bias_backward;
   return t;
 }
 

@@ -49,6 +49,15 @@ struct Fp8CastTraffic {
 Fp8CastTraffic layer_fp8_cast_traffic(const LatencyLayerKind& kind, double hidden, Fp8Casts casts,
                                       ElementwiseKernels kernels);
 
+// The routed tokens of one MoE layer, per token of a rank (hidden-width tensors, which sequence
+// parallelism splits over tp): the router's scores, the token copies gathered into expert order and
+// summed back, and the experts' output bias where the framework adds it as eager fp32 ops.
+struct MoeTokenTrafficOptions {
+  bool sort_by_local_expert = false;  // an all-to-all dispatch to a rank that holds more than one expert
+  bool eager_expert_bias = false;     // biased experts, their output bias added by eager fp32 ops
+};
+LayerTraffic moe_token_traffic(const LatencyLayerKind& kind, double hidden, const MoeTokenTrafficOptions& options);
+
 // The loss's bytes per logit element (vocabulary entry of one token), forward and backward.
 double loss_traffic_bytes_per_logit(ElementwiseKernels kernels);
 

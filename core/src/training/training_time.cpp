@@ -28,6 +28,10 @@ double active_matrix_params(const LatencyLayerKind& k) {
          k.experts_per_token * k.expert.matrix_params + k.shared.matrix_params;
 }
 
+// Routed experts with biases (gpt-oss): the expert's weights hold more than its matrices (the
+// model is prepared at bf16, 2 B per parameter).
+bool expert_has_biases(const LatencyLayerKind& k) { return k.expert.bytes > 2 * k.expert.matrix_params; }
+
 double attention_core_per_sequence(const LatencyLayerKind& k, double s, bool causal) {
   // MLA trains unabsorbed: keys of nope + rope dims, values of v_head_dim (DeepSeek-V2 §2.1.2).
   const double qk = k.multi_latent ? k.nope_head_dim + k.rope_head_dim : k.qk_head_dim;
@@ -219,10 +223,18 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   const Fp8Casts fp8_casts = training_framework(w).fp8_casts;
   const bool torch_ring = cp > 1 && training_framework(w).torch_ring_attention;
   const double hbm = gpu.memory_bandwidth_bytes_per_second * assume.elementwise_bandwidth_efficiency;
+  const double ep = static_cast<double>(lay.expert_parallel);
+  const bool eager_expert_bias = training_framework(w).eager_expert_bias;
   // Bytes through HBM of one micro-batch on a stage: elementwise ops forward, backward and
-  // recomputed; FP8 casts of activations, gradients and weights; the loss on the last stage.
+  // recomputed; the MoE layers' routed tokens (router, copies into expert order and back, eager
+  // expert biases), run again where the layer's forward is; FP8 casts of activations, gradients and
+  // weights; the loss on the last stage.
+  struct StageBytes {
+    double total = 0, moe_tokens = 0;
+  };
   auto stage_memory_bytes = [&](double share, bool has_lm_head) {
-    double bytes = 0;
+    StageBytes out;
+    double& bytes = out.total;
     for (const LatencyLayerKind& k : model.kinds) {
       const double n = static_cast<double>(k.layers) * share;
       const detail::LayerTraffic e =
@@ -230,6 +242,17 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
       bytes += n * tokens_gpu *
                (e.forward.per_rank(tp, w.sequence_parallel) * (1 + recompute_elementwise_share) +
                 e.backward.per_rank(tp, w.sequence_parallel));
+      if (k.moe) {
+        detail::MoeTokenTrafficOptions options;
+        options.sort_by_local_expert = w.moe_dispatcher == MoeDispatcher::all_to_all && k.experts / ep > 1;
+        options.eager_expert_bias = eager_expert_bias && expert_has_biases(k);
+        const detail::LayerTraffic r = detail::moe_token_traffic(k, model.hidden, options);
+        const double moe = n * tokens_gpu *
+                           (r.forward.per_rank(tp, w.sequence_parallel) * (1 + recompute_elementwise_share) +
+                            r.backward.per_rank(tp, w.sequence_parallel));
+        bytes += moe;
+        out.moe_tokens += moe;
+      }
       if (w.precision == PrecisionRecipe::fp8) {
         const detail::Fp8CastTraffic c = detail::layer_fp8_cast_traffic(k, model.hidden, fp8_casts, kernels);
         bytes += n * tokens_gpu *
@@ -246,10 +269,10 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
       }
     }
     if (has_lm_head) bytes += tokens_gpu * model.vocab / tp * detail::loss_traffic_bytes_per_logit(loss_kernels(w));
-    return bytes;
+    return out;
   };
   struct StageTime {
-    double matmul = 0, attention = 0, memory = 0, memory_bytes = 0;
+    double matmul = 0, attention = 0, memory = 0, memory_bytes = 0, moe_token_bytes = 0;
     double total() const { return matmul + attention + memory; }
   };
   auto stage_compute = [&](double share, bool has_lm_head) {
@@ -259,7 +282,9 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
     StageTime st;
     st.matmul = matmul_passes * (matmul + head) + recompute_share * matmul;
     st.attention = attention_passes * attention;
-    st.memory_bytes = stage_memory_bytes(share, has_lm_head);
+    const StageBytes memory = stage_memory_bytes(share, has_lm_head);
+    st.memory_bytes = memory.total;
+    st.moe_token_bytes = memory.moe_tokens;
     st.memory = st.memory_bytes / hbm;
     return st;
   };
@@ -274,6 +299,7 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   t.microbatch_attention_seconds = busiest.attention;
   t.microbatch_memory_seconds = busiest.memory;
   t.microbatch_memory_bytes = busiest.memory_bytes;
+  t.microbatch_moe_token_bytes = busiest.moe_token_bytes;
   const double attention_seconds = busiest.attention;
 
   const LatencyAssumptions& c = assume.communication;

@@ -34,6 +34,19 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
   const ParallelLayout& lay = w.layout;
   const TrainingFlops& f = t.forward_flops_per_sequence;
   const double sequences = t.sequences_per_step;
+  // Biased routed experts whose bias the framework adds as eager fp32 ops (the model is prepared at
+  // bf16: an expert holding more than 2 B per matrix parameter has biases).
+  bool eager_expert_biases = false;
+  for (const LatencyLayerKind& k : model.kinds)
+    eager_expert_biases = eager_expert_biases || (k.moe && k.expert.bytes > 2 * k.expert.matrix_params);
+  eager_expert_biases = eager_expert_biases && training_framework(w).eager_expert_bias;
+  std::string moe_tokens;
+  if (t.microbatch_moe_token_bytes > 0) {
+    moe_tokens = ", of which MoE routed tokens (router, copies into expert order and back";
+    if (eager_expert_biases) moe_tokens += ", eager fp32 expert biases";
+    if (w.precision == PrecisionRecipe::fp8) moe_tokens += "; FP8 casts of the copies counted with the casts";
+    moe_tokens += ") " + detail::four_significant_digits(t.microbatch_moe_token_bytes) + " B";
+  }
 
   x.lines.push_back("GPUs = tp " + count(lay.tensor_parallel) + " x pp " + count(lay.pipeline_parallel) + " x cp " +
                     count(w.context_parallel) + " x dp " + count(lay.data_parallel) + " = " + count(t.gpus));
@@ -55,7 +68,8 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
       " s (products " + detail::four_significant_digits(t.microbatch_matmul_seconds) + " s + attention core " +
       detail::four_significant_digits(t.microbatch_attention_seconds) + " s + memory-bound " +
       detail::four_significant_digits(t.microbatch_memory_seconds) +
-      " s: " + detail::four_significant_digits(t.microbatch_memory_bytes) + " B through HBM) + tensor parallel " +
+      " s: " + detail::four_significant_digits(t.microbatch_memory_bytes) + " B through HBM" + moe_tokens +
+      ") + tensor parallel " +
       (w.tp_comm_overlap
            ? "(" + detail::four_significant_digits(t.tensor_parallel_seconds) + " s under the products, exposed) "
            : std::string()) +
