@@ -200,8 +200,8 @@ TEST_CASE("mllama: a malformed cross_attention_layers or vision field is refused
   // The projector reads hidden x (1 + intermediate layers) = 128 features, not 192.
   CHECK(test::config_error_field(replaced(tiny(), R"("vision_output_dim":128)", R"("vision_output_dim":192)")) ==
         "vision_config.vision_output_dim");
-  CHECK(test::config_error_field(replaced(tiny(), R"("intermediate_layers_indices":[1])",
-                                          R"("intermediate_layers_indices":[3])")) ==
+  CHECK(test::config_error_field(
+            replaced(tiny(), R"("intermediate_layers_indices":[1])", R"("intermediate_layers_indices":[3])")) ==
         "vision_config.intermediate_layers_indices");
   // MllamaVisionConfig has default aspect ratios for 4 tiles only.
   CHECK(test::config_error_field(replaced(tiny(), R"("max_num_tiles":4)", R"("max_num_tiles":6)")) ==

@@ -137,9 +137,10 @@ VisionTower read_mllama_vision(const ConfigFields& root, ModelDescription& model
   if (auto ratios = vision.integer_pair_list("vision_config.supported_aspect_ratios")) {
     v.aspect_ratio_ids = static_cast<std::int64_t>(ratios->size());
     if (v.aspect_ratio_ids == 0 || v.aspect_ratio_ids > 4096)
-      throw ConfigError(vision.path_of("vision_config.supported_aspect_ratios"),
-                        "field 'vision_config.supported_aspect_ratios' must list 1 to 4096 aspect ratios, but it lists " +
-                            std::to_string(v.aspect_ratio_ids));
+      throw ConfigError(
+          vision.path_of("vision_config.supported_aspect_ratios"),
+          "field 'vision_config.supported_aspect_ratios' must list 1 to 4096 aspect ratios, but it lists " +
+              std::to_string(v.aspect_ratio_ids));
   } else if (v.max_tiles == 4) {
     v.aspect_ratio_ids = 8;  // MllamaVisionConfig: (1,1) (1,2) (1,3) (1,4) (2,1) (2,2) (3,1) (4,1)
   } else {
