@@ -30,7 +30,7 @@ constexpr const char* kInferHelp =
     "  --images N: images per request (Gemma-3, Qwen2-VL, Qwen3-VL, Llama 4, LLaVA, LLaVA-NeXT, PaliGemma, Mistral-3, "
     "Idefics3/SmolVLM, InternVL with vision): their "
     "image tokens "
-    "join each prompt\n"
+    "join each prompt (Llama 3.2 Vision: its cross-attention layers' keys and values)\n"
     "  --image-width N --image-height N: the images' size in pixels (default 1024 x 1024; Qwen2/3-VL's\n"
     "      token count follows it, Gemma-3's mm_tokens_per_image does not)\n"
     "  --engine vllm|sglang|trtllm|llamacpp|hf: the engine's memory budget, prefill chunk, KV block,\n"
@@ -62,6 +62,9 @@ void print_inference_table(const InferenceEstimate& estimate) {
   if (memory.kv_cache.state_bytes_per_sequence > 0)
     print("state per sequence (state-space layers, any context): %s bytes\n",
           with_thousands(memory.kv_cache.state_bytes_per_sequence));
+  if (memory.kv_cache.cross_bytes_per_sequence > 0)
+    print("cross-attention keys and values per sequence (fixed source, any context): %s bytes\n",
+          with_thousands(memory.kv_cache.cross_bytes_per_sequence));
   if (estimate.on_gpu) {
     const InferenceOnGpu& on_gpu = *estimate.on_gpu;
     const std::int64_t headroom = on_gpu.verdict.headroom_bytes;

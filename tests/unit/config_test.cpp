@@ -201,7 +201,6 @@ TEST_CASE("unsupported architectures are refused by name") {
   const std::pair<const char*, const char*> hybrids[] = {
       {"zamba", "Mamba"},
       {"kimi_linear", "Kimi Delta Attention"},
-      {"mllama_text_model", "cross-attention"},
   };
   for (const auto& [type, layers] : hybrids) {
     const std::string config = std::string(R"({"model_type":")") + type +

@@ -90,10 +90,10 @@ TEST_CASE("whisper: tiny, large-v3 and large-v3-turbo match their published coun
   CHECK(count_parameters(parse_hf_config(untied)).total == 37'760'640 + 51'865 * 384);
 }
 
-TEST_CASE("whisper: the decoder caches self- and cross-attention keys and values; the encoder caches none") {
-  // Per decoder layer and token: 20 heads x (64 + 64) = 2,560 values for self-attention and as many
-  // for the encoder output's cross-attention keys and values (one per context token, the
-  // encoder-decoder convention of kv_cache.cpp), 2 B each in bf16: 10,240 B; 32 layers: 327,680 B.
+TEST_CASE("whisper: the decoder caches self-attention keys and values per token; the encoder caches none") {
+  // Per decoder layer and token: 20 heads x (64 + 64) = 2,560 values for self-attention, 2 B each in
+  // bf16: 5,120 B; 32 layers: 163,840 B. The cross-attention keys and values are the encoder's 1,500
+  // frames, held once per sequence (mllama_test.cpp), not per token.
   const ModelDescription model = parse_hf_config(whisper(1280, 32, 32, 20, 128, 51866));
   std::int64_t encoder_bytes = 0, decoder_bytes = 0;
   for (const LayerShape& kind : model.layer_kinds) {
@@ -101,7 +101,10 @@ TEST_CASE("whisper: the decoder caches self- and cross-attention keys and values
     (kind.is_encoder ? encoder_bytes : decoder_bytes) += bytes;
   }
   CHECK(encoder_bytes == 0);
-  CHECK(decoder_bytes == 32 * 10'240);
+  CHECK(decoder_bytes == 32 * 5'120);
+  // 1,280 wide: 2,560 values of 2 B per frame and layer.
+  for (const LayerShape& kind : model.layer_kinds)
+    CHECK(cross_kv_bytes_per_source_token_per_layer(kind, KvCacheDtype::bf16) == (kind.is_encoder ? 0 : 5'120));
 }
 
 TEST_CASE("whisper: missing or contradictory fields are refused, naming the field") {

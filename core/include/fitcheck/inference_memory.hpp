@@ -46,6 +46,10 @@ struct InferenceWorkload {
   std::int64_t context_tokens = 4096;     // tokens each sequence holds in the cache (prompt + generated)
   std::int64_t prefill_chunk_tokens = 0;  // tokens of one prefill step; 0: the whole context at once
   std::int64_t kv_block_tokens = 0;       // paged allocation block (vLLM: 16); 0: exact per token
+  // Tokens each sequence's cross-attention layers attend to when they are the request's images (Llama 3.2
+  // Vision: images x image tokens per image); 0 without images. Whisper's source is its encoder frames,
+  // a fact of the model (AudioEncoderStem::encoder_positions), not of the request.
+  std::int64_t cross_attention_tokens = 0;
   ParallelLayout layout{};
   bool flash_attention = true;                    // false: eager attention materializes heads x s x s scores
   bool logits_all_positions = false;              // false: logits for the last position of each sequence only
@@ -70,6 +74,12 @@ struct KvCacheLayerTerm {
   // State-space (Mamba-2) layers keep a fixed state per sequence instead of a cache per token:
   // conv and SSM state of one layer, whole (before the tensor-parallel split); 0 for attention.
   std::int64_t state_bytes_per_sequence_per_layer = 0;
+  // Cross-attention from a source of fixed length per sequence (Whisper's encoder frames, Llama 3.2
+  // Vision's image tokens): the source tokens each sequence holds keys and values for, block-rounded if
+  // paged, and those bytes for one layer, whole; 0 otherwise. The layer's self-attention share, if any, is
+  // a term of its own.
+  std::int64_t cross_source_tokens_per_sequence = 0;
+  std::int64_t cross_bytes_per_sequence_per_layer = 0;
   std::int64_t bytes = 0;  // per GPU for the whole batch
   std::string formula;
 };
@@ -77,7 +87,10 @@ struct KvCacheLayerTerm {
 struct KvCacheFigure {
   std::int64_t bytes_per_token = 0;  // all layers of the model, unsharded, as if every layer were full attention
   std::int64_t state_bytes_per_sequence = 0;  // state-space layers' fixed state, all layers, unsharded
-  std::int64_t bytes = 0;                     // per GPU, whole batch at the workload's context
+  // Cross-attention keys and values of a fixed source per sequence (Whisper's frames, Llama 3.2 Vision's
+  // image tokens), all layers, unsharded, exact (not block-rounded).
+  std::int64_t cross_bytes_per_sequence = 0;
+  std::int64_t bytes = 0;  // per GPU, whole batch at the workload's context
   std::vector<KvCacheLayerTerm> terms;
   std::string convention;  // e.g. the MLA latent-cache convention
 };
@@ -103,8 +116,17 @@ struct InferenceMemory {
   std::vector<std::string> assumptions;
 };
 
-// Bytes per token of one layer's K and V (or MLA latent) at a cache dtype, before any split.
+// Bytes per token of one layer's K and V (or MLA latent) at a cache dtype, before any split: a decoder
+// layer's self-attention, and T5's cross-attention to the encoder output (one key/value per input token,
+// taken as many as the context). Cross-attention to a source of fixed length per sequence is not per
+// token (cross_kv_bytes_per_source_token_per_layer; 0 here for Llama 3.2 Vision's cross-attention layers).
 std::int64_t kv_cache_bytes_per_token_per_layer(const LayerShape& layer, KvCacheDtype dtype);
+// Bytes per source token of one layer's cross-attention K and V when the source is fixed per sequence
+// (cross_source_per_sequence); 0 for any other layer.
+std::int64_t cross_kv_bytes_per_source_token_per_layer(const LayerShape& layer, KvCacheDtype dtype);
+// The source tokens of `model`'s fixed-source cross-attention for one sequence of `workload`: Whisper's
+// encoder frames, else the workload's cross_attention_tokens (Llama 3.2 Vision's image tokens).
+std::int64_t cross_source_tokens_per_sequence(const ModelDescription& model, const InferenceWorkload& workload);
 
 // Bytes of one state-space layer's per-sequence state, as transformers' Mamba-2 caches hold it
 // (conv_states: conv channels x conv_kernel; ssm_states: heads x head_dim x state_size), each

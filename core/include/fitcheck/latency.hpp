@@ -107,6 +107,10 @@ struct LatencyLayerKind {
   bool encoder = false;
   bool parallel_attention_mlp = false;
   bool cross_attention = false;
+  // Llama 3.2 Vision's cross-attention layers: no self-attention; their cross-attention source is fixed per
+  // sequence (cross_source_per_sequence, as Whisper's), the prefill projects its keys and values once.
+  bool self_attention = true;
+  bool cross_source_per_sequence = false;
   bool multi_latent = false;
   bool moe = false;
   // sliding_window: the keys one query attends at most (a sliding window, or DeepSeek-V3.2's
@@ -138,6 +142,9 @@ struct LatencyLayerKind {
   // kv_cache_bytes_per_token_per_layer() for each KvCacheDtype (self-attention share only; the
   // indexer's key apart, in index_key_bytes_per_token).
   std::array<double, 6> kv_cache_bytes_per_token{};
+  // The cross-attention keys and values of one source token when the source is fixed per sequence
+  // (cross_kv_bytes_per_source_token_per_layer()); for T5's per-input-token source, the self share above.
+  std::array<double, 6> cross_kv_bytes_per_source_token{};
 };
 
 struct PreparedLatencyModel {
@@ -153,6 +160,9 @@ struct PreparedLatencyModel {
   bool rotary = true;    // rotary position embedding applied to queries and keys in every layer
   double final_norm_bytes = 0;
   std::int64_t layers = 0;
+  // Whisper: the encoder frames its decoder's cross-attention attends to (AudioEncoderStem); 0 otherwise,
+  // when a fixed cross-attention source is the workload's cross_attention_tokens (Llama 3.2 Vision's images).
+  std::int64_t encoder_frames = 0;
   std::vector<LatencyLayerKind> kinds;
 };
 

@@ -40,8 +40,16 @@ struct AttentionShape {
   bool qk_norm_has_bias = false;    // LayerNorm-style q/k norms (Cohere uses none; Persimmon has bias)
   std::int64_t sliding_window = 0;  // 0: full attention; else the window in tokens
   bool attention_sinks = false;     // one learned logit per head (gpt-oss)
-  bool cross_attention = false;     // decoder layers of an encoder-decoder model (T5)
-  bool output_gate = false;         // Qwen3-Next: q_proj also emits a sigmoid gate of num_heads x head_dim
+  // Cross-attention: the layer attends to keys and values of a source other than its own tokens. T5's and
+  // Whisper's decoder layers have it besides self-attention (a second block of the same shape); Llama 3.2
+  // Vision's cross-attention layers (self_attention false) have it alone. The source is one key/value per
+  // input token (T5: the encoder's output, as long as the input) or, with cross_source_per_sequence, a
+  // fixed number per sequence computed once (Whisper: the encoder's audio frames; Llama 3.2 Vision: the
+  // image tokens), whatever the context.
+  bool cross_attention = false;
+  bool self_attention = true;
+  bool cross_source_per_sequence = false;
+  bool output_gate = false;  // Qwen3-Next: q_proj also emits a sigmoid gate of num_heads x head_dim
 
   // Multi-head latent attention (DeepSeek-V2/V3). kv_lora_rank > 0 turns it on.
   std::int64_t q_lora_rank = 0;  // 0: queries projected directly from hidden
@@ -136,6 +144,9 @@ struct LayerShape {
   // Zamba2's hybrid layers: attention and MLP run one of ModelDescription::shared_blocks (its weights
   // are not this layer's own); the layer keeps its own KV cache, adapters and linear.
   bool shared_transformer = false;
+  // Learned scalars of the layer beside its blocks: Llama 3.2 Vision's tanh gates on the cross-attention
+  // and MLP outputs (MllamaCrossAttentionDecoderLayer's cross_attn_attn_gate and cross_attn_mlp_gate).
+  std::int64_t scalar_gates = 0;
 
   bool is_moe() const { return moe.num_experts > 0; }
   bool has_attention() const { return attention.num_heads > 0; }
@@ -161,7 +172,7 @@ struct StoredPrecision {
 // class token, a pixel-shuffle adapter, a linear projector).
 struct VisionTower {
   std::string kind;  // "siglip", "paligemma", "qwen2_vl", "qwen3_vl", "llama4", "clip", "llava_next", "pixtral",
-                     // "idefics3", "internvl"
+                     // "idefics3", "internvl", "mllama"
   std::int64_t hidden_size = 0;
   std::int64_t intermediate_size = 0;
   std::int64_t layers = 0;
@@ -214,6 +225,12 @@ struct VisionTower {
   // mobilenetv5 (Gemma 3n): timm's mobilenetv5_300m_enc, whose block list is fixed by its name; the
   // projector is Gemma3nMultimodalEmbedder, with a table of embedder_vocab rows of hidden_size.
   std::int64_t embedder_vocab = 0;
+  // mllama (Llama 3.2 Vision): a local encoder of `layers` and a gated global encoder of global_layers,
+  // position and aspect-ratio tables of aspect_ratio_ids + 1 rows (max_aspect_ratio_id: the supported
+  // aspect ratios, row 0 for padding), max_tiles tiles of image_size; vision_output is the width of the
+  // concatenated features (the last state and the intermediate layers') that the projector reads.
+  std::int64_t global_layers = 0;
+  std::int64_t aspect_ratio_ids = 0;
 };
 
 // An audio encoder counted beside the language model and its projector to the language model:
@@ -252,7 +269,9 @@ struct AudioTower {
 // those of the crop, then the patches of its best-fit canvas without padding and a newline per row; Mistral-3:
 // one token per merged patch of the image within image_size, and a break or end token per row; Idefics3 /
 // SmolVLM: image_seq_len per tile of the resized image and for the global image, with their wrapper tokens;
-// InternVL: image_seq_length per tile of the grid closest in aspect ratio and for the thumbnail, and <img></img>).
+// InternVL: image_seq_length per tile of the grid closest in aspect ratio and for the thumbnail, and <img></img>;
+// Llama 3.2 Vision: (image_size / patch_size)^2 + 1 per tile of its best-fit canvas, tokens its cross-attention
+// layers attend to rather than tokens of the prompt).
 std::int64_t image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height);
 // The image side, in pixels, taken when none is given (the images options' default; the parameter
 // report's image_tokens_per_image): a choice of fitcheck's, not a processor's.
@@ -297,6 +316,9 @@ struct ModelDescription {
   // Width of the token embedding when it differs from hidden_size (OPT-350m word_embed_proj_dim:
   // project_in and project_out matrices bridge the two); 0 means hidden_size.
   std::int64_t word_embedding_dim = 0;
+  // Rows of the token embedding beyond vocab_size (Llama 3.2 Vision: vocab_size + 8; its lm_head has
+  // vocab_size rows).
+  std::int64_t extra_embedding_rows = 0;
   bool tie_word_embeddings = false;
   bool lm_head_bias = false;
   PositionEncoding position_encoding = PositionEncoding::rotary;

@@ -32,6 +32,9 @@ void read_family(const std::string& model_type, const std::string& outer_model_t
 bool read_classic_family(const std::string& model_type, const ConfigFields& fields, ModelDescription& model);
 // config_whisper.cpp: Whisper's audio encoder stem, encoder and decoder stacks.
 void read_whisper(const ConfigFields& fields, ModelDescription& model);
+// config_mllama.cpp: Llama 3.2 Vision's language model (mllama_text_model, or mllama without a text_config
+// model_type): self-attention layers and the cross-attention layers cross_attention_layers lists.
+void read_mllama_text(const ConfigFields& fields, ModelDescription& model);
 
 // Appends one layer, reusing an identical existing kind.
 void append_layer(ModelDescription& model, const LayerShape& layer);

@@ -20,6 +20,7 @@ void read_other_family(const std::string& type, const ConfigFields& fields, Mode
   if (type == "recurrent_gemma") return read_recurrent_gemma(fields, model);
   if (type == "minimax" || type == "minimax_m1" || type == "minimax_text_01") return read_minimax(type, fields, model);
   if (type == "whisper") return read_whisper(fields, model);
+  if (type == "mllama" || type == "mllama_text_model") return read_mllama_text(fields, model);
   throw std::logic_error("model_type '" + type + "' is listed in kOtherFamilies but no reader takes it");
 }
 
@@ -33,6 +34,7 @@ VisionTower read_other_vision_tower(const std::string& wrapper, const ConfigFiel
   if (wrapper == "idefics3" || wrapper == "smolvlm") return read_idefics3_vision(wrapper, root, model);
   if (wrapper == "internvl") return read_internvl_vision(root, model);
   if (wrapper == "phi4_multimodal") return read_phi4_multimodal_vision(root, model);
+  if (wrapper == "mllama") return read_mllama_vision(root, model);
   throw std::logic_error("wrapper '" + wrapper + "' is listed in kOtherVisionWrappers but no reader takes it");
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The families read outside the common set: the state-space and recurrent hybrids, Llama-Nemotron's
-// searched blocks, Gemma 3n, Whisper, and the vision and audio towers of the wrappers other than
+// searched blocks, Gemma 3n, Whisper, Llama 3.2 Vision, and the vision and audio towers of the wrappers other than
 // Gemma-3's, Qwen2-VL's and Llama 4's. read_family and read_vision_tower reach them only through the three readers
 // below, defined in config_other_families.cpp. The page's first-view WebAssembly module links
 // wasm/first_view_readers.cpp in their place, whose readers refuse with FamilyNotInBuild, so that its
@@ -17,14 +17,32 @@
 namespace fitcheck::detail {
 
 // model_type values (canonical, lowercase) read by read_other_family.
-inline constexpr std::string_view kOtherFamilies[] = {
-    "mamba",      "falcon_mamba", "jamba",           "mamba2",    "nemotron_h",   "bamba",        "granitemoehybrid",
-    "qwen3_next", "lfm2",         "lfm2_moe",        "falcon_h1", "zamba2",       "nemotron-nas", "recurrent_gemma",
-    "minimax",    "minimax_m1",   "minimax_text_01", "gemma3n",   "gemma3n_text", "whisper"};
+inline constexpr std::string_view kOtherFamilies[] = {"mamba",
+                                                      "falcon_mamba",
+                                                      "jamba",
+                                                      "mamba2",
+                                                      "nemotron_h",
+                                                      "bamba",
+                                                      "granitemoehybrid",
+                                                      "qwen3_next",
+                                                      "lfm2",
+                                                      "lfm2_moe",
+                                                      "falcon_h1",
+                                                      "zamba2",
+                                                      "nemotron-nas",
+                                                      "recurrent_gemma",
+                                                      "minimax",
+                                                      "minimax_m1",
+                                                      "minimax_text_01",
+                                                      "gemma3n",
+                                                      "gemma3n_text",
+                                                      "whisper",
+                                                      "mllama",
+                                                      "mllama_text_model"};
 // Wrapper model_type values whose vision_config read_other_vision_tower reads.
-inline constexpr std::string_view kOtherVisionWrappers[] = {"llava",    "llava_next",   "paligemma",      "mistral3",
-                                                            "qwen3_vl", "qwen3_vl_moe", "idefics3",       "smolvlm",
-                                                            "internvl", "gemma3n",      "phi4_multimodal"};
+inline constexpr std::string_view kOtherVisionWrappers[] = {"llava",    "llava_next",   "paligemma",       "mistral3",
+                                                            "qwen3_vl", "qwen3_vl_moe", "idefics3",        "smolvlm",
+                                                            "internvl", "gemma3n",      "phi4_multimodal", "mllama"};
 // Wrapper model_type values whose audio_config read_other_audio_tower reads.
 inline constexpr std::string_view kOtherAudioWrappers[] = {"gemma3n", "phi4_multimodal"};
 

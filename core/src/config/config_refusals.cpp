@@ -24,10 +24,6 @@ void reject_unsupported(const std::string& type) {
       {"rwkv5", "RWKV layers are not modelled"},
       {"rwkv6", "RWKV layers are not modelled"},
       {"rwkv7", "RWKV layers are not modelled"},
-      // Llama 3.2 Vision (transformers models/mllama): layers listed in cross_attention_layers attend to
-      // the image tokens with keys and values held per sequence, beside a two-part vision encoder.
-      {"mllama", "its cross-attention layers (image keys and values held per sequence) are not modelled"},
-      {"mllama_text_model", "its cross-attention layers (image keys and values held per sequence) are not modelled"},
   };
   for (const auto& entry : table)
     if (type == entry.type)

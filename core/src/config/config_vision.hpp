@@ -60,5 +60,7 @@ VisionTower read_qwen3_vl_vision(const ConfigFields& root, ModelDescription& mod
 VisionTower read_idefics3_vision(const std::string& wrapper, const ConfigFields& root, ModelDescription& model);
 // InternVL (`wrapper` "internvl").
 VisionTower read_internvl_vision(const ConfigFields& root, ModelDescription& model);
+// Llama 3.2 Vision's tower and projector (`wrapper` "mllama"; config_mllama.cpp).
+VisionTower read_mllama_vision(const ConfigFields& root, ModelDescription& model);
 
 }  // namespace fitcheck::detail

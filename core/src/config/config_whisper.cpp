@@ -59,7 +59,10 @@ void read_whisper(const ConfigFields& fields, ModelDescription& model) {
   encoder.is_encoder = true;  // self_attn_layer_norm and final_layer_norm: the default two norms
   LayerShape decoder = whisper_layer(fields, model.hidden_size, "decoder_attention_heads", "decoder_ffn_dim");
   decoder.attention.cross_attention = true;  // encoder_attn, the same shape as self_attn
-  decoder.hidden_norms = 3;                  // self_attn, encoder_attn and final layer norms
+  // encoder_attn's keys and values are the encoder's max_source_positions frames (30 s of audio, the
+  // input padded to it by WhisperFeatureExtractor), computed once per sequence.
+  decoder.attention.cross_source_per_sequence = true;
+  decoder.hidden_norms = 3;  // self_attn, encoder_attn and final layer norms
   for (std::int64_t i = 0; i < encoder_layers; ++i) append_layer(model, encoder);
   for (std::int64_t i = 0; i < decoder_layers; ++i) append_layer(model, decoder);
 }

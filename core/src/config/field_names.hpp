@@ -327,6 +327,14 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::vision_config, "architecture"},
     {FieldScope::vision_config, "model_args"},
     {FieldScope::vision_config, "vocab_size"},
+    // Llama 3.2 Vision (MllamaTextConfig, MllamaVisionConfig): the text layers that cross-attend to the
+    // image tokens, the tower's gated global encoder, its tiles, aspect ratios and feature layers.
+    {FieldScope::model, "cross_attention_layers"},
+    {FieldScope::vision_config, "attention_heads"},  // MllamaVisionConfig's attribute for num_attention_heads
+    {FieldScope::vision_config, "num_global_layers"},
+    {FieldScope::vision_config, "max_num_tiles"},
+    {FieldScope::vision_config, "supported_aspect_ratios"},
+    {FieldScope::vision_config, "intermediate_layers_indices"},
     {FieldScope::audio_config, "model_type"},
     {FieldScope::audio_config, "hidden_size"},
     {FieldScope::audio_config, "vocab_size"},

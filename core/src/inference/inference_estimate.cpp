@@ -137,7 +137,7 @@ InferenceEstimate estimate_inference_without_fit_changes(const ModelDescription&
       throw OptionError(
           "images",
           "option 'images' needs a vision model whose tower fitcheck counts (Gemma-3, Qwen2-VL, Qwen3-VL, Llama 4, "
-          "LLaVA, LLaVA-NeXT, PaliGemma, Mistral-3, Idefics3, SmolVLM, InternVL, Gemma 3n); "
+          "LLaVA, LLaVA-NeXT, PaliGemma, Mistral-3, Idefics3, SmolVLM, InternVL, Gemma 3n, Llama 3.2 Vision); "
           "model_type '" +
               model.model_type + "' has none");
     std::int64_t per_image = 0;
@@ -148,31 +148,47 @@ InferenceEstimate estimate_inference_without_fit_changes(const ModelDescription&
     }
     estimate.images = request.images;
     estimate.image_tokens = request.images * per_image;
-    estimate.workload.context_tokens += estimate.image_tokens;
-    estimate.lengths.prompt_tokens += estimate.image_tokens;
     const std::string& kind = model.vision->kind;
-    const bool by_size = kind == "qwen2_vl" || kind == "qwen3_vl" || kind == "llama4" || kind == "pixtral" ||
-                         kind == "llava_next" || kind == "idefics3" || kind == "internvl";
-    const char* processor = kind == "llama4"       ? "Llama 4"
-                            : kind == "pixtral"    ? "Pixtral"
-                            : kind == "llava_next" ? "LLaVA-NeXT"
-                            : kind == "qwen3_vl"   ? "Qwen3-VL"
-                            : kind == "idefics3"   ? "Idefics3"
-                            : kind == "internvl"   ? "InternVL"
-                                                   : "Qwen2-VL";
-    const char* fixed = kind == "clip" || kind == "paligemma"
-                            ? " tokens (the patches of the vision_config.image_size crop)"
-                        : kind == "mobilenetv5" ? " tokens (vision_soft_tokens_per_image)"
-                                                : " tokens (mm_tokens_per_image)";
-    const std::string size = std::to_string(request.image_width) + " x " + std::to_string(request.image_height);
-    estimate.assumptions.push_back(
-        std::to_string(request.images) + " image(s) per request x " + std::to_string(per_image) +
-        (by_size ? " tokens (a " + size + " image" + (request.image_size_given ? "" : ", the default size") +
-                       ", resized as " + processor + "'s processor does)"
-                 : std::string(fixed)) +
-        " = " + std::to_string(estimate.image_tokens) +
-        " tokens join each prompt and its context (KV cache, prefill); the vision encoder's own weights and compute "
-        "are not included");
+    if (kind == "mllama") {
+      // Llama 3.2 Vision: each image is one <|image|> token of the prompt (MllamaProcessor); its tiles'
+      // tokens are the keys and values of the cross-attention layers, computed once per sequence.
+      estimate.workload.cross_attention_tokens = estimate.image_tokens;
+      estimate.workload.context_tokens += request.images;
+      estimate.lengths.prompt_tokens += request.images;
+      const std::string size = std::to_string(request.image_width) + " x " + std::to_string(request.image_height);
+      estimate.assumptions.push_back(
+          std::to_string(request.images) + " image(s) per request x " + std::to_string(per_image) + " tokens (a " +
+          size + " image" + (request.image_size_given ? "" : ", the default size") +
+          ", tiled as Llama 3.2 Vision's processor does) = " + std::to_string(estimate.image_tokens) +
+          " image tokens each sequence's cross-attention layers attend to (their keys and values cached once per "
+          "sequence, projected in prefill); the prompt holds one <|image|> token per image; the vision encoder's "
+          "compute is not included (its weights are in the memory)");
+    } else {
+      estimate.workload.context_tokens += estimate.image_tokens;
+      estimate.lengths.prompt_tokens += estimate.image_tokens;
+      const bool by_size = kind == "qwen2_vl" || kind == "qwen3_vl" || kind == "llama4" || kind == "pixtral" ||
+                           kind == "llava_next" || kind == "idefics3" || kind == "internvl";
+      const char* processor = kind == "llama4"       ? "Llama 4"
+                              : kind == "pixtral"    ? "Pixtral"
+                              : kind == "llava_next" ? "LLaVA-NeXT"
+                              : kind == "qwen3_vl"   ? "Qwen3-VL"
+                              : kind == "idefics3"   ? "Idefics3"
+                              : kind == "internvl"   ? "InternVL"
+                                                     : "Qwen2-VL";
+      const char* fixed = kind == "clip" || kind == "paligemma"
+                              ? " tokens (the patches of the vision_config.image_size crop)"
+                          : kind == "mobilenetv5" ? " tokens (vision_soft_tokens_per_image)"
+                                                  : " tokens (mm_tokens_per_image)";
+      const std::string size = std::to_string(request.image_width) + " x " + std::to_string(request.image_height);
+      estimate.assumptions.push_back(
+          std::to_string(request.images) + " image(s) per request x " + std::to_string(per_image) +
+          (by_size ? " tokens (a " + size + " image" + (request.image_size_given ? "" : ", the default size") +
+                         ", resized as " + processor + "'s processor does)"
+                   : std::string(fixed)) +
+          " = " + std::to_string(estimate.image_tokens) +
+          " tokens join each prompt and its context (KV cache, prefill); the vision encoder's compute is not "
+          "included (its weights are in the memory)");
+    }
   } else if (request.image_size_given) {
     throw OptionError("image_width",
                       "options 'image_width' and 'image_height' size the images option's images; "

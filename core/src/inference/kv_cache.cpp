@@ -86,11 +86,27 @@ const KvCacheDtypeInfo* find_kv_cache_dtype(const std::string& id) {
 std::int64_t kv_cache_bytes_per_token_per_layer(const LayerShape& layer, KvCacheDtype dtype) {
   if (layer.is_encoder) return 0;  // encoder layers run once over the input and keep no cache
   if (layer.kv_shared) return 0;   // Gemma 3n: attends over an earlier layer's cache
+  const AttentionShape& a = layer.attention;
+  if (!a.self_attention) return 0;  // Llama 3.2 Vision's cross-attention layers: no key or value per text token
   const auto& info = kv_cache_dtype_info(dtype);
-  std::int64_t elements = cached_elements_per_token(layer.attention);
-  // Decoder cross-attention also caches keys and values of the encoder output (one per input token).
-  if (layer.attention.cross_attention) elements *= 2;
-  return bytes_for_elements(elements, info) + indexer_key_bytes_per_token(layer.attention);
+  std::int64_t elements = cached_elements_per_token(a);
+  // T5's decoder cross-attention also caches keys and values of the encoder output, one per input
+  // token (the input taken as long as the context). A fixed source (Whisper) is held per sequence.
+  if (a.cross_attention && !a.cross_source_per_sequence) elements *= 2;
+  return bytes_for_elements(elements, info) + indexer_key_bytes_per_token(a);
+}
+
+std::int64_t cross_kv_bytes_per_source_token_per_layer(const LayerShape& layer, KvCacheDtype dtype) {
+  if (layer.is_encoder || !layer.attention.cross_attention || !layer.attention.cross_source_per_sequence) return 0;
+  return bytes_for_elements(cached_elements_per_token(layer.attention), kv_cache_dtype_info(dtype));
+}
+
+std::int64_t cross_source_tokens_per_sequence(const ModelDescription& model, const InferenceWorkload& workload) {
+  // Whisper's decoder attends to the encoder's frames of a 30-second window, whatever the prompt
+  // (huggingface/transformers@5c48f71a682f modeling_whisper.py: WhisperDecoderLayer.encoder_attn over
+  // encoder_hidden_states of max_source_positions, kept in the EncoderDecoderCache's cross-attention cache).
+  if (model.audio_stem) return model.audio_stem->encoder_positions;
+  return workload.cross_attention_tokens;
 }
 
 std::int64_t ssm_state_bytes_per_sequence_per_layer(const LayerShape& layer, std::int64_t element_bytes,
@@ -158,6 +174,42 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
         }
       }
     }
+    const std::int64_t cross_per_token = cross_kv_bytes_per_source_token_per_layer(layer, workload.kv_cache_dtype);
+    if (cross_per_token > 0) {
+      // Keys and values of a fixed source, computed once per sequence: its tokens, not the context's.
+      const std::int64_t source = cross_source_tokens_per_sequence(model, workload);
+      constexpr const char* what = "the cross-attention keys and values of this batch";
+      const std::int64_t whole = detail::checked_product(cross_per_token, source, what);
+      figure.cross_bytes_per_sequence = detail::checked_sum(
+          figure.cross_bytes_per_sequence, detail::checked_product(whole, layer.layer_count, what), what);
+      if (layers_here > 0 && source > 0) {
+        std::int64_t held = source;
+        if (workload.kv_block_tokens > 0) held = ceil_div(held, workload.kv_block_tokens) * workload.kv_block_tokens;
+        const std::int64_t heads_here = detail::kv_heads_per_rank(layer.attention, tp);
+        const std::int64_t per_rank = cross_per_token * heads_here / layer.attention.num_kv_heads;
+        KvCacheLayerTerm term;
+        term.layer_kind = kind;
+        term.layers = layers_here;
+        term.cross_source_tokens_per_sequence = held;
+        term.cross_bytes_per_sequence_per_layer = whole;
+        term.bytes = detail::checked_product(
+            detail::checked_product(detail::checked_product(per_rank, held, what), workload.batch_size, what),
+            layers_here, what);
+        figure.bytes = detail::checked_sum(figure.bytes, term.bytes, what);
+        if (with_text) {
+          const char* source_name = model.audio_stem ? "the encoder's audio frames" : "the images' tokens";
+          term.formula = "cross K/V " + std::to_string(cross_per_token) + " B/source token/layer" +
+                         (heads_here != layer.attention.num_kv_heads
+                              ? " x " + std::to_string(heads_here) + "/" +
+                                    std::to_string(layer.attention.num_kv_heads) + " kv heads on this rank"
+                              : std::string()) +
+                         " x " + std::to_string(held) + " source tokens (" + source_name +
+                         ", fixed per sequence; independent of context) x batch " +
+                         std::to_string(workload.batch_size) + " x " + std::to_string(layers_here) + " layers";
+          figure.terms.push_back(std::move(term));
+        }
+      }
+    }
     if (per_layer == 0 || layers_here == 0) continue;
 
     KvCacheLayerTerm term;
@@ -203,6 +255,19 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
     figure.convention +=
         "; plus the lightning indexer's key, index_head_dim FP8 values and an fp32 scale per 128 of them per token "
         "per layer (DeepSeek-V3.2), whatever the cache dtype";
+  const bool fixed_cross =
+      std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(), [&](const LayerShape& layer) {
+        return cross_kv_bytes_per_source_token_per_layer(layer, workload.kv_cache_dtype) > 0;
+      });
+  if (fixed_cross)
+    figure.convention +=
+        model.audio_stem
+            ? "; the decoder's cross-attention keeps the keys and values of the encoder's " +
+                  std::to_string(model.audio_stem->encoder_positions) +
+                  " audio frames per sequence (a 30-second window), whatever the context"
+            : std::string(
+                  "; cross-attention layers keep no key or value per text token but those of the request's "
+                  "image tokens, computed once per sequence (none without images)");
   if (figure.state_bytes_per_sequence > 0)
     figure.convention +=
         "; state-space (Mamba) layers keep no KV cache but a fixed state per sequence: conv channels x conv_kernel "

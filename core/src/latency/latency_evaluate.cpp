@@ -21,6 +21,7 @@ using detail::ring_all_reduce_seconds;
 using detail::sum_of_max_of_lines;
 using detail::latency_ops::add_layer_ops;
 using detail::latency_ops::add_model_ops;
+using detail::latency_ops::attention_cross;
 using detail::latency_ops::attention_decode;
 using detail::latency_ops::attention_prefill;
 using detail::latency_ops::OpCost;
@@ -96,7 +97,8 @@ class Splits {
 
 struct Inputs {
   double batch, prompt, generated, a;
-  std::size_t kv;  // index of the cache dtype in kv_cache_bytes_per_token
+  double cross_tokens;  // a fixed cross-attention source per sequence: Whisper's frames, the request's image tokens
+  std::size_t kv;       // index of the cache dtype in kv_cache_bytes_per_token
   const InferenceWorkload& w;
   double price_per_gpu_hour;
   Splits split;
@@ -123,10 +125,17 @@ Inputs read_inputs(const PreparedLatencyModel& pm, const InferenceWorkload& w, c
           static_cast<double>(request.prompt_tokens),
           static_cast<double>(request.generated_tokens),
           static_cast<double>(w.activation_bytes_per_element),
+          static_cast<double>(pm.encoder_frames > 0 ? pm.encoder_frames : w.cross_attention_tokens),
           static_cast<std::size_t>(w.kv_cache_dtype),
           w,
           price_per_gpu_hour_usd(gpu, assume.price_per_gpu_hour_usd),
           Splits(pm, w.layout)};
+}
+
+// Llama 3.2 Vision's cross-attention layers without images: the model skips them, MLP and all
+// (MllamaTextModel.forward: no cross_attention_states and no cached ones).
+bool skipped(const LatencyLayerKind& k, const Inputs& in) {
+  return !k.self_attention && k.cross_source_per_sequence && in.cross_tokens <= 0;
 }
 
 // Prefill: every prompt token of every sequence in one pass.
@@ -135,12 +144,19 @@ void prefill_pass(Accumulator& acc, const PreparedLatencyModel& pm, const Latenc
   const double tokens = in.batch * in.prompt;
   for (std::size_t i = 0; i < pm.kinds.size(); ++i) {
     const LatencyLayerKind& k = pm.kinds[i];
+    if (skipped(k, in)) continue;
     const KindSplit s = in.split[i];
     add_layer_ops(acc, r, k, s, tokens, in.a, pm.hidden);
     const double kv = k.kv_cache_bytes_per_token[in.kv];
-    OpCost c = attention_prefill(k, s, in.batch, in.prompt, in.a, kv, in.w.flash_attention, !k.encoder);
+    OpCost c;
+    if (k.self_attention) c = attention_prefill(k, s, in.batch, in.prompt, in.a, kv, in.w.flash_attention, !k.encoder);
     if (k.cross_attention) {
-      const OpCost cross = attention_prefill(k, s, in.batch, in.prompt, in.a, kv, in.w.flash_attention, false);
+      // T5: the decoder attends the prompt's encoded tokens; a fixed source (Whisper's frames, the image
+      // tokens) is projected once per sequence and attended by every prompt token.
+      const OpCost cross = k.cross_source_per_sequence
+                               ? attention_cross(k, s, in.batch, in.prompt, in.cross_tokens, in.a,
+                                                 k.cross_kv_bytes_per_source_token[in.kv], pm.hidden, true)
+                               : attention_prefill(k, s, in.batch, in.prompt, in.a, kv, in.w.flash_attention, false);
       c.flops += cross.flops;
       c.bytes += cross.bytes;
     }
@@ -162,11 +178,15 @@ template <class Accumulator>
 void decode_base_pass(Accumulator& acc, const PreparedLatencyModel& pm, const LatencyRates& r, const Inputs& in) {
   for (std::size_t i = 0; i < pm.kinds.size(); ++i) {
     const LatencyLayerKind& k = pm.kinds[i];
-    if (k.encoder) continue;  // encoder layers run once, in prefill
+    if (k.encoder || skipped(k, in)) continue;  // encoder layers run once, in prefill
     const KindSplit s = in.split[i];
     add_layer_ops(acc, r, k, s, in.batch, in.a, pm.hidden);
-    if (k.cross_attention) {  // the decoder attends the prompt's encoded tokens at every step
-      const OpCost c = attention_decode(k, s, in.batch, in.prompt, in.a, k.kv_cache_bytes_per_token[in.kv]);
+    if (k.cross_attention) {  // every step attends the cross keys and values, read from the cache
+      const OpCost c =
+          k.cross_source_per_sequence
+              ? attention_cross(k, s, in.batch, 1, in.cross_tokens, in.a, k.cross_kv_bytes_per_source_token[in.kv],
+                                pm.hidden, false, detail::latency_ops::kv_read_factor(k, r))
+              : attention_decode(k, s, in.batch, in.prompt, in.a, k.kv_cache_bytes_per_token[in.kv]);
       acc.op(LatencyOp::attention, c.flops, r.activation_flops_per_second, c.bytes, static_cast<double>(k.layers));
     }
     if (k.ssm_heads > 0) {  // a state-space layer's step costs the same at every context length
@@ -183,7 +203,7 @@ void decode_attention_pass(Accumulator& acc, const PreparedLatencyModel& pm, con
                            double cache_tokens) {
   for (std::size_t i = 0; i < pm.kinds.size(); ++i) {
     const LatencyLayerKind& k = pm.kinds[i];
-    if (k.encoder) continue;
+    if (k.encoder || !k.self_attention) continue;
     const double attended = k.sliding_window > 0 ? std::min(cache_tokens, k.sliding_window) : cache_tokens;
     const OpCost c = attention_decode(k, in.split[i], in.batch, attended, in.a, k.kv_cache_bytes_per_token[in.kv],
                                       detail::latency_ops::kv_read_factor(k, r));
@@ -205,7 +225,7 @@ double decode_attention_sum(const PreparedLatencyModel& pm, const LatencyRates& 
   double total = 0;
   for (std::size_t i = 0; i < pm.kinds.size(); ++i) {
     const LatencyLayerKind& k = pm.kinds[i];
-    if (k.encoder) continue;
+    if (k.encoder || !k.self_attention) continue;
     const KindSplit s = in.split[i];
     const double kv = k.kv_cache_bytes_per_token[in.kv];
     const double repeat = detail::latency_ops::kv_read_factor(k, r);

@@ -53,6 +53,26 @@ inline OpCost attention_prefill(const LatencyLayerKind& k, const KindSplit& s, d
   return c;
 }
 
+// Cross-attention of `queries` tokens per sequence to a source of `source` tokens fixed per sequence
+// (Whisper's encoder frames, Llama 3.2 Vision's image tokens): every query attends every source token
+// (no causal mask). With `project_source` (the prefill), the source's keys and values are projected
+// once (k_proj and v_proj over the `hidden`-wide source tokens, their weights counted with the layer's) and
+// written to the cache; otherwise they are read from it.
+inline OpCost attention_cross(const LatencyLayerKind& k, const KindSplit& s, double sequences, double queries,
+                              double source, double a, double cross_kv_bytes, double hidden, bool project_source,
+                              double kv_read_factor = 1) {
+  OpCost c;
+  const double query_tokens = sequences * queries, source_tokens = sequences * source;
+  c.flops = 2 * sequences * s.heads * queries * source * (k.qk_head_dim + k.v_head_dim);  // q.k^T and p.v
+  c.bytes = query_tokens * a * s.heads * (k.qk_head_dim + k.v_head_dim);                  // q read, output written
+  c.bytes += source_tokens * cross_kv_bytes * s.kv_share * kv_read_factor;                // cache read
+  if (project_source) {
+    c.flops += 2 * source_tokens * k.key_value.matrix_params * s.kv_share;
+    c.bytes += source_tokens * a * hidden + source_tokens * cross_kv_bytes * s.kv_share;  // source read, cache written
+  }
+  return c;
+}
+
 // Bytes of the cache a decode step moves per cached byte: 1 with GQA-aware kernels (each KV head
 // read once for its query group); with repeat_kv (HF transformers, integrations/sdpa_attention.py at
 // 00c238bd) the cache is read, its heads x (heads / kv_heads) copy written and read again.

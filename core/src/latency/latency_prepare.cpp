@@ -142,6 +142,8 @@ void fill_shapes(LatencyLayerKind& kind, const LayerShape& layer) {
   kind.encoder = layer.is_encoder;
   kind.parallel_attention_mlp = layer.parallel_attention_mlp;
   kind.cross_attention = a.cross_attention;
+  kind.self_attention = a.self_attention;
+  kind.cross_source_per_sequence = a.cross_source_per_sequence;
   kind.multi_latent = a.is_multi_latent();
   kind.moe = layer.is_moe();
   kind.heads = static_cast<double>(a.num_heads);
@@ -179,8 +181,11 @@ void fill_shapes(LatencyLayerKind& kind, const LayerShape& layer) {
   reader.kv_shared = false;  // a Gemma 3n KV-sharing layer still reads an earlier layer's cache
   for (KvCacheDtype dtype : dtypes) {
     double per_token = static_cast<double>(kv_cache_bytes_per_token_per_layer(reader, dtype));
-    if (a.cross_attention) per_token /= 2;  // the cache doubles for the encoder's keys; self share only
+    // T5: the cache doubles for the encoder's keys; self share only (the cross share is as wide).
+    if (a.cross_attention && !a.cross_source_per_sequence) per_token /= 2;
     kind.kv_cache_bytes_per_token[static_cast<std::size_t>(dtype)] = per_token;
+    kind.cross_kv_bytes_per_source_token[static_cast<std::size_t>(dtype)] =
+        static_cast<double>(cross_kv_bytes_per_source_token_per_layer(reader, dtype));
   }
   if (a.has_indexer()) {
     // The indexer's key is stored whatever the cache dtype: the same bytes in every entry.
@@ -209,6 +214,7 @@ PreparedLatencyModel prepare_latency_model(const ModelDescription& model, const 
   prepared.tied_embeddings = model.tie_word_embeddings;
   prepared.rms_norm = model.norm == NormKind::rms_norm;
   prepared.rotary = model.position_encoding == PositionEncoding::rotary;
+  prepared.encoder_frames = model.audio_stem ? model.audio_stem->encoder_positions : 0;
 
   // Non-GGUF formats size the layers of a kind from its first layer: they are identical.
   const std::size_t kinds = model.layer_kinds.size();

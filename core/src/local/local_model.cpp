@@ -153,6 +153,14 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
                                    const WeightFormatOptions& options) {
   if (model.num_layers <= 0 || model.layer_kind_of_layer.empty())
     throw std::invalid_argument("model: the config has no decoder layers to place");
+  // Upstream llama.cpp (ggml-org/llama.cpp src/llama-arch.cpp) has no mllama architecture (only Ollama's
+  // patched copy added LLM_ARCH_MLLAMA), so Llama 3.2 Vision's cross-attention cache and graph cannot be
+  // sized as llama.cpp would run them.
+  for (const LayerShape& kind : model.layer_kinds)
+    if (kind.attention.cross_attention && !kind.attention.self_attention)
+      throw std::invalid_argument(
+          "model: llama.cpp does not run Llama 3.2 Vision (mllama) and its cross-attention "
+          "layers; the local estimate covers the models llama.cpp runs");
   LocalModel out;
   out.layers.resize(model.layer_kind_of_layer.size());
   const std::vector<WeightTensor> tensors = weight_tensors(model);

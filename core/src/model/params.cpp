@@ -83,8 +83,10 @@ void add_attention(TensorList& list, const AttentionShape& a, std::int32_t layer
   if (a.is_multi_latent()) {
     add_latent_attention(list, a, layer, hidden);
   } else {
+    // T5 and Whisper: a self-attention block and a cross-attention block of the same shape; Llama 3.2
+    // Vision's cross-attention layers: the cross block alone.
     add_standard_attention(list, a, layer, hidden);
-    if (a.cross_attention) add_standard_attention(list, a, layer, hidden);
+    if (a.cross_attention && a.self_attention) add_standard_attention(list, a, layer, hidden);
   }
   const std::int64_t norm_tensors = a.qk_norm_has_bias ? 2 : 1;
   if (a.query_norm_size > 0)
@@ -140,6 +142,7 @@ void add_layer(TensorList& list, const ModelDescription& model, const LayerShape
     list.vector(TensorRole::bias, ParameterGroup::mlp, layer, shape.mlp.activation_parameters);
   }
   add_norm(list, model, layer, hidden, shape.hidden_norms);
+  list.vector(TensorRole::norm, ParameterGroup::norms, layer, 1, shape.scalar_gates);  // tanh gates, one value each
 }
 
 // Far above any published model (the largest are near 2^41). Figures derived from the count, at up
@@ -261,7 +264,8 @@ std::vector<WeightTensor> weight_tensors(const ModelDescription& model) {
   const std::int64_t hidden = model.hidden_size;
   const std::int64_t embedding_width = model.word_embedding_dim > 0 ? model.word_embedding_dim : hidden;
 
-  list.add(TensorRole::token_embedding, ParameterGroup::embedding, -1, model.vocab_size, embedding_width);
+  list.add(TensorRole::token_embedding, ParameterGroup::embedding, -1, model.vocab_size + model.extra_embedding_rows,
+           embedding_width);
   if (embedding_width != hidden) {  // OPT project_in / project_out
     list.add(TensorRole::token_embedding, ParameterGroup::embedding, -1, hidden, embedding_width);
     list.add(TensorRole::token_embedding, ParameterGroup::embedding, -1, embedding_width, hidden);

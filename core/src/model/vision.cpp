@@ -261,12 +261,48 @@ std::int64_t phi4_multimodal_image_tokens(const VisionTower& tower, std::int64_t
   return pooled_side * pooled_side + 1 + kept_rows * kept_columns + kept_rows + pooled_side;
 }
 
+// Llama 3.2 Vision (huggingface/transformers@485db33d4f05 src/transformers/models/mllama/
+// image_processing_mllama.py, get_all_supported_aspect_ratios and get_optimal_tiled_canvas): the canvases
+// are a x b tiles with a x b <= max_tiles (a over 1..max_tiles, then b), a tiles high and b wide; each
+// scales the image without distortion by min(canvas height / height, canvas width / width) (float64);
+// the smallest scale >= 1 wins, or else the largest below 1, and among the canvases of that scale the
+// first of least area. vLLM (vllm-project/vllm@005ad95003ff vllm/model_executor/models/mllama.py,
+// input_processor_for_mllama) holds that canvas's tiles x tokens_per_tile keys and values per image.
+std::int64_t mllama_image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height) {
+  struct Canvas {
+    std::int64_t high, wide;
+    double scale;
+  };
+  std::vector<Canvas> canvases;
+  for (std::int64_t a = 1; a <= tower.max_tiles; ++a)
+    for (std::int64_t b = 1; b <= tower.max_tiles; ++b) {
+      if (a * b > tower.max_tiles) continue;
+      const double scale_h = static_cast<double>(a * tower.image_size) / static_cast<double>(height);
+      const double scale_w = static_cast<double>(b * tower.image_size) / static_cast<double>(width);
+      canvases.push_back({a, b, scale_w > scale_h ? scale_h : scale_w});
+    }
+  bool upscaling = false;
+  double selected = 0;
+  for (const Canvas& c : canvases)
+    if (c.scale >= 1 && (!upscaling || c.scale < selected)) {
+      selected = c.scale;
+      upscaling = true;
+    }
+  if (!upscaling)
+    for (const Canvas& c : canvases) selected = std::max(selected, c.scale);
+  const Canvas* best = nullptr;
+  for (const Canvas& c : canvases)
+    if (c.scale == selected && (best == nullptr || c.high * c.wide < best->high * best->wide)) best = &c;
+  return best->high * best->wide * tower.tokens_per_tile;
+}
+
 }  // namespace
 
 std::int64_t image_tokens(const VisionTower& tower, std::int64_t width, std::int64_t height) {
   if (tower.kind == "llama4" || tower.kind == "pixtral" || tower.kind == "llava_next" || tower.kind == "idefics3" ||
-      tower.kind == "internvl" || tower.kind == "phi4_multimodal") {
+      tower.kind == "internvl" || tower.kind == "phi4_multimodal" || tower.kind == "mllama") {
     if (width < 1 || height < 1) throw std::invalid_argument("image size: width and height must be at least 1 pixel");
+    if (tower.kind == "mllama") return mllama_image_tokens(tower, width, height);
     if (tower.kind == "llava_next") return llava_next_image_tokens(tower, width, height);
     if (tower.kind == "idefics3") return idefics3_image_tokens(tower, width, height);
     if (tower.kind == "internvl") return internvl_image_tokens(tower, width, height);

@@ -152,6 +152,30 @@ void count_phi4_multimodal_vision(const VisionTower& v, ParameterCount& count) {
   count.multimodal_projector = (h * t + t) + (t * t + t) + 2 * h;
 }
 
+// Llama 3.2 Vision's tower (huggingface/transformers@befb7955722e src/transformers/models/mllama/
+// modeling_mllama.py, MllamaVisionModel; the modules in config_mllama.cpp's read_mllama_vision), its
+// tables of aspect_ratio_ids + 1 rows (max_aspect_ratio_id + 1), and multi_modal_projector,
+// Linear(vision_output_dim, text hidden) with bias.
+void count_mllama_vision(const VisionTower& v, ParameterCount& count) {
+  const std::int64_t h = v.hidden_size, m = v.intermediate_size, side = v.image_size / v.patch_size;
+  const std::int64_t patches = side * side + 1, rows = v.aspect_ratio_ids + 1;
+  const auto product = [](std::int64_t a, std::int64_t b) {
+    std::int64_t result = 0;
+    if (__builtin_mul_overflow(a, b, &result))
+      throw ConfigError("vision_config.image_size",
+                        "the vision tower of this config has more than 2^63 parameters; check its sizes");
+    return result;
+  };
+  const std::int64_t patch_embedding = v.channels * v.patch_size * v.patch_size * h;  // Conv2d, no bias
+  const std::int64_t gated_positions =
+      1 + patches * h + product(product(rows, v.max_tiles), product(patches, h));  // gate, embedding, tile_embedding
+  const std::int64_t tile_positions = 2 * (rows * v.max_tiles * h + 1);            // pre_ and post_, each gated
+  const std::int64_t layer = 4 * h * h + (h * m + m) + (m * h + h) + 2 * (2 * h);
+  const std::int64_t stems = checked_add(patch_embedding + h + tile_positions + 2 * (2 * h), gated_positions);
+  count.vision_tower = checked_add(stems, layer * v.layers + (layer + 2) * v.global_layers);
+  count.multimodal_projector = v.vision_output * v.projector_output + v.projector_output;
+}
+
 }  // namespace
 
 void count_vision(const VisionTower& v, ParameterCount& count) {
@@ -173,6 +197,8 @@ void count_vision(const VisionTower& v, ParameterCount& count) {
     count_mobilenetv5_vision(v, count);
   else if (v.kind == "phi4_multimodal")
     count_phi4_multimodal_vision(v, count);
+  else if (v.kind == "mllama")
+    count_mllama_vision(v, count);
   else
     count_siglip_vision(v, count);
 }

@@ -58,6 +58,10 @@ void write_layer_kind(detail::JsonWriter& out, const LayerShape& layer) {
   out.field("qkv_bias", a.qkv_bias);
   out.field("output_bias", a.output_bias);
   out.field("cross_attention", a.cross_attention);
+  if (a.cross_attention) {  // encoder-decoder and Llama 3.2 Vision layers only
+    out.field("self_attention", a.self_attention);
+    out.field("cross_source_per_sequence", a.cross_source_per_sequence);
+  }
   if (a.is_multi_latent()) {
     out.field("q_lora_rank", a.q_lora_rank);
     out.field("kv_lora_rank", a.kv_lora_rank);

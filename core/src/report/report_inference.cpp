@@ -177,6 +177,8 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
     out.field("images", estimate.images);
     out.field("image_tokens", estimate.image_tokens);
   }
+  if (w.cross_attention_tokens > 0)  // Llama 3.2 Vision with images: the cross-attention layers' source
+    out.field("cross_attention_tokens", w.cross_attention_tokens);
   out.end_object();
   out.field("weight_bytes", memory.totals.weight_bytes);
   if (memory.totals.encoder_weight_bytes > 0)  // multimodal checkpoints only
@@ -192,6 +194,8 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
   out.field("bytes_per_token", memory.kv_cache.bytes_per_token);
   if (memory.kv_cache.state_bytes_per_sequence > 0)  // only models with state-space layers
     out.field("state_bytes_per_sequence", memory.kv_cache.state_bytes_per_sequence);
+  if (memory.kv_cache.cross_bytes_per_sequence > 0)  // only cross-attention to a fixed source per sequence
+    out.field("cross_bytes_per_sequence", memory.kv_cache.cross_bytes_per_sequence);
   out.field("convention", memory.kv_cache.convention);
   out.begin_array("terms");
   for (const auto& term : memory.kv_cache.terms) {
@@ -202,6 +206,10 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
     out.field("cached_tokens_per_sequence", term.cached_tokens_per_sequence);
     if (term.state_bytes_per_sequence_per_layer > 0)
       out.field("state_bytes_per_sequence_per_layer", term.state_bytes_per_sequence_per_layer);
+    if (term.cross_bytes_per_sequence_per_layer > 0) {
+      out.field("cross_source_tokens_per_sequence", term.cross_source_tokens_per_sequence);
+      out.field("cross_bytes_per_sequence_per_layer", term.cross_bytes_per_sequence_per_layer);
+    }
     out.field("bytes", term.bytes);
     out.field("formula", term.formula);
     out.end_object();

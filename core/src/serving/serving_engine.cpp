@@ -20,6 +20,25 @@ const char* length_distribution_name(LengthDistribution distribution) {
   return "fixed";
 }
 
+namespace {
+
+// The cache of one block of one sequence: its tokens' keys and values only. Cross-attention keys and
+// values of a source fixed per sequence (Whisper's encoder frames, Llama 3.2 Vision's image tokens)
+// are held once per sequence, not per block, and are left out.
+std::int64_t per_token_block_bytes(const ModelDescription& model, const InferenceWorkload& one_block,
+                                   std::int64_t kv_cache_bytes) {
+  const bool any = std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(), [](const LayerShape& kind) {
+    return kind.attention.cross_attention && kind.attention.cross_source_per_sequence;
+  });
+  if (!any) return kv_cache_bytes;
+  std::int64_t fixed = 0;
+  for (const KvCacheLayerTerm& term : kv_cache(model, one_block).terms)
+    if (term.cross_bytes_per_sequence_per_layer > 0) fixed += term.bytes;
+  return kv_cache_bytes - fixed;
+}
+
+}  // namespace
+
 SchedulerLimits vllm_default_limits(const Accelerator& gpu) {
   // vllm/engine/arg_utils.py EngineArgs._set_default_args (v0.9 on, copy read v0.10/v0.11), the
   // OpenAI API server column: device_memory >= 70 GiB and not an A100 ("Setting large
@@ -60,7 +79,7 @@ KvCapacity vllm_kv_capacity(const ModelDescription& model, const std::vector<Wei
   capacity.budget_bytes =
       static_cast<std::int64_t>(workload.gpu_memory_utilization * static_cast<double>(gpu_memory_limit_bytes(gpu)));
   capacity.non_kv_bytes = peak.total_bytes_per_gpu - peak.kv_cache_bytes;
-  capacity.block_bytes = block.kv_cache_bytes;
+  capacity.block_bytes = per_token_block_bytes(model, one_block, block.kv_cache_bytes);
   if (capacity.block_bytes > 0 && capacity.budget_bytes > capacity.non_kv_bytes)
     capacity.blocks = (capacity.budget_bytes - capacity.non_kv_bytes) / capacity.block_bytes;
   return capacity;
@@ -111,7 +130,7 @@ KvCapacity engine_kv_capacity(const EngineProfile& profile, double fraction, con
 
   KvCapacity capacity;
   const double total = static_cast<double>(gpu_memory_limit_bytes(gpu));
-  capacity.block_bytes = block.kv_cache_bytes;
+  capacity.block_bytes = per_token_block_bytes(model, one_block, block.kv_cache_bytes);
   switch (profile.kv_budget) {
     case KvBudgetRule::total_minus_reserve:
       // SGLang: the reserve (1 - fraction) holds activations and graphs; the pool is what the

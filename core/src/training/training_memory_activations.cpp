@@ -172,7 +172,7 @@ void add_lora(Terms& t, const Context& c, const ModelDescription& model, const L
     count += copies;
     input_width += copies * in_width;
   };
-  const std::int64_t blocks = a.cross_attention ? 2 : 1;
+  const std::int64_t blocks = a.cross_attention && a.self_attention ? 2 : 1;  // Llama 3.2 Vision's: the cross one
   const std::int64_t value_width = a.num_heads / c.tp * a.value_head_dim;
   if (a.is_multi_latent()) {
     if (a.q_lora_rank > 0) adapter(R::attention_query_down, 1, h);
@@ -280,8 +280,9 @@ std::int64_t layer_activation_bytes(const ModelDescription& model, const LayerSh
   t.replicated("norm inputs (4sbh)", norms * h * c.element,
                [&] { return num(norms) + " x " + times(h, c.element, "hidden"); });
   bool input_stored = add_attention(t, c, model, layer.attention);
-  if (layer.attention.cross_attention) {
-    // Cross-attention approximated as a second attention block over the same sequence length.
+  if (layer.attention.cross_attention && layer.attention.self_attention) {
+    // Cross-attention approximated as a second attention block over the same sequence length (Llama 3.2
+    // Vision's cross-attention layers have this one block alone).
     t.replicated("cross-attention norm input", h * c.element, [&] { return times(h, c.element, "hidden"); });
     add_attention(t, c, model, layer.attention);
   }

@@ -36,7 +36,9 @@ double attention_core_per_sequence(const LatencyLayerKind& k, double s, bool cau
   // MLA trains unabsorbed: keys of nope + rope dims, values of v_head_dim (DeepSeek-V2 §2.1.2).
   const double qk = k.multi_latent ? k.nope_head_dim + k.rope_head_dim : k.qk_head_dim;
   const double per_pair = 2 * k.heads * (qk + k.v_head_dim);  // q.k^T and p.v
-  double flops = per_pair * detail::attended_pairs(s, k.sliding_window, causal && !k.encoder);
+  // Llama 3.2 Vision's cross-attention layers have no self-attention; their cross block is taken over
+  // the sequence, as T5's (training reads no images).
+  double flops = k.self_attention ? per_pair * detail::attended_pairs(s, k.sliding_window, causal && !k.encoder) : 0;
   if (k.cross_attention) flops += per_pair * s * s;
   return flops;
 }

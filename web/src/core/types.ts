@@ -39,6 +39,10 @@ export interface LayerKind {
     qkv_bias: boolean;
     output_bias: boolean;
     cross_attention: boolean;
+    /** With cross_attention: false for Llama 3.2 Vision's cross-attention layers (no self-attention). */
+    self_attention?: boolean;
+    /** With cross_attention: the source is fixed per sequence (Whisper's frames, the image tokens). */
+    cross_source_per_sequence?: boolean;
   };
   mlp?: { intermediate_size: number; gated: boolean; bias: boolean };
   ssm?: {
@@ -81,7 +85,7 @@ export interface ParameterReport {
    * the whole checkpoint, and the image tokens of one image (qwen2_vl, llama4: of a 1024 x 1024 image;
    * they follow the image size).
    */
-  vision_tower_kind?: 'siglip' | 'qwen2_vl' | 'qwen3_vl' | 'llama4';
+  vision_tower_kind?: 'siglip' | 'qwen2_vl' | 'qwen3_vl' | 'llama4' | 'mllama';
   vision_tower_params?: number;
   multimodal_projector_params?: number;
   total_params_with_vision?: number;
@@ -249,6 +253,11 @@ export interface InferenceReport {
     gpu_memory_utilization: number;
     overhead_bytes: number;
     flash_attention: boolean;
+    /** Requests with images only. */
+    images?: number;
+    image_tokens?: number;
+    /** Llama 3.2 Vision with images: the tokens its cross-attention layers attend to per sequence. */
+    cross_attention_tokens?: number;
   };
   weight_bytes: number;
   /** Of weight_bytes: a multimodal checkpoint's towers and projectors, unquantized (absent for text models). */
@@ -264,6 +273,8 @@ export interface InferenceReport {
     bytes_per_token: number;
     /** State-space (Mamba) layers' fixed state per sequence, all layers; only for such models. */
     state_bytes_per_sequence?: number;
+    /** Cross-attention keys and values of a fixed source per sequence (Whisper's frames, the image tokens). */
+    cross_bytes_per_sequence?: number;
     convention: string;
     terms: Array<{
       layer_kind: number;
@@ -271,6 +282,8 @@ export interface InferenceReport {
       bytes_per_token_per_layer: number;
       cached_tokens_per_sequence: number;
       state_bytes_per_sequence_per_layer?: number;
+      cross_source_tokens_per_sequence?: number;
+      cross_bytes_per_sequence_per_layer?: number;
       bytes: number;
       formula: string;
     }>;

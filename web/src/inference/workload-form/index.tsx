@@ -199,10 +199,13 @@ export function WorkloadForm({
               'Images per request',
               visionTower?.kind === 'siglip'
                 ? `each adds ${visionTower.tokensPerImage ?? 256} image tokens to the prompt`
-                : 'their image tokens join the prompt; the count follows the image size',
+                : visionTower?.kind === 'mllama'
+                  ? "their tiles' tokens are the cross-attention layers' keys and values, held once per sequence"
+                  : 'their image tokens join the prompt; the count follows the image size',
             )}
           {(visionTower?.kind === 'qwen2_vl' ||
             visionTower?.kind === 'llama4' ||
+            visionTower?.kind === 'mllama' ||
             workload.image_width.trim() !== '' ||
             workload.image_height.trim() !== '') && (
             <>
