@@ -246,3 +246,85 @@ TEST_CASE("torchtune and LitGPT: options and the JSON report") {
   const std::int64_t gradients = plain_report["gradient_bytes"], activations = plain_report["activation_bytes"];
   CHECK(plain_report["backward_overlap_bytes"] == std::min(gradients, activations));
 }
+
+TEST_CASE("LitGPT QLoRA: every Linear in NF4 without double quantization, the lm_head included") {
+  // Llama 3.1 8B per layer: q and o 4096 x 4096 = 16,777,216; k and v 1024 x 4096 = 4,194,304;
+  // gate, up, down 14336 x 4096 = 58,720,256. NF4 with compress_statistics=False: n/2 packed bytes
+  // + one fp32 absmax per 64 weights + the 16-entry fp32 code (64 B):
+  //   q, o:  8,388,608 + 262,144 x 4 + 64 = 9,437,248
+  //   k, v:  2,097,152 +  65,536 x 4 + 64 = 2,359,360
+  //   mlp:  29,360,128 + 917,504 x 4 + 64 = 33,030,208
+  //   layer: 2 x 9,437,248 + 2 x 2,359,360 + 3 x 33,030,208 = 122,683,840; x 32 = 3,925,882,880.
+  // lm_head 128256 x 4096 = 525,336,576: 262,668,288 + 8,208,384 x 4 + 64 = 295,501,888.
+  // bf16: the embedding 525,336,576 x 2 = 1,050,673,152 and 266,240 norm weights x 2 = 532,480.
+  // Total 3,925,882,880 + 295,501,888 + 1,050,673,152 + 532,480 = 5,272,590,400 B.
+  const ModelDescription model = llama8b();
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = workload(TrainingFramework::litgpt);
+  w.lora.rank = 8;
+  w.lora.target_roles = lora_target_roles("q,v");
+  w.lora.qlora = true;
+  const TrainingMemory lit = training_memory(model, tensors, w);
+  CHECK(term_bytes(lit, "frozen base weights") == 5'272'590'400);
+  // The lm_head is the largest quantized matrix; the float16 dequantized copy and its bf16 cast
+  // are alive together: 525,336,576 x (2 + 2) B.
+  CHECK(term_bytes(lit, "dequantized weight workspace") == 2'101'346'304);
+  // Hugging Face's bitsandbytes path keeps lm_head bf16, double-quantizes and casts once: the
+  // largest quantized matrix is an MLP matrix, 58,720,256 x 2 B.
+  w.framework = TrainingFramework::hf;
+  CHECK(term_bytes(training_memory(model, tensors, w), "dequantized weight workspace") == 117'440'512);
+}
+
+TEST_CASE("LitGPT QLoRA: bitsandbytes' MatMul4Bit keeps the input of every quantized matmul") {
+  // LoRA r8 on q and v, no dropout, 1024 tokens. bf16 LoRA keeps the q/k/v input (adapters read
+  // it) and the attention output (flash attention); QLoRA adds per layer the MLP input (4096 x 2 B)
+  // and the down-projection input (14336 x 2 B) = 36,864 B per token, x 1024 x 32 layers =
+  // 1,207,959,552 B, and the lm_head input 1024 x 4096 x 2 B = 8,388,608 B: 1,216,348,160 B.
+  const ModelDescription model = llama8b();
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = workload(TrainingFramework::litgpt);
+  w.lora.rank = 8;
+  w.lora.target_roles = lora_target_roles("q,v");
+  const std::int64_t lora = training_memory(model, tensors, w).totals.activation_bytes;
+  w.lora.qlora = true;
+  const TrainingMemory qlora = training_memory(model, tensors, w);
+  CHECK(qlora.totals.activation_bytes - lora == 1'216'348'160);
+  CHECK(term_bytes(qlora, "lm_head input") == 8'388'608);
+  // With LoRA dropout the adapters read their own dropped copies, yet the quantized matmuls still
+  // keep theirs: the q/k/v input and the output projection input (4096 x 2 B each) come back too.
+  w.lora.dropout = true;
+  const std::int64_t dropped = training_memory(model, tensors, w).totals.activation_bytes;
+  w.lora.qlora = false;
+  const std::int64_t dropped_lora = training_memory(model, tensors, w).totals.activation_bytes;
+  // bf16 LoRA with dropout keeps the attention output for flash attention (4096 x 2 B) and no
+  // matmul input; QLoRA keeps q/k/v, output projection, MLP and down inputs:
+  // (4096 + 4096 + 4096 + 14336 - 4096) x 2 B = 45,056 B per token, x 1024 x 32 = 1,476,395,008,
+  // + the lm_head input 8,388,608 = 1,484,783,616 B.
+  CHECK(dropped - dropped_lora == 1'484'783'616);
+}
+
+TEST_CASE("LitGPT: the output head stays apart from a tied embedding") {
+  // Llama 3.2 1B ties lm_head to the 128256 x 2048 embedding; LitGPT's GPT holds a copy:
+  // 262,668,288 more parameters. LoRA: bf16 base 525,336,576 B more than torchtune's. Full
+  // fine-tuning in pure bf16: weights 2 B + gradients 2 B + AdamW states 2 x 2 B = 8 B per
+  // parameter, 2,101,346,304 B more.
+  const ModelDescription model =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.2-1B-Instruct.json"));
+  REQUIRE(model.tie_word_embeddings);
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = workload(TrainingFramework::litgpt);
+  w.fp32_master_weights = false;
+  const TrainingMemory lit_full = training_memory(model, tensors, w);
+  w.framework = TrainingFramework::torchtune;
+  const TrainingMemory tune_full = training_memory(model, tensors, w);
+  CHECK(lit_full.total_parameters - tune_full.total_parameters == 262'668'288);
+  const auto states = [](const TrainingMemoryTotals& t) {
+    return t.weight_bytes + t.gradient_bytes + t.optimizer_bytes;
+  };
+  CHECK(states(lit_full.totals) - states(tune_full.totals) == 2'101'346'304);
+  w.lora.rank = 8;
+  w.lora.target_roles = lora_target_roles("q,v");
+  const std::int64_t tune_base = term_bytes(training_memory(model, tensors, w), "frozen base weights");
+  w.framework = TrainingFramework::litgpt;
+  CHECK(term_bytes(training_memory(model, tensors, w), "frozen base weights") - tune_base == 525'336'576);
+}

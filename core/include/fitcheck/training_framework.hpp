@@ -101,6 +101,20 @@ struct TrainingFrameworkProfile {
   bool torch_ring_attention = false;
   // The loss runs as eager PyTorch ops although the layers' kernels are fused.
   bool eager_loss = false;
+  // The model keeps its own output head even where the checkpoint ties it to the token embedding:
+  // a second vocabulary x hidden matrix on the GPU (trained in full fine-tuning).
+  bool untied_output_head = false;
+  const char* output_head_rule = "";
+  // QLoRA as this framework quantizes and runs the frozen base with bitsandbytes. Whether the
+  // output head is quantized too, whether the absmax statistics are quantized again (double
+  // quantization), whether every quantized matmul keeps its input for backward (bitsandbytes'
+  // MatMul4Bit does so whenever the input needs a gradient), and the bytes per parameter of the
+  // dequantized copies of the largest quantized matrix alive during its matmul.
+  bool qlora_quantizes_output_head = false;
+  bool qlora_double_quant = true;
+  bool qlora_saves_base_inputs = false;
+  std::int64_t qlora_dequantized_bytes_per_param = 2;
+  const char* qlora_rule = "";
 };
 
 const TrainingFrameworkProfile& training_framework_profile(TrainingFramework framework);

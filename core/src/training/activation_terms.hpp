@@ -30,6 +30,9 @@ struct Context {
   std::int64_t element = 2;       // activation bytes (Korthikanti: 2)
   std::int64_t matmul_input = 2;  // bytes of a GEMM input saved for the weight gradient (FP8: 1)
   const TrainingWorkload* workload = nullptr;
+  // QLoRA where the quantized matmul keeps its input whether or not the weight needs a gradient
+  // (bitsandbytes MatMul4Bit under the framework's profile: qlora_saves_base_inputs).
+  bool base_inputs_saved = false;
 
   bool adapted(R role) const {
     const auto& roles = workload->lora.target_roles;
@@ -39,7 +42,7 @@ struct Context {
   // when an adapter reads it (autograd saves mm inputs only for operands that need gradients:
   // pytorch/pytorch#42371, fixed by #45777), and not at all with LoRA dropout.
   bool needed(std::initializer_list<R> consumers) const {
-    if (workload->lora.rank == 0) return true;
+    if (workload->lora.rank == 0 || base_inputs_saved) return true;
     if (workload->lora.dropout) return false;  // adapters read their own dropped copies
     for (R role : consumers)
       if (adapted(role)) return true;
@@ -57,6 +60,7 @@ inline Context make_context(const TrainingWorkload& w) {
   c.element = precision_recipe_info(w.precision).activation_bytes_per_element;
   // Transformer Engine saves the FP8-cast input of each Linear for the weight gradient.
   c.matmul_input = w.precision == PrecisionRecipe::fp8 ? 1 : c.element;
+  c.base_inputs_saved = w.lora.rank > 0 && w.lora.qlora && training_framework(w).qlora_saves_base_inputs;
   return c;
 }
 

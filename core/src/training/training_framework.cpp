@@ -196,7 +196,30 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "(litgpt 00af8b0d litgpt/lora.py l.125-126)",
      4, 0, 0, "", ElementwiseKernels::eager,
      "eager PyTorch ops of LitGPT's model (RMSNorm in float32, apply_rope, LLaMAMLP silu(fc_1) * fc_2)", false,
-     Fp8Casts::torchao_tensorwise, "torchao Float8Linear, dynamic tensorwise scaling"},
+     Fp8Casts::torchao_tensorwise, "torchao Float8Linear, dynamic tensorwise scaling", false, false, false, false,
+     // GPT builds lm_head as its own Linear next to wte; the checkpoint converter copies the
+     // embedding into lm_head.weight for tied models, and the finetune scripts refuse
+     // tie_embeddings.
+     true,
+     "LitGPT's GPT holds lm_head apart from the token embedding and the checkpoint converter fills it with a copy "
+     "of the embedding for tied models (Lightning-AI/litgpt 00af8b0d litgpt/model.py GPT.__init__ l.25, "
+     "litgpt/scripts/convert_hf_checkpoint.py l.206-207; finetune/full.py validate_args refuses tie_embeddings)",
+     // quantize: bnb.nf4 becomes BitsandbytesPrecision('nf4', bf16). Its init context replaces
+     // torch.nn.Linear by _NF4Linear, so every Linear (lm_head included, a LoRALinear wrapping
+     // torch.nn.Linear) is quantized, with compress_statistics=False, from a float16 copy: the
+     // quant state's dtype is float16. MatMul4Bit dequantizes to that float16 and casts to the
+     // bf16 input (two copies of the matrix alive), and keeps its input A for backward whenever
+     // the input needs a gradient, although the frozen weight never gets one.
+     true, false, true, 4,
+     "QLoRA (--quantize bnb.nf4): Lightning Fabric's BitsandbytesPrecision replaces torch.nn.Linear by _NF4Linear "
+     "while the model is built, so every Linear is NF4, the output head included; nf4 without double "
+     "quantization (compress_statistics=False), quantized from a float16 copy (Lightning-AI/pytorch-lightning "
+     "2.4.0 src/lightning/fabric/plugins/precision/bitsandbytes.py module_init_context l.129-140, "
+     "_Linear4bit.quantize l.334, _NF4Linear l.391-393; litgpt 00af8b0d litgpt/finetune/lora.py l.138). "
+     "bitsandbytes 0.42.0 (the version litgpt pins) MatMul4Bit.forward dequantizes to the quant state's float16 "
+     "and casts to bf16 (both copies alive: 4 B per parameter of the largest matrix, the lm_head) and keeps its "
+     "input for backward whenever it needs a gradient (bitsandbytes/autograd/_functions.py l.516, l.522-523; "
+     "functional.py dequantize_4bit l.1026)"},
     {TrainingFramework::automodel, "automodel", "NVIDIA NeMo AutoModel (PyTorch FSDP2)",
      // MaskedCrossEntropy (fp32_upcast=True by default) runs F.cross_entropy on logits.float(); the
      // recipe keeps the model output, and with it the bf16 logits, until backward returns.
