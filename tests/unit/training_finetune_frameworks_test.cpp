@@ -78,7 +78,13 @@ TEST_CASE("torchtune and LitGPT: the loss bytes their sources hold, chunked and 
   // chunks: 128 tokens x 128256 x 4 B = 65,667,072 B more than Megatron.
   // torchtune, compiled: 2 B and one chunk's bf16 gradient: (6 - 2) x 131,334,144 - 128 x 128256 x 2
   // = 525,336,576 - 32,833,536 = 492,503,040 B less than Megatron.
-  // LitGPT: full.py 6 B, as Megatron; lora.py 4 B.
+  // LitGPT: full.py 6 B, as Megatron; lora.py 4 B. LitGPT's model code keeps more per token and
+  // layer than the generic count: both RMSNorms keep their fp32 input and (the weight trains) the
+  // fp32 normalized output, 8 B instead of 2: 6 x 2 x 4096 = 49,152 B; k and v expanded from 8 to
+  // 32 heads: 2 x 24 x 128 x 2 B = 12,288 B; silu(fc_1) kept for the product: 14336 x 2 B = 28,672
+  // B; SDPA's output kept beside the reshaped copy proj reads: 4096 x 2 B = 8,192 B. 98,304 B x
+  // 1024 tokens x 32 layers = 3,221,225,472 B, and the final norm 6 x 4096 x 1024 = 25,165,824 B:
+  // 3,246,391,296 B over Megatron.
   const ModelDescription model = llama8b();
   const auto tensors = weight_tensors(model);
   const auto activations = [&](const TrainingWorkload& w) {
@@ -89,18 +95,21 @@ TEST_CASE("torchtune and LitGPT: the loss bytes their sources hold, chunked and 
   CHECK(activations(tune) - megatron == 65'667'072);
   tune.compile = true;
   CHECK(megatron - activations(tune) == 492'503'040);
-  CHECK(activations(workload(TrainingFramework::litgpt)) == megatron);
+  CHECK(activations(workload(TrainingFramework::litgpt)) - megatron == 3'246'391'296);
   TrainingWorkload megatron_compiled = workload(TrainingFramework::megatron);
   megatron_compiled.compile = true;  // compile changes no other profile's loss
   CHECK(activations(megatron_compiled) == megatron);
 
-  // LoRA on q, v: LitGPT 4 B against torchtune's 6 B + the chunk: 2 x 131,334,144 + 65,667,072.
+  // LoRA on q, v: LitGPT 4 B against torchtune's 6 B + the chunk: 2 x 131,334,144 + 65,667,072 =
+  // 328,335,360 B less; its model code keeps more: the frozen norms keep only the fp32 input (4 B
+  // instead of 2: 2 x 2 x 4096 = 16,384 B), + 12,288 + 28,672 = 57,344 B x 1024 x 32 =
+  // 1,879,048,192 B, and the final norm 2 x 4096 x 1024 = 8,388,608 B: 1,887,436,800 B more.
   TrainingWorkload lit_lora = workload(TrainingFramework::litgpt);
   lit_lora.lora.rank = 8;
   lit_lora.lora.target_roles = lora_target_roles("q,v");
   TrainingWorkload tune_lora = lit_lora;
   tune_lora.framework = TrainingFramework::torchtune;
-  CHECK(activations(tune_lora) - activations(lit_lora) == 328'335'360);
+  CHECK(activations(lit_lora) - activations(tune_lora) == 1'887'436'800 - 328'335'360);
 }
 
 TEST_CASE("torchtune and LitGPT: gradients allocated during backward overlap the activations") {
@@ -277,9 +286,10 @@ TEST_CASE("LitGPT QLoRA: every Linear in NF4 without double quantization, the lm
 
 TEST_CASE("LitGPT QLoRA: bitsandbytes' MatMul4Bit keeps the input of every quantized matmul") {
   // LoRA r8 on q and v, no dropout, 1024 tokens. bf16 LoRA keeps the q/k/v input (adapters read
-  // it) and the attention output (flash attention); QLoRA adds per layer the MLP input (4096 x 2 B)
-  // and the down-projection input (14336 x 2 B) = 36,864 B per token, x 1024 x 32 layers =
-  // 1,207,959,552 B, and the lm_head input 1024 x 4096 x 2 B = 8,388,608 B: 1,216,348,160 B.
+  // it) and the attention output (flash attention); QLoRA adds per layer the output projection's
+  // input (LitGPT's reshaped copy of the attention output, 4096 x 2 B), the MLP input (4096 x 2 B)
+  // and the down-projection input (14336 x 2 B) = 45,056 B per token, x 1024 x 32 layers =
+  // 1,476,395,008 B, and the lm_head input 1024 x 4096 x 2 B = 8,388,608 B: 1,484,783,616 B.
   const ModelDescription model = llama8b();
   const auto tensors = weight_tensors(model);
   TrainingWorkload w = workload(TrainingFramework::litgpt);
@@ -288,19 +298,19 @@ TEST_CASE("LitGPT QLoRA: bitsandbytes' MatMul4Bit keeps the input of every quant
   const std::int64_t lora = training_memory(model, tensors, w).totals.activation_bytes;
   w.lora.qlora = true;
   const TrainingMemory qlora = training_memory(model, tensors, w);
-  CHECK(qlora.totals.activation_bytes - lora == 1'216'348'160);
+  CHECK(qlora.totals.activation_bytes - lora == 1'484'783'616);
   CHECK(term_bytes(qlora, "lm_head input") == 8'388'608);
   // With LoRA dropout the adapters read their own dropped copies, yet the quantized matmuls still
-  // keep theirs: the q/k/v input and the output projection input (4096 x 2 B each) come back too.
+  // keep theirs: the q/k/v input (4096 x 2 B) comes back too.
   w.lora.dropout = true;
   const std::int64_t dropped = training_memory(model, tensors, w).totals.activation_bytes;
   w.lora.qlora = false;
   const std::int64_t dropped_lora = training_memory(model, tensors, w).totals.activation_bytes;
-  // bf16 LoRA with dropout keeps the attention output for flash attention (4096 x 2 B) and no
-  // matmul input; QLoRA keeps q/k/v, output projection, MLP and down inputs:
-  // (4096 + 4096 + 4096 + 14336 - 4096) x 2 B = 45,056 B per token, x 1024 x 32 = 1,476,395,008,
-  // + the lm_head input 8,388,608 = 1,484,783,616 B.
-  CHECK(dropped - dropped_lora == 1'484'783'616);
+  // bf16 LoRA with dropout keeps the attention output for flash attention and no matmul input;
+  // QLoRA keeps q/k/v, output projection, MLP and down inputs: (4096 + 4096 + 4096 + 14336) x 2 B
+  // = 53,248 B per token, x 1024 x 32 = 1,744,830,464, + the lm_head input 8,388,608 =
+  // 1,753,219,072 B.
+  CHECK(dropped - dropped_lora == 1'753'219'072);
 }
 
 TEST_CASE("LitGPT: the output head stays apart from a tied embedding") {
@@ -327,4 +337,24 @@ TEST_CASE("LitGPT: the output head stays apart from a tied embedding") {
   const std::int64_t tune_base = term_bytes(training_memory(model, tensors, w), "frozen base weights");
   w.framework = TrainingFramework::litgpt;
   CHECK(term_bytes(training_memory(model, tensors, w), "frozen base weights") - tune_base == 525'336'576);
+}
+
+TEST_CASE("LitGPT: LoRA on q and v reads one dropped copy of the attention input") {
+  // LoRAQKVLinear holds one lora_A for the adapted q/k/v and feeds it one dropped input: per token
+  // 4096 x (2 B + 1 B mask) = 12,288 B, x 1024 tokens = 12,582,912 B per layer. torchtune's (and
+  // PEFT's) separate q and v adapters drop the input twice: 25,165,824 B.
+  const ModelDescription model = llama8b();
+  const auto tensors = weight_tensors(model);
+  const auto dropout_bytes = [&](const TrainingWorkload& w) -> std::int64_t {
+    for (const auto& t : training_memory(model, tensors, w).layer_activation_terms)
+      if (t.name == "LoRA dropout (dropped inputs and masks)") return t.bytes;
+    return -1;
+  };
+  TrainingWorkload w = workload(TrainingFramework::litgpt);
+  w.lora.rank = 8;
+  w.lora.target_roles = lora_target_roles("q,v");
+  w.lora.dropout = true;
+  CHECK(dropout_bytes(w) == 12'582'912);
+  w.framework = TrainingFramework::torchtune;
+  CHECK(dropout_bytes(w) == 25'165'824);
 }

@@ -219,7 +219,23 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "bitsandbytes 0.42.0 (the version litgpt pins) MatMul4Bit.forward dequantizes to the quant state's float16 "
      "and casts to bf16 (both copies alive: 4 B per parameter of the largest matrix, the lm_head) and keeps its "
      "input for backward whenever it needs a gradient (bitsandbytes/autograd/_functions.py l.516, l.522-523; "
-     "functional.py dequantize_4bit l.1026)"},
+     "functional.py dequantize_4bit l.1026)",
+     // litgpt/model.py RMSNorm.forward: x = x.float(); mean(x * x); x * rsqrt(...);
+     // (x_normed * weight.float()).to(dtype). CausalSelfAttention.forward: k.expand / v.expand to
+     // the query heads, then reshape (a copy) before scaled_dot_product_attention. LLaMAMLP and
+     // GemmaMLP: act(fc_1(x)) * fc_2(x) as two ops, so the product keeps act(fc_1(x)).
+     // scaled_dot_product_attention returns y.transpose(1, 2) and forward reshapes it (a copy)
+     // for proj. LoRAQKVLinear.forward: F.linear(self.lora_dropout(x), self.lora_A) with one
+     // lora_A of r x (enabled q/k/v) rows.
+     true, true, true, true, true,
+     "LitGPT's model code (Lightning-AI/litgpt 00af8b0d litgpt/model.py): RMSNorm.forward l.564-570 upcasts its "
+     "input and keeps it in fp32 (and the fp32 normalized output when the norm weight trains); "
+     "CausalSelfAttention.forward l.256-262 expands grouped k and v to every query head and reshapes them (a copy) "
+     "before SDPA, which keeps the copies; scaled_dot_product_attention returns y.transpose(1, 2) and l.293 "
+     "reshapes it for proj (a copy: where proj keeps its input, SDPA's output is kept as well); "
+     "LLaMAMLP/GemmaMLP.forward l.370-382 multiply act(fc_1) by fc_2 as separate ops, so act(fc_1) is kept too; "
+     "litgpt/lora.py LoRAQKVLinear l.233, l.426: one lora_A for the adapted q/k/v reads one dropped copy of the "
+     "input"},
     {TrainingFramework::automodel, "automodel", "NVIDIA NeMo AutoModel (PyTorch FSDP2)",
      // MaskedCrossEntropy (fp32_upcast=True by default) runs F.cross_entropy on logits.float(); the
      // recipe keeps the model output, and with it the bf16 logits, until backward returns.

@@ -194,9 +194,12 @@ std::vector<std::string> assumptions_for(const TrainingWorkload& w, const Traini
   if (!w.dropout) a.push_back("no dropout (Llama-style configs set it to 0); --dropout adds Korthikanti's masks");
   a.push_back(w.flash_attention ? "flash attention: no s x s scores are kept"
                                 : "eager attention: softmax probabilities of heads x s x s are kept per layer");
-  a.push_back(
-      "gated MLPs keep gate and up outputs as Megatron's fused SwiGLU does; unfused code also keeps silu(gate)");
   const TrainingFrameworkProfile& framework = training_framework(w);
+  if (framework.keeps_gated_activation_output)
+    a.push_back(std::string("model code: ") + framework.model_code_rule);
+  else
+    a.push_back(
+        "gated MLPs keep gate and up outputs as Megatron's fused SwiGLU does; unfused code also keeps silu(gate)");
   a.push_back(std::string("framework: ") + framework.name + " (--framework " + framework.id + ")");
   const TrainingLoss loss = training_loss(w);
   a.push_back(std::string("loss: ") + std::to_string(loss.bytes_per_logit) + " B per logit element at the loss's peak" +

@@ -203,8 +203,9 @@ StageActivations stage_activations(const ModelDescription& model, const Training
     // cross-entropy buffers as the framework's loss holds them (vocabulary split by tp).
     Terms t(c, text_lines);
     const std::int64_t norms = std::max<std::int64_t>(1, model.final_norms);
-    t.replicated("final norm input", norms * h * c.element,
-                 [&] { return num(norms) + " x " + times(h, c.element, "hidden"); });
+    const std::int64_t norm_bytes = activations::norm_saved_bytes(c, model);
+    t.replicated("final norm input", norms * h * norm_bytes,
+                 [&] { return num(norms) + " x " + times(h, norm_bytes, "hidden"); });
     // The output head's input is kept for its weight gradient, or (LitGPT QLoRA) by the
     // quantized head's MatMul4Bit.
     const bool head_input_kept =
