@@ -323,11 +323,12 @@ std::vector<MemoryTerm> stage_state_terms(const StageStates& s, const TrainingWo
     if (workload.lora.qlora) {
       const TrainingFrameworkProfile& framework = training_framework(workload);
       const std::int64_t per_param = framework.qlora_dequantized_bytes_per_param;
-      terms.push_back({"dequantized weight workspace", s.dequantized_params * per_param,
-                       "largest quantized matrix " + num(s.dequantized_params) + " params x " + num(per_param) +
-                           (per_param == 2 ? " B bf16, alive during its matmul"
-                                           : " B (float16 dequantized copy + its bf16 cast), alive during its matmul: " +
-                                                 std::string(framework.qlora_rule))});
+      terms.push_back(
+          {"dequantized weight workspace", s.dequantized_params * per_param,
+           "largest quantized matrix " + num(s.dequantized_params) + " params x " + num(per_param) +
+               (per_param == 2 ? " B bf16, alive during its matmul"
+                               : " B (float16 dequantized copy + its bf16 cast), alive during its matmul: " +
+                                     std::string(framework.qlora_rule))});
     }
     terms.push_back({"LoRA adapters (rank " + num(workload.lora.rank) + ")", s.adapter_bytes, adapter_formula});
   } else {
