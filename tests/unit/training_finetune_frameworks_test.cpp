@@ -78,7 +78,13 @@ TEST_CASE("torchtune and LitGPT: the loss bytes their sources hold, chunked and 
   // chunks: 128 tokens x 128256 x 4 B = 65,667,072 B more than Megatron.
   // torchtune, compiled: 2 B and one chunk's bf16 gradient: (6 - 2) x 131,334,144 - 128 x 128256 x 2
   // = 525,336,576 - 32,833,536 = 492,503,040 B less than Megatron.
-  // LitGPT: full.py 6 B, as Megatron; lora.py 4 B.
+  // LitGPT: full.py 6 B, as Megatron; lora.py 4 B. LitGPT's model code keeps more per token and
+  // layer than the generic count: both RMSNorms keep their fp32 input and (the weight trains) the
+  // fp32 normalized output, 8 B instead of 2: 6 x 2 x 4096 = 49,152 B; k and v expanded from 8 to
+  // 32 heads: 2 x 24 x 128 x 2 B = 12,288 B; silu(fc_1) kept for the product: 14336 x 2 B = 28,672
+  // B; SDPA's output kept beside the reshaped copy proj reads: 4096 x 2 B = 8,192 B. 98,304 B x
+  // 1024 tokens x 32 layers = 3,221,225,472 B, and the final norm 6 x 4096 x 1024 = 25,165,824 B:
+  // 3,246,391,296 B over Megatron.
   const ModelDescription model = llama8b();
   const auto tensors = weight_tensors(model);
   const auto activations = [&](const TrainingWorkload& w) {
@@ -89,18 +95,21 @@ TEST_CASE("torchtune and LitGPT: the loss bytes their sources hold, chunked and 
   CHECK(activations(tune) - megatron == 65'667'072);
   tune.compile = true;
   CHECK(megatron - activations(tune) == 492'503'040);
-  CHECK(activations(workload(TrainingFramework::litgpt)) == megatron);
+  CHECK(activations(workload(TrainingFramework::litgpt)) - megatron == 3'246'391'296);
   TrainingWorkload megatron_compiled = workload(TrainingFramework::megatron);
   megatron_compiled.compile = true;  // compile changes no other profile's loss
   CHECK(activations(megatron_compiled) == megatron);
 
-  // LoRA on q, v: LitGPT 4 B against torchtune's 6 B + the chunk: 2 x 131,334,144 + 65,667,072.
+  // LoRA on q, v: LitGPT 4 B against torchtune's 6 B + the chunk: 2 x 131,334,144 + 65,667,072 =
+  // 328,335,360 B less; its model code keeps more: the frozen norms keep only the fp32 input (4 B
+  // instead of 2: 2 x 2 x 4096 = 16,384 B), + 12,288 + 28,672 = 57,344 B x 1024 x 32 =
+  // 1,879,048,192 B, and the final norm 2 x 4096 x 1024 = 8,388,608 B: 1,887,436,800 B more.
   TrainingWorkload lit_lora = workload(TrainingFramework::litgpt);
   lit_lora.lora.rank = 8;
   lit_lora.lora.target_roles = lora_target_roles("q,v");
   TrainingWorkload tune_lora = lit_lora;
   tune_lora.framework = TrainingFramework::torchtune;
-  CHECK(activations(tune_lora) - activations(lit_lora) == 328'335'360);
+  CHECK(activations(lit_lora) - activations(tune_lora) == 1'887'436'800 - 328'335'360);
 }
 
 TEST_CASE("torchtune and LitGPT: gradients allocated during backward overlap the activations") {
@@ -245,4 +254,107 @@ TEST_CASE("torchtune and LitGPT: options and the JSON report") {
   const auto plain_report = nlohmann::json::parse(plain.out);
   const std::int64_t gradients = plain_report["gradient_bytes"], activations = plain_report["activation_bytes"];
   CHECK(plain_report["backward_overlap_bytes"] == std::min(gradients, activations));
+}
+
+TEST_CASE("LitGPT QLoRA: every Linear in NF4 without double quantization, the lm_head included") {
+  // Llama 3.1 8B per layer: q and o 4096 x 4096 = 16,777,216; k and v 1024 x 4096 = 4,194,304;
+  // gate, up, down 14336 x 4096 = 58,720,256. NF4 with compress_statistics=False: n/2 packed bytes
+  // + one fp32 absmax per 64 weights + the 16-entry fp32 code (64 B):
+  //   q, o:  8,388,608 + 262,144 x 4 + 64 = 9,437,248
+  //   k, v:  2,097,152 +  65,536 x 4 + 64 = 2,359,360
+  //   mlp:  29,360,128 + 917,504 x 4 + 64 = 33,030,208
+  //   layer: 2 x 9,437,248 + 2 x 2,359,360 + 3 x 33,030,208 = 122,683,840; x 32 = 3,925,882,880.
+  // lm_head 128256 x 4096 = 525,336,576: 262,668,288 + 8,208,384 x 4 + 64 = 295,501,888.
+  // bf16: the embedding 525,336,576 x 2 = 1,050,673,152 and 266,240 norm weights x 2 = 532,480.
+  // Total 3,925,882,880 + 295,501,888 + 1,050,673,152 + 532,480 = 5,272,590,400 B.
+  const ModelDescription model = llama8b();
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = workload(TrainingFramework::litgpt);
+  w.lora.rank = 8;
+  w.lora.target_roles = lora_target_roles("q,v");
+  w.lora.qlora = true;
+  const TrainingMemory lit = training_memory(model, tensors, w);
+  CHECK(term_bytes(lit, "frozen base weights") == 5'272'590'400);
+  // The lm_head is the largest quantized matrix; the float16 dequantized copy and its bf16 cast
+  // are alive together: 525,336,576 x (2 + 2) B.
+  CHECK(term_bytes(lit, "dequantized weight workspace") == 2'101'346'304);
+  // Hugging Face's bitsandbytes path keeps lm_head bf16, double-quantizes and casts once: the
+  // largest quantized matrix is an MLP matrix, 58,720,256 x 2 B.
+  w.framework = TrainingFramework::hf;
+  CHECK(term_bytes(training_memory(model, tensors, w), "dequantized weight workspace") == 117'440'512);
+}
+
+TEST_CASE("LitGPT QLoRA: bitsandbytes' MatMul4Bit keeps the input of every quantized matmul") {
+  // LoRA r8 on q and v, no dropout, 1024 tokens. bf16 LoRA keeps the q/k/v input (adapters read
+  // it) and the attention output (flash attention); QLoRA adds per layer the output projection's
+  // input (LitGPT's reshaped copy of the attention output, 4096 x 2 B), the MLP input (4096 x 2 B)
+  // and the down-projection input (14336 x 2 B) = 45,056 B per token, x 1024 x 32 layers =
+  // 1,476,395,008 B, and the lm_head input 1024 x 4096 x 2 B = 8,388,608 B: 1,484,783,616 B.
+  const ModelDescription model = llama8b();
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = workload(TrainingFramework::litgpt);
+  w.lora.rank = 8;
+  w.lora.target_roles = lora_target_roles("q,v");
+  const std::int64_t lora = training_memory(model, tensors, w).totals.activation_bytes;
+  w.lora.qlora = true;
+  const TrainingMemory qlora = training_memory(model, tensors, w);
+  CHECK(qlora.totals.activation_bytes - lora == 1'484'783'616);
+  CHECK(term_bytes(qlora, "lm_head input") == 8'388'608);
+  // With LoRA dropout the adapters read their own dropped copies, yet the quantized matmuls still
+  // keep theirs: the q/k/v input (4096 x 2 B) comes back too.
+  w.lora.dropout = true;
+  const std::int64_t dropped = training_memory(model, tensors, w).totals.activation_bytes;
+  w.lora.qlora = false;
+  const std::int64_t dropped_lora = training_memory(model, tensors, w).totals.activation_bytes;
+  // bf16 LoRA with dropout keeps the attention output for flash attention and no matmul input;
+  // QLoRA keeps q/k/v, output projection, MLP and down inputs: (4096 + 4096 + 4096 + 14336) x 2 B
+  // = 53,248 B per token, x 1024 x 32 = 1,744,830,464, + the lm_head input 8,388,608 =
+  // 1,753,219,072 B.
+  CHECK(dropped - dropped_lora == 1'753'219'072);
+}
+
+TEST_CASE("LitGPT: the output head stays apart from a tied embedding") {
+  // Llama 3.2 1B ties lm_head to the 128256 x 2048 embedding; LitGPT's GPT holds a copy:
+  // 262,668,288 more parameters. LoRA: bf16 base 525,336,576 B more than torchtune's. Full
+  // fine-tuning in pure bf16: weights 2 B + gradients 2 B + AdamW states 2 x 2 B = 8 B per
+  // parameter, 2,101,346,304 B more.
+  const ModelDescription model =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.2-1B-Instruct.json"));
+  REQUIRE(model.tie_word_embeddings);
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = workload(TrainingFramework::litgpt);
+  w.fp32_master_weights = false;
+  const TrainingMemory lit_full = training_memory(model, tensors, w);
+  w.framework = TrainingFramework::torchtune;
+  const TrainingMemory tune_full = training_memory(model, tensors, w);
+  CHECK(lit_full.total_parameters - tune_full.total_parameters == 262'668'288);
+  const auto states = [](const TrainingMemoryTotals& t) {
+    return t.weight_bytes + t.gradient_bytes + t.optimizer_bytes;
+  };
+  CHECK(states(lit_full.totals) - states(tune_full.totals) == 2'101'346'304);
+  w.lora.rank = 8;
+  w.lora.target_roles = lora_target_roles("q,v");
+  const std::int64_t tune_base = term_bytes(training_memory(model, tensors, w), "frozen base weights");
+  w.framework = TrainingFramework::litgpt;
+  CHECK(term_bytes(training_memory(model, tensors, w), "frozen base weights") - tune_base == 525'336'576);
+}
+
+TEST_CASE("LitGPT: LoRA on q and v reads one dropped copy of the attention input") {
+  // LoRAQKVLinear holds one lora_A for the adapted q/k/v and feeds it one dropped input: per token
+  // 4096 x (2 B + 1 B mask) = 12,288 B, x 1024 tokens = 12,582,912 B per layer. torchtune's (and
+  // PEFT's) separate q and v adapters drop the input twice: 25,165,824 B.
+  const ModelDescription model = llama8b();
+  const auto tensors = weight_tensors(model);
+  const auto dropout_bytes = [&](const TrainingWorkload& w) -> std::int64_t {
+    for (const auto& t : training_memory(model, tensors, w).layer_activation_terms)
+      if (t.name == "LoRA dropout (dropped inputs and masks)") return t.bytes;
+    return -1;
+  };
+  TrainingWorkload w = workload(TrainingFramework::litgpt);
+  w.lora.rank = 8;
+  w.lora.target_roles = lora_target_roles("q,v");
+  w.lora.dropout = true;
+  CHECK(dropout_bytes(w) == 12'582'912);
+  w.framework = TrainingFramework::torchtune;
+  CHECK(dropout_bytes(w) == 25'165'824);
 }

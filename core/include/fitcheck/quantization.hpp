@@ -52,9 +52,12 @@ enum class QuantScope : std::uint8_t {
 };
 
 struct WeightFormatOptions {
-  int bits = 4;                     // GPTQ/AWQ: 2, 3, 4 or 8
-  std::int64_t group_size = 128;    // GPTQ/AWQ; -1: one group spanning all input features
-  bool double_quant = true;         // bitsandbytes 4-bit compress_statistics
+  int bits = 4;                   // GPTQ/AWQ: 2, 3, 4 or 8
+  std::int64_t group_size = 128;  // GPTQ/AWQ; -1: one group spanning all input features
+  bool double_quant = true;       // bitsandbytes 4-bit compress_statistics
+  // bitsandbytes formats: quantize the output head as well (Lightning Fabric's
+  // BitsandbytesPrecision replaces every nn.Linear; transformers leaves lm_head 16-bit).
+  bool quantize_output_head = false;
   std::int64_t bnb_blocksize = 64;  // bitsandbytes 4-bit absmax block
   // AutoGPTQ from May 2023 to March 2024 gave every quantized layer an fp16 bias of zeros
   // (commits e2e7809 and 82070a1); TheBloke's 2023 GPTQ uploads carry it.

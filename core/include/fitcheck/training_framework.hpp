@@ -104,6 +104,35 @@ struct TrainingFrameworkProfile {
   // Biased routed experts get their output bias as eager fp32 ops on every token copy
   // (Megatron-Core's TEGroupedMLP._apply_packed_bias; docs/frameworks-training.md §7).
   bool eager_expert_bias = false;
+  // The model keeps its own output head even where the checkpoint ties it to the token embedding:
+  // a second vocabulary x hidden matrix on the GPU (trained in full fine-tuning).
+  bool untied_output_head = false;
+  const char* output_head_rule = "";
+  // QLoRA as this framework quantizes and runs the frozen base with bitsandbytes. Whether the
+  // output head is quantized too, whether the absmax statistics are quantized again (double
+  // quantization), whether every quantized matmul keeps its input for backward (bitsandbytes'
+  // MatMul4Bit does so whenever the input needs a gradient), and the bytes per parameter of the
+  // dequantized copies of the largest quantized matrix alive during its matmul.
+  bool qlora_quantizes_output_head = false;
+  bool qlora_double_quant = true;
+  bool qlora_saves_base_inputs = false;
+  std::int64_t qlora_dequantized_bytes_per_param = 2;
+  const char* qlora_rule = "";
+  // Tensors the framework's own eager model code saves beyond the generic count: an RMSNorm that
+  // upcasts its input keeps it in fp32 (4 B; 8 B when the norm weight trains and the fp32
+  // normalized output is kept for its gradient); grouped k/v heads expanded to every query head
+  // before attention; a gated MLP whose activation and product run as separate ops keeps
+  // act(gate) beside gate and up.
+  bool fp32_rms_norm_saves = false;
+  bool expands_kv_heads = false;
+  bool keeps_gated_activation_output = false;
+  // The output projection reads a reshaped copy of the attention kernel's transposed output, so
+  // where the projection keeps its input both tensors stay alive.
+  bool attention_output_copied = false;
+  // LoRA on q, k and v runs as one adapter over the fused projection: one dropped copy of the
+  // input whatever the number of adapted heads' groups.
+  bool fused_qkv_adapter = false;
+  const char* model_code_rule = "";
 };
 
 const TrainingFrameworkProfile& training_framework_profile(TrainingFramework framework);

@@ -281,6 +281,9 @@ WeightBytes weight_bytes(std::span<const WeightTensor> tensors, WeightFormat for
   Kept kept;
   for (const WeightTensor& t : tensors) {
     bool quantize = t.is_matrix() && (is_projection(t.role) || (router_quantized && t.role == TensorRole::router));
+    if (options.quantize_output_head && (format == WeightFormat::bnb_nf4 || format == WeightFormat::bnb_fp4) &&
+        t.is_matrix() && t.role == TensorRole::lm_head)
+      quantize = true;
     if (experts_only) quantize = t.is_matrix() && is_routed_expert(t.role);
     if (quantize) {
       const MatrixBytes m = quantized_matrix(format, t.rows, t.columns, options);

@@ -30,6 +30,16 @@ struct Context {
   std::int64_t element = 2;       // activation bytes (Korthikanti: 2)
   std::int64_t matmul_input = 2;  // bytes of a GEMM input saved for the weight gradient (FP8: 1)
   const TrainingWorkload* workload = nullptr;
+  // QLoRA where the quantized matmul keeps its input whether or not the weight needs a gradient
+  // (bitsandbytes MatMul4Bit under the framework's profile: qlora_saves_base_inputs).
+  bool base_inputs_saved = false;
+  // The framework's model code (training_framework_profile: fp32_rms_norm_saves, expands_kv_heads,
+  // keeps_gated_activation_output).
+  bool fp32_rms_norm = false;
+  bool expand_kv_heads = false;
+  bool keep_gated_activation_output = false;
+  bool attention_output_copied = false;
+  bool fused_qkv_adapter = false;
 
   bool adapted(R role) const {
     const auto& roles = workload->lora.target_roles;
@@ -39,7 +49,7 @@ struct Context {
   // when an adapter reads it (autograd saves mm inputs only for operands that need gradients:
   // pytorch/pytorch#42371, fixed by #45777), and not at all with LoRA dropout.
   bool needed(std::initializer_list<R> consumers) const {
-    if (workload->lora.rank == 0) return true;
+    if (workload->lora.rank == 0 || base_inputs_saved) return true;
     if (workload->lora.dropout) return false;  // adapters read their own dropped copies
     for (R role : consumers)
       if (adapted(role)) return true;
@@ -57,7 +67,22 @@ inline Context make_context(const TrainingWorkload& w) {
   c.element = precision_recipe_info(w.precision).activation_bytes_per_element;
   // Transformer Engine saves the FP8-cast input of each Linear for the weight gradient.
   c.matmul_input = w.precision == PrecisionRecipe::fp8 ? 1 : c.element;
+  const TrainingFrameworkProfile& framework = training_framework(w);
+  c.base_inputs_saved = w.lora.rank > 0 && w.lora.qlora && framework.qlora_saves_base_inputs;
+  c.fp32_rms_norm = framework.fp32_rms_norm_saves;
+  c.expand_kv_heads = framework.expands_kv_heads;
+  c.keep_gated_activation_output = framework.keeps_gated_activation_output;
+  c.attention_output_copied = framework.attention_output_copied;
+  c.fused_qkv_adapter = framework.fused_qkv_adapter;
   return c;
+}
+
+// Bytes per element one hidden-size norm keeps: its input in the activation dtype, or (an RMSNorm
+// that upcasts, as LitGPT's) the fp32 input, plus the fp32 normalized output when the norm weight
+// trains (full fine-tuning).
+inline std::int64_t norm_saved_bytes(const Context& c, const ModelDescription& model) {
+  if (!c.fp32_rms_norm || model.norm != NormKind::rms_norm) return c.element;
+  return c.workload->lora.rank == 0 ? 8 : 4;
 }
 
 // Text arguments are strings or callables returning one; callables run only when formulas are

@@ -199,7 +199,47 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      "(litgpt 00af8b0d litgpt/lora.py l.125-126)",
      4, 0, 0, "", ElementwiseKernels::eager,
      "eager PyTorch ops of LitGPT's model (RMSNorm in float32, apply_rope, LLaMAMLP silu(fc_1) * fc_2)", false,
-     Fp8Casts::torchao_tensorwise, "torchao Float8Linear, dynamic tensorwise scaling"},
+     Fp8Casts::torchao_tensorwise, "torchao Float8Linear, dynamic tensorwise scaling", false, false, false, false,
+     false,  // no biased routed experts of its own
+     // GPT builds lm_head as its own Linear next to wte; the checkpoint converter copies the
+     // embedding into lm_head.weight for tied models, and the finetune scripts refuse
+     // tie_embeddings.
+     true,
+     "LitGPT's GPT holds lm_head apart from the token embedding and the checkpoint converter fills it with a copy "
+     "of the embedding for tied models (Lightning-AI/litgpt 00af8b0d litgpt/model.py GPT.__init__ l.25, "
+     "litgpt/scripts/convert_hf_checkpoint.py l.206-207; finetune/full.py validate_args refuses tie_embeddings)",
+     // quantize: bnb.nf4 becomes BitsandbytesPrecision('nf4', bf16). Its init context replaces
+     // torch.nn.Linear by _NF4Linear, so every Linear (lm_head included, a LoRALinear wrapping
+     // torch.nn.Linear) is quantized, with compress_statistics=False, from a float16 copy: the
+     // quant state's dtype is float16. MatMul4Bit dequantizes to that float16 and casts to the
+     // bf16 input (two copies of the matrix alive), and keeps its input A for backward whenever
+     // the input needs a gradient, although the frozen weight never gets one.
+     true, false, true, 4,
+     "QLoRA (--quantize bnb.nf4): Lightning Fabric's BitsandbytesPrecision replaces torch.nn.Linear by _NF4Linear "
+     "while the model is built, so every Linear is NF4, the output head included; nf4 without double "
+     "quantization (compress_statistics=False), quantized from a float16 copy (Lightning-AI/pytorch-lightning "
+     "2.4.0 src/lightning/fabric/plugins/precision/bitsandbytes.py module_init_context l.129-140, "
+     "_Linear4bit.quantize l.334, _NF4Linear l.391-393; litgpt 00af8b0d litgpt/finetune/lora.py l.138). "
+     "bitsandbytes 0.42.0 (the version litgpt pins) MatMul4Bit.forward dequantizes to the quant state's float16 "
+     "and casts to bf16 (both copies alive: 4 B per parameter of the largest matrix, the lm_head) and keeps its "
+     "input for backward whenever it needs a gradient (bitsandbytes/autograd/_functions.py l.516, l.522-523; "
+     "functional.py dequantize_4bit l.1026)",
+     // litgpt/model.py RMSNorm.forward: x = x.float(); mean(x * x); x * rsqrt(...);
+     // (x_normed * weight.float()).to(dtype). CausalSelfAttention.forward: k.expand / v.expand to
+     // the query heads, then reshape (a copy) before scaled_dot_product_attention. LLaMAMLP and
+     // GemmaMLP: act(fc_1(x)) * fc_2(x) as two ops, so the product keeps act(fc_1(x)).
+     // scaled_dot_product_attention returns y.transpose(1, 2) and forward reshapes it (a copy)
+     // for proj. LoRAQKVLinear.forward: F.linear(self.lora_dropout(x), self.lora_A) with one
+     // lora_A of r x (enabled q/k/v) rows.
+     true, true, true, true, true,
+     "LitGPT's model code (Lightning-AI/litgpt 00af8b0d litgpt/model.py): RMSNorm.forward l.564-570 upcasts its "
+     "input and keeps it in fp32 (and the fp32 normalized output when the norm weight trains); "
+     "CausalSelfAttention.forward l.256-262 expands grouped k and v to every query head and reshapes them (a copy) "
+     "before SDPA, which keeps the copies; scaled_dot_product_attention returns y.transpose(1, 2) and l.293 "
+     "reshapes it for proj (a copy: where proj keeps its input, SDPA's output is kept as well); "
+     "LLaMAMLP/GemmaMLP.forward l.370-382 multiply act(fc_1) by fc_2 as separate ops, so act(fc_1) is kept too; "
+     "litgpt/lora.py LoRAQKVLinear l.233, l.426: one lora_A for the adapted q/k/v reads one dropped copy of the "
+     "input"},
     {TrainingFramework::automodel, "automodel", "NVIDIA NeMo AutoModel (PyTorch FSDP2)",
      // MaskedCrossEntropy (fp32_upcast=True by default) runs F.cross_entropy on logits.float(); the
      // recipe keeps the model output, and with it the bf16 logits, until backward returns.

@@ -35,6 +35,23 @@ Degrees degrees(const TrainingWorkload& w) {
   return d;
 }
 
+// The tensors the framework's model holds: the checkpoint's, plus an output head of the embedding's
+// shape where the framework keeps one apart from a tied embedding (LitGPT: untied_output_head).
+std::vector<WeightTensor> framework_tensors(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                                            const TrainingWorkload& workload) {
+  std::vector<WeightTensor> out = tensors;
+  if (!model.tie_word_embeddings || !training_framework(workload).untied_output_head) return out;
+  const bool has_head =
+      std::any_of(tensors.begin(), tensors.end(), [](const WeightTensor& t) { return t.role == TensorRole::lm_head; });
+  if (has_head) return out;
+  for (const WeightTensor& t : tensors)
+    if (t.role == TensorRole::token_embedding && t.is_matrix()) {
+      out.push_back({TensorRole::lm_head, ParameterGroup::lm_head, -1, t.rows, t.columns, 1});
+      break;
+    }
+  return out;
+}
+
 }  // namespace
 
 // Training activations are modelled per attention and MLP block; a state-space layer's (its conv,
@@ -48,11 +65,13 @@ void check_trainable(const ModelDescription& model) {
                             "' has them; inference, capacity and serving plans are (fitcheck infer, plan)");
 }
 
-PreparedTrainingMemory prepare_training_memory(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+PreparedTrainingMemory prepare_training_memory(const ModelDescription& model,
+                                               const std::vector<WeightTensor>& checkpoint_tensors,
                                                const TrainingWorkload& workload) {
   check_trainable(model);
   PreparedTrainingMemory p;
   p.workload = with_training_defaults(workload);
+  const std::vector<WeightTensor> tensors = framework_tensors(model, checkpoint_tensors, p.workload);
   check_training_workload(p.workload, model.num_layers, false);
   const Degrees degree = degrees(p.workload);
   p.dense_degree = degree.dense;
@@ -175,9 +194,12 @@ std::vector<std::string> assumptions_for(const TrainingWorkload& w, const Traini
   if (!w.dropout) a.push_back("no dropout (Llama-style configs set it to 0); --dropout adds Korthikanti's masks");
   a.push_back(w.flash_attention ? "flash attention: no s x s scores are kept"
                                 : "eager attention: softmax probabilities of heads x s x s are kept per layer");
-  a.push_back(
-      "gated MLPs keep gate and up outputs as Megatron's fused SwiGLU does; unfused code also keeps silu(gate)");
   const TrainingFrameworkProfile& framework = training_framework(w);
+  if (framework.keeps_gated_activation_output)
+    a.push_back(std::string("model code: ") + framework.model_code_rule);
+  else
+    a.push_back(
+        "gated MLPs keep gate and up outputs as Megatron's fused SwiGLU does; unfused code also keeps silu(gate)");
   a.push_back(std::string("framework: ") + framework.name + " (--framework " + framework.id + ")");
   const TrainingLoss loss = training_loss(w);
   a.push_back(std::string("loss: ") + std::to_string(loss.bytes_per_logit) + " B per logit element at the loss's peak" +
@@ -253,11 +275,19 @@ std::vector<std::string> assumptions_for(const TrainingWorkload& w, const Traini
         "one");
   if (w.optimizer == OptimizerKind::muon)
     a.push_back("Muon's Newton-Schulz temporaries (a few matrices the size of the largest weight) are not counted");
+  const bool qlora_keeps_inputs = w.lora.rank > 0 && w.lora.qlora && framework.qlora_saves_base_inputs;
   if (w.lora.rank > 0)
     a.push_back(std::string("LoRA: adapters, their gradients and optimizer states in ") +
                 (framework.adapter_bytes == 4 ? "fp32" : "bf16") + " (" + framework.adapter_rule +
-                "); the frozen base keeps no gradients; only inputs of adapted matmuls are saved (autograd skips "
-                "inputs of frozen weights)");
+                "); the frozen base keeps no gradients; " +
+                (qlora_keeps_inputs ? "every quantized matmul keeps its input for backward"
+                                    : "only inputs of adapted matmuls are saved (autograd skips inputs of frozen "
+                                      "weights)"));
+  if (w.lora.rank > 0 && w.lora.qlora && *framework.qlora_rule != '\0')
+    a.push_back(std::string("QLoRA as ") + framework.id + " runs it: " + framework.qlora_rule);
+  if (framework.untied_output_head)
+    a.push_back(std::string("output head: ") + framework.output_head_rule +
+                "; a checkpoint with tied embeddings gets a second vocabulary x hidden matrix");
   a.push_back(
       "framework overhead (CUDA context, cuBLAS/NCCL workspaces, allocator reserve) is a default you can change");
   return a;

@@ -22,7 +22,8 @@ void add_core_attention(Terms& t, const Context& c, std::int64_t heads, std::int
     // instead of the s x s probabilities, and regenerates dropout masks from the RNG state.
     t.split("softmax log-sum-exp (flash attention, fp32)", heads * 4, [&] { return times(heads, 4, "heads"); });
     // Its backward also reads the output O; in bf16 O is the output projection's saved input.
-    if (c.matmul_input != c.element || !c.needed({R::attention_output}))
+    // LitGPT's projection reads a reshaped copy of it (attention_output_copied): both are kept.
+    if (c.matmul_input != c.element || !c.needed({R::attention_output}) || c.attention_output_copied)
       t.split("attention output kept by flash attention", value_width * c.element,
               [&] { return times(value_width, c.element, "wide"); });
     return;
@@ -73,7 +74,9 @@ bool add_attention(Terms& t, const Context& c, const ModelDescription& model, co
     }
     // Eager attention in transformers repeats grouped k/v heads (repeat_kv) before the matmuls,
     // which then save the repeated copies; flash kernels read the grouped heads directly.
-    const std::int64_t kv = c.workload->flash_attention ? detail::kv_heads_per_rank(a, c.tp) : heads;
+    // LitGPT expands them itself before SDPA (expand_kv_heads), so its flash kernel saves the copies.
+    const std::int64_t kv =
+        c.workload->flash_attention && !c.expand_kv_heads ? detail::kv_heads_per_rank(a, c.tp) : heads;
     t.split("q and k (4sbh)", (heads + kv) * a.head_dim * e, [&] {
       return num(heads + kv) + " heads (" + num(heads) + " q + " + num(kv) + " k) x " + num(a.head_dim) + " x " +
              num(e) + " B";
@@ -107,9 +110,12 @@ void add_mlp(Terms& t, const Context& c, const ModelDescription& model, const La
   // does); Korthikanti's GeLU input is the one-branch case (8sbh at 4h wide).
   const auto branch = [&](const char* what, std::int64_t width, bool gated, bool split_by_tp, std::int64_t copies,
                           std::initializer_list<R> down) {
-    const std::int64_t inputs = (gated ? 2 : 1) * copies * width;
+    // Unfused gated MLPs (keep_gated_activation_output) also keep act(gate) for the product.
+    const std::int64_t branches = gated ? (c.keep_gated_activation_output ? 3 : 2) : 1;
+    const std::int64_t inputs = branches * copies * width;
     const auto text = [&] {
-      return (copies > 1 ? num(copies) + " experts x " : std::string()) + (gated ? "2 x " : "") + num(width);
+      return (copies > 1 ? num(copies) + " experts x " : std::string()) +
+             (branches > 1 ? num(branches) + " x " : std::string()) + num(width);
     };
     const char* label = std::string_view(what) == "MLP" ? " (8sbh)" : "";  // Korthikanti's GeLU input and output at 4h
     if (split_by_tp)
@@ -181,6 +187,10 @@ void add_lora(Terms& t, const Context& c, const ModelDescription& model, const L
     adapter(R::attention_kv_up, 1, a.kv_lora_rank);
   } else {
     for (R role : {R::attention_query, R::attention_key, R::attention_value}) adapter(role, blocks, h);
+    // LitGPT's LoRAQKVLinear: the adapted q/k/v share one lora_A over one dropped copy of the input.
+    std::int64_t qkv_adapted = 0;
+    for (R role : {R::attention_query, R::attention_key, R::attention_value}) qkv_adapted += c.adapted(role) ? 1 : 0;
+    if (c.fused_qkv_adapter && qkv_adapted > 1) input_width -= (qkv_adapted - 1) * blocks * h;
   }
   adapter(R::attention_output, blocks, value_width);
   if (layer.is_moe()) {
@@ -277,8 +287,9 @@ std::int64_t layer_activation_bytes(const ModelDescription& model, const LayerSh
   }
   // Each norm keeps its input (Korthikanti: 2 x 2sbh). Parallel blocks feed both norms one tensor.
   const std::int64_t norms = layer.parallel_attention_mlp ? 1 : layer.hidden_norms;
-  t.replicated("norm inputs (4sbh)", norms * h * c.element,
-               [&] { return num(norms) + " x " + times(h, c.element, "hidden"); });
+  const std::int64_t norm_bytes = norm_saved_bytes(c, model);
+  t.replicated(norm_bytes == c.element ? "norm inputs (4sbh)" : "norm inputs (fp32 RMSNorm)", norms * h * norm_bytes,
+               [&] { return num(norms) + " x " + times(h, norm_bytes, "hidden"); });
   bool input_stored = add_attention(t, c, model, layer.attention);
   if (layer.attention.cross_attention && layer.attention.self_attention) {
     // Cross-attention approximated as a second attention block over the same sequence length (Llama 3.2

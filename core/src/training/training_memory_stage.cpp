@@ -203,10 +203,14 @@ StageActivations stage_activations(const ModelDescription& model, const Training
     // cross-entropy buffers as the framework's loss holds them (vocabulary split by tp).
     Terms t(c, text_lines);
     const std::int64_t norms = std::max<std::int64_t>(1, model.final_norms);
-    t.replicated("final norm input", norms * h * c.element,
-                 [&] { return num(norms) + " x " + times(h, c.element, "hidden"); });
-    const bool head_trainable = workload.lora.rank == 0;
-    if (head_trainable)
+    const std::int64_t norm_bytes = activations::norm_saved_bytes(c, model);
+    t.replicated("final norm input", norms * h * norm_bytes,
+                 [&] { return num(norms) + " x " + times(h, norm_bytes, "hidden"); });
+    // The output head's input is kept for its weight gradient, or (LitGPT QLoRA) by the
+    // quantized head's MatMul4Bit.
+    const bool head_input_kept =
+        workload.lora.rank == 0 || (c.base_inputs_saved && training_framework(workload).qlora_quantizes_output_head);
+    if (head_input_kept)
       t.replicated("lm_head input", h * c.matmul_input, [&] { return times(h, c.matmul_input, "hidden"); });
     const std::int64_t vocab = ceil_div(model.vocab_size, c.tp);
     // The framework's loss: what its logits, their fp32 copy, the saved softmax and the gradient

@@ -208,8 +208,10 @@ StageStates stage_states(const std::vector<WeightTensor>& local, const TrainingW
   // LoRA / QLoRA: the frozen base in its storage format, sharded only where weights are.
   if (r.lora) {
     const WeightFormat format = base_format(workload);
+    const TrainingFrameworkProfile& framework = training_framework(workload);
     WeightFormatOptions options;
-    options.double_quant = true;
+    options.double_quant = framework.qlora_double_quant;
+    options.quantize_output_head = framework.qlora_quantizes_output_head;
     out.base_params = out.local_parameters;
     const bool shard_base = r.use_fsdp
                                 ? (workload.fsdp == FsdpMode::full_shard || workload.fsdp == FsdpMode::hybrid_shard)
@@ -219,12 +221,15 @@ StageStates stage_states(const std::vector<WeightTensor>& local, const TrainingW
     out.cpu_bytes += out.base.cpu_bytes();
     out.adapter_bytes = weights_gpu;
     if (workload.lora.qlora) {
-      // bitsandbytes' 4-bit matmul dequantizes its weight to bf16 for the duration of the GEMM.
+      // bitsandbytes' 4-bit matmul dequantizes its weight for the duration of the GEMM: one bf16
+      // copy, or (LitGPT) a float16 copy and its bf16 cast of the largest quantized matrix.
       for (const auto& t : base)
-        if (t.is_matrix() && t.role != TensorRole::token_embedding && t.role != TensorRole::lm_head)
+        if (t.is_matrix() && t.role != TensorRole::token_embedding &&
+            (t.role != TensorRole::lm_head || framework.qlora_quantizes_output_head))
           out.dequantized_params = std::max(out.dequantized_params, t.rows * t.columns);
     }
-    out.weight_bytes = out.base.gpu_bytes() + out.adapter_bytes + out.dequantized_params * 2;
+    out.weight_bytes =
+        out.base.gpu_bytes() + out.adapter_bytes + out.dequantized_params * framework.qlora_dequantized_bytes_per_param;
   } else {
     out.fp8_copy_bytes = 2 * (out.dense.fp8_copy_params + out.expert.fp8_copy_params);
     out.weight_bytes = weights_gpu + out.fp8_copy_bytes;
@@ -315,10 +320,16 @@ std::vector<MemoryTerm> stage_state_terms(const StageStates& s, const TrainingWo
     terms.push_back({"frozen base weights", s.base.gpu_bytes(),
                      num(s.base_params) + " params in " + weight_format_info(base_format(workload)).id + " (" +
                          num(s.base.bytes) + " B)" + note(s.base)});
-    if (workload.lora.qlora)
+    if (workload.lora.qlora) {
+      const TrainingFrameworkProfile& framework = training_framework(workload);
+      const std::int64_t per_param = framework.qlora_dequantized_bytes_per_param;
       terms.push_back(
-          {"dequantized weight workspace", s.dequantized_params * 2,
-           "largest quantized matrix " + num(s.dequantized_params) + " params x 2 B bf16, alive during its matmul"});
+          {"dequantized weight workspace", s.dequantized_params * per_param,
+           "largest quantized matrix " + num(s.dequantized_params) + " params x " + num(per_param) +
+               (per_param == 2 ? " B bf16, alive during its matmul"
+                               : " B (float16 dequantized copy + its bf16 cast), alive during its matmul: " +
+                                     std::string(framework.qlora_rule))});
+    }
     terms.push_back({"LoRA adapters (rank " + num(workload.lora.rank) + ")", s.adapter_bytes, adapter_formula});
   } else {
     terms.push_back({"weights", s.weight_bytes - s.fp8_copy_bytes, weight_formula});
