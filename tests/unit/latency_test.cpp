@@ -142,9 +142,10 @@ TEST_CASE("golden: helper formulas") {
   CHECK(detail::sum_of_max_of_lines(1, 0, 1, 0, 3, 2) == 0);  // empty range
 }
 
-TEST_CASE("golden: absorbed MLA decode attention") {
-  // 2 heads, kv_lora_rank 4, rope 2, nope 3, value 5; attending 10 tokens, batch 1:
-  // 2 x 2 heads x (3 x 4 + 10 x (4 + 2) + 10 x 4 + 4 x 5) = 4 x 132 = 528 FLOPs.
+namespace {
+
+// tiny_model() with one MLA layer: hidden 16, 2 heads, kv_lora_rank 4, rope 2, nope 3, value 5, MLP 32.
+ModelDescription tiny_mla_model() {
   ModelDescription m = tiny_model();
   m.hidden_size = 16;
   AttentionShape& a = m.layer_kinds[0].attention;
@@ -157,7 +158,15 @@ TEST_CASE("golden: absorbed MLA decode attention") {
   a.qk_rope_head_dim = 2;
   a.qk_nope_head_dim = 3;
   m.layer_kinds[0].mlp.intermediate_size = 32;
-  Setup s = setup(m);
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("golden: absorbed MLA decode attention") {
+  // 2 heads, kv_lora_rank 4, rope 2, nope 3, value 5; attending 10 tokens, batch 1:
+  // 2 x 2 heads x (3 x 4 + 10 x (4 + 2) + 10 x 4 + 4 x 5) = 4 x 132 = 528 FLOPs.
+  Setup s = setup(tiny_mla_model());
   const LatencyEstimate e = estimate_latency(s.prepared, s.workload, round_gpu(), {9, 2}, ideal());
   CHECK(e.decode_first.flops[static_cast<std::size_t>(LatencyOp::attention)] == doctest::Approx(528.0));
 }
@@ -165,22 +174,12 @@ TEST_CASE("golden: absorbed MLA decode attention") {
 TEST_CASE("golden: DeepSeek-V3.2's sparse MLA attends top-k keys; its indexer scores every key") {
   // The absorbed-MLA layer above (2 heads, kv_lora_rank 4, rope 2, nope 3, value 5) with a query
   // latent of 6 and a lightning indexer of 2 heads of 16, top-k 4. Prompt 9, batch 1.
-  ModelDescription m = tiny_model();
-  m.hidden_size = 16;
+  ModelDescription m = tiny_mla_model();
   AttentionShape& a = m.layer_kinds[0].attention;
-  a = AttentionShape{};
-  a.num_heads = 2;
-  a.num_kv_heads = 2;
-  a.head_dim = 5;
-  a.value_head_dim = 5;
   a.q_lora_rank = 6;
-  a.kv_lora_rank = 4;
-  a.qk_rope_head_dim = 2;
-  a.qk_nope_head_dim = 3;
   a.index_heads = 2;
   a.index_head_dim = 16;
   a.index_topk = 4;
-  m.layer_kinds[0].mlp.intermediate_size = 32;
   Setup s = setup(m);
   const auto attention = static_cast<std::size_t>(LatencyOp::attention);
   const auto indexer = static_cast<std::size_t>(LatencyOp::sparse_indexer);
