@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Types of the serving simulation's options and report (servingReport; docs/serving.md);
 // re-exported by types.ts, whose `moduleExports` tests/node/wasm-module.test.mjs checks against the module.
-import type { EngineId, InferenceOptions } from './types';
+import type { EngineId, InferenceOptions } from './inference-types';
 
 /** Options of servingReport: the inference options the simulation does not set itself, plus the load and scheduler. */
 export interface ServingOptions extends Omit<InferenceOptions, 'batch' | 'context' | 'prefill_chunk' | 'kv_block'> {

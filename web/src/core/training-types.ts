@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Types of the training report and its options (trainingReport); re-exported by types.ts.
-import type { MemoryTerm, CapacityAnswer } from './types';
+import type { MemoryTerm, CapacityAnswer } from './inference-types';
 
 /** Options of trainingReport, as the CLI's `fitcheck train` flags without the dashes. */
 export interface TrainingOptions {

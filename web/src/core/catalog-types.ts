@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// Types of the catalogs, the config key table and the classic calculator's report; re-exported by types.ts.
+
+/** transformer_mem.py's arguments (underscored); defaults are the script's. */
+export interface TransformerMemOptions {
+  params?: number;
+  num_gpus?: number;
+  tensor_parallel_size?: number;
+  pipeline_parallel_size?: number;
+  partition_activations?: boolean;
+  zero_stage?: number;
+  checkpoint_activations?: boolean;
+  batch_size_per_gpu?: number;
+  hidden_size?: number;
+  num_attention_heads?: number;
+  sequence_length?: number;
+  num_layers?: number;
+  fp32_model?: boolean;
+  fp32_grads?: boolean;
+  zero_allgather_bucket_size?: number;
+  zero3_max_live_params?: number;
+  misc_mem_gb?: number;
+  infer?: boolean;
+}
+
+export interface TransformerMemReport {
+  infer: boolean;
+  terms: Array<{ name: string; bytes: number; gib: number; formula: string }>;
+  total_bytes: number;
+  total_gib: number;
+  total_formula: string;
+  note: string;
+}
+
+export interface Accelerator {
+  id: string;
+  name: string;
+  vendor: string;
+  memory_bytes: number;
+  memory_convention: string;
+  memory_bandwidth_bytes_per_second: number;
+  dense_flops_per_second: Record<'fp32' | 'tf32' | 'bf16' | 'fp16' | 'fp8' | 'fp4' | 'int8' | 'int4', number>;
+  interconnect: string;
+  interconnect_bytes_per_second_per_direction: number;
+  gpus_per_node: number;
+  unified_memory: boolean;
+  /** Apple silicon only: macOS's default GPU working set, which budgets are taken of (docs/hardware.md). */
+  gpu_working_set_bytes?: number;
+  gpu_working_set_source?: string;
+  price_per_hour_usd: number;
+  price_source: string;
+  sources: string;
+}
+
+export interface FormatCatalog {
+  weight_formats: Array<{
+    id: string;
+    name: string;
+    base_bits_per_weight: number;
+    high_precision: string;
+    source: string;
+  }>;
+  kv_cache_dtypes: Array<{ id: string; element_bits: number; source: string }>;
+}
+
+/** The config.json keys the core reads (fitcheck::config_fields_json, core/include/fitcheck/config.hpp). */
+export interface ConfigFieldTable {
+  fields: Array<{
+    /** The object the key is read from: 'model' is the top level or text_config. */
+    in: 'model' | 'quantization_config' | 'attn_config' | 'ffn_config' | 'vision_config' | 'audio_config';
+    name: string;
+    aliases: string[];
+    /** For an object: the `in` of the keys read inside it; 'none': only its presence is read. */
+    holds?: 'none' | 'model' | 'quantization_config' | 'attn_config' | 'ffn_config' | 'vision_config' | 'audio_config';
+  }>;
+}
