@@ -124,15 +124,9 @@ VisionTower read_mllama_vision(const ConfigFields& root, ModelDescription& model
     check_heads_divide_hidden(vision, v, "vision_config.attention_heads");
   }
   v.global_layers = vision.optional_count("vision_config.num_global_layers", 0, 1024).value_or(8);
-  v.patch_size = vision.optional_count("vision_config.patch_size", 1, 1024).value_or(14);
-  v.image_size = vision.optional_count("vision_config.image_size", 1, 1 << 14).value_or(448);
+  read_patch_grid(vision, 14, 448, v);
   if (!vision.has("vision_config.image_size"))
     model.assumptions.push_back("vision_config.image_size absent: tiles of 448 pixels, as MllamaVisionConfig");
-  if (v.image_size < v.patch_size)
-    throw ConfigError(vision.path_of("vision_config.image_size"),
-                      "vision_config.image_size (" + std::to_string(v.image_size) +
-                          ") is smaller than vision_config.patch_size (" + std::to_string(v.patch_size) + ")");
-  v.channels = vision.optional_count("vision_config.num_channels", 1, 16).value_or(3);
   v.max_tiles = vision.optional_count("vision_config.max_num_tiles", 1, 64).value_or(4);
   if (auto ratios = vision.integer_pair_list("vision_config.supported_aspect_ratios")) {
     v.aspect_ratio_ids = static_cast<std::int64_t>(ratios->size());

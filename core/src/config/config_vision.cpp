@@ -38,6 +38,18 @@ void read_encoder_widths(const ConfigFields& vision, const EncoderDefaults& defa
   check_heads_divide_hidden(vision, v, "vision_config.num_attention_heads");
 }
 
+void read_patch_grid(const ConfigFields& vision, std::int64_t default_patch, std::int64_t default_image,
+                     VisionTower& v) {
+  constexpr std::int64_t max_size = 1 << 16;
+  v.patch_size = vision.optional_count("vision_config.patch_size", 1, max_size).value_or(default_patch);
+  v.image_size = vision.optional_count("vision_config.image_size", 1, max_size).value_or(default_image);
+  if (v.image_size < v.patch_size)
+    throw ConfigError(vision.path_of("vision_config.image_size"),
+                      "vision_config.image_size (" + std::to_string(v.image_size) +
+                          ") is smaller than vision_config.patch_size (" + std::to_string(v.patch_size) + ")");
+  v.channels = vision.optional_count("vision_config.num_channels", 1, 16).value_or(3);
+}
+
 namespace {
 
 // A SiglipVisionConfig tower without its pooling head (vision_use_head true is refused): Gemma-3's and

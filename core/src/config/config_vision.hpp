@@ -39,6 +39,11 @@ struct EncoderDefaults {
 };
 void read_encoder_widths(const ConfigFields& vision, const EncoderDefaults& defaults, VisionTower& v);
 
+// A tower's patch_size, image_size and num_channels, each absent one the class default given (3
+// channels); an image smaller than one patch is refused naming vision_config.image_size.
+void read_patch_grid(const ConfigFields& vision, std::int64_t default_patch, std::int64_t default_image,
+                     VisionTower& v);
+
 // Reads root's vision_config by the rules of `wrapper` (one vision_tower_counted accepts); the
 // language model is already in `model` (hidden_size). Assumptions go to model.assumptions.
 VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& root, ModelDescription& model);

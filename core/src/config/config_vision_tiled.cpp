@@ -37,17 +37,10 @@ std::int64_t square_side(const ConfigFields& vision, Field field, std::int64_t f
 VisionTower read_idefics3_vision(const std::string& wrapper, const ConfigFields& root, ModelDescription& model) {
   const ConfigFields vision = *root.object("vision_config");
   check_vision_tower_type(vision, wrapper + "_vision", "a '" + wrapper + "' model");
-  constexpr std::int64_t max_size = 1 << 16;
   VisionTower v;
   v.kind = "idefics3";
   read_encoder_widths(vision, {1152, 3072, 12, 16}, v);
-  v.patch_size = vision.optional_count("vision_config.patch_size", 1, max_size).value_or(32);
-  v.image_size = vision.optional_count("vision_config.image_size", 1, max_size).value_or(224);
-  if (v.image_size < v.patch_size)
-    throw ConfigError(vision.path_of("vision_config.image_size"),
-                      "vision_config.image_size (" + std::to_string(v.image_size) +
-                          ") is smaller than vision_config.patch_size (" + std::to_string(v.patch_size) + ")");
-  v.channels = vision.optional_count("vision_config.num_channels", 1, 16).value_or(3);
+  read_patch_grid(vision, 32, 224, v);
   // Idefics3Connector.pixel_shuffle reshapes the (image_size // patch)^2 patches into a square grid and
   // folds scale_factor x scale_factor of them into one: the side must divide by scale_factor.
   v.spatial_merge_size = root.optional_count("scale_factor", 1, 64).value_or(2);
