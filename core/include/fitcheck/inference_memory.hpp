@@ -124,9 +124,10 @@ std::int64_t kv_cache_bytes_per_token_per_layer(const LayerShape& layer, KvCache
 // Bytes per source token of one layer's cross-attention K and V when the source is fixed per sequence
 // (cross_source_per_sequence); 0 for any other layer.
 std::int64_t cross_kv_bytes_per_source_token_per_layer(const LayerShape& layer, KvCacheDtype dtype);
-// The source tokens of `model`'s fixed-source cross-attention for one sequence of `workload`: Whisper's
-// encoder frames, else the workload's cross_attention_tokens (Llama 3.2 Vision's image tokens).
-std::int64_t cross_source_tokens_per_sequence(const ModelDescription& model, const InferenceWorkload& workload);
+// The source tokens of `layer`'s fixed-source cross-attention for one sequence of `workload`: the
+// layer's own count (Whisper's encoder frames), else the workload's cross_attention_tokens (Llama 3.2
+// Vision's image tokens).
+std::int64_t cross_source_tokens_per_sequence(const LayerShape& layer, const InferenceWorkload& workload);
 
 // Bytes of one state-space layer's per-sequence state, as transformers' Mamba-2 caches hold it
 // (conv_states: conv channels x conv_kernel; ssm_states: heads x head_dim x state_size), each

@@ -49,6 +49,9 @@ struct AttentionShape {
   bool cross_attention = false;
   bool self_attention = true;
   bool cross_source_per_sequence = false;
+  // With cross_source_per_sequence: the source's tokens when the model fixes them (Whisper: the encoder's
+  // max_source_positions frames); 0: the request's (Llama 3.2 Vision: its image tokens).
+  std::int64_t cross_source_fixed_tokens = 0;
   bool output_gate = false;  // Qwen3-Next: q_proj also emits a sigmoid gate of num_heads x head_dim
 
   // Multi-head latent attention (DeepSeek-V2/V3). kv_lora_rank > 0 turns it on.

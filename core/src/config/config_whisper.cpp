@@ -62,6 +62,7 @@ void read_whisper(const ConfigFields& fields, ModelDescription& model) {
   // encoder_attn's keys and values are the encoder's max_source_positions frames (30 s of audio, the
   // input padded to it by WhisperFeatureExtractor), computed once per sequence.
   decoder.attention.cross_source_per_sequence = true;
+  decoder.attention.cross_source_fixed_tokens = stem.encoder_positions;
   decoder.hidden_norms = 3;  // self_attn, encoder_attn and final layer norms
   for (std::int64_t i = 0; i < encoder_layers; ++i) append_layer(model, encoder);
   for (std::int64_t i = 0; i < decoder_layers; ++i) append_layer(model, decoder);

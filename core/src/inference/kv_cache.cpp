@@ -101,11 +101,11 @@ std::int64_t cross_kv_bytes_per_source_token_per_layer(const LayerShape& layer, 
   return bytes_for_elements(cached_elements_per_token(layer.attention), kv_cache_dtype_info(dtype));
 }
 
-std::int64_t cross_source_tokens_per_sequence(const ModelDescription& model, const InferenceWorkload& workload) {
+std::int64_t cross_source_tokens_per_sequence(const LayerShape& layer, const InferenceWorkload& workload) {
   // Whisper's decoder attends to the encoder's frames of a 30-second window, whatever the prompt
   // (huggingface/transformers@5c48f71a682f modeling_whisper.py: WhisperDecoderLayer.encoder_attn over
   // encoder_hidden_states of max_source_positions, kept in the EncoderDecoderCache's cross-attention cache).
-  if (model.audio_stem) return model.audio_stem->encoder_positions;
+  if (layer.attention.cross_source_fixed_tokens > 0) return layer.attention.cross_source_fixed_tokens;
   return workload.cross_attention_tokens;
 }
 
@@ -177,7 +177,7 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
     const std::int64_t cross_per_token = cross_kv_bytes_per_source_token_per_layer(layer, workload.kv_cache_dtype);
     if (cross_per_token > 0) {
       // Keys and values of a fixed source, computed once per sequence: its tokens, not the context's.
-      const std::int64_t source = cross_source_tokens_per_sequence(model, workload);
+      const std::int64_t source = cross_source_tokens_per_sequence(layer, workload);
       constexpr const char* what = "the cross-attention keys and values of this batch";
       const std::int64_t whole = detail::checked_product(cross_per_token, source, what);
       figure.cross_bytes_per_sequence = detail::checked_sum(
@@ -197,7 +197,8 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
             layers_here, what);
         figure.bytes = detail::checked_sum(figure.bytes, term.bytes, what);
         if (with_text) {
-          const char* source_name = model.audio_stem ? "the encoder's audio frames" : "the images' tokens";
+          const char* source_name =
+              layer.attention.cross_source_fixed_tokens > 0 ? "the encoder's audio frames" : "the images' tokens";
           term.formula = "cross K/V " + std::to_string(cross_per_token) + " B/source token/layer" +
                          (heads_here != layer.attention.num_kv_heads
                               ? " x " + std::to_string(heads_here) + "/" +
@@ -255,15 +256,16 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
     figure.convention +=
         "; plus the lightning indexer's key, index_head_dim FP8 values and an fp32 scale per 128 of them per token "
         "per layer (DeepSeek-V3.2), whatever the cache dtype";
-  const bool fixed_cross =
-      std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(), [&](const LayerShape& layer) {
+  // The first fixed-source cross-attention layer names the source (a model has one kind of it).
+  const auto fixed_cross =
+      std::find_if(model.layer_kinds.begin(), model.layer_kinds.end(), [&](const LayerShape& layer) {
         return cross_kv_bytes_per_source_token_per_layer(layer, workload.kv_cache_dtype) > 0;
       });
-  if (fixed_cross)
+  if (fixed_cross != model.layer_kinds.end())
     figure.convention +=
-        model.audio_stem
+        fixed_cross->attention.cross_source_fixed_tokens > 0
             ? "; the decoder's cross-attention keeps the keys and values of the encoder's " +
-                  std::to_string(model.audio_stem->encoder_positions) +
+                  std::to_string(fixed_cross->attention.cross_source_fixed_tokens) +
                   " audio frames per sequence (a 30-second window), whatever the context"
             : std::string(
                   "; cross-attention layers keep no key or value per text token but those of the request's "
