@@ -325,8 +325,9 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
                           std::min<std::int64_t>(request.ubatch, request.prompt_len) >= kOffloadMinBatch;
   // The multiplies of device work `w` on GPU `gpu`: on CUDA each storage kind on its path at that
   // path's efficiency (quantized weights without MMQ first dequantized to f16, reading their bytes
-  // and writing 2 bytes a weight per ubatch), attention on the f16 tensor path; on the other
-  // backends everything at a fraction of the fp16 peak.
+  // and writing 2 bytes a weight per ubatch, at the GPU's streaming share of bandwidth), attention on
+  // the f16 tensor path; on the other backends quantized weights at one fraction of the fp16 peak,
+  // float weights and attention at another (the same but on Metal).
   const auto gpu_compute_seconds = [&](const DeviceWork& w, const Accelerator& gpu, double attention_flops) {
     if (request.backend != LocalBackend::cuda) {
       const double peak = gpu_matmul_peak(gpu);
