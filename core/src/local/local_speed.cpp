@@ -27,6 +27,9 @@ struct BackendRates {
   double generation_bandwidth;
   double seconds_per_op;
   double prompt_compute;  // of the fp16 peak; CUDA uses the per-path efficiencies below
+  // Float (f16, bf16, f32) weights and the attention's f16 products, where the backend's matrix-matrix
+  // kernel dequantizes quantized weights inside its tiles (Metal) and so runs float weights faster.
+  double prompt_compute_float;
 };
 
 // The ops of a Llama layer at one token (local_model.cpp LayerOpCount): 18 besides the attention core,
@@ -36,22 +39,31 @@ constexpr double kLlamaLayerOps = 22;
 constexpr std::int64_t kAttentionOpsFlash = 1;
 constexpr std::int64_t kAttentionOps = 4;
 
+// Metal, float weights: 0.60 (the quantized rows' fraction) x 1.20, the mean of F16 over Q4_K_M prompt
+// speed of one model on one chip in XiongjieDai's May 2024 tables (M2 Ultra 8B 1.18 and 70B 1.24, M1 Max
+// 8B 1.27, M3 Max 8B 1.11), where both run the same multiplies.
+constexpr double kMetalFloatPromptCompute = 0.72;
+
 BackendRates rates_of(LocalBackend backend) {
   switch (backend) {
     case LocalBackend::cuda:
-      return {0.88, 30e-6 / kLlamaLayerOpsFlash, 0.0};  // rows with flash attention
+      return {0.88, 30e-6 / kLlamaLayerOpsFlash, 0.0, 0.0};  // rows with flash attention
     case LocalBackend::metal:
-      return {0.85, 200e-6 / kLlamaLayerOps, 0.60};
+      // ggml-metal.metal kernel_mul_mm<block_q, nl, dequantize_func>: every threadgroup dequantizes its
+      // weight tile into threadgroup memory before the simdgroup multiply, once for each 32-token column
+      // tile of the batch (dequantize_f16 for f16 is a plain copy), so float weights run at a higher
+      // share of the peak (docs/local.md, "Efficiencies": read off the F16 and the quantized rows).
+      return {0.85, 200e-6 / kLlamaLayerOps, 0.60, kMetalFloatPromptCompute};
     case LocalBackend::rocm:
-      return {0.80, 100e-6 / kLlamaLayerOps, 0.40};
+      return {0.80, 100e-6 / kLlamaLayerOps, 0.40, 0.40};
     case LocalBackend::vulkan:
-      return {0.80, 100e-6 / kLlamaLayerOps, 0.40};
+      return {0.80, 100e-6 / kLlamaLayerOps, 0.40, 0.40};
     case LocalBackend::sycl:
-      return {0.70, 150e-6 / kLlamaLayerOps, 0.30};
+      return {0.70, 150e-6 / kLlamaLayerOps, 0.30, 0.30};
     case LocalBackend::cpu:
-      return {0.65, 0.0, 0.40};
+      return {0.65, 0.0, 0.40, 0.40};
   }
-  return {0.8, 100e-6 / kLlamaLayerOps, 0.4};
+  return {0.8, 100e-6 / kLlamaLayerOps, 0.4, 0.4};
 }
 
 // CUDA generation on the NVIDIA data-center parts with HBM (A100, H100...): llama.cpp's single-token
@@ -246,10 +258,16 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
                               ? "CPU layers read the unified memory at the chip's bandwidth (no --cpu given)"
                               : "CPU layers: no --cpu given, so RAM at 89.6 GB/s (dual-channel DDR5-5600) and "
                                 "1 TFLOP/s fp32");
-  const auto bandwidth_fraction_of = [&](std::size_t d) {
-    if (d >= n_gpus) return cpu_rates.generation_bandwidth;
-    const bool hbm = request.backend == LocalBackend::cuda && is_nvidia_hbm_part(request.gpus[d]);
+  // The share of a GPU's bandwidth llama.cpp's streaming kernels reach: the single-token mat-vec
+  // kernels and, on CUDA without MMQ, the dequantize kernels before cuBLAS (convert.cu
+  // dequantize_row_q4_K_cuda: 32 threads a block, one 256-value super-block each; q5_K/q6_K 64), which
+  // keep as few bytes in flight and so read HBM at the same low share.
+  const auto gpu_stream_fraction = [&](const Accelerator& gpu) {
+    const bool hbm = request.backend == LocalBackend::cuda && is_nvidia_hbm_part(gpu);
     return hbm ? kCudaHbmGenerationBandwidth : gpu_rates.generation_bandwidth;
+  };
+  const auto bandwidth_fraction_of = [&](std::size_t d) {
+    return d < n_gpus ? gpu_stream_fraction(request.gpus[d]) : cpu_rates.generation_bandwidth;
   };
   const auto bandwidth_of = [&](std::size_t d) {
     return (d < n_gpus ? request.gpus[d].memory_bandwidth_bytes_per_second : ram_bandwidth) * bandwidth_fraction_of(d);
@@ -307,12 +325,16 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
                           std::min<std::int64_t>(request.ubatch, request.prompt_len) >= kOffloadMinBatch;
   // The multiplies of device work `w` on GPU `gpu`: on CUDA each storage kind on its path at that
   // path's efficiency (quantized weights without MMQ first dequantized to f16, reading their bytes
-  // and writing 2 bytes a weight per ubatch), attention on the f16 tensor path; on the other
-  // backends everything at a fraction of the fp16 peak.
+  // and writing 2 bytes a weight per ubatch, at the GPU's streaming share of bandwidth), attention on
+  // the f16 tensor path; on the other backends quantized weights at one fraction of the fp16 peak,
+  // float weights and attention at another (the same but on Metal).
   const auto gpu_compute_seconds = [&](const DeviceWork& w, const Accelerator& gpu, double attention_flops) {
     if (request.backend != LocalBackend::cuda) {
-      const double peak = gpu_matmul_peak(gpu) * gpu_rates.prompt_compute;
-      return peak > 0 ? (w.flops_per_token * tokens + attention_flops) / peak : 0.0;
+      const double peak = gpu_matmul_peak(gpu);
+      if (peak <= 0) return 0.0;
+      const double quantized = w.flops_per_token_by_kind[kQuantized] * tokens;
+      const double floats = (w.flops_per_token - w.flops_per_token_by_kind[kQuantized]) * tokens + attention_flops;
+      return quantized / (peak * gpu_rates.prompt_compute) + floats / (peak * gpu_rates.prompt_compute_float);
     }
     const LocalMatmulPath quantized_path = request.cuda_mmq && local_matmul_peak_flops(gpu, LocalMatmulPath::mmq) > 0
                                                ? LocalMatmulPath::mmq
@@ -336,7 +358,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     run(attention_flops, LocalMatmulPath::cublas_f16);
     if (quantized_path != LocalMatmulPath::mmq && w.flops_per_token_by_kind[kQuantized] > 0)
       seconds += (w.quantized_bytes_resident + 2.0 * w.quantized_parameters_resident) * ubatches /
-                 (gpu.memory_bandwidth_bytes_per_second * gpu_rates.generation_bandwidth);
+                 (gpu.memory_bandwidth_bytes_per_second * gpu_stream_fraction(gpu));
     return seconds;
   };
   double prompt_seconds = 0;
