@@ -3,6 +3,8 @@
 // against published measurements of the mechanisms (torch.compile against eager, FP8 casts).
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "fitcheck/hardware.hpp"
 #include "fitcheck/training_time.hpp"
 #include "training/training_kernels.hpp"
@@ -192,6 +194,42 @@ TEST_CASE("MoE routed tokens per token: router scores, copies into expert order 
     const detail::LayerTraffic t = detail::moe_token_traffic(llama_8b_layer(), 4096, {});
     CHECK(t.forward.hidden == 0);
     CHECK(t.backward.hidden == 0);
+  }
+}
+
+TEST_CASE("grouped expert GEMMs: FLOPs at the dense rate blended with their bytes at the HBM bandwidth") {
+  // 1000 tokens per expert, hidden 1000, expert width 500, ungated, 1 TFLOP/s, 16/3 GB/s.
+  // GEMM 1 (N 500, K 1000) and GEMM 2 (N 1000, K 500): 2 x 1000 x 500 x 1000 = 1e9 FLOPs, 1 ms
+  // each; 16-bit bytes (1000 x 1000 + 500 x 1000) x 2 + 1000 x 500 x 2 = 4e6 and
+  // (1000 x 500 + 1000 x 500) x 2 + 1000 x 1000 x 2 = 4e6: 0.75 ms each; sqrt(1 + 0.75^2) = 1.25.
+  detail::ExpertGemmShape shape;
+  shape.tokens_per_expert = 1000;
+  shape.hidden = 1000;
+  shape.expert_width = 500;
+  const double rate = 1e12, bandwidth = 16e9 / 3;
+  CHECK(detail::grouped_expert_gemm_slowdown(shape, rate, bandwidth) == doctest::Approx(1.25).epsilon(1e-12));
+  SUBCASE("tensor parallelism splits the expert width") {
+    shape.expert_width = 1000;
+    shape.tensor_parallel = 2;
+    CHECK(detail::grouped_expert_gemm_slowdown(shape, rate, bandwidth) == doctest::Approx(1.25).epsilon(1e-12));
+  }
+  SUBCASE("FP8 operands: 1 B inputs and weights, 16-bit outputs") {
+    // GEMM 1: 1.5e6 + 1e6 = 2.5e6 B, 0.46875 ms; GEMM 2: 1e6 + 2e6 = 3e6 B, 0.5625 ms.
+    shape.operand_bytes = 1;
+    const double expected = (std::sqrt(1 + 0.46875 * 0.46875) + std::sqrt(1 + 0.5625 * 0.5625)) / 2;
+    CHECK(detail::grouped_expert_gemm_slowdown(shape, rate, bandwidth) == doctest::Approx(expected).epsilon(1e-12));
+  }
+  SUBCASE("gated: the first GEMM is twice the width") {
+    // Width 250 gated: GEMM 1 as above (N 500, K 1000: 1 ms, 0.75 ms); GEMM 2 N 1000, K 250:
+    // 5e8 FLOPs, 0.5 ms; (1000 x 250 + 1000 x 250) x 2 + 1000 x 1000 x 2 = 3e6 B, 0.5625 ms.
+    shape.expert_width = 250;
+    shape.gated = true;
+    const double expected = (1.25 + std::sqrt(0.5 * 0.5 + 0.5625 * 0.5625)) / 1.5;
+    CHECK(detail::grouped_expert_gemm_slowdown(shape, rate, bandwidth) == doctest::Approx(expected).epsilon(1e-12));
+  }
+  SUBCASE("no tokens: the dense rate") {
+    shape.tokens_per_expert = 0;
+    CHECK(detail::grouped_expert_gemm_slowdown(shape, rate, bandwidth) == 1);
   }
 }
 

@@ -788,6 +788,22 @@ TEST_CASE("MoE routed tokens: their bytes join the memory-bound kernels, run aga
     const TrainingTime hf = estimate_training_time(prepared(m), w, round_gpu(), 1e6);
     CHECK(hf.microbatch_moe_token_bytes == doctest::Approx(expected).epsilon(1e-12));
   }
+  SUBCASE("the experts' grouped GEMMs: 250 tokens per expert blend their bytes with their FLOPs") {
+    // 1000 tokens x top-2 / 8 experts = 250 per expert; gated experts (the MoE default), 0.5 x
+    // 100 TFLOP/s, 1 TB/s. GEMM 1 (N 2048, K 1024): 2 x 250 x 2048 x 1024 FLOPs = 20.97152 us;
+    // (250 x 1024 + 2048 x 1024) x 2 + 250 x 2048 x 2 = 5,730,304 B = 5.730304 us. GEMM 2 (N 1024,
+    // K 1024): 10.48576 us; (250 x 1024 + 1024 x 1024 + 250 x 1024) x 2 = 3,121,152 B = 3.121152 us.
+    const double expected = (std::hypot(20.97152, 5.730304) + std::hypot(10.48576, 3.121152)) / (20.97152 + 10.48576);
+    CHECK(t.expert_gemm_slowdown == doctest::Approx(expected).epsilon(1e-12));
+    // Micro-batch 4: 1000 tokens per expert. GEMM 1: 83.88608 us, (1,024,000 + 2,097,152) x 2 +
+    // 4,096,000 = 10,338,304 B; GEMM 2: 41.94304 us, 6,193,152 B.
+    w.micro_batch_size = 4;
+    w.global_batch_tokens = 4000;
+    const TrainingTime four = estimate_training_time(prepared(m), w, round_gpu(), 1e6);
+    CHECK(four.expert_gemm_slowdown ==
+          doctest::Approx((std::hypot(83.88608, 10.338304) + std::hypot(41.94304, 6.193152)) / (83.88608 + 41.94304))
+              .epsilon(1e-12));
+  }
   SUBCASE("DeepEP: no sort by local expert") {
     w.moe_dispatcher = MoeDispatcher::deepep;
     const double flex_pass = (2 * 4 + 2 * 2 + 2) * 1024.0;

@@ -62,7 +62,10 @@ struct TrainingTime {
   double achieved_flops_per_second_per_gpu = 0;  // hardware FLOPs / (step x gpus): Narayanan's "X"
   double flops_efficiency = 0;                   // applied: share of the precision's peak for the products
   double attention_efficiency = 0;               // applied: share of the 16-bit peak for the attention core
-  double pipeline_bubble_fraction = 0;           // ((pp-1)/v) / (m + (pp-1)/v) of the pipeline time
+  // The routed experts' grouped GEMMs: their time over the dense rate's (FLOP-weighted over MoE
+  // layers; 1 without routed experts), their bytes blended with their FLOPs at few tokens per expert.
+  double expert_gemm_slowdown = 1;
+  double pipeline_bubble_fraction = 0;  // ((pp-1)/v) / (m + (pp-1)/v) of the pipeline time
   // How the elementwise operations ran (the framework's kernels, fused by --compile where it compiles).
   ElementwiseKernels elementwise_kernels = ElementwiseKernels::eager;
   // One micro-batch on the busiest stage's GPU.

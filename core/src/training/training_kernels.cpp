@@ -31,6 +31,8 @@
 // fused SwiGLU 6 (backward 10); cuDNN attention takes grouped-query keys without copies.
 #include "training/training_kernels.hpp"
 
+#include <cmath>
+
 namespace fitcheck::detail {
 namespace {
 
@@ -232,6 +234,35 @@ RingAttentionTraffic torch_ring_attention_traffic(double cp, double query_width,
   t.backward = 4 * kv + 4 * (query_width + kv) + 4 * kv * (cp - 1) + 10 * kv + 13 * kv * (cp - 1) + 8 * kv * cp +
                10 * query_width * cp + 6 * query_width + 6 * kv;
   return t;
+}
+
+// Small per-expert token counts make a grouped GEMM read each expert's weights for few tokens, so
+// its bytes stop hiding under its FLOPs. The blend sqrt(compute^2 + memory^2) of the GEMM's own
+// FLOPs (at the dense rate of the same N and K) and bytes (FP8 operands, bf16 output, at the HBM
+// bandwidth) against DeepGEMM's published FP8 GEMMs on H800 (deepseek-ai/DeepGEMM a6d97a1c README.md,
+// 2025-02-25, tables "Normal GEMMs for dense models" and "Grouped GEMMs for MoE models"), from the
+// dense rates at M 4096 (1304 TFLOP/s at N 4096 K 7168, 1025 at N 7168 K 2048) and 3.35 TB/s:
+// masked layout, groups x tokens 1 x 1024, 2 x 512, 4 x 256: 1252, 1175, 988 TFLOP/s at N 4096
+// K 7168 (published 1233, 1040, 932) and 976, 928, 813 at N 7168 K 2048 (published 925, 916,
+// 815); contiguous layout 4 x 8192 and 8 x 4096: 1294, 1290 (published 1297, 1288) and 1007, 1004
+// (published 1099, 1093). Thousands of tokens per expert run at the dense rate.
+double grouped_expert_gemm_slowdown(const ExpertGemmShape& shape, double matmul_flops_per_second,
+                                    double hbm_bytes_per_second) {
+  const double m = shape.tokens_per_expert;
+  if (m <= 0 || matmul_flops_per_second <= 0 || hbm_bytes_per_second <= 0) return 1;
+  const double width = shape.expert_width / shape.tensor_parallel;
+  const double first = (shape.gated ? 2 : 1) * width;
+  // (N, K) of the two GEMMs: hidden to the (gated) expert width, then back to hidden.
+  const double gemms[2][2] = {{first, shape.hidden}, {shape.hidden, width}};
+  double compute = 0, blended = 0;
+  for (const auto& gemm : gemms) {
+    const double n = gemm[0], k = gemm[1];
+    const double seconds_compute = 2 * m * n * k / matmul_flops_per_second;
+    const double bytes = (m * k + n * k) * shape.operand_bytes + m * n * shape.output_bytes;
+    compute += seconds_compute;
+    blended += std::hypot(seconds_compute, bytes / hbm_bytes_per_second);
+  }
+  return blended / compute;
 }
 
 }  // namespace fitcheck::detail

@@ -71,4 +71,23 @@ struct RingAttentionTraffic {
 RingAttentionTraffic torch_ring_attention_traffic(double cp, double query_width, double key_width, double value_width,
                                                   double output_width);
 
+// One rank's routed experts as one grouped GEMM (Megatron's TEGroupedMLP, DeepGEMM's contiguous
+// layout): every local expert multiplies its tokens_per_expert tokens by its first matrix (hidden to
+// the expert width, twice it when gated) and its second (back to hidden), the expert width split
+// over tp. Per pass (forward, input gradient, weight gradient) each GEMM moves the same three
+// matrices, tokens x in, in x out and tokens x out, once through HBM.
+struct ExpertGemmShape {
+  double tokens_per_expert = 0;
+  double hidden = 0;
+  double expert_width = 0;  // one expert's intermediate size
+  bool gated = false;
+  double tensor_parallel = 1;
+  double operand_bytes = 2;  // inputs and weights: 1 under FP8
+  double output_bytes = 2;
+};
+// The experts' GEMM time over their time at the dense matmul rate: each GEMM takes
+// sqrt(compute^2 + memory^2), its FLOPs at the dense rate and its bytes at the HBM bandwidth.
+double grouped_expert_gemm_slowdown(const ExpertGemmShape& shape, double matmul_flops_per_second,
+                                    double hbm_bytes_per_second);
+
 }  // namespace fitcheck::detail

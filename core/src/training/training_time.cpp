@@ -220,6 +220,28 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   constexpr double kAttentionBackwardPasses = 2.5;
   const double attention_passes = 1 + kAttentionBackwardPasses + recompute_attention_share;
   const double tokens_gpu = b * s / cp;  // tokens of a micro-batch on one context-parallel rank
+  // The routed experts run as one grouped GEMM per rank: balanced routing gives each local expert
+  // top-k x tokens x ep / experts tokens of the ep ranks' micro-batches (training_kernels.hpp,
+  // grouped_expert_gemm_slowdown). Their time beyond the dense rate's, as forward products.
+  const double ep_ranks = std::max(1.0, static_cast<double>(lay.expert_parallel));
+  double expert_products = 0, expert_excess_products = 0;
+  for (const LatencyLayerKind& k : model.kinds) {
+    if (!k.moe || k.experts <= 0 || k.expert.matrix_params <= 0) continue;
+    detail::ExpertGemmShape shape;
+    shape.tokens_per_expert = tokens_gpu * k.experts_per_token * ep_ranks / k.experts;
+    shape.hidden = h;
+    shape.expert_width = k.expert_width;
+    shape.gated = k.gated_mlp;
+    shape.tensor_parallel = tp;
+    shape.operand_bytes = w.precision == PrecisionRecipe::fp8 ? 1 : w.precision == PrecisionRecipe::fp32 ? 4 : 2;
+    shape.output_bytes = w.precision == PrecisionRecipe::fp32 ? 4 : 2;
+    const double slowdown =
+        detail::grouped_expert_gemm_slowdown(shape, matmul_rate, gpu.memory_bandwidth_bytes_per_second);
+    const double products = static_cast<double>(k.layers) * 2 * s * k.experts_per_token * k.expert.matrix_params;
+    expert_products += products;
+    expert_excess_products += products * (slowdown - 1);
+  }
+  t.expert_gemm_slowdown = expert_products > 0 ? 1 + expert_excess_products / expert_products : 1;
   const ElementwiseKernels kernels = layer_kernels(w);
   t.elementwise_kernels = kernels;
   const Fp8Casts fp8_casts = training_framework(w).fp8_casts;
@@ -278,7 +300,7 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
     double total() const { return matmul + attention + memory; }
   };
   auto stage_compute = [&](double share, bool has_lm_head) {
-    const double matmul = share * b * f.layer_matmul / (tp * cp) / matmul_rate;
+    const double matmul = share * b * (f.layer_matmul + expert_excess_products) / (tp * cp) / matmul_rate;
     const double attention = share * b * f.attention_core / (tp * cp) / attention_rate;
     const double head = has_lm_head ? b * f.lm_head / (tp * cp) / head_rate : 0;
     StageTime st;

@@ -48,6 +48,13 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
     moe_tokens += ") " + detail::four_significant_digits(t.microbatch_moe_token_bytes) + " B";
   }
 
+  // The routed experts' grouped GEMMs where their bytes show (training_time.cpp).
+  const std::string expert_gemms =
+      t.expert_gemm_slowdown > 1.0005
+          ? ", routed experts' grouped GEMMs " + detail::four_significant_digits(t.expert_gemm_slowdown) +
+                " x their dense-rate time (few tokens per expert: bytes blended with FLOPs)"
+          : std::string();
+
   x.lines.push_back("GPUs = tp " + count(lay.tensor_parallel) + " x pp " + count(lay.pipeline_parallel) + " x cp " +
                     count(w.context_parallel) + " x dp " + count(lay.data_parallel) + " = " + count(t.gpus));
   x.lines.push_back("micro-batches per step m = ceil(" + count(global_batch_tokens_or_default(w)) + " tokens / " +
@@ -65,8 +72,8 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
       recompute_name(w.recompute) + " recomputation = " + detail::four_significant_digits(t.hardware_flops_per_step));
   x.lines.push_back(
       "micro-batch on the busiest stage = compute " + detail::four_significant_digits(t.microbatch_compute_seconds) +
-      " s (products " + detail::four_significant_digits(t.microbatch_matmul_seconds) + " s + attention core " +
-      detail::four_significant_digits(t.microbatch_attention_seconds) + " s + memory-bound " +
+      " s (products " + detail::four_significant_digits(t.microbatch_matmul_seconds) + " s" + expert_gemms +
+      " + attention core " + detail::four_significant_digits(t.microbatch_attention_seconds) + " s + memory-bound " +
       detail::four_significant_digits(t.microbatch_memory_seconds) +
       " s: " + detail::four_significant_digits(t.microbatch_memory_bytes) + " B through HBM" + moe_tokens +
       ") + tensor parallel " +
