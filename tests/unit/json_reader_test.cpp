@@ -135,11 +135,15 @@ TEST_CASE("JSON reader: syntax errors name the byte and what was read") {
   CHECK(syntax_error("{} x") ==
         "4: syntax error while parsing value - invalid literal; last read: '{} x'; expected end of input");
   CHECK(syntax_error("{} []") == "4: syntax error while parsing value - unexpected '['; expected end of input");
-  CHECK(syntax_error("") == "1: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal");
-  CHECK(syntax_error("-x") == "2: syntax error while parsing value - invalid number; expected digit after '-'; last read: '-x'");
-  CHECK(syntax_error("1.") == "3: syntax error while parsing value - invalid number; expected digit after '.'; last read: '1.'");
+  CHECK(syntax_error("") ==
+        "1: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal");
+  CHECK(syntax_error("-x") ==
+        "2: syntax error while parsing value - invalid number; expected digit after '-'; last read: '-x'");
+  CHECK(syntax_error("1.") ==
+        "3: syntax error while parsing value - invalid number; expected digit after '.'; last read: '1.'");
   CHECK(syntax_error("1e") ==
-        "3: syntax error while parsing value - invalid number; expected '+', '-', or digit after exponent; last read: '1e'");
+        "3: syntax error while parsing value - invalid number; expected '+', '-', or digit after exponent; last read: "
+        "'1e'");
   CHECK(syntax_error("1e+") ==
         "4: syntax error while parsing value - invalid number; expected digit after exponent sign; last read: '1e+'");
   CHECK(syntax_error(R"("\ud83d")") ==
@@ -200,8 +204,24 @@ TEST_CASE("JSON reader: config.json's literals, nesting limit and positions") {
 }
 
 TEST_CASE("JSON reader: the same documents and errors as nlohmann::json on configs and damaged copies") {
-  std::vector<std::string> texts = {"", " ", "{}", "[]", "[1,2,3]", "{\"a\":[{\"b\":null}]}", "\"\\u00e9\"",
-                                    "0", "-0", "01", "-", "1.5e-7", "1e", "[1,]", "{,}", "{\"a\"}", "nul", "\0",
+  std::vector<std::string> texts = {"",
+                                    " ",
+                                    "{}",
+                                    "[]",
+                                    "[1,2,3]",
+                                    "{\"a\":[{\"b\":null}]}",
+                                    "\"\\u00e9\"",
+                                    "0",
+                                    "-0",
+                                    "01",
+                                    "-",
+                                    "1.5e-7",
+                                    "1e",
+                                    "[1,]",
+                                    "{,}",
+                                    "{\"a\"}",
+                                    "nul",
+                                    "\0",
                                     "{} \0 x"};
   texts.back() = std::string("{} \0 x", 6);
   for (const auto& entry : std::filesystem::directory_iterator(FITCHECK_FIXTURE_CONFIGS_DIR)) {
@@ -220,10 +240,18 @@ TEST_CASE("JSON reader: the same documents and errors as nlohmann::json on confi
     for (int edit = 0, edits = 1 + static_cast<int>(engine() % 3); edit < edits; ++edit) {
       const std::size_t at = engine() % text.size();
       switch (engine() % 4) {
-        case 0: text.erase(at, 1 + engine() % 4); break;
-        case 1: text.insert(at, 1, bytes[engine() % bytes.size()]); break;
-        case 2: text[at] = bytes[engine() % bytes.size()]; break;
-        default: text.resize(at); break;
+        case 0:
+          text.erase(at, 1 + engine() % 4);
+          break;
+        case 1:
+          text.insert(at, 1, bytes[engine() % bytes.size()]);
+          break;
+        case 2:
+          text[at] = bytes[engine() % bytes.size()];
+          break;
+        default:
+          text.resize(at);
+          break;
       }
       if (text.empty()) break;
     }

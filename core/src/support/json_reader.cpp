@@ -37,23 +37,38 @@ enum class Token : std::uint8_t {
 
 const char* token_name(Token token) {
   switch (token) {
-    case Token::uninitialized: return "<uninitialized>";
-    case Token::literal_true: return "true literal";
-    case Token::literal_false: return "false literal";
-    case Token::literal_null: return "null literal";
-    case Token::value_string: return "string literal";
+    case Token::uninitialized:
+      return "<uninitialized>";
+    case Token::literal_true:
+      return "true literal";
+    case Token::literal_false:
+      return "false literal";
+    case Token::literal_null:
+      return "null literal";
+    case Token::value_string:
+      return "string literal";
     case Token::value_unsigned:
     case Token::value_integer:
-    case Token::value_float: return "number literal";
-    case Token::begin_array: return "'['";
-    case Token::begin_object: return "'{'";
-    case Token::end_array: return "']'";
-    case Token::end_object: return "'}'";
-    case Token::name_separator: return "':'";
-    case Token::value_separator: return "','";
-    case Token::parse_error: return "<parse error>";
-    case Token::end_of_input: return "end of input";
-    case Token::literal_or_value: return "'[', '{', or a literal";
+    case Token::value_float:
+      return "number literal";
+    case Token::begin_array:
+      return "'['";
+    case Token::begin_object:
+      return "'{'";
+    case Token::end_array:
+      return "']'";
+    case Token::end_object:
+      return "'}'";
+    case Token::name_separator:
+      return "':'";
+    case Token::value_separator:
+      return "','";
+    case Token::parse_error:
+      return "<parse error>";
+    case Token::end_of_input:
+      return "end of input";
+    case Token::literal_or_value:
+      return "'[', '{', or a literal";
   }
   return "unknown token";
 }
@@ -62,7 +77,7 @@ constexpr int kEnd = -1;
 constexpr char kHex[] = "0123456789ABCDEF";
 
 // The abbreviations of the control characters U+0000..U+001F, as the lexer's messages name them.
-constexpr const char* kControlNames[32] = {"NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF",
+constexpr const char* kControlNames[32] = {"NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS",  "HT",  "LF",
                                            "VT",  "FF",  "CR",  "SO",  "SI",  "DLE", "DC1", "DC2", "DC3", "DC4", "NAK",
                                            "SYN", "ETB", "CAN", "EM",  "SUB", "ESC", "FS",  "GS",  "RS",  "US"};
 
@@ -172,14 +187,30 @@ Token Lexer::scan_string() {
     if (c == '"') return Token::value_string;
     if (c == '\\') {
       switch (get()) {
-        case '"': add('"'); break;
-        case '\\': add('\\'); break;
-        case '/': add('/'); break;
-        case 'b': add('\b'); break;
-        case 'f': add('\f'); break;
-        case 'n': add('\n'); break;
-        case 'r': add('\r'); break;
-        case 't': add('\t'); break;
+        case '"':
+          add('"');
+          break;
+        case '\\':
+          add('\\');
+          break;
+        case '/':
+          add('/');
+          break;
+        case 'b':
+          add('\b');
+          break;
+        case 'f':
+          add('\f');
+          break;
+        case 'n':
+          add('\n');
+          break;
+        case 'r':
+          add('\r');
+          break;
+        case 't':
+          add('\t');
+          break;
         case 'u': {
           const int first = codepoint();
           int point = first;
@@ -214,7 +245,8 @@ Token Lexer::scan_string() {
           }
           break;
         }
-        default: return fail("invalid string: forbidden character after backslash");
+        default:
+          return fail("invalid string: forbidden character after backslash");
       }
       continue;
     }
@@ -224,7 +256,12 @@ Token Lexer::scan_string() {
       digits += kHex[c & 0xF];
       std::string message = "invalid string: control character U+" + digits + " (" + kControlNames[c] +
                             ") must be escaped to \\u" + digits;
-      const char* shorthand = c == 0x08 ? "b" : c == 0x09 ? "t" : c == 0x0A ? "n" : c == 0x0C ? "f" : c == 0x0D ? "r" : "";
+      const char* shorthand = c == 0x08   ? "b"
+                              : c == 0x09 ? "t"
+                              : c == 0x0A ? "n"
+                              : c == 0x0C ? "f"
+                              : c == 0x0D ? "r"
+                                          : "";
       if (*shorthand) message += std::string(" or \\") + shorthand;
       return fail(std::move(message));
     }
@@ -322,16 +359,26 @@ Token Lexer::scan() {
   do get();
   while (current_ == ' ' || current_ == '\t' || current_ == '\n' || current_ == '\r');
   switch (current_) {
-    case '[': return Token::begin_array;
-    case ']': return Token::end_array;
-    case '{': return Token::begin_object;
-    case '}': return Token::end_object;
-    case ':': return Token::name_separator;
-    case ',': return Token::value_separator;
-    case 't': return scan_literal("true", Token::literal_true);
-    case 'f': return scan_literal("false", Token::literal_false);
-    case 'n': return scan_literal("null", Token::literal_null);
-    case '"': return scan_string();
+    case '[':
+      return Token::begin_array;
+    case ']':
+      return Token::end_array;
+    case '{':
+      return Token::begin_object;
+    case '}':
+      return Token::end_object;
+    case ':':
+      return Token::name_separator;
+    case ',':
+      return Token::value_separator;
+    case 't':
+      return scan_literal("true", Token::literal_true);
+    case 'f':
+      return scan_literal("false", Token::literal_false);
+    case 'n':
+      return scan_literal("null", Token::literal_null);
+    case '"':
+      return scan_string();
     case '-':
     case '0':
     case '1':
@@ -342,10 +389,13 @@ Token Lexer::scan() {
     case '6':
     case '7':
     case '8':
-    case '9': return scan_number();
+    case '9':
+      return scan_number();
     case '\0':
-    case kEnd: return Token::end_of_input;
-    default: return fail("invalid literal");
+    case kEnd:
+      return Token::end_of_input;
+    default:
+      return fail("invalid literal");
   }
 }
 
@@ -458,7 +508,9 @@ JsonValue Parser::parse() {
           value.boolean = last_ == Token::literal_true;
           place(std::move(value));
           break;
-        case Token::literal_null: place(std::move(value)); break;
+        case Token::literal_null:
+          place(std::move(value));
+          break;
         case Token::value_integer:
           value.kind = JsonValue::Kind::signed_integer;
           value.signed_integer = lexer_.value_integer;
@@ -475,8 +527,10 @@ JsonValue Parser::parse() {
           lexer_.buffer.clear();
           place(std::move(value));
           break;
-        case Token::parse_error: fail(Token::uninitialized, "value");
-        default: fail(Token::literal_or_value, "value");
+        case Token::parse_error:
+          fail(Token::uninitialized, "value");
+        default:
+          fail(Token::literal_or_value, "value");
       }
     } else {
       closed = false;
@@ -509,16 +563,24 @@ JsonValue Parser::parse() {
 void write_value(JsonWriter& writer, const JsonValue& value, const std::string* key) {
   using Kind = JsonValue::Kind;
   switch (value.kind) {
-    case Kind::null: key ? writer.field(*key, nullptr) : writer.element(nullptr); return;
-    case Kind::boolean: key ? writer.field(*key, value.boolean) : writer.element(value.boolean); return;
+    case Kind::null:
+      key ? writer.field(*key, nullptr) : writer.element(nullptr);
+      return;
+    case Kind::boolean:
+      key ? writer.field(*key, value.boolean) : writer.element(value.boolean);
+      return;
     case Kind::signed_integer:
       key ? writer.field(*key, value.signed_integer) : writer.element(value.signed_integer);
       return;
     case Kind::unsigned_integer:
       key ? writer.field(*key, value.unsigned_integer) : writer.element(value.unsigned_integer);
       return;
-    case Kind::floating: key ? writer.field(*key, value.floating) : writer.element(value.floating); return;
-    case Kind::string: key ? writer.field(*key, std::string_view(value.text)) : writer.element(value.text); return;
+    case Kind::floating:
+      key ? writer.field(*key, value.floating) : writer.element(value.floating);
+      return;
+    case Kind::string:
+      key ? writer.field(*key, std::string_view(value.text)) : writer.element(value.text);
+      return;
     case Kind::array:
       key ? writer.begin_array(*key) : writer.begin_array();
       for (const JsonValue& item : value.items) write_value(writer, item, nullptr);
@@ -579,12 +641,18 @@ std::string dump_json(const JsonValue& value) {
 
 const char* json_type_name(const JsonValue& value) {
   switch (value.kind) {
-    case JsonValue::Kind::null: return "null";
-    case JsonValue::Kind::boolean: return "boolean";
-    case JsonValue::Kind::string: return "string";
-    case JsonValue::Kind::array: return "array";
-    case JsonValue::Kind::object: return "object";
-    default: return "number";
+    case JsonValue::Kind::null:
+      return "null";
+    case JsonValue::Kind::boolean:
+      return "boolean";
+    case JsonValue::Kind::string:
+      return "string";
+    case JsonValue::Kind::array:
+      return "array";
+    case JsonValue::Kind::object:
+      return "object";
+    default:
+      return "number";
   }
 }
 

@@ -23,12 +23,12 @@ struct JsonValue {
   enum class Kind : std::uint8_t { null, boolean, signed_integer, unsigned_integer, floating, string, array, object };
   Kind kind = Kind::null;
   bool boolean = false;
-  std::int64_t signed_integer = 0;      // a negative literal that fits (or -0)
-  std::uint64_t unsigned_integer = 0;   // a literal without '-' that fits
-  double floating = 0;                  // a literal with a fraction or exponent, or too large for 64 bits
-  std::string text;                     // a string, its escapes decoded
-  std::vector<JsonValue> items;         // an array
-  std::vector<JsonMember> members;      // an object: sorted by key (bytes), each key once
+  std::int64_t signed_integer = 0;     // a negative literal that fits (or -0)
+  std::uint64_t unsigned_integer = 0;  // a literal without '-' that fits
+  double floating = 0;                 // a literal with a fraction or exponent, or too large for 64 bits
+  std::string text;                    // a string, its escapes decoded
+  std::vector<JsonValue> items;        // an array
+  std::vector<JsonMember> members;     // an object: sorted by key (bytes), each key once
 
   bool is_null() const { return kind == Kind::null; }
   bool is_boolean() const { return kind == Kind::boolean; }
