@@ -12,20 +12,20 @@
 #include <algorithm>
 #include <array>
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "checkpoint/checkpoint_internal.hpp"
 #include "config/config_fields.hpp"
 #include "fitcheck/checkpoint.hpp"
+#include "support/json_reader.hpp"
 
 namespace fitcheck {
 namespace {
 
-using Json = nlohmann::json;
+using Json = detail::JsonValue;
 
 constexpr std::uint64_t kMaxHeaderBytes = 100'000'000;  // safetensors MAX_HEADER_SIZE
-// Real headers nest three levels; the bound keeps the JSON library's recursive walks short.
+// Real headers nest three levels; the bound keeps the recursive walks of a document (dump_json) short.
 constexpr int kMaxNesting = 16;
 
 struct Dtype {
@@ -52,7 +52,7 @@ std::uint64_t key_offset(std::string_view text, const std::string& key, std::uin
   return base + (at == std::string_view::npos ? from : at);
 }
 
-// Refuses nesting deeper than kMaxNesting before the JSON library sees the text.
+// Refuses nesting deeper than kMaxNesting before the JSON reader sees the text.
 void check_nesting(std::string_view text, std::uint64_t base, const char* what) {
   int depth = 0;
   bool in_string = false;
@@ -77,38 +77,25 @@ void check_nesting(std::string_view text, std::uint64_t base, const char* what) 
 Json parse_json(std::string_view text, std::uint64_t base, const char* what) {
   check_nesting(text, base, what);
   try {
-    return Json::parse(text);
-  } catch (const Json::parse_error& error) {
-    // nlohmann: byte is the 1-based position of the last character read.
+    return detail::parse_json(text);
+  } catch (const detail::JsonSyntaxError& error) {
+    // byte is the 1-based position of the last character read.
     const std::uint64_t at = base + (error.byte > 0 ? error.byte - 1 : 0);
-    std::string message = error.what();
-    const std::size_t colon = message.find(": ", message.find("parse error"));
-    throw CheckpointError(
-        at, what,
-        "is not valid JSON" + (colon == std::string::npos ? std::string()
-                                                          // The library quotes what it last read, raw bytes included.
-                                                          : ": " + detail::printable(message.substr(colon + 2), 200)));
-  } catch (const Json::exception& error) {
-    // out_of_range.406: a number too large for any C++ type ("number overflow parsing '1E999'").
-    const std::string message = error.what();
-    const std::size_t bracket = message.find("] ");
-    throw CheckpointError(
-        base, what,
-        "is not valid JSON: " +
-            detail::printable(bracket == std::string::npos ? message : message.substr(bracket + 2), 200));
+    // The message quotes what the reader last read, raw bytes included.
+    throw CheckpointError(at, what, std::string("is not valid JSON: ") + detail::printable(error.what(), 200));
+  } catch (const detail::JsonNumberOverflow& error) {
+    // A number too large for a double ("number overflow parsing '1E999'").
+    throw CheckpointError(base, what, std::string("is not valid JSON: ") + detail::printable(error.what(), 200));
   }
 }
 
 std::int64_t non_negative_integer(const Json& value, std::uint64_t at, const std::string& field) {
-  if (value.is_number_unsigned() && value.get<std::uint64_t>() <= static_cast<std::uint64_t>(detail::kMaxExactInteger))
-    return static_cast<std::int64_t>(value.get<std::uint64_t>());
-  if (value.is_number_integer() && value.get<std::int64_t>() >= 0 &&
-      value.get<std::int64_t>() <= detail::kMaxExactInteger)
-    return value.get<std::int64_t>();
-  throw CheckpointError(at, field, "is " + value.dump().substr(0, 40) + ", not an integer in [0, 2^53]");
+  if (value.is_whole() && value.as_int64() >= 0 && value.as_int64() <= detail::kMaxExactInteger)
+    return value.as_int64();
+  throw CheckpointError(at, field, "is " + detail::dump_json(value).substr(0, 40) + ", not an integer in [0, 2^53]");
 }
 
-std::string metadata_text(const Json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
+std::string metadata_text(const Json& value) { return value.is_string() ? value.text : detail::dump_json(value); }
 
 }  // namespace
 
@@ -146,43 +133,44 @@ CheckpointRead parse_safetensors_header(std::span<const std::byte> bytes, std::u
   summary.header_bytes = 8 + header_length;
   summary.data_offset_bytes = 8 + header_length;
 
-  // Tensors in the order of their data (the JSON object's order is not kept by the library).
+  // Tensors in the order of their data (the reader keeps an object's members in key order).
   struct Entry {
     std::int64_t begin;
     CheckpointTensor tensor;
     std::uint64_t at;
   };
   std::vector<Entry> entries;
-  for (const auto& item : header.items()) {
+  for (const detail::JsonMember& item : header.members) {
     // Named references, not a structured binding: the lambda below uses them (clang 14 cannot).
-    const std::string& name = item.key();
-    const Json& info = item.value();
+    const std::string& name = item.key;
+    const Json& info = item.value;
     const std::uint64_t at = key_offset(text, name, 8);
     if (name == "__metadata__") {
       if (!info.is_object()) throw CheckpointError(at, "__metadata__", "is not an object");
-      for (const auto& [key, value] : info.items()) summary.metadata.emplace_back(key, metadata_text(value));
+      for (const auto& [key, value] : info.members) summary.metadata.emplace_back(key, metadata_text(value));
       summary.metadata_count = static_cast<std::int64_t>(summary.metadata.size());
       continue;
     }
     const std::string field = "tensor " + detail::quoted(name);
     if (!info.is_object()) throw CheckpointError(at, field, "is not an object");
     const auto member = [&](const char* key) -> const Json& {
-      const auto found = info.find(key);
-      if (found == info.end()) throw CheckpointError(at, field + " " + key, "is missing");
+      const Json* found = info.find(key);
+      if (found == nullptr) throw CheckpointError(at, field + " " + key, "is missing");
       return *found;
     };
     CheckpointTensor tensor;
     tensor.name = name;
     const Json& dtype_value = member("dtype");
-    const Dtype* dtype = dtype_value.is_string() ? find_dtype(dtype_value.get<std::string>()) : nullptr;
+    const Dtype* dtype = dtype_value.is_string() ? find_dtype(dtype_value.text) : nullptr;
     if (!dtype)
-      throw CheckpointError(at, field + " dtype", dtype_value.dump().substr(0, 40) + " is not a safetensors dtype");
+      throw CheckpointError(at, field + " dtype",
+                            detail::dump_json(dtype_value).substr(0, 40) + " is not a safetensors dtype");
     tensor.type = dtype->name;
     const Json& shape = member("shape");
-    if (!shape.is_array() || shape.size() > 64)
+    if (!shape.is_array() || shape.items.size() > 64)
       throw CheckpointError(at, field + " shape", "is not an array of at most 64 sizes");
     std::int64_t elements = 1;
-    for (const Json& dim : shape) {
+    for (const Json& dim : shape.items) {
       const std::int64_t size = non_negative_integer(dim, at, field + " shape");
       tensor.shape.push_back(size);
       if (__builtin_mul_overflow(elements, size, &elements) || elements > detail::kMaxExactInteger)
@@ -195,10 +183,10 @@ CheckpointRead parse_safetensors_header(std::span<const std::byte> bytes, std::u
                             std::to_string(elements) + " values of " + dtype->name + " do not fill whole bytes");
     tensor.bytes = bits / 8;
     const Json& offsets = member("data_offsets");
-    if (!offsets.is_array() || offsets.size() != 2)
+    if (!offsets.is_array() || offsets.items.size() != 2)
       throw CheckpointError(at, field + " data_offsets", "is not [BEGIN, END]");
-    const std::int64_t begin = non_negative_integer(offsets[0], at, field + " data_offsets");
-    const std::int64_t end = non_negative_integer(offsets[1], at, field + " data_offsets");
+    const std::int64_t begin = non_negative_integer(offsets.items[0], at, field + " data_offsets");
+    const std::int64_t end = non_negative_integer(offsets.items[1], at, field + " data_offsets");
     if (end < begin || end - begin != tensor.bytes)
       throw CheckpointError(at, field + " data_offsets",
                             "[" + std::to_string(begin) + ", " + std::to_string(end) + "] hold " +
@@ -230,16 +218,16 @@ CheckpointSummary parse_safetensors_index(std::string_view json_text) {
   summary.format = CheckpointFormat::safetensors_index;
   summary.shapes_known = false;
   summary.header_bytes = json_text.size();
-  if (const auto metadata = index.find("metadata"); metadata != index.end() && !metadata->is_null()) {
+  if (const Json* metadata = index.find("metadata"); metadata != nullptr && !metadata->is_null()) {
     const std::uint64_t at = key_offset(json_text, "metadata", 0);
     if (!metadata->is_object()) throw CheckpointError(at, "metadata", "is not an object");
-    for (const auto& [key, value] : metadata->items()) {
+    for (const auto& [key, value] : metadata->members) {
       if (key == "total_size") {
         // transformers writes an integer; some tools write 1.5e10-style floats.
-        if (value.is_number_float() && value.get<double>() >= 0 &&
-            value.get<double>() <= static_cast<double>(detail::kMaxExactInteger) &&
-            value.get<double>() == static_cast<double>(static_cast<std::int64_t>(value.get<double>())))
-          summary.total_bytes = static_cast<std::int64_t>(value.get<double>());
+        if (value.kind == Json::Kind::floating && value.floating >= 0 &&
+            value.floating <= static_cast<double>(detail::kMaxExactInteger) &&
+            value.floating == static_cast<double>(static_cast<std::int64_t>(value.floating)))
+          summary.total_bytes = static_cast<std::int64_t>(value.floating);
         else
           summary.total_bytes =
               non_negative_integer(value, key_offset(json_text, "total_size", 0), "metadata.total_size");
@@ -247,19 +235,19 @@ CheckpointSummary parse_safetensors_index(std::string_view json_text) {
         summary.metadata.emplace_back(key, metadata_text(value));
       }
     }
-    summary.metadata_count = static_cast<std::int64_t>(metadata->size());
+    summary.metadata_count = static_cast<std::int64_t>(metadata->members.size());
   }
-  const auto weight_map = index.find("weight_map");
-  if (weight_map == index.end() || !weight_map->is_object())
+  const Json* weight_map = index.find("weight_map");
+  if (weight_map == nullptr || !weight_map->is_object())
     throw CheckpointError(0, "weight_map", "is missing or not an object (not a model.safetensors.index.json)");
   const std::size_t map_at = static_cast<std::size_t>(key_offset(json_text, "weight_map", 0));
-  for (const auto& [name, shard] : weight_map->items()) {
+  for (const auto& [name, shard] : weight_map->members) {
     if (!shard.is_string())
       throw CheckpointError(key_offset(json_text, name, 0, map_at), "weight_map " + detail::quoted(name),
                             "is not a file name");
     CheckpointTensor tensor;
     tensor.name = name;
-    tensor.shard = shard.get<std::string>();
+    tensor.shard = shard.text;
     if (std::find(summary.shards.begin(), summary.shards.end(), tensor.shard) == summary.shards.end())
       summary.shards.push_back(tensor.shard);
     summary.tensors.push_back(std::move(tensor));

@@ -46,15 +46,15 @@ const void* ConfigFields::find(Field field, std::string_view* found_name) const 
   for (std::size_t i = 0; i <= names.aliases.size(); ++i) {
     const std::string_view name = i == 0 ? names.name : names.aliases[i - 1];
     if (name.empty()) break;
-    auto it = object.find(name);
-    if (it != object.end() && !it->is_null()) {
+    const Json* it = object.find(name);
+    if (it != nullptr && !it->is_null()) {
       *found_name = name;
       if (const auto duplicate = document_->duplicate_keys.find(path_of_key(name));
           duplicate != document_->duplicate_keys.end())
         throw ConfigError(path_of_key(name), "field '" + path_of_key(name) +
                                                  "' appears more than once in config.json with different values (" +
                                                  duplicate->second + "); fitcheck does not guess which one is meant");
-      return &*it;
+      return it;
     }
   }
   *found_name = names.name;
@@ -91,7 +91,7 @@ ConfigFields ConfigFields::with_defaults(const std::vector<Default>& defaults, s
       written = !name.empty() && document->value.contains(name);
     }
     if (written) continue;
-    document->value[std::string(names.name)] = entry.value;
+    document->value.set(names.name, Json::integer(entry.value));
     taken.push_back(path_of_key(names.name) + " = " + std::to_string(entry.value));
   }
   ConfigFields copy(document, &document->value, path_, scope_);
@@ -104,15 +104,15 @@ std::optional<std::int64_t> ConfigFields::integer(Field field) const {
   const void* found = find(field, &name);
   if (!found) return std::nullopt;
   const Json& value = as_json(found);
-  if (value.is_number_unsigned()) {
-    const auto unsigned_value = value.get<std::uint64_t>();
+  if (value.kind == Json::Kind::unsigned_integer) {
+    const std::uint64_t unsigned_value = value.unsigned_integer;
     if (unsigned_value > static_cast<std::uint64_t>(INT64_MAX))
       throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' is too large: " + show(value));
     return static_cast<std::int64_t>(unsigned_value);
   }
-  if (value.is_number_integer()) return value.get<std::int64_t>();
-  if (value.is_number_float()) {
-    const double number = value.get<double>();
+  if (value.kind == Json::Kind::signed_integer) return value.signed_integer;
+  if (value.kind == Json::Kind::floating) {
+    const double number = value.floating;
     if (std::isfinite(number) && number == std::floor(number) && std::fabs(number) < 9.0e15) {
       notes_->push_back("field '" + path_of_key(name) + "' is written as " + show(value) + "; read as the integer " +
                         std::to_string(static_cast<std::int64_t>(number)));
@@ -135,7 +135,7 @@ std::optional<double> ConfigFields::number(Field field) const {
   if (!value.is_number())
     throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a number, but it is " +
                                              type_name(value) + " (" + show(value) + ")");
-  return value.get<double>();
+  return value.as_double();
 }
 
 std::optional<bool> ConfigFields::boolean(Field field) const {
@@ -146,7 +146,7 @@ std::optional<bool> ConfigFields::boolean(Field field) const {
   if (!value.is_boolean())
     throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be true or false, but it is " +
                                              type_name(value) + " (" + show(value) + ")");
-  return value.get<bool>();
+  return value.boolean;
 }
 
 std::optional<std::string> ConfigFields::string(Field field) const {
@@ -157,7 +157,7 @@ std::optional<std::string> ConfigFields::string(Field field) const {
   if (!value.is_string())
     throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' must be a string, but it is " +
                                              type_name(value) + " (" + show(value) + ")");
-  return value.get<std::string>();
+  return value.text;
 }
 
 std::optional<std::vector<std::string>> ConfigFields::string_list(Field field) const {
@@ -169,12 +169,12 @@ std::optional<std::vector<std::string>> ConfigFields::string_list(Field field) c
     throw ConfigError(path_of_key(name),
                       "field '" + path_of_key(name) + "' must be a list of strings, but it is " + type_name(value));
   std::vector<std::string> items;
-  items.reserve(value.size());
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    if (!value[i].is_string())
+  items.reserve(value.items.size());
+  for (std::size_t i = 0; i < value.items.size(); ++i) {
+    if (!value.items[i].is_string())
       throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' item " + std::to_string(i) +
-                                               " must be a string, but it is " + type_name(value[i]));
-    items.push_back(value[i].get<std::string>());
+                                               " must be a string, but it is " + type_name(value.items[i]));
+    items.push_back(value.items[i].text);
   }
   return items;
 }
@@ -188,12 +188,12 @@ std::optional<std::vector<std::int64_t>> ConfigFields::integer_list(Field field)
     throw ConfigError(path_of_key(name), "field '" + path_of_key(name) +
                                              "' must be a list of whole numbers, but it is " + type_name(value));
   std::vector<std::int64_t> items;
-  items.reserve(value.size());
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    if (!value[i].is_number_integer() && !value[i].is_number_unsigned())
+  items.reserve(value.items.size());
+  for (std::size_t i = 0; i < value.items.size(); ++i) {
+    if (!value.items[i].is_whole())
       throw ConfigError(path_of_key(name), "field '" + path_of_key(name) + "' item " + std::to_string(i) +
-                                               " must be a whole number, but it is " + type_name(value[i]));
-    items.push_back(value[i].get<std::int64_t>());
+                                               " must be a whole number, but it is " + type_name(value.items[i]));
+    items.push_back(value.items[i].as_int64());
   }
   return items;
 }
@@ -207,13 +207,12 @@ std::optional<std::vector<std::pair<std::int64_t, std::int64_t>>> ConfigFields::
   if (!value.is_array())
     throw ConfigError(path, "field '" + path + "' must be a list of [a, b] pairs, but it is " + type_name(value));
   std::vector<std::pair<std::int64_t, std::int64_t>> pairs;
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    const Json& item = value[i];
-    const auto whole = [](const Json& number) { return number.is_number_integer() || number.is_number_unsigned(); };
-    if (!item.is_array() || item.size() != 2 || !whole(item[0]) || !whole(item[1]))
+  for (std::size_t i = 0; i < value.items.size(); ++i) {
+    const Json& item = value.items[i];
+    if (!item.is_array() || item.items.size() != 2 || !item.items[0].is_whole() || !item.items[1].is_whole())
       throw ConfigError(path, "field '" + path + "' item " + std::to_string(i) +
                                   " must be a pair of whole numbers [a, b], but it is " + show(item));
-    pairs.emplace_back(item[0].get<std::int64_t>(), item[1].get<std::int64_t>());
+    pairs.emplace_back(item.items[0].as_int64(), item.items[1].as_int64());
   }
   return pairs;
 }
@@ -248,13 +247,13 @@ std::optional<std::vector<ConfigFields>> ConfigFields::object_list(Field field) 
     throw std::logic_error("fitcheck: field '" + std::string(field.names().name) +
                            "' is not read as a list of objects");
   std::vector<ConfigFields> items;
-  items.reserve(value.size());
-  for (std::size_t i = 0; i < value.size(); ++i) {
+  items.reserve(value.items.size());
+  for (std::size_t i = 0; i < value.items.size(); ++i) {
     const std::string item_path = path_of_key(name) + "[" + std::to_string(i) + "]";
-    if (!value[i].is_object())
+    if (!value.items[i].is_object())
       throw ConfigError(path_of_key(name),
-                        "field '" + item_path + "' must be an object ({...}), but it is " + type_name(value[i]));
-    ConfigFields child(document_, &value[i], item_path + ".", *holds);
+                        "field '" + item_path + "' must be an object ({...}), but it is " + type_name(value.items[i]));
+    ConfigFields child(document_, &value.items[i], item_path + ".", *holds);
     child.notes_ = notes_;
     items.push_back(std::move(child));
   }

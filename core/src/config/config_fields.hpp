@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Typed, path-aware access to the fields of a parsed config.json. Internal to the core: the only
-// place that knows the JSON library. Every error names the field (dotted path) and the problem.
+// place that knows the JSON reader. Every error names the field (dotted path) and the problem.
 // Fields are named by their row of field_table (field_names.hpp); each read tries all its spellings.
 #pragma once
 
@@ -78,7 +78,7 @@ class ConfigFields {
   std::string path_of_key(std::string_view key) const;
 
   std::shared_ptr<const JsonDocument> document_;
-  const void* object_;  // const nlohmann::json*, an object
+  const void* object_;  // const JsonValue*, an object
   std::string path_;    // "" or "text_config."
   FieldScope scope_;    // which rows of field_table this object holds
   std::shared_ptr<std::vector<std::string>> notes_;

@@ -36,9 +36,9 @@ std::string line_and_column(std::string_view text, std::size_t byte_offset) {
 // (serializing a value for a message, native and WebAssembly stacks alike) far from the stack's end.
 constexpr std::size_t max_nesting_depth = 64;
 
-// One pass over the raw text before the JSON library sees it: replaces the non-finite literals,
+// One pass over the raw text before the JSON reader sees it: replaces the non-finite literals,
 // refuses deep nesting, and records keys an object holds twice with different values (the JSON
-// library silently keeps the last one).
+// reader keeps the last one).
 struct Prescan {
   std::string cleaned;
   bool replaced = false;
@@ -59,8 +59,8 @@ struct Frame {
 std::string decoded_key(std::string_view raw) {
   if (raw.find('\\') == std::string_view::npos) return std::string(raw);
   try {
-    return Json::parse("\"" + std::string(raw) + "\"").get<std::string>();
-  } catch (const Json::exception&) {
+    return parse_json("\"" + std::string(raw) + "\"").text;
+  } catch (const JsonSyntaxError&) {
     return std::string(raw);  // the parser reports the bad escape
   }
 }
@@ -80,29 +80,25 @@ void close_member(Frame& frame, std::string_view text, std::size_t end, Prescan&
 // The offset in the original text of an offset in the cleaned text.
 std::size_t original_offset(const Prescan& scan, std::size_t cleaned_offset);
 
-// The refusal of a syntax error the JSON library found in the cleaned text.
-ConfigError syntax_error(std::string_view text, const Prescan& scan, const Json::parse_error& error) {
-  std::string what = error.what();
-  // nlohmann's message is "[json.exception.parse_error.101] parse error at line 1, column 5:
-  // syntax error while parsing ... - detail"; keep the part after the position.
-  const auto colon = what.find(": ", what.find("parse error"));
-  std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
+// The refusal of a syntax error the JSON reader found in the cleaned text.
+ConfigError syntax_error(std::string_view text, const Prescan& scan, const JsonSyntaxError& error) {
+  const std::string detail = error.what();  // "syntax error while parsing ... - detail"
   return ConfigError("", "config.json is not valid JSON (" +
                              line_and_column(text, original_offset(scan, error.byte > 0 ? error.byte - 1 : 0)) +
                              "): " + printable(detail, 400));
 }
 
-// Deep nesting is refused before the JSON library sees the text; but when the text before the
+// Deep nesting is refused before the JSON reader sees the text; but when the text before the
 // offending bracket is not the start of any JSON (prose with brackets), that syntax error is the
-// real problem. The prefix nests at most max_nesting_depth levels, so the library parses it safely;
+// real problem. The prefix nests at most max_nesting_depth levels, so the reader parses it safely;
 // a valid prefix ends in "unexpected end of input" at its end, which is not an error before it.
 void refuse_syntax_error_before(std::string_view text, const Prescan& scan, std::size_t offset) {
   try {
-    const Json prefix = Json::parse(scan.cleaned.begin(), scan.cleaned.end());
+    const Json prefix = parse_json(scan.cleaned);
     (void)prefix;
-  } catch (const Json::parse_error& error) {
+  } catch (const JsonSyntaxError& error) {
     if (error.byte > 0 && original_offset(scan, error.byte - 1) < offset) throw syntax_error(text, scan, error);
-  } catch (const Json::exception&) {
+  } catch (const JsonNumberOverflow&) {
   }
 }
 
@@ -178,21 +174,19 @@ std::size_t original_offset(const Prescan& scan, std::size_t cleaned_offset) {
 
 }  // namespace
 
-bool is_nonfinite(const Json& value) {
-  return value.is_string() && value.get_ref<const std::string&>().rfind(nonfinite_marker, 0) == 0;
-}
+bool is_nonfinite(const Json& value) { return value.is_string() && value.text.rfind(nonfinite_marker, 0) == 0; }
 
 std::string type_name(const Json& value) {
-  if (is_nonfinite(value)) return "the non-finite literal " + value.get<std::string>().substr(11);
-  if (value.is_number_integer() || value.is_number_unsigned()) return "an integer";
-  if (value.is_number_float()) return "a number with a fraction";
-  const std::string name = value.type_name();  // "string", "array", "object", "boolean", "null"
+  if (is_nonfinite(value)) return "the non-finite literal " + value.text.substr(11);
+  if (value.is_whole()) return "an integer";
+  if (value.kind == Json::Kind::floating) return "a number with a fraction";
+  const std::string name = json_type_name(value);  // "string", "array", "object", "boolean", "null"
   return (name[0] == 'a' || name[0] == 'o' ? "an " : "a ") + name;
 }
 
 std::string show(const Json& value) {
-  if (is_nonfinite(value)) return value.get<std::string>().substr(11);
-  return printable(value.dump(), 40);
+  if (is_nonfinite(value)) return value.text.substr(11);
+  return printable(dump_json(value), 40);
 }
 
 std::string printable(std::string_view text, std::size_t limit) {
@@ -236,11 +230,11 @@ std::shared_ptr<const JsonDocument> parse_json_document(std::string_view text) {
   auto document = std::make_shared<JsonDocument>();
   const Prescan scan = prescan(text);
   try {
-    document->value = Json::parse(scan.cleaned.begin(), scan.cleaned.end());
-  } catch (const Json::parse_error& error) {
+    document->value = parse_json(scan.cleaned);
+  } catch (const JsonSyntaxError& error) {
     throw syntax_error(text, scan, error);
-  } catch (const Json::out_of_range& error) {
-    // A number beyond a double's range (1e400): the library names the literal but not its place.
+  } catch (const JsonNumberOverflow& error) {
+    // A number beyond a double's range (1e400): the reader names the literal but not its place.
     const std::string what = error.what();
     const auto open = what.find('\'');
     const std::string literal = open == std::string::npos ? "" : what.substr(open + 1, what.rfind('\'') - open - 1);

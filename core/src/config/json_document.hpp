@@ -4,13 +4,14 @@
 #pragma once
 
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
+#include "support/json_reader.hpp"
+
 namespace fitcheck::detail {
 
-using Json = nlohmann::json;
+using Json = JsonValue;
 
 struct JsonDocument {
   Json value;

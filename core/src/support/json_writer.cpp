@@ -108,6 +108,11 @@ void JsonWriter::field(std::string_view key, const std::vector<std::int64_t>& nu
   end_array();
 }
 
+void JsonWriter::element(std::nullptr_t) {
+  separate();
+  out_ += "null";
+}
+
 void JsonWriter::element(std::string_view text) {
   separate();
   write_string(text);

@@ -42,6 +42,7 @@ class JsonWriter {
   // One element of the open array (or the whole document).
   void element(std::string_view text);
   void element(const char* text) { element(std::string_view(text)); }
+  void element(std::nullptr_t);
   template <typename Number>
   requires std::is_arithmetic_v<Number>
   void element(Number number) {
