@@ -43,6 +43,9 @@ constexpr const char* kHelp =
     "  --moe-routing R         random (default) | round-robin (NeMo AutoModel's fake balanced gate:\n"
     "                          token t to experts t*k ... t*k+k-1)\n"
     "  --virtual-stages N      interleaved 1F1B model chunks per GPU (default 1)\n"
+    "  --account-for-embedding-in-pipeline-split, --account-for-loss-in-pipeline-split\n"
+    "                          the embedding (the output layer and loss) takes one layer's slot of the\n"
+    "                          pipeline split: the first (last) stage runs one layer fewer (Megatron-Core)\n"
     "  --pipeline-schedule S   1f1b (default) | interleaved (with --virtual-stages) | zero-bubble\n"
     "                          (ZB-H1: a third of 1F1B's bubble at its activation memory)\n"
     "  --micro-batches N       micro-batches per step (default 0: at least pp)\n"
@@ -152,7 +155,8 @@ int run_train(const std::vector<std::string>& args, std::string& out, std::strin
         args, "train",
         {"sequence_parallel", "tp_comm_overlap", "ep_comm_overlap", "offload_optimizer", "offload_params",
          "fp32_gradients", "adafactor_first_moment", "eager_attention", "dropout", "qlora", "lora_dropout",
-         "offload_activations", "optimizer_in_backward", "compile", "eager_loss", "paged_optimizer"});
+         "offload_activations", "optimizer_in_backward", "compile", "eager_loss", "paged_optimizer",
+         "account_for_embedding_in_pipeline_split", "account_for_loss_in_pipeline_split"});
     if (parsed.help) {
       out = std::string(kHelp) + kCustomGpuHelp;
       return 0;

@@ -4,12 +4,14 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "fitcheck/options.hpp"
 #include "fitcheck/params.hpp"
 #include "fitcheck/training_framework.hpp"
 #include "fitcheck/training_request.hpp"
 #include "fitcheck/training_time.hpp"
+#include "placement/sharding.hpp"
 #include "training/training_dispatch.hpp"
 #include "training/training_kernels.hpp"
 
@@ -818,4 +820,56 @@ TEST_CASE("MoE routed tokens: their bytes join the memory-bound kernels, run aga
       named = named || line.find("of which MoE routed tokens") != std::string::npos;
     CHECK(named);
   }
+}
+
+TEST_CASE("the embedding's and loss's slots in the pipeline split (Megatron-Core, the Llama 3 schedule)") {
+  // 6 layers + the embedding's slot + the loss's slot = 8 slots over pp 4: 2 per stage, the first and
+  // last stages one layer each, the middle ones two (get_transformer_layer_offset).
+  ModelDescription m = small_model(6);
+  m.vocab_size = 1;  // an output layer of 1,024 weights: the stages differ by their layers only
+  const detail::StagePlan plan = detail::plan_stages(m, {1, 4, 1, 1}, {true, true});
+  CHECK(plan.first_layer == std::vector<std::int64_t>{0, 1, 3, 5, 6});
+  // The embedding's slot alone: 7 layers + 1 = 8 slots, the first stage one layer, the others two.
+  CHECK(detail::plan_stages(small_model(7), {1, 4, 1, 1}, {true, false}).first_layer ==
+        std::vector<std::int64_t>{0, 1, 3, 5, 7});
+  // Without slots 6 layers over 4 stages: the first stages take the remainder.
+  CHECK(detail::plan_stages(m, {1, 4, 1, 1}).first_layer == std::vector<std::int64_t>{0, 2, 4, 5, 6});
+
+  TrainingWorkload w;
+  w.framework = TrainingFramework::megatron;
+  w.sequence_tokens = 100;
+  w.global_batch_tokens = 800;  // m = 8
+  w.layout.pipeline_parallel = 4;
+  w.virtual_pipeline_stages = 2;  // 4 x 2 = 8 chunks of one slot each
+  // Megatron needs pp x v to divide the layers unless the slots make them divide.
+  CHECK_THROWS_WITH_AS(estimate_training_time(prepared(m), w, round_gpu(), 0),
+                       "pp x virtual stages = 8 must divide the 6 layers", OptionError);
+  w.pipeline_split_embedding_slot = true;
+  try {
+    estimate_training_time(prepared(m), w, round_gpu(), 0);
+    FAIL("7 slots over 8 chunks must be refused");
+  } catch (const OptionError& error) {
+    CHECK(error.option() == "account_for_embedding_in_pipeline_split");
+  }
+  w.pipeline_split_loss_slot = true;
+  const TrainingTime t = estimate_training_time(prepared(m), w, round_gpu(), 0);
+  // Interleaved bubble (p - 1) / v = 1.5 slots: 1.5 / (8 + 1.5).
+  CHECK(t.pipeline_bubble_fraction == doctest::Approx(1.5 / 9.5));
+  // The busiest stage is a middle one, two layers: as the last stage of 8 layers on 4 plain stages
+  // (two layers and the 1,024-weight output layer).
+  ModelDescription eight = small_model(8);
+  eight.vocab_size = 1;
+  TrainingWorkload plain = w;
+  plain.pipeline_split_embedding_slot = plain.pipeline_split_loss_slot = false;
+  const TrainingTime p8 = estimate_training_time(prepared(eight), plain, round_gpu(), 0);
+  CHECK(t.microbatch_matmul_seconds == doctest::Approx(p8.microbatch_matmul_seconds).epsilon(1e-4));
+  // Without the slots the 6 layers put two on the first stage as well: the same busiest stage here,
+  // but 1F1B's bubble then needs pp x v to divide the layers (refused above).
+
+  // The options, as the CLI and the page give them.
+  const TrainingRequest r = parse_training_options(
+      {{"account_for_embedding_in_pipeline_split", "true"}, {"account_for_loss_in_pipeline_split", "true"}});
+  CHECK(r.workload.pipeline_split_embedding_slot);
+  CHECK(r.workload.pipeline_split_loss_slot);
+  CHECK(r.workload.pipeline_split_slots(126) == 128);
 }

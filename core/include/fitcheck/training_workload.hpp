@@ -129,6 +129,17 @@ struct TrainingWorkload {
   MoeDispatcher moe_dispatcher = MoeDispatcher::all_to_all;
   MoeRouting moe_routing = MoeRouting::random;
   std::int64_t virtual_pipeline_stages = 1;  // interleaved 1F1B model chunks per GPU; 1: plain 1F1B
+  // Megatron-Core's account_for_embedding_in_pipeline_split / account_for_loss_in_pipeline_split: the
+  // embedding (the output layer and loss) takes one layer's slot of the split, so the first (last)
+  // stage runs one transformer layer fewer (NVIDIA/Megatron-LM@dc137710
+  // megatron/core/transformer/transformer_layer.py get_transformer_layer_offset). The Llama 3 paper's
+  // schedule does both (Llama Team 2024 §3.3.2: 126 layers on 16 stages of 8 slots).
+  bool pipeline_split_embedding_slot = false;
+  bool pipeline_split_loss_slot = false;
+  // Layer slots the pipeline split divides: the layers plus the embedding's and the loss's slots.
+  std::int64_t pipeline_split_slots(std::int64_t layers) const {
+    return layers + (pipeline_split_embedding_slot ? 1 : 0) + (pipeline_split_loss_slot ? 1 : 0);
+  }
   // Zero-bubble ZB-H1 (Qi et al. 2024, arXiv 2401.10241 §3): backward split into input- and
   // weight-gradient passes fills the 1F1B bubble to a third, at 1F1B's activation memory.
   bool zero_bubble_schedule = false;

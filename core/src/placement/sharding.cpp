@@ -82,16 +82,22 @@ std::int64_t kv_heads_per_rank(const AttentionShape& attention, std::int64_t ten
   return attention.num_kv_heads >= tensor_parallel ? attention.num_kv_heads / tensor_parallel : 1;
 }
 
-StagePlan plan_stages(const ModelDescription& model, const ParallelLayout& layout) {
+StagePlan plan_stages(const ModelDescription& model, const ParallelLayout& layout, PipelineSlots slots) {
   check_layout(model, layout);
   StagePlan plan;
   const std::int64_t stages = layout.pipeline_parallel;
   const std::int64_t layers = static_cast<std::int64_t>(model.layer_kind_of_layer.size());
   plan.first_layer.resize(static_cast<std::size_t>(stages + 1));
+  const std::int64_t slots_taken = (slots.embedding ? 1 : 0) + (slots.loss ? 1 : 0);
+  const bool slot_split = stages > 1 && slots_taken > 0 && (layers + slots_taken) % stages == 0;
   std::int64_t next = 0;
   for (std::int64_t s = 0; s < stages; ++s) {
     plan.first_layer[static_cast<std::size_t>(s)] = next;
-    next += layers / stages + (s < layers % stages ? 1 : 0);
+    if (slot_split)
+      next += (layers + slots_taken) / stages - (s == 0 && slots.embedding ? 1 : 0) -
+              (s == stages - 1 && slots.loss ? 1 : 0);
+    else
+      next += layers / stages + (s < layers % stages ? 1 : 0);
   }
   plan.first_layer[static_cast<std::size_t>(stages)] = layers;
 

@@ -22,7 +22,14 @@ struct StagePlan {
 // Throws std::invalid_argument naming the option when the layout cannot run the model.
 void check_layout(const ModelDescription& model, const ParallelLayout& layout);
 
-StagePlan plan_stages(const ModelDescription& model, const ParallelLayout& layout);
+// The embedding's and the loss's slots of a training pipeline split (Megatron-Core's
+// account_for_embedding_in_pipeline_split / account_for_loss_in_pipeline_split): each takes a layer's
+// place on the first (last) stage, the layers plus slots divided evenly (the caller checks they divide).
+struct PipelineSlots {
+  bool embedding = false;
+  bool loss = false;
+};
+StagePlan plan_stages(const ModelDescription& model, const ParallelLayout& layout, PipelineSlots slots = {});
 
 // Key/value heads one tensor-parallel rank holds: kv/tp, or one replicated head when kv < tp.
 std::int64_t kv_heads_per_rank(const AttentionShape& attention, std::int64_t tensor_parallel);

@@ -97,6 +97,8 @@ void write_parallel(JsonWriter& writer, const TrainingWorkload& w, const Trainin
   writer.field("moe_dispatcher", moe_dispatcher_name(w.moe_dispatcher));
   writer.field("moe_routing", moe_routing_name(w.moe_routing));
   writer.field("virtual_stages", w.virtual_pipeline_stages);
+  writer.field("account_for_embedding_in_pipeline_split", w.pipeline_split_embedding_slot);
+  writer.field("account_for_loss_in_pipeline_split", w.pipeline_split_loss_slot);
   writer.field("pipeline_schedule", w.zero_bubble_schedule          ? "zero-bubble"
                                     : w.virtual_pipeline_stages > 1 ? "interleaved"
                                                                     : "1f1b");

@@ -62,6 +62,8 @@ TrainingRequest parse_training_options(const OptionList& options) {
     w.moe_routing = *found;
   }
   w.virtual_pipeline_stages = reader.count("virtual_stages", 1, 1, 1024);
+  w.pipeline_split_embedding_slot = reader.flag("account_for_embedding_in_pipeline_split", false);
+  w.pipeline_split_loss_slot = reader.flag("account_for_loss_in_pipeline_split", false);
   if (auto schedule = reader.text("pipeline_schedule")) {
     if (*schedule == "zero-bubble" || *schedule == "zb-h1")
       w.zero_bubble_schedule = true;

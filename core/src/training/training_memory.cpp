@@ -78,7 +78,8 @@ PreparedTrainingMemory prepare_training_memory(const ModelDescription& model,
   p.expert_degree = degree.expert;
   detail::StagePlan plan;
   try {
-    plan = detail::plan_stages(model, p.workload.layout);
+    plan = detail::plan_stages(model, p.workload.layout,
+                               {p.workload.pipeline_split_embedding_slot, p.workload.pipeline_split_loss_slot});
   } catch (const OptionError&) {
     throw;  // already names its option (the message starts "option 'ep': ...", not with the size's name)
   } catch (const std::invalid_argument& error) {

@@ -312,12 +312,29 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
     st.memory = st.memory_bytes / hbm;
     return st;
   };
-  const double share_first = pp > 1 ? std::ceil(layers / pp) / layers : 1.0;
-  const double share_last = pp > 1 ? std::floor(layers / pp) / layers : 1.0;
+  // Layers of the first and last stages (the first takes the remainder). With the embedding's and the
+  // loss's slots in the split (Megatron-Core), each of those stages runs a layer fewer and a middle
+  // stage the most.
+  double first_layers = pp > 1 ? std::ceil(layers / pp) : layers;
+  double last_layers = pp > 1 ? std::floor(layers / pp) : layers;
+  double middle_layers = 0;
+  if (pp > 1 && (w.pipeline_split_embedding_slot || w.pipeline_split_loss_slot)) {
+    const double slots_per_stage = static_cast<double>(w.pipeline_split_slots(model.layers)) / pp;
+    first_layers = slots_per_stage - (w.pipeline_split_embedding_slot ? 1 : 0);
+    last_layers = slots_per_stage - (w.pipeline_split_loss_slot ? 1 : 0);
+    if (pp > 2) middle_layers = slots_per_stage;
+  }
+  const double share_first = first_layers / layers, share_last = last_layers / layers;
   const StageTime first = stage_compute(share_first, pp <= 1), last = stage_compute(share_last, true);
-  const bool first_busier = first.total() >= last.total();
-  const double share = first_busier ? share_first : share_last;
-  const StageTime& busiest = first_busier ? first : last;
+  const StageTime middle = middle_layers > 0 ? stage_compute(middle_layers / layers, false) : StageTime{};
+  enum class Busiest { first, middle, last };
+  const Busiest busiest_stage = middle.total() > std::max(first.total(), last.total()) ? Busiest::middle
+                                : first.total() >= last.total()                        ? Busiest::first
+                                                                                       : Busiest::last;
+  const double share = busiest_stage == Busiest::first    ? share_first
+                       : busiest_stage == Busiest::middle ? middle_layers / layers
+                                                          : share_last;
+  const StageTime& busiest = busiest_stage == Busiest::first ? first : busiest_stage == Busiest::middle ? middle : last;
   t.microbatch_compute_seconds = busiest.total();
   t.microbatch_matmul_seconds = busiest.matmul;
   t.microbatch_attention_seconds = busiest.attention;
@@ -369,7 +386,9 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
 
   // Data parallelism over dp x cp ranks (context-parallel ranks hold the same weights); one
   // micro-batch's compute hides a per-step collective, every one's a per-micro-batch gather.
-  const bool on_first = share == share_first, on_last = pp <= 1 || share == share_last;
+  // An even split's first and last stages share one share: both ends' tensors are counted (the larger).
+  const bool end_stage = busiest_stage != Busiest::middle;
+  const bool on_first = end_stage && share == share_first, on_last = pp <= 1 || (end_stage && share == share_last);
   const detail::DataParallelCollectives data_parallel =
       detail::data_parallel_collectives(model, w, gpu, c, share, on_first, on_last, m);
   t.data_parallel_seconds = data_parallel.seconds;

@@ -68,12 +68,26 @@ void check_training_workload(const TrainingWorkload& w, std::int64_t num_layers,
   if (w.zero_bubble_schedule && w.virtual_pipeline_stages > 1)
     refuse("pipeline_schedule",
            "the zero-bubble schedule modelled (ZB-H1) runs one model chunk per GPU: drop --virtual-stages");
+  const bool slot_split = w.pipeline_split_embedding_slot || w.pipeline_split_loss_slot;
+  const char* slot_option = w.pipeline_split_embedding_slot ? "account_for_embedding_in_pipeline_split"
+                                                            : "account_for_loss_in_pipeline_split";
+  const std::int64_t slots = w.pipeline_split_slots(num_layers);
+  if (slot_split) {
+    if (l.pipeline_parallel < 2)
+      refuse(slot_option, "the embedding's or loss's slot in the pipeline split needs pp of at least 2");
+    // Megatron-Core divides the slots evenly (TransformerConfig: num_layers plus the embedding and loss
+    // slots divisible by pp, and each stage's by the virtual stages).
+    if (slots % (l.pipeline_parallel * w.virtual_pipeline_stages) != 0)
+      refuse(slot_option, "pp x virtual stages = " + num(l.pipeline_parallel * w.virtual_pipeline_stages) +
+                              " must divide the " + num(slots) + " slots of the split (" + num(num_layers) +
+                              " layers with the embedding's and loss's slots)");
+  }
   if (w.virtual_pipeline_stages > 1) {
     if (l.pipeline_parallel < 2) refuse("virtual_stages", "interleaved pipeline stages need pp of at least 2");
     // torchtitan splits the layers unevenly when they do not divide (9dec370
     // torchtitan/parallelisms/pipelining_utils.py generate_split_points: the middle stages take the
     // extra layers); Megatron-LM needs pp x virtual stages to divide them.
-    if (!training_framework(w).uneven_pipeline_stages &&
+    if (!slot_split && !training_framework(w).uneven_pipeline_stages &&
         num_layers % (l.pipeline_parallel * w.virtual_pipeline_stages) != 0)
       refuse("virtual_stages", "pp x virtual stages = " + num(l.pipeline_parallel * w.virtual_pipeline_stages) +
                                    " must divide the " + num(num_layers) + " layers");
@@ -97,9 +111,10 @@ void check_training_workload(const TrainingWorkload& w, std::int64_t num_layers,
   if (!step_time) return;
 
   // The memory places pp stages with plan_stages, which refuses more stages than layers itself.
-  check(l.pipeline_parallel * w.virtual_pipeline_stages <= num_layers, "pp",
+  check(l.pipeline_parallel * w.virtual_pipeline_stages <= slots, "pp",
         "pp " + num(l.pipeline_parallel) + " x virtual stages " + num(w.virtual_pipeline_stages) +
-            " is more stages than the " + num(num_layers) + " layers");
+            " is more stages than the " + num(num_layers) + " layers" +
+            (slot_split ? std::string(" and the embedding's and loss's slots") : std::string()));
   check(w.sequence_tokens % w.context_parallel == 0, "cp",
         "context parallel size " + num(w.context_parallel) + " does not divide the sequence length " +
             num(w.sequence_tokens));

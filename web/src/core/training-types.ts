@@ -17,6 +17,9 @@ export interface TrainingOptions {
   cp?: number;
   sequence_parallel?: boolean;
   virtual_stages?: number;
+  /** Megatron-Core's split flags: the embedding (the output layer and loss) takes one layer's slot of the pipeline split. */
+  account_for_embedding_in_pipeline_split?: boolean;
+  account_for_loss_in_pipeline_split?: boolean;
   /** 1f1b | interleaved | zero-bubble (ZB-H1). */
   pipeline_schedule?: string;
   micro_batches?: number;
@@ -133,6 +136,8 @@ export interface TrainingReport {
     /** How the router spreads a token's experts: at random, or round robin (NeMo AutoModel's fake balanced gate). */
     moe_routing: 'random' | 'round-robin';
     virtual_stages: number;
+    account_for_embedding_in_pipeline_split: boolean;
+    account_for_loss_in_pipeline_split: boolean;
     pipeline_schedule: '1f1b' | 'interleaved' | 'zero-bubble';
     sharding_degree: number;
     expert_sharding_degree: number;
