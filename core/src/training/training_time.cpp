@@ -233,8 +233,9 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
     shape.expert_width = k.expert_width;
     shape.gated = k.gated_mlp;
     shape.tensor_parallel = tp;
-    shape.operand_bytes = w.precision == PrecisionRecipe::fp8 ? 1 : w.precision == PrecisionRecipe::fp32 ? 4 : 2;
-    shape.output_bytes = w.precision == PrecisionRecipe::fp32 ? 4 : 2;
+    // Outputs at the recipe's activation width; FP8 GEMMs read their inputs cast to one byte.
+    shape.output_bytes = static_cast<double>(precision_recipe_info(w.precision).activation_bytes_per_element);
+    shape.operand_bytes = w.precision == PrecisionRecipe::fp8 ? 1 : shape.output_bytes;
     const double slowdown =
         detail::grouped_expert_gemm_slowdown(shape, matmul_rate, gpu.memory_bandwidth_bytes_per_second);
     const double products = static_cast<double>(k.layers) * 2 * s * k.experts_per_token * k.expert.matrix_params;
