@@ -12,8 +12,9 @@ namespace {
 // The first member whose key is not below `key` (members are kept in key order).
 template <typename Members>
 auto member_position(Members& members, std::string_view key) {
-  return std::lower_bound(members.begin(), members.end(), key,
-                          [](const JsonMember& member, std::string_view k) { return member.key < k; });
+  return std::lower_bound(members.begin(), members.end(), key, [](const JsonMember& member, std::string_view k) {
+    return std::string_view(member.key) < k;
+  });
 }
 
 void write_value(JsonWriter& writer, const JsonValue& value, const std::string* key) {
