@@ -97,6 +97,8 @@ function fitcheckCall(call, configText, options, raw) {
 
 Module['parameterReport'] = function (configText) { return fitcheckCall(0, configText); };
 Module['inferenceReport'] = function (configText, options) { return fitcheckCall(1, configText, options); };
+// Memory at each value of options.sweep (context or batch), listed in options.sweep_values.
+Module['inferenceSweep'] = function (configText, options) { return fitcheckCall(14, configText, options); };
 Module['acceleratorCatalog'] = function () { return fitcheckCall(6); };
 Module['formatCatalog'] = function () { return fitcheckCall(7); };
 Module['version'] = function () { return fitcheckCall(8, '', null, true); };
@@ -104,7 +106,7 @@ Module['maxInputBytes'] = fitcheckInputLimit;
 // A report's JSON text exactly as the core wrote it (the CLI's --json prints the same bytes), for
 // byte-for-byte comparisons (tests/node/native-wasm-identity.test.mjs). Errors throw as above.
 Module['reportText'] = function (name, configText, options) {
-  var calls = { parameters: 0, inference: 1, training: 2, plan: 3, training_plan: 4, transformer_mem: 5 };
+  var calls = { parameters: 0, inference: 1, training: 2, plan: 3, training_plan: 4, transformer_mem: 5, inference_sweep: 14 };
   if (!(name in calls)) throw new Error('unknown report ' + String(name));
   return fitcheckCall(calls[name], configText, options, true);
 };

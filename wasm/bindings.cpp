@@ -40,6 +40,7 @@ enum class Call : std::int32_t {
   checkpoint_report = 11,
   serving_report = 12,
   local_report = 13,
+  inference_sweep = 14,
 };
 
 // The answer's status word (wasm/api.js): the report, or an error with or without the field it names.
@@ -98,6 +99,8 @@ std::string report(Call call, const Text* texts, std::uint32_t count) {
     case Call::inference_report:
       return fitcheck::inference_report_json(config, options);
 #endif
+    case Call::inference_sweep:
+      return fitcheck::inference_sweep_report_json(config, options);
 #ifndef FITCHECK_INFERENCE_ONLY  // the page's first-view module (CMakeLists.txt) leaves these out
     case Call::training_report:
       return fitcheck::training_report_json(config, options);

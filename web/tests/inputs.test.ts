@@ -3,7 +3,8 @@ import { describe, expect, test } from 'vitest';
 import { configFromNumbers } from '../src/model/from-numbers';
 import { defaultNumbers } from '../src/model/model-inputs';
 import { defaultWorkload, inferenceOptions } from '../src/inference/inference-inputs';
-import { geometricGrid } from '../src/inference/sweep';
+import { geometricGrid, sweep } from '../src/inference/sweep';
+import { fixtureConfig } from './support/core';
 import { core } from './support/core';
 
 describe('inferenceOptions', () => {
@@ -75,5 +76,44 @@ describe('sweep grid', () => {
     expect(grid.at(-1)).toBe(131072);
     expect(grid).toContain(4096);
     expect(grid.length).toBeLessThanOrEqual(26);
+  });
+});
+
+describe('memory sweeps', () => {
+  const llama = fixtureConfig('meta-llama--Llama-3.1-8B.json');
+  // The GPU (a custom one here, with its keys) and the request's lengths stay with the report.
+  const workload = {
+    ...defaultWorkload,
+    gpu: 'custom',
+    custom_gpu_base: 'h100-sxm-80gb',
+    custom_gpu_memory_gib: '96',
+    weights: 'bf16',
+    batch: '4',
+    context: '8192',
+    prompt_len: '1000',
+    gen_len: '500',
+  };
+  test('a context chart point is the report without GPU at that sequence length', () => {
+    const points = sweep(core, llama, workload, 'context', [256, 4096, 131072]);
+    expect(points.map((p) => p.x)).toEqual([256, 4096, 131072]);
+    // 4 sequences x 131,072 B per token (32 layers x 8 KV heads x 128 x 2 x 2 B).
+    expect(points.map((p) => p.kv_cache_bytes)).toEqual([256, 4096, 131072].map((x) => 4 * x * 131072));
+    for (const point of points) {
+      const report = core.inferenceReport(llama, { weights: 'bf16', batch: 4, context: point.x });
+      expect(point.total_bytes).toBe(report.total_bytes_per_gpu);
+      expect(point.weight_bytes).toBe(16_060_522_496);
+    }
+  });
+  test('a batch chart leaves out the batches the core refuses', () => {
+    const points = sweep(core, llama, workload, 'batch', [1, 64, 16_777_217]);
+    expect(points.map((p) => p.x)).toEqual([1, 64]);
+    expect(points[1].kv_cache_bytes).toBe(64 * 8192 * 131072);
+    expect(points[1].total_bytes).toBe(
+      core.inferenceReport(llama, { weights: 'bf16', batch: 64, context: 8192, prompt_len: 1000, gen_len: 500 })
+        .total_bytes_per_gpu,
+    );
+  });
+  test('options the core refuses give no points', () => {
+    expect(sweep(core, llama, { ...workload, kv_dtype: 'int3' }, 'batch', [1, 2])).toEqual([]);
   });
 });

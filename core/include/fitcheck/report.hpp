@@ -34,6 +34,11 @@ std::string inference_report_json(std::string_view config_json_text, const Optio
 // `fit_changes` key. The page's first-view module answers with this one.
 std::string inference_report_json_without_fit_changes(std::string_view config_json_text, const OptionList& options);
 
+// Memory at each value of one setting (sweep_inference_memory, inference_sweep.hpp): axis, points
+// (value, total_bytes_per_gpu, weight_bytes, kv_cache_bytes, activation_bytes), refused (value,
+// option, message). Options: the inference report's, with sweep and sweep_values.
+std::string inference_sweep_report_json(std::string_view config_json_text, const OptionList& options);
+
 // Training report: estimate_training()'s figures as JSON (keys: workload, parallel, total_params,
 // trainable_params, weight_bytes, gradient_bytes, optimizer_bytes, activation_bytes,
 // communication_bytes, overhead_bytes, total_bytes_per_gpu, max_micro_batch_size (null without a

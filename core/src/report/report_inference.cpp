@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // JSON reports of inference memory and of the catalogs (hardware, formats).
 #include "fitcheck/inference.hpp"
+#include "fitcheck/inference_sweep.hpp"
 #include "fitcheck/report.hpp"
 #include "report/report_terms.hpp"
 #include "support/json_writer.hpp"
@@ -286,6 +287,35 @@ std::string inference_report_json(std::string_view config_json_text, const Optio
 
 std::string inference_report_json_without_fit_changes(std::string_view config_json_text, const OptionList& options) {
   return inference_report_json(estimate_inference_without_fit_changes(config_json_text, options));
+}
+
+std::string inference_sweep_report_json(std::string_view config_json_text, const OptionList& options) {
+  const InferenceSweep sweep = sweep_inference_memory(config_json_text, options);
+  detail::JsonWriter out;
+  out.begin_object();
+  out.field("axis", sweep.axis == SweepAxis::context ? "context" : "batch");
+  out.begin_array("points");
+  for (const InferenceSweepPoint& point : sweep.points) {
+    out.begin_object();
+    out.field("value", point.value);
+    out.field("total_bytes_per_gpu", point.totals.total_bytes_per_gpu);
+    out.field("weight_bytes", point.totals.weight_bytes);
+    out.field("kv_cache_bytes", point.totals.kv_cache_bytes);
+    out.field("activation_bytes", point.totals.activation_bytes);
+    out.end_object();
+  }
+  out.end_array();
+  out.begin_array("refused");
+  for (const InferenceSweepRefusal& refusal : sweep.refused) {
+    out.begin_object();
+    out.field("value", refusal.value);
+    out.field("option", refusal.option);
+    out.field("message", refusal.message);
+    out.end_object();
+  }
+  out.end_array();
+  out.end_object();
+  return out.take();
 }
 
 std::string accelerator_catalog_json() {

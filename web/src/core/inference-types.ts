@@ -229,3 +229,23 @@ export interface InferenceReport {
   decode_max_batch_size_per_gpu?: number;
   assumptions: string[];
 }
+
+/** Options of inferenceSweep: the inference options, with the axis and its values (core/include/fitcheck/inference_sweep.hpp). */
+export interface InferenceSweepOptions extends InferenceOptions {
+  sweep: 'context' | 'batch';
+  /** Comma-separated counts, at most 64. */
+  sweep_values: string;
+}
+
+/** Memory at each value of one setting, without a GPU; values the options refuse are listed apart. */
+export interface InferenceSweepReport {
+  axis: 'context' | 'batch';
+  points: Array<{
+    value: number;
+    total_bytes_per_gpu: number;
+    weight_bytes: number;
+    kv_cache_bytes: number;
+    activation_bytes: number;
+  }>;
+  refused: Array<{ value: number; option: string; message: string }>;
+}

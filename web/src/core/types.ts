@@ -2,7 +2,7 @@
 // Hand-written types of the fitcheck WebAssembly module (Emscripten 3.1.6 cannot emit them).
 // tests/node/wasm-module.test.mjs checks every exported name against `moduleExports` below.
 import type { ParameterReport } from './parameter-types';
-import type { InferenceOptions, InferenceReport } from './inference-types';
+import type { InferenceOptions, InferenceReport, InferenceSweepOptions, InferenceSweepReport } from './inference-types';
 import type {
   Accelerator,
   ConfigFieldTable,
@@ -35,6 +35,8 @@ export interface CoreError extends Error {
 export interface FitcheckModule {
   parameterReport(configJsonText: string): ParameterReport;
   inferenceReport(configJsonText: string, options: InferenceOptions): InferenceReport;
+  /** Memory at each of options.sweep_values of options.sweep (context or batch), in one call. */
+  inferenceSweep(configJsonText: string, options: InferenceSweepOptions): InferenceSweepReport;
   trainingReport(configJsonText: string, options: TrainingOptions): TrainingReport;
   planReport(configJsonText: string, options: PlanOptions): PlanReport;
   trainingPlanReport(configJsonText: string, options: TrainingPlanOptions): TrainingPlanReport;
@@ -50,7 +52,7 @@ export interface FitcheckModule {
   checkpointReport(bytes: Uint8Array, fileSizeBytes: number): CheckpointReport | CheckpointNeedMore;
   /** A report's JSON text exactly as the core wrote it (the CLI's --json prints the same bytes). */
   reportText(
-    name: 'parameters' | 'inference' | 'training' | 'plan' | 'training_plan' | 'transformer_mem',
+    name: 'parameters' | 'inference' | 'training' | 'plan' | 'training_plan' | 'transformer_mem' | 'inference_sweep',
     configText: string,
     options?: Record<string, string | number | boolean>,
   ): string;
@@ -60,6 +62,7 @@ export interface FitcheckModule {
 export const moduleExports: ReadonlyArray<keyof FitcheckModule> = [
   'parameterReport',
   'inferenceReport',
+  'inferenceSweep',
   'trainingReport',
   'planReport',
   'trainingPlanReport',

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Memory over a grid of context lengths and batch sizes: one inferenceReport per point (the core
-// computes every figure; the page only picks the grid and plots). No GPU is passed for the points,
-// which skips the capacity searches and keeps a sweep of ~30 calls within a few tens of ms.
-import type { FitcheckModule, InferenceReport } from '../core/types';
+// Memory over a grid of context lengths and batch sizes: one inferenceSweep call per chart (the
+// core computes every point without a GPU, so no capacity search runs; the page picks the grid and
+// plots). The per-format table asks one inferenceReport per format.
+import type { FitcheckModule, InferenceReport, InferenceSweepReport } from '../core/types';
 import { inferenceOptions, withoutRequestLengths, type Workload } from './inference-inputs';
 
 export interface SweepPoint {
@@ -32,24 +32,23 @@ export function sweep(
   key: 'context' | 'batch',
   values: number[],
 ): SweepPoint[] {
-  const points: SweepPoint[] = [];
-  for (const x of values) {
-    let report: InferenceReport;
-    try {
-      // A context point sets the sequence length alone (prompt + output would have to fit in it).
-      const lengths = key === 'context' ? withoutRequestLengths : {};
-      report = core.inferenceReport(configText, inferenceOptions(workload, { gpu: '', ...lengths, [key]: x }));
-    } catch {
-      continue; // a point the core refuses is simply not plotted
-    }
-    points.push({
-      x,
-      total_bytes: report.total_bytes_per_gpu,
-      weight_bytes: report.weight_bytes,
-      kv_cache_bytes: report.kv_cache_bytes,
+  let report: InferenceSweepReport;
+  try {
+    report = core.inferenceSweep(configText, {
+      ...inferenceOptions(workload),
+      sweep: key,
+      sweep_values: values.join(','),
     });
+  } catch {
+    return []; // options the core refuses: the inference report beside the chart names the field
   }
-  return points;
+  // Values the core refuses (e.g. a batch past its range) are simply not plotted.
+  return report.points.map((point) => ({
+    x: point.value,
+    total_bytes: point.total_bytes_per_gpu,
+    weight_bytes: point.weight_bytes,
+    kv_cache_bytes: point.kv_cache_bytes,
+  }));
 }
 
 export interface WeightFormatReport {
