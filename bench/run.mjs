@@ -14,6 +14,7 @@ const runs = Number(process.env.BENCH_RUNS ?? 5);
 const configPath = process.env.BENCH_CONFIG ?? path.join(repo, 'bench/llama-3.1-8b.json');
 const configText = fs.readFileSync(configPath, 'utf8');
 // BENCH_PAGE_ONLY=1: the page's figures only (no native or WebAssembly core runs, no build/ needed).
+// BENCH_DIST=DIR: measure the page built in DIR (another checkout's web/dist) instead of web/dist.
 const pageOnly = process.env.BENCH_PAGE_ONLY === '1';
 
 const median = (values) => {
@@ -58,7 +59,7 @@ for (let i = 0; i < (pageOnly ? 0 : runs); i += 1) {
 }
 
 // The page: gzip -9 of what a visit downloads (index.html and assets), and of the bundled presets.
-const dist = path.join(repo, 'web/dist');
+const dist = process.env.BENCH_DIST ?? path.join(repo, 'web/dist');
 const pageFiles = ['index.html', ...fs.readdirSync(path.join(dist, 'assets')).map((name) => `assets/${name}`)];
 const gzipBytes = (file) => zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
 const pageGzip = pageFiles.reduce((sum, file) => sum + gzipBytes(file), 0);

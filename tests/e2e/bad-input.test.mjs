@@ -131,6 +131,7 @@ test('large pastes: over the 8 MiB input limit refused at once, unparsed; a 7 MB
     assert.ok(handled < 1000, `a ${size}-byte paste took ${handled} ms to refuse`);
   }
   const padded = goodConfig.replace('{', `{"padding":"${'a'.repeat(7 << 20)}",`);
+  await page.getByTestId('config').focus();
   await pasteLarge(page, padded);
   await page.getByTestId('config-file-error').waitFor({ state: 'detached', timeout: 20_000 });
   await expectNoError(page);
@@ -145,6 +146,9 @@ test('large pastes: over the 8 MiB input limit refused at once, unparsed; a 7 MB
   // layout), and shown again on request; an edit is read again: a duplicate key is the core's
   // refusal, with the field.
   assert.equal(await page.getByTestId('config').count(), 0);
+  // The text area was emptied before it gave way (removing a focused one holding megabytes costs
+  // Chromium seconds); the focus moved to the summary's first button.
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'config-large-show');
   await page.getByTestId('config-large-show').click();
   assert.equal((await page.getByTestId('config').inputValue()).length, padded.length);
   await pasteLarge(page, padded.replace('"hidden_size": 3584', '"hidden_size": 3584, "hidden_size": 4096'));

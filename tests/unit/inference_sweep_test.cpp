@@ -25,8 +25,8 @@ std::string option_of(const OptionError& error) { return error.option(); }
 TEST_CASE("a context sweep: the KV cache grows by 131,072 B per token, the weights stay") {
   const std::string config = llama_8b();
   // The GPU and the request's lengths are dropped: a context point sets the sequence length alone.
-  const OptionList options = {{"gpu", "h100-sxm-80gb"}, {"batch", "1"},          {"weights", "bf16"},
-                              {"prompt_len", "512"},    {"gen_len", "512"},      {"sweep", "context"},
+  const OptionList options = {{"gpu", "h100-sxm-80gb"},      {"batch", "1"},     {"weights", "bf16"},
+                              {"prompt_len", "512"},         {"gen_len", "512"}, {"sweep", "context"},
                               {"sweep_values", "1024, 4096"}};
   const InferenceSweep sweep = sweep_inference_memory(config, options);
   CHECK(sweep.axis == SweepAxis::context);
@@ -50,8 +50,8 @@ TEST_CASE("a context sweep: the KV cache grows by 131,072 B per token, the weigh
 
 TEST_CASE("a batch sweep keeps the points the options allow and names the ones refused") {
   const std::string config = llama_8b();
-  const OptionList options = {{"context", "131072"}, {"weights", "bf16"}, {"sweep", "batch"},
-                              {"sweep_values", "1,2,16777217"}};
+  const OptionList options = {
+      {"context", "131072"}, {"weights", "bf16"}, {"sweep", "batch"}, {"sweep_values", "1,2,16777217"}};
   const InferenceSweep sweep = sweep_inference_memory(config, options);
   CHECK(sweep.axis == SweepAxis::batch);
   REQUIRE(sweep.points.size() == 2);
@@ -64,9 +64,12 @@ TEST_CASE("a batch sweep keeps the points the options allow and names the ones r
 }
 
 TEST_CASE("a custom GPU's keys leave with the GPU") {
-  const OptionList options = {{"gpu", "custom"},         {"custom_gpu_base", "h100-sxm-80gb"},
-                              {"custom_gpu_memory_gib", "96"}, {"weights", "bf16"},
-                              {"sweep", "batch"},         {"sweep_values", "4"}};
+  const OptionList options = {{"gpu", "custom"},
+                              {"custom_gpu_base", "h100-sxm-80gb"},
+                              {"custom_gpu_memory_gib", "96"},
+                              {"weights", "bf16"},
+                              {"sweep", "batch"},
+                              {"sweep_values", "4"}};
   const InferenceSweep sweep = sweep_inference_memory(llama_8b(), options);
   REQUIRE(sweep.points.size() == 1);
   CHECK(sweep.refused.empty());

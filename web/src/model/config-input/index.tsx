@@ -53,8 +53,13 @@ export const ConfigInput = memo(function ConfigInput(props: Props) {
   // paste is shown as a summary (removed before the browser lays the text out), its text on request.
   const [showLargeText, setShowLargeText] = useState(false);
   const large = configText.length > largeConfigLength;
+  // The summary's first button takes the focus from a text area a large paste replaced.
+  const summaryButton = useRef<HTMLButtonElement>(null);
+  const focusSummary = useRef(false);
   useEffect(() => {
     if (!large) setShowLargeText(false);
+    else if (focusSummary.current) summaryButton.current?.focus();
+    focusSummary.current = false;
   }, [large]);
   // A hub URL or org/name pasted: say what to paste instead of the JSON parser's message.
   const reference = error && !fromNumbers ? repoReference(configText) : undefined;
@@ -151,7 +156,12 @@ export const ConfigInput = memo(function ConfigInput(props: Props) {
                 A config.json of {characterCount(configText.length)}, too long to show while you work on it; it is kept
                 as pasted.
               </p>
-              <button type="button" data-testid="config-large-show" onClick={() => setShowLargeText(true)}>
+              <button
+                type="button"
+                ref={summaryButton}
+                data-testid="config-large-show"
+                onClick={() => setShowLargeText(true)}
+              >
                 Show and edit the text
               </button>{' '}
               <button type="button" data-testid="config-large-clear" onClick={() => onText('')}>
@@ -174,8 +184,18 @@ export const ConfigInput = memo(function ConfigInput(props: Props) {
                 const text = e.currentTarget.value;
                 const refusal = oversizedPaste(text);
                 setFileError(refusal);
-                if (refusal) e.currentTarget.value = configText;
-                else onText(text);
+                if (refusal) {
+                  e.currentTarget.value = configText;
+                  return;
+                }
+                // A large paste gives way to the summary. The text area is emptied first: Chromium
+                // takes seconds to remove a focused text area holding megabytes, and none to remove
+                // an empty one.
+                if (text.length > largeConfigLength && !showLargeText) {
+                  focusSummary.current = document.activeElement === e.currentTarget;
+                  e.currentTarget.value = '';
+                }
+                onText(text);
               }}
             />
           )}
