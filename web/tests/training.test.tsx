@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { TrainingForm } from '../src/training/training-form';
 import { ComparePanel } from '../src/compare/compare-panel';
 import type { CoreError } from '../src/core/types';
-import { trainingMemoryTable, trainingTimeTable } from '../src/training/training-tables';
+import { trainingMemoryTable, trainingSetupTable, trainingTimeTable } from '../src/training/training-tables';
 import { defaultTraining, shardingChoice, trainingOptions, withSharding } from '../src/training/training-inputs';
 import { core, fixtureConfig } from './support/core';
 
@@ -62,6 +62,68 @@ describe('training options', () => {
       qlora: true,
     });
     expect('sequence_parallel' in trainingOptions(defaultTraining)).toBe(false);
+  });
+});
+
+describe('the pipeline', () => {
+  const llama70b = fixtureConfig('meta-llama--Llama-3.1-70B.json');
+  const pipelined = {
+    ...defaultTraining,
+    gpus: '8',
+    pp: '8',
+    pipeline_schedule: 'interleaved',
+    virtual_stages: '5',
+    micro_batches: '16',
+    account_for_embedding_in_pipeline_split: true,
+    account_for_loss_in_pipeline_split: true,
+  };
+  test('schedule, virtual stages, micro-batches and the two slots reach the core; none by default', () => {
+    expect(trainingOptions(pipelined)).toMatchObject({
+      pipeline_schedule: 'interleaved',
+      virtual_stages: '5',
+      micro_batches: '16',
+      account_for_embedding_in_pipeline_split: true,
+      account_for_loss_in_pipeline_split: true,
+    });
+    const plain = trainingOptions(defaultTraining);
+    for (const key of [
+      'pipeline_schedule',
+      'virtual_stages',
+      'micro_batches',
+      'account_for_embedding_in_pipeline_split',
+    ])
+      expect(key in plain).toBe(false);
+    // Llama-3.1-70B: 80 layers and the two slots are 82, which 8 stages x 5 chunks = 40 do not divide.
+    let refused: CoreError | undefined;
+    try {
+      core.trainingReport(llama70b, trainingOptions(pipelined));
+    } catch (error) {
+      refused = error as CoreError;
+    }
+    expect(refused?.field).toBe('account_for_embedding_in_pipeline_split');
+  });
+  test('the form shows the pipeline fields with more than one stage; the setup table names the schedule', () => {
+    const onChange = vi.fn();
+    const { rerender } = render(<TrainingForm training={defaultTraining} gpus={gpus} onChange={onChange} />);
+    expect(screen.queryByTestId('train-pipeline')).toBeNull();
+    rerender(<TrainingForm training={{ ...defaultTraining, pp: '4' }} gpus={gpus} onChange={onChange} />);
+    fireEvent.change(screen.getByTestId('train-pipeline_schedule'), { target: { value: 'zero-bubble' } });
+    expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ pipeline_schedule: 'zero-bubble' }));
+    fireEvent.click(screen.getByTestId('train-account_for_loss_in_pipeline_split'));
+    expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ account_for_loss_in_pipeline_split: true }));
+    // 80 layers on 8 stages x 2 chunks, no slots.
+    const report = core.trainingReport(
+      llama70b,
+      trainingOptions({
+        ...pipelined,
+        virtual_stages: '2',
+        account_for_embedding_in_pipeline_split: false,
+        account_for_loss_in_pipeline_split: false,
+      }),
+    );
+    const setup = trainingSetupTable(report);
+    const row = setup.rows.find((r) => r.key === 'pipeline');
+    expect(row?.cells[1].value).toBe('interleaved 1F1B, 2 model chunks per GPU');
   });
 });
 

@@ -16,6 +16,15 @@ export interface TrainingWorkload extends CustomGpuFields {
   ep: string;
   cp: string;
   sequence_parallel: boolean;
+  /** Pipeline schedule: empty (the core's 1f1b), 1f1b, interleaved (with virtual_stages), zero-bubble. */
+  pipeline_schedule: string;
+  /** Model chunks per GPU of the interleaved schedule; empty: 1. */
+  virtual_stages: string;
+  /** Micro-batches per step; empty: the core's (at least pp). */
+  micro_batches: string;
+  /** The embedding (the output layer and loss) takes one layer's slot of the pipeline split (Megatron-Core). */
+  account_for_embedding_in_pipeline_split: boolean;
+  account_for_loss_in_pipeline_split: boolean;
   /** DeepSpeed ZeRO stage, 0-3; exclusive with fsdp. */
   zero: string;
   /** Empty: no FSDP; else no_shard | shard_grad_op | full_shard | hybrid_shard. */
@@ -55,6 +64,11 @@ export const defaultTraining: TrainingWorkload = {
   ep: '1',
   cp: '1',
   sequence_parallel: false,
+  pipeline_schedule: '',
+  virtual_stages: '',
+  micro_batches: '',
+  account_for_embedding_in_pipeline_split: false,
+  account_for_loss_in_pipeline_split: false,
   zero: '0',
   fsdp: '',
   fsdp_shard_group: '8',
@@ -89,6 +103,9 @@ export const trainingTextKeys: ReadonlyArray<keyof TrainingWorkload> = [
   'dp',
   'ep',
   'cp',
+  'pipeline_schedule',
+  'virtual_stages',
+  'micro_batches',
   'zero',
   'fsdp',
   'fsdp_shard_group',
@@ -107,12 +124,38 @@ export const trainingTextKeys: ReadonlyArray<keyof TrainingWorkload> = [
 ];
 export const trainingFlagKeys: ReadonlyArray<keyof TrainingWorkload> = [
   'sequence_parallel',
+  'account_for_embedding_in_pipeline_split',
+  'account_for_loss_in_pipeline_split',
   'offload_optimizer',
   'offload_params',
   'eager_attention',
   'qlora',
   'overlap',
 ];
+
+/** The pipeline schedules the core times (fitcheck train --pipeline-schedule); '' is its default, 1F1B. */
+export const pipelineSchedules: Array<[string, string]> = [
+  ['', '1F1B (default)'],
+  ['interleaved', 'Interleaved 1F1B (virtual stages)'],
+  ['zero-bubble', 'Zero bubble (ZB-H1)'],
+];
+
+/** The pipeline's own fields are shown with more than one stage, or while any of them is set. */
+export function showsPipeline(workload: TrainingWorkload): boolean {
+  const stages = Number(workload.pp.trim());
+  return (
+    !(Number.isInteger(stages) && stages <= 1) ||
+    (
+      [
+        'pipeline_schedule',
+        'virtual_stages',
+        'micro_batches',
+        'account_for_embedding_in_pipeline_split',
+        'account_for_loss_in_pipeline_split',
+      ] as const
+    ).some((key) => workload[key] !== defaultTraining[key])
+  );
+}
 
 export const precisionRecipes: Array<[string, string]> = [
   ['bf16-mixed', 'bf16 mixed precision'],

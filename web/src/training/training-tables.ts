@@ -155,6 +155,21 @@ export function layerActivationsTable(report: TrainingReport, unit: ByteUnit): T
   };
 }
 
+const scheduleNames: Record<TrainingReport['parallel']['pipeline_schedule'], string> = {
+  '1f1b': '1F1B',
+  interleaved: 'interleaved 1F1B',
+  'zero-bubble': 'zero bubble (ZB-H1)',
+};
+
+/** The pipeline as the core ran it: schedule, model chunks per GPU, the embedding's and loss's slots. */
+function describePipeline(p: TrainingReport['parallel']): string {
+  const parts = [scheduleNames[p.pipeline_schedule] ?? p.pipeline_schedule];
+  if (p.virtual_stages > 1) parts.push(`${p.virtual_stages} model chunks per GPU`);
+  if (p.account_for_embedding_in_pipeline_split) parts.push('the embedding in a layer’s slot');
+  if (p.account_for_loss_in_pipeline_split) parts.push('the output layer and loss in a layer’s slot');
+  return parts.join(', ');
+}
+
 export function trainingSetupTable(report: TrainingReport): TableModel {
   const w = report.workload;
   const p = report.parallel;
@@ -167,6 +182,7 @@ export function trainingSetupTable(report: TrainingReport): TableModel {
         text(`${p.gpus} (${describeParallel(report)}${p.sequence_parallel ? ', sequence parallel' : ''})`),
       ],
     },
+    ...(p.pp > 1 ? [{ key: 'pipeline', cells: [text('Pipeline schedule'), text(describePipeline(p))] }] : []),
     {
       key: 'sharding',
       cells: [

@@ -7,10 +7,12 @@ import {
   frameworks,
   loraModules,
   optimizers,
+  pipelineSchedules,
   precisionRecipes,
   recomputeModes,
   shardingChoice,
   shardingChoices,
+  showsPipeline,
   trainingFlagKeys,
   trainingTextKeys,
   withSharding,
@@ -38,7 +40,14 @@ const home = (field: string) => (field === 'zero' || field === 'fsdp' ? 'shardin
 
 type TextKey = Exclude<
   keyof TrainingWorkload,
-  'sequence_parallel' | 'offload_optimizer' | 'offload_params' | 'eager_attention' | 'qlora' | 'overlap'
+  | 'sequence_parallel'
+  | 'account_for_embedding_in_pipeline_split'
+  | 'account_for_loss_in_pipeline_split'
+  | 'offload_optimizer'
+  | 'offload_params'
+  | 'eager_attention'
+  | 'qlora'
+  | 'overlap'
 >;
 type FlagKey = Exclude<keyof TrainingWorkload, TextKey>;
 
@@ -144,6 +153,30 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
           {number('overhead_gib', 'Overhead (GiB)', 'CUDA context, workspaces, allocator reserve')}
         </div>
         {flag('sequence_parallel', 'Sequence parallelism (norms and dropout split by tp)')}
+        {showsPipeline(training) && (
+          <>
+            <div class="grid-fields" data-testid="train-pipeline">
+              {select(
+                'pipeline_schedule',
+                'Pipeline schedule',
+                pipelineSchedules,
+                training.pipeline_schedule,
+                set('pipeline_schedule'),
+                'its bubble and the activations in flight',
+              )}
+              {number('virtual_stages', 'Virtual stages', 'model chunks per GPU (interleaved)', '1')}
+              {number('micro_batches', 'Micro-batches per step', 'empty: at least pp', 'from pp')}
+            </div>
+            {flag(
+              'account_for_embedding_in_pipeline_split',
+              'The embedding takes a layer’s slot: the first stage runs one layer fewer (Megatron-Core)',
+            )}
+            {flag(
+              'account_for_loss_in_pipeline_split',
+              'The output layer and loss take a layer’s slot: the last stage runs one layer fewer',
+            )}
+          </>
+        )}
       </fieldset>
       <fieldset>
         <legend>Sharding</legend>
