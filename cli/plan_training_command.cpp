@@ -25,8 +25,9 @@ constexpr const char* kHelp =
     "\n"
     "--mode inference (default): serving layouts; options in 'fitcheck help'.\n"
     "--mode training: training layouts that fit, ranked. The planner searches the GPU kind and\n"
-    "count, tp, cp (powers of two, tp x cp within a node), pp (powers of two), dp, ep (MoE),\n"
-    "the ZeRO stage, the micro-batch size and recomputation; sequence parallelism is on when tp > 1.\n"
+    "count, tp, cp (powers of two, tp x cp within a node), pp (powers of two) and its model chunks\n"
+    "per GPU, dp, ep (MoE), the ZeRO stage, the micro-batch size and recomputation; sequence\n"
+    "parallelism is on when tp > 1.\n"
     "constraints:\n"
     "  --gpus a,b               GPU kinds (default h100-sxm-80gb,h200,a100-sxm-80gb; 'fitcheck gpus')\n"
     "  --max-gpus N             GPUs available in all (default 64)\n"
@@ -38,6 +39,8 @@ constexpr const char* kHelp =
     "  --zero-stages L          ZeRO stages to try (default 0,1,2,3)\n"
     "  --recompute-modes L      none,selective,full (default all three; also selective-op,\n"
     "                           selective-layer, gradient-checkpointing)\n"
+    "  --virtual-stages L       model chunks per GPU to try when pp > 1 (default 1,2,4; 1: 1F1B,\n"
+    "                           more: interleaved 1F1B)\n"
     "  --objective O            shortest_time (default) | highest_throughput | lowest_cost | fewest_gpus\n"
     "  --keep N                 best layouts listed (default 20)\n"
     "the run, as in 'fitcheck train':\n"
@@ -49,16 +52,20 @@ constexpr const char* kHelp =
     "  --json                   one JSON object\n";
 
 void print_rows(const Json& candidates) {
-  print("%-15s %5s %3s %3s %4s %3s %3s %4s %3s %4s %-9s %9s %8s %12s %5s %9s %13s\n", "gpu", "gpus", "tp", "pp", "dp",
-        "cp", "ep", "zero", "mb", "acc", "recompute", "mem GiB", "step s", "tokens/s", "MFU", "days", "cost USD");
+  print("%-15s %5s %3s %3s %2s %4s %3s %3s %4s %3s %4s %-9s %9s %8s %12s %5s %9s %13s\n", "gpu", "gpus", "tp", "pp",
+        "v", "dp", "cp", "ep", "zero", "mb", "acc", "recompute", "mem GiB", "step s", "tokens/s", "MFU", "days",
+        "cost USD");
   for (const auto& c : candidates)
-    print("%-15s %5lld %3lld %3lld %4lld %3lld %3lld %4lld %3lld %4lld %-9s %9.2f %8.3f %12.0f %5.3f %9.2f %13.0f\n",
-          c["gpu"].get<std::string>(), c["gpus"].get<long long>(), c["tp"].get<long long>(), c["pp"].get<long long>(),
-          c["dp"].get<long long>(), c["cp"].get<long long>(), c["ep"].get<long long>(), c["zero"].get<long long>(),
-          c["micro_batch"].get<long long>(), c["micro_batches"].get<long long>(), c["recompute"].get<std::string>(),
-          static_cast<double>(c["memory_bytes_per_gpu"].get<std::int64_t>()) / (1024.0 * 1024.0 * 1024.0),
-          c["step_seconds"].get<double>(), c["tokens_per_second"].get<double>(), c["mfu"].get<double>(),
-          c["train_seconds"].get<double>() / 86400.0, c["train_cost_usd"].get<double>());
+    print(
+        "%-15s %5lld %3lld %3lld %2lld %4lld %3lld %3lld %4lld %3lld %4lld %-9s %9.2f %8.3f %12.0f %5.3f %9.2f "
+        "%13.0f\n",
+        c["gpu"].get<std::string>(), c["gpus"].get<long long>(), c["tp"].get<long long>(), c["pp"].get<long long>(),
+        c["virtual_stages"].get<long long>(), c["dp"].get<long long>(), c["cp"].get<long long>(),
+        c["ep"].get<long long>(), c["zero"].get<long long>(), c["micro_batch"].get<long long>(),
+        c["micro_batches"].get<long long>(), c["recompute"].get<std::string>(),
+        static_cast<double>(c["memory_bytes_per_gpu"].get<std::int64_t>()) / (1024.0 * 1024.0 * 1024.0),
+        c["step_seconds"].get<double>(), c["tokens_per_second"].get<double>(), c["mfu"].get<double>(),
+        c["train_seconds"].get<double>() / 86400.0, c["train_cost_usd"].get<double>());
 }
 
 int run_plan_training(const std::vector<std::string>& args) {

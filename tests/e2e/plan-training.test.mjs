@@ -67,8 +67,9 @@ test('switched to training, the best layouts are the CLI best, row for row', asy
   assert.equal(await page.locator('[data-testid=tplan-best-table] tbody tr').count(), expected.best.length);
   for (const [i, best] of expected.best.entries()) {
     const layout = await cell(page, i, 'layout');
+    const pipeline = best.virtual_stages > 1 ? `pp ${best.pp} × ${best.virtual_stages} chunks` : `pp ${best.pp}`;
     assert.ok(
-      layout.startsWith(`${best.gpus} × `) && layout.includes(`tp ${best.tp}, pp ${best.pp}, dp ${best.dp}`),
+      layout.startsWith(`${best.gpus} × `) && layout.includes(`tp ${best.tp}, ${pipeline}, dp ${best.dp}`),
       `row ${i}: ${layout}`,
     );
     if (best.cp > 1) assert.ok(layout.includes(`cp ${best.cp}`));
@@ -151,6 +152,45 @@ test('a linked objective gives the CLI order, and a row opens in the Training ta
   const step = await page.getByTestId('train-time-step').textContent();
   const unit = await page.getByTestId('train-time-step').locator('xpath=following-sibling::td[1]').textContent();
   close(seconds(step, unit), best.step_seconds);
+  assertLocalOnly(log, origin());
+  await page.close();
+});
+
+test('an interleaved row opens in the Training tab with its chunks, schedule and micro-batches', async () => {
+  // 16 sequences per step: pipelines run few micro-batches, so splitting each stage into chunks pays.
+  const { page, log } = await openPlan(
+    `#mode=plan&model=preset&preset=meta-llama--llama-3.1-8b&p.kind=training&q.gpus=h100-sxm-80gb&q.max_gpus=16&q.zero_stages=0&q.global_batch_tokens=65536`,
+  );
+  await settled(page);
+  const expected = cli('plan', config, [
+    '--mode',
+    'training',
+    '--gpus',
+    'h100-sxm-80gb',
+    '--max-gpus',
+    16,
+    '--zero-stages',
+    0,
+    '--global-batch-tokens',
+    65536,
+  ]);
+  const index = expected.best.findIndex((c) => c.virtual_stages > 1);
+  assert.ok(index >= 0, 'an interleaved layout among the best');
+  const row = expected.best[index];
+  assert.match(await cell(page, index, 'layout'), new RegExp(`pp ${row.pp} × ${row.virtual_stages} chunks`));
+  await page.getByTestId(`tplan-best-${index}-layout`).click();
+  await page.getByTestId('train-verdict').waitFor();
+  assert.equal(await page.getByTestId('train-pp').inputValue(), String(row.pp));
+  assert.equal(await page.getByTestId('train-pipeline_schedule').inputValue(), 'interleaved');
+  assert.equal(await page.getByTestId('train-virtual_stages').inputValue(), String(row.virtual_stages));
+  assert.equal(await page.getByTestId('train-micro_batches').inputValue(), String(row.micro_batches));
+  await page
+    .getByTestId('train-total-bytes')
+    .filter({ hasText: new RegExp(`^${thousands(row.memory_bytes_per_gpu)}$`) })
+    .waitFor();
+  const step = await page.getByTestId('train-time-step').textContent();
+  const unit = await page.getByTestId('train-time-step').locator('xpath=following-sibling::td[1]').textContent();
+  close(seconds(step, unit), row.step_seconds);
   assertLocalOnly(log, origin());
   await page.close();
 });

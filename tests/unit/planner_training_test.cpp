@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
 #include <tuple>
 
@@ -64,6 +65,7 @@ TEST_CASE("training planner: exactly the layouts that hold half the model states
   request.micro_batch_sizes = {1};
   request.zero_stages = {0, 3};
   request.recompute_modes = {Recompute::full};
+  request.virtual_stages = {1};  // interleaving: its own test below
   request.keep = 100;
   const TrainingPlan plan = plan_training(model, tensors, request);
   // Layouts of at most 2 GPUs (tp, cp, pp, dp): 1111, 1112, 1121, 1211, 2111; ZeRO 0 and 3 where
@@ -81,6 +83,55 @@ TEST_CASE("training planner: exactly the layouts that hold half the model states
     CHECK(c.memory_bytes_per_gpu < 34'000'000'000);
     CHECK(c.sequence_parallel == (c.tensor_parallel > 1));
   }
+}
+
+TEST_CASE("training planner: interleaved stages where the layers and the micro-batch groups allow (hand-derived)") {
+  const ModelDescription model = parse_hf_config(kWideConfig);  // 4 layers
+  const auto tensors = weight_tensors(model);
+  TrainingPlanRequest request;
+  request.gpus = {find_accelerator("h100-sxm-80gb")};
+  request.max_gpus = 2;
+  request.max_gpus_per_node = 2;
+  request.memory_headroom = 0.5;  // as above: only halved model states fit
+  request.base.workload.sequence_tokens = 64;
+  request.micro_batch_sizes = {1};
+  request.zero_stages = {0};
+  request.recompute_modes = {Recompute::full};
+  request.virtual_stages = {1, 2, 4};
+  request.keep = 100;
+  // Two sequences per step: pp 2 runs m = 2 micro-batches, one group of pp. v = 2 puts one layer in
+  // each of 2 x 2 chunks; v = 4 would need 8 layers (refused by the core, not evaluated).
+  request.global_batch_tokens = 2 * 64;
+  TrainingPlan plan = plan_training(model, tensors, request);
+  // 1111, 1112, 1121 (v 1 and 2), 1211, 2111.
+  CHECK(plan.evaluated == 6);
+  std::vector<const TrainingPlanCandidate*> pipelined;
+  for (const auto& c : plan.best)
+    if (c.pipeline_parallel == 2) pipelined.push_back(&c);
+  REQUIRE(pipelined.size() == 2);
+  for (const TrainingPlanCandidate* c : pipelined) {
+    const TrainingEstimate train = estimate_training(model, tensors, training_request_of(*c, request));
+    REQUIRE(train.time);
+    const TrainingTime& time = train.time->explained.time;
+    CHECK(time.step_seconds == doctest::Approx(c->step_seconds).epsilon(1e-12));
+    CHECK(train.memory.totals.total_bytes_per_gpu == c->memory_bytes_per_gpu);
+    // Bubble (pp - 1) / v slots beside m = 2: 1/3 of the step with v = 1, 0.5 / 2.5 with v = 2.
+    CHECK(time.pipeline_bubble_fraction == doctest::Approx(c->virtual_pipeline_stages == 1 ? 1.0 / 3 : 0.2));
+  }
+  CHECK(pipelined[0]->virtual_pipeline_stages != pipelined[1]->virtual_pipeline_stages);
+
+  // Three sequences: m = 3 is not a whole number of groups of pp = 2, so only 1F1B is tried.
+  request.global_batch_tokens = 3 * 64;
+  plan = plan_training(model, tensors, request);
+  for (const auto& c : plan.best) CHECK(c.virtual_pipeline_stages == 1);
+  CHECK(std::any_of(plan.best.begin(), plan.best.end(), [](const auto& c) { return c.pipeline_parallel == 2; }));
+
+  // The zero-bubble schedule modelled runs one chunk per GPU: no interleaving tried with it.
+  request.global_batch_tokens = 2 * 64;
+  request.base.workload.zero_bubble_schedule = true;
+  plan = plan_training(model, tensors, request);
+  CHECK(plan.evaluated == 5);
+  for (const auto& c : plan.best) CHECK(c.virtual_pipeline_stages == 1);
 }
 
 TEST_CASE("training planner: every layout fits, fills the global batch and matches fitcheck train") {
@@ -198,6 +249,10 @@ TEST_CASE("training planner options: errors name the option") {
   CHECK(field_of({{"zero_stages", "0,4"}}) == "zero_stages");
   CHECK(field_of({{"recompute_modes", "some"}}) == "recompute_modes");
   CHECK(field_of({{"objective", "fastest"}}) == "objective");
+  CHECK(field_of({{"virtual_stages", "1,0"}}) == "virtual_stages");
+  CHECK(field_of({{"virtual_stages", "two"}}) == "virtual_stages");
+  CHECK(parse_training_plan_options({{"virtual_stages", "4,1,2,1"}}).virtual_stages ==
+        std::vector<std::int64_t>{4, 1, 2});
   CHECK(field_of({{"optimizer", "adam9"}}) == "optimizer");
   const TrainingPlanRequest request =
       parse_training_plan_options({{"seq_len", "4096"}, {"global_batch_tokens", "6000"}});

@@ -67,3 +67,27 @@ test("a row opened in the Training tab gives the row's memory and step time", ()
     expect(training.time?.train_cost_usd).toBeCloseTo(row.train_cost_usd, 6);
   }
 });
+
+test('interleaved rows: opened in the Training tab with their chunks, schedule and micro-batches, the same figures', () => {
+  // Megatron with ZeRO-1 keeps the 70B's pipeline layouts first; pp x 2 or 4 chunks divide its 80 layers.
+  const seventy = fixtureConfig('meta-llama--Llama-3.1-70B.json');
+  const options = { gpus: 'h100-sxm-80gb', max_gpus: 64, zero_stages: '1', framework: 'megatron', keep: 40 };
+  const report = core.trainingPlanReport(seventy, options);
+  expect(report.request.virtual_stages).toEqual([1, 2, 4]);
+  const interleaved = report.best.filter((row) => row.virtual_stages > 1);
+  expect(interleaved.length).toBeGreaterThan(0);
+  for (const row of interleaved.slice(0, 3)) {
+    expect(row.pp).toBeGreaterThan(1);
+    expect(row.micro_batches % row.pp).toBe(0);
+    const inputs = trainingInputsOf(row, report.request);
+    expect(inputs.pipeline_schedule).toBe('interleaved');
+    expect(inputs.virtual_stages).toBe(String(row.virtual_stages));
+    const training = core.trainingReport(seventy, { ...trainingOptions(inputs), framework: 'megatron' });
+    expect(training.total_bytes_per_gpu).toBe(row.memory_bytes_per_gpu);
+    expect(training.time?.step_seconds).toBeCloseTo(row.step_seconds, 12);
+  }
+  // Only 1F1B when asked: the same search without chunks lists none.
+  const plain = core.trainingPlanReport(seventy, { ...options, virtual_stages: '1' });
+  expect(plain.best.every((row) => row.virtual_stages === 1)).toBe(true);
+  expect(plain.best[0].train_seconds).toBeGreaterThanOrEqual(report.best[0].train_seconds);
+});

@@ -83,9 +83,10 @@ InferencePlan plan_inference(const ModelDescription& model, const std::vector<We
                              const InferencePlanRequest& request, const PlanProgress& progress = {});
 
 // ---- Training layouts -------------------------------------------------------------------------
-// Search GPU kind and count, tp/pp/dp/cp/ep, ZeRO stage, micro-batch size and recomputation for
-// the training layouts whose memory (training_memory) fits, timed by estimate_training_time and
-// ranked by an objective, with the time-to-train versus cost frontier. docs/planner.md.
+// Search GPU kind and count, tp/pp/dp/cp/ep, the pipeline's model chunks per GPU, ZeRO stage,
+// micro-batch size and recomputation for the training layouts whose memory (training_memory) fits,
+// timed by estimate_training_time and ranked by an objective, with the time-to-train versus cost
+// frontier. docs/planner.md.
 
 enum class TrainingPlanObjective : std::uint8_t {
   shortest_time,       // least wall-clock time to train the tokens
@@ -106,6 +107,9 @@ struct TrainingPlanRequest {
   std::vector<std::int64_t> micro_batch_sizes{1, 2, 4, 8};
   std::vector<int> zero_stages{0, 1, 2, 3};
   std::vector<Recompute> recompute_modes{Recompute::none, Recompute::selective, Recompute::full};
+  // Model chunks per GPU tried when pp > 1: 1 is plain 1F1B, more is the interleaved schedule
+  // (Narayanan et al. 2021 §2.2.1: the bubble divided by v, more activations in flight).
+  std::vector<std::int64_t> virtual_stages{1, 2, 4};
   TrainingPlanObjective objective = TrainingPlanObjective::shortest_time;
   std::size_t keep = 20;
   // Precision, optimizer, sequence length, LoRA, overhead, tokens to train, FLOP efficiency and
@@ -117,7 +121,8 @@ struct TrainingPlanCandidate {
   std::size_t gpu = 0;  // index into request.gpus
   std::int64_t gpus = 1;
   std::int64_t tensor_parallel = 1, pipeline_parallel = 1, data_parallel = 1, context_parallel = 1, expert_parallel = 1;
-  bool sequence_parallel = false;  // on whenever tp > 1: less memory, same step time
+  std::int64_t virtual_pipeline_stages = 1;  // model chunks per GPU: above 1, the interleaved schedule
+  bool sequence_parallel = false;            // on whenever tp > 1: less memory, same step time
   int zero_stage = 0;
   std::int64_t micro_batch_size = 1;
   std::int64_t gradient_accumulation_steps = 1;  // micro-batches per data-parallel rank per step

@@ -20,7 +20,8 @@ namespace {
 // in the page's join of one call per kind (web/src/plan/training-merge.ts).
 auto layout_key(const TrainingPlanCandidate& c) {
   return std::make_tuple(c.gpu, c.gpus, c.tensor_parallel, c.pipeline_parallel, c.data_parallel, c.context_parallel,
-                         c.expert_parallel, c.zero_stage, c.micro_batch_size, static_cast<int>(c.recompute));
+                         c.expert_parallel, c.zero_stage, c.micro_batch_size, static_cast<int>(c.recompute),
+                         c.virtual_pipeline_stages);
 }
 
 bool better(const TrainingPlanCandidate& a, const TrainingPlanCandidate& b, TrainingPlanObjective objective) {
@@ -69,6 +70,10 @@ void check_request(const TrainingPlanRequest& request) {
     if (stage < 0 || stage > 3) throw OptionError("zero_stages", "ZeRO stages must be 0, 1, 2 or 3");
   if (request.recompute_modes.empty())
     throw OptionError("recompute_modes", "the planner needs at least one recompute mode");
+  if (request.virtual_stages.empty())
+    throw OptionError("virtual_stages", "the planner needs at least one virtual stage count (1: plain 1F1B)");
+  for (auto v : request.virtual_stages)
+    if (v < 1 || v > 1024) throw OptionError("virtual_stages", "virtual stages must be between 1 and 1024");
   if (request.keep < 1) throw OptionError("keep", "keep at least one candidate");
   const std::int64_t seq = request.base.workload.sequence_tokens;
   if (seq < 1) throw OptionError("seq_len", "sequence length must be at least 1 token");
@@ -152,7 +157,7 @@ TrainingRequest training_request_of(const TrainingPlanCandidate& c, const Traini
   w.layout = {c.tensor_parallel, c.pipeline_parallel, c.expert_parallel, c.data_parallel};
   w.context_parallel = c.context_parallel;
   w.sequence_parallel = c.sequence_parallel;
-  w.virtual_pipeline_stages = 1;
+  w.virtual_pipeline_stages = c.virtual_pipeline_stages;
   w.micro_batches_per_step = c.gradient_accumulation_steps;
   w.zero_stage = c.zero_stage;
   w.fsdp = FsdpMode::off;
@@ -172,6 +177,7 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
   const auto micro_batches = sorted_unique(request.micro_batch_sizes);
   const auto zero_stages = sorted_unique(request.zero_stages);
   const auto recompute_modes = sorted_unique(request.recompute_modes);
+  const auto virtual_stages = sorted_unique(request.virtual_stages);
 
   // Per GPU kind: node size, memory budget and the step-time assumptions.
   const std::size_t kinds = request.gpus.size();
@@ -205,83 +211,95 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
       break;
     }
     const Degrees& d = layouts[l];
-    // Runs of this layout that fitted, by (recompute, micro-batch, GPU kind), with their step time:
-    // a higher ZeRO stage that only saves memory (the same step time, so the same cost) repeats a
-    // row; the lowest stage that fits is listed, as DeepSpeed's guidance is to raise the stage only
-    // when memory demands it (deepspeed.ai/tutorials/zero: stage 3 adds parameter all-gathers).
-    std::vector<std::tuple<Recompute, std::int64_t, std::size_t, double>> fitted;
+    // Runs of this layout that fitted, by (recompute, chunks, micro-batch, GPU kind), with their
+    // step time: a higher ZeRO stage that only saves memory (the same step time, so the same cost)
+    // repeats a row; the lowest stage that fits is listed, as DeepSpeed's guidance is to raise the
+    // stage only when memory demands it (deepspeed.ai/tutorials/zero: stage 3 adds parameter
+    // all-gathers).
+    std::vector<std::tuple<Recompute, std::int64_t, std::int64_t, std::size_t, double>> fitted;
     for (int zero : zero_stages) {
       // ZeRO shards over dp x cp: a single replica has nothing to shard, so every stage is the
       // same run there and only the list's first is tried.
       if (d.dp * d.cp == 1 && zero != zero_stages.front()) continue;
       for (Recompute recompute : recompute_modes) {
-        for (std::size_t g = 0; g < kinds; ++g) open[g] = d.tp * d.cp <= node[g] && !repeated[g];
-        // Memory grows with the micro-batch (the sequences in flight, min(pp x b, sequences / dp),
-        // never shrink), so a kind is closed at the first size that does not fit it.
-        for (std::int64_t size : micro_batches) {
-          if (std::none_of(open.begin(), open.end(), [](bool o) { return o; })) break;
-          if ((sequences / d.dp) % size != 0 || sequences / d.dp / size < d.pp) continue;
-          TrainingPlanCandidate c;
-          c.gpus = d.tp * d.cp * d.pp * d.dp;
-          c.tensor_parallel = d.tp;
-          c.pipeline_parallel = d.pp;
-          c.data_parallel = d.dp;
-          c.context_parallel = d.cp;
-          c.expert_parallel = d.ep;
-          c.sequence_parallel = d.tp > 1;
-          c.zero_stage = zero;
-          c.micro_batch_size = size;
-          c.gradient_accumulation_steps = sequences / d.dp / size;
-          c.recompute = recompute;
-          std::size_t first_open = 0;
-          while (!open[first_open]) ++first_open;
-          c.gpu = first_open;
-          const TrainingRequest training = training_request_of(c, request);
-          std::int64_t bytes = 0;
-          try {
-            // The figures alone: the planner writes no formulas.
-            const TrainingWorkload& w = training.workload;
-            bytes = training_memory_totals(model, prepare_training_memory(model, tensors, w), w.micro_batch_size,
-                                           w.sequence_tokens)
-                        .total_bytes_per_gpu;
-          } catch (const std::exception&) {
-            break;  // this split cannot run the model (heads, experts or sizes do not divide)
-          }
-          for (std::size_t g = 0; g < kinds; ++g) {
-            if (!open[g]) continue;
-            plan.evaluated += 1;
-            if (bytes > budget[g]) {
-              open[g] = false;
-              continue;
-            }
-            TrainingTime time;
+        for (std::int64_t chunks : virtual_stages) {
+          // Model chunks need a pipeline, and the zero-bubble schedule modelled runs one chunk.
+          if (chunks > 1 && (d.pp < 2 || request.base.workload.zero_bubble_schedule)) continue;
+          for (std::size_t g = 0; g < kinds; ++g) open[g] = d.tp * d.cp <= node[g] && !repeated[g];
+          // Memory grows with the micro-batch (the sequences in flight, min(pp x b, sequences / dp),
+          // never shrink), so a kind is closed at the first size that does not fit it.
+          for (std::int64_t size : micro_batches) {
+            if (std::none_of(open.begin(), open.end(), [](bool o) { return o; })) break;
+            if ((sequences / d.dp) % size != 0 || sequences / d.dp / size < d.pp) continue;
+            // The interleaved schedule runs the micro-batches in groups of pp: Megatron-Core refuses a
+            // last group smaller than pp (NVIDIA/Megatron-LM@d98e8a64
+            // megatron/core/pipeline_parallel/schedules.py forward_backward_pipelining_with_interleaving,
+            // microbatch_group_size_per_vp_stage defaulting to pp in model_parallel_config.py), and
+            // PyTorch's ScheduleInterleaved1F1B asks for a multiple of the pipeline ranks.
+            if (chunks > 1 && (sequences / d.dp / size) % d.pp != 0) continue;
+            TrainingPlanCandidate c;
+            c.gpus = d.tp * d.cp * d.pp * d.dp;
+            c.tensor_parallel = d.tp;
+            c.pipeline_parallel = d.pp;
+            c.data_parallel = d.dp;
+            c.context_parallel = d.cp;
+            c.expert_parallel = d.ep;
+            c.virtual_pipeline_stages = chunks;
+            c.sequence_parallel = d.tp > 1;
+            c.zero_stage = zero;
+            c.micro_batch_size = size;
+            c.gradient_accumulation_steps = sequences / d.dp / size;
+            c.recompute = recompute;
+            std::size_t first_open = 0;
+            while (!open[first_open]) ++first_open;
+            c.gpu = first_open;
+            const TrainingRequest training = training_request_of(c, request);
+            std::int64_t bytes = 0;
             try {
-              time = estimate_training_time(prepared, training.workload, *request.gpus[g], request.base.train_tokens,
-                                            assumptions[g]);
-            } catch (const std::invalid_argument&) {
-              open[g] = false;  // no rate for this precision on this chip, or a size the clock refuses
-              continue;
+              // The figures alone: the planner writes no formulas.
+              const TrainingWorkload& w = training.workload;
+              bytes = training_memory_totals(model, prepare_training_memory(model, tensors, w), w.micro_batch_size,
+                                             w.sequence_tokens)
+                          .total_bytes_per_gpu;
+            } catch (const std::exception&) {
+              break;  // this split cannot run the model (heads, experts or sizes do not divide)
             }
-            const auto run = std::make_tuple(recompute, size, g, time.step_seconds);
-            if (std::find(fitted.begin(), fitted.end(), run) != fitted.end()) {
+            for (std::size_t g = 0; g < kinds; ++g) {
+              if (!open[g]) continue;
+              plan.evaluated += 1;
+              if (bytes > budget[g]) {
+                open[g] = false;
+                continue;
+              }
+              TrainingTime time;
+              try {
+                time = estimate_training_time(prepared, training.workload, *request.gpus[g], request.base.train_tokens,
+                                              assumptions[g]);
+              } catch (const std::invalid_argument&) {
+                open[g] = false;  // no rate for this precision on this chip, or a size the clock refuses
+                continue;
+              }
+              const auto run = std::make_tuple(recompute, chunks, size, g, time.step_seconds);
+              if (std::find(fitted.begin(), fitted.end(), run) != fitted.end()) {
+                plan.feasible += 1;
+                repeated_zero += 1;
+                continue;
+              }
+              fitted.push_back(run);
+              c.gpu = g;
+              c.memory_bytes_per_gpu = bytes;
+              c.budget_bytes_per_gpu = budget[g];
+              c.step_seconds = time.step_seconds;
+              c.tokens_per_second = time.tokens_per_second;
+              c.mfu = time.mfu;
+              c.train_seconds = time.train_seconds;
+              c.train_gpu_hours = time.train_gpu_hours;
+              c.train_cost_usd = time.train_cost_usd;
+              c.price_per_hour_usd = time.price_per_gpu_hour_usd;
               plan.feasible += 1;
-              repeated_zero += 1;
-              continue;
+              detail::add_to_frontier(plan.frontier, c, covers);
+              best.offer(c);
             }
-            fitted.push_back(run);
-            c.gpu = g;
-            c.memory_bytes_per_gpu = bytes;
-            c.budget_bytes_per_gpu = budget[g];
-            c.step_seconds = time.step_seconds;
-            c.tokens_per_second = time.tokens_per_second;
-            c.mfu = time.mfu;
-            c.train_seconds = time.train_seconds;
-            c.train_gpu_hours = time.train_gpu_hours;
-            c.train_cost_usd = time.train_cost_usd;
-            c.price_per_hour_usd = time.price_per_gpu_hour_usd;
-            plan.feasible += 1;
-            detail::add_to_frontier(plan.frontier, c, covers);
-            best.offer(c);
           }
         }
       }

@@ -21,6 +21,7 @@ void write_candidate(JsonWriter& writer, const TrainingPlanCandidate& c, const T
   writer.field("gpus", c.gpus);
   writer.field("tp", c.tensor_parallel);
   writer.field("pp", c.pipeline_parallel);
+  writer.field("virtual_stages", c.virtual_pipeline_stages);
   writer.field("dp", c.data_parallel);
   writer.field("cp", c.context_parallel);
   writer.field("ep", c.expert_parallel);
@@ -74,6 +75,7 @@ std::string training_plan_report_json(std::string_view config_json_text, const O
   writer.begin_array("recompute_modes");
   for (auto mode : request.recompute_modes) writer.element(recompute_name(mode));
   writer.end_array();
+  writer.field("virtual_stages", request.virtual_stages);
   writer.field("precision", precision_recipe_info(w.precision).id);
   writer.field("optimizer", optimizer_info(w.optimizer).id);
   writer.field("train_tokens", request.base.train_tokens);

@@ -13,9 +13,17 @@ namespace {
 
 // The planner's own keys; the searched keys of `fitcheck train` are refused, the rest go to
 // parse_training_options unchanged.
-constexpr const char* kPlannerKeys[] = {
-    "gpus",        "max_gpus",        "gpus_per_node", "headroom", "global_batch_tokens", "micro_batch_sizes",
-    "zero_stages", "recompute_modes", "objective",     "keep"};
+constexpr const char* kPlannerKeys[] = {"gpus",
+                                        "max_gpus",
+                                        "gpus_per_node",
+                                        "headroom",
+                                        "global_batch_tokens",
+                                        "micro_batch_sizes",
+                                        "zero_stages",
+                                        "recompute_modes",
+                                        "virtual_stages",
+                                        "objective",
+                                        "keep"};
 
 // A custom accelerator's keys (gpus=...,custom) belong to the planner's side too.
 bool planner_key(const std::string& key) {
@@ -120,7 +128,7 @@ TrainingPlanRequest parse_training_plan_options(const OptionList& options) {
       throw OptionError(option.first,
                         "option '" + detail::printable(option.first) +
                             "' is not a training planner option (the planner searches gpu counts, tp, pp, "
-                            "dp, cp, ep, zero, micro_batch and recompute itself)");
+                            "dp, cp, ep, zero, micro_batch, recompute and virtual stages itself)");
   }
   TrainingPlanRequest request;
   request.base = parse_training_options(training);
@@ -153,6 +161,11 @@ TrainingPlanRequest parse_training_plan_options(const OptionList& options) {
                                                  "selective-layer, gradient-checkpointing)");
       append_unique(request.recompute_modes, *found);
     }
+  }
+  if (auto counts = reader.text("virtual_stages")) {
+    request.virtual_stages.clear();
+    for (const auto& text : split_option_list(*counts))
+      append_unique(request.virtual_stages, option_list_count("virtual_stages", text, 1, 1024));
   }
   if (auto objective = reader.text("objective")) {
     const auto parsed = find_training_plan_objective(*objective);

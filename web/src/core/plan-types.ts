@@ -72,10 +72,14 @@ export interface TrainingPlanOptions {
   micro_batch_sizes?: string;
   zero_stages?: string;
   recompute_modes?: string;
+  /** Model chunks per GPU to try when pp > 1 (1: 1F1B, more: interleaved). */
+  virtual_stages?: string;
   objective?: 'shortest_time' | 'highest_throughput' | 'lowest_cost' | 'fewest_gpus';
   keep?: number;
   precision?: string;
   optimizer?: string;
+  /** The training framework profile (fitcheck train --framework). */
+  framework?: string;
   seq_len?: number;
   train_tokens?: number;
   flops_efficiency?: number;
@@ -88,6 +92,8 @@ export interface TrainingPlanCandidate {
   gpus: number;
   tp: number;
   pp: number;
+  /** Model chunks per GPU: 1 is 1F1B, more the interleaved schedule. */
+  virtual_stages: number;
   dp: number;
   cp: number;
   ep: number;
@@ -120,6 +126,7 @@ export interface TrainingPlanReport {
     micro_batch_sizes: number[];
     zero_stages: number[];
     recompute_modes: string[];
+    virtual_stages: number[];
     precision: string;
     optimizer: string;
     train_tokens: number;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // A training plan's layout as the Training tab's inputs: the planner's run (precision, optimizer,
 // sequence, global batch, tokens) and the row's degrees, so that the tab reproduces its figures.
-// The tab leaves micro-batches per step to the core (at least pp), which equals the row's
-// accumulation for memory because the planner keeps accumulation >= pp; step time follows the
-// global batch.
+// With a pipeline the row's micro-batches per step and schedule go along: the micro-batches in
+// flight of the interleaved schedule depend on them (without a pipeline the tab leaves them to the
+// core); step time follows the global batch.
 import type { TrainingPlanCandidate, TrainingPlanReport } from '../core/types';
 import { customGpuOf, type CustomGpuFields } from '../gpu/custom-gpu';
 import { defaultTraining, type TrainingWorkload } from '../training/training-inputs';
@@ -22,6 +22,13 @@ export function trainingInputsOf(
     gpus: String(c.gpus),
     tp: String(c.tp),
     pp: String(c.pp),
+    ...(c.pp > 1
+      ? {
+          pipeline_schedule: c.virtual_stages > 1 ? 'interleaved' : '',
+          virtual_stages: c.virtual_stages > 1 ? String(c.virtual_stages) : '',
+          micro_batches: String(c.micro_batches),
+        }
+      : {}),
     dp: '',
     ep: String(c.ep),
     cp: String(c.cp),

@@ -24,7 +24,8 @@ function layoutOrder(kinds: string[]): Compare {
     a.ep - b.ep ||
     a.zero - b.zero ||
     a.micro_batch - b.micro_batch ||
-    recomputeOrder.indexOf(a.recompute) - recomputeOrder.indexOf(b.recompute);
+    recomputeOrder.indexOf(a.recompute) - recomputeOrder.indexOf(b.recompute) ||
+    a.virtual_stages - b.virtual_stages;
 }
 
 export function trainingCompareFor(objective: string, kinds: string[]): Compare {

@@ -24,6 +24,8 @@ export interface TrainingPlanInputs extends CustomGpuFields {
   micro_batch_sizes: string;
   zero_stages: string;
   recompute_modes: string;
+  /** Model chunks per GPU to try when pp > 1, comma-separated. */
+  virtual_stages: string;
   precision: string;
   optimizer: string;
   objective: TrainingPlanObjective;
@@ -43,6 +45,7 @@ export const defaultTrainingPlanInputs: TrainingPlanInputs = {
   micro_batch_sizes: '1,2,4,8',
   zero_stages: '0,1,2,3',
   recompute_modes: 'none,selective,full',
+  virtual_stages: '1,2,4',
   precision: 'bf16-mixed',
   optimizer: 'adamw',
   objective: 'shortest_time',
@@ -67,6 +70,7 @@ export const trainingPlanKeys: ReadonlyArray<Exclude<keyof TrainingPlanInputs, '
   'micro_batch_sizes',
   'zero_stages',
   'recompute_modes',
+  'virtual_stages',
   'precision',
   'optimizer',
   'objective',

@@ -10,7 +10,11 @@ import type { Row, TableModel } from '../export/tables';
 const secondsPerDay = 86400;
 
 export function trainingLayoutText(c: TrainingPlanCandidate): string {
-  const parts = [`tp ${c.tp}`, `pp ${c.pp}`, `dp ${c.dp}`];
+  const parts = [
+    `tp ${c.tp}`,
+    c.virtual_stages > 1 ? `pp ${c.pp} × ${c.virtual_stages} chunks` : `pp ${c.pp}`,
+    `dp ${c.dp}`,
+  ];
   if (c.cp > 1) parts.push(`cp ${c.cp}`);
   if (c.ep > 1) parts.push(`ep ${c.ep}`);
   return `${c.gpus} × ${shortGpuName(c.gpu_name)} (${parts.join(', ')})`;
@@ -18,7 +22,7 @@ export function trainingLayoutText(c: TrainingPlanCandidate): string {
 
 /** The machine key of a layout, as the e2e tests compare it with the CLI's JSON. */
 export function trainingLayoutKey(c: TrainingPlanCandidate): string {
-  return `${c.gpu} x${c.gpus} tp${c.tp} pp${c.pp} dp${c.dp} cp${c.cp} ep${c.ep} zero${c.zero} mb${c.micro_batch} acc${c.micro_batches} ${c.recompute}`;
+  return `${c.gpu} x${c.gpus} tp${c.tp} pp${c.pp} dp${c.dp} cp${c.cp} ep${c.ep} zero${c.zero} mb${c.micro_batch} acc${c.micro_batches} ${c.recompute} v${c.virtual_stages}`;
 }
 
 /** Time to train in days (the unit of the column and the chart). */

@@ -99,9 +99,11 @@ export function TrainingPlanForm({ plan, gpus, error, onChange }: Props) {
           {number('micro_batch_sizes', 'Micro-batch sizes', 'comma-separated list to try')}
           {number('zero_stages', 'ZeRO stages', 'comma-separated, 0 to 3')}
           {number('recompute_modes', 'Recomputation', 'none, selective, full')}
+          {number('virtual_stages', 'Model chunks per GPU', 'tried when pp > 1: 1 is 1F1B, more interleaves')}
         </div>
         <p class="help">
           tp, cp and pp (powers of two), dp and ep are searched; sequence parallelism is on whenever tp &gt; 1.
+          Interleaving is tried where pp × chunks divides the layers and the micro-batches come in groups of pp.
         </p>
         {select('objective', 'Rank by', trainingObjectives)}
       </fieldset>
