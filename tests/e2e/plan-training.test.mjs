@@ -157,10 +157,12 @@ test('a linked objective gives the CLI order, and a row opens in the Training ta
 });
 
 test('an interleaved row opens in the Training tab with its chunks, schedule and micro-batches', async () => {
-  // 16 sequences per step: pipelines run few micro-batches, so splitting each stage into chunks pays.
+  // 16 sequences per step: pipelines run few micro-batches, so splitting each stage into chunks pays
+  // (Megatron overlaps the interleaved schedule's sends).
   const { page, log } = await openPlan(
-    `#mode=plan&model=preset&preset=meta-llama--llama-3.1-8b&p.kind=training&q.gpus=h100-sxm-80gb&q.max_gpus=16&q.zero_stages=0&q.global_batch_tokens=65536`,
+    `#mode=plan&model=preset&preset=meta-llama--llama-3.1-8b&p.kind=training&q.gpus=h100-sxm-80gb&q.max_gpus=16&q.zero_stages=0&q.global_batch_tokens=65536&q.framework=megatron`,
   );
+  assert.equal(await page.getByTestId('tplan-framework').inputValue(), 'megatron');
   await settled(page);
   const expected = cli('plan', config, [
     '--mode',
@@ -173,6 +175,8 @@ test('an interleaved row opens in the Training tab with its chunks, schedule and
     0,
     '--global-batch-tokens',
     65536,
+    '--framework',
+    'megatron',
   ]);
   const index = expected.best.findIndex((c) => c.virtual_stages > 1);
   assert.ok(index >= 0, 'an interleaved layout among the best');
@@ -180,6 +184,7 @@ test('an interleaved row opens in the Training tab with its chunks, schedule and
   assert.match(await cell(page, index, 'layout'), new RegExp(`pp ${row.pp} × ${row.virtual_stages} chunks`));
   await page.getByTestId(`tplan-best-${index}-layout`).click();
   await page.getByTestId('train-verdict').waitFor();
+  assert.equal(await page.getByTestId('train-framework').inputValue(), 'megatron');
   assert.equal(await page.getByTestId('train-pp').inputValue(), String(row.pp));
   assert.equal(await page.getByTestId('train-pipeline_schedule').inputValue(), 'interleaved');
   assert.equal(await page.getByTestId('train-virtual_stages').inputValue(), String(row.virtual_stages));

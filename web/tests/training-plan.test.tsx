@@ -49,9 +49,13 @@ test('the switch and the training constraints travel in the link', async () => {
     max_gpus: '128',
     objective: 'lowest_cost',
     zero_stages: '1,3',
+    virtual_stages: '1,2',
+    framework: 'torchtitan',
   };
   const hash = await encodeInputs(inputs);
   expect(hash).toContain('p.kind=training');
+  expect(hash).toContain('q.framework=torchtitan');
+  expect(hash).toContain('q.virtual_stages=1%2C2');
   const decoded = await decodeInputs(hash, 'meta-llama--llama-3.1-8b');
   expect(decoded.inputs.trainingPlan).toEqual(inputs.trainingPlan);
   // Defaults stay out of the link.
@@ -74,6 +78,7 @@ test('interleaved rows: opened in the Training tab with their chunks, schedule a
   const options = { gpus: 'h100-sxm-80gb', max_gpus: 64, zero_stages: '1', framework: 'megatron', keep: 40 };
   const report = core.trainingPlanReport(seventy, options);
   expect(report.request.virtual_stages).toEqual([1, 2, 4]);
+  expect(report.request.framework).toBe('megatron');
   const interleaved = report.best.filter((row) => row.virtual_stages > 1);
   expect(interleaved.length).toBeGreaterThan(0);
   for (const row of interleaved.slice(0, 3)) {
@@ -82,7 +87,8 @@ test('interleaved rows: opened in the Training tab with their chunks, schedule a
     const inputs = trainingInputsOf(row, report.request);
     expect(inputs.pipeline_schedule).toBe('interleaved');
     expect(inputs.virtual_stages).toBe(String(row.virtual_stages));
-    const training = core.trainingReport(seventy, { ...trainingOptions(inputs), framework: 'megatron' });
+    expect(inputs.framework).toBe('megatron');
+    const training = core.trainingReport(seventy, trainingOptions(inputs));
     expect(training.total_bytes_per_gpu).toBe(row.memory_bytes_per_gpu);
     expect(training.time?.step_seconds).toBeCloseTo(row.step_seconds, 12);
   }

@@ -76,6 +76,7 @@ std::string training_plan_report_json(std::string_view config_json_text, const O
   for (auto mode : request.recompute_modes) writer.element(recompute_name(mode));
   writer.end_array();
   writer.field("virtual_stages", request.virtual_stages);
+  writer.field("framework", training_framework(w).id);
   writer.field("precision", precision_recipe_info(w.precision).id);
   writer.field("optimizer", optimizer_info(w.optimizer).id);
   writer.field("train_tokens", request.base.train_tokens);

@@ -127,6 +127,8 @@ export interface TrainingPlanReport {
     zero_stages: number[];
     recompute_modes: string[];
     virtual_stages: number[];
+    /** The framework profile whose rules every layout was weighed with. */
+    framework: string;
     precision: string;
     optimizer: string;
     train_tokens: number;

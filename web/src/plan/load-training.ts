@@ -35,6 +35,7 @@ export function trainingInputsOf(
     sequence_parallel: c.sequence_parallel,
     zero: String(c.zero),
     fsdp: '',
+    framework: request.framework,
     precision: request.precision,
     optimizer: request.optimizer,
     micro_batch: String(c.micro_batch),

@@ -28,6 +28,8 @@ export interface TrainingPlanInputs extends CustomGpuFields {
   virtual_stages: string;
   precision: string;
   optimizer: string;
+  /** The framework profile (fitcheck train --framework); the Training tab's list. */
+  framework: string;
   objective: TrainingPlanObjective;
 }
 
@@ -48,6 +50,7 @@ export const defaultTrainingPlanInputs: TrainingPlanInputs = {
   virtual_stages: '1,2,4',
   precision: 'bf16-mixed',
   optimizer: 'adamw',
+  framework: 'hf',
   objective: 'shortest_time',
 };
 
@@ -73,6 +76,7 @@ export const trainingPlanKeys: ReadonlyArray<Exclude<keyof TrainingPlanInputs, '
   'virtual_stages',
   'precision',
   'optimizer',
+  'framework',
   'objective',
 ];
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The training planner's constraints: GPU kinds and how many, node size, headroom, the fixed
-// global batch, the choices searched (micro-batch sizes, ZeRO stages, recomputation), the run's
-// precision and optimizer, and what to rank by.
+// global batch, the choices searched (micro-batch sizes, ZeRO stages, recomputation, model chunks),
+// the run's precision, optimizer and framework, and what to rank by.
 import type { Accelerator, CoreError } from '../../core/types';
 import { customGpuKeys } from '../../gpu/custom-gpu';
-import { optimizers, precisionRecipes } from '../../training/training-inputs';
+import { frameworks, optimizers, precisionRecipes } from '../../training/training-inputs';
 import { trainingObjectives, trainingPlanKeys, type TrainingPlanInputs } from '../training-plan-inputs';
 import { GpuKindsField } from '../gpu-kinds-field';
 import { Field, NumberField } from '../../ui/field';
@@ -91,6 +91,7 @@ export function TrainingPlanForm({ plan, gpus, error, onChange }: Props) {
           {number('train_tokens', 'Tokens to train', 'e.g. 1e12')}
           {select('precision', 'Precision recipe', precisionRecipes)}
           {select('optimizer', 'Optimizer', optimizers)}
+          {select('framework', 'Training framework', frameworks)}
         </div>
       </fieldset>
       <fieldset>
