@@ -38,6 +38,7 @@ ModelDescription llama_8b() {
 
 TrainingPlanRequest small_llama_request() {
   TrainingPlanRequest request;
+  request.base.workload.framework = TrainingFramework::torchtitan;  // runs every parallelism
   request.gpus = {find_accelerator("h100-sxm-80gb"), find_accelerator("a100-sxm-80gb")};
   request.max_gpus = 16;
   request.global_batch_tokens = 256 * 4096;  // 256 sequences of 4096 tokens
@@ -60,6 +61,7 @@ TEST_CASE("training planner: exactly the layouts that hold half the model states
   // Budget (1 - 0.5) x 80 GiB = 42.9 GB: 16 P = 55.0 GB does not fit, 8 P = 27.5 GB (plus 1 GiB
   // overhead and buffers, activations of 64-token sequences a few MB) does.
   request.memory_headroom = 0.5;
+  request.base.workload.framework = TrainingFramework::torchtitan;  // runs every parallelism
   request.base.workload.sequence_tokens = 64;
   request.global_batch_tokens = 2 * 64;  // two sequences per step
   request.micro_batch_sizes = {1};
@@ -93,6 +95,8 @@ TEST_CASE("training planner: interleaved stages where the layers and the micro-b
   request.max_gpus = 2;
   request.max_gpus_per_node = 2;
   request.memory_headroom = 0.5;  // as above: only halved model states fit
+  // Megatron-Core: pp x v must divide the layers (torchtitan would split them unevenly).
+  request.base.workload.framework = TrainingFramework::megatron;
   request.base.workload.sequence_tokens = 64;
   request.micro_batch_sizes = {1};
   request.zero_stages = {0};
@@ -132,6 +136,95 @@ TEST_CASE("training planner: interleaved stages where the layers and the micro-b
   plan = plan_training(model, tensors, request);
   CHECK(plan.evaluated == 5);
   for (const auto& c : plan.best) CHECK(c.virtual_pipeline_stages == 1);
+}
+
+TEST_CASE("training planner: only the parallelisms the framework runs are searched (hand-derived)") {
+  const ModelDescription model = parse_hf_config(kWideConfig);
+  const auto tensors = weight_tensors(model);
+  TrainingPlanRequest request;
+  request.gpus = {find_accelerator("h100-sxm-80gb")};
+  request.max_gpus = 2;
+  request.max_gpus_per_node = 2;
+  request.memory_headroom = 0.5;  // as in the first test: only halved model states fit
+  request.base.workload.sequence_tokens = 64;
+  request.global_batch_tokens = 2 * 64;
+  request.micro_batch_sizes = {1};
+  request.zero_stages = {0, 3};
+  request.recompute_modes = {Recompute::full};
+  request.virtual_stages = {1};
+  request.keep = 100;
+  using Fit = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int>;  // tp, cp, pp, dp, zero
+  const auto fits_of = [](const TrainingPlan& plan) {
+    std::set<Fit> fits;
+    for (const auto& c : plan.best)
+      fits.insert({c.tensor_parallel, c.context_parallel, c.pipeline_parallel, c.data_parallel, c.zero_stage});
+    return fits;
+  };
+  // Hugging Face (Accelerate: no pipeline): the first test's 7 runs less 1121.
+  request.base.workload.framework = TrainingFramework::hf;
+  TrainingPlan plan = plan_training(model, tensors, request);
+  CHECK(plan.evaluated == 6);
+  CHECK(fits_of(plan) == std::set<Fit>{{1, 1, 1, 2, 3}, {1, 2, 1, 1, 3}, {2, 1, 1, 1, 0}});
+  REQUIRE(!plan.notes.empty());
+  CHECK(plan.notes[0].rfind("1 layout is not searched: Hugging Face", 0) == 0);
+  CHECK(plan.notes[0].find("parallelism_config.py") != std::string::npos);
+  // LitGPT (FSDP only): 1111 and 1112 at ZeRO 0 and 3; 1121, 1211 (ZeRO 0 and 3) and 2111 left out.
+  request.base.workload.framework = TrainingFramework::litgpt;
+  plan = plan_training(model, tensors, request);
+  CHECK(plan.evaluated == 3);
+  CHECK(fits_of(plan) == std::set<Fit>{{1, 1, 1, 2, 3}});
+  REQUIRE(!plan.notes.empty());
+  CHECK(plan.notes[0].rfind("4 layouts are not searched: LitGPT", 0) == 0);
+  // Megatron-DeepSpeed: a pipeline with sharded gradients is refused; 4 GPUs allow pp 2 x dp 2.
+  request.base.workload.framework = TrainingFramework::deepspeed;
+  request.max_gpus = 4;
+  request.max_gpus_per_node = 4;
+  request.global_batch_tokens = 4 * 64;
+  plan = plan_training(model, tensors, request);
+  REQUIRE(!plan.best.empty());
+  for (const auto& c : plan.best) CHECK_FALSE((c.pipeline_parallel > 1 && c.zero_stage > 1));
+  request.base.workload.framework = TrainingFramework::megatron;
+  const TrainingPlan megatron = plan_training(model, tensors, request);
+  CHECK(std::any_of(megatron.best.begin(), megatron.best.end(),
+                    [](const auto& c) { return c.pipeline_parallel > 1 && c.zero_stage == 3; }));
+}
+
+TEST_CASE("framework parallelism: what a layout asks beyond the framework is named with its source") {
+  TrainingWorkload w;
+  w.layout = {2, 1, 1, 4};  // tp 2
+  w.framework = TrainingFramework::torchtune;
+  CHECK(framework_parallelism_gap(w).empty());
+  w.lora.rank = 8;  // torchtune's LoRA recipe asserts tensor_parallel_dim 1
+  const std::string lora = framework_parallelism_gap(w);
+  CHECK(lora.rfind("torchtune recipes does not run tp 2 with LoRA (", 0) == 0);
+  CHECK(lora.find("lora_finetune_distributed.py") != std::string::npos);
+  w.lora.rank = 0;
+  w.framework = TrainingFramework::hf;
+  w.layout = {8, 16, 1, 4};
+  w.context_parallel = 2;
+  CHECK(framework_parallelism_gap(w).rfind("Hugging Face Trainer / Accelerate + PEFT does not run pp 16 (", 0) == 0);
+  w.framework = TrainingFramework::litgpt;
+  CHECK(framework_parallelism_gap(w).rfind("LitGPT (Lightning Fabric) does not run tp 8, pp 16, cp 2 (", 0) == 0);
+  w.framework = TrainingFramework::deepspeed;
+  w.zero_stage = 2;
+  CHECK(framework_parallelism_gap(w).find("ZeRO 2 with pp 16") != std::string::npos);
+  w.zero_stage = 1;
+  CHECK(framework_parallelism_gap(w).empty());
+  for (auto framework : {TrainingFramework::megatron, TrainingFramework::torchtitan, TrainingFramework::automodel}) {
+    w.framework = framework;
+    w.zero_stage = 3;
+    w.layout.expert_parallel = 2;
+    CHECK(framework_parallelism_gap(w).empty());
+  }
+  // The training report names the gap beside the framework, and still computes the layout.
+  const ModelDescription model = llama_8b();
+  TrainingWorkload hf;
+  hf.framework = TrainingFramework::hf;
+  hf.layout = {1, 2, 1, 1};
+  const TrainingMemory memory = training_memory(model, weight_tensors(model), hf);
+  CHECK(std::any_of(memory.assumptions.begin(), memory.assumptions.end(), [](const std::string& a) {
+    return a.rfind("layout: Hugging Face Trainer / Accelerate + PEFT does not run pp 2 (", 0) == 0;
+  }));
 }
 
 TEST_CASE("training planner: every layout fits, fills the global batch and matches fitcheck train") {
@@ -175,7 +268,8 @@ TEST_CASE("training planner: a higher ZeRO stage that only saves memory is not l
   const auto same_run = [](const TrainingPlanCandidate& a, const TrainingPlanCandidate& b) {
     return a.gpu == b.gpu && a.tensor_parallel == b.tensor_parallel && a.pipeline_parallel == b.pipeline_parallel &&
            a.data_parallel == b.data_parallel && a.context_parallel == b.context_parallel &&
-           a.micro_batch_size == b.micro_batch_size && a.recompute == b.recompute && a.step_seconds == b.step_seconds;
+           a.micro_batch_size == b.micro_batch_size && a.recompute == b.recompute &&
+           a.virtual_pipeline_stages == b.virtual_pipeline_stages && a.step_seconds == b.step_seconds;
   };
   for (std::size_t i = 0; i < plan.best.size(); ++i)
     for (std::size_t j = i + 1; j < plan.best.size(); ++j) CHECK_FALSE(same_run(plan.best[i], plan.best[j]));

@@ -136,6 +136,20 @@ struct TrainingFrameworkProfile {
 };
 
 const TrainingFrameworkProfile& training_framework_profile(TrainingFramework framework);
+
+// The model-parallel degrees a framework's training runs offer beside data parallelism and its
+// sharding (ZeRO / FSDP), with the source: the training planner searches only these, and a layout
+// beyond them is named in the report.
+struct FrameworkParallelism {
+  bool tensor = true;
+  bool tensor_with_lora = true;
+  bool pipeline = true;
+  bool context = true;
+  bool expert = true;
+  int max_zero_stage_with_pipeline = 3;
+  const char* rule = "";
+};
+const FrameworkParallelism& framework_parallelism(TrainingFramework framework);
 std::optional<TrainingFramework> find_training_framework(std::string_view id);  // case-insensitive
 const char* memory_statistic_name(MemoryStatistic statistic);                   // "allocated", "reserved"
 const char* elementwise_kernels_name(ElementwiseKernels kernels);               // "eager", "compiled", "fused"

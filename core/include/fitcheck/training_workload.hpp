@@ -211,6 +211,9 @@ TrainingWorkload with_training_defaults(const TrainingWorkload& workload);
 
 // The framework's profile, and the memory statistic the total is (given, or the framework's).
 const TrainingFrameworkProfile& training_framework(const TrainingWorkload& workload);
+// What the workload's layout asks beyond the framework's parallelisms (framework_parallelism), in
+// words with the source; empty when the framework runs it.
+std::string framework_parallelism_gap(const TrainingWorkload& workload);
 MemoryStatistic training_memory_statistic(const TrainingWorkload& workload);
 // The loss as the framework holds it for this workload (LoRA, compile), per logit element.
 struct TrainingLoss {

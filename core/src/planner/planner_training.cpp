@@ -199,6 +199,15 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
   };
   detail::BestCandidates<TrainingPlanCandidate, decltype(ranks_before)> best(request.keep, ranks_before);
   std::int64_t repeated_zero = 0;
+  // Layouts beyond the framework's parallelisms (framework_parallelism) are not searched.
+  std::int64_t beyond_framework = 0;
+  const auto framework_runs = [&](const Degrees& d, int zero) {
+    TrainingWorkload probe = request.base.workload;
+    probe.layout = {d.tp, d.pp, d.ep, d.dp};
+    probe.context_parallel = d.cp;
+    probe.zero_stage = zero;
+    return framework_parallelism_gap(probe).empty();
+  };
   std::vector<bool> open(kinds);
   // A kind listed twice is planned once (its first place), as the option readers keep it.
   std::vector<bool> repeated(kinds);
@@ -221,6 +230,10 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
       // ZeRO shards over dp x cp: a single replica has nothing to shard, so every stage is the
       // same run there and only the list's first is tried.
       if (d.dp * d.cp == 1 && zero != zero_stages.front()) continue;
+      if (!framework_runs(d, zero)) {
+        beyond_framework += 1;
+        continue;
+      }
       for (Recompute recompute : recompute_modes) {
         for (std::int64_t chunks : virtual_stages) {
           // Model chunks need a pipeline, and the zero-bubble schedule modelled runs one chunk.
@@ -307,6 +320,12 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
   }
   if (progress) progress(1.0);
   plan.best = best.take_sorted();
+  if (beyond_framework > 0) {
+    const TrainingFrameworkProfile& framework = training_framework(request.base.workload);
+    plan.notes.push_back(std::to_string(beyond_framework) + (beyond_framework == 1 ? " layout is" : " layouts are") +
+                         " not searched: " + framework.name + " runs " +
+                         framework_parallelism(framework.framework).rule);
+  }
   if (repeated_zero > 0)
     plan.notes.push_back(std::to_string(repeated_zero) +
                          " layouts that fit are not listed: they repeat a listed one with a higher ZeRO stage, "

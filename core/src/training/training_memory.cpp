@@ -202,6 +202,8 @@ std::vector<std::string> assumptions_for(const TrainingWorkload& w, const Traini
     a.push_back(
         "gated MLPs keep gate and up outputs as Megatron's fused SwiGLU does; unfused code also keeps silu(gate)");
   a.push_back(std::string("framework: ") + framework.name + " (--framework " + framework.id + ")");
+  if (const std::string gap = framework_parallelism_gap(w); !gap.empty())
+    a.push_back("layout: " + gap + "; the figures apply the profile's rules to the layout as given");
   const TrainingLoss loss = training_loss(w);
   a.push_back(std::string("loss: ") + std::to_string(loss.bytes_per_logit) + " B per logit element at the loss's peak" +
               (loss.chunks > 0 && loss.chunk_bytes_per_logit > 0

@@ -137,6 +137,26 @@ const TrainingFrameworkProfile& training_framework(const TrainingWorkload& w) {
   return training_framework_profile(w.framework);
 }
 
+std::string framework_parallelism_gap(const TrainingWorkload& w) {
+  const FrameworkParallelism& can = framework_parallelism(w.framework);
+  const ParallelLayout& l = w.layout;
+  std::vector<std::string> beyond;
+  const auto degree = [](const char* name, std::int64_t value) {
+    return std::string(name) + " " + std::to_string(value);
+  };
+  if (l.tensor_parallel > 1 && !(w.lora.rank > 0 ? can.tensor_with_lora : can.tensor))
+    beyond.push_back(degree("tp", l.tensor_parallel) + (can.tensor ? " with LoRA" : ""));
+  if (l.pipeline_parallel > 1 && !can.pipeline) beyond.push_back(degree("pp", l.pipeline_parallel));
+  if (w.context_parallel > 1 && !can.context) beyond.push_back(degree("cp", w.context_parallel));
+  if (l.expert_parallel > 1 && !can.expert) beyond.push_back(degree("ep", l.expert_parallel));
+  if (l.pipeline_parallel > 1 && can.pipeline && w.zero_stage > can.max_zero_stage_with_pipeline)
+    beyond.push_back(degree("ZeRO", w.zero_stage) + " with " + degree("pp", l.pipeline_parallel));
+  if (beyond.empty()) return {};
+  std::string listed;
+  for (const std::string& item : beyond) listed += (listed.empty() ? "" : ", ") + item;
+  return std::string(training_framework(w).name) + " does not run " + listed + " (" + can.rule + ")";
+}
+
 TrainingLoss training_loss(const TrainingWorkload& w) {
   const TrainingFrameworkProfile& f = training_framework(w);
   TrainingLoss loss{f.loss_bytes_per_logit, f.loss_chunks, f.loss_chunk_bytes_per_logit, f.loss_rule};
