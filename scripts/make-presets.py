@@ -78,6 +78,8 @@ def source_of(row):
     match = re.match(r"GitHub ([^@\s]+)@", config)
     if match:
         shapes = f"config.json from GitHub {match.group(1)}"
+    elif config.startswith("RECONSTRUCTED") and "git blob SHA-1" in config:
+        shapes = "config.json rebuilt byte for byte (its git hash is the Hub file's id; no stored copy found)"
     elif config.startswith("RECONSTRUCTED"):
         shapes = "config.json rebuilt from published shapes (no public copy of the file)"
     elif "report" in config.split(";")[0] or "report" in config.split("(")[0]:

@@ -169,6 +169,32 @@ test('the preset search finds a family; "from numbers" builds a config the core 
   await page.close();
 });
 
+test('the models people ask for are bundled: the search names them and Enter picks the closest', async () => {
+  const { page, log } = await openPage();
+  await page.getByTestId('preset-search').fill('mistral nemo');
+  await page.getByTestId('preset-search').press('Enter');
+  await page
+    .getByTestId('total-params')
+    .filter({ hasText: /^12,247,782,400$/ })
+    .waitFor();
+  await page.getByTestId('preset-search').fill('gemma 3 27b');
+  await page.locator('#preset-count', { hasText: /Enter picks gemma-3-27b-it$/ }).waitFor();
+  await page.getByTestId('preset-search').press('Enter');
+  // The language model's count (the SigLIP tower is counted apart).
+  await page
+    .getByTestId('total-params')
+    .filter({ hasText: /^27,009,346,304$/ })
+    .waitFor();
+  await page.getByTestId('preset-search').fill('qwen2.5 72b');
+  await page.getByTestId('preset-search').press('Enter');
+  await page
+    .getByTestId('total-params')
+    .filter({ hasText: /^72,706,203,648$/ })
+    .waitFor();
+  assertLocalOnly(log, origin());
+  await page.close();
+});
+
 test('pin a result and compare it with the next one', async () => {
   const { page, log } = await openPage();
   await page.getByTestId('pin').click();

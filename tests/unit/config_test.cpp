@@ -356,3 +356,29 @@ TEST_CASE("a field read from an object it does not belong to is a programming er
   CHECK_THROWS_AS((void)quantization->has("hidden_size"), std::logic_error);
   CHECK_THROWS_AS((void)root.has("quantization_config.bits"), std::logic_error);
 }
+
+TEST_CASE("Gemma-3 wrappers: text_config fields left out take Gemma3TextConfig's defaults, each named") {
+  const ModelDescription small =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/google--gemma-3-4b-it.json"));
+  // google/gemma-3-4b-it names hidden 2560, FFN 10240 and 34 layers only. By hand, with the class's
+  // vocabulary 262208, 8 heads of 256, 4 KV heads, q/k norms of 256 and tied embeddings:
+  //   per layer q 2560 x 2048 + k, v 2560 x 1024 + o 2048 x 2560 + norms 512 + 3 x 2560 x 10240
+  //   + 4 x 2560 = 94,382,592; x 34 + final norm 2560 + embedding 262208 x 2560 = 3,880,263,168.
+  CHECK(count_parameters(small).total == 3'880'263'168);
+  CHECK(small.vocab_size == 262'208);
+  const AttentionShape& attention = small.layer_kinds[small.layer_kind_of_layer[0]].attention;
+  CHECK(attention.num_heads == 8);
+  CHECK(attention.num_kv_heads == 4);
+  CHECK(attention.head_dim == 256);
+  for (const char* field : {"text_config.vocab_size = 262208", "text_config.num_attention_heads = 8",
+                            "text_config.num_key_value_heads = 4", "text_config.head_dim = 256"}) {
+    CAPTURE(field);
+    CHECK(mentions(small.assumptions, field));
+  }
+  // gemma-3-27b-it gives its heads (32 of 128, 16 KV): no default is taken for them.
+  const ModelDescription large =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/google--gemma-3-27b-it.json"));
+  CHECK(large.layer_kinds[large.layer_kind_of_layer[0]].attention.num_heads == 32);
+  CHECK_FALSE(mentions(large.assumptions, "text_config.num_attention_heads"));
+  CHECK(mentions(large.assumptions, "text_config.vocab_size = 262208"));
+}

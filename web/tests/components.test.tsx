@@ -172,9 +172,9 @@ describe('inputs', () => {
     render(<PresetPicker presets={presets} presetId="meta-llama--llama-3.1-8b" onPreset={onPreset} />);
     const search = screen.getByLabelText('Search models');
     fireEvent.input(search, { target: { value: 'gemma 3 27b' } });
-    expect(screen.getByText(/models? match; Enter picks medgemma-27b-it$/)).toBeTruthy();
+    expect(screen.getByText(/models? match; Enter picks gemma-3-27b-it$/)).toBeTruthy();
     fireEvent.keyDown(search, { key: 'Enter' });
-    expect(onPreset).toHaveBeenLastCalledWith('google--medgemma-27b-it');
+    expect(onPreset).toHaveBeenLastCalledWith('google--gemma-3-27b-it');
     fireEvent.input(search, { target: { value: 'gemma 4 27b' } });
     expect(screen.getByText('No bundled model matches "gemma 4 27b": paste its config.json below')).toBeTruthy();
     fireEvent.keyDown(search, { key: 'Enter' });

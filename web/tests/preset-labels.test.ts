@@ -3,7 +3,7 @@
 // preset search matches version numbers as whole tokens.
 import { describe, expect, test } from 'vitest';
 import { presets } from '../src/model/presets';
-import { matchesQuery, nameTokens } from '../src/model/preset-search';
+import { matchesQuery, nameTokens, rankedMatches } from '../src/model/preset-search';
 
 describe('preset labels', () => {
   test.each(presets.map((preset) => [preset.id, preset.label] as const))('%s: %s', (_, label) => {
@@ -36,8 +36,25 @@ describe('preset search', () => {
   });
   test('"gemma 3 27b" never finds gemma-2-27b', () => {
     expect(find('gemma 3 27b')).not.toContain('google--gemma-2-27b');
-    expect(find('gemma 3 27b')).toEqual(['google--medgemma-27b-it']);
+    expect(find('gemma 3 27b').sort()).toEqual(['google--gemma-3-27b-it', 'google--medgemma-27b-it']);
     expect(find('gemma 2 27b')).toEqual(['google--gemma-2-27b']);
+    // Ranked: the label that names "gemma", "3" and "27b" itself before medgemma (whose 3 is its family's).
+    expect(rankedMatches(presets, 'gemma 3 27b')[0].id).toBe('google--gemma-3-27b-it');
+  });
+  test('the models people ask for are found by the words they type', () => {
+    const best = (query: string) => rankedMatches(presets, query)[0]?.id;
+    expect(best('mistral nemo')).toBe('mistralai--mistral-nemo-instruct-2407');
+    expect(best('qwen2.5 72b')).toBe('qwen--qwen2.5-72b-instruct');
+    expect(best('qwen 2.5 7b')).toBe('qwen--qwen2.5-7b-instruct');
+    expect(best('gemma 3 4b')).toBe('google--gemma-3-4b-it');
+    expect(best('phi 4 mini')).toBe('microsoft--phi-4-mini-instruct');
+    expect(best('mistral small 24b')).toBe('mistralai--mistral-small-24b-instruct-2501');
+    expect(find('r1 distill').sort()).toEqual([
+      'deepseek-ai--deepseek-r1-distill-qwen-1.5b',
+      'deepseek-ai--deepseek-r1-distill-qwen-7b',
+    ]);
+    // A bare number is a version: "gemma 4" is not gemma-3-4b.
+    expect(find('gemma 4')).toEqual([]);
   });
   test('a size matches whole ("7b" is not 27b or 70b), a version its point releases', () => {
     expect(find('llama 70b')).toEqual(['meta-llama--llama-3.1-70b']);

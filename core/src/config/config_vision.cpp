@@ -346,9 +346,9 @@ VisionTower read_mistral3_vision(const ConfigFields& root, ModelDescription& mod
 
 ConfigFields with_text_config_defaults(const ConfigFields& text, const std::string& text_type,
                                        ModelDescription& model) {
-  // LlamaConfig (huggingface/transformers src/transformers/models/llama/configuration_llama.py) and
-  // MistralConfig (models/mistral/configuration_mistral.py) defaults, which a wrapper's configuration
-  // class (LlavaConfig: CONFIG_MAPPING[text_config["model_type"]](**text_config)) gives the fields
+  // LlamaConfig (huggingface/transformers src/transformers/models/llama/configuration_llama.py),
+  // MistralConfig (models/mistral/configuration_mistral.py) and Gemma3TextConfig defaults, which a wrapper's
+  // configuration class (LlavaConfig: CONFIG_MAPPING[text_config["model_type"]](**text_config)) gives the fields
   // text_config leaves out; LLaVA's published text_configs name only what differs from them.
   std::vector<ConfigFields::Default> defaults;
   if (text_type == "llama")
@@ -363,6 +363,15 @@ ConfigFields with_text_config_defaults(const ConfigFields& text, const std::stri
                 {"num_key_value_heads", 8},
                 {"max_position_embeddings", 131072},
                 {"sliding_window", 4096}};
+  else if (text_type == "gemma3_text")
+    // Gemma3TextConfig (transformers 008f5c8c src/transformers/models/gemma3/configuration_gemma3.py),
+    // which Gemma3Config builds text_config with: google/gemma-3-{4b,12b,27b}-it name only what
+    // differs from it (vocabulary, heads, head_dim and pattern come from here).
+    defaults = {{"vocab_size", 262208},      {"hidden_size", 2304},
+                {"intermediate_size", 9216}, {"num_hidden_layers", 26},
+                {"num_attention_heads", 8},  {"num_key_value_heads", 4},
+                {"head_dim", 256},           {"max_position_embeddings", 131072},
+                {"sliding_window", 4096},    {"sliding_window_pattern", 6}};
   else
     return text;
   std::vector<std::string> taken;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Searching the bundled presets. A word with a digit in it ("3", "3.1", "27b") matches a whole
 // name token, so that "gemma 3 27b" never finds gemma-2-27b ("3" is not "2", "7b" is not "27b");
-// a word of letters alone matches anywhere ("qwen" finds Qwen2.5).
+// a bare number is a version ("gemma 4" is not gemma-3-4b); a word of letters alone matches
+// anywhere ("qwen" finds Qwen2.5).
 import type { Preset } from './presets';
 import { roundedCount } from '../ui/format';
 
@@ -17,9 +18,37 @@ export function nameTokens(text: string): string[] {
   return [...tokens];
 }
 
-/** `word` starts `token` and does not run on into more digits ("3" matches "3", "3.1" and "3b", not "30b"). */
+/**
+ * `word` starts `token` and does not run on into more digits ("3b" matches "3b", not "30b"); a bare
+ * number is a version, matched by itself and its point releases ("3" matches "3" and "3.1", not "3b").
+ */
 function tokenMatches(token: string, word: string): boolean {
-  return token.startsWith(word) && !/^\d/.test(token.slice(word.length));
+  if (!token.startsWith(word)) return false;
+  const rest = token.slice(word.length);
+  if (/^[\d.]+$/.test(word)) return rest === '' || /^\.\d/.test(rest);
+  return !/^\d/.test(rest);
+}
+
+/**
+ * The query's words found among the label's own tokens: "gemma 3 27b" names gemma-3-27b-it more
+ * closely than medgemma-27b-it, whose "3" is only its family's (gemma3).
+ */
+export function labelScore(preset: Preset, query: string): number {
+  const tokens = nameTokens(preset.label);
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  return words.filter((word) => {
+    const trimmed = word.replace(/^[^a-z0-9]+|[^a-z0-9.]+$/g, '');
+    return tokens.some((token) => (/\d/.test(trimmed) ? tokenMatches(token, trimmed) : token.includes(trimmed)));
+  }).length;
+}
+
+/** The presets a query matches, those whose label names more of it first (the list's order otherwise). */
+export function rankedMatches(presets: Preset[], query: string): Preset[] {
+  return presets
+    .filter((preset) => matchesQuery(preset, query))
+    .map((preset, index) => ({ preset, index, score: labelScore(preset, query) }))
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .map((entry) => entry.preset);
 }
 
 export function matchesQuery(preset: Preset, query: string): boolean {

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import type { Preset } from '../presets';
 import { roundedCount } from '../../ui/format';
-import { matchesQuery } from '../preset-search';
+import { matchesQuery, rankedMatches } from '../preset-search';
 
 function groupByFamily(presets: Preset[]): Map<string, Preset[]> {
   const groups = new Map<string, Preset[]>();
@@ -26,7 +26,7 @@ export function PresetPicker({ presets, presetId, onPreset }: Props) {
   const shown = presets.filter((preset) => preset.id === presetId || matchesQuery(preset, query));
   const groups = groupByFamily(shown);
   const selected = presets.find((preset) => preset.id === presetId);
-  const matching = presets.filter((preset) => matchesQuery(preset, query));
+  const matching = rankedMatches(presets, query);
   const first = matching[0];
   return (
     <div class="preset-picker">
@@ -40,7 +40,7 @@ export function PresetPicker({ presets, presetId, onPreset }: Props) {
         aria-describedby="preset-count"
         onInput={(e) => setQuery(e.currentTarget.value)}
         onKeyDown={(e) => {
-          // Enter picks the first match, so the list is usable from the keyboard alone.
+          // Enter picks the best match, so the list is usable from the keyboard alone.
           if (e.key === 'Enter') {
             if (first) onPreset(first.id);
           }
