@@ -125,6 +125,19 @@ BenchResult planner_sweep(const std::string& config_json_text, std::int64_t targ
   return {plan.evaluated, seconds_since(start)};
 }
 
+BenchResult training_plan(const std::string& config_json_text) {
+  const ModelDescription model = parse_hf_config(config_json_text);
+  const std::vector<WeightTensor> tensors = weight_tensors(model);
+  TrainingPlanRequest request;
+  for (const char* id : {"h100-sxm-80gb", "h200", "a100-sxm-80gb"}) request.gpus.push_back(find_accelerator(id));
+  request.base.workload.framework = TrainingFramework::megatron;
+  const auto start = std::chrono::steady_clock::now();
+  const TrainingPlan plan = plan_training(model, tensors, request);
+  const double seconds = seconds_since(start);
+  sink = sink + static_cast<double>(plan.feasible);
+  return {plan.evaluated, seconds};
+}
+
 BenchResult serve_sim(const std::string& config_json_text, std::int64_t requests) {
   const ModelDescription model = parse_hf_config(config_json_text);
   const std::vector<WeightTensor> tensors = weight_tensors(model);

@@ -26,6 +26,12 @@ BenchResult inference_estimates(const std::string& config_json_text, std::int64_
 // One planner sweep sized to evaluate about `target_layouts` layouts.
 BenchResult planner_sweep(const std::string& config_json_text, std::int64_t target_layouts);
 
+// One training planner run (plan_training) as the page's Plan tab starts it: H100, H200 and A100,
+// at most 64 GPUs, 4M-token global batch, every ZeRO stage, recompute mode, micro-batch size 1-8 and
+// 1, 2 or 4 model chunks, under Megatron-Core (every parallelism searched). count is the layouts
+// evaluated; the model is parsed before the clock starts.
+BenchResult training_plan(const std::string& config_json_text);
+
 // One serving simulation (simulate_serving) of `requests` requests on an H100 at the vLLM defaults:
 // closed loop at concurrency 256, prompts uniform in 512..1536 and outputs in 128..384 tokens
 // (seed 1). The model is prepared before the clock starts; count is the requests simulated.

@@ -29,6 +29,8 @@ EMSCRIPTEN_BINDINGS(fitcheck_bench) {
         return result(fitcheck::bench::planner_sweep(text, static_cast<std::int64_t>(n)));
       });
   emscripten::function(
+      "trainingPlan", +[](const std::string& text) { return result(fitcheck::bench::training_plan(text)); });
+  emscripten::function(
       "serveSim", +[](const std::string& text, double n) {
         return result(fitcheck::bench::serve_sim(text, static_cast<std::int64_t>(n)));
       });

@@ -46,6 +46,8 @@ const wasmInference = [];
 const wasmSweep = [];
 const wasmSweepSeconds = [];
 const wasmServeSim = [];
+const wasmTrainingPlan = [];
+let trainingPlanLayouts = 0;
 for (let i = 0; i < (pageOnly ? 0 : runs); i += 1) {
   const full = wasm.fullEstimates(configText, 20000);
   wasmFull.push(full.count / full.seconds);
@@ -56,6 +58,9 @@ for (let i = 0; i < (pageOnly ? 0 : runs); i += 1) {
   wasmSweepSeconds.push(sweep.seconds * (1e6 / sweep.count)); // scaled to exactly 1,000,000 layouts
   const serving = wasm.serveSim(configText, 10000);
   wasmServeSim.push(serving.seconds * 1e3 * (10000 / serving.count));
+  const training = wasm.trainingPlan(configText);
+  wasmTrainingPlan.push(training.seconds * 1e3);
+  trainingPlanLayouts = training.count;
 }
 
 // The page: gzip -9 of what a visit downloads (index.html and assets), and of the bundled presets.
@@ -189,6 +194,10 @@ const summary = pageOnly
       // One serving simulation of 10,000 requests (bench_core.cpp serve_sim), milliseconds.
       serve_sim_10k_requests_ms_native: median(native.map((r) => r.serve_sim_10k_requests_ms)),
       serve_sim_10k_requests_ms_wasm: median(wasmServeSim),
+      // One training planner run as the Plan tab starts it, Megatron-Core (bench_core.cpp training_plan).
+      training_plan_ms_native: median(native.map((r) => r.training_plan_ms)),
+      training_plan_ms_wasm: median(wasmTrainingPlan),
+      training_plan_layouts: trainingPlanLayouts,
     };
 Object.assign(summary, {
   page_gzip_bytes: pageGzip,
