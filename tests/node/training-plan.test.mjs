@@ -37,6 +37,11 @@ const cases = [
     },
   ],
   ['mistralai--Mixtral-8x7B-v0.1.json', { gpus: 'h100-sxm-80gb', max_gpus: 64, objective: 'fewest_gpus', keep: 10 }],
+  // Megatron-Core searches every parallelism, expert and interleaved pipelines included.
+  [
+    'mistralai--Mixtral-8x7B-v0.1.json',
+    { gpus: 'h100-sxm-80gb', max_gpus: 64, global_batch_tokens: 524288, framework: 'megatron', keep: 30 },
+  ],
 ];
 
 for (const [file, options] of cases) {
@@ -50,11 +55,16 @@ for (const [file, options] of cases) {
   });
 }
 
-test('the Mixtral plan searches expert parallelism', () => {
+test('the Mixtral plan searches expert parallelism where the framework has it', () => {
   const text = fs.readFileSync(path.join(fixtureConfigs, 'mistralai--Mixtral-8x7B-v0.1.json'), 'utf8');
-  const report = module.trainingPlanReport(text, { gpus: 'h100-sxm-80gb', max_gpus: 64, keep: 200 });
+  const options = { gpus: 'h100-sxm-80gb', max_gpus: 64, keep: 200 };
+  const report = module.trainingPlanReport(text, { ...options, framework: 'megatron' });
   assert.ok(report.best.some((c) => c.ep > 1));
   assert.ok(report.best.every((c) => 8 % c.ep === 0 && (c.dp * c.cp) % c.ep === 0));
+  // Hugging Face Accelerate has no expert or pipeline dimension: none searched, and a note says why.
+  const hf = module.trainingPlanReport(text, { ...options, framework: 'hf' });
+  assert.ok(hf.best.length > 0 && hf.best.every((c) => c.ep === 1 && c.pp === 1));
+  assert.ok(hf.notes.some((note) => /not searched: Hugging Face .*parallelism_config\.py/.test(note)));
 });
 
 test('trainingPlanReport errors name the option', () => {

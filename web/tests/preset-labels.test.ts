@@ -50,9 +50,12 @@ describe('preset search', () => {
     expect(best('phi 4 mini')).toBe('microsoft--phi-4-mini-instruct');
     expect(best('mistral small 24b')).toBe('mistralai--mistral-small-24b-instruct-2501');
     expect(find('r1 distill').sort()).toEqual([
+      'deepseek-ai--deepseek-r1-distill-llama-8b',
       'deepseek-ai--deepseek-r1-distill-qwen-1.5b',
+      'deepseek-ai--deepseek-r1-distill-qwen-32b',
       'deepseek-ai--deepseek-r1-distill-qwen-7b',
     ]);
+    expect(best('r1 distill llama')).toBe('deepseek-ai--deepseek-r1-distill-llama-8b');
     // A bare number is a version: "gemma 4" is not gemma-3-4b.
     expect(find('gemma 4')).toEqual([]);
   });

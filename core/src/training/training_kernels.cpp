@@ -260,7 +260,10 @@ double grouped_expert_gemm_slowdown(const ExpertGemmShape& shape, double matmul_
     const double seconds_compute = 2 * m * n * k / matmul_flops_per_second;
     const double bytes = (m * k + n * k) * shape.operand_bytes + m * n * shape.output_bytes;
     compute += seconds_compute;
-    blended += std::hypot(seconds_compute, bytes / hbm_bytes_per_second);
+    // sqrt of the sum of squares rather than std::hypot: sqrt is correctly rounded everywhere, while
+    // glibc's and Emscripten's hypot differ in the last bit (the CLI and the page must agree).
+    const double seconds_memory = bytes / hbm_bytes_per_second;
+    blended += std::sqrt(seconds_compute * seconds_compute + seconds_memory * seconds_memory);
   }
   return blended / compute;
 }
