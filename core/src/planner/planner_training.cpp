@@ -120,6 +120,46 @@ std::vector<Degrees> layouts_of(const ModelDescription& model, const TrainingPla
   return out;
 }
 
+// Whether a layout runs `chunks` model chunks per GPU with `micro_batches` per step. Chunks need a
+// pipeline, and the zero-bubble schedule modelled runs one. The interleaved schedule runs the
+// micro-batches in groups of pp: Megatron-Core refuses a last group smaller than pp
+// (NVIDIA/Megatron-LM@d98e8a64 megatron/core/pipeline_parallel/schedules.py
+// forward_backward_pipelining_with_interleaving, microbatch_group_size_per_vp_stage defaulting to pp
+// in model_parallel_config.py), and PyTorch's ScheduleInterleaved1F1B asks for a multiple of the
+// pipeline ranks.
+bool runs_chunks(const Degrees& d, std::int64_t chunks, std::int64_t micro_batches, bool zero_bubble) {
+  if (chunks == 1) return true;
+  return d.pp >= 2 && !zero_bubble && micro_batches % d.pp == 0;
+}
+
+TrainingPlanCandidate candidate_of(const Degrees& d, int zero, Recompute recompute, std::int64_t chunks,
+                                   std::int64_t micro_batch, std::int64_t micro_batches) {
+  TrainingPlanCandidate c;
+  c.gpus = d.tp * d.cp * d.pp * d.dp;
+  c.tensor_parallel = d.tp;
+  c.pipeline_parallel = d.pp;
+  c.data_parallel = d.dp;
+  c.context_parallel = d.cp;
+  c.expert_parallel = d.ep;
+  c.virtual_pipeline_stages = chunks;
+  c.sequence_parallel = d.tp > 1;
+  c.zero_stage = zero;
+  c.micro_batch_size = micro_batch;
+  c.gradient_accumulation_steps = micro_batches;
+  c.recompute = recompute;
+  return c;
+}
+
+void set_time(TrainingPlanCandidate& c, const TrainingTime& time) {
+  c.step_seconds = time.step_seconds;
+  c.tokens_per_second = time.tokens_per_second;
+  c.mfu = time.mfu;
+  c.train_seconds = time.train_seconds;
+  c.train_gpu_hours = time.train_gpu_hours;
+  c.train_cost_usd = time.train_cost_usd;
+  c.price_per_hour_usd = time.price_per_gpu_hour_usd;
+}
+
 }  // namespace
 
 const char* training_plan_objective_name(TrainingPlanObjective objective) {
@@ -236,33 +276,16 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
       }
       for (Recompute recompute : recompute_modes) {
         for (std::int64_t chunks : virtual_stages) {
-          // Model chunks need a pipeline, and the zero-bubble schedule modelled runs one chunk.
-          if (chunks > 1 && (d.pp < 2 || request.base.workload.zero_bubble_schedule)) continue;
+          if (chunks > 1 && d.pp < 2) continue;
           for (std::size_t g = 0; g < kinds; ++g) open[g] = d.tp * d.cp <= node[g] && !repeated[g];
           // Memory grows with the micro-batch (the sequences in flight, min(pp x b, sequences / dp),
           // never shrink), so a kind is closed at the first size that does not fit it.
           for (std::int64_t size : micro_batches) {
             if (std::none_of(open.begin(), open.end(), [](bool o) { return o; })) break;
-            if ((sequences / d.dp) % size != 0 || sequences / d.dp / size < d.pp) continue;
-            // The interleaved schedule runs the micro-batches in groups of pp: Megatron-Core refuses a
-            // last group smaller than pp (NVIDIA/Megatron-LM@d98e8a64
-            // megatron/core/pipeline_parallel/schedules.py forward_backward_pipelining_with_interleaving,
-            // microbatch_group_size_per_vp_stage defaulting to pp in model_parallel_config.py), and
-            // PyTorch's ScheduleInterleaved1F1B asks for a multiple of the pipeline ranks.
-            if (chunks > 1 && (sequences / d.dp / size) % d.pp != 0) continue;
-            TrainingPlanCandidate c;
-            c.gpus = d.tp * d.cp * d.pp * d.dp;
-            c.tensor_parallel = d.tp;
-            c.pipeline_parallel = d.pp;
-            c.data_parallel = d.dp;
-            c.context_parallel = d.cp;
-            c.expert_parallel = d.ep;
-            c.virtual_pipeline_stages = chunks;
-            c.sequence_parallel = d.tp > 1;
-            c.zero_stage = zero;
-            c.micro_batch_size = size;
-            c.gradient_accumulation_steps = sequences / d.dp / size;
-            c.recompute = recompute;
+            const std::int64_t steps = sequences / d.dp / size;  // micro-batches per step
+            if ((sequences / d.dp) % size != 0 || steps < d.pp) continue;
+            if (!runs_chunks(d, chunks, steps, request.base.workload.zero_bubble_schedule)) continue;
+            TrainingPlanCandidate c = candidate_of(d, zero, recompute, chunks, size, steps);
             std::size_t first_open = 0;
             while (!open[first_open]) ++first_open;
             c.gpu = first_open;
@@ -302,13 +325,7 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
               c.gpu = g;
               c.memory_bytes_per_gpu = bytes;
               c.budget_bytes_per_gpu = budget[g];
-              c.step_seconds = time.step_seconds;
-              c.tokens_per_second = time.tokens_per_second;
-              c.mfu = time.mfu;
-              c.train_seconds = time.train_seconds;
-              c.train_gpu_hours = time.train_gpu_hours;
-              c.train_cost_usd = time.train_cost_usd;
-              c.price_per_hour_usd = time.price_per_gpu_hour_usd;
+              set_time(c, time);
               plan.feasible += 1;
               detail::add_to_frontier(plan.frontier, c, covers);
               best.offer(c);
