@@ -288,6 +288,45 @@ std::string lowered(std::string_view text) {
   return out;
 }
 
+// The parallelisms each framework's training runs (framework_parallelism).
+constexpr FrameworkParallelism kEveryParallelism{
+    .rule =
+        "tensor, pipeline (with interleaving), context and expert parallelism: Megatron-Core, torchtitan and "
+        "NeMo AutoModel parallelize over all four"};
+// Megatron-DeepSpeed runs Megatron's tensor and pipeline parallelism under DeepSpeed, whose
+// pipeline engine refuses the sharded-gradient stages.
+constexpr FrameworkParallelism kDeepSpeedParallelism{
+    .max_zero_stage_with_pipeline = 1,
+    .rule =
+        "pipeline parallelism with ZeRO 0 or 1 only: deepspeedai/DeepSpeed edaa7221 "
+        "deepspeed/runtime/pipe/engine.py l.77 (\"ZeRO-2 and ZeRO-3 are incompatible with pipeline "
+        "parallelism\")"};
+// The Trainer trains through Accelerate, whose ND-parallel configuration has no pipeline or
+// expert dimension.
+constexpr FrameworkParallelism kAccelerateParallelism{
+    .pipeline = false,
+    .expert = false,
+    .rule =
+        "no pipeline or expert parallelism: huggingface/accelerate 16cb6eb8 src/accelerate/parallelism_config.py "
+        "ParallelismConfig has dp_replicate, dp_shard, tp, cp and sp sizes only"};
+constexpr FrameworkParallelism kTorchtuneParallelism{
+    .tensor_with_lora = false,
+    .pipeline = false,
+    .expert = false,
+    .rule =
+        "no pipeline or expert parallelism, tensor parallelism without LoRA only: pytorch/torchtune bd2a0fc7 "
+        "recipes/full_finetune_distributed.py reads tensor_parallel_dim and context_parallel_dim, "
+        "recipes/lora_finetune_distributed.py asserts tensor_parallel_dim 1"};
+constexpr FrameworkParallelism kLitgptParallelism{
+    .tensor = false,
+    .tensor_with_lora = false,
+    .pipeline = false,
+    .context = false,
+    .expert = false,
+    .rule =
+        "data parallelism (FSDP) only: Lightning-AI/litgpt 26857050 litgpt/finetune/full.py FSDPStrategy, "
+        "litgpt/finetune/lora.py ModelParallelStrategy(tensor_parallel_size=1)"};
+
 }  // namespace
 
 const TrainingFrameworkProfile& training_framework_profile(TrainingFramework framework) {
@@ -297,54 +336,17 @@ const TrainingFrameworkProfile& training_framework_profile(TrainingFramework fra
 }
 
 const FrameworkParallelism& framework_parallelism(TrainingFramework framework) {
-  static const FrameworkParallelism every{
-      .rule =
-          "tensor, pipeline (with interleaving), context and expert parallelism: Megatron-Core, torchtitan and "
-          "NeMo AutoModel parallelize over all four"};
-  // Megatron-DeepSpeed runs Megatron's tensor and pipeline parallelism under DeepSpeed, whose
-  // pipeline engine refuses the sharded-gradient stages.
-  static const FrameworkParallelism deepspeed{
-      .max_zero_stage_with_pipeline = 1,
-      .rule =
-          "pipeline parallelism with ZeRO 0 or 1 only: deepspeedai/DeepSpeed edaa7221 "
-          "deepspeed/runtime/pipe/engine.py l.77 (\"ZeRO-2 and ZeRO-3 are incompatible with pipeline "
-          "parallelism\")"};
-  // The Trainer trains through Accelerate, whose ND-parallel configuration has no pipeline or
-  // expert dimension.
-  static const FrameworkParallelism hf{
-      .pipeline = false,
-      .expert = false,
-      .rule =
-          "no pipeline or expert parallelism: huggingface/accelerate 16cb6eb8 src/accelerate/parallelism_config.py "
-          "ParallelismConfig has dp_replicate, dp_shard, tp, cp and sp sizes only"};
-  static const FrameworkParallelism torchtune{
-      .tensor_with_lora = false,
-      .pipeline = false,
-      .expert = false,
-      .rule =
-          "no pipeline or expert parallelism, tensor parallelism without LoRA only: pytorch/torchtune bd2a0fc7 "
-          "recipes/full_finetune_distributed.py reads tensor_parallel_dim and context_parallel_dim, "
-          "recipes/lora_finetune_distributed.py asserts tensor_parallel_dim 1"};
-  static const FrameworkParallelism litgpt{
-      .tensor = false,
-      .tensor_with_lora = false,
-      .pipeline = false,
-      .context = false,
-      .expert = false,
-      .rule =
-          "data parallelism (FSDP) only: Lightning-AI/litgpt 26857050 litgpt/finetune/full.py FSDPStrategy, "
-          "litgpt/finetune/lora.py ModelParallelStrategy(tensor_parallel_size=1)"};
   switch (framework) {
     case TrainingFramework::deepspeed:
-      return deepspeed;
+      return kDeepSpeedParallelism;
     case TrainingFramework::hf:
-      return hf;
+      return kAccelerateParallelism;
     case TrainingFramework::torchtune:
-      return torchtune;
+      return kTorchtuneParallelism;
     case TrainingFramework::litgpt:
-      return litgpt;
+      return kLitgptParallelism;
     default:
-      return every;
+      return kEveryParallelism;
   }
 }
 
