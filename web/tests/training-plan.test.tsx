@@ -32,6 +32,19 @@ describe('per-kind training plans joined', () => {
   }
 });
 
+test("a note every kind gives (the framework's parallelisms) is shown once, the others under their kind", () => {
+  const options = { max_gpus: 16, framework: 'hf', keep: 5 };
+  const joined = mergeTrainingPlans(
+    kinds.map((gpu) => core.trainingPlanReport(llama, { ...options, gpus: gpu })),
+    5,
+  );
+  const framework = joined.notes.filter((note) => /not searched: Hugging Face/.test(note));
+  expect(framework).toHaveLength(1);
+  expect(framework[0]).toMatch(/^\d+ layouts are not searched/);
+  for (const note of joined.notes.filter((n) => !framework.includes(n)))
+    expect(kinds.some((gpu) => note.startsWith(`${gpu}: `))).toBe(true);
+});
+
 test('the options sent leave out the switch and keep an empty GPU list', () => {
   const options = trainingPlanOptions({ ...defaultTrainingPlanInputs, kind: 'training', gpus: '', gpus_per_node: '' });
   expect(options).not.toHaveProperty('kind');

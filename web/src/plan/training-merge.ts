@@ -73,6 +73,15 @@ export function mergeTrainingPlans(all: TrainingPlanReport[], keep = trainingKee
     feasible: parts.reduce((sum, part) => sum + part.feasible, 0),
     best,
     frontier: trainingFrontierOf(parts.flatMap((part) => part.frontier)),
-    notes: parts.flatMap((part) => part.notes.map((note) => `${part.request.gpus.join(', ')}: ${note}`)),
+    notes: joinedNotes(parts),
   };
+}
+
+/** A note every kind gives once (the framework's parallelisms), the others under their kind. */
+function joinedNotes(parts: TrainingPlanReport[]): string[] {
+  const shared = parts[0].notes.filter((note) => parts.every((part) => part.notes.includes(note)));
+  const own = parts.flatMap((part) =>
+    part.notes.filter((note) => !shared.includes(note)).map((note) => `${part.request.gpus.join(', ')}: ${note}`),
+  );
+  return [...shared, ...own];
 }
