@@ -48,6 +48,7 @@ describe('preset search', () => {
     expect(best('qwen 2.5 7b')).toBe('qwen--qwen2.5-7b-instruct');
     expect(best('gemma 3 4b')).toBe('google--gemma-3-4b-it');
     expect(best('phi 4 mini')).toBe('microsoft--phi-4-mini-instruct');
+    expect(best('phi 3 mini')).toBe('microsoft--phi-3-mini-4k-instruct');
     expect(best('mistral small 24b')).toBe('mistralai--mistral-small-24b-instruct-2501');
     expect(find('r1 distill').sort()).toEqual([
       'deepseek-ai--deepseek-r1-distill-llama-8b',
