@@ -116,12 +116,38 @@ TEST_CASE("profiles: each engine's defaults as its source gives them") {
   }
 }
 
-TEST_CASE("kernel efficiencies by weight format and generation") {
-  CHECK(kernel_efficiency(EngineKind::vllm, GpuGeneration::hopper, WeightFormat::bf16).hbm == 0.8);
-  CHECK(kernel_efficiency(EngineKind::vllm, GpuGeneration::ampere, WeightFormat::gptq).hbm == 0.7);
-  CHECK(kernel_efficiency(EngineKind::vllm, GpuGeneration::blackwell, WeightFormat::nvfp4).hbm == 0.8);
-  CHECK(kernel_efficiency(EngineKind::vllm, GpuGeneration::hopper, WeightFormat::mxfp4).hbm == 0.6);
-  CHECK_FALSE(kernel_efficiency(EngineKind::trtllm, GpuGeneration::hopper, WeightFormat::awq).source.empty());
+TEST_CASE("kernel efficiencies by weight format and GPU") {
+  const Accelerator& h100 = *find_accelerator("h100");
+  const Accelerator& a100 = *find_accelerator("a100");
+  const Accelerator& b200 = *find_accelerator("b200");
+  const Accelerator& l40s = *find_accelerator("l40s");
+  CHECK(kernel_efficiency(EngineKind::vllm, h100, WeightFormat::bf16).hbm == 0.8);
+  CHECK(kernel_efficiency(EngineKind::vllm, a100, WeightFormat::gptq).hbm == 0.7);
+  CHECK(kernel_efficiency(EngineKind::vllm, b200, WeightFormat::nvfp4).hbm == 0.8);
+  CHECK(kernel_efficiency(EngineKind::vllm, h100, WeightFormat::mxfp4).hbm == 0.6);
+  CHECK_FALSE(kernel_efficiency(EngineKind::trtllm, h100, WeightFormat::awq).source.empty());
+
+  // 16-bit and fp8 products on a chip with a measured achievable matmul share (MAMF): 0.69 / 0.869
+  // of it (TensorRT-LLM's A100 first token), fp8 products at the chip's fp8 / bf16 gap on top.
+  // H100 SXM: MAMF bf16 0.803, fp8 0.709 (docs/hardware.md).
+  const KernelEfficiency h = kernel_efficiency(EngineKind::vllm, h100, WeightFormat::fp8_e4m3_per_tensor);
+  CHECK(h.flops == doctest::Approx(0.69 / 0.869 * 0.803).epsilon(1e-12));
+  CHECK(h.flops == doctest::Approx(0.6376).epsilon(1e-4));
+  CHECK(h.fp8_flops_share == doctest::Approx(0.709 / 0.803).epsilon(1e-12));
+  CHECK(h.source.find("0.638 of the 16-bit peak") != std::string::npos);
+  // A100 SXM: MAMF bf16 0.869 gives back the 0.69 the cross-check measured; no fp8 path.
+  const KernelEfficiency a = kernel_efficiency(EngineKind::trtllm, a100, WeightFormat::fp16);
+  CHECK(a.flops == doctest::Approx(0.69).epsilon(1e-12));
+  CHECK(a.fp8_flops_share == 1.0);
+  // No measured MAMF (L40S): the literature's 0.7 for inference.
+  const KernelEfficiency l = kernel_efficiency(EngineKind::vllm, l40s, WeightFormat::fp8_e4m3_per_tensor);
+  CHECK(l.flops == 0.7);
+  CHECK(l.fp8_flops_share == 1.0);
+  // Weight-only 4-bit and fp4 kernels keep their own estimates.
+  CHECK(kernel_efficiency(EngineKind::vllm, h100, WeightFormat::awq).flops == 0.5);
+  CHECK(kernel_efficiency(EngineKind::vllm, h100, WeightFormat::awq).fp8_flops_share == 1.0);
+  CHECK(kernel_efficiency(EngineKind::trtllm, b200, WeightFormat::nvfp4).flops == 0.5);
+  CHECK(kernel_efficiency(EngineKind::trtllm, b200, WeightFormat::nvfp4).fp8_flops_share == 1.0);
 }
 
 TEST_CASE("GEMM row tiles: 64-row tiles up to 128 rows, 128-row tiles above (vLLM SM90 FP8 dispatch)") {
@@ -134,13 +160,14 @@ TEST_CASE("GEMM row tiles: 64-row tiles up to 128 rows, 128-row tiles above (vLL
   CHECK(gemm_tile_rows(200) == 256);
   CHECK(gemm_tile_rows(257) == 384);
   // Tensor-core tiles on Hopper and Blackwell; not weight-only 4-bit kernels, not older chips, not llama.cpp.
-  CHECK(kernel_efficiency(EngineKind::trtllm, GpuGeneration::hopper, WeightFormat::fp8_e4m3_per_tensor).gemm_row_tiles);
-  CHECK(kernel_efficiency(EngineKind::vllm, GpuGeneration::hopper, WeightFormat::bf16).gemm_row_tiles);
-  CHECK(kernel_efficiency(EngineKind::trtllm, GpuGeneration::blackwell, WeightFormat::nvfp4).gemm_row_tiles);
-  CHECK_FALSE(kernel_efficiency(EngineKind::vllm, GpuGeneration::hopper, WeightFormat::mxfp4).gemm_row_tiles);
-  CHECK_FALSE(kernel_efficiency(EngineKind::vllm, GpuGeneration::hopper, WeightFormat::gptq).gemm_row_tiles);
-  CHECK_FALSE(kernel_efficiency(EngineKind::vllm, GpuGeneration::ampere, WeightFormat::bf16).gemm_row_tiles);
-  CHECK_FALSE(kernel_efficiency(EngineKind::llamacpp, GpuGeneration::hopper, WeightFormat::bf16).gemm_row_tiles);
+  CHECK(kernel_efficiency(EngineKind::trtllm, *find_accelerator("h100"), WeightFormat::fp8_e4m3_per_tensor)
+            .gemm_row_tiles);
+  CHECK(kernel_efficiency(EngineKind::vllm, *find_accelerator("h100"), WeightFormat::bf16).gemm_row_tiles);
+  CHECK(kernel_efficiency(EngineKind::trtllm, *find_accelerator("b200"), WeightFormat::nvfp4).gemm_row_tiles);
+  CHECK_FALSE(kernel_efficiency(EngineKind::vllm, *find_accelerator("h100"), WeightFormat::mxfp4).gemm_row_tiles);
+  CHECK_FALSE(kernel_efficiency(EngineKind::vllm, *find_accelerator("h100"), WeightFormat::gptq).gemm_row_tiles);
+  CHECK_FALSE(kernel_efficiency(EngineKind::vllm, *find_accelerator("a100"), WeightFormat::bf16).gemm_row_tiles);
+  CHECK_FALSE(kernel_efficiency(EngineKind::llamacpp, *find_accelerator("h100"), WeightFormat::bf16).gemm_row_tiles);
 
   // A decode step of 200 sequences computes 256 rows in every weight product: Llama-3.1-8B's MLP is
   // 3 x 4096 x 14336 weights per layer, 32 layers, 2 FLOPs per weight and row.

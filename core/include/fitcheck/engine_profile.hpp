@@ -71,10 +71,11 @@ struct EngineProfile {
 EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const ParallelLayout& layout);
 
 // Share of the roofline's peak bandwidth and FLOP/s that decode and prefill kernels reach for a
-// weight format on a GPU generation, with the source of each figure.
+// weight format on a GPU, with the source of each figure.
 struct KernelEfficiency {
   double hbm = 0.8;
   double flops = 0.7;
+  double fp8_flops_share = 1.0;  // FP8 products at this share of `flops` (LatencyAssumptions)
   // Weight products run in tensor-core tiles whose padded rows are computed (gemm_tile_rows()):
   // Hopper's wgmma and Blackwell's tcgen05 multiply at least 64 rows per instruction, and the
   // engines' CUTLASS kernels pick 64- or 128-row tiles. Not for weight-only 4-bit kernels (Marlin
@@ -82,6 +83,6 @@ struct KernelEfficiency {
   bool gemm_row_tiles = false;
   std::string source;
 };
-KernelEfficiency kernel_efficiency(EngineKind kind, GpuGeneration generation, WeightFormat format);
+KernelEfficiency kernel_efficiency(EngineKind kind, const Accelerator& gpu, WeightFormat format);
 
 }  // namespace fitcheck

@@ -25,7 +25,11 @@ namespace fitcheck {
 
 // User-settable efficiencies and link figures. Defaults and sources: docs/latency.md.
 struct LatencyAssumptions {
-  double flops_efficiency = 0.7;         // share of dense peak a matrix product reaches
+  double flops_efficiency = 0.7;  // share of dense peak a matrix product reaches
+  // FP8 products reach this share of flops_efficiency (the chip's measured fp8 over bf16 achievable
+  // matmul share, Accelerator::mamf_share_fp8 / mamf_share_bf16, set by the engine's kernel
+  // efficiency); 1: the same share as 16-bit products.
+  double fp8_flops_share = 1.0;
   double hbm_efficiency = 0.8;           // share of peak memory bandwidth a streaming read reaches
   double interconnect_efficiency = 0.7;  // share of the per-direction link a ring collective reaches
   // NCCL's latency model (NVIDIA/nccl@b6475625 src/graph/tuning.cc): ring LL base latency per

@@ -48,11 +48,12 @@ void apply_engine_profile(const EngineProfile& profile, const InferenceRequest& 
   latency.launch_seconds_per_layer = profile.launch_seconds_per_layer;
   latency.cuda_graph_max_batch = profile.cuda_graph_max_batch;
   latency.repeat_kv_per_query_head = !profile.gqa_shared_kv_reads;
-  const KernelEfficiency efficiency = kernel_efficiency(profile.kind, gpu_generation(gpu), w.weight_format);
+  const KernelEfficiency efficiency = kernel_efficiency(profile.kind, gpu, w.weight_format);
   latency.gemm_row_tiles = efficiency.gemm_row_tiles;
   if (!request.efficiency_given) {
     latency.hbm_efficiency = efficiency.hbm;
     latency.flops_efficiency = efficiency.flops;
+    latency.fp8_flops_share = efficiency.fp8_flops_share;
     notes.push_back(std::string(engine_kind_id(profile.kind)) + " on " + gpu_generation_name(gpu_generation(gpu)) +
                     ": " + efficiency.source);
   }

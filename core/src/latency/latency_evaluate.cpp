@@ -118,7 +118,8 @@ Inputs read_inputs(const PreparedLatencyModel& pm, const InferenceWorkload& w, c
   check(w.layout.tensor_parallel >= 1 && w.layout.pipeline_parallel >= 1 && w.layout.expert_parallel >= 1,
         "parallel sizes must be at least 1");
   check(w.activation_bytes_per_element >= 1, "activation bytes per element must be at least 1");
-  check(assume.flops_efficiency > 0 && assume.hbm_efficiency > 0 && assume.interconnect_efficiency > 0,
+  check(assume.flops_efficiency > 0 && assume.fp8_flops_share > 0 && assume.hbm_efficiency > 0 &&
+            assume.interconnect_efficiency > 0,
         "efficiencies must be positive");
   check(gpu.memory_bandwidth_bytes_per_second > 0, "the accelerator has no memory bandwidth");
   return {static_cast<double>(w.batch_size),

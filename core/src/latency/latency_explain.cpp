@@ -131,9 +131,13 @@ LatencyExplanation explain_latency(const PreparedLatencyModel& model, const Infe
                       detail::four_significant_digits(e.decode_weight_bytes_read_per_gpu) +
                       " B (routed experts: expected distinct experts touched)");
 
+  const std::string fp8_share =
+      assumptions.fp8_flops_share != 1.0 && e.rates.matmul_dtype == ComputeDtype::fp8
+          ? " (fp8 products x " + detail::four_significant_digits(assumptions.fp8_flops_share) + ")"
+          : "";
   x.assumptions.push_back("efficiencies: flops " + detail::four_significant_digits(assumptions.flops_efficiency) +
-                          ", HBM " + detail::four_significant_digits(assumptions.hbm_efficiency) + ", interconnect " +
-                          detail::four_significant_digits(assumptions.interconnect_efficiency) +
+                          fp8_share + ", HBM " + detail::four_significant_digits(assumptions.hbm_efficiency) +
+                          ", interconnect " + detail::four_significant_digits(assumptions.interconnect_efficiency) +
                           " (docs/latency.md gives the sources)");
   if (assumptions.step_overhead_seconds > 0 || assumptions.launch_seconds_per_layer > 0)
     x.assumptions.push_back(

@@ -148,14 +148,16 @@ LatencyRates latency_rates(const PreparedLatencyModel& model, const Accelerator&
     case MatmulPrecision::activation_16bit:
       break;
   }
-  r.matmul_flops_per_second = matmul * assume.flops_efficiency;
+  const double fp8_share = r.matmul_dtype == ComputeDtype::fp8 ? assume.fp8_flops_share : 1.0;
+  r.matmul_flops_per_second = matmul * assume.flops_efficiency * fp8_share;
   r.activation_flops_per_second = sixteen * assume.flops_efficiency;
   r.vector_flops_per_second = (fp32 > 0 ? fp32 : sixteen) * assume.flops_efficiency;
   // The lightning indexer multiplies FP8 queries and keys (DeepGEMM fp8_mqa_logits in vLLM's
   // deepseek_v2.py Indexer); a chip without FP8 runs them in its 16-bit type.
   const double fp8 = peak_flops_per_second(gpu, ComputeDtype::fp8);
   r.indexer_dtype = fp8 > 0 ? ComputeDtype::fp8 : r.activation_dtype;
-  r.indexer_flops_per_second = (fp8 > 0 ? fp8 : sixteen) * assume.flops_efficiency;
+  r.indexer_flops_per_second =
+      fp8 > 0 ? fp8 * assume.flops_efficiency * assume.fp8_flops_share : sixteen * assume.flops_efficiency;
   r.hbm_bytes_per_second = gpu.memory_bandwidth_bytes_per_second * assume.hbm_efficiency;
 
   const double node = static_cast<double>(std::max(1, gpu.gpus_per_node));

@@ -70,6 +70,7 @@ void write_latency(detail::JsonWriter& out, const InferenceEstimate& estimate, c
   out.field("prefill_dominates", e.prefill_dominates);
   out.begin_object("assumptions_used");
   out.field("flops_efficiency", assumptions.flops_efficiency);
+  out.field("fp8_flops_share", assumptions.fp8_flops_share);
   out.field("hbm_efficiency", assumptions.hbm_efficiency);
   out.field("interconnect_efficiency", assumptions.interconnect_efficiency);
   out.field("fp8_activations", assumptions.fp8_activations);

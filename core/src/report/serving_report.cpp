@@ -115,9 +115,12 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   latency.cuda_graph_max_batch =
       request.cuda_graph_max_batch_given ? request.cuda_graph_max_batch : profile.cuda_graph_max_batch;
   latency.repeat_kv_per_query_head = !profile.gqa_shared_kv_reads;
-  const KernelEfficiency efficiency = kernel_efficiency(profile.kind, gpu_generation(gpu), w.weight_format);
+  const KernelEfficiency efficiency = kernel_efficiency(profile.kind, gpu, w.weight_format);
   if (request.inference.latency_overrides.hbm_efficiency <= 0) latency.hbm_efficiency = efficiency.hbm;
-  if (request.inference.latency_overrides.flops_efficiency <= 0) latency.flops_efficiency = efficiency.flops;
+  if (request.inference.latency_overrides.flops_efficiency <= 0) {
+    latency.flops_efficiency = efficiency.flops;
+    latency.fp8_flops_share = efficiency.fp8_flops_share;
+  }
   latency.gemm_row_tiles = efficiency.gemm_row_tiles;
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, w.weight_format, w.weight_options);
   try {
@@ -237,6 +240,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   out.field("spec_draft_layers", limits.speculative.draft_layers);
   out.field("hbm_efficiency", latency.hbm_efficiency);
   out.field("flops_efficiency", latency.flops_efficiency);
+  out.field("fp8_flops_share", latency.fp8_flops_share);
   out.end_object();
   out.begin_object("load");
   out.field("requests", load.requests);

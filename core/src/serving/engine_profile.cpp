@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <string>
 
 #include "fitcheck/serving.hpp"
@@ -19,6 +20,19 @@ std::string lower(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
+}
+
+// Serving's weight products on a chip with a measured achievable matmul rate: TensorRT-LLM's
+// Llama-7B FP16 first token of 2048 tokens on A100 SXM (133 ms, NVIDIA/TensorRT-LLM 138f96d4
+// docs/source/performance.md; docs/latency.md) runs at 0.69 of the 312 TFLOP/s peak, which is
+// 0.794 of the 0.869 the chip's matmuls reach at best (its MAMF share).
+constexpr double kServingShareOfMamf = 0.69 / 0.869;
+
+// Three significant digits, as the engine rules print shares.
+std::string three_digits(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
 }
 
 bool four_bit_weight_only(WeightFormat format) {
@@ -219,18 +233,36 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
   return p;
 }
 
-KernelEfficiency kernel_efficiency(EngineKind kind, GpuGeneration generation, WeightFormat format) {
+KernelEfficiency kernel_efficiency(EngineKind kind, const Accelerator& gpu, WeightFormat format) {
+  const GpuGeneration generation = gpu_generation(gpu);
   KernelEfficiency e;
   e.source = "HBM 0.8 and FLOP/s 0.7 of peak for 16-bit and fp8 products (docs/latency.md)";
+  if (gpu.mamf_share_bf16 > 0) {
+    // A chip whose achievable matmul rate is measured: 16-bit products at kServingShareOfMamf of it,
+    // FP8 products at the chip's measured fp8 / bf16 gap on top (as the training step time does).
+    e.flops = kServingShareOfMamf * gpu.mamf_share_bf16;
+    e.source = "HBM 0.8; FLOP/s " + three_digits(kServingShareOfMamf) +
+               " of the chip's measured achievable matmul "
+               "share (MAMF, stas00/ml-engineering 744d01e) " +
+               three_digits(gpu.mamf_share_bf16) + " = " + three_digits(e.flops) + " of the 16-bit peak";
+    if (gpu.mamf_share_fp8 > 0) {
+      e.fp8_flops_share = gpu.mamf_share_fp8 / gpu.mamf_share_bf16;
+      e.source += ", fp8 products x " + three_digits(gpu.mamf_share_fp8) + " / " + three_digits(gpu.mamf_share_bf16) +
+                  " (MAMF fp8 / bf16)";
+    }
+    e.source += " (docs/latency.md)";
+  }
   if (four_bit_weight_only(format)) {
+    e.flops = 0.5;  // the kernels' own estimate below, not the chip's MAMF
+    e.fp8_flops_share = 1.0;
     // Weight-only 4-bit kernels (Marlin, AWQ GEMM) dequantize in the product: near the bandwidth
     // roofline for small batches, below the 16-bit FLOP/s once compute-bound.
     e.hbm = 0.7;
-    e.flops = 0.5;
     e.source =
         "4-bit weight-only (GPTQ/AWQ): HBM 0.7, FLOP/s 0.5 (estimate: vLLM 0.6.3 Qwen2.5-7B GPTQ-Int4 at batch 1 "
         "runs 1.8x its BF16 speed on A100, Qwen2.5 speed tables; dequantization in the product)";
   } else if (format == WeightFormat::mxfp4 || format == WeightFormat::nvfp4) {
+    e.fp8_flops_share = 1.0;
     if (generation == GpuGeneration::blackwell) {
       e.flops = 0.5;
       e.source = "fp4 on Blackwell: HBM 0.8, FLOP/s 0.5 of the fp4 peak (estimate: block-scaled fp4 GEMMs)";
