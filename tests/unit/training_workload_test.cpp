@@ -101,6 +101,19 @@ TEST_CASE("check_training_workload: the step time's own rules, which the memory 
       {"one sequence for 2 data-parallel ranks",
        [](TrainingWorkload& w) { w.global_batch_tokens = 4096, w.layout.data_parallel = 2; }, "global_batch_tokens"},
       {"negative global batch", [](TrainingWorkload& w) { w.global_batch_tokens = -1; }, "global_batch_tokens"},
+      // 6 sequences of 4096 tokens over micro-batch 1 x dp 1: 6 micro-batches, not a multiple of pp 4.
+      {"interleaved 1F1B with 6 micro-batches on pp 4",
+       [](TrainingWorkload& w) {
+         w.layout.pipeline_parallel = 4, w.virtual_pipeline_stages = 2, w.global_batch_tokens = 6 * 4096;
+       },
+       "virtual_stages"},
+      // 5 sequences over micro-batch 2: 3 micro-batches (the last one partial), not a multiple of pp 2.
+      {"interleaved 1F1B with a partial last micro-batch",
+       [](TrainingWorkload& w) {
+         w.layout.pipeline_parallel = 2, w.virtual_pipeline_stages = 2, w.micro_batch_size = 2,
+         w.global_batch_tokens = 5 * 4096;
+       },
+       "virtual_stages"},
   };
   for (const Rule& rule : rules) {
     CAPTURE(rule.what);
@@ -115,6 +128,20 @@ TEST_CASE("check_training_workload: the step time's own rules, which the memory 
       CHECK(std::string(error.what()).starts_with("option '" + std::string(rule.option) + "': "));
     }
   }
+}
+
+TEST_CASE("interleaved 1F1B runs the micro-batches in whole groups of pp") {
+  TrainingWorkload w;
+  w.layout.pipeline_parallel = 4;
+  w.virtual_pipeline_stages = 2;
+  w.global_batch_tokens = 8 * 4096;  // 8 micro-batches of one 4096-token sequence: two groups of 4
+  CHECK(refusal(w, true) == "none");
+  w.global_batch_tokens = 12 * 4096;  // 12: three groups
+  CHECK(refusal(w, true) == "none");
+  w.global_batch_tokens = 10 * 4096;  // 10: a last group of 2
+  CHECK(refusal(w, true) == "virtual_stages");
+  w.virtual_pipeline_stages = 1;  // plain 1F1B takes any count
+  CHECK(refusal(w, true) == "none");
 }
 
 TEST_CASE("global_batch_tokens_or_default: as given, else 4M tokens and at least one micro-batch per rank and step") {

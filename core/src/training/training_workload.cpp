@@ -125,6 +125,20 @@ void check_training_workload(const TrainingWorkload& w, std::int64_t num_layers,
         "the global batch of " + num(global_batch) + " tokens holds " + num(global_sequences) + " sequences of " +
             num(w.sequence_tokens) + ", fewer than one micro-batch of " + num(w.micro_batch_size) +
             " per data-parallel rank (dp " + num(l.data_parallel) + ")");
+  // The interleaved schedule runs the micro-batches in groups of pp and refuses a last group smaller
+  // than pp (NVIDIA/Megatron-LM@d98e8a64 megatron/core/pipeline_parallel/schedules.py
+  // forward_backward_pipelining_with_interleaving; microbatch_group_size_per_vp_stage defaults to pp,
+  // model_parallel_config.py l.567); PyTorch's ScheduleInterleaved1F1B asks for a multiple of the
+  // pipeline ranks too. The planner proposes only such layouts (planner_training.cpp runs_chunks).
+  if (w.virtual_pipeline_stages > 1) {
+    const std::int64_t per_rank = detail::checked_mul(w.micro_batch_size, l.data_parallel);
+    const std::int64_t micro_batches = (global_sequences + per_rank - 1) / per_rank;
+    check(micro_batches % l.pipeline_parallel == 0, "virtual_stages",
+          "the interleaved schedule runs the micro-batches in groups of pp " + num(l.pipeline_parallel) + ": " +
+              num(micro_batches) + " micro-batches per step (" + num(global_sequences) + " sequences / (micro-batch " +
+              num(w.micro_batch_size) + " x dp " + num(l.data_parallel) +
+              ")) is not a multiple of it; change --global-batch-tokens or drop --virtual-stages");
+  }
 }
 
 TrainingWorkload with_training_defaults(const TrainingWorkload& workload) {
