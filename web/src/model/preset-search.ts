@@ -29,15 +29,24 @@ function tokenMatches(token: string, word: string): boolean {
   return !/^\d/.test(rest);
 }
 
+/** The query's words, lower case. */
+function queryWords(query: string): string[] {
+  return query.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+/** A query word without the punctuation around it: "(3.1," is "3.1" (a point at its end stays). */
+function trimWord(word: string): string {
+  return word.replace(/^[^a-z0-9]+|[^a-z0-9.]+$/g, '');
+}
+
 /**
  * The query's words found among the label's own tokens: "gemma 3 27b" names gemma-3-27b-it more
  * closely than medgemma-27b-it, whose "3" is only its family's (gemma3).
  */
 export function labelScore(preset: Preset, query: string): number {
   const tokens = nameTokens(preset.label);
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  return words.filter((word) => {
-    const trimmed = word.replace(/^[^a-z0-9]+|[^a-z0-9.]+$/g, '');
+  return queryWords(query).filter((word) => {
+    const trimmed = trimWord(word);
     return tokens.some((token) => (/\d/.test(trimmed) ? tokenMatches(token, trimmed) : token.includes(trimmed)));
   }).length;
 }
@@ -52,7 +61,7 @@ export function rankedMatches(presets: Preset[], query: string): Preset[] {
 }
 
 export function matchesQuery(preset: Preset, query: string): boolean {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const words = queryWords(query);
   if (words.length === 0) return true;
   const size = roundedCount(preset.total_params).toLowerCase();
   const haystack = `${preset.label} ${preset.family} ${preset.id} ${size}`.toLowerCase();
@@ -62,7 +71,7 @@ export function matchesQuery(preset: Preset, query: string): boolean {
   const sizeToken = size.replace(/\s+/g, '');
   return words.every((word) => {
     if (!/\d/.test(word)) return haystack.includes(word);
-    const trimmed = word.replace(/^[^a-z0-9]+|[^a-z0-9.]+$/g, '');
+    const trimmed = trimWord(word);
     return tokens.some((token) => tokenMatches(token, trimmed)) || (/[a-z]$/.test(trimmed) && sizeToken === trimmed);
   });
 }
