@@ -26,8 +26,8 @@ constexpr const char* kHelp =
     "--mode inference (default): serving layouts; options in 'fitcheck help'.\n"
     "--mode training: training layouts that fit, ranked. The planner searches the GPU kind and\n"
     "count, tp, cp (powers of two, tp x cp within a node), pp (powers of two) and its model chunks\n"
-    "per GPU, dp, ep (MoE), the ZeRO stage, the micro-batch size and recomputation; sequence\n"
-    "parallelism is on when tp > 1. Only the parallelisms the run's --framework offers are searched\n"
+    "per GPU, dp, ep (MoE), the ZeRO stage (or FSDP's mode), the micro-batch size and recomputation;\n"
+    "sequence parallelism is on when tp > 1. Only the parallelisms the run's --framework offers are searched\n"
     "(Hugging Face and torchtune: no pp or ep; LitGPT: data parallel only; DeepSpeed: pp with ZeRO 0-1).\n"
     "constraints:\n"
     "  --gpus a,b               GPU kinds (default h100-sxm-80gb,h200,a100-sxm-80gb; 'fitcheck gpus')\n"
@@ -37,7 +37,8 @@ constexpr const char* kHelp =
     "  --global-batch-tokens N  tokens per optimizer step, fixed: dp x micro-batch x accumulation x\n"
     "                           seq-len (default 4194304)\n"
     "  --micro-batch-sizes L    micro-batch sizes to try (default 1,2,4,8)\n"
-    "  --zero-stages L          ZeRO stages to try (default 0,1,2,3)\n"
+    "  --zero-stages L          ZeRO stages to try (default 0,1,2,3); torchtitan, automodel, torchtune\n"
+    "                           and litgpt shard with FSDP: 0 unsharded, 2 SHARD_GRAD_OP, 3 FULL_SHARD\n"
     "  --recompute-modes L      none,selective,full (default all three; also selective-op,\n"
     "                           selective-layer, gradient-checkpointing)\n"
     "  --virtual-stages L       model chunks per GPU to try when pp > 1 (default 1,2,4; 1: 1F1B,\n"
@@ -53,17 +54,17 @@ constexpr const char* kHelp =
     "  --json                   one JSON object\n";
 
 void print_rows(const Json& candidates) {
-  print("%-15s %5s %3s %3s %2s %4s %3s %3s %4s %3s %4s %-9s %9s %8s %12s %5s %9s %13s\n", "gpu", "gpus", "tp", "pp",
-        "v", "dp", "cp", "ep", "zero", "mb", "acc", "recompute", "mem GiB", "step s", "tokens/s", "MFU", "days",
-        "cost USD");
+  print("%-15s %5s %3s %3s %2s %4s %3s %3s %4s %-13s %3s %4s %-9s %9s %8s %12s %5s %9s %13s\n", "gpu", "gpus", "tp",
+        "pp", "v", "dp", "cp", "ep", "zero", "fsdp", "mb", "acc", "recompute", "mem GiB", "step s", "tokens/s", "MFU",
+        "days", "cost USD");
   for (const auto& c : candidates)
     print(
-        "%-15s %5lld %3lld %3lld %2lld %4lld %3lld %3lld %4lld %3lld %4lld %-9s %9.2f %8.3f %12.0f %5.3f %9.2f "
-        "%13.0f\n",
+        "%-15s %5lld %3lld %3lld %2lld %4lld %3lld %3lld %4lld %-13s %3lld %4lld %-9s %9.2f %8.3f %12.0f %5.3f "
+        "%9.2f %13.0f\n",
         c["gpu"].get<std::string>(), c["gpus"].get<long long>(), c["tp"].get<long long>(), c["pp"].get<long long>(),
         c["virtual_stages"].get<long long>(), c["dp"].get<long long>(), c["cp"].get<long long>(),
-        c["ep"].get<long long>(), c["zero"].get<long long>(), c["micro_batch"].get<long long>(),
-        c["micro_batches"].get<long long>(), c["recompute"].get<std::string>(),
+        c["ep"].get<long long>(), c["zero"].get<long long>(), c["fsdp"].get<std::string>(),
+        c["micro_batch"].get<long long>(), c["micro_batches"].get<long long>(), c["recompute"].get<std::string>(),
         static_cast<double>(c["memory_bytes_per_gpu"].get<std::int64_t>()) / (1024.0 * 1024.0 * 1024.0),
         c["step_seconds"].get<double>(), c["tokens_per_second"].get<double>(), c["mfu"].get<double>(),
         c["train_seconds"].get<double>() / 86400.0, c["train_cost_usd"].get<double>());

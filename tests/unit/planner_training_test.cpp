@@ -70,14 +70,18 @@ TEST_CASE("training planner: exactly the layouts that hold half the model states
   request.virtual_stages = {1};  // interleaving: its own test below
   request.keep = 100;
   const TrainingPlan plan = plan_training(model, tensors, request);
-  // Layouts of at most 2 GPUs (tp, cp, pp, dp): 1111, 1112, 1121, 1211, 2111; ZeRO 0 and 3 where
-  // dp x cp = 2 (1112, 1211), stage 0 only on a single replica (nothing to shard): 7 in all.
+  // Layouts of at most 2 GPUs (tp, cp, pp, dp): 1111, 1112, 1121, 1211, 2111; unsharded and stage 3
+  // where dp x cp = 2 (1112, 1211), unsharded only on a single replica (nothing to shard): 7 in all.
   CHECK(plan.evaluated == 7);
-  // Fit: ZeRO-3 over dp 2 or cp 2 (shards over dp x cp), and pp 2 or tp 2.
-  std::set<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int>> fits;
+  // Fit: stage 3 (torchtitan shards with FSDP: FULL_SHARD) over dp 2 or cp 2 (shards over dp x cp),
+  // and pp 2 or tp 2.
+  std::set<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, FsdpMode>> fits;
   for (const auto& c : plan.best)
-    fits.insert({c.tensor_parallel, c.context_parallel, c.pipeline_parallel, c.data_parallel, c.zero_stage});
-  const decltype(fits) expected{{1, 1, 1, 2, 3}, {1, 1, 2, 1, 0}, {1, 2, 1, 1, 3}, {2, 1, 1, 1, 0}};
+    fits.insert({c.tensor_parallel, c.context_parallel, c.pipeline_parallel, c.data_parallel, c.zero_stage, c.fsdp});
+  const decltype(fits) expected{{1, 1, 1, 2, 0, FsdpMode::full_shard},
+                                {1, 1, 2, 1, 0, FsdpMode::off},
+                                {1, 2, 1, 1, 0, FsdpMode::full_shard},
+                                {2, 1, 1, 1, 0, FsdpMode::off}};
   CHECK(fits == expected);
   CHECK(plan.feasible == 4);
   for (const auto& c : plan.best) {
@@ -153,28 +157,33 @@ TEST_CASE("training planner: only the parallelisms the framework runs are search
   request.recompute_modes = {Recompute::full};
   request.virtual_stages = {1};
   request.keep = 100;
-  using Fit = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int>;  // tp, cp, pp, dp, zero
+  // tp, cp, pp, dp, zero, FSDP mode
+  using Fit = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, FsdpMode>;
   const auto fits_of = [](const TrainingPlan& plan) {
     std::set<Fit> fits;
     for (const auto& c : plan.best)
-      fits.insert({c.tensor_parallel, c.context_parallel, c.pipeline_parallel, c.data_parallel, c.zero_stage});
+      fits.insert({c.tensor_parallel, c.context_parallel, c.pipeline_parallel, c.data_parallel, c.zero_stage, c.fsdp});
     return fits;
   };
+  constexpr FsdpMode off = FsdpMode::off;
   // Hugging Face (Accelerate: no pipeline): the first test's 7 runs less 1121.
   request.base.workload.framework = TrainingFramework::hf;
   TrainingPlan plan = plan_training(model, tensors, request);
   CHECK(plan.evaluated == 6);
-  CHECK(fits_of(plan) == std::set<Fit>{{1, 1, 1, 2, 3}, {1, 2, 1, 1, 3}, {2, 1, 1, 1, 0}});
+  CHECK(fits_of(plan) == std::set<Fit>{{1, 1, 1, 2, 3, off}, {1, 2, 1, 1, 3, off}, {2, 1, 1, 1, 0, off}});
   REQUIRE(!plan.notes.empty());
   CHECK(plan.notes[0].rfind("1 layout is not searched: Hugging Face", 0) == 0);
   CHECK(plan.notes[0].find("parallelism_config.py") != std::string::npos);
-  // LitGPT (FSDP only): 1111 and 1112 at ZeRO 0 and 3; 1121, 1211 (ZeRO 0 and 3) and 2111 left out.
+  // LitGPT (FSDP only): 1111 and 1112 unsharded and FULL_SHARD (stage 3); 1121, 1211 (both) and
+  // 2111 left out. FULL_SHARD over dp 2 halves the model states as ZeRO-3 does: it fits.
   request.base.workload.framework = TrainingFramework::litgpt;
   plan = plan_training(model, tensors, request);
   CHECK(plan.evaluated == 3);
-  CHECK(fits_of(plan) == std::set<Fit>{{1, 1, 1, 2, 3}});
-  REQUIRE(!plan.notes.empty());
+  CHECK(fits_of(plan) == std::set<Fit>{{1, 1, 1, 2, 0, FsdpMode::full_shard}});
+  REQUIRE(plan.notes.size() >= 2);
   CHECK(plan.notes[0].rfind("4 layouts are not searched: LitGPT", 0) == 0);
+  CHECK(plan.notes[1].rfind("LitGPT (Lightning Fabric) shards with FSDP: ZeRO stage 2 runs as FSDP SHARD_GRAD_OP", 0) ==
+        0);
   // Megatron-DeepSpeed: a pipeline with sharded gradients is refused; 4 GPUs allow pp 2 x dp 2.
   request.base.workload.framework = TrainingFramework::deepspeed;
   request.max_gpus = 4;
@@ -187,6 +196,52 @@ TEST_CASE("training planner: only the parallelisms the framework runs are search
   const TrainingPlan megatron = plan_training(model, tensors, request);
   CHECK(std::any_of(megatron.best.begin(), megatron.best.end(),
                     [](const auto& c) { return c.pipeline_parallel > 1 && c.zero_stage == 3; }));
+}
+
+TEST_CASE("training planner: frameworks that shard with FSDP get FSDP's modes, never ZeRO-1 (hand-derived)") {
+  const ModelDescription model = parse_hf_config(kWideConfig);
+  const auto tensors = weight_tensors(model);
+  TrainingPlanRequest request;
+  request.gpus = {find_accelerator("h100-sxm-80gb")};
+  request.max_gpus = 2;
+  request.max_gpus_per_node = 2;
+  request.base.workload.sequence_tokens = 64;
+  request.global_batch_tokens = 2 * 64;
+  request.micro_batch_sizes = {1};
+  request.zero_stages = {0, 1, 2, 3};
+  request.recompute_modes = {Recompute::full};
+  request.virtual_stages = {1};
+  request.keep = 1000;
+  const auto shardings_at_dp2 = [](const TrainingPlan& plan) {
+    std::set<std::pair<int, FsdpMode>> out;
+    for (const auto& c : plan.best)
+      if (c.data_parallel == 2) out.insert({c.zero_stage, c.fsdp});
+    return out;
+  };
+  // Without a memory limit every layout fits: the rows of dp 2 show which shardings were run.
+  request.memory_headroom = 0.0;
+  request.base.workload.framework = TrainingFramework::torchtitan;
+  TrainingPlan plan = plan_training(model, tensors, request);
+  for (const auto& c : plan.best) {
+    CHECK(c.zero_stage == 0);
+    CHECK((c.fsdp == FsdpMode::off || c.fsdp == FsdpMode::shard_grad_op || c.fsdp == FsdpMode::full_shard));
+    const TrainingRequest training = training_request_of(c, request);
+    CHECK(training.workload.fsdp == c.fsdp);
+    CHECK(training.workload.zero_stage == 0);
+    // The row is what `fitcheck train --framework torchtitan --fsdp MODE` computes.
+    CHECK(training_memory(model, tensors, training.workload).totals.total_bytes_per_gpu == c.memory_bytes_per_gpu);
+  }
+  CHECK_FALSE(shardings_at_dp2(plan).empty());
+  const bool zero_one_note = std::any_of(plan.notes.begin(), plan.notes.end(), [](const std::string& note) {
+    return note.find("stage 1 (optimizer states only) has no FSDP counterpart and is not searched") !=
+           std::string::npos;
+  });
+  CHECK(zero_one_note);
+  // Megatron-Core keeps ZeRO's stages (its distributed optimizer is ZeRO-1).
+  request.base.workload.framework = TrainingFramework::megatron;
+  plan = plan_training(model, tensors, request);
+  for (const auto& c : plan.best) CHECK(c.fsdp == FsdpMode::off);
+  CHECK(std::any_of(plan.best.begin(), plan.best.end(), [](const auto& c) { return c.zero_stage == 1; }));
 }
 
 TEST_CASE("framework parallelism: what a layout asks beyond the framework is named with its source") {
@@ -260,6 +315,7 @@ TEST_CASE("training planner: a higher ZeRO stage that only saves memory is not l
   const ModelDescription model = llama_8b();
   const auto tensors = weight_tensors(model);
   TrainingPlanRequest request = small_llama_request();
+  request.base.workload.framework = TrainingFramework::megatron;  // ZeRO's stages (torchtitan's are FSDP's)
   request.zero_stages = {1, 2, 3};
   request.keep = 100000;
   const TrainingPlan plan = plan_training(model, tensors, request);

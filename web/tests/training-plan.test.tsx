@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { trainingInputsOf } from '../src/plan/load-training';
 import { mergeTrainingPlans } from '../src/plan/training-merge';
+import { trainingPlanBestTable } from '../src/plan/training-plan-tables';
 import { defaultInputs } from '../src/app/inputs';
 import { trainingOptions } from '../src/training/training-inputs';
 import { defaultTrainingPlanInputs, trainingPlanOptions } from '../src/plan/training-plan-inputs';
@@ -82,6 +83,38 @@ test("a row opened in the Training tab gives the row's memory and step time", ()
     expect(training.total_bytes_per_gpu).toBe(row.memory_bytes_per_gpu);
     expect(training.time?.step_seconds).toBeCloseTo(row.step_seconds, 12);
     expect(training.time?.train_cost_usd).toBeCloseTo(row.train_cost_usd, 6);
+  }
+});
+
+test('torchtitan shards with FSDP: rows name the mode, join per kind, and open in the Training tab with it', () => {
+  const options = { max_gpus: 16, framework: 'torchtitan', keep: 12 };
+  const whole = core.trainingPlanReport(llama, { ...options, gpus: kinds.join(',') });
+  const joined = mergeTrainingPlans(
+    kinds.map((gpu) => core.trainingPlanReport(llama, { ...options, gpus: gpu })),
+    12,
+  );
+  expect(joined.best).toEqual(whole.best);
+  expect(whole.best.length).toBeGreaterThan(0);
+  for (const row of whole.best) {
+    expect(row.zero).toBe(0);
+    expect(['off', 'shard_grad_op', 'full_shard']).toContain(row.fsdp);
+  }
+  expect(whole.notes.some((note) => /shards with FSDP: ZeRO stage 2 runs as FSDP SHARD_GRAD_OP/.test(note))).toBe(true);
+  const sharded = whole.best.filter((row) => row.fsdp !== 'off');
+  expect(sharded.length).toBeGreaterThan(0);
+  const table = trainingPlanBestTable(whole, 'GiB');
+  const column = table.keys.indexOf('zero');
+  expect(table.columns[column]).toBe('ZeRO / FSDP');
+  for (const [index, row] of whole.best.entries())
+    expect(table.rows[index].cells[column].text).toBe(
+      row.fsdp === 'off' ? '0' : row.fsdp === 'full_shard' ? 'FSDP FULL_SHARD' : 'FSDP SHARD_GRAD_OP',
+    );
+  for (const row of sharded.slice(0, 3)) {
+    const inputs = trainingInputsOf(row, whole.request);
+    expect(inputs.fsdp).toBe(row.fsdp);
+    const training = core.trainingReport(llama, trainingOptions(inputs));
+    expect(training.total_bytes_per_gpu).toBe(row.memory_bytes_per_gpu);
+    expect(training.time?.step_seconds).toBeCloseTo(row.step_seconds, 12);
   }
 });
 

@@ -124,6 +124,9 @@ struct TrainingPlanCandidate {
   std::int64_t virtual_pipeline_stages = 1;  // model chunks per GPU: above 1, the interleaved schedule
   bool sequence_parallel = false;            // on whenever tp > 1: less memory, same step time
   int zero_stage = 0;
+  // Frameworks that shard with FSDP (framework_parallelism): the request's stage 2 runs as
+  // SHARD_GRAD_OP, 3 as FULL_SHARD, 0 unsharded; zero_stage is then 0.
+  FsdpMode fsdp = FsdpMode::off;
   std::int64_t micro_batch_size = 1;
   std::int64_t gradient_accumulation_steps = 1;  // micro-batches per data-parallel rank per step
   Recompute recompute = Recompute::none;

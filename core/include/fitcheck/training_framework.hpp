@@ -147,6 +147,9 @@ struct FrameworkParallelism {
   bool context = true;
   bool expert = true;
   int max_zero_stage_with_pipeline = 3;
+  // Data-parallel sharding is PyTorch FSDP's (a fully_shard per block; reshard_after_forward=False
+  // keeps the parameters gathered until backward, as SHARD_GRAD_OP), not DeepSpeed's ZeRO stages.
+  bool shards_with_fsdp = false;
   const char* rule = "";
 };
 const FrameworkParallelism& framework_parallelism(TrainingFramework framework);

@@ -4,6 +4,7 @@
 // with estimate_training_time() on each kind where it fits.
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <stdexcept>
 #include <tuple>
 
@@ -20,8 +21,8 @@ namespace {
 // in the page's join of one call per kind (web/src/plan/training-merge.ts).
 auto layout_key(const TrainingPlanCandidate& c) {
   return std::make_tuple(c.gpu, c.gpus, c.tensor_parallel, c.pipeline_parallel, c.data_parallel, c.context_parallel,
-                         c.expert_parallel, c.zero_stage, c.micro_batch_size, static_cast<int>(c.recompute),
-                         c.virtual_pipeline_stages);
+                         c.expert_parallel, c.zero_stage, static_cast<int>(c.fsdp), c.micro_batch_size,
+                         static_cast<int>(c.recompute), c.virtual_pipeline_stages);
 }
 
 bool better(const TrainingPlanCandidate& a, const TrainingPlanCandidate& b, TrainingPlanObjective objective) {
@@ -132,7 +133,24 @@ bool runs_chunks(const Degrees& d, std::int64_t chunks, std::int64_t micro_batch
   return d.pp >= 2 && !zero_bubble && micro_batches % d.pp == 0;
 }
 
-TrainingPlanCandidate candidate_of(const Degrees& d, int zero, Recompute recompute, std::int64_t chunks,
+// The sharding a requested ZeRO stage runs as under a framework that shards with FSDP (fully_shard
+// with reshard_after_forward true: FULL_SHARD, ZeRO-3's collectives; false: SHARD_GRAD_OP, ZeRO-2's);
+// ZeRO-1 has no FSDP counterpart (nullopt). FsdpMode::off with the stage itself elsewhere.
+std::optional<FsdpMode> sharding_of(int zero, bool fsdp_framework) {
+  if (!fsdp_framework) return FsdpMode::off;
+  switch (zero) {
+    case 0:
+      return FsdpMode::off;
+    case 2:
+      return FsdpMode::shard_grad_op;
+    case 3:
+      return FsdpMode::full_shard;
+    default:
+      return std::nullopt;
+  }
+}
+
+TrainingPlanCandidate candidate_of(const Degrees& d, int zero, FsdpMode fsdp, Recompute recompute, std::int64_t chunks,
                                    std::int64_t micro_batch, std::int64_t micro_batches) {
   TrainingPlanCandidate c;
   c.gpus = d.tp * d.cp * d.pp * d.dp;
@@ -143,7 +161,8 @@ TrainingPlanCandidate candidate_of(const Degrees& d, int zero, Recompute recompu
   c.expert_parallel = d.ep;
   c.virtual_pipeline_stages = chunks;
   c.sequence_parallel = d.tp > 1;
-  c.zero_stage = zero;
+  c.zero_stage = fsdp == FsdpMode::off ? zero : 0;
+  c.fsdp = fsdp;
   c.micro_batch_size = micro_batch;
   c.gradient_accumulation_steps = micro_batches;
   c.recompute = recompute;
@@ -200,7 +219,7 @@ TrainingRequest training_request_of(const TrainingPlanCandidate& c, const Traini
   w.virtual_pipeline_stages = c.virtual_pipeline_stages;
   w.micro_batches_per_step = c.gradient_accumulation_steps;
   w.zero_stage = c.zero_stage;
-  w.fsdp = FsdpMode::off;
+  w.fsdp = c.fsdp;
   w.micro_batch_size = c.micro_batch_size;
   w.recompute = c.recompute;
   w.global_batch_tokens = request.global_batch_tokens;
@@ -241,13 +260,16 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
   std::int64_t repeated_zero = 0;
   // Layouts beyond the framework's parallelisms (framework_parallelism) are not searched.
   std::int64_t beyond_framework = 0;
-  const auto framework_runs = [&](const Degrees& d, int zero) {
+  const auto framework_runs = [&](const Degrees& d, int zero, FsdpMode fsdp) {
     TrainingWorkload probe = request.base.workload;
     probe.layout = {d.tp, d.pp, d.ep, d.dp};
     probe.context_parallel = d.cp;
-    probe.zero_stage = zero;
+    probe.zero_stage = fsdp == FsdpMode::off ? zero : 0;
+    probe.fsdp = fsdp;
     return framework_parallelism_gap(probe).empty();
   };
+  const bool fsdp_framework = framework_parallelism(request.base.workload.framework).shards_with_fsdp;
+  bool zero_one_skipped = false;
   std::vector<bool> open(kinds);
   // A kind listed twice is planned once (its first place), as the option readers keep it.
   std::vector<bool> repeated(kinds);
@@ -270,7 +292,12 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
       // ZeRO shards over dp x cp: a single replica has nothing to shard, so every stage is the
       // same run there and only the list's first is tried.
       if (d.dp * d.cp == 1 && zero != zero_stages.front()) continue;
-      if (!framework_runs(d, zero)) {
+      const std::optional<FsdpMode> fsdp = sharding_of(zero, fsdp_framework);
+      if (!fsdp) {
+        zero_one_skipped = true;
+        continue;
+      }
+      if (!framework_runs(d, zero, *fsdp)) {
         beyond_framework += 1;
         continue;
       }
@@ -285,7 +312,7 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
             const std::int64_t steps = sequences / d.dp / size;  // micro-batches per step
             if ((sequences / d.dp) % size != 0 || steps < d.pp) continue;
             if (!runs_chunks(d, chunks, steps, request.base.workload.zero_bubble_schedule)) continue;
-            TrainingPlanCandidate c = candidate_of(d, zero, recompute, chunks, size, steps);
+            TrainingPlanCandidate c = candidate_of(d, zero, *fsdp, recompute, chunks, size, steps);
             std::size_t first_open = 0;
             while (!open[first_open]) ++first_open;
             c.gpu = first_open;
@@ -343,9 +370,15 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
                          " not searched: " + framework.name + " runs " +
                          framework_parallelism(framework.framework).rule);
   }
+  if (fsdp_framework)
+    plan.notes.push_back(std::string(training_framework(request.base.workload).name) +
+                         " shards with FSDP: ZeRO stage 2 runs as FSDP SHARD_GRAD_OP, 3 as FULL_SHARD, 0 unsharded" +
+                         (zero_one_skipped ? "; stage 1 (optimizer states only) has no FSDP counterpart and is not "
+                                             "searched"
+                                           : ""));
   if (repeated_zero > 0)
     plan.notes.push_back(std::to_string(repeated_zero) +
-                         " layouts that fit are not listed: they repeat a listed one with a higher ZeRO stage, "
+                         " layouts that fit are not listed: they repeat a listed one with a higher sharding stage, "
                          "less memory and the same step time (the lowest stage that fits is listed)");
   std::sort(plan.frontier.begin(), plan.frontier.end(), [](const auto& a, const auto& b) {
     return std::tie(a.train_cost_usd, a.train_seconds) < std::tie(b.train_cost_usd, b.train_seconds);

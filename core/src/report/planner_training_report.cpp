@@ -27,6 +27,7 @@ void write_candidate(JsonWriter& writer, const TrainingPlanCandidate& c, const T
   writer.field("ep", c.expert_parallel);
   writer.field("sequence_parallel", c.sequence_parallel);
   writer.field("zero", c.zero_stage);
+  writer.field("fsdp", fsdp_mode_name(c.fsdp));
   writer.field("micro_batch", c.micro_batch_size);
   writer.field("micro_batches", c.gradient_accumulation_steps);
   writer.field("recompute", recompute_name(c.recompute));

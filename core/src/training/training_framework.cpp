@@ -289,10 +289,18 @@ std::string lowered(std::string_view text) {
 }
 
 // The parallelisms each framework's training runs (framework_parallelism).
-constexpr FrameworkParallelism kEveryParallelism{
+constexpr FrameworkParallelism kMegatronParallelism{
     .rule =
-        "tensor, pipeline (with interleaving), context and expert parallelism: Megatron-Core, torchtitan and "
-        "NeMo AutoModel parallelize over all four"};
+        "tensor, pipeline (with interleaving), context and expert parallelism: Megatron-Core parallelizes over "
+        "all four; its distributed optimizer shards optimizer states as ZeRO-1 does"};
+// torchtitan and NeMo AutoModel shard with FSDP2 (fully_shard per block): no ZeRO-1 counterpart.
+constexpr FrameworkParallelism kTorchDistributedParallelism{
+    .shards_with_fsdp = true,
+    .rule =
+        "tensor, pipeline (with interleaving), context and expert parallelism, data parallelism sharded by FSDP2: "
+        "pytorch/torchtitan 9dec370 torchtitan/parallelisms/parallelize_llama.py apply_fsdp (fully_shard per "
+        "TransformerBlock, reshard_after_forward = not pp_enabled); NVIDIA-NeMo/Automodel cb976544 "
+        "components/distributed/parallelizer.py (fully_shard, reshard_after_forward=False under pipelining)"};
 // Megatron-DeepSpeed runs Megatron's tensor and pipeline parallelism under DeepSpeed, whose
 // pipeline engine refuses the sharded-gradient stages.
 constexpr FrameworkParallelism kDeepSpeedParallelism{
@@ -313,16 +321,19 @@ constexpr FrameworkParallelism kTorchtuneParallelism{
     .tensor_with_lora = false,
     .pipeline = false,
     .expert = false,
+    .shards_with_fsdp = true,
     .rule =
-        "no pipeline or expert parallelism, tensor parallelism without LoRA only: pytorch/torchtune bd2a0fc7 "
-        "recipes/full_finetune_distributed.py reads tensor_parallel_dim and context_parallel_dim, "
-        "recipes/lora_finetune_distributed.py asserts tensor_parallel_dim 1"};
+        "no pipeline or expert parallelism, tensor parallelism without LoRA only, data parallelism sharded by "
+        "FSDP2: pytorch/torchtune bd2a0fc7 recipes/full_finetune_distributed.py reads tensor_parallel_dim and "
+        "context_parallel_dim, recipes/lora_finetune_distributed.py asserts tensor_parallel_dim 1; "
+        "torchtune/training/_distributed.py shard_model applies fully_shard"};
 constexpr FrameworkParallelism kLitgptParallelism{
     .tensor = false,
     .tensor_with_lora = false,
     .pipeline = false,
     .context = false,
     .expert = false,
+    .shards_with_fsdp = true,
     .rule =
         "data parallelism (FSDP) only: Lightning-AI/litgpt 26857050 litgpt/finetune/full.py FSDPStrategy, "
         "litgpt/finetune/lora.py ModelParallelStrategy(tensor_parallel_size=1)"};
@@ -345,8 +356,11 @@ const FrameworkParallelism& framework_parallelism(TrainingFramework framework) {
       return kTorchtuneParallelism;
     case TrainingFramework::litgpt:
       return kLitgptParallelism;
+    case TrainingFramework::torchtitan:
+    case TrainingFramework::automodel:
+      return kTorchDistributedParallelism;
     default:
-      return kEveryParallelism;
+      return kMegatronParallelism;
   }
 }
 

@@ -99,6 +99,8 @@ export interface TrainingPlanCandidate {
   ep: number;
   sequence_parallel: boolean;
   zero: number;
+  /** FSDP's sharding for frameworks that shard with it ('shard_grad_op', 'full_shard'); 'off' otherwise. */
+  fsdp: string;
   micro_batch: number;
   /** Gradient accumulation: micro-batches per data-parallel rank per step. */
   micro_batches: number;

@@ -34,7 +34,7 @@ export function trainingInputsOf(
     cp: String(c.cp),
     sequence_parallel: c.sequence_parallel,
     zero: String(c.zero),
-    fsdp: '',
+    fsdp: c.fsdp && c.fsdp !== 'off' ? c.fsdp : '',
     framework: request.framework,
     precision: request.precision,
     optimizer: request.optimizer,

@@ -11,6 +11,8 @@ export const trainingKeepDefault = 20;
 type Compare = (a: TrainingPlanCandidate, b: TrainingPlanCandidate) => number;
 
 const recomputeOrder = ['none', 'selective', 'full'];
+/** FsdpMode's order in the core (training_workload.hpp). */
+const fsdpOrder = ['off', 'no_shard', 'shard_grad_op', 'full_shard', 'hybrid_shard'];
 
 /** The core's layout_key(): GPU kind (its place in `kinds`), then the degrees and settings. */
 function layoutOrder(kinds: string[]): Compare {
@@ -23,6 +25,7 @@ function layoutOrder(kinds: string[]): Compare {
     a.cp - b.cp ||
     a.ep - b.ep ||
     a.zero - b.zero ||
+    fsdpOrder.indexOf(a.fsdp) - fsdpOrder.indexOf(b.fsdp) ||
     a.micro_batch - b.micro_batch ||
     recomputeOrder.indexOf(a.recompute) - recomputeOrder.indexOf(b.recompute) ||
     a.virtual_stages - b.virtual_stages;

@@ -22,7 +22,15 @@ export function trainingLayoutText(c: TrainingPlanCandidate): string {
 
 /** The machine key of a layout, as the e2e tests compare it with the CLI's JSON. */
 export function trainingLayoutKey(c: TrainingPlanCandidate): string {
-  return `${c.gpu} x${c.gpus} tp${c.tp} pp${c.pp} dp${c.dp} cp${c.cp} ep${c.ep} zero${c.zero} mb${c.micro_batch} acc${c.micro_batches} ${c.recompute} v${c.virtual_stages}`;
+  const sharding = c.fsdp && c.fsdp !== 'off' ? `fsdp-${c.fsdp}` : `zero${c.zero}`;
+  return `${c.gpu} x${c.gpus} tp${c.tp} pp${c.pp} dp${c.dp} cp${c.cp} ep${c.ep} ${sharding} mb${c.micro_batch} acc${c.micro_batches} ${c.recompute} v${c.virtual_stages}`;
+}
+
+const fsdpLabels: Record<string, string> = { shard_grad_op: 'FSDP SHARD_GRAD_OP', full_shard: 'FSDP FULL_SHARD' };
+
+/** The row's sharding: its ZeRO stage, or FSDP's mode under a framework that shards with FSDP. */
+export function trainingShardingText(c: TrainingPlanCandidate): string {
+  return c.fsdp && c.fsdp !== 'off' ? (fsdpLabels[c.fsdp] ?? `FSDP ${c.fsdp}`) : String(c.zero);
 }
 
 /** Time to train in days (the unit of the column and the chart). */
@@ -38,7 +46,7 @@ function candidateRow(c: TrainingPlanCandidate, index: number, unit: ByteUnit): 
       { text: dollars(c.train_cost_usd), value: c.train_cost_usd },
       { text: figureText(c.tokens_per_second), value: c.tokens_per_second },
       { text: `${(c.mfu * 100).toFixed(1)} %`, value: c.mfu },
-      { text: String(c.zero), value: c.zero },
+      { text: trainingShardingText(c), value: c.fsdp && c.fsdp !== 'off' ? c.fsdp : c.zero },
       {
         text: `${withThousands(c.micro_batch)} × ${withThousands(c.micro_batches)}`,
         value: `${c.micro_batch}x${c.micro_batches}`,
@@ -63,7 +71,7 @@ const columns = (unit: ByteUnit) => [
   'Cost (USD)',
   'Tokens/s',
   'MFU',
-  'ZeRO',
+  'ZeRO / FSDP',
   'Micro-batch × accumulation',
   'Recompute',
   'Step',

@@ -98,7 +98,11 @@ export function TrainingPlanForm({ plan, gpus, error, onChange }: Props) {
         <legend>Searched</legend>
         <div class="grid-fields">
           {number('micro_batch_sizes', 'Micro-batch sizes', 'comma-separated list to try')}
-          {number('zero_stages', 'ZeRO stages', 'comma-separated, 0 to 3')}
+          {number(
+            'zero_stages',
+            'ZeRO stages',
+            'comma-separated, 0 to 3; FSDP frameworks: 2 SHARD_GRAD_OP, 3 FULL_SHARD',
+          )}
           {number('recompute_modes', 'Recomputation', 'none, selective, full')}
           {number('virtual_stages', 'Model chunks per GPU', 'tried when pp > 1: 1 is 1F1B, more interleaves')}
         </div>
