@@ -265,12 +265,21 @@ TEST_CASE("framework parallelism: what a layout asks beyond the framework is nam
   CHECK(framework_parallelism_gap(w).find("ZeRO 2 with pp 16") != std::string::npos);
   w.zero_stage = 1;
   CHECK(framework_parallelism_gap(w).empty());
-  for (auto framework : {TrainingFramework::megatron, TrainingFramework::torchtitan, TrainingFramework::automodel}) {
+  w.framework = TrainingFramework::megatron;
+  w.zero_stage = 3;
+  w.layout.expert_parallel = 2;
+  CHECK(framework_parallelism_gap(w).empty());
+  // torchtitan and AutoModel run every parallelism but shard with FSDP: a ZeRO stage is named.
+  for (auto framework : {TrainingFramework::torchtitan, TrainingFramework::automodel}) {
     w.framework = framework;
     w.zero_stage = 3;
-    w.layout.expert_parallel = 2;
+    w.fsdp = FsdpMode::off;
+    CHECK(framework_parallelism_gap(w).find("does not run ZeRO 3 (it shards with --fsdp) (") != std::string::npos);
+    w.zero_stage = 0;
+    w.fsdp = FsdpMode::full_shard;
     CHECK(framework_parallelism_gap(w).empty());
   }
+  w.fsdp = FsdpMode::off;
   // The training report names the gap beside the framework, and still computes the layout.
   const ModelDescription model = llama_8b();
   TrainingWorkload hf;

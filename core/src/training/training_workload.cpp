@@ -165,6 +165,10 @@ std::string framework_parallelism_gap(const TrainingWorkload& w) {
   if (l.expert_parallel > 1 && !can.expert) beyond.push_back(degree("ep", l.expert_parallel));
   if (l.pipeline_parallel > 1 && can.pipeline && w.zero_stage > can.max_zero_stage_with_pipeline)
     beyond.push_back(degree("ZeRO", w.zero_stage) + " with " + degree("pp", l.pipeline_parallel));
+  // A framework that shards with FSDP has no ZeRO stages (the nearest: --fsdp shard_grad_op for 2,
+  // full_shard for 3; none for 1).
+  if (can.shards_with_fsdp && w.zero_stage > 0)
+    beyond.push_back(degree("ZeRO", w.zero_stage) + " (it shards with --fsdp)");
   if (beyond.empty()) return {};
   std::string listed;
   for (const std::string& item : beyond) listed += (listed.empty() ? "" : ", ") + item;
