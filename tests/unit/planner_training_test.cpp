@@ -48,6 +48,21 @@ TrainingPlanRequest small_llama_request() {
   return request;
 }
 
+// A plan of kWideConfig on at most two H100s in one node: 64-token sequences, two per step, one
+// micro-batch size, full recomputation, no interleaving.
+TrainingPlanRequest two_gpu_wide_request() {
+  TrainingPlanRequest request;
+  request.gpus = {find_accelerator("h100-sxm-80gb")};
+  request.max_gpus = 2;
+  request.max_gpus_per_node = 2;
+  request.base.workload.sequence_tokens = 64;
+  request.global_batch_tokens = 2 * 64;
+  request.micro_batch_sizes = {1};
+  request.recompute_modes = {Recompute::full};
+  request.virtual_stages = {1};
+  return request;
+}
+
 }  // namespace
 
 TEST_CASE("training planner: exactly the layouts that hold half the model states fit (hand-derived)") {
@@ -145,17 +160,9 @@ TEST_CASE("training planner: interleaved stages where the layers and the micro-b
 TEST_CASE("training planner: only the parallelisms the framework runs are searched (hand-derived)") {
   const ModelDescription model = parse_hf_config(kWideConfig);
   const auto tensors = weight_tensors(model);
-  TrainingPlanRequest request;
-  request.gpus = {find_accelerator("h100-sxm-80gb")};
-  request.max_gpus = 2;
-  request.max_gpus_per_node = 2;
+  TrainingPlanRequest request = two_gpu_wide_request();
   request.memory_headroom = 0.5;  // as in the first test: only halved model states fit
-  request.base.workload.sequence_tokens = 64;
-  request.global_batch_tokens = 2 * 64;
-  request.micro_batch_sizes = {1};
   request.zero_stages = {0, 3};
-  request.recompute_modes = {Recompute::full};
-  request.virtual_stages = {1};
   request.keep = 100;
   // tp, cp, pp, dp, zero, FSDP mode
   using Fit = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, int, FsdpMode>;
@@ -201,16 +208,8 @@ TEST_CASE("training planner: only the parallelisms the framework runs are search
 TEST_CASE("training planner: frameworks that shard with FSDP get FSDP's modes, never ZeRO-1 (hand-derived)") {
   const ModelDescription model = parse_hf_config(kWideConfig);
   const auto tensors = weight_tensors(model);
-  TrainingPlanRequest request;
-  request.gpus = {find_accelerator("h100-sxm-80gb")};
-  request.max_gpus = 2;
-  request.max_gpus_per_node = 2;
-  request.base.workload.sequence_tokens = 64;
-  request.global_batch_tokens = 2 * 64;
-  request.micro_batch_sizes = {1};
+  TrainingPlanRequest request = two_gpu_wide_request();
   request.zero_stages = {0, 1, 2, 3};
-  request.recompute_modes = {Recompute::full};
-  request.virtual_stages = {1};
   request.keep = 1000;
   const auto shardings_at_dp2 = [](const TrainingPlan& plan) {
     std::set<std::pair<int, FsdpMode>> out;

@@ -7,6 +7,7 @@
 import type { TrainingPlanCandidate, TrainingPlanReport } from '../core/types';
 import { customGpuOf, type CustomGpuFields } from '../gpu/custom-gpu';
 import { defaultTraining, type TrainingWorkload } from '../training/training-inputs';
+import { fsdpModeOf } from './fsdp-mode';
 
 /** `custom`: the planner's custom GPU, carried when the row is on it. */
 export function trainingInputsOf(
@@ -34,7 +35,7 @@ export function trainingInputsOf(
     cp: String(c.cp),
     sequence_parallel: c.sequence_parallel,
     zero: String(c.zero),
-    fsdp: c.fsdp && c.fsdp !== 'off' ? c.fsdp : '',
+    fsdp: fsdpModeOf(c) ?? '',
     framework: request.framework,
     precision: request.precision,
     optimizer: request.optimizer,

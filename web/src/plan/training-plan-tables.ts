@@ -5,6 +5,7 @@ import type { TrainingPlanCandidate, TrainingPlanReport } from '../core/types';
 import { bytesIn, bytesValue, dollars, duration, figureText, withThousands } from '../ui/format';
 import type { ByteUnit } from '../app/inputs';
 import { shortGpuName } from './plan-tables';
+import { fsdpModeOf } from './fsdp-mode';
 import type { Row, TableModel } from '../export/tables';
 
 const secondsPerDay = 86400;
@@ -22,7 +23,8 @@ export function trainingLayoutText(c: TrainingPlanCandidate): string {
 
 /** The machine key of a layout, as the e2e tests compare it with the CLI's JSON. */
 export function trainingLayoutKey(c: TrainingPlanCandidate): string {
-  const sharding = c.fsdp && c.fsdp !== 'off' ? `fsdp-${c.fsdp}` : `zero${c.zero}`;
+  const fsdp = fsdpModeOf(c);
+  const sharding = fsdp ? `fsdp-${fsdp}` : `zero${c.zero}`;
   return `${c.gpu} x${c.gpus} tp${c.tp} pp${c.pp} dp${c.dp} cp${c.cp} ep${c.ep} ${sharding} mb${c.micro_batch} acc${c.micro_batches} ${c.recompute} v${c.virtual_stages}`;
 }
 
@@ -30,7 +32,8 @@ const fsdpLabels: Record<string, string> = { shard_grad_op: 'FSDP SHARD_GRAD_OP'
 
 /** The row's sharding: its ZeRO stage, or FSDP's mode under a framework that shards with FSDP. */
 export function trainingShardingText(c: TrainingPlanCandidate): string {
-  return c.fsdp && c.fsdp !== 'off' ? (fsdpLabels[c.fsdp] ?? `FSDP ${c.fsdp}`) : String(c.zero);
+  const fsdp = fsdpModeOf(c);
+  return fsdp ? (fsdpLabels[fsdp] ?? `FSDP ${fsdp}`) : String(c.zero);
 }
 
 /** Time to train in days (the unit of the column and the chart). */
@@ -46,7 +49,7 @@ function candidateRow(c: TrainingPlanCandidate, index: number, unit: ByteUnit): 
       { text: dollars(c.train_cost_usd), value: c.train_cost_usd },
       { text: figureText(c.tokens_per_second), value: c.tokens_per_second },
       { text: `${(c.mfu * 100).toFixed(1)} %`, value: c.mfu },
-      { text: trainingShardingText(c), value: c.fsdp && c.fsdp !== 'off' ? c.fsdp : c.zero },
+      { text: trainingShardingText(c), value: fsdpModeOf(c) ?? c.zero },
       {
         text: `${withThousands(c.micro_batch)} × ${withThousands(c.micro_batches)}`,
         value: `${c.micro_batch}x${c.micro_batches}`,
