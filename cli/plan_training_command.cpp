@@ -39,6 +39,7 @@ constexpr const char* kHelp =
     "  --micro-batch-sizes L    micro-batch sizes to try (default 1,2,4,8)\n"
     "  --zero-stages L          ZeRO stages to try (default 0,1,2,3); torchtitan, automodel, torchtune\n"
     "                           and litgpt shard with FSDP: 0 unsharded, 2 SHARD_GRAD_OP, 3 FULL_SHARD\n"
+    "                           (and, but for litgpt, HYBRID_SHARD within a node when dp x cp spans nodes)\n"
     "  --recompute-modes L      none,selective,full (default all three; also selective-op,\n"
     "                           selective-layer, gradient-checkpointing)\n"
     "  --virtual-stages L       model chunks per GPU to try when pp > 1 (default 1,2,4; 1: 1F1B,\n"
@@ -51,20 +52,27 @@ constexpr const char* kHelp =
     "  --lora-dropout --overhead-gib X --train-tokens N (1e12; 1e8 with --lora-rank) --flops-efficiency F --overlap "
     "true|false\n"
     "  --framework F --memory-statistic S --attention-efficiency F --compile --eager-loss --paged-optimizer\n"
+    "  --network-gb-per-s X (50: one 400 Gb/s NIC per GPU)\n"
     "  --json                   one JSON object\n";
 
+// FSDP's mode, with HYBRID_SHARD's shard group: "hybrid_shard/8".
+std::string fsdp_text(const Json& c) {
+  const auto mode = c["fsdp"].get<std::string>();
+  return mode == "hybrid_shard" ? mode + "/" + std::to_string(c["fsdp_shard_group"].get<long long>()) : mode;
+}
+
 void print_rows(const Json& candidates) {
-  print("%-15s %5s %3s %3s %2s %4s %3s %3s %4s %-13s %3s %4s %-9s %9s %8s %12s %5s %9s %13s\n", "gpu", "gpus", "tp",
+  print("%-15s %5s %3s %3s %2s %4s %3s %3s %4s %-15s %3s %4s %-9s %9s %8s %12s %5s %9s %13s\n", "gpu", "gpus", "tp",
         "pp", "v", "dp", "cp", "ep", "zero", "fsdp", "mb", "acc", "recompute", "mem GiB", "step s", "tokens/s", "MFU",
         "days", "cost USD");
   for (const auto& c : candidates)
     print(
-        "%-15s %5lld %3lld %3lld %2lld %4lld %3lld %3lld %4lld %-13s %3lld %4lld %-9s %9.2f %8.3f %12.0f %5.3f "
+        "%-15s %5lld %3lld %3lld %2lld %4lld %3lld %3lld %4lld %-15s %3lld %4lld %-9s %9.2f %8.3f %12.0f %5.3f "
         "%9.2f %13.0f\n",
         c["gpu"].get<std::string>(), c["gpus"].get<long long>(), c["tp"].get<long long>(), c["pp"].get<long long>(),
         c["virtual_stages"].get<long long>(), c["dp"].get<long long>(), c["cp"].get<long long>(),
-        c["ep"].get<long long>(), c["zero"].get<long long>(), c["fsdp"].get<std::string>(),
-        c["micro_batch"].get<long long>(), c["micro_batches"].get<long long>(), c["recompute"].get<std::string>(),
+        c["ep"].get<long long>(), c["zero"].get<long long>(), fsdp_text(c), c["micro_batch"].get<long long>(),
+        c["micro_batches"].get<long long>(), c["recompute"].get<std::string>(),
         static_cast<double>(c["memory_bytes_per_gpu"].get<std::int64_t>()) / (1024.0 * 1024.0 * 1024.0),
         c["step_seconds"].get<double>(), c["tokens_per_second"].get<double>(), c["mfu"].get<double>(),
         c["train_seconds"].get<double>() / 86400.0, c["train_cost_usd"].get<double>());

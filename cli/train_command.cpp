@@ -100,6 +100,8 @@ constexpr const char* kHelp =
     "  --attention-efficiency F  share of the 16-bit peak the attention core reaches (default:\n"
     "                          FlashAttention's published rate for the GPU and framework)\n"
     "  --overlap true|false    data-parallel collectives overlap the backward pass (default true)\n"
+    "  --network-gb-per-s X    bandwidth each GPU has to other nodes, one direction, GB/s (default 50:\n"
+    "                          one 400 Gb/s NIC per GPU; 12.5 for 100 Gb/s Ethernet)\n"
     "  --price-per-gpu-hour X  USD (default: the GPU's catalog price)\n"
     "  --json                  one JSON object\n";
 

@@ -200,6 +200,52 @@ test('an interleaved row opens in the Training tab with its chunks, schedule and
   await page.close();
 });
 
+test('over a slow network an HSDP row is among the best, and opens in the Training tab as HYBRID_SHARD', async () => {
+  // 64 GPUs of 8-GPU nodes on 100 Gb/s Ethernet (12.5 GB/s per GPU): FULL_SHARD's per-micro-batch
+  // gathers cross nodes, HYBRID_SHARD's stay on the node's NVLink.
+  const { page, log } = await openPlan(
+    `#mode=plan&model=preset&preset=meta-llama--llama-3.1-8b&p.kind=training&q.gpus=h100-sxm-80gb&q.max_gpus=64&q.zero_stages=3&q.global_batch_tokens=262144&q.framework=torchtitan&q.network_gb_per_s=12.5`,
+  );
+  assert.equal(await page.getByTestId('tplan-network_gb_per_s').inputValue(), '12.5');
+  await settled(page);
+  const expected = cli('plan', config, [
+    '--mode',
+    'training',
+    '--gpus',
+    'h100-sxm-80gb',
+    '--max-gpus',
+    64,
+    '--zero-stages',
+    3,
+    '--global-batch-tokens',
+    262144,
+    '--framework',
+    'torchtitan',
+    '--network-gb-per-s',
+    12.5,
+  ]);
+  assert.equal(expected.request.network_gb_per_s, 12.5);
+  const index = expected.best.findIndex((c) => c.fsdp === 'hybrid_shard');
+  assert.ok(index >= 0, 'a HYBRID_SHARD layout among the best');
+  const row = expected.best[index];
+  assert.equal(row.fsdp_shard_group, 8 / row.tp);
+  assert.equal(await cell(page, index, 'zero'), `FSDP HYBRID_SHARD (shards over ${row.fsdp_shard_group})`);
+  await page.getByTestId(`tplan-best-${index}-layout`).click();
+  await page.getByTestId('train-verdict').waitFor();
+  assert.equal(await page.getByTestId('train-sharding').inputValue(), 'fsdp:hybrid_shard');
+  assert.equal(await page.getByTestId('train-fsdp_shard_group').inputValue(), String(row.fsdp_shard_group));
+  assert.equal(await page.getByTestId('train-network_gb_per_s').inputValue(), '12.5');
+  await page
+    .getByTestId('train-total-bytes')
+    .filter({ hasText: new RegExp(`^${thousands(row.memory_bytes_per_gpu)}$`) })
+    .waitFor();
+  const step = await page.getByTestId('train-time-step').textContent();
+  const unit = await page.getByTestId('train-time-step').locator('xpath=following-sibling::td[1]').textContent();
+  close(seconds(step, unit), row.step_seconds);
+  assertLocalOnly(log, origin());
+  await page.close();
+});
+
 test('on a 360px phone screen the training plans scroll inside their tables, not the page', async () => {
   const page = await browser.newPage({ viewport: { width: 360, height: 800 } });
   const log = watchPage(page);

@@ -11,6 +11,7 @@
 #include "fitcheck/report.hpp"
 #include "fitcheck/training_estimate.hpp"
 #include "fitcheck/training_memory.hpp"
+#include "fitcheck/training_request.hpp"
 #include "test_support.hpp"
 
 using namespace fitcheck;
@@ -243,6 +244,87 @@ TEST_CASE("training planner: frameworks that shard with FSDP get FSDP's modes, n
   CHECK(std::any_of(plan.best.begin(), plan.best.end(), [](const auto& c) { return c.zero_stage == 1; }));
 }
 
+TEST_CASE("training planner: HYBRID_SHARD within a node where the framework runs HSDP (hand-derived)") {
+  const ModelDescription model = llama_8b();
+  const auto tensors = weight_tensors(model);
+  TrainingPlanRequest request;
+  request.base.workload.framework = TrainingFramework::torchtitan;
+  request.gpus = {find_accelerator("h100-sxm-80gb")};  // 8 GPUs per node
+  request.max_gpus = 16;
+  request.global_batch_tokens = 16 * 4096;  // 16 sequences per step
+  request.micro_batch_sizes = {1};
+  request.zero_stages = {3};
+  request.recompute_modes = {Recompute::none};
+  request.virtual_stages = {1};
+  request.memory_headroom = 0.0;
+  request.keep = 1000;
+  // 100 Gb/s Ethernet per GPU: gathers across nodes cost more than within one.
+  request.base.network_bytes_per_second_per_gpu = 12.5e9;
+  const TrainingPlan plan = plan_training(model, tensors, request);
+  // The shard group is a node's GPUs over tp (8 / tp), and HYBRID_SHARD is tried only where dp x cp
+  // spans more than one group: 16 GPUs as tp 1 x dp 16 (group 8), tp 2 x dp 8 (group 4), tp 1 x
+  // cp 2 x dp 8 (group 8, cp divides it), tp 4 x dp 4 (group 2)...
+  std::set<std::tuple<std::int64_t, std::int64_t, std::int64_t>> hybrid;  // (tp, cp, dp)
+  for (const auto& c : plan.best) {
+    if (c.fsdp != FsdpMode::hybrid_shard) {
+      CHECK(c.fsdp_shard_group == 0);
+      continue;
+    }
+    hybrid.insert({c.tensor_parallel, c.context_parallel, c.data_parallel});
+    CHECK(c.fsdp_shard_group * c.tensor_parallel == 8);
+    CHECK(c.fsdp_shard_group % c.context_parallel == 0);
+    CHECK(c.data_parallel * c.context_parallel > c.fsdp_shard_group);
+    CHECK((c.data_parallel * c.context_parallel) % c.fsdp_shard_group == 0);
+    // The row is what `fitcheck train --fsdp hybrid_shard --fsdp-shard-group N` computes.
+    const TrainingRequest training = training_request_of(c, request);
+    CHECK(training.workload.fsdp == FsdpMode::hybrid_shard);
+    CHECK(training.workload.fsdp_shard_group == c.fsdp_shard_group);
+    CHECK(training_memory(model, tensors, training.workload).totals.total_bytes_per_gpu == c.memory_bytes_per_gpu);
+    // Sharded over the group, not every replica: more memory than FULL_SHARD of the same layout.
+    TrainingWorkload full = training.workload;
+    full.fsdp = FsdpMode::full_shard;
+    CHECK(training_memory(model, tensors, full).totals.total_bytes_per_gpu < c.memory_bytes_per_gpu);
+  }
+  CHECK(hybrid.count({1, 1, 16}) == 1);
+  CHECK(hybrid.count({2, 1, 8}) == 1);
+  CHECK(hybrid.count({2, 1, 4}) == 0);  // 8 GPUs, one node: dp 4 is the whole group
+  const auto noted = [](const TrainingPlan& p) {
+    return std::any_of(p.notes.begin(), p.notes.end(), [](const std::string& note) {
+      return note.find("3 as FULL_SHARD and as HYBRID_SHARD within a node of 8 GPUs") != std::string::npos;
+    });
+  };
+  CHECK(noted(plan));
+  // LitGPT's fine-tuning scripts run FSDPStrategy's default FULL_SHARD; Megatron-Core keeps ZeRO.
+  for (auto framework : {TrainingFramework::litgpt, TrainingFramework::megatron}) {
+    request.base.workload.framework = framework;
+    const TrainingPlan other = plan_training(model, tensors, request);
+    CHECK(std::none_of(other.best.begin(), other.best.end(),
+                       [](const auto& c) { return c.fsdp == FsdpMode::hybrid_shard; }));
+    CHECK_FALSE(noted(other));
+  }
+}
+
+TEST_CASE("training options: the network each GPU has to other nodes") {
+  const TrainingRequest given = parse_training_options({{"gpu", "h100-sxm-80gb"}, {"network_gb_per_s", "12.5"}});
+  CHECK(given.network_bytes_per_second_per_gpu == 12.5e9);
+  CHECK(training_assumptions(given, *given.gpu).communication.inter_node_bytes_per_second_per_gpu == 12.5e9);
+  // Not given: a 400 Gb/s NIC per GPU, 50 GB/s.
+  const TrainingRequest plain = parse_training_options({{"gpu", "h100-sxm-80gb"}});
+  CHECK(training_assumptions(plain, *plain.gpu).communication.inter_node_bytes_per_second_per_gpu == 50e9);
+  std::string refused;
+  try {
+    parse_training_options({{"network_gb_per_s", "0"}});
+  } catch (const OptionError& error) {
+    refused = error.option();
+  }
+  CHECK(refused == "network_gb_per_s");
+  // The planner takes it as the run's option and reports what it timed with.
+  const std::string json =
+      training_plan_report_json(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json"),
+                                {{"gpus", "h100-sxm-80gb"}, {"max_gpus", "2"}, {"network_gb_per_s", "12.5"}});
+  CHECK(json.find("\"network_gb_per_s\":12.5") != std::string::npos);
+}
+
 TEST_CASE("framework parallelism: what a layout asks beyond the framework is named with its source") {
   TrainingWorkload w;
   w.layout = {2, 1, 1, 4};  // tp 2
@@ -259,6 +341,11 @@ TEST_CASE("framework parallelism: what a layout asks beyond the framework is nam
   CHECK(framework_parallelism_gap(w).rfind("Hugging Face Trainer / Accelerate + PEFT does not run pp 16 (", 0) == 0);
   w.framework = TrainingFramework::litgpt;
   CHECK(framework_parallelism_gap(w).rfind("LitGPT (Lightning Fabric) does not run tp 8, pp 16, cp 2 (", 0) == 0);
+  w.fsdp = FsdpMode::hybrid_shard;  // its fine-tuning scripts run FSDPStrategy's FULL_SHARD
+  CHECK(framework_parallelism_gap(w).find("cp 2, FSDP HYBRID_SHARD (") != std::string::npos);
+  w.framework = TrainingFramework::torchtune;  // data_parallel_replicate_dim
+  CHECK(framework_parallelism_gap(w).find("HYBRID_SHARD") == std::string::npos);
+  w.fsdp = FsdpMode::off;
   w.framework = TrainingFramework::deepspeed;
   w.zero_stage = 2;
   CHECK(framework_parallelism_gap(w).find("ZeRO 2 with pp 16") != std::string::npos);

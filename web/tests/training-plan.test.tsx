@@ -118,6 +118,42 @@ test('torchtitan shards with FSDP: rows name the mode, join per kind, and open i
   }
 });
 
+test('over a slow network HYBRID_SHARD rows: named with their group, joined per kind, opened in the Training tab', () => {
+  const options = {
+    max_gpus: 64,
+    framework: 'torchtitan',
+    zero_stages: '3',
+    global_batch_tokens: 262144,
+    network_gb_per_s: 12.5,
+    keep: 12,
+  };
+  const whole = core.trainingPlanReport(llama, { ...options, gpus: 'h100-sxm-80gb,a100-sxm-80gb' });
+  const joined = mergeTrainingPlans(
+    ['h100-sxm-80gb', 'a100-sxm-80gb'].map((gpu) => core.trainingPlanReport(llama, { ...options, gpus: gpu })),
+    12,
+  );
+  expect(joined.best).toEqual(whole.best);
+  expect(whole.request.network_gb_per_s).toBe(12.5);
+  const hybrid = whole.best.filter((row) => row.fsdp === 'hybrid_shard');
+  expect(hybrid.length).toBeGreaterThan(0);
+  const table = trainingPlanBestTable(whole, 'GiB');
+  const column = table.keys.indexOf('zero');
+  for (const [index, row] of whole.best.entries()) {
+    if (row.fsdp !== 'hybrid_shard') continue;
+    expect(row.fsdp_shard_group * row.tp).toBe(8); // a node of 8 GPUs
+    expect(table.rows[index].cells[column].text).toBe(`FSDP HYBRID_SHARD (shards over ${row.fsdp_shard_group})`);
+  }
+  for (const row of hybrid.slice(0, 2)) {
+    const inputs = trainingInputsOf(row, whole.request);
+    expect(inputs.fsdp).toBe('hybrid_shard');
+    expect(inputs.fsdp_shard_group).toBe(String(row.fsdp_shard_group));
+    expect(inputs.network_gb_per_s).toBe('12.5');
+    const training = core.trainingReport(llama, trainingOptions(inputs));
+    expect(training.total_bytes_per_gpu).toBe(row.memory_bytes_per_gpu);
+    expect(training.time?.step_seconds).toBeCloseTo(row.step_seconds, 12);
+  }
+});
+
 test('interleaved rows: opened in the Training tab with their chunks, schedule and micro-batches, the same figures', () => {
   // Megatron with ZeRO-1 keeps the 70B's pipeline layouts first; pp x 2 or 4 chunks divide its 80 layers.
   const seventy = fixtureConfig('meta-llama--Llama-3.1-70B.json');

@@ -125,8 +125,10 @@ struct TrainingPlanCandidate {
   bool sequence_parallel = false;            // on whenever tp > 1: less memory, same step time
   int zero_stage = 0;
   // Frameworks that shard with FSDP (framework_parallelism): the request's stage 2 runs as
-  // SHARD_GRAD_OP, 3 as FULL_SHARD, 0 unsharded; zero_stage is then 0.
+  // SHARD_GRAD_OP, 3 as FULL_SHARD and, where the framework runs HSDP and dp x cp spans more than
+  // one node, also as HYBRID_SHARD within a node; 0 unsharded; zero_stage is then 0.
   FsdpMode fsdp = FsdpMode::off;
+  std::int64_t fsdp_shard_group = 0;  // HYBRID_SHARD: the dp x cp ranks that shard (0 otherwise)
   std::int64_t micro_batch_size = 1;
   std::int64_t gradient_accumulation_steps = 1;  // micro-batches per data-parallel rank per step
   Recompute recompute = Recompute::none;

@@ -150,6 +150,9 @@ struct FrameworkParallelism {
   // Data-parallel sharding is PyTorch FSDP's (a fully_shard per block; reshard_after_forward=False
   // keeps the parameters gathered until backward, as SHARD_GRAD_OP), not DeepSpeed's ZeRO stages.
   bool shards_with_fsdp = false;
+  // HYBRID_SHARD (HSDP): FSDP shards within a group of data-parallel ranks and replicates across
+  // the groups, a 2-D (dp_replicate, dp_shard) device mesh.
+  bool hybrid_shard = false;
   const char* rule = "";
 };
 const FrameworkParallelism& framework_parallelism(TrainingFramework framework);

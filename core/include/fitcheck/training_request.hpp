@@ -22,6 +22,9 @@ struct TrainingRequest {
   double flops_efficiency = -1;        // < 0: TrainingAssumptions' default
   double attention_efficiency = -1;    // < 0: attention_efficiency_default()
   double price_per_gpu_hour_usd = -1;  // < 0: the GPU's catalog default
+  // Bandwidth one GPU has to other nodes, one direction, bytes/s (< 0: LatencyAssumptions' 50e9,
+  // one 400 Gb/s NIC per GPU as in a DGX H100); clusters with Ethernet have less.
+  double network_bytes_per_second_per_gpu = -1;
   // QLoRA under the hf framework without a recompute option: gradient checkpointing, as PEFT's
   // prepare_model_for_kbit_training turns it on (the estimate says so).
   bool recompute_from_peft_default = false;
@@ -31,7 +34,7 @@ struct TrainingRequest {
 // reduce_bucket, allgather_bucket, precision, master_weights, fp32_gradients, optimizer,
 // adafactor_first_moment, micro_batch, seq_len, recompute, eager_attention, dropout, lora_rank,
 // lora_modules, qlora, lora_dropout, overhead_gib; for step time global_batch_tokens, train_tokens,
-// flops_efficiency, attention_efficiency, overlap, price_per_gpu_hour; framework, memory_statistic,
+// flops_efficiency, attention_efficiency, overlap, price_per_gpu_hour, network_gb_per_s; framework, memory_statistic,
 // recompute_method, recompute_num_layers, recompute_frequency. Throws OptionError.
 inline constexpr double kPretrainTokens = 1e12;  // a pre-training run's order of tokens
 inline constexpr double kFineTuneTokens = 1e8;   // a fine-tune: about 3 epochs over some 30 M tokens of examples

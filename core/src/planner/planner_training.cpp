@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <tuple>
+#include <vector>
 
 #include "fitcheck/options.hpp"
 #include "fitcheck/planner.hpp"
@@ -21,8 +22,8 @@ namespace {
 // in the page's join of one call per kind (web/src/plan/training-merge.ts).
 auto layout_key(const TrainingPlanCandidate& c) {
   return std::make_tuple(c.gpu, c.gpus, c.tensor_parallel, c.pipeline_parallel, c.data_parallel, c.context_parallel,
-                         c.expert_parallel, c.zero_stage, static_cast<int>(c.fsdp), c.micro_batch_size,
-                         static_cast<int>(c.recompute), c.virtual_pipeline_stages);
+                         c.expert_parallel, c.zero_stage, static_cast<int>(c.fsdp), c.fsdp_shard_group,
+                         c.micro_batch_size, static_cast<int>(c.recompute), c.virtual_pipeline_stages);
 }
 
 bool better(const TrainingPlanCandidate& a, const TrainingPlanCandidate& b, TrainingPlanObjective objective) {
@@ -133,25 +134,42 @@ bool runs_chunks(const Degrees& d, std::int64_t chunks, std::int64_t micro_batch
   return d.pp >= 2 && !zero_bubble && micro_batches % d.pp == 0;
 }
 
-// The sharding a requested ZeRO stage runs as under a framework that shards with FSDP (fully_shard
-// with reshard_after_forward true: FULL_SHARD, ZeRO-3's collectives; false: SHARD_GRAD_OP, ZeRO-2's);
-// ZeRO-1 has no FSDP counterpart (nullopt). FsdpMode::off with the stage itself elsewhere.
-std::optional<FsdpMode> sharding_of(int zero, bool fsdp_framework) {
-  if (!fsdp_framework) return FsdpMode::off;
+struct Sharding {
+  FsdpMode fsdp = FsdpMode::off;
+  std::int64_t shard_group = 0;  // HYBRID_SHARD only
+};
+
+// The shardings a requested ZeRO stage runs as. Under a framework that shards with FSDP: fully_shard
+// with reshard_after_forward true is FULL_SHARD, ZeRO-3's collectives; false is SHARD_GRAD_OP,
+// ZeRO-2's; ZeRO-1 has no FSDP counterpart (none). Stage 3 also runs as HYBRID_SHARD where the
+// framework offers it and the dp x cp ranks span more than one node: sharded within a node (its
+// GPUs over tp, the inner mesh dimensions dp_shard x cp x tp of torchtitan's and AutoModel's
+// device mesh), replicated across nodes, so the per-micro-batch gathers stay on the node's links
+// (PyTorch's FSDP HYBRID_SHARD: "shard within a node and replicate across nodes").
+std::vector<Sharding> shardings_of(int zero, const FrameworkParallelism& framework, const Degrees& d,
+                                   std::int64_t node_gpus) {
+  if (!framework.shards_with_fsdp) return {{FsdpMode::off, 0}};
   switch (zero) {
     case 0:
-      return FsdpMode::off;
+      return {{FsdpMode::off, 0}};
     case 2:
-      return FsdpMode::shard_grad_op;
-    case 3:
-      return FsdpMode::full_shard;
+      return {{FsdpMode::shard_grad_op, 0}};
+    case 3: {
+      std::vector<Sharding> out{{FsdpMode::full_shard, 0}};
+      const std::int64_t replicas = d.dp * d.cp;
+      const std::int64_t group = node_gpus / d.tp;
+      if (framework.hybrid_shard && node_gpus % d.tp == 0 && group >= 2 && group % d.cp == 0 && replicas % group == 0 &&
+          group < replicas)
+        out.push_back({FsdpMode::hybrid_shard, group});
+      return out;
+    }
     default:
-      return std::nullopt;
+      return {};
   }
 }
 
-TrainingPlanCandidate candidate_of(const Degrees& d, int zero, FsdpMode fsdp, Recompute recompute, std::int64_t chunks,
-                                   std::int64_t micro_batch, std::int64_t micro_batches) {
+TrainingPlanCandidate candidate_of(const Degrees& d, int zero, const Sharding& sharding, Recompute recompute,
+                                   std::int64_t chunks, std::int64_t micro_batch, std::int64_t micro_batches) {
   TrainingPlanCandidate c;
   c.gpus = d.tp * d.cp * d.pp * d.dp;
   c.tensor_parallel = d.tp;
@@ -161,8 +179,9 @@ TrainingPlanCandidate candidate_of(const Degrees& d, int zero, FsdpMode fsdp, Re
   c.expert_parallel = d.ep;
   c.virtual_pipeline_stages = chunks;
   c.sequence_parallel = d.tp > 1;
-  c.zero_stage = fsdp == FsdpMode::off ? zero : 0;
-  c.fsdp = fsdp;
+  c.zero_stage = sharding.fsdp == FsdpMode::off ? zero : 0;
+  c.fsdp = sharding.fsdp;
+  c.fsdp_shard_group = sharding.shard_group;
   c.micro_batch_size = micro_batch;
   c.gradient_accumulation_steps = micro_batches;
   c.recompute = recompute;
@@ -220,6 +239,7 @@ TrainingRequest training_request_of(const TrainingPlanCandidate& c, const Traini
   w.micro_batches_per_step = c.gradient_accumulation_steps;
   w.zero_stage = c.zero_stage;
   w.fsdp = c.fsdp;
+  if (c.fsdp == FsdpMode::hybrid_shard) w.fsdp_shard_group = c.fsdp_shard_group;
   w.micro_batch_size = c.micro_batch_size;
   w.recompute = c.recompute;
   w.global_batch_tokens = request.global_batch_tokens;
@@ -260,16 +280,17 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
   std::int64_t repeated_zero = 0;
   // Layouts beyond the framework's parallelisms (framework_parallelism) are not searched.
   std::int64_t beyond_framework = 0;
-  const auto framework_runs = [&](const Degrees& d, int zero, FsdpMode fsdp) {
+  const auto framework_runs = [&](const Degrees& d, int zero, const Sharding& sharding) {
     TrainingWorkload probe = request.base.workload;
     probe.layout = {d.tp, d.pp, d.ep, d.dp};
     probe.context_parallel = d.cp;
-    probe.zero_stage = fsdp == FsdpMode::off ? zero : 0;
-    probe.fsdp = fsdp;
+    probe.zero_stage = sharding.fsdp == FsdpMode::off ? zero : 0;
+    probe.fsdp = sharding.fsdp;
     return framework_parallelism_gap(probe).empty();
   };
-  const bool fsdp_framework = framework_parallelism(request.base.workload.framework).shards_with_fsdp;
-  bool zero_one_skipped = false;
+  const FrameworkParallelism& parallelism = framework_parallelism(request.base.workload.framework);
+  const bool fsdp_framework = parallelism.shards_with_fsdp;
+  bool zero_one_skipped = false, hybrid_searched = false;
   std::vector<bool> open(kinds);
   // A kind listed twice is planned once (its first place), as the option readers keep it.
   std::vector<bool> repeated(kinds);
@@ -292,70 +313,70 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
       // ZeRO shards over dp x cp: a single replica has nothing to shard, so every stage is the
       // same run there and only the list's first is tried.
       if (d.dp * d.cp == 1 && zero != zero_stages.front()) continue;
-      const std::optional<FsdpMode> fsdp = sharding_of(zero, fsdp_framework);
-      if (!fsdp) {
-        zero_one_skipped = true;
-        continue;
-      }
-      if (!framework_runs(d, zero, *fsdp)) {
-        beyond_framework += 1;
-        continue;
-      }
-      for (Recompute recompute : recompute_modes) {
-        for (std::int64_t chunks : virtual_stages) {
-          if (chunks > 1 && d.pp < 2) continue;
-          for (std::size_t g = 0; g < kinds; ++g) open[g] = d.tp * d.cp <= node[g] && !repeated[g];
-          // Memory grows with the micro-batch (the sequences in flight, min(pp x b, sequences / dp),
-          // never shrink), so a kind is closed at the first size that does not fit it.
-          for (std::int64_t size : micro_batches) {
-            if (std::none_of(open.begin(), open.end(), [](bool o) { return o; })) break;
-            const std::int64_t steps = sequences / d.dp / size;  // micro-batches per step
-            if ((sequences / d.dp) % size != 0 || steps < d.pp) continue;
-            if (!runs_chunks(d, chunks, steps, request.base.workload.zero_bubble_schedule)) continue;
-            TrainingPlanCandidate c = candidate_of(d, zero, *fsdp, recompute, chunks, size, steps);
-            std::size_t first_open = 0;
-            while (!open[first_open]) ++first_open;
-            c.gpu = first_open;
-            const TrainingRequest training = training_request_of(c, request);
-            std::int64_t bytes = 0;
-            try {
-              // The figures alone: the planner writes no formulas.
-              const TrainingWorkload& w = training.workload;
-              bytes = training_memory_totals(model, prepare_training_memory(model, tensors, w), w.micro_batch_size,
-                                             w.sequence_tokens)
-                          .total_bytes_per_gpu;
-            } catch (const std::exception&) {
-              break;  // this split cannot run the model (heads, experts or sizes do not divide)
-            }
-            for (std::size_t g = 0; g < kinds; ++g) {
-              if (!open[g]) continue;
-              plan.evaluated += 1;
-              if (bytes > budget[g]) {
-                open[g] = false;
-                continue;
-              }
-              TrainingTime time;
+      const std::vector<Sharding> shardings = shardings_of(zero, parallelism, d, largest_node);
+      if (shardings.empty()) zero_one_skipped = true;
+      for (const Sharding& sharding : shardings) {
+        if (!framework_runs(d, zero, sharding)) {
+          beyond_framework += 1;
+          continue;
+        }
+        hybrid_searched = hybrid_searched || sharding.fsdp == FsdpMode::hybrid_shard;
+        for (Recompute recompute : recompute_modes) {
+          for (std::int64_t chunks : virtual_stages) {
+            if (chunks > 1 && d.pp < 2) continue;
+            for (std::size_t g = 0; g < kinds; ++g) open[g] = d.tp * d.cp <= node[g] && !repeated[g];
+            // Memory grows with the micro-batch (the sequences in flight, min(pp x b, sequences / dp),
+            // never shrink), so a kind is closed at the first size that does not fit it.
+            for (std::int64_t size : micro_batches) {
+              if (std::none_of(open.begin(), open.end(), [](bool o) { return o; })) break;
+              const std::int64_t steps = sequences / d.dp / size;  // micro-batches per step
+              if ((sequences / d.dp) % size != 0 || steps < d.pp) continue;
+              if (!runs_chunks(d, chunks, steps, request.base.workload.zero_bubble_schedule)) continue;
+              TrainingPlanCandidate c = candidate_of(d, zero, sharding, recompute, chunks, size, steps);
+              std::size_t first_open = 0;
+              while (!open[first_open]) ++first_open;
+              c.gpu = first_open;
+              const TrainingRequest training = training_request_of(c, request);
+              std::int64_t bytes = 0;
               try {
-                time = estimate_training_time(prepared, training.workload, *request.gpus[g], request.base.train_tokens,
-                                              assumptions[g]);
-              } catch (const std::invalid_argument&) {
-                open[g] = false;  // no rate for this precision on this chip, or a size the clock refuses
-                continue;
+                // The figures alone: the planner writes no formulas.
+                const TrainingWorkload& w = training.workload;
+                bytes = training_memory_totals(model, prepare_training_memory(model, tensors, w), w.micro_batch_size,
+                                               w.sequence_tokens)
+                            .total_bytes_per_gpu;
+              } catch (const std::exception&) {
+                break;  // this split cannot run the model (heads, experts or sizes do not divide)
               }
-              const auto run = std::make_tuple(recompute, chunks, size, g, time.step_seconds);
-              if (std::find(fitted.begin(), fitted.end(), run) != fitted.end()) {
+              for (std::size_t g = 0; g < kinds; ++g) {
+                if (!open[g]) continue;
+                plan.evaluated += 1;
+                if (bytes > budget[g]) {
+                  open[g] = false;
+                  continue;
+                }
+                TrainingTime time;
+                try {
+                  time = estimate_training_time(prepared, training.workload, *request.gpus[g],
+                                                request.base.train_tokens, assumptions[g]);
+                } catch (const std::invalid_argument&) {
+                  open[g] = false;  // no rate for this precision on this chip, or a size the clock refuses
+                  continue;
+                }
+                const auto run = std::make_tuple(recompute, chunks, size, g, time.step_seconds);
+                if (std::find(fitted.begin(), fitted.end(), run) != fitted.end()) {
+                  plan.feasible += 1;
+                  repeated_zero += 1;
+                  continue;
+                }
+                fitted.push_back(run);
+                c.gpu = g;
+                c.memory_bytes_per_gpu = bytes;
+                c.budget_bytes_per_gpu = budget[g];
+                set_time(c, time);
                 plan.feasible += 1;
-                repeated_zero += 1;
-                continue;
+                detail::add_to_frontier(plan.frontier, c, covers);
+                best.offer(c);
               }
-              fitted.push_back(run);
-              c.gpu = g;
-              c.memory_bytes_per_gpu = bytes;
-              c.budget_bytes_per_gpu = budget[g];
-              set_time(c, time);
-              plan.feasible += 1;
-              detail::add_to_frontier(plan.frontier, c, covers);
-              best.offer(c);
             }
           }
         }
@@ -372,7 +393,11 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
   }
   if (fsdp_framework)
     plan.notes.push_back(std::string(training_framework(request.base.workload).name) +
-                         " shards with FSDP: ZeRO stage 2 runs as FSDP SHARD_GRAD_OP, 3 as FULL_SHARD, 0 unsharded" +
+                         " shards with FSDP: ZeRO stage 2 runs as FSDP SHARD_GRAD_OP, 3 as FULL_SHARD" +
+                         (hybrid_searched ? " and as HYBRID_SHARD within a node of " + std::to_string(largest_node) +
+                                                " GPUs (shard group = its GPUs / tp, replicated across nodes)"
+                                          : std::string()) +
+                         ", 0 unsharded" +
                          (zero_one_skipped ? "; stage 1 (optimizer states only) has no FSDP counterpart and is not "
                                              "searched"
                                            : ""));

@@ -28,6 +28,7 @@ void write_candidate(JsonWriter& writer, const TrainingPlanCandidate& c, const T
   writer.field("sequence_parallel", c.sequence_parallel);
   writer.field("zero", c.zero_stage);
   writer.field("fsdp", fsdp_mode_name(c.fsdp));
+  writer.field("fsdp_shard_group", c.fsdp_shard_group);
   writer.field("micro_batch", c.micro_batch_size);
   writer.field("micro_batches", c.gradient_accumulation_steps);
   writer.field("recompute", recompute_name(c.recompute));
@@ -81,6 +82,11 @@ std::string training_plan_report_json(std::string_view config_json_text, const O
   writer.field("precision", precision_recipe_info(w.precision).id);
   writer.field("optimizer", optimizer_info(w.optimizer).id);
   writer.field("train_tokens", request.base.train_tokens);
+  // The network every layout was timed with: the option, else LatencyAssumptions' default.
+  const double network = request.base.network_bytes_per_second_per_gpu > 0
+                             ? request.base.network_bytes_per_second_per_gpu
+                             : LatencyAssumptions{}.inter_node_bytes_per_second_per_gpu;
+  writer.field("network_gb_per_s", network / 1e9);
   writer.field("objective", training_plan_objective_name(request.objective));
   writer.end_object();
   writer.field("evaluated", plan.evaluated);

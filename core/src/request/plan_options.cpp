@@ -52,6 +52,7 @@ constexpr const char* kTrainingKeys[] = {"precision",
                                          "framework",
                                          "memory_statistic",
                                          "attention_efficiency",
+                                         "network_gb_per_s",
                                          "pipeline_schedule"};
 
 template <std::size_t N>

@@ -191,6 +191,9 @@ TrainingRequest parse_training_options(const OptionList& options) {
   request.attention_efficiency = reader.number("attention_efficiency", -1, 0.01, 1.0);
   w.overlap_data_parallel = reader.flag("overlap", true);
   request.price_per_gpu_hour_usd = reader.number("price_per_gpu_hour", -1, 0.0, 1e6);
+  // GB/s (1e9 bytes) per GPU to other nodes, one direction: 50 for a 400 Gb/s NIC per GPU.
+  request.network_bytes_per_second_per_gpu = reader.number("network_gb_per_s", -1, 0.1, 1e4);
+  if (request.network_bytes_per_second_per_gpu > 0) request.network_bytes_per_second_per_gpu *= 1e9;
   reader.finish();
   return request;
 }
@@ -205,6 +208,8 @@ TrainingAssumptions training_assumptions(const TrainingRequest& request, const A
   if (request.attention_efficiency > 0) assumptions.attention_efficiency = request.attention_efficiency;
   if (request.price_per_gpu_hour_usd >= 0)
     assumptions.communication.price_per_gpu_hour_usd = request.price_per_gpu_hour_usd;
+  if (request.network_bytes_per_second_per_gpu > 0)
+    assumptions.communication.inter_node_bytes_per_second_per_gpu = request.network_bytes_per_second_per_gpu;
   return assumptions;
 }
 

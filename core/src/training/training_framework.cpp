@@ -296,11 +296,14 @@ constexpr FrameworkParallelism kMegatronParallelism{
 // torchtitan and NeMo AutoModel shard with FSDP2 (fully_shard per block): no ZeRO-1 counterpart.
 constexpr FrameworkParallelism kTorchDistributedParallelism{
     .shards_with_fsdp = true,
+    .hybrid_shard = true,
     .rule =
-        "tensor, pipeline (with interleaving), context and expert parallelism, data parallelism sharded by FSDP2: "
-        "pytorch/torchtitan 9dec370 torchtitan/parallelisms/parallelize_llama.py apply_fsdp (fully_shard per "
-        "TransformerBlock, reshard_after_forward = not pp_enabled); NVIDIA-NeMo/Automodel cb976544 "
-        "components/distributed/parallelizer.py (fully_shard, reshard_after_forward=False under pipelining)"};
+        "tensor, pipeline (with interleaving), context and expert parallelism, data parallelism sharded by FSDP2, "
+        "within a replicate group (HSDP) or not: pytorch/torchtitan 9dec370 torchtitan/parallelisms/"
+        "parallelize_llama.py apply_fsdp (fully_shard per TransformerBlock, reshard_after_forward = not "
+        "pp_enabled; the (dp_replicate, dp_shard_cp) mesh of parallel_dims.py for HSDP); NVIDIA-NeMo/Automodel "
+        "cb976544 components/distributed/parallelizer.py (fully_shard, reshard_after_forward=False under "
+        "pipelining; FSDP2Manager dp_replicate_size, 05656796 components/distributed/fsdp2.py)"};
 // Megatron-DeepSpeed runs Megatron's tensor and pipeline parallelism under DeepSpeed, whose
 // pipeline engine refuses the sharded-gradient stages.
 constexpr FrameworkParallelism kDeepSpeedParallelism{
@@ -322,10 +325,12 @@ constexpr FrameworkParallelism kTorchtuneParallelism{
     .pipeline = false,
     .expert = false,
     .shards_with_fsdp = true,
+    .hybrid_shard = true,
     .rule =
         "no pipeline or expert parallelism, tensor parallelism without LoRA only, data parallelism sharded by "
-        "FSDP2: pytorch/torchtune bd2a0fc7 recipes/full_finetune_distributed.py reads tensor_parallel_dim and "
-        "context_parallel_dim, recipes/lora_finetune_distributed.py asserts tensor_parallel_dim 1; "
+        "FSDP2, within a replicate group (HSDP) or not: pytorch/torchtune bd2a0fc7 "
+        "recipes/full_finetune_distributed.py reads tensor_parallel_dim, context_parallel_dim and "
+        "data_parallel_replicate_dim (l.170), recipes/lora_finetune_distributed.py asserts tensor_parallel_dim 1; "
         "torchtune/training/_distributed.py shard_model applies fully_shard"};
 constexpr FrameworkParallelism kLitgptParallelism{
     .tensor = false,
@@ -335,8 +340,9 @@ constexpr FrameworkParallelism kLitgptParallelism{
     .expert = false,
     .shards_with_fsdp = true,
     .rule =
-        "data parallelism (FSDP) only: Lightning-AI/litgpt 26857050 litgpt/finetune/full.py FSDPStrategy, "
-        "litgpt/finetune/lora.py ModelParallelStrategy(tensor_parallel_size=1)"};
+        "data parallelism (FSDP, FULL_SHARD) only: Lightning-AI/litgpt 26857050 litgpt/finetune/full.py "
+        "FSDPStrategy (l.108, no sharding_strategy: FULL_SHARD), litgpt/finetune/lora.py "
+        "ModelParallelStrategy(tensor_parallel_size=1)"};
 
 }  // namespace
 

@@ -169,6 +169,8 @@ std::string framework_parallelism_gap(const TrainingWorkload& w) {
   // full_shard for 3; none for 1).
   if (can.shards_with_fsdp && w.zero_stage > 0)
     beyond.push_back(degree("ZeRO", w.zero_stage) + " (it shards with --fsdp)");
+  if (can.shards_with_fsdp && !can.hybrid_shard && w.fsdp == FsdpMode::hybrid_shard)
+    beyond.push_back("FSDP HYBRID_SHARD");
   if (beyond.empty()) return {};
   std::string listed;
   for (const std::string& item : beyond) listed += (listed.empty() ? "" : ", ") + item;

@@ -84,6 +84,8 @@ export interface TrainingPlanOptions {
   train_tokens?: number;
   flops_efficiency?: number;
   overhead_gib?: number;
+  /** GB/s each GPU has to other nodes, one direction (default 50: one 400 Gb/s NIC per GPU). */
+  network_gb_per_s?: number;
 }
 
 export interface TrainingPlanCandidate {
@@ -99,8 +101,10 @@ export interface TrainingPlanCandidate {
   ep: number;
   sequence_parallel: boolean;
   zero: number;
-  /** FSDP's sharding for frameworks that shard with it ('shard_grad_op', 'full_shard'); 'off' otherwise. */
+  /** FSDP's sharding for frameworks that shard with it ('shard_grad_op', 'full_shard', 'hybrid_shard'); 'off' otherwise. */
   fsdp: string;
+  /** HYBRID_SHARD: the dp x cp ranks that shard (within a node); 0 otherwise. */
+  fsdp_shard_group: number;
   micro_batch: number;
   /** Gradient accumulation: micro-batches per data-parallel rank per step. */
   micro_batches: number;
@@ -134,6 +138,8 @@ export interface TrainingPlanReport {
     precision: string;
     optimizer: string;
     train_tokens: number;
+    /** GB/s per GPU to other nodes the layouts were timed with. */
+    network_gb_per_s: number;
     objective: string;
   };
   evaluated: number;

@@ -55,6 +55,8 @@ export interface TrainingOptions {
   attention_efficiency?: number;
   overlap?: boolean;
   price_per_gpu_hour?: number;
+  /** GB/s each GPU has to other nodes, one direction (default 50: one 400 Gb/s NIC per GPU). */
+  network_gb_per_s?: number;
 }
 
 export interface TrainingTimeReport {

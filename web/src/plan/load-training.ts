@@ -36,6 +36,7 @@ export function trainingInputsOf(
     sequence_parallel: c.sequence_parallel,
     zero: String(c.zero),
     fsdp: fsdpModeOf(c) ?? '',
+    ...(c.fsdp === 'hybrid_shard' ? { fsdp_shard_group: String(c.fsdp_shard_group) } : {}),
     framework: request.framework,
     precision: request.precision,
     optimizer: request.optimizer,
@@ -44,5 +45,7 @@ export function trainingInputsOf(
     recompute: c.recompute,
     global_batch_tokens: String(request.global_batch_tokens),
     train_tokens: String(request.train_tokens),
+    // The default network is left empty, as the Training tab's own default.
+    network_gb_per_s: request.network_gb_per_s === 50 ? '' : String(request.network_gb_per_s),
   };
 }

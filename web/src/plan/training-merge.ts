@@ -26,6 +26,7 @@ function layoutOrder(kinds: string[]): Compare {
     a.ep - b.ep ||
     a.zero - b.zero ||
     fsdpOrder.indexOf(a.fsdp) - fsdpOrder.indexOf(b.fsdp) ||
+    a.fsdp_shard_group - b.fsdp_shard_group ||
     a.micro_batch - b.micro_batch ||
     recomputeOrder.indexOf(a.recompute) - recomputeOrder.indexOf(b.recompute) ||
     a.virtual_stages - b.virtual_stages;

@@ -18,6 +18,8 @@ export interface TrainingPlanInputs extends CustomGpuFields {
   /** Empty: each GPU's typical node size. */
   gpus_per_node: string;
   headroom: string;
+  /** GB/s per GPU to other nodes; empty: the core's 50. */
+  network_gb_per_s: string;
   global_batch_tokens: string;
   seq_len: string;
   train_tokens: string;
@@ -41,6 +43,7 @@ export const defaultTrainingPlanInputs: TrainingPlanInputs = {
   max_gpus: '64',
   gpus_per_node: '',
   headroom: '0.1',
+  network_gb_per_s: '',
   global_batch_tokens: '4194304',
   seq_len: '4096',
   train_tokens: '1e12',
@@ -67,6 +70,7 @@ export const trainingPlanKeys: ReadonlyArray<Exclude<keyof TrainingPlanInputs, '
   'max_gpus',
   'gpus_per_node',
   'headroom',
+  'network_gb_per_s',
   'global_batch_tokens',
   'seq_len',
   'train_tokens',

@@ -24,15 +24,18 @@ export function trainingLayoutText(c: TrainingPlanCandidate): string {
 /** The machine key of a layout, as the e2e tests compare it with the CLI's JSON. */
 export function trainingLayoutKey(c: TrainingPlanCandidate): string {
   const fsdp = fsdpModeOf(c);
-  const sharding = fsdp ? `fsdp-${fsdp}` : `zero${c.zero}`;
+  const group = fsdp === 'hybrid_shard' ? `-${c.fsdp_shard_group}` : '';
+  const sharding = fsdp ? `fsdp-${fsdp}${group}` : `zero${c.zero}`;
   return `${c.gpu} x${c.gpus} tp${c.tp} pp${c.pp} dp${c.dp} cp${c.cp} ep${c.ep} ${sharding} mb${c.micro_batch} acc${c.micro_batches} ${c.recompute} v${c.virtual_stages}`;
 }
 
 const fsdpLabels: Record<string, string> = { shard_grad_op: 'FSDP SHARD_GRAD_OP', full_shard: 'FSDP FULL_SHARD' };
 
-/** The row's sharding: its ZeRO stage, or FSDP's mode under a framework that shards with FSDP. */
+/** The row's sharding: its ZeRO stage, or FSDP's mode under a framework that shards with FSDP
+ * (HYBRID_SHARD with the GPUs of its shard group). */
 export function trainingShardingText(c: TrainingPlanCandidate): string {
   const fsdp = fsdpModeOf(c);
+  if (fsdp === 'hybrid_shard') return `FSDP HYBRID_SHARD (shards over ${c.fsdp_shard_group})`;
   return fsdp ? (fsdpLabels[fsdp] ?? `FSDP ${fsdp}`) : String(c.zero);
 }
 

@@ -49,6 +49,8 @@ export interface TrainingWorkload extends CustomGpuFields {
   train_tokens: string;
   flops_efficiency: string;
   price_per_gpu_hour: string;
+  /** GB/s per GPU to other nodes; empty: the core's 50 (one 400 Gb/s NIC per GPU). */
+  network_gb_per_s: string;
   /** Data-parallel collectives overlap the backward pass (the core's default). */
   overlap: boolean;
 }
@@ -90,6 +92,7 @@ export const defaultTraining: TrainingWorkload = {
   train_tokens: '',
   flops_efficiency: '',
   price_per_gpu_hour: '',
+  network_gb_per_s: '',
   overlap: true,
   ...defaultCustomGpu,
 };
@@ -121,6 +124,7 @@ export const trainingTextKeys: ReadonlyArray<keyof TrainingWorkload> = [
   'train_tokens',
   'flops_efficiency',
   'price_per_gpu_hour',
+  'network_gb_per_s',
 ];
 export const trainingFlagKeys: ReadonlyArray<keyof TrainingWorkload> = [
   'sequence_parallel',

@@ -81,6 +81,12 @@ export function TrainingPlanForm({ plan, gpus, error, onChange }: Props) {
             'typical',
           )}
           {number('headroom', 'Memory headroom', 'share of GPU memory kept free (0.1 = 90 % usable)')}
+          {number(
+            'network_gb_per_s',
+            'Network per GPU (GB/s)',
+            'to other nodes, one direction; empty: 50 (one 400 Gb/s NIC per GPU)',
+            '50',
+          )}
         </div>
       </fieldset>
       <fieldset>
@@ -101,7 +107,7 @@ export function TrainingPlanForm({ plan, gpus, error, onChange }: Props) {
           {number(
             'zero_stages',
             'ZeRO stages',
-            'comma-separated, 0 to 3; FSDP frameworks: 2 SHARD_GRAD_OP, 3 FULL_SHARD',
+            'comma-separated, 0 to 3; FSDP frameworks: 2 SHARD_GRAD_OP, 3 FULL_SHARD (and HYBRID_SHARD across nodes)',
           )}
           {number('recompute_modes', 'Recomputation', 'none, selective, full')}
           {number('virtual_stages', 'Model chunks per GPU', 'tried when pp > 1: 1 is 1F1B, more interleaves')}

@@ -286,6 +286,12 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
               gpu ? `empty: ${gpu.price_per_hour_usd} USD (catalog)` : "empty: the custom GPU's price",
               gpu ? String(gpu.price_per_hour_usd) : undefined,
             )}
+            {number(
+              'network_gb_per_s',
+              'Network per GPU (GB/s)',
+              'to other nodes, one direction; empty: 50 (one 400 Gb/s NIC per GPU)',
+              '50',
+            )}
           </div>
           {flag('overlap', 'Overlap data-parallel collectives with the backward pass')}
         </fieldset>
