@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // "Export the tables", with every tab's table builders: a chunk fetched after the first result.
+import { afterPaint } from '../ui/after-paint';
 import { lazyComponent } from '../ui/lazy';
 
-export const ExportSection = lazyComponent(() => import('./export-section').then((m) => m.ExportSection));
+// At the bottom of the page: an edit redraws it in the task after its first paint (after-paint.ts).
+export const ExportSection = afterPaint(lazyComponent(() => import('./export-section').then((m) => m.ExportSection)));

@@ -9,11 +9,15 @@ import { ExportSection } from '../../export/lazy';
 import { InferenceResults } from '../../inference/inference-results';
 import { LocalResults } from '../../local/lazy';
 import { ParameterTable } from '../../model/parameter-table';
-import { WeightMemory } from '../../model/weight-memory';
+import { WeightMemory as WeightMemoryNow } from '../../model/weight-memory';
 import { PlanResults, TrainingPlanResults } from '../../plan/lazy';
 import { ClassicCalculator, TrainingPanel } from '../../training/lazy';
 import { Notes } from '../../ui/notes';
 import type { CalculatorState } from '../use-calculator';
+import { afterPaint } from '../../ui/after-paint';
+
+// Below the first screen: an edit redraws it in the task after its first paint (after-paint.ts).
+const WeightMemory = afterPaint(WeightMemoryNow);
 
 interface Props {
   calculator: CalculatorState;

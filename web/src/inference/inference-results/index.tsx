@@ -5,6 +5,7 @@ import type { Accelerator, FitChange, FormatCatalog, InferenceReport } from '../
 import { capacityTable, memoryTable } from '../../export/tables';
 import type { SweepPoint } from '../sweep';
 import type { ByteUnit, OpsPhase } from '../../app/inputs';
+import { afterPaint } from '../../ui/after-paint';
 import { lazyComponent } from '../../ui/lazy';
 import { StackedBar } from '../stacked-bar';
 import { TableView } from '../../ui/table-view';
@@ -33,12 +34,14 @@ interface Props {
 // The charts and latency tables are a separate chunk (with the chart library), drawn right after
 // the memory table; use-inference-tab.ts starts fetching it when the inference report is about to run.
 const details = () => import('../inference-details');
-const MemoryCharts = lazyComponent(
+// Both below the first screen: an edit redraws them in the task after its first paint (after-paint.ts).
+const LazyMemoryCharts = lazyComponent(
   () => details().then((m) => m.MemoryCharts),
   () => <p class="muted">Drawing the charts…</p>,
 );
-const LatencyResults = lazyComponent(() => details().then((m) => m.LatencyResults));
-export const preloadInferenceDetails = MemoryCharts.preload;
+const MemoryCharts = afterPaint(LazyMemoryCharts);
+const LatencyResults = afterPaint(lazyComponent(() => details().then((m) => m.LatencyResults)));
+export const preloadInferenceDetails = LazyMemoryCharts.preload;
 
 const memoryTestIds: Record<string, string> = { total: 'total-per-gpu', budget: 'gpu-budget', verdict: 'headroom' };
 
