@@ -6,6 +6,7 @@ import type { JSX } from 'preact';
 import { afterEach, expect, test, vi } from 'vitest';
 import { App } from '../src/app/calculator';
 import { lazyComponent } from '../src/ui/lazy';
+import { afterPaint } from '../src/ui/after-paint';
 import { loadInferenceCore } from '../src/core/load';
 
 afterEach(() => {
@@ -54,4 +55,39 @@ test('a lazy component shows its placeholder, then itself; a chunk that fails sa
   await waitFor(() =>
     expect(screen.getByRole('alert').textContent).toBe('This part of the page failed to load: chunk missing'),
   );
+});
+
+test('a part drawn after paint: new data one frame later, the latest handler at once, nothing redrawn for nothing', async () => {
+  let draws = 0;
+  const Part = afterPaint(({ value, onAsk }: { value: string; onAsk?: () => string }) => {
+    draws += 1;
+    return (
+      <p data-testid="part">
+        {value}
+        {onAsk && (
+          <button type="button" data-testid="ask" onClick={() => (document.title = onAsk())}>
+            ask
+          </button>
+        )}
+      </p>
+    );
+  });
+  const { rerender } = render(<Part value="one" />);
+  expect(screen.getByTestId('part').textContent).toBe('one');
+  expect(draws).toBe(1);
+  // The same data with a new parent render: not drawn again.
+  rerender(<Part value="one" />);
+  expect(draws).toBe(1);
+  // New data: still the old text right after the render, the new one after the next task.
+  rerender(<Part value="two" />);
+  expect(screen.getByTestId('part').textContent).toBe('one');
+  await waitFor(() => expect(screen.getByTestId('part').textContent).toBe('two'));
+  // A handler that appears is drawn (its button); a new handler of the same key is called at once.
+  rerender(<Part value="two" onAsk={() => 'first'} />);
+  await waitFor(() => expect(screen.queryByTestId('ask')).not.toBeNull());
+  const drawn = draws;
+  rerender(<Part value="two" onAsk={() => 'second'} />);
+  screen.getByTestId('ask').click();
+  expect(document.title).toBe('second');
+  expect(draws).toBe(drawn);
 });

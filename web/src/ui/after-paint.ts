@@ -9,10 +9,15 @@ import { createElement, type FunctionComponent } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 
 type Props = Record<string, unknown>;
+type Handler = (...args: unknown[]) => unknown;
 
+// A handler's identity is not data (the latest one is always called), but a handler that comes or
+// goes is: the part draws differently with it (a button that asks for more, say).
 function dataChanged(shown: Props, next: Props): boolean {
-  for (const key in shown) if (!(key in next)) return true;
-  for (const key in next) if (typeof next[key] !== 'function' && shown[key] !== next[key]) return true;
+  for (const key in { ...shown, ...next }) {
+    const was = shown[key];
+    if (typeof was === 'function' ? typeof next[key] !== 'function' : was !== next[key]) return true;
+  }
   return false;
 }
 
@@ -20,10 +25,6 @@ export function afterPaint<P extends object>(component: FunctionComponent<P>): F
   function AfterPaint(props: P) {
     const latest = useRef(props);
     latest.current = props;
-    const call = (key: string, args: unknown[]) => {
-      const handler = (latest.current as Props)[key];
-      return typeof handler === 'function' ? (handler as (...a: unknown[]) => unknown)(...args) : undefined;
-    };
     const [shown, setShown] = useState(props);
     const behind = dataChanged(shown as Props, props as Props);
     // Preact runs effects after the browser has painted the render that scheduled them; the redraw
@@ -35,7 +36,9 @@ export function afterPaint<P extends object>(component: FunctionComponent<P>): F
     });
     const forwarded = useMemo(() => {
       const out: Props = { ...(shown as Props) };
-      for (const key in out) if (typeof out[key] === 'function') out[key] = (...args: unknown[]) => call(key, args);
+      for (const key in out)
+        if (typeof out[key] === 'function')
+          out[key] = (...args: unknown[]) => ((latest.current as Props)[key] as Handler | undefined)?.(...args);
       return out as P;
     }, [shown]);
     // The same element while `shown` stands: Preact skips the subtree.
