@@ -42,6 +42,18 @@ async function settled(page) {
 
 const cell = (page, row, key) => page.getByTestId(`tplan-best-${row}-${key}`).textContent();
 
+/** The Training tab, opened from a plan row, shows the row's memory per GPU and step time. */
+async function assertTrainingTabFigures(page, row) {
+  await page
+    .getByTestId('train-total-bytes')
+    .filter({ hasText: new RegExp(`^${thousands(row.memory_bytes_per_gpu)}$`) })
+    .waitFor();
+  await page.getByTestId('train-time-step').waitFor();
+  const step = await page.getByTestId('train-time-step').textContent();
+  const unit = await page.getByTestId('train-time-step').locator('xpath=following-sibling::td[1]').textContent();
+  close(seconds(step, unit), row.step_seconds);
+}
+
 test('switched to training, the best layouts are the CLI best, row for row', async () => {
   const { page, log } = await openPlan();
   await page.getByTestId('plan-kind-training').check();
@@ -144,14 +156,7 @@ test('a linked objective gives the CLI order, and a row opens in the Training ta
   assert.equal(await page.getByTestId('train-recompute').inputValue(), best.recompute);
   assert.equal(await page.getByTestId('train-sharding').inputValue(), `zero:${best.zero}`);
   // The Training tab's memory and step time are the row's.
-  await page
-    .getByTestId('train-total-bytes')
-    .filter({ hasText: new RegExp(`^${thousands(best.memory_bytes_per_gpu)}$`) })
-    .waitFor();
-  await page.getByTestId('train-time-step').waitFor();
-  const step = await page.getByTestId('train-time-step').textContent();
-  const unit = await page.getByTestId('train-time-step').locator('xpath=following-sibling::td[1]').textContent();
-  close(seconds(step, unit), best.step_seconds);
+  await assertTrainingTabFigures(page, best);
   assertLocalOnly(log, origin());
   await page.close();
 });
@@ -189,13 +194,7 @@ test('an interleaved row opens in the Training tab with its chunks, schedule and
   assert.equal(await page.getByTestId('train-pipeline_schedule').inputValue(), 'interleaved');
   assert.equal(await page.getByTestId('train-virtual_stages').inputValue(), String(row.virtual_stages));
   assert.equal(await page.getByTestId('train-micro_batches').inputValue(), String(row.micro_batches));
-  await page
-    .getByTestId('train-total-bytes')
-    .filter({ hasText: new RegExp(`^${thousands(row.memory_bytes_per_gpu)}$`) })
-    .waitFor();
-  const step = await page.getByTestId('train-time-step').textContent();
-  const unit = await page.getByTestId('train-time-step').locator('xpath=following-sibling::td[1]').textContent();
-  close(seconds(step, unit), row.step_seconds);
+  await assertTrainingTabFigures(page, row);
   assertLocalOnly(log, origin());
   await page.close();
 });
@@ -235,13 +234,7 @@ test('over a slow network an HSDP row is among the best, and opens in the Traini
   assert.equal(await page.getByTestId('train-sharding').inputValue(), 'fsdp:hybrid_shard');
   assert.equal(await page.getByTestId('train-fsdp_shard_group').inputValue(), String(row.fsdp_shard_group));
   assert.equal(await page.getByTestId('train-network_gb_per_s').inputValue(), '12.5');
-  await page
-    .getByTestId('train-total-bytes')
-    .filter({ hasText: new RegExp(`^${thousands(row.memory_bytes_per_gpu)}$`) })
-    .waitFor();
-  const step = await page.getByTestId('train-time-step').textContent();
-  const unit = await page.getByTestId('train-time-step').locator('xpath=following-sibling::td[1]').textContent();
-  close(seconds(step, unit), row.step_seconds);
+  await assertTrainingTabFigures(page, row);
   assertLocalOnly(log, origin());
   await page.close();
 });

@@ -6,12 +6,21 @@ import { trainingInputsOf } from '../src/plan/load-training';
 import { mergeTrainingPlans } from '../src/plan/training-merge';
 import { trainingPlanBestTable } from '../src/plan/training-plan-tables';
 import { defaultInputs } from '../src/app/inputs';
-import { trainingOptions } from '../src/training/training-inputs';
+import { trainingOptions, type TrainingWorkload } from '../src/training/training-inputs';
+import type { TrainingPlanCandidate } from '../src/core/types';
 import { defaultTrainingPlanInputs, trainingPlanOptions } from '../src/plan/training-plan-inputs';
 import { decodeInputs, encodeInputs } from '../src/url/url-state';
 import { core, fixtureConfig } from './support/core';
 
 const llama = fixtureConfig('meta-llama--Llama-3.1-8B.json');
+
+/** A plan row opened in the Training tab: its inputs give the row's memory per GPU and step time. */
+function expectRowFigures(config: string, row: TrainingPlanCandidate, inputs: TrainingWorkload) {
+  const training = core.trainingReport(config, trainingOptions(inputs));
+  expect(training.total_bytes_per_gpu).toBe(row.memory_bytes_per_gpu);
+  expect(training.time?.step_seconds).toBeCloseTo(row.step_seconds, 12);
+  return training;
+}
 const kinds = ['h100-sxm-80gb', 'h200', 'a100-sxm-80gb', 'l40s'];
 
 describe('per-kind training plans joined', () => {
@@ -79,9 +88,7 @@ test('the switch and the training constraints travel in the link', async () => {
 test("a row opened in the Training tab gives the row's memory and step time", () => {
   const report = core.trainingPlanReport(llama, { gpus: 'h100-sxm-80gb', max_gpus: 16, keep: 3 });
   for (const row of report.best) {
-    const training = core.trainingReport(llama, trainingOptions(trainingInputsOf(row, report.request)));
-    expect(training.total_bytes_per_gpu).toBe(row.memory_bytes_per_gpu);
-    expect(training.time?.step_seconds).toBeCloseTo(row.step_seconds, 12);
+    const training = expectRowFigures(llama, row, trainingInputsOf(row, report.request));
     expect(training.time?.train_cost_usd).toBeCloseTo(row.train_cost_usd, 6);
   }
 });
@@ -112,9 +119,7 @@ test('torchtitan shards with FSDP: rows name the mode, join per kind, and open i
   for (const row of sharded.slice(0, 3)) {
     const inputs = trainingInputsOf(row, whole.request);
     expect(inputs.fsdp).toBe(row.fsdp);
-    const training = core.trainingReport(llama, trainingOptions(inputs));
-    expect(training.total_bytes_per_gpu).toBe(row.memory_bytes_per_gpu);
-    expect(training.time?.step_seconds).toBeCloseTo(row.step_seconds, 12);
+    expectRowFigures(llama, row, inputs);
   }
 });
 
@@ -148,9 +153,7 @@ test('over a slow network HYBRID_SHARD rows: named with their group, joined per 
     expect(inputs.fsdp).toBe('hybrid_shard');
     expect(inputs.fsdp_shard_group).toBe(String(row.fsdp_shard_group));
     expect(inputs.network_gb_per_s).toBe('12.5');
-    const training = core.trainingReport(llama, trainingOptions(inputs));
-    expect(training.total_bytes_per_gpu).toBe(row.memory_bytes_per_gpu);
-    expect(training.time?.step_seconds).toBeCloseTo(row.step_seconds, 12);
+    expectRowFigures(llama, row, inputs);
   }
 });
 
@@ -170,9 +173,7 @@ test('interleaved rows: opened in the Training tab with their chunks, schedule a
     expect(inputs.pipeline_schedule).toBe('interleaved');
     expect(inputs.virtual_stages).toBe(String(row.virtual_stages));
     expect(inputs.framework).toBe('megatron');
-    const training = core.trainingReport(seventy, trainingOptions(inputs));
-    expect(training.total_bytes_per_gpu).toBe(row.memory_bytes_per_gpu);
-    expect(training.time?.step_seconds).toBeCloseTo(row.step_seconds, 12);
+    expectRowFigures(seventy, row, inputs);
   }
   // Only 1F1B when asked: the same search without chunks lists none.
   const plain = core.trainingPlanReport(seventy, { ...options, virtual_stages: '1' });

@@ -45,7 +45,7 @@ export function trainingInputsOf(
     recompute: c.recompute,
     global_batch_tokens: String(request.global_batch_tokens),
     train_tokens: String(request.train_tokens),
-    // The default network is left empty, as the Training tab's own default.
-    network_gb_per_s: request.network_gb_per_s === 50 ? '' : String(request.network_gb_per_s),
+    // The network the planner timed the row with (its default written out).
+    network_gb_per_s: String(request.network_gb_per_s),
   };
 }
