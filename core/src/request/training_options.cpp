@@ -192,8 +192,8 @@ TrainingRequest parse_training_options(const OptionList& options) {
   w.overlap_data_parallel = reader.flag("overlap", true);
   request.price_per_gpu_hour_usd = reader.number("price_per_gpu_hour", -1, 0.0, 1e6);
   // GB/s (1e9 bytes) per GPU to other nodes, one direction: 50 for a 400 Gb/s NIC per GPU.
-  request.network_bytes_per_second_per_gpu = reader.number("network_gb_per_s", -1, 0.1, 1e4);
-  if (request.network_bytes_per_second_per_gpu > 0) request.network_bytes_per_second_per_gpu *= 1e9;
+  const double network_gb_per_s = reader.number("network_gb_per_s", -1, 0.1, 1e4);
+  if (network_gb_per_s > 0) request.network_bytes_per_second_per_gpu = network_gb_per_s * 1e9;
   reader.finish();
   return request;
 }
