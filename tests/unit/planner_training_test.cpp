@@ -2,8 +2,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <limits>
+#include <map>
 #include <set>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "fitcheck/config.hpp"
 #include "fitcheck/plan_options.hpp"
@@ -290,7 +294,7 @@ TEST_CASE("training planner: HYBRID_SHARD within a node where the framework runs
   CHECK(hybrid.count({2, 1, 4}) == 0);  // 8 GPUs, one node: dp 4 is the whole group
   const auto noted = [](const TrainingPlan& p) {
     return std::any_of(p.notes.begin(), p.notes.end(), [](const std::string& note) {
-      return note.find("3 as FULL_SHARD and as HYBRID_SHARD within a node of 8 GPUs") != std::string::npos;
+      return note.find("3 as FULL_SHARD and as HYBRID_SHARD over whole nodes of 8 GPUs") != std::string::npos;
     });
   };
   CHECK(noted(plan));
@@ -301,6 +305,58 @@ TEST_CASE("training planner: HYBRID_SHARD within a node where the framework runs
     CHECK(std::none_of(other.best.begin(), other.best.end(),
                        [](const auto& c) { return c.fsdp == FsdpMode::hybrid_shard; }));
     CHECK_FALSE(noted(other));
+  }
+}
+
+TEST_CASE("training planner: HYBRID_SHARD groups of one node, two nodes... below the dp ranks (hand-derived)") {
+  const ModelDescription model = llama_8b();
+  const auto tensors = weight_tensors(model);
+  TrainingPlanRequest request;
+  request.base.workload.framework = TrainingFramework::torchtitan;
+  request.gpus = {find_accelerator("h100-sxm-80gb")};  // 8 GPUs per node
+  request.max_gpus = 32;
+  request.global_batch_tokens = 32 * 4096;  // 32 sequences per step
+  request.micro_batch_sizes = {1};
+  request.zero_stages = {3};
+  request.recompute_modes = {Recompute::none};
+  request.virtual_stages = {1};
+  request.memory_headroom = 0.0;
+  request.keep = 1000;
+  request.base.network_bytes_per_second_per_gpu = 12.5e9;
+  const TrainingPlan plan = plan_training(model, tensors, request);
+  // 32 GPUs as tp 1 x dp 32: groups of 8 (a node) and 16 (two nodes); 32 is every rank, FULL_SHARD.
+  // tp 2 x dp 16: 4 and 8 GPUs' ranks (one node's 8 GPUs over tp 2, two nodes'). tp 8 x dp 4: a
+  // node holds one rank, so the groups are 2 (two nodes); 4 is every rank.
+  std::map<std::pair<std::int64_t, std::int64_t>, std::map<std::int64_t, std::int64_t>> memory;  // (tp, dp) -> group
+  for (const auto& c : plan.best) {
+    if (c.pipeline_parallel != 1 || c.context_parallel != 1) continue;
+    const std::int64_t group = c.fsdp == FsdpMode::hybrid_shard ? c.fsdp_shard_group : c.data_parallel;
+    if (c.fsdp == FsdpMode::hybrid_shard) {
+      const TrainingRequest training = training_request_of(c, request);
+      CHECK(training.workload.fsdp_shard_group == group);
+      CHECK(training_memory(model, tensors, training.workload).totals.total_bytes_per_gpu == c.memory_bytes_per_gpu);
+    } else {
+      REQUIRE(c.fsdp == FsdpMode::full_shard);
+    }
+    memory[{c.tensor_parallel, c.data_parallel}][group] = c.memory_bytes_per_gpu;
+  }
+  using Groups = std::vector<std::int64_t>;
+  const auto groups_of = [&](std::int64_t tp, std::int64_t dp) {
+    Groups out;
+    for (const auto& [group, bytes] : memory[{tp, dp}]) out.push_back(group);
+    return out;
+  };
+  CHECK(groups_of(1, 32) == Groups{8, 16, 32});
+  CHECK(groups_of(2, 16) == Groups{4, 8, 16});
+  CHECK(groups_of(8, 4) == Groups{2, 4});
+  // Each doubling of the group shards the parameters, gradients and optimizer states over twice the
+  // ranks: less memory per GPU, down to FULL_SHARD over all of them.
+  for (const auto& [layout, by_group] : memory) {
+    std::int64_t previous = std::numeric_limits<std::int64_t>::max();
+    for (const auto& [group, bytes] : by_group) {
+      CHECK(bytes < previous);
+      previous = bytes;
+    }
   }
 }
 

@@ -142,10 +142,12 @@ struct Sharding {
 // The shardings a requested ZeRO stage runs as. Under a framework that shards with FSDP: fully_shard
 // with reshard_after_forward true is FULL_SHARD, ZeRO-3's collectives; false is SHARD_GRAD_OP,
 // ZeRO-2's; ZeRO-1 has no FSDP counterpart (none). Stage 3 also runs as HYBRID_SHARD where the
-// framework offers it and the dp x cp ranks span more than one node: sharded within a node (its
-// GPUs over tp, the inner mesh dimensions dp_shard x cp x tp of torchtitan's and AutoModel's
-// device mesh), replicated across nodes, so the per-micro-batch gathers stay on the node's links
-// (PyTorch's FSDP HYBRID_SHARD: "shard within a node and replicate across nodes").
+// framework offers it and the dp x cp ranks span more than one node: sharded over a group of whole
+// nodes (one node's GPUs over tp, then two nodes', four..., the inner mesh dimensions
+// dp_shard x cp x tp of torchtitan's and AutoModel's device mesh, which take any divisor of the
+// data-parallel ranks), replicated across the groups. One node keeps the per-micro-batch gathers on
+// the node's links (PyTorch's FSDP HYBRID_SHARD: "shard within a node and replicate across
+// nodes"); a larger group holds less per GPU where one node's share does not fit.
 std::vector<Sharding> shardings_of(int zero, const FrameworkParallelism& framework, const Degrees& d,
                                    std::int64_t node_gpus) {
   if (!framework.shards_with_fsdp) return {{FsdpMode::off, 0}};
@@ -157,10 +159,9 @@ std::vector<Sharding> shardings_of(int zero, const FrameworkParallelism& framewo
     case 3: {
       std::vector<Sharding> out{{FsdpMode::full_shard, 0}};
       const std::int64_t replicas = d.dp * d.cp;
-      const std::int64_t group = node_gpus / d.tp;
-      if (framework.hybrid_shard && node_gpus % d.tp == 0 && group >= 2 && group % d.cp == 0 && replicas % group == 0 &&
-          group < replicas)
-        out.push_back({FsdpMode::hybrid_shard, group});
+      if (!framework.hybrid_shard || node_gpus % d.tp != 0) return out;
+      for (std::int64_t group = node_gpus / d.tp; group < replicas; group *= 2)
+        if (group >= 2 && group % d.cp == 0 && replicas % group == 0) out.push_back({FsdpMode::hybrid_shard, group});
       return out;
     }
     default:
@@ -394,8 +395,9 @@ TrainingPlan plan_training(const ModelDescription& model, const std::vector<Weig
   if (fsdp_framework)
     plan.notes.push_back(std::string(training_framework(request.base.workload).name) +
                          " shards with FSDP: ZeRO stage 2 runs as FSDP SHARD_GRAD_OP, 3 as FULL_SHARD" +
-                         (hybrid_searched ? " and as HYBRID_SHARD within a node of " + std::to_string(largest_node) +
-                                                " GPUs (shard group = its GPUs / tp, replicated across nodes)"
+                         (hybrid_searched ? " and as HYBRID_SHARD over whole nodes of " + std::to_string(largest_node) +
+                                                " GPUs (shard group = one node's GPUs / tp, or two or four... nodes', "
+                                                "replicated across the groups)"
                                           : std::string()) +
                          ", 0 unsharded" +
                          (zero_one_skipped ? "; stage 1 (optimizer states only) has no FSDP counterpart and is not "

@@ -103,7 +103,7 @@ export interface TrainingPlanCandidate {
   zero: number;
   /** FSDP's sharding for frameworks that shard with it ('shard_grad_op', 'full_shard', 'hybrid_shard'); 'off' otherwise. */
   fsdp: string;
-  /** HYBRID_SHARD: the dp x cp ranks that shard (within a node); 0 otherwise. */
+  /** HYBRID_SHARD: the dp x cp ranks that shard (one node's, or two or four nodes'); 0 otherwise. */
   fsdp_shard_group: number;
   micro_batch: number;
   /** Gradient accumulation: micro-batches per data-parallel rank per step. */
