@@ -173,6 +173,32 @@ test('efficiencies, price, context and fp8 activations reach the core', async ()
   await page.close();
 });
 
+test('the serving engine picker: vLLM V0 pays its per-layer kernels in every step, as the CLI says', async () => {
+  const { page, log } = await openPage();
+  const base = ['--gpu', 'h100-sxm-80gb', '--prompt-len', 3840, '--gen-len', 256];
+  await page.getByTestId('engine').selectOption('vllm');
+  const v1 = cli('infer', config, [...base, '--engine', 'vllm']);
+  await expectLatency(page, v1, 'prompt 3,840 + output 256 tokens, batch 1');
+  await page.getByTestId('engine').selectOption('vllm-v0');
+  const v0 = cli('infer', config, [...base, '--engine', 'vllm-v0']);
+  assert.equal(v0.engine, 'vllm-v0');
+  // Llama-3.1-8B's 32 layers: (0.86 + 32 x 0.072) - 1.4 ms more per decode step than V1.
+  close(v0.latency.decode_step_first_seconds - v1.latency.decode_step_first_seconds, 1.764e-3, 1e-6);
+  // The same caption as before: wait for the new step time, then check every figure.
+  const showsV0 = async () => {
+    const [text, unit] = await shown(page, 'decode_step_first');
+    return (
+      Math.abs(seconds(text, unit) - v0.latency.decode_step_first_seconds) <=
+      1e-3 * v0.latency.decode_step_first_seconds
+    );
+  };
+  for (let tries = 0; !(await showsV0()) && tries < 100; tries += 1) await page.waitForTimeout(100);
+  await expectLatency(page, v0, 'prompt 3,840 + output 256 tokens, batch 1');
+  assert.match(await page.locator('body').textContent(), /vLLM V0 \(v0\.6\/v0\.7 defaults, the engine before V1\)/);
+  assertLocalOnly(log, origin());
+  await page.close();
+});
+
 test('a latency value the core refuses is shown beside its input, with the CLI message', async () => {
   const { page, log } = await openPage();
   await page.getByTestId('gen_len').fill('0');

@@ -41,6 +41,8 @@ TEST_CASE("engine names and aliases") {
   CHECK(find_engine_kind("tensorrt-llm") == EngineKind::trtllm);
   CHECK(find_engine_kind("llama.cpp") == EngineKind::llamacpp);
   CHECK(find_engine_kind("transformers") == EngineKind::hf);
+  CHECK(find_engine_kind("vLLM-V0") == EngineKind::vllm_v0);
+  CHECK(find_engine_kind("vllm_v0") == EngineKind::vllm_v0);
   CHECK_FALSE(find_engine_kind("tgi").has_value());
   for (EngineKind kind : kEngineKinds) CHECK(find_engine_kind(engine_kind_id(kind)) == kind);
 }
@@ -63,6 +65,24 @@ TEST_CASE("profiles: each engine's defaults as its source gives them") {
     CHECK(a.max_num_seqs == 256);
     CHECK(a.max_num_batched_tokens == 2048);
     CHECK(a.cuda_graph_max_batch == 512);  // min(2 x 256, 512, 2048)
+  }
+  SUBCASE("vLLM V0: 256 sequences, whole prompts in steps of their own, graphs up to 256") {
+    const EngineProfile v0 = engine_profile(EngineKind::vllm_v0, h100, one);
+    CHECK(v0.max_num_seqs == 256);          // EngineArgs.max_num_seqs
+    CHECK(v0.cuda_graph_max_batch == 256);  // _BATCH_SIZES_TO_CAPTURE up to max_num_seqs
+    CHECK_FALSE(v0.chunked_prefill);        // off for max_model_len up to 32K
+    CHECK(v0.prefill_first);                // _schedule_default: prefills, else decodes
+    CHECK(v0.kv_block_tokens == 16);
+    CHECK(v0.memory_fraction == 0.9);
+    CHECK(v0.step_overhead_seconds == 0.86e-3);
+    CHECK(v0.kernel_seconds_per_layer == 72e-6);
+    // SchedulerConfig: max_num_batched_tokens = max(max_model_len, 2048) without chunked prefill.
+    CHECK(engine_token_budget(v0, 1000) == 2048);
+    CHECK(engine_token_budget(v0, 20001) == 20001);
+    // V1 keeps its fixed budget whatever the context, and no per-layer kernel time.
+    const EngineProfile v1 = engine_profile(EngineKind::vllm, h100, one);
+    CHECK(engine_token_budget(v1, 20001) == 8192);
+    CHECK(v1.kernel_seconds_per_layer == 0);
   }
   SUBCASE("SGLang: mem_fraction_static from the reserve by GPU size, chunk by GPU size") {
     const double h100_gib = static_cast<double>(gpu_memory_limit_bytes(h100)) / kGiB;
@@ -202,6 +222,39 @@ TEST_CASE("fixed step costs: overhead every step, launches outside a CUDA graph"
   CHECK(fixed_step_seconds(a, 32, false, 600) == doctest::Approx(2.28e-3));
   CHECK(fixed_step_seconds(a, 32, false, 512) == doctest::Approx(1e-3));
   CHECK(fixed_step_seconds(LatencyAssumptions{}, 32, true, 0) == 0);
+  // vLLM V0's small kernels are paid in a graph too: 24 layers (Qwen2.5-0.5B) at batch 1,
+  // 0.86 ms + 24 x 72 us = 2.588 ms; above 256 sequences 24 x 40 us of launches more.
+  LatencyAssumptions v0;
+  v0.step_overhead_seconds = 0.86e-3;
+  v0.kernel_seconds_per_layer = 72e-6;
+  v0.launch_seconds_per_layer = 40e-6;
+  v0.cuda_graph_max_batch = 256;
+  CHECK(fixed_step_seconds(v0, 24, false, 1) == doctest::Approx(2.588e-3));
+  CHECK(fixed_step_seconds(v0, 24, false, 300) == doctest::Approx(3.548e-3));
+}
+
+TEST_CASE("vLLM V0 at batch 1: a token is the V1 token plus the fixed costs' difference") {
+  // Qwen2.5-0.5B on A100, batch 1, 2,048 tokens from a 1-token prompt (the Qwen2.5 speed table's
+  // setting): each decode step costs (0.86 + 24 x 0.072) - 1.4 = 1.188 ms more than under V1,
+  // whose 1.4 ms step overhead is its only fixed cost in a graph.
+  const std::string config = test::fixture_configs_dir() + "/Qwen--Qwen2.5-0.5B-Instruct.json";
+  const std::string args = " --gpu a100-sxm-80gb --weights bf16 --batch 1 --prompt-len 1 --gen-len 2048 --json";
+  const auto v1 = test::run_cli("infer '" + config + "'" + args + " --engine vllm");
+  const auto v0 = test::run_cli("infer '" + config + "'" + args + " --engine vllm-v0");
+  REQUIRE(v1.exit_status == 0);
+  REQUIRE(v0.exit_status == 0);
+  const auto j1 = nlohmann::json::parse(v1.out), j0 = nlohmann::json::parse(v0.out);
+  CHECK(j0["engine"] == "vllm-v0");
+  const auto& l1 = j1["latency"];
+  const auto& l0 = j0["latency"];
+  CHECK(l0["decode_step_first_seconds"].get<double>() - l1["decode_step_first_seconds"].get<double>() ==
+        doctest::Approx(1.188e-3));
+  // The one-token prefill pays V0's step and kernels as well as V1's launches outside a graph:
+  // (0.86 + 24 x 0.072 + 24 x 0.04) - (1.4 + 24 x 0.04) = 1.188 ms.
+  CHECK(l0["prefill_seconds"].get<double>() - l1["prefill_seconds"].get<double>() == doctest::Approx(1.188e-3));
+  // 2,047 decode steps after the first token.
+  CHECK(l0["decode_total_seconds"].get<double>() - l1["decode_total_seconds"].get<double>() ==
+        doctest::Approx(2047 * 1.188e-3));
 }
 
 TEST_CASE("infer: the prefill runs in the chunks its activations are sized for, each paying the step cost") {
@@ -233,6 +286,28 @@ TEST_CASE("infer: the prefill runs in the chunks its activations are sized for, 
       chunked_prefill_seconds(prepared, w, latency_rates(prepared, h100, w.layout, plain), plain, 4, 1000, 1024);
   CHECK(direct.steps == 4);
   CHECK(direct.seconds == doctest::Approx(chunked.prefill_seconds));
+}
+
+TEST_CASE("serve-sim --engine vllm-v0: whole prompts, alone while the budget holds one, then decodes") {
+  // 8 requests of 3,000 + 100 tokens at concurrency 4: max_num_batched_tokens = max(3,100, 2048) =
+  // 3,100 (the longest request stands for max_model_len), so each 3,000-token prompt takes a step of
+  // its own, and decodes wait while prompts are waiting: per wave 4 prefill steps, then the first
+  // token is out and 99 decode steps follow; two waves, 2 x (4 + 99) = 206 steps.
+  const std::string config = test::fixture_configs_dir() + "/Qwen--Qwen3-8B.json";
+  const auto run = test::run_cli("serve-sim '" + config +
+                                 "' --gpu a100-sxm-80gb --engine vllm-v0 --prompt-len 3000 --gen-len 100 "
+                                 "--concurrency 4 --requests 8 --json");
+  REQUIRE(run.exit_status == 0);
+  const auto j = nlohmann::json::parse(run.out);
+  CHECK(j["engine"] == "vllm-v0");
+  const auto& scheduler = j["scheduler"];
+  CHECK(scheduler["max_num_seqs"] == 256);
+  CHECK(scheduler["max_num_batched_tokens"] == 3100);
+  CHECK(scheduler["chunked_prefill"] == false);
+  CHECK(scheduler["prefill_first"] == true);
+  CHECK(scheduler["cuda_graph_max_batch"] == 256);
+  CHECK(scheduler["kernel_seconds_per_layer"].get<double>() == doctest::Approx(72e-6));
+  CHECK(j["steps"] == 206);
 }
 
 TEST_CASE("HF repeat_kv: decode attention reads 1 + 2 x heads / kv_heads times the cache") {

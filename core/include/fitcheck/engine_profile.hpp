@@ -18,10 +18,11 @@
 
 namespace fitcheck {
 
-enum class EngineKind : std::uint8_t { vllm, sglang, trtllm, llamacpp, hf };
-inline constexpr EngineKind kEngineKinds[] = {EngineKind::vllm, EngineKind::sglang, EngineKind::trtllm,
-                                              EngineKind::llamacpp, EngineKind::hf};
-const char* engine_kind_id(EngineKind kind);  // "vllm", "sglang", "trtllm", "llamacpp", "hf"
+// vllm: vLLM's V1 engine (v0.8 on, the only one from v0.11); vllm_v0: its V0 engine (v0.6/v0.7).
+enum class EngineKind : std::uint8_t { vllm, sglang, trtllm, llamacpp, hf, vllm_v0 };
+inline constexpr EngineKind kEngineKinds[] = {EngineKind::vllm,     EngineKind::sglang, EngineKind::trtllm,
+                                              EngineKind::llamacpp, EngineKind::hf,     EngineKind::vllm_v0};
+const char* engine_kind_id(EngineKind kind);  // "vllm", "sglang", "trtllm", "llamacpp", "hf", "vllm-v0"
 // Accepts the ids and "tensorrt-llm", "llama.cpp", "transformers"; nullopt if unknown.
 std::optional<EngineKind> find_engine_kind(std::string_view name);
 
@@ -45,10 +46,13 @@ struct EngineProfile {
   // Scheduler.
   std::int64_t max_num_seqs = 256;             // sequences running at once
   std::int64_t max_num_batched_tokens = 8192;  // tokens per step (prefill chunks and decodes)
-  bool chunked_prefill = true;                 // false: a prompt runs whole in one step
-  bool continuous_batching = true;             // false: static batches, the next starts when all finish
-  bool reserve_whole_request = false;          // admission reserves prompt + output blocks (no eviction)
-  std::int64_t kv_block_tokens = 16;           // 0: no paging (exact per token)
+  // Without chunked prefill, whole prompts up to max(max_model_len, this) tokens a step (vLLM V0's
+  // SchedulerConfig): the step budget follows the request's context (engine_token_budget); 0: fixed.
+  std::int64_t token_budget_floor = 0;
+  bool chunked_prefill = true;         // false: a prompt runs whole in one step
+  bool continuous_batching = true;     // false: static batches, the next starts when all finish
+  bool reserve_whole_request = false;  // admission reserves prompt + output blocks (no eviction)
+  std::int64_t kv_block_tokens = 16;   // 0: no paging (exact per token)
   // SGLang's admission (PrefillAdder): a waiting request is admitted only while the free pool,
   // less new_token_ratio x the output each running request may still produce, holds its prompt
   // and its whole output (SchedulerLimits::reserve_estimated_output).
@@ -63,12 +67,17 @@ struct EngineProfile {
   bool gqa_shared_kv_reads = true;        // decode attention reads each KV head once per query group
   double step_overhead_seconds = 0;       // CPU scheduling, input preparation, sampling per step
   double launch_seconds_per_layer = 0;    // kernel launches of one layer outside a CUDA graph
+  double kernel_seconds_per_layer = 0;    // small kernels of one layer, in a CUDA graph or not
   // Each rule with its source, for the report.
   std::vector<std::string> rules;
 };
 
 // The engine's defaults for `gpu` and `layout` (SGLang's fraction and chunk depend on both).
 EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const ParallelLayout& layout);
+
+// Tokens one step may hold for a request of `context_tokens` (the engine's max_model_len): the
+// profile's max_num_batched_tokens, or for a profile with token_budget_floor max(context, floor).
+std::int64_t engine_token_budget(const EngineProfile& profile, std::int64_t context_tokens);
 
 // Share of the roofline's peak bandwidth and FLOP/s that decode and prefill kernels reach for a
 // weight format on a GPU, with the source of each figure.

@@ -48,6 +48,7 @@ struct LatencyAssumptions {
   // CUDA graph and pay no launches; prefill steps and larger decodes launch every layer's kernels.
   double step_overhead_seconds = 0;     // CPU scheduling, input preparation, sampling
   double launch_seconds_per_layer = 0;  // kernel launches of one layer outside a graph
+  double kernel_seconds_per_layer = 0;  // small kernels of one layer, in a graph or not
   std::int64_t cuda_graph_max_batch = 0;
   // Decode attention without GQA-aware kernels (HF transformers' repeat_kv before SDPA): the
   // grouped K/V are copied out once per query head and read from the copy.
@@ -64,8 +65,9 @@ struct LatencyAssumptions {
 // whole one. 0 for 0 rows.
 double gemm_tile_rows(double rows);
 
-// The fixed time of one forward pass under `assumptions`: the step overhead, plus `layers` layers'
-// launches unless the pass is a decode of at most cuda_graph_max_batch sequences.
+// The fixed time of one forward pass under `assumptions`: the step overhead and `layers` layers'
+// small kernels, plus their launches unless the pass is a decode of at most cuda_graph_max_batch
+// sequences.
 double fixed_step_seconds(const LatencyAssumptions& assumptions, double layers, bool prefill, double decode_sequences);
 
 // The assumptions with the per-step link latency of the accelerator's node link (PCIe or NVLink).

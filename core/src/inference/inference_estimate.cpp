@@ -27,8 +27,9 @@ void apply_engine_profile(const EngineProfile& profile, const InferenceRequest& 
   notes.push_back(std::string("engine ") + engine_kind_id(profile.kind) + ": " + profile.version);
   for (const std::string& rule : profile.rules)
     notes.push_back(std::string(engine_kind_id(profile.kind)) + ": " + rule);
-  if (!request.prefill_chunk_given && profile.chunked_prefill && profile.max_num_batched_tokens > 0)
-    w.prefill_chunk_tokens = profile.max_num_batched_tokens;
+  if (!request.prefill_chunk_given && (profile.chunked_prefill || profile.token_budget_floor > 0) &&
+      profile.max_num_batched_tokens > 0)
+    w.prefill_chunk_tokens = engine_token_budget(profile, w.context_tokens);
   if (!request.kv_block_given) w.kv_block_tokens = profile.kv_block_tokens;
   if (!request.gpu_memory_utilization_given) {
     if (profile.kv_budget == KvBudgetRule::share_of_free) {
@@ -46,6 +47,7 @@ void apply_engine_profile(const EngineProfile& profile, const InferenceRequest& 
   }
   latency.step_overhead_seconds = profile.step_overhead_seconds;
   latency.launch_seconds_per_layer = profile.launch_seconds_per_layer;
+  latency.kernel_seconds_per_layer = profile.kernel_seconds_per_layer;
   latency.cuda_graph_max_batch = profile.cuda_graph_max_batch;
   latency.repeat_kv_per_query_head = !profile.gqa_shared_kv_reads;
   const KernelEfficiency efficiency = kernel_efficiency(profile.kind, gpu, w.weight_format);

@@ -139,10 +139,17 @@ LatencyExplanation explain_latency(const PreparedLatencyModel& model, const Infe
                           fp8_share + ", HBM " + detail::four_significant_digits(assumptions.hbm_efficiency) +
                           ", interconnect " + detail::four_significant_digits(assumptions.interconnect_efficiency) +
                           " (docs/latency.md gives the sources)");
-  if (assumptions.step_overhead_seconds > 0 || assumptions.launch_seconds_per_layer > 0)
+  if (assumptions.step_overhead_seconds > 0 || assumptions.launch_seconds_per_layer > 0 ||
+      assumptions.kernel_seconds_per_layer > 0)
     x.assumptions.push_back(
         "fixed per forward pass (the engine's): " + detail::four_significant_digits(assumptions.step_overhead_seconds) +
-        " s step overhead (scheduling, input preparation, sampling) + " + std::to_string(model.layers) + " layers x " +
+        " s step overhead (scheduling, input preparation, sampling) + " +
+        (assumptions.kernel_seconds_per_layer > 0
+             ? std::to_string(model.layers) + " layers x " +
+                   detail::four_significant_digits(assumptions.kernel_seconds_per_layer) +
+                   " s of small kernels (in a CUDA graph or not) + "
+             : std::string()) +
+        std::to_string(model.layers) + " layers x " +
         detail::four_significant_digits(assumptions.launch_seconds_per_layer) +
         " s of kernel launches outside a CUDA graph (decode steps of at most " +
         std::to_string(assumptions.cuda_graph_max_batch) + " sequences replay one); per decode step here " +

@@ -188,7 +188,8 @@ double gemm_tile_rows(double rows) {
 
 double fixed_step_seconds(const LatencyAssumptions& assumptions, double layers, bool prefill, double decode_sequences) {
   const bool graph = !prefill && decode_sequences <= static_cast<double>(assumptions.cuda_graph_max_batch);
-  return assumptions.step_overhead_seconds + (graph ? 0.0 : layers * assumptions.launch_seconds_per_layer);
+  return assumptions.step_overhead_seconds + layers * assumptions.kernel_seconds_per_layer +
+         (graph ? 0.0 : layers * assumptions.launch_seconds_per_layer);
 }
 
 const char* latency_op_name(LatencyOp op) {

@@ -87,6 +87,9 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   const char* engine = engine_kind_id(profile.kind);
   SchedulerLimits limits = scheduler_limits(profile);
   const bool seqs_default = request.max_num_seqs == 0, tokens_default = request.max_num_batched_tokens == 0;
+  // The engine's max_model_len taken as the longest request the load draws.
+  limits.max_num_batched_tokens =
+      engine_token_budget(profile, longest_draw(request.load.prompt) + longest_draw(request.load.output));
   if (!seqs_default) limits.max_num_seqs = request.max_num_seqs;
   if (!tokens_default) limits.max_num_batched_tokens = request.max_num_batched_tokens;
   limits.speculative = request.inference.lengths.speculative;
@@ -112,6 +115,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   latency.step_overhead_seconds =
       request.step_overhead_given ? request.step_overhead_seconds : profile.step_overhead_seconds;
   latency.launch_seconds_per_layer = profile.launch_seconds_per_layer;
+  latency.kernel_seconds_per_layer = profile.kernel_seconds_per_layer;
   latency.cuda_graph_max_batch =
       request.cuda_graph_max_batch_given ? request.cuda_graph_max_batch : profile.cuda_graph_max_batch;
   latency.repeat_kv_per_query_head = !profile.gqa_shared_kv_reads;
@@ -178,6 +182,9 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
       "per step, plus " +
       milliseconds(latency.step_overhead_seconds) + " ms per step (" +
       (request.step_overhead_given ? "step_overhead_ms, given" : "the engine's estimate") + ") and " +
+      (latency.kernel_seconds_per_layer > 0
+           ? milliseconds(latency.kernel_seconds_per_layer) + " ms of small kernels per layer (the engine's estimate), "
+           : std::string()) +
       milliseconds(latency.launch_seconds_per_layer) + " ms of launches per layer outside CUDA graphs (decode up to " +
       std::to_string(latency.cuda_graph_max_batch) +
       " sequences replays a graph); no CUDA-graph padding, prefix caching or speculative decoding; pipeline "
@@ -228,6 +235,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   out.field("kv_block_bytes", capacity.block_bytes);
   out.field("step_overhead_seconds", latency.step_overhead_seconds);
   out.field("launch_seconds_per_layer", latency.launch_seconds_per_layer);
+  out.field("kernel_seconds_per_layer", latency.kernel_seconds_per_layer);
   out.field("cuda_graph_max_batch", latency.cuda_graph_max_batch);
   out.field("chunked_prefill", limits.chunked_prefill);
   out.field("continuous_batching", limits.continuous_batching);

@@ -191,7 +191,7 @@ InferenceRequest parse_inference_options(const OptionList& options) {
     request.engine = find_engine_kind(*engine);
     if (!request.engine)
       throw OptionError("engine", "option 'engine': unknown engine '" + detail::printable(*engine) +
-                                      "' (vllm, sglang, trtllm, llamacpp, hf)");
+                                      "' (vllm, sglang, trtllm, llamacpp, hf, vllm-v0)");
   }
   w.framework_overhead_bytes =
       static_cast<std::int64_t>(reader.number("overhead_gib", 1.0, 0.0, 1024.0) * 1024.0 * 1024.0 * 1024.0);

@@ -28,6 +28,14 @@ std::string lower(std::string_view text) {
 // 0.794 of the 0.869 the chip's matmuls reach at best (its MAMF share).
 constexpr double kServingShareOfMamf = 0.69 / 0.869;
 
+// vLLM V0 (docs/engines-serving.md): SchedulerConfig's floor of max_num_batched_tokens without
+// chunked prefill, and the fixed costs solved from two rows of the Qwen2.5 speed tables (vLLM 0.6.3,
+// A100, batch 1, 2,048 tokens): 0.5B at 3.21 ms and 14B BF16 at 21.6 ms a token, 24 and 48 layers,
+// 1.19 ms and 2.92 ms beyond V1's profile (1.4 ms a step): 72 us a layer and 0.86 ms a step.
+constexpr std::int64_t kV0TokenBudgetFloor = 2048;
+constexpr double kV0StepOverheadSeconds = 0.86e-3;
+constexpr double kV0KernelSecondsPerLayer = 72e-6;
+
 // Three significant digits, as the engine rules print shares.
 std::string three_digits(double value) {
   char text[32];
@@ -54,6 +62,8 @@ const char* engine_kind_id(EngineKind kind) {
       return "llamacpp";
     case EngineKind::hf:
       return "hf";
+    case EngineKind::vllm_v0:
+      return "vllm-v0";
   }
   return "vllm";
 }
@@ -65,6 +75,7 @@ std::optional<EngineKind> find_engine_kind(std::string_view name) {
   if (id == "tensorrt-llm" || id == "tensorrt_llm") return EngineKind::trtllm;
   if (id == "llama.cpp" || id == "llama-cpp") return EngineKind::llamacpp;
   if (id == "transformers") return EngineKind::hf;
+  if (id == "vllm_v0") return EngineKind::vllm_v0;
   return std::nullopt;
 }
 
@@ -102,6 +113,36 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
           "step overhead 1.4 ms (estimate: the gaps between vLLM 0.30's measured inter-token latency and the "
           "roofline on H100, docs/serving.md; v0.5.3 spent 62% of a step on CPU, vLLM blog 2024-09-05) and "
           "40 us of launches per layer outside a graph (estimate: about 10 kernels of about 4 us)",
+      };
+      break;
+    }
+    case EngineKind::vllm_v0: {
+      p.version = "vLLM V0 (v0.6/v0.7 defaults, the engine before V1)";
+      p.kv_budget = KvBudgetRule::share_of_total;
+      p.memory_fraction = 0.9;
+      p.profiles_sampler_rows = true;
+      p.max_num_seqs = 256;
+      p.chunked_prefill = false;
+      p.prefill_first = true;
+      p.max_num_batched_tokens = kV0TokenBudgetFloor;
+      p.token_budget_floor = kV0TokenBudgetFloor;
+      p.kv_block_tokens = 16;
+      p.cuda_graph_max_batch = p.max_num_seqs;
+      p.step_overhead_seconds = kV0StepOverheadSeconds;
+      p.launch_seconds_per_layer = 40e-6;
+      p.kernel_seconds_per_layer = kV0KernelSecondsPerLayer;
+      p.rules = {
+          "KV budget: 0.9 x total memory - weights - the profile run's peak (max_num_seqs sequences of "
+          "max_num_batched_tokens tokens) - non-torch memory (vllm/worker/worker.py determine_num_available_blocks)",
+          "scheduler: max_num_seqs 256; chunked prefill off up to a 32K max_model_len, so whole prompts, up to "
+          "max(max_model_len, 2048) tokens a step, run before any decode (vllm/config.py SchedulerConfig; "
+          "vllm/core/scheduler.py _schedule_default)",
+          "KV blocks of 16 tokens; CUDA graphs for decodes of up to 256 sequences (vllm/worker/model_runner.py "
+          "_BATCH_SIZES_TO_CAPTURE at 002a0ba9)",
+          "decode attention: FlashAttention/FlashInfer read each KV head once per query group",
+          "0.072 ms of small kernels per layer, in a graph or not, and 0.86 ms a step (estimate: Qwen2.5 speed "
+          "tables, vLLM 0.6.3 on A100 at batch 1, 0.5B and 14B BF16; V0 runs each op as its own kernel, V1 fuses "
+          "them with torch.compile); 40 us of launches per layer outside a graph",
       };
       break;
     }
@@ -231,6 +272,11 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       break;
   }
   return p;
+}
+
+std::int64_t engine_token_budget(const EngineProfile& profile, std::int64_t context_tokens) {
+  if (profile.token_budget_floor <= 0) return profile.max_num_batched_tokens;
+  return std::max(context_tokens, profile.token_budget_floor);
 }
 
 KernelEfficiency kernel_efficiency(EngineKind kind, const Accelerator& gpu, WeightFormat format) {

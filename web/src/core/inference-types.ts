@@ -25,7 +25,7 @@ export interface FitChange {
 
 /** Options of inferenceReport, as the CLI's flags without the dashes (kv_dtype for --kv-dtype). */
 /** Serving-engine profiles (docs/serving.md, "Engine profiles"). */
-export type EngineId = 'vllm' | 'sglang' | 'trtllm' | 'llamacpp' | 'hf';
+export type EngineId = 'vllm' | 'sglang' | 'trtllm' | 'llamacpp' | 'hf' | 'vllm-v0';
 
 export interface InferenceOptions {
   /** Apply an engine's profile (memory budget, scheduler, step costs); absent: the plain roofline. */

@@ -120,6 +120,7 @@ export const engines: ReadonlyArray<{ id: string; name: string }> = [
   { id: 'trtllm', name: 'TensorRT-LLM' },
   { id: 'llamacpp', name: 'llama.cpp' },
   { id: 'hf', name: 'HF transformers generate' },
+  { id: 'vllm-v0', name: 'vLLM V0 (0.6/0.7)' },
 ];
 
 /**
