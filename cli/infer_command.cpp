@@ -33,7 +33,7 @@ constexpr const char* kInferHelp =
     "join each prompt (Llama 3.2 Vision: its cross-attention layers' keys and values)\n"
     "  --image-width N --image-height N: the images' size in pixels (default 1024 x 1024; Qwen2/3-VL's\n"
     "      token count follows it, Gemma-3's mm_tokens_per_image does not)\n"
-    "  --engine vllm|sglang|trtllm|llamacpp|hf: the engine's memory budget, prefill chunk, KV block,\n"
+    "  --engine vllm|sglang|trtllm|llamacpp|hf|vllm-v0: the engine's memory budget, prefill chunk, KV block,\n"
     "      step costs and kernel efficiencies (needs --gpu; options given win)\n"
     "  --shared-prefix N (0): prompt tokens every sequence shares (prefix caching)\n"
     "  --spec-tokens K (0) --spec-acceptance A --spec-draft-layers L (1): speculative decoding\n"

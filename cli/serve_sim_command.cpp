@@ -21,7 +21,7 @@ constexpr const char* kServeSimHelp =
     "  a continuous-batching simulation of a serving engine's scheduler (docs/serving.md)\n"
     "  --concurrency N      closed loop: N requests at once, a new one when one finishes\n"
     "  --arrival-rate R     Poisson arrivals, R requests per second\n"
-    "  --requests N (1000)  --seed N (0)  --engine vllm|sglang|trtllm|llamacpp|hf (vllm)\n"
+    "  --requests N (1000)  --seed N (0)  --engine vllm|sglang|trtllm|llamacpp|hf|vllm-v0 (vllm)\n"
     "  --length-distribution fixed|uniform|normal  --prompt-spread F --gen-spread F (uniform: range\n"
     "      ratio as vLLM's benchmark; normal: standard deviation / mean)\n"
     "  --max-num-seqs N --max-num-batched-tokens N (default: the engine's defaults for the GPU)\n"

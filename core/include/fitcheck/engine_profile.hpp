@@ -23,7 +23,7 @@ enum class EngineKind : std::uint8_t { vllm, sglang, trtllm, llamacpp, hf, vllm_
 inline constexpr EngineKind kEngineKinds[] = {EngineKind::vllm,     EngineKind::sglang, EngineKind::trtllm,
                                               EngineKind::llamacpp, EngineKind::hf,     EngineKind::vllm_v0};
 const char* engine_kind_id(EngineKind kind);  // "vllm", "sglang", "trtllm", "llamacpp", "hf", "vllm-v0"
-// Accepts the ids and "tensorrt-llm", "llama.cpp", "transformers"; nullopt if unknown.
+// Accepts the ids and "tensorrt-llm", "llama.cpp", "transformers", "vllm_v0"; nullopt if unknown.
 std::optional<EngineKind> find_engine_kind(std::string_view name);
 
 // How the engine sizes its KV cache.
