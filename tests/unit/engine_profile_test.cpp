@@ -288,6 +288,25 @@ TEST_CASE("infer: the prefill runs in the chunks its activations are sized for, 
   CHECK(direct.seconds == doctest::Approx(chunked.prefill_seconds));
 }
 
+TEST_CASE("infer --engine vllm-v0: the profile run's step is the token budget, as V1's chunk") {
+  // The RTX 3090 load logs (validation/serving.json vllm-v0-*-kvcap): max_model_len 20,000, so
+  // V0's profile run is one 20,000-token step, no more: the same KV capacity as V1 given that
+  // chunk (both profile 256 sampler rows on a 24 GB card), not the longest prompt plus a decode
+  // token per sequence that a TensorRT-LLM engine is built for (20,256).
+  const std::string config = test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json";
+  const std::string args =
+      " --gpu rtx-3090 --weights bf16 --batch 1 --prompt-len 20000 --gen-len 1 --prefill-chunk 20000 --json";
+  const auto v0 = test::run_cli("infer '" + config + "'" + args + " --engine vllm-v0");
+  const auto v1 = test::run_cli("infer '" + config + "'" + args + " --engine vllm");
+  REQUIRE(v0.exit_status == 0);
+  REQUIRE(v1.exit_status == 0);
+  const auto tokens = [](const std::string& out) {
+    return nlohmann::json::parse(out)["engine_capacity"]["kv_capacity_tokens"].get<std::int64_t>();
+  };
+  CHECK(tokens(v0.out) == tokens(v1.out));
+  CHECK(tokens(v0.out) > 0);
+}
+
 TEST_CASE("serve-sim --engine vllm-v0: whole prompts, alone while the budget holds one, then decodes") {
   // 8 requests of 3,000 + 100 tokens at concurrency 4: max_num_batched_tokens = max(3,100, 2048) =
   // 3,100 (the longest request stands for max_model_len), so each 3,000-token prompt takes a step of

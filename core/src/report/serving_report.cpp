@@ -103,7 +103,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   // Without chunked prefill the engine is built to take its longest prompt in one step beside a
   // decode token of every running sequence (TensorRT-LLM: max_num_tokens at least max_input_len;
   // trtllm-bench sizes it from the dataset, perf-overview.md at 258c7540 "Engine Building").
-  if (!limits.chunked_prefill && tokens_default)
+  if (!limits.chunked_prefill && tokens_default && profile.token_budget_floor == 0)
     limits.max_num_batched_tokens = std::max(limits.max_num_batched_tokens,
                                              longest_draw(load.prompt) + std::min(limits.max_num_seqs, load.requests));
   const double fraction =

@@ -22,7 +22,9 @@ EngineCapacity simulate_engine_capacity(const EngineProfile& profile, const Mode
   if (limits.max_num_batched_tokens == 0 || !limits.continuous_batching)
     limits.max_num_batched_tokens = std::max<std::int64_t>(1, w.batch_size * lengths.prompt_tokens);
   if (!limits.continuous_batching) limits.max_num_seqs = w.batch_size;  // generate runs the batch it is given
-  if (!limits.chunked_prefill)
+  // TensorRT-LLM's engine holds its longest prompt beside a decode token of every sequence; vLLM
+  // V0's budget is max(max_model_len, 2048) itself (the prefill chunk set from it).
+  if (!limits.chunked_prefill && profile.token_budget_floor == 0)
     limits.max_num_batched_tokens =
         std::max(limits.max_num_batched_tokens, lengths.prompt_tokens + limits.max_num_seqs);
   limits.speculative = lengths.speculative;
