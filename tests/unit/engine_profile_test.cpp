@@ -347,6 +347,37 @@ TEST_CASE("HF repeat_kv: decode attention reads 1 + 2 x heads / kv_heads times t
   const double repeated = estimate_latency(prepared, w, h100, lengths, repeat).decode_first.bytes[attention];
   // decode_first attends prompt + 1 = 3001 tokens; extra = (9 - 1) x 3001 x 4096 B x 2 sequences x 32 layers.
   CHECK(repeated - shared == doctest::Approx(8.0 * 3001 * 4096 * 2 * 32));
+  // DynamicCache's torch.cat reads the cache and writes it again: 2 more passes over the same bytes.
+  LatencyAssumptions concatenated = repeat;
+  concatenated.kv_cache_concatenated = true;
+  const double copied = estimate_latency(prepared, w, h100, lengths, concatenated).decode_first.bytes[attention];
+  CHECK(copied - repeated == doctest::Approx(2.0 * 3001 * 4096 * 2 * 32));
+  // The HF profile sets both; vLLM neither.
+  const EngineProfile hf = engine_profile(EngineKind::hf, h100, ParallelLayout{});
+  CHECK(hf.kv_cache_concatenated);
+  CHECK_FALSE(hf.gqa_shared_kv_reads);
+  CHECK_FALSE(engine_profile(EngineKind::vllm, h100, ParallelLayout{}).kv_cache_concatenated);
+}
+
+TEST_CASE("HF DynamicCache: an MHA model's decode copies its cache, repeat_kv or not") {
+  // Llama-7B (decapoda config): 32 heads over 32 KV heads, so repeat_kv copies nothing; 2 x 32 x 128
+  // x 2 B = 16 KiB per token per layer. One sequence, decode_first attends 1001 tokens.
+  const ModelDescription model = fixture("decapoda-research--llama-7b-hf.json");
+  const std::vector<WeightTensor> tensors = weight_tensors(model);
+  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::fp16);
+  const Accelerator& a10g = *find_accelerator("a10g");
+  InferenceWorkload w;
+  w.weight_format = WeightFormat::fp16;
+  w.kv_cache_dtype = KvCacheDtype::fp16;
+  const LatencyRequest lengths{1000, 200};
+  LatencyAssumptions plain = default_latency_assumptions(a10g);
+  plain.repeat_kv_per_query_head = true;
+  LatencyAssumptions concatenated = plain;
+  concatenated.kv_cache_concatenated = true;
+  const auto attention = static_cast<std::size_t>(LatencyOp::attention);
+  const double once = estimate_latency(prepared, w, a10g, lengths, plain).decode_first.bytes[attention];
+  const double copied = estimate_latency(prepared, w, a10g, lengths, concatenated).decode_first.bytes[attention];
+  CHECK(copied - once == doctest::Approx(2.0 * 1001 * 16384 * 32));
 }
 
 TEST_CASE("KV budget rules worked by hand") {

@@ -65,6 +65,7 @@ struct EngineProfile {
   // Kernels and fixed costs per forward pass.
   std::int64_t cuda_graph_max_batch = 0;  // decode steps of at most this many sequences replay a graph
   bool gqa_shared_kv_reads = true;        // decode attention reads each KV head once per query group
+  bool kv_cache_concatenated = false;     // the cache grows by torch.cat every step (HF DynamicCache)
   double step_overhead_seconds = 0;       // CPU scheduling, input preparation, sampling per step
   double launch_seconds_per_layer = 0;    // kernel launches of one layer outside a CUDA graph
   double kernel_seconds_per_layer = 0;    // small kernels of one layer, in a CUDA graph or not

@@ -53,6 +53,9 @@ struct LatencyAssumptions {
   // Decode attention without GQA-aware kernels (HF transformers' repeat_kv before SDPA): the
   // grouped K/V are copied out once per query head and read from the copy.
   bool repeat_kv_per_query_head = false;
+  // The self-attention cache grows by concatenation (HF transformers' DynamicCache): each decode
+  // step reads every layer's cache and writes it again one token longer.
+  bool kv_cache_concatenated = false;
   // Weight products computed in CUTLASS tiles of 64 rows (at most 128 rows) or 128 rows (more): the
   // rows are padded to the tile and the padding is computed (gemm_tile_rows()). Off without an engine.
   bool gemm_row_tiles = false;
@@ -193,7 +196,8 @@ struct LatencyRates {
   double collective_base_seconds = 0;
   // Decode attention reads the cache once per query head (LatencyAssumptions::repeat_kv_per_query_head).
   bool repeat_kv_per_query_head = false;
-  bool gemm_row_tiles = false;  // LatencyAssumptions::gemm_row_tiles
+  bool kv_cache_concatenated = false;  // LatencyAssumptions::kv_cache_concatenated
+  bool gemm_row_tiles = false;         // LatencyAssumptions::gemm_row_tiles
 };
 // Throws std::invalid_argument when the chip has no rate for the products (no bf16/fp16 rate;
 // no fp32 rate for fp32 weights).

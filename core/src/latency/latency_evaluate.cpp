@@ -207,7 +207,7 @@ void decode_attention_pass(Accumulator& acc, const PreparedLatencyModel& pm, con
     if (k.encoder || !k.self_attention) continue;
     const double attended = k.sliding_window > 0 ? std::min(cache_tokens, k.sliding_window) : cache_tokens;
     const OpCost c = attention_decode(k, in.split[i], in.batch, attended, in.a, k.kv_cache_bytes_per_token[in.kv],
-                                      detail::latency_ops::kv_read_factor(k, r));
+                                      detail::latency_ops::self_kv_read_factor(k, r));
     acc.op(LatencyOp::attention, c.flops, r.activation_flops_per_second, c.bytes, static_cast<double>(k.layers));
     if (k.index_heads > 0) {  // the indexer scores every cached key, however few attention reads
       const double keys = in.batch * cache_tokens;
@@ -229,7 +229,7 @@ double decode_attention_sum(const PreparedLatencyModel& pm, const LatencyRates& 
     if (k.encoder || !k.self_attention) continue;
     const KindSplit s = in.split[i];
     const double kv = k.kv_cache_bytes_per_token[in.kv];
-    const double repeat = detail::latency_ops::kv_read_factor(k, r);
+    const double repeat = detail::latency_ops::self_kv_read_factor(k, r);
     const OpCost c0 = attention_decode(k, s, in.batch, 0, in.a, kv, repeat),
                  c1 = attention_decode(k, s, in.batch, 1, in.a, kv, repeat);
     const double f = r.activation_flops_per_second, b = r.hbm_bytes_per_second;

@@ -81,6 +81,14 @@ inline double kv_read_factor(const LatencyLayerKind& k, const LatencyRates& r) {
   return 1 + 2 * k.heads / k.kv_heads;
 }
 
+// The same for the self-attention cache of a decode step, which a concatenated cache also copies:
+// DynamicCache.update appends with torch.cat (src/transformers/cache_utils.py at 004999d9), reading
+// the layer's cache and writing it again, 2 more bytes moved per cached byte. Cross-attention
+// caches are written once and only read (kv_read_factor).
+inline double self_kv_read_factor(const LatencyLayerKind& k, const LatencyRates& r) {
+  return kv_read_factor(k, r) + (r.kv_cache_concatenated ? 2.0 : 0.0);
+}
+
 // One decode step of `sequences` tokens attending `attended` cached tokens each: linear in attended.
 inline OpCost attention_decode(const LatencyLayerKind& k, const KindSplit& s, double sequences, double attended,
                                double a, double kv_bytes, double kv_read_factor = 1) {

@@ -176,6 +176,7 @@ LatencyRates latency_rates(const PreparedLatencyModel& model, const Accelerator&
   pick(static_cast<double>(layout.pipeline_parallel), tp, r.pp_link_bytes_per_second, r.pp_hop_seconds);
   r.collective_base_seconds = assume.collective_base_latency_seconds;
   r.repeat_kv_per_query_head = assume.repeat_kv_per_query_head;
+  r.kv_cache_concatenated = assume.kv_cache_concatenated;
   r.gemm_row_tiles = assume.gemm_row_tiles;
   return r;
 }

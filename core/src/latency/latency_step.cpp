@@ -133,8 +133,8 @@ double engine_step_seconds(const PreparedLatencyModel& pm, const InferenceWorklo
     }
     if (step.decode_sequences > 0) {
       const double keys = windowed ? step.decode_context_tokens_in_window[slot] : step.decode_context_tokens;
-      const OpCost d =
-          decode_attention(k, s, step.decode_sequences, keys, a, kv_bytes, detail::latency_ops::kv_read_factor(k, r));
+      const OpCost d = decode_attention(k, s, step.decode_sequences, keys, a, kv_bytes,
+                                        detail::latency_ops::self_kv_read_factor(k, r));
       c.flops += d.flops;
       c.bytes += d.bytes;
     }

@@ -119,6 +119,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   latency.cuda_graph_max_batch =
       request.cuda_graph_max_batch_given ? request.cuda_graph_max_batch : profile.cuda_graph_max_batch;
   latency.repeat_kv_per_query_head = !profile.gqa_shared_kv_reads;
+  latency.kv_cache_concatenated = profile.kv_cache_concatenated;
   const KernelEfficiency efficiency = kernel_efficiency(profile.kind, gpu, w.weight_format);
   if (request.inference.latency_overrides.hbm_efficiency <= 0) latency.hbm_efficiency = efficiency.hbm;
   if (request.inference.latency_overrides.flops_efficiency <= 0) {

@@ -258,10 +258,12 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.kv_block_tokens = 0;
       p.cuda_graph_max_batch = 0;
       p.gqa_shared_kv_reads = false;
+      p.kv_cache_concatenated = true;
       p.step_overhead_seconds = 20e-3;
       p.rules = {
-          "KV cache: DynamicCache grows by concatenation, one static batch padded to its longest prompt "
-          "(src/transformers/cache_utils.py at 004999d9)",
+          "KV cache: DynamicCache grows by concatenation, one static batch padded to its longest prompt, and "
+          "each decode step's torch.cat reads every layer's cache and writes it again one token longer "
+          "(src/transformers/cache_utils.py at 004999d9, DynamicCache.update)",
           "no continuous batching: generate runs one batch to the end, then the next",
           "whole prompt in one forward pass (no chunking); logits of the last position only (logits_to_keep)",
           "decode attention under SDPA with a mask repeats K/V for every query head (repeat_kv, "
