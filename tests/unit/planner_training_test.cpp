@@ -248,22 +248,33 @@ TEST_CASE("training planner: frameworks that shard with FSDP get FSDP's modes, n
   CHECK(std::any_of(plan.best.begin(), plan.best.end(), [](const auto& c) { return c.zero_stage == 1; }));
 }
 
-TEST_CASE("training planner: HYBRID_SHARD within a node where the framework runs HSDP (hand-derived)") {
-  const ModelDescription model = llama_8b();
-  const auto tensors = weight_tensors(model);
+// torchtitan on up to `gpus` H100s (8 a node), one 4096-token sequence per GPU per step, ZeRO 3
+// (FULL_SHARD or HYBRID_SHARD), micro-batch 1, every fitting row kept; 100 Gb/s Ethernet per GPU, so
+// gathers across nodes cost more than within one.
+namespace {
+
+TrainingPlanRequest hsdp_request(std::int64_t gpus) {
   TrainingPlanRequest request;
   request.base.workload.framework = TrainingFramework::torchtitan;
-  request.gpus = {find_accelerator("h100-sxm-80gb")};  // 8 GPUs per node
-  request.max_gpus = 16;
-  request.global_batch_tokens = 16 * 4096;  // 16 sequences per step
+  request.gpus = {find_accelerator("h100-sxm-80gb")};
+  request.max_gpus = gpus;
+  request.global_batch_tokens = gpus * 4096;
   request.micro_batch_sizes = {1};
   request.zero_stages = {3};
   request.recompute_modes = {Recompute::none};
   request.virtual_stages = {1};
   request.memory_headroom = 0.0;
   request.keep = 1000;
-  // 100 Gb/s Ethernet per GPU: gathers across nodes cost more than within one.
   request.base.network_bytes_per_second_per_gpu = 12.5e9;
+  return request;
+}
+
+}  // namespace
+
+TEST_CASE("training planner: HYBRID_SHARD within a node where the framework runs HSDP (hand-derived)") {
+  const ModelDescription model = llama_8b();
+  const auto tensors = weight_tensors(model);
+  TrainingPlanRequest request = hsdp_request(16);
   const TrainingPlan plan = plan_training(model, tensors, request);
   // The shard group is a node's GPUs over tp (8 / tp), and HYBRID_SHARD is tried only where dp x cp
   // spans more than one group: 16 GPUs as tp 1 x dp 16 (group 8), tp 2 x dp 8 (group 4), tp 1 x
@@ -311,18 +322,7 @@ TEST_CASE("training planner: HYBRID_SHARD within a node where the framework runs
 TEST_CASE("training planner: HYBRID_SHARD groups of one node, two nodes... below the dp ranks (hand-derived)") {
   const ModelDescription model = llama_8b();
   const auto tensors = weight_tensors(model);
-  TrainingPlanRequest request;
-  request.base.workload.framework = TrainingFramework::torchtitan;
-  request.gpus = {find_accelerator("h100-sxm-80gb")};  // 8 GPUs per node
-  request.max_gpus = 32;
-  request.global_batch_tokens = 32 * 4096;  // 32 sequences per step
-  request.micro_batch_sizes = {1};
-  request.zero_stages = {3};
-  request.recompute_modes = {Recompute::none};
-  request.virtual_stages = {1};
-  request.memory_headroom = 0.0;
-  request.keep = 1000;
-  request.base.network_bytes_per_second_per_gpu = 12.5e9;
+  const TrainingPlanRequest request = hsdp_request(32);
   const TrainingPlan plan = plan_training(model, tensors, request);
   // 32 GPUs as tp 1 x dp 32: groups of 8 (a node) and 16 (two nodes); 32 is every rank, FULL_SHARD.
   // tp 2 x dp 16: 4 and 8 GPUs' ranks (one node's 8 GPUs over tp 2, two nodes'). tp 8 x dp 4: a

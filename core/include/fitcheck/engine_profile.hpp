@@ -76,6 +76,10 @@ struct EngineProfile {
 // The engine's defaults for `gpu` and `layout` (SGLang's fraction and chunk depend on both).
 EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const ParallelLayout& layout);
 
+// The engine's fixed costs and kernel traits in the latency assumptions: step overhead, launches and
+// small kernels per layer, CUDA-graph batch limit, repeat_kv and the concatenated cache.
+void apply_engine_fixed_costs(const EngineProfile& profile, LatencyAssumptions& latency);
+
 // Tokens one step may hold for a request of `context_tokens` (the engine's max_model_len): the
 // profile's max_num_batched_tokens, or for a profile with token_budget_floor max(context, floor).
 std::int64_t engine_token_budget(const EngineProfile& profile, std::int64_t context_tokens);

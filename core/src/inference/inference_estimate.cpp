@@ -45,12 +45,7 @@ void apply_engine_profile(const EngineProfile& profile, const InferenceRequest& 
     notes.push_back(std::string(engine_kind_id(profile.kind)) + ": memory budget " +
                     two_digits(w.gpu_memory_utilization) + " of the GPU's memory");
   }
-  latency.step_overhead_seconds = profile.step_overhead_seconds;
-  latency.launch_seconds_per_layer = profile.launch_seconds_per_layer;
-  latency.kernel_seconds_per_layer = profile.kernel_seconds_per_layer;
-  latency.cuda_graph_max_batch = profile.cuda_graph_max_batch;
-  latency.repeat_kv_per_query_head = !profile.gqa_shared_kv_reads;
-  latency.kv_cache_concatenated = profile.kv_cache_concatenated;
+  apply_engine_fixed_costs(profile, latency);
   const KernelEfficiency efficiency = kernel_efficiency(profile.kind, gpu, w.weight_format);
   latency.gemm_row_tiles = efficiency.gemm_row_tiles;
   if (!request.efficiency_given) {

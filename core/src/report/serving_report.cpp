@@ -112,14 +112,9 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   const KvCapacity capacity = engine_kv_capacity(profile, fraction, model, tensors, w, gpu, limits);
   limits.kv_capacity_blocks = capacity.blocks;
   LatencyAssumptions latency = latency_assumptions_for(request.inference, gpu);
-  latency.step_overhead_seconds =
-      request.step_overhead_given ? request.step_overhead_seconds : profile.step_overhead_seconds;
-  latency.launch_seconds_per_layer = profile.launch_seconds_per_layer;
-  latency.kernel_seconds_per_layer = profile.kernel_seconds_per_layer;
-  latency.cuda_graph_max_batch =
-      request.cuda_graph_max_batch_given ? request.cuda_graph_max_batch : profile.cuda_graph_max_batch;
-  latency.repeat_kv_per_query_head = !profile.gqa_shared_kv_reads;
-  latency.kv_cache_concatenated = profile.kv_cache_concatenated;
+  apply_engine_fixed_costs(profile, latency);
+  if (request.step_overhead_given) latency.step_overhead_seconds = request.step_overhead_seconds;
+  if (request.cuda_graph_max_batch_given) latency.cuda_graph_max_batch = request.cuda_graph_max_batch;
   const KernelEfficiency efficiency = kernel_efficiency(profile.kind, gpu, w.weight_format);
   if (request.inference.latency_overrides.hbm_efficiency <= 0) latency.hbm_efficiency = efficiency.hbm;
   if (request.inference.latency_overrides.flops_efficiency <= 0) {

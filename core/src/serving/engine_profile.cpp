@@ -28,6 +28,10 @@ std::string lower(std::string_view text) {
 // 0.794 of the 0.869 the chip's matmuls reach at best (its MAMF share).
 constexpr double kServingShareOfMamf = 0.69 / 0.869;
 
+// Kernel launches of one layer outside a CUDA graph, the same for the engines that launch from
+// Python or a C++ runtime (estimate: about 10 kernels of about 4 us; docs/engines-serving.md 1.4).
+constexpr double kLaunchSecondsPerLayer = 40e-6;
+
 // vLLM V0 (docs/engines-serving.md): SchedulerConfig's floor of max_num_batched_tokens without
 // chunked prefill, and the fixed costs solved from two rows of the Qwen2.5 speed tables (vLLM 0.6.3,
 // A100, batch 1, 2,048 tokens): 0.5B at 3.21 ms and 14B BF16 at 21.6 ms a token, 24 and 48 layers,
@@ -95,7 +99,7 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.kv_block_tokens = limits.kv_block_tokens;
       p.cuda_graph_max_batch = std::min<std::int64_t>({2 * p.max_num_seqs, 512, p.max_num_batched_tokens});
       p.step_overhead_seconds = 1.4e-3;
-      p.launch_seconds_per_layer = 40e-6;
+      p.launch_seconds_per_layer = kLaunchSecondsPerLayer;
       p.rules = {
           "KV budget: gpu_memory_utilization 0.9 x total memory - weights - the profile run's peak (one "
           "max_num_batched_tokens step, then the sampler over max_num_seqs rows) - overhead "
@@ -129,7 +133,7 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.kv_block_tokens = 16;
       p.cuda_graph_max_batch = p.max_num_seqs;
       p.step_overhead_seconds = kV0StepOverheadSeconds;
-      p.launch_seconds_per_layer = 40e-6;
+      p.launch_seconds_per_layer = kLaunchSecondsPerLayer;
       p.kernel_seconds_per_layer = kV0KernelSecondsPerLayer;
       p.rules = {
           "KV budget: 0.9 x total memory - weights - the profile run's peak (max_num_seqs sequences of "
@@ -163,7 +167,7 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.kv_block_tokens = 1;
       p.cuda_graph_max_batch = memory_gib < 35 ? (layout.tensor_parallel < 4 ? 8 : 80) : 160;
       p.step_overhead_seconds = 0.3e-3;
-      p.launch_seconds_per_layer = 40e-6;
+      p.launch_seconds_per_layer = kLaunchSecondsPerLayer;
       p.reserve_estimated_output = true;
       p.prefill_first = true;
       p.rules = {
@@ -202,7 +206,7 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       // The C++ executor that runs TensorRT engines (Triton's tensorrtllm_backend, trtllm-bench on an
       // engine, NIM's TensorRT-LLM profiles) captures no CUDA graphs unless cuda_graph_mode is set.
       p.cuda_graph_max_batch = 0;
-      p.launch_seconds_per_layer = 40e-6;
+      p.launch_seconds_per_layer = kLaunchSecondsPerLayer;
       p.step_overhead_seconds = 0.3e-3;
       p.request_overhead_seconds = 4e-3;
       p.rules = {
@@ -274,6 +278,15 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       break;
   }
   return p;
+}
+
+void apply_engine_fixed_costs(const EngineProfile& profile, LatencyAssumptions& latency) {
+  latency.step_overhead_seconds = profile.step_overhead_seconds;
+  latency.launch_seconds_per_layer = profile.launch_seconds_per_layer;
+  latency.kernel_seconds_per_layer = profile.kernel_seconds_per_layer;
+  latency.cuda_graph_max_batch = profile.cuda_graph_max_batch;
+  latency.repeat_kv_per_query_head = !profile.gqa_shared_kv_reads;
+  latency.kv_cache_concatenated = profile.kv_cache_concatenated;
 }
 
 std::int64_t engine_token_budget(const EngineProfile& profile, std::int64_t context_tokens) {
