@@ -35,6 +35,7 @@ constexpr const char* kInferHelp =
     "      token count follows it, Gemma-3's mm_tokens_per_image does not)\n"
     "  --engine vllm|sglang|trtllm|llamacpp|hf|vllm-v0: the engine's memory budget, prefill chunk, KV block,\n"
     "      step costs and kernel efficiencies (needs --gpu; options given win)\n"
+    "  --hf-cache dynamic|static (dynamic): with --engine hf, transformers' cache_implementation\n"
     "  --shared-prefix N (0): prompt tokens every sequence shares (prefix caching)\n"
     "  --spec-tokens K (0) --spec-acceptance A --spec-draft-layers L (1): speculative decoding\n"
     "  with --gpu, latency too: --prompt-len N --gen-len N --flops-efficiency F --hbm-efficiency F\n"

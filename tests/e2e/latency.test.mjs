@@ -207,6 +207,42 @@ test('the serving engine picker: vLLM V0 pays its per-layer kernels in every ste
   await page.close();
 });
 
+test('HF generate: the static cache picker times a preallocated cache, as the CLI says', async () => {
+  const { page, log } = await openPage();
+  const base = ['--gpu', 'h100-sxm-80gb', '--prompt-len', 3840, '--gen-len', 256, '--engine', 'hf'];
+  // The picker shows with the hf engine only.
+  assert.equal(await page.getByTestId('hf-cache').count(), 0);
+  await page.getByTestId('engine').selectOption('hf');
+  const dynamic = cli('infer', config, base);
+  assert.equal(dynamic.hf_cache, 'dynamic');
+  await expectLatency(page, dynamic, 'prompt 3,840 + output 256 tokens, batch 1');
+  await page.getByTestId('hf-cache').selectOption('static');
+  const preallocated = cli('infer', config, [...base, '--hf-cache', 'static']);
+  assert.equal(preallocated.hf_cache, 'static');
+  // A static cache reads all 4,096 positions at every step: the first and last steps are equal.
+  assert.equal(preallocated.latency.decode_step_first_seconds, preallocated.latency.decode_step_last_seconds);
+  const showsStatic = async () => {
+    const [text, unit] = await shown(page, 'decode_step_first');
+    return (
+      Math.abs(seconds(text, unit) - preallocated.latency.decode_step_first_seconds) <=
+      1e-3 * preallocated.latency.decode_step_first_seconds
+    );
+  };
+  for (let tries = 0; !(await showsStatic()) && tries < 100; tries += 1) await page.waitForTimeout(100);
+  await expectLatency(page, preallocated, 'prompt 3,840 + output 256 tokens, batch 1');
+  assert.match(await page.locator('body').textContent(), /cache_implementation="static": a StaticCache/);
+  // Another engine hides the picker and leaves the option out (the core would refuse it).
+  await page.getByTestId('engine').selectOption('vllm');
+  assert.equal(await page.getByTestId('hf-cache').count(), 0);
+  await expectLatency(
+    page,
+    cli('infer', config, [...base.slice(0, -2), '--engine', 'vllm']),
+    'prompt 3,840 + output 256 tokens, batch 1',
+  );
+  assertLocalOnly(log, origin());
+  await page.close();
+});
+
 test('a latency value the core refuses is shown beside its input, with the CLI message', async () => {
   const { page, log } = await openPage();
   await page.getByTestId('gen_len').fill('0');

@@ -380,6 +380,69 @@ TEST_CASE("HF DynamicCache: an MHA model's decode copies its cache, repeat_kv or
   CHECK(copied - once == doctest::Approx(2.0 * 1001 * 16384 * 32));
 }
 
+TEST_CASE("HF StaticCache: every decode step reads the whole preallocated cache, without a copy") {
+  // Llama-7B, fp16 cache: 2 x 32 x 128 x 2 B = 16 KiB per token per layer, 32 layers. A 1000-token
+  // prompt and 200 generated tokens preallocate 1200 positions; the dynamic cache's first step
+  // attends 1001, its last 1199.
+  const ModelDescription model = fixture("decapoda-research--llama-7b-hf.json");
+  const std::vector<WeightTensor> tensors = weight_tensors(model);
+  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::fp16);
+  const Accelerator& a10g = *find_accelerator("a10g");
+  InferenceWorkload w;
+  w.weight_format = WeightFormat::fp16;
+  w.kv_cache_dtype = KvCacheDtype::fp16;
+  const LatencyRequest lengths{1000, 200};
+  LatencyAssumptions grown = default_latency_assumptions(a10g);
+  LatencyAssumptions preallocated = grown;
+  preallocated.kv_cache_preallocated = true;
+  const auto attention = static_cast<std::size_t>(LatencyOp::attention);
+  const LatencyEstimate dynamic_cache = estimate_latency(prepared, w, a10g, lengths, grown);
+  const LatencyEstimate static_cache = estimate_latency(prepared, w, a10g, lengths, preallocated);
+  CHECK(static_cache.decode_first.bytes[attention] - dynamic_cache.decode_first.bytes[attention] ==
+        doctest::Approx((1200.0 - 1001) * 16384 * 32));
+  CHECK(static_cache.decode_last.bytes[attention] - dynamic_cache.decode_last.bytes[attention] ==
+        doctest::Approx((1200.0 - 1199) * 16384 * 32));
+  // Every step costs the same: the 199 decode steps take 199 first steps.
+  CHECK(static_cache.totals.decode_step_first_seconds == static_cache.totals.decode_step_last_seconds);
+  CHECK(static_cache.totals.decode_total_seconds ==
+        doctest::Approx(199 * static_cache.totals.decode_step_first_seconds));
+  CHECK(static_cache.totals.prefill_seconds == dynamic_cache.totals.prefill_seconds);
+
+  // infer --engine hf --hf-cache static: no torch.cat, the whole cache read, reported as such.
+  const std::string config = test::fixture_configs_dir() + "/decapoda-research--llama-7b-hf.json";
+  const std::string run = "infer '" + config +
+                          "' --gpu a10g --weights fp16 --kv-dtype fp16 --batch 1 --prompt-len 1000 --gen-len 200 "
+                          "--engine hf --json";
+  const auto stock = test::run_cli(run);
+  const auto fixed = test::run_cli(run + " --hf-cache static");
+  REQUIRE(stock.exit_status == 0);
+  REQUIRE(fixed.exit_status == 0);
+  const auto d = nlohmann::json::parse(stock.out), s = nlohmann::json::parse(fixed.out);
+  CHECK(d["hf_cache"] == "dynamic");
+  CHECK(s["hf_cache"] == "static");
+  // The dynamic cache's first step moves 3 x 1001 tokens' cache (read, torch.cat's read and write);
+  // the static one reads 1200 once: at the A10G's bandwidth share the step is shorter by the bytes.
+  const double dynamic_first = d["latency"]["decode_step_first_seconds"].get<double>();
+  const double static_first = s["latency"]["decode_step_first_seconds"].get<double>();
+  const double static_last = s["latency"]["decode_step_last_seconds"].get<double>();
+  CHECK(static_first < dynamic_first);
+  CHECK(static_first == doctest::Approx(static_last));
+  CHECK(s["assumptions"].dump().find("StaticCache") != std::string::npos);
+  CHECK(d["assumptions"].dump().find("StaticCache") == std::string::npos);
+  // Refused where it means nothing or is not modelled.
+  for (const std::string& bad :
+       {"infer '" + config + "' --gpu a10g --engine vllm --hf-cache static",
+        "infer '" + config + "' --gpu a10g --hf-cache static",
+        "infer '" + config + "' --gpu a10g --engine hf --hf-cache paged",
+        "infer '" + config + "' --gpu a10g --engine hf --hf-cache static --spec-tokens 2 --spec-acceptance 0.5",
+        "serve-sim '" + config + "' --gpu a10g --engine hf --hf-cache static --concurrency 2 --requests 4"}) {
+    CAPTURE(bad);
+    const auto refused = test::run_cli(bad);
+    CHECK(refused.exit_status == 2);
+    CHECK(refused.err.find("option 'hf_cache'") != std::string::npos);
+  }
+}
+
 TEST_CASE("KV budget rules worked by hand") {
   const ModelDescription model = fixture("Qwen--Qwen3-8B.json");
   const std::vector<WeightTensor> tensors = weight_tensors(model);

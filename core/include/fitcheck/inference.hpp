@@ -105,6 +105,7 @@ struct InferenceEstimate {
   // The engine profile applied (request.engine with a GPU): its prefill chunk, KV block, memory
   // fraction, fixed step costs and kernel efficiencies, unless the request gives them.
   std::optional<EngineProfile> engine;
+  bool hf_static_cache = false;  // InferenceRequest::hf_static_cache, applied with the hf profile
   // The model's assumptions, the default weight format's explanation, the memory's, and what a
   // missing GPU leaves out, in that order.
   std::vector<std::string> assumptions;

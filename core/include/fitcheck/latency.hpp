@@ -56,6 +56,9 @@ struct LatencyAssumptions {
   // The self-attention cache grows by concatenation (HF transformers' DynamicCache): each decode
   // step reads every layer's cache and writes it again one token longer.
   bool kv_cache_concatenated = false;
+  // The self-attention cache is preallocated for prompt + generated tokens (HF transformers'
+  // StaticCache): each decode step's attention reads every preallocated position under its mask.
+  bool kv_cache_preallocated = false;
   // Weight products computed in CUTLASS tiles of 64 rows (at most 128 rows) or 128 rows (more): the
   // rows are padded to the tile and the padding is computed (gemm_tile_rows()). Off without an engine.
   bool gemm_row_tiles = false;
@@ -197,6 +200,7 @@ struct LatencyRates {
   // Decode attention reads the cache once per query head (LatencyAssumptions::repeat_kv_per_query_head).
   bool repeat_kv_per_query_head = false;
   bool kv_cache_concatenated = false;  // LatencyAssumptions::kv_cache_concatenated
+  bool kv_cache_preallocated = false;  // LatencyAssumptions::kv_cache_preallocated
   bool gemm_row_tiles = false;         // LatencyAssumptions::gemm_row_tiles
 };
 // Throws std::invalid_argument when the chip has no rate for the products (no bf16/fp16 rate;

@@ -103,6 +103,9 @@ struct InferenceRequest {
   // Options the engine profile must not override.
   bool prefill_chunk_given = false, kv_block_given = false, gpu_memory_utilization_given = false;
   bool efficiency_given = false;
+  // transformers generate with cache_implementation="static" (engine hf only): a StaticCache of
+  // prompt + generated tokens, read whole at every decode step, in place of the DynamicCache.
+  bool hf_static_cache = false;
   // Latency (computed when a GPU is chosen): prompt and generated tokens per sequence, and the
   // overrides of the GPU's default assumptions (efficiencies, price).
   LatencyRequest lengths{};
@@ -121,7 +124,7 @@ void read_latency_options(OptionReader& reader, InferenceRequest& request, bool 
 // The GPU's default latency assumptions with the request's overrides applied.
 LatencyAssumptions latency_assumptions_for(const InferenceRequest& request, const Accelerator& gpu);
 
-// Keys: engine, weights, kv_dtype, batch, context, prefill_chunk, kv_block, tp, pp, ep, images, gpu
+// Keys: engine, hf_cache, weights, kv_dtype, batch, context, prefill_chunk, kv_block, tp, pp, ep, images, gpu
 // (and with gpu=custom the kCustomGpuKeys),
 // gpu_memory_utilization, overhead_gib, eager_attention, logits_all_positions.
 InferenceRequest parse_inference_options(const OptionList& options);

@@ -46,6 +46,14 @@ void apply_engine_profile(const EngineProfile& profile, const InferenceRequest& 
                     two_digits(w.gpu_memory_utilization) + " of the GPU's memory");
   }
   apply_engine_fixed_costs(profile, latency);
+  if (request.hf_static_cache) {
+    latency.kv_cache_concatenated = false;
+    latency.kv_cache_preallocated = true;
+    notes.push_back(
+        "hf: cache_implementation=\"static\": a StaticCache of prompt + generated tokens, written in place (no "
+        "torch.cat); each decode step attends all of them under the mask (cache_utils.py at 004999d9, "
+        "StaticLayer.update, get_mask_sizes); the prefill is timed as with the dynamic cache");
+  }
   const KernelEfficiency efficiency = kernel_efficiency(profile.kind, gpu, w.weight_format);
   latency.gemm_row_tiles = efficiency.gemm_row_tiles;
   if (!request.efficiency_given) {
@@ -197,6 +205,7 @@ InferenceEstimate estimate_inference_without_fit_changes(const ModelDescription&
   if (request.gpu) latency_assumptions = latency_assumptions_for(request, *request.gpu);
   if (request.engine && request.gpu) {
     estimate.engine = engine_profile(*request.engine, *request.gpu, estimate.workload.layout);
+    estimate.hf_static_cache = request.hf_static_cache;
     apply_engine_profile(*estimate.engine, request, *request.gpu, model, tensors, estimate.workload,
                          latency_assumptions, estimate.assumptions);
   } else if (request.engine) {

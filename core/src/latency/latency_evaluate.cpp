@@ -202,6 +202,8 @@ void decode_base_pass(Accumulator& acc, const PreparedLatencyModel& pm, const La
 template <class Accumulator>
 void decode_attention_pass(Accumulator& acc, const PreparedLatencyModel& pm, const LatencyRates& r, const Inputs& in,
                            double cache_tokens) {
+  // A preallocated cache is read whole at every step (StaticCache: the mask spans max_cache_len).
+  if (r.kv_cache_preallocated) cache_tokens = in.prompt + in.generated;
   for (std::size_t i = 0; i < pm.kinds.size(); ++i) {
     const LatencyLayerKind& k = pm.kinds[i];
     if (k.encoder || !k.self_attention) continue;
@@ -221,8 +223,14 @@ void decode_attention_pass(Accumulator& acc, const PreparedLatencyModel& pm, con
 // Self-attention of the generated - 1 decode steps, attending prompt + 1 ... prompt + generated - 1
 // tokens: linear in the attended length (capped by a window), so each kind sums in closed form.
 double decode_attention_sum(const PreparedLatencyModel& pm, const LatencyRates& r, const Inputs& in) {
-  const double first = in.prompt + 1, end = in.prompt + in.generated - 1;
+  double first = in.prompt + 1, end = in.prompt + in.generated - 1;
   if (end < first) return 0;
+  // A preallocated cache: every step attends all prompt + generated positions, so costs the same.
+  double steps = 1;
+  if (r.kv_cache_preallocated) {
+    steps = end - first + 1;
+    first = end = in.prompt + in.generated;
+  }
   double total = 0;
   for (std::size_t i = 0; i < pm.kinds.size(); ++i) {
     const LatencyLayerKind& k = pm.kinds[i];
@@ -246,7 +254,7 @@ double decode_attention_sum(const PreparedLatencyModel& pm, const LatencyRates& 
     }
     total += static_cast<double>(k.layers) * sum;
   }
-  return total;
+  return steps * total;
 }
 
 LatencyTotals totals_from(double prefill, double first, double last, double base, double attention_sum,

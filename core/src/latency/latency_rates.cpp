@@ -177,6 +177,7 @@ LatencyRates latency_rates(const PreparedLatencyModel& model, const Accelerator&
   r.collective_base_seconds = assume.collective_base_latency_seconds;
   r.repeat_kv_per_query_head = assume.repeat_kv_per_query_head;
   r.kv_cache_concatenated = assume.kv_cache_concatenated;
+  r.kv_cache_preallocated = assume.kv_cache_preallocated;
   r.gemm_row_tiles = assume.gemm_row_tiles;
   return r;
 }

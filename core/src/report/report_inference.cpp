@@ -162,6 +162,9 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
   out.field("guessed_fields", estimate.guessed_fields);
   // "none": no engine profile, the plain roofline.
   out.field("engine", estimate.engine ? engine_kind_id(estimate.engine->kind) : "none");
+  // transformers' cache_implementation, with the hf profile only.
+  if (estimate.engine && estimate.engine->kind == EngineKind::hf)
+    out.field("hf_cache", estimate.hf_static_cache ? "static" : "dynamic");
   out.begin_object("workload");
   out.field("weights", weight_format_info(w.weight_format).id);
   out.field("kv_dtype", kv_cache_dtype_info(w.kv_cache_dtype).id);

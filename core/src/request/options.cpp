@@ -193,6 +193,12 @@ InferenceRequest parse_inference_options(const OptionList& options) {
       throw OptionError("engine", "option 'engine': unknown engine '" + detail::printable(*engine) +
                                       "' (vllm, sglang, trtllm, llamacpp, hf, vllm-v0)");
   }
+  if (auto cache = reader.text("hf_cache")) {
+    request.hf_static_cache = *cache == "static";
+    if (request.engine != EngineKind::hf || (*cache != "dynamic" && !request.hf_static_cache))
+      throw OptionError("hf_cache",
+                        "option 'hf_cache' takes dynamic or static, with engine hf (transformers generate)");
+  }
   w.framework_overhead_bytes =
       static_cast<std::int64_t>(reader.number("overhead_gib", 1.0, 0.0, 1024.0) * 1024.0 * 1024.0 * 1024.0);
   w.flash_attention = !reader.flag("eager_attention", false);
@@ -201,6 +207,8 @@ InferenceRequest parse_inference_options(const OptionList& options) {
   request.custom_gpu = read_custom_gpu_options(reader, gpu && is_custom_gpu_name(*gpu));
   if (gpu) request.gpu = resolve_gpu_option("gpu", *gpu, request.custom_gpu);
   read_latency_options(reader, request, context_given);
+  if (request.hf_static_cache && request.lengths.speculative.draft_tokens > 0)
+    throw OptionError("hf_cache", "option 'hf_cache' static is not modelled with spec_tokens");
   reader.finish();
   return request;
 }

@@ -48,6 +48,9 @@ ServingRequest parse_serving_options(const OptionList& options) {
   if (request.inference.images > 0)
     throw OptionError("images",
                       "option 'images' is not modelled by the serving simulation yet (fitcheck infer takes it)");
+  if (request.inference.hf_static_cache)
+    throw OptionError(
+        "hf_cache", "option 'hf_cache' static is not modelled by the serving simulation yet (fitcheck infer takes it)");
   if (!request.inference.gpu) throw OptionError("gpu", "option 'gpu' is required: the simulation times steps on a GPU");
 
   OptionReader reader(serving);

@@ -30,6 +30,8 @@ export type EngineId = 'vllm' | 'sglang' | 'trtllm' | 'llamacpp' | 'hf' | 'vllm-
 export interface InferenceOptions {
   /** Apply an engine's profile (memory budget, scheduler, step costs); absent: the plain roofline. */
   engine?: EngineId;
+  /** With engine hf: transformers' cache_implementation (absent: dynamic, the DynamicCache). */
+  hf_cache?: 'dynamic' | 'static';
   weights?: string;
   kv_dtype?: string;
   batch?: number;
@@ -124,6 +126,8 @@ export interface InferenceReport {
   guessed_fields: string[];
   /** The engine profile applied, or 'none'. */
   engine: EngineId | 'none';
+  /** With engine hf: the cache timed (StaticCache: read whole at every decode step, no copy). */
+  hf_cache?: 'dynamic' | 'static';
   workload: {
     weights: string;
     kv_dtype: string;

@@ -9,6 +9,8 @@ import { customGpuId, customGpuOptions, defaultCustomGpu, type CustomGpuFields }
 export interface Workload extends CustomGpuFields {
   /** Serving-engine profile ('' for none: the plain roofline); docs/serving.md, "Engine profiles". */
   engine: string;
+  /** With engine hf: transformers' cache_implementation ('' or 'dynamic': DynamicCache; 'static'). */
+  hf_cache: string;
   gpu: string;
   tp: string;
   pp: string;
@@ -51,6 +53,7 @@ export const defaultGpuId = 'h100-sxm-80gb';
  */
 export const defaultWorkload: Workload = {
   engine: '',
+  hf_cache: '',
   gpu: defaultGpuId,
   tp: '1',
   pp: '1',
@@ -88,6 +91,7 @@ export const fp8Formats: ReadonlySet<string> = new Set(['fp8', 'fp8-block128']);
 /** Text fields handed to the core as typed. */
 export const workloadTextKeys: ReadonlyArray<Exclude<keyof Workload, 'eager_attention' | 'fp8_activations'>> = [
   'engine',
+  'hf_cache',
   'gpu',
   'tp',
   'pp',
@@ -150,6 +154,8 @@ export function inferenceOptions(
     if (value !== '') options[key] = value;
   }
   if (workload.eager_attention) options.eager_attention = true;
+  // The core refuses hf_cache with any other engine; the field keeps its value for when hf is picked again.
+  if (options.engine !== 'hf') delete options.hf_cache;
   if (options.engine !== undefined)
     for (const [key, value] of Object.entries(engineOwnedDefaults)) if (options[key] === value) delete options[key];
   if (fp8Formats.has(String(options.weights ?? ''))) options.fp8_activations = workload.fp8_activations;

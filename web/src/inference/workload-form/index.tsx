@@ -102,6 +102,28 @@ export function WorkloadForm({
               </select>
             )}
           </Field>
+          {workload.engine === 'hf' && (
+            <Field
+              id="hf_cache"
+              label="KV cache (transformers)"
+              error={errorFor('hf_cache')}
+              help='dynamic: DynamicCache, copied by torch.cat every step; static: cache_implementation="static", preallocated and read whole every step'
+            >
+              {(describedBy, invalid) => (
+                <select
+                  id="hf_cache"
+                  data-testid="hf-cache"
+                  value={workload.hf_cache}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid ? 'true' : 'false'}
+                  onChange={(e) => set('hf_cache')(e.currentTarget.value)}
+                >
+                  <option value="">dynamic (default)</option>
+                  <option value="static">static</option>
+                </select>
+              )}
+            </Field>
+          )}
           {number('tp', 'Tensor parallel (tp)', 'GPUs each layer is split over')}
           {number('pp', 'Pipeline parallel (pp)', 'stages the layers are split into')}
           {number('ep', 'Expert parallel (ep)', 'GPUs the experts are spread over (MoE)')}
