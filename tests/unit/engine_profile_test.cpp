@@ -380,7 +380,7 @@ TEST_CASE("HF DynamicCache: an MHA model's decode copies its cache, repeat_kv or
   CHECK(copied - once == doctest::Approx(2.0 * 1001 * 16384 * 32));
 }
 
-TEST_CASE("HF StaticCache: every decode step reads the whole preallocated cache, without a copy") {
+TEST_CASE("HF StaticCache: every step attends the whole preallocated cache, without a copy") {
   // Llama-7B, fp16 cache: 2 x 32 x 128 x 2 B = 16 KiB per token per layer, 32 layers. A 1000-token
   // prompt and 200 generated tokens preallocate 1200 positions; the dynamic cache's first step
   // attends 1001, its last 1199.
@@ -406,7 +406,13 @@ TEST_CASE("HF StaticCache: every decode step reads the whole preallocated cache,
   CHECK(static_cache.totals.decode_step_first_seconds == static_cache.totals.decode_step_last_seconds);
   CHECK(static_cache.totals.decode_total_seconds ==
         doctest::Approx(199 * static_cache.totals.decode_step_first_seconds));
-  CHECK(static_cache.totals.prefill_seconds == dynamic_cache.totals.prefill_seconds);
+  // The prefill's 1,000 queries score all 1,200 positions under the mask (FlashAttention's causal
+  // run scores 1000 x 1001 / 2), and read their keys and values: 32 heads x (128 + 128) per pair.
+  CHECK(static_cache.prefill.flops[attention] - dynamic_cache.prefill.flops[attention] ==
+        doctest::Approx(2.0 * 32 * (1000.0 * 1200 - 1000.0 * 1001 / 2) * 256 * 32));
+  CHECK(static_cache.prefill.bytes[attention] - dynamic_cache.prefill.bytes[attention] ==
+        doctest::Approx((1200.0 - 1000) * 16384 * 32));
+  CHECK(static_cache.totals.prefill_seconds > dynamic_cache.totals.prefill_seconds);
 
   // infer --engine hf --hf-cache static: no torch.cat, the whole cache read, reported as such.
   const std::string config = test::fixture_configs_dir() + "/decapoda-research--llama-7b-hf.json";
@@ -435,6 +441,7 @@ TEST_CASE("HF StaticCache: every decode step reads the whole preallocated cache,
         "infer '" + config + "' --gpu a10g --hf-cache static",
         "infer '" + config + "' --gpu a10g --engine hf --hf-cache paged",
         "infer '" + config + "' --gpu a10g --engine hf --hf-cache static --spec-tokens 2 --spec-acceptance 0.5",
+        "infer '" + config + "' --gpu a10g --engine hf --hf-cache static --prefill-chunk 512",
         "serve-sim '" + config + "' --gpu a10g --engine hf --hf-cache static --concurrency 2 --requests 4"}) {
     CAPTURE(bad);
     const auto refused = test::run_cli(bad);

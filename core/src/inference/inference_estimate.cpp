@@ -52,7 +52,7 @@ void apply_engine_profile(const EngineProfile& profile, const InferenceRequest& 
     notes.push_back(
         "hf: cache_implementation=\"static\": a StaticCache of prompt + generated tokens, written in place (no "
         "torch.cat); each decode step attends all of them under the mask (cache_utils.py at 004999d9, "
-        "StaticLayer.update, get_mask_sizes); the prefill is timed as with the dynamic cache");
+        "StaticLayer.update, get_mask_sizes), the prefill's queries too");
   }
   const KernelEfficiency efficiency = kernel_efficiency(profile.kind, gpu, w.weight_format);
   latency.gemm_row_tiles = efficiency.gemm_row_tiles;

@@ -150,7 +150,13 @@ void prefill_pass(Accumulator& acc, const PreparedLatencyModel& pm, const Latenc
     add_layer_ops(acc, r, k, s, tokens, in.a, pm.hidden);
     const double kv = k.kv_cache_bytes_per_token[in.kv];
     OpCost c;
-    if (k.self_attention) c = attention_prefill(k, s, in.batch, in.prompt, in.a, kv, in.w.flash_attention, !k.encoder);
+    if (k.self_attention) {
+      // A preallocated cache (not a sliding window's, which prefill fills from the prompt) is
+      // attended whole: prompt + generated positions.
+      const double preallocated =
+          r.kv_cache_preallocated && !k.encoder && k.sliding_window <= 0 ? in.prompt + in.generated : 0;
+      c = attention_prefill(k, s, in.batch, in.prompt, in.a, kv, in.w.flash_attention, !k.encoder, preallocated);
+    }
     if (k.cross_attention) {
       // T5: the decoder attends the prompt's encoded tokens; a fixed source (Whisper's frames, the image
       // tokens) is projected once per sequence and attended by every prompt token.

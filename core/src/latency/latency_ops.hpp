@@ -28,12 +28,17 @@ struct TotalAccumulator {
   void link(LatencyOp, double, double seconds, double times) { total += seconds * times; }
 };
 
+// `preallocated_keys` > 0: a preallocated cache (StaticCache) hands the kernel all its positions
+// under a mask, so every query scores every one of them and their keys and values are read.
 inline OpCost attention_prefill(const LatencyLayerKind& k, const KindSplit& s, double sequences, double prompt,
-                                double a, double kv_bytes, bool flash, bool causal) {
+                                double a, double kv_bytes, bool flash, bool causal, double preallocated_keys = 0) {
   const double tokens = sequences * prompt;
+  const double keys = preallocated_keys > 0 ? preallocated_keys : prompt;
   // FlashAttention skips fully masked blocks: causal work is the attended pairs. Eager attention
   // multiplies the whole square and masks it.
-  const double pairs = flash ? attended_pairs(prompt, k.sliding_window, causal) : prompt * prompt;
+  const double pairs = preallocated_keys > 0 ? prompt * keys
+                       : flash               ? attended_pairs(prompt, k.sliding_window, causal)
+                                             : prompt * prompt;
   OpCost c;
   double qk_dim = k.qk_head_dim;
   if (k.multi_latent) {
@@ -43,13 +48,13 @@ inline OpCost attention_prefill(const LatencyLayerKind& k, const KindSplit& s, d
     c.bytes += k.kv_up.bytes / s.tp + tokens * a * (k.kv_lora_rank + k.rope_head_dim) +
                2 * tokens * a * s.heads * (k.nope_head_dim + k.v_head_dim);
   } else {
-    c.bytes += tokens * a * k.kv_heads * s.kv_share * (k.qk_head_dim + k.v_head_dim);  // k, v read
+    c.bytes += sequences * keys * a * k.kv_heads * s.kv_share * (k.qk_head_dim + k.v_head_dim);  // k, v read
   }
   c.flops += 2 * sequences * s.heads * pairs * (qk_dim + k.v_head_dim);  // q.k^T and p.v
   c.bytes += tokens * a * s.heads * (qk_dim + k.v_head_dim);             // q read, output written
   c.bytes += tokens * kv_bytes * s.kv_share;                             // cache written
   // Eager: scores written, read by softmax, probabilities written, read by p.v.
-  if (!flash) c.bytes += 4 * sequences * s.heads * prompt * prompt * a;
+  if (!flash) c.bytes += 4 * sequences * s.heads * prompt * keys * a;
   return c;
 }
 

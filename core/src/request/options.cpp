@@ -207,8 +207,8 @@ InferenceRequest parse_inference_options(const OptionList& options) {
   request.custom_gpu = read_custom_gpu_options(reader, gpu && is_custom_gpu_name(*gpu));
   if (gpu) request.gpu = resolve_gpu_option("gpu", *gpu, request.custom_gpu);
   read_latency_options(reader, request, context_given);
-  if (request.hf_static_cache && request.lengths.speculative.draft_tokens > 0)
-    throw OptionError("hf_cache", "option 'hf_cache' static is not modelled with spec_tokens");
+  if (request.hf_static_cache && (request.lengths.speculative.draft_tokens > 0 || w.prefill_chunk_tokens > 0))
+    throw OptionError("hf_cache", "option 'hf_cache' static is not modelled with spec_tokens or prefill_chunk");
   reader.finish();
   return request;
 }
