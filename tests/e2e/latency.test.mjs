@@ -34,6 +34,15 @@ const shown = async (page, key) => [
   await page.getByTestId(`latency-${key}-unit`).textContent(),
 ];
 
+/** Waits until the page shows this first decode step time (a new report under the same caption). */
+async function waitForDecodeStep(page, stepSeconds) {
+  const shows = async () => {
+    const [text, unit] = await shown(page, 'decode_step_first');
+    return Math.abs(seconds(text, unit) - stepSeconds) <= 1e-3 * stepSeconds;
+  };
+  for (let tries = 0; !(await shows()) && tries < 100; tries += 1) await page.waitForTimeout(100);
+}
+
 /** Waits for the latency table of this request, then checks its figures against the CLI's. */
 async function expectLatency(page, expected, title) {
   await page.getByTestId('latency-table').locator('caption', { hasText: title }).waitFor();
@@ -193,14 +202,7 @@ test('the serving engine picker: vLLM V0 pays its per-layer kernels in every ste
   // Llama-3.1-8B's 32 layers: (0.86 + 32 x 0.072) - 1.4 ms more per decode step than V1.
   close(v0.latency.decode_step_first_seconds - v1.latency.decode_step_first_seconds, 1.764e-3, 1e-6);
   // The same caption as before: wait for the new step time, then check every figure.
-  const showsV0 = async () => {
-    const [text, unit] = await shown(page, 'decode_step_first');
-    return (
-      Math.abs(seconds(text, unit) - v0.latency.decode_step_first_seconds) <=
-      1e-3 * v0.latency.decode_step_first_seconds
-    );
-  };
-  for (let tries = 0; !(await showsV0()) && tries < 100; tries += 1) await page.waitForTimeout(100);
+  await waitForDecodeStep(page, v0.latency.decode_step_first_seconds);
   await expectLatency(page, v0, 'prompt 3,840 + output 256 tokens, batch 1');
   assert.match(await page.locator('body').textContent(), /vLLM V0 \(v0\.6\/v0\.7 defaults, the engine before V1\)/);
   assertLocalOnly(log, origin());
@@ -211,29 +213,22 @@ test('HF generate: the static cache picker times a preallocated cache, as the CL
   const { page, log } = await openPage();
   const base = ['--gpu', 'h100-sxm-80gb', '--prompt-len', 3840, '--gen-len', 256, '--engine', 'hf'];
   // The picker shows with the hf engine only.
-  assert.equal(await page.getByTestId('hf-cache').count(), 0);
+  assert.equal(await page.getByTestId('hf_cache').count(), 0);
   await page.getByTestId('engine').selectOption('hf');
   const dynamic = cli('infer', config, base);
   assert.equal(dynamic.hf_cache, 'dynamic');
   await expectLatency(page, dynamic, 'prompt 3,840 + output 256 tokens, batch 1');
-  await page.getByTestId('hf-cache').selectOption('static');
+  await page.getByTestId('hf_cache').selectOption('static');
   const preallocated = cli('infer', config, [...base, '--hf-cache', 'static']);
   assert.equal(preallocated.hf_cache, 'static');
   // A static cache reads all 4,096 positions at every step: the first and last steps are equal.
   assert.equal(preallocated.latency.decode_step_first_seconds, preallocated.latency.decode_step_last_seconds);
-  const showsStatic = async () => {
-    const [text, unit] = await shown(page, 'decode_step_first');
-    return (
-      Math.abs(seconds(text, unit) - preallocated.latency.decode_step_first_seconds) <=
-      1e-3 * preallocated.latency.decode_step_first_seconds
-    );
-  };
-  for (let tries = 0; !(await showsStatic()) && tries < 100; tries += 1) await page.waitForTimeout(100);
+  await waitForDecodeStep(page, preallocated.latency.decode_step_first_seconds);
   await expectLatency(page, preallocated, 'prompt 3,840 + output 256 tokens, batch 1');
   assert.match(await page.locator('body').textContent(), /cache_implementation="static": a StaticCache/);
   // Another engine hides the picker and leaves the option out (the core would refuse it).
   await page.getByTestId('engine').selectOption('vllm');
-  assert.equal(await page.getByTestId('hf-cache').count(), 0);
+  assert.equal(await page.getByTestId('hf_cache').count(), 0);
   await expectLatency(
     page,
     cli('infer', config, [...base.slice(0, -2), '--engine', 'vllm']),

@@ -359,24 +359,37 @@ TEST_CASE("HF repeat_kv: decode attention reads 1 + 2 x heads / kv_heads times t
   CHECK_FALSE(engine_profile(EngineKind::vllm, h100, ParallelLayout{}).kv_cache_concatenated);
 }
 
+// LLaMA-7B (decapoda config) with fp16 weights and cache on an A10G, a 1,000-token prompt and 200
+// generated tokens: the HF cache tests' case. 32 heads over 32 KV heads, 2 x 32 x 128 x 2 B = 16 KiB
+// per token per layer, 32 layers.
+struct Llama7bOnA10g {
+  ModelDescription model = fixture("decapoda-research--llama-7b-hf.json");
+  std::vector<WeightTensor> tensors = weight_tensors(model);
+  PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::fp16);
+  const Accelerator& a10g = *find_accelerator("a10g");
+  InferenceWorkload w = [] {
+    InferenceWorkload fp16;
+    fp16.weight_format = WeightFormat::fp16;
+    fp16.kv_cache_dtype = KvCacheDtype::fp16;
+    return fp16;
+  }();
+  LatencyRequest lengths{1000, 200};
+  LatencyEstimate latency(const LatencyAssumptions& assumptions) const {
+    return estimate_latency(prepared, w, a10g, lengths, assumptions);
+  }
+};
+
 TEST_CASE("HF DynamicCache: an MHA model's decode copies its cache, repeat_kv or not") {
   // Llama-7B (decapoda config): 32 heads over 32 KV heads, so repeat_kv copies nothing; 2 x 32 x 128
   // x 2 B = 16 KiB per token per layer. One sequence, decode_first attends 1001 tokens.
-  const ModelDescription model = fixture("decapoda-research--llama-7b-hf.json");
-  const std::vector<WeightTensor> tensors = weight_tensors(model);
-  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::fp16);
-  const Accelerator& a10g = *find_accelerator("a10g");
-  InferenceWorkload w;
-  w.weight_format = WeightFormat::fp16;
-  w.kv_cache_dtype = KvCacheDtype::fp16;
-  const LatencyRequest lengths{1000, 200};
-  LatencyAssumptions plain = default_latency_assumptions(a10g);
+  const Llama7bOnA10g c;
+  LatencyAssumptions plain = default_latency_assumptions(c.a10g);
   plain.repeat_kv_per_query_head = true;
   LatencyAssumptions concatenated = plain;
   concatenated.kv_cache_concatenated = true;
   const auto attention = static_cast<std::size_t>(LatencyOp::attention);
-  const double once = estimate_latency(prepared, w, a10g, lengths, plain).decode_first.bytes[attention];
-  const double copied = estimate_latency(prepared, w, a10g, lengths, concatenated).decode_first.bytes[attention];
+  const double once = c.latency(plain).decode_first.bytes[attention];
+  const double copied = c.latency(concatenated).decode_first.bytes[attention];
   CHECK(copied - once == doctest::Approx(2.0 * 1001 * 16384 * 32));
 }
 
@@ -384,20 +397,13 @@ TEST_CASE("HF StaticCache: every step attends the whole preallocated cache, with
   // Llama-7B, fp16 cache: 2 x 32 x 128 x 2 B = 16 KiB per token per layer, 32 layers. A 1000-token
   // prompt and 200 generated tokens preallocate 1200 positions; the dynamic cache's first step
   // attends 1001, its last 1199.
-  const ModelDescription model = fixture("decapoda-research--llama-7b-hf.json");
-  const std::vector<WeightTensor> tensors = weight_tensors(model);
-  const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::fp16);
-  const Accelerator& a10g = *find_accelerator("a10g");
-  InferenceWorkload w;
-  w.weight_format = WeightFormat::fp16;
-  w.kv_cache_dtype = KvCacheDtype::fp16;
-  const LatencyRequest lengths{1000, 200};
-  LatencyAssumptions grown = default_latency_assumptions(a10g);
+  const Llama7bOnA10g c;
+  LatencyAssumptions grown = default_latency_assumptions(c.a10g);
   LatencyAssumptions preallocated = grown;
   preallocated.kv_cache_preallocated = true;
   const auto attention = static_cast<std::size_t>(LatencyOp::attention);
-  const LatencyEstimate dynamic_cache = estimate_latency(prepared, w, a10g, lengths, grown);
-  const LatencyEstimate static_cache = estimate_latency(prepared, w, a10g, lengths, preallocated);
+  const LatencyEstimate dynamic_cache = c.latency(grown);
+  const LatencyEstimate static_cache = c.latency(preallocated);
   CHECK(static_cache.decode_first.bytes[attention] - dynamic_cache.decode_first.bytes[attention] ==
         doctest::Approx((1200.0 - 1001) * 16384 * 32));
   CHECK(static_cache.decode_last.bytes[attention] - dynamic_cache.decode_last.bytes[attention] ==

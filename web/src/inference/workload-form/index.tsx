@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The inference workload: hardware and layout, precision, requests, and the speed and cost
 // assumptions. Values go to the core as typed; a value it refuses is reported next to its input.
+import type { ComponentChildren } from 'preact';
 import type { Accelerator, CoreError, FormatCatalog } from '../../core/types';
 import { engines, fp8Formats, groupedFormats, workloadTextKeys, type Workload } from '../inference-inputs';
 import { withThousands } from '../../ui/format';
@@ -55,6 +56,23 @@ export function WorkloadForm({
       onValue={set(key)}
     />
   );
+  // A choice among options, the typed value handed to the core as the other fields are.
+  const choice = (key: keyof Workload, label: string, help: string | undefined, options: ComponentChildren) => (
+    <Field id={key} label={label} error={errorFor(key)} help={help}>
+      {(describedBy, invalid) => (
+        <select
+          id={key}
+          data-testid={key}
+          value={String(workload[key])}
+          aria-describedby={describedBy}
+          aria-invalid={invalid ? 'true' : 'false'}
+          onChange={(e) => set(key)(e.currentTarget.value)}
+        >
+          {options}
+        </select>
+      )}
+    </Field>
+  );
   const contextHelp =
     workload.context.trim() === ''
       ? `empty: prompt + output${resolvedContext ? ` (${withThousands(resolvedContext)} tokens)` : ''}; set it to hold longer sequences in memory`
@@ -78,52 +96,29 @@ export function WorkloadForm({
           onChange={onChange}
         />
         <div class="grid-fields">
-          <Field
-            id="engine"
-            label="Serving engine"
-            error={errorFor('engine')}
-            help="its memory budget, prefill chunk, KV block, step costs and kernel efficiencies; none: the plain roofline"
-          >
-            {(describedBy, invalid) => (
-              <select
-                id="engine"
-                data-testid="engine"
-                value={workload.engine}
-                aria-describedby={describedBy}
-                aria-invalid={invalid ? 'true' : 'false'}
-                onChange={(e) => set('engine')(e.currentTarget.value)}
-              >
-                <option value="">none</option>
-                {engines.map((engine) => (
-                  <option value={engine.id} key={engine.id}>
-                    {engine.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          {workload.engine === 'hf' && (
-            <Field
-              id="hf_cache"
-              label="KV cache (transformers)"
-              error={errorFor('hf_cache')}
-              help='dynamic: DynamicCache, copied by torch.cat every step; static: cache_implementation="static", preallocated and read whole every step'
-            >
-              {(describedBy, invalid) => (
-                <select
-                  id="hf_cache"
-                  data-testid="hf-cache"
-                  value={workload.hf_cache}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid ? 'true' : 'false'}
-                  onChange={(e) => set('hf_cache')(e.currentTarget.value)}
-                >
-                  <option value="">dynamic (default)</option>
-                  <option value="static">static</option>
-                </select>
-              )}
-            </Field>
+          {choice(
+            'engine',
+            'Serving engine',
+            'its memory budget, prefill chunk, KV block, step costs and kernel efficiencies; none: the plain roofline',
+            <>
+              <option value="">none</option>
+              {engines.map((engine) => (
+                <option value={engine.id} key={engine.id}>
+                  {engine.name}
+                </option>
+              ))}
+            </>,
           )}
+          {workload.engine === 'hf' &&
+            choice(
+              'hf_cache',
+              'KV cache (transformers)',
+              'dynamic: DynamicCache, copied by torch.cat every step; static: cache_implementation="static", preallocated and read whole every step',
+              <>
+                <option value="">dynamic (default)</option>
+                <option value="static">static</option>
+              </>,
+            )}
           {number('tp', 'Tensor parallel (tp)', 'GPUs each layer is split over')}
           {number('pp', 'Pipeline parallel (pp)', 'stages the layers are split into')}
           {number('ep', 'Expert parallel (ep)', 'GPUs the experts are spread over (MoE)')}
@@ -138,64 +133,37 @@ export function WorkloadForm({
       <fieldset>
         <legend>Precision</legend>
         <div class="grid-fields">
-          <Field
-            id="weights"
-            label="Weight format"
-            error={errorFor('weights')}
-            help={
-              workload.weights === ''
-                ? 'the format the checkpoint is stored in (its quantization_config, else torch_dtype), as the CLI uses'
-                : formats?.weight_formats.find((f) => f.id === workload.weights)?.high_precision
-            }
-          >
-            {(describedBy, invalid) => (
-              <select
-                id="weights"
-                data-testid="weights"
-                value={workload.weights}
-                aria-describedby={describedBy}
-                aria-invalid={invalid ? 'true' : 'false'}
-                onChange={(e) => set('weights')(e.currentTarget.value)}
-              >
-                <option value="">
-                  {checkpointWeights
-                    ? `${checkpointWeights} · the checkpoint's own format`
-                    : "the checkpoint's own format"}
+          {choice(
+            'weights',
+            'Weight format',
+            workload.weights === ''
+              ? 'the format the checkpoint is stored in (its quantization_config, else torch_dtype), as the CLI uses'
+              : formats?.weight_formats.find((f) => f.id === workload.weights)?.high_precision,
+            <>
+              <option value="">
+                {checkpointWeights
+                  ? `${checkpointWeights} · the checkpoint's own format`
+                  : "the checkpoint's own format"}
+              </option>
+              {(
+                formats?.weight_formats ?? (workload.weights ? [{ id: workload.weights, name: workload.weights }] : [])
+              ).map((format) => (
+                <option value={format.id} key={format.id}>
+                  {format.id} · {format.name}
                 </option>
-                {(
-                  formats?.weight_formats ??
-                  (workload.weights ? [{ id: workload.weights, name: workload.weights }] : [])
-                ).map((format) => (
-                  <option value={format.id} key={format.id}>
-                    {format.id} · {format.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field
-            id="kv_dtype"
-            label="KV cache dtype"
-            error={errorFor('kv_dtype')}
-            help="element type of the cached keys and values"
-          >
-            {(describedBy, invalid) => (
-              <select
-                id="kv_dtype"
-                data-testid="kv_dtype"
-                value={workload.kv_dtype}
-                aria-describedby={describedBy}
-                aria-invalid={invalid ? 'true' : 'false'}
-                onChange={(e) => set('kv_dtype')(e.currentTarget.value)}
-              >
-                {(formats?.kv_cache_dtypes ?? [{ id: workload.kv_dtype, element_bits: 16 }]).map((dtype) => (
-                  <option value={dtype.id} key={dtype.id}>
-                    {dtype.id} ({dtype.element_bits} bits)
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+              ))}
+            </>,
+          )}
+          {choice(
+            'kv_dtype',
+            'KV cache dtype',
+            'element type of the cached keys and values',
+            (formats?.kv_cache_dtypes ?? [{ id: workload.kv_dtype, element_bits: 16 }]).map((dtype) => (
+              <option value={dtype.id} key={dtype.id}>
+                {dtype.id} ({dtype.element_bits} bits)
+              </option>
+            )),
+          )}
           {groupedFormats.has(workload.weights) && (
             <>
               {number('weight_bits', 'Weight bits', 'GPTQ/AWQ bit width (2-8)')}
