@@ -387,6 +387,27 @@ TEST_CASE("published checkpoint sizes: DeepSeek-V3 FP8 and gpt-oss MXFP4") {
   CHECK(bytes(gpt_oss(36, 128), WF::mxfp4) == 65'248'815'744);
 }
 
+TEST_CASE("MXFP4 experts stored padded for an engine's MoE kernel") {
+  // gpt-oss-20b (24 layers of 32 experts): hidden 256-aligned, intermediate 128-aligned (vLLM's Marlin
+  // layout). A 2880 x 2880 expert matrix is 2880 rows x 90 blocks of 32 x 17 B = 4,406,400 B; gate and
+  // up padded to 2944 rows x 96 blocks, down to 3072 rows x 92 blocks: 4,804,608 B each, 398,208 B more.
+  WeightFormatOptions marlin;
+  marlin.expert_hidden_multiple = 256;
+  marlin.expert_intermediate_multiple = 128;
+  const WeightBytes padded = weight_bytes(gpt_oss(24, 32), WF::mxfp4, marlin);
+  CHECK(padded.total_bytes - 13'761'264'768 == 3 * 398'208 * 32 * 24);
+  CHECK(padded.quantized_params == weight_bytes(gpt_oss(24, 32), WF::mxfp4).quantized_params);  // padding is no parameter
+  bool noted = false;
+  for (const std::string& note : padded.notes) noted |= note.find("917471232 B of padding") != std::string::npos;
+  CHECK(noted);
+  // Only MXFP4's routed experts move: a bf16 or GPTQ model, and the 16-bit attention, stay as they are.
+  CHECK(bytes(gpt_oss(24, 32), WF::bf16, marlin) == bytes(gpt_oss(24, 32), WF::bf16));
+  CHECK(bytes(gpt_oss(2, 4), WF::gptq, marlin) == bytes(gpt_oss(2, 4), WF::gptq));
+  WeightFormatOptions zero;
+  zero.expert_hidden_multiple = 0;
+  CHECK_THROWS_AS(weight_bytes(gpt_oss(1, 4), WF::mxfp4, zero), std::invalid_argument);
+}
+
 TEST_CASE("format catalogue and lookups") {
   std::set<std::string> ids;
   for (const WeightFormatInfo& info : weight_formats()) {

@@ -99,4 +99,19 @@ struct KernelEfficiency {
 };
 KernelEfficiency kernel_efficiency(EngineKind kind, const Accelerator& gpu, WeightFormat format);
 
+// How the engine stores a format's routed experts for its MoE kernels: the multiples the hidden size
+// and the per-rank intermediate size are padded to (WeightFormatOptions::expert_hidden_multiple), and
+// why. Multiples of 1 and an empty source: stored as the checkpoint holds them.
+struct ExpertPadding {
+  std::int64_t hidden_multiple = 1;
+  std::int64_t intermediate_multiple = 1;
+  std::string source;
+};
+ExpertPadding engine_expert_padding(EngineKind kind, const Accelerator& gpu, WeightFormat format);
+
+// The engine's expert padding in the workload's weight options, for the workload's format; returns
+// the rule for the report when it pads a model with routed experts, else an empty string.
+std::string apply_expert_padding(EngineKind kind, const Accelerator& gpu, const ModelDescription& model,
+                                 InferenceWorkload& workload);
+
 }  // namespace fitcheck

@@ -67,6 +67,11 @@ struct WeightFormatOptions {
   std::int32_t channel_scale_bytes = 4;  // int8 per-row scale (bitsandbytes SCB is fp32)
   bool gguf_imatrix = false;             // llama-quantize ran with an importance matrix
   QuantScope scope = QuantScope::format_default;
+  // MXFP4 routed experts as an engine stores them for its MoE kernels (engine_expert_padding() in
+  // engine_profile.hpp): the hidden size and the per-rank intermediate size rounded up to these
+  // multiples, the padding stored and read like weights; 1: as the checkpoint holds them.
+  std::int64_t expert_hidden_multiple = 1;
+  std::int64_t expert_intermediate_multiple = 1;
 };
 
 struct WeightFormatInfo {

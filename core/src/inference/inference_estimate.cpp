@@ -27,6 +27,8 @@ void apply_engine_profile(const EngineProfile& profile, const InferenceRequest& 
   notes.push_back(std::string("engine ") + engine_kind_id(profile.kind) + ": " + profile.version);
   for (const std::string& rule : profile.rules)
     notes.push_back(std::string(engine_kind_id(profile.kind)) + ": " + rule);
+  if (const std::string padding = apply_expert_padding(profile.kind, gpu, model, w); !padding.empty())
+    notes.push_back(std::string(engine_kind_id(profile.kind)) + ": " + padding);
   if (!request.prefill_chunk_given && (profile.chunked_prefill || profile.token_budget_floor > 0) &&
       profile.max_num_batched_tokens > 0)
     w.prefill_chunk_tokens = engine_token_budget(profile, w.context_tokens);

@@ -111,6 +111,19 @@ void check_options(WeightFormat f, const WeightFormatOptions& o) {
   if ((f == WeightFormat::bnb_nf4 || f == WeightFormat::bnb_fp4) && o.bnb_blocksize <= 0) {
     throw std::invalid_argument("bitsandbytes blocksize must be positive");
   }
+  if (o.expert_hidden_multiple < 1 || o.expert_intermediate_multiple < 1) {
+    throw std::invalid_argument("expert padding multiples must be at least 1");
+  }
+}
+
+// A routed expert as an engine stores it padded (WeightFormatOptions::expert_hidden_multiple): gate
+// and up map hidden -> intermediate (rows are intermediate), down the other way.
+WeightTensor padded_expert(WeightTensor t, const WeightFormatOptions& o) {
+  const auto round_up = [](std::int64_t n, std::int64_t multiple) { return ceil_div(n, multiple) * multiple; };
+  const bool down = t.role == TensorRole::expert_down;
+  t.rows = round_up(t.rows, down ? o.expert_hidden_multiple : o.expert_intermediate_multiple);
+  t.columns = round_up(t.columns, down ? o.expert_intermediate_multiple : o.expert_hidden_multiple);
+  return t;
 }
 
 // One quantized matrix of `rows` outputs by `cols` inputs (a single copy).
@@ -277,8 +290,11 @@ WeightBytes weight_bytes(std::span<const WeightTensor> tensors, WeightFormat for
   const bool router_quantized =
       format == WeightFormat::bnb_nf4 || format == WeightFormat::bnb_fp4 || format == WeightFormat::int8_per_channel;
 
+  const bool pad_experts = format == WeightFormat::mxfp4 &&
+                           (options.expert_hidden_multiple > 1 || options.expert_intermediate_multiple > 1);
   WeightBytes r;
   Kept kept;
+  std::int64_t padding_bytes = 0;
   for (const WeightTensor& t : tensors) {
     bool quantize = t.is_matrix() && (is_projection(t.role) || (router_quantized && t.role == TensorRole::router));
     if (options.quantize_output_head && (format == WeightFormat::bnb_nf4 || format == WeightFormat::bnb_fp4) &&
@@ -286,7 +302,10 @@ WeightBytes weight_bytes(std::span<const WeightTensor> tensors, WeightFormat for
       quantize = true;
     if (experts_only) quantize = t.is_matrix() && is_routed_expert(t.role);
     if (quantize) {
-      const MatrixBytes m = quantized_matrix(format, t.rows, t.columns, options);
+      const WeightTensor stored = pad_experts && is_routed_expert(t.role) ? padded_expert(t, options) : t;
+      const MatrixBytes m = quantized_matrix(format, stored.rows, stored.columns, options);
+      if (stored.rows != t.rows || stored.columns != t.columns)
+        padding_bytes += (m.bytes - quantized_matrix(format, t.rows, t.columns, options).bytes) * t.copies;
       r.quantized_params += t.parameters();
       r.quantized_bytes += m.bytes * t.copies;
       r.scale_bytes += m.scale_bytes * t.copies;
@@ -297,6 +316,11 @@ WeightBytes weight_bytes(std::span<const WeightTensor> tensors, WeightFormat for
     }
   }
   if (!kept.by_label.empty()) r.notes.push_back(kept.describe("16-bit"));
+  if (padding_bytes > 0)
+    r.notes.push_back("routed experts stored padded for the engine's MoE kernels (hidden size to a multiple of " +
+                      std::to_string(options.expert_hidden_multiple) + ", intermediate size per rank to " +
+                      std::to_string(options.expert_intermediate_multiple) + "): " + std::to_string(padding_bytes) +
+                      " B of padding included; their bf16 biases, padded alike, are counted unpadded");
   switch (format) {
     case WeightFormat::gptq:
       r.notes.push_back(

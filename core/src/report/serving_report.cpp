@@ -85,6 +85,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   const Accelerator& gpu = *request.inference.gpu;
   const EngineProfile profile = engine_profile(request.engine, gpu, w.layout);
   const char* engine = engine_kind_id(profile.kind);
+  const std::string expert_padding = apply_expert_padding(profile.kind, gpu, model, w);
   SchedulerLimits limits = scheduler_limits(profile);
   const bool seqs_default = request.max_num_seqs == 0, tokens_default = request.max_num_batched_tokens == 0;
   // The engine's max_model_len taken as the longest request the load draws.
@@ -133,6 +134,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
 
   assumptions.push_back(std::string("engine ") + engine + ": " + profile.version);
   for (const std::string& rule : profile.rules) assumptions.push_back(std::string(engine) + ": " + rule);
+  if (!expert_padding.empty()) assumptions.push_back(std::string(engine) + ": " + expert_padding);
   assumptions.push_back(std::string(engine) + " on " + gpu_generation_name(gpu_generation(gpu)) + ": " +
                         efficiency.source);
   assumptions.push_back(std::string("scheduler: max_num_seqs ") + std::to_string(limits.max_num_seqs) +

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 #include "fitcheck/serving.hpp"
 
@@ -347,6 +348,51 @@ KernelEfficiency kernel_efficiency(EngineKind kind, const Accelerator& gpu, Weig
   if (kind == EngineKind::llamacpp && generation != GpuGeneration::older)
     e.source += "; llama.cpp's own kernels: see docs/engines-serving.md 4.2";
   return e;
+}
+
+ExpertPadding engine_expert_padding(EngineKind kind, const Accelerator& gpu, WeightFormat format) {
+  ExpertPadding padding;
+  const GpuGeneration generation = gpu_generation(gpu);
+  if (kind != EngineKind::vllm || format != WeightFormat::mxfp4) return padding;
+  if (std::string_view(gpu.vendor) == "AMD") {
+    padding.source =
+        "MXFP4 experts on ROCm are padded to mxfp4_utils.get_padding_alignment() (not modelled: counted as the "
+        "checkpoint stores them)";
+    return padding;
+  }
+  // MXFP4 MoE on NVIDIA needs compute capability 8.0 (Mxfp4Config.get_min_capability).
+  if (std::string_view(gpu.vendor) != "NVIDIA" || generation == GpuGeneration::older) return padding;
+  // vllm/model_executor/layers/quantization/mxfp4.py at 007d5005: get_mxfp4_backend picks the
+  // kernel, Mxfp4MoEMethod.create_weights allocates the experts padded for it.
+  if (generation == GpuGeneration::blackwell && is_nvidia_hbm_part(gpu)) {
+    padding.hidden_multiple = 256;
+    padding.intermediate_multiple = 256;
+    padding.source =
+        "MXFP4 experts on SM100 run FlashInfer's MXFP4 x BF16 MoE, stored with the hidden size and the intermediate "
+        "size per rank padded to multiples of 256 (vllm/model_executor/layers/quantization/mxfp4.py at 007d5005, "
+        "get_mxfp4_backend, Mxfp4MoEMethod.create_weights)";
+  } else {
+    // Marlin's MoE kernel needs n % 256 == 0 and k % 128 == 0 for each product.
+    padding.hidden_multiple = 256;
+    padding.intermediate_multiple = 128;
+    padding.source =
+        "MXFP4 experts without FP4 tensor cores run the Marlin MoE kernel (always before Hopper and on SM120; on "
+        "Hopper unless the optional triton_kernels package is installed), stored with the hidden size padded to a "
+        "multiple of 256 and the intermediate size per rank to 128 (vllm/model_executor/layers/quantization/"
+        "mxfp4.py at 007d5005, get_mxfp4_backend, Mxfp4MoEMethod.create_weights; vllm#23278 logs 65.97 GiB for "
+        "gpt-oss-120b on one H100 with Marlin)";
+  }
+  return padding;
+}
+
+std::string apply_expert_padding(EngineKind kind, const Accelerator& gpu, const ModelDescription& model,
+                                 InferenceWorkload& workload) {
+  const ExpertPadding padding = engine_expert_padding(kind, gpu, workload.weight_format);
+  workload.weight_options.expert_hidden_multiple = padding.hidden_multiple;
+  workload.weight_options.expert_intermediate_multiple = padding.intermediate_multiple;
+  const bool experts = std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(),
+                                   [](const LayerShape& layer) { return layer.is_moe(); });
+  return experts ? padding.source : std::string();
 }
 
 }  // namespace fitcheck
