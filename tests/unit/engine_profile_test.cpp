@@ -620,7 +620,7 @@ TEST_CASE("vLLM stores MXFP4 experts padded for its MoE kernel (mxfp4.py create_
   CHECK(report.out.find("mxfp4.py at 007d5005") != std::string::npos);
   const auto rocm = test::run_cli("infer '" + big + "' --gpu mi300x --engine vllm --json");
   REQUIRE(rocm.exit_status == 0);
-  CHECK(rocm.out.find("get_padding_alignment() (not modelled") != std::string::npos);
+  CHECK(rocm.out.find("get_padding_alignment() (not modelled)") != std::string::npos);
   // serve-sim sizes the KV pool after the padded weights: the H100's non-KV bytes exceed an MI300X's
   // (vLLM's ROCm alignment is not modelled, and the report says so; the same 8192-token profile step)
   // by the padding alone.

@@ -398,7 +398,7 @@ TEST_CASE("MXFP4 experts stored padded for an engine's MoE kernel") {
   CHECK(padded.total_bytes - 13'761'264'768 == 3 * 398'208 * 32 * 24);
   CHECK(padded.quantized_params == weight_bytes(gpt_oss(24, 32), WF::mxfp4).quantized_params);  // padding is no parameter
   bool noted = false;
-  for (const std::string& note : padded.notes) noted |= note.find("917471232 B of padding") != std::string::npos;
+  for (const std::string& note : padded.notes) noted |= note.find("): 917471232 B of padding") != std::string::npos;
   CHECK(noted);
   // Only MXFP4's routed experts move: a bf16 or GPTQ model, and the 16-bit attention, stay as they are.
   CHECK(bytes(gpt_oss(24, 32), WF::bf16, marlin) == bytes(gpt_oss(24, 32), WF::bf16));

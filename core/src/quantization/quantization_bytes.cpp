@@ -317,10 +317,10 @@ WeightBytes weight_bytes(std::span<const WeightTensor> tensors, WeightFormat for
   }
   if (!kept.by_label.empty()) r.notes.push_back(kept.describe("16-bit"));
   if (padding_bytes > 0)
-    r.notes.push_back("routed experts stored padded for the engine's MoE kernels (hidden size to a multiple of " +
-                      std::to_string(options.expert_hidden_multiple) + ", intermediate size per rank to " +
+    r.notes.push_back("experts padded for the engine's MoE kernel (hidden to a multiple of " +
+                      std::to_string(options.expert_hidden_multiple) + ", intermediate per rank to " +
                       std::to_string(options.expert_intermediate_multiple) + "): " + std::to_string(padding_bytes) +
-                      " B of padding included; their bf16 biases, padded alike, are counted unpadded");
+                      " B of padding; their bf16 biases counted unpadded");
   switch (format) {
     case WeightFormat::gptq:
       r.notes.push_back(

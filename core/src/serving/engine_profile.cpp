@@ -355,32 +355,29 @@ ExpertPadding engine_expert_padding(EngineKind kind, const Accelerator& gpu, Wei
   const GpuGeneration generation = gpu_generation(gpu);
   if (kind != EngineKind::vllm || format != WeightFormat::mxfp4) return padding;
   if (std::string_view(gpu.vendor) == "AMD") {
-    padding.source =
-        "MXFP4 experts on ROCm are padded to mxfp4_utils.get_padding_alignment() (not modelled: counted as the "
-        "checkpoint stores them)";
+    padding.source = "MXFP4 experts on ROCm are padded to get_padding_alignment() (not modelled)";
     return padding;
   }
   // MXFP4 MoE on NVIDIA needs compute capability 8.0 (Mxfp4Config.get_min_capability).
   if (std::string_view(gpu.vendor) != "NVIDIA" || generation == GpuGeneration::older) return padding;
-  // vllm/model_executor/layers/quantization/mxfp4.py at 007d5005: get_mxfp4_backend picks the
-  // kernel, Mxfp4MoEMethod.create_weights allocates the experts padded for it.
+  // get_mxfp4_backend picks the kernel, Mxfp4MoEMethod.create_weights allocates the experts for it.
+  const std::string source =
+      " (vllm/model_executor/layers/quantization/mxfp4.py at 007d5005: get_mxfp4_backend, "
+      "Mxfp4MoEMethod.create_weights)";
   if (generation == GpuGeneration::blackwell && is_nvidia_hbm_part(gpu)) {
     padding.hidden_multiple = 256;
     padding.intermediate_multiple = 256;
-    padding.source =
-        "MXFP4 experts on SM100 run FlashInfer's MXFP4 x BF16 MoE, stored with the hidden size and the intermediate "
-        "size per rank padded to multiples of 256 (vllm/model_executor/layers/quantization/mxfp4.py at 007d5005, "
-        "get_mxfp4_backend, Mxfp4MoEMethod.create_weights)";
+    padding.source = "MXFP4 experts on SM100 run FlashInfer's MoE, hidden and per-rank intermediate sizes padded to "
+                     "multiples of 256" +
+                     source;
   } else {
     // Marlin's MoE kernel needs n % 256 == 0 and k % 128 == 0 for each product.
     padding.hidden_multiple = 256;
     padding.intermediate_multiple = 128;
     padding.source =
-        "MXFP4 experts without FP4 tensor cores run the Marlin MoE kernel (always before Hopper and on SM120; on "
-        "Hopper unless the optional triton_kernels package is installed), stored with the hidden size padded to a "
-        "multiple of 256 and the intermediate size per rank to 128 (vllm/model_executor/layers/quantization/"
-        "mxfp4.py at 007d5005, get_mxfp4_backend, Mxfp4MoEMethod.create_weights; vllm#23278 logs 65.97 GiB for "
-        "gpt-oss-120b on one H100 with Marlin)";
+        "MXFP4 experts run Marlin's MoE kernel (Ampere, Ada, SM120; Hopper without the optional triton_kernels "
+        "package), hidden size padded to a multiple of 256, per-rank intermediate size to 128" +
+        source + "; vllm#23278: 65.97 GiB for gpt-oss-120b on an H100";
   }
   return padding;
 }
