@@ -77,6 +77,19 @@ test('inference knobs change the numbers; a too-large model does not fit and say
   await page.close();
 });
 
+test('vLLM stores gpt-oss MXFP4 experts padded for its MoE kernel; no engine keeps the checkpoint size', async () => {
+  const { page, log } = await openPage();
+  await page.getByTestId('preset').selectOption('openai--gpt-oss-120b');
+  // The checkpoint: 65,248,815,744 B = 60.77 GiB.
+  await page.getByTestId('term-weights').filter({ hasText: '60.77 GiB' }).waitFor();
+  // Marlin on an H100: 5,504,827,392 B of padding (docs/engines-serving.md 1.1), 65.89 GiB in all.
+  await page.getByTestId('engine').selectOption('vllm');
+  await page.getByTestId('term-weights').filter({ hasText: '65.89 GiB' }).waitFor();
+  assert.match(await page.locator('body').textContent(), /MXFP4 experts run Marlin's MoE kernel/);
+  assertLocalOnly(log, origin());
+  await page.close();
+});
+
 test('a setup that does not fit offers the changes that fit, one click each; its speed is marked hypothetical', async () => {
   const { page, log } = await openPage();
   await page.getByTestId('preset').selectOption('openai--gpt-oss-120b');

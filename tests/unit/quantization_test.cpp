@@ -396,7 +396,8 @@ TEST_CASE("MXFP4 experts stored padded for an engine's MoE kernel") {
   marlin.expert_intermediate_multiple = 128;
   const WeightBytes padded = weight_bytes(gpt_oss(24, 32), WF::mxfp4, marlin);
   CHECK(padded.total_bytes - 13'761'264'768 == 3 * 398'208 * 32 * 24);
-  CHECK(padded.quantized_params == weight_bytes(gpt_oss(24, 32), WF::mxfp4).quantized_params);  // padding is no parameter
+  CHECK(padded.quantized_params ==
+        weight_bytes(gpt_oss(24, 32), WF::mxfp4).quantized_params);  // padding is no parameter
   bool noted = false;
   for (const std::string& note : padded.notes) noted |= note.find("): 917471232 B of padding") != std::string::npos;
   CHECK(noted);

@@ -290,8 +290,8 @@ WeightBytes weight_bytes(std::span<const WeightTensor> tensors, WeightFormat for
   const bool router_quantized =
       format == WeightFormat::bnb_nf4 || format == WeightFormat::bnb_fp4 || format == WeightFormat::int8_per_channel;
 
-  const bool pad_experts = format == WeightFormat::mxfp4 &&
-                           (options.expert_hidden_multiple > 1 || options.expert_intermediate_multiple > 1);
+  const bool pad_experts =
+      format == WeightFormat::mxfp4 && (options.expert_hidden_multiple > 1 || options.expert_intermediate_multiple > 1);
   WeightBytes r;
   Kept kept;
   std::int64_t padding_bytes = 0;

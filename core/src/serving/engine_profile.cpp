@@ -367,9 +367,10 @@ ExpertPadding engine_expert_padding(EngineKind kind, const Accelerator& gpu, Wei
   if (generation == GpuGeneration::blackwell && is_nvidia_hbm_part(gpu)) {
     padding.hidden_multiple = 256;
     padding.intermediate_multiple = 256;
-    padding.source = "MXFP4 experts on SM100 run FlashInfer's MoE, hidden and per-rank intermediate sizes padded to "
-                     "multiples of 256" +
-                     source;
+    padding.source =
+        "MXFP4 experts on SM100 run FlashInfer's MoE, hidden and per-rank intermediate sizes padded to "
+        "multiples of 256" +
+        source;
   } else {
     // Marlin's MoE kernel needs n % 256 == 0 and k % 128 == 0 for each product.
     padding.hidden_multiple = 256;
