@@ -36,6 +36,8 @@ constexpr const char* kInferHelp =
     "  --engine vllm|sglang|trtllm|llamacpp|hf|vllm-v0: the engine's memory budget, prefill chunk, KV block,\n"
     "      step costs and kernel efficiencies (needs --gpu; options given win)\n"
     "  --hf-cache dynamic|static (dynamic): with --engine hf, transformers' cache_implementation\n"
+    "  --max-model-len N (the config's max_position_embeddings): with --engine vllm, whether vLLM starts\n"
+    "    (its KV cache must hold one request of N tokens) and the longest N that would\n"
     "  --shared-prefix N (0): prompt tokens every sequence shares (prefix caching)\n"
     "  --spec-tokens K (0) --spec-acceptance A --spec-draft-layers L (1): speculative decoding\n"
     "  with --gpu, latency too: --prompt-len N --gen-len N --flops-efficiency F --hbm-efficiency F\n"
@@ -78,6 +80,15 @@ void print_inference_table(const InferenceEstimate& estimate) {
     };
     for (const auto& [key, answer] : answers)
       print("  %-20s %12s   limited by %s\n", key, with_thousands(answer->value), answer->limited_by);
+    if (const auto& start = on_gpu.engine_start) {
+      print("\nvLLM start-up: one request of max_model_len %s%s needs %s of KV cache; %s left: %s\n",
+            with_thousands(start->max_model_len), start->max_model_len_from_config ? " (the config's)" : "",
+            gib_and_gb(start->needed_bytes), gib_and_gb(start->available_bytes),
+            start->starts ? "starts" : "REFUSES TO START");
+      if (!start->starts)
+        print("  --max-model-len %s would start (the longest that fits)\n",
+              with_thousands(start->longest_max_model_len));
+    }
     if (!on_gpu.fit_changes.empty()) print("\nchanges that fit, each on its own:\n");
     for (const FitChange& change : on_gpu.fit_changes) {
       std::string flags;

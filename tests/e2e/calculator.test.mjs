@@ -77,7 +77,7 @@ test('inference knobs change the numbers; a too-large model does not fit and say
   await page.close();
 });
 
-test('vLLM stores gpt-oss MXFP4 experts padded for its MoE kernel; no engine keeps the checkpoint size', async () => {
+test('vLLM stores gpt-oss MXFP4 experts padded for its MoE kernel, and says when vLLM would not start', async () => {
   const { page, log } = await openPage();
   await page.getByTestId('preset').selectOption('openai--gpt-oss-120b');
   // The checkpoint: 65,248,815,744 B = 60.77 GiB.
@@ -86,6 +86,18 @@ test('vLLM stores gpt-oss MXFP4 experts padded for its MoE kernel; no engine kee
   await page.getByTestId('engine').selectOption('vllm');
   await page.getByTestId('term-weights').filter({ hasText: '65.89 GiB' }).waitFor();
   assert.match(await page.locator('body').textContent(), /MXFP4 experts run Marlin's MoE kernel/);
+  // It fits, but vLLM would not start (as vllm#23278 reports): one 131,072-token request needs 18 full
+  // layers x 8192 pages + 18 windowed layers x 521 pages of 32,768 B = 4.79 GiB of KV cache.
+  const start = page.getByTestId('engine-start');
+  assert.match(
+    await start.textContent(),
+    /^vLLM refuses to start: one request of max_model_len 131,072 \(the config's\) needs 4\.79 GiB of KV cache, 3\.\d\d GiB left\. --max-model-len \d+ starts\.$/,
+  );
+  // Llama-3.1-8B starts: 32 layers x 8192 pages of 65,536 B = 16.00 GiB.
+  await page.getByTestId('preset').selectOption('meta-llama--llama-3.1-8b');
+  await start
+    .filter({ hasText: /^vLLM starts: one request of max_model_len 131,072 \(the config's\) needs 16\.00 GiB/ })
+    .waitFor();
   assertLocalOnly(log, origin());
   await page.close();
 });

@@ -635,6 +635,70 @@ TEST_CASE("vLLM stores MXFP4 experts padded for its MoE kernel (mxfp4.py create_
   CHECK(non_kv("h100") - non_kv("mi300x") == 398'208LL * 3 * 128 * 36);
 }
 
+TEST_CASE("vLLM's start-up check: the KV cache must hold one request of max_model_len") {
+  const auto run_json = [](const std::string& arguments) {
+    const auto run = test::run_cli(arguments);
+    REQUIRE(run.exit_status == 0);
+    return nlohmann::json::parse(run.out);
+  };
+  const std::string dir = test::fixture_configs_dir();
+  // Llama-3.1-8B on an H100: 32 full-attention layers, a 16-token page of one layer 16 x 8 KV heads x
+  // 128 x 2 (K, V) x 2 B = 65,536 B; max_model_len 131,072 (the config's) is 8192 pages a layer.
+  const auto llama = run_json("infer '" + dir + "/meta-llama--Llama-3.1-8B.json' --gpu h100 --engine vllm --json");
+  const auto& l = llama["engine_start"];
+  CHECK(l["max_model_len"] == 131072);
+  CHECK(l["max_model_len_from_config"] == true);
+  CHECK(l["needed_bytes"] == 32LL * 65'536 * 8192);
+  CHECK(l["starts"] == true);
+  CHECK(l["longest_max_model_len"] == 131072);
+  // gpt-oss-120b on one H100 (vLLM 0.10.1 refused to start this way, vllm#23278): 18 full layers and
+  // 18 of a 128-token window, a page 16 x 8 x 64 x 2 x 2 = 32,768 B. Full: 8192 pages; windowed:
+  // cdiv(min(127 + 8192, 131072), 16) + 1 = 521 pages.
+  const std::string big = "infer '" + dir + "/openai--gpt-oss-120b.json' --gpu h100 --engine vllm --json";
+  const auto refused = run_json(big)["engine_start"];
+  const std::int64_t windowed = 18LL * 32'768 * 521;
+  CHECK(refused["needed_bytes"] == 18LL * 32'768 * 8192 + windowed);
+  CHECK(refused["starts"] == false);
+  // The longest that starts: its full layers' pages fit beside the windowed ones, one more page does not.
+  const std::int64_t available = refused["available_bytes"].get<std::int64_t>();
+  const std::int64_t longest = refused["longest_max_model_len"].get<std::int64_t>();
+  const auto needed = [&](std::int64_t length) { return 18LL * 32'768 * ((length + 15) / 16) + windowed; };
+  CHECK(longest > 8319);  // past the window's reach, so the windowed pages are as above
+  CHECK(needed(longest) <= available);
+  CHECK(needed(longest + 1) > available);
+  // --max-model-len 32768 (GPUStack's command): 2048 pages a full layer.
+  const auto given = run_json(big + " --max-model-len 32768")["engine_start"];
+  CHECK(given["max_model_len"] == 32768);
+  CHECK(given["max_model_len_from_config"] == false);
+  CHECK(given["needed_bytes"] == 18LL * 32'768 * 2048 + windowed);
+  CHECK(given["starts"] == true);
+  // The same budget either way: the check does not move the KV cache.
+  CHECK(given["available_bytes"] == refused["available_bytes"]);
+  // Other engines, and state-space layers (not modelled): no check.
+  CHECK_FALSE(run_json("infer '" + dir + "/meta-llama--Llama-3.1-8B.json' --gpu h100 --engine sglang --json")
+                  .contains("engine_start"));
+  CHECK_FALSE(run_json("infer '" + dir + "/nvidia--Nemotron-H-56B-Base-8K.json' --gpu h100 --engine vllm --json")
+                  .contains("engine_start"));
+  // The option is vLLM's, and a count.
+  for (const char* bad :
+       {" --engine sglang --max-model-len 4096", " --max-model-len 4096", " --engine vllm --max-model-len 0"}) {
+    CAPTURE(bad);
+    const auto run = test::run_cli("infer '" + dir + "/meta-llama--Llama-3.1-8B.json' --gpu h100" + bad);
+    CHECK(run.exit_status == 2);
+    CHECK(run.err.find("max_model_len") != std::string::npos);
+  }
+  // serve-sim takes the longest request it draws as max_model_len, and says so.
+  const auto sim =
+      test::run_cli("serve-sim '" + dir +
+                    "/meta-llama--Llama-3.1-8B.json' --gpu h100 --engine vllm --concurrency 2 --requests 4 "
+                    "--max-model-len 4096");
+  CHECK(sim.exit_status == 2);
+  CHECK(sim.err.find("max_model_len") != std::string::npos);
+  const auto text = test::run_cli("infer '" + dir + "/openai--gpt-oss-120b.json' --gpu h100 --engine vllm");
+  REQUIRE(text.exit_status == 0);
+  CHECK(text.out.find("REFUSES TO START") != std::string::npos);
+}
+
 TEST_CASE("speculative decoding: tokens per step (Leviathan et al. 2023, eq. 1)") {
   CHECK(expected_tokens_per_step({}) == 1);
   CHECK(expected_tokens_per_step({3, 0.7, 1}) == doctest::Approx((1 - 0.2401) / 0.3));  // 0.7^4 = 0.2401

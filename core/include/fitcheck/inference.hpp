@@ -65,6 +65,17 @@ struct EngineCapacity {
   std::string skipped;                          // why it was not simulated (empty when it was)
 };
 
+// vLLM V1's start-up check (vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory): the KV
+// cache its budget leaves must hold one request of max_model_len, or the engine refuses to start.
+struct EngineStartCheck {
+  std::int64_t max_model_len = 0;
+  bool max_model_len_from_config = false;  // the config's max_position_embeddings (vLLM's default)
+  std::int64_t needed_bytes = 0;           // one max_model_len request's KV cache on this GPU
+  std::int64_t available_bytes = 0;        // the budget less weights, profile run and overhead
+  bool starts = false;
+  std::int64_t longest_max_model_len = 0;  // the longest that starts (vLLM's estimate_max_model_len); 0: none
+};
+
 // Everything a GPU adds: present only when the request names one.
 struct InferenceOnGpu {
   const Accelerator* gpu = nullptr;
@@ -76,6 +87,9 @@ struct InferenceOnGpu {
   std::vector<FitChange> fit_changes;
   bool fit_changes_looked_for = false;
   std::optional<EngineCapacity> engine_capacity;  // add_engine_capacity() (serving.hpp) fills it
+  // With engine vllm on a model of attention layers (full or sliding-window) alone; estimate_inference()
+  // fills it (add_engine_start_check() in serving.hpp), the first-view module's report leaves it out.
+  std::optional<EngineStartCheck> engine_start;
 };
 
 // The nearest single changes that make `workload` fit on `gpu`: the most precise smaller weight
@@ -105,7 +119,8 @@ struct InferenceEstimate {
   // The engine profile applied (request.engine with a GPU): its prefill chunk, KV block, memory
   // fraction, fixed step costs and kernel efficiencies, unless the request gives them.
   std::optional<EngineProfile> engine;
-  bool hf_static_cache = false;  // InferenceRequest::hf_static_cache, applied with the hf profile
+  bool hf_static_cache = false;    // InferenceRequest::hf_static_cache, applied with the hf profile
+  std::int64_t max_model_len = 0;  // InferenceRequest::max_model_len, for vLLM's start-up check
   // The model's assumptions, the default weight format's explanation, the memory's, and what a
   // missing GPU leaves out, in that order.
   std::vector<std::string> assumptions;

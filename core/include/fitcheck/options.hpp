@@ -106,6 +106,9 @@ struct InferenceRequest {
   // transformers generate with cache_implementation="static" (engine hf only): a StaticCache of
   // prompt + generated tokens, read whole at every decode step, in place of the DynamicCache.
   bool hf_static_cache = false;
+  // vLLM's max_model_len (engine vllm only): it refuses to start unless its KV cache holds one request
+  // that long. 0: the config's max_position_embeddings, vLLM's default.
+  std::int64_t max_model_len = 0;
   // Latency (computed when a GPU is chosen): prompt and generated tokens per sequence, and the
   // overrides of the GPU's default assumptions (efficiencies, price).
   LatencyRequest lengths{};
@@ -124,9 +127,9 @@ void read_latency_options(OptionReader& reader, InferenceRequest& request, bool 
 // The GPU's default latency assumptions with the request's overrides applied.
 LatencyAssumptions latency_assumptions_for(const InferenceRequest& request, const Accelerator& gpu);
 
-// Keys: engine, hf_cache, weights, kv_dtype, batch, context, prefill_chunk, kv_block, tp, pp, ep, images, gpu
-// (and with gpu=custom the kCustomGpuKeys),
-// gpu_memory_utilization, overhead_gib, eager_attention, logits_all_positions.
+// Keys: engine, hf_cache, max_model_len, weights, kv_dtype, batch, context, prefill_chunk, kv_block, tp, pp, ep,
+// images, gpu (and with gpu=custom the kCustomGpuKeys), gpu_memory_utilization, overhead_gib, eager_attention,
+// logits_all_positions.
 InferenceRequest parse_inference_options(const OptionList& options);
 
 }  // namespace fitcheck

@@ -89,6 +89,15 @@ KvCapacity engine_kv_capacity(const EngineProfile& profile, double fraction, con
 // The simulation's limits from a profile (kv_capacity_blocks left 0).
 SchedulerLimits scheduler_limits(const EngineProfile& profile);
 
+// vLLM V1's start-up check for `workload` as the vllm profile set it (its prefill chunk is the
+// step's max_num_batched_tokens): whether the KV cache engine_kv_capacity() leaves holds one request
+// of max_model_len (0: the config's max_position_embeddings), and the longest that would. nullopt for
+// models with state-space or fixed-source cross-attention layers, whose specs it does not model.
+std::optional<EngineStartCheck> vllm_start_check(const EngineProfile& profile, const ModelDescription& model,
+                                                 const std::vector<WeightTensor>& tensors,
+                                                 const InferenceWorkload& workload, const Accelerator& gpu,
+                                                 std::int64_t max_model_len);
+
 // SGLang's new_token_ratio (python/sglang/srt/environ.py SGLANG_INIT_NEW_TOKEN_RATIO 0.7,
 // SGLANG_MIN_NEW_TOKEN_RATIO_FACTOR 0.14, SGLANG_NEW_TOKEN_RATIO_DECAY_STEPS 600,
 // SGLANG_RETRACT_DECODE_STEPS 20, SGLANG_CLIP_MAX_NEW_TOKENS_ESTIMATION 4096; the scheduler's
@@ -169,6 +178,11 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
 // scheduler simulated at saturation (docs/serving.md, "Capacity from the scheduler").
 void add_engine_capacity(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                          InferenceEstimate& estimate);
+
+// Fills estimate.on_gpu->engine_start with vllm_start_check() when the estimate applied the vllm
+// profile on a GPU (estimate_inference() calls it; the page's first-view module does not carry it).
+void add_engine_start_check(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                            InferenceEstimate& estimate);
 
 // The serve-sim request: inference options (parse_inference_options keys: weights, kv_dtype, tp,
 // pp, ep, gpu, prompt_len, gen_len, efficiencies...) plus engine, concurrency, arrival_rate,

@@ -9,6 +9,7 @@
 
 #include "fitcheck/config.hpp"
 #include "fitcheck/quantization.hpp"
+#include "fitcheck/serving.hpp"
 
 namespace fitcheck {
 namespace {
@@ -208,6 +209,7 @@ InferenceEstimate estimate_inference_without_fit_changes(const ModelDescription&
   if (request.engine && request.gpu) {
     estimate.engine = engine_profile(*request.engine, *request.gpu, estimate.workload.layout);
     estimate.hf_static_cache = request.hf_static_cache;
+    estimate.max_model_len = request.max_model_len;
     apply_engine_profile(*estimate.engine, request, *request.gpu, model, tensors, estimate.workload,
                          latency_assumptions, estimate.assumptions);
   } else if (request.engine) {
@@ -259,6 +261,7 @@ InferenceEstimate estimate_inference(const ModelDescription& model, const std::v
                                      const InferenceRequest& request) {
   InferenceEstimate estimate = estimate_inference_without_fit_changes(model, tensors, request);
   add_fit_changes(model, tensors, estimate);
+  add_engine_start_check(model, tensors, estimate);
   return estimate;
 }
 

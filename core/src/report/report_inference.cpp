@@ -278,6 +278,22 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
                 "prompt_len + gen_len, twice over, on the KV cache its budget rule leaves");
       out.end_object();
     }
+    if (on_gpu.engine_start) {
+      const EngineStartCheck& e = *on_gpu.engine_start;
+      out.begin_object("engine_start");
+      out.field("max_model_len", e.max_model_len);
+      out.field("max_model_len_from_config", e.max_model_len_from_config);
+      out.field("needed_bytes", e.needed_bytes);
+      out.field("available_bytes", e.available_bytes);
+      out.field("starts", e.starts);
+      out.field("longest_max_model_len", e.longest_max_model_len);
+      out.field("rule",
+                "vLLM V1 starts only if the KV cache its budget leaves holds one request of max_model_len "
+                "(vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory): cdiv(max_model_len, 16) blocks a "
+                "full-attention layer, cdiv(min(window - 1 + max_num_batched_tokens, max_model_len), 16) + 1 a "
+                "sliding-window one (vllm/v1/kv_cache_interface.py at 001cabc1)");
+      out.end_object();
+    }
     write_latency(out, estimate, on_gpu);
   }
   out.field("assumptions", estimate.assumptions);

@@ -51,6 +51,10 @@ ServingRequest parse_serving_options(const OptionList& options) {
   if (request.inference.hf_static_cache)
     throw OptionError(
         "hf_cache", "option 'hf_cache' static is not modelled by the serving simulation yet (fitcheck infer takes it)");
+  if (request.inference.max_model_len > 0)
+    throw OptionError("max_model_len",
+                      "option 'max_model_len' is vLLM's start-up check (fitcheck infer takes it); the simulation's "
+                      "max_model_len is the longest request its load draws");
   if (!request.inference.gpu) throw OptionError("gpu", "option 'gpu' is required: the simulation times steps on a GPU");
 
   OptionReader reader(serving);

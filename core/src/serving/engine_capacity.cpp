@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // An inference estimate's engine capacity: the engine's scheduler simulated at saturation
-// (docs/serving.md, "Capacity from the scheduler"). Kept out of estimate_inference() so the page's
-// first-view module does not carry the simulation.
+// (docs/serving.md, "Capacity from the scheduler"), kept out of estimate_inference() so the page's
+// first-view module does not carry the simulation; and vLLM's start-up check, which
+// estimate_inference() adds but the first-view module's estimate does not.
 #include <algorithm>
 
 #include "fitcheck/serving.hpp"
@@ -69,6 +70,13 @@ void add_engine_capacity(const ModelDescription& model, const std::vector<Weight
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, w.weight_format, w.weight_options);
   on_gpu.engine_capacity = simulate_engine_capacity(*estimate.engine, model, tensors, prepared, w, *on_gpu.gpu,
                                                     on_gpu.latency.assumptions, estimate.lengths);
+}
+
+void add_engine_start_check(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
+                            InferenceEstimate& estimate) {
+  if (!estimate.engine || estimate.engine->kind != EngineKind::vllm || !estimate.on_gpu) return;
+  estimate.on_gpu->engine_start = vllm_start_check(*estimate.engine, model, tensors, estimate.workload,
+                                                   *estimate.on_gpu->gpu, estimate.max_model_len);
 }
 
 }  // namespace fitcheck

@@ -2,6 +2,7 @@
 // Engine profiles for the serving simulation: vLLM V1's scheduler defaults and its KV cache size.
 // Sources: docs/engines-serving.md sections 1.1-1.3; rules: docs/serving.md.
 #include <algorithm>
+#include <optional>
 #include <string_view>
 
 #include "fitcheck/serving.hpp"
@@ -156,6 +157,65 @@ KvCapacity engine_kv_capacity(const EngineProfile& profile, double fraction, con
   if (capacity.block_bytes > 0 && capacity.budget_bytes > capacity.non_kv_bytes)
     capacity.blocks = (capacity.budget_bytes - capacity.non_kv_bytes) / capacity.block_bytes;
   return capacity;
+}
+
+std::optional<EngineStartCheck> vllm_start_check(const EngineProfile& profile, const ModelDescription& model,
+                                                 const std::vector<WeightTensor>& tensors,
+                                                 const InferenceWorkload& workload, const Accelerator& gpu,
+                                                 std::int64_t max_model_len) {
+  const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
+  EngineStartCheck check;
+  check.max_model_len_from_config = max_model_len <= 0;
+  check.max_model_len = check.max_model_len_from_config ? model.max_position_embeddings : max_model_len;
+  const std::int64_t block = std::max<std::int64_t>(1, workload.kv_block_tokens);
+  if (check.max_model_len <= 0) return std::nullopt;
+  // One block of one sequence on this GPU, per kind of layer: a page of each of its layers.
+  InferenceWorkload one_block = workload;
+  one_block.batch_size = 1;
+  one_block.context_tokens = block;
+  one_block.prefill_chunk_tokens = 0;
+  const KvCacheFigure kv = inference_memory(model, tensors, one_block).kv_cache;
+  struct Pages {
+    std::int64_t layers, page_bytes, window;
+  };
+  std::vector<Pages> kinds;
+  for (const KvCacheLayerTerm& term : kv.terms) {
+    if (term.state_bytes_per_sequence_per_layer > 0 || term.cross_bytes_per_sequence_per_layer > 0) return std::nullopt;
+    if (term.layers <= 0 || term.bytes <= 0) continue;
+    kinds.push_back(
+        {term.layers, term.bytes / term.layers, model.layer_kinds[term.layer_kind].attention.sliding_window});
+  }
+  // Per layer, vllm/v1/kv_cache_interface.py at 001cabc1: FullAttentionSpec.max_memory_usage_bytes is
+  // cdiv(max_model_len, block) pages; SlidingWindowSpec's cdiv(min(window - 1 + max_num_batched_tokens,
+  // max_model_len), block) + 1 (the window may start mid-block).
+  const std::int64_t step_tokens = std::max<std::int64_t>(1, workload.prefill_chunk_tokens);
+  const auto needed = [&](std::int64_t length) {
+    std::int64_t bytes = 0;
+    for (const Pages& k : kinds) {
+      const std::int64_t pages =
+          k.window > 0 ? ceil_div(std::min(k.window - 1 + step_tokens, length), block) + 1 : ceil_div(length, block);
+      bytes += k.layers * k.page_bytes * pages;
+    }
+    return bytes;
+  };
+  SchedulerLimits limits = scheduler_limits(profile);
+  limits.max_num_batched_tokens = step_tokens;
+  const KvCapacity capacity =
+      engine_kv_capacity(profile, workload.gpu_memory_utilization, model, tensors, workload, gpu, limits);
+  check.available_bytes = capacity.budget_bytes - capacity.non_kv_bytes;
+  check.needed_bytes = needed(check.max_model_len);
+  check.starts = check.available_bytes > 0 && check.needed_bytes <= check.available_bytes;
+  // estimate_max_model_len: the longest length whose request fits, by bisection (needed grows with it).
+  std::int64_t low = 0, high = check.max_model_len;
+  while (low < high) {
+    const std::int64_t middle = low + (high - low + 1) / 2;
+    if (needed(middle) <= check.available_bytes)
+      low = middle;
+    else
+      high = middle - 1;
+  }
+  check.longest_max_model_len = low;
+  return check;
 }
 
 }  // namespace fitcheck

@@ -214,6 +214,16 @@ export interface InferenceReport {
     skipped: string;
     how: string;
   };
+  /** With engine vllm and a GPU: whether vLLM's KV cache holds one request of max_model_len, or it refuses to start. */
+  engine_start?: {
+    max_model_len: number;
+    max_model_len_from_config: boolean;
+    needed_bytes: number;
+    available_bytes: number;
+    starts: boolean;
+    longest_max_model_len: number;
+    rule: string;
+  };
   /** Present when a GPU is chosen; the llm-analysis-named keys (prefill_latency, ...) sit at the top level too. */
   latency?: LatencyReport;
   prefill_latency?: number;

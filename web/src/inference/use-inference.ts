@@ -4,7 +4,7 @@
 // When the last such call was slow, each keystroke gets the fast report without GPU (memory terms
 // only), and the full report follows once the inputs have been still for a moment.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { CoreError, FitChange, FitcheckModule, InferenceReport } from '../core/types';
+import type { CoreError, FitcheckModule, InferenceReport } from '../core/types';
 import { loadCore } from '../core/load';
 import { inferenceOptions, type Workload } from './inference-inputs';
 import { attempt, type Outcome } from '../core/outcome';
@@ -80,34 +80,42 @@ export function useInference(
 }
 
 /**
- * The first-view module's report leaves out the changes that fit (its size: docs/performance.md).
- * For a setup that does not fit they are asked of the full module, fetched on this first need; the
- * verdict shows at once, and the changes join it when the full module answers. A report that has
- * them (the full module's, in the single-file builds) is returned as it is.
+ * The first-view module's report leaves out the changes that fit and vLLM's start-up check (its
+ * size: docs/performance.md). For a setup that does not fit, or with the vLLM engine, they are asked
+ * of the full module, fetched on this first need; the verdict shows at once, and they join it when
+ * the full module answers. A report that has them (the full module's, in the single-file builds) is
+ * returned as it is.
  */
 function useFitChanges(
   report: InferenceReport | undefined,
   configText: string,
   workload: Workload,
 ): InferenceReport | undefined {
-  const missing = Boolean(report?.gpu && report.fits === false && report.fit_changes === undefined);
-  const [found, setFound] = useState<{ report: InferenceReport; changes: FitChange[] }>();
+  const changesMissing = Boolean(report?.gpu && report.fits === false && report.fit_changes === undefined);
+  const startMissing = Boolean(report?.gpu && report.engine === 'vllm' && report.engine_start === undefined);
+  const missing = changesMissing || startMissing;
+  const [found, setFound] = useState<{ report: InferenceReport; full: InferenceReport }>();
   useEffect(() => {
     if (!missing || !report) return;
     let live = true;
     loadCore().then(
       (full) => {
         const outcome = attempt(() => full.inferenceReport(configText, inferenceOptions(workload)));
-        if (live && outcome.report) setFound({ report, changes: outcome.report.fit_changes ?? [] });
+        if (live && outcome.report) setFound({ report, full: outcome.report });
       },
-      () => undefined, // the verdict stays without the changes; the Training tab reports the failure
+      () => undefined, // the verdict stays without them; the Training tab reports the failure
     );
     return () => {
       live = false;
     };
   }, [report]);
-  return useMemo(
-    () => (missing && found?.report === report ? { ...report!, fit_changes: found!.changes } : report),
-    [report, found],
-  );
+  return useMemo(() => {
+    if (!missing || found?.report !== report) return report;
+    const full = found!.full;
+    return {
+      ...report!,
+      ...(changesMissing ? { fit_changes: full.fit_changes ?? [] } : {}),
+      ...(startMissing && full.engine_start ? { engine_start: full.engine_start } : {}),
+    };
+  }, [report, found]);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The answer first: does it fit, and by how much.
 import type { FitChange, InferenceReport } from '../../core/types';
-import { bytesIn } from '../../ui/format';
+import { bytesIn, withThousands } from '../../ui/format';
 import type { ByteUnit } from '../../app/inputs';
 
 export function Verdict({
@@ -32,6 +32,7 @@ export function Verdict({
     );
   }
   const headroom = Math.abs(report.headroom_bytes ?? 0);
+  const start = report.engine_start;
   const changes = report.fits ? [] : (report.fit_changes ?? []);
   return (
     <>
@@ -41,6 +42,26 @@ export function Verdict({
         {bytesIn(report.total_bytes_per_gpu, unit)} per GPU of a {bytesIn(report.gpu.budget_bytes, unit)} budget
         {report.fits ? `, ${bytesIn(headroom, unit)} to spare.` : `, ${bytesIn(headroom, unit)} short.`}
       </p>
+      {start && (
+        <p
+          class={start.starts ? 'muted' : 'verdict-banner no-fit'}
+          data-testid="engine-start"
+          role={start.starts ? undefined : 'status'}
+          title={start.rule}
+        >
+          {start.starts ? 'vLLM starts' : <strong>vLLM refuses to start</strong>}
+          {`: one request of max_model_len ${withThousands(start.max_model_len)}${start.max_model_len_from_config ? " (the config's)" : ''} needs ${bytesIn(start.needed_bytes, unit)} of KV cache, ${bytesIn(Math.max(0, start.available_bytes), unit)} left.`}
+          {!start.starts &&
+            (start.longest_max_model_len > 0 ? (
+              <>
+                {' '}
+                <code>--max-model-len {start.longest_max_model_len}</code> starts.
+              </>
+            ) : (
+              ' No length starts: the weights and the profile run leave nothing for the cache.'
+            ))}
+        </p>
+      )}
       {!report.fits && report.fit_changes === undefined && (
         <p class="muted" data-testid="fit-changes-pending" aria-busy="true">
           Looking for the changes that fit…
