@@ -204,6 +204,14 @@ function servingComparisons(row, report) {
   add('serve_memory', 'weights_gib', m.weights_gib, report.weight_bytes / 2 ** 30);
   // The KV capacity the engine's budget rule leaves (infer --engine: engine_capacity).
   add('serve_memory', 'kv_cache_tokens', m.kv_cache_tokens, report.engine_capacity?.kv_capacity_tokens);
+  // What vLLM's budget leaves for the KV cache, as its start-up log prints it (infer --engine vllm: engine_start).
+  const available = report.engine_start?.available_bytes;
+  add(
+    'serve_memory',
+    'available_kv_cache_gib',
+    m.available_kv_cache_gib,
+    available === undefined ? undefined : available / 2 ** 30,
+  );
   return out;
 }
 
