@@ -182,6 +182,7 @@ std::optional<EngineStartCheck> vllm_start_check(const EngineProfile& profile, c
   for (const KvCacheLayerTerm& term : kv.terms) {
     if (term.state_bytes_per_sequence_per_layer > 0 || term.cross_bytes_per_sequence_per_layer > 0) return std::nullopt;
     if (term.layers <= 0 || term.bytes <= 0) continue;
+    if (term.cached_tokens_per_sequence != block) return std::nullopt;  // a window shorter than a block
     kinds.push_back(
         {term.layers, term.bytes / term.layers, model.layer_kinds[term.layer_kind].attention.sliding_window});
   }

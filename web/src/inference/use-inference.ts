@@ -73,7 +73,7 @@ export function useInference(
     else pending = true;
   }
   // Called on every render, before any return (a hook).
-  const report = useFitChanges(outcome?.report, configText, workload);
+  const report = useFullModuleParts(outcome?.report, configText, workload);
   if (!outcome) return { pending: false };
   if (!pending && outcome.report?.gpu) lastFull.current = outcome.report;
   return { report, error: outcome.error, pending, lastFull: lastFull.current };
@@ -86,7 +86,7 @@ export function useInference(
  * the full module answers. A report that has them (the full module's, in the single-file builds) is
  * returned as it is.
  */
-function useFitChanges(
+function useFullModuleParts(
   report: InferenceReport | undefined,
   configText: string,
   workload: Workload,
