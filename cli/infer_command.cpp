@@ -36,7 +36,7 @@ constexpr const char* kInferHelp =
     "  --engine vllm|sglang|trtllm|llamacpp|hf|vllm-v0: the engine's memory budget, prefill chunk, KV block,\n"
     "      step costs and kernel efficiencies (needs --gpu; options given win)\n"
     "  --hf-cache dynamic|static (dynamic): with --engine hf, transformers' cache_implementation\n"
-    "  --max-model-len N (the config's max_position_embeddings): with --engine vllm, whether vLLM starts\n"
+    "  --max-model-len N (the config's max_position_embeddings): with --engine vllm or vllm-v0, whether vLLM starts\n"
     "    (its KV cache must hold one request of N tokens) and the longest N that would\n"
     "  --shared-prefix N (0): prompt tokens every sequence shares (prefix caching)\n"
     "  --spec-tokens K (0) --spec-acceptance A --spec-draft-layers L (1): speculative decoding\n"

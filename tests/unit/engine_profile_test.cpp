@@ -674,6 +674,22 @@ TEST_CASE("vLLM's start-up check: the KV cache must hold one request of max_mode
   CHECK(given["starts"] == true);
   // The same budget either way: the check does not move the KV cache.
   CHECK(given["available_bytes"] == refused["available_bytes"]);
+  // vLLM V0 checks tokens: max_model_len <= num_gpu_blocks x 16. A Qwen2.5-14B on two RTX 4090s at
+  // utilization 0.98 (vllm#13061: "larger than the maximum number of tokens that can be stored in KV
+  // cache (81536)"): a block of 16 tokens x 48 layers x 4 KV heads a rank x 128 x 2 x 2 B = 1,572,864 B,
+  // and 131,072 tokens need 8192 of them.
+  const std::string v0 = "infer '" + dir +
+                         "/deepcogito--cogito-v1-preview-qwen-14B.json' --gpu rtx-4090 --tp 2 --engine vllm-v0 "
+                         "--gpu-memory-utilization 0.98 --prefill-chunk 2048 --json";
+  const auto old_engine = run_json(v0);
+  const auto& o = old_engine["engine_start"];
+  CHECK(o["needed_bytes"] == 8192LL * 1'572'864);
+  CHECK(o["starts"] == false);
+  CHECK(o["longest_max_model_len"] == old_engine["engine_capacity"]["kv_capacity_tokens"]);
+  CHECK(o["rule"].get<std::string>().find("raise_if_cache_size_invalid") != std::string::npos);
+  const auto shorter = run_json(v0 + " --max-model-len 32768")["engine_start"];
+  CHECK(shorter["starts"] == true);
+  CHECK(shorter["longest_max_model_len"] == 32768);
   // Other engines, and state-space layers (not modelled): no check.
   CHECK_FALSE(run_json("infer '" + dir + "/meta-llama--Llama-3.1-8B.json' --gpu h100 --engine sglang --json")
                   .contains("engine_start"));

@@ -65,8 +65,9 @@ struct EngineCapacity {
   std::string skipped;                          // why it was not simulated (empty when it was)
 };
 
-// vLLM V1's start-up check (vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory): the KV
-// cache its budget leaves must hold one request of max_model_len, or the engine refuses to start.
+// vLLM's start-up check (V1: vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory; V0:
+// vllm/worker/worker.py raise_if_cache_size_invalid): the KV cache its budget leaves must hold one
+// request of max_model_len, or the engine refuses to start.
 struct EngineStartCheck {
   std::int64_t max_model_len = 0;
   bool max_model_len_from_config = false;  // the config's max_position_embeddings (vLLM's default)
@@ -74,6 +75,7 @@ struct EngineStartCheck {
   std::int64_t available_bytes = 0;        // the budget less weights, profile run and overhead
   bool starts = false;
   std::int64_t longest_max_model_len = 0;  // the longest that starts (vLLM's estimate_max_model_len); 0: none
+  std::string rule;                        // the engine version's rule, with its source
 };
 
 // Everything a GPU adds: present only when the request names one.
@@ -87,7 +89,7 @@ struct InferenceOnGpu {
   std::vector<FitChange> fit_changes;
   bool fit_changes_looked_for = false;
   std::optional<EngineCapacity> engine_capacity;  // add_engine_capacity() (serving.hpp) fills it
-  // With engine vllm on a model of attention layers (full or sliding-window) alone; estimate_inference()
+  // With engine vllm or vllm-v0 on a model of attention layers (full or sliding-window) alone; estimate_inference()
   // fills it (add_engine_start_check() in serving.hpp), the first-view module's report leaves it out.
   std::optional<EngineStartCheck> engine_start;
 };

@@ -89,10 +89,11 @@ KvCapacity engine_kv_capacity(const EngineProfile& profile, double fraction, con
 // The simulation's limits from a profile (kv_capacity_blocks left 0).
 SchedulerLimits scheduler_limits(const EngineProfile& profile);
 
-// vLLM V1's start-up check for `workload` as the vllm profile set it (its prefill chunk is the
-// step's max_num_batched_tokens): whether the KV cache engine_kv_capacity() leaves holds one request
-// of max_model_len (0: the config's max_position_embeddings), and the longest that would. nullopt for
-// models with state-space or fixed-source cross-attention layers, whose specs it does not model.
+// vLLM's start-up check (V1's, or V0's for the vllm-v0 profile) for `workload` as the profile set it
+// (its prefill chunk is the step's max_num_batched_tokens): whether the KV cache engine_kv_capacity()
+// leaves holds one request of max_model_len (0: the config's max_position_embeddings), and the longest
+// that would. nullopt for models with state-space or fixed-source cross-attention layers, whose specs
+// it does not model.
 std::optional<EngineStartCheck> vllm_start_check(const EngineProfile& profile, const ModelDescription& model,
                                                  const std::vector<WeightTensor>& tensors,
                                                  const InferenceWorkload& workload, const Accelerator& gpu,
@@ -179,8 +180,8 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
 void add_engine_capacity(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                          InferenceEstimate& estimate);
 
-// Fills estimate.on_gpu->engine_start with vllm_start_check() when the estimate applied the vllm
-// profile on a GPU (estimate_inference() calls it; the page's first-view module does not carry it).
+// Fills estimate.on_gpu->engine_start with vllm_start_check() when the estimate applied the vllm or
+// vllm-v0 profile on a GPU (estimate_inference() calls it; the page's first-view module does not carry it).
 void add_engine_start_check(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                             InferenceEstimate& estimate);
 

@@ -287,11 +287,7 @@ std::string inference_report_json(const InferenceEstimate& estimate) {
       out.field("available_bytes", e.available_bytes);
       out.field("starts", e.starts);
       out.field("longest_max_model_len", e.longest_max_model_len);
-      out.field("rule",
-                "vLLM V1 starts only if the KV cache its budget leaves holds one request of max_model_len "
-                "(vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory): cdiv(max_model_len, block) blocks a "
-                "full-attention layer, cdiv(min(window - 1 + max_num_batched_tokens, max_model_len), block) + 1 a "
-                "sliding-window one (vllm/v1/kv_cache_interface.py at 001cabc1)");
+      out.field("rule", e.rule);
       out.end_object();
     }
     write_latency(out, estimate, on_gpu);

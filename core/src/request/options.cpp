@@ -201,8 +201,8 @@ InferenceRequest parse_inference_options(const OptionList& options) {
   }
   if (reader.text("max_model_len")) {
     request.max_model_len = reader.count("max_model_len", 0, 1, std::int64_t{1} << 31);
-    if (request.engine != EngineKind::vllm)
-      throw OptionError("max_model_len", "option 'max_model_len' is vLLM's (V1): give it with engine vllm");
+    if (request.engine != EngineKind::vllm && request.engine != EngineKind::vllm_v0)
+      throw OptionError("max_model_len", "option 'max_model_len' is vLLM's: give it with engine vllm or vllm-v0");
   }
   w.framework_overhead_bytes =
       static_cast<std::int64_t>(reader.number("overhead_gib", 1.0, 0.0, 1024.0) * 1024.0 * 1024.0 * 1024.0);

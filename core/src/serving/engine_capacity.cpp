@@ -74,7 +74,8 @@ void add_engine_capacity(const ModelDescription& model, const std::vector<Weight
 
 void add_engine_start_check(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                             InferenceEstimate& estimate) {
-  if (!estimate.engine || estimate.engine->kind != EngineKind::vllm || !estimate.on_gpu) return;
+  if (!estimate.engine || !estimate.on_gpu) return;
+  if (estimate.engine->kind != EngineKind::vllm && estimate.engine->kind != EngineKind::vllm_v0) return;
   estimate.on_gpu->engine_start = vllm_start_check(*estimate.engine, model, tensors, estimate.workload,
                                                    *estimate.on_gpu->gpu, estimate.max_model_len);
 }

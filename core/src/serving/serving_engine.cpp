@@ -204,6 +204,24 @@ std::optional<EngineStartCheck> vllm_start_check(const EngineProfile& profile, c
   const KvCapacity capacity =
       engine_kv_capacity(profile, workload.gpu_memory_utilization, model, tensors, workload, gpu, limits);
   check.available_bytes = capacity.budget_bytes - capacity.non_kv_bytes;
+  if (profile.kind == EngineKind::vllm_v0) {
+    // V0 refuses a max_model_len above the cache's num_gpu_blocks x block_size tokens, every layer
+    // holding a whole block table (vllm/worker/worker.py raise_if_cache_size_invalid; its message in
+    // vllm#13061).
+    const std::int64_t tokens = capacity.blocks * block;
+    check.rule =
+        "vLLM V0 starts only if max_model_len <= num_gpu_blocks x block_size (vllm/worker/worker.py "
+        "raise_if_cache_size_invalid)";
+    check.needed_bytes = ceil_div(check.max_model_len, block) * capacity.block_bytes;
+    check.starts = capacity.blocks > 0 && check.max_model_len <= tokens;
+    check.longest_max_model_len = std::min(check.max_model_len, tokens);
+    return check;
+  }
+  check.rule =
+      "vLLM V1 starts only if the KV cache its budget leaves holds one request of max_model_len "
+      "(vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory): cdiv(max_model_len, block) blocks a "
+      "full-attention layer, cdiv(min(window - 1 + max_num_batched_tokens, max_model_len), block) + 1 a "
+      "sliding-window one (vllm/v1/kv_cache_interface.py at 001cabc1)";
   check.needed_bytes = needed(check.max_model_len);
   check.starts = check.available_bytes > 0 && check.needed_bytes <= check.available_bytes;
   // estimate_max_model_len: the longest length whose request fits, by bisection (needed grows with it).

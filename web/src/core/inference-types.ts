@@ -214,7 +214,7 @@ export interface InferenceReport {
     skipped: string;
     how: string;
   };
-  /** With engine vllm and a GPU: whether vLLM's KV cache holds one request of max_model_len, or it refuses to start. */
+  /** With engine vllm or vllm-v0 and a GPU: whether vLLM's KV cache holds one request of max_model_len, or it refuses to start. */
   engine_start?: {
     max_model_len: number;
     max_model_len_from_config: boolean;

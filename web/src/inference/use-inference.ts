@@ -92,7 +92,9 @@ function useFullModuleParts(
   workload: Workload,
 ): InferenceReport | undefined {
   const changesMissing = Boolean(report?.gpu && report.fits === false && report.fit_changes === undefined);
-  const startMissing = Boolean(report?.gpu && report.engine === 'vllm' && report.engine_start === undefined);
+  const startMissing = Boolean(
+    report?.gpu && (report.engine === 'vllm' || report.engine === 'vllm-v0') && report.engine_start === undefined,
+  );
   const missing = changesMissing || startMissing;
   const [found, setFound] = useState<{ report: InferenceReport; full: InferenceReport }>();
   useEffect(() => {
