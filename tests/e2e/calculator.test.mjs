@@ -93,6 +93,18 @@ test('vLLM stores gpt-oss MXFP4 experts padded for its MoE kernel, and says when
     await start.textContent(),
     /^vLLM refuses to start: one request of max_model_len 131,072 \(the config's\) needs 4\.79 GiB of KV cache, 3\.\d\d GiB left\. --max-model-len \d+ starts\.$/,
   );
+  // One click sets the longest that starts; the form shows it and vLLM now starts at it.
+  const longest = (await start.textContent()).match(/--max-model-len (\d+) starts/)[1];
+  await page.getByTestId('engine-start-fix').click();
+  await start
+    .filter({
+      hasText: new RegExp(
+        `^vLLM starts: one request of max_model_len ${Number(longest).toLocaleString('en-US')} needs`,
+      ),
+    })
+    .waitFor();
+  assert.equal(await page.getByTestId('max_model_len').inputValue(), longest);
+  await page.getByTestId('max_model_len').fill('');
   // Llama-3.1-8B starts: 32 layers x 8192 pages of 65,536 B = 16.00 GiB.
   await page.getByTestId('preset').selectOption('meta-llama--llama-3.1-8b');
   await start

@@ -11,6 +11,8 @@ export interface Workload extends CustomGpuFields {
   engine: string;
   /** With engine hf: transformers' cache_implementation ('' or 'dynamic': DynamicCache; 'static'). */
   hf_cache: string;
+  /** With engine vllm or vllm-v0: its max_model_len for the start-up check; empty: the config's. */
+  max_model_len: string;
   gpu: string;
   tp: string;
   pp: string;
@@ -54,6 +56,7 @@ export const defaultGpuId = 'h100-sxm-80gb';
 export const defaultWorkload: Workload = {
   engine: '',
   hf_cache: '',
+  max_model_len: '',
   gpu: defaultGpuId,
   tp: '1',
   pp: '1',
@@ -92,6 +95,7 @@ export const fp8Formats: ReadonlySet<string> = new Set(['fp8', 'fp8-block128']);
 export const workloadTextKeys: ReadonlyArray<Exclude<keyof Workload, 'eager_attention' | 'fp8_activations'>> = [
   'engine',
   'hf_cache',
+  'max_model_len',
   'gpu',
   'tp',
   'pp',
@@ -156,6 +160,7 @@ export function inferenceOptions(
   if (workload.eager_attention) options.eager_attention = true;
   // The core refuses hf_cache with any other engine; the field keeps its value for when hf is picked again.
   if (options.engine !== 'hf') delete options.hf_cache;
+  if (options.engine !== 'vllm' && options.engine !== 'vllm-v0') delete options.max_model_len;
   if (options.engine !== undefined)
     for (const [key, value] of Object.entries(engineOwnedDefaults)) if (options[key] === value) delete options[key];
   if (fp8Formats.has(String(options.weights ?? ''))) options.fp8_activations = workload.fp8_activations;

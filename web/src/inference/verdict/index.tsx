@@ -55,7 +55,15 @@ export function Verdict({
             (start.longest_max_model_len > 0 ? (
               <>
                 {' '}
-                <code>--max-model-len {start.longest_max_model_len}</code> starts.
+                <button
+                  type="button"
+                  data-testid="engine-start-fix"
+                  disabled={!onChange}
+                  onClick={() => onChange?.({ max_model_len: String(start.longest_max_model_len) })}
+                >
+                  --max-model-len {start.longest_max_model_len}
+                </button>{' '}
+                starts.
               </>
             ) : (
               ' No length starts: the weights and the profile run leave nothing for the cache.'

@@ -119,6 +119,13 @@ export function WorkloadForm({
                 <option value="static">static</option>
               </>,
             )}
+          {(workload.engine === 'vllm' || workload.engine === 'vllm-v0') &&
+            number(
+              'max_model_len',
+              'Max model length (vLLM)',
+              "--max-model-len: vLLM starts only if its KV cache holds one request this long; empty: the config's",
+              "the config's",
+            )}
           {number('tp', 'Tensor parallel (tp)', 'GPUs each layer is split over')}
           {number('pp', 'Pipeline parallel (pp)', 'stages the layers are split into')}
           {number('ep', 'Expert parallel (ep)', 'GPUs the experts are spread over (MoE)')}
