@@ -24,6 +24,13 @@ ModelDescription fixture(const char* name) {
   return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + name));
 }
 
+// A CLI run that must succeed, its JSON output parsed.
+nlohmann::json cli_json(const std::string& arguments) {
+  const auto run = test::run_cli(arguments);
+  REQUIRE(run.exit_status == 0);
+  return nlohmann::json::parse(run.out);
+}
+
 ServingLoad closed_loop(std::int64_t requests, std::int64_t concurrency, std::int64_t prompt, std::int64_t output) {
   ServingLoad load;
   load.requests = requests;
@@ -425,11 +432,7 @@ TEST_CASE("HF StaticCache: every step attends the whole preallocated cache, with
   const std::string run = "infer '" + config +
                           "' --gpu a10g --weights fp16 --kv-dtype fp16 --batch 1 --prompt-len 1000 --gen-len 200 "
                           "--engine hf --json";
-  const auto stock = test::run_cli(run);
-  const auto fixed = test::run_cli(run + " --hf-cache static");
-  REQUIRE(stock.exit_status == 0);
-  REQUIRE(fixed.exit_status == 0);
-  const auto d = nlohmann::json::parse(stock.out), s = nlohmann::json::parse(fixed.out);
+  const auto d = cli_json(run), s = cli_json(run + " --hf-cache static");
   CHECK(d["hf_cache"] == "dynamic");
   CHECK(s["hf_cache"] == "static");
   // The dynamic cache's first step moves 3 x 1001 tokens' cache (read, torch.cat's read and write);
@@ -565,11 +568,7 @@ TEST_CASE("infer --engine and serve-sim --engine") {
   const std::string one =
       "serve-sim '" + config +
       "' --gpu h100 --engine trtllm --prompt-len 256 --gen-len 32 --concurrency 1 --requests 1 --json";
-  const auto eager = test::run_cli(one);
-  const auto graphs = test::run_cli(one + " --cuda-graph-max-batch 8");
-  REQUIRE(eager.exit_status == 0);
-  REQUIRE(graphs.exit_status == 0);
-  const auto e = nlohmann::json::parse(eager.out), g = nlohmann::json::parse(graphs.out);
+  const auto e = cli_json(one), g = cli_json(one + " --cuda-graph-max-batch 8");
   CHECK(e["scheduler"]["cuda_graph_max_batch"] == 0);
   CHECK(g["scheduler"]["cuda_graph_max_batch"] == 8);
   CHECK(e["tpot_seconds_mean"].get<double>() - g["tpot_seconds_mean"].get<double>() ==
@@ -590,9 +589,7 @@ TEST_CASE("vLLM stores MXFP4 experts padded for its MoE kernel (mxfp4.py create_
   const std::string big = test::fixture_configs_dir() + "/openai--gpt-oss-120b.json";
   const std::string small = test::fixture_configs_dir() + "/openai--gpt-oss-20b.json";
   const auto weights = [](const std::string& config, const std::string& options) {
-    const auto run = test::run_cli("infer '" + config + "' --weights mxfp4 --json " + options);
-    REQUIRE(run.exit_status == 0);
-    return nlohmann::json::parse(run.out)["weight_bytes"].get<std::int64_t>();
+    return cli_json("infer '" + config + "' --weights mxfp4 --json " + options)["weight_bytes"].get<std::int64_t>();
   };
   const std::int64_t checkpoint = 65'248'815'744;
   CHECK(weights(big, "--gpu h100") == checkpoint);
@@ -625,10 +622,8 @@ TEST_CASE("vLLM stores MXFP4 experts padded for its MoE kernel (mxfp4.py create_
   // (vLLM's ROCm alignment is not modelled, and the report says so; the same 8192-token profile step)
   // by the padding alone.
   const auto non_kv = [&](const char* gpu) {
-    const auto run = test::run_cli("serve-sim '" + big + "' --gpu " + gpu +
-                                   " --engine vllm --prompt-len 256 --gen-len 32 --concurrency 4 --requests 8 --json");
-    REQUIRE(run.exit_status == 0);
-    const auto r = nlohmann::json::parse(run.out);
+    const auto r = cli_json("serve-sim '" + big + "' --gpu " + gpu +
+                            " --engine vllm --prompt-len 256 --gen-len 32 --concurrency 4 --requests 8 --json");
     CHECK(r["scheduler"]["max_num_batched_tokens"] == 8192);
     return r["scheduler"]["non_kv_bytes"].get<std::int64_t>();
   };
@@ -636,15 +631,10 @@ TEST_CASE("vLLM stores MXFP4 experts padded for its MoE kernel (mxfp4.py create_
 }
 
 TEST_CASE("vLLM's start-up check: the KV cache must hold one request of max_model_len") {
-  const auto run_json = [](const std::string& arguments) {
-    const auto run = test::run_cli(arguments);
-    REQUIRE(run.exit_status == 0);
-    return nlohmann::json::parse(run.out);
-  };
   const std::string dir = test::fixture_configs_dir();
   // Llama-3.1-8B on an H100: 32 full-attention layers, a 16-token page of one layer 16 x 8 KV heads x
   // 128 x 2 (K, V) x 2 B = 65,536 B; max_model_len 131,072 (the config's) is 8192 pages a layer.
-  const auto llama = run_json("infer '" + dir + "/meta-llama--Llama-3.1-8B.json' --gpu h100 --engine vllm --json");
+  const auto llama = cli_json("infer '" + dir + "/meta-llama--Llama-3.1-8B.json' --gpu h100 --engine vllm --json");
   const auto& l = llama["engine_start"];
   CHECK(l["max_model_len"] == 131072);
   CHECK(l["max_model_len_from_config"] == true);
@@ -655,7 +645,7 @@ TEST_CASE("vLLM's start-up check: the KV cache must hold one request of max_mode
   // 18 of a 128-token window, a page 16 x 8 x 64 x 2 x 2 = 32,768 B. Full: 8192 pages; windowed:
   // cdiv(min(127 + 8192, 131072), 16) + 1 = 521 pages.
   const std::string big = "infer '" + dir + "/openai--gpt-oss-120b.json' --gpu h100 --engine vllm --json";
-  const auto refused = run_json(big)["engine_start"];
+  const auto refused = cli_json(big)["engine_start"];
   const std::int64_t windowed = 18LL * 32'768 * 521;
   CHECK(refused["needed_bytes"] == 18LL * 32'768 * 8192 + windowed);
   CHECK(refused["starts"] == false);
@@ -667,7 +657,7 @@ TEST_CASE("vLLM's start-up check: the KV cache must hold one request of max_mode
   CHECK(needed(longest) <= available);
   CHECK(needed(longest + 1) > available);
   // --max-model-len 32768 (GPUStack's command): 2048 pages a full layer.
-  const auto given = run_json(big + " --max-model-len 32768")["engine_start"];
+  const auto given = cli_json(big + " --max-model-len 32768")["engine_start"];
   CHECK(given["max_model_len"] == 32768);
   CHECK(given["max_model_len_from_config"] == false);
   CHECK(given["needed_bytes"] == 18LL * 32'768 * 2048 + windowed);
@@ -681,19 +671,19 @@ TEST_CASE("vLLM's start-up check: the KV cache must hold one request of max_mode
   const std::string v0 = "infer '" + dir +
                          "/deepcogito--cogito-v1-preview-qwen-14B.json' --gpu rtx-4090 --tp 2 --engine vllm-v0 "
                          "--gpu-memory-utilization 0.98 --prefill-chunk 2048 --json";
-  const auto old_engine = run_json(v0);
+  const auto old_engine = cli_json(v0);
   const auto& o = old_engine["engine_start"];
   CHECK(o["needed_bytes"] == 8192LL * 1'572'864);
   CHECK(o["starts"] == false);
   CHECK(o["longest_max_model_len"] == old_engine["engine_capacity"]["kv_capacity_tokens"]);
   CHECK(o["rule"].get<std::string>().find("raise_if_cache_size_invalid") != std::string::npos);
-  const auto shorter = run_json(v0 + " --max-model-len 32768")["engine_start"];
+  const auto shorter = cli_json(v0 + " --max-model-len 32768")["engine_start"];
   CHECK(shorter["starts"] == true);
   CHECK(shorter["longest_max_model_len"] == 32768);
   // Other engines, and state-space layers (not modelled): no check.
-  CHECK_FALSE(run_json("infer '" + dir + "/meta-llama--Llama-3.1-8B.json' --gpu h100 --engine sglang --json")
+  CHECK_FALSE(cli_json("infer '" + dir + "/meta-llama--Llama-3.1-8B.json' --gpu h100 --engine sglang --json")
                   .contains("engine_start"));
-  CHECK_FALSE(run_json("infer '" + dir + "/nvidia--Nemotron-H-56B-Base-8K.json' --gpu h100 --engine vllm --json")
+  CHECK_FALSE(cli_json("infer '" + dir + "/nvidia--Nemotron-H-56B-Base-8K.json' --gpu h100 --engine vllm --json")
                   .contains("engine_start"));
   // The option is vLLM's, and a count.
   for (const char* bad :
