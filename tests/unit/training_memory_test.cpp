@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -11,6 +12,7 @@
 #include "fitcheck/plan_options.hpp"
 #include "fitcheck/training_memory.hpp"
 #include "fitcheck/training_request.hpp"
+#include "placement/sharding.hpp"
 #include "test_support.hpp"
 
 using namespace fitcheck;
@@ -588,6 +590,88 @@ TEST_CASE("framework: torchtitan FSDP under pp keeps the stage unsharded and acc
   w.framework = TrainingFramework::hf;  // other frameworks reshard after forward
   CHECK_FALSE(fsdp_unsharded_for_step(w));
   CHECK(training_memory(model, tensors, w).totals.communication_bytes < 16'060'530'688 / 4);
+}
+
+TEST_CASE("framework: torchtitan under tp runs loss_parallel, 16 B per logit element at its backward") {
+  // Saved fp32 log-softmax, the scattered nll gradient, exp(log-softmax), their sum: 4 x 4 B.
+  // 1024 tokens x 128256 / 2 = 64,128 vocab entries per rank: 65,667,072 logits.
+  const ModelDescription model = fixture(kLlama8b);
+  const auto tensors = weight_tensors(model);
+  const auto loss = [&](const TrainingWorkload& w) {
+    return term_bytes(training_memory(model, tensors, w).terms,
+                      std::string("logits and cross-entropy (") + training_framework(w).id + " loss)");
+  };
+  TrainingWorkload w = framework_workload(TrainingFramework::torchtitan);
+  CHECK(loss(w) == 1024 * std::int64_t{128'256} * 12);  // tp 1: plain cross-entropy, 3 x 4 B
+  w.layout.tensor_parallel = 2;
+  CHECK(loss(w) == 1024 * std::int64_t{64'128} * 16);
+  CHECK(training_loss(w).bytes_per_logit == 16);
+  w.compile = true;  // torchtitan from bbb1b616e compiles the loss: the compiled rule wins
+  CHECK(loss(w) == 1024 * std::int64_t{64'128} * 4);
+  w.eager_loss = true;
+  CHECK(loss(w) == 1024 * std::int64_t{64'128} * 16);
+  w = framework_workload(TrainingFramework::megatron);  // Megatron's own vocab-parallel loss: 6 B
+  w.layout.tensor_parallel = 2;
+  CHECK(loss(w) == 1024 * std::int64_t{64'128} * 6);
+}
+
+TEST_CASE("framework: torchtitan's last pipeline stage keeps the logits of every micro-batch of the step") {
+  // 8,192-token global batch / 1,024-token sequences / (micro-batch 1 x dp 1) = 8 micro-batches, each
+  // 1024 x 128256 bf16 logits: 8 x 262,668,288 = 2,101,346,304 B on stage 1.
+  const ModelDescription model = fixture(kLlama8b);
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = framework_workload(TrainingFramework::torchtitan);
+  w.recompute = Recompute::full;
+  w.layout.pipeline_parallel = 2;
+  w.global_batch_tokens = 8192;
+  CHECK(step_micro_batches(w) == 8);
+  const TrainingMemory titan = training_memory(model, tensors, w);
+  REQUIRE(titan.totals.busiest_stage == 1);
+  CHECK(term_bytes(titan.terms, "pipeline outputs kept (logits of every micro-batch)") == 2'101'346'304);
+  const auto named = [](const TrainingMemory& m) {
+    return std::any_of(m.terms.begin(), m.terms.end(), [](const MemoryTerm& t) {
+      return t.name == "pipeline outputs kept (logits of every micro-batch)";
+    });
+  };
+  w.framework = TrainingFramework::megatron;  // Megatron's schedules free each output after its send
+  CHECK_FALSE(named(training_memory(model, tensors, w)));
+  w.framework = TrainingFramework::torchtitan;
+  w.layout.pipeline_parallel = 1;
+  CHECK_FALSE(named(training_memory(model, tensors, w)));
+}
+
+TEST_CASE("framework: torchtitan splits layers that do not divide as generate_split_points does") {
+  // Over pp x v stages: the first takes layers / stages, the middle ones one more while the remainder
+  // lasts, the last the rest. 10 layers / 4: 2, 3, 3, 2; 7 / 4: 1, 2, 2, 2; 126 / 8: 15, 16 x 6, 15,
+  // and over 16 virtual stages (7, 8 x 14, 7) rank r holds stages r and r + 8: the same counts.
+  const auto split = [](std::int64_t layers, std::int64_t pp, std::int64_t v) {
+    return detail::middle_extra_first_layers(layers, pp, v);
+  };
+  CHECK(split(10, 4, 1) == std::vector<std::int64_t>{0, 2, 5, 8, 10});
+  CHECK(split(7, 4, 1) == std::vector<std::int64_t>{0, 1, 3, 5, 7});
+  CHECK(split(8, 4, 1) == std::vector<std::int64_t>{0, 2, 4, 6, 8});
+  CHECK(split(126, 8, 1) == std::vector<std::int64_t>{0, 15, 31, 47, 63, 79, 95, 111, 126});
+  CHECK(split(126, 8, 2) == std::vector<std::int64_t>{0, 15, 31, 47, 63, 79, 95, 111, 126});
+  CHECK(split(5, 2, 2) == std::vector<std::int64_t>{0, 2, 5});  // stages 1, 2, 1, 1: ranks 1 + 1, 2 + 1
+  CHECK(split(5, 1, 1) == std::vector<std::int64_t>{0, 5});
+  CHECK(split(5, 2, 1) == std::vector<std::int64_t>{0, 2, 5});  // the last stage takes what is left
+  // torchtitan's 405B at pp 8: stage 0 holds 15 layers (and the embedding), the last 15.
+  const ModelDescription llama405b = fixture("meta-llama--Llama-3.1-405B.json");
+  TrainingWorkload w405 = framework_workload(TrainingFramework::torchtitan);
+  w405.layout.pipeline_parallel = 8;
+  w405.layout.tensor_parallel = 8;
+  const PreparedTrainingMemory prepared = prepare_training_memory(llama405b, weight_tensors(llama405b), w405);
+  REQUIRE(prepared.stages.size() == 8);
+  CHECK(prepared.stages[0].end_layer == 15);
+  CHECK(prepared.stages[1].end_layer == 31);
+  CHECK(prepared.stages[7].first_layer == 111);
+  CHECK(training_framework_profile(TrainingFramework::torchtitan).middle_stages_take_extra_layers);
+  CHECK_FALSE(training_framework_profile(TrainingFramework::automodel).middle_stages_take_extra_layers);
+  // The default split (Megatron-style remainder on the first stages) for comparison: 3, 3, 2, 2.
+  ModelDescription m = fixture(kLlama8b);
+  m.num_layers = 10;
+  m.layer_kind_of_layer.assign(10, 0);
+  CHECK(detail::plan_stages(m, {1, 4, 1, 1}).first_layer == std::vector<std::int64_t>{0, 3, 6, 8, 10});
 }
 
 TEST_CASE("framework: reserved adds the caching allocator's block rounding; allocated is the default for hf") {

@@ -133,6 +133,17 @@ struct TrainingFrameworkProfile {
   // input whatever the number of adapted heads' groups.
   bool fused_qkv_adapter = false;
   const char* model_code_rule = "";
+  // The loss under tensor parallelism where the framework runs PyTorch's loss_parallel (cross-entropy
+  // over vocabulary-sharded DTensor logits) and the loss is not compiled; 0: loss_bytes_per_logit.
+  std::int64_t loss_parallel_bytes_per_logit = 0;
+  const char* loss_parallel_rule = "";
+  // Pipeline parallelism through torch.distributed.pipelining: the last stage keeps the output (the
+  // logits) of every micro-batch of the step until the next step starts.
+  bool pipeline_keeps_outputs = false;
+  const char* pipeline_outputs_rule = "";
+  // Layers that do not divide over the pipeline stages: the middle stages take one more each
+  // (torchtitan); otherwise the first stages do.
+  bool middle_stages_take_extra_layers = false;
 };
 
 const TrainingFrameworkProfile& training_framework_profile(TrainingFramework framework);

@@ -243,5 +243,8 @@ int training_collective_zero_stage(const TrainingWorkload& workload);
 // global_batch_tokens when positive, else max(4 x 2^20 tokens (Llama-2/3 pretraining batches),
 // dp x micro_batch_size x sequence_tokens x max(micro_batches_per_step, pp)).
 std::int64_t global_batch_tokens_or_default(const TrainingWorkload& workload);
+// Micro-batches each data-parallel rank runs per step: the global batch's whole sequences over
+// micro_batch_size x dp, rounded up (a partial micro-batch costs a whole one).
+std::int64_t step_micro_batches(const TrainingWorkload& workload);
 
 }  // namespace fitcheck

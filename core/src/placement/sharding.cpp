@@ -82,6 +82,25 @@ std::int64_t kv_heads_per_rank(const AttentionShape& attention, std::int64_t ten
   return attention.num_kv_heads >= tensor_parallel ? attention.num_kv_heads / tensor_parallel : 1;
 }
 
+std::vector<std::int64_t> middle_extra_first_layers(std::int64_t layers, std::int64_t ranks,
+                                                    std::int64_t virtual_stages) {
+  const std::int64_t stages = ranks * std::max<std::int64_t>(1, virtual_stages);  // both bounded by the options
+  const std::int64_t base = layers / stages, extra = layers % stages;
+  const auto stage_layers = [&](std::int64_t i) {
+    if (stages == 1) return layers;
+    if (i == 0) return base;
+    if (i < stages - 1) return base + (i <= extra ? 1 : 0);
+    return layers - (stages - 1) * base - std::min(extra, stages - 2);
+  };
+  std::vector<std::int64_t> first(static_cast<std::size_t>(ranks + 1), 0);
+  for (std::int64_t r = 0; r < ranks; ++r) {
+    std::int64_t held = 0;
+    for (std::int64_t i = r; i < stages; i += ranks) held += stage_layers(i);
+    first[static_cast<std::size_t>(r + 1)] = first[static_cast<std::size_t>(r)] + held;
+  }
+  return first;
+}
+
 StagePlan plan_stages(const ModelDescription& model, const ParallelLayout& layout, PipelineSlots slots) {
   check_layout(model, layout);
   StagePlan plan;

@@ -31,6 +31,13 @@ struct PipelineSlots {
 };
 StagePlan plan_stages(const ModelDescription& model, const ParallelLayout& layout, PipelineSlots slots = {});
 
+// torchtitan's split of layers that do not divide (9dec370 torchtitan/parallelisms/pipelining_utils.py
+// generate_split_points): over pp x virtual_stages stages, the first takes layers / stages, the middle
+// ones one more while the remainder lasts, the last what is left; rank r holds stages r, r + pp, ...
+// The first layer of each of the `ranks` ranks and the layer count, as StagePlan::first_layer.
+std::vector<std::int64_t> middle_extra_first_layers(std::int64_t layers, std::int64_t ranks,
+                                                    std::int64_t virtual_stages);
+
 // Key/value heads one tensor-parallel rank holds: kv/tp, or one replicated head when kv < tp.
 std::int64_t kv_heads_per_rank(const AttentionShape& attention, std::int64_t tensor_parallel);
 

@@ -9,6 +9,35 @@
 namespace fitcheck {
 namespace {
 
+// torchtitan's loss and pipeline run on PyTorch's distributed pieces; its stage split is its own.
+constexpr TrainingFrameworkProfile with_torchtitan_rules(TrainingFrameworkProfile p) {
+  // With tp > 1 the output layer leaves its logits sharded by vocabulary (ColwiseParallel
+  // output_layouts Shard(-1), 9dec370 torchtitan/parallelisms/parallelize_llama.py l.138-142) and
+  // train_context enters loss_parallel() (train.py l.225-228, parallel_dims.py l.119-120: on unless
+  // --training.disable_loss_parallel). Its log-softmax keeps the fp32 input, its shifted copy and
+  // their exponential at once (14 B with the bf16 logits); its backward holds the saved log-softmax,
+  // a zero gradient with the -1 scattered in, exp(log-softmax) and their sum, then the product:
+  // 4 x 4 B (torch/distributed/tensor/parallel/loss.py _log_softmax, _nll_loss_and_log_softmax_backward).
+  p.loss_parallel_bytes_per_logit = 16;
+  p.loss_parallel_rule =
+      "loss_parallel (tp > 1): backward of the vocabulary-sharded cross-entropy holds the saved fp32 log-softmax, "
+      "the scattered nll gradient, exp(log-softmax) and their sum, then their product (4 x 4 B): "
+      "pytorch/pytorch 02eef6b8 torch/distributed/tensor/parallel/loss.py _nll_loss_and_log_softmax_backward; "
+      "torchtitan 9dec370 train.py l.225-228";
+  // forward_one_chunk appends the last stage's output to output_chunks; step() clears them only at
+  // the start of the next step and merges them at its end (torch/distributed/pipelining stage.py,
+  // schedules.py PipelineScheduleSingle.step; 9dec370 train.py l.285-291 calls step() and drops
+  // the merged result).
+  p.pipeline_keeps_outputs = true;
+  p.pipeline_outputs_rule =
+      "torch.distributed.pipelining keeps each micro-batch's output on the last stage (output_chunks) until the "
+      "next step: pytorch/pytorch 0138610 torch/distributed/pipelining/stage.py forward_one_chunk, 00722e64 "
+      "schedules.py PipelineScheduleSingle.step";
+  // generate_split_points (9dec370 torchtitan/parallelisms/pipelining_utils.py l.18-57).
+  p.middle_stages_take_extra_layers = true;
+  return p;
+}
+
 constexpr TrainingFrameworkProfile kProfiles[] = {
     {TrainingFramework::megatron, "megatron", "Megatron-LM / Megatron-Core",
      // Forward: the bf16 [s, b, V/t] logits and their fp32 copy, exponentiated and normalized in
@@ -68,53 +97,55 @@ constexpr TrainingFrameworkProfile kProfiles[] = {
      0, 0, false, "", 4, "PEFT's autocast_adapter_dtype keeps adapters in fp32", 0, 0, 0, "", ElementwiseKernels::fused,
      "Megatron-DeepSpeed keeps Megatron's fused kernels (Apex fused layer norm, fused bias-GeLU, bias-dropout-add)",
      false, Fp8Casts::transformer_engine, "Transformer Engine FP8 (Megatron-DeepSpeed's --fp8 path)"},
-    {TrainingFramework::torchtitan, "torchtitan", "torchtitan (PyTorch FSDP2)",
-     // loss_fn upcasts the [b, s, V] logits: cross_entropy(pred.flatten(0, 1).float(), labels), then
-     // `del pred` before backward. Backward of log_softmax holds its saved output, the nll gradient
-     // and its own gradient, all fp32: 12 B (the forward's bf16 + fp32 + log-softmax is 10 B).
-     12,
-     "fp32 upcast of the logits into cross_entropy; at the start of backward the saved fp32 log-softmax, the "
-     "nll_loss gradient and the log_softmax gradient (3 x 4 B; the bf16 logits are deleted before backward): "
-     "pytorch/torchtitan 9dec370 train.py loss_fn l.131-134",
-     false,
-     "FSDP2 MixedPrecisionPolicy: bf16 parameters gathered, gradients reduce-scattered in fp32 into fp32 shards "
-     "(torchtitan/config/configs.py l.94-105)",
-     // apply_fsdp: reshard_after_forward = not pp_enabled (9dec370 parallelize_llama.py l.325-339;
-     // HEAD distributed/fsdp.py get_fsdp_reshard_after_forward_policy l.112-136).
-     true, AttentionKernel::sdpa_flash,
-     "F.scaled_dot_product_attention, flash backend (9dec370 torchtitan/models/llama/model.py Attention.forward)", true,
-     "get_num_flop_per_token: 6 x non-embedding parameters + 12 x layers x heads x head_dim x s, no causal "
-     "discount (9dec370 torchtitan/utils.py l.268-283)",
-     MemoryStatistic::reserved,
-     "DeviceMemoryMonitor prints torch.cuda.memory_stats()['reserved_bytes.all.peak']: torchtitan "
-     "components/metrics.py get_peak_stats l.61-70",
-     0, 0, false, "", 4, "PEFT's autocast_adapter_dtype keeps adapters in fp32", 0,
-     // Since bbb1b616e (2025-04-02) training.compile also compiles the loss (components/loss.py
-     // build_cross_entropy_loss; later compile.components "loss"). TorchInductor fuses the upcast,
-     // log-softmax and nll: its backward graph keeps the bf16 logits and recomputes the softmax from
-     // them, and writes the bf16 gradient; no fp32 [tokens, V] tensor is materialized.
-     4, 0,
-     "compiled loss (training.compile, torchtitan bbb1b616e and later: components/loss.py "
-     "build_cross_entropy_loss): the bf16 logits kept for the fused backward (2 B) and their bf16 gradient (2 B); "
-     "--eager-loss for earlier commits",
-     ElementwiseKernels::eager,
-     "eager PyTorch ops of torchtitan's Llama: RMSNorm as x.float(), pow, mean, rsqrt, mul, type_as, mul weight "
-     "(9dec370 torchtitan/models/norms.py RMSNorm), rotary embedding through complex float32 tensors "
-     "(models/llama/model.py apply_rotary_emb), repeat_kv copies, silu(w1 x) * w3 x; training.compile compiles each "
-     "TransformerBlock (parallelize_llama.py apply_compile) and, from bbb1b616e (2025-04-02), the loss "
-     "(components/loss.py build_cross_entropy_loss; 9dec370 kept it eager, train.py l.137-138)",
-     true, Fp8Casts::torchao_tensorwise,
-     "torchao Float8Linear, dynamic tensorwise scaling (the only scaling 9dec370 torchtitan/float8.py enables by "
-     "default): per operand an amax pass and a cast writing the row- and column-major FP8 copies, as torchao's own "
-     "roofline counts them (pytorch/ao 36027d82 torchao/testing/training/roofline_utils.py "
-     "get_tensor_memory_traffic_ovhd_s); every nn.Linear but the output layer",
-     false,
-     // generate_split_points gives the middle stages the layers that do not divide evenly
-     // (9dec370 torchtitan/parallelisms/pipelining_utils.py l.18-57).
-     true,
-     // create_context_parallel_ctx wraps torch.distributed.tensor.experimental.context_parallel
-     // (9dec370 torchtitan/utils.py l.171-193).
-     true},
+    with_torchtitan_rules(TrainingFrameworkProfile{
+        TrainingFramework::torchtitan, "torchtitan", "torchtitan (PyTorch FSDP2)",
+        // loss_fn upcasts the [b, s, V] logits: cross_entropy(pred.flatten(0, 1).float(), labels), then
+        // `del pred` before backward. Backward of log_softmax holds its saved output, the nll gradient
+        // and its own gradient, all fp32: 12 B (the forward's bf16 + fp32 + log-softmax is 10 B).
+        12,
+        "fp32 upcast of the logits into cross_entropy; at the start of backward the saved fp32 log-softmax, the "
+        "nll_loss gradient and the log_softmax gradient (3 x 4 B; the bf16 logits are deleted before backward): "
+        "pytorch/torchtitan 9dec370 train.py loss_fn l.131-134",
+        false,
+        "FSDP2 MixedPrecisionPolicy: bf16 parameters gathered, gradients reduce-scattered in fp32 into fp32 shards "
+        "(torchtitan/config/configs.py l.94-105)",
+        // apply_fsdp: reshard_after_forward = not pp_enabled (9dec370 parallelize_llama.py l.325-339;
+        // HEAD distributed/fsdp.py get_fsdp_reshard_after_forward_policy l.112-136).
+        true, AttentionKernel::sdpa_flash,
+        "F.scaled_dot_product_attention, flash backend (9dec370 torchtitan/models/llama/model.py Attention.forward)",
+        true,
+        "get_num_flop_per_token: 6 x non-embedding parameters + 12 x layers x heads x head_dim x s, no causal "
+        "discount (9dec370 torchtitan/utils.py l.268-283)",
+        MemoryStatistic::reserved,
+        "DeviceMemoryMonitor prints torch.cuda.memory_stats()['reserved_bytes.all.peak']: torchtitan "
+        "components/metrics.py get_peak_stats l.61-70",
+        0, 0, false, "", 4, "PEFT's autocast_adapter_dtype keeps adapters in fp32", 0,
+        // Since bbb1b616e (2025-04-02) training.compile also compiles the loss (components/loss.py
+        // build_cross_entropy_loss; later compile.components "loss"). TorchInductor fuses the upcast,
+        // log-softmax and nll: its backward graph keeps the bf16 logits and recomputes the softmax from
+        // them, and writes the bf16 gradient; no fp32 [tokens, V] tensor is materialized.
+        4, 0,
+        "compiled loss (training.compile, torchtitan bbb1b616e and later: components/loss.py "
+        "build_cross_entropy_loss): the bf16 logits kept for the fused backward (2 B) and their bf16 gradient (2 B); "
+        "--eager-loss for earlier commits",
+        ElementwiseKernels::eager,
+        "eager PyTorch ops of torchtitan's Llama: RMSNorm as x.float(), pow, mean, rsqrt, mul, type_as, mul weight "
+        "(9dec370 torchtitan/models/norms.py RMSNorm), rotary embedding through complex float32 tensors "
+        "(models/llama/model.py apply_rotary_emb), repeat_kv copies, silu(w1 x) * w3 x; training.compile compiles each "
+        "TransformerBlock (parallelize_llama.py apply_compile) and, from bbb1b616e (2025-04-02), the loss "
+        "(components/loss.py build_cross_entropy_loss; 9dec370 kept it eager, train.py l.137-138)",
+        true, Fp8Casts::torchao_tensorwise,
+        "torchao Float8Linear, dynamic tensorwise scaling (the only scaling 9dec370 torchtitan/float8.py enables by "
+        "default): per operand an amax pass and a cast writing the row- and column-major FP8 copies, as torchao's own "
+        "roofline counts them (pytorch/ao 36027d82 torchao/testing/training/roofline_utils.py "
+        "get_tensor_memory_traffic_ovhd_s); every nn.Linear but the output layer",
+        false,
+        // generate_split_points gives the middle stages the layers that do not divide evenly
+        // (9dec370 torchtitan/parallelisms/pipelining_utils.py l.18-57).
+        true,
+        // create_context_parallel_ctx wraps torch.distributed.tensor.experimental.context_parallel
+        // (9dec370 torchtitan/utils.py l.171-193).
+        true}),
     {TrainingFramework::hf, "hf", "Hugging Face Trainer / Accelerate + PEFT",
      // Measured: torch CrossEntropyLoss forward + backward on fp32 logits with their gradient holds
      // 20 B per logit element (linkedin/Liger-Kernel 2120862b benchmark/data/all_benchmark_data.csv);

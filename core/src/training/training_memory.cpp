@@ -80,6 +80,11 @@ PreparedTrainingMemory prepare_training_memory(const ModelDescription& model,
   try {
     plan = detail::plan_stages(model, p.workload.layout,
                                {p.workload.pipeline_split_embedding_slot, p.workload.pipeline_split_loss_slot});
+    if (training_framework(p.workload).middle_stages_take_extra_layers && !p.workload.pipeline_split_embedding_slot &&
+        !p.workload.pipeline_split_loss_slot)
+      plan.first_layer =
+          detail::middle_extra_first_layers(static_cast<std::int64_t>(model.layer_kind_of_layer.size()),
+                                            p.workload.layout.pipeline_parallel, p.workload.virtual_pipeline_stages);
   } catch (const OptionError&) {
     throw;  // already names its option (the message starts "option 'ep': ...", not with the size's name)
   } catch (const std::invalid_argument& error) {

@@ -235,6 +235,19 @@ StageActivations stage_activations(const ModelDescription& model, const Training
       out.bytes += chunk;
       out.allocator_blocks += detail::allocator_block_bytes(chunk);
     }
+    if (pp > 1 && framework.pipeline_keeps_outputs) {
+      // Every micro-batch's logits of the step, the one in backward included, stay on the last stage.
+      const std::int64_t micro_batches = step_micro_batches(workload);
+      const std::int64_t one = checked_mul(checked_mul(c.tokens, vocab), c.element);
+      const std::int64_t outputs = checked_mul(micro_batches, one);
+      if (with_text)
+        lines.push_back({"pipeline outputs kept (logits of every micro-batch)", outputs,
+                         num(micro_batches) + " micro-batches x " + num(c.tokens) + " tokens x " + num(vocab) +
+                             " vocab entries x " + num(c.element) + " B = " + num(outputs) +
+                             " B: " + framework.pipeline_outputs_rule});
+      out.bytes += outputs;
+      out.allocator_blocks += checked_mul(micro_batches, detail::allocator_block_bytes(one));
+    }
     out.bytes += t.total();
     out.allocator_blocks += t.blocks();
     for (auto& line : lines) out.terms.push_back(std::move(line));

@@ -152,10 +152,9 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   const double dp = static_cast<double>(lay.data_parallel);
   const double cp = static_cast<double>(w.context_parallel), v = static_cast<double>(w.virtual_pipeline_stages);
   const double a = detail::kActivationBytesPerElement, h = model.hidden;
-  const double global_sequences = std::floor(static_cast<double>(global_batch_tokens_or_default(w)) / s);
 
   TrainingTime t;
-  const double m = std::ceil(global_sequences / (b * dp));  // a partial micro-batch costs a whole one
+  const double m = static_cast<double>(step_micro_batches(w));  // a partial micro-batch costs a whole one
   t.micro_batches = static_cast<std::int64_t>(m);
   t.gpus = lay.tensor_parallel * lay.pipeline_parallel * w.context_parallel * lay.data_parallel;
   const double gpus = static_cast<double>(t.gpus);

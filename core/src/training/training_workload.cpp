@@ -131,8 +131,7 @@ void check_training_workload(const TrainingWorkload& w, std::int64_t num_layers,
   // model_parallel_config.py l.567); PyTorch's ScheduleInterleaved1F1B asks for a multiple of the
   // pipeline ranks too. The planner proposes only such layouts (planner_training.cpp runs_chunks).
   if (w.virtual_pipeline_stages > 1) {
-    const std::int64_t per_rank = detail::checked_mul(w.micro_batch_size, l.data_parallel);
-    const std::int64_t micro_batches = (global_sequences + per_rank - 1) / per_rank;
+    const std::int64_t micro_batches = step_micro_batches(w);
     check(micro_batches % l.pipeline_parallel == 0, "virtual_stages",
           "the interleaved schedule runs the micro-batches in groups of pp " + num(l.pipeline_parallel) + ": " +
               num(micro_batches) + " micro-batches per step (" + num(global_sequences) + " sequences / (micro-batch " +
@@ -181,6 +180,10 @@ TrainingLoss training_loss(const TrainingWorkload& w) {
   const TrainingFrameworkProfile& f = training_framework(w);
   TrainingLoss loss{f.loss_bytes_per_logit, f.loss_chunks, f.loss_chunk_bytes_per_logit, f.loss_rule};
   if (w.lora.rank > 0 && f.lora_loss_bytes_per_logit > 0) loss.bytes_per_logit = f.lora_loss_bytes_per_logit;
+  if (w.layout.tensor_parallel > 1 && f.loss_parallel_bytes_per_logit > 0) {
+    loss.bytes_per_logit = f.loss_parallel_bytes_per_logit;
+    loss.rule = f.loss_parallel_rule;
+  }
   if (w.compile && !w.eager_loss && f.compiled_loss_bytes_per_logit > 0) {
     loss.bytes_per_logit = f.compiled_loss_bytes_per_logit;
     loss.chunk_bytes_per_logit = f.compiled_loss_chunk_bytes_per_logit;
@@ -251,6 +254,12 @@ std::int64_t global_batch_tokens_or_default(const TrainingWorkload& w) {
   const std::int64_t minimum_step = detail::checked_mul(detail::checked_mul(w.layout.data_parallel, w.micro_batch_size),
                                                         detail::checked_mul(w.sequence_tokens, micro_batches));
   return std::max<std::int64_t>(minimum_step, std::int64_t{4} << 20);
+}
+
+std::int64_t step_micro_batches(const TrainingWorkload& w) {
+  const std::int64_t global_sequences = global_batch_tokens_or_default(w) / w.sequence_tokens;
+  const std::int64_t per_rank = detail::checked_mul(w.micro_batch_size, w.layout.data_parallel);
+  return (global_sequences + per_rank - 1) / per_rank;
 }
 
 }  // namespace fitcheck
