@@ -616,18 +616,24 @@ TEST_CASE("framework: torchtitan under tp runs loss_parallel, 16 B per logit ele
 }
 
 TEST_CASE("framework: torchtitan's last pipeline stage keeps the logits of every micro-batch of the step") {
-  // 8,192-token global batch / 1,024-token sequences / (micro-batch 1 x dp 1) = 8 micro-batches, each
-  // 1024 x 128256 bf16 logits: 8 x 262,668,288 = 2,101,346,304 B on stage 1.
+  // 8 micro-batches per schedule step, each 1024 x 128256 bf16 logits: 8 x 262,668,288 =
+  // 2,101,346,304 B on stage 1; without --micro-batches the schedule runs pp = 2 of them.
   const ModelDescription model = fixture(kLlama8b);
   const auto tensors = weight_tensors(model);
   TrainingWorkload w = framework_workload(TrainingFramework::torchtitan);
   w.recompute = Recompute::full;
   w.layout.pipeline_parallel = 2;
-  w.global_batch_tokens = 8192;
+  w.global_batch_tokens = 8192;  // 8 sequences of 1,024 / (micro-batch 1 x dp 1)
+  w.micro_batches_per_step = 8;
   CHECK(step_micro_batches(w) == 8);
   const TrainingMemory titan = training_memory(model, tensors, w);
   REQUIRE(titan.totals.busiest_stage == 1);
   CHECK(term_bytes(titan.terms, "pipeline outputs kept (logits of every micro-batch)") == 2'101'346'304);
+  w.micro_batches_per_step = 0;
+  w.global_batch_tokens = 0;  // the 4 Mi-token default batch: gradient accumulation over schedule steps
+  CHECK(term_bytes(training_memory(model, tensors, w).terms, "pipeline outputs kept (logits of every micro-batch)") ==
+        2 * std::int64_t{262'668'288});
+  w.micro_batches_per_step = 8;
   const auto named = [](const TrainingMemory& m) {
     return std::any_of(m.terms.begin(), m.terms.end(), [](const MemoryTerm& t) {
       return t.name == "pipeline outputs kept (logits of every micro-batch)";

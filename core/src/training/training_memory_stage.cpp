@@ -236,8 +236,10 @@ StageActivations stage_activations(const ModelDescription& model, const Training
       out.allocator_blocks += detail::allocator_block_bytes(chunk);
     }
     if (pp > 1 && framework.pipeline_keeps_outputs) {
-      // Every micro-batch's logits of the step, the one in backward included, stay on the last stage.
-      const std::int64_t micro_batches = step_micro_batches(workload);
+      // Every micro-batch's logits of one schedule step, the one in backward included, stay on the
+      // last stage: --micro-batches, else the schedule's default of pp (9dec370
+      // torchtitan/parallelisms/pipelining_utils.py l.79-81).
+      const std::int64_t micro_batches = m > 0 ? m : pp;
       const std::int64_t one = checked_mul(checked_mul(c.tokens, vocab), c.element);
       const std::int64_t outputs = checked_mul(micro_batches, one);
       if (with_text)
