@@ -10,12 +10,17 @@ import { singleFile } from './build/single-file.ts';
 export default defineConfig({
   root: import.meta.dirname,
   // One file has no room for a worker script: the planner runs on the page (plan/create-runner-single.ts
-  // in place of plan/use-plan-sweep.ts's './create-runner' import), and so does the reading of a
-  // large pasted config (model/create-config-reader-single.ts).
+  // in place of plan/use-plan-sweep.ts's './create-runner' import), and so do the serving simulation
+  // (serving/create-serving-runner-single.ts) and the reading of a large pasted config
+  // (model/create-config-reader-single.ts).
   // One file holds one WebAssembly module: the first view's import gets the full core too (core/load.ts).
   resolve: {
     alias: [
       { find: /^\.\/create-runner$/, replacement: path.join(import.meta.dirname, 'src/plan/create-runner-single.ts') },
+      {
+        find: /^\.\/create-serving-runner$/,
+        replacement: path.join(import.meta.dirname, 'src/serving/create-serving-runner-single.ts'),
+      },
       {
         find: /^\.\/create-config-reader$/,
         replacement: path.join(import.meta.dirname, 'src/model/create-config-reader-single.ts'),

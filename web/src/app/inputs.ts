@@ -7,6 +7,7 @@ import { defaultTrainingPlanInputs, type TrainingPlanInputs } from '../plan/trai
 import { defaultWorkload, type Workload } from '../inference/inference-inputs';
 import { defaultNumbers, type ModelKind, type ModelNumbers } from '../model/model-inputs';
 import { defaultLocalInputs, type LocalInputs } from '../local/local-inputs';
+import { defaultLoadInputs, type LoadInputs } from '../serving/serving-inputs';
 
 export type Mode = 'inference' | 'training' | 'plan' | 'local';
 export const modes: ReadonlyArray<Mode> = ['inference', 'training', 'plan', 'local'];
@@ -28,6 +29,8 @@ export interface Inputs {
   plan: PlanInputs;
   trainingPlan: TrainingPlanInputs;
   local: LocalInputs;
+  /** The Inference tab's serving simulation: how requests arrive (serving/serving-inputs.ts). */
+  load: LoadInputs;
 }
 
 export function defaultInputs(presetId: string): Inputs {
@@ -44,5 +47,6 @@ export function defaultInputs(presetId: string): Inputs {
     plan: { ...defaultPlanInputs },
     trainingPlan: { ...defaultTrainingPlanInputs },
     local: { ...defaultLocalInputs },
+    load: { ...defaultLoadInputs },
   };
 }

@@ -7,6 +7,7 @@ import { decodeCustomGpu, encodeCustomGpu } from '../gpu/custom-gpu';
 import { defaultInputs, modes, opsPhases, type Inputs, type Mode, type OpsPhase } from '../app/inputs';
 import { workloadTextKeys, type Workload } from '../inference/inference-inputs';
 import { defaultLocalInputs, localChoices, type LocalInputs } from '../local/local-inputs';
+import { defaultLoadInputs, loadChoices, type LoadInputs } from '../serving/serving-inputs';
 import type { ModelNumbers } from '../model/model-inputs';
 import { defaultPlanInputs, planKeys, objectives, type PlanInputs } from '../plan/plan-inputs';
 import {
@@ -25,6 +26,7 @@ import {
 const workloadKeys: Array<keyof Workload> = [...workloadTextKeys, 'eager_attention', 'fp8_activations'];
 const trainingKeys: Array<keyof TrainingWorkload> = [...trainingTextKeys, ...trainingFlagKeys];
 const localKeys = Object.keys(defaultLocalInputs) as Array<keyof LocalInputs>;
+const loadKeys = Object.keys(defaultLoadInputs) as Array<keyof LoadInputs>;
 const numberKeys: Array<keyof ModelNumbers> = [
   'num_hidden_layers',
   'hidden_size',
@@ -72,6 +74,12 @@ export async function encodeInputs(inputs: Inputs): Promise<string> {
   // The Local tab's inputs under l., those at their defaults left out.
   for (const key of localKeys)
     if (inputs.local[key] !== defaultLocalInputs[key]) params.set(`l.${key}`, inputs.local[key]);
+  // The serving simulation's load under s., those at their defaults left out (open as 1).
+  for (const key of loadKeys) {
+    const value = inputs.load[key];
+    if (value !== defaultLoadInputs[key])
+      params.set(`s.${key}`, typeof value === 'boolean' ? (value ? '1' : '0') : value);
+  }
   // Each tab's custom GPU: only the fields typed (empty ones take the base GPU's figures).
   encodeCustomGpu(params, '', inputs.workload);
   encodeCustomGpu(params, 't.', inputs.training);
@@ -151,6 +159,17 @@ export async function decodeInputs(hash: string, defaultPresetId: string): Promi
     const choices = localChoices[key as keyof typeof localChoices] as ReadonlyArray<string> | undefined;
     if (choices && !choices.includes(value)) continue;
     (inputs.local as unknown as Record<string, string>)[key] = value;
+  }
+  for (const key of loadKeys) {
+    const value = params.get(`s.${key}`);
+    if (value === null) continue;
+    if (key === 'open') {
+      inputs.load.open = value === '1';
+      continue;
+    }
+    const choices = loadChoices[key as keyof typeof loadChoices] as ReadonlyArray<string> | undefined;
+    if (choices && !choices.includes(value)) continue;
+    (inputs.load as unknown as Record<string, string>)[key] = value;
   }
   decodeCustomGpu(params, '', inputs.workload);
   decodeCustomGpu(params, 't.', inputs.training);

@@ -11,6 +11,7 @@ import { LocalResults } from '../../local/lazy';
 import { ParameterTable } from '../../model/parameter-table';
 import { WeightMemory as WeightMemoryNow } from '../../model/weight-memory';
 import { PlanResults, TrainingPlanResults } from '../../plan/lazy';
+import { ServingLoad } from '../../serving/lazy';
 import { ClassicCalculator, TrainingPanel } from '../../training/lazy';
 import { Notes } from '../../ui/notes';
 import type { CalculatorState } from '../use-calculator';
@@ -112,6 +113,15 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
             onFitChange={(options) => calculator.update({ workload: { ...inputs.workload, ...options } })}
           />
         </Stale>
+      )}
+      {mode === 'inference' && detailsReady && inference.state.report?.gpu && (
+        <ServingLoad
+          configText={model.coreText}
+          workload={inputs.workload}
+          load={inputs.load}
+          onLoad={(load) => calculator.update({ load })}
+          hypothetical={inference.state.report.fits === false}
+        />
       )}
       {mode === 'training' && trainingReport && (
         <Stale when={staleTraining}>

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// The load the Inference tab's serving simulation runs (servingReport; docs/serving.md): how the
+// requests arrive and how their lengths vary, as typed (the core validates them). The model, GPU,
+// layout, formats, engine and request lengths are the tab's own workload.
+import type { ServingOptions } from '../core/types';
+import { inferenceOptions, type Workload } from '../inference/inference-inputs';
+
+export interface LoadInputs {
+  /** The section is open: the simulation runs, and a link reopens it. */
+  open: boolean;
+  /** A closed loop (this many requests in flight) or Poisson arrivals at a rate. */
+  arrival: 'concurrency' | 'rate';
+  concurrency: string;
+  /** Requests per second. */
+  rate: string;
+  requests: string;
+  lengths: 'fixed' | 'uniform' | 'normal';
+  /** Uniform: the range ratio; normal: the standard deviation over the mean. */
+  spread: string;
+}
+
+/** The fields chosen from a list, with their values (a link's are checked against them). */
+export const loadChoices = {
+  arrival: ['concurrency', 'rate'],
+  lengths: ['fixed', 'uniform', 'normal'],
+} as const satisfies Partial<Record<keyof LoadInputs, ReadonlyArray<string>>>;
+
+export const defaultLoadInputs: LoadInputs = {
+  open: false,
+  arrival: 'concurrency',
+  concurrency: '64',
+  rate: '4',
+  requests: '1000',
+  lengths: 'fixed',
+  spread: '0.5',
+};
+
+// Inference options the simulation sets itself or does not take (core/src/request/options_serving.cpp):
+// the scheduler batches and holds the cache; vLLM's start-up check and the HF static cache belong to
+// the inference report.
+const notSimulated = ['batch', 'context', 'prefill_chunk', 'kv_block', 'max_model_len', 'hf_cache'] as const;
+
+/**
+ * The options of servingReport: the tab's workload, less what the scheduler decides, plus the load.
+ * Without an engine chosen the simulation is vLLM's (as `fitcheck serve-sim`), so its profile's
+ * budget and efficiencies apply where the form holds the plain defaults.
+ */
+export function servingOptions(workload: Workload, load: LoadInputs): ServingOptions {
+  const engine = workload.engine.trim() || 'vllm';
+  const options = { ...inferenceOptions({ ...workload, engine }) } as Record<string, unknown>;
+  for (const key of notSimulated) delete options[key];
+  if (load.arrival === 'concurrency') options.concurrency = load.concurrency.trim();
+  else options.arrival_rate = load.rate.trim();
+  if (load.requests.trim() !== '') options.requests = load.requests.trim();
+  options.length_distribution = load.lengths;
+  if (load.lengths !== 'fixed') {
+    options.prompt_spread = load.spread.trim();
+    options.gen_spread = load.spread.trim();
+  }
+  return options as unknown as ServingOptions;
+}
