@@ -48,6 +48,8 @@ const knownKeys = [
   ...Object.keys(defaults.training).map((key) => `t.${key}`),
   ...Object.keys(defaults.plan).map((key) => `p.${key}`),
   ...Object.keys(defaults.trainingPlan).map((key) => `q.${key}`),
+  ...Object.keys(defaults.local).map((key) => `l.${key}`),
+  ...Object.keys(defaults.load).map((key) => `s.${key}`),
 ];
 
 // Values a link may carry by accident or by malice, written as they appear in the hash.

@@ -83,6 +83,24 @@ describe('inputs in the hash', () => {
     // A typed field travels as typed; the core names the problem when the tab computes.
     expect(odd.inputs.local.context).toBe('abc');
   });
+  test("the serving simulation's load round-trips under s., defaults left out, a choice outside its list ignored", async () => {
+    const inputs = defaultInputs('meta-llama--llama-3.1-8b');
+    expect(await encodeInputs(inputs)).not.toContain('s.');
+    inputs.load = { ...inputs.load, open: true, arrival: 'rate', rate: '2.5', requests: '300', lengths: 'normal' };
+    const hash = await encodeInputs(inputs);
+    expect(hash).toContain('s.open=1');
+    expect(hash).toContain('s.rate=2.5');
+    expect(hash).not.toContain('s.concurrency');
+    const { inputs: back, problem } = await decodeInputs('#' + hash, 'other');
+    expect(problem).toBeUndefined();
+    expect(back.load).toEqual(inputs.load);
+    const odd = await decodeInputs('#model=preset&s.arrival=burst&s.lengths=zipf&s.requests=abc&s.open=yes', 'other');
+    expect(odd.inputs.load.arrival).toBe('concurrency');
+    expect(odd.inputs.load.lengths).toBe('fixed');
+    expect(odd.inputs.load.open).toBe(false);
+    // A typed field travels as typed; the core names the problem when the section simulates.
+    expect(odd.inputs.load.requests).toBe('abc');
+  });
   test('latency knobs, training and planner inputs round-trip, each tab keeping its own', async () => {
     const inputs = defaultInputs('meta-llama--llama-3.1-8b');
     inputs.mode = 'plan';

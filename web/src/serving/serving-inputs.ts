@@ -35,10 +35,11 @@ export const defaultLoadInputs: LoadInputs = {
   spread: '0.5',
 };
 
-// Inference options the simulation sets itself or does not take (core/src/request/options_serving.cpp):
-// the scheduler batches and holds the cache; vLLM's start-up check and the HF static cache belong to
-// the inference report.
-const notSimulated = ['batch', 'context', 'prefill_chunk', 'kv_block', 'max_model_len', 'hf_cache'] as const;
+// Inference options the simulation sets itself (core/src/request/options_serving.cpp): the scheduler
+// batches and holds the cache, and its max_model_len is the longest request drawn (vLLM's start-up
+// check is the inference report's). Others it does not model (HF's static cache, images) go to the
+// core, which says so.
+const notSimulated = ['batch', 'context', 'prefill_chunk', 'kv_block', 'max_model_len'] as const;
 
 /**
  * The options of servingReport: the tab's workload, less what the scheduler decides, plus the load.
