@@ -2,17 +2,12 @@
 // Where the serving simulation runs: a Web Worker with its own instance of the full WebAssembly
 // core (create-serving-runner.ts), or, where no worker can start (the one-file builds), the page.
 import { loadCore } from '../core/load';
-import type { CoreError, ServingOptions, ServingReport } from '../core/types';
+import type { ServingOptions, ServingReport } from '../core/types';
 
 export interface ServingRunner {
   where: 'worker' | 'main';
   run(configText: string, options: ServingOptions): Promise<ServingReport>;
   dispose(): void;
-}
-
-export function toCoreError(error: unknown): CoreError {
-  if (error instanceof Error) return error as CoreError;
-  return Object.assign(new Error(`the core failed: ${String(error)}`), { field: undefined });
 }
 
 export function createMainServingRunner(): ServingRunner {
