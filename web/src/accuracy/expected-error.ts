@@ -12,6 +12,10 @@ export type AccuracyCategory =
   | 'serve_ttft'
   | 'serve_tpot'
   | 'serve_throughput'
+  // The same figures over the runs whose requests did not queue: the per-batch latency table's.
+  | 'serve_ttft_unqueued'
+  | 'serve_tpot_unqueued'
+  | 'serve_throughput_unqueued'
   | 'local_prompt'
   | 'local_generation';
 
