@@ -114,13 +114,15 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
           />
         </Stale>
       )}
-      {mode === 'inference' && detailsReady && inference.state.report?.gpu && (
+      {mode === 'inference' && detailsReady && inferenceReport && inputs.workload.gpu.trim() !== '' && (
+        // Kept in place while a GPU's fit is recomputed (the pending report has no GPU), so its
+        // worker and figures stay.
         <ServingLoad
           configText={model.coreText}
           workload={inputs.workload}
           load={inputs.load}
           onLoad={(load) => calculator.update({ load })}
-          hypothetical={inference.state.report.fits === false}
+          hypothetical={(inference.state.pending ? inference.state.lastFull : inferenceReport)?.fits === false}
         />
       )}
       {mode === 'training' && trainingReport && (
