@@ -133,6 +133,21 @@ test('the simulation runs in a worker once opened, matches serve-sim, and its lo
   await page.close();
 });
 
+test('a setup that does not fit is not simulated: the section says why', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const log = watchPage(page);
+  const workers = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
+  // Llama-3.1-8B's 16 GB of bf16 weights on a 12 GB card.
+  await page.goto(`${server.url}#model=preset&preset=meta-llama--llama-3.1-8b&gpu=rtx-3060-12gb&s.open=1`);
+  await page.getByTestId('serving-load-hypothetical').waitFor();
+  assert.match(await page.getByTestId('serving-load-hypothetical').textContent(), /does not fit/);
+  assert.equal(await page.getByTestId('serving-load-table').count(), 0);
+  assert.deepEqual(workers, []);
+  assertLocalOnly(log, origin());
+  await page.close();
+});
+
 test('dist/fitcheck.html simulates on the page itself (no worker file there)', async () => {
   const file = path.join(repo, 'web/dist/fitcheck.html');
   const url = pathToFileURL(file).href;
