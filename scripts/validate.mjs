@@ -233,9 +233,9 @@ function servingComparisons(row, report) {
 function trainingComparisons(row, report) {
   const m = row.measured;
   const out = [];
-  const add = (category, quantity, measured, predicted, queued = false) => {
+  const add = (category, quantity, measured, predicted) => {
     if (number(measured) !== undefined && number(predicted) !== undefined && measured > 0)
-      out.push({ category, quantity, measured, predicted, queued });
+      out.push({ category, quantity, measured, predicted });
   };
   add('train_memory', 'peak_memory_gib', m.peak_memory_gib, report.total_bytes_per_gpu / 2 ** 30);
   add('train_memory', 'peak_memory_gb', m.peak_memory_gb, report.total_bytes_per_gpu / 1e9);
