@@ -43,6 +43,9 @@ const categories = {
 // The serving figures again over the comparisons whose requests did not queue (fixed batches, and
 // load tests whose simulated wait is under half the TTFT): the error the page shows beside its
 // latency table, which times one batch and no queue. Printed and written beside the categories.
+// A load test counts as queued when its simulated mean wait in the queue is over this share of its
+// simulated mean TTFT (a definition of the class, not a fitted figure).
+const queuedShareOfTtft = 0.5;
 const unqueued = {
   serve_ttft_unqueued: { of: 'serve_ttft', what: 'time to first token, runs without a queue' },
   serve_tpot_unqueued: { of: 'serve_tpot', what: 'time per output token, runs without a queue' },
@@ -120,11 +123,6 @@ function servingStatistic(report, prefix, stat) {
 // token per step, so its mean ITL is its TPOT), output tokens/s over the replicas the run had.
 function serveSimComparisons(row, report, add) {
   const m = row.measured;
-  // A run whose requests mostly waited (the simulated wait in the queue over half the simulated
-  // TTFT): its figures are the queue's, which the page's per-batch latency table does not model.
-  const queued = report.queue_seconds_mean > 0.5 * report.ttft_seconds_mean;
-  const add0 = add;
-  add = (category, quantity, measured, predicted) => add0(category, quantity, measured, predicted, queued);
   const seconds = (value) => (number(value) !== undefined ? value * 1e3 : undefined);
   add('serve_ttft', 'ttft_ms', m.ttft_ms, seconds(servingStatistic(report, 'ttft_seconds', m.ttft_stat)));
   const tpotStat = m.tpot_ms !== undefined ? m.tpot_stat : m.itl_stat;
@@ -160,7 +158,11 @@ function servingComparisons(row, report) {
   const m = row.measured;
   const latency = report.latency;
   const out = [];
-  const add = (category, quantity, measured, predicted, queued = false) => {
+  // A load test whose requests mostly waited: its figures are the queue's, which the page's
+  // per-batch latency table does not model (the unqueued classes leave them out).
+  const queued =
+    report.scheduler !== undefined && report.queue_seconds_mean > queuedShareOfTtft * report.ttft_seconds_mean;
+  const add = (category, quantity, measured, predicted) => {
     if (number(measured) !== undefined && number(predicted) !== undefined && measured > 0)
       out.push({ category, quantity, measured, predicted, queued });
   };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { workerCalls } from '../src/core/worker-calls';
+import { answerCalls, workerCalls } from '../src/core/worker-calls';
 
 /** A stand-in worker: records what is posted; the test answers or fails it. */
 class FakeWorker {
@@ -83,5 +83,26 @@ describe('calls answered by a worker', () => {
         () => undefined,
       ),
     ).toBeUndefined();
+  });
+});
+
+describe("the worker's side", () => {
+  test('a report goes back under its id; a thrown error keeps its message and the option it names', async () => {
+    const posted: unknown[] = [];
+    const scope: { onmessage: ((event: MessageEvent) => Promise<void>) | null; postMessage: (m: unknown) => void } = {
+      onmessage: null,
+      postMessage: (message) => posted.push(message),
+    };
+    vi.stubGlobal('self', scope);
+    answerCalls<{ value: number }>(async ({ value }) => {
+      if (value < 0) throw Object.assign(new Error('option value must be at least 0'), { field: 'value' });
+      return value * 2;
+    });
+    await scope.onmessage!({ data: { id: 7, value: 21 } } as MessageEvent);
+    await scope.onmessage!({ data: { id: 8, value: -1 } } as MessageEvent);
+    expect(posted).toEqual([
+      { id: 7, report: 42 },
+      { id: 8, error: { message: 'option value must be at least 0', field: 'value' } },
+    ]);
   });
 });

@@ -4,11 +4,16 @@ import type { CoreError } from './types';
 
 export type Outcome<T> = { report: T; error?: undefined } | { report?: undefined; error: CoreError };
 
+/** What a core call threw, as the error the page shows (a thrown non-Error says the core failed). */
+export function toCoreError(error: unknown): CoreError {
+  if (error instanceof Error) return error as CoreError;
+  return Object.assign(new Error(`the core failed: ${String(error)}`), { field: undefined });
+}
+
 export function attempt<T>(compute: () => T): Outcome<T> {
   try {
     return { report: compute() };
   } catch (error) {
-    if (error instanceof Error) return { error: error as CoreError };
-    return { error: Object.assign(new Error(`the core failed: ${String(error)}`), { field: undefined }) };
+    return { error: toCoreError(error) };
   }
 }

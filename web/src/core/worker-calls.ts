@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Calls answered by a module Web Worker, one message each, matched to their replies by id. Where
 // the worker cannot start, or fails, the fallback answers every call: those in flight, then all
-// later ones (the planner's and the serving simulation's runners).
+// later ones (the planner's and the serving simulation's runners). `answerCalls` is the worker's
+// side: a reply is { id, report } or { id, error: { message, field } }.
+import type { CoreError } from './types';
+
 export interface WorkerCalls<Message, Reply> {
   call(message: Message): Promise<Reply>;
   dispose(): void;
@@ -21,7 +24,7 @@ interface Waiting<Message, Reply> {
 export function workerCalls<Message extends object, Reply>(
   start: () => Worker,
   fallback: (message: Message) => Promise<Reply>,
-  onFallback: () => void,
+  onFallback: () => void = () => undefined,
 ): WorkerCalls<Message, Reply> | undefined {
   if (typeof Worker === 'undefined') return undefined;
   let worker: Worker;
@@ -64,5 +67,25 @@ export function workerCalls<Message extends object, Reply>(
       worker.terminate();
       waiting.clear();
     },
+  };
+}
+
+/**
+ * In a worker: answers each message with `handle`'s report, or with the error it throws (its message
+ * and the option it names, for the page to show beside that field).
+ */
+export function answerCalls<Message>(handle: (message: Message) => Promise<unknown>): void {
+  const scope = self as unknown as {
+    onmessage: ((event: MessageEvent<Message & { id: number }>) => void) | null;
+    postMessage: (message: unknown) => void;
+  };
+  scope.onmessage = async (event) => {
+    const { id } = event.data;
+    try {
+      scope.postMessage({ id, report: await handle(event.data) });
+    } catch (error) {
+      const failure = error as CoreError;
+      scope.postMessage({ id, error: { message: failure?.message ?? String(error), field: failure?.field } });
+    }
   };
 }

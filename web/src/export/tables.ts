@@ -2,7 +2,7 @@
 // The result tables as plain data: the page renders them and the exports serialize them, so an
 // export always holds the figures on screen. Only formatting happens here.
 import type { Accelerator, FormatCatalog, InferenceReport, ParameterReport } from '../core/types';
-import { bytesIn, bytesValue, roundedCount, share, withThousands } from '../ui/format';
+import { bytesIn, bytesValue, figureText, roundedCount, secondsParts, share, withThousands } from '../ui/format';
 import type { ByteUnit } from '../app/inputs';
 
 export interface Cell {
@@ -47,6 +47,18 @@ export function termLabel(name: string): string {
 
 const text = (value: string): Cell => ({ text: value, value });
 const count = (value: number): Cell => ({ text: withThousands(value), value });
+
+/** A figure in a display unit, exported in its base unit (seconds, tokens/s, USD): value and unit cells. */
+export function figureCells(display: [string, string], value: number, baseUnit: string): Cell[] {
+  return [
+    { text: display[0], value },
+    { text: display[1], value: baseUnit },
+  ];
+}
+/** Seconds shown in s, ms or µs, exported in seconds. */
+export const secondsCells = (value: number) => figureCells(secondsParts(value), value, 's');
+/** A rate or count shown with its unit: "1,543 tokens/s". */
+export const rateCells = (value: number, unit: string) => figureCells([figureText(value), unit], value, unit);
 const bytes = (value: number, unit: ByteUnit): Cell => ({
   text: bytesIn(value, unit),
   value: Number(bytesValue(value, unit).toFixed(4)),

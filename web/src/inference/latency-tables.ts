@@ -2,21 +2,10 @@
 // Latency, throughput and cost as table data (rendered by the page, serialized by the exports).
 // Every figure is the core's; each row carries the core's summary line as its formula.
 import type { Accelerator, InferenceReport, LatencyReport } from '../core/types';
-import {
-  bytesScaled,
-  dollars,
-  duration,
-  figureText,
-  secondsParts,
-  siCount,
-  siParts,
-  siUnit,
-  significant,
-  withThousands,
-} from '../ui/format';
+import { bytesScaled, dollars, duration, siCount, siParts, siUnit, significant, withThousands } from '../ui/format';
 import type { ByteUnit } from '../app/inputs';
 import { withExpectedErrors } from '../accuracy/expected-error';
-import type { Cell, Row, TableModel } from '../export/tables';
+import { figureCells, rateCells, secondsCells, type Cell, type Row, type TableModel } from '../export/tables';
 
 const opLabels: Record<string, string> = {
   embedding: 'Embedding lookup',
@@ -53,19 +42,13 @@ export const phaseLabels: Record<OpPhase, string> = {
 
 const text = (value: string): Cell => ({ text: value, value });
 
-/** A figure in a display unit, exported in its base unit (seconds, tokens/s, USD). */
-function figure(display: [string, string], value: number, baseUnit: string): Cell[] {
-  return [
-    { text: display[0], value },
-    { text: display[1], value: baseUnit },
-  ];
-}
-const seconds = (value: number) => figure(secondsParts(value), value, 's');
+const figure = figureCells;
+const seconds = secondsCells;
 const si = (value: number, unit: string) => {
   const [number, prefix] = siParts(value);
   return figure([number, prefix + unit], value, unit);
 };
-const rate = (value: number, unit: string) => figure([figureText(value), unit], value, unit);
+const rate = rateCells;
 
 function summaryLine(latency: LatencyReport, prefix: string): string | undefined {
   return latency.summary.find((line) => line.startsWith(prefix));

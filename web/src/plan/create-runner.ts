@@ -4,13 +4,11 @@
 // flight and all later ones run on the main thread instead.
 import type { PlanReport, TrainingPlanReport } from '../core/types';
 import { workerCalls } from '../core/worker-calls';
-import type { PlanRequest } from './plan-worker';
+import type { PlanCall } from './plan-worker';
 import { createMainRunner, type PlanRunner } from './runner';
 
 const fallbackNote =
   'The planner runs on this page rather than in a Web Worker, which this browser or page could not start; the page may pause while each GPU kind is searched.';
-
-type PlanCall = PlanRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
 
 export function createPlanRunner(): PlanRunner {
   const main = createMainRunner(fallbackNote);

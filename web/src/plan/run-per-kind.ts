@@ -4,7 +4,7 @@
 import type { CoreError } from '../core/types';
 import { optionsForKind } from '../gpu/custom-gpu';
 import { listOf } from './plan-inputs';
-import { toCoreError } from './runner';
+import { toCoreError } from '../core/outcome';
 
 export interface SweepProgress<Report> {
   done: number;

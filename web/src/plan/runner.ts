@@ -2,7 +2,7 @@
 // Where the planner's sweep runs: a Web Worker with its own instance of the WebAssembly core, or,
 // where no worker can start (the one-file builds), the page itself with a pause between calls.
 import { loadCore } from '../core/load';
-import type { CoreError, PlanOptions, PlanReport, TrainingPlanOptions, TrainingPlanReport } from '../core/types';
+import type { PlanOptions, PlanReport, TrainingPlanOptions, TrainingPlanReport } from '../core/types';
 
 export interface PlanRunner {
   where: 'worker' | 'main';
@@ -11,11 +11,6 @@ export interface PlanRunner {
   run(configText: string, options: PlanOptions): Promise<PlanReport>;
   runTraining(configText: string, options: TrainingPlanOptions): Promise<TrainingPlanReport>;
   dispose(): void;
-}
-
-export function toCoreError(error: unknown): CoreError {
-  if (error instanceof Error) return error as CoreError;
-  return Object.assign(new Error(`the core failed: ${String(error)}`), { field: undefined });
 }
 
 export function createMainRunner(note: string): PlanRunner {

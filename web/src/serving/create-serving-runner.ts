@@ -8,16 +8,10 @@ import { createMainServingRunner, type ServingRunner } from './serving-runner';
 
 export function createServingRunner(): ServingRunner {
   const main = createMainServingRunner();
-  const runner: ServingRunner = { ...main, where: 'worker' };
   const calls = workerCalls<{ configText: string; options: ServingOptions }, ServingReport>(
     () => new Worker(new URL('./serving-worker.ts', import.meta.url), { type: 'module', name: 'fitcheck-serving' }),
     ({ configText, options }) => main.run(configText, options),
-    () => {
-      runner.where = 'main';
-    },
   );
   if (!calls) return main;
-  runner.run = (configText, options) => calls.call({ configText, options });
-  runner.dispose = () => calls.dispose();
-  return runner;
+  return { run: (configText, options) => calls.call({ configText, options }), dispose: () => calls.dispose() };
 }

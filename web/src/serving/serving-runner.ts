@@ -5,14 +5,12 @@ import { loadCore } from '../core/load';
 import type { ServingOptions, ServingReport } from '../core/types';
 
 export interface ServingRunner {
-  where: 'worker' | 'main';
   run(configText: string, options: ServingOptions): Promise<ServingReport>;
   dispose(): void;
 }
 
 export function createMainServingRunner(): ServingRunner {
   return {
-    where: 'main',
     async run(configText, options) {
       const core = await loadCore();
       // Let the page paint (the inputs, the busy mark) before the simulation takes the thread.

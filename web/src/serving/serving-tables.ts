@@ -2,22 +2,11 @@
 // The serving simulation's figures as table data (rendered by the page). Every figure is the
 // core's servingReport; each row says what it counts over the simulated requests.
 import type { ServingReport } from '../core/types';
-import { figureText, secondsParts, withThousands } from '../ui/format';
+import { duration, figureText, withThousands } from '../ui/format';
 import { withExpectedErrors } from '../accuracy/expected-error';
-import type { Cell, Row, TableModel } from '../export/tables';
+import { rateCells as count, secondsCells as seconds, type Cell, type Row, type TableModel } from '../export/tables';
 
 const text = (value: string): Cell => ({ text: value, value });
-const seconds = (value: number): Cell[] => {
-  const [number, unit] = secondsParts(value);
-  return [
-    { text: number, value },
-    { text: unit, value: 's' },
-  ];
-};
-const count = (value: number, unit: string): Cell[] => [
-  { text: figureText(value), value },
-  { text: unit, value: unit },
-];
 
 export function servingTable(report: ServingReport): TableModel {
   const { load, scheduler } = report;
@@ -31,7 +20,7 @@ export function servingTable(report: ServingReport): TableModel {
     load.concurrency > 0
       ? `${withThousands(load.concurrency)} in flight (a new one as each finishes)`
       : `Poisson arrivals at ${figureText(load.arrival_rate)} requests/s`;
-  const simulated = `${requests}, ${arrival}, over ${secondsParts(report.duration_seconds).join(' ')} simulated`;
+  const simulated = `${requests}, ${arrival}, over ${duration(report.duration_seconds)} simulated`;
   const ttft = `arrival to first token, queue and request overhead included; over ${requests}`;
   const tpot = `(last token - first token) / (output tokens - 1) per request; over ${requests}`;
   const rows: Row[] = [
@@ -39,13 +28,13 @@ export function servingTable(report: ServingReport): TableModel {
       'output_tokens_per_second',
       'Output tokens/s',
       count(report.output_tokens_per_second, 'tokens/s'),
-      `${withThousands(report.output_tokens)} output tokens / ${secondsParts(report.duration_seconds).join(' ')}: ${simulated}`,
+      `${withThousands(report.output_tokens)} output tokens / ${duration(report.duration_seconds)}: ${simulated}`,
     ),
     row(
       'requests_per_second',
       'Requests/s',
       count(report.requests_per_second, 'requests/s'),
-      `${requests} / ${secondsParts(report.duration_seconds).join(' ')}`,
+      `${requests} / ${duration(report.duration_seconds)}`,
     ),
     row('ttft_p50', 'Time to first token, median', seconds(report.ttft_seconds_p50), ttft),
     row('ttft_p90', 'Time to first token, p90', seconds(report.ttft_seconds_p90), ttft),

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CoreError, ServingReport } from '../core/types';
 import type { Workload } from '../inference/inference-inputs';
 import { servingOptions, type LoadInputs } from './serving-inputs';
-import { toCoreError } from '../plan/runner';
+import { toCoreError } from '../core/outcome';
 import type { ServingRunner } from './serving-runner';
 
 /** Typing in a field does not start a simulation per keystroke. */
