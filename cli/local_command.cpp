@@ -34,7 +34,8 @@ constexpr const char* kLocalHelp =
     "  --backend cuda|metal|vulkan|rocm|sycl|cpu (default from the first GPU's vendor)\n"
     "  --cuda-mmq on|off (on; off = quantized weights dequantized for cuBLAS, GGML_CUDA_FORCE_CUBLAS\n"
     "                         and llama.cpp builds before June 2024)\n"
-    "  --ubatch N (512)  --prompt-len N (512)  --gen-len N (128)  --json\n";
+    "  --ubatch N (512)  --batch N (2048: n_batch, the tokens of one llama_decode call; -b)\n"
+    "  --prompt-len N (512)  --gen-len N (128)  --json\n";
 
 std::string mib(std::int64_t bytes) {
   char text[32];

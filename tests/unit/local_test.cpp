@@ -355,6 +355,8 @@ TEST_CASE("local options: every refusal names its option") {
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"n_cpu_moe", "x"}}, "n_cpu_moe");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"cpu", "no-such-cpu"}}, "cpu");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"ubatch", "0"}}, "ubatch");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"batch", "0"}}, "batch");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"ubatch", "4096"}}, "ubatch");
   refused({{"ram_gib", "32"}, {"backend", "cuda"}}, "gpu");
   const LocalOptions ok = parse_local_options({{"gpu", "m2-ultra"},
                                                {"ram_gib", "192"},
@@ -777,4 +779,57 @@ TEST_CASE("local: which weights are stored as floats (the CUDA path of each)") {
   const LocalModel q4 = local_model_from_config(m, WeightFormat::gguf_q4_k_m);
   CHECK(q4.layers[0].dense_float.f16 + q4.layers[0].dense_float.bf16 + q4.layers[0].dense_float.f32 == 0);
   CHECK(q4.output_float.f16 == 0);
+}
+
+TEST_CASE("local: several GPUs overlap the ubatches of one batch (llama.cpp's pipeline parallelism), by hand") {
+  // Two RTX 4090s holding every layer of the toy and its output, a 2048-token prompt in ubatches of
+  // 512. With n_batch 512 each llama_decode call is one ubatch and the devices take turns: the serial
+  // time T. With n_batch 2048 the four ubatches of the one batch overlap: each device's time per
+  // ubatch is its share of T over 4, and the batch takes their sum plus 3 x the slowest one's.
+  const LocalModel model = toy_model();
+  LocalRequest r = one_gpu("rtx-4090");
+  r.gpus.push_back(*find_accelerator("rtx-4090"));
+  r.context = 4096;
+  r.n_gpu_layers = 5;
+  r.prompt_len = 2048;
+  r.batch = 512;
+  const LocalEstimate serial = estimate_local(model, r);
+  CHECK_FALSE(serial.speed.prompt_pipelined);
+  const double t = 2048 / serial.speed.prompt_tokens_per_second;
+  const std::vector<double>& share = serial.speed.prompt_time_share;
+  REQUIRE(share.size() == 3);  // CUDA0, CUDA1, CPU
+  CHECK(share[0] + share[1] + share[2] == doctest::Approx(1.0));
+  const double slowest = std::max(share[0], share[1]);
+
+  r.batch = 2048;
+  const LocalEstimate one_batch = estimate_local(model, r);
+  CHECK(one_batch.speed.prompt_pipelined);
+  CHECK(2048 / one_batch.speed.prompt_tokens_per_second == doctest::Approx(t / 4 + 3 * slowest * t / 4));
+  CHECK(one_batch.speed.prompt_pipeline_speedup == doctest::Approx(t / (t / 4 + 3 * slowest * t / 4)));
+  CHECK(one_batch.speed.prompt_time_share == share);
+  CHECK(one_batch.llama_cpp_command.find(" -b ") == std::string::npos);
+
+  SUBCASE("two batches of two ubatches: the pipeline starts again at each batch") {
+    r.batch = 1024;
+    const LocalEstimate two = estimate_local(model, r);
+    CHECK(2048 / two.speed.prompt_tokens_per_second == doctest::Approx(2 * (t / 4) + 2 * slowest * t / 4));
+    CHECK(two.llama_cpp_command.find(" -b 1024") != std::string::npos);
+  }
+  SUBCASE("no overlap without every layer on the GPUs, with -nkvo, with Vulkan's synchronous copies, or one GPU") {
+    LocalRequest partial = r;
+    partial.n_gpu_layers = 4;  // the output layer stays on the CPU
+    CHECK_FALSE(estimate_local(model, partial).speed.prompt_pipelined);
+    LocalRequest nkvo = r;
+    nkvo.kv_offload = false;
+    CHECK_FALSE(estimate_local(model, nkvo).speed.prompt_pipelined);
+    LocalRequest vulkan = r;
+    vulkan.backend = LocalBackend::vulkan;
+    CHECK_FALSE(estimate_local(model, vulkan).speed.prompt_pipelined);
+    LocalRequest single = r;
+    single.gpus.pop_back();
+    CHECK_FALSE(estimate_local(model, single).speed.prompt_pipelined);
+    LocalRequest rocm = r;
+    rocm.backend = LocalBackend::rocm;
+    CHECK(estimate_local(model, rocm).speed.prompt_pipelined);
+  }
 }

@@ -117,6 +117,7 @@ struct LocalRequest {
   std::int64_t n_cpu_moe = 0;                // experts of the first N layers stay in RAM
   std::vector<double> tensor_split;          // empty: split by each GPU's free memory
   std::int64_t ubatch = 512;                 // n_ubatch
+  std::int64_t batch = 2048;                 // n_batch: the tokens of one llama_decode call (-b)
   std::int64_t prompt_len = 512;
   std::int64_t gen_len = 128;
   std::string model_path = "model.gguf";  // for the printed command only
@@ -166,10 +167,14 @@ struct LocalTokenTime {
 
 struct LocalSpeed {
   double prompt_tokens_per_second = 0;
+  // Several GPUs holding every layer: llama.cpp pipelines the ubatches of one batch over them
+  // (local_speed.cpp, "Pipeline parallelism"); 1 otherwise or with one ubatch per batch.
+  bool prompt_pipelined = false;
+  double prompt_pipeline_speedup = 1;                 // the prompt time without the overlap over the time with it
   double generation_tokens_per_second = 0;            // mean over gen_len tokens after the prompt
   double generation_tokens_per_second_empty = 0;      // at an empty context
   double generation_tokens_per_second_full = 0;       // with the whole context filled
-  std::vector<double> prompt_time_share;              // per device (as devices): fraction of prompt time
+  std::vector<double> prompt_time_share;              // per device (as devices): its share of the prompt's work
   std::vector<double> generation_time_share;          // per device: fraction of one token's time
   std::vector<LocalTokenTime> generation_token_time;  // per device: how that time is made
 };
@@ -193,7 +198,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
 // The options of `fitcheck local` as key/value pairs (CLI flags with '_' for '-'): gpu (comma list,
 // one entry per device, "custom" with the custom_gpu_* keys), ram_gib, cpu, weights, weight_bits,
 // group_size, context, parallel, kv_dtype, flash_attention (on|off), kv_offload (on|off), n_gpu_layers, n_cpu_moe,
-// tensor_split, backend, cuda_mmq (on|off), ubatch, prompt_len, gen_len. Throws OptionError naming the option.
+// tensor_split, backend, cuda_mmq (on|off), ubatch, batch, prompt_len, gen_len. Throws OptionError naming the option.
 struct LocalOptions {
   LocalRequest request;
   std::optional<WeightFormat> weights;  // absent: the config's own format (a GGUF states its own)

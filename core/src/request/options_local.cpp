@@ -101,6 +101,14 @@ LocalOptions parse_local_options(const OptionList& options) {
   if (r.backend != LocalBackend::cpu && r.gpus.empty())
     throw OptionError("gpu", "option 'gpu' is required with --backend " + std::string(local_backend_name(r.backend)));
   r.ubatch = reader.count("ubatch", 512, 1, 1 << 16);
+  r.batch = reader.count("batch", 2048, 1, 1 << 20);
+  // llama.cpp would quietly run min(n_batch, n_ubatch) tokens a ubatch (src/llama-context.cpp,
+  // llama_context::llama_context); fitcheck asks for a consistent pair instead of guessing which was meant.
+  if (r.ubatch > r.batch)
+    throw OptionError("ubatch",
+                      "option 'ubatch' (" + std::to_string(r.ubatch) + ") is larger than option 'batch' (" +
+                          std::to_string(r.batch) +
+                          "): llama.cpp would run ubatches of n_batch tokens; give --batch at least --ubatch");
   // A slot holds the prompt and the generated tokens; the defaults (512 and 128) shrink to fit it.
   const std::int64_t slot = r.context / r.parallel;
   const bool prompt_given = reader.text("prompt_len").has_value();

@@ -25,6 +25,8 @@ export interface LocalOptions {
   tensor_split?: string;
   backend?: 'cuda' | 'metal' | 'vulkan' | 'rocm' | 'sycl' | 'cpu';
   ubatch?: number;
+  /** n_batch (-b): the tokens of one llama_decode call; 2048 by default. */
+  batch?: number;
   prompt_len?: number;
   gen_len?: number;
 }
@@ -72,6 +74,10 @@ export interface LocalReport {
   fits: boolean;
   devices: LocalDevice[];
   prompt_tokens_per_second: number;
+  /** llama.cpp overlapped the ubatches of each batch over the GPUs (pipeline parallelism). */
+  prompt_pipelined: boolean;
+  /** The prompt time without that overlap over the time with it (1 when not pipelined). */
+  prompt_pipeline_speedup: number;
   generation_tokens_per_second: number;
   generation_tokens_per_second_empty_context: number;
   generation_tokens_per_second_full_context: number;

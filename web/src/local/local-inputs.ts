@@ -18,6 +18,7 @@ export interface LocalInputs {
   tensorSplit: string;
   backend: '' | 'cuda' | 'metal' | 'vulkan' | 'rocm' | 'sycl' | 'cpu';
   ubatch: string;
+  batch: string;
   promptLen: string;
   genLen: string;
 }
@@ -45,6 +46,7 @@ export const defaultLocalInputs: LocalInputs = {
   tensorSplit: '',
   backend: '',
   ubatch: '',
+  batch: '',
   promptLen: '',
   genLen: '',
 };
@@ -68,6 +70,7 @@ export function localOptions(inputs: LocalInputs): LocalOptions {
   put('tensor_split', inputs.tensorSplit);
   put('backend', inputs.backend);
   put('ubatch', inputs.ubatch);
+  put('batch', inputs.batch);
   put('prompt_len', inputs.promptLen);
   put('gen_len', inputs.genLen);
   return options as unknown as LocalOptions;

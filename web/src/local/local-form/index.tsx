@@ -39,6 +39,7 @@ const fieldOf: Record<string, keyof LocalInputs> = {
   tensor_split: 'tensorSplit',
   backend: 'backend',
   ubatch: 'ubatch',
+  batch: 'batch',
   prompt_len: 'promptLen',
   gen_len: 'genLen',
 };
@@ -119,6 +120,7 @@ export function LocalForm({ inputs, error, onChange }: Props) {
       {text('tensorSplit', 'Tensor split', 'Shares per GPU (3,1); empty: by free memory')}
       {choice('backend', 'Backend', "Empty: from the first GPU's vendor", named(localChoices.backend, backendNames))}
       {number('ubatch', 'Micro-batch (-ub)', '512 by default')}
+      {number('batch', 'Batch (-b)', '2048 by default: the tokens of one decode call')}
       {number('promptLen', 'Prompt tokens', '512 by default')}
       {number('genLen', 'Generated tokens', '128 by default')}
     </fieldset>

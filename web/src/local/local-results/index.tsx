@@ -64,7 +64,11 @@ export function LocalResults({ report, unit }: { report: LocalReport; unit: Byte
         </p>
       ) : null}
       <p data-testid="local-speed">
-        {`Prompt ${report.prompt_tokens_per_second.toFixed(0)} tokens/s, generation ${report.generation_tokens_per_second.toFixed(1)} tokens/s ` +
+        {`Prompt ${report.prompt_tokens_per_second.toFixed(0)} tokens/s` +
+          (report.prompt_pipelined
+            ? ` (ubatches overlapped over the GPUs: ${report.prompt_pipeline_speedup.toFixed(2)}x the time without)`
+            : '') +
+          `, generation ${report.generation_tokens_per_second.toFixed(1)} tokens/s ` +
           `(${report.generation_tokens_per_second_empty_context.toFixed(1)} at an empty context, ` +
           `${report.generation_tokens_per_second_full_context.toFixed(1)} with it full)`}
       </p>
