@@ -38,6 +38,8 @@ constexpr const char* kInferHelp =
     "  --hf-cache dynamic|static (dynamic): with --engine hf, transformers' cache_implementation\n"
     "  --max-model-len N (the config's max_position_embeddings): with --engine vllm or vllm-v0, whether vLLM starts\n"
     "    (its KV cache must hold one request of N tokens) and the longest N that would\n"
+    "  --vllm-sampler torch|flashinfer (torch): with --engine vllm, the sampler of vLLM's profile run: torch sorts\n"
+    "    max_num_seqs rows of logits (38 B a logit; v0.11), flashinfer does not (v0.10 with FlashInfer installed)\n"
     "  --shared-prefix N (0): prompt tokens every sequence shares (prefix caching)\n"
     "  --spec-tokens K (0) --spec-acceptance A --spec-draft-layers L (1): speculative decoding\n"
     "  with --gpu, latency too: --prompt-len N --gen-len N --flops-efficiency F --hbm-efficiency F\n"

@@ -25,6 +25,7 @@ constexpr const char* kServeSimHelp =
     "  --length-distribution fixed|uniform|normal  --prompt-spread F --gen-spread F (uniform: range\n"
     "      ratio as vLLM's benchmark; normal: standard deviation / mean)\n"
     "  --max-num-seqs N --max-num-batched-tokens N (default: the engine's defaults for the GPU)\n"
+    "  --vllm-sampler torch|flashinfer (torch): with --engine vllm, the sampler of its profile run (KV budget)\n"
     "  --weights FORMAT --kv-dtype D --tp N --pp N --ep N --gpu-memory-utilization F (the engine's)\n"
     "  --overhead-gib F (1) --flops-efficiency F --hbm-efficiency F --interconnect-efficiency F\n"
     "  --step-overhead-ms X (the engine's): fixed CPU time added to every step\n"

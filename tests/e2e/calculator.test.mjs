@@ -86,9 +86,15 @@ test('vLLM stores gpt-oss MXFP4 experts padded for its MoE kernel, and says when
   await page.getByTestId('engine').selectOption('vllm');
   await page.getByTestId('term-weights').filter({ hasText: '65.89 GiB' }).waitFor();
   assert.match(await page.locator('body').textContent(), /MXFP4 experts run Marlin's MoE kernel/);
-  // It fits, but vLLM would not start (as vllm#23278 reports): one 131,072-token request needs 18 full
-  // layers x 8192 pages + 18 windowed layers x 521 pages of 32,768 B = 4.79 GiB of KV cache.
+  // With v0.11's sampler, whose profile run sorts 1024 rows of 201,088 logits (38 B each, 7.29 GiB),
+  // nothing is left for the cache at utilization 0.9.
   const start = page.getByTestId('engine-start');
+  await start.filter({ hasText: /0\.00 GiB left\. No length starts/ }).waitFor();
+  // vLLM 0.10 sampled with FlashInfer (vllm#23278's release): it fits, but vLLM would not start: one
+  // 131,072-token request needs 18 full layers x 8192 pages + 18 windowed layers x 521 pages of
+  // 32,768 B = 4.79 GiB of KV cache.
+  await page.getByTestId('vllm_sampler').selectOption('flashinfer');
+  await start.filter({ hasText: /3\.\d\d GiB left/ }).waitFor();
   assert.match(
     await start.textContent(),
     /^vLLM refuses to start: one request of max_model_len 131,072 \(the config's\) needs 4\.79 GiB of KV cache, 3\.\d\d GiB left\. --max-model-len \d+ starts\.$/,

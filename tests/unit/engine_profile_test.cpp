@@ -480,13 +480,26 @@ TEST_CASE("KV budget rules worked by hand") {
     CHECK(c.non_kv_bytes == weights_only.weight_bytes + weights_only.overhead_bytes);
     CHECK(c.budget_bytes == static_cast<std::int64_t>(p.memory_fraction * total));
   }
-  SUBCASE("vLLM: the profile run samples max_num_seqs rows of fp32 logits") {
+  SUBCASE("vLLM: the profile run samples max_num_seqs rows, sorting them for top-k/top-p") {
     const EngineProfile p = engine_profile(EngineKind::vllm, h100, w.layout);
     SchedulerLimits limits = scheduler_limits(p);
-    const KvCapacity with_rows = engine_kv_capacity(p, 0.9, model, tensors, w, h100, limits);
+    REQUIRE(limits.max_num_seqs == 1024);
     const KvCapacity one_row = vllm_kv_capacity(model, tensors, w, h100, limits);
-    // 1023 more rows of 151,936 fp32 logits.
-    CHECK(with_rows.non_kv_bytes - one_row.non_kv_bytes == 1023LL * 151936 * 4);
+    // FlashInfer's sampler sorts nothing: 1023 more rows of 151,936 fp32 logits than one row.
+    EngineProfile flashinfer = p;
+    use_flashinfer_sampler(flashinfer);
+    const KvCapacity unsorted = engine_kv_capacity(flashinfer, 0.9, model, tensors, w, h100, limits);
+    CHECK(unsorted.sampler_bytes == 0);
+    CHECK(unsorted.non_kv_bytes - one_row.non_kv_bytes == 1023LL * 151936 * 4);
+    // PyTorch's sort: 38 B a logit (bf16 2, fp32 4, values 4, indices 8, iota 8, cub's buffers 4 + 8),
+    // 1024 x 151,936 x 38 = 5,912,133,632 B, more than the step's activations and logits, so it is the
+    // profile's peak beside the weights and the overhead.
+    const KvCapacity sorted = engine_kv_capacity(p, 0.9, model, tensors, w, h100, limits);
+    CHECK(sorted.sampler_bytes == 5'912'133'632LL);
+    const InferenceMemoryTotals weights_only = inference_memory_totals(model, layout_weights(model, tensors, w), w);
+    const std::int64_t step = unsorted.non_kv_bytes - weights_only.weight_bytes - weights_only.overhead_bytes;
+    REQUIRE(step < sorted.sampler_bytes);
+    CHECK(sorted.non_kv_bytes == weights_only.weight_bytes + weights_only.overhead_bytes + 5'912'133'632LL);
   }
 }
 
@@ -622,8 +635,10 @@ TEST_CASE("vLLM stores MXFP4 experts padded for its MoE kernel (mxfp4.py create_
   // (vLLM's ROCm alignment is not modelled, and the report says so; the same 8192-token profile step)
   // by the padding alone.
   const auto non_kv = [&](const char* gpu) {
+    // FlashInfer's sampler (v0.10): with the sort the H100's KV pool would be empty.
     const auto r = cli_json("serve-sim '" + big + "' --gpu " + gpu +
-                            " --engine vllm --prompt-len 256 --gen-len 32 --concurrency 4 --requests 8 --json");
+                            " --engine vllm --vllm-sampler flashinfer --prompt-len 256 --gen-len 32 --concurrency 4 "
+                            "--requests 8 --json");
     CHECK(r["scheduler"]["max_num_batched_tokens"] == 8192);
     return r["scheduler"]["non_kv_bytes"].get<std::int64_t>();
   };
@@ -644,7 +659,9 @@ TEST_CASE("vLLM's start-up check: the KV cache must hold one request of max_mode
   // gpt-oss-120b on one H100 (vLLM 0.10.1 refused to start this way, vllm#23278): 18 full layers and
   // 18 of a 128-token window, a page 16 x 8 x 64 x 2 x 2 = 32,768 B. Full: 8192 pages; windowed:
   // cdiv(min(127 + 8192, 131072), 16) + 1 = 521 pages.
-  const std::string big = "infer '" + dir + "/openai--gpt-oss-120b.json' --gpu h100 --engine vllm --json";
+  // vLLM 0.10 sampled with FlashInfer (no sort of the logits in the profile run).
+  const std::string sorted_big = "infer '" + dir + "/openai--gpt-oss-120b.json' --gpu h100 --engine vllm --json";
+  const std::string big = sorted_big + " --vllm-sampler flashinfer";
   const auto refused = cli_json(big)["engine_start"];
   const std::int64_t windowed = 18LL * 32'768 * 521;
   CHECK(refused["needed_bytes"] == 18LL * 32'768 * 8192 + windowed);
@@ -656,13 +673,15 @@ TEST_CASE("vLLM's start-up check: the KV cache must hold one request of max_mode
   CHECK(longest > 8319);  // past the window's reach, so the windowed pages are as above
   CHECK(needed(longest) <= available);
   CHECK(needed(longest + 1) > available);
-  // --max-model-len 32768 (GPUStack's command): 2048 pages a full layer.
+  // --max-model-len 32768 (GPUStack's command, vLLM v0.10.2, which sampled with FlashInfer): 2048 pages
+  // a full layer. With v0.11's sort of 1024 x 201,088 logits (7.29 GiB) nothing is left.
+  CHECK(cli_json(sorted_big + " --max-model-len 32768")["engine_start"]["available_bytes"].get<std::int64_t>() < 0);
   const auto given = cli_json(big + " --max-model-len 32768")["engine_start"];
   CHECK(given["max_model_len"] == 32768);
   CHECK(given["max_model_len_from_config"] == false);
   CHECK(given["needed_bytes"] == 18LL * 32'768 * 2048 + windowed);
   CHECK(given["starts"] == true);
-  // The same budget either way: the check does not move the KV cache.
+  // The same budget whatever max_model_len: the check does not move the KV cache.
   CHECK(given["available_bytes"] == refused["available_bytes"]);
   // vLLM V0 checks tokens: max_model_len <= num_gpu_blocks x 16. A Qwen2.5-14B on two RTX 4090s at
   // utilization 0.98 (vllm#13061: "larger than the maximum number of tokens that can be stored in KV
@@ -819,4 +838,21 @@ TEST_CASE("infer --engine: max concurrency and offline throughput from the engin
   CHECK(short_run["engine_capacity"]["max_running_sequences"] == 1024);  // vLLM's max_num_seqs on an H100
   const auto plain = nlohmann::json::parse(test::run_cli("infer '" + config + "' --gpu h100 --batch 8 --json").out);
   CHECK_FALSE(plain.contains("engine_capacity"));
+}
+
+TEST_CASE("--vllm-sampler takes torch or flashinfer, with engine vllm only, and names itself when refused") {
+  const std::string infer = "infer '" + test::fixture_configs_dir() + "/Qwen--Qwen3-8B.json' --gpu h100 ";
+  for (const char* bad :
+       {"--engine sglang --vllm-sampler flashinfer", "--engine vllm --vllm-sampler cub", "--vllm-sampler torch"}) {
+    CAPTURE(bad);
+    const auto run = test::run_cli(infer + bad);
+    CHECK(run.exit_status != 0);
+    CHECK(run.err.find("vllm_sampler") != std::string::npos);
+  }
+  // The report names the sampler rule it applied.
+  const auto sorted = cli_json(infer + "--engine vllm --json").dump();
+  CHECK(sorted.find("38 B a logit") != std::string::npos);
+  const auto flashinfer = cli_json(infer + "--engine vllm --vllm-sampler flashinfer --json").dump();
+  CHECK(flashinfer.find("38 B a logit") == std::string::npos);
+  CHECK(flashinfer.find("FlashInfer's sampler (--vllm-sampler flashinfer, as v0.10 ran it)") != std::string::npos);
 }

@@ -43,6 +43,10 @@ struct EngineProfile {
   double memory_fraction = 0.9;        // gpu_memory_utilization, mem_fraction_static, free_gpu_memory_fraction
   std::int64_t cuda_graph_bytes = 0;   // graph pool taken before the KV cache is sized
   bool profiles_sampler_rows = false;  // the profile run samples max_num_seqs rows (vLLM V1)
+  // Bytes per logit (row x full vocabulary) at the profile's sampler peak, when it sorts the logits
+  // for top-k/top-p (vLLM V1's PyTorch sampler; serving_engine.cpp engine_kv_capacity); 0: the fp32
+  // logits alone.
+  std::int64_t sampler_sort_bytes_per_logit = 0;
   // Scheduler.
   std::int64_t max_num_seqs = 256;             // sequences running at once
   std::int64_t max_num_batched_tokens = 8192;  // tokens per step (prefill chunks and decodes)
@@ -75,6 +79,10 @@ struct EngineProfile {
 
 // The engine's defaults for `gpu` and `layout` (SGLang's fraction and chunk depend on both).
 EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const ParallelLayout& layout);
+
+// vLLM V1 with FlashInfer's sampler (--vllm-sampler flashinfer): the profile run's sampler sorts
+// nothing, so only the fp32 logits count; its rule says so.
+void use_flashinfer_sampler(EngineProfile& profile);
 
 // The engine's fixed costs and kernel traits in the latency assumptions: step overhead, launches and
 // small kernels per layer, CUDA-graph batch limit, repeat_kv and the concatenated cache.

@@ -109,6 +109,11 @@ struct InferenceRequest {
   // vLLM's max_model_len (engine vllm only): it refuses to start unless its KV cache holds one request
   // that long. 0: the config's max_position_embeddings, vLLM's default.
   std::int64_t max_model_len = 0;
+  // vLLM V1's profile-run sampler (engine vllm only): false sorts the logits for top-k/top-p with
+  // PyTorch (v0.11's default, engine_profile.cpp kSamplerSortBytesPerLogit); true is FlashInfer's
+  // sampler (v0.10 with FlashInfer installed, or VLLM_USE_FLASHINFER_SAMPLER=1), whose buffers are
+  // not counted beyond the fp32 logits.
+  bool vllm_flashinfer_sampler = false;
   // Latency (computed when a GPU is chosen): prompt and generated tokens per sequence, and the
   // overrides of the GPU's default assumptions (efficiencies, price).
   LatencyRequest lengths{};
@@ -127,8 +132,8 @@ void read_latency_options(OptionReader& reader, InferenceRequest& request, bool 
 // The GPU's default latency assumptions with the request's overrides applied.
 LatencyAssumptions latency_assumptions_for(const InferenceRequest& request, const Accelerator& gpu);
 
-// Keys: engine, hf_cache, max_model_len, weights, kv_dtype, batch, context, prefill_chunk, kv_block, tp, pp, ep,
-// images, gpu (and with gpu=custom the kCustomGpuKeys), gpu_memory_utilization, overhead_gib, eager_attention,
+// Keys: engine, hf_cache, max_model_len, vllm_sampler, weights, kv_dtype, batch, context, prefill_chunk, kv_block, tp,
+// pp, ep, images, gpu (and with gpu=custom the kCustomGpuKeys), gpu_memory_utilization, overhead_gib, eager_attention,
 // logits_all_positions.
 InferenceRequest parse_inference_options(const OptionList& options);
 

@@ -69,10 +69,11 @@ SchedulerLimits vllm_default_limits(const Accelerator& gpu);
 // The KV cache a vLLM-like engine sizes: gpu_memory_utilization x memory, less weights, the
 // activation peak of one max_num_batched_tokens step, logits and overhead, in blocks.
 struct KvCapacity {
-  std::int64_t budget_bytes = 0;  // gpu_memory_utilization x the GPU's memory
-  std::int64_t non_kv_bytes = 0;  // weights + activations + logits + overhead per GPU
-  std::int64_t block_bytes = 0;   // one block of one sequence on the busiest GPU
-  std::int64_t blocks = 0;        // 0 when nothing is left for the cache
+  std::int64_t budget_bytes = 0;   // gpu_memory_utilization x the GPU's memory
+  std::int64_t non_kv_bytes = 0;   // weights + activations + logits + overhead per GPU
+  std::int64_t sampler_bytes = 0;  // the profile's sampler sort (vLLM V1), when the profile counts it
+  std::int64_t block_bytes = 0;    // one block of one sequence on the busiest GPU
+  std::int64_t blocks = 0;         // 0 when nothing is left for the cache
 };
 // Reads the workload's weight format, layout, kv_cache_dtype, gpu_memory_utilization, overhead and
 // attention settings; batch, context and prefill chunk are set from `limits`.

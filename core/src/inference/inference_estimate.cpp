@@ -208,6 +208,7 @@ InferenceEstimate estimate_inference_without_fit_changes(const ModelDescription&
   if (request.gpu) latency_assumptions = latency_assumptions_for(request, *request.gpu);
   if (request.engine && request.gpu) {
     estimate.engine = engine_profile(*request.engine, *request.gpu, estimate.workload.layout);
+    if (request.vllm_flashinfer_sampler) use_flashinfer_sampler(*estimate.engine);
     estimate.hf_static_cache = request.hf_static_cache;
     estimate.max_model_len = request.max_model_len;
     apply_engine_profile(*estimate.engine, request, *request.gpu, model, tensors, estimate.workload,

@@ -83,7 +83,8 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
     assumptions.push_back(native.explanation + " (choose another with the weights option)");
   }
   const Accelerator& gpu = *request.inference.gpu;
-  const EngineProfile profile = engine_profile(request.engine, gpu, w.layout);
+  EngineProfile profile = engine_profile(request.engine, gpu, w.layout);
+  if (request.inference.vllm_flashinfer_sampler) use_flashinfer_sampler(profile);
   const char* engine = engine_kind_id(profile.kind);
   const std::string expert_padding = apply_expert_padding(profile.kind, gpu, model, w);
   SchedulerLimits limits = scheduler_limits(profile);

@@ -199,6 +199,14 @@ InferenceRequest parse_inference_options(const OptionList& options) {
       throw OptionError("hf_cache",
                         "option 'hf_cache' takes dynamic or static, with engine hf (transformers generate)");
   }
+  if (auto sampler = reader.text("vllm_sampler")) {
+    if (*sampler != "torch" && *sampler != "flashinfer")
+      throw OptionError("vllm_sampler",
+                        "option 'vllm_sampler' takes torch or flashinfer, got '" + detail::printable(*sampler) + "'");
+    if (request.engine != EngineKind::vllm)
+      throw OptionError("vllm_sampler", "option 'vllm_sampler' is vLLM V1's: give it with engine vllm");
+    request.vllm_flashinfer_sampler = *sampler == "flashinfer";
+  }
   if (reader.text("max_model_len")) {
     request.max_model_len = reader.count("max_model_len", 0, 1, std::int64_t{1} << 31);
     if (request.engine != EngineKind::vllm && request.engine != EngineKind::vllm_v0)

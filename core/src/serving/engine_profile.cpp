@@ -37,6 +37,13 @@ constexpr double kLaunchSecondsPerLayer = 40e-6;
 // chunked prefill, and the fixed costs solved from two rows of the Qwen2.5 speed tables (vLLM 0.6.3,
 // A100, batch 1, 2,048 tokens): 0.5B at 3.21 ms and 14B BF16 at 21.6 ms a token, 24 and 48 layers,
 // 1.19 ms and 2.92 ms beyond V1's profile (1.4 ms a step): 72 us a layer and 0.86 ms a step.
+// vLLM V1's profile run samples max_num_seqs rows with top-k and top-p, which sorts the logits
+// (vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p at 3babc05a). At the sort, per logit:
+// the bf16 logits the dummy run holds (2 B), the sampler's fp32 copy (4), the sorted values (4) and
+// int64 indices (8), the int64 iota the sort starts from (8) and cub's alternate key and value
+// buffers (4 + 8): PyTorch sorts 128 or more rows with segmented_sort_pairs (pytorch/pytorch
+// d63874ec aten/src/ATen/native/cuda/Sort.cu launch_stable_sort_kernel).
+constexpr std::int64_t kSamplerSortBytesPerLogit = 2 + 4 + 4 + 8 + 8 + 4 + 8;
 constexpr std::int64_t kV0TokenBudgetFloor = 2048;
 constexpr double kV0StepOverheadSeconds = 0.86e-3;
 constexpr double kV0KernelSecondsPerLayer = 72e-6;
@@ -84,6 +91,16 @@ std::optional<EngineKind> find_engine_kind(std::string_view name) {
   return std::nullopt;
 }
 
+void use_flashinfer_sampler(EngineProfile& profile) {
+  profile.sampler_sort_bytes_per_logit = 0;
+  for (std::string& rule : profile.rules)
+    if (rule.rfind("profile peak:", 0) == 0)
+      rule =
+          "profile peak: the step's activations and the fp32 logits of max_num_seqs rows: FlashInfer's sampler "
+          "(--vllm-sampler flashinfer, as v0.10 ran it) sorts nothing (topk_topp_sampler.py forward_cuda); its "
+          "buffers are not counted";
+}
+
 EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const ParallelLayout& layout) {
   EngineProfile p;
   p.kind = kind;
@@ -95,6 +112,7 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.kv_budget = KvBudgetRule::share_of_total;
       p.memory_fraction = 0.9;
       p.profiles_sampler_rows = true;
+      p.sampler_sort_bytes_per_logit = kSamplerSortBytesPerLogit;
       p.max_num_seqs = limits.max_num_seqs;
       p.max_num_batched_tokens = limits.max_num_batched_tokens;
       p.kv_block_tokens = limits.kv_block_tokens;
@@ -107,6 +125,10 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
           "(vllm/v1/worker/gpu_worker.py Worker.determine_available_memory; gpu_model_runner.py profile_run, "
           "_dummy_sampler_run); CUDA graphs are captured after, from the 0.1 left (subtracted up front only "
           "from v0.21, PR #30515)",
+          "profile peak: the larger of the step's activations and the sampler's sort of max_num_seqs rows of "
+          "logits over the vocabulary, 38 B a logit (bf16 2, fp32 4, sorted values 4 and indices 8, iota 8, cub's "
+          "buffers 4 + 8; gpu_model_runner.py _dummy_sampler_run, topk_topp_sampler.py apply_top_k_top_p at "
+          "3babc05a, pytorch d63874ec Sort.cu segmented_sort_pairs); --vllm-sampler flashinfer for v0.10",
           "scheduler: max_num_seqs " + std::to_string(p.max_num_seqs) + ", max_num_batched_tokens " +
               std::to_string(p.max_num_batched_tokens) +
               " (EngineArgs._set_default_args, API server; >= 70 GiB and not A100: 1024/8192, else 256/2048); "

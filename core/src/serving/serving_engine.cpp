@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "fitcheck/serving.hpp"
+#include "placement/sharding.hpp"
 
 namespace fitcheck {
 
@@ -152,6 +153,14 @@ KvCapacity engine_kv_capacity(const EngineProfile& profile, double fraction, con
     case KvBudgetRule::grows_with_sequences:
       capacity.budget_bytes = static_cast<std::int64_t>(fraction * total);
       capacity.non_kv_bytes = peak.total_bytes_per_gpu - peak.kv_cache_bytes + profile.cuda_graph_bytes;
+      if (profile.sampler_sort_bytes_per_logit > 0) {
+        // The sampler runs after the step's activations are freed: the profile's peak is the larger
+        // of the two, the sort's buffers counting the logits (every rank holds the whole vocabulary).
+        capacity.sampler_bytes = detail::checked_product(detail::checked_product(rows, model.vocab_size, "the sampler"),
+                                                         profile.sampler_sort_bytes_per_logit, "the sampler");
+        capacity.non_kv_bytes += std::max(peak.activation_bytes + peak.logits_bytes, capacity.sampler_bytes) -
+                                 peak.activation_bytes - peak.logits_bytes;
+      }
       break;
   }
   if (capacity.block_bytes > 0 && capacity.budget_bytes > capacity.non_kv_bytes)

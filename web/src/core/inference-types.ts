@@ -32,6 +32,8 @@ export interface InferenceOptions {
   engine?: EngineId;
   /** With engine hf: transformers' cache_implementation (absent: dynamic, the DynamicCache). */
   hf_cache?: 'dynamic' | 'static';
+  /** With engine vllm: the profile run's sampler (absent: torch, which sorts the logits; docs/serving.md). */
+  vllm_sampler?: 'torch' | 'flashinfer';
   weights?: string;
   kv_dtype?: string;
   batch?: number;

@@ -13,6 +13,8 @@ export interface Workload extends CustomGpuFields {
   hf_cache: string;
   /** With engine vllm or vllm-v0: its max_model_len for the start-up check; empty: the config's. */
   max_model_len: string;
+  /** With engine vllm: the profile run's sampler ('' or 'torch': v0.11's sort; 'flashinfer': v0.10's). */
+  vllm_sampler: string;
   gpu: string;
   tp: string;
   pp: string;
@@ -57,6 +59,7 @@ export const defaultWorkload: Workload = {
   engine: '',
   hf_cache: '',
   max_model_len: '',
+  vllm_sampler: '',
   gpu: defaultGpuId,
   tp: '1',
   pp: '1',
@@ -96,6 +99,7 @@ export const workloadTextKeys: ReadonlyArray<Exclude<keyof Workload, 'eager_atte
   'engine',
   'hf_cache',
   'max_model_len',
+  'vllm_sampler',
   'gpu',
   'tp',
   'pp',
@@ -161,6 +165,7 @@ export function inferenceOptions(
   // The core refuses hf_cache with any other engine; the field keeps its value for when hf is picked again.
   if (options.engine !== 'hf') delete options.hf_cache;
   if (options.engine !== 'vllm' && options.engine !== 'vllm-v0') delete options.max_model_len;
+  if (options.engine !== 'vllm') delete options.vllm_sampler;
   if (options.engine !== undefined)
     for (const [key, value] of Object.entries(engineOwnedDefaults)) if (options[key] === value) delete options[key];
   if (fp8Formats.has(String(options.weights ?? ''))) options.fp8_activations = workload.fp8_activations;
