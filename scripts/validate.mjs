@@ -78,14 +78,15 @@ const number = (value) => (typeof value === 'number' && Number.isFinite(value) ?
 // CPU_Mapped is the CPU's model buffer of a mapped file).
 function localComparisons(row, report, add) {
   const m = row.measured;
-  const prompt = m.pp512_tokens_per_second ?? m.prompt_eval_tokens_per_second;
+  // llama-bench's ppN: an N-token prompt, so the row's command must say --prompt-len N.
+  const promptKey =
+    Object.keys(m).find((key) => /^pp\d+_tokens_per_second$/.test(key)) ??
+    (m.prompt_eval_tokens_per_second !== undefined ? 'prompt_eval_tokens_per_second' : undefined);
+  const promptTokens = /^pp(\d+)_/.exec(promptKey ?? '')?.[1];
+  if (promptTokens !== undefined && !new RegExp(`--prompt-len ${promptTokens}(\\s|$)`).test(row.fitcheck_command))
+    throw new Error(`${row.id}: ${promptKey} needs --prompt-len ${promptTokens} in its fitcheck command`);
   const generation = m.tg128_tokens_per_second ?? m.tg512_tokens_per_second ?? m.eval_tokens_per_second;
-  add(
-    'local_prompt',
-    m.pp512_tokens_per_second !== undefined ? 'pp512_tokens_per_second' : 'prompt_eval_tokens_per_second',
-    prompt,
-    report.prompt_tokens_per_second,
-  );
+  if (promptKey !== undefined) add('local_prompt', promptKey, m[promptKey], report.prompt_tokens_per_second);
   add('local_generation', 'generation_tokens_per_second', generation, report.generation_tokens_per_second);
   for (const [key, mib] of Object.entries(m)) {
     const match = /^(.+)_(model|kv|compute)_buffer_mib$/.exec(key);
