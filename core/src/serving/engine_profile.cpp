@@ -33,17 +33,19 @@ constexpr double kServingShareOfMamf = 0.69 / 0.869;
 // Python or a C++ runtime (estimate: about 10 kernels of about 4 us; docs/engines-serving.md 1.4).
 constexpr double kLaunchSecondsPerLayer = 40e-6;
 
-// vLLM V0 (docs/engines-serving.md): SchedulerConfig's floor of max_num_batched_tokens without
-// chunked prefill, and the fixed costs solved from two rows of the Qwen2.5 speed tables (vLLM 0.6.3,
-// A100, batch 1, 2,048 tokens): 0.5B at 3.21 ms and 14B BF16 at 21.6 ms a token, 24 and 48 layers,
-// 1.19 ms and 2.92 ms beyond V1's profile (1.4 ms a step): 72 us a layer and 0.86 ms a step.
 // vLLM V1's profile run samples max_num_seqs rows with top-k and top-p, which sorts the logits
 // (vllm/v1/sample/ops/topk_topp_sampler.py apply_top_k_top_p at 3babc05a). At the sort, per logit:
 // the bf16 logits the dummy run holds (2 B), the sampler's fp32 copy (4), the sorted values (4) and
 // int64 indices (8), the int64 iota the sort starts from (8) and cub's alternate key and value
-// buffers (4 + 8): PyTorch sorts 128 or more rows with segmented_sort_pairs (pytorch/pytorch
+// buffers (4 + 8): PyTorch sorts 128 or more rows with segmented_sort_pairs; fewer rows, a
+// --max-num-seqs under 128, take another path, not counted apart (pytorch/pytorch
 // d63874ec aten/src/ATen/native/cuda/Sort.cu launch_stable_sort_kernel).
 constexpr std::int64_t kSamplerSortBytesPerLogit = 2 + 4 + 4 + 8 + 8 + 4 + 8;
+
+// vLLM V0 (docs/engines-serving.md): SchedulerConfig's floor of max_num_batched_tokens without
+// chunked prefill, and the fixed costs solved from two rows of the Qwen2.5 speed tables (vLLM 0.6.3,
+// A100, batch 1, 2,048 tokens): 0.5B at 3.21 ms and 14B BF16 at 21.6 ms a token, 24 and 48 layers,
+// 1.19 ms and 2.92 ms beyond V1's profile (1.4 ms a step): 72 us a layer and 0.86 ms a step.
 constexpr std::int64_t kV0TokenBudgetFloor = 2048;
 constexpr double kV0StepOverheadSeconds = 0.86e-3;
 constexpr double kV0KernelSecondsPerLayer = 72e-6;
