@@ -833,3 +833,62 @@ TEST_CASE("local: several GPUs overlap the ubatches of one batch (llama.cpp's pi
     CHECK(estimate_local(model, rocm).speed.prompt_pipelined);
   }
 }
+
+TEST_CASE("local: without flash attention every ubatch writes its attention scores to memory, by hand") {
+  // The toy on an RTX 4090 (1008 GB/s; MMQ at 0.26 of 660.6 TOP/s int8, cuBLAS f16 at 0.47 of
+  // 330.3 TFLOP/s), n_ctx 2048, 16 heads of 128 in each of its 4 layers.
+  const LocalModel model = toy_model();
+  LocalRequest r = one_gpu("rtx-4090");
+  r.context = 2048;
+  r.n_gpu_layers = 5;
+  r.flash_attention = false;
+  SUBCASE("1536 tokens: three ubatches of 512 attend to 512, 1024 and 1536 cells") {
+    r.prompt_len = 1536;
+    // Per head and layer 512 x (512 + 1024 + 1536) = 1,572,864 scores, all of them multiplied (no
+    // masked tiles skipped): 4 x 2048 x 4 layers x 1,572,864 = 51.54 GFLOP of QK^T and PV. Through
+    // memory: x 16 heads x 4 layers x 20 bytes = 2,013,265,920 bytes at 0.88 x 1008 GB/s = 2.270 ms.
+    const double weights = 2.0 * 210e6 * 1536 / (660.6e12 * 0.26);
+    const double attention = 4.0 * 2048 * 4 * 1572864 / (330.3e12 * 0.47);
+    const double scores = 2013265920.0 / (1008e9 * 0.88);
+    const double seconds = weights + attention + scores + 1536 * kCrossingSecondsPerToken;
+    const LocalEstimate e = estimate_local(model, r);
+    CHECK(e.speed.prompt_tokens_per_second == doctest::Approx(1536 / seconds));
+    CHECK(e.speed.prompt_scores_time_share == doctest::Approx(scores / seconds));
+    bool stated = false;
+    for (const std::string& a : e.assumptions) stated = stated || a.find("20 bytes a score") != std::string::npos;
+    CHECK(stated);
+  }
+  SUBCASE("1000 tokens: the last ubatch of 488 tokens attends to all 1000 cells") {
+    r.prompt_len = 1000;
+    const double per_head = 512.0 * 512 + 488.0 * 1000;  // 750,144
+    const double weights = 2.0 * 210e6 * 1000 / (660.6e12 * 0.26);
+    const double attention = 4.0 * 2048 * 4 * per_head / (330.3e12 * 0.47);
+    const double scores = 20.0 * 16 * 4 * per_head / (1008e9 * 0.88);
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
+          doctest::Approx(1000 / (weights + attention + scores + 1000 * kCrossingSecondsPerToken)));
+  }
+  SUBCASE("a sliding window caps the cells a ubatch attends to") {
+    // Two layers with a 512-token window keep 512 + 512 = 1024 cells (llama_kv_cache_iswa, padded to
+    // 32): their third ubatch attends to 1024, not 1536. Per head 512 x (512 + 1024 + 1024) on those.
+    LocalModel windowed = model;
+    windowed.layers[0].sliding_window = 512;
+    windowed.layers[1].sliding_window = 512;
+    r.prompt_len = 1536;
+    const double per_head = 2 * 512.0 * (512 + 1024 + 1024) + 2 * 512.0 * (512 + 1024 + 1536);
+    const double weights = 2.0 * 210e6 * 1536 / (660.6e12 * 0.26);
+    const double attention = 4.0 * 2048 * per_head / (330.3e12 * 0.47);
+    const double scores = 20.0 * 16 * per_head / (1008e9 * 0.88);
+    CHECK(estimate_local(windowed, r).speed.prompt_tokens_per_second ==
+          doctest::Approx(1536 / (weights + attention + scores + 1536 * kCrossingSecondsPerToken)));
+  }
+  SUBCASE("flash attention keeps the scores on chip and skips the masked half") {
+    r.flash_attention = true;
+    r.prompt_len = 1536;
+    const double weights = 2.0 * 210e6 * 1536 / (660.6e12 * 0.26);
+    const double attention = 4.0 * 2048 * 4 * 1536.0 * 1536.0 / 2 / (330.3e12 * 0.47);
+    const LocalEstimate e = estimate_local(model, r);
+    CHECK(e.speed.prompt_tokens_per_second ==
+          doctest::Approx(1536 / (weights + attention + 1536 * kCrossingSecondsPerToken)));
+    CHECK(e.speed.prompt_scores_time_share == 0);
+  }
+}

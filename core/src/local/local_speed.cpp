@@ -99,6 +99,27 @@ constexpr double kPcieEfficiency = 0.8;
 // batch this large runs on the GPU even when its weight lives in RAM; the weight is copied over.
 constexpr std::int64_t kOffloadMinBatch = 32;
 
+// Without flash attention llama.cpp materializes each attention layer's scores, KQ (n_kv x n_tokens x
+// n_head, f32), for every ubatch (src/llama-graph.cpp build_attn_mha: MUL_MAT k q at GGML_PREC_F32,
+// SOFT_MAX, MUL_MAT v kq), and they pass through memory: 4 bytes written by the KQ product, 4 read and
+// 4 written by the softmax, and on CUDA (ROCm builds the same file) 4 read and 2 written converting them
+// to f16 for cuBLAS, which reads those 2 (ggml-cuda.cu ggml_cuda_mul_mat_batched_cublas: src1 to f16):
+// 20 bytes a score. Metal's kernel_mul_mm reads the f32 scores itself, once per 64-row tile of the
+// 128-row head: 4 + 8 + 8, the same 20; the CPU converts them to f16 like CUDA. Vulkan and SYCL are
+// taken alike. The mask the softmax reads, shared by every head, is left out.
+constexpr double kMaterializedScoreBytes = 20;
+
+// The scores one head of a layer computes over a prompt without flash attention: each ubatch's tokens x
+// the cells it attends to (the cache up to its last token, at most the layer's cells; llama.cpp's
+// n_kv). Full ubatches j = 1..F end at j x ubatch; the last, partial one ends at the prompt's end.
+double materialized_scores_per_head(double tokens, double ubatch, double layer_cells) {
+  const double full = std::floor(tokens / ubatch);
+  const double below_cells = std::min(full, std::floor(layer_cells / ubatch));  // end within the cells
+  const double remainder = tokens - full * ubatch;
+  return ubatch * ubatch * below_cells * (below_cells + 1) / 2 + (full - below_cells) * ubatch * layer_cells +
+         remainder * std::min(layer_cells, tokens);
+}
+
 // Storage kinds of a weight: quantized (any ggml quant type), f16, bf16, f32.
 enum StorageKind : std::size_t { kQuantized, kF16, kBf16, kF32, kStorageKinds };
 
@@ -194,7 +215,8 @@ struct DeviceWork {
   double quantized_bytes_resident = 0;                          // quantized weights it holds (dequantized for cuBLAS)
   double quantized_parameters_resident = 0;  // their parameters (2 bytes each once dequantized to f16)
   double attention_flops_per_token_per_position = 0;
-  std::int64_t graph_ops = 0;  // ops of the graph it runs per token (its layers' and the output layer's)
+  std::vector<double> attention_layer_cells;  // cells of each attention layer whose cache it holds
+  std::int64_t graph_ops = 0;                 // ops of the graph it runs per token (its layers' and the output layer's)
 };
 
 // Adds the multiplies of `parameters` weights (of which `split` are stored as floats) read at
@@ -263,9 +285,12 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     DeviceWork& cache = request.kv_offload ? home : work[n_gpus];
     cache.layer_cells.push_back(local_layer_cells(layer, request, p.kv_size));
     cache.layer_cell_bytes.push_back(static_cast<double>(local_layer_kv_bytes(layer, request.kv_type, 1)));
-    // QK^T and PV: 2 x 2 x n_head x head_dim FLOPs per token per cached position.
-    cache.attention_flops_per_token_per_position += 4.0 * attention_width;
-    if (layer.attention) cache.graph_ops += request.flash_attention ? kAttentionOpsFlash : kAttentionOps;
+    if (layer.attention) {
+      // QK^T and PV: 2 x 2 x n_head x head_dim FLOPs per token per cached position.
+      cache.attention_flops_per_token_per_position += 4.0 * attention_width;
+      cache.attention_layer_cells.push_back(static_cast<double>(cache.layer_cells.back()));
+      cache.graph_ops += request.flash_attention ? kAttentionOpsFlash : kAttentionOps;
+    }
   }
   DeviceWork& output = work[index_of(p.output_device)];
   output.graph_ops += model.output_graph_ops;
@@ -411,15 +436,29 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     return seconds;
   };
   double prompt_seconds = 0;
+  double all_scores_seconds = 0;
   std::vector<double> times(work.size(), 0.0);
   for (std::size_t d = 0; d < work.size(); ++d) {
     const DeviceWork& w = work[d];
     if (w.weight_bytes_resident <= 0 && w.flops_per_token <= 0) continue;
-    // Causal attention over the prompt: position i attends to i cached tokens, tokens^2 / 2 in all.
-    const double attention_flops = w.attention_flops_per_token_per_position * tokens * tokens / 2;
+    // Causal attention over the prompt. Flash attention skips the masked tiles: position i attends to i
+    // cached tokens, tokens^2 / 2 in all. Without it every ubatch multiplies all its cells and writes
+    // the scores to memory (kMaterializedScoreBytes a score, at the streaming share of bandwidth).
+    double scores_per_head = 0;
+    for (double cells : w.attention_layer_cells)
+      scores_per_head += materialized_scores_per_head(tokens, static_cast<double>(request.ubatch), cells);
+    const double attention_flops = request.flash_attention
+                                       ? w.attention_flops_per_token_per_position * tokens * tokens / 2
+                                       : 4.0 * attention_width * scores_per_head;
+    const double score_bytes = request.flash_attention
+                                   ? 0.0
+                                   : kMaterializedScoreBytes * static_cast<double>(model.num_heads) * scores_per_head;
     const double flops = w.flops_per_token * tokens + attention_flops;
     double seconds = 0;
+    double scores_seconds = 0;
     if (d < n_gpus) {
+      scores_seconds =
+          score_bytes / (request.gpus[d].memory_bandwidth_bytes_per_second * gpu_rates.generation_bandwidth);
       seconds = std::max(gpu_compute_seconds(w, request.gpus[d], attention_flops),
                          w.weight_bytes_resident * ubatches / bandwidth_of(d));
     } else if (op_offload) {
@@ -427,12 +466,15 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       const double link = host_link_bytes_per_second(gpu);
       // The input layer's get_rows stays on the CPU; only matrix multiply weights travel.
       const double copied = std::max(0.0, w.weight_bytes_resident - static_cast<double>(model.input_bytes));
+      scores_seconds = score_bytes / (gpu.memory_bandwidth_bytes_per_second * gpu_rates.generation_bandwidth);
       seconds = copied * ubatches / (link * kPcieEfficiency) + gpu_compute_seconds(w, gpu, attention_flops);
     } else {
+      scores_seconds = score_bytes / bandwidth_of(d);
       seconds = std::max(flops / (cpu_flops * cpu_rates.prompt_compute),
                          w.weight_bytes_resident * ubatches / bandwidth_of(d));
     }
-    seconds += crossing_seconds_per_token[d] * tokens;
+    seconds += scores_seconds + crossing_seconds_per_token[d] * tokens;
+    all_scores_seconds += scores_seconds;
     times[d] = seconds;
     prompt_seconds += seconds;
   }
@@ -440,6 +482,14 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     assumptions.push_back(
         "prompt: weights in RAM are copied to the GPU for each ubatch over PCIe (llama.cpp's op offload for "
         "batches of 32 or more)");
+  if (all_scores_seconds > 0) {
+    s.prompt_scores_time_share = prompt_seconds > 0 ? all_scores_seconds / prompt_seconds : 0;
+    assumptions.push_back(
+        "prompt: without flash attention each ubatch writes every layer's attention scores (n_kv x tokens x "
+        "n_head, f32) to memory and reads them back, 20 bytes a score through the softmax and the KQV product "
+        "(llama-graph.cpp build_attn_mha): " +
+        std::to_string(static_cast<int>(std::lround(100 * s.prompt_scores_time_share))) + "% of the prompt's work");
+  }
   // Each device's share of the prompt's work, whether or not the pipeline overlaps it.
   for (double t : times) s.prompt_time_share.push_back(prompt_seconds > 0 ? t / prompt_seconds : 0);
   const PromptPipeline pipeline = prompt_pipeline(request, p, times, tokens, ubatches);

@@ -78,6 +78,8 @@ export interface LocalReport {
   prompt_pipelined: boolean;
   /** The prompt time without that overlap over the time with it (1 when not pipelined). */
   prompt_pipeline_speedup: number;
+  /** Without flash attention: the share of the prompt's work spent moving the attention scores; 0 with it. */
+  prompt_scores_time_share: number;
   generation_tokens_per_second: number;
   generation_tokens_per_second_empty_context: number;
   generation_tokens_per_second_full_context: number;

@@ -68,6 +68,9 @@ export function LocalResults({ report, unit }: { report: LocalReport; unit: Byte
           (report.prompt_pipelined
             ? ` (ubatches overlapped over the GPUs: ${report.prompt_pipeline_speedup.toFixed(2)}x the time without)`
             : '') +
+          (report.prompt_scores_time_share > 0
+            ? ` (${(report.prompt_scores_time_share * 100).toFixed(0)}% of the work moves attention scores: flash attention is off)`
+            : '') +
           `, generation ${report.generation_tokens_per_second.toFixed(1)} tokens/s ` +
           `(${report.generation_tokens_per_second_empty_context.toFixed(1)} at an empty context, ` +
           `${report.generation_tokens_per_second_full_context.toFixed(1)} with it full)`}
