@@ -77,6 +77,28 @@ test('inference knobs change the numbers; a too-large model does not fit and say
   await page.close();
 });
 
+test("vLLM V0's profile run sorts its sampler's logits too: FlashInfer's sampler leaves more for the cache", async () => {
+  const { page, log } = await openPage();
+  await page.getByTestId('preset').selectOption('meta-llama--llama-3.1-8b');
+  await page.getByTestId('engine').selectOption('sglang');
+  assert.equal(await page.getByTestId('vllm_sampler').count(), 0);
+  await page.getByTestId('engine').selectOption('vllm-v0');
+  const start = page.getByTestId('engine-start');
+  await start.filter({ hasText: /^vLLM starts: / }).waitFor();
+  const left = async () => Number((await start.textContent()).match(/([\d,.]+) GiB left/)[1].replace(/,/g, ''));
+  const sorted = await left();
+  // 256 rows of 128,256 logits at 38 B (the sort) against 4 B (FlashInfer's fp32 logits alone).
+  await page.getByTestId('vllm_sampler').selectOption('flashinfer');
+  let unsorted = sorted;
+  for (let tries = 0; tries < 100 && unsorted <= sorted; tries += 1) {
+    await page.waitForTimeout(50);
+    unsorted = await left();
+  }
+  assert.ok(unsorted > sorted, `${unsorted} GiB left with FlashInfer's sampler, ${sorted} with the sort`);
+  assertLocalOnly(log, origin());
+  await page.close();
+});
+
 test('vLLM stores gpt-oss MXFP4 experts padded for its MoE kernel, and says when vLLM would not start', async () => {
   const { page, log } = await openPage();
   await page.getByTestId('preset').selectOption('openai--gpt-oss-120b');

@@ -501,6 +501,20 @@ TEST_CASE("KV budget rules worked by hand") {
     REQUIRE(step < sorted.sampler_bytes);
     CHECK(sorted.non_kv_bytes == weights_only.weight_bytes + weights_only.overhead_bytes + 5'912'133'632LL);
   }
+  SUBCASE("vLLM V0: the driver worker's sampler sorts max_num_seqs rows too") {
+    // V0's profile run: 256 sequences sharing a 2,048-token step, top_k = vocab - 1 and top_p 0.99;
+    // its Sampler casts to fp32 and sorts, 256 x 151,936 x 38 = 1,478,033,408 B, more than the step.
+    const EngineProfile p = engine_profile(EngineKind::vllm_v0, h100, w.layout);
+    const SchedulerLimits limits = scheduler_limits(p);
+    REQUIRE(limits.max_num_seqs == 256);
+    const KvCapacity sorted = engine_kv_capacity(p, 0.9, model, tensors, w, h100, limits);
+    CHECK(sorted.sampler_bytes == 1'478'033'408LL);
+    const InferenceMemoryTotals weights_only = inference_memory_totals(model, layout_weights(model, tensors, w), w);
+    CHECK(sorted.non_kv_bytes == weights_only.weight_bytes + weights_only.overhead_bytes + 1'478'033'408LL);
+    EngineProfile flashinfer = p;
+    use_flashinfer_sampler(flashinfer);
+    CHECK(engine_kv_capacity(flashinfer, 0.9, model, tensors, w, h100, limits).sampler_bytes == 0);
+  }
 }
 
 TEST_CASE("scheduler traits in the simulation") {
@@ -840,10 +854,10 @@ TEST_CASE("infer --engine: max concurrency and offline throughput from the engin
   CHECK_FALSE(plain.contains("engine_capacity"));
 }
 
-TEST_CASE("--vllm-sampler takes torch or flashinfer, with engine vllm only, and names itself when refused") {
+TEST_CASE("--vllm-sampler takes torch or flashinfer, with engine vllm or vllm-v0 only, and names itself when refused") {
   const std::string infer = "infer '" + test::fixture_configs_dir() + "/Qwen--Qwen3-8B.json' --gpu h100 ";
-  for (const char* bad :
-       {"--engine sglang --vllm-sampler flashinfer", "--engine vllm --vllm-sampler cub", "--vllm-sampler torch"}) {
+  for (const char* bad : {"--engine sglang --vllm-sampler flashinfer", "--engine vllm --vllm-sampler cub",
+                          "--vllm-sampler torch", "--engine trtllm --vllm-sampler torch"}) {
     CAPTURE(bad);
     const auto run = test::run_cli(infer + bad);
     CHECK(run.exit_status != 0);
@@ -854,5 +868,10 @@ TEST_CASE("--vllm-sampler takes torch or flashinfer, with engine vllm only, and 
   CHECK(sorted.find("38 B a logit") != std::string::npos);
   const auto flashinfer = cli_json(infer + "--engine vllm --vllm-sampler flashinfer --json").dump();
   CHECK(flashinfer.find("38 B a logit") == std::string::npos);
-  CHECK(flashinfer.find("FlashInfer's sampler (--vllm-sampler flashinfer, as v0.10 ran it)") != std::string::npos);
+  CHECK(flashinfer.find("FlashInfer's sampler (--vllm-sampler flashinfer: v0.10 with FlashInfer installed") !=
+        std::string::npos);
+  // vLLM V0 takes it as well (VLLM_USE_FLASHINFER_SAMPLER=1).
+  CHECK(cli_json(infer + "--engine vllm-v0 --json").dump().find("38 B a logit") != std::string::npos);
+  CHECK(cli_json(infer + "--engine vllm-v0 --vllm-sampler flashinfer --json").dump().find("38 B a logit") ==
+        std::string::npos);
 }

@@ -109,8 +109,8 @@ struct InferenceRequest {
   // vLLM's max_model_len (engine vllm only): it refuses to start unless its KV cache holds one request
   // that long. 0: the config's max_position_embeddings, vLLM's default.
   std::int64_t max_model_len = 0;
-  // vLLM V1's profile-run sampler (engine vllm only): false sorts the logits for top-k/top-p with
-  // PyTorch (v0.11's default, engine_profile.cpp kSamplerSortBytesPerLogit); true is FlashInfer's
+  // vLLM's profile-run sampler (engines vllm and vllm-v0): false sorts the logits for top-k/top-p with
+  // PyTorch (v0.11's and V0's default, engine_profile.cpp kSamplerSortBytesPerLogit); true is FlashInfer's
   // sampler (v0.10 with FlashInfer installed, or VLLM_USE_FLASHINFER_SAMPLER=1), whose buffers are
   // not counted beyond the fp32 logits.
   bool vllm_flashinfer_sampler = false;

@@ -203,8 +203,8 @@ InferenceRequest parse_inference_options(const OptionList& options) {
     if (*sampler != "torch" && *sampler != "flashinfer")
       throw OptionError("vllm_sampler",
                         "option 'vllm_sampler' takes torch or flashinfer, got '" + detail::printable(*sampler) + "'");
-    if (request.engine != EngineKind::vllm)
-      throw OptionError("vllm_sampler", "option 'vllm_sampler' is vLLM V1's: give it with engine vllm");
+    if (request.engine != EngineKind::vllm && request.engine != EngineKind::vllm_v0)
+      throw OptionError("vllm_sampler", "option 'vllm_sampler' is vLLM's: give it with engine vllm or vllm-v0");
     request.vllm_flashinfer_sampler = *sampler == "flashinfer";
   }
   if (reader.text("max_model_len")) {

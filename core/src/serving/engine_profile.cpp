@@ -40,6 +40,10 @@ constexpr double kLaunchSecondsPerLayer = 40e-6;
 // buffers (4 + 8): PyTorch sorts 128 or more rows with segmented_sort_pairs; fewer rows, a
 // --max-num-seqs under 128, take another path, not counted apart (pytorch/pytorch
 // d63874ec aten/src/ATen/native/cuda/Sort.cu launch_stable_sort_kernel).
+// vLLM V0's profile run samples the same way (vllm/worker/model_runner.py profile_run:
+// SamplingParams(top_p=0.99, top_k=vocab_size - 1) for max_num_seqs sequences), and its Sampler casts
+// the logits to fp32 and sorts them (vllm/model_executor/layers/sampler.py Sampler.forward,
+// _apply_top_k_top_p, at 00f5ff34, FlashInfer's sampler off by default): the same bytes a logit.
 constexpr std::int64_t kSamplerSortBytesPerLogit = 2 + 4 + 4 + 8 + 8 + 4 + 8;
 
 // vLLM V0 (docs/engines-serving.md): SchedulerConfig's floor of max_num_batched_tokens without
@@ -99,7 +103,8 @@ void use_flashinfer_sampler(EngineProfile& profile) {
     if (rule.rfind("profile peak:", 0) == 0)
       rule =
           "profile peak: the step's activations and the fp32 logits of max_num_seqs rows: FlashInfer's sampler "
-          "(--vllm-sampler flashinfer, as v0.10 ran it) sorts nothing (topk_topp_sampler.py forward_cuda); its "
+          "(--vllm-sampler flashinfer: v0.10 with FlashInfer installed, or VLLM_USE_FLASHINFER_SAMPLER=1) sorts "
+          "nothing (topk_topp_sampler.py forward_cuda); its "
           "buffers are not counted";
 }
 
@@ -150,6 +155,7 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.kv_budget = KvBudgetRule::share_of_total;
       p.memory_fraction = 0.9;
       p.profiles_sampler_rows = true;
+      p.sampler_sort_bytes_per_logit = kSamplerSortBytesPerLogit;
       p.max_num_seqs = 256;
       p.chunked_prefill = false;
       p.prefill_first = true;
@@ -162,7 +168,12 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.kernel_seconds_per_layer = kV0KernelSecondsPerLayer;
       p.rules = {
           "KV budget: 0.9 x total memory - weights - the profile run's peak (max_num_seqs sequences of "
-          "max_num_batched_tokens tokens) - non-torch memory (vllm/worker/worker.py determine_num_available_blocks)",
+          "max_num_batched_tokens tokens) - non-torch memory (vllm/worker/worker.py determine_num_available_blocks); "
+          "the smallest over the workers, the driver's, which samples",
+          "profile peak: the larger of the step's activations and the sampler's sort of max_num_seqs rows of "
+          "logits over the vocabulary, 38 B a logit (vllm/worker/model_runner.py profile_run with top_k = "
+          "vocab_size - 1, top_p 0.99; vllm/model_executor/layers/sampler.py _apply_top_k_top_p at 00f5ff34); "
+          "--vllm-sampler flashinfer with VLLM_USE_FLASHINFER_SAMPLER=1",
           "scheduler: max_num_seqs 256; chunked prefill off up to a 32K max_model_len, so whole prompts, up to "
           "max(max_model_len, 2048) tokens a step, run before any decode (vllm/config.py SchedulerConfig; "
           "vllm/core/scheduler.py _schedule_default)",

@@ -165,7 +165,7 @@ export function inferenceOptions(
   // The core refuses hf_cache with any other engine; the field keeps its value for when hf is picked again.
   if (options.engine !== 'hf') delete options.hf_cache;
   if (options.engine !== 'vllm' && options.engine !== 'vllm-v0') delete options.max_model_len;
-  if (options.engine !== 'vllm') delete options.vllm_sampler;
+  if (options.engine !== 'vllm' && options.engine !== 'vllm-v0') delete options.vllm_sampler;
   if (options.engine !== undefined)
     for (const [key, value] of Object.entries(engineOwnedDefaults)) if (options[key] === value) delete options[key];
   if (fp8Formats.has(String(options.weights ?? ''))) options.fp8_activations = workload.fp8_activations;

@@ -119,11 +119,11 @@ export function WorkloadForm({
                 <option value="static">static</option>
               </>,
             )}
-          {workload.engine === 'vllm' &&
+          {(workload.engine === 'vllm' || workload.engine === 'vllm-v0') &&
             choice(
               'vllm_sampler',
               'Sampler (vLLM)',
-              "the profile run's sampler, which sizes the KV cache: torch sorts max_num_seqs rows of logits (v0.11); FlashInfer does not (v0.10 with FlashInfer installed)",
+              "the profile run's sampler, which sizes the KV cache: torch sorts max_num_seqs rows of logits (v0.11, and V0 by default); FlashInfer does not (v0.10 with FlashInfer installed)",
               <>
                 <option value="">torch (default)</option>
                 <option value="flashinfer">flashinfer</option>
