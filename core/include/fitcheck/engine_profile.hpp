@@ -43,6 +43,10 @@ struct EngineProfile {
   double memory_fraction = 0.9;        // gpu_memory_utilization, mem_fraction_static, free_gpu_memory_fraction
   std::int64_t cuda_graph_bytes = 0;   // graph pool taken before the KV cache is sized
   bool profiles_sampler_rows = false;  // the profile run samples max_num_seqs rows (vLLM V1)
+  // vLLM V1 charges the memory allocated outside PyTorch during its profile (NCCL, custom all-reduce,
+  // kernels loaded) in place of the framework overhead, and sizes its budget from CUDA's total
+  // (Accelerator::cuda_total_bytes where known); -1: the workload's overhead and the catalog memory.
+  std::int64_t non_torch_bytes = -1;
   // Bytes per logit (row x full vocabulary) at the profile's sampler peak, when it sorts the logits
   // for top-k/top-p (vLLM V1's PyTorch sampler; serving_engine.cpp engine_kv_capacity); 0: the fp32
   // logits alone.

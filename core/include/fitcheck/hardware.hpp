@@ -54,6 +54,9 @@ struct Accelerator {
   double mamf_share_fp8 = 0;
   // GPUs one NVLink fabric joins when it spans more than a node (GB200 NVL72: 72); 0: the node.
   int nvlink_domain_gpus = 0;
+  // The total CUDA reports (cudaMemGetInfo, torch.cuda.mem_get_info), below the driver's figure in
+  // memory_bytes, where a published log prints it; 0: not known. vLLM sizes its budget from it.
+  std::int64_t cuda_total_bytes = 0;
   // The share of the dense bf16 peak the weight products reach in training, where a published
   // training benchmark of the chip gives it (docs/hardware.md); 0: the training step time's default.
   double training_matmul_share = 0;

@@ -135,10 +135,12 @@ constexpr const Accelerator kTable[] = {
      .price_per_hour_usd = 2.69,
      .price_source = kRunPod,
      .sources = "NVIDIA H100 Tensor Core GPU datasheet, H100 SXM column "
-                "(nvidia.com/en-us/data-center/h100); memory: nvidia-smi 81559MiB",
+                "(nvidia.com/en-us/data-center/h100); memory: nvidia-smi 81559MiB; CUDA's total 79.18 GiB "
+                "(vLLM 0.11.0 logs, llm-d/llm-d-benchmark 4f4d4494)",
      // MAMF "NVIDIA H100 SXM" rows: bf16 794.5 of 989, fp8 1402.6 of 1979 TFLOPS (torch 2.7.0+cu126).
      .mamf_share_bf16 = 0.803,
-     .mamf_share_fp8 = 0.709},
+     .mamf_share_fp8 = 0.709,
+     .cuda_total_bytes = 81080 * kMiB},  // 79.18 GiB
     {.id = "h100-sxm-96gb-500w",
      .name = "NVIDIA H100 SXM 96GB HBM2e (500 W, Grand Teton)",
      .vendor = "NVIDIA",

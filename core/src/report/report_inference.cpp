@@ -145,6 +145,7 @@ void write_accelerator_fields(detail::JsonWriter& out, const Accelerator& gpu) {
     out.field("gpu_working_set_bytes", gpu.gpu_working_set_bytes);
     out.field("gpu_working_set_source", kMacosGpuWorkingSetSource);
   }
+  if (gpu.cuda_total_bytes > 0) out.field("cuda_total_bytes", gpu.cuda_total_bytes);  // where a log prints it
   out.field("price_per_hour_usd", gpu.price_per_hour_usd);
   out.field("price_source", gpu.price_source);
   out.field("sources", gpu.sources);

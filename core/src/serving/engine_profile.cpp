@@ -46,6 +46,18 @@ constexpr double kLaunchSecondsPerLayer = 40e-6;
 // _apply_top_k_top_p, at 00f5ff34, FlashInfer's sampler off by default): the same bytes a logit.
 constexpr std::int64_t kSamplerSortBytesPerLogit = 2 + 4 + 4 + 8 + 8 + 4 + 8;
 
+// vLLM V1 takes its memory baseline after creating the CUDA context (vllm/v1/worker/gpu_worker.py
+// init_device: init_snapshot = MemorySnapshot(), requested_memory = total_memory x
+// gpu_memory_utilization) and charges the KV budget weights + the profile's torch peak + the memory
+// allocated outside PyTorch meanwhile (determine_available_memory, non_kv_cache_memory). That last
+// figure, read off vLLM 0.11.0's logs on H100 (llm-d/llm-d-benchmark 4f4d4494
+// config_explorer/empirical-vllm-memory-results.md: "Non-torch memory" 0.13-0.14 GiB for every
+// single-GPU model, 0.55 GiB a rank for Llama-3.3-70B at TP 2, where NCCL and the custom all-reduce
+// buffers join it; their budgets add up as 0.9 x 79.18 - weights - peak - non-torch to the GiB logged).
+// An estimate: two log points, the second taken for every TP above 1.
+constexpr std::int64_t kVllmNonTorchBytesOneGpu = 133 * 1024 * 1024;          // 0.13 GiB
+constexpr std::int64_t kVllmNonTorchBytesTensorParallel = 563 * 1024 * 1024;  // 0.55 GiB
+
 // vLLM V0 (docs/engines-serving.md): SchedulerConfig's floor of max_num_batched_tokens without
 // chunked prefill, and the fixed costs solved from two rows of the Qwen2.5 speed tables (vLLM 0.6.3,
 // A100, batch 1, 2,048 tokens): 0.5B at 3.21 ms and 14B BF16 at 21.6 ms a token, 24 and 48 layers,
@@ -120,6 +132,7 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.memory_fraction = 0.9;
       p.profiles_sampler_rows = true;
       p.sampler_sort_bytes_per_logit = kSamplerSortBytesPerLogit;
+      p.non_torch_bytes = layout.tensor_parallel > 1 ? kVllmNonTorchBytesTensorParallel : kVllmNonTorchBytesOneGpu;
       p.max_num_seqs = limits.max_num_seqs;
       p.max_num_batched_tokens = limits.max_num_batched_tokens;
       p.kv_block_tokens = limits.kv_block_tokens;
@@ -127,11 +140,14 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.step_overhead_seconds = 1.4e-3;
       p.launch_seconds_per_layer = kLaunchSecondsPerLayer;
       p.rules = {
-          "KV budget: gpu_memory_utilization 0.9 x total memory - weights - the profile run's peak (one "
-          "max_num_batched_tokens step, then the sampler over max_num_seqs rows) - overhead "
-          "(vllm/v1/worker/gpu_worker.py Worker.determine_available_memory; gpu_model_runner.py profile_run, "
-          "_dummy_sampler_run); CUDA graphs are captured after, from the 0.1 left (subtracted up front only "
-          "from v0.21, PR #30515)",
+          "KV budget: gpu_memory_utilization 0.9 x CUDA's total - weights - the profile run's peak (one "
+          "max_num_batched_tokens step, then the sampler over max_num_seqs rows) - non-torch memory, " +
+              std::string(layout.tensor_parallel > 1 ? "0.55 GiB a rank at TP > 1" : "0.13 GiB on one GPU") +
+              " (estimate: llm-d-benchmark 4f4d4494's vLLM 0.11.0 logs), not the overhead: the baseline follows "
+              "the CUDA context (vllm/v1/worker/gpu_worker.py init_device, determine_available_memory; "
+              "gpu_model_runner.py profile_run, _dummy_sampler_run); CUDA's total where the catalog has it, else "
+              "the GPU's memory; CUDA graphs are captured after, from the 0.1 left (subtracted up front only from "
+              "v0.21, PR #30515)",
           "profile peak: the larger of the step's activations and the sampler's sort of max_num_seqs rows of "
           "logits over the vocabulary, 38 B a logit (bf16 2, fp32 4, sorted values 4 and indices 8, iota 8, cub's "
           "buffers 4 + 8; gpu_model_runner.py _dummy_sampler_run, topk_topp_sampler.py apply_top_k_top_p at "

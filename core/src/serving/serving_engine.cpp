@@ -153,6 +153,13 @@ KvCapacity engine_kv_capacity(const EngineProfile& profile, double fraction, con
     case KvBudgetRule::grows_with_sequences:
       capacity.budget_bytes = static_cast<std::int64_t>(fraction * total);
       capacity.non_kv_bytes = peak.total_bytes_per_gpu - peak.kv_cache_bytes + profile.cuda_graph_bytes;
+      if (profile.non_torch_bytes >= 0) {
+        // vLLM V1: fraction x CUDA's total, and the memory allocated outside PyTorch during the
+        // profile in place of the overhead (engine_profile.cpp kVllmNonTorchBytesOneGpu).
+        if (gpu.cuda_total_bytes > 0)
+          capacity.budget_bytes = static_cast<std::int64_t>(fraction * static_cast<double>(gpu.cuda_total_bytes));
+        capacity.non_kv_bytes += profile.non_torch_bytes - peak.overhead_bytes;
+      }
       if (profile.sampler_sort_bytes_per_logit > 0) {
         // The sampler runs after the step's activations are freed: the profile's peak is the larger
         // of the two, the sort's buffers counting the logits (every rank holds the whole vocabulary).
