@@ -168,11 +168,11 @@ struct LocalTokenTime {
 struct LocalSpeed {
   double prompt_tokens_per_second = 0;
   // Several GPUs holding every layer: llama.cpp pipelines the ubatches of one batch over them
-  // (local_speed.cpp, "Pipeline parallelism"); 1 otherwise or with one ubatch per batch.
+  // (local_pipeline.cpp); 1 otherwise or with one ubatch per batch.
   bool prompt_pipelined = false;
   double prompt_pipeline_speedup = 1;  // the prompt time without the overlap over the time with it
   // Without flash attention: the share of the prompt's work spent moving the attention scores llama.cpp
-  // materializes (local_speed.cpp kMaterializedScoreBytes); 0 with flash attention.
+  // materializes (local_attention_scores.cpp); 0 with flash attention.
   double prompt_scores_time_share = 0;
   double generation_tokens_per_second = 0;            // mean over gen_len tokens after the prompt
   double generation_tokens_per_second_empty = 0;      // at an empty context

@@ -76,7 +76,9 @@ struct KvCapacity {
   std::int64_t blocks = 0;         // 0 when nothing is left for the cache
 };
 // Reads the workload's weight format, layout, kv_cache_dtype, gpu_memory_utilization, overhead and
-// attention settings; batch, context and prefill chunk are set from `limits`.
+// attention settings; batch, context and prefill chunk are set from `limits`. The plain budget: one
+// step, the catalog memory and the workload's overhead, without the sampler or the non-torch figure
+// that vLLM's engine profile applies (engine_kv_capacity); tests and the bench size a fixed cache with it.
 KvCapacity vllm_kv_capacity(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                             const InferenceWorkload& workload, const Accelerator& gpu, const SchedulerLimits& limits);
 // The KV cache the profile's budget rule leaves (KvBudgetRule): vLLM's as above (its profile run

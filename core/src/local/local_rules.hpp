@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The rules local_estimate.cpp, local_placement.cpp and local_speed.cpp share.
+// The rules the files of core/src/local/ share.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,23 @@ std::int64_t local_gpu_reserve_bytes(LocalBackend backend);
 std::int64_t local_kv_size(const LocalRequest& request);
 std::int64_t local_layer_cells(const LocalLayer& layer, const LocalRequest& request, std::int64_t kv_size);
 std::int64_t local_layer_kv_bytes(const LocalLayer& layer, LocalKvType type, std::int64_t cells);
+// Without flash attention (local_attention_scores.cpp): the scores one head of a layer computes over a
+// prompt of `tokens` in ubatches of `ubatch`, each attending to at most `layer_cells` cached tokens;
+// the bytes `scores` move through memory; the rule as the report states it.
+double materialized_scores_per_head(double tokens, double ubatch, double layer_cells);
+double materialized_score_bytes(double scores);
+std::string materialized_scores_rule(double prompt_time_share);
+
+// llama.cpp's pipeline over several GPUs (local_pipeline.cpp): the prompt's time when the ubatches of
+// a batch overlap, given each device's time for the whole prompt; inactive when they do not.
+struct LocalPromptPipeline {
+  bool active = false;
+  double seconds = 0;
+  std::string rule;
+};
+LocalPromptPipeline local_prompt_pipeline(const LocalRequest& request, const LocalPlacement& placement,
+                                          const std::vector<double>& device_seconds, double tokens, double ubatches);
+
 // Prompt and generation tokens/s of a placement (local_speed.cpp); appends what it assumed.
 LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, const LocalPlacement& placement,
                        std::vector<std::string>& assumptions);

@@ -99,27 +99,6 @@ constexpr double kPcieEfficiency = 0.8;
 // batch this large runs on the GPU even when its weight lives in RAM; the weight is copied over.
 constexpr std::int64_t kOffloadMinBatch = 32;
 
-// Without flash attention llama.cpp materializes each attention layer's scores, KQ (n_kv x n_tokens x
-// n_head, f32), for every ubatch (src/llama-graph.cpp build_attn_mha: MUL_MAT k q at GGML_PREC_F32,
-// SOFT_MAX, MUL_MAT v kq), and they pass through memory: 4 bytes written by the KQ product, 4 read and
-// 4 written by the softmax, and on CUDA (ROCm builds the same file) 4 read and 2 written converting them
-// to f16 for cuBLAS, which reads those 2 (ggml-cuda.cu ggml_cuda_mul_mat_batched_cublas: src1 to f16):
-// 20 bytes a score. Metal's kernel_mul_mm reads the f32 scores itself, once per 64-row tile of the
-// 128-row head: 4 + 8 + 8, the same 20; the CPU converts them to f16 like CUDA. Vulkan and SYCL are
-// taken alike. The mask the softmax reads, shared by every head, is left out.
-constexpr double kMaterializedScoreBytes = 20;
-
-// The scores one head of a layer computes over a prompt without flash attention: each ubatch's tokens x
-// the cells it attends to (the cache up to its last token, at most the layer's cells; llama.cpp's
-// n_kv). Full ubatches j = 1..F end at j x ubatch; the last, partial one ends at the prompt's end.
-double materialized_scores_per_head(double tokens, double ubatch, double layer_cells) {
-  const double full = std::floor(tokens / ubatch);
-  const double below_cells = std::min(full, std::floor(layer_cells / ubatch));  // end within the cells
-  const double remainder = tokens - full * ubatch;
-  return ubatch * ubatch * below_cells * (below_cells + 1) / 2 + (full - below_cells) * ubatch * layer_cells +
-         remainder * std::min(layer_cells, tokens);
-}
-
 // Storage kinds of a weight: quantized (any ggml quant type), f16, bf16, f32.
 enum StorageKind : std::size_t { kQuantized, kF16, kBf16, kF32, kStorageKinds };
 
@@ -146,55 +125,6 @@ double host_link_bytes_per_second(const Accelerator& gpu) {
              : kDefaultPcieBytesPerSecond;
 }
 
-// Pipeline parallelism. llama_context turns it on when several GPUs hold every repeating layer and
-// the output layer, split by layer, with the KV cache on the GPUs and no tensor overrides
-// (--n-cpu-moe is one) (src/llama-context.cpp, pipeline_parallel). The scheduler then keeps
-// GGML_SCHED_MAX_COPIES = 4 copies of each split's inputs, and a split waits only for the event of
-// its own copy (ggml/src/ggml-backend.cpp at 0054c013, ggml_backend_sched_new and
-// ggml_backend_sched_compute_splits), so once a GPU hands a ubatch's hidden state on it starts the
-// next ubatch of the same llama_decode call (n_batch tokens, cut into ubatches). The hand-over must
-// be asynchronous: CUDA copies between GPUs on the source stream (ggml-cuda.cu
-// ggml_backend_cuda_cpy_tensor_async; ROCm builds the same file), while Vulkan copies between devices
-// synchronously ("Async copy only works within the same device", ggml-vulkan.cpp
-// ggml_backend_vk_cpy_tensor_async), which leaves its splits in sequence. A batch of u ubatches then
-// takes the devices' times for one ubatch added up, plus (u - 1) times the slowest device's time for
-// one; fitcheck starts the pipeline again at each batch.
-struct PromptPipeline {
-  bool active = false;
-  double seconds = 0;
-  std::string rule;
-};
-
-PromptPipeline prompt_pipeline(const LocalRequest& request, const LocalPlacement& p,
-                               const std::vector<double>& device_seconds, double tokens, double ubatches) {
-  PromptPipeline pipeline;
-  const std::size_t n_gpus = request.gpus.size();
-  const bool async_copies = request.backend == LocalBackend::cuda || request.backend == LocalBackend::rocm;
-  bool all_on_gpus = p.output_device >= 0;
-  for (int device : p.layer_device) all_on_gpus = all_on_gpus && device >= 0;
-  if (n_gpus < 2 || !async_copies || !all_on_gpus || !request.kv_offload || request.n_cpu_moe > 0 || ubatches < 2)
-    return pipeline;
-  const double batch = static_cast<double>(request.batch);
-  const double batches = std::ceil(tokens / batch);
-  if (ubatches <= batches) return pipeline;  // one ubatch a batch: nothing to overlap
-  double sum = 0;
-  double slowest = 0;
-  for (double seconds : device_seconds) {
-    const double per_ubatch = seconds / ubatches;
-    sum += per_ubatch;
-    slowest = std::max(slowest, per_ubatch);
-  }
-  pipeline.active = true;
-  pipeline.seconds = batches * sum + (ubatches - batches) * slowest;
-  pipeline.rule =
-      "prompt: llama.cpp's pipeline parallelism (every layer on the GPUs): in each batch of " +
-      std::to_string(static_cast<std::int64_t>(batch)) + " tokens a GPU starts the next ubatch of " +
-      std::to_string(request.ubatch) +
-      " once it has handed one on: batches x the devices' summed time a ubatch + (ubatches - batches) x the "
-      "slowest's (llama-context.cpp pipeline_parallel, ggml-backend.cpp ggml_backend_sched_compute_splits)";
-  return pipeline;
-}
-
 double gpu_matmul_peak(const Accelerator& gpu) {
   for (ComputeDtype dtype : {ComputeDtype::fp16, ComputeDtype::bf16, ComputeDtype::fp32}) {
     const double peak = peak_flops_per_second(gpu, dtype);
@@ -215,8 +145,10 @@ struct DeviceWork {
   double quantized_bytes_resident = 0;                          // quantized weights it holds (dequantized for cuBLAS)
   double quantized_parameters_resident = 0;  // their parameters (2 bytes each once dequantized to f16)
   double attention_flops_per_token_per_position = 0;
-  std::vector<double> attention_layer_cells;  // cells of each attention layer whose cache it holds
-  std::int64_t graph_ops = 0;                 // ops of the graph it runs per token (its layers' and the output layer's)
+  // Without flash attention: the scores one head computes over the prompt, over the attention layers
+  // whose cache it holds (materialized_scores_per_head).
+  double materialized_scores_per_head = 0;
+  std::int64_t graph_ops = 0;  // ops of the graph it runs per token (its layers' and the output layer's)
 };
 
 // Adds the multiplies of `parameters` weights (of which `split` are stored as floats) read at
@@ -268,6 +200,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   std::vector<DeviceWork> work(p.devices.size());
   const auto index_of = [&](int device) { return device < 0 ? n_gpus : static_cast<std::size_t>(device); };
   const double attention_width = static_cast<double>(model.num_heads * model.head_dim);
+  const double tokens = std::max(1.0, static_cast<double>(request.prompt_len));  // of the prompt
   for (std::size_t il = 0; il < model.layers.size(); ++il) {
     const LocalLayer& layer = model.layers[il];
     DeviceWork& home = work[index_of(p.layer_device[il])];
@@ -288,7 +221,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     if (layer.attention) {
       // QK^T and PV: 2 x 2 x n_head x head_dim FLOPs per token per cached position.
       cache.attention_flops_per_token_per_position += 4.0 * attention_width;
-      cache.attention_layer_cells.push_back(static_cast<double>(cache.layer_cells.back()));
+      cache.materialized_scores_per_head +=
+          materialized_scores_per_head(tokens, static_cast<double>(request.ubatch), cache.layer_cells.back());
       cache.graph_ops += request.flash_attention ? kAttentionOpsFlash : kAttentionOps;
     }
   }
@@ -393,7 +327,6 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   // Prompt processing: per ubatch, each device either streams its weights or runs its share of the
   // matrix multiplies, whichever is slower. With a discrete GPU, weights left in RAM are copied to
   // the GPU for every ubatch of at least 32 tokens and multiplied there (the op offload).
-  const double tokens = std::max(1.0, prompt);
   const double ubatches = std::ceil(tokens / static_cast<double>(request.ubatch));
   const bool op_offload = n_gpus > 0 && request.backend != LocalBackend::metal && request.ubatch >= kOffloadMinBatch &&
                           std::min<std::int64_t>(request.ubatch, request.prompt_len) >= kOffloadMinBatch;
@@ -435,6 +368,11 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
                  (gpu.memory_bandwidth_bytes_per_second * gpu_stream_fraction(gpu));
     return seconds;
   };
+  // The softmax and the f16 conversions stream the scores with many bytes in flight: the backend's
+  // streaming share of the GPU's bandwidth, not the mat-vec kernels' lower share on HBM.
+  const auto score_seconds_on = [&](const Accelerator& gpu, double bytes) {
+    return bytes / (gpu.memory_bandwidth_bytes_per_second * gpu_rates.generation_bandwidth);
+  };
   double prompt_seconds = 0;
   double all_scores_seconds = 0;
   std::vector<double> times(work.size(), 0.0);
@@ -442,23 +380,20 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     const DeviceWork& w = work[d];
     if (w.weight_bytes_resident <= 0 && w.flops_per_token <= 0) continue;
     // Causal attention over the prompt. Flash attention skips the masked tiles: position i attends to i
-    // cached tokens, tokens^2 / 2 in all. Without it every ubatch multiplies all its cells and writes
-    // the scores to memory (kMaterializedScoreBytes a score, at the streaming share of bandwidth).
-    double scores_per_head = 0;
-    for (double cells : w.attention_layer_cells)
-      scores_per_head += materialized_scores_per_head(tokens, static_cast<double>(request.ubatch), cells);
+    // cached tokens, tokens^2 / 2 in all. Without it every ubatch multiplies all its cells and moves the
+    // scores through memory (local_attention_scores.cpp).
     const double attention_flops = request.flash_attention
                                        ? w.attention_flops_per_token_per_position * tokens * tokens / 2
-                                       : 4.0 * attention_width * scores_per_head;
-    const double score_bytes = request.flash_attention
-                                   ? 0.0
-                                   : kMaterializedScoreBytes * static_cast<double>(model.num_heads) * scores_per_head;
+                                       : 4.0 * attention_width * w.materialized_scores_per_head;
+    const double score_bytes =
+        request.flash_attention
+            ? 0.0
+            : materialized_score_bytes(static_cast<double>(model.num_heads) * w.materialized_scores_per_head);
     const double flops = w.flops_per_token * tokens + attention_flops;
     double seconds = 0;
     double scores_seconds = 0;
     if (d < n_gpus) {
-      scores_seconds =
-          score_bytes / (request.gpus[d].memory_bandwidth_bytes_per_second * gpu_rates.generation_bandwidth);
+      scores_seconds = score_seconds_on(request.gpus[d], score_bytes);
       seconds = std::max(gpu_compute_seconds(w, request.gpus[d], attention_flops),
                          w.weight_bytes_resident * ubatches / bandwidth_of(d));
     } else if (op_offload) {
@@ -466,7 +401,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       const double link = host_link_bytes_per_second(gpu);
       // The input layer's get_rows stays on the CPU; only matrix multiply weights travel.
       const double copied = std::max(0.0, w.weight_bytes_resident - static_cast<double>(model.input_bytes));
-      scores_seconds = score_bytes / (gpu.memory_bandwidth_bytes_per_second * gpu_rates.generation_bandwidth);
+      scores_seconds = score_seconds_on(gpu, score_bytes);
       seconds = copied * ubatches / (link * kPcieEfficiency) + gpu_compute_seconds(w, gpu, attention_flops);
     } else {
       scores_seconds = score_bytes / bandwidth_of(d);
@@ -484,15 +419,11 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
         "batches of 32 or more)");
   if (all_scores_seconds > 0) {
     s.prompt_scores_time_share = prompt_seconds > 0 ? all_scores_seconds / prompt_seconds : 0;
-    assumptions.push_back(
-        "prompt: without flash attention each ubatch writes every layer's attention scores (n_kv x tokens x "
-        "n_head, f32) to memory and reads them back, 20 bytes a score through the softmax and the KQV product "
-        "(llama-graph.cpp build_attn_mha): " +
-        std::to_string(static_cast<int>(std::lround(100 * s.prompt_scores_time_share))) + "% of the prompt's work");
+    assumptions.push_back(materialized_scores_rule(s.prompt_scores_time_share));
   }
   // Each device's share of the prompt's work, whether or not the pipeline overlaps it.
   for (double t : times) s.prompt_time_share.push_back(prompt_seconds > 0 ? t / prompt_seconds : 0);
-  const PromptPipeline pipeline = prompt_pipeline(request, p, times, tokens, ubatches);
+  const LocalPromptPipeline pipeline = local_prompt_pipeline(request, p, times, tokens, ubatches);
   if (pipeline.active) {
     s.prompt_pipelined = true;
     s.prompt_pipeline_speedup = prompt_seconds / pipeline.seconds;

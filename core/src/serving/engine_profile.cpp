@@ -142,7 +142,8 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.rules = {
           "KV budget: gpu_memory_utilization 0.9 x CUDA's total - weights - the profile run's peak (one "
           "max_num_batched_tokens step, then the sampler over max_num_seqs rows) - non-torch memory, " +
-              std::string(layout.tensor_parallel > 1 ? "0.55 GiB a rank at TP > 1" : "0.13 GiB on one GPU") +
+              three_digits(static_cast<double>(p.non_torch_bytes) / kGiB) +
+              (layout.tensor_parallel > 1 ? " GiB a rank at TP > 1" : " GiB on one GPU") +
               " (estimate: llm-d-benchmark 4f4d4494's vLLM 0.11.0 logs), not the overhead: the baseline follows "
               "the CUDA context (vllm/v1/worker/gpu_worker.py init_device, determine_available_memory; "
               "gpu_model_runner.py profile_run, _dummy_sampler_run); CUDA's total where the catalog has it, else "

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// Attention without flash attention: the scores llama.cpp materializes for every ubatch, and what
+// moving them through memory costs a prompt (docs/local.md, "Attention scores without flash attention").
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "local/local_rules.hpp"
+
+namespace fitcheck {
+namespace {
+
+// Without flash attention llama.cpp materializes each attention layer's scores, KQ (n_kv x n_tokens x
+// n_head, f32), for every ubatch (src/llama-graph.cpp build_attn_mha: MUL_MAT k q at GGML_PREC_F32,
+// SOFT_MAX, MUL_MAT v kq), and they pass through memory: 4 bytes written by the KQ product, 4 read and
+// 4 written by the softmax, and on CUDA (ROCm builds the same file) 4 read and 2 written converting them
+// to f16 for cuBLAS, which reads those 2 (ggml-cuda.cu ggml_cuda_mul_mat_batched_cublas: src1 to f16):
+// 20 bytes a score. Metal's kernel_mul_mm reads the f32 scores itself, once per 64-row tile of the
+// 128-row head: 4 + 8 + 8, the same 20; the CPU converts them to f16 like CUDA. Vulkan and SYCL are
+// taken alike. The mask the softmax reads, shared by every head, is left out.
+constexpr double kMaterializedScoreBytes = 20;
+
+}  // namespace
+
+// Each ubatch's tokens x the cells it attends to (the cache up to its last token, at most the layer's
+// cells; llama.cpp's n_kv), all of them multiplied, masked or not. Full ubatches j = 1..F end at
+// j x ubatch; the last, partial one ends at the prompt's end.
+double materialized_scores_per_head(double tokens, double ubatch, double layer_cells) {
+  const double full = std::floor(tokens / ubatch);
+  const double below_cells = std::min(full, std::floor(layer_cells / ubatch));  // end within the cells
+  const double remainder = tokens - full * ubatch;
+  return ubatch * ubatch * below_cells * (below_cells + 1) / 2 + (full - below_cells) * ubatch * layer_cells +
+         remainder * std::min(layer_cells, tokens);
+}
+
+double materialized_score_bytes(double scores) { return kMaterializedScoreBytes * scores; }
+
+std::string materialized_scores_rule(double prompt_time_share) {
+  return "prompt: without flash attention each ubatch writes every layer's attention scores (n_kv x tokens x "
+         "n_head, f32) to memory and reads them back, " +
+         std::to_string(static_cast<int>(kMaterializedScoreBytes)) +
+         " bytes a score through the softmax and the KQV product (llama-graph.cpp build_attn_mha): " +
+         std::to_string(static_cast<int>(std::lround(100 * prompt_time_share))) + "% of the prompt's work";
+}
+
+}  // namespace fitcheck
