@@ -221,8 +221,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     if (layer.attention) {
       // QK^T and PV: 2 x 2 x n_head x head_dim FLOPs per token per cached position.
       cache.attention_flops_per_token_per_position += 4.0 * attention_width;
-      cache.materialized_scores_per_head +=
-          materialized_scores_per_head(tokens, static_cast<double>(request.ubatch), cache.layer_cells.back());
+      cache.materialized_scores_per_head += materialized_scores_per_head(tokens, static_cast<double>(request.ubatch),
+                                                                         static_cast<double>(cache.layer_cells.back()));
       cache.graph_ops += request.flash_attention ? kAttentionOpsFlash : kAttentionOps;
     }
   }
