@@ -49,7 +49,8 @@ constexpr const char* kHelp =
     "the run, as in 'fitcheck train':\n"
     "  --precision P --optimizer O --master-weights M --fp32-gradients --adafactor-first-moment\n"
     "  --seq-len N (4096) --eager-attention --dropout --lora-rank N --lora-modules L --qlora\n"
-    "  --lora-dropout --overhead-gib X --train-tokens N (1e12; 1e8 with --lora-rank) --flops-efficiency F --overlap "
+    "  --lora-dropout --dora --overhead-gib X --train-tokens N (1e12; 1e8 with --lora-rank) --flops-efficiency F "
+    "--overlap "
     "true|false\n"
     "  --framework F --memory-statistic S --attention-efficiency F --compile --eager-loss --paged-optimizer\n"
     "  --network-gb-per-s X (50: one 400 Gb/s NIC per GPU)\n"
@@ -82,7 +83,7 @@ int run_plan_training(const std::vector<std::string>& args) {
   const CommandArgs parsed =
       parse_command_args(args, "plan",
                          {"fp32_gradients", "adafactor_first_moment", "eager_attention", "dropout", "qlora",
-                          "lora_dropout", "compile", "eager_loss", "paged_optimizer"});
+                          "lora_dropout", "dora", "compile", "eager_loss", "paged_optimizer"});
   const std::string report_text = training_plan_report_json(read_input(parsed.path), parsed.options);
   if (parsed.json) {
     print("%s\n", report_text);

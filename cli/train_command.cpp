@@ -91,6 +91,8 @@ constexpr const char* kHelp =
     "  --lora-modules LIST     q,k,v,o,gate,up,down (default: all linear layers)\n"
     "  --qlora                 frozen base in NF4 with double quantization\n"
     "  --lora-dropout          adapters keep dropped input copies (PEFT lora_dropout > 0)\n"
+    "  --dora                  DoRA (PEFT use_dora; hf and torchtune): a trained magnitude per output,\n"
+    "                          base and adapter outputs kept for its gradient\n"
     "  --overhead-gib X        framework overhead (default 1)\n"
     "step time (with --gpu):\n"
     "  --global-batch-tokens N tokens per optimizer step (default: 4194304, at least one micro-batch\n"
@@ -156,7 +158,7 @@ int run_train(const std::vector<std::string>& args, std::string& out, std::strin
     const CommandArgs parsed = parse_command_args(
         args, "train",
         {"sequence_parallel", "tp_comm_overlap", "ep_comm_overlap", "offload_optimizer", "offload_params",
-         "fp32_gradients", "adafactor_first_moment", "eager_attention", "dropout", "qlora", "lora_dropout",
+         "fp32_gradients", "adafactor_first_moment", "eager_attention", "dropout", "qlora", "lora_dropout", "dora",
          "offload_activations", "optimizer_in_backward", "compile", "eager_loss", "paged_optimizer",
          "account_for_embedding_in_pipeline_split", "account_for_loss_in_pipeline_split"});
     if (parsed.help) {

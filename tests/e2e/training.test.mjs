@@ -250,3 +250,28 @@ test('a QLoRA fine-tune is timed on 1e8 tokens by default, as the CLI does for a
   assertLocalOnly(log, origin() + '/');
   await context.close();
 });
+
+test('DoRA: the checkbox beside the LoRA inputs runs --dora, and a framework without DoRA refuses it', async () => {
+  const { page, log, context } = await openTraining();
+  await page.getByTestId('train-lora_rank').fill('16');
+  await page.getByTestId('train-lora_modules').getByLabel('o', { exact: true }).uncheck();
+  await page.getByTestId('train-dora').check();
+  const modules = ['--lora-modules', 'q,k,v,gate,up,down'];
+  const expected = cli('train', config, ['--gpu', 'h100-sxm-80gb', '--lora-rank', 16, ...modules, '--dora']);
+  const lora = cli('train', config, ['--gpu', 'h100-sxm-80gb', '--lora-rank', 16, ...modules]);
+  assert.ok(expected.total_bytes_per_gpu > lora.total_bytes_per_gpu);
+  assert.ok(expected.trainable_params > lora.trainable_params);
+  await expectTraining(page, expected);
+  assert.equal(
+    (await page.locator('tr[data-row="trainable"] td').first().textContent()).trim(),
+    thousands(expected.trainable_params),
+  );
+  assert.match(await page.locator('tr[data-row="lora"]').textContent(), /LoRA with DoRA/);
+  await page.getByTestId('train-framework').selectOption('litgpt');
+  assert.equal(
+    await page.getByTestId('train-dora-error').textContent(),
+    cliError('train', config, ['--framework', 'litgpt', '--lora-rank', 16, ...modules, '--dora']),
+  );
+  assertLocalOnly(log, origin() + '/');
+  await context.close();
+});

@@ -358,3 +358,45 @@ TEST_CASE("LitGPT: LoRA on q and v reads one dropped copy of the attention input
   w.framework = TrainingFramework::torchtune;
   CHECK(dropout_bytes(w) == 25'165'824);
 }
+
+TEST_CASE("DoRA: PEFT's magnitude vectors and the outputs kept for their gradient") {
+  // PEFT's MetaMathQA benchmark, Llama-3.2-3B with DoRA r32 on q_proj and v_proj
+  // (huggingface/peft 51c2ff66 method_comparison/MetaMathQA/results/lora--llama-3.2-3B-rank32-dora.json):
+  // num_trainable_params 9,289,728 and num_total_params 3,222,039,552. LoRA alone trains
+  // 9,175,040 (lora--llama-3.2-3B-rank32.json); the magnitudes add (3072 + 1024) x 28 layers.
+  const ModelDescription model =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.2-3B.json"));
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = workload(TrainingFramework::hf);
+  w.micro_batch_size = 4;
+  w.sequence_tokens = 768;
+  w.lora.rank = 32;
+  w.lora.target_roles = lora_target_roles("q,v");
+  const TrainingMemory lora = training_memory(model, tensors, w);
+  CHECK(lora.trainable_parameters == 9'175'040);
+  w.lora.dora = true;
+  const TrainingMemory dora = training_memory(model, tensors, w);
+  CHECK(dora.trainable_parameters == 9'289'728);
+  CHECK(dora.total_parameters + dora.trainable_parameters == 3'222'039'552);
+  // Per layer the base outputs (bf16, 2 B) and the fp32 adapter outputs (4 B) of q (3072 wide)
+  // and v (1024): 3072 tokens x 4096 x 6 B = 75,497,472 B, x 28 layers = 2,113,929,216 B. The
+  // benchmark's peaks differ by 2,239,758,336 B (24,532,484,096 - 22,292,725,760).
+  CHECK(dora.totals.activation_bytes - lora.totals.activation_bytes == 2'113'929'216);
+  // torchtune's DoRALinear keeps the same two outputs in bf16: 4 B per output feature.
+  w.framework = TrainingFramework::torchtune;
+  const std::int64_t tune_dora = training_memory(model, tensors, w).totals.activation_bytes;
+  w.lora.dora = false;
+  CHECK(tune_dora - training_memory(model, tensors, w).totals.activation_bytes == 1'409'286'144);
+}
+
+TEST_CASE("DoRA: refused without adapters and where the framework has no DoRA rule") {
+  TrainingWorkload w = workload(TrainingFramework::hf);
+  w.lora.dora = true;
+  CHECK(refused_option(w) == "dora");
+  w.lora.rank = 8;
+  CHECK(refused_option(w) == "accepted");
+  w.framework = TrainingFramework::litgpt;
+  CHECK(refused_option(w) == "dora");
+  w.framework = TrainingFramework::megatron;
+  CHECK(refused_option(w) == "dora");
+}

@@ -20,7 +20,7 @@ InferencePlanRequest parse_plan_options(const ModelDescription& model, const Opt
 // accelerator keys when gpus names custom (options.hpp kCustomGpuKeys); and the
 // `fitcheck train` keys precision, master_weights, fp32_gradients, optimizer,
 // adafactor_first_moment, seq_len, eager_attention, dropout, lora_rank, lora_modules, qlora,
-// lora_dropout, overhead_gib, train_tokens, flops_efficiency, overlap, framework, memory_statistic,
+// lora_dropout, dora, overhead_gib, train_tokens, flops_efficiency, overlap, framework, memory_statistic,
 // attention_efficiency, pipeline_schedule. Throws OptionError.
 TrainingPlanRequest parse_training_plan_options(const OptionList& options);
 

@@ -167,6 +167,9 @@ struct FrameworkParallelism {
   const char* rule = "";
 };
 const FrameworkParallelism& framework_parallelism(TrainingFramework framework);
+// How the framework's DoRA layer runs, with its source; nullptr where fitcheck has no DoRA rule for
+// it (its LoRA is not PEFT's or torchtune's).
+const char* framework_dora_rule(TrainingFramework framework);
 std::optional<TrainingFramework> find_training_framework(std::string_view id);  // case-insensitive
 const char* memory_statistic_name(MemoryStatistic statistic);                   // "allocated", "reserved"
 const char* elementwise_kernels_name(ElementwiseKernels kernels);               // "eager", "compiled", "fused"

@@ -33,7 +33,7 @@ struct TrainingRequest {
 // virtual_stages, micro_batches, zero, fsdp, fsdp_shard_group, offload_optimizer, offload_params,
 // reduce_bucket, allgather_bucket, precision, master_weights, fp32_gradients, optimizer,
 // adafactor_first_moment, micro_batch, seq_len, recompute, eager_attention, dropout, lora_rank,
-// lora_modules, qlora, lora_dropout, overhead_gib; for step time global_batch_tokens, train_tokens,
+// lora_modules, qlora, lora_dropout, dora, overhead_gib; for step time global_batch_tokens, train_tokens,
 // flops_efficiency, attention_efficiency, overlap, price_per_gpu_hour, network_gb_per_s; framework, memory_statistic,
 // recompute_method, recompute_num_layers, recompute_frequency. Throws OptionError.
 inline constexpr double kPretrainTokens = 1e12;  // a pre-training run's order of tokens

@@ -100,7 +100,12 @@ struct LoraSettings {
   std::vector<TensorRole> target_roles;  // empty with rank > 0: every linear layer of the blocks
   bool qlora = false;    // frozen base in NF4 with double quantization (Dettmers et al. 2023), compute in bf16
   bool dropout = false;  // PEFT lora_dropout > 0 (its default is 0)
+  // DoRA (Liu et al. 2024, arXiv 2402.09353; PEFT use_dora): each adapted matrix also trains a
+  // magnitude vector of its output width and scales the base and adapter outputs by it.
+  bool dora = false;
 };
+// Trainable parameters LoRA adds for one adapted matrix: A and B, and DoRA's magnitude vector.
+std::int64_t lora_trainable_parameters(const WeightTensor& adapted, const LoraSettings& lora);
 // "q,k,v,o,gate,up,down" (also "all-linear", MLA "q_down,kv_down,kv_up") to roles; gate/up/down
 // include routed and shared experts. Throws std::invalid_argument naming an unknown module.
 std::vector<TensorRole> lora_target_roles(std::string_view comma_separated);

@@ -74,6 +74,7 @@ void write_workload(JsonWriter& writer, const TrainingWorkload& w) {
   writer.field("lora_modules", modules);
   writer.field("qlora", w.lora.qlora);
   writer.field("lora_dropout", w.lora.dropout);
+  writer.field("dora", w.lora.dora);
   writer.field("optimizer_in_backward", w.optimizer_in_backward);
   writer.field("offload_activations", w.offload_activations);
   writer.field("compile", w.compile);

@@ -174,6 +174,7 @@ TrainingRequest parse_training_options(const OptionList& options) {
     request.recompute_from_peft_default = true;
   }
   w.lora.dropout = reader.flag("lora_dropout", false);
+  w.lora.dora = reader.flag("dora", false);
   w.optimizer_in_backward = reader.flag("optimizer_in_backward", false);
   w.offload_activations = reader.flag("offload_activations", false);
   w.compile = reader.flag("compile", false);

@@ -40,6 +40,7 @@ struct Context {
   bool keep_gated_activation_output = false;
   bool attention_output_copied = false;
   bool fused_qkv_adapter = false;
+  std::int64_t adapter_element = 4;  // bytes of an adapter's output (the framework's adapter dtype)
 
   bool adapted(R role) const {
     const auto& roles = workload->lora.target_roles;
@@ -74,6 +75,7 @@ inline Context make_context(const TrainingWorkload& w) {
   c.keep_gated_activation_output = framework.keeps_gated_activation_output;
   c.attention_output_copied = framework.attention_output_copied;
   c.fused_qkv_adapter = framework.fused_qkv_adapter;
+  c.adapter_element = framework.adapter_bytes;
   return c;
 }
 

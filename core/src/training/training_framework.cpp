@@ -338,6 +338,24 @@ std::optional<TrainingFramework> find_training_framework(std::string_view id) {
   return std::nullopt;
 }
 
+const char* framework_dora_rule(TrainingFramework framework) {
+  switch (framework) {
+    case TrainingFramework::hf:
+      return "PEFT's DoraLinearLayer.forward returns (m / ||W + s BA|| - 1) * base_result + m / ||W + s BA|| * "
+             "lora_result * s with the norm detached, so autograd keeps base_result (the base layer's output) and "
+             "lora_result (the adapter's, in the adapters' dtype) for the magnitude's gradient; the weight norm is "
+             "rebuilt from W and B(A(eye)) every forward (huggingface/peft 5d602fdb src/peft/tuners/lora/dora.py "
+             "l.97, l.142-165)";
+    case TrainingFramework::torchtune:
+      return "torchtune's DoRALinear.forward returns (m / ||W + s BA|| - 1) * base_out + m / ||W + s BA|| * lora_out * "
+             "s + base_out with the norm detached, so autograd keeps base_out and lora_out (bf16) for the magnitude's "
+             "gradient; the weight norm is rebuilt from W and lora_b(lora_a(eye)) every forward (pytorch/torchtune "
+             "bd2a0fc7 torchtune/modules/peft/dora.py l.175-192)";
+    default:
+      return nullptr;
+  }
+}
+
 const char* memory_statistic_name(MemoryStatistic statistic) {
   return statistic == MemoryStatistic::reserved ? "reserved" : "allocated";
 }

@@ -112,7 +112,7 @@ PreparedTrainingMemory prepare_training_memory(const ModelDescription& model,
     if (p.workload.lora.rank == 0)
       p.trainable_parameters += t.parameters();
     else if (t.is_matrix() && std::find(roles.begin(), roles.end(), t.role) != roles.end())
-      p.trainable_parameters += p.workload.lora.rank * (t.rows + t.columns) * t.copies;
+      p.trainable_parameters += lora_trainable_parameters(t, p.workload.lora);
   }
   p.has_experts = std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(),
                               [](const LayerShape& layer) { return layer.is_moe(); });
@@ -291,6 +291,11 @@ std::vector<std::string> assumptions_for(const TrainingWorkload& w, const Traini
                 (qlora_keeps_inputs ? "every quantized matmul keeps its input for backward"
                                     : "only inputs of adapted matmuls are saved (autograd skips inputs of frozen "
                                       "weights)"));
+  if (w.lora.dora)
+    a.push_back(std::string("DoRA: a trained magnitude per output feature of each adapted matrix; ") +
+                framework_dora_rule(w.framework) +
+                "; the weight norm's temporaries (a few copies of one weight matrix, during its forward) are not "
+                "counted");
   if (w.lora.rank > 0 && w.lora.qlora && *framework.qlora_rule != '\0')
     a.push_back(std::string("QLoRA as ") + framework.id + " runs it: " + framework.qlora_rule);
   if (framework.untied_output_head)

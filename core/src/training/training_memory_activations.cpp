@@ -167,49 +167,61 @@ void add_mlp(Terms& t, const Context& c, const ModelDescription& model, const La
 
 // Rank-r outputs A·x of every adapted matmul, kept for B's gradient. With LoRA dropout (PEFT's
 // lora_dropout, default 0) each adapter also keeps its own dropped copy of the input and the mask.
+// DoRA multiplies the base and adapter outputs by its magnitude, so both stay alive for the
+// magnitude's gradient (framework_dora_rule).
 void add_lora(Terms& t, const Context& c, const ModelDescription& model, const LayerShape& layer) {
   const std::int64_t r = c.workload->lora.rank;
   if (r == 0) return;
   const AttentionShape& a = layer.attention;
   const std::int64_t h = model.hidden_size;
-  std::int64_t count = 0, input_width = 0;
-  const auto adapter = [&](R role, std::int64_t copies, std::int64_t in_width) {
+  // Output widths: column-parallel outputs are split by tp; the row-parallel ones (o, down) are
+  // whole hidden rows on every rank.
+  std::int64_t count = 0, input_width = 0, split_output = 0, hidden_outputs = 0;
+  const auto adapter = [&](R role, std::int64_t copies, std::int64_t in_width, std::int64_t out_width,
+                           bool row_parallel = false) {
     if (!c.adapted(role)) return;
     count += copies;
     input_width += copies * in_width;
+    (row_parallel ? hidden_outputs : split_output) += copies * out_width;
   };
   const std::int64_t blocks = a.cross_attention && a.self_attention ? 2 : 1;  // Llama 3.2 Vision's: the cross one
-  const std::int64_t value_width = a.num_heads / c.tp * a.value_head_dim;
+  const std::int64_t heads = a.num_heads / c.tp;
+  const std::int64_t kv_heads = detail::kv_heads_per_rank(a, c.tp);
+  const std::int64_t value_width = heads * a.value_head_dim;
   if (a.is_multi_latent()) {
-    if (a.q_lora_rank > 0) adapter(R::attention_query_down, 1, h);
-    adapter(R::attention_query, 1, a.q_lora_rank > 0 ? a.q_lora_rank : h);
-    adapter(R::attention_kv_down, 1, h);
-    adapter(R::attention_kv_up, 1, a.kv_lora_rank);
+    if (a.q_lora_rank > 0) adapter(R::attention_query_down, 1, h, a.q_lora_rank);
+    adapter(R::attention_query, 1, a.q_lora_rank > 0 ? a.q_lora_rank : h, heads * a.head_dim);
+    adapter(R::attention_kv_down, 1, h, a.kv_lora_rank + a.qk_rope_head_dim);
+    adapter(R::attention_kv_up, 1, a.kv_lora_rank, heads * (a.qk_nope_head_dim + a.value_head_dim));
   } else {
-    for (R role : {R::attention_query, R::attention_key, R::attention_value}) adapter(role, blocks, h);
+    adapter(R::attention_query, blocks, h, heads * a.head_dim * (a.output_gate ? 2 : 1));
+    adapter(R::attention_key, blocks, h, kv_heads * a.head_dim);
+    adapter(R::attention_value, blocks, h, kv_heads * a.value_head_dim);
     // LitGPT's LoRAQKVLinear: the adapted q/k/v share one lora_A over one dropped copy of the input.
     std::int64_t qkv_adapted = 0;
     for (R role : {R::attention_query, R::attention_key, R::attention_value}) qkv_adapted += c.adapted(role) ? 1 : 0;
     if (c.fused_qkv_adapter && qkv_adapted > 1) input_width -= (qkv_adapted - 1) * blocks * h;
   }
-  adapter(R::attention_output, blocks, value_width);
+  adapter(R::attention_output, blocks, value_width, h, true);
   if (layer.is_moe()) {
     const MoeShape& moe = layer.moe;
     const std::int64_t k = moe.experts_per_token;
     const std::int64_t width = c.workload->layout.expert_parallel > 1 ? moe.expert_intermediate_size
                                                                       : ceil_div(moe.expert_intermediate_size, c.tp);
-    if (moe.gated) adapter(R::expert_gate, k, h);
-    adapter(R::expert_up, k, h);
-    adapter(R::expert_down, k, width);
+    if (moe.gated) adapter(R::expert_gate, k, h, width);
+    adapter(R::expert_up, k, h, width);
+    adapter(R::expert_down, k, width, h, true);
     if (moe.num_shared_experts > 0) {
-      if (moe.gated) adapter(R::shared_expert_gate, 1, h);
-      adapter(R::shared_expert_up, 1, h);
-      adapter(R::shared_expert_down, 1, ceil_div(moe.num_shared_experts * moe.shared_expert_intermediate_size, c.tp));
+      const std::int64_t shared = ceil_div(moe.num_shared_experts * moe.shared_expert_intermediate_size, c.tp);
+      if (moe.gated) adapter(R::shared_expert_gate, 1, h, shared);
+      adapter(R::shared_expert_up, 1, h, shared);
+      adapter(R::shared_expert_down, 1, shared, h, true);
     }
   } else if (layer.mlp.intermediate_size > 0) {
-    if (layer.mlp.gated) adapter(R::mlp_gate, 1, h);
-    adapter(R::mlp_up, 1, h);
-    adapter(R::mlp_down, 1, ceil_div(layer.mlp.intermediate_size, c.tp));
+    const std::int64_t intermediate = ceil_div(layer.mlp.intermediate_size, c.tp);
+    if (layer.mlp.gated) adapter(R::mlp_gate, 1, h, intermediate);
+    adapter(R::mlp_up, 1, h, intermediate);
+    adapter(R::mlp_down, 1, intermediate, h, true);
   }
   if (count == 0) return;
   t.split("LoRA A outputs", count * r * c.element,
@@ -217,6 +229,16 @@ void add_lora(Terms& t, const Context& c, const ModelDescription& model, const L
   if (c.workload->lora.dropout)
     t.split("LoRA dropout (dropped inputs and masks)", input_width * (c.element + 1),
             [&] { return num(input_width) + " adapter input features x (" + num(c.element) + " B + 1 B mask)"; });
+  if (c.workload->lora.dora) {
+    const std::int64_t kept = c.element + c.adapter_element;  // the base output and the adapter's
+    const auto text = [&](std::int64_t width) {
+      return num(width) + " adapted output features x (base " + num(c.element) + " B + adapter " +
+             num(c.adapter_element) + " B)";
+    };
+    t.split("DoRA base and adapter outputs", split_output * kept, [&] { return text(split_output); });
+    t.replicated("DoRA base and adapter outputs (hidden-width)", hidden_outputs * kept,
+                 [&] { return text(hidden_outputs); });
+  }
 }
 
 // torchtitan's per-op selective checkpointing (selective_ac_option 'op'): the block's input, the

@@ -123,7 +123,7 @@ StageStates stage_states(const std::vector<WeightTensor>& local, const TrainingW
   const Rules r = rules_of(workload);
   const Widths& w = r.width;
 
-  // Trainable tensors: the whole model, or (LoRA) A and B of each adapted matrix in fp32.
+  // Trainable tensors: the whole model, or (LoRA) A and B of each adapted matrix, and DoRA's magnitude.
   std::vector<WeightTensor> trainable, base;
   if (r.lora) {
     const auto& roles = workload.lora.target_roles;
@@ -132,6 +132,7 @@ StageStates stage_states(const std::vector<WeightTensor>& local, const TrainingW
       if (!t.is_matrix() || std::find(roles.begin(), roles.end(), t.role) == roles.end()) continue;
       trainable.push_back({t.role, t.group, t.layer, workload.lora.rank, t.columns, t.copies});
       trainable.push_back({t.role, t.group, t.layer, t.rows, workload.lora.rank, t.copies});
+      if (workload.lora.dora) trainable.push_back({t.role, t.group, t.layer, t.rows, 1, t.copies});  // magnitude
     }
   } else {
     trainable = local;

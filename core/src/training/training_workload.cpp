@@ -96,6 +96,10 @@ void check_training_workload(const TrainingWorkload& w, std::int64_t num_layers,
   if (w.lora.rank < 0) refuse("lora_rank", "LoRA rank cannot be negative");
   if (w.lora.dropout && w.lora.rank == 0)
     refuse("lora_dropout", "LoRA dropout needs LoRA adapters: give --lora-rank too");
+  if (w.lora.dora && w.lora.rank == 0) refuse("dora", "DoRA trains LoRA adapters: give --lora-rank too");
+  if (w.lora.dora && framework_dora_rule(w.framework) == nullptr)
+    refuse("dora", std::string("DoRA is modelled as PEFT (--framework hf) and torchtune run it; ") +
+                       training_framework(w).name + " has no DoRA rule here");
   if (w.recompute_num_layers < 1) refuse("recompute_num_layers", "recompute layers must be at least 1");
   if (w.recompute_frequency < 1) refuse("recompute_frequency", "the selective-layer frequency must be at least 1");
   if (w.framework_overhead_bytes < 0) refuse("overhead_gib", "framework overhead cannot be negative");
@@ -144,6 +148,11 @@ TrainingWorkload with_training_defaults(const TrainingWorkload& workload) {
   TrainingWorkload w = workload;
   if (w.lora.rank > 0 && w.lora.target_roles.empty()) w.lora.target_roles = lora_target_roles("all-linear");
   return w;
+}
+
+std::int64_t lora_trainable_parameters(const WeightTensor& adapted, const LoraSettings& lora) {
+  const std::int64_t magnitude = lora.dora ? adapted.rows : 0;
+  return (lora.rank * (adapted.rows + adapted.columns) + magnitude) * adapted.copies;
 }
 
 const TrainingFrameworkProfile& training_framework(const TrainingWorkload& w) {

@@ -47,6 +47,8 @@ export interface TrainingOptions {
   lora_modules?: string;
   qlora?: boolean;
   lora_dropout?: boolean;
+  /** DoRA: a trained magnitude per output of each adapted matrix (PEFT use_dora; hf and torchtune). */
+  dora?: boolean;
   overhead_gib?: number;
   /** Step time (with a GPU). */
   global_batch_tokens?: number;
@@ -116,6 +118,7 @@ export interface TrainingReport {
     lora_modules: string[];
     qlora: boolean;
     lora_dropout: boolean;
+    dora: boolean;
     optimizer_in_backward: boolean;
     offload_activations: boolean;
     compile: boolean;

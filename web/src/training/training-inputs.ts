@@ -43,6 +43,8 @@ export interface TrainingWorkload extends CustomGpuFields {
   /** Comma list of q,k,v,o,gate,up,down; empty: every linear layer. */
   lora_modules: string;
   qlora: boolean;
+  /** DoRA (PEFT use_dora): magnitude vectors beside the adapters. */
+  dora: boolean;
   overhead_gib: string;
   /** Step time (with a GPU); empty: the core's defaults (4Mi tokens per step, 1e12 tokens, 0.5, catalog price). */
   global_batch_tokens: string;
@@ -87,6 +89,7 @@ export const defaultTraining: TrainingWorkload = {
   lora_rank: '0',
   lora_modules: '',
   qlora: false,
+  dora: false,
   overhead_gib: '1',
   global_batch_tokens: '',
   train_tokens: '',
@@ -134,6 +137,7 @@ export const trainingFlagKeys: ReadonlyArray<keyof TrainingWorkload> = [
   'offload_params',
   'eager_attention',
   'qlora',
+  'dora',
   'overlap',
 ];
 

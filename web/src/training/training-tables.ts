@@ -216,7 +216,10 @@ export function trainingSetupTable(report: TrainingReport): TableModel {
   if (w.lora_rank > 0)
     rows.push({
       key: 'lora',
-      cells: [text(w.qlora ? 'QLoRA' : 'LoRA'), text(`rank ${w.lora_rank} on ${w.lora_modules.join(', ')}`)],
+      cells: [
+        text((w.qlora ? 'QLoRA' : 'LoRA') + (w.dora ? ' with DoRA' : '')),
+        text(`rank ${w.lora_rank} on ${w.lora_modules.join(', ')}`),
+      ],
     });
   return {
     id: 'training-setup',

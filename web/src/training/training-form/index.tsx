@@ -47,6 +47,7 @@ type TextKey = Exclude<
   | 'offload_params'
   | 'eager_attention'
   | 'qlora'
+  | 'dora'
   | 'overlap'
 >;
 type FlagKey = Exclude<keyof TrainingWorkload, TextKey>;
@@ -230,6 +231,8 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
         <legend>LoRA</legend>
         <div class="grid-fields">{number('lora_rank', 'LoRA rank', '0: full fine-tuning')}</div>
         {flag('qlora', 'QLoRA (frozen base in NF4 with double quantization)')}
+        {(lora || training.dora) &&
+          flag('dora', 'DoRA (a trained magnitude per output; two more outputs kept per adapted matmul)')}
         {lora && (
           <fieldset class="segmented lora-modules" data-testid="train-lora_modules">
             <legend>Adapted modules</legend>
