@@ -275,3 +275,15 @@ test('DoRA: the checkbox beside the LoRA inputs runs --dora, and a framework wit
   assertLocalOnly(log, origin() + '/');
   await context.close();
 });
+
+test("LoRA's setup row names the model's own modules, not DeepSeek's MLA projections", async () => {
+  const { page, log, context } = await openTraining();
+  await page.getByTestId('train-lora_rank').fill('16');
+  await expectTraining(page, cli('train', config, ['--gpu', 'h100-sxm-80gb', '--lora-rank', 16]));
+  assert.equal(
+    (await page.locator('tr[data-row="lora"] td').first().textContent()).trim(),
+    'rank 16 on q, k, v, o, gate, up, down',
+  );
+  assertLocalOnly(log, origin() + '/');
+  await context.close();
+});

@@ -109,8 +109,8 @@ TEST_CASE("training_report_json writes the estimate it is given") {
   CHECK(report["time"]["global_batch_tokens"].get<std::int64_t>() == 4'194'304);
   CHECK(report["terms"].size() == e.memory.terms.size());
   CHECK(report["assumptions"].size() == e.assumptions.size());
-  CHECK(report["workload"]["lora_modules"] ==
-        nlohmann::json::array({"q", "k", "v", "o", "q_down", "kv_down", "kv_up", "gate", "up", "down"}));
+  // Every linear module of the model, and only those: a Llama has no MLA q_down, kv_down or kv_up.
+  CHECK(report["workload"]["lora_modules"] == nlohmann::json::array({"q", "k", "v", "o", "gate", "up", "down"}));
   // The config-text entry point is the same estimate.
   CHECK(training_report_json(test::read_file(test::fixture_configs_dir() + "/" + kTinyLlama),
                              {{"gpu", "h100"}, {"lora_rank", "8"}}) == training_report_json(e));
@@ -179,4 +179,17 @@ TEST_CASE("QLoRA under hf checkpoints whole layers unless told otherwise, as PEF
   for (const auto& line : estimate.assumptions)
     said = said || line.find("prepare_model_for_kbit_training") != std::string::npos;
   CHECK(said);
+}
+
+TEST_CASE("LoRA's default modules are the model's own linear layers") {
+  // DeepSeek-V3's MLA projections are linear layers of its blocks; a Llama's are q, k, v and o.
+  const ModelDescription model =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/deepseek-ai--DeepSeek-V3.json"));
+  TrainingRequest request;
+  request.workload.lora.rank = 8;
+  request.workload.layout.expert_parallel = 1;
+  const TrainingEstimate e = estimate_training(model, weight_tensors(model), request);
+  const auto report = nlohmann::json::parse(training_report_json(e));
+  CHECK(report["workload"]["lora_modules"] ==
+        nlohmann::json::array({"q", "o", "q_down", "kv_down", "kv_up", "gate", "up", "down"}));
 }

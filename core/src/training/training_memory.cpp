@@ -72,6 +72,18 @@ PreparedTrainingMemory prepare_training_memory(const ModelDescription& model,
   PreparedTrainingMemory p;
   p.workload = with_training_defaults(workload);
   const std::vector<WeightTensor> tensors = framework_tensors(model, checkpoint_tensors, p.workload);
+  // The default ("all-linear") names every linear role, MLA's and the experts' among them: keep the
+  // ones this model has, so that the report lists the modules adapted (a Llama has no q_down).
+  if (workload.lora.rank > 0 && workload.lora.target_roles.empty()) {
+    auto& roles = p.workload.lora.target_roles;
+    roles.erase(std::remove_if(roles.begin(), roles.end(),
+                               [&](TensorRole role) {
+                                 return std::none_of(tensors.begin(), tensors.end(), [&](const WeightTensor& t) {
+                                   return t.role == role && t.is_matrix();
+                                 });
+                               }),
+                roles.end());
+  }
   check_training_workload(p.workload, model.num_layers, false);
   const Degrees degree = degrees(p.workload);
   p.dense_degree = degree.dense;
