@@ -565,3 +565,23 @@ TEST_CASE("training planner options: errors name the option") {
     CHECK(error.option() == "global_batch_tokens");
   }
 }
+
+TEST_CASE("training planner: LoRA options no layout can make valid are refused before the search") {
+  // Without this, every candidate failed alone and the plan came back empty, with no reason.
+  const std::string config = test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json");
+  const auto refused = [&](const std::vector<std::pair<std::string, std::string>>& options) {
+    try {
+      training_plan_report_json(config, options);
+    } catch (const OptionError& error) {
+      return error.option();
+    }
+    return std::string("accepted");
+  };
+  CHECK(refused({{"gpus", "h100-sxm-80gb"}, {"max_gpus", "2"}, {"lora_dropout", "true"}}) == "lora_dropout");
+  CHECK(refused({{"gpus", "h100-sxm-80gb"},
+                 {"max_gpus", "2"},
+                 {"lora_rank", "8"},
+                 {"dora", "true"},
+                 {"framework", "litgpt"}}) == "dora");
+  CHECK(refused({{"gpus", "h100-sxm-80gb"}, {"max_gpus", "2"}, {"lora_rank", "8"}, {"dora", "true"}}) == "accepted");
+}

@@ -208,6 +208,9 @@ struct TrainingWorkload {
 // "option '<key>': "): cp dividing the sequence, pp x virtual stages at most num_layers, and a
 // global batch of at least one micro-batch per data-parallel rank.
 void check_training_workload(const TrainingWorkload& workload, std::int64_t num_layers, bool step_time);
+// The LoRA options alone (adapters for QLoRA, dropout and DoRA; a DoRA rule for the framework),
+// which no layout changes: the training planner checks them once, before its search.
+void check_lora_settings(const TrainingWorkload& workload);
 
 // The workload with the defaults the estimates fill in: with LoRA and no target modules, every
 // linear layer of the blocks (QLoRA, Dettmers et al. 2023 §4, adapts them all to match full

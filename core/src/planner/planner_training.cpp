@@ -54,6 +54,7 @@ bool covers(const TrainingPlanCandidate& a, const TrainingPlanCandidate& b) {
 }
 
 void check_request(const TrainingPlanRequest& request) {
+  check_lora_settings(request.base.workload);
   if (request.gpus.empty()) throw OptionError("gpus", "the training planner needs at least one GPU kind");
   for (const auto* gpu : request.gpus)
     if (!gpu) throw OptionError("gpus", "unknown GPU in the training planner's list");

@@ -24,6 +24,17 @@ void check(bool ok, const char* option, const std::string& message) {
 
 }  // namespace
 
+void check_lora_settings(const TrainingWorkload& w) {
+  if (w.lora.qlora && w.lora.rank == 0) refuse("qlora", "QLoRA trains LoRA adapters: give --lora-rank too");
+  if (w.lora.rank < 0) refuse("lora_rank", "LoRA rank cannot be negative");
+  if (w.lora.dropout && w.lora.rank == 0)
+    refuse("lora_dropout", "LoRA dropout needs LoRA adapters: give --lora-rank too");
+  if (w.lora.dora && w.lora.rank == 0) refuse("dora", "DoRA trains LoRA adapters: give --lora-rank too");
+  if (w.lora.dora && framework_dora_rule(w.framework) == nullptr)
+    refuse("dora", std::string("DoRA is modelled as PEFT (--framework hf) and torchtune run it; ") +
+                       training_framework(w).name + " has no DoRA rule here");
+}
+
 void check_training_workload(const TrainingWorkload& w, std::int64_t num_layers, bool step_time) {
   const ParallelLayout& l = w.layout;
   if (l.tensor_parallel < 1) refuse("tp", "tensor parallel size must be at least 1");
@@ -92,14 +103,7 @@ void check_training_workload(const TrainingWorkload& w, std::int64_t num_layers,
       refuse("virtual_stages", "pp x virtual stages = " + num(l.pipeline_parallel * w.virtual_pipeline_stages) +
                                    " must divide the " + num(num_layers) + " layers");
   }
-  if (w.lora.qlora && w.lora.rank == 0) refuse("qlora", "QLoRA trains LoRA adapters: give --lora-rank too");
-  if (w.lora.rank < 0) refuse("lora_rank", "LoRA rank cannot be negative");
-  if (w.lora.dropout && w.lora.rank == 0)
-    refuse("lora_dropout", "LoRA dropout needs LoRA adapters: give --lora-rank too");
-  if (w.lora.dora && w.lora.rank == 0) refuse("dora", "DoRA trains LoRA adapters: give --lora-rank too");
-  if (w.lora.dora && framework_dora_rule(w.framework) == nullptr)
-    refuse("dora", std::string("DoRA is modelled as PEFT (--framework hf) and torchtune run it; ") +
-                       training_framework(w).name + " has no DoRA rule here");
+  check_lora_settings(w);
   if (w.recompute_num_layers < 1) refuse("recompute_num_layers", "recompute layers must be at least 1");
   if (w.recompute_frequency < 1) refuse("recompute_frequency", "the selective-layer frequency must be at least 1");
   if (w.framework_overhead_bytes < 0) refuse("overhead_gib", "framework overhead cannot be negative");
