@@ -267,6 +267,9 @@ test('DoRA: the checkbox beside the LoRA inputs runs --dora, and a framework wit
     thousands(expected.trainable_params),
   );
   assert.match(await page.locator('tr[data-row="lora"]').textContent(), /LoRA with DoRA/);
+  // DoRA's weight norms and magnitude products lengthen the step, and the memory-bound row says so.
+  assert.ok(expected.time.step_seconds > lora.time.step_seconds);
+  assert.match(await page.locator('tr[data-row="memory_bound"] th').textContent(), /DoRA's weight norms/);
   await page.getByTestId('train-framework').selectOption('litgpt');
   assert.equal(
     await page.getByTestId('train-dora-error').textContent(),

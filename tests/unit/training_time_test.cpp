@@ -6,12 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "fitcheck/config.hpp"
+#include "fitcheck/hardware.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/params.hpp"
 #include "fitcheck/training_framework.hpp"
 #include "fitcheck/training_request.hpp"
 #include "fitcheck/training_time.hpp"
 #include "placement/sharding.hpp"
+#include "test_support.hpp"
 #include "training/training_dispatch.hpp"
 #include "training/training_kernels.hpp"
 
@@ -872,4 +875,35 @@ TEST_CASE("the embedding's and loss's slots in the pipeline split (Megatron-Core
   CHECK(r.workload.pipeline_split_embedding_slot);
   CHECK(r.workload.pipeline_split_loss_slot);
   CHECK(r.workload.pipeline_split_slots(126) == 128);
+}
+
+TEST_CASE("DoRA's step time: its weight norms and magnitude products through HBM") {
+  // Llama-3.2-3B, r 32 on q (3072 -> 3072) and v (3072 -> 1024), 4 x 768 tokens, PEFT (fp32
+  // adapters beside bf16 outputs, e = 2, f = 4), no recomputation. Per layer and forward, the weight
+  // norms: (3072 x 3072 + 3072 x 1024) weights x (e + f + 7f = 34 B) + 2 x 3072^2 identity entries x
+  // 2f = 8 B: 427,819,008 + 150,994,944 = 578,813,952 B. Per token the two products: (3072 + 1024)
+  // output features x (e + 6f + 5e + 8f = 68 B) = 278,528 B, x 3072 tokens = 855,638,016 B. Over 28
+  // layers: 40,164,655,104 B.
+  const ModelDescription m =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.2-3B.json"));
+  const PreparedLatencyModel p = prepare_latency_model(m, weight_tensors(m), WeightFormat::bf16);
+  TrainingWorkload w;
+  w.framework = TrainingFramework::hf;
+  w.micro_batch_size = 4;
+  w.sequence_tokens = 768;
+  w.global_batch_tokens = 3072;
+  w.lora.rank = 32;
+  w.lora.target_roles = lora_target_roles("q,v");
+  const Accelerator& l40s = *find_accelerator("l40s");
+  const TrainingTime lora = estimate_training_time(p, w, l40s, 0);
+  w.lora.dora = true;
+  const TrainingTime dora = estimate_training_time(p, w, l40s, 0);
+  CHECK(dora.microbatch_dora_bytes == doctest::Approx(40'164'655'104.0));
+  CHECK(dora.microbatch_memory_bytes - lora.microbatch_memory_bytes == doctest::Approx(40'164'655'104.0));
+  CHECK(lora.microbatch_dora_bytes == 0);
+  // torchtune's DoRALinear runs in bf16 (f = 2) and casts nothing: 14 B per weight, 4 B per identity
+  // entry, 40 B per output feature: 28 x (12,582,912 x 14 + 18,874,368 x 4 + 3072 x 4096 x 40) =
+  // 28 x (176,160,768 + 75,497,472 + 503,316,480) = 21,139,292,160 B.
+  w.framework = TrainingFramework::torchtune;
+  CHECK(estimate_training_time(p, w, l40s, 0).microbatch_dora_bytes == doctest::Approx(21'139'292'160.0));
 }

@@ -75,6 +75,7 @@ struct TrainingTime {
   double microbatch_memory_seconds = 0;            // memory-bound kernels: elementwise ops, FP8 casts, the loss
   double microbatch_memory_bytes = 0;              // their bytes through HBM
   double microbatch_moe_token_bytes = 0;           // of which the MoE layers' routed tokens (router, copies, biases)
+  double microbatch_dora_bytes = 0;                // of which DoRA's weight norms and magnitude products
   double tensor_parallel_seconds = 0;              // the layers' tensor-parallel collectives in full
   double microbatch_tensor_parallel_seconds = 0;   // their exposed part (all of it without tp_comm_overlap)
   double microbatch_context_parallel_seconds = 0;  // exposed part of the ring-attention exchange

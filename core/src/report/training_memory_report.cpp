@@ -130,6 +130,7 @@ void write_time(JsonWriter& writer, const TrainingWorkload& w, const TrainingSte
   writer.field("microbatch_memory_seconds", time.microbatch_memory_seconds);
   writer.field("microbatch_memory_bytes", time.microbatch_memory_bytes);
   writer.field("microbatch_moe_token_bytes", time.microbatch_moe_token_bytes);
+  writer.field("microbatch_dora_bytes", time.microbatch_dora_bytes);
   writer.field("expert_gemm_slowdown", time.expert_gemm_slowdown);
   writer.field("elementwise_kernels", elementwise_kernels_name(time.elementwise_kernels));
   writer.field("train_tokens", time.train_tokens);

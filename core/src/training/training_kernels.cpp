@@ -31,6 +31,7 @@
 // fused SwiGLU 6 (backward 10); cuDNN attention takes grouped-query keys without copies.
 #include "training/training_kernels.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace fitcheck::detail {
@@ -199,6 +200,69 @@ LayerTraffic moe_token_traffic(const LatencyLayerKind& k, double h, const MoeTok
   const double bias_backward = o.eager_expert_bias ? 40 * copies * h : 0;
   t.forward.hidden = router_forward + rearrange + bias_forward;
   t.backward.hidden = router_backward + rearrange + bias_backward;
+  return t;
+}
+
+// PEFT's DoraLinearLayer (huggingface/peft 5d602fdb src/peft/tuners/lora/dora.py, with the variant
+// in lora/variants.py and the input cast in lora/layer.py l.1061), e the base output's bytes and f
+// the adapters'. Per weight element of an adapted matrix, each forward: W cast to the input's dtype
+// when the adapters' differs (e + f; torchtune's DoRALinear runs in bf16 and does not cast),
+// B(A(I)) written (f), scaled (2f), added to W (3f) and read by the norm (f); per input feature
+// squared the identity matrix written and read (2f). Per output feature of a token, beyond LoRA's
+// own ops: forward (m - 1) * base reads e and writes f, m * lora 2f, their sum 3f (e + 6f);
+// backward the gradients of both products with respect to the outputs and to m (2f + 2f, f + e
+// read and f + e written for the base branch), and the base output's two gradients summed (3e):
+// 5e + 8f.
+DoraTraffic dora_layer_traffic(const LatencyLayerKind& k, double h, double tp, double ep,
+                               const std::vector<TensorRole>& adapted, double e, double f) {
+  DoraTraffic t;
+  double weights = 0, identity = 0, outputs = 0;
+  const auto matmul = [&](TensorRole role, double matrices, double per_token, double in, double out) {
+    if (std::find(adapted.begin(), adapted.end(), role) == adapted.end() || in <= 0 || out <= 0) return;
+    weights += matrices * in * out;
+    identity += matrices * in * in;
+    outputs += per_token * out;
+  };
+  using R = TensorRole;
+  const double heads = k.heads / tp, kv_heads = std::max(1.0, k.kv_heads / tp);
+  if (k.heads > 0) {
+    const double blocks = k.cross_attention && k.self_attention ? 2 : 1;
+    if (k.multi_latent) {
+      const double query_in = k.q_lora_rank > 0 ? k.q_lora_rank : h;
+      if (k.q_lora_rank > 0) matmul(R::attention_query_down, 1, 1, h, k.q_lora_rank);
+      matmul(R::attention_query, 1, 1, query_in, heads * (k.nope_head_dim + k.rope_head_dim));
+      matmul(R::attention_kv_down, 1, 1, h, k.kv_lora_rank + k.rope_head_dim);
+      matmul(R::attention_kv_up, 1, 1, k.kv_lora_rank, heads * (k.nope_head_dim + k.v_head_dim));
+    } else {
+      matmul(R::attention_query, blocks, blocks, h, heads * k.qk_head_dim);
+      matmul(R::attention_key, blocks, blocks, h, kv_heads * k.qk_head_dim);
+      matmul(R::attention_value, blocks, blocks, h, kv_heads * k.v_head_dim);
+    }
+    matmul(R::attention_output, blocks, blocks, heads * k.v_head_dim, h);
+  }
+  const double branches = k.gated_mlp ? 1 : 0;
+  if (k.moe) {
+    const double width = ep > 1 ? k.expert_width : k.expert_width / tp;
+    const double local = k.experts / std::max(1.0, ep), per_token = k.experts_per_token;
+    if (branches > 0) matmul(R::expert_gate, local, per_token, h, width);
+    matmul(R::expert_up, local, per_token, h, width);
+    matmul(R::expert_down, local, per_token, width, h);
+    if (k.shared_width > 0) {
+      const double shared = k.shared_width / tp;
+      if (branches > 0) matmul(R::shared_expert_gate, 1, 1, h, shared);
+      matmul(R::shared_expert_up, 1, 1, h, shared);
+      matmul(R::shared_expert_down, 1, 1, shared, h);
+    }
+  } else if (k.mlp_width > 0) {
+    const double width = k.mlp_width / tp;
+    if (branches > 0) matmul(R::mlp_gate, 1, 1, h, width);
+    matmul(R::mlp_up, 1, 1, h, width);
+    matmul(R::mlp_down, 1, 1, width, h);
+  }
+  const double cast = f != e ? e + f : 0;
+  t.weight_norm_bytes = weights * (cast + 7 * f) + identity * 2 * f;
+  t.per_token_forward = outputs * (e + 6 * f);
+  t.per_token_backward = outputs * (5 * e + 8 * f);
   return t;
 }
 

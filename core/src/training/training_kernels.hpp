@@ -6,7 +6,10 @@
 // is per token (or per weight element) and names the code it reads; docs/latency.md, "Training time".
 #pragma once
 
+#include <vector>
+
 #include "fitcheck/latency.hpp"
+#include "fitcheck/params.hpp"
 #include "fitcheck/training_framework.hpp"
 
 namespace fitcheck::detail {
@@ -57,6 +60,17 @@ struct MoeTokenTrafficOptions {
   bool eager_expert_bias = false;     // biased experts, their output bias added by eager fp32 ops
 };
 LayerTraffic moe_token_traffic(const LatencyLayerKind& kind, double hidden, const MoeTokenTrafficOptions& options);
+
+// DoRA's work beyond LoRA's in one layer on one rank (framework_dora_rule): each forward rebuilds
+// the weight norm of every adapted matrix (weight_norm_bytes, per micro-batch) and scales the base
+// and adapter outputs by the magnitude (per token, forward and backward). activation_bytes: the
+// base output's element; adapter_bytes: the adapters' (PEFT: 4; torchtune: 2).
+struct DoraTraffic {
+  double weight_norm_bytes = 0;
+  double per_token_forward = 0, per_token_backward = 0;
+};
+DoraTraffic dora_layer_traffic(const LatencyLayerKind& kind, double hidden, double tp, double ep,
+                               const std::vector<TensorRole>& adapted, double activation_bytes, double adapter_bytes);
 
 // The loss's bytes per logit element (vocabulary entry of one token), forward and backward.
 double loss_traffic_bytes_per_logit(ElementwiseKernels kernels);

@@ -249,12 +249,16 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   const double hbm = gpu.memory_bandwidth_bytes_per_second * assume.elementwise_bandwidth_efficiency;
   const double ep = static_cast<double>(lay.expert_parallel);
   const bool eager_expert_bias = training_framework(w).eager_expert_bias;
+  const double activation_bytes = static_cast<double>(precision_recipe_info(w.precision).activation_bytes_per_element);
+  // The adapted roles, "all-linear" filled in where none were given (with_training_defaults).
+  const std::vector<TensorRole> dora_roles =
+      w.lora.dora ? with_training_defaults(w).lora.target_roles : std::vector<TensorRole>{};
   // Bytes through HBM of one micro-batch on a stage: elementwise ops forward, backward and
   // recomputed; the MoE layers' routed tokens (router, copies into expert order and back, eager
   // expert biases), run again where the layer's forward is; FP8 casts of activations, gradients and
   // weights; the loss on the last stage.
   struct StageBytes {
-    double total = 0, moe_tokens = 0;
+    double total = 0, moe_tokens = 0, dora = 0;
   };
   auto stage_memory_bytes = [&](double share, bool has_lm_head) {
     StageBytes out;
@@ -284,6 +288,17 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
                   c.tokens.backward.per_rank(tp, w.sequence_parallel));
         bytes += n * c.weight_bytes_per_parameter * active_matrix_params(k) / tp;
       }
+      if (w.lora.dora) {
+        // DoRA's weight norms run in every forward (recomputation's too); its products per token.
+        const detail::DoraTraffic d =
+            detail::dora_layer_traffic(k, model.hidden, tp, ep, dora_roles, activation_bytes,
+                                       static_cast<double>(training_framework(w).adapter_bytes));
+        const double dora =
+            n * (d.weight_norm_bytes * (1 + recompute_elementwise_share) +
+                 tokens_gpu * (d.per_token_forward * (1 + recompute_elementwise_share) + d.per_token_backward));
+        bytes += dora;
+        out.dora += dora;
+      }
       if (torch_ring && k.heads > 0) {
         // PyTorch's ring: keys and values reach SDPA repeated to every query head.
         const double qk = k.multi_latent ? k.nope_head_dim + k.rope_head_dim : k.qk_head_dim;
@@ -296,7 +311,7 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
     return out;
   };
   struct StageTime {
-    double matmul = 0, attention = 0, memory = 0, memory_bytes = 0, moe_token_bytes = 0;
+    double matmul = 0, attention = 0, memory = 0, memory_bytes = 0, moe_token_bytes = 0, dora_bytes = 0;
     double total() const { return matmul + attention + memory; }
   };
   auto stage_compute = [&](double share, bool has_lm_head) {
@@ -309,6 +324,7 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
     const StageBytes memory = stage_memory_bytes(share, has_lm_head);
     st.memory_bytes = memory.total;
     st.moe_token_bytes = memory.moe_tokens;
+    st.dora_bytes = memory.dora;
     st.memory = st.memory_bytes / hbm;
     return st;
   };
@@ -341,6 +357,7 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   t.microbatch_memory_seconds = busiest.memory;
   t.microbatch_memory_bytes = busiest.memory_bytes;
   t.microbatch_moe_token_bytes = busiest.moe_token_bytes;
+  t.microbatch_dora_bytes = busiest.dora_bytes;
   const double attention_seconds = busiest.attention;
 
   const LatencyAssumptions& c = assume.communication;

@@ -40,12 +40,17 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
   for (const LatencyLayerKind& k : model.kinds)
     eager_expert_biases = eager_expert_biases || (k.moe && k.expert.bytes > 2 * k.expert.matrix_params);
   eager_expert_biases = eager_expert_biases && training_framework(w).eager_expert_bias;
-  std::string moe_tokens;
+  std::string memory_parts;
   if (t.microbatch_moe_token_bytes > 0) {
-    moe_tokens = ", of which MoE routed tokens (router, copies into expert order and back";
-    if (eager_expert_biases) moe_tokens += ", eager fp32 expert biases";
-    if (w.precision == PrecisionRecipe::fp8) moe_tokens += "; FP8 casts of the copies counted with the casts";
-    moe_tokens += ") " + detail::four_significant_digits(t.microbatch_moe_token_bytes) + " B";
+    memory_parts = ", of which MoE routed tokens (router, copies into expert order and back";
+    if (eager_expert_biases) memory_parts += ", eager fp32 expert biases";
+    if (w.precision == PrecisionRecipe::fp8) memory_parts += "; FP8 casts of the copies counted with the casts";
+    memory_parts += ") " + detail::four_significant_digits(t.microbatch_moe_token_bytes) + " B";
+  }
+  if (t.microbatch_dora_bytes > 0) {
+    memory_parts += std::string(memory_parts.empty() ? ", of which" : ", and") +
+                    " DoRA's weight norms and magnitude products " +
+                    detail::four_significant_digits(t.microbatch_dora_bytes) + " B";
   }
 
   // The routed experts' grouped GEMMs where their bytes show (training_time.cpp).
@@ -75,7 +80,7 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
       " s (products " + detail::four_significant_digits(t.microbatch_matmul_seconds) + " s" + expert_gemms +
       " + attention core " + detail::four_significant_digits(t.microbatch_attention_seconds) + " s + memory-bound " +
       detail::four_significant_digits(t.microbatch_memory_seconds) +
-      " s: " + detail::four_significant_digits(t.microbatch_memory_bytes) + " B through HBM" + moe_tokens +
+      " s: " + detail::four_significant_digits(t.microbatch_memory_bytes) + " B through HBM" + memory_parts +
       ") + tensor parallel " +
       (w.tp_comm_overlap
            ? "(" + detail::four_significant_digits(t.tensor_parallel_seconds) + " s under the products, exposed) "
@@ -148,12 +153,12 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
                           " B/s per GPU across nodes; rank order tp, cp, dp, pp (Megatron-LM)");
   x.assumptions.push_back(
       std::string("not timed: optimizer step, data loading, kernel launches") +
-      (w.lora.rank > 0 ? std::string(", the LoRA adapters' own products and elementwise ops") : std::string()) +
-      (w.lora.dora ? std::string(" and DoRA's (each forward rebuilds every adapted matrix's weight norm from W and "
-                                 "B(A(I)) and scales two outputs per adapted matmul: PEFT's MetaMathQA DoRA run took "
-                                 "1,190.9 s against its LoRA run's 942.0 s, evaluation included: huggingface/peft "
-                                 "51c2ff66 method_comparison/MetaMathQA/results)")
-                   : std::string()));
+      (w.lora.rank > 0 ? std::string(", the LoRA adapters' own products and elementwise ops") : std::string()));
+  if (w.lora.dora)
+    x.assumptions.push_back(
+        "DoRA: each forward rebuilds every adapted matrix's weight norm from W and B(A(I)) and scales the base and "
+        "adapter outputs by the magnitude, timed as memory-bound traffic beside the elementwise ops (training_kernels "
+        "dora_layer_traffic); the identity products' FLOPs are not counted");
   return x;
 }
 

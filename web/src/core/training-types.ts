@@ -79,6 +79,7 @@ export interface TrainingTimeReport {
   microbatch_memory_seconds: number;
   microbatch_memory_bytes: number;
   microbatch_moe_token_bytes: number;
+  microbatch_dora_bytes: number;
   expert_gemm_slowdown: number;
   elementwise_kernels: 'eager' | 'compiled' | 'fused';
   train_tokens: number;

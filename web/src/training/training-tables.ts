@@ -284,7 +284,9 @@ export function trainingTimeTable(time: TrainingTimeReport, gpuName: string): Ta
     ),
     row(
       'memory_bound',
-      `Memory-bound kernels per micro-batch (${time.elementwise_kernels} elementwise ops, casts, loss)`,
+      `Memory-bound kernels per micro-batch (${time.elementwise_kernels} elementwise ops, casts, loss${
+        time.microbatch_dora_bytes > 0 ? ", DoRA's weight norms" : ''
+      })`,
       secondsParts(time.microbatch_memory_seconds),
       time.microbatch_memory_seconds,
       's',
