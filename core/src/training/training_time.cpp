@@ -343,14 +343,16 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   const double share_first = first_layers / layers, share_last = last_layers / layers;
   const StageTime first = stage_compute(share_first, pp <= 1), last = stage_compute(share_last, true);
   const StageTime middle = middle_layers > 0 ? stage_compute(middle_layers / layers, false) : StageTime{};
-  enum class Busiest { first, middle, last };
-  const Busiest busiest_stage = middle.total() > std::max(first.total(), last.total()) ? Busiest::middle
-                                : first.total() >= last.total()                        ? Busiest::first
-                                                                                       : Busiest::last;
-  const double share = busiest_stage == Busiest::first    ? share_first
-                       : busiest_stage == Busiest::middle ? middle_layers / layers
-                                                          : share_last;
-  const StageTime& busiest = busiest_stage == Busiest::first ? first : busiest_stage == Busiest::middle ? middle : last;
+  enum class Busiest { first_stage, middle_stage, last_stage };
+  const Busiest busiest_stage = middle.total() > std::max(first.total(), last.total()) ? Busiest::middle_stage
+                                : first.total() >= last.total()                        ? Busiest::first_stage
+                                                                                       : Busiest::last_stage;
+  const double share = busiest_stage == Busiest::first_stage    ? share_first
+                       : busiest_stage == Busiest::middle_stage ? middle_layers / layers
+                                                                : share_last;
+  const StageTime& busiest = busiest_stage == Busiest::first_stage    ? first
+                             : busiest_stage == Busiest::middle_stage ? middle
+                                                                      : last;
   t.microbatch_compute_seconds = busiest.total();
   t.microbatch_matmul_seconds = busiest.matmul;
   t.microbatch_attention_seconds = busiest.attention;
@@ -404,7 +406,7 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   // Data parallelism over dp x cp ranks (context-parallel ranks hold the same weights); one
   // micro-batch's compute hides a per-step collective, every one's a per-micro-batch gather.
   // An even split's first and last stages share one share: both ends' tensors are counted (the larger).
-  const bool end_stage = busiest_stage != Busiest::middle;
+  const bool end_stage = busiest_stage != Busiest::middle_stage;
   const bool on_first = end_stage && share == share_first, on_last = pp <= 1 || (end_stage && share == share_last);
   const detail::DataParallelCollectives data_parallel =
       detail::data_parallel_collectives(model, w, gpu, c, share, on_first, on_last, m);
