@@ -213,6 +213,8 @@ LayerTraffic moe_token_traffic(const LatencyLayerKind& k, double h, const MoeTok
 // backward the gradients of both products with respect to the outputs and to m (2f + 2f, f + e
 // read and f + e written for the base branch), and the base output's two gradients summed (3e):
 // 5e + 8f.
+// The adapted matmuls' widths mirror add_lora's (training_memory_activations.cpp), read from the latency
+// model's kinds; they have no Qwen3-Next output gate, so its q_proj counts its query width alone.
 DoraTraffic dora_layer_traffic(const LatencyLayerKind& k, double h, double tp, double ep,
                                const std::vector<TensorRole>& adapted, double e, double f) {
   DoraTraffic t;
@@ -261,8 +263,8 @@ DoraTraffic dora_layer_traffic(const LatencyLayerKind& k, double h, double tp, d
   }
   const double cast = f != e ? e + f : 0;
   t.weight_norm_bytes = weights * (cast + 7 * f) + identity * 2 * f;
-  t.per_token_forward = outputs * (e + 6 * f);
-  t.per_token_backward = outputs * (5 * e + 8 * f);
+  t.forward_bytes_per_token = outputs * (e + 6 * f);
+  t.backward_bytes_per_token = outputs * (5 * e + 8 * f);
   return t;
 }
 

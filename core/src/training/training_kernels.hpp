@@ -67,7 +67,7 @@ LayerTraffic moe_token_traffic(const LatencyLayerKind& kind, double hidden, cons
 // base output's element; adapter_bytes: the adapters' (PEFT: 4; torchtune: 2).
 struct DoraTraffic {
   double weight_norm_bytes = 0;
-  double per_token_forward = 0, per_token_backward = 0;
+  double forward_bytes_per_token = 0, backward_bytes_per_token = 0;
 };
 DoraTraffic dora_layer_traffic(const LatencyLayerKind& kind, double hidden, double tp, double ep,
                                const std::vector<TensorRole>& adapted, double activation_bytes, double adapter_bytes);

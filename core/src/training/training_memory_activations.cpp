@@ -168,7 +168,8 @@ void add_mlp(Terms& t, const Context& c, const ModelDescription& model, const La
 // Rank-r outputs A·x of every adapted matmul, kept for B's gradient. With LoRA dropout (PEFT's
 // lora_dropout, default 0) each adapter also keeps its own dropped copy of the input and the mask.
 // DoRA multiplies the base and adapter outputs by its magnitude, so both stay alive for the
-// magnitude's gradient (framework_dora_rule).
+// magnitude's gradient (framework_dora_rule). The step time reads the same matmuls' widths from the
+// latency model's layer kinds (dora_layer_traffic, training_kernels.cpp): a role added here goes there too.
 void add_lora(Terms& t, const Context& c, const ModelDescription& model, const LayerShape& layer) {
   const std::int64_t r = c.workload->lora.rank;
   if (r == 0) return;
@@ -230,13 +231,13 @@ void add_lora(Terms& t, const Context& c, const ModelDescription& model, const L
     t.split("LoRA dropout (dropped inputs and masks)", input_width * (c.element + 1),
             [&] { return num(input_width) + " adapter input features x (" + num(c.element) + " B + 1 B mask)"; });
   if (c.workload->lora.dora) {
-    const std::int64_t kept = c.element + c.adapter_element;  // the base output and the adapter's
+    const std::int64_t kept_bytes_per_output = c.element + c.adapter_element;  // the base output and the adapter's
     const auto text = [&](std::int64_t width) {
       return num(width) + " adapted output features x (base " + num(c.element) + " B + adapter " +
              num(c.adapter_element) + " B)";
     };
-    t.split("DoRA base and adapter outputs", split_output * kept, [&] { return text(split_output); });
-    t.replicated("DoRA base and adapter outputs (hidden-width)", hidden_outputs * kept,
+    t.split("DoRA base and adapter outputs", split_output * kept_bytes_per_output, [&] { return text(split_output); });
+    t.replicated("DoRA base and adapter outputs (hidden-width)", hidden_outputs * kept_bytes_per_output,
                  [&] { return text(hidden_outputs); });
   }
 }

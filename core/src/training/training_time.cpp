@@ -294,8 +294,9 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
             detail::dora_layer_traffic(k, model.hidden, tp, ep, dora_roles, activation_bytes,
                                        static_cast<double>(training_framework(w).adapter_bytes));
         const double dora =
-            n * (d.weight_norm_bytes * (1 + recompute_elementwise_share) +
-                 tokens_gpu * (d.per_token_forward * (1 + recompute_elementwise_share) + d.per_token_backward));
+            n *
+            (d.weight_norm_bytes * (1 + recompute_elementwise_share) +
+             tokens_gpu * (d.forward_bytes_per_token * (1 + recompute_elementwise_share) + d.backward_bytes_per_token));
         bytes += dora;
         out.dora += dora;
       }
