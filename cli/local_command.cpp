@@ -35,7 +35,12 @@ constexpr const char* kLocalHelp =
     "  --cuda-mmq on|off (on; off = quantized weights dequantized for cuBLAS, GGML_CUDA_FORCE_CUBLAS\n"
     "                         and llama.cpp builds before June 2024)\n"
     "  --ubatch N (512)  --batch N (2048: n_batch, the tokens of one llama_decode call; -b)\n"
-    "  --prompt-len N (512)  --gen-len N (128)  --json\n";
+    "  --prompt-len N (512)  --gen-len N (128)  --json\n"
+    "  --engine llamacpp|mlx (llamacpp)\n"
+    "MLX LM on Apple silicon (--engine mlx; MODEL a config.json): --gpu CHIP (one Apple chip),\n"
+    "  --weights 2bit|3bit|4bit|5bit|6bit|8bit|bf16|fp16|fp32 (4bit) --group-size 32|64|128 (64)\n"
+    "  --prompt-len N (512) --gen-len N (128) --prefill-step N (2048): peak memory as\n"
+    "  mx.get_peak_memory() reports it, prompt and generation tokens/s as mlx_lm.benchmark prints them\n";
 
 std::string mib(std::int64_t bytes) {
   char text[32];
@@ -88,6 +93,46 @@ void print_local(const nlohmann::json& r) {
   for (const auto& line : r["assumptions"]) print("  - %s\n", line.get<std::string>());
 }
 
+void print_mlx(const nlohmann::json& r) {
+  print("MLX LM, weights: %s (%.3f bits per weight)\n", r["weights"].get<std::string>(),
+        r["bits_per_weight"].get<double>());
+  print("\npeak memory (mx.get_peak_memory)                      bytes\n");
+  for (const auto& t : r["terms"]) {
+    char line[160];
+    std::snprintf(line, sizeof line, "  %-44s %16lld  %9.3f GB\n", t["name"].get<std::string>().c_str(),
+                  t["bytes"].get<long long>(), static_cast<double>(t["bytes"].get<long long>()) / 1e9);
+    print("%s", std::string(line));
+    print("      %s\n", t["formula"].get<std::string>());
+  }
+  char total[200];
+  std::snprintf(total, sizeof total, "  %-44s %16lld  %9.3f GB   (GPU working set %.3f GB%s)\n", "peak",
+                r["peak_memory_bytes"].get<long long>(),
+                static_cast<double>(r["peak_memory_bytes"].get<long long>()) / 1e9,
+                static_cast<double>(r["working_set_bytes"].get<long long>()) / 1e9,
+                r["fits"].get<bool>() ? "" : ": DOES NOT FIT");
+  print("%s", std::string(total));
+  const auto& g = r["generation_token_time"];
+  const auto& p = r["prompt_time"];
+  char speed[600];
+  std::snprintf(
+      speed, sizeof speed,
+      "\nprompt: %.1f tokens/s   generation: %.1f tokens/s\n"
+      "generation, one token at the middle: (%.3f GB weights + %.3f GB cache) / (%.3f x %.0f GB/s) + %lld kernels x "
+      "%.1f us = %.3f ms\n"
+      "prompt: %.3f TFLOP at %.2f x %.1f TFLOP/s + %lld chunks x %.3f ms + first token %.3f ms = %.3f s\n",
+      r["prompt_tokens_per_second"].get<double>(), r["generation_tokens_per_second"].get<double>(),
+      g["weight_bytes"].get<double>() / 1e9, g["kv_bytes"].get<double>() / 1e9, g["bandwidth_fraction"].get<double>(),
+      g["bandwidth_bytes_per_second"].get<double>() / g["bandwidth_fraction"].get<double>() / 1e9,
+      g["kernels"].get<long long>(), g["seconds_per_kernel"].get<double>() * 1e6, g["seconds"].get<double>() * 1e3,
+      p["flops"].get<double>() / 1e12, p["compute_fraction"].get<double>(),
+      p["flops_per_second"].get<double>() / p["compute_fraction"].get<double>() / 1e12, p["chunks"].get<long long>(),
+      p["chunk_seconds"].get<double>() * 1e3, p["first_token_seconds"].get<double>() * 1e3, p["seconds"].get<double>());
+  print("%s", std::string(speed));
+  print("\nmlx: %s\n", r["mlx_command"].get<std::string>());
+  print("\nassumptions:\n");
+  for (const auto& line : r["assumptions"]) print("  - %s\n", line.get<std::string>());
+}
+
 }  // namespace
 
 int run_local(const std::vector<std::string>& args) {
@@ -102,6 +147,11 @@ int run_local(const std::vector<std::string>& args) {
       throw std::invalid_argument("local reads a config.json or a .gguf file; '" + parsed.path +
                                   "' is a safetensors file (give its config.json and --weights)");
     std::string report;
+    bool mlx = false;
+    for (const auto& [key, value] : parsed.options) mlx = mlx || (key == "engine" && value == "mlx");
+    if (format && mlx)
+      throw OptionError("engine",
+                        "option 'engine': MLX loads safetensors with their config.json; give the config.json");
     if (format) {
       LocalOptions options = parse_local_options(parsed.options);
       if (options.weights)
@@ -118,6 +168,8 @@ int run_local(const std::vector<std::string>& args) {
     }
     if (parsed.json)
       print("%s\n", report);
+    else if (mlx)
+      print_mlx(nlohmann::json::parse(report));
     else
       print_local(nlohmann::json::parse(report));
     return 0;

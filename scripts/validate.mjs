@@ -37,6 +37,7 @@ const categories = {
   local_prompt: { tolerance: 0.25, what: 'local prompt processing tokens/s' },
   local_generation: { tolerance: 0.25, what: 'local generation tokens/s' },
   local_memory: { tolerance: 0.05, what: 'llama.cpp buffer per device (load log MiB)' },
+  local_peak_memory: { tolerance: 0.1, what: 'MLX LM peak memory (mx.get_peak_memory, GB)' },
   serve_memory: { tolerance: 0.1, what: 'inference memory (weights, KV capacity)' },
 };
 
@@ -98,6 +99,15 @@ function localComparisons(row, report, add) {
     const field = mapped ? 'mapped_model_buffer_bytes' : `${match[2]}_buffer_bytes`;
     add('local_memory', `${match[1]} ${match[2]} buffer MiB`, mib, device[field] / 2 ** 20);
   }
+}
+
+// MLX LM comparisons (`fitcheck local --engine mlx` reports): what mlx_lm.benchmark or mlx_lm.generate
+// prints, prompt_tps, generation_tps and peak_memory_gb (GB = 1e9 B, mx.get_peak_memory()).
+function mlxComparisons(row, report, add) {
+  const m = row.measured;
+  add('local_prompt', 'prompt_tps', m.prompt_tps, report.prompt_tokens_per_second);
+  add('local_generation', 'generation_tps', m.generation_tps, report.generation_tokens_per_second);
+  add('local_peak_memory', 'peak_memory_gb', m.peak_memory_gb, report.peak_memory_bytes / 1e9);
 }
 
 // The phase a published serving figure measures when the row's nodes run one phase only
@@ -169,6 +179,10 @@ function servingComparisons(row, report) {
   };
   if (Array.isArray(report.devices) && report.llama_cpp_command !== undefined) {
     localComparisons(row, report, add);
+    return out;
+  }
+  if (report.engine === 'mlx') {
+    mlxComparisons(row, report, add);
     return out;
   }
   if (report.scheduler !== undefined) {

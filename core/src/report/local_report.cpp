@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The local inference report as JSON (keys in docs/local.md); it serializes and computes nothing.
+#include "config/config_fields.hpp"
 #include "fitcheck/config.hpp"
 #include "fitcheck/local.hpp"
+#include "fitcheck/mlx.hpp"
 #include "support/json_writer.hpp"
 
 namespace fitcheck {
@@ -64,7 +66,18 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
 
 std::string local_report_json(std::string_view config_json_text, const OptionList& options,
                               std::string_view model_name) {
-  LocalOptions parsed = parse_local_options(options);
+  // --engine: llamacpp (the default) or mlx, whose report is its own (mlx_report_json).
+  OptionList llama_options;
+  for (const auto& [key, value] : options) {
+    if (key != "engine") {
+      llama_options.emplace_back(key, value);
+      continue;
+    }
+    if (value == "mlx") return mlx_report_json(config_json_text, options, model_name);
+    if (value != "llamacpp" && value != "llama.cpp" && value != "ollama")
+      throw OptionError("engine", "option 'engine' must be llamacpp or mlx, got '" + detail::printable(value) + "'");
+  }
+  LocalOptions parsed = parse_local_options(llama_options);
   const ModelDescription description = parse_hf_config(config_json_text);
   WeightFormat format = WeightFormat::bf16;
   WeightFormatOptions format_options = parsed.weight_options;
