@@ -81,7 +81,8 @@ TEST_CASE("mlx: Qwen3-8B in 4 bits on an M4 Max, every figure by hand") {
   // (quantized weights), one chunk's 720 kernels, and the first token's step at a 2048-token cache.
   const double matrices = static_cast<double>(kQwen3_8bParameters - 2 * kEmbeddingParameters - kNormParameters);
   const double flops = 2 * matrices * 2047 + 36 * 2 * (2047.0 * 2048 / 2) * 32 * 256;
-  const double rate = find_accelerator("m4-max-64gb")->dense_flops_per_second[static_cast<std::size_t>(ComputeDtype::fp16)] * 0.78;
+  const double rate =
+      find_accelerator("m4-max-64gb")->dense_flops_per_second[static_cast<std::size_t>(ComputeDtype::fp16)] * 0.78;
   const double first = (read - 64.0 * kKvBytesPerSlot) / (546e9 * 0.905) + 720 * 3.2e-6;
   CHECK(e.prompt_time.flops == doctest::Approx(flops).epsilon(1e-12));
   CHECK(e.prompt_time.chunks == 1);
@@ -156,8 +157,8 @@ TEST_CASE("mlx: refusals name the option") {
 
 TEST_CASE("mlx: options and the report") {
   const std::string config = test::read_file(test::fixture_configs_dir() + "/Qwen--Qwen3-8B.json");
-  const OptionList options = {{"engine", "mlx"}, {"gpu", "m4-max-64gb"}, {"weights", "8bit"}, {"group_size", "32"},
-                              {"prompt_len", "1024"}, {"gen_len", "64"}};
+  const OptionList options = {{"engine", "mlx"},    {"gpu", "m4-max-64gb"}, {"weights", "8bit"},
+                              {"group_size", "32"}, {"prompt_len", "1024"}, {"gen_len", "64"}};
   const MlxRequest r = parse_mlx_options(options);
   CHECK(r.quantization.bits == 8);
   CHECK(r.quantization.group_size == 32);
@@ -165,7 +166,7 @@ TEST_CASE("mlx: options and the report") {
   CHECK(parse_mlx_options({{"engine", "mlx"}, {"gpu", "m4-max"}, {"weights", "fp32"}}).dtype_bytes == 4);
   const std::string json = mlx_report_json(config, options, "qwen3-8b");
   CHECK(json.find("\"engine\":\"mlx\"") != std::string::npos);
-  CHECK(json.find("\"mlx_command\":\"mlx_lm.benchmark --model qwen3-8b -p 1024 -g 64\"") != std::string::npos);
+  CHECK(json.find("\"mlx_command\":\"mlx_lm.benchmark --model qwen3-8b-8bit-g32 -p 1024 -g 64\"") != std::string::npos);
   try {
     (void)parse_mlx_options({{"engine", "mlx"}, {"gpu", "m4-max"}, {"weights", "q4_k_m"}});
     FAIL("accepted");
@@ -188,6 +189,7 @@ TEST_CASE("mlx: kernels a layer, as mlx-lm's models run them at one token") {
   CHECK(estimate_mlx(model, on("m4-max-64gb", 4, 512, 128)).generation_token_time.kernels == 28 * 21);
   CHECK(estimate_mlx(model, on("m4-max-64gb", 0, 512, 128)).generation_token_time.kernels == 28 * 18);
   // Qwen3-30B-A3B: 48 MoE layers with q/k norms: 14 + 14 for the routed block = 28.
-  CHECK(estimate_mlx(fixture("Qwen--Qwen3-30B-A3B.json"), on("m4-max-64gb", 4, 512, 128)).generation_token_time.kernels ==
-        48 * 28);
+  CHECK(
+      estimate_mlx(fixture("Qwen--Qwen3-30B-A3B.json"), on("m4-max-64gb", 4, 512, 128)).generation_token_time.kernels ==
+      48 * 28);
 }

@@ -27,11 +27,11 @@ struct MlxQuantization {
 struct MlxRequest {
   Accelerator gpu;  // an Apple chip: unified memory, the GPU's working set as macOS sets it
   MlxQuantization quantization;
-  std::int64_t prompt_len = 512;      // mlx_lm.benchmark -p
-  std::int64_t gen_len = 128;         // -g: tokens generated
-  std::int64_t prefill_step = 2048;   // --prefill-step-size (generate_step's prefill_step_size)
-  std::int64_t dtype_bytes = 0;       // unquantized weights, scales, activations, cache; 0: the config's torch_dtype
-  std::string model_name = "model";   // for the printed command only
+  std::int64_t prompt_len = 512;     // mlx_lm.benchmark -p
+  std::int64_t gen_len = 128;        // -g: tokens generated
+  std::int64_t prefill_step = 2048;  // --prefill-step-size (generate_step's prefill_step_size)
+  std::int64_t dtype_bytes = 0;      // unquantized weights, scales, activations, cache; 0: the config's torch_dtype
+  std::string model_name = "model";  // for the printed command only
 };
 
 // One line of the peak: what it is, its bytes, and the formula with the numbers.
@@ -49,7 +49,7 @@ struct MlxTokenTime {
   double kv_bytes = 0;
   double bandwidth_fraction = 0;
   double bandwidth_bytes_per_second = 0;  // peak x bandwidth_fraction
-  std::int64_t kernels = 0;  // the decoder layers' kernels at one token
+  std::int64_t kernels = 0;               // the decoder layers' kernels at one token
   double seconds_per_kernel = 0;
   double seconds = 0;  // (weight_bytes + kv_bytes) / bandwidth + kernels x seconds_per_kernel
 };
@@ -71,9 +71,9 @@ struct MlxEstimate {
   std::int64_t quantized_parameters = 0;
   std::int64_t unquantized_parameters = 0;
   std::int64_t weight_bytes = 0;
-  double bits_per_weight = 0;  // weight_bytes x 8 / parameters, as mlx_lm's loader prints it
-  std::int64_t kv_cache_bytes = 0;   // allocated when the last token is generated
-  std::int64_t kv_cache_slots = 0;   // per full-attention layer (mlx-lm grows in steps of 256)
+  double bits_per_weight = 0;           // weight_bytes x 8 / parameters, as mlx_lm's loader prints it
+  std::int64_t kv_cache_bytes = 0;      // allocated when the last token is generated
+  std::int64_t kv_cache_slots = 0;      // per full-attention layer (mlx-lm grows in steps of 256)
   std::int64_t prefill_peak_bytes = 0;  // the last prefill chunk: its live temporaries and a cache growth
   std::int64_t peak_memory_bytes = 0;   // mx.get_peak_memory(): weights + the larger of prefill and end
   std::int64_t working_set_bytes = 0;   // the GPU's wired limit: macOS's recommendedMaxWorkingSetSize

@@ -158,19 +158,20 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
     throw OptionError("group_size", "option 'group_size': MLX's affine quantization takes groups of 32, 64 or 128");
   if (request.prompt_len < 1) throw OptionError("prompt_len", "option 'prompt_len' must be at least 1");
   if (request.gen_len < 2)
-    throw OptionError("gen_len", "option 'gen_len' must be at least 2 (generation_tps times the tokens after the first)");
+    throw OptionError("gen_len",
+                      "option 'gen_len' must be at least 2 (generation_tps times the tokens after the first)");
   if (request.prefill_step < 1) throw OptionError("prefill_step", "option 'prefill_step' must be at least 1");
 
   std::vector<LayerFigures> layers;
   for (std::uint16_t kind : model.layer_kind_of_layer) {
     const LayerShape& shape = model.layer_kinds[kind];
     const AttentionShape& a = shape.attention;
-    const char* unmodelled = shape.is_ssm()          ? "state-space or linear-attention mixers"
-                             : shape.is_encoder      ? "encoder-decoder models"
+    const char* unmodelled = shape.is_ssm()           ? "state-space or linear-attention mixers"
+                             : shape.is_encoder       ? "encoder-decoder models"
                              : !shape.has_attention() ? "layers without attention"
-                             : a.is_multi_latent()   ? "multi-latent attention"
-                             : a.cross_attention     ? "cross-attention layers"
-                                                     : nullptr;
+                             : a.is_multi_latent()    ? "multi-latent attention"
+                             : a.cross_attention      ? "cross-attention layers"
+                                                      : nullptr;
     if (unmodelled)
       throw OptionError("engine", std::string("option 'engine': fitcheck does not model MLX's caches for ") +
                                       unmodelled + " (model_type " + model.model_type + "); use --engine llamacpp");
@@ -238,9 +239,10 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
   e.quantized_parameters = quantized;
   e.unquantized_parameters = unquantized;
   e.weight_bytes = bytes;
-  e.bits_per_weight = static_cast<double>(bytes) * 8 / static_cast<double>(std::max<std::int64_t>(1, quantized + unquantized));
-  e.weights = q.bits > 0 ? std::to_string(q.bits) + "-bit affine, group " + num(q.group_size) + ", scales and biases in " +
-                               dtype_name
+  e.bits_per_weight =
+      static_cast<double>(bytes) * 8 / static_cast<double>(std::max<std::int64_t>(1, quantized + unquantized));
+  e.weights = q.bits > 0 ? std::to_string(q.bits) + "-bit affine, group " + num(q.group_size) +
+                               ", scales and biases in " + dtype_name
                          : std::string(dtype_name) + " (unquantized)";
 
   // The KV cache: a KVCache per full-attention layer; a RotatingKVCache of the window per sliding one,
@@ -268,7 +270,8 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
   for (const LayerFigures& f : layers) {
     kv_end += f.kv_width * layer_slots(f, full.slots, 1) * dtype;
     kv_prefill += f.kv_width * layer_slots(f, after_prefill.slots, largest_chunk) * dtype;
-    largest_copy = std::max(largest_copy, f.kv_width * layer_slots(f, kv_before_last_chunk_slots, largest_chunk) * dtype);
+    largest_copy =
+        std::max(largest_copy, f.kv_width * layer_slots(f, kv_before_last_chunk_slots, largest_chunk) * dtype);
   }
   e.kv_cache_bytes = kv_end;
 
@@ -327,11 +330,12 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
     e.terms.push_back({"KV cache after the prompt", kv_prefill,
                        num(after_prefill.slots) + " slots a full-attention layer (steps of 256) x K and V widths x " +
                            num(dtype) + " B = " + num(kv_prefill) + " B"});
-    e.terms.push_back({"last prefill chunk's live temporaries", live,
-                       num(chunk) + " tokens through the largest layer" +
-                           (scores_materialized ? std::string(", scores materialized (head_dim outside the fused kernel)")
-                                                : std::string()) +
-                           " = " + num(live) + " B"});
+    e.terms.push_back(
+        {"last prefill chunk's live temporaries", live,
+         num(chunk) + " tokens through the largest layer" +
+             (scores_materialized ? std::string(", scores materialized (head_dim outside the fused kernel)")
+                                  : std::string()) +
+             " = " + num(live) + " B"});
     e.terms.push_back({"used inputs held by command buffers in flight", held,
                        "min(11 buffers x " + num(command_buffer_bytes(request.gpu) >> 20) + " MiB, the chunk's " +
                            num(produced) + " B of temporaries) = " + num(held) + " B"});
@@ -340,8 +344,8 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
                          "mx.concatenate copies the old buffer into a larger one = " + num(largest_copy) + " B"});
   } else {
     e.terms.push_back({"KV cache at the last token", kv_end,
-                       num(full.slots) + " slots a full-attention layer (steps of 256) x K and V widths x " + num(dtype) +
-                           " B = " + num(kv_end) + " B"});
+                       num(full.slots) + " slots a full-attention layer (steps of 256) x K and V widths x " +
+                           num(dtype) + " B = " + num(kv_end) + " B"});
     e.terms.push_back({"last token's logits and log-probabilities", logits,
                        "2 x " + num(model.vocab_size) + " vocabulary x " + num(dtype) + " B"});
   }
@@ -359,7 +363,9 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
   std::int64_t step_kernels = 0;
   for (const LayerFigures& f : layers) step_kernels += f.kernels;
   const double per_step = static_cast<double>(step_kernels) * kSecondsPerKernel;
-  const auto step_seconds = [&](double context) { return (decode_weight_bytes + kv_read(context)) / bandwidth + per_step; };
+  const auto step_seconds = [&](double context) {
+    return (decode_weight_bytes + kv_read(context)) / bandwidth + per_step;
+  };
   MlxTokenTime& token = e.generation_token_time;
   const double middle = static_cast<double>(request.prompt_len) + static_cast<double>(request.gen_len) / 2;
   token.weight_bytes = decode_weight_bytes;
@@ -380,8 +386,7 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
   MlxPromptTime& prompt = e.prompt_time;
   const double quantized_share =
       matrix_parameters_per_token > 0 ? quantized_matrix_parameters / matrix_parameters_per_token : 0;
-  prompt.compute_fraction =
-      kPromptComputeQuantized * quantized_share + kPromptComputeFloat * (1 - quantized_share);
+  prompt.compute_fraction = kPromptComputeQuantized * quantized_share + kPromptComputeFloat * (1 - quantized_share);
   prompt.flops_per_second =
       request.gpu.dense_flops_per_second[static_cast<std::size_t>(ComputeDtype::fp16)] * prompt.compute_fraction;
   double chunk_compute_seconds = 0;
@@ -389,11 +394,11 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
   for (std::int64_t size : chunks) {
     double chunk_flops = 2 * matrix_parameters_per_token * static_cast<double>(size);
     for (const LayerFigures& f : layers) {
-      const double keys_before =
-          f.window > 0 ? std::min<double>(static_cast<double>(offset), static_cast<double>(f.window))
-                       : static_cast<double>(offset);
-      const double pairs = static_cast<double>(size) * keys_before +
-                           static_cast<double>(size) * static_cast<double>(size + 1) / 2;
+      const double keys_before = f.window > 0
+                                     ? std::min<double>(static_cast<double>(offset), static_cast<double>(f.window))
+                                     : static_cast<double>(offset);
+      const double pairs =
+          static_cast<double>(size) * keys_before + static_cast<double>(size) * static_cast<double>(size + 1) / 2;
       chunk_flops += 2 * pairs * static_cast<double>(f.heads * (f.head_dim + f.value_head_dim));
     }
     prompt.flops += chunk_flops;

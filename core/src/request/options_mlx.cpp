@@ -26,9 +26,10 @@ MlxRequest parse_mlx_options(const OptionList& options) {
     } else if (w.size() == 4 && w.substr(1) == "bit" && w[0] >= '2' && w[0] <= '8' && w[0] != '7') {
       r.quantization.bits = w[0] - '0';
     } else {
-      throw OptionError("weights", "option 'weights': MLX weights are 2bit, 3bit, 4bit, 5bit, 6bit, 8bit or bf16 (the "
-                                   "model's dtype), got '" +
-                                       detail::printable(w) + "'");
+      throw OptionError("weights",
+                        "option 'weights': MLX weights are 2bit, 3bit, 4bit, 5bit, 6bit, 8bit or bf16 (the "
+                        "model's dtype), got '" +
+                            detail::printable(w) + "'");
     }
   }
   r.quantization.group_size = reader.count("group_size", 64, 1, 1 << 20);

@@ -17,7 +17,8 @@ export type AccuracyCategory =
   | 'serve_tpot_unqueued'
   | 'serve_throughput_unqueued'
   | 'local_prompt'
-  | 'local_generation';
+  | 'local_generation'
+  | 'local_peak_memory';
 
 interface CategoryErrors {
   what: string;

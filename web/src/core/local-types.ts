@@ -5,6 +5,8 @@
 
 /** Options of localReport, the `fitcheck local` flags with '_' for '-'. */
 export interface LocalOptions {
+  /** llama.cpp (the default) or Apple's MLX LM (MlxOptions, MlxReport). */
+  engine?: 'llamacpp';
   /** One catalog id per GPU, in device order, comma-separated ("rtx-4090,rtx-3060"); absent: CPU only. */
   gpu?: string;
   /** System RAM for the CPU buffers, GiB (required). */
@@ -85,5 +87,68 @@ export interface LocalReport {
   generation_tokens_per_second_full_context: number;
   llama_cpp_command: string;
   ollama_parameters: { num_gpu: number; num_ctx: number };
+  assumptions: string[];
+}
+
+/** Options of localReport with engine "mlx": Apple's MLX LM on one chip (docs/local.md, "MLX LM"). */
+export interface MlxOptions {
+  engine: 'mlx';
+  /** One Apple chip's catalog id. */
+  gpu: string;
+  /** 2bit ... 8bit (MLX's affine quantization), or bf16, fp16, fp32 unquantized; 4bit by default. */
+  weights?: string;
+  /** 32, 64 or 128 (64). */
+  group_size?: number;
+  prompt_len?: number;
+  gen_len?: number;
+  /** generate_step's prefill_step_size (2048). */
+  prefill_step?: number;
+}
+
+/** One line of MLX's peak memory: its bytes and the formula with the numbers. */
+export interface MlxMemoryTerm {
+  name: string;
+  bytes: number;
+  formula: string;
+}
+
+/** The report of localReport with engine "mlx" (core MlxEstimate). */
+export interface MlxReport {
+  engine: 'mlx';
+  weights: string;
+  quantized_parameters: number;
+  unquantized_parameters: number;
+  bits_per_weight: number;
+  weight_bytes: number;
+  kv_cache_bytes: number;
+  kv_cache_slots: number;
+  prefill_peak_bytes: number;
+  /** What mx.get_peak_memory() reports. */
+  peak_memory_bytes: number;
+  /** macOS's default GPU working set, which mlx-lm wires. */
+  working_set_bytes: number;
+  fits: boolean;
+  terms: MlxMemoryTerm[];
+  prompt_tokens_per_second: number;
+  generation_tokens_per_second: number;
+  generation_token_time: {
+    weight_bytes: number;
+    kv_bytes: number;
+    bandwidth_fraction: number;
+    bandwidth_bytes_per_second: number;
+    kernels: number;
+    seconds_per_kernel: number;
+    seconds: number;
+  };
+  prompt_time: {
+    flops: number;
+    compute_fraction: number;
+    flops_per_second: number;
+    chunks: number;
+    chunk_seconds: number;
+    first_token_seconds: number;
+    seconds: number;
+  };
+  mlx_command: string;
   assumptions: string[];
 }

@@ -12,7 +12,7 @@ import type {
 } from './catalog-types';
 import type { PlanOptions, PlanReport, TrainingPlanOptions, TrainingPlanReport } from './plan-types';
 import type { ServingOptions, ServingReport } from './serving-types';
-import type { LocalOptions, LocalReport } from './local-types';
+import type { LocalOptions, LocalReport, MlxOptions, MlxReport } from './local-types';
 import type { TrainingOptions, TrainingReport } from './training-types';
 import type { CheckpointNeedMore, CheckpointReport } from './model-file-types';
 
@@ -43,6 +43,7 @@ export interface FitcheckModule {
   transformerMemReport(options: TransformerMemOptions): TransformerMemReport;
   servingReport(configJsonText: string, options: ServingOptions): ServingReport;
   localReport(configJsonText: string, options: LocalOptions): LocalReport;
+  localReport(configJsonText: string, options: MlxOptions): MlxReport;
   acceleratorCatalog(): Accelerator[];
   formatCatalog(): FormatCatalog;
   version(): string;

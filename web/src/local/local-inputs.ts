@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The Local tab's inputs as typed (strings: the core validates them) and the options they become
 // (localReport; docs/local.md). An empty field is left out, so the core's default applies.
-import type { LocalOptions } from '../core/types';
+import type { LocalOptions, MlxOptions } from '../core/types';
 
 export interface LocalInputs {
+  /** llama.cpp / Ollama, or Apple's MLX LM (its own fields: gpu, weights, groupSize, promptLen, genLen, prefillStep). */
+  engine: 'llamacpp' | 'mlx';
   gpu: string;
   ramGib: string;
   cpu: string;
@@ -21,10 +23,13 @@ export interface LocalInputs {
   batch: string;
   promptLen: string;
   genLen: string;
+  groupSize: string;
+  prefillStep: string;
 }
 
 /** The fields chosen from a list, with their values (the form's selects; a link's are checked against them). */
 export const localChoices = {
+  engine: ['llamacpp', 'mlx'],
   kvDtype: ['f16', 'q8_0', 'q4_0'],
   flashAttention: ['on', 'off'],
   kvOffload: ['on', 'off'],
@@ -32,6 +37,7 @@ export const localChoices = {
 } as const satisfies Partial<Record<keyof LocalInputs, ReadonlyArray<string>>>;
 
 export const defaultLocalInputs: LocalInputs = {
+  engine: 'llamacpp',
   gpu: 'rtx-4090',
   ramGib: '64',
   cpu: '',
@@ -49,14 +55,32 @@ export const defaultLocalInputs: LocalInputs = {
   batch: '',
   promptLen: '',
   genLen: '',
+  groupSize: '',
+  prefillStep: '',
+};
+
+/** What switching the engine sets: a machine and weights that engine runs (an Apple chip for MLX LM). */
+export const engineDefaults: Record<LocalInputs['engine'], Pick<LocalInputs, 'gpu' | 'weights'>> = {
+  llamacpp: { gpu: 'rtx-4090', weights: 'q4_k_m' },
+  mlx: { gpu: 'm4-max', weights: '4bit' },
 };
 
 /** The options of localReport: every field given, as the CLI flag's value. */
-export function localOptions(inputs: LocalInputs): LocalOptions {
-  const options: Record<string, string> = { ram_gib: inputs.ramGib.trim() };
+export function localOptions(inputs: LocalInputs): LocalOptions | MlxOptions {
+  const mlx = inputs.engine === 'mlx';
+  const options: Record<string, string> = mlx ? { engine: 'mlx' } : { ram_gib: inputs.ramGib.trim() };
   const put = (key: string, value: string) => {
     if (value.trim() !== '') options[key] = value.trim();
   };
+  if (mlx) {
+    put('gpu', inputs.gpu);
+    put('weights', inputs.weights);
+    put('group_size', inputs.groupSize);
+    put('prompt_len', inputs.promptLen);
+    put('gen_len', inputs.genLen);
+    put('prefill_step', inputs.prefillStep);
+    return options as unknown as MlxOptions;
+  }
   put('gpu', inputs.gpu);
   put('cpu', inputs.cpu);
   put('weights', inputs.weights);

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
-// The Local tab's report: llama.cpp / Ollama placement, buffers and speed (the full core's
-// localReport), computed when the tab is shown.
+// The Local tab's report: llama.cpp / Ollama placement, buffers and speed, or MLX LM's peak memory and
+// speed (the full core's localReport), computed when the tab is shown.
 import { useMemo } from 'preact/hooks';
-import type { CoreError, LocalReport } from '../core/types';
+import type { CoreError, LocalOptions, LocalReport, MlxOptions, MlxReport } from '../core/types';
 import { useFullCore } from '../core/use-full-core';
 import { localOptions, type LocalInputs } from './local-inputs';
 
 export interface LocalTab {
   loadError?: string;
-  report?: LocalReport;
+  report?: LocalReport | MlxReport;
   error?: CoreError;
 }
 
@@ -18,7 +18,12 @@ export function useLocalTab(ready: boolean, configText: string, inputs: LocalInp
   const outcome = useMemo(() => {
     if (!active || !ready || !full.core) return undefined;
     try {
-      return { report: full.core.localReport(configText, localOptions(inputs)) };
+      const options = localOptions(inputs);
+      const report =
+        options.engine === 'mlx'
+          ? full.core.localReport(configText, options as MlxOptions)
+          : full.core.localReport(configText, options as LocalOptions);
+      return { report };
     } catch (error) {
       return { error: error as CoreError };
     }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The Local tab's form: the machine (GPUs, RAM, CPU, backend) and llama.cpp's settings, with the
-// flag each field sets; a refused value shows its message beside the field it names.
+// The Local tab's form: the engine, the machine (GPUs, RAM, CPU, backend) and llama.cpp's settings,
+// or MLX LM's (an Apple chip, weights, group size, lengths), with the flag each field sets; a refused
+// value shows its message beside the field it names.
 import type { CoreError } from '../../core/types';
 import { Field, NumberField } from '../../ui/field';
-import { localChoices, type LocalInputs } from '../local-inputs';
+import { engineDefaults, localChoices, type LocalInputs } from '../local-inputs';
 
 interface Props {
   inputs: LocalInputs;
@@ -20,6 +21,7 @@ const backendNames: Record<string, string> = {
   sycl: 'SYCL',
   cpu: 'CPU',
 };
+const engineNames: Record<string, string> = { llamacpp: 'llama.cpp / Ollama', mlx: 'MLX LM (Apple silicon)' };
 const named = (values: ReadonlyArray<string>, names: Record<string, string> = {}): Array<[string, string]> =>
   values.map((value) => [value, names[value] ?? value]);
 
@@ -42,6 +44,9 @@ const fieldOf: Record<string, keyof LocalInputs> = {
   batch: 'batch',
   prompt_len: 'promptLen',
   gen_len: 'genLen',
+  group_size: 'groupSize',
+  prefill_step: 'prefillStep',
+  engine: 'engine',
 };
 
 export function LocalForm({ inputs, error, onChange }: Props) {
@@ -93,9 +98,45 @@ export function LocalForm({ inputs, error, onChange }: Props) {
       )}
     </Field>
   );
+  const engine = (
+    <Field id="local-engine" label="Engine" help="MLX LM runs on Apple silicon (mlx_lm, LM Studio's MLX engine)">
+      {(describedBy) => (
+        <select
+          id="local-engine"
+          data-testid="local-engine"
+          value={inputs.engine}
+          aria-describedby={describedBy}
+          onChange={(e) => {
+            const next = (e.target as HTMLSelectElement).value as LocalInputs['engine'];
+            onChange({ ...inputs, engine: next, ...engineDefaults[next] });
+          }}
+        >
+          {named(localChoices.engine, engineNames).map(([value, name]) => (
+            <option key={value} value={value}>
+              {name}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+  if (inputs.engine === 'mlx')
+    return (
+      <fieldset class="workload" data-testid="local-form">
+        <legend>MLX LM on this Mac</legend>
+        {engine}
+        {text('gpu', 'Apple chip', 'A catalog id: m4-max, m3-ultra, m2-pro-32gb, ...')}
+        {text('weights', 'Weights', 'mlx_lm.convert -q bits: 4bit, 8bit, 3bit, 6bit...; bf16 unquantized')}
+        {number('groupSize', 'Group size (--q-group-size)', '64 by default; 32 or 128')}
+        {number('promptLen', 'Prompt tokens (-p)', '512 by default')}
+        {number('genLen', 'Generated tokens (-g)', '128 by default')}
+        {number('prefillStep', 'Prefill step (--prefill-step-size)', '2048 by default: prompt tokens a chunk')}
+      </fieldset>
+    );
   return (
     <fieldset class="workload" data-testid="local-form">
       <legend>llama.cpp / Ollama on this machine</legend>
+      {engine}
       {text('gpu', 'GPUs', 'Catalog ids in device order, comma-separated (rtx-4090,rtx-3060-12gb); empty: CPU only')}
       {number('ramGib', 'System RAM (GiB)', 'Holds the CPU buffers: the token embedding and layers left in RAM')}
       {text('cpu', 'CPU', 'A CPU catalog id for RAM bandwidth (ryzen-9-7950x); empty: a DDR5-5600 desktop')}

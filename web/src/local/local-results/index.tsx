@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The Local tab's results: layers offloaded, each backend's model, KV and compute buffers against
-// its limit, prompt and generation speed, and the llama-server command and Ollama parameters.
-import type { LocalReport } from '../../core/types';
+// its limit, prompt and generation speed, and the llama-server command and Ollama parameters; or MLX
+// LM's peak memory line by line, its speeds and the mlx_lm.benchmark command.
+import type { LocalReport, MlxReport } from '../../core/types';
+import { expectedError, type AccuracyCategory } from '../../accuracy/expected-error';
 import type { ByteUnit } from '../../app/inputs';
 import { CopyButton } from '../../ui/copy-button';
 
@@ -9,7 +11,93 @@ function bytes(value: number, unit: ByteUnit): string {
   return unit === 'GiB' ? `${(value / 2 ** 30).toFixed(2)} GiB` : `${(value / 1e9).toFixed(2)} GB`;
 }
 
-export function LocalResults({ report, unit }: { report: LocalReport; unit: ByteUnit }) {
+function Expected({ category, testId }: { category: AccuracyCategory; testId: string }) {
+  const expected = expectedError(category);
+  return expected ? (
+    <span class="expected-error" title={expected.detail} data-testid={testId}>
+      {` (${expected.text})`}
+    </span>
+  ) : null;
+}
+
+function MlxResults({ report, unit }: { report: MlxReport; unit: ByteUnit }) {
+  const g = report.generation_token_time;
+  const p = report.prompt_time;
+  return (
+    <section data-testid="local-results">
+      <h2>MLX LM on this chip</h2>
+      <p data-testid="local-summary" class={report.fits ? 'verdict fits' : 'verdict'}>
+        {`Peak memory ${bytes(report.peak_memory_bytes, unit)} of the GPU's ${bytes(report.working_set_bytes, unit)} ` +
+          `working set: ${report.fits ? 'fits' : 'does not fit'}`}
+        <Expected category="local_peak_memory" testId="mlx-peak-expected-error" />
+      </p>
+      <p>{`Weights: ${report.weights}, ${report.bits_per_weight.toFixed(2)} bits a weight.`}</p>
+      <table class="figures" data-testid="mlx-terms">
+        <thead>
+          <tr>
+            <th scope="col">Peak (mx.get_peak_memory)</th>
+            <th scope="col" class="number">
+              Size
+            </th>
+            <th scope="col">How</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.terms.map((term) => (
+            <tr key={term.name}>
+              <th scope="row">{term.name}</th>
+              <td class="number">{bytes(term.bytes, unit)}</td>
+              <td>{term.formula}</td>
+            </tr>
+          ))}
+          <tr>
+            <th scope="row">peak</th>
+            <td class="number" data-testid="mlx-peak">
+              {bytes(report.peak_memory_bytes, unit)}
+            </td>
+            <td />
+          </tr>
+        </tbody>
+      </table>
+      <p data-testid="local-speed">
+        {`Prompt ${report.prompt_tokens_per_second.toFixed(0)} tokens/s`}
+        <Expected category="local_prompt" testId="mlx-prompt-expected-error" />
+        {`, generation ${report.generation_tokens_per_second.toFixed(1)} tokens/s`}
+        <Expected category="local_generation" testId="mlx-generation-expected-error" />
+      </p>
+      <ul data-testid="local-token-time">
+        <li>
+          {`A generated token: (${(g.weight_bytes / 1e9).toFixed(2)} GB of weights + ${(g.kv_bytes / 1e9).toFixed(2)} GB ` +
+            `of cache) at ${g.bandwidth_fraction.toFixed(3)} × ${(g.bandwidth_bytes_per_second / g.bandwidth_fraction / 1e9).toFixed(0)} GB/s ` +
+            `+ ${g.kernels} kernels × ${(g.seconds_per_kernel * 1e6).toFixed(1)} µs = ${(g.seconds * 1e3).toFixed(2)} ms`}
+        </li>
+        <li>
+          {`The prompt: ${(p.flops / 1e12).toFixed(2)} TFLOP at ${p.compute_fraction.toFixed(2)} × ` +
+            `${(p.flops_per_second / p.compute_fraction / 1e12).toFixed(1)} TFLOP/s (or the weights' read, if longer) over ` +
+            `${p.chunks} chunk${p.chunks === 1 ? '' : 's'}, then the first token's step (${(p.first_token_seconds * 1e3).toFixed(1)} ms): ` +
+            `${p.seconds.toFixed(2)} s`}
+        </li>
+      </ul>
+      <p>
+        <code data-testid="local-command">{report.mlx_command}</code>{' '}
+        <CopyButton label="Copy command" testId="local-copy-command" text={() => report.mlx_command} />
+      </p>
+      <h3>What the estimate assumed</h3>
+      <ul data-testid="local-assumptions">
+        {report.assumptions.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function LocalResults({ report, unit }: { report: LocalReport | MlxReport; unit: ByteUnit }) {
+  if ('engine' in report && report.engine === 'mlx') return <MlxResults report={report} unit={unit} />;
+  return <LlamaCppResults report={report as LocalReport} unit={unit} />;
+}
+
+function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit }) {
   const cpu = report.devices.find((device) => device.gpu === '');
   const mapped = cpu?.mapped_model_buffer_bytes ?? 0;
   return (

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+// The Local tab's MLX LM engine (docs/local.md, "MLX LM"): switching the engine sets an Apple chip
+// and MLX weights, the peak memory, its lines and the speeds are the CLI's, a link restores the
+// engine, and a GPU that is not Apple silicon is refused beside the chip's field.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { startStaticServer } from '../support/static-server.mjs';
+import { assertLocalOnly, launchChromium, repo, watchPage } from '../support/browser.mjs';
+import { cli, presetConfigFile } from './cli.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startStaticServer({ root: path.join(repo, 'web/dist'), prefix: '/' });
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const gb = (bytes) => `${(bytes / 1e9).toFixed(2)} GB`;
+
+test('MLX LM on an M4 Max: the peak and speeds are the CLI figures, and a link restores the engine', async () => {
+  const page = await browser.newPage();
+  const log = watchPage(page);
+  await page.goto(server.url);
+  await page.getByTestId('unit-GB').check();
+  await page.getByTestId('tab-local').click();
+  await page.getByTestId('local-results').waitFor();
+  await page.getByTestId('local-engine').selectOption('mlx');
+  // The engine's own machine and weights; llama.cpp's fields are gone.
+  assert.equal(await page.getByTestId('local-gpu').inputValue(), 'm4-max');
+  assert.equal(await page.getByTestId('local-weights').inputValue(), '4bit');
+  assert.equal(await page.getByTestId('local-ramGib').count(), 0);
+  await page.getByTestId('local-promptLen').fill('2048');
+
+  // The page's default model: Llama-3.1-8B.
+  const config = presetConfigFile('meta-llama--llama-3.1-8b');
+  const report = cli('local', config, [
+    '--engine',
+    'mlx',
+    '--gpu',
+    'm4-max',
+    '--weights',
+    '4bit',
+    '--prompt-len',
+    '2048',
+  ]);
+  assert.equal(report.engine, 'mlx');
+  await page
+    .getByTestId('mlx-peak')
+    .filter({ hasText: gb(report.peak_memory_bytes) })
+    .waitFor();
+  const terms = await page.getByTestId('mlx-terms').locator('tbody tr th').allTextContents();
+  assert.deepEqual(terms, [...report.terms.map((t) => t.name), 'peak']);
+  await page
+    .getByTestId('local-speed')
+    .filter({ hasText: `Prompt ${report.prompt_tokens_per_second.toFixed(0)} tokens/s` })
+    .filter({ hasText: `generation ${report.generation_tokens_per_second.toFixed(1)} tokens/s` })
+    .waitFor();
+  // Each figure says how far the validation set puts it.
+  for (const id of ['mlx-peak-expected-error', 'mlx-prompt-expected-error', 'mlx-generation-expected-error'])
+    assert.match(await page.getByTestId(id).textContent(), /±\d+% typical/);
+  // The CLI names the conversion after the config's file, the page after no file: "model-4bit".
+  assert.equal(
+    await page.getByTestId('local-command').textContent(),
+    report.mlx_command.replace('--model meta-llama--llama-3.1-8b-4bit', '--model model-4bit'),
+  );
+
+  // The link holds the engine and its fields.
+  const link = page.url();
+  assert.match(link, /l\.engine=mlx/);
+  const again = await browser.newPage();
+  await again.goto(link);
+  await again
+    .getByTestId('mlx-peak')
+    .filter({ hasText: gb(report.peak_memory_bytes) })
+    .waitFor();
+  assert.equal(await again.getByTestId('local-engine').inputValue(), 'mlx');
+  await again.close();
+
+  // An NVIDIA GPU is not Apple silicon: the message sits beside the chip's field.
+  await page.getByTestId('local-gpu').fill('rtx-4090');
+  await page.locator('#local-gpu-error').filter({ hasText: 'Apple silicon' }).waitFor();
+  // Back to llama.cpp: its machine and weights return.
+  await page.getByTestId('local-engine').selectOption('llamacpp');
+  assert.equal(await page.getByTestId('local-gpu').inputValue(), 'rtx-4090');
+  await page.getByTestId('local-devices').waitFor();
+  assertLocalOnly(log, new URL(server.url).origin);
+  await page.close();
+  await again.close().catch(() => {});
+});
