@@ -27,8 +27,8 @@ MlxRequest parse_mlx_options(const OptionList& options) {
       r.quantization.bits = w[0] - '0';
     } else {
       throw OptionError("weights",
-                        "option 'weights': MLX weights are 2bit, 3bit, 4bit, 5bit, 6bit, 8bit or bf16 (the "
-                        "model's dtype), got '" +
+                        "option 'weights': MLX weights are 2bit, 3bit, 4bit, 5bit, 6bit or 8bit (mlx_lm.convert "
+                        "-q), or bf16, fp16, fp32 unquantized, got '" +
                             detail::printable(w) + "'");
     }
   }
@@ -36,6 +36,12 @@ MlxRequest parse_mlx_options(const OptionList& options) {
   r.prompt_len = reader.count("prompt_len", 512, 1, std::int64_t{1} << 24);
   r.gen_len = reader.count("gen_len", 128, 2, std::int64_t{1} << 24);
   r.prefill_step = reader.count("prefill_step", 2048, 1, std::int64_t{1} << 20);
+  for (const char* llama_only : {"ram_gib", "cpu", "context", "parallel", "kv_dtype", "flash_attention", "kv_offload",
+                                 "n_gpu_layers", "n_cpu_moe", "tensor_split", "backend", "cuda_mmq", "ubatch", "batch"})
+    if (reader.text(llama_only))
+      throw OptionError(llama_only, std::string("option '") + llama_only +
+                                        "' is llama.cpp's; --engine mlx takes gpu, weights, group_size, prompt_len, "
+                                        "gen_len and prefill_step (the chip's unified memory holds everything)");
   reader.finish();
   return r;
 }
