@@ -193,3 +193,15 @@ TEST_CASE("mlx: kernels a layer, as mlx-lm's models run them at one token") {
       estimate_mlx(fixture("Qwen--Qwen3-30B-A3B.json"), on("m4-max-64gb", 4, 512, 128)).generation_token_time.kernels ==
       48 * 28);
 }
+
+TEST_CASE("mlx: a last chunk that fits the slots already allocated copies no cache") {
+  // Chunks of 100: the first allocates 256 slots, the second ends at 200 inside them, so no layer's K
+  // and V are copied. The peak's prefill side: the cache's 256 slots, the MLP's live temporaries of 100
+  // tokens ((2 x 4096 + 3 x 12288) x 100 x 2 B), and the held inputs capped at 11 x 50 MiB (the chunk's
+  // layers produce 36 x 16,384,000 B, above it).
+  MlxRequest r = on("m4-max-64gb", 4, 201, 2);
+  r.prefill_step = 100;
+  const MlxEstimate e = estimate_mlx(fixture("Qwen--Qwen3-8B.json"), r);
+  CHECK(e.prefill_peak_bytes == 256 * kKvBytesPerSlot + (2 * 4096 + 3 * 12288) * 100 * 2 + 11 * 50 * (1 << 20));
+  for (const MlxMemoryTerm& term : e.terms) CHECK(term.name != "one layer's K and V during a cache growth");
+}

@@ -270,8 +270,10 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
   for (const LayerFigures& f : layers) {
     kv_end += f.kv_width * layer_slots(f, full.slots, 1) * dtype;
     kv_prefill += f.kv_width * layer_slots(f, after_prefill.slots, largest_chunk) * dtype;
-    largest_copy =
-        std::max(largest_copy, f.kv_width * layer_slots(f, kv_before_last_chunk_slots, largest_chunk) * dtype);
+    // The last chunk grows the cache only when it does not fit the slots already allocated.
+    if (after_prefill.slots > kv_before_last_chunk_slots)
+      largest_copy =
+          std::max(largest_copy, f.kv_width * layer_slots(f, kv_before_last_chunk_slots, largest_chunk) * dtype);
   }
   e.kv_cache_bytes = kv_end;
 
