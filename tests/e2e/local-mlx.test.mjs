@@ -58,7 +58,7 @@ test('MLX LM on an M4 Max: the peak and speeds are the CLI figures, and a link r
   await page
     .getByTestId('local-speed')
     .filter({ hasText: `Prompt ${report.prompt_tokens_per_second.toFixed(0)} tokens/s` })
-    .filter({ hasText: `generation ${report.generation_tokens_per_second.toFixed(1)} tokens/s` })
+    .filter({ hasText: `Generation ${report.generation_tokens_per_second.toFixed(1)} tokens/s` })
     .waitFor();
   // Each figure says how far the validation set puts it.
   for (const id of ['mlx-peak-expected-error', 'mlx-prompt-expected-error', 'mlx-generation-expected-error'])

@@ -15,7 +15,7 @@ function Expected({ category, testId }: { category: AccuracyCategory; testId: st
   const expected = expectedError(category);
   return expected ? (
     <span class="expected-error" title={expected.detail} data-testid={testId}>
-      {` (${expected.text})`}
+      {expected.text}
     </span>
   ) : null;
 }
@@ -59,12 +59,16 @@ function MlxResults({ report, unit }: { report: MlxReport; unit: ByteUnit }) {
           </tr>
         </tbody>
       </table>
-      <p data-testid="local-speed">
-        {`Prompt ${report.prompt_tokens_per_second.toFixed(0)} tokens/s`}
-        <Expected category="local_prompt" testId="mlx-prompt-expected-error" />
-        {`, generation ${report.generation_tokens_per_second.toFixed(1)} tokens/s`}
-        <Expected category="local_generation" testId="mlx-generation-expected-error" />
-      </p>
+      <ul data-testid="local-speed">
+        <li>
+          {`Prompt ${report.prompt_tokens_per_second.toFixed(0)} tokens/s`}
+          <Expected category="local_prompt" testId="mlx-prompt-expected-error" />
+        </li>
+        <li>
+          {`Generation ${report.generation_tokens_per_second.toFixed(1)} tokens/s`}
+          <Expected category="local_generation" testId="mlx-generation-expected-error" />
+        </li>
+      </ul>
       <ul data-testid="local-token-time">
         <li>
           {`A generated token: (${(g.weight_bytes / 1e9).toFixed(2)} GB of weights + ${(g.kv_bytes / 1e9).toFixed(2)} GB ` +
