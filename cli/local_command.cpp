@@ -119,7 +119,7 @@ void print_mlx(const nlohmann::json& r) {
       "\nprompt: %.1f tokens/s   generation: %.1f tokens/s\n"
       "generation, one token at the middle: (%.3f GB weights + %.3f GB cache) / (%.3f x %.0f GB/s) + %lld kernels x "
       "%.1f us = %.3f ms\n"
-      "prompt: %.3f TFLOP at %.2f x %.1f TFLOP/s + %lld chunks x %.3f ms + first token %.3f ms = %.3f s\n",
+      "prompt: %.3f TFLOP at %.2f x %.1f TFLOP/s + %lld chunk(s) x %.3f ms + first token %.3f ms = %.3f s\n",
       r["prompt_tokens_per_second"].get<double>(), r["generation_tokens_per_second"].get<double>(),
       g["weight_bytes"].get<double>() / 1e9, g["kv_bytes"].get<double>() / 1e9, g["bandwidth_fraction"].get<double>(),
       g["bandwidth_bytes_per_second"].get<double>() / g["bandwidth_fraction"].get<double>() / 1e9,

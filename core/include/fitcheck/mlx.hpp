@@ -2,7 +2,7 @@
 // Local inference as Apple's MLX LM (ml-explore/mlx-lm, `mlx_lm.generate` / `mlx_lm.benchmark`) runs a
 // model on Apple silicon: the bytes of its affine-quantized weights, the KV cache as mlx-lm grows it,
 // the prefill's live temporaries, the peak mx.get_peak_memory() reports, and prompt and generation
-// tokens/s. Every rule cites mlx-lm or MLX source (docs/local.md, "MLX").
+// tokens/s. Every rule cites mlx-lm or MLX source (docs/local.md, "MLX LM on Apple silicon").
 #pragma once
 
 #include <cstdint>
@@ -100,7 +100,7 @@ MlxRequest parse_mlx_options(const OptionList& options);
 
 // JSON keys: engine ("mlx"), weights, peak_memory_bytes, weight_bytes, kv_cache_bytes, fits,
 // working_set_bytes, terms, prompt_tokens_per_second, generation_tokens_per_second, mlx_command,
-// assumptions (docs/local.md, "MLX").
+// assumptions (docs/local.md, "MLX LM on Apple silicon").
 std::string mlx_report_json(const MlxEstimate& estimate);
 std::string mlx_report_json(std::string_view config_json_text, const OptionList& options,
                             std::string_view model_name = "model");

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// MLX LM on Apple silicon (docs/local.md, "MLX"): weights as mlx_lm.convert quantizes them, the KV cache
-// as mlx-lm's caches grow, the prefill's temporaries, and the speed of prompt and generation. Source:
-// ml-explore/mlx-lm d78bf58e (0.32.0) and ml-explore/mlx 846d1762 (0.32.1 + 26 commits).
+// MLX LM on Apple silicon (docs/local.md, "MLX LM on Apple silicon"): weights as mlx_lm.convert
+// quantizes them, the KV cache as mlx-lm's caches grow, the prefill's temporaries, and the speed of
+// prompt and generation. Source: ml-explore/mlx-lm d78bf58e (0.32.0) and ml-explore/mlx 846d1762
+// (0.32.1 + 26 commits).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -18,9 +19,9 @@ namespace {
 // mlx-lm models/cache.py KVCache.step: the cache grows in blocks of 256 tokens.
 constexpr std::int64_t kCacheStep = 256;
 
-// Speed, read off published mlx_lm.benchmark runs (docs/local.md, "MLX: speed"). A generated token
-// reads its weights and cache at a share of the chip's bandwidth and pays a fixed cost per kernel of
-// its graph (mlx-lm builds each step's graph in Python and MLX encodes every kernel): both solved from
+// Speed, read off published mlx_lm.benchmark runs (docs/local.md, "MLX LM on Apple silicon"). A
+// generated token reads its weights and cache at a share of the chip's bandwidth and pays a fixed cost
+// per kernel of its graph (mlx-lm builds each step's graph in Python and MLX encodes every kernel): both solved from
 // the bf16 and 4-bit Qwen3-4B rows of mlx-lm's BENCHMARKS.md (M4 Max, p 2048, g 128; t = bytes /
 // (546 GB/s x f) + 36 layers x c gives f = 0.905 and c = 64 us a layer of 20 kernels, mlx_layer_kernels).
 // A prompt chunk runs at a share of the GPU's fp16 rate: the same table's bf16 row (MLX's steel GEMM on
@@ -428,8 +429,8 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
   if (model.vision || model.audio)
     e.assumptions.push_back("the language model alone: mlx-lm loads no vision or audio tower (mlx-vlm does)");
   e.assumptions.push_back(
-      "speed: bandwidth and compute fractions and a cost per layer read off published mlx_lm.benchmark runs "
-      "(estimates; docs/local.md, \"MLX\")");
+      "speed: the bandwidth and compute fractions and the cost per kernel are read off published mlx_lm.benchmark "
+      "runs (estimates; docs/local.md, \"MLX LM on Apple silicon\")");
   if (!e.fits)
     e.assumptions.push_back("the peak is above the GPU's working set (" + gb(static_cast<double>(e.working_set_bytes)) +
                             " GB): mlx-lm warns and macOS pages; raise it with sudo sysctl iogpu.wired_limit_mb");

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The MLX report as JSON (keys in docs/local.md, "MLX"); it serializes and computes nothing.
+// The MLX report as JSON (keys in docs/local.md, "MLX LM on Apple silicon"); it serializes and
+// computes nothing.
 #include "fitcheck/config.hpp"
 #include "fitcheck/mlx.hpp"
 #include "support/json_writer.hpp"
