@@ -163,7 +163,16 @@ TEST_CASE("mlx: options and the report") {
   CHECK(r.quantization.bits == 8);
   CHECK(r.quantization.group_size == 32);
   CHECK(r.prompt_len == 1024);
-  CHECK(parse_mlx_options({{"engine", "mlx"}, {"gpu", "m4-max"}, {"weights", "fp32"}}).dtype_bytes == 4);
+  CHECK(parse_mlx_options({{"engine", "mlx"}, {"gpu", "m4-max"}, {"weights", "fp32"}}).dtype == "fp32");
+  // fp16 weights: the label and the name say fp16, the bytes stay 2 a weight.
+  MlxRequest fp16 = on("m4-max-64gb", 0, 512, 128);
+  fp16.dtype = "fp16";
+  const MlxEstimate half = estimate_mlx(fixture("Qwen--Qwen3-8B.json"), fp16);
+  CHECK(half.weights == "fp16 (unquantized)");
+  CHECK(half.weight_bytes == kQwen3_8bParameters * 2);
+  MlxRequest fp32 = fp16;
+  fp32.dtype = "fp32";
+  CHECK(estimate_mlx(fixture("Qwen--Qwen3-8B.json"), fp32).weight_bytes == kQwen3_8bParameters * 4);
   const std::string json = mlx_report_json(config, options, "qwen3-8b");
   CHECK(json.find("\"engine\":\"mlx\"") != std::string::npos);
   CHECK(json.find("\"mlx_command\":\"mlx_lm.benchmark --model qwen3-8b-8bit-g32 -p 1024 -g 64\"") != std::string::npos);

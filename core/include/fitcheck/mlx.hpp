@@ -30,7 +30,9 @@ struct MlxRequest {
   std::int64_t prompt_len = 512;     // mlx_lm.benchmark -p
   std::int64_t gen_len = 128;        // -g: tokens generated
   std::int64_t prefill_step = 2048;  // --prefill-step-size (generate_step's prefill_step_size)
-  std::int64_t dtype_bytes = 0;      // unquantized weights, scales, activations, cache; 0: the config's torch_dtype
+  // The dtype of unquantized weights, scales, activations and the cache: "bf16", "fp16", "fp32" (convert
+  // --dtype); empty: the config's torch_dtype.
+  std::string dtype;
   std::string model_name = "model";  // for the printed command only
 };
 

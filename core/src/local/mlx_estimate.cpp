@@ -78,8 +78,11 @@ bool routed_expert(TensorRole role) {
 
 // The model's dtype for unquantized tensors, scales, biases, activations and the KV cache: convert casts
 // every float parameter to the config's torch_dtype (mlx_lm/convert.py l.130-159); bf16 when it is absent.
-std::int64_t dtype_bytes(const ModelDescription& model) {
-  return model.stored_precision.torch_dtype == "float32" ? 4 : 2;
+std::string model_dtype(const ModelDescription& model, const std::string& requested) {
+  if (!requested.empty()) return requested;
+  if (model.stored_precision.torch_dtype == "float32") return "fp32";
+  if (model.stored_precision.torch_dtype == "float16") return "fp16";
+  return "bf16";
 }
 
 // One mlx-lm KVCache's slots after a sequence of updates (cache.py KVCache.update_and_fetch l.325-355):
@@ -188,8 +191,8 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
   if (layers.empty()) throw std::invalid_argument("the model has no decoder layers");
 
   MlxEstimate e;
-  const std::int64_t dtype = request.dtype_bytes > 0 ? request.dtype_bytes : dtype_bytes(model);
-  const char* dtype_name = dtype == 4 ? "fp32" : model.stored_precision.torch_dtype == "float16" ? "fp16" : "bf16";
+  const std::string dtype_name = model_dtype(model, request.dtype);
+  const std::int64_t dtype = dtype_name == "fp32" ? 4 : 2;
 
   // Weights: each module with to_quantized (Linear, Embedding, SwitchLinear) whose input width is a
   // multiple of the group size (utils.py quantize_model l.867-879) holds bits per weight packed in

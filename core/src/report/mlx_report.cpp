@@ -65,7 +65,7 @@ std::string mlx_report_json(std::string_view config_json_text, const OptionList&
   // The directory mlx_lm.convert would write, named as mlx-community names its conversions
   // ("<model>-4bit", "-4bit-g32", "-bf16").
   const MlxQuantization& q = request.quantization;
-  std::string suffix = q.bits > 0 ? std::to_string(q.bits) + "bit" : request.dtype_bytes == 4 ? "fp32" : "bf16";
+  std::string suffix = q.bits > 0 ? std::to_string(q.bits) + "bit" : request.dtype.empty() ? "bf16" : request.dtype;
   if (q.bits > 0 && q.group_size != 64) suffix += "-g" + std::to_string(q.group_size);
   request.model_name = std::string(model_name) + "-" + suffix;
   return mlx_report_json(estimate_mlx(model, request));

@@ -22,7 +22,7 @@ MlxRequest parse_mlx_options(const OptionList& options) {
     const std::string& w = *weights;
     if (w == "bf16" || w == "fp16" || w == "fp32") {
       r.quantization.bits = 0;
-      r.dtype_bytes = w == "fp32" ? 4 : 2;
+      r.dtype = w;
     } else if (w.size() == 4 && w.substr(1) == "bit" && w[0] >= '2' && w[0] <= '8' && w[0] != '7') {
       r.quantization.bits = w[0] - '0';
     } else {
