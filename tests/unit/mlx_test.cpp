@@ -145,6 +145,9 @@ TEST_CASE("mlx: refusals name the option") {
   group.quantization.group_size = 48;
   refused(group, "group_size");
   refused(on("m4-max-64gb", 4, 512, 1), "gen_len");
+  MlxRequest tiny_steps = on("m4-max-64gb", 4, 1 << 20, 2);
+  tiny_steps.prefill_step = 1;
+  refused(tiny_steps, "prefill_step");
   // State-space and linear-attention mixers keep caches fitcheck does not model under MLX.
   try {
     (void)estimate_mlx(fixture("Qwen--Qwen3-Next-80B-A3B-Instruct.json"), on("m3-ultra", 4, 512, 128));

@@ -18,6 +18,7 @@ namespace {
 
 // mlx-lm models/cache.py KVCache.step: the cache grows in blocks of 256 tokens.
 constexpr std::int64_t kCacheStep = 256;
+constexpr std::int64_t kMaxPromptChunks = 65536;
 
 // Speed, read off published mlx_lm.benchmark runs (docs/local.md, "MLX LM on Apple silicon"). A
 // generated token reads its weights and cache at a share of the chip's bandwidth and pays a fixed cost
@@ -165,6 +166,10 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
     throw OptionError("gen_len",
                       "option 'gen_len' must be at least 2 (generation_tps times the tokens after the first)");
   if (request.prefill_step < 1) throw OptionError("prefill_step", "option 'prefill_step' must be at least 1");
+  // Each chunk is timed layer by layer: a bound on the work (a 16M-token prompt in 1-token chunks is not a run).
+  if ((request.prompt_len - 1) / request.prefill_step > kMaxPromptChunks)
+    throw OptionError("prefill_step", "option 'prefill_step': the prompt would take more than " +
+                                          std::to_string(kMaxPromptChunks) + " chunks; give a larger step");
 
   std::vector<LayerFigures> layers;
   for (std::uint16_t kind : model.layer_kind_of_layer) {
