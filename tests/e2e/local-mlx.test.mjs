@@ -81,6 +81,15 @@ test('MLX LM on an M4 Max: the peak and speeds are the CLI figures, and a link r
   assert.equal(await again.getByTestId('local-engine').inputValue(), 'mlx');
   await again.close();
 
+  // A model whose caches MLX keeps otherwise (Qwen3-Next's linear attention): refused beside the engine.
+  await page.getByTestId('preset').selectOption('qwen--qwen3-next-80b-a3b-instruct');
+  await page.locator('#local-engine-error').filter({ hasText: 'linear-attention' }).waitFor();
+  await page.getByTestId('preset').selectOption('meta-llama--llama-3.1-8b');
+  await page
+    .getByTestId('mlx-peak')
+    .filter({ hasText: gb(report.peak_memory_bytes) })
+    .waitFor();
+
   // An NVIDIA GPU is not Apple silicon: the message sits beside the chip's field.
   await page.getByTestId('local-gpu').fill('rtx-4090');
   await page.locator('#local-gpu-error').filter({ hasText: 'Apple silicon' }).waitFor();

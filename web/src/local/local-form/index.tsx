@@ -99,7 +99,12 @@ export function LocalForm({ inputs, error, onChange }: Props) {
     </Field>
   );
   const engine = (
-    <Field id="local-engine" label="Engine" help="MLX LM runs on Apple silicon (mlx_lm, LM Studio's MLX engine)">
+    <Field
+      id="local-engine"
+      label="Engine"
+      help="MLX LM runs on Apple silicon (mlx_lm, LM Studio's MLX engine)"
+      error={errorFor('engine')}
+    >
       {(describedBy) => (
         <select
           id="local-engine"
