@@ -72,7 +72,6 @@ VisionTower read_idefics3_vision(const std::string& wrapper, const ConfigFields&
 VisionTower read_internvl_vision(const ConfigFields& root, ModelDescription& model) {
   const ConfigFields vision = *root.object("vision_config");
   check_vision_tower_type(vision, "internvl_vision", "InternVL");
-  constexpr std::int64_t max_size = 1 << 16;
   VisionTower v;
   v.kind = "internvl";
   read_encoder_widths(vision, {1024, 4096, 24, 16}, v);
