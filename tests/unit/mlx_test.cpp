@@ -179,6 +179,15 @@ TEST_CASE("mlx: options and the report") {
   const std::string json = mlx_report_json(config, options, "qwen3-8b");
   CHECK(json.find("\"engine\":\"mlx\"") != std::string::npos);
   CHECK(json.find("\"mlx_command\":\"mlx_lm.benchmark --model qwen3-8b-8bit-g32 -p 1024 -g 64\"") != std::string::npos);
+  // An unquantized conversion is named after its dtype, the config's when none is asked for: Pythia's
+  // config says float16.
+  const std::string pythia = test::read_file(test::fixture_configs_dir() + "/EleutherAI--pythia-160m.json");
+  CHECK(mlx_report_json(pythia, {{"engine", "mlx"}, {"gpu", "m4-max"}, {"weights", "bf16"}}, "pythia")
+            .find("--model pythia-bf16 ") != std::string::npos);
+  CHECK(mlx_report_json(pythia, {{"engine", "mlx"}, {"gpu", "m4-max"}, {"weights", "fp16"}}, "pythia")
+            .find("--model pythia-fp16 ") != std::string::npos);
+  MlxRequest config_dtype = on("m4-max", 0, 512, 128);
+  CHECK(mlx_conversion_suffix(parse_hf_config(pythia), config_dtype) == "fp16");
   try {
     (void)parse_mlx_options({{"engine", "mlx"}, {"gpu", "m4-max"}, {"weights", "q4_k_m"}});
     FAIL("accepted");

@@ -94,6 +94,10 @@ struct MlxEstimate {
 // cross-attention, encoder-decoder models).
 MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& request);
 
+// How mlx-community names a conversion of the model with these settings: "4bit", "4bit-g32" (a group
+// other than 64), or the unquantized dtype ("bf16", "fp16", "fp32": the request's, else the config's).
+std::string mlx_conversion_suffix(const ModelDescription& model, const MlxRequest& request);
+
 // `fitcheck local --engine mlx` options as key/value pairs: engine (mlx), gpu (one Apple chip), weights
 // (2bit, 3bit, 4bit, 5bit, 6bit, 8bit; or bf16, fp16, fp32 unquantized; default 4bit, mlx_lm.convert -q),
 // group_size (32, 64, 128; 64), prompt_len (512), gen_len (128), prefill_step (2048).

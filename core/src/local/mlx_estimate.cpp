@@ -152,6 +152,12 @@ struct LayerFigures {
 
 }  // namespace
 
+std::string mlx_conversion_suffix(const ModelDescription& model, const MlxRequest& request) {
+  const MlxQuantization& q = request.quantization;
+  if (q.bits == 0) return model_dtype(model, request.dtype);
+  return std::to_string(q.bits) + "bit" + (q.group_size != 64 ? "-g" + std::to_string(q.group_size) : std::string());
+}
+
 MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& request) {
   if (!request.gpu.unified_memory || std::string_view(request.gpu.vendor) != "Apple")
     throw OptionError("gpu", std::string("option 'gpu': --engine mlx runs on Apple silicon; ") + request.gpu.name +

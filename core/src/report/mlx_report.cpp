@@ -62,12 +62,8 @@ std::string mlx_report_json(const MlxEstimate& e) {
 std::string mlx_report_json(std::string_view config_json_text, const OptionList& options, std::string_view model_name) {
   MlxRequest request = parse_mlx_options(options);
   const ModelDescription model = parse_hf_config(config_json_text);
-  // The directory mlx_lm.convert would write, named as mlx-community names its conversions
-  // ("<model>-4bit", "-4bit-g32", "-bf16").
-  const MlxQuantization& q = request.quantization;
-  std::string suffix = q.bits > 0 ? std::to_string(q.bits) + "bit" : request.dtype.empty() ? "bf16" : request.dtype;
-  if (q.bits > 0 && q.group_size != 64) suffix += "-g" + std::to_string(q.group_size);
-  request.model_name = std::string(model_name) + "-" + suffix;
+  // The directory mlx_lm.convert would write, named as mlx-community names its conversions.
+  request.model_name = std::string(model_name) + "-" + mlx_conversion_suffix(model, request);
   return mlx_report_json(estimate_mlx(model, request));
 }
 
