@@ -69,7 +69,8 @@ test('MLX LM on an M4 Max: the peak and speeds are the CLI figures, and a link r
     report.mlx_command.replace('--model meta-llama--llama-3.1-8b-4bit', '--model model-4bit'),
   );
 
-  // The link holds the engine and its fields.
+  // The link holds the engine and its fields (written once the edits settle).
+  await page.waitForFunction(() => location.hash.includes('l.engine=mlx'));
   const link = page.url();
   assert.match(link, /l\.engine=mlx/);
   const again = await browser.newPage();
