@@ -72,18 +72,17 @@ export function localOptions(inputs: LocalInputs): LocalOptions | MlxOptions {
   const put = (key: string, value: string) => {
     if (value.trim() !== '') options[key] = value.trim();
   };
+  // Both engines' fields, then each engine's own.
+  put('gpu', inputs.gpu);
+  put('weights', inputs.weights);
+  put('prompt_len', inputs.promptLen);
+  put('gen_len', inputs.genLen);
   if (mlx) {
-    put('gpu', inputs.gpu);
-    put('weights', inputs.weights);
     put('group_size', inputs.groupSize);
-    put('prompt_len', inputs.promptLen);
-    put('gen_len', inputs.genLen);
     put('prefill_step', inputs.prefillStep);
     return options as unknown as MlxOptions;
   }
-  put('gpu', inputs.gpu);
   put('cpu', inputs.cpu);
-  put('weights', inputs.weights);
   put('context', inputs.context);
   put('parallel', inputs.parallel);
   put('kv_dtype', inputs.kvDtype);
@@ -95,7 +94,5 @@ export function localOptions(inputs: LocalInputs): LocalOptions | MlxOptions {
   put('backend', inputs.backend);
   put('ubatch', inputs.ubatch);
   put('batch', inputs.batch);
-  put('prompt_len', inputs.promptLen);
-  put('gen_len', inputs.genLen);
   return options as unknown as LocalOptions;
 }

@@ -79,7 +79,14 @@ export function LocalForm({ inputs, error, onChange }: Props) {
       onValue={set(key)}
     />
   );
-  const choice = (key: keyof LocalInputs, label: string, help: string, options: Array<[string, string]>) => (
+  // A select; `onSelect` replaces the plain field update (the engine also sets its machine and weights).
+  const choice = (
+    key: keyof LocalInputs,
+    label: string,
+    help: string,
+    options: Array<[string, string]>,
+    onSelect: (value: string) => void = set(key),
+  ) => (
     <Field id={`local-${key}`} label={label} help={help} error={errorFor(key)}>
       {(describedBy) => (
         <select
@@ -87,7 +94,7 @@ export function LocalForm({ inputs, error, onChange }: Props) {
           data-testid={`local-${key}`}
           value={inputs[key]}
           aria-describedby={describedBy}
-          onChange={(e) => set(key)((e.target as HTMLSelectElement).value)}
+          onChange={(e) => onSelect((e.target as HTMLSelectElement).value)}
         >
           {options.map(([value, name]) => (
             <option key={value} value={value}>
@@ -98,32 +105,15 @@ export function LocalForm({ inputs, error, onChange }: Props) {
       )}
     </Field>
   );
-  const engine = (
-    <Field
-      id="local-engine"
-      label="Engine"
-      help="MLX LM runs on Apple silicon (mlx_lm, LM Studio's MLX engine)"
-      error={errorFor('engine')}
-    >
-      {(describedBy) => (
-        <select
-          id="local-engine"
-          data-testid="local-engine"
-          value={inputs.engine}
-          aria-describedby={describedBy}
-          onChange={(e) => {
-            const next = (e.target as HTMLSelectElement).value as LocalInputs['engine'];
-            onChange({ ...inputs, engine: next, ...engineDefaults[next] });
-          }}
-        >
-          {named(localChoices.engine, engineNames).map(([value, name]) => (
-            <option key={value} value={value}>
-              {name}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
+  const engine = choice(
+    'engine',
+    'Engine',
+    "MLX LM runs on Apple silicon (mlx_lm, LM Studio's MLX engine)",
+    named(localChoices.engine, engineNames),
+    (value) => {
+      const next = value as LocalInputs['engine'];
+      onChange({ ...inputs, engine: next, ...engineDefaults[next] });
+    },
   );
   if (inputs.engine === 'mlx')
     return (

@@ -20,6 +20,29 @@ function Expected({ category, testId }: { category: AccuracyCategory; testId: st
   ) : null;
 }
 
+// The command that reproduces the estimate, with its copy button.
+function Command({ text }: { text: string }) {
+  return (
+    <p>
+      <code data-testid="local-command">{text}</code>{' '}
+      <CopyButton label="Copy command" testId="local-copy-command" text={() => text} />
+    </p>
+  );
+}
+
+function Assumptions({ heading, lines }: { heading: string; lines: string[] }) {
+  return (
+    <>
+      <h3>{heading}</h3>
+      <ul data-testid="local-assumptions">
+        {lines.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 function MlxResults({ report, unit }: { report: MlxReport; unit: ByteUnit }) {
   const g = report.generation_token_time;
   const p = report.prompt_time;
@@ -82,16 +105,8 @@ function MlxResults({ report, unit }: { report: MlxReport; unit: ByteUnit }) {
             `${p.seconds.toFixed(2)} s`}
         </li>
       </ul>
-      <p>
-        <code data-testid="local-command">{report.mlx_command}</code>{' '}
-        <CopyButton label="Copy command" testId="local-copy-command" text={() => report.mlx_command} />
-      </p>
-      <h3>What the estimate assumed</h3>
-      <ul data-testid="local-assumptions">
-        {report.assumptions.map((line) => (
-          <li key={line}>{line}</li>
-        ))}
-      </ul>
+      <Command text={report.mlx_command} />
+      <Assumptions heading="What the estimate assumed" lines={report.assumptions} />
     </section>
   );
 }
@@ -186,19 +201,11 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
             );
           })}
       </ul>
-      <p>
-        <code data-testid="local-command">{report.llama_cpp_command}</code>{' '}
-        <CopyButton label="Copy command" testId="local-copy-command" text={() => report.llama_cpp_command} />
-      </p>
+      <Command text={report.llama_cpp_command} />
       <p data-testid="local-ollama">
         {`Ollama: num_gpu ${report.ollama_parameters.num_gpu}, num_ctx ${report.ollama_parameters.num_ctx}`}
       </p>
-      <h3>What the placement assumed</h3>
-      <ul data-testid="local-assumptions">
-        {report.assumptions.map((line) => (
-          <li key={line}>{line}</li>
-        ))}
-      </ul>
+      <Assumptions heading="What the placement assumed" lines={report.assumptions} />
     </section>
   );
 }
