@@ -281,16 +281,16 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
     if (f.window <= 0) return slots;
     return std::min(slots, f.window - 1 + chunk);
   };
-  std::int64_t kv_end = 0, kv_prefill = 0, largest_copy = 0;
+  std::int64_t kv_end_bytes = 0, kv_prefill_bytes = 0, growth_copy_bytes = 0;
   for (const LayerFigures& f : layers) {
-    kv_end += f.kv_width * layer_slots(f, full.slots, 1) * dtype;
-    kv_prefill += f.kv_width * layer_slots(f, after_prefill.slots, largest_chunk) * dtype;
+    kv_end_bytes += f.kv_width * layer_slots(f, full.slots, 1) * dtype;
+    kv_prefill_bytes += f.kv_width * layer_slots(f, after_prefill.slots, largest_chunk) * dtype;
     // The last chunk grows the cache only when it does not fit the slots already allocated.
     if (after_prefill.slots > kv_before_last_chunk_slots)
-      largest_copy =
-          std::max(largest_copy, f.kv_width * layer_slots(f, kv_before_last_chunk_slots, largest_chunk) * dtype);
+      growth_copy_bytes =
+          std::max(growth_copy_bytes, f.kv_width * layer_slots(f, kv_before_last_chunk_slots, largest_chunk) * dtype);
   }
-  e.kv_cache_bytes = kv_end;
+  e.kv_cache_bytes = kv_end_bytes;
 
   // The last prefill chunk's live temporaries, the largest layer's: the residual and normed input, the
   // MLP's gate, up and their product (or the routed experts' k outputs each), or the attention's q, k,
@@ -301,39 +301,40 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
   const std::int64_t h = model.hidden_size;
   const std::int64_t chunk = chunks.empty() ? 1 : chunks.back();
   const std::int64_t span = last_chunk_offset + chunk;
-  std::int64_t live = 0, produced = 0;
+  std::int64_t live_bytes = 0, produced_bytes = 0;
   bool scores_materialized = false;
   for (std::uint16_t kind : model.layer_kind_of_layer) {
     const LayerShape& shape = model.layer_kinds[kind];
     const AttentionShape& a = shape.attention;
     const std::int64_t value_dim = a.value_head_dim > 0 ? a.value_head_dim : a.head_dim;
     const std::int64_t projections = a.num_heads * a.head_dim + a.num_kv_heads * (a.head_dim + value_dim);
-    std::int64_t attention = (2 * h + 2 * projections + a.num_heads * value_dim) * chunk * dtype;
-    std::int64_t layer_produced = (2 * h + 2 * projections + a.num_heads * value_dim + 2 * h) * chunk * dtype;
+    std::int64_t attention_bytes = (2 * h + 2 * projections + a.num_heads * value_dim) * chunk * dtype;
+    std::int64_t layer_produced_bytes = (2 * h + 2 * projections + a.num_heads * value_dim + 2 * h) * chunk * dtype;
     if (!fused_prefill_attention(a.head_dim)) {
       const std::int64_t keys = a.sliding_window > 0 ? std::min(span, a.sliding_window - 1 + chunk) : span;
-      const std::int64_t scores = 2 * a.num_heads * chunk * keys * dtype + chunk * keys;  // scores, softmax, bool mask
-      attention += scores;
-      layer_produced += scores;
+      const std::int64_t scores_bytes =
+          2 * a.num_heads * chunk * keys * dtype + chunk * keys;  // scores, softmax, bool mask
+      attention_bytes += scores_bytes;
+      layer_produced_bytes += scores_bytes;
       scores_materialized = true;
     }
-    std::int64_t mlp = 0;
+    std::int64_t mlp_bytes = 0;
     if (shape.is_moe()) {
       const std::int64_t k = shape.moe.experts_per_token;
-      mlp = (2 * h + 3 * k * shape.moe.expert_intermediate_size + k * h) * chunk * dtype;
+      mlp_bytes = (2 * h + 3 * k * shape.moe.expert_intermediate_size + k * h) * chunk * dtype;
     } else if (shape.mlp.intermediate_size > 0) {
-      mlp = (2 * h + 3 * shape.mlp.intermediate_size) * chunk * dtype;
+      mlp_bytes = (2 * h + 3 * shape.mlp.intermediate_size) * chunk * dtype;
     }
-    layer_produced += mlp + h * chunk * dtype;
-    live = std::max({live, attention, mlp});
-    produced += layer_produced;
+    layer_produced_bytes += mlp_bytes + h * chunk * dtype;
+    live_bytes = std::max({live_bytes, attention_bytes, mlp_bytes});
+    produced_bytes += layer_produced_bytes;
   }
-  const std::int64_t held = std::min(kCommandBuffersInFlight * command_buffer_bytes(request.gpu), produced);
-  e.prefill_peak_bytes = kv_prefill + live + held + largest_copy;
-  const std::int64_t logits = 2 * model.vocab_size * dtype;  // the last position's logits and log-probabilities
-  const std::int64_t end_peak = kv_end + logits;
-  const bool prefill_peaks = e.prefill_peak_bytes >= end_peak;
-  e.peak_memory_bytes = bytes + std::max(e.prefill_peak_bytes, end_peak);
+  const std::int64_t held_bytes = std::min(kCommandBuffersInFlight * command_buffer_bytes(request.gpu), produced_bytes);
+  e.prefill_peak_bytes = kv_prefill_bytes + live_bytes + held_bytes + growth_copy_bytes;
+  const std::int64_t logits_bytes = 2 * model.vocab_size * dtype;  // the last position's logits and log-probabilities
+  const std::int64_t end_peak_bytes = kv_end_bytes + logits_bytes;
+  const bool prefill_peaks = e.prefill_peak_bytes >= end_peak_bytes;
+  e.peak_memory_bytes = bytes + std::max(e.prefill_peak_bytes, end_peak_bytes);
   e.working_set_bytes = request.gpu.gpu_working_set_bytes;
   e.fits = e.working_set_bytes <= 0 || e.peak_memory_bytes <= e.working_set_bytes;
 
@@ -344,26 +345,26 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
                                      : std::string()) +
                          " + " + num(unquantized) + " in " + dtype_name + " = " + num(bytes) + " B"});
   if (prefill_peaks) {
-    e.terms.push_back({"KV cache after the prompt", kv_prefill,
+    e.terms.push_back({"KV cache after the prompt", kv_prefill_bytes,
                        num(after_prefill.slots) + " slots a full-attention layer (steps of 256) x K and V widths x " +
-                           num(dtype) + " B = " + num(kv_prefill) + " B"});
+                           num(dtype) + " B = " + num(kv_prefill_bytes) + " B"});
     e.terms.push_back(
-        {"last prefill chunk's live temporaries", live,
+        {"last prefill chunk's live temporaries", live_bytes,
          num(chunk) + " tokens through the largest layer" +
              (scores_materialized ? std::string(", scores materialized (head_dim outside the fused kernel)")
                                   : std::string()) +
-             " = " + num(live) + " B"});
-    e.terms.push_back({"used inputs held by command buffers in flight", held,
+             " = " + num(live_bytes) + " B"});
+    e.terms.push_back({"used inputs held by command buffers in flight", held_bytes,
                        "min(11 buffers x " + num(command_buffer_bytes(request.gpu) >> 20) + " MiB, the chunk's " +
-                           num(produced) + " B of temporaries) = " + num(held) + " B"});
-    if (largest_copy > 0)
-      e.terms.push_back({"one layer's K and V during a cache growth", largest_copy,
-                         "mx.concatenate copies the old buffer into a larger one = " + num(largest_copy) + " B"});
+                           num(produced_bytes) + " B of temporaries) = " + num(held_bytes) + " B"});
+    if (growth_copy_bytes > 0)
+      e.terms.push_back({"one layer's K and V during a cache growth", growth_copy_bytes,
+                         "mx.concatenate copies the old buffer into a larger one = " + num(growth_copy_bytes) + " B"});
   } else {
-    e.terms.push_back({"KV cache at the last token", kv_end,
+    e.terms.push_back({"KV cache at the last token", kv_end_bytes,
                        num(full.slots) + " slots a full-attention layer (steps of 256) x K and V widths x " +
-                           num(dtype) + " B = " + num(kv_end) + " B"});
-    e.terms.push_back({"last token's logits and log-probabilities", logits,
+                           num(dtype) + " B = " + num(kv_end_bytes) + " B"});
+    e.terms.push_back({"last token's logits and log-probabilities", logits_bytes,
                        "2 x " + num(model.vocab_size) + " vocabulary x " + num(dtype) + " B"});
   }
 
