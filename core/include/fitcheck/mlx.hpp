@@ -73,12 +73,14 @@ struct MlxEstimate {
   std::int64_t quantized_parameters = 0;
   std::int64_t unquantized_parameters = 0;
   std::int64_t weight_bytes = 0;
-  double bits_per_weight = 0;           // weight_bytes x 8 / parameters, as mlx_lm's loader prints it
-  std::int64_t kv_cache_bytes = 0;      // allocated when the last token is generated
-  std::int64_t kv_cache_slots = 0;      // per full-attention layer (mlx-lm grows in steps of 256)
-  std::int64_t prefill_peak_bytes = 0;  // the last prefill chunk: its live temporaries and a cache growth
-  std::int64_t peak_memory_bytes = 0;   // mx.get_peak_memory(): weights + the larger of prefill and end
-  std::int64_t working_set_bytes = 0;   // the GPU's wired limit: macOS's recommendedMaxWorkingSetSize
+  double bits_per_weight = 0;       // weight_bytes x 8 / parameters, as mlx_lm's loader prints it
+  std::int64_t kv_cache_bytes = 0;  // allocated when the last token is generated
+  std::int64_t kv_cache_slots = 0;  // per full-attention layer (mlx-lm grows in steps of 256)
+  // The last prefill chunk: the cache, its live temporaries, the used inputs held by command buffers in
+  // flight, and a cache growth's copy.
+  std::int64_t prefill_peak_bytes = 0;
+  std::int64_t peak_memory_bytes = 0;  // mx.get_peak_memory(): weights + the larger of prefill and end
+  std::int64_t working_set_bytes = 0;  // the GPU's wired limit: macOS's recommendedMaxWorkingSetSize
   bool fits = true;
   std::vector<MlxMemoryTerm> terms;  // the peak's lines
   double prompt_tokens_per_second = 0;
