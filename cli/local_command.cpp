@@ -35,6 +35,8 @@ constexpr const char* kLocalHelp =
     "  --cuda-mmq on|off (on; off = quantized weights dequantized for cuBLAS, GGML_CUDA_FORCE_CUBLAS\n"
     "                         and llama.cpp builds before June 2024)\n"
     "  --ubatch N (512)  --batch N (2048: n_batch, the tokens of one llama_decode call; -b)\n"
+    "  --mmproj off|f16|bf16|f32|q8_0 (f16 for a config with vision or audio encoders: llama-server's\n"
+    "                         --mmproj file)   --mmproj-offload on|off (on; off = --no-mmproj-offload)\n"
     "  --prompt-len N (512)  --gen-len N (128)  --json\n"
     "  --engine llamacpp|mlx (llamacpp)\n"
     "MLX LM on Apple silicon (--engine mlx; MODEL a config.json): --gpu CHIP (one Apple chip),\n"
@@ -62,6 +64,10 @@ void print_local(const nlohmann::json& r) {
           mib(d["compute_buffer_bytes"].get<std::int64_t>()), mib(d["total_bytes"].get<std::int64_t>()),
           limit > 0 ? mib(limit) : std::string("-"), d["fits"].get<bool>() ? "" : "  over");
   }
+  const auto& mmproj = r["mmproj"];
+  if (mmproj["type"].get<std::string>() != "off")
+    print("mmproj (vision/audio encoders, %s): %s MiB on %s, in its total\n", mmproj["type"].get<std::string>(),
+          mib(mmproj["bytes"].get<std::int64_t>()), mmproj["device"].get<std::string>());
   char speed[200];
   std::snprintf(speed, sizeof speed,
                 "\nprompt: %.1f tokens/s   generation: %.1f tokens/s (empty context %.1f, full %.1f)\n",

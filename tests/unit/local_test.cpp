@@ -892,3 +892,107 @@ TEST_CASE("local: without flash attention every ubatch writes its attention scor
     CHECK(e.speed.prompt_scores_time_share == 0);
   }
 }
+
+namespace {
+
+ModelDescription olmocr_7b() {
+  return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/allenai--olmOCR-7B-0225-preview.json"));
+}
+
+// Qwen2-VL's encoders by hand (Qwen2VisionTransformerPretrainedModel, 1280 wide, 32 blocks, MLP ratio 4):
+// patch embedding Conv3d 3 x 1280 x 2 x 14 x 14 without bias = 1,505,280; a block: two LayerNorms
+// 2 x 2 x 1280 = 5,120, qkv 1280 x 3840 + 3840 = 4,919,040, proj 1280 x 1280 + 1280 = 1,639,680,
+// fc1 1280 x 5120 + 5120 = 6,558,720, fc2 5120 x 1280 + 1280 = 6,554,880: 19,677,440, x 32 = 629,678,080.
+constexpr std::int64_t kQwen2VlTower = 1'505'280 + 32 * std::int64_t{19'677'440};  // 631,183,360
+// The merger into the language model's width w: ln_q 2 x 1280, Linear 5120 -> 5120 with bias, Linear 5120 -> w.
+constexpr std::int64_t qwen2_vl_merger(std::int64_t width) { return 2'560 + 26'219'520 + 5'120 * width + width; }
+
+}  // namespace
+
+TEST_CASE("local: a vision model's encoders load from llama.cpp's mmproj file onto the first GPU") {
+  const ModelDescription description = olmocr_7b();
+  const LocalModel model = local_model_from_config(description, WeightFormat::gguf_q4_k_m);
+  const std::int64_t encoders = kQwen2VlTower + qwen2_vl_merger(3584);  // 675,759,104
+  CHECK(model.encoder_parameters == encoders);
+
+  // Absent --mmproj: f16 (2 B a parameter) for a model with encoders, in CUDA0's buffers and total.
+  LocalRequest request = one_gpu("rtx-4090");
+  request.context = 8192;
+  const LocalEstimate e = estimate_local(model, request);
+  CHECK(e.placement.mmproj == LocalMmprojType::f16);
+  const LocalDeviceUse& gpu = device(e.placement, "CUDA0");
+  CHECK(gpu.mmproj_buffer_bytes == 2 * encoders);  // 1,351,518,208 B = 1288.91 MiB
+  CHECK(gpu.total_bytes() ==
+        gpu.model_buffer_bytes + gpu.kv_buffer_bytes + gpu.compute_buffer_bytes + std::int64_t{1'351'518'208});
+  CHECK(device(e.placement, "CPU").mmproj_buffer_bytes == 0);
+  CHECK(e.llama_cpp_command.find(" --mmproj mmproj-model-f16.gguf") != std::string::npos);
+
+  // q8_0: 34 B per block of 32 values; --no-mmproj-offload keeps the file in RAM.
+  request.mmproj = LocalMmprojType::q8_0;
+  request.mmproj_offload = false;
+  const LocalEstimate in_ram = estimate_local(model, request);
+  CHECK(device(in_ram.placement, "CPU").mmproj_buffer_bytes == (encoders + 31) / 32 * 34);  // 717,994,048
+  CHECK(device(in_ram.placement, "CUDA0").mmproj_buffer_bytes == 0);
+  CHECK(in_ram.llama_cpp_command.find("--no-mmproj-offload") != std::string::npos);
+
+  // off: nothing loaded, and the report says what is left out.
+  request.mmproj = LocalMmprojType::off;
+  const LocalEstimate off = estimate_local(model, request);
+  CHECK(off.placement.mmproj_device == -1);
+  CHECK(off.llama_cpp_command.find("--mmproj") == std::string::npos);
+  bool said = false;
+  for (const std::string& line : off.assumptions) said = said || line.find("mmproj off") == 0;
+  CHECK(said);
+}
+
+TEST_CASE("local: the f32 mmproj rule against a published llama.cpp load log (Qwen2-VL-2B)") {
+  // gpustack/gpustack#998 (a ROCm RX 7800 XT log of Qwen2-VL-2B-Instruct's f32 mmproj, 521 f32 tensors):
+  // "params backend buffer size =  2537.81 MB" (clip.cpp prints MiB). Qwen2-VL-2B has the 7B's tower
+  // and a merger into 1536: 631,183,360 + 34,087,936 = 665,271,296 parameters x 4 B = 2,661,085,184 B.
+  const std::int64_t bytes = local_mmproj_bytes(kQwen2VlTower + qwen2_vl_merger(1536), LocalMmprojType::f32);
+  CHECK(bytes == 2'661'085'184);
+  CHECK(static_cast<double>(bytes) / kMiB == doctest::Approx(2537.81).epsilon(0.005 / 2537.81));
+  CHECK(local_mmproj_bytes(1000, LocalMmprojType::bf16) == 2000);
+  CHECK(local_mmproj_bytes(33, LocalMmprojType::q8_0) == 68);  // two blocks of 32
+  CHECK(local_mmproj_bytes(1000, LocalMmprojType::off) == 0);
+}
+
+TEST_CASE("local: the mmproj file counts against the first GPU when fitting layers") {
+  const LocalModel model = local_model_from_config(olmocr_7b(), WeightFormat::gguf_q8_0);
+  LocalRequest request = one_gpu("rtx-4060-ti-8gb");
+  request.context = 16384;
+  request.mmproj = LocalMmprojType::off;
+  const LocalEstimate without = estimate_local(model, request);
+  request.mmproj = LocalMmprojType::f16;
+  const LocalEstimate with = estimate_local(model, request);
+  const LocalDeviceUse& gpu = device(with.placement, "CUDA0");
+  CHECK(gpu.fits());
+  CHECK(with.placement.n_gpu_layers < without.placement.n_gpu_layers);
+  // One layer more would not fit beside the 1288.91 MiB file.
+  const LocalPlacement one_more = place_local(model, request, with.placement.n_gpu_layers + 1);
+  CHECK_FALSE(device(one_more, "CUDA0").fits());
+}
+
+TEST_CASE("local: --mmproj is refused for a model without encoders, naming the option") {
+  LocalRequest request = one_gpu("rtx-4090");
+  request.mmproj = LocalMmprojType::f16;
+  const LocalModel text_only = local_model_from_config(llama3_8b(), WeightFormat::gguf_q4_k_m);
+  CHECK(text_only.encoder_parameters == 0);
+  CHECK_THROWS_WITH_AS(estimate_local(text_only, request), doctest::Contains("--mmproj"), std::invalid_argument);
+  request.mmproj.reset();
+  CHECK(estimate_local(text_only, request).placement.mmproj == LocalMmprojType::off);
+  CHECK_THROWS_WITH_AS(parse_local_options({{"ram_gib", "32"}, {"mmproj", "q4_0"}}), doctest::Contains("mmproj"),
+                       OptionError);
+  CHECK_THROWS_WITH_AS(parse_local_options({{"ram_gib", "32"}, {"mmproj_offload", "maybe"}}),
+                       doctest::Contains("mmproj_offload"), OptionError);
+}
+
+TEST_CASE("local report: the mmproj object, its buffer per device, and its file in the command") {
+  const std::string json =
+      local_report_json(test::read_file(test::fixture_configs_dir() + "/allenai--olmOCR-7B-0225-preview.json"),
+                        {{"gpu", "rtx-4090"}, {"ram_gib", "64"}, {"weights", "q4_k_m"}}, "olmOCR-7B");
+  CHECK(json.find(R"("mmproj":{"type":"f16","encoder_parameters":675759104,"device":"CUDA0","bytes":1351518208})") !=
+        std::string::npos);
+  CHECK(json.find(R"("mmproj_buffer_bytes":1351518208)") != std::string::npos);
+  CHECK(json.find("--mmproj mmproj-olmOCR-7B-f16.gguf") != std::string::npos);
+}

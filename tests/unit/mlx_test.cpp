@@ -3,11 +3,14 @@
 // the config's shapes and the rules docs/local.md ("MLX") cites, written out beside each check.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
 
 #include "fitcheck/config.hpp"
 #include "fitcheck/mlx.hpp"
 #include "fitcheck/options.hpp"
+#include "fitcheck/params.hpp"
 #include "test_support.hpp"
 
 using namespace fitcheck;
@@ -230,4 +233,33 @@ TEST_CASE("mlx: a last chunk that fits the slots already allocated copies no cac
   const MlxEstimate e = estimate_mlx(fixture("Qwen--Qwen3-8B.json"), r);
   CHECK(e.prefill_peak_bytes == 256 * kKvBytesPerSlot + (2 * 4096 + 3 * 12288) * 100 * 2 + 11 * 50 * (1 << 20));
   for (const MlxMemoryTerm& term : e.terms) CHECK(term.name != "one layer's K and V during a cache growth");
+}
+
+TEST_CASE("mlx: a vision model's report keeps the language model's figures and drops the encoders' weights note") {
+  // Every config reader that counts encoders says their weights are in the inference memory, in a note
+  // is_encoder_weights_note finds; a text-only config has none. MLX LM loads the language model alone.
+  std::vector<std::string> paths;
+  for (const auto& entry : std::filesystem::directory_iterator(test::fixture_configs_dir()))
+    if (entry.path().extension() == ".json") paths.push_back(entry.path().string());
+  std::sort(paths.begin(), paths.end());
+  int with_encoders = 0;
+  for (const std::string& path : paths) {
+    ModelDescription model;
+    try {
+      model = parse_hf_config(test::read_file(path));
+    } catch (const ConfigError&) {
+      continue;  // configs kept as bad-input cases
+    }
+    const auto notes = std::count_if(model.assumptions.begin(), model.assumptions.end(),
+                                     [](const std::string& a) { return is_encoder_weights_note(a); });
+    const bool encoders = encoder_parameters(model) > 0;
+    with_encoders += encoders ? 1 : 0;
+    CHECK_MESSAGE((notes > 0) == encoders, path);
+  }
+  CHECK(with_encoders >= 10);
+  const std::string report =
+      mlx_report_json(test::read_file(test::fixture_configs_dir() + "/allenai--olmOCR-7B-0225-preview.json"),
+                      {{"engine", "mlx"}, {"gpu", "m4-max"}}, "olmOCR-7B");
+  CHECK(report.find("total_params_with_vision") == std::string::npos);
+  CHECK(report.find("mlx-lm loads no vision or audio tower") != std::string::npos);
 }

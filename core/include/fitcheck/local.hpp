@@ -63,6 +63,11 @@ struct LocalModel {
   std::int64_t num_experts = 0;
   std::int64_t experts_per_token = 0;
   std::string weights;  // "q4_k_m (config)", "GGUF MOSTLY_Q4_K_M (header)"
+  // Vision and audio encoders with their projectors (ParameterCount's vision_tower +
+  // multimodal_projector + audio_tower + audio_projector): what llama.cpp loads from a separate
+  // multimodal projector file (--mmproj). 0 for a text-only model and for a GGUF, which holds the
+  // language model only.
+  std::int64_t encoder_parameters = 0;
   std::vector<std::string> assumptions;
 };
 
@@ -97,6 +102,16 @@ const char* local_matmul_path_name(LocalMatmulPath path);  // "mmq", "cublas_f16
 // mma.sync rate; local_speed.cpp, kHopperMmaSyncShare).
 double local_matmul_peak_flops(const Accelerator& gpu, LocalMatmulPath path);
 
+// The type of llama.cpp's multimodal projector file (convert_hf_to_gguf.py --mmproj writes the encoders
+// apart from the language model; llama-server loads it with --mmproj): off (not loaded), or the type
+// its matrices are stored in.
+enum class LocalMmprojType : std::uint8_t { off, f32, f16, bf16, q8_0 };
+const char* local_mmproj_type_name(LocalMmprojType type);  // "off", "f32", "f16", "bf16", "q8_0"
+std::optional<LocalMmprojType> find_local_mmproj_type(std::string_view name);
+// The file's tensor bytes for `parameters` encoder parameters stored as `type`: 4 or 2 bytes each, q8_0
+// 34 bytes per 32 (ggml-common.h block_q8_0); 0 when off.
+std::int64_t local_mmproj_bytes(std::int64_t parameters, LocalMmprojType type);
+
 // ggml's KV cache types: f16 (2 bytes a value), q8_0 (34 bytes per 32), q4_0 (18 bytes per 32).
 enum class LocalKvType : std::uint8_t { f16, q8_0, q4_0 };
 const char* local_kv_type_name(LocalKvType type);
@@ -121,6 +136,12 @@ struct LocalRequest {
   std::int64_t prompt_len = 512;
   std::int64_t gen_len = 128;
   std::string model_path = "model.gguf";  // for the printed command only
+  // The encoders' file (llama-server --mmproj): absent, f16 when the model has encoders (the type
+  // ggml-org's and most published GGUF repositories ship), off without. mmproj_offload false
+  // (--no-mmproj-offload) keeps it in RAM.
+  std::optional<LocalMmprojType> mmproj;
+  bool mmproj_offload = true;
+  std::string mmproj_path = "mmproj-model-f16.gguf";  // for the printed command only
 };
 
 // One backend buffer set: a GPU, or the CPU (last).
@@ -135,10 +156,13 @@ struct LocalDeviceUse {
   std::int64_t mapped_model_buffer_bytes = 0;
   std::int64_t kv_buffer_bytes = 0;
   std::int64_t compute_buffer_bytes = 0;
+  std::int64_t mmproj_buffer_bytes = 0;  // the multimodal projector file's tensors (clip.cpp's weight buffer)
   std::int64_t limit_bytes = 0;  // what may be allocated (GPU memory less the runtime reserve; RAM); 0: unchecked
   std::int64_t layers = 0;       // repeating layers whose dense tensors live here
   bool holds_output = false;
-  std::int64_t total_bytes() const { return model_buffer_bytes + kv_buffer_bytes + compute_buffer_bytes; }
+  std::int64_t total_bytes() const {
+    return model_buffer_bytes + kv_buffer_bytes + compute_buffer_bytes + mmproj_buffer_bytes;
+  }
   bool fits() const { return limit_bytes == 0 || total_bytes() <= limit_bytes; }
 };
 
@@ -148,7 +172,9 @@ struct LocalPlacement {
   std::int64_t kv_size = 0;       // cells: the context padded as llama.cpp pads it
   std::vector<int> layer_device;  // per repeating layer: GPU index, or -1 for the CPU
   int output_device = -1;
-  std::vector<LocalDeviceUse> devices;  // GPUs in order, then the CPU
+  std::vector<LocalDeviceUse> devices;            // GPUs in order, then the CPU
+  LocalMmprojType mmproj = LocalMmprojType::off;  // the request's, resolved for the model
+  int mmproj_device = -1;                         // index into devices of the one holding it; -1: none
   bool fits = true;
 };
 
@@ -191,6 +217,10 @@ struct LocalEstimate {
   std::vector<std::string> assumptions;
 };
 
+// The request's mmproj type for this model: as given (std::invalid_argument naming --mmproj when the
+// model has no encoders), else f16 for a model with encoders and off without.
+LocalMmprojType local_resolved_mmproj(const LocalModel& model, const LocalRequest& request);
+
 // The placement of a given n_gpu_layers (llama.cpp's load_tensors rule). Throws std::invalid_argument
 // naming the option on bad input.
 LocalPlacement place_local(const LocalModel& model, const LocalRequest& request, std::int64_t n_gpu_layers);
@@ -201,7 +231,8 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
 // The options of `fitcheck local` as key/value pairs (CLI flags with '_' for '-'): gpu (comma list,
 // one entry per device, "custom" with the custom_gpu_* keys), ram_gib, cpu, weights, weight_bits,
 // group_size, context, parallel, kv_dtype, flash_attention (on|off), kv_offload (on|off), n_gpu_layers, n_cpu_moe,
-// tensor_split, backend, cuda_mmq (on|off), ubatch, batch, prompt_len, gen_len. Throws OptionError naming the option.
+// tensor_split, backend, cuda_mmq (on|off), ubatch, batch, prompt_len, gen_len, mmproj (off|f16|bf16|f32|q8_0),
+// mmproj_offload (on|off). Throws OptionError naming the option.
 struct LocalOptions {
   LocalRequest request;
   std::optional<WeightFormat> weights;  // absent: the config's own format (a GGUF states its own)
@@ -209,9 +240,9 @@ struct LocalOptions {
 };
 LocalOptions parse_local_options(const OptionList& options);
 
-// JSON keys: n_gpu_layers, n_layers, devices [{name, model_buffer_bytes, kv_buffer_bytes,
-// compute_buffer_bytes, ...}], prompt_tokens_per_second, generation_tokens_per_second,
-// llama_cpp_command, ollama_parameters {num_gpu, num_ctx}, assumptions (docs/local.md).
+// JSON keys: n_gpu_layers, n_layers, mmproj {type, encoder_parameters, device, bytes}, devices [{name,
+// model_buffer_bytes, kv_buffer_bytes, compute_buffer_bytes, mmproj_buffer_bytes, ...}], prompt_tokens_per_second,
+// generation_tokens_per_second, llama_cpp_command, ollama_parameters {num_gpu, num_ctx}, assumptions (docs/local.md).
 std::string local_report_json(const LocalModel& model, const LocalEstimate& estimate);
 
 // The whole report from a config.json's text and the options (the page's call, and the CLI's for a

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "fitcheck/model.hpp"
@@ -114,5 +115,10 @@ ParameterCount count_parameters(const ModelDescription& model);
 // and audio projector (count_parameters' vision_tower + multimodal_projector + audio_tower +
 // audio_projector); 0 for a text-only model.
 std::int64_t encoder_parameters(const ModelDescription& model);
+
+// Whether an assumption is a config reader's note that a model's encoders are counted with their
+// weights in the inference memory; each such note names the count it adds to (total_params_with_vision
+// or total_params_with_audio). An engine that loads the language model alone (MLX LM) leaves it out.
+bool is_encoder_weights_note(std::string_view assumption);
 
 }  // namespace fitcheck

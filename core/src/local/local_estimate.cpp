@@ -76,6 +76,55 @@ std::optional<LocalKvType> find_local_kv_type(std::string_view name) {
   return std::nullopt;
 }
 
+const char* local_mmproj_type_name(LocalMmprojType type) {
+  switch (type) {
+    case LocalMmprojType::off:
+      return "off";
+    case LocalMmprojType::f32:
+      return "f32";
+    case LocalMmprojType::f16:
+      return "f16";
+    case LocalMmprojType::bf16:
+      return "bf16";
+    case LocalMmprojType::q8_0:
+      return "q8_0";
+  }
+  return "off";
+}
+
+std::optional<LocalMmprojType> find_local_mmproj_type(std::string_view name) {
+  for (LocalMmprojType t :
+       {LocalMmprojType::off, LocalMmprojType::f32, LocalMmprojType::f16, LocalMmprojType::bf16, LocalMmprojType::q8_0})
+    if (name == local_mmproj_type_name(t)) return t;
+  if (name == "fp16") return LocalMmprojType::f16;
+  if (name == "fp32") return LocalMmprojType::f32;
+  return std::nullopt;
+}
+
+std::int64_t local_mmproj_bytes(std::int64_t parameters, LocalMmprojType type) {
+  switch (type) {
+    case LocalMmprojType::off:
+      return 0;
+    case LocalMmprojType::f32:
+      return 4 * parameters;
+    case LocalMmprojType::f16:
+    case LocalMmprojType::bf16:
+      return 2 * parameters;
+    case LocalMmprojType::q8_0:
+      return (parameters + 31) / 32 * 34;
+  }
+  return 0;
+}
+
+LocalMmprojType local_resolved_mmproj(const LocalModel& model, const LocalRequest& request) {
+  if (!request.mmproj) return model.encoder_parameters > 0 ? LocalMmprojType::f16 : LocalMmprojType::off;
+  if (*request.mmproj != LocalMmprojType::off && model.encoder_parameters == 0)
+    throw std::invalid_argument(
+        "--mmproj: this model has no vision or audio encoder to load (a .gguf holds the language model only; "
+        "size the encoders from the model's config.json)");
+  return *request.mmproj;
+}
+
 const char* local_matmul_path_name(LocalMatmulPath path) {
   switch (path) {
     case LocalMatmulPath::mmq:
@@ -143,6 +192,22 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
     e.assumptions.push_back(
         "partial offload: the GPU compute buffer may grow by the largest weight copied for the op offload; not "
         "counted");
+  const LocalPlacement& placed = e.placement;
+  if (placed.mmproj != LocalMmprojType::off) {
+    const LocalDeviceUse& holder = placed.devices[static_cast<std::size_t>(placed.mmproj_device)];
+    e.assumptions.push_back(
+        "mmproj: the vision/audio encoders and their projectors (" + std::to_string(model.encoder_parameters) +
+        " parameters) as llama.cpp's multimodal projector file (convert_hf_to_gguf.py --mmproj), " +
+        local_mmproj_type_name(placed.mmproj) + ": " + std::to_string(holder.mmproj_buffer_bytes) + " B on " +
+        holder.name +
+        " (clip.cpp loads the whole file into one buffer of the first GPU; --no-mmproj-offload keeps it in RAM); "
+        "norms and biases, which the converter stores in f32, are counted at the file's type, and a converter that "
+        "drops encoder layers past the one the model reads from (LLaVA) writes fewer; the encoder's compute buffer "
+        "(sized by clip.cpp's warmup image) and the time to encode an image are not counted");
+  } else if (model.encoder_parameters > 0) {
+    e.assumptions.push_back("mmproj off: the vision/audio encoders (" + std::to_string(model.encoder_parameters) +
+                            " parameters) are not loaded; llama-server loads them only with --mmproj FILE");
+  }
   if (gpus && request.backend == LocalBackend::cuda && !request.cuda_mmq)
     e.assumptions.push_back(
         "--cuda-mmq off: quantized weights are dequantized to f16 for cuBLAS on every prompt ubatch (a "
@@ -163,6 +228,10 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
       std::string(" -ctk ") + local_kv_type_name(request.kv_type) + " -ctv " + local_kv_type_name(request.kv_type);
   command += std::string(" -fa ") + (request.flash_attention ? "on" : "off");
   if (!request.kv_offload) command += " -nkvo";
+  if (placed.mmproj != LocalMmprojType::off) {
+    command += " --mmproj " + request.mmproj_path;
+    if (!request.mmproj_offload) command += " --no-mmproj-offload";
+  }
   e.llama_cpp_command = command;
   e.ollama_num_gpu = e.placement.n_gpu_layers;
   e.ollama_num_ctx = request.context / request.parallel;

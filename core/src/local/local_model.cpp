@@ -225,6 +225,7 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
   }
   out.hidden_size = model.hidden_size;
   out.vocab_size = model.vocab_size;
+  out.encoder_parameters = encoder_parameters(model);
   out.weights = std::string(weight_format_info(format).id) + " (from config.json shapes)";
   const bool sixteen_bit = format == WeightFormat::fp16 || format == WeightFormat::bf16 || format == WeightFormat::fp32;
   if (!is_gguf_preset(format) && !sixteen_bit)

@@ -211,6 +211,16 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   }
   cpu.compute_buffer_bytes = std::max(cpu.compute_buffer_bytes, hidden + mask_host);
 
+  // The multimodal projector file: clip.cpp loads every tensor of it into one buffer of its backend, the
+  // first GPU device (clip_ctx: ggml_backend_init_by_type(GPU); clip_model_loader::load_tensors) unless
+  // --no-mmproj-offload keeps it on the CPU (common/arg.cpp; mtmd_context_params.use_gpu).
+  p.mmproj = local_resolved_mmproj(model, request);
+  const std::int64_t mmproj_bytes = local_mmproj_bytes(model.encoder_parameters, p.mmproj);
+  if (mmproj_bytes > 0) {
+    p.mmproj_device = request.mmproj_offload && n_devices > 0 ? 0 : static_cast<int>(n_devices);
+    p.devices[static_cast<std::size_t>(p.mmproj_device)].mmproj_buffer_bytes = mmproj_bytes;
+  }
+
   // Apple silicon: the GPU's buffers and the CPU's come out of one unified memory.
   if (n_devices > 0 && request.gpus[0].unified_memory && request.ram_bytes > 0) {
     std::int64_t gpu_bytes = 0;

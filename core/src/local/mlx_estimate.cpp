@@ -433,7 +433,9 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
   e.mlx_command = "mlx_lm.benchmark --model " + request.model_name + " -p " + num(request.prompt_len) + " -g " +
                   num(request.gen_len) +
                   (request.prefill_step != 2048 ? " --prefill-step-size " + num(request.prefill_step) : std::string());
-  e.assumptions = model.assumptions;
+  // The config readers' notes that the encoders' weights are in the inference memory do not hold here.
+  for (const std::string& note : model.assumptions)
+    if (!is_encoder_weights_note(note)) e.assumptions.push_back(note);
   e.assumptions.push_back(
       "MLX LM as ml-explore/mlx-lm d78bf58e runs it: weights quantized by mlx_lm.convert (Linear, Embedding and expert "
       "matrices whose input width divides into groups; routers at 8 bits), a KVCache growing in 256-token steps, the "

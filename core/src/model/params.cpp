@@ -326,6 +326,10 @@ std::int64_t encoder_parameters(const ModelDescription& model) {
                              detail::checked_add(towers.audio_tower, towers.audio_projector));
 }
 
+bool is_encoder_weights_note(std::string_view assumption) {
+  return assumption.find("(total_params_with_") != std::string_view::npos;
+}
+
 ParameterCount count_parameters(const ModelDescription& model) {
   ParameterCount count;
   std::int64_t inactive_routed = 0;

@@ -68,6 +68,16 @@ LocalOptions parse_local_options(const OptionList& options) {
                                         detail::printable(*kv) + "'");
     r.kv_type = *type;
   }
+  if (const auto mmproj = reader.text("mmproj")) {
+    const auto type = find_local_mmproj_type(*mmproj);
+    if (!type)
+      throw OptionError("mmproj",
+                        "option 'mmproj': the multimodal projector file's type is off, f16, bf16, f32 or "
+                        "q8_0, got '" +
+                            detail::printable(*mmproj) + "'");
+    r.mmproj = *type;
+  }
+  r.mmproj_offload = on_off(reader, "mmproj_offload", r.mmproj_offload);
   r.flash_attention = on_off(reader, "flash_attention", r.flash_attention);
   r.kv_offload = on_off(reader, "kv_offload", r.kv_offload);
   r.cuda_mmq = on_off(reader, "cuda_mmq", r.cuda_mmq);
