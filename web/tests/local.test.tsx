@@ -21,6 +21,7 @@ describe('local options', () => {
       kv_dtype: 'f16',
       flash_attention: 'on',
       kv_offload: 'on',
+      mmproj_offload: 'on',
     });
     expect(localOptions({ ...defaultLocalInputs, nGpuLayers: ' 20 ', tensorSplit: '3,1' })).toMatchObject({
       n_gpu_layers: '20',
@@ -65,6 +66,25 @@ describe('the Local tab', () => {
     expect(token).toContain('CUDA0: ');
     expect(token).toContain('at 0.88 × 1008 GB/s');
     expect(token).toContain('611 graph ops × 1.58 µs = 0.96 ms');
+  });
+
+  test("a vision model: its encoders' mmproj file in an Encoder column, on the first GPU, in the command", () => {
+    const olmocr = fixtureConfig('allenai--olmOCR-7B-0225-preview.json');
+    const report = core.localReport(olmocr, localOptions(defaultLocalInputs));
+    // Qwen2-VL's tower and merger: 675,759,104 parameters x 2 B (f16) = 1,351,518,208 B.
+    expect(report.mmproj).toEqual({ type: 'f16', encoder_parameters: 675759104, device: 'CUDA0', bytes: 1351518208 });
+    render(<LocalResults report={report} unit="GiB" />);
+    const rows = within(screen.getByTestId('local-devices')).getAllByRole('row');
+    expect(rows[0].textContent).toContain('Encoder');
+    expect(within(rows[1]).getAllByRole('cell')[4].textContent).toBe('1.26 GiB');
+    expect(screen.getByTestId('local-encoder').textContent).toContain('675,759,104 parameters');
+    expect(screen.getByTestId('local-command').textContent).toContain(' --mmproj mmproj-model-f16.gguf');
+    cleanup();
+    // Off, or a text-only model: no column, no file.
+    const off = core.localReport(olmocr, localOptions({ ...defaultLocalInputs, mmproj: 'off' }));
+    render(<LocalResults report={off} unit="GiB" />);
+    expect(screen.getByTestId('local-devices').textContent).not.toContain('Encoder');
+    expect(screen.queryByTestId('local-encoder')).toBeNull();
   });
 
   test('the copy button copies the command', async () => {

@@ -200,7 +200,8 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
         " parameters) as llama.cpp's multimodal projector file (convert_hf_to_gguf.py --mmproj), " +
         local_mmproj_type_name(placed.mmproj) + ": " + std::to_string(holder.mmproj_buffer_bytes) + " B on " +
         holder.name +
-        " (clip.cpp loads the whole file into one buffer of the first GPU; --no-mmproj-offload keeps it in RAM); "
+        " (clip.cpp loads the whole file into one buffer of the first GPU; --no-mmproj-offload keeps it in RAM; "
+        "Ollama counts a vision model's projector weights on its first GPU too, llm/memory.go); "
         "norms and biases, which the converter stores in f32, are counted at the file's type, and a converter that "
         "drops encoder layers past the one the model reads from (LLaVA) writes fewer; the encoder's compute buffer "
         "(sized by clip.cpp's warmup image) and the time to encode an image are not counted");

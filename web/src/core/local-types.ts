@@ -31,6 +31,10 @@ export interface LocalOptions {
   batch?: number;
   prompt_len?: number;
   gen_len?: number;
+  /** The encoders' file (llama-server --mmproj): its type, or off; absent: f16 for a model with encoders. */
+  mmproj?: 'off' | 'f16' | 'bf16' | 'f32' | 'q8_0';
+  /** off: --no-mmproj-offload (the file stays in RAM). */
+  mmproj_offload?: 'on' | 'off';
 }
 
 /** One backend's buffers: a GPU ("CUDA0", "Metal", "Vulkan1") or the CPU (last). */
@@ -43,6 +47,8 @@ export interface LocalDevice {
   mapped_model_buffer_bytes?: number;
   kv_buffer_bytes: number;
   compute_buffer_bytes: number;
+  /** The multimodal projector file's tensors (vision/audio encoders), on the device that loads it. */
+  mmproj_buffer_bytes: number;
   total_bytes: number;
   /** What may be allocated; 0: not checked. */
   limit_bytes: number;
@@ -74,6 +80,8 @@ export interface LocalReport {
   n_layers: number;
   kv_size: number;
   fits: boolean;
+  /** The vision/audio encoders as llama.cpp's mmproj file: type "off" when not loaded (device "", bytes 0). */
+  mmproj: { type: string; encoder_parameters: number; device: string; bytes: number };
   devices: LocalDevice[];
   prompt_tokens_per_second: number;
   /** llama.cpp overlapped the ubatches of each batch over the GPUs (pipeline parallelism). */

@@ -25,6 +25,9 @@ export interface LocalInputs {
   genLen: string;
   groupSize: string;
   prefillStep: string;
+  /** '' : the core's default (f16 for a model with vision or audio encoders, off without). */
+  mmproj: '' | 'off' | 'f16' | 'bf16' | 'f32' | 'q8_0';
+  mmprojOffload: 'on' | 'off';
 }
 
 /** The fields chosen from a list, with their values (the form's selects; a link's are checked against them). */
@@ -34,6 +37,8 @@ export const localChoices = {
   flashAttention: ['on', 'off'],
   kvOffload: ['on', 'off'],
   backend: ['', 'cuda', 'metal', 'vulkan', 'rocm', 'sycl', 'cpu'],
+  mmproj: ['', 'off', 'f16', 'bf16', 'f32', 'q8_0'],
+  mmprojOffload: ['on', 'off'],
 } as const satisfies Partial<Record<keyof LocalInputs, ReadonlyArray<string>>>;
 
 export const defaultLocalInputs: LocalInputs = {
@@ -57,6 +62,8 @@ export const defaultLocalInputs: LocalInputs = {
   genLen: '',
   groupSize: '',
   prefillStep: '',
+  mmproj: '',
+  mmprojOffload: 'on',
 };
 
 /** What switching the engine sets: a machine and weights that engine runs (an Apple chip for MLX LM). */
@@ -94,5 +101,7 @@ export function localOptions(inputs: LocalInputs): LocalOptions | MlxOptions {
   put('backend', inputs.backend);
   put('ubatch', inputs.ubatch);
   put('batch', inputs.batch);
+  put('mmproj', inputs.mmproj);
+  put('mmproj_offload', inputs.mmprojOffload);
   return options as unknown as LocalOptions;
 }

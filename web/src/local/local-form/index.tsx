@@ -21,6 +21,7 @@ const backendNames: Record<string, string> = {
   sycl: 'SYCL',
   cpu: 'CPU',
 };
+const mmprojNames: Record<string, string> = { '': 'auto', off: 'off' };
 const engineNames: Record<string, string> = { llamacpp: 'llama.cpp / Ollama', mlx: 'MLX LM (Apple silicon)' };
 const named = (values: ReadonlyArray<string>, names: Record<string, string> = {}): Array<[string, string]> =>
   values.map((value) => [value, names[value] ?? value]);
@@ -47,6 +48,8 @@ const fieldOf: Record<string, keyof LocalInputs> = {
   group_size: 'groupSize',
   prefill_step: 'prefillStep',
   engine: 'engine',
+  mmproj: 'mmproj',
+  mmproj_offload: 'mmprojOffload',
 };
 
 export function LocalForm({ inputs, error, onChange }: Props) {
@@ -159,6 +162,18 @@ export function LocalForm({ inputs, error, onChange }: Props) {
       {number('batch', 'Batch (-b)', '2048 by default: the tokens of one decode call')}
       {number('promptLen', 'Prompt tokens', '512 by default')}
       {number('genLen', 'Generated tokens', '128 by default')}
+      {choice(
+        'mmproj',
+        'Vision encoder (--mmproj)',
+        'Auto: an f16 file for a model with vision or audio encoders',
+        named(localChoices.mmproj, mmprojNames),
+      )}
+      {choice(
+        'mmprojOffload',
+        'Encoder on the GPU',
+        'Off (--no-mmproj-offload): the file stays in RAM',
+        named(localChoices.mmprojOffload),
+      )}
     </fieldset>
   );
 }

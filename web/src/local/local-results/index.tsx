@@ -119,6 +119,7 @@ export function LocalResults({ report, unit }: { report: LocalReport | MlxReport
 function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit }) {
   const cpu = report.devices.find((device) => device.gpu === '');
   const mapped = cpu?.mapped_model_buffer_bytes ?? 0;
+  const encoder = report.mmproj.type !== 'off';
   return (
     <section data-testid="local-results">
       <h2>llama.cpp placement</h2>
@@ -141,6 +142,11 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
             <th scope="col" class="number">
               Compute
             </th>
+            {encoder ? (
+              <th scope="col" class="number">
+                Encoder
+              </th>
+            ) : null}
             <th scope="col" class="number">
               Total
             </th>
@@ -157,12 +163,20 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
               <td class="number">{bytes(device.model_buffer_bytes, unit)}</td>
               <td class="number">{bytes(device.kv_buffer_bytes, unit)}</td>
               <td class="number">{bytes(device.compute_buffer_bytes, unit)}</td>
+              {encoder ? <td class="number">{bytes(device.mmproj_buffer_bytes, unit)}</td> : null}
               <td class="number">{bytes(device.total_bytes, unit)}</td>
               <td class="number">{device.limit_bytes > 0 ? bytes(device.limit_bytes, unit) : '-'}</td>
             </tr>
           ))}
         </tbody>
       </table>
+      {encoder ? (
+        <p data-testid="local-encoder">
+          {`Encoder: the vision/audio encoders (${report.mmproj.encoder_parameters.toLocaleString('en-US')} parameters) ` +
+            `as llama.cpp's ${report.mmproj.type} mmproj file, ${bytes(report.mmproj.bytes, unit)} on ` +
+            `${report.mmproj.device}; its compute buffer for an image is not counted.`}
+        </p>
+      ) : null}
       {cpu && mapped > cpu.model_buffer_bytes ? (
         <p data-testid="local-mapped">
           {`llama.cpp maps the file and prints the CPU's model buffer as CPU_Mapped ${bytes(mapped, unit)}: the span ` +
