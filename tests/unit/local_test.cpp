@@ -978,7 +978,13 @@ TEST_CASE("local: --mmproj is refused for a model without encoders, naming the o
   request.mmproj = LocalMmprojType::f16;
   const LocalModel text_only = local_model_from_config(llama3_8b(), WeightFormat::gguf_q4_k_m);
   CHECK(text_only.encoder_parameters == 0);
-  CHECK_THROWS_WITH_AS(estimate_local(text_only, request), doctest::Contains("--mmproj"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(estimate_local(text_only, request), doctest::Contains("no vision or audio encoder"),
+                       OptionError);
+  try {
+    estimate_local(text_only, request);
+  } catch (const OptionError& error) {
+    CHECK(std::string(error.option()) == "mmproj");
+  }
   request.mmproj.reset();
   CHECK(estimate_local(text_only, request).placement.mmproj == LocalMmprojType::off);
   CHECK_THROWS_WITH_AS(parse_local_options({{"ram_gib", "32"}, {"mmproj", "q4_0"}}), doctest::Contains("mmproj"),

@@ -105,6 +105,15 @@ describe('the Local tab', () => {
       refused = error as { message: string; field?: string };
     }
     expect(refused?.message).toContain('--flash-attention on');
+    // An encoder file for a text-only model: refused, naming the field it came from.
+    refused = undefined;
+    try {
+      core.localReport(llama, localOptions({ ...defaultLocalInputs, mmproj: 'f16' }));
+    } catch (error) {
+      refused = error as { message: string; field?: string };
+    }
+    expect(refused?.field).toBe('mmproj');
+    expect(refused?.message).toContain('no vision or audio encoder');
     const onChange = vi.fn();
     render(
       <LocalForm

@@ -217,8 +217,8 @@ struct LocalEstimate {
   std::vector<std::string> assumptions;
 };
 
-// The request's mmproj type for this model: as given (std::invalid_argument naming --mmproj when the
-// model has no encoders), else f16 for a model with encoders and off without.
+// The request's mmproj type for this model: as given (OptionError naming mmproj when the model has no
+// encoders), else f16 for a model with encoders and off without.
 LocalMmprojType local_resolved_mmproj(const LocalModel& model, const LocalRequest& request);
 
 // The placement of a given n_gpu_layers (llama.cpp's load_tensors rule). Throws std::invalid_argument

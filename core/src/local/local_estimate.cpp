@@ -119,9 +119,9 @@ std::int64_t local_mmproj_bytes(std::int64_t parameters, LocalMmprojType type) {
 LocalMmprojType local_resolved_mmproj(const LocalModel& model, const LocalRequest& request) {
   if (!request.mmproj) return model.encoder_parameters > 0 ? LocalMmprojType::f16 : LocalMmprojType::off;
   if (*request.mmproj != LocalMmprojType::off && model.encoder_parameters == 0)
-    throw std::invalid_argument(
-        "--mmproj: this model has no vision or audio encoder to load (a .gguf holds the language model only; "
-        "size the encoders from the model's config.json)");
+    throw OptionError("mmproj",
+                      "option 'mmproj': this model has no vision or audio encoder to load (a .gguf holds the "
+                      "language model only; size the encoders from the model's config.json)");
   return *request.mmproj;
 }
 
