@@ -93,8 +93,11 @@ void print_local(const nlohmann::json& r) {
     print("%s", std::string(line));
   }
   print("\nllama.cpp: %s\n", r["llama_cpp_command"].get<std::string>());
-  print("ollama:    num_gpu %lld, num_ctx %lld\n", r["ollama_parameters"]["num_gpu"].get<long long>(),
-        r["ollama_parameters"]["num_ctx"].get<long long>());
+  std::string environment;
+  for (const auto& setting : r["ollama_parameters"]["environment"]) environment += " " + setting.get<std::string>();
+  print("ollama:    num_gpu %lld, num_ctx %lld; server environment%s\n",
+        r["ollama_parameters"]["num_gpu"].get<long long>(), r["ollama_parameters"]["num_ctx"].get<long long>(),
+        environment);
   print("\nassumptions:\n");
   for (const auto& line : r["assumptions"]) print("  - %s\n", line.get<std::string>());
 }

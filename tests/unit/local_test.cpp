@@ -1002,3 +1002,24 @@ TEST_CASE("local report: the mmproj object, its buffer per device, and its file 
   CHECK(json.find(R"("mmproj_buffer_bytes":1351518208)") != std::string::npos);
   CHECK(json.find("--mmproj mmproj-olmOCR-7B-f16.gguf") != std::string::npos);
 }
+
+TEST_CASE("local: Ollama's server environment for flash attention, the KV type and the slots") {
+  const LocalModel model = local_model_from_config(llama3_8b(), WeightFormat::gguf_q4_k_m);
+  LocalRequest request = one_gpu("rtx-4090");
+  request.context = 16384;
+  const LocalEstimate plain = estimate_local(model, request);
+  CHECK(plain.ollama_environment == std::vector<std::string>{"OLLAMA_FLASH_ATTENTION=1", "OLLAMA_NUM_PARALLEL=1"});
+  request.kv_type = LocalKvType::q8_0;
+  request.parallel = 4;
+  const LocalEstimate slots = estimate_local(model, request);
+  CHECK(slots.ollama_environment ==
+        std::vector<std::string>{"OLLAMA_FLASH_ATTENTION=1", "OLLAMA_KV_CACHE_TYPE=q8_0", "OLLAMA_NUM_PARALLEL=4"});
+  CHECK(slots.ollama_num_ctx == 4096);  // per slot: 16384 / 4
+  // Settings Ollama has no equivalent for are named.
+  request.n_cpu_moe = 2;
+  request.kv_offload = false;
+  bool named = false;
+  for (const std::string& line : estimate_local(model, request).assumptions)
+    named = named || line.find("Ollama has no setting for --n-cpu-moe, -nkvo") == 0;
+  CHECK(named);
+}

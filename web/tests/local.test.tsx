@@ -58,7 +58,9 @@ describe('the Local tab', () => {
     expect(screen.getByTestId('local-command').textContent).toBe(
       'llama-server -m model-q4_k_m.gguf -ngl 33 -c 8192 -ctk f16 -ctv f16 -fa on',
     );
-    expect(screen.getByTestId('local-ollama').textContent).toBe('Ollama: num_gpu 33, num_ctx 8192');
+    expect(screen.getByTestId('local-ollama').textContent).toBe(
+      'Ollama: num_gpu 33, num_ctx 8192; server environment OLLAMA_FLASH_ATTENTION=1 OLLAMA_NUM_PARALLEL=1',
+    );
     expect(screen.getByTestId('local-assumptions').children.length).toBe(report.assumptions.length);
     // How a generated token's time is made on the GPU: a Llama layer runs 19 graph ops with flash
     // attention, so 32 layers and the output layer's 3 are 611 ops at 30/19 us each (0.96 ms).

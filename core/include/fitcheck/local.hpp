@@ -214,6 +214,9 @@ struct LocalEstimate {
   std::string llama_cpp_command;  // llama-server flags that reproduce the placement
   std::int64_t ollama_num_gpu = 0;
   std::int64_t ollama_num_ctx = 0;  // per slot: Ollama multiplies num_ctx by its parallel slots
+  // The Ollama server's environment the placement needs (ollama/ollama envconfig): flash attention,
+  // the KV cache type and the parallel slots are server settings, not per-model parameters.
+  std::vector<std::string> ollama_environment;
   std::vector<std::string> assumptions;
 };
 

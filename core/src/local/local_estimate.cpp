@@ -236,6 +236,20 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   e.llama_cpp_command = command;
   e.ollama_num_gpu = e.placement.n_gpu_layers;
   e.ollama_num_ctx = request.context / request.parallel;
+  // envconfig: FlashAttention = Bool("OLLAMA_FLASH_ATTENTION"), KvCacheType = String("OLLAMA_KV_CACHE_TYPE")
+  // (empty: f16), NumParallel = Uint("OLLAMA_NUM_PARALLEL"); written out whatever a version's default.
+  e.ollama_environment.push_back(std::string("OLLAMA_FLASH_ATTENTION=") + (request.flash_attention ? "1" : "0"));
+  if (request.kv_type != LocalKvType::f16)
+    e.ollama_environment.push_back(std::string("OLLAMA_KV_CACHE_TYPE=") + local_kv_type_name(request.kv_type));
+  e.ollama_environment.push_back("OLLAMA_NUM_PARALLEL=" + std::to_string(request.parallel));
+  std::string no_ollama;
+  if (request.n_cpu_moe > 0) no_ollama += "--n-cpu-moe, ";
+  if (!request.tensor_split.empty()) no_ollama += "--tensor-split (Ollama splits by free memory), ";
+  if (!request.kv_offload) no_ollama += "-nkvo, ";
+  if (!no_ollama.empty())
+    e.assumptions.push_back("Ollama has no setting for " + no_ollama.substr(0, no_ollama.size() - 2) +
+                            " (ollama/ollama api/types.go Options, envconfig): its parameters reproduce the layers "
+                            "and the context only");
   return e;
 }
 

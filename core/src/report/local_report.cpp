@@ -66,6 +66,7 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
   out.begin_object("ollama_parameters");
   out.field("num_gpu", e.ollama_num_gpu);
   out.field("num_ctx", e.ollama_num_ctx);
+  out.field("environment", e.ollama_environment);
   out.end_object();
   out.field("assumptions", e.assumptions);
   out.end_object();

@@ -94,7 +94,8 @@ export interface LocalReport {
   generation_tokens_per_second_empty_context: number;
   generation_tokens_per_second_full_context: number;
   llama_cpp_command: string;
-  ollama_parameters: { num_gpu: number; num_ctx: number };
+  /** environment: the Ollama server's settings the placement needs (OLLAMA_FLASH_ATTENTION=1, ...). */
+  ollama_parameters: { num_gpu: number; num_ctx: number; environment: string[] };
   assumptions: string[];
 }
 

@@ -217,7 +217,8 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
       </ul>
       <Command text={report.llama_cpp_command} />
       <p data-testid="local-ollama">
-        {`Ollama: num_gpu ${report.ollama_parameters.num_gpu}, num_ctx ${report.ollama_parameters.num_ctx}`}
+        {`Ollama: num_gpu ${report.ollama_parameters.num_gpu}, num_ctx ${report.ollama_parameters.num_ctx}; ` +
+          `server environment ${report.ollama_parameters.environment.join(' ')}`}
       </p>
       <Assumptions heading="What the placement assumed" lines={report.assumptions} />
     </section>
