@@ -14,6 +14,7 @@ using namespace fitcheck;
 namespace {
 
 constexpr double kMiB = 1048576.0;
+double mib(std::int64_t bytes) { return static_cast<double>(bytes) / kMiB; }
 
 ModelDescription llama3_8b() {
   return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json"));
@@ -82,13 +83,13 @@ TEST_CASE("local: Llama-3-8B Q4_K_M fully offloaded, n_ctx 512, as its llama.cpp
   const LocalDeviceUse& cpu = device(p, "CPU");
   // token_embd as Q4_K: 128256 x 4096 / 256 blocks x 144 bytes = 295,501,824 B = 281.81 MiB.
   CHECK(cpu.model_buffer_bytes == 295'501'824);
-  CHECK(gpu.model_buffer_bytes / kMiB == doctest::Approx(4403.49).epsilon(0.01));
+  CHECK(mib(gpu.model_buffer_bytes) == doctest::Approx(4403.49).epsilon(0.01));
   // 32 layers x (K + V) x 512 cells x 1024 values x 2 bytes = 64 MiB.
   CHECK(gpu.kv_buffer_bytes == 64 * 1048576);
   // The logits, 128256 x 512 f32 (250.5 MiB), and the normed hidden state, 4096 x 512 f32 (8 MiB).
-  CHECK(gpu.compute_buffer_bytes / kMiB == doctest::Approx(258.50));
+  CHECK(mib(gpu.compute_buffer_bytes) == doctest::Approx(258.50));
   // Inputs on the host: embeddings 4096 x 512 f32 (8 MiB) and the mask 512 x 512 f32 (1 MiB).
-  CHECK(cpu.compute_buffer_bytes / kMiB == doctest::Approx(9.01).epsilon(0.002));
+  CHECK(mib(cpu.compute_buffer_bytes) == doctest::Approx(9.01).epsilon(0.002));
 }
 
 TEST_CASE("local: the KV buffer and the KQ-bound compute buffer at long contexts (Ollama load logs)") {
@@ -99,17 +100,17 @@ TEST_CASE("local: the KV buffer and the KQ-bound compute buffer at long contexts
   SUBCASE("n_ctx 8192: ollama/ollama#8361-style log, KV 1024.00 MiB, compute 560.00, host 24.01") {
     r.context = 8192;
     const LocalPlacement p = place_local(model, r, 33);
-    CHECK(device(p, "CUDA0").kv_buffer_bytes / kMiB == doctest::Approx(1024.0));
+    CHECK(mib(device(p, "CUDA0").kv_buffer_bytes) == doctest::Approx(1024.0));
     // KQ 32 heads x 8192 x 512 f32 = 512 MiB, mask 8192 x 512 f32 = 16 MiB, 4 x 8 MiB hidden.
-    CHECK(device(p, "CUDA0").compute_buffer_bytes / kMiB == doctest::Approx(560.0));
-    CHECK(device(p, "CPU").compute_buffer_bytes / kMiB == doctest::Approx(24.01).epsilon(0.001));
+    CHECK(mib(device(p, "CUDA0").compute_buffer_bytes) == doctest::Approx(560.0));
+    CHECK(mib(device(p, "CPU").compute_buffer_bytes) == doctest::Approx(24.01).epsilon(0.001));
   }
   SUBCASE("n_ctx 81920: ollama/ollama#9352, KV 10240.00 MiB, compute 5312.00, host 168.01") {
     r.context = 81920;
     const LocalPlacement p = place_local(model, r, 33);
-    CHECK(device(p, "CUDA0").kv_buffer_bytes / kMiB == doctest::Approx(10240.0));
-    CHECK(device(p, "CUDA0").compute_buffer_bytes / kMiB == doctest::Approx(5312.0));
-    CHECK(device(p, "CPU").compute_buffer_bytes / kMiB == doctest::Approx(168.01).epsilon(0.001));
+    CHECK(mib(device(p, "CUDA0").kv_buffer_bytes) == doctest::Approx(10240.0));
+    CHECK(mib(device(p, "CUDA0").compute_buffer_bytes) == doctest::Approx(5312.0));
+    CHECK(mib(device(p, "CPU").compute_buffer_bytes) == doctest::Approx(168.01).epsilon(0.001));
   }
 }
 
@@ -232,20 +233,20 @@ TEST_CASE("local: two unequal GPUs with every expert in RAM, as a llama.cpp b562
   // 9862 / 41380 = 0.2383: layers with il / 49 below it (il <= 11) go to CUDA0, 12 layers;
   // KV per layer 16384 cells x 512 x 2 B x 2 (K and V) = 32 MiB: 384 and 1152 MiB.
   CHECK(device(p, "CUDA0").layers == 12);
-  CHECK(device(p, "CUDA0").kv_buffer_bytes / kMiB == doctest::Approx(384.0));
-  CHECK(device(p, "CUDA1").kv_buffer_bytes / kMiB == doctest::Approx(1152.0));
-  CHECK(device(p, "CUDA0").model_buffer_bytes / kMiB == doctest::Approx(135.76).epsilon(0.0001));
-  CHECK(device(p, "CUDA1").model_buffer_bytes / kMiB == doctest::Approx(648.66).epsilon(0.0001));
+  CHECK(mib(device(p, "CUDA0").kv_buffer_bytes) == doctest::Approx(384.0));
+  CHECK(mib(device(p, "CUDA1").kv_buffer_bytes) == doctest::Approx(1152.0));
+  CHECK(mib(device(p, "CUDA0").model_buffer_bytes) == doctest::Approx(135.76).epsilon(0.0001));
+  CHECK(mib(device(p, "CUDA1").model_buffer_bytes) == doctest::Approx(648.66).epsilon(0.0001));
   // Without flash attention: KQ 32 heads x 16384 x 512 x 4 B = 1024 MiB, the f32 mask 32 MiB, the
   // residual and normed input (2048 wide, 4 MiB each) and Q and the attention output (32 x 128 =
   // 4096 wide, 8 MiB each): 1080 MiB on each GPU, as printed.
-  CHECK(device(p, "CUDA0").compute_buffer_bytes / kMiB == doctest::Approx(1080.0));
-  CHECK(device(p, "CUDA1").compute_buffer_bytes / kMiB == doctest::Approx(1080.0));
+  CHECK(mib(device(p, "CUDA0").compute_buffer_bytes) == doctest::Approx(1080.0));
+  CHECK(mib(device(p, "CUDA1").compute_buffer_bytes) == doctest::Approx(1080.0));
   // The mapped CPU buffer spans token_embd through blk.47: everything but output_norm and the
   // output head (151936 x 2048 q6_K = 243.43 MiB), printed as 17447.91 MiB; the RAM it needs is
   // the CPU's own tensors.
   const LocalDeviceUse& cpu = device(p, "CPU");
-  CHECK(cpu.mapped_model_buffer_bytes / kMiB == doctest::Approx(17447.91).epsilon(0.0001));
+  CHECK(mib(cpu.mapped_model_buffer_bytes) == doctest::Approx(17447.91).epsilon(0.0001));
   CHECK(cpu.model_buffer_bytes < cpu.mapped_model_buffer_bytes);
   std::int64_t gpu_dense = 0;
   for (const LocalLayer& layer : model.layers) gpu_dense += layer.dense_bytes;
@@ -951,7 +952,7 @@ TEST_CASE("local: the f32 mmproj rule against a published llama.cpp load log (Qw
   // and a merger into 1536: 631,183,360 + 34,087,936 = 665,271,296 parameters x 4 B = 2,661,085,184 B.
   const std::int64_t bytes = local_mmproj_bytes(kQwen2VlTower + qwen2_vl_merger(1536), LocalMmprojType::f32);
   CHECK(bytes == 2'661'085'184);
-  CHECK(static_cast<double>(bytes) / kMiB == doctest::Approx(2537.81).epsilon(0.005 / 2537.81));
+  CHECK(mib(bytes) == doctest::Approx(2537.81).epsilon(0.005 / 2537.81));
   CHECK(local_mmproj_bytes(1000, LocalMmprojType::bf16) == 2000);
   CHECK(local_mmproj_bytes(33, LocalMmprojType::q8_0) == 68);  // two blocks of 32
   CHECK(local_mmproj_bytes(1000, LocalMmprojType::off) == 0);
