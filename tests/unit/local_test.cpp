@@ -935,6 +935,7 @@ TEST_CASE("local: a vision model's encoders load from llama.cpp's mmproj file on
   CHECK(device(in_ram.placement, "CPU").mmproj_buffer_bytes == (encoders + 31) / 32 * 34);  // 717,994,048
   CHECK(device(in_ram.placement, "CUDA0").mmproj_buffer_bytes == 0);
   CHECK(in_ram.llama_cpp_command.find("--no-mmproj-offload") != std::string::npos);
+  CHECK(in_ram.llama_cpp_command.find(" --mmproj mmproj-model-q8_0.gguf") != std::string::npos);
 
   // off: nothing loaded, and the report says what is left out.
   request.mmproj = LocalMmprojType::off;

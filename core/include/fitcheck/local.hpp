@@ -141,7 +141,7 @@ struct LocalRequest {
   // (--no-mmproj-offload) keeps it in RAM.
   std::optional<LocalMmprojType> mmproj;
   bool mmproj_offload = true;
-  std::string mmproj_path = "mmproj-model-f16.gguf";  // for the printed command only
+  std::string mmproj_path;  // for the printed command only; empty: "mmproj-model-<type>.gguf"
 };
 
 // One backend buffer set: a GPU, or the CPU (last).

@@ -230,7 +230,9 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   command += std::string(" -fa ") + (request.flash_attention ? "on" : "off");
   if (!request.kv_offload) command += " -nkvo";
   if (placed.mmproj != LocalMmprojType::off) {
-    command += " --mmproj " + request.mmproj_path;
+    command += " --mmproj " + (request.mmproj_path.empty()
+                                   ? "mmproj-model-" + std::string(local_mmproj_type_name(placed.mmproj)) + ".gguf"
+                                   : request.mmproj_path);
     if (!request.mmproj_offload) command += " --no-mmproj-offload";
   }
   e.llama_cpp_command = command;
