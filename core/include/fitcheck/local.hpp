@@ -108,8 +108,8 @@ double local_matmul_peak_flops(const Accelerator& gpu, LocalMatmulPath path);
 enum class LocalMmprojType : std::uint8_t { off, f32, f16, bf16, q8_0 };
 const char* local_mmproj_type_name(LocalMmprojType type);  // "off", "f32", "f16", "bf16", "q8_0"
 std::optional<LocalMmprojType> find_local_mmproj_type(std::string_view name);
-// The file's tensor bytes for `parameters` encoder parameters stored as `type`: 4 or 2 bytes each, q8_0
-// 34 bytes per 32 (ggml-common.h block_q8_0); 0 when off.
+// The file's tensor bytes for `parameters` encoder parameters stored as `type`, by ggml's block sizes
+// (gguf_type_info; bf16 is 2 bytes as f16); 0 when off.
 std::int64_t local_mmproj_bytes(std::int64_t parameters, LocalMmprojType type);
 
 // ggml's KV cache types: f16 (2 bytes a value), q8_0 (34 bytes per 32), q4_0 (18 bytes per 32).
@@ -141,7 +141,7 @@ struct LocalRequest {
   // (--no-mmproj-offload) keeps it in RAM.
   std::optional<LocalMmprojType> mmproj;
   bool mmproj_offload = true;
-  std::string mmproj_path;  // for the printed command only; empty: "mmproj-model-<type>.gguf"
+  std::string model_name = "model";  // names the mmproj file in the command: mmproj-<model_name>-<type>.gguf
 };
 
 // One backend buffer set: a GPU, or the CPU (last).
@@ -219,10 +219,6 @@ struct LocalEstimate {
   std::vector<std::string> ollama_environment;
   std::vector<std::string> assumptions;
 };
-
-// The request's mmproj type for this model: as given (OptionError naming mmproj when the model has no
-// encoders), else f16 for a model with encoders and off without.
-LocalMmprojType local_resolved_mmproj(const LocalModel& model, const LocalRequest& request);
 
 // The placement of a given n_gpu_layers (llama.cpp's load_tensors rule). Throws std::invalid_argument
 // naming the option on bad input.

@@ -102,18 +102,11 @@ std::optional<LocalMmprojType> find_local_mmproj_type(std::string_view name) {
 }
 
 std::int64_t local_mmproj_bytes(std::int64_t parameters, LocalMmprojType type) {
-  switch (type) {
-    case LocalMmprojType::off:
-      return 0;
-    case LocalMmprojType::f32:
-      return 4 * parameters;
-    case LocalMmprojType::f16:
-    case LocalMmprojType::bf16:
-      return 2 * parameters;
-    case LocalMmprojType::q8_0:
-      return (parameters + 31) / 32 * 34;
-  }
-  return 0;
+  if (type == LocalMmprojType::off) return 0;
+  const GgufTypeInfo& info = gguf_type_info(type == LocalMmprojType::f32    ? GgufType::f32
+                                            : type == LocalMmprojType::q8_0 ? GgufType::q8_0
+                                                                            : GgufType::f16);  // bf16: 2 B as f16
+  return (parameters + info.block_elements - 1) / info.block_elements * info.block_bytes;
 }
 
 LocalMmprojType local_resolved_mmproj(const LocalModel& model, const LocalRequest& request) {
@@ -230,9 +223,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   command += std::string(" -fa ") + (request.flash_attention ? "on" : "off");
   if (!request.kv_offload) command += " -nkvo";
   if (placed.mmproj != LocalMmprojType::off) {
-    command += " --mmproj " + (request.mmproj_path.empty()
-                                   ? "mmproj-model-" + std::string(local_mmproj_type_name(placed.mmproj)) + ".gguf"
-                                   : request.mmproj_path);
+    command += " --mmproj mmproj-" + request.model_name + "-" + local_mmproj_type_name(placed.mmproj) + ".gguf";
     if (!request.mmproj_offload) command += " --no-mmproj-offload";
   }
   e.llama_cpp_command = command;

@@ -20,18 +20,13 @@ constexpr std::int64_t kF32 = 4;
 
 std::int64_t pad_to(std::int64_t value, std::int64_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
-// ggml_row_size(type, n): f16 2 bytes a value; q8_0 34 bytes per block of 32; q4_0 18 bytes per 32
-// (ggml/src/ggml-common.h block_q8_0, block_q4_0).
+// ggml_row_size(type, n): whole blocks of the cache type (gguf_type_info: f16 2 bytes a value, q8_0 34
+// bytes per 32, q4_0 18 per 32; ggml/src/ggml-common.h).
 std::int64_t kv_row_bytes(LocalKvType type, std::int64_t values) {
-  switch (type) {
-    case LocalKvType::f16:
-      return 2 * values;
-    case LocalKvType::q8_0:
-      return (values + 31) / 32 * 34;
-    case LocalKvType::q4_0:
-      return (values + 31) / 32 * 18;
-  }
-  return 2 * values;
+  const GgufTypeInfo& info = gguf_type_info(type == LocalKvType::q8_0   ? GgufType::q8_0
+                                            : type == LocalKvType::q4_0 ? GgufType::q4_0
+                                                                        : GgufType::f16);
+  return (values + info.block_elements - 1) / info.block_elements * info.block_bytes;
 }
 
 std::string device_name(LocalBackend backend, std::size_t index, std::size_t count) {

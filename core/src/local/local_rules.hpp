@@ -14,6 +14,9 @@ std::int64_t local_gpu_reserve_bytes(LocalBackend backend);
 std::int64_t local_kv_size(const LocalRequest& request);
 std::int64_t local_layer_cells(const LocalLayer& layer, const LocalRequest& request, std::int64_t kv_size);
 std::int64_t local_layer_kv_bytes(const LocalLayer& layer, LocalKvType type, std::int64_t cells);
+// The request's mmproj type for this model: as given (OptionError naming mmproj when the model has no
+// encoders), else f16 for a model with encoders and off without.
+LocalMmprojType local_resolved_mmproj(const LocalModel& model, const LocalRequest& request);
 // Without flash attention (local_attention_scores.cpp): the scores one head of a layer computes over a
 // prompt of `tokens` in ubatches of `ubatch`, each attending to at most `layer_cells` cached tokens;
 // the bytes `scores` move through memory; the rule as the report states it.

@@ -17,12 +17,13 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
   out.field("n_layers", p.n_layers);
   out.field("kv_size", p.kv_size);
   out.field("fits", p.fits);
+  const LocalDeviceUse* mmproj_holder =
+      p.mmproj_device < 0 ? nullptr : &p.devices[static_cast<std::size_t>(p.mmproj_device)];
   out.begin_object("mmproj");
   out.field("type", local_mmproj_type_name(p.mmproj));
   out.field("encoder_parameters", model.encoder_parameters);
-  out.field("device", p.mmproj_device < 0 ? std::string() : p.devices[static_cast<std::size_t>(p.mmproj_device)].name);
-  out.field("bytes", p.mmproj_device < 0 ? std::int64_t{0}
-                                         : p.devices[static_cast<std::size_t>(p.mmproj_device)].mmproj_buffer_bytes);
+  out.field("device", mmproj_holder ? mmproj_holder->name : std::string());
+  out.field("bytes", mmproj_holder ? mmproj_holder->mmproj_buffer_bytes : std::int64_t{0});
   out.end_object();
   out.begin_array("devices");
   for (std::size_t d = 0; d < p.devices.size(); ++d) {
@@ -99,8 +100,7 @@ std::string local_report_json(std::string_view config_json_text, const OptionLis
   }
   const LocalModel model = local_model_from_config(description, format, format_options);
   parsed.request.model_path = std::string(model_name) + "-" + weight_format_info(format).id + ".gguf";
-  parsed.request.mmproj_path = "mmproj-" + std::string(model_name) + "-" +
-                               local_mmproj_type_name(local_resolved_mmproj(model, parsed.request)) + ".gguf";
+  parsed.request.model_name = model_name;
   return local_report_json(model, estimate_local(model, parsed.request));
 }
 
