@@ -12,6 +12,7 @@
 
 #include "fitcheck/mlx.hpp"
 #include "fitcheck/params.hpp"
+#include "local/mlx_rules.hpp"
 
 namespace fitcheck {
 namespace {
@@ -57,24 +58,6 @@ std::string gb(double bytes) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3f", bytes / 1e9);
   return text;
-}
-
-bool quantizable_role(TensorRole role) {
-  switch (role) {
-    case TensorRole::norm:
-    case TensorRole::bias:
-    case TensorRole::attention_sink:
-    case TensorRole::relative_position_bias:
-    case TensorRole::ssm_convolution:
-    case TensorRole::ssm_parameter:
-      return false;
-    default:
-      return true;
-  }
-}
-
-bool routed_expert(TensorRole role) {
-  return role == TensorRole::expert_gate || role == TensorRole::expert_up || role == TensorRole::expert_down;
 }
 
 // The model's dtype for unquantized tensors, scales, biases, activations and the KV cache: convert casts
@@ -205,57 +188,12 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
   const std::string dtype_name = model_dtype(model, request.dtype);
   const std::int64_t dtype = dtype_name == "fp32" ? 4 : 2;
 
-  // Weights: each module with to_quantized (Linear, Embedding, SwitchLinear) whose input width is a
-  // multiple of the group size (utils.py quantize_model l.867-879) holds bits per weight packed in
-  // uint32 plus a scale and a bias per group in the model's dtype (mlx ops.cpp l.5089-5097); norms,
-  // biases and the other parameters keep the dtype. MoE routers are kept at 8 bits (the quant_predicate
-  // of qwen3_moe.py, gpt_oss.py and most MoE families).
-  double matrix_parameters_per_token = 0;  // active weights a token multiplies, the output head apart
-  double quantized_matrix_parameters = 0;  // of those, stored quantized (the qmm kernels' share)
-  double decode_weight_bytes = 0;          // what a generated token reads
-  double layer_weight_bytes = 0;           // what a prompt chunk reads: every layer's tensors, once
-  std::int64_t quantized = 0, unquantized = 0, bytes = 0;
-  for (const WeightTensor& t : weight_tensors(model)) {
-    const bool quantize = q.bits > 0 && t.is_matrix() && quantizable_role(t.role) && t.columns % q.group_size == 0;
-    const int bits = t.role == TensorRole::router ? 8 : q.bits;
-    std::int64_t tensor_bytes = t.parameters() * dtype;
-    if (quantize) {
-      tensor_bytes = t.rows * t.copies * (t.columns * bits / 8 + 2 * (t.columns / q.group_size) * dtype);
-      quantized += t.parameters();
-    } else {
-      unquantized += t.parameters();
-    }
-    bytes += tensor_bytes;
-    if (t.role == TensorRole::token_embedding || t.role == TensorRole::position_embedding) {
-      // A gather reads one row a token; a tied head reads the whole embedding as the output layer.
-      if (t.role == TensorRole::token_embedding && model.tie_word_embeddings)
-        decode_weight_bytes += static_cast<double>(tensor_bytes);
-      continue;
-    }
-    if (t.role == TensorRole::lm_head) {
-      decode_weight_bytes += static_cast<double>(tensor_bytes);
-      continue;
-    }
-    layer_weight_bytes += static_cast<double>(tensor_bytes);
-    // A token runs its top-k routed experts: k of each expert matrix's copies.
-    double share = 1;
-    if (routed_expert(t.role)) {
-      const LayerShape& shape =
-          model.layer_kinds[model.layer_kind_of_layer[static_cast<std::size_t>(std::max(0, t.layer))]];
-      share = static_cast<double>(shape.moe.experts_per_token) / static_cast<double>(t.copies);
-    }
-    decode_weight_bytes += static_cast<double>(tensor_bytes) * share;
-    if (t.is_matrix()) {
-      const double active = static_cast<double>(t.parameters()) * share;
-      matrix_parameters_per_token += active;
-      if (quantize) quantized_matrix_parameters += active;
-    }
-  }
-  e.quantized_parameters = quantized;
-  e.unquantized_parameters = unquantized;
-  e.weight_bytes = bytes;
-  e.bits_per_weight =
-      static_cast<double>(bytes) * 8 / static_cast<double>(std::max<std::int64_t>(1, quantized + unquantized));
+  const MlxWeights w = mlx_weights(model, q, dtype);
+  e.quantized_parameters = w.quantized_parameters;
+  e.unquantized_parameters = w.unquantized_parameters;
+  e.weight_bytes = w.bytes;
+  e.bits_per_weight = static_cast<double>(w.bytes) * 8 /
+                      static_cast<double>(std::max<std::int64_t>(1, w.quantized_parameters + w.unquantized_parameters));
   e.weights = q.bits > 0 ? std::to_string(q.bits) + "-bit affine, group " + num(q.group_size) +
                                ", scales and biases in " + dtype_name
                          : std::string(dtype_name) + " (unquantized)";
@@ -334,16 +272,16 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
   const std::int64_t logits_bytes = 2 * model.vocab_size * dtype;  // the last position's logits and log-probabilities
   const std::int64_t end_peak_bytes = kv_end_bytes + logits_bytes;
   const bool prefill_peaks = e.prefill_peak_bytes >= end_peak_bytes;
-  e.peak_memory_bytes = bytes + std::max(e.prefill_peak_bytes, end_peak_bytes);
+  e.peak_memory_bytes = w.bytes + std::max(e.prefill_peak_bytes, end_peak_bytes);
   e.working_set_bytes = request.gpu.gpu_working_set_bytes;
   e.fits = e.working_set_bytes <= 0 || e.peak_memory_bytes <= e.working_set_bytes;
 
-  e.terms.push_back({"weights", bytes,
-                     num(quantized) + " quantized parameters" +
+  e.terms.push_back({"weights", w.bytes,
+                     num(w.quantized_parameters) + " quantized parameters" +
                          (q.bits > 0 ? " x (" + std::to_string(q.bits) + " bits + 2 x " + num(dtype) + " B per " +
                                            num(q.group_size) + ")"
                                      : std::string()) +
-                         " + " + num(unquantized) + " in " + dtype_name + " = " + num(bytes) + " B"});
+                         " + " + num(w.unquantized_parameters) + " in " + dtype_name + " = " + num(w.bytes) + " B"});
   if (prefill_peaks) {
     e.terms.push_back({"KV cache after the prompt", kv_prefill_bytes,
                        num(after_prefill.slots) + " slots a full-attention layer (steps of 256) x K and V widths x " +
@@ -382,11 +320,11 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
   for (const LayerFigures& f : layers) step_kernels += f.kernels;
   const double per_step = static_cast<double>(step_kernels) * kSecondsPerKernel;
   const auto step_seconds = [&](double context) {
-    return (decode_weight_bytes + kv_read(context)) / bandwidth + per_step;
+    return (w.decode_weight_bytes + kv_read(context)) / bandwidth + per_step;
   };
   MlxTokenTime& token = e.generation_token_time;
   const double middle = static_cast<double>(request.prompt_len) + static_cast<double>(request.gen_len) / 2;
-  token.weight_bytes = decode_weight_bytes;
+  token.weight_bytes = w.decode_weight_bytes;
   token.kv_bytes = kv_read(middle);
   token.bandwidth_fraction = kGenerationBandwidthFraction;
   token.bandwidth_bytes_per_second = bandwidth;
@@ -403,14 +341,14 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
   // yields the first token.
   MlxPromptTime& prompt = e.prompt_time;
   const double quantized_share =
-      matrix_parameters_per_token > 0 ? quantized_matrix_parameters / matrix_parameters_per_token : 0;
+      w.matrix_parameters_per_token > 0 ? w.quantized_matrix_parameters / w.matrix_parameters_per_token : 0;
   prompt.compute_fraction = kPromptComputeQuantized * quantized_share + kPromptComputeFloat * (1 - quantized_share);
   prompt.flops_per_second =
       request.gpu.dense_flops_per_second[static_cast<std::size_t>(ComputeDtype::fp16)] * prompt.compute_fraction;
   double chunk_compute_seconds = 0;
   std::int64_t offset = 0;
   for (std::int64_t size : chunks) {
-    double chunk_flops = 2 * matrix_parameters_per_token * static_cast<double>(size);
+    double chunk_flops = 2 * w.matrix_parameters_per_token * static_cast<double>(size);
     for (const LayerFigures& f : layers) {
       const double keys_before = f.window > 0
                                      ? std::min<double>(static_cast<double>(offset), static_cast<double>(f.window))
@@ -420,7 +358,7 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
       chunk_flops += 2 * pairs * static_cast<double>(f.heads * (f.head_dim + f.value_head_dim));
     }
     prompt.flops += chunk_flops;
-    chunk_compute_seconds += std::max(chunk_flops / prompt.flops_per_second, layer_weight_bytes / bandwidth);
+    chunk_compute_seconds += std::max(chunk_flops / prompt.flops_per_second, w.layer_weight_bytes / bandwidth);
     offset += size;
   }
   prompt.chunks = static_cast<std::int64_t>(chunks.size());
