@@ -50,20 +50,31 @@ std::string mib(std::int64_t bytes) {
   return text;
 }
 
+std::string pad_left(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
+}
+
 void print_local(const nlohmann::json& r) {
   print("weights: %s\n", r["weights"].get<std::string>());
   print("offloaded %lld/%lld layers to the GPU(s); kv cells %lld%s\n", r["n_gpu_layers"].get<long long>(),
         r["n_layers"].get<long long>(), r["kv_size"].get<long long>(),
         r["fits"].get<bool>() ? "" : "  (DOES NOT FIT: see the devices over their limit)");
-  print("\n%-10s %8s %14s %14s %14s %14s %14s\n", "device", "layers", "model MiB", "KV MiB", "compute MiB", "total MiB",
-        "limit MiB");
+  // The recurrent state's column only for a model with recurrent layers (llama.cpp's "RS buffer").
+  const bool recurrent = r["recurrent_cells"].get<long long>() > 0;
+  print("\n%-10s %8s %14s %14s%s %14s %14s %14s\n", "device", "layers", "model MiB", "KV MiB",
+        recurrent ? "         RS MiB" : "", "compute MiB", "total MiB", "limit MiB");
   for (const auto& d : r["devices"]) {
     const auto limit = d["limit_bytes"].get<std::int64_t>();
-    print("%-10s %8lld %14s %14s %14s %14s %14s%s\n", d["name"].get<std::string>(), d["layers"].get<long long>(),
-          mib(d["model_buffer_bytes"].get<std::int64_t>()), mib(d["kv_buffer_bytes"].get<std::int64_t>()),
+    const std::string state = recurrent ? " " + pad_left(mib(d["recurrent_state_buffer_bytes"].get<std::int64_t>()), 14)
+                                        : std::string();
+    print("%-10s %8lld %14s %14s%s %14s %14s %14s%s\n", d["name"].get<std::string>(), d["layers"].get<long long>(),
+          mib(d["model_buffer_bytes"].get<std::int64_t>()), mib(d["kv_buffer_bytes"].get<std::int64_t>()), state,
           mib(d["compute_buffer_bytes"].get<std::int64_t>()), mib(d["total_bytes"].get<std::int64_t>()),
           limit > 0 ? mib(limit) : std::string("-"), d["fits"].get<bool>() ? "" : "  over");
   }
+  if (recurrent)
+    print("recurrent state: %lld cell(s), one per slot (-np); RS is llama.cpp's recurrent-state buffer\n",
+          r["recurrent_cells"].get<long long>());
   const auto& mmproj = r["mmproj"];
   if (mmproj["type"].get<std::string>() != "off")
     print("mmproj (vision/audio encoders, %s): %s MiB on %s, in its total\n", mmproj["type"].get<std::string>(),

@@ -39,6 +39,11 @@ struct LocalLayer {
   std::int64_t kv_key_width = 0;    // n_embd_k_gqa: K values per token in the cache
   std::int64_t kv_value_width = 0;  // n_embd_v_gqa
   std::int64_t sliding_window = 0;  // n_swa: the cache holds only the window (llama_kv_cache_iswa); 0: full
+  // A state-space or linear-attention layer's state per sequence, f32 values (llama_memory_recurrent,
+  // llama_hparams::n_embd_r and n_embd_s): the convolution's last conv_kernel - 1 inputs of its conv
+  // channels, and the recurrent state (state_size x inner width). 0 for other layers.
+  std::int64_t recurrent_conv_values = 0;
+  std::int64_t recurrent_state_values = 0;
   // The ops (kernels) llama.cpp's graph runs for this layer at one token, besides the attention core,
   // which depends on flash attention (local_layer_graph_ops); `attention`: the layer has one.
   std::int64_t graph_ops = 0;
@@ -157,11 +162,14 @@ struct LocalDeviceUse {
   std::int64_t kv_buffer_bytes = 0;
   std::int64_t compute_buffer_bytes = 0;
   std::int64_t mmproj_buffer_bytes = 0;  // the multimodal projector file's tensors (clip.cpp's weight buffer)
+  // The recurrent layers' states ("RS buffer"): f32, one row per cell, where the layer's KV would live.
+  std::int64_t recurrent_state_buffer_bytes = 0;
   std::int64_t limit_bytes = 0;  // what may be allocated (GPU memory less the runtime reserve; RAM); 0: unchecked
   std::int64_t layers = 0;       // repeating layers whose dense tensors live here
   bool holds_output = false;
   std::int64_t total_bytes() const {
-    return model_buffer_bytes + kv_buffer_bytes + compute_buffer_bytes + mmproj_buffer_bytes;
+    return model_buffer_bytes + kv_buffer_bytes + compute_buffer_bytes + mmproj_buffer_bytes +
+           recurrent_state_buffer_bytes;
   }
   bool fits() const { return limit_bytes == 0 || total_bytes() <= limit_bytes; }
 };
@@ -170,6 +178,9 @@ struct LocalPlacement {
   std::int64_t n_gpu_layers = 0;  // as -ngl counts: repeating layers + 1 for the output layer
   std::int64_t n_layers = 0;      // block_count + 1 (llama.cpp logs "offloaded 33/33 layers")
   std::int64_t kv_size = 0;       // cells: the context padded as llama.cpp pads it
+  // Rows of the recurrent state, one per sequence the context holds: max(1, parallel); 0 without
+  // recurrent layers (llama_model::create_memory: mem_size = max(1, n_seq_max)).
+  std::int64_t recurrent_cells = 0;
   std::vector<int> layer_device;  // per repeating layer: GPU index, or -1 for the CPU
   int output_device = -1;
   std::vector<LocalDeviceUse> devices;            // GPUs in order, then the CPU
@@ -182,7 +193,7 @@ struct LocalPlacement {
 // reads at the backend's share of the device's bandwidth, the ops of llama.cpp's graph it runs at the
 // backend's time per op, and the hidden state's copies into it from the previous device.
 struct LocalTokenTime {
-  double bytes = 0;                       // weights and KV cache read for the token
+  double bytes = 0;                       // weights and KV cache read, recurrent states moved, for the token
   double bandwidth_fraction = 0;          // of the device's peak bandwidth
   double bandwidth_bytes_per_second = 0;  // peak x bandwidth_fraction
   std::int64_t graph_ops = 0;

@@ -202,6 +202,24 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
     e.assumptions.push_back("mmproj off: the vision/audio encoders (" + std::to_string(model.encoder_parameters) +
                             " parameters) are not loaded; llama-server loads them only with --mmproj FILE");
   }
+  if (placed.recurrent_cells > 0) {
+    std::int64_t layers = 0, conv = 0, state = 0, total = 0;
+    for (const LocalLayer& layer : model.layers) {
+      if (local_layer_state_bytes(layer) == 0) continue;
+      layers += 1;
+      conv = layer.recurrent_conv_values;
+      state = layer.recurrent_state_values;
+    }
+    for (const LocalDeviceUse& use : placed.devices) total += use.recurrent_state_buffer_bytes;
+    e.assumptions.push_back(
+        "recurrent state: " + std::to_string(layers) + " state-space/linear-attention layers x (" +
+        std::to_string(conv) + " conv + " + std::to_string(state) + " state values) x 4 B (f32) x " +
+        std::to_string(placed.recurrent_cells) + " cell" + (placed.recurrent_cells > 1 ? "s" : "") + " = " +
+        std::to_string(total) +
+        " B, the \"RS buffer\" beside each layer's KV (llama_memory_recurrent: one cell per sequence, --parallel; "
+        "it does not grow with the context); llama-server without -np runs 4 slots (ggml-org/llama.cpp#16736), "
+        "so the command sets -np");
+  }
   if (gpus && request.backend == LocalBackend::cuda && !request.cuda_mmq)
     e.assumptions.push_back(
         "--cuda-mmq off: quantized weights are dequantized to f16 for cuBLAS on every prompt ubatch (a "
@@ -215,7 +233,8 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   if (!request.tensor_split.empty()) command += " --tensor-split " + tensor_split_text(request.tensor_split);
   if (request.n_cpu_moe > 0) command += " --n-cpu-moe " + std::to_string(request.n_cpu_moe);
   command += " -c " + std::to_string(request.context);
-  if (request.parallel > 1) command += " -np " + std::to_string(request.parallel);
+  // A recurrent model's state takes a cell per slot, so the slots are written out even when 1.
+  if (request.parallel > 1 || placed.recurrent_cells > 0) command += " -np " + std::to_string(request.parallel);
   if (request.ubatch != 512) command += " -ub " + std::to_string(request.ubatch);
   if (request.batch != 2048) command += " -b " + std::to_string(request.batch);
   command +=

@@ -44,6 +44,18 @@ void set_kv_widths(LocalLayer& layer, const LayerShape& shape) {
   layer.sliding_window = a.sliding_window;
 }
 
+// llama.cpp keeps a recurrent layer's state in f32 rows of n_embd_r + n_embd_s values
+// (ggml-org/llama.cpp src/llama-hparams.cpp): the conv window, (ssm_d_conv - 1) x (ssm_d_inner + 2 x
+// ssm_n_group x ssm_d_state), and the SSM state, ssm_d_state x ssm_d_inner. The converter maps every
+// mixer fitcheck reads onto those keys: Mamba-1 (no groups: the conv runs over the inner channels),
+// Mamba-2, Qwen3-Next's Gated DeltaNet (value heads x value width as ssm_d_inner, key heads as
+// groups, the key width as ssm_d_state) and LFM2's short convolution (n_embd x (l_cache - 1), no
+// state), which SsmShape describes alike (model.hpp).
+void set_recurrent_state(LocalLayer& layer, const SsmShape& mixer) {
+  layer.recurrent_conv_values = std::max<std::int64_t>(0, mixer.conv_kernel - 1) * mixer.conv_channels();
+  layer.recurrent_state_values = mixer.state_size * mixer.inner();
+}
+
 bool starts_with(const std::string& text, std::string_view prefix) { return text.rfind(prefix, 0) == 0; }
 
 // Adds a matrix's parameters to the float split when its storage type is f16, bf16 or f32 (ggml type
@@ -161,6 +173,18 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
       throw std::invalid_argument(
           "model: llama.cpp does not run Llama 3.2 Vision (mllama) and its cross-attention "
           "layers; the local estimate covers the models llama.cpp runs");
+  // Mixers with no llama.cpp architecture (src/llama-arch.cpp lists none for RecurrentGemma, MiniMax's
+  // lightning attention or Zamba2's shared blocks): their graph and state cannot be sized as it runs them.
+  for (const LayerShape& kind : model.layer_kinds) {
+    const char* missing = kind.shared_transformer                                ? "Zamba2's shared transformer blocks"
+                          : !kind.is_ssm()                                       ? nullptr
+                          : kind.ssm.mixer == RecurrentMixer::rg_lru             ? "RecurrentGemma's RG-LRU layers"
+                          : kind.ssm.mixer == RecurrentMixer::lightning_attention ? "MiniMax's lightning attention"
+                                                                                  : nullptr;
+    if (missing)
+      throw std::invalid_argument(std::string("model: llama.cpp has no architecture for ") + missing +
+                                  "; the local estimate covers the models llama.cpp runs");
+  }
   LocalModel out;
   out.layers.resize(model.layer_kind_of_layer.size());
   const std::vector<WeightTensor> tensors = weight_tensors(model);
@@ -212,6 +236,7 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
   for (std::size_t il = 0; il < out.layers.size(); ++il) {
     const LayerShape& shape = model.layer_kinds[model.layer_kind_of_layer[il]];
     set_kv_widths(out.layers[il], shape);
+    if (shape.is_ssm()) set_recurrent_state(out.layers[il], shape.ssm);
     out.layers[il].graph_ops = ops[il].total(shape.is_moe() ? shape.moe.experts_per_token : 0);
     out.layers[il].attention = ops[il].attention;
     out.num_heads = std::max(out.num_heads, shape.attention.num_heads);

@@ -73,6 +73,10 @@ std::int64_t local_layer_kv_bytes(const LocalLayer& layer, LocalKvType type, std
   return (kv_row_bytes(type, layer.kv_key_width) + kv_row_bytes(type, layer.kv_value_width)) * cells;
 }
 
+std::int64_t local_layer_state_bytes(const LocalLayer& layer) {
+  return (layer.recurrent_conv_values + layer.recurrent_state_values) * kF32;
+}
+
 LocalPlacement place_local(const LocalModel& model, const LocalRequest& request, std::int64_t n_gpu_layers) {
   const auto n_layer = static_cast<std::int64_t>(model.layers.size());
   if (n_layer == 0) throw std::invalid_argument("model: no layers to place");
@@ -89,6 +93,9 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   p.n_layers = n_layer + 1;
   p.n_gpu_layers = gpus ? std::min(n_gpu_layers, n_layer + 1) : 0;
   p.kv_size = local_kv_size(request);
+  const bool recurrent = std::any_of(model.layers.begin(), model.layers.end(),
+                                     [](const LocalLayer& layer) { return local_layer_state_bytes(layer) > 0; });
+  p.recurrent_cells = recurrent ? std::max<std::int64_t>(1, request.parallel) : 0;
 
   // Split points: the given shares, else each device's free memory; cumulative, normalized.
   std::vector<double> splits(n_devices);
@@ -144,6 +151,9 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
     // The KV of a layer lives on the layer's device (llama-kv-cache.cpp: dev = offload ? dev_layer(il) : cpu).
     (request.kv_offload ? home : cpu).kv_buffer_bytes +=
         local_layer_kv_bytes(layer, request.kv_type, local_layer_cells(layer, request, p.kv_size));
+    // A recurrent layer's state as well (llama-memory-recurrent.cpp: dev_layer(i) when offloaded):
+    // r and s, f32, one row per cell.
+    (request.kv_offload ? home : cpu).recurrent_state_buffer_bytes += local_layer_state_bytes(layer) * p.recurrent_cells;
   }
   LocalDeviceUse& out = use_of(p.output_device);
   out.model_buffer_bytes += model.output_bytes;

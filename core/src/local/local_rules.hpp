@@ -14,6 +14,8 @@ std::int64_t local_gpu_reserve_bytes(LocalBackend backend);
 std::int64_t local_kv_size(const LocalRequest& request);
 std::int64_t local_layer_cells(const LocalLayer& layer, const LocalRequest& request, std::int64_t kv_size);
 std::int64_t local_layer_kv_bytes(const LocalLayer& layer, LocalKvType type, std::int64_t cells);
+// One cell of a recurrent layer's state (r and s, f32); 0 for a layer without one.
+std::int64_t local_layer_state_bytes(const LocalLayer& layer);
 // The request's mmproj type for this model: as given (OptionError naming mmproj when the model has no
 // encoders), else f16 for a model with encoders and off without.
 LocalMmprojType local_resolved_mmproj(const LocalModel& model, const LocalRequest& request);

@@ -136,6 +136,7 @@ double gpu_matmul_peak(const Accelerator& gpu) {
 struct DeviceWork {
   double weight_bytes_per_token = 0;      // generation: weights read for one token
   double kv_bytes_per_cell = 0;           // generation: bytes read per cached token (all its layers)
+  double state_bytes_per_token = 0;       // generation: the recurrent layers' states moved per token
   std::vector<std::int64_t> layer_cells;  // cells of each of its layers (sliding windows cap them)
   std::vector<double> layer_cell_bytes;
   double weight_bytes_resident = 0;                             // prompt: everything it holds, read once per ubatch
@@ -218,6 +219,11 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     DeviceWork& cache = request.kv_offload ? home : work[n_gpus];
     cache.layer_cells.push_back(local_layer_cells(layer, request, p.kv_size));
     cache.layer_cell_bytes.push_back(static_cast<double>(local_layer_kv_bytes(layer, request.kv_type, 1)));
+    // A recurrent layer's state, every token: the scan reads it and writes the new one into its
+    // output, and a copy reads that back into the cache (ggml-org/llama.cpp
+    // src/models/graph-context-mamba.cpp: ggml_ssm_scan, then ggml_cpy of the last states; the conv
+    // window likewise): four passes over r + s.
+    cache.state_bytes_per_token += 4.0 * static_cast<double>(local_layer_state_bytes(layer));
     if (layer.attention) {
       // QK^T and PV: 2 x 2 x n_head x head_dim FLOPs per token per cached position.
       cache.attention_flops_per_token_per_position += 4.0 * attention_width;
@@ -283,11 +289,12 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   const auto op_seconds_of = [&](std::size_t d) {
     return d < n_gpus ? gpu_rates.seconds_per_op : cpu_rates.seconds_per_op;
   };
-  // One token's time at `filled` cached tokens: each device reads its weights and its layers' KV.
+  // One token's time at `filled` cached tokens: each device reads its weights, its layers' KV and
+  // its recurrent layers' states.
   const auto token_times = [&](double filled) {
     std::vector<LocalTokenTime> times(work.size());
     for (std::size_t d = 0; d < work.size(); ++d) {
-      double bytes = work[d].weight_bytes_per_token;
+      double bytes = work[d].weight_bytes_per_token + work[d].state_bytes_per_token;
       for (std::size_t l = 0; l < work[d].layer_cells.size(); ++l)
         bytes += std::min(filled, static_cast<double>(work[d].layer_cells[l])) * work[d].layer_cell_bytes[l];
       if (bytes <= 0) continue;

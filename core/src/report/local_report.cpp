@@ -16,6 +16,7 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
   out.field("n_gpu_layers", p.n_gpu_layers);
   out.field("n_layers", p.n_layers);
   out.field("kv_size", p.kv_size);
+  out.field("recurrent_cells", p.recurrent_cells);
   out.field("fits", p.fits);
   const LocalDeviceUse* mmproj_holder =
       p.mmproj_device < 0 ? nullptr : &p.devices[static_cast<std::size_t>(p.mmproj_device)];
@@ -36,6 +37,7 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
     out.field("kv_buffer_bytes", use.kv_buffer_bytes);
     out.field("compute_buffer_bytes", use.compute_buffer_bytes);
     out.field("mmproj_buffer_bytes", use.mmproj_buffer_bytes);
+    out.field("recurrent_state_buffer_bytes", use.recurrent_state_buffer_bytes);
     out.field("total_bytes", use.total_bytes());
     out.field("limit_bytes", use.limit_bytes);
     out.field("fits", use.fits());
