@@ -1025,3 +1025,113 @@ TEST_CASE("local: Ollama's server environment for flash attention, the KV type a
     named = named || line.find("Ollama has no setting for --n-cpu-moe, -nkvo") == 0;
   CHECK(named);
 }
+
+namespace {
+
+LocalModel fixture_local_model(const char* file, WeightFormat format = WeightFormat::gguf_q4_k_m) {
+  return local_model_from_config(
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + std::string(file))), format);
+}
+
+std::int64_t recurrent_layers(const LocalModel& model) {
+  std::int64_t n = 0;
+  for (const LocalLayer& layer : model.layers) n += layer.recurrent_conv_values + layer.recurrent_state_values > 0;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("local: a recurrent layer's state per cell, by hand, as llama.cpp's n_embd_r and n_embd_s") {
+  // Qwen3-Next-80B-A3B: 48 layers, every 4th full attention; the Gated DeltaNet's conv runs over
+  // 2 x 16 key heads x 128 + 32 value heads x 128 = 8192 channels with a kernel of 4, and its state
+  // is 32 heads x 128 x 128. r = 3 x 8192 = 24,576; s = 128 x 4096 = 524,288.
+  const LocalModel next = fixture_local_model("Qwen--Qwen3-Next-80B-A3B-Instruct.json");
+  CHECK(recurrent_layers(next) == 36);
+  CHECK(next.layers[0].recurrent_conv_values == 24'576);
+  CHECK(next.layers[0].recurrent_state_values == 524'288);
+  CHECK(next.layers[3].recurrent_conv_values == 0);  // layer 4 attends: a KV cache, no state
+  CHECK(next.layers[3].kv_key_width == 512);         // 2 KV heads x 256
+  // Mamba-1 (state-spaces/mamba-2.8b-hf): d_inner 5120, d_state 16, d_conv 4, no groups:
+  // r = 3 x 5120 = 15,360; s = 16 x 5120 = 81,920; no layer attends.
+  const LocalModel mamba = fixture_local_model("state-spaces--mamba-2.8b-hf.json");
+  CHECK(recurrent_layers(mamba) == 64);
+  CHECK(mamba.layers[10].recurrent_conv_values == 15'360);
+  CHECK(mamba.layers[10].recurrent_state_values == 81'920);
+  CHECK(mamba.layers[10].kv_key_width == 0);
+  // Mamba-2 (Mamba-Codestral-7B): 128 heads x 64 = 8192 inner, 8 groups of state 128, d_conv 4:
+  // r = 3 x (8192 + 2 x 8 x 128) = 30,720; s = 128 x 8192 = 1,048,576.
+  const LocalModel codestral = fixture_local_model("mistralai--Mamba-Codestral-7B-v0.1.json");
+  CHECK(codestral.layers[0].recurrent_conv_values == 30'720);
+  CHECK(codestral.layers[0].recurrent_state_values == 1'048'576);
+  // LFM2-8B-A1B's gated short convolution: n_embd x (L_cache - 1) = 2048 x 2 = 4,096, no state;
+  // 18 of its 24 layers convolve, 6 attend.
+  const LocalModel lfm2 = fixture_local_model("LiquidAI--LFM2-8B-A1B.json");
+  CHECK(recurrent_layers(lfm2) == 18);
+  CHECK(lfm2.layers[0].recurrent_conv_values == 4'096);
+  CHECK(lfm2.layers[0].recurrent_state_values == 0);
+  // A transformer has none.
+  CHECK(recurrent_layers(local_model_from_config(llama3_8b(), WeightFormat::gguf_q4_k_m)) == 0);
+}
+
+TEST_CASE("local: the RS buffer, one f32 row per slot, on each recurrent layer's device") {
+  const LocalModel next = fixture_local_model("Qwen--Qwen3-Next-80B-A3B-Instruct.json");
+  LocalRequest request = one_gpu("rtx-pro-6000");
+  request.context = 32768;
+  const LocalEstimate all = estimate_local(next, request);
+  CHECK(all.placement.n_gpu_layers == 49);
+  CHECK(all.placement.recurrent_cells == 1);
+  // 36 x (24,576 + 524,288) x 4 B = 79,036,416 B = 75.38 MiB; it does not grow with the context.
+  CHECK(device(all.placement, "CUDA0").recurrent_state_buffer_bytes == 79'036'416);
+  CHECK(device(all.placement, "CPU").recurrent_state_buffer_bytes == 0);
+  CHECK(device(all.placement, "CUDA0").total_bytes() ==
+        device(all.placement, "CUDA0").model_buffer_bytes + device(all.placement, "CUDA0").kv_buffer_bytes +
+            device(all.placement, "CUDA0").compute_buffer_bytes + 79'036'416);
+  CHECK(all.llama_cpp_command.find(" -np 1 ") != std::string::npos);
+  // Four slots, four rows; the command asks for them.
+  request.parallel = 4;
+  const LocalEstimate four = estimate_local(next, request);
+  CHECK(four.placement.recurrent_cells == 4);
+  CHECK(device(four.placement, "CUDA0").recurrent_state_buffer_bytes == 4 * std::int64_t{79'036'416});
+  CHECK(four.llama_cpp_command.find(" -np 4 ") != std::string::npos);
+  // -ngl 25: the last 24 layers on the GPU (18 recurrent), the first 24 (18 recurrent) on the CPU.
+  request.parallel = 1;
+  const LocalPlacement half = place_local(next, request, 25);
+  CHECK(device(half, "CUDA0").recurrent_state_buffer_bytes == 18 * std::int64_t{548'864} * 4);
+  CHECK(device(half, "CPU").recurrent_state_buffer_bytes == 18 * std::int64_t{548'864} * 4);
+  // -nkvo keeps the state with the KV cache, on the CPU.
+  request.kv_offload = false;
+  CHECK(device(place_local(next, request, 49), "CPU").recurrent_state_buffer_bytes == 79'036'416);
+  // A transformer's command leaves -np to the default.
+  CHECK(estimate_local(local_model_from_config(llama3_8b(), WeightFormat::gguf_q4_k_m), one_gpu("rtx-4090"))
+            .llama_cpp_command.find("-np") == std::string::npos);
+}
+
+TEST_CASE("local: a generated token moves each recurrent state four times (scan, then the copy into the cache)") {
+  // Mamba-2.8B fully on the GPU: no KV cache, so the GPU's bytes for one token are its weights (its
+  // model buffer: every layer and the output; the token embedding stays on the CPU) plus 4 x the state,
+  // 64 x (15,360 + 81,920) x 4 B = 24,903,680 B.
+  const LocalModel mamba = fixture_local_model("state-spaces--mamba-2.8b-hf.json");
+  const LocalEstimate e = estimate_local(mamba, one_gpu("rtx-4090"));
+  const LocalDeviceUse& gpu = device(e.placement, "CUDA0");
+  CHECK(gpu.recurrent_state_buffer_bytes == 24'903'680);
+  CHECK(gpu.kv_buffer_bytes == 0);
+  CHECK(e.speed.generation_token_time[0].bytes ==
+        doctest::Approx(static_cast<double>(gpu.model_buffer_bytes) + 4.0 * 24'903'680));
+  // Its generation speed does not depend on the context: no cache grows.
+  CHECK(e.speed.generation_tokens_per_second_empty == doctest::Approx(e.speed.generation_tokens_per_second_full));
+}
+
+TEST_CASE("local: mixers llama.cpp has no architecture for are refused, naming llama.cpp") {
+  CHECK_THROWS_WITH_AS(fixture_local_model("google--recurrentgemma-2b.json"),
+                       doctest::Contains("llama.cpp has no architecture for RecurrentGemma"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(fixture_local_model("MiniMaxAI--MiniMax-M1.json"),
+                       doctest::Contains("lightning attention"), std::invalid_argument);
+}
+
+TEST_CASE("local report: the recurrent cells and each device's RS buffer") {
+  const std::string json =
+      local_report_json(test::read_file(test::fixture_configs_dir() + "/state-spaces--mamba-2.8b-hf.json"),
+                        {{"gpu", "rtx-4090"}, {"ram_gib", "64"}, {"weights", "q4_k_m"}, {"parallel", "2"}}, "mamba");
+  CHECK(json.find(R"("recurrent_cells":2)") != std::string::npos);
+  CHECK(json.find(R"("recurrent_state_buffer_bytes":49807360)") != std::string::npos);  // 2 x 24,903,680
+}
