@@ -65,8 +65,8 @@ void print_local(const nlohmann::json& r) {
         recurrent ? "         RS MiB" : "", "compute MiB", "total MiB", "limit MiB");
   for (const auto& d : r["devices"]) {
     const auto limit = d["limit_bytes"].get<std::int64_t>();
-    const std::string state = recurrent ? " " + pad_left(mib(d["recurrent_state_buffer_bytes"].get<std::int64_t>()), 14)
-                                        : std::string();
+    const std::string state =
+        recurrent ? " " + pad_left(mib(d["recurrent_state_buffer_bytes"].get<std::int64_t>()), 14) : std::string();
     print("%-10s %8lld %14s %14s%s %14s %14s %14s%s\n", d["name"].get<std::string>(), d["layers"].get<long long>(),
           mib(d["model_buffer_bytes"].get<std::int64_t>()), mib(d["kv_buffer_bytes"].get<std::int64_t>()), state,
           mib(d["compute_buffer_bytes"].get<std::int64_t>()), mib(d["total_bytes"].get<std::int64_t>()),

@@ -747,3 +747,55 @@ TEST_CASE("fitcheck params reads a GGUF, a safetensors file and an index from di
   CHECK(bad.err.find("fitcheck: error: offset ") == 0);
   CHECK(bad.err.find("runs past the end of the file (300 bytes)") != std::string::npos);
 }
+
+TEST_CASE("GGUF header: a hybrid's per-layer KV heads and state-space keys make its recurrent layers") {
+  // nemotron_h: head_count_kv per layer, 0 for a Mamba-2 layer (llama.cpp marks those recurrent).
+  // ssm: conv kernel 4, inner 1024 (16 heads x 64), state 128, 8 groups: r = 3 x (1024 + 2 x 8 x 128)
+  // = 9,216 values, s = 128 x 1024 = 131,072 values a cell.
+  GgufWriter w;
+  w.kv_string("general.architecture", "nemotron_h")
+      .kv_u32("nemotron_h.block_count", 4)
+      .kv_u32("nemotron_h.embedding_length", 512)
+      .kv_u32("nemotron_h.attention.head_count", 8)
+      .kv_u32s("nemotron_h.attention.head_count_kv", {0, 2, 0, 0})
+      .kv_u32("nemotron_h.attention.key_length", 64)
+      .kv_u32("nemotron_h.ssm.conv_kernel", 4)
+      .kv_u32("nemotron_h.ssm.inner_size", 1024)
+      .kv_u32("nemotron_h.ssm.state_size", 128)
+      .kv_u32("nemotron_h.ssm.group_count", 8);
+  const CheckpointSummary s = read_whole(w.bytes());
+  CHECK(s.hyperparameters.head_count_kv_per_layer == std::vector<std::int64_t>{0, 2, 0, 0});
+  CHECK(s.notes.empty());  // the per-layer array is read, not noted
+  const std::string report = checkpoint_report_json(s);
+  CHECK(report.find(R"("ssm.state_size":128)") != std::string::npos);
+  CHECK(report.find(R"("attention.head_count_kv_per_layer":[0,2,0,0])") != std::string::npos);
+  const LocalModel m = local_model_from_gguf(s);
+  REQUIRE(m.layers.size() == 4);
+  CHECK(m.layers[0].recurrent_conv_values == 9'216);
+  CHECK(m.layers[0].recurrent_state_values == 131'072);
+  CHECK(m.layers[0].kv_key_width == 0);
+  CHECK(m.layers[1].recurrent_state_values == 0);
+  CHECK(m.layers[1].kv_key_width == 2 * 64);
+  CHECK(m.layers[3].recurrent_conv_values == 9'216);
+
+  // qwen3next: every 4th layer attends (full_attention_interval), the others run the Gated DeltaNet.
+  GgufWriter q;
+  q.kv_string("general.architecture", "qwen3next")
+      .kv_u32("qwen3next.block_count", 8)
+      .kv_u32("qwen3next.embedding_length", 2048)
+      .kv_u32("qwen3next.attention.head_count", 16)
+      .kv_u32("qwen3next.attention.head_count_kv", 2)
+      .kv_u32("qwen3next.attention.key_length", 256)
+      .kv_u32("qwen3next.ssm.conv_kernel", 4)
+      .kv_u32("qwen3next.ssm.inner_size", 4096)
+      .kv_u32("qwen3next.ssm.state_size", 128)
+      .kv_u32("qwen3next.ssm.group_count", 16)
+      .kv_u32("qwen3next.full_attention_interval", 4);
+  const LocalModel next = local_model_from_gguf(read_whole(q.bytes()));
+  for (std::size_t il = 0; il < 8; ++il) {
+    const bool attends = (il + 1) % 4 == 0;
+    CHECK(next.layers[il].recurrent_conv_values == (attends ? 0 : 24'576));  // 3 x (4096 + 2 x 16 x 128)
+    CHECK(next.layers[il].recurrent_state_values == (attends ? 0 : 524'288));
+    CHECK(next.layers[il].kv_key_width == (attends ? 512 : 0));
+  }
+}

@@ -1124,8 +1124,8 @@ TEST_CASE("local: a generated token moves each recurrent state four times (scan,
 TEST_CASE("local: mixers llama.cpp has no architecture for are refused, naming llama.cpp") {
   CHECK_THROWS_WITH_AS(fixture_local_model("google--recurrentgemma-2b.json"),
                        doctest::Contains("llama.cpp has no architecture for RecurrentGemma"), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(fixture_local_model("MiniMaxAI--MiniMax-M1.json"),
-                       doctest::Contains("lightning attention"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(fixture_local_model("MiniMaxAI--MiniMax-M1.json"), doctest::Contains("lightning attention"),
+                       std::invalid_argument);
 }
 
 TEST_CASE("local report: the recurrent cells and each device's RS buffer") {

@@ -79,6 +79,16 @@ struct GgufHyperparameters {
   std::optional<std::int64_t> expert_used_count;    // <arch>.expert_used_count
   std::optional<std::int64_t> vocab_size;           // <arch>.vocab_size, else tokenizer.ggml.tokens' length
   std::optional<std::int64_t> file_type;            // general.file_type (llama_ftype)
+  // <arch>.attention.head_count_kv when the file stores one per layer (hybrids: 0 for a recurrent layer).
+  std::vector<std::int64_t> head_count_kv_per_layer;
+  // State-space and linear-attention mixers (llama.cpp llama-arch.cpp LLM_KV_SSM_*, LLM_KV_SHORTCONV_L_CACHE,
+  // LLM_KV_FULL_ATTENTION_INTERVAL).
+  std::optional<std::int64_t> ssm_conv_kernel;          // <arch>.ssm.conv_kernel
+  std::optional<std::int64_t> ssm_inner_size;           // <arch>.ssm.inner_size
+  std::optional<std::int64_t> ssm_state_size;           // <arch>.ssm.state_size
+  std::optional<std::int64_t> ssm_group_count;          // <arch>.ssm.group_count
+  std::optional<std::int64_t> shortconv_l_cache;        // <arch>.shortconv.l_cache (LFM2)
+  std::optional<std::int64_t> full_attention_interval;  // <arch>.full_attention_interval (Qwen3-Next, Qwen3.5)
 };
 // llama_ftype's name ("MOSTLY_Q4_K_M") for general.file_type, or "" when unknown.
 const char* gguf_file_type_name(std::int64_t file_type);

@@ -158,11 +158,18 @@ class Reader {
 struct Captured {
   std::vector<std::pair<std::string_view, std::int64_t>> integers;
   std::vector<std::pair<std::string_view, std::uint64_t>> array_lengths;
+  // Integer arrays of the keys that hold one value per layer (per_layer_key).
+  std::vector<std::pair<std::string_view, std::vector<std::int64_t>>> integer_arrays;
   std::string_view architecture, name;
   std::uint64_t alignment = kDefaultAlignment;
 };
 
 bool wanted_string(std::string_view key) { return key == "general.architecture" || key == "general.name"; }
+
+// Hybrid models store a KV head count per layer, 0 for a recurrent layer (llama.cpp reads
+// <arch>.attention.head_count_kv with get_key_or_arr).
+bool per_layer_key(std::string_view key) { return key.ends_with(".attention.head_count_kv"); }
+constexpr std::uint64_t kMaxPerLayerValues = 65536;
 
 void read_array(Reader& in, std::string_view key, const std::string& field, int depth, Captured& captured);
 
@@ -234,7 +241,19 @@ void read_array(Reader& in, std::string_view key, const std::string& field, int 
                           detail::number_text(count) + " cannot fit in the header (at most " +
                               detail::number_text(kMaxHeaderBytes) + " bytes are read)");
   if (depth == 0) captured.array_lengths.emplace_back(key, count);
-  if (width) {
+  const bool integers = element_type <= k_int32 || element_type == k_uint64 || element_type == k_int64;
+  if (depth == 0 && width && integers && per_layer_key(key) && count <= kMaxPerLayerValues) {
+    std::vector<std::int64_t> values;
+    values.reserve(static_cast<std::size_t>(count));
+    for (std::uint64_t i = 0; i < count; ++i) {
+      const std::uint64_t raw = in.unsigned_of_size(static_cast<unsigned>(width), field + " element");
+      const bool is_signed = element_type == k_int8 || element_type == k_int16 || element_type == k_int32;
+      values.push_back(is_signed && width < 8 && (raw >> (8 * width - 1)) != 0
+                           ? static_cast<std::int64_t>(raw) - (std::int64_t{1} << (8 * width))
+                           : static_cast<std::int64_t>(raw));
+    }
+    captured.integer_arrays.emplace_back(key, std::move(values));
+  } else if (width) {
     in.skip(count * width, field + " elements");
   } else if (element_type == k_string) {
     for (std::uint64_t i = 0; i < count; ++i) in.string(field + " element " + detail::number_text(i), in.room());
@@ -271,7 +290,9 @@ void resolve_hyperparameters(const Captured& captured, CheckpointSummary& summar
       slot.reset();
     }
     if (!slot) {
-      if (const auto length = array_length_of(captured, key))
+      const bool per_layer = std::any_of(captured.integer_arrays.begin(), captured.integer_arrays.end(),
+                                         [&](const auto& entry) { return entry.first == key; });
+      if (const auto length = array_length_of(captured, key); length && !per_layer)
         summary.notes.push_back(detail::quoted(key) + " is an array of " + detail::number_text(*length) +
                                 " values (one per layer), not one number");
     }
@@ -287,6 +308,18 @@ void resolve_hyperparameters(const Captured& captured, CheckpointSummary& summar
   take(h.expert_count, "expert_count");
   take(h.expert_used_count, "expert_used_count");
   take(h.vocab_size, "vocab_size");
+  take(h.ssm_conv_kernel, "ssm.conv_kernel");
+  take(h.ssm_inner_size, "ssm.inner_size");
+  take(h.ssm_state_size, "ssm.state_size");
+  take(h.ssm_group_count, "ssm.group_count");
+  take(h.shortconv_l_cache, "shortconv.l_cache");
+  take(h.full_attention_interval, "full_attention_interval");
+  for (const auto& [key, values] : captured.integer_arrays)
+    if (key == prefix + "attention.head_count_kv") {
+      h.head_count_kv_per_layer = values;
+      for (std::int64_t& v : h.head_count_kv_per_layer)
+        if (v < 0 || v > detail::kMaxExactInteger) v = 0;
+    }
   if (!h.vocab_size) {
     if (const auto tokens = array_length_of(captured, "tokenizer.ggml.tokens"))
       h.vocab_size = static_cast<std::int64_t>(*tokens);

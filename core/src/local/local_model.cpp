@@ -58,6 +58,65 @@ void set_recurrent_state(LocalLayer& layer, const SsmShape& mixer) {
 
 bool starts_with(const std::string& text, std::string_view prefix) { return text.rfind(prefix, 0) == 0; }
 
+// Which layers of a GGUF are recurrent, as each architecture's load_hparams marks them
+// (ggml-org/llama.cpp src/models/*.cpp, hparams.is_recr_impl), and their state per cell.
+struct GgufRecurrence {
+  enum class Rule : std::uint8_t { none, every_layer, no_kv_heads, attention_interval };
+  Rule rule_kind = Rule::none;
+  std::int64_t interval = 4;
+  bool attention_everywhere = false;  // Falcon-H1: attention and Mamba-2 side by side in every layer
+  std::int64_t conv_values = 0;
+  std::int64_t state_values = 0;
+  std::string rule;
+  bool is_recurrent(std::size_t il, std::int64_t kv_heads) const {
+    switch (rule_kind) {
+      case Rule::none:
+        return false;
+      case Rule::every_layer:
+        return true;
+      case Rule::no_kv_heads:
+        return kv_heads == 0;
+      case Rule::attention_interval:
+        return (static_cast<std::int64_t>(il) + 1) % interval != 0;
+    }
+    return false;
+  }
+};
+
+GgufRecurrence gguf_recurrence(const std::string& arch, const GgufHyperparameters& h) {
+  GgufRecurrence r;
+  using Rule = GgufRecurrence::Rule;
+  if (arch == "mamba" || arch == "mamba2") {
+    r.rule_kind = Rule::every_layer;
+  } else if (arch == "falcon-h1") {
+    r.rule_kind = Rule::every_layer;
+    r.attention_everywhere = true;
+  } else if (arch == "jamba" || arch == "granitehybrid" || arch == "nemotron_h" || arch == "nemotron_h_moe" ||
+             arch == "lfm2" || arch == "lfm2moe") {
+    r.rule_kind = Rule::no_kv_heads;  // a layer whose head_count_kv is 0
+  } else if (arch == "qwen3next" || arch == "qwen35" || arch == "qwen35moe") {
+    r.rule_kind = Rule::attention_interval;  // every full_attention_interval-th layer attends (default 4)
+    r.interval = std::max<std::int64_t>(1, h.full_attention_interval.value_or(4));
+  } else {
+    return r;
+  }
+  // llama_hparams::n_embd_r and n_embd_s (src/llama-hparams.cpp).
+  if (h.shortconv_l_cache) {
+    r.conv_values = h.embedding_length.value_or(0) * std::max<std::int64_t>(0, *h.shortconv_l_cache - 1);
+  } else {
+    r.conv_values = std::max<std::int64_t>(0, h.ssm_conv_kernel.value_or(0) - 1) *
+                    (h.ssm_inner_size.value_or(0) + 2 * h.ssm_group_count.value_or(0) * h.ssm_state_size.value_or(0));
+  }
+  r.state_values = h.ssm_state_size.value_or(0) * h.ssm_inner_size.value_or(0);
+  r.rule = "recurrent layers of " + arch + ": " +
+           (r.rule_kind == Rule::every_layer   ? std::string("every layer")
+            : r.rule_kind == Rule::no_kv_heads ? std::string("those whose attention.head_count_kv is 0")
+                                               : "all but every " + std::to_string(r.interval) + "th") +
+           ", each with " + std::to_string(r.conv_values) + " conv + " + std::to_string(r.state_values) +
+           " state values per cell (ssm.* keys of the header)";
+  return r;
+}
+
 // Adds a matrix's parameters to the float split when its storage type is f16, bf16 or f32 (ggml type
 // names as a GGUF header and gguf_type_info print them); quantized types count in the remainder.
 void add_float_parameters(LocalFloatParameters& split, std::string_view type, std::int64_t parameters) {
@@ -176,9 +235,9 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
   // Mixers with no llama.cpp architecture (src/llama-arch.cpp lists none for RecurrentGemma, MiniMax's
   // lightning attention or Zamba2's shared blocks): their graph and state cannot be sized as it runs them.
   for (const LayerShape& kind : model.layer_kinds) {
-    const char* missing = kind.shared_transformer                                ? "Zamba2's shared transformer blocks"
-                          : !kind.is_ssm()                                       ? nullptr
-                          : kind.ssm.mixer == RecurrentMixer::rg_lru             ? "RecurrentGemma's RG-LRU layers"
+    const char* missing = kind.shared_transformer                                 ? "Zamba2's shared transformer blocks"
+                          : !kind.is_ssm()                                        ? nullptr
+                          : kind.ssm.mixer == RecurrentMixer::rg_lru              ? "RecurrentGemma's RG-LRU layers"
                           : kind.ssm.mixer == RecurrentMixer::lightning_attention ? "MiniMax's lightning attention"
                                                                                   : nullptr;
     if (missing)
@@ -318,13 +377,24 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
   out.feed_forward = h.feed_forward_length.value_or(0);
   out.num_experts = h.expert_count.value_or(0);
   out.experts_per_token = h.expert_used_count.value_or(0);
+  const GgufRecurrence recurrence = gguf_recurrence(summary.architecture, h);
   for (std::size_t il = 0; il < out.layers.size(); ++il) {
     LocalLayer& layer = out.layers[il];
-    layer.kv_key_width = kv_heads * out.head_dim;
-    layer.kv_value_width = kv_heads * value_dim;
+    const std::int64_t layer_kv_heads =
+        il < h.head_count_kv_per_layer.size() ? h.head_count_kv_per_layer[il] : kv_heads;
+    const bool recurrent = recurrence.is_recurrent(il, layer_kv_heads);
+    // A recurrent layer keeps no KV cache, except in Falcon-H1, whose layers run both mixers.
+    const bool caches = !recurrent || recurrence.attention_everywhere;
+    layer.kv_key_width = caches ? layer_kv_heads * out.head_dim : 0;
+    layer.kv_value_width = caches ? layer_kv_heads * value_dim : 0;
+    if (recurrent) {
+      layer.recurrent_conv_values = recurrence.conv_values;
+      layer.recurrent_state_values = recurrence.state_values;
+    }
     layer.graph_ops = ops[il].total(out.experts_per_token);
     layer.attention = ops[il].attention;
   }
+  if (!recurrence.rule.empty()) out.assumptions.push_back(recurrence.rule);
   if (out.num_experts > 0) {
     std::int64_t expert_parameters = 0;
     for (const LocalLayer& layer : out.layers) expert_parameters = std::max(expert_parameters, layer.expert_parameters);
@@ -334,8 +404,9 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
   const char* file_type = h.file_type ? gguf_file_type_name(*h.file_type) : "";
   out.weights = std::string("GGUF ") + (*file_type ? file_type : "(file type not stated)") + " (exact tensor bytes)";
   out.assumptions.push_back(
-      "KV widths from the GGUF header: head_count_kv x key_length (embedding_length / head_count when absent); "
-      "per-layer head counts and sliding windows are not read: every layer caches the whole context");
+      "KV widths from the GGUF header: head_count_kv (per layer when the header stores an array) x key_length "
+      "(embedding_length / head_count when absent); sliding windows are not read: every attention layer caches the "
+      "whole context");
   return out;
 }
 

@@ -153,7 +153,8 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
         local_layer_kv_bytes(layer, request.kv_type, local_layer_cells(layer, request, p.kv_size));
     // A recurrent layer's state as well (llama-memory-recurrent.cpp: dev_layer(i) when offloaded):
     // r and s, f32, one row per cell.
-    (request.kv_offload ? home : cpu).recurrent_state_buffer_bytes += local_layer_state_bytes(layer) * p.recurrent_cells;
+    (request.kv_offload ? home : cpu).recurrent_state_buffer_bytes +=
+        local_layer_state_bytes(layer) * p.recurrent_cells;
   }
   LocalDeviceUse& out = use_of(p.output_device);
   out.model_buffer_bytes += model.output_bytes;

@@ -31,6 +31,14 @@ void write_hyperparameters(detail::JsonWriter& out, const GgufHyperparameters& h
   optional_field(out, "vocab_size", h.vocab_size);
   optional_field(out, "file_type", h.file_type);
   out.field("file_type_name", h.file_type ? gguf_file_type_name(*h.file_type) : "");
+  // State-space keys only where the file has them (hybrid and state-space models).
+  const std::pair<const char*, const std::optional<std::int64_t>*> ssm_keys[] = {
+      {"ssm.conv_kernel", &h.ssm_conv_kernel},     {"ssm.inner_size", &h.ssm_inner_size},
+      {"ssm.state_size", &h.ssm_state_size},       {"ssm.group_count", &h.ssm_group_count},
+      {"shortconv.l_cache", &h.shortconv_l_cache}, {"full_attention_interval", &h.full_attention_interval}};
+  for (const auto& [key, value] : ssm_keys)
+    if (value->has_value()) out.field(key, **value);
+  if (!h.head_count_kv_per_layer.empty()) out.field("attention.head_count_kv_per_layer", h.head_count_kv_per_layer);
   out.end_object();
 }
 
