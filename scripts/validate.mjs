@@ -75,7 +75,7 @@ function runCommand(command) {
 const number = (value) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 // Local comparisons (`fitcheck local` reports): llama-bench speeds and load-log buffers per device.
-// Buffers are measured.<DEVICE>_<model|kv|compute>_buffer_mib as the log prints them (CUDA_Host is CPU;
+// Buffers are measured.<DEVICE>_<model|kv|compute|rs>_buffer_mib as the log prints them (CUDA_Host is CPU;
 // CPU_Mapped is the CPU's model buffer of a mapped file).
 function localComparisons(row, report, add) {
   const m = row.measured;
@@ -90,13 +90,18 @@ function localComparisons(row, report, add) {
   if (promptKey !== undefined) add('local_prompt', promptKey, m[promptKey], report.prompt_tokens_per_second);
   add('local_generation', 'generation_tokens_per_second', generation, report.generation_tokens_per_second);
   for (const [key, mib] of Object.entries(m)) {
-    const match = /^(.+)_(model|kv|compute)_buffer_mib$/.exec(key);
+    const match = /^(.+)_(model|kv|compute|rs)_buffer_mib$/.exec(key);
     if (!match) continue;
     // CPU_Mapped: the CPU's model buffer of a mapped file, printed as the span of the file it maps.
     const mapped = match[1] === 'CPU_Mapped';
     const device = report.devices.find((d) => d.name === (mapped ? 'CPU' : match[1]));
     if (!device) throw new Error(`${row.id}: fitcheck reports no device ${match[1]}`);
-    const field = mapped ? 'mapped_model_buffer_bytes' : `${match[2]}_buffer_bytes`;
+    // rs: the recurrent state ("RS buffer size") of state-space and linear-attention layers.
+    const field = mapped
+      ? 'mapped_model_buffer_bytes'
+      : match[2] === 'rs'
+        ? 'recurrent_state_buffer_bytes'
+        : `${match[2]}_buffer_bytes`;
     add('local_memory', `${match[1]} ${match[2]} buffer MiB`, mib, device[field] / 2 ** 20);
   }
 }

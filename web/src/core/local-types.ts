@@ -49,6 +49,8 @@ export interface LocalDevice {
   compute_buffer_bytes: number;
   /** The multimodal projector file's tensors (vision/audio encoders), on the device that loads it. */
   mmproj_buffer_bytes: number;
+  /** Recurrent layers' states (llama.cpp's "RS buffer"): f32, one row per slot, beside each layer's KV. */
+  recurrent_state_buffer_bytes: number;
   total_bytes: number;
   /** What may be allocated; 0: not checked. */
   limit_bytes: number;
@@ -62,7 +64,7 @@ export interface LocalDevice {
 }
 
 export interface LocalTokenTime {
-  /** Weights and KV cache read for the token. */
+  /** Weights and KV cache read, recurrent states moved, for the token. */
   bytes: number;
   /** The backend's share of the device's peak bandwidth. */
   bandwidth_fraction: number;
@@ -79,6 +81,8 @@ export interface LocalReport {
   /** block_count + 1: llama.cpp counts the output layer ("offloaded 33/33 layers"). */
   n_layers: number;
   kv_size: number;
+  /** Rows of the recurrent state, one per slot; 0 for a model without state-space or linear-attention layers. */
+  recurrent_cells: number;
   fits: boolean;
   /** The vision/audio encoders as llama.cpp's mmproj file: type "off" when not loaded (device "", bytes 0). */
   mmproj: { type: string; encoder_parameters: number; device: string; bytes: number };

@@ -120,6 +120,8 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
   const cpu = report.devices.find((device) => device.gpu === '');
   const mapped = cpu?.mapped_model_buffer_bytes ?? 0;
   const encoder = report.mmproj.type !== 'off';
+  const recurrent = report.recurrent_cells > 0;
+  const stateBytes = report.devices.reduce((sum, device) => sum + device.recurrent_state_buffer_bytes, 0);
   return (
     <section data-testid="local-results">
       <h2>llama.cpp placement</h2>
@@ -139,6 +141,11 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
             <th scope="col" class="number">
               KV cache
             </th>
+            {recurrent ? (
+              <th scope="col" class="number">
+                State
+              </th>
+            ) : null}
             <th scope="col" class="number">
               Compute
             </th>
@@ -162,6 +169,7 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
               <td class="number">{device.layers}</td>
               <td class="number">{bytes(device.model_buffer_bytes, unit)}</td>
               <td class="number">{bytes(device.kv_buffer_bytes, unit)}</td>
+              {recurrent ? <td class="number">{bytes(device.recurrent_state_buffer_bytes, unit)}</td> : null}
               <td class="number">{bytes(device.compute_buffer_bytes, unit)}</td>
               {encoder ? <td class="number">{bytes(device.mmproj_buffer_bytes, unit)}</td> : null}
               <td class="number">{bytes(device.total_bytes, unit)}</td>
@@ -175,6 +183,14 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
           {`Encoder: the vision/audio encoders (${report.mmproj.encoder_parameters.toLocaleString('en-US')} parameters) ` +
             `as llama.cpp's ${report.mmproj.type} mmproj file, ${bytes(report.mmproj.bytes, unit)} on ` +
             `${report.mmproj.device}; its compute buffer for an image is not counted.`}
+        </p>
+      ) : null}
+      {recurrent ? (
+        <p data-testid="local-state">
+          {`State: the state-space and linear-attention layers keep a fixed recurrent state instead of a KV cache ` +
+            `(llama.cpp's RS buffer), ${bytes(stateBytes, unit)} in f32 for ${report.recurrent_cells} ` +
+            `slot${report.recurrent_cells > 1 ? 's' : ''}, one per parallel sequence; it does not grow with the ` +
+            `context. llama-server without -np runs 4 slots, so the command sets it.`}
         </p>
       ) : null}
       {cpu && mapped > cpu.model_buffer_bytes ? (
