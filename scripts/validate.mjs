@@ -86,7 +86,9 @@ function localComparisons(row, report, add) {
   const promptTokens = /^pp(\d+)_/.exec(promptKey ?? '')?.[1];
   if (promptTokens !== undefined && !new RegExp(`--prompt-len ${promptTokens}(\\s|$)`).test(row.fitcheck_command))
     throw new Error(`${row.id}: ${promptKey} needs --prompt-len ${promptTokens} in its fitcheck command`);
-  const generation = m.tg128_tokens_per_second ?? m.tg512_tokens_per_second ?? m.eval_tokens_per_second;
+  // llama-bench's tgN: N tokens generated (tg128 by default; tables also print tg32, tg512).
+  const generationKey = Object.keys(m).find((key) => /^tg\d+_tokens_per_second$/.test(key));
+  const generation = generationKey !== undefined ? m[generationKey] : m.eval_tokens_per_second;
   if (promptKey !== undefined) add('local_prompt', promptKey, m[promptKey], report.prompt_tokens_per_second);
   add('local_generation', 'generation_tokens_per_second', generation, report.generation_tokens_per_second);
   for (const [key, mib] of Object.entries(m)) {
