@@ -150,3 +150,27 @@ TEST_CASE("qwen3_next: contradictory or unknown layer fields are refused, naming
   CHECK(config_error(uneven).field() == "linear_num_value_heads");
   CHECK(config_error(small_qwen3_next(R"(,"full_attention_interval":0)")).field() == "full_attention_interval");
 }
+
+TEST_CASE("qwen3_next: the state per sequence as each engine keeps it") {
+  // 36 Gated DeltaNet layers; conv channels 2 x 16 x 128 + 32 x 128 = 8,192; state 32 x 128 x 128 = 524,288.
+  // transformers (no engine): the whole kernel, 4 columns, bf16: 36 x (8,192 x 4 + 524,288) x 2 = 40,108,032 B.
+  // vLLM: conv_kernel - 1 columns at the model's dtype (mamba_utils.py): 36 x (8,192 x 3 + 524,288) x 2 = 39,518,208.
+  // llama.cpp: conv_kernel - 1 columns in f32: 36 x 548,864 x 4 = 79,036,416 (fitcheck local's RS buffer).
+  const auto state = [](OptionList options) {
+    options.emplace_back("gpu", "h100");
+    options.emplace_back("context", "8192");
+    return estimate_inference(qwen3_next_80b(), options).memory.kv_cache.state_bytes_per_sequence;
+  };
+  CHECK(state({}) == 40'108'032);
+  CHECK(state({{"engine", "vllm"}}) == 39'518'208);
+  CHECK(state({{"engine", "llamacpp"}}) == 79'036'416);
+  const InferenceEstimate e =
+      estimate_inference(qwen3_next_80b(), {{"gpu", "h100"}, {"engine", "llamacpp"}, {"context", "8192"}});
+  bool said = false;
+  for (const std::string& line : e.assumptions) said = said || line.find("llamacpp: recurrent layers' state") == 0;
+  CHECK(said);
+  // A transformer's report does not state the rule.
+  const InferenceEstimate dense = estimate_inference(
+      test::read_file(test::fixture_configs_dir() + "/Qwen--Qwen3-8B.json"), {{"gpu", "h100"}, {"engine", "llamacpp"}});
+  for (const std::string& line : dense.assumptions) CHECK(line.find("recurrent layers' state") == std::string::npos);
+}

@@ -74,9 +74,14 @@ struct EngineProfile {
   std::int64_t cuda_graph_max_batch = 0;  // decode steps of at most this many sequences replay a graph
   bool gqa_shared_kv_reads = true;        // decode attention reads each KV head once per query group
   bool kv_cache_concatenated = false;     // the cache grows by torch.cat every step (HF DynamicCache)
-  double step_overhead_seconds = 0;       // CPU scheduling, input preparation, sampling per step
-  double launch_seconds_per_layer = 0;    // kernel launches of one layer outside a CUDA graph
-  double kernel_seconds_per_layer = 0;    // small kernels of one layer, in a CUDA graph or not
+  // Recurrent (state-space, linear-attention) layers' state as the engine keeps it (InferenceWorkload's
+  // fields of the same names) and the rule's source, stated only for a model with such layers.
+  bool state_conv_window_drops_oldest = false;
+  std::int64_t state_bytes_per_element = 0;  // 0: the model's dtype
+  std::string state_rule;
+  double step_overhead_seconds = 0;     // CPU scheduling, input preparation, sampling per step
+  double launch_seconds_per_layer = 0;  // kernel launches of one layer outside a CUDA graph
+  double kernel_seconds_per_layer = 0;  // small kernels of one layer, in a CUDA graph or not
   // Each rule with its source, for the report.
   std::vector<std::string> rules;
 };

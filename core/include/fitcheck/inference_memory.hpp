@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,12 @@ struct InferenceWorkload {
   bool flash_attention = true;                    // false: eager attention materializes heads x s x s scores
   bool logits_all_positions = false;              // false: logits for the last position of each sequence only
   std::int64_t activation_bytes_per_element = 2;  // bf16/fp16 activations
+  // A state-space or linear-attention layer's state as the engine keeps it: the conv window's columns
+  // (conv_kernel as transformers' caches hold them; conv_kernel - 1 in vLLM and llama.cpp, which drop the
+  // input the next step shifts out) and the bytes of a state value (0: activation_bytes_per_element;
+  // llama.cpp keeps f32).
+  bool state_conv_window_drops_oldest = false;
+  std::int64_t state_bytes_per_element = 0;
   std::int64_t framework_overhead_bytes = std::int64_t{1} << 30;  // see docs/inference-memory.md
   double gpu_memory_utilization = 0.9;  // share of GPU memory the engine may use (vLLM default 0.9)
 };
@@ -132,9 +139,10 @@ std::int64_t cross_source_tokens_per_sequence(const LayerShape& layer, const Inf
 // Bytes of one state-space layer's per-sequence state, as transformers' Mamba-2 caches hold it
 // (conv_states: conv channels x conv_kernel; ssm_states: heads x head_dim x state_size), each
 // element at `element_bytes` (the model's dtype), split over `tensor_parallel` ranks; 0 for a layer
-// without a state-space mixer.
+// without a state-space mixer. `conv_columns`, when given, replaces conv_kernel (an engine's window).
 std::int64_t ssm_state_bytes_per_sequence_per_layer(const LayerShape& layer, std::int64_t element_bytes,
-                                                    std::int64_t tensor_parallel = 1);
+                                                    std::int64_t tensor_parallel = 1,
+                                                    std::optional<std::int64_t> conv_columns = std::nullopt);
 
 // The cache of `batch` sequences of `context_tokens`, per GPU under `layout`.
 KvCacheFigure kv_cache(const ModelDescription& model, const InferenceWorkload& workload);

@@ -110,7 +110,8 @@ std::int64_t cross_source_tokens_per_sequence(const LayerShape& layer, const Inf
 }
 
 std::int64_t ssm_state_bytes_per_sequence_per_layer(const LayerShape& layer, std::int64_t element_bytes,
-                                                    std::int64_t tensor_parallel) {
+                                                    std::int64_t tensor_parallel,
+                                                    std::optional<std::int64_t> conv_columns) {
   if (!layer.is_ssm()) return 0;
   const SsmShape& m = layer.ssm;
   const std::int64_t tp = std::max<std::int64_t>(1, tensor_parallel);
@@ -119,7 +120,8 @@ std::int64_t ssm_state_bytes_per_sequence_per_layer(const LayerShape& layer, std
   const std::int64_t groups = m.groups % tp == 0 ? m.groups / tp : m.groups;
   const std::int64_t heads = m.num_heads / tp;
   const std::int64_t conv_channels = heads * m.head_dim + 2 * groups * m.state_size;
-  const std::int64_t elements = conv_channels * m.conv_kernel + heads * m.head_dim * m.state_size;
+  const std::int64_t elements =
+      conv_channels * conv_columns.value_or(m.conv_kernel) + heads * m.head_dim * m.state_size;
   return detail::checked_product(elements, element_bytes, "the state of a state-space layer");
 }
 
@@ -142,14 +144,17 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
         "the KV cache per token");
     const std::int64_t layers_here = layers_of_kind[kind];
     if (layer.is_ssm()) {
-      const std::int64_t element = workload.activation_bytes_per_element;
-      const std::int64_t whole = ssm_state_bytes_per_sequence_per_layer(layer, element);
+      const std::int64_t element = workload.state_bytes_per_element > 0 ? workload.state_bytes_per_element
+                                                                        : workload.activation_bytes_per_element;
+      const std::int64_t conv_columns =
+          std::max<std::int64_t>(0, layer.ssm.conv_kernel - (workload.state_conv_window_drops_oldest ? 1 : 0));
+      const std::int64_t whole = ssm_state_bytes_per_sequence_per_layer(layer, element, 1, conv_columns);
       figure.state_bytes_per_sequence = detail::checked_sum(
           figure.state_bytes_per_sequence, detail::checked_product(whole, layer.layer_count, "the state per sequence"),
           "the state per sequence");
       if (layers_here > 0) {
         constexpr const char* what = "the state of this batch";
-        const std::int64_t per_rank = ssm_state_bytes_per_sequence_per_layer(layer, element, tp);
+        const std::int64_t per_rank = ssm_state_bytes_per_sequence_per_layer(layer, element, tp, conv_columns);
         KvCacheLayerTerm term;
         term.layer_kind = kind;
         term.layers = layers_here;
@@ -165,7 +170,7 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
                                 : std::to_string(m.num_heads) + " heads x " + std::to_string(m.head_dim) + " x " +
                                     std::to_string(m.state_size);
           term.formula = "state " + std::to_string(per_rank) + " B/sequence/layer on this rank ((" +
-                         std::to_string(m.conv_channels()) + " conv channels x " + std::to_string(m.conv_kernel) +
+                         std::to_string(m.conv_channels()) + " conv channels x " + std::to_string(conv_columns) +
                          " + " + ssm_state + " SSM state) x " + std::to_string(element) + " B" +
                          (tp > 1 ? ", split over tp " + std::to_string(tp) : std::string()) +
                          "; independent of context) x batch " + std::to_string(workload.batch_size) + " x " +
@@ -272,10 +277,13 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
                   "image tokens, computed once per sequence (none without images)");
   if (figure.state_bytes_per_sequence > 0)
     figure.convention +=
-        "; state-space (Mamba) layers keep no KV cache but a fixed state per sequence: conv channels x conv_kernel "
-        "+ heads x head_dim x state_size values at the model's " +
-        std::to_string(workload.activation_bytes_per_element) +
-        "-byte dtype (transformers' Mamba caches; a Mamba-1 layer: its inner channels as heads of 1, no groups; "
+        std::string("; state-space (Mamba) layers keep no KV cache but a fixed state per sequence: conv channels x ") +
+        (workload.state_conv_window_drops_oldest ? "(conv_kernel - 1), the window the engine keeps,"
+                                                 : "conv_kernel (transformers' Mamba caches)") +
+        " + heads x head_dim x state_size values at " +
+        std::to_string(workload.state_bytes_per_element > 0 ? workload.state_bytes_per_element
+                                                            : workload.activation_bytes_per_element) +
+        " bytes each (a Mamba-1 layer: its inner channels as heads of 1, no groups; "
         "a Gated DeltaNet layer: value heads x value width x key width, key heads as groups), whatever the context";
   return figure;
 }

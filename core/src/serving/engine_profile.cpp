@@ -139,6 +139,11 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.cuda_graph_max_batch = std::min<std::int64_t>({2 * p.max_num_seqs, 512, p.max_num_batched_tokens});
       p.step_overhead_seconds = 1.4e-3;
       p.launch_seconds_per_layer = kLaunchSecondsPerLayer;
+      p.state_conv_window_drops_oldest = true;
+      p.state_rule =
+          "recurrent layers' state: the conv window's conv_kernel - 1 columns and the SSM or delta-rule state, at "
+          "the model's dtype (mamba_cache_dtype auto; vllm/model_executor/layers/mamba/mamba_utils.py at 02d71083: "
+          "MambaStateShapeCalculator, MambaStateDtypeCalculator)";
       p.rules = {
           "KV budget: gpu_memory_utilization 0.9 x CUDA's total - weights - the profile run's peak (one "
           "max_num_batched_tokens step, then the sampler over max_num_seqs rows) - non-torch memory, " +
@@ -295,6 +300,11 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.cuda_graph_max_batch = 1;
       p.gqa_shared_kv_reads = true;
       p.step_overhead_seconds = 0;
+      p.state_conv_window_drops_oldest = true;
+      p.state_bytes_per_element = 4;
+      p.state_rule =
+          "recurrent layers' state: the conv window's conv_kernel - 1 columns and the state, in f32, one row per slot "
+          "(src/llama-hparams.cpp n_embd_r, n_embd_s; src/llama-memory-recurrent.cpp, type_r and type_s F32)";
       p.rules = {
           "KV cache: n_ctx cells allocated at context creation for every slot, no paging "
           "(llama_kv_cache; docs/engines-serving.md 4.1)",
