@@ -798,4 +798,26 @@ TEST_CASE("GGUF header: a hybrid's per-layer KV heads and state-space keys make 
     CHECK(next.layers[il].recurrent_state_values == (attends ? 0 : 524'288));
     CHECK(next.layers[il].kv_key_width == (attends ? 512 : 0));
   }
+
+  // mamba2: no attention (head_count 0), every layer recurrent.
+  GgufWriter m2;
+  m2.kv_string("general.architecture", "mamba2")
+      .kv_u32("mamba2.block_count", 2)
+      .kv_u32("mamba2.embedding_length", 512)
+      .kv_u32("mamba2.attention.head_count", 0)
+      .kv_u32("mamba2.ssm.conv_kernel", 4)
+      .kv_u32("mamba2.ssm.inner_size", 1024)
+      .kv_u32("mamba2.ssm.state_size", 128)
+      .kv_u32("mamba2.ssm.group_count", 8);
+  const LocalModel mamba2 = local_model_from_gguf(read_whole(m2.bytes()));
+  CHECK(mamba2.layers[1].recurrent_state_values == 131'072);
+  CHECK(mamba2.layers[1].kv_key_width == 0);
+  // A transformer's header with no heads is still refused.
+  GgufWriter bad;
+  bad.kv_string("general.architecture", "llama")
+      .kv_u32("llama.block_count", 2)
+      .kv_u32("llama.embedding_length", 64)
+      .kv_u32("llama.attention.head_count", 0);
+  CHECK_THROWS_WITH_AS(local_model_from_gguf(read_whole(bad.bytes())), doctest::Contains("attention.head_count"),
+                       std::invalid_argument);
 }

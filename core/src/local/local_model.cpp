@@ -323,7 +323,11 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
   const GgufHyperparameters& h = summary.hyperparameters;
   if (!h.block_count || *h.block_count <= 0)
     throw std::invalid_argument("model: the GGUF header has no <arch>.block_count");
-  if (!h.embedding_length || !h.head_count || *h.head_count <= 0)
+  // Mamba and Mamba-2 files have no attention: their converter writes attention.head_count 0.
+  const GgufRecurrence recurrence = gguf_recurrence(summary.architecture, h);
+  const bool attention_free =
+      recurrence.rule_kind == GgufRecurrence::Rule::every_layer && !recurrence.attention_everywhere;
+  if (!h.embedding_length || !h.head_count || *h.head_count < 0 || (*h.head_count == 0 && !attention_free))
     throw std::invalid_argument("model: the GGUF header has no <arch>.embedding_length or attention.head_count");
   LocalModel out;
   out.layers.resize(static_cast<std::size_t>(*h.block_count));
@@ -370,14 +374,13 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
   out.num_heads = *h.head_count;
   // llama.cpp's defaults (llama-model.cpp load_hparams): n_embd_head_k = key_length, else
   // n_embd / n_head; n_embd_head_v = value_length, else the same.
-  out.head_dim = h.key_length.value_or(out.hidden_size / out.num_heads);
+  out.head_dim = h.key_length.value_or(out.num_heads > 0 ? out.hidden_size / out.num_heads : 0);
   const std::int64_t value_dim = h.value_length.value_or(out.head_dim);
   const std::int64_t kv_heads = h.head_count_kv.value_or(out.num_heads);
   out.vocab_size = h.vocab_size.value_or(0);
   out.feed_forward = h.feed_forward_length.value_or(0);
   out.num_experts = h.expert_count.value_or(0);
   out.experts_per_token = h.expert_used_count.value_or(0);
-  const GgufRecurrence recurrence = gguf_recurrence(summary.architecture, h);
   for (std::size_t il = 0; il < out.layers.size(); ++il) {
     LocalLayer& layer = out.layers[il];
     const std::int64_t layer_kv_heads =
