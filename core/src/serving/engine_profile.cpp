@@ -141,9 +141,8 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.launch_seconds_per_layer = kLaunchSecondsPerLayer;
       p.state_conv_window_drops_oldest = true;
       p.state_rule =
-          "recurrent layers' state: the conv window's conv_kernel - 1 columns and the SSM or delta-rule state, at "
-          "the model's dtype (mamba_cache_dtype auto; vllm/model_executor/layers/mamba/mamba_utils.py at 02d71083: "
-          "MambaStateShapeCalculator, MambaStateDtypeCalculator)";
+          "recurrent layers' state: conv_kernel - 1 conv columns and the state at the model's dtype "
+          "(vllm/model_executor/layers/mamba/mamba_utils.py at 02d71083)";
       p.rules = {
           "KV budget: gpu_memory_utilization 0.9 x CUDA's total - weights - the profile run's peak (one "
           "max_num_batched_tokens step, then the sampler over max_num_seqs rows) - non-torch memory, " +
@@ -303,8 +302,8 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.state_conv_window_drops_oldest = true;
       p.state_bytes_per_element = 4;
       p.state_rule =
-          "recurrent layers' state: the conv window's conv_kernel - 1 columns and the state, in f32, one row per slot "
-          "(src/llama-hparams.cpp n_embd_r, n_embd_s; src/llama-memory-recurrent.cpp, type_r and type_s F32)";
+          "recurrent layers' state: conv_kernel - 1 conv columns and the state in f32 (src/llama-hparams.cpp "
+          "n_embd_r, n_embd_s)";
       p.rules = {
           "KV cache: n_ctx cells allocated at context creation for every slot, no paging "
           "(llama_kv_cache; docs/engines-serving.md 4.1)",
