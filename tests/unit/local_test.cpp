@@ -1134,4 +1134,5 @@ TEST_CASE("local report: the recurrent cells and each device's RS buffer") {
                         {{"gpu", "rtx-4090"}, {"ram_gib", "64"}, {"weights", "q4_k_m"}, {"parallel", "2"}}, "mamba");
   CHECK(json.find(R"("recurrent_cells":2)") != std::string::npos);
   CHECK(json.find(R"("recurrent_state_buffer_bytes":49807360)") != std::string::npos);  // 2 x 24,903,680
+  CHECK(json.find(R"("recurrent_state_bytes":49807360)") != std::string::npos);         // every device's, together
 }

@@ -187,6 +187,11 @@ struct LocalPlacement {
   LocalMmprojType mmproj = LocalMmprojType::off;  // the request's, resolved for the model
   int mmproj_device = -1;                         // index into devices of the one holding it; -1: none
   bool fits = true;
+  std::int64_t recurrent_state_bytes() const {  // the RS buffers of every device
+    std::int64_t total = 0;
+    for (const LocalDeviceUse& d : devices) total += d.recurrent_state_buffer_bytes;
+    return total;
+  }
 };
 
 // How one generated token's time on a device is made, at the middle of the generation: the bytes it

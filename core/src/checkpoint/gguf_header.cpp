@@ -169,6 +169,7 @@ bool wanted_string(std::string_view key) { return key == "general.architecture" 
 // Hybrid models store a KV head count per layer, 0 for a recurrent layer (llama.cpp reads
 // <arch>.attention.head_count_kv with get_key_or_arr).
 bool per_layer_key(std::string_view key) { return key.ends_with(".attention.head_count_kv"); }
+// More values than any model has layers: a longer array is kept as a length only.
 constexpr std::uint64_t kMaxPerLayerValues = 65536;
 
 void read_array(Reader& in, std::string_view key, const std::string& field, int depth, Captured& captured);

@@ -203,14 +203,14 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
                             " parameters) are not loaded; llama-server loads them only with --mmproj FILE");
   }
   if (placed.recurrent_cells > 0) {
-    std::int64_t layers = 0, conv = 0, state = 0, total = 0;
+    std::int64_t layers = 0, conv = 0, state = 0;
     for (const LocalLayer& layer : model.layers) {
       if (local_layer_state_bytes(layer) == 0) continue;
       layers += 1;
       conv = layer.recurrent_conv_values;
       state = layer.recurrent_state_values;
     }
-    for (const LocalDeviceUse& use : placed.devices) total += use.recurrent_state_buffer_bytes;
+    const std::int64_t total = placed.recurrent_state_bytes();
     e.assumptions.push_back(
         "recurrent state: " + std::to_string(layers) + " state-space/linear-attention layers x (" +
         std::to_string(conv) + " conv + " + std::to_string(state) + " state values) x 4 B (f32) x " +

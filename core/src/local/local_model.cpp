@@ -51,9 +51,13 @@ void set_kv_widths(LocalLayer& layer, const LayerShape& shape) {
 // Mamba-2, Qwen3-Next's Gated DeltaNet (value heads x value width as ssm_d_inner, key heads as
 // groups, the key width as ssm_d_state) and LFM2's short convolution (n_embd x (l_cache - 1), no
 // state), which SsmShape describes alike (model.hpp).
-void set_recurrent_state(LocalLayer& layer, const SsmShape& mixer) {
-  layer.recurrent_conv_values = std::max<std::int64_t>(0, mixer.conv_kernel - 1) * mixer.conv_channels();
-  layer.recurrent_state_values = mixer.state_size * mixer.inner();
+void set_recurrent_state(LocalLayer& layer, std::int64_t conv_kernel, std::int64_t inner, std::int64_t groups,
+                         std::int64_t state_size) {
+  layer.recurrent_conv_values = std::max<std::int64_t>(0, conv_kernel - 1) * (inner + 2 * groups * state_size);
+  layer.recurrent_state_values = state_size * inner;
+}
+void set_recurrent_state(LocalLayer& layer, const SsmShape& m) {
+  set_recurrent_state(layer, m.conv_kernel, m.inner(), m.groups, m.state_size);
 }
 
 bool starts_with(const std::string& text, std::string_view prefix) { return text.rfind(prefix, 0) == 0; }
@@ -65,8 +69,7 @@ struct GgufRecurrence {
   Rule rule_kind = Rule::none;
   std::int64_t interval = 4;
   bool attention_everywhere = false;  // Falcon-H1: attention and Mamba-2 side by side in every layer
-  std::int64_t conv_values = 0;
-  std::int64_t state_values = 0;
+  LocalLayer state;                   // the state of one recurrent layer (recurrent_*_values)
   std::string rule;
   bool is_recurrent(std::size_t il, std::int64_t kv_heads) const {
     switch (rule_kind) {
@@ -100,20 +103,18 @@ GgufRecurrence gguf_recurrence(const std::string& arch, const GgufHyperparameter
   } else {
     return r;
   }
-  // llama_hparams::n_embd_r and n_embd_s (src/llama-hparams.cpp).
-  if (h.shortconv_l_cache) {
-    r.conv_values = h.embedding_length.value_or(0) * std::max<std::int64_t>(0, *h.shortconv_l_cache - 1);
-  } else {
-    r.conv_values = std::max<std::int64_t>(0, h.ssm_conv_kernel.value_or(0) - 1) *
-                    (h.ssm_inner_size.value_or(0) + 2 * h.ssm_group_count.value_or(0) * h.ssm_state_size.value_or(0));
-  }
-  r.state_values = h.ssm_state_size.value_or(0) * h.ssm_inner_size.value_or(0);
+  // LFM2's short convolution: n_embd channels, a window of l_cache, no groups and no state.
+  if (h.shortconv_l_cache)
+    set_recurrent_state(r.state, *h.shortconv_l_cache, h.embedding_length.value_or(0), 0, 0);
+  else
+    set_recurrent_state(r.state, h.ssm_conv_kernel.value_or(0), h.ssm_inner_size.value_or(0),
+                        h.ssm_group_count.value_or(0), h.ssm_state_size.value_or(0));
   r.rule = "recurrent layers of " + arch + ": " +
            (r.rule_kind == Rule::every_layer   ? std::string("every layer")
             : r.rule_kind == Rule::no_kv_heads ? std::string("those whose attention.head_count_kv is 0")
                                                : "all but every " + std::to_string(r.interval) + "th") +
-           ", each with " + std::to_string(r.conv_values) + " conv + " + std::to_string(r.state_values) +
-           " state values per cell (ssm.* keys of the header)";
+           ", each with " + std::to_string(r.state.recurrent_conv_values) + " conv + " +
+           std::to_string(r.state.recurrent_state_values) + " state values per cell (ssm.* keys of the header)";
   return r;
 }
 
@@ -391,8 +392,8 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
     layer.kv_key_width = caches ? layer_kv_heads * out.head_dim : 0;
     layer.kv_value_width = caches ? layer_kv_heads * value_dim : 0;
     if (recurrent) {
-      layer.recurrent_conv_values = recurrence.conv_values;
-      layer.recurrent_state_values = recurrence.state_values;
+      layer.recurrent_conv_values = recurrence.state.recurrent_conv_values;
+      layer.recurrent_state_values = recurrence.state.recurrent_state_values;
     }
     layer.graph_ops = ops[il].total(out.experts_per_token);
     layer.attention = ops[il].attention;

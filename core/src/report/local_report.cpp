@@ -17,6 +17,7 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
   out.field("n_layers", p.n_layers);
   out.field("kv_size", p.kv_size);
   out.field("recurrent_cells", p.recurrent_cells);
+  out.field("recurrent_state_bytes", p.recurrent_state_bytes());
   out.field("fits", p.fits);
   const LocalDeviceUse* mmproj_holder =
       p.mmproj_device < 0 ? nullptr : &p.devices[static_cast<std::size_t>(p.mmproj_device)];

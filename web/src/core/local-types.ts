@@ -83,6 +83,8 @@ export interface LocalReport {
   kv_size: number;
   /** Rows of the recurrent state, one per slot; 0 for a model without state-space or linear-attention layers. */
   recurrent_cells: number;
+  /** The RS buffers of every device together. */
+  recurrent_state_bytes: number;
   fits: boolean;
   /** The vision/audio encoders as llama.cpp's mmproj file: type "off" when not loaded (device "", bytes 0). */
   mmproj: { type: string; encoder_parameters: number; device: string; bytes: number };

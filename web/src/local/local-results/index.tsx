@@ -121,7 +121,6 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
   const mapped = cpu?.mapped_model_buffer_bytes ?? 0;
   const encoder = report.mmproj.type !== 'off';
   const recurrent = report.recurrent_cells > 0;
-  const stateBytes = report.devices.reduce((sum, device) => sum + device.recurrent_state_buffer_bytes, 0);
   return (
     <section data-testid="local-results">
       <h2>llama.cpp placement</h2>
@@ -188,7 +187,7 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
       {recurrent ? (
         <p data-testid="local-state">
           {`State: the state-space and linear-attention layers keep a fixed recurrent state instead of a KV cache ` +
-            `(llama.cpp's RS buffer), ${bytes(stateBytes, unit)} in f32 for ${report.recurrent_cells} ` +
+            `(llama.cpp's RS buffer), ${bytes(report.recurrent_state_bytes, unit)} in f32 for ${report.recurrent_cells} ` +
             `slot${report.recurrent_cells > 1 ? 's' : ''}, one per parallel sequence; it does not grow with the ` +
             `context. llama-server without -np runs 4 slots, so the command sets it.`}
         </p>
