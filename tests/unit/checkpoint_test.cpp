@@ -748,6 +748,17 @@ TEST_CASE("fitcheck params reads a GGUF, a safetensors file and an index from di
   CHECK(bad.err.find("runs past the end of the file (300 bytes)") != std::string::npos);
 }
 
+namespace {
+// The state-space keys of a hybrid's header (llama-arch.cpp LLM_KV_SSM_*) under `arch`.
+GgufWriter& ssm_keys(GgufWriter& w, const std::string& arch, std::uint32_t conv_kernel, std::uint32_t inner,
+                     std::uint32_t state, std::uint32_t groups) {
+  return w.kv_u32(arch + ".ssm.conv_kernel", conv_kernel)
+      .kv_u32(arch + ".ssm.inner_size", inner)
+      .kv_u32(arch + ".ssm.state_size", state)
+      .kv_u32(arch + ".ssm.group_count", groups);
+}
+}  // namespace
+
 TEST_CASE("GGUF header: a hybrid's per-layer KV heads and state-space keys make its recurrent layers") {
   // nemotron_h: head_count_kv per layer, 0 for a Mamba-2 layer (llama.cpp marks those recurrent).
   // ssm: conv kernel 4, inner 1024 (16 heads x 64), state 128, 8 groups: r = 3 x (1024 + 2 x 8 x 128)
@@ -758,11 +769,8 @@ TEST_CASE("GGUF header: a hybrid's per-layer KV heads and state-space keys make 
       .kv_u32("nemotron_h.embedding_length", 512)
       .kv_u32("nemotron_h.attention.head_count", 8)
       .kv_u32s("nemotron_h.attention.head_count_kv", {0, 2, 0, 0})
-      .kv_u32("nemotron_h.attention.key_length", 64)
-      .kv_u32("nemotron_h.ssm.conv_kernel", 4)
-      .kv_u32("nemotron_h.ssm.inner_size", 1024)
-      .kv_u32("nemotron_h.ssm.state_size", 128)
-      .kv_u32("nemotron_h.ssm.group_count", 8);
+      .kv_u32("nemotron_h.attention.key_length", 64);
+  ssm_keys(w, "nemotron_h", 4, 1024, 128, 8);
   const CheckpointSummary s = read_whole(w.bytes());
   CHECK(s.hyperparameters.head_count_kv_per_layer == std::vector<std::int64_t>{0, 2, 0, 0});
   CHECK(s.notes.empty());  // the per-layer array is read, not noted
@@ -786,11 +794,8 @@ TEST_CASE("GGUF header: a hybrid's per-layer KV heads and state-space keys make 
       .kv_u32("qwen3next.attention.head_count", 16)
       .kv_u32("qwen3next.attention.head_count_kv", 2)
       .kv_u32("qwen3next.attention.key_length", 256)
-      .kv_u32("qwen3next.ssm.conv_kernel", 4)
-      .kv_u32("qwen3next.ssm.inner_size", 4096)
-      .kv_u32("qwen3next.ssm.state_size", 128)
-      .kv_u32("qwen3next.ssm.group_count", 16)
       .kv_u32("qwen3next.full_attention_interval", 4);
+  ssm_keys(q, "qwen3next", 4, 4096, 128, 16);
   const LocalModel next = local_model_from_gguf(read_whole(q.bytes()));
   for (std::size_t il = 0; il < 8; ++il) {
     const bool attends = (il + 1) % 4 == 0;
@@ -804,11 +809,8 @@ TEST_CASE("GGUF header: a hybrid's per-layer KV heads and state-space keys make 
   m2.kv_string("general.architecture", "mamba2")
       .kv_u32("mamba2.block_count", 2)
       .kv_u32("mamba2.embedding_length", 512)
-      .kv_u32("mamba2.attention.head_count", 0)
-      .kv_u32("mamba2.ssm.conv_kernel", 4)
-      .kv_u32("mamba2.ssm.inner_size", 1024)
-      .kv_u32("mamba2.ssm.state_size", 128)
-      .kv_u32("mamba2.ssm.group_count", 8);
+      .kv_u32("mamba2.attention.head_count", 0);
+  ssm_keys(m2, "mamba2", 4, 1024, 128, 8);
   const LocalModel mamba2 = local_model_from_gguf(read_whole(m2.bytes()));
   CHECK(mamba2.layers[1].recurrent_state_values == 131'072);
   CHECK(mamba2.layers[1].kv_key_width == 0);
