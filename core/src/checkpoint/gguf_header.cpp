@@ -18,10 +18,17 @@
 #include <vector>
 
 #include "checkpoint/checkpoint_internal.hpp"
+#include "checkpoint/gguf_keys.hpp"
 #include "fitcheck/checkpoint.hpp"
 
 namespace fitcheck {
 namespace {
+
+using detail::Captured;
+using detail::kDefaultAlignment;
+using detail::kMaxPerLayerValues;
+using detail::per_layer_key;
+using detail::resolve_hyperparameters;
 
 // The largest header read. A header holds the metadata and the tensor table; the big ones carry a
 // 256k-token vocabulary with its scores and merges, tens of MB. Past this a length is corrupt.
@@ -33,7 +40,6 @@ constexpr std::uint32_t kMaxDims = 4;  // GGML_MAX_DIMS
 // Arrays of arrays are allowed by gguf.md; no writer nests them, llama.cpp refuses them. A bound
 // keeps the recursion shallow.
 constexpr int kMaxArrayDepth = 4;
-constexpr std::uint64_t kDefaultAlignment = 32;  // gguf.md: "If the alignment is not specified, assume it is 32"
 
 // The smallest encodings, to bound counts by the bytes left: a key/value is a key length (8), a
 // type (4) and at least 1 byte; a tensor info is a name length (8), n_dims (4), a type (4) and an
@@ -154,23 +160,7 @@ class Reader {
   std::uint64_t at_ = 0;
 };
 
-// What the key/value pass keeps: integer scalars and array lengths, by key (views into `bytes`).
-struct Captured {
-  std::vector<std::pair<std::string_view, std::int64_t>> integers;
-  std::vector<std::pair<std::string_view, std::uint64_t>> array_lengths;
-  // Integer arrays of the keys that hold one value per layer (per_layer_key).
-  std::vector<std::pair<std::string_view, std::vector<std::int64_t>>> integer_arrays;
-  std::string_view architecture, name;
-  std::uint64_t alignment = kDefaultAlignment;
-};
-
 bool wanted_string(std::string_view key) { return key == "general.architecture" || key == "general.name"; }
-
-// Hybrid models store a KV head count per layer, 0 for a recurrent layer (llama.cpp reads
-// <arch>.attention.head_count_kv with get_key_or_arr).
-bool per_layer_key(std::string_view key) { return key.ends_with(".attention.head_count_kv"); }
-// More values than any model has layers: a longer array is kept as a length only.
-constexpr std::uint64_t kMaxPerLayerValues = 65536;
 
 void read_array(Reader& in, std::string_view key, const std::string& field, int depth, Captured& captured);
 
@@ -264,78 +254,6 @@ void read_array(Reader& in, std::string_view key, const std::string& field, int 
                             "nests arrays deeper than " + std::to_string(kMaxArrayDepth) + " levels");
     for (std::uint64_t i = 0; i < count; ++i)
       read_array(in, key, field + " element " + detail::number_text(i), depth + 1, captured);
-  }
-}
-
-std::optional<std::int64_t> integer_of(const Captured& captured, std::string_view key) {
-  for (const auto& [name, value] : captured.integers)
-    if (name == key) return value;
-  return std::nullopt;
-}
-
-std::optional<std::uint64_t> array_length_of(const Captured& captured, std::string_view key) {
-  for (const auto& [name, length] : captured.array_lengths)
-    if (name == key) return length;
-  return std::nullopt;
-}
-
-// The hyperparameters under "<arch>.": integers, or a note when the file holds a per-layer array.
-void resolve_hyperparameters(const Captured& captured, CheckpointSummary& summary) {
-  const std::string prefix = summary.architecture + ".";
-  GgufHyperparameters& h = summary.hyperparameters;
-  const auto take = [&](std::optional<std::int64_t>& slot, const std::string& suffix) {
-    const std::string key = prefix + suffix;
-    slot = integer_of(captured, key);
-    if (slot && (*slot < 0 || *slot > detail::kMaxExactInteger)) {
-      summary.notes.push_back(detail::quoted(key) + " is " + std::to_string(*slot) + ", not a size; left out");
-      slot.reset();
-    }
-    if (!slot) {
-      const bool per_layer = std::any_of(captured.integer_arrays.begin(), captured.integer_arrays.end(),
-                                         [&](const auto& entry) { return entry.first == key; });
-      if (const auto length = array_length_of(captured, key); length && !per_layer)
-        summary.notes.push_back(detail::quoted(key) + " is an array of " + detail::number_text(*length) +
-                                " values (one per layer), not one number");
-    }
-  };
-  take(h.block_count, "block_count");
-  take(h.context_length, "context_length");
-  take(h.embedding_length, "embedding_length");
-  take(h.feed_forward_length, "feed_forward_length");
-  take(h.head_count, "attention.head_count");
-  take(h.head_count_kv, "attention.head_count_kv");
-  take(h.key_length, "attention.key_length");
-  take(h.value_length, "attention.value_length");
-  take(h.expert_count, "expert_count");
-  take(h.expert_used_count, "expert_used_count");
-  take(h.vocab_size, "vocab_size");
-  take(h.ssm_conv_kernel, "ssm.conv_kernel");
-  take(h.ssm_inner_size, "ssm.inner_size");
-  take(h.ssm_state_size, "ssm.state_size");
-  take(h.ssm_group_count, "ssm.group_count");
-  take(h.shortconv_l_cache, "shortconv.l_cache");
-  take(h.full_attention_interval, "full_attention_interval");
-  for (const auto& [key, values] : captured.integer_arrays)
-    if (key == prefix + "attention.head_count_kv") {
-      h.head_count_kv_per_layer = values;
-      for (std::int64_t& v : h.head_count_kv_per_layer)
-        if (v < 0 || v > detail::kMaxExactInteger) v = 0;
-    }
-  if (!h.vocab_size) {
-    if (const auto tokens = array_length_of(captured, "tokenizer.ggml.tokens"))
-      h.vocab_size = static_cast<std::int64_t>(*tokens);
-  }
-  h.file_type = integer_of(captured, "general.file_type");
-  if (h.file_type && (*h.file_type < 0 || *h.file_type > detail::kMaxExactInteger)) h.file_type.reset();
-  // gguf-split (llama.cpp tools/gguf-split): each shard holds its own tensors and says which it is.
-  const auto split_count = integer_of(captured, "split.count");
-  if (split_count && *split_count > 1) {
-    const auto split_no = integer_of(captured, "split.no");
-    const auto split_tensors = integer_of(captured, "split.tensors.count");
-    summary.notes.push_back("this file is split " + (split_no ? std::to_string(*split_no + 1) : std::string("?")) +
-                            " of " + std::to_string(*split_count) + " (gguf-split)" +
-                            (split_tensors ? "; the model has " + std::to_string(*split_tensors) + " tensors" : "") +
-                            "; the totals are this file's tensors only");
   }
 }
 
