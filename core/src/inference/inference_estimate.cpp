@@ -10,15 +10,10 @@
 #include "fitcheck/config.hpp"
 #include "fitcheck/quantization.hpp"
 #include "fitcheck/serving.hpp"
+#include "support/number_text.hpp"
 
 namespace fitcheck {
 namespace {
-
-std::string two_digits(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", value);
-  return text;
-}
 
 // The engine's settings in the workload and the latency assumptions, each unless the request gives
 // it, with one assumption line per rule (docs/serving.md, "Engine profiles").
@@ -52,7 +47,7 @@ void apply_engine_profile(const EngineProfile& profile, const InferenceRequest& 
       w.gpu_memory_utilization = profile.memory_fraction;
     }
     notes.push_back(std::string(engine_kind_id(profile.kind)) + ": memory budget " +
-                    two_digits(w.gpu_memory_utilization) + " of the GPU's memory");
+                    detail::three_significant_digits(w.gpu_memory_utilization) + " of the GPU's memory");
   }
   apply_engine_fixed_costs(profile, latency);
   if (request.hf_static_cache) {
@@ -117,7 +112,7 @@ void apply_prefix_and_draft(const ModelDescription& model, const InferenceWorklo
     std::snprintf(rate, sizeof rate, "%g", spec.acceptance_rate);
     notes.push_back("speculative decoding: " + std::to_string(spec.draft_tokens) +
                     " draft tokens per step, acceptance " + rate +
-                    ": (1 - a^(k+1)) / (1 - a) = " + two_digits(expected_tokens_per_step(spec)) +
+                    ": (1 - a^(k+1)) / (1 - a) = " + detail::three_significant_digits(expected_tokens_per_step(spec)) +
                     " tokens per step (Leviathan et al. 2023, eq. 1); a step is k draft passes of " + layers +
                     " layer(s) and one verify pass of k + 1 tokens per sequence; capacity answers leave the draft out");
   }

@@ -15,6 +15,13 @@ inline std::string four_significant_digits(double value) {
   return buffer;
 }
 
+// Engine settings in rule text (a memory share, a GiB figure): "%.3g".
+inline std::string three_significant_digits(double value) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.3g", value);
+  return buffer;
+}
+
 inline std::string two_decimals(double value) {
   char buffer[40];
   std::snprintf(buffer, sizeof buffer, "%.2f", value);
