@@ -36,11 +36,12 @@ KernelEfficiency kernel_efficiency(EngineKind kind, const Accelerator& gpu, Weig
     e.source = "HBM 0.8; FLOP/s " + detail::three_significant_digits(kServingShareOfMamf) +
                " of the chip's measured achievable matmul "
                "share (MAMF, stas00/ml-engineering 744d01e) " +
-               detail::three_significant_digits(gpu.mamf_share_bf16) + " = " + detail::three_significant_digits(e.flops) + " of the 16-bit peak";
+               detail::three_significant_digits(gpu.mamf_share_bf16) + " = " +
+               detail::three_significant_digits(e.flops) + " of the 16-bit peak";
     if (gpu.mamf_share_fp8 > 0) {
       e.fp8_flops_share = gpu.mamf_share_fp8 / gpu.mamf_share_bf16;
-      e.source += ", fp8 products x " + detail::three_significant_digits(gpu.mamf_share_fp8) + " / " + detail::three_significant_digits(gpu.mamf_share_bf16) +
-                  " (MAMF fp8 / bf16)";
+      e.source += ", fp8 products x " + detail::three_significant_digits(gpu.mamf_share_fp8) + " / " +
+                  detail::three_significant_digits(gpu.mamf_share_bf16) + " (MAMF fp8 / bf16)";
     }
     e.source += " (docs/latency.md)";
   }
