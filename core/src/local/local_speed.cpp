@@ -117,6 +117,18 @@ double mmq_expert_tile_factor(double ubatch_tokens, double tokens_per_expert) {
   return std::max(1.0, std::ceil(tokens_per_expert / mmq_x) * mmq_x / tokens_per_expert);
 }
 
+// Metal's routed-expert multiply over a batch of at least 32 tokens (ggml-metal-ops.cpp
+// ggml_metal_op_mul_mat_id: the matrix kernel from ne21_mm_id_min = 32 tokens on; kernel_mul_mm_id in
+// mul_mm.metal): one threadgroup per expert for each 64-row by 32-token tile, each running its
+// simdgroup multiply over the whole tile however few tokens the expert got (it returns only when the
+// tile starts past them). The work done over the work needed, as for MMQ above.
+double metal_expert_tile_factor(double tokens_per_expert) {
+  constexpr double kMetalExpertTokenTile = 32;
+  if (tokens_per_expert <= 0) return 1.0;
+  return std::ceil(tokens_per_expert / kMetalExpertTokenTile) * kMetalExpertTokenTile / tokens_per_expert;
+}
+constexpr std::int64_t kMetalExpertMatrixMinTokens = 32;
+
 // The GPU's link to the host: its PCIe rate when the catalog names one, else a PCIe 4.0 x16.
 double host_link_bytes_per_second(const Accelerator& gpu) {
   return std::string_view(gpu.interconnect).find("PCIe") != std::string_view::npos &&
@@ -143,6 +155,7 @@ struct DeviceWork {
   double flops_per_token = 0;                                   // prompt: 2 x active parameters
   std::array<double, kStorageKinds> flops_per_token_by_kind{};  // the same, by the weights' storage
   double expert_quantized_flops_per_token = 0;                  // of the quantized share: routed experts (MUL_MAT_ID)
+  double expert_float_flops_per_token = 0;                      // of the float share: routed experts
   double quantized_bytes_resident = 0;                          // quantized weights it holds (dequantized for cuBLAS)
   double quantized_parameters_resident = 0;  // their parameters (2 bytes each once dequantized to f16)
   double attention_flops_per_token_per_position = 0;
@@ -161,7 +174,10 @@ void add_matmuls(DeviceWork& w, std::int64_t parameters, const LocalFloatParamet
       std::max(0.0, total - static_cast<double>(split.f16 + split.bf16 + split.f32)), static_cast<double>(split.f16),
       static_cast<double>(split.bf16), static_cast<double>(split.f32)};
   for (std::size_t k = 0; k < kStorageKinds; ++k) w.flops_per_token_by_kind[k] += 2.0 * by_kind[k] * share;
-  if (experts) w.expert_quantized_flops_per_token += 2.0 * by_kind[kQuantized] * share;
+  if (experts) {
+    w.expert_quantized_flops_per_token += 2.0 * by_kind[kQuantized] * share;
+    w.expert_float_flops_per_token += 2.0 * (total - by_kind[kQuantized]) * share;
+  }
   w.flops_per_token += 2.0 * total * share;
   if (total > 0) {
     w.quantized_parameters_resident += by_kind[kQuantized];
@@ -346,8 +362,17 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     if (request.backend != LocalBackend::cuda) {
       const double peak = gpu_matmul_peak(gpu);
       if (peak <= 0) return 0.0;
-      const double quantized = w.flops_per_token_by_kind[kQuantized] * tokens;
-      const double floats = (w.flops_per_token - w.flops_per_token_by_kind[kQuantized]) * tokens + attention_flops;
+      double quantized = w.flops_per_token_by_kind[kQuantized] * tokens;
+      double floats = (w.flops_per_token - w.flops_per_token_by_kind[kQuantized]) * tokens + attention_flops;
+      const double batch = std::min(static_cast<double>(request.ubatch), tokens);
+      if (request.backend == LocalBackend::metal && model.num_experts > 0 &&
+          batch >= static_cast<double>(kMetalExpertMatrixMinTokens)) {
+        const double padding = metal_expert_tile_factor(batch * static_cast<double>(model.experts_per_token) /
+                                                        static_cast<double>(model.num_experts)) -
+                               1.0;
+        quantized += w.expert_quantized_flops_per_token * padding * tokens;
+        floats += w.expert_float_flops_per_token * padding * tokens;
+      }
       return quantized / (peak * gpu_rates.prompt_compute) + floats / (peak * gpu_rates.prompt_compute_float);
     }
     const LocalMatmulPath quantized_path = request.cuda_mmq && local_matmul_peak_flops(gpu, LocalMatmulPath::mmq) > 0
