@@ -3,6 +3,7 @@
 // buffer sizes and hand calculations written out beside each check.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 
 #include "fitcheck/config.hpp"
@@ -721,12 +722,11 @@ TEST_CASE("local: Metal runs quantized weights at 0.60 of the fp16 peak, float w
 }
 
 TEST_CASE("local: Metal's routed experts run in whole 32-token tiles, from 32 tokens a batch") {
-  // The toy as a MoE on an M2 Ultra (27.20 TFLOP/s of fp16): 4 layers of 512 experts, 10 a token,
-  // 400M expert parameters a layer, nothing dense but the 10M-parameter output. A ubatch of 512 gives
-  // each expert 512 x 10 / 512 = 10 tokens in a tile of 32: 3.2 times the work. Attention as above.
+  // The toy as a MoE on an M2 Ultra (27.20 TFLOP/s of fp16): 4 layers of 400M expert parameters,
+  // nothing dense but the 10M-parameter output; quantized weights at 0.60 of the peak, attention at
+  // 0.72. An expert routed n tokens runs ceil(n / 32) tiles of 32; with balanced random routing n is
+  // Binomial(batch, experts_per_token / num_experts).
   LocalModel model = toy_model();
-  model.num_experts = 512;
-  model.experts_per_token = 10;
   for (auto& layer : model.layers) {
     layer.dense_parameters = 0;
     layer.expert_parameters = 400'000'000;
@@ -737,19 +737,32 @@ TEST_CASE("local: Metal's routed experts run in whole 32-token tiles, from 32 to
   r.backend = LocalBackend::metal;
   r.context = 1024;
   r.n_gpu_layers = 5;
-  r.prompt_len = 512;
   const double peak = 76 * 128 * 2 * 1.398e9;
-  const double attention = 4.0 * 2048 * 4 * 512.0 * 512.0 / 2 / (peak * 0.72);
-  const double output = 2.0 * 10e6 * 512 / (peak * 0.60);
-  const double experts = 4 * 2.0 * 400e6 * (10.0 / 512) * 512 * 3.2 / (peak * 0.60);
-  CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
-        doctest::Approx(512 / (experts + output + attention)));
-  SUBCASE("128 experts, 8 a token: 32 tokens each fill their tile") {
-    model.num_experts = 128;
-    model.experts_per_token = 8;
-    const double filled = 4 * 2.0 * 400e6 * (8.0 / 128) * 512 / (peak * 0.60);
+  SUBCASE("512 experts, 10 a token: about 10 tokens each, one tile of 32") {
+    // n <= 32 but for a chance of about 1e-8, so the tiles an expert runs are P(n >= 1) =
+    // 1 - (502/512)^512, against the 10 tokens of work it needs: 3.2 x that.
+    model.num_experts = 512;
+    model.experts_per_token = 10;
+    r.prompt_len = 512;
+    const double factor = 32.0 * (1.0 - std::pow(502.0 / 512.0, 512.0)) / 10.0;
+    const double attention = 4.0 * 2048 * 4 * 512.0 * 512.0 / 2 / (peak * 0.72);
+    const double output = 2.0 * 10e6 * 512 / (peak * 0.60);
+    const double experts = 4 * 2.0 * 400e6 * (10.0 / 512) * 512 * factor / (peak * 0.60);
     CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
-          doctest::Approx(512 / (filled + output + attention)));
+          doctest::Approx(512 / (experts + output + attention)));
+  }
+  SUBCASE("2 experts, 1 a token, 64 tokens: a mean of one tile still runs 1.45 tiles an expert") {
+    // n ~ Binomial(64, 1/2): one tile for 1 <= n <= 32, two above; P(n > 32) = (1 - C(64,32) / 2^64) / 2
+    // = 0.450330, so 1.450330 tiles of 32 for a mean of 32 tokens.
+    model.num_experts = 2;
+    model.experts_per_token = 1;
+    r.prompt_len = 64;
+    const double factor = 1.0 + (1.0 - 1832624140942590534.0 / 18446744073709551616.0) / 2;
+    const double attention = 4.0 * 2048 * 4 * 64.0 * 64.0 / 2 / (peak * 0.72);
+    const double output = 2.0 * 10e6 * 64 / (peak * 0.60);
+    const double experts = 4 * 2.0 * 400e6 * 0.5 * 64 * factor / (peak * 0.60);
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
+          doctest::Approx(64 / (experts + output + attention)));
   }
 }
 

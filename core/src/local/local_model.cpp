@@ -167,7 +167,9 @@ void count_config_tensor(LayerOpCount& c, const WeightTensor& t) {
       c.norm_tensors += t.copies;
       return;
     case TensorRole::bias:
-      c.tensor_ops += t.copies;
+      // One ADD per bias; the routed experts' biases (one per expert) are one ADD_ID each
+      // (src/llama-graph.cpp build_moe_ffn: ggml_add_id(up, up_exps_b, selected_experts)).
+      c.tensor_ops += 1;
       return;
     case TensorRole::attention_sink:
     case TensorRole::relative_position_bias:

@@ -102,31 +102,53 @@ constexpr std::int64_t kOffloadMinBatch = 32;
 // Storage kinds of a weight: quantized (any ggml quant type), f16, bf16, f32.
 enum StorageKind : std::size_t { kQuantized, kF16, kBf16, kF32, kStorageKinds };
 
+// Routed experts multiplied in whole tiles of `tile` tokens: each expert runs ceil(n / tile) tiles for
+// the n tokens routed to it. With balanced random routing an expert's n is Binomial(batch, p), p =
+// experts_per_token / num_experts, so the expected work done over the work needed is
+// E[ceil(n / tile)] x tile / (batch x p); near a tile's edge the spread matters (a mean of exactly one
+// tile still gives 1.46 tiles an expert at a batch of 512).
+double expert_tile_factor(double batch, double experts_per_token, double num_experts, double tile) {
+  if (batch < 1 || experts_per_token <= 0 || num_experts <= 0 || tile <= 0) return 1.0;
+  const double p = std::min(1.0, experts_per_token / num_experts);
+  if (p >= 1.0) return std::ceil(batch / tile) * tile / batch;
+  // The Binomial weights by their ratio from k = 0 (unnormalized, rescaled before they overflow), so
+  // only exact IEEE operations run and the native and WebAssembly builds agree to the bit.
+  const double odds = p / (1.0 - p);
+  double weight = 1.0, total = 1.0, tiles = 0.0;
+  for (double k = 0; k < batch; ++k) {
+    weight *= (batch - k) / (k + 1.0) * odds;
+    total += weight;
+    tiles += weight * std::ceil((k + 1.0) / tile);
+    if (weight > 1e200) {
+      weight *= 1e-200;
+      total *= 1e-200;
+      tiles *= 1e-200;
+    }
+    if (k > batch * p && weight < total * 1e-17) break;  // the tail no longer changes the sums
+  }
+  return std::max(1.0, tiles / total * tile / (batch * p));
+}
+
 // MMQ over routed experts (mmq.cu, ggml_cuda_mul_mat_q with ids): the column tile mmq_x is chosen
 // for the whole batch (ncols_max = the ubatch's tokens; mmq.cuh mul_mat_q_case: the first mmq_x, in
 // steps of 8, 16 from 48 on, up to 128 on Turing and later, that needs the fewest tiles), but each
-// expert multiplies only the tokens routed to it, tokens x experts_per_token / num_experts on average,
-// in whole tiles. The work done over the work needed: 1 for dense layers and large batches.
-double mmq_expert_tile_factor(double ubatch_tokens, double tokens_per_expert) {
+// expert multiplies only the tokens routed to it, in whole tiles.
+double mmq_expert_tile_factor(double ubatch_tokens, double experts_per_token, double num_experts) {
   constexpr double kMmqXMax = 128;
-  if (ubatch_tokens <= 0 || tokens_per_expert <= 0) return 1.0;
+  if (ubatch_tokens <= 0) return 1.0;
   const double tiles = std::ceil(ubatch_tokens / kMmqXMax);
   const double width = std::ceil(ubatch_tokens / tiles);
   const double granularity = width >= 48 ? 16 : 8;
   const double mmq_x = std::min(kMmqXMax, std::ceil(width / granularity) * granularity);
-  return std::max(1.0, std::ceil(tokens_per_expert / mmq_x) * mmq_x / tokens_per_expert);
+  return expert_tile_factor(ubatch_tokens, experts_per_token, num_experts, mmq_x);
 }
 
 // Metal's routed-expert multiply over a batch of at least 32 tokens (ggml-metal-ops.cpp
 // ggml_metal_op_mul_mat_id: the matrix kernel from ne21_mm_id_min = 32 tokens on; kernel_mul_mm_id in
 // mul_mm.metal): one threadgroup per expert for each 64-row by 32-token tile, each running its
 // simdgroup multiply over the whole tile however few tokens the expert got (it returns only when the
-// tile starts past them). The work done over the work needed, as for MMQ above.
-double metal_expert_tile_factor(double tokens_per_expert) {
-  constexpr double kMetalExpertTokenTile = 32;
-  if (tokens_per_expert <= 0) return 1.0;
-  return std::ceil(tokens_per_expert / kMetalExpertTokenTile) * kMetalExpertTokenTile / tokens_per_expert;
-}
+// tile starts past them).
+constexpr double kMetalExpertTokenTile = 32;
 constexpr std::int64_t kMetalExpertMatrixMinTokens = 32;
 
 // The GPU's link to the host: its PCIe rate when the catalog names one, else a PCIe 4.0 x16.
@@ -367,8 +389,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       const double batch = std::min(static_cast<double>(request.ubatch), tokens);
       if (request.backend == LocalBackend::metal && model.num_experts > 0 &&
           batch >= static_cast<double>(kMetalExpertMatrixMinTokens)) {
-        const double padding = metal_expert_tile_factor(batch * static_cast<double>(model.experts_per_token) /
-                                                        static_cast<double>(model.num_experts)) -
+        const double padding = expert_tile_factor(batch, static_cast<double>(model.experts_per_token),
+                                                  static_cast<double>(model.num_experts), kMetalExpertTokenTile) -
                                1.0;
         quantized += w.expert_quantized_flops_per_token * padding * tokens;
         floats += w.expert_float_flops_per_token * padding * tokens;
@@ -388,9 +410,10 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     double quantized_flops = w.flops_per_token_by_kind[kQuantized];
     if (quantized_path == LocalMatmulPath::mmq && model.num_experts > 0) {
       const double batch = std::min(static_cast<double>(request.ubatch), tokens);
-      const double per_expert =
-          batch * static_cast<double>(model.experts_per_token) / static_cast<double>(model.num_experts);
-      quantized_flops += w.expert_quantized_flops_per_token * (mmq_expert_tile_factor(batch, per_expert) - 1.0);
+      quantized_flops += w.expert_quantized_flops_per_token *
+                         (mmq_expert_tile_factor(batch, static_cast<double>(model.experts_per_token),
+                                                 static_cast<double>(model.num_experts)) -
+                          1.0);
     }
     run(quantized_flops * tokens, paths[kQuantized]);
     for (std::size_t k = kF16; k < kStorageKinds; ++k) run(w.flops_per_token_by_kind[k] * tokens, paths[k]);
