@@ -10,6 +10,7 @@
 
 #include "fitcheck/local.hpp"
 #include "local/local_rules.hpp"
+#include "support/number_text.hpp"
 
 namespace fitcheck {
 namespace {
@@ -133,14 +134,12 @@ double expert_tile_factor(double batch, double experts_per_token, double num_exp
 // for the whole batch (ncols_max = the ubatch's tokens; mmq.cuh mul_mat_q_case: the first mmq_x, in
 // steps of 8, 16 from 48 on, up to 128 on Turing and later, that needs the fewest tiles), but each
 // expert multiplies only the tokens routed to it, in whole tiles.
-double mmq_expert_tile_factor(double ubatch_tokens, double experts_per_token, double num_experts) {
+double mmq_column_tile(double ubatch_tokens) {
   constexpr double kMmqXMax = 128;
-  if (ubatch_tokens <= 0) return 1.0;
   const double tiles = std::ceil(ubatch_tokens / kMmqXMax);
   const double width = std::ceil(ubatch_tokens / tiles);
   const double granularity = width >= 48 ? 16 : 8;
-  const double mmq_x = std::min(kMmqXMax, std::ceil(width / granularity) * granularity);
-  return expert_tile_factor(ubatch_tokens, experts_per_token, num_experts, mmq_x);
+  return std::min(kMmqXMax, std::ceil(width / granularity) * granularity);
 }
 
 // Metal's routed-expert multiply over a batch of at least 32 tokens (ggml-metal-ops.cpp
@@ -375,6 +374,20 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   const double ubatches = std::ceil(tokens / static_cast<double>(request.ubatch));
   const bool op_offload = n_gpus > 0 && request.backend != LocalBackend::metal && request.ubatch >= kOffloadMinBatch &&
                           std::min<std::int64_t>(request.ubatch, request.prompt_len) >= kOffloadMinBatch;
+  // Routed experts in whole tiles (expert_tile_factor): Metal's kernel_mul_mm_id from a 32-token batch,
+  // CUDA's MMQ on NVIDIA GPUs; 1 where neither runs.
+  const double prompt_batch = std::min(static_cast<double>(request.ubatch), tokens);
+  const bool metal_expert_tiles = request.backend == LocalBackend::metal && model.num_experts > 0 &&
+                                  prompt_batch >= static_cast<double>(kMetalExpertMatrixMinTokens);
+  const bool mmq_expert_tiles = request.backend == LocalBackend::cuda && request.cuda_mmq && model.num_experts > 0;
+  const double expert_tile_tokens = metal_expert_tiles ? kMetalExpertTokenTile
+                                    : mmq_expert_tiles ? mmq_column_tile(prompt_batch)
+                                                       : 0.0;
+  const double expert_tiles = expert_tile_tokens > 0
+                                  ? expert_tile_factor(prompt_batch, static_cast<double>(model.experts_per_token),
+                                                       static_cast<double>(model.num_experts), expert_tile_tokens)
+                                  : 1.0;
+  bool expert_tiles_timed = false;
   // The multiplies of device work `w` on GPU `gpu`: on CUDA each storage kind on its path at that
   // path's efficiency (quantized weights without MMQ first dequantized to f16, reading their bytes
   // and writing 2 bytes a weight per ubatch, at the GPU's streaming share of bandwidth), attention on
@@ -386,14 +399,11 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       if (peak <= 0) return 0.0;
       double quantized = w.flops_per_token_by_kind[kQuantized] * tokens;
       double floats = (w.flops_per_token - w.flops_per_token_by_kind[kQuantized]) * tokens + attention_flops;
-      const double batch = std::min(static_cast<double>(request.ubatch), tokens);
-      if (request.backend == LocalBackend::metal && model.num_experts > 0 &&
-          batch >= static_cast<double>(kMetalExpertMatrixMinTokens)) {
-        const double padding = expert_tile_factor(batch, static_cast<double>(model.experts_per_token),
-                                                  static_cast<double>(model.num_experts), kMetalExpertTokenTile) -
-                               1.0;
-        quantized += w.expert_quantized_flops_per_token * padding * tokens;
-        floats += w.expert_float_flops_per_token * padding * tokens;
+      if (metal_expert_tiles) {
+        quantized += w.expert_quantized_flops_per_token * (expert_tiles - 1.0) * tokens;
+        floats += w.expert_float_flops_per_token * (expert_tiles - 1.0) * tokens;
+        expert_tiles_timed =
+            expert_tiles_timed || w.expert_quantized_flops_per_token + w.expert_float_flops_per_token > 0;
       }
       return quantized / (peak * gpu_rates.prompt_compute) + floats / (peak * gpu_rates.prompt_compute_float);
     }
@@ -408,12 +418,9 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       if (flops > 0 && rate > 0) seconds += flops / rate;
     };
     double quantized_flops = w.flops_per_token_by_kind[kQuantized];
-    if (quantized_path == LocalMatmulPath::mmq && model.num_experts > 0) {
-      const double batch = std::min(static_cast<double>(request.ubatch), tokens);
-      quantized_flops += w.expert_quantized_flops_per_token *
-                         (mmq_expert_tile_factor(batch, static_cast<double>(model.experts_per_token),
-                                                 static_cast<double>(model.num_experts)) -
-                          1.0);
+    if (quantized_path == LocalMatmulPath::mmq && mmq_expert_tiles) {
+      quantized_flops += w.expert_quantized_flops_per_token * (expert_tiles - 1.0);
+      expert_tiles_timed = expert_tiles_timed || w.expert_quantized_flops_per_token > 0;
     }
     run(quantized_flops * tokens, paths[kQuantized]);
     for (std::size_t k = kF16; k < kStorageKinds; ++k) run(w.flops_per_token_by_kind[k] * tokens, paths[k]);
@@ -472,6 +479,17 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     assumptions.push_back(
         "prompt: weights in RAM are copied to the GPU for each ubatch over PCIe (llama.cpp's op offload for "
         "batches of 32 or more)");
+  if (expert_tiles_timed && expert_tiles > 1.0) {
+    const double per_expert =
+        prompt_batch * static_cast<double>(model.experts_per_token) / static_cast<double>(model.num_experts);
+    assumptions.push_back(std::string("prompt: routed experts multiplied in whole ") +
+                          detail::four_significant_digits(expert_tile_tokens) + "-token tiles (" +
+                          (metal_expert_tiles ? "Metal kernel_mul_mm_id" : "CUDA MMQ") + "): " +
+                          detail::four_significant_digits(per_expert) + " tokens an expert on average in a batch of " +
+                          detail::four_significant_digits(prompt_batch) +
+                          ", spread as Binomial(batch, experts per token / experts) under balanced routing, so " +
+                          detail::two_decimals(expert_tiles) + " x the expert multiplies they need");
+  }
   if (all_scores_seconds > 0) {
     s.prompt_scores_time_share = prompt_seconds > 0 ? all_scores_seconds / prompt_seconds : 0;
     assumptions.push_back(materialized_scores_rule(s.prompt_scores_time_share));
