@@ -35,6 +35,8 @@ constexpr const char* kLocalHelp =
     "  --cuda-mmq on|off (on; off = quantized weights dequantized for cuBLAS, GGML_CUDA_FORCE_CUBLAS\n"
     "                         and llama.cpp builds before June 2024)\n"
     "  --ubatch N (512)  --batch N (2048: n_batch, the tokens of one llama_decode call; -b)\n"
+    "  --llama-cpp-build bN   the llama.cpp release that runs (default: a current one; older builds\n"
+    "                         lack Metal's op fusion, b5937)\n"
     "  --mmproj off|f16|bf16|f32|q8_0 (f16 for a config with vision or audio encoders: llama-server's\n"
     "                         --mmproj file)   --mmproj-offload on|off (on; off = --no-mmproj-offload)\n"
     "  --prompt-len N (512)  --gen-len N (128)  --json\n"

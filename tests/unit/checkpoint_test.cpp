@@ -298,6 +298,20 @@ TEST_CASE("GGUF header: key and value lengths, and the model llama.cpp would loa
   CHECK(m.layers[0].kv_value_width == 2 * 40);
   CHECK(m.num_experts == 4);
   CHECK(m.experts_per_token == 2);
+  // What Metal's fusion merges: blk.0's RMS norm, the one ADD summing 2 experts' outputs, the output norm.
+  CHECK(m.layers[0].rms_norms == 1);
+  CHECK(m.layers[0].layer_norms == 0);
+  CHECK(m.layers[0].expert_sum_adds == 1);
+  CHECK(m.layers[1].rms_norms == 0);
+  CHECK(m.output_rms_norms == 1);
+  // With biases, the same norms are LayerNorms.
+  GgufWriter biased = tiny_llama();
+  biased.tensor("blk.0.attn_norm.bias", {256}, F32, 1024).tensor("output_norm.bias", {256}, F32, 1024);
+  const LocalModel ln = local_model_from_gguf(read_whole(biased.bytes()));
+  CHECK(ln.layers[0].rms_norms == 0);
+  CHECK(ln.layers[0].layer_norms == 1);
+  CHECK(ln.output_rms_norms == 0);
+  CHECK(ln.output_layer_norms == 1);
 }
 
 TEST_CASE("GGUF header: same types add up; a per-layer array is a note; version 2 reads") {

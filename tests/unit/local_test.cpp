@@ -217,6 +217,38 @@ TEST_CASE("local: --n-cpu-moe keeps the experts of the first N layers in RAM") {
   CHECK(all_gpu.devices[0].kv_buffer_bytes == none.devices[0].kv_buffer_bytes);
 }
 
+TEST_CASE("local: Metal's op fusion from llama.cpp b5937 merges norms with their MUL and the experts' ADDs") {
+  // Qwen3-30B-A3B: each of the 48 layers has four RMS norms (input, post-attention, q_norm, k_norm) and
+  // sums 8 experts' outputs with 7 ADDs; the output layer has one norm. From b5937 each norm's MUL runs
+  // in the norm's kernel and the 7 ADDs in one: 4 + 6 = 10 kernels fewer a layer, 481 in all.
+  const ModelDescription qwen =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/Qwen--Qwen3-30B-A3B.json"));
+  const LocalModel model = local_model_from_config(qwen, WeightFormat::gguf_q8_0);
+  REQUIRE(model.layers.size() == 48);
+  CHECK(model.layers[0].rms_norms == 4);
+  CHECK(model.layers[0].layer_norms == 0);
+  CHECK(model.layers[0].expert_sum_adds == 7);
+  CHECK(model.output_rms_norms == 1);
+  LocalRequest r = one_gpu("m2-ultra");
+  r.backend = LocalBackend::metal;
+  r.context = 1024;
+  r.n_gpu_layers = 49;
+  const LocalEstimate current = estimate_local(model, r);
+  r.llama_cpp_build = 5936;
+  const LocalEstimate older = estimate_local(model, r);
+  CHECK(older.speed.generation_token_time[0].graph_ops - current.speed.generation_token_time[0].graph_ops == 481);
+  r.llama_cpp_build = 5937;
+  CHECK(estimate_local(model, r).speed.generation_token_time[0].graph_ops ==
+        current.speed.generation_token_time[0].graph_ops);
+  // Only Metal's rule: CUDA's op count does not depend on the build.
+  r.backend = LocalBackend::cuda;
+  r.gpus = {*find_accelerator("rtx-pro-6000-blackwell")};
+  r.llama_cpp_build = 5936;
+  const std::int64_t cuda_older = estimate_local(model, r).speed.generation_token_time[0].graph_ops;
+  r.llama_cpp_build.reset();
+  CHECK(estimate_local(model, r).speed.generation_token_time[0].graph_ops == cuda_older);
+}
+
 TEST_CASE("local: two unequal GPUs with every expert in RAM, as a llama.cpp b5622 load log prints") {
   // ik_llama.cpp issue #514, the mainline run: Qwen3-30B-A3B Q4_K_M, RTX 4090 (9862 MiB free) +
   // RTX 5090 (31518 MiB free), -ngl 99 -ot ".ffn_.*_exps.=CPU" (= --n-cpu-moe 48), -c 16384, FA off.
@@ -352,6 +384,14 @@ TEST_CASE("local options: every refusal names its option") {
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"cuda_mmq", "auto"}}, "cuda_mmq");
   CHECK_FALSE(parse_local_options({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"cuda_mmq", "off"}}).request.cuda_mmq);
   CHECK(parse_local_options({{"gpu", "rtx-4090"}, {"ram_gib", "32"}}).request.cuda_mmq);
+  refused({{"gpu", "m2-ultra"}, {"ram_gib", "32"}, {"llama_cpp_build", "x12"}}, "llama_cpp_build");
+  refused({{"gpu", "m2-ultra"}, {"ram_gib", "32"}, {"llama_cpp_build", "b"}}, "llama_cpp_build");
+  refused({{"gpu", "m2-ultra"}, {"ram_gib", "32"}, {"llama_cpp_build", "0"}}, "llama_cpp_build");
+  CHECK(parse_local_options({{"gpu", "m2-ultra"}, {"ram_gib", "32"}, {"llama_cpp_build", "b5937"}})
+            .request.llama_cpp_build == 5937);
+  CHECK(parse_local_options({{"gpu", "m2-ultra"}, {"ram_gib", "32"}, {"llama_cpp_build", "4011"}})
+            .request.llama_cpp_build == 4011);
+  CHECK_FALSE(parse_local_options({{"gpu", "m2-ultra"}, {"ram_gib", "32"}}).request.llama_cpp_build.has_value());
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"parallel", "0"}}, "parallel");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"n_gpu_layers", "-1"}}, "n_gpu_layers");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"n_cpu_moe", "x"}}, "n_cpu_moe");

@@ -48,6 +48,11 @@ struct LocalLayer {
   // which depends on flash attention (local_layer_graph_ops); `attention`: the layer has one.
   std::int64_t graph_ops = 0;
   bool attention = false;
+  // Of graph_ops, what Metal's fusion merges (local_speed.cpp): RMS norms (RMS_NORM and its weight's
+  // MUL), LayerNorms (NORM, MUL and the bias's ADD) and the ADDs summing the routed experts' outputs.
+  std::int64_t rms_norms = 0;
+  std::int64_t layer_norms = 0;
+  std::int64_t expert_sum_adds = 0;
 };
 
 // The model as llama.cpp's loader sees it: tensors grouped into the input layer (token embedding,
@@ -59,9 +64,11 @@ struct LocalModel {
   std::int64_t output_parameters = 0;
   LocalFloatParameters output_float;  // of output_parameters
   std::int64_t output_graph_ops = 0;  // output norm and head: the ops the output layer runs per token
-  std::int64_t hidden_size = 0;       // n_embd
-  std::int64_t num_heads = 0;         // n_head (the widest layer)
-  std::int64_t head_dim = 0;          // n_embd_head_k
+  std::int64_t output_rms_norms = 0;  // of those, the output norm as above (LocalLayer::rms_norms)
+  std::int64_t output_layer_norms = 0;
+  std::int64_t hidden_size = 0;  // n_embd
+  std::int64_t num_heads = 0;    // n_head (the widest layer)
+  std::int64_t head_dim = 0;     // n_embd_head_k
   std::int64_t vocab_size = 0;
   std::int64_t feed_forward = 0;         // n_ff of a dense layer (0: none)
   std::int64_t expert_feed_forward = 0;  // n_ff_exp
@@ -147,6 +154,9 @@ struct LocalRequest {
   std::optional<LocalMmprojType> mmproj;
   bool mmproj_offload = true;
   std::string model_name = "model";  // names the mmproj file in the command: mmproj-<model_name>-<type>.gguf
+  // The llama.cpp release (bNNNN) whose graph runs, for the rules that changed with it (Metal's op
+  // fusion, local_speed.cpp); absent: a current build.
+  std::optional<std::int64_t> llama_cpp_build;
 };
 
 // One backend buffer set: a GPU, or the CPU (last).

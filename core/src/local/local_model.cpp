@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "fitcheck/local.hpp"
@@ -154,7 +155,19 @@ struct LayerOpCount {
   bool layer_norm = false;        // LayerNorm: its weight and bias tensors are one norm, MUL and ADD (3 ops)
   bool attention = false, dense_ffn = false, routed = false, shared = false;
 
+  std::int64_t gguf_norms = 0;  // GGUF path: norm weights (their biases make them LayerNorms)
+  bool gguf_norm_bias = false;
+
   std::int64_t norm_ops() const { return layer_norm ? 3 * (norm_tensors / 2) : 2 * norm_tensors; }
+  std::int64_t norms() const { return gguf_norms > 0 ? gguf_norms : layer_norm ? norm_tensors / 2 : norm_tensors; }
+  bool layer_norms() const { return gguf_norms > 0 ? gguf_norm_bias : layer_norm; }
+  std::int64_t expert_sum_adds(std::int64_t experts_per_token) const {
+    return routed ? std::max<std::int64_t>(0, experts_per_token - 1) : 0;
+  }
+  void describe_fusable(LocalLayer& layer, std::int64_t experts_per_token) const {
+    (layer_norms() ? layer.layer_norms : layer.rms_norms) = norms();
+    layer.expert_sum_adds = expert_sum_adds(experts_per_token);
+  }
   std::int64_t total(std::int64_t experts_per_token) const {
     return tensor_ops + norm_ops() + 2 + (attention ? 4 : 0) + (dense_ffn ? 1 : 0) + (shared ? 2 : 0) +
            (routed ? 8 + std::max<std::int64_t>(0, experts_per_token - 1) : 0);
@@ -210,8 +223,10 @@ void count_gguf_tensor(LayerOpCount& c, std::string_view name, std::size_t rank)
   const auto ends = [&](std::string_view suffix) { return base.ends_with(suffix); };
   if (bias) {
     c.tensor_ops += 1;
+    if (ends("_norm")) c.gguf_norm_bias = true;
   } else if (rank < 2) {
     c.tensor_ops += ends("_norm") ? 2 : base == "ffn_gate_inp_shexp" ? 3 : ends("_sinks") ? 0 : 1;
+    if (ends("_norm")) c.gguf_norms += 1;
   } else {
     c.tensor_ops += 1;
     if (base.starts_with("attn_q") || base.starts_with("attn_kv_a")) c.attention = true;
@@ -295,11 +310,13 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
     output_ops.tensor_ops += 1;
   }
   out.output_graph_ops = output_ops.norm_ops() + output_ops.tensor_ops;
+  (output_ops.layer_norms() ? out.output_layer_norms : out.output_rms_norms) = output_ops.norms();
   for (std::size_t il = 0; il < out.layers.size(); ++il) {
     const LayerShape& shape = model.layer_kinds[model.layer_kind_of_layer[il]];
     set_kv_widths(out.layers[il], shape);
     if (shape.is_ssm()) set_recurrent_state(out.layers[il], shape.ssm);
     out.layers[il].graph_ops = ops[il].total(shape.is_moe() ? shape.moe.experts_per_token : 0);
+    ops[il].describe_fusable(out.layers[il], shape.is_moe() ? shape.moe.experts_per_token : 0);
     out.layers[il].attention = ops[il].attention;
     out.num_heads = std::max(out.num_heads, shape.attention.num_heads);
     out.head_dim = std::max(out.head_dim, shape.attention.head_dim);
@@ -335,6 +352,7 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
   LocalModel out;
   out.layers.resize(static_cast<std::size_t>(*h.block_count));
   bool has_output = false;
+  bool output_norm_bias = false;  // a LayerNorm output norm (its weight counted in output_rms_norms until here)
   std::int64_t embedding_bytes = 0, embedding_parameters = 0;
   std::string embedding_type;
   std::vector<LayerOpCount> ops(out.layers.size());
@@ -362,11 +380,14 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
       out.output_graph_ops += t.name == "output_norm.weight"                              ? 2
                               : t.name == "output.weight" || t.name == "output_norm.bias" ? 1
                                                                                           : 0;
+      if (t.name == "output_norm.weight") out.output_rms_norms += 1;
+      if (t.name == "output_norm.bias") output_norm_bias = true;
       out.output_bytes += t.bytes;
       out.output_parameters += t.elements;
       if (t.shape.size() >= 2) add_float_parameters(out.output_float, t.type, t.elements);
     }
   }
+  if (output_norm_bias) std::swap(out.output_rms_norms, out.output_layer_norms);
   if (!has_output) {
     out.output_bytes += embedding_bytes;  // tied: token_embd duplicated as the output head
     out.output_parameters += embedding_parameters;
@@ -398,6 +419,7 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
       layer.recurrent_state_values = recurrence.state.recurrent_state_values;
     }
     layer.graph_ops = ops[il].total(out.experts_per_token);
+    ops[il].describe_fusable(layer, out.experts_per_token);
     layer.attention = ops[il].attention;
   }
   if (!recurrence.rule.empty()) out.assumptions.push_back(recurrence.rule);

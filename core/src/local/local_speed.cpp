@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -150,6 +151,27 @@ double mmq_column_tile(double ubatch_tokens) {
 constexpr double kMetalExpertTokenTile = 32;
 constexpr std::int64_t kMetalExpertMatrixMinTokens = 32;
 
+// Metal's op fusion (ggml-metal-ops.cpp: each op's encoder returns how many following nodes it ran,
+// n_fuse): from b5937 (ggml-org/llama.cpp#14596, merged 2025-07-18) an RMS_NORM runs its weight's MUL in
+// the same kernel and up to 8 consecutive ADDs run as one, among them the n_expert_used - 1 ADDs that
+// sum the routed experts' outputs (the graph orders the experts' views before the ADDs); from b6577
+// (#16220, 2025-09-25) a NORM runs its weight's MUL and its bias's ADD too. The ops that no longer
+// launch a kernel; 0 on other backends and older builds.
+constexpr std::int64_t kMetalRmsNormFusionBuild = 5937;
+constexpr std::int64_t kMetalNormFusionBuild = 6577;
+constexpr std::int64_t kMetalMaxFusedAdds = 8;
+
+std::int64_t metal_fused_ops(const LocalRequest& r, std::int64_t rms_norms, std::int64_t layer_norms,
+                             std::int64_t expert_sum_adds) {
+  if (r.backend != LocalBackend::metal) return 0;
+  const std::int64_t build = r.llama_cpp_build.value_or(std::numeric_limits<std::int64_t>::max());
+  std::int64_t fused = 0;
+  if (build >= kMetalRmsNormFusionBuild)
+    fused += rms_norms + expert_sum_adds - (expert_sum_adds + kMetalMaxFusedAdds - 1) / kMetalMaxFusedAdds;
+  if (build >= kMetalNormFusionBuild) fused += 2 * layer_norms;
+  return fused;
+}
+
 // The GPU's link to the host: its PCIe rate when the catalog names one, else a PCIe 4.0 x16.
 double host_link_bytes_per_second(const Accelerator& gpu) {
   return std::string_view(gpu.interconnect).find("PCIe") != std::string_view::npos &&
@@ -239,12 +261,16 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   const auto index_of = [&](int device) { return device < 0 ? n_gpus : static_cast<std::size_t>(device); };
   const double attention_width = static_cast<double>(model.num_heads * model.head_dim);
   const double tokens = std::max(1.0, static_cast<double>(request.prompt_len));  // of the prompt
+  std::int64_t all_graph_ops = 0, fused_graph_ops = 0;                           // besides attention, over every device
   for (std::size_t il = 0; il < model.layers.size(); ++il) {
     const LocalLayer& layer = model.layers[il];
     DeviceWork& home = work[index_of(p.layer_device[il])];
     DeviceWork& experts =
         work[static_cast<std::int64_t>(il) < request.n_cpu_moe ? n_gpus : index_of(p.layer_device[il])];
-    home.graph_ops += layer.graph_ops;
+    const std::int64_t fused = metal_fused_ops(request, layer.rms_norms, layer.layer_norms, layer.expert_sum_adds);
+    home.graph_ops += layer.graph_ops - fused;
+    all_graph_ops += layer.graph_ops;
+    fused_graph_ops += fused;
     home.weight_bytes_per_token += static_cast<double>(layer.dense_bytes);
     home.weight_bytes_resident += static_cast<double>(layer.dense_bytes);
     add_matmuls(home, layer.dense_parameters, layer.dense_float, layer.dense_bytes, 1.0, false);
@@ -270,7 +296,25 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     }
   }
   DeviceWork& output = work[index_of(p.output_device)];
-  output.graph_ops += model.output_graph_ops;
+  const std::int64_t output_fused = metal_fused_ops(request, model.output_rms_norms, model.output_layer_norms, 0);
+  output.graph_ops += model.output_graph_ops - output_fused;
+  all_graph_ops += model.output_graph_ops;
+  fused_graph_ops += output_fused;
+  if (fused_graph_ops > 0)
+    assumptions.push_back(std::string("graph ops: Metal fuses each RMS_NORM with its weight's MUL and up to 8 "
+                                      "consecutive ADDs (the routed experts' sum) into one kernel from llama.cpp "
+                                      "b5937 (ggml-org/llama.cpp#14596), a NORM with its MUL and ADD from b6577 "
+                                      "(#16220): ")
+                              .append(std::to_string(all_graph_ops - fused_graph_ops))
+                              .append(" kernels a token for ")
+                              .append(std::to_string(all_graph_ops))
+                              .append(" graph ops besides attention; --llama-cpp-build N for an older build"));
+  else if (request.backend == LocalBackend::metal && request.llama_cpp_build &&
+           *request.llama_cpp_build < kMetalRmsNormFusionBuild)
+    assumptions.push_back(std::string("graph ops: llama.cpp b")
+                              .append(std::to_string(*request.llama_cpp_build))
+                              .append(" predates Metal's op fusion (b5937, ggml-org/llama.cpp#14596): one kernel "
+                                      "per op"));
   output.weight_bytes_per_token += static_cast<double>(model.output_bytes);
   output.weight_bytes_resident += static_cast<double>(model.output_bytes);
   add_matmuls(output, model.output_parameters, model.output_float, model.output_bytes, 1.0, false);

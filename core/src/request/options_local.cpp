@@ -2,6 +2,7 @@
 // `fitcheck local` options into a LocalRequest; every refusal names its option.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "config/config_fields.hpp"
@@ -110,6 +111,17 @@ LocalOptions parse_local_options(const OptionList& options) {
   }
   if (r.backend != LocalBackend::cpu && r.gpus.empty())
     throw OptionError("gpu", "option 'gpu' is required with --backend " + std::string(local_backend_name(r.backend)));
+  if (const auto build = reader.text("llama_cpp_build")) {
+    // A release tag as llama.cpp prints it (b5937) or its number.
+    const std::string digits = !build->empty() && (*build)[0] == 'b' ? build->substr(1) : *build;
+    char* end = nullptr;
+    const long long number = std::strtoll(digits.c_str(), &end, 10);
+    if (digits.empty() || end != digits.c_str() + digits.size() || number < 1 || number > 1000000)
+      throw OptionError("llama_cpp_build",
+                        "option 'llama_cpp_build': a llama.cpp release such as b5937 or 5937, got '" +
+                            detail::printable(*build) + "'");
+    r.llama_cpp_build = number;
+  }
   r.ubatch = reader.count("ubatch", 512, 1, 1 << 16);
   r.batch = reader.count("batch", 2048, 1, 1 << 20);
   // llama.cpp would quietly run min(n_batch, n_ubatch) tokens a ubatch (src/llama-context.cpp,
