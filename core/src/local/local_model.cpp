@@ -7,7 +7,6 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "fitcheck/local.hpp"
@@ -170,7 +169,7 @@ struct LayerOpCount {
   }
   std::int64_t total(std::int64_t experts_per_token) const {
     return tensor_ops + norm_ops() + 2 + (attention ? 4 : 0) + (dense_ffn ? 1 : 0) + (shared ? 2 : 0) +
-           (routed ? 8 + std::max<std::int64_t>(0, experts_per_token - 1) : 0);
+           (routed ? 8 + expert_sum_adds(experts_per_token) : 0);
   }
 };
 
@@ -352,7 +351,8 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
   LocalModel out;
   out.layers.resize(static_cast<std::size_t>(*h.block_count));
   bool has_output = false;
-  bool output_norm_bias = false;  // a LayerNorm output norm (its weight counted in output_rms_norms until here)
+  std::int64_t output_norms = 0;  // output_norm weights; with output_norm.bias a LayerNorm
+  bool output_norm_bias = false;
   std::int64_t embedding_bytes = 0, embedding_parameters = 0;
   std::string embedding_type;
   std::vector<LayerOpCount> ops(out.layers.size());
@@ -380,14 +380,14 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
       out.output_graph_ops += t.name == "output_norm.weight"                              ? 2
                               : t.name == "output.weight" || t.name == "output_norm.bias" ? 1
                                                                                           : 0;
-      if (t.name == "output_norm.weight") out.output_rms_norms += 1;
+      if (t.name == "output_norm.weight") output_norms += 1;
       if (t.name == "output_norm.bias") output_norm_bias = true;
       out.output_bytes += t.bytes;
       out.output_parameters += t.elements;
       if (t.shape.size() >= 2) add_float_parameters(out.output_float, t.type, t.elements);
     }
   }
-  if (output_norm_bias) std::swap(out.output_rms_norms, out.output_layer_norms);
+  (output_norm_bias ? out.output_layer_norms : out.output_rms_norms) = output_norms;
   if (!has_output) {
     out.output_bytes += embedding_bytes;  // tied: token_embd duplicated as the output head
     out.output_parameters += embedding_parameters;
