@@ -48,7 +48,7 @@ struct LocalLayer {
   // which depends on flash attention (local_layer_graph_ops); `attention`: the layer has one.
   std::int64_t graph_ops = 0;
   bool attention = false;
-  // Of graph_ops, what Metal's fusion merges (local_speed.cpp): RMS norms (RMS_NORM and its weight's
+  // Of graph_ops, what Metal's fusion merges (local_kernels.cpp): RMS norms (RMS_NORM and its weight's
   // MUL), LayerNorms (NORM, MUL and the bias's ADD) and the ADDs summing the routed experts' outputs.
   std::int64_t rms_norms = 0;
   std::int64_t layer_norms = 0;
@@ -155,7 +155,7 @@ struct LocalRequest {
   bool mmproj_offload = true;
   std::string model_name = "model";  // names the mmproj file in the command: mmproj-<model_name>-<type>.gguf
   // The llama.cpp release (bNNNN) whose graph runs, for the rules that changed with it (Metal's op
-  // fusion, local_speed.cpp); absent: a current build.
+  // fusion, local_kernels.cpp); absent: a current build.
   std::optional<std::int64_t> llama_cpp_build;
 };
 

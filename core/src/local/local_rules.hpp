@@ -36,6 +36,23 @@ struct LocalPromptPipeline {
 LocalPromptPipeline local_prompt_pipeline(const LocalRequest& request, const LocalPlacement& placement,
                                           const std::vector<double>& device_seconds, double tokens, double ubatches);
 
+// Routed experts multiplied in whole tiles over a prompt batch (local_kernels.cpp): the kernel, its
+// tile, and the expected work done over the work needed (1 where no tiled kernel runs them).
+enum class LocalExpertKernel : std::uint8_t { none, cuda_mmq, metal_mul_mm_id };
+struct LocalExpertTiles {
+  LocalExpertKernel kernel = LocalExpertKernel::none;
+  double batch_tokens = 0;
+  double tile_tokens = 0;
+  double work_factor = 1.0;
+};
+LocalExpertTiles local_expert_tiles(const LocalModel& model, const LocalRequest& request, double batch_tokens);
+std::string local_expert_tiles_rule(const LocalModel& model, const LocalExpertTiles& tiles);
+// The graph ops Metal's encoder fuses into other ops' kernels for the request's build (0 elsewhere), of
+// a layer with these norms and expert ADDs; the rule as the report states it ("" when nothing to say).
+std::int64_t local_metal_fused_ops(const LocalRequest& request, std::int64_t rms_norms, std::int64_t layer_norms,
+                                   std::int64_t expert_sum_adds);
+std::string local_metal_fusion_rule(const LocalRequest& request, std::int64_t graph_ops, std::int64_t fused_ops);
+
 // Prompt and generation tokens/s of a placement (local_speed.cpp); appends what it assumed.
 LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, const LocalPlacement& placement,
                        std::vector<std::string>& assumptions);

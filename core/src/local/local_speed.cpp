@@ -4,14 +4,13 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <limits>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "fitcheck/local.hpp"
 #include "local/local_rules.hpp"
-#include "support/number_text.hpp"
 
 namespace fitcheck {
 namespace {
@@ -103,74 +102,6 @@ constexpr std::int64_t kOffloadMinBatch = 32;
 
 // Storage kinds of a weight: quantized (any ggml quant type), f16, bf16, f32.
 enum StorageKind : std::size_t { kQuantized, kF16, kBf16, kF32, kStorageKinds };
-
-// Routed experts multiplied in whole tiles of `tile` tokens: each expert runs ceil(n / tile) tiles for
-// the n tokens routed to it. With balanced random routing an expert's n is Binomial(batch, p), p =
-// experts_per_token / num_experts, so the expected work done over the work needed is
-// E[ceil(n / tile)] x tile / (batch x p); near a tile's edge the spread matters (a mean of exactly one
-// tile still gives 1.46 tiles an expert at a batch of 512).
-double expert_tile_factor(double batch, double experts_per_token, double num_experts, double tile) {
-  if (batch < 1 || experts_per_token <= 0 || num_experts <= 0 || tile <= 0) return 1.0;
-  const double p = std::min(1.0, experts_per_token / num_experts);
-  if (p >= 1.0) return std::ceil(batch / tile) * tile / batch;
-  // The Binomial weights by their ratio from k = 0 (unnormalized, rescaled before they overflow), so
-  // only exact IEEE operations run and the native and WebAssembly builds agree to the bit.
-  const double odds = p / (1.0 - p);
-  double weight = 1.0, total = 1.0, tiles = 0.0;
-  for (double k = 0; k < batch; ++k) {
-    weight *= (batch - k) / (k + 1.0) * odds;
-    total += weight;
-    tiles += weight * std::ceil((k + 1.0) / tile);
-    if (weight > 1e200) {
-      weight *= 1e-200;
-      total *= 1e-200;
-      tiles *= 1e-200;
-    }
-    if (k > batch * p && weight < total * 1e-17) break;  // the tail no longer changes the sums
-  }
-  return std::max(1.0, tiles / total * tile / (batch * p));
-}
-
-// MMQ over routed experts (mmq.cu, ggml_cuda_mul_mat_q with ids): the column tile mmq_x is chosen
-// for the whole batch (ncols_max = the ubatch's tokens; mmq.cuh mul_mat_q_case: the first mmq_x, in
-// steps of 8, 16 from 48 on, up to 128 on Turing and later, that needs the fewest tiles), but each
-// expert multiplies only the tokens routed to it, in whole tiles.
-double mmq_column_tile(double ubatch_tokens) {
-  constexpr double kMmqXMax = 128;
-  const double tiles = std::ceil(ubatch_tokens / kMmqXMax);
-  const double width = std::ceil(ubatch_tokens / tiles);
-  const double granularity = width >= 48 ? 16 : 8;
-  return std::min(kMmqXMax, std::ceil(width / granularity) * granularity);
-}
-
-// Metal's routed-expert multiply over a batch of at least 32 tokens (ggml-metal-ops.cpp
-// ggml_metal_op_mul_mat_id: the matrix kernel from ne21_mm_id_min = 32 tokens on; kernel_mul_mm_id in
-// mul_mm.metal): one threadgroup per expert for each 64-row by 32-token tile, each running its
-// simdgroup multiply over the whole tile however few tokens the expert got (it returns only when the
-// tile starts past them).
-constexpr double kMetalExpertTokenTile = 32;
-constexpr std::int64_t kMetalExpertMatrixMinTokens = 32;
-
-// Metal's op fusion (ggml-metal-ops.cpp: each op's encoder returns how many following nodes it ran,
-// n_fuse): from b5937 (ggml-org/llama.cpp#14596, merged 2025-07-18) an RMS_NORM runs its weight's MUL in
-// the same kernel and up to 8 consecutive ADDs run as one, among them the n_expert_used - 1 ADDs that
-// sum the routed experts' outputs (the graph orders the experts' views before the ADDs); from b6577
-// (#16220, 2025-09-25) a NORM runs its weight's MUL and its bias's ADD too. The ops that no longer
-// launch a kernel; 0 on other backends and older builds.
-constexpr std::int64_t kMetalRmsNormFusionBuild = 5937;
-constexpr std::int64_t kMetalNormFusionBuild = 6577;
-constexpr std::int64_t kMetalMaxFusedAdds = 8;
-
-std::int64_t metal_fused_ops(const LocalRequest& r, std::int64_t rms_norms, std::int64_t layer_norms,
-                             std::int64_t expert_sum_adds) {
-  if (r.backend != LocalBackend::metal) return 0;
-  const std::int64_t build = r.llama_cpp_build.value_or(std::numeric_limits<std::int64_t>::max());
-  std::int64_t fused = 0;
-  if (build >= kMetalRmsNormFusionBuild)
-    fused += rms_norms + expert_sum_adds - (expert_sum_adds + kMetalMaxFusedAdds - 1) / kMetalMaxFusedAdds;
-  if (build >= kMetalNormFusionBuild) fused += 2 * layer_norms;
-  return fused;
-}
 
 // The GPU's link to the host: its PCIe rate when the catalog names one, else a PCIe 4.0 x16.
 double host_link_bytes_per_second(const Accelerator& gpu) {
@@ -267,7 +198,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     DeviceWork& home = work[index_of(p.layer_device[il])];
     DeviceWork& experts =
         work[static_cast<std::int64_t>(il) < request.n_cpu_moe ? n_gpus : index_of(p.layer_device[il])];
-    const std::int64_t fused = metal_fused_ops(request, layer.rms_norms, layer.layer_norms, layer.expert_sum_adds);
+    const std::int64_t fused =
+        local_metal_fused_ops(request, layer.rms_norms, layer.layer_norms, layer.expert_sum_adds);
     home.graph_ops += layer.graph_ops - fused;
     all_graph_ops += layer.graph_ops;
     fused_graph_ops += fused;
@@ -296,25 +228,12 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     }
   }
   DeviceWork& output = work[index_of(p.output_device)];
-  const std::int64_t output_fused = metal_fused_ops(request, model.output_rms_norms, model.output_layer_norms, 0);
+  const std::int64_t output_fused = local_metal_fused_ops(request, model.output_rms_norms, model.output_layer_norms, 0);
   output.graph_ops += model.output_graph_ops - output_fused;
   all_graph_ops += model.output_graph_ops;
   fused_graph_ops += output_fused;
-  if (fused_graph_ops > 0)
-    assumptions.push_back(std::string("graph ops: Metal fuses each RMS_NORM with its weight's MUL and up to 8 "
-                                      "consecutive ADDs (the routed experts' sum) into one kernel from llama.cpp "
-                                      "b5937 (ggml-org/llama.cpp#14596), a NORM with its MUL and ADD from b6577 "
-                                      "(#16220): ")
-                              .append(std::to_string(all_graph_ops - fused_graph_ops))
-                              .append(" kernels a token for ")
-                              .append(std::to_string(all_graph_ops))
-                              .append(" graph ops besides attention; --llama-cpp-build N for an older build"));
-  else if (request.backend == LocalBackend::metal && request.llama_cpp_build &&
-           *request.llama_cpp_build < kMetalRmsNormFusionBuild)
-    assumptions.push_back(std::string("graph ops: llama.cpp b")
-                              .append(std::to_string(*request.llama_cpp_build))
-                              .append(" predates Metal's op fusion (b5937, ggml-org/llama.cpp#14596): one kernel "
-                                      "per op"));
+  if (std::string rule = local_metal_fusion_rule(request, all_graph_ops, fused_graph_ops); !rule.empty())
+    assumptions.push_back(std::move(rule));
   output.weight_bytes_per_token += static_cast<double>(model.output_bytes);
   output.weight_bytes_resident += static_cast<double>(model.output_bytes);
   add_matmuls(output, model.output_parameters, model.output_float, model.output_bytes, 1.0, false);
@@ -418,19 +337,9 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   const double ubatches = std::ceil(tokens / static_cast<double>(request.ubatch));
   const bool op_offload = n_gpus > 0 && request.backend != LocalBackend::metal && request.ubatch >= kOffloadMinBatch &&
                           std::min<std::int64_t>(request.ubatch, request.prompt_len) >= kOffloadMinBatch;
-  // Routed experts in whole tiles (expert_tile_factor): Metal's kernel_mul_mm_id from a 32-token batch,
-  // CUDA's MMQ on NVIDIA GPUs; 1 where neither runs.
+  // Routed experts in whole tiles (local_kernels.cpp): the expected work over the work needed.
   const double prompt_batch = std::min(static_cast<double>(request.ubatch), tokens);
-  const bool metal_expert_tiles = request.backend == LocalBackend::metal && model.num_experts > 0 &&
-                                  prompt_batch >= static_cast<double>(kMetalExpertMatrixMinTokens);
-  const bool mmq_expert_tiles = request.backend == LocalBackend::cuda && request.cuda_mmq && model.num_experts > 0;
-  const double expert_tile_tokens = metal_expert_tiles ? kMetalExpertTokenTile
-                                    : mmq_expert_tiles ? mmq_column_tile(prompt_batch)
-                                                       : 0.0;
-  const double expert_tiles = expert_tile_tokens > 0
-                                  ? expert_tile_factor(prompt_batch, static_cast<double>(model.experts_per_token),
-                                                       static_cast<double>(model.num_experts), expert_tile_tokens)
-                                  : 1.0;
+  const LocalExpertTiles expert_tiles = local_expert_tiles(model, request, prompt_batch);
   bool expert_tiles_timed = false;
   // The multiplies of device work `w` on GPU `gpu`: on CUDA each storage kind on its path at that
   // path's efficiency (quantized weights without MMQ first dequantized to f16, reading their bytes
@@ -443,9 +352,9 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       if (peak <= 0) return 0.0;
       double quantized = w.flops_per_token_by_kind[kQuantized] * tokens;
       double floats = (w.flops_per_token - w.flops_per_token_by_kind[kQuantized]) * tokens + attention_flops;
-      if (metal_expert_tiles) {
-        quantized += w.expert_quantized_flops_per_token * (expert_tiles - 1.0) * tokens;
-        floats += w.expert_float_flops_per_token * (expert_tiles - 1.0) * tokens;
+      if (expert_tiles.kernel == LocalExpertKernel::metal_mul_mm_id) {
+        quantized += w.expert_quantized_flops_per_token * (expert_tiles.work_factor - 1.0) * tokens;
+        floats += w.expert_float_flops_per_token * (expert_tiles.work_factor - 1.0) * tokens;
         expert_tiles_timed =
             expert_tiles_timed || w.expert_quantized_flops_per_token + w.expert_float_flops_per_token > 0;
       }
@@ -462,8 +371,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       if (flops > 0 && rate > 0) seconds += flops / rate;
     };
     double quantized_flops = w.flops_per_token_by_kind[kQuantized];
-    if (quantized_path == LocalMatmulPath::mmq && mmq_expert_tiles) {
-      quantized_flops += w.expert_quantized_flops_per_token * (expert_tiles - 1.0);
+    if (quantized_path == LocalMatmulPath::mmq && expert_tiles.kernel == LocalExpertKernel::cuda_mmq) {
+      quantized_flops += w.expert_quantized_flops_per_token * (expert_tiles.work_factor - 1.0);
       expert_tiles_timed = expert_tiles_timed || w.expert_quantized_flops_per_token > 0;
     }
     run(quantized_flops * tokens, paths[kQuantized]);
@@ -523,17 +432,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     assumptions.push_back(
         "prompt: weights in RAM are copied to the GPU for each ubatch over PCIe (llama.cpp's op offload for "
         "batches of 32 or more)");
-  if (expert_tiles_timed && expert_tiles > 1.0) {
-    const double per_expert =
-        prompt_batch * static_cast<double>(model.experts_per_token) / static_cast<double>(model.num_experts);
-    assumptions.push_back(std::string("prompt: routed experts multiplied in whole ") +
-                          detail::four_significant_digits(expert_tile_tokens) + "-token tiles (" +
-                          (metal_expert_tiles ? "Metal kernel_mul_mm_id" : "CUDA MMQ") + "): " +
-                          detail::four_significant_digits(per_expert) + " tokens an expert on average in a batch of " +
-                          detail::four_significant_digits(prompt_batch) +
-                          ", spread as Binomial(batch, experts per token / experts) under balanced routing, so " +
-                          detail::two_decimals(expert_tiles) + " x the expert multiplies they need");
-  }
+  if (expert_tiles_timed && expert_tiles.work_factor > 1.0)
+    assumptions.push_back(local_expert_tiles_rule(model, expert_tiles));
   if (all_scores_seconds > 0) {
     s.prompt_scores_time_share = prompt_seconds > 0 ? all_scores_seconds / prompt_seconds : 0;
     assumptions.push_back(materialized_scores_rule(s.prompt_scores_time_share));

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+// What llama.cpp's kernels do beyond a model's FLOPs, bytes and graph ops: routed experts multiplied
+// in whole tiles (CUDA's MMQ, Metal's kernel_mul_mm_id) and the ops Metal's encoder fuses, by build
+// (docs/local.md, "Efficiencies").
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "local/local_rules.hpp"
+#include "support/number_text.hpp"
+
+namespace fitcheck {
+namespace {
+
+// Routed experts multiplied in whole tiles of `tile` tokens: each expert runs ceil(n / tile) tiles for
+// the n tokens routed to it. With balanced random routing an expert's n is Binomial(batch, p), p =
+// experts_per_token / num_experts, so the expected work done over the work needed is
+// E[ceil(n / tile)] x tile / (batch x p); near a tile's edge the spread matters (a mean of exactly one
+// tile still gives 1.46 tiles an expert at a batch of 512).
+double expert_tile_factor(double batch, double experts_per_token, double num_experts, double tile) {
+  if (batch < 1 || experts_per_token <= 0 || num_experts <= 0 || tile <= 0) return 1.0;
+  const double p = std::min(1.0, experts_per_token / num_experts);
+  if (p >= 1.0) return std::ceil(batch / tile) * tile / batch;
+  // The Binomial weights by their ratio from k = 0 (unnormalized, rescaled before they overflow), so
+  // only exact IEEE operations run and the native and WebAssembly builds agree to the bit.
+  const double odds = p / (1.0 - p);
+  double weight = 1.0, total = 1.0, tiles = 0.0;
+  for (double k = 0; k < batch; ++k) {
+    weight *= (batch - k) / (k + 1.0) * odds;
+    total += weight;
+    tiles += weight * std::ceil((k + 1.0) / tile);
+    if (weight > 1e200) {
+      weight *= 1e-200;
+      total *= 1e-200;
+      tiles *= 1e-200;
+    }
+    if (k > batch * p && weight < total * 1e-17) break;  // the tail no longer changes the sums
+  }
+  return std::max(1.0, tiles / total * tile / (batch * p));
+}
+
+// MMQ over routed experts (mmq.cu, ggml_cuda_mul_mat_q with ids): the column tile mmq_x is chosen
+// for the whole batch (ncols_max = the ubatch's tokens; mmq.cuh mul_mat_q_case: the first mmq_x, in
+// steps of 8, 16 from 48 on, up to 128 on Turing and later, that needs the fewest tiles), but each
+// expert multiplies only the tokens routed to it, in whole tiles.
+double mmq_column_tile(double ubatch_tokens) {
+  constexpr double kMmqXMax = 128;
+  const double tiles = std::ceil(ubatch_tokens / kMmqXMax);
+  const double width = std::ceil(ubatch_tokens / tiles);
+  const double granularity = width >= 48 ? 16 : 8;
+  return std::min(kMmqXMax, std::ceil(width / granularity) * granularity);
+}
+
+// Metal's routed-expert multiply over a batch of at least 32 tokens (ggml-metal-ops.cpp
+// ggml_metal_op_mul_mat_id: the matrix kernel from ne21_mm_id_min = 32 tokens on; kernel_mul_mm_id in
+// mul_mm.metal): one threadgroup per expert for each 64-row by 32-token tile, each running its
+// simdgroup multiply over the whole tile however few tokens the expert got (it returns only when the
+// tile starts past them).
+constexpr double kMetalExpertTokenTile = 32;
+constexpr std::int64_t kMetalExpertMatrixMinTokens = 32;
+
+// Metal's op fusion (ggml-metal-ops.cpp: each op's encoder returns how many following nodes it ran,
+// n_fuse): from b5937 (ggml-org/llama.cpp#14596, merged 2025-07-18) an RMS_NORM runs its weight's MUL in
+// the same kernel and up to 8 consecutive ADDs run as one, among them the n_expert_used - 1 ADDs that
+// sum the routed experts' outputs (the graph orders the experts' views before the ADDs); from b6577
+// (#16220, 2025-09-25) a NORM runs its weight's MUL and its bias's ADD too. The ops that no longer
+// launch a kernel; 0 on other backends and older builds.
+constexpr std::int64_t kMetalRmsNormFusionBuild = 5937;
+constexpr std::int64_t kMetalNormFusionBuild = 6577;
+constexpr std::int64_t kMetalMaxFusedAdds = 8;
+
+}  // namespace
+
+LocalExpertTiles local_expert_tiles(const LocalModel& model, const LocalRequest& request, double batch_tokens) {
+  LocalExpertTiles tiles;
+  tiles.batch_tokens = batch_tokens;
+  if (model.num_experts <= 0) return tiles;
+  if (request.backend == LocalBackend::metal && batch_tokens >= static_cast<double>(kMetalExpertMatrixMinTokens)) {
+    tiles.kernel = LocalExpertKernel::metal_mul_mm_id;
+    tiles.tile_tokens = kMetalExpertTokenTile;
+  } else if (request.backend == LocalBackend::cuda && request.cuda_mmq) {
+    tiles.kernel = LocalExpertKernel::cuda_mmq;
+    tiles.tile_tokens = mmq_column_tile(batch_tokens);
+  } else {
+    return tiles;
+  }
+  tiles.work_factor = expert_tile_factor(batch_tokens, static_cast<double>(model.experts_per_token),
+                                         static_cast<double>(model.num_experts), tiles.tile_tokens);
+  return tiles;
+}
+
+std::string local_expert_tiles_rule(const LocalModel& model, const LocalExpertTiles& tiles) {
+  const double per_expert =
+      tiles.batch_tokens * static_cast<double>(model.experts_per_token) / static_cast<double>(model.num_experts);
+  return std::string("prompt: routed experts multiplied in whole ") +
+         detail::four_significant_digits(tiles.tile_tokens) + "-token tiles (" +
+         (tiles.kernel == LocalExpertKernel::metal_mul_mm_id ? "Metal kernel_mul_mm_id" : "CUDA MMQ") + "): " +
+         detail::four_significant_digits(per_expert) + " tokens an expert on average in a batch of " +
+         detail::four_significant_digits(tiles.batch_tokens) +
+         ", spread as Binomial(batch, experts per token / experts) under balanced routing, so " +
+         detail::two_decimals(tiles.work_factor) + " x the expert multiplies they need";
+}
+
+std::int64_t local_metal_fused_ops(const LocalRequest& request, std::int64_t rms_norms, std::int64_t layer_norms,
+                                   std::int64_t expert_sum_adds) {
+  if (request.backend != LocalBackend::metal) return 0;
+  const std::int64_t build = request.llama_cpp_build.value_or(std::numeric_limits<std::int64_t>::max());
+  std::int64_t fused = 0;
+  if (build >= kMetalRmsNormFusionBuild)
+    fused += rms_norms + expert_sum_adds - (expert_sum_adds + kMetalMaxFusedAdds - 1) / kMetalMaxFusedAdds;
+  if (build >= kMetalNormFusionBuild) fused += 2 * layer_norms;
+  return fused;
+}
+
+std::string local_metal_fusion_rule(const LocalRequest& request, std::int64_t graph_ops, std::int64_t fused_ops) {
+  if (fused_ops > 0)
+    return std::string("graph ops: Metal fuses each RMS_NORM with its weight's MUL and up to ")
+        .append(std::to_string(kMetalMaxFusedAdds))
+        .append(" consecutive ADDs (the routed experts' sum) into one kernel from llama.cpp b")
+        .append(std::to_string(kMetalRmsNormFusionBuild))
+        .append(" (ggml-org/llama.cpp#14596), a NORM with its MUL and ADD from b")
+        .append(std::to_string(kMetalNormFusionBuild))
+        .append(" (#16220): ")
+        .append(std::to_string(graph_ops - fused_ops))
+        .append(" kernels a token for ")
+        .append(std::to_string(graph_ops))
+        .append(" graph ops besides attention; --llama-cpp-build N for an older build");
+  if (request.backend == LocalBackend::metal && request.llama_cpp_build &&
+      *request.llama_cpp_build < kMetalRmsNormFusionBuild)
+    return std::string("graph ops: llama.cpp b")
+        .append(std::to_string(*request.llama_cpp_build))
+        .append(" predates Metal's op fusion (b")
+        .append(std::to_string(kMetalRmsNormFusionBuild))
+        .append(", ggml-org/llama.cpp#14596): one kernel per op");
+  return {};
+}
+
+}  // namespace fitcheck
