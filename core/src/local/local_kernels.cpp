@@ -96,8 +96,8 @@ std::string local_expert_tiles_rule(const LocalModel& model, const LocalExpertTi
       tiles.batch_tokens * static_cast<double>(model.experts_per_token) / static_cast<double>(model.num_experts);
   return std::string("prompt: routed experts multiplied in whole ") +
          detail::four_significant_digits(tiles.tile_tokens) + "-token tiles (" +
-         (tiles.kernel == LocalExpertKernel::metal_mul_mm_id ? "Metal kernel_mul_mm_id" : "CUDA MMQ") + "): " +
-         detail::four_significant_digits(per_expert) + " tokens an expert on average in a batch of " +
+         (tiles.kernel == LocalExpertKernel::metal_mul_mm_id ? "Metal kernel_mul_mm_id" : "CUDA MMQ") +
+         "): " + detail::four_significant_digits(per_expert) + " tokens an expert on average in a batch of " +
          detail::four_significant_digits(tiles.batch_tokens) +
          ", spread as Binomial(batch, experts per token / experts) under balanced routing, so " +
          detail::two_decimals(tiles.work_factor) + " x the expert multiplies they need";
