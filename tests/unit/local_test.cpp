@@ -427,6 +427,18 @@ TEST_CASE("fitcheck local on the command line: JSON keys and the command") {
         "\"llama_cpp_command\"", "\"ollama_parameters\"", "\"num_gpu\":33", "\"num_ctx\":8192",
         "-ctk q8_0 -ctv q8_0 -fa on", "\"generation_token_time\"", "\"graph_ops\":", "\"seconds_per_op\":"})
     CHECK_MESSAGE(result.out.find(key) != std::string::npos, key);
+  // The backend the speeds are for: the first GPU's vendor's, a given --backend, or the CPU without GPUs.
+  CHECK(result.out.find("\"backend\":\"cuda\"") != std::string::npos);
+  const auto vulkan =
+      test::run_cli("local " + test::fixture_configs_dir() +
+                    "/meta-llama--Llama-3.1-8B.json --gpu rtx-4090 --backend vulkan --ram-gib 64 --json");
+  CHECK(vulkan.out.find("\"backend\":\"vulkan\"") != std::string::npos);
+  const auto mac = test::run_cli("local " + test::fixture_configs_dir() +
+                                 "/meta-llama--Llama-3.1-8B.json --gpu m2-max --ram-gib 64 --json");
+  CHECK(mac.out.find("\"backend\":\"metal\"") != std::string::npos);
+  const auto cpu_only =
+      test::run_cli("local " + test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json --ram-gib 64 --json");
+  CHECK(cpu_only.out.find("\"backend\":\"cpu\"") != std::string::npos);
   // The text report shows how each device's share of a token is made.
   const auto text = test::run_cli("local " + test::fixture_configs_dir() +
                                   "/meta-llama--Llama-3.1-8B.json --gpu rtx-4090 --ram-gib 64 --weights q4_k_m");

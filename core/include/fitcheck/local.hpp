@@ -235,6 +235,7 @@ struct LocalSpeed {
 };
 
 struct LocalEstimate {
+  LocalBackend backend = LocalBackend::cuda;  // the request's, as the speed model ran it
   LocalPlacement placement;
   LocalSpeed speed;
   std::string llama_cpp_command;  // llama-server flags that reproduce the placement
@@ -265,7 +266,7 @@ struct LocalOptions {
 };
 LocalOptions parse_local_options(const OptionList& options);
 
-// JSON keys: n_gpu_layers, n_layers, mmproj {type, encoder_parameters, device, bytes}, devices [{name,
+// JSON keys: backend, n_gpu_layers, n_layers, mmproj {type, encoder_parameters, device, bytes}, devices [{name,
 // model_buffer_bytes, kv_buffer_bytes, compute_buffer_bytes, mmproj_buffer_bytes, ...}], prompt_tokens_per_second,
 // generation_tokens_per_second, llama_cpp_command, ollama_parameters {num_gpu, num_ctx}, assumptions (docs/local.md).
 std::string local_report_json(const LocalModel& model, const LocalEstimate& estimate);

@@ -152,6 +152,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
                                 std::string(local_kv_type_name(request.kv_type)) +
                                 ") needs --flash-attention on; llama.cpp refuses a quantized V cache without it");
   LocalEstimate e;
+  e.backend = request.backend;
   e.assumptions = model.assumptions;
   const auto n_layer = static_cast<std::int64_t>(model.layers.size());
   const bool gpus = !request.gpus.empty() && request.backend != LocalBackend::cpu;

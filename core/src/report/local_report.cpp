@@ -13,6 +13,7 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
   detail::JsonWriter out;
   out.begin_object();
   out.field("weights", model.weights);
+  out.field("backend", local_backend_name(e.backend));
   out.field("n_gpu_layers", p.n_gpu_layers);
   out.field("n_layers", p.n_layers);
   out.field("kv_size", p.kv_size);

@@ -77,6 +77,8 @@ export interface LocalTokenTime {
 
 export interface LocalReport {
   weights: string;
+  /** The backend the speeds were estimated for: the option given, or the first GPU's vendor's ("cpu" without GPUs). */
+  backend: 'cuda' | 'metal' | 'vulkan' | 'rocm' | 'sycl' | 'cpu';
   n_gpu_layers: number;
   /** block_count + 1: llama.cpp counts the output layer ("offloaded 33/33 layers"). */
   n_layers: number;
