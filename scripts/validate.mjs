@@ -41,17 +41,46 @@ const categories = {
   serve_memory: { tolerance: 0.1, what: 'inference memory (weights, KV capacity)' },
 };
 
+// Subclasses: a category's comparisons of one kind, each printed and written beside the categories.
 // The serving figures again over the comparisons whose requests did not queue (fixed batches, and
 // load tests whose simulated wait is under half the TTFT): the error the page shows beside its
-// latency table, which times one batch and no queue. Printed and written beside the categories.
+// latency table, which times one batch and no queue.
 // A load test counts as queued when its simulated mean wait in the queue is over this share of its
 // simulated mean TTFT (a definition of the class, not a fitted figure).
 const queuedShareOfTtft = 0.5;
-const unqueued = {
-  serve_ttft_unqueued: { of: 'serve_ttft', what: 'time to first token, runs without a queue' },
-  serve_tpot_unqueued: { of: 'serve_tpot', what: 'time per output token, runs without a queue' },
-  serve_throughput_unqueued: { of: 'serve_throughput', what: 'serving output tokens/s, runs without a queue' },
+const subclasses = {
+  serve_ttft_unqueued: { of: 'serve_ttft', what: 'time to first token, runs without a queue', keep: (r) => !r.queued },
+  serve_tpot_unqueued: {
+    of: 'serve_tpot',
+    what: 'time per output token, runs without a queue',
+    keep: (r) => !r.queued,
+  },
+  serve_throughput_unqueued: {
+    of: 'serve_throughput',
+    what: 'serving output tokens/s, runs without a queue',
+    keep: (r) => !r.queued,
+  },
 };
+// The local speeds by engine, and llama.cpp's by backend (the report's `backend`): the page shows
+// the error of the class its estimate belongs to (web/src/accuracy/expected-error.ts).
+const localBackends = ['cuda', 'metal', 'vulkan', 'rocm', 'sycl', 'cpu'];
+for (const [kind, what] of [
+  ['prompt', 'prompt tokens/s'],
+  ['generation', 'generation tokens/s'],
+]) {
+  subclasses[`local_${kind}_llamacpp`] = {
+    of: `local_${kind}`,
+    what: `llama.cpp ${what}`,
+    keep: (r) => r.engine === 'llamacpp',
+  };
+  for (const backend of localBackends)
+    subclasses[`local_${kind}_llamacpp_${backend}`] = {
+      of: `local_${kind}`,
+      what: `llama.cpp ${what}, ${backend} backend`,
+      keep: (r) => r.engine === 'llamacpp' && r.backend === backend,
+    };
+  subclasses[`local_${kind}_mlx`] = { of: `local_${kind}`, what: `MLX LM ${what}`, keep: (r) => r.engine === 'mlx' };
+}
 
 // Splits a command line into words as a POSIX shell does for plain words and '...' / "..." quotes.
 function shellWords(command) {
@@ -180,11 +209,15 @@ function servingComparisons(row, report) {
   // per-batch latency table does not model (the unqueued classes leave them out).
   const queued =
     report.scheduler !== undefined && report.queue_seconds_mean > queuedShareOfTtft * report.ttft_seconds_mean;
+  // The local engine and llama.cpp's backend, for the local subclasses.
+  const llamaCpp = Array.isArray(report.devices) && report.llama_cpp_command !== undefined;
+  const engine = llamaCpp ? 'llamacpp' : report.engine === 'mlx' ? 'mlx' : undefined;
+  const backend = llamaCpp ? report.backend : undefined;
   const add = (category, quantity, measured, predicted) => {
     if (number(measured) !== undefined && number(predicted) !== undefined && measured > 0)
-      out.push({ category, quantity, measured, predicted, queued });
+      out.push({ category, quantity, measured, predicted, queued, engine, backend });
   };
-  if (Array.isArray(report.devices) && report.llama_cpp_command !== undefined) {
+  if (llamaCpp) {
     localComparisons(row, report, add);
     return out;
   }
@@ -327,15 +360,15 @@ for (const r of refused) console.log(`refused\t${r.id}\t${r.why}`);
 
 const summary = { rows, comparisons: results.length, refused: refused.length, without_command: unmodelled.length };
 const lines = [];
-// Each category's comparisons; an unqueued class is its category's comparisons without a queue.
+// Each category's comparisons; a subclass is the comparisons of its category that it keeps.
 const comparisonsOf = (name) =>
-  unqueued[name]
-    ? results.filter((r) => r.category === unqueued[name].of && !r.queued)
+  subclasses[name]
+    ? results.filter((r) => r.category === subclasses[name].of && subclasses[name].keep(r))
     : results.filter((r) => r.category === name);
 const classes = {
   ...categories,
   ...Object.fromEntries(
-    Object.entries(unqueued).map(([name, c]) => [name, { tolerance: categories[c.of].tolerance, what: c.what }]),
+    Object.entries(subclasses).map(([name, c]) => [name, { tolerance: categories[c.of].tolerance, what: c.what }]),
   ),
 };
 for (const [name, category] of Object.entries(classes)) {

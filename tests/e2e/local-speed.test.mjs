@@ -2,9 +2,10 @@
 // The Local tab's prompt speed as `fitcheck local` gives it (docs/local.md, "Speed"): with several
 // GPUs llama.cpp's pipeline parallelism overlaps the ubatches of one batch, and a batch of one ubatch
 // has nothing to overlap; without flash attention the speed line gives the share of the prompt's work
-// spent moving attention scores, and with it none.
+// spent moving attention scores, and with it none. Each speed shows its backend's expected error.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { startStaticServer } from '../support/static-server.mjs';
 import { assertLocalOnly, launchChromium, repo, watchPage } from '../support/browser.mjs';
@@ -46,7 +47,10 @@ test('two GPUs overlap the ubatches of a 2048-token prompt as the CLI says; one 
   await page.getByTestId('local-command').filter({ hasText: '-b 512' }).waitFor();
   const turns = cli('local', config, [...args, '--prompt-len', '2048', '--batch', '512']);
   assert.equal(turns.prompt_pipelined, false);
-  await speed.filter({ hasText: `Prompt ${turns.prompt_tokens_per_second.toFixed(0)} tokens/s, generation` }).waitFor();
+  await page
+    .getByTestId('local-prompt-speed')
+    .filter({ hasText: new RegExp(`^Prompt ${turns.prompt_tokens_per_second.toFixed(0)} tokens/s$`) })
+    .waitFor();
   assert.ok(turns.prompt_tokens_per_second < overlapped.prompt_tokens_per_second);
   assertLocalOnly(log, new URL(server.url).origin);
   await page.close();
@@ -77,7 +81,10 @@ test('flash attention off: the speed line gives the share of a 4096-token prompt
   const speed = page.getByTestId('local-speed');
   const on = cli('local', config, args);
   assert.equal(on.prompt_scores_time_share, 0);
-  await speed.filter({ hasText: `Prompt ${on.prompt_tokens_per_second.toFixed(0)} tokens/s, generation` }).waitFor();
+  await page
+    .getByTestId('local-prompt-speed')
+    .filter({ hasText: new RegExp(`^Prompt ${on.prompt_tokens_per_second.toFixed(0)} tokens/s$`) })
+    .waitFor();
   await page.getByTestId('local-flashAttention').selectOption('off');
   const off = cli('local', config, [...args, '--flash-attention', 'off']);
   assert.ok(off.prompt_scores_time_share > 0.05, String(off.prompt_scores_time_share));
@@ -88,6 +95,48 @@ test('flash attention off: the speed line gives the share of a 4096-token prompt
       hasText: `Prompt ${off.prompt_tokens_per_second.toFixed(0)} tokens/s (${share}% of the work moves attention scores: flash attention is off)`,
     })
     .waitFor();
+  assertLocalOnly(log, new URL(server.url).origin);
+  await page.close();
+});
+
+// How far to trust each figure (docs/validation.md): the speeds carry the error of their backend's
+// published llama-bench runs, or llama.cpp's over every backend when the backend has too few; the
+// buffers carry the load logs' error.
+test("each speed shows its backend's expected error, the buffers the load logs'", async () => {
+  const expected = JSON.parse(
+    fs.readFileSync(path.join(repo, 'web/src/accuracy/expected-errors.json'), 'utf8'),
+  ).categories;
+  const typical = (name) => `±${Math.round(expected[name].median_abs_error * 100)}% typical`;
+  const page = await browser.newPage();
+  const log = watchPage(page);
+  await page.goto(server.url);
+  await page.getByTestId('tab-local').click();
+  await page.getByTestId('local-results').waitFor();
+  const prompt = page.getByTestId('local-prompt-expected-error');
+  const generation = page.getByTestId('local-generation-expected-error');
+  // The default machine, an RTX 4090: CUDA's published runs.
+  await prompt.filter({ hasText: typical('local_prompt_llamacpp_cuda') }).waitFor();
+  assert.match(await prompt.getAttribute('title'), new RegExp(`^Against ${expected.local_prompt_llamacpp_cuda.runs} `));
+  assert.match(await prompt.getAttribute('title'), /llama\.cpp prompt tokens\/s, cuda backend/);
+  assert.match(await generation.getAttribute('title'), /llama\.cpp generation tokens\/s, cuda backend/);
+  const buffers = page.getByTestId('local-buffers-expected-error');
+  assert.equal(await buffers.textContent(), `Buffers against llama.cpp's load logs: ${typical('local_memory')}`);
+  // An M2 Max runs Metal: Metal's runs.
+  await page.getByTestId('local-gpu').fill('m2-max');
+  await page.getByTestId('local-devices').filter({ hasText: 'Metal' }).waitFor();
+  await prompt.filter({ hasText: typical('local_prompt_llamacpp_metal') }).waitFor();
+  assert.match(await prompt.getAttribute('title'), /metal backend/);
+  assert.match(await generation.getAttribute('title'), /llama\.cpp generation tokens\/s, metal backend/);
+  // Vulkan has no published speed runs in the set: llama.cpp's figure, saying so.
+  assert.equal(expected.local_prompt_llamacpp_vulkan, undefined);
+  await page.getByTestId('local-gpu').fill('rtx-4090');
+  await page.getByTestId('local-backend').selectOption('vulkan');
+  await page.getByTestId('local-devices').filter({ hasText: 'Vulkan0' }).waitFor();
+  await prompt.filter({ hasText: typical('local_prompt_llamacpp') }).waitFor();
+  assert.match(
+    await prompt.getAttribute('title'),
+    /^No published measurements of the vulkan backend \(fewer than 8\), so this is llama\.cpp's error over every backend\. Against \d+ published measurements of llama\.cpp prompt tokens\/s,/,
+  );
   assertLocalOnly(log, new URL(server.url).origin);
   await page.close();
 });

@@ -3,7 +3,13 @@
 // measurements (accuracy/expected-error.ts over expected-errors.json, written by npm run validate).
 import { describe, expect, test } from 'vitest';
 import measured from '../src/accuracy/expected-errors.json';
-import { expectedError, withExpectedErrors } from '../src/accuracy/expected-error';
+import {
+  expectedError,
+  localSpeedExpectedError,
+  minimumBackendRuns,
+  withExpectedErrors,
+  type AccuracyCategory,
+} from '../src/accuracy/expected-error';
 import { latencyTable } from '../src/inference/latency-tables';
 import { trainingMemoryTable, trainingTimeTable } from '../src/training/training-tables';
 import { core, fixtureConfig } from './support/core';
@@ -63,5 +69,35 @@ describe('expected errors beside the figures', () => {
       expectedError('train_throughput')!.text,
     );
     expect(time.find((row) => row.key === 'mfu')?.expectedError?.text).toBe(expectedError('train_mfu')!.text);
+  });
+});
+
+describe("the Local tab's llama.cpp speeds", () => {
+  const categories = measured.categories as Record<string, { runs: number; median_abs_error: number; what: string }>;
+
+  test('a backend with enough published runs shows its own figures', () => {
+    for (const kind of ['prompt', 'generation'] as const) {
+      const name = `local_${kind}_llamacpp_cuda`;
+      expect(categories[name].runs).toBeGreaterThanOrEqual(minimumBackendRuns);
+      expect(localSpeedExpectedError(kind, 'cuda')).toEqual(expectedError(name as AccuracyCategory));
+      expect(localSpeedExpectedError(kind, 'cuda')?.detail).toContain(`, cuda backend`);
+    }
+  });
+
+  test("one with fewer shows llama.cpp's over every backend, and says why", () => {
+    const rocm = categories.local_prompt_llamacpp_rocm;
+    expect(rocm.runs).toBeGreaterThan(0);
+    expect(rocm.runs).toBeLessThan(minimumBackendRuns);
+    const overall = expectedError('local_prompt_llamacpp')!;
+    const fewer = localSpeedExpectedError('prompt', 'rocm')!;
+    expect(fewer.text).toBe(`±${percent(categories.local_prompt_llamacpp.median_abs_error)} typical`);
+    expect(fewer.detail).toBe(
+      `Only ${rocm.runs} published measurements of the rocm backend (fewer than ${minimumBackendRuns}), ` +
+        `so this is llama.cpp's error over every backend. ${overall.detail}`,
+    );
+    expect(categories.local_generation_llamacpp_vulkan).toBeUndefined();
+    expect(localSpeedExpectedError('generation', 'vulkan')!.detail).toMatch(
+      /^No published measurements of the vulkan backend \(fewer than 8\)/,
+    );
   });
 });

@@ -18,7 +18,14 @@ export type AccuracyCategory =
   | 'serve_throughput_unqueued'
   | 'local_prompt'
   | 'local_generation'
-  | 'local_peak_memory';
+  | 'local_memory'
+  | 'local_peak_memory'
+  // The local speeds by engine, and llama.cpp's by backend (scripts/validate.mjs subclasses).
+  | `local_${LocalSpeedKind}_${'llamacpp' | 'mlx'}`
+  | `local_${LocalSpeedKind}_llamacpp_${LocalBackendName}`;
+
+export type LocalSpeedKind = 'prompt' | 'generation';
+export type LocalBackendName = 'cuda' | 'metal' | 'vulkan' | 'rocm' | 'sycl' | 'cpu';
 
 interface CategoryErrors {
   what: string;
@@ -52,6 +59,28 @@ export function expectedError(category: AccuracyCategory): ExpectedError | undef
       `Against ${errors.runs} published measurements of ${errors.what}, fitcheck's error is ` +
       `${percent(errors.median_abs_error)} at the median and within ${percent(errors.p90_abs_error)} for 9 in 10 ` +
       `(${tendency}); each run, its source and its error are in docs/validation.md.`,
+  };
+}
+
+// A backend's own figure is shown once this many published runs make it: the median of fewer
+// would say more about the runs than about the backend.
+export const minimumBackendRuns = 8;
+
+/**
+ * How far to trust a llama.cpp speed: its backend's error against the published llama-bench runs,
+ * or, with fewer than minimumBackendRuns of them, llama.cpp's over every backend, saying so.
+ */
+export function localSpeedExpectedError(kind: LocalSpeedKind, backend: LocalBackendName): ExpectedError | undefined {
+  const own = categories[`local_${kind}_llamacpp_${backend}`];
+  if (own && own.runs >= minimumBackendRuns) return expectedError(`local_${kind}_llamacpp_${backend}`);
+  const overall = expectedError(`local_${kind}_llamacpp`);
+  if (!overall) return undefined;
+  const runs = own?.runs ?? 0;
+  return {
+    text: overall.text,
+    detail:
+      `${runs === 0 ? 'No' : `Only ${runs}`} published measurement${runs === 1 ? '' : 's'} of the ${backend} backend ` +
+      `(fewer than ${minimumBackendRuns}), so this is llama.cpp's error over every backend. ${overall.detail}`,
   };
 }
 

@@ -3,7 +3,12 @@
 // its limit, prompt and generation speed, and the llama-server command and Ollama parameters; or MLX
 // LM's peak memory line by line, its speeds and the mlx_lm.benchmark command.
 import type { LocalReport, MlxReport } from '../../core/types';
-import { expectedError, type AccuracyCategory } from '../../accuracy/expected-error';
+import {
+  expectedError,
+  localSpeedExpectedError,
+  type AccuracyCategory,
+  type ExpectedError,
+} from '../../accuracy/expected-error';
 import type { ByteUnit } from '../../app/inputs';
 import { CopyButton } from '../../ui/copy-button';
 
@@ -12,10 +17,21 @@ function bytes(value: number, unit: ByteUnit): string {
 }
 
 function Expected({ category, testId }: { category: AccuracyCategory; testId: string }) {
-  const expected = expectedError(category);
+  return <ExpectedText expected={expectedError(category)} testId={testId} />;
+}
+
+function ExpectedText({
+  expected,
+  testId,
+  prefix = '',
+}: {
+  expected: ExpectedError | undefined;
+  testId: string;
+  prefix?: string;
+}) {
   return expected ? (
     <span class="expected-error" title={expected.detail} data-testid={testId}>
-      {expected.text}
+      {prefix + expected.text}
     </span>
   ) : null;
 }
@@ -199,18 +215,39 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
             `upload them, then the system may drop those pages). The RAM the CPU needs is its Model column.`}
         </p>
       ) : null}
-      <p data-testid="local-speed">
-        {`Prompt ${report.prompt_tokens_per_second.toFixed(0)} tokens/s` +
-          (report.prompt_pipelined
-            ? ` (ubatches overlapped over the GPUs: ${report.prompt_pipeline_speedup.toFixed(2)}x the time without)`
-            : '') +
-          (report.prompt_scores_time_share > 0
-            ? ` (${(report.prompt_scores_time_share * 100).toFixed(0)}% of the work moves attention scores: flash attention is off)`
-            : '') +
-          `, generation ${report.generation_tokens_per_second.toFixed(1)} tokens/s ` +
-          `(${report.generation_tokens_per_second_empty_context.toFixed(1)} at an empty context, ` +
-          `${report.generation_tokens_per_second_full_context.toFixed(1)} with it full)`}
-      </p>
+      <ExpectedText
+        expected={expectedError('local_memory')}
+        testId="local-buffers-expected-error"
+        prefix="Buffers against llama.cpp's load logs: "
+      />
+      <ul data-testid="local-speed">
+        <li>
+          <span data-testid="local-prompt-speed">
+            {`Prompt ${report.prompt_tokens_per_second.toFixed(0)} tokens/s` +
+              (report.prompt_pipelined
+                ? ` (ubatches overlapped over the GPUs: ${report.prompt_pipeline_speedup.toFixed(2)}x the time without)`
+                : '') +
+              (report.prompt_scores_time_share > 0
+                ? ` (${(report.prompt_scores_time_share * 100).toFixed(0)}% of the work moves attention scores: flash attention is off)`
+                : '')}
+          </span>
+          <ExpectedText
+            expected={localSpeedExpectedError('prompt', report.backend)}
+            testId="local-prompt-expected-error"
+          />
+        </li>
+        <li>
+          <span data-testid="local-generation-speed">
+            {`Generation ${report.generation_tokens_per_second.toFixed(1)} tokens/s ` +
+              `(${report.generation_tokens_per_second_empty_context.toFixed(1)} at an empty context, ` +
+              `${report.generation_tokens_per_second_full_context.toFixed(1)} with it full)`}
+          </span>
+          <ExpectedText
+            expected={localSpeedExpectedError('generation', report.backend)}
+            testId="local-generation-expected-error"
+          />
+        </li>
+      </ul>
       <ul data-testid="local-token-time">
         {report.devices
           .filter((device) => device.generation_token_time.seconds > 0)
