@@ -10,6 +10,9 @@ import { core, fixtureConfig } from './support/core';
 afterEach(cleanup);
 
 const llama = fixtureConfig('meta-llama--Llama-3.1-8B.json');
+const gpus = core.acceleratorCatalog();
+const cpus = core.cpuCatalog();
+const formats = core.formatCatalog();
 
 describe('local options', () => {
   test('every field given becomes its flag; empty ones are left to the core', () => {
@@ -120,6 +123,8 @@ describe('the Local tab', () => {
     render(
       <LocalForm
         inputs={defaultLocalInputs}
+        gpus={gpus}
+        cpus={cpus}
         error={Object.assign(new Error('option ram_gib: required'), { field: 'ram_gib' })}
         onChange={onChange}
       />,
@@ -127,5 +132,83 @@ describe('the Local tab', () => {
     expect(screen.getByTestId('local-ramGib-error').textContent).toBe('option ram_gib: required');
     fireEvent.input(screen.getByTestId('local-nGpuLayers'), { target: { value: '12' } });
     expect(onChange).toHaveBeenCalledWith({ ...defaultLocalInputs, nGpuLayers: '12' });
+  });
+});
+
+describe("the machine's fields offer the catalogs by name", () => {
+  test('the GPU picker adds the chosen GPU after those listed, and lists no TPU', () => {
+    const onChange = vi.fn();
+    const { rerender } = render(
+      <LocalForm inputs={defaultLocalInputs} gpus={gpus} cpus={cpus} formats={formats} onChange={onChange} />,
+    );
+    const picker = screen.getByTestId('local-add-gpu') as HTMLSelectElement;
+    const groups = [...picker.querySelectorAll('optgroup')].map((group) => group.label);
+    expect(groups).toEqual(['NVIDIA', 'AMD', 'Intel', 'Apple']);
+    const names = [...picker.options].map((option) => option.textContent);
+    expect(names).toContain('NVIDIA GeForce RTX 3060 12GB');
+    expect(names.some((name) => /TPU/.test(name ?? ''))).toBe(false);
+    const rtx3060 = gpus.find((gpu) => gpu.name === 'NVIDIA GeForce RTX 3060 12GB')!;
+    fireEvent.change(picker, { target: { value: rtx3060.id } });
+    expect(onChange).toHaveBeenLastCalledWith({ ...defaultLocalInputs, gpu: `rtx-4090,${rtx3060.id}` });
+    // With the field empty (CPU only), the chosen GPU is the first.
+    rerender(
+      <LocalForm
+        inputs={{ ...defaultLocalInputs, gpu: ' ' }}
+        gpus={gpus}
+        cpus={cpus}
+        formats={formats}
+        onChange={onChange}
+      />,
+    );
+    fireEvent.change(screen.getByTestId('local-add-gpu'), { target: { value: 'rtx-3090' } });
+    expect(onChange).toHaveBeenLastCalledWith({ ...defaultLocalInputs, gpu: 'rtx-3090' });
+    expect((screen.getByTestId('local-add-gpu') as HTMLSelectElement).value).toBe('');
+  });
+
+  test('the CPU and the weights suggest the catalog ids with their names', () => {
+    render(<LocalForm inputs={defaultLocalInputs} gpus={gpus} cpus={cpus} formats={formats} onChange={() => {}} />);
+    expect(screen.getByTestId('local-cpu').getAttribute('list')).toBe('local-cpu-suggestions');
+    const cpuOptions = [...screen.getByTestId('local-cpu-suggestions').querySelectorAll('option')];
+    expect(cpuOptions.map((option) => option.value)).toEqual(cpus.map((cpu) => cpu.id));
+    expect(cpuOptions.find((option) => option.value === 'ryzen-9-7950x')?.label).toBe(
+      'AMD Ryzen 9 7950X, 2 x DDR5-5200',
+    );
+    const weights = [...screen.getByTestId('local-weights-suggestions').querySelectorAll('option')];
+    const ids = weights.map((option) => option.value);
+    expect(ids).toContain('q4_k_m');
+    expect(ids).toContain('fp16');
+    expect(ids).not.toContain('gptq');
+    expect(weights.find((option) => option.value === 'q4_k_m')?.label).toBe('GGUF Q4_K_M, 4.5 bits a weight');
+  });
+
+  test("MLX LM: the Apple chips and MLX's weights", () => {
+    render(
+      <LocalForm
+        inputs={{ ...defaultLocalInputs, engine: 'mlx', gpu: 'm4-max', weights: '4bit' }}
+        gpus={gpus}
+        cpus={cpus}
+        formats={formats}
+        onChange={() => {}}
+      />,
+    );
+    const chips = [...screen.getByTestId('local-gpu-suggestions').querySelectorAll('option')];
+    expect(chips.map((option) => option.value)).toEqual(
+      gpus.filter((gpu) => gpu.vendor === 'Apple').map((gpu) => gpu.id),
+    );
+    expect(chips.length).toBeGreaterThan(20);
+    const weights = [...screen.getByTestId('local-weights-suggestions').querySelectorAll('option')];
+    expect(weights.map((option) => option.value)).toEqual([
+      '4bit',
+      '8bit',
+      '6bit',
+      '5bit',
+      '3bit',
+      '2bit',
+      'bf16',
+      'fp16',
+      'fp32',
+    ]);
+    expect(weights[0].label).toBe('mlx_lm.convert -q --q-bits 4');
+    expect(screen.queryByTestId('local-add-gpu')).toBeNull();
   });
 });

@@ -52,6 +52,34 @@ export interface Accelerator {
   sources: string;
 }
 
+/** One core kind of a CPU (performance or efficiency cores). */
+export interface CpuCoreKind {
+  cores: number;
+  base_clock_hz: number;
+  fp32_flops_per_cycle: number;
+  bf16_flops_per_cycle: number;
+}
+
+/** A CPU and its RAM (`fitcheck cpus --json`): the bandwidth and FLOP/s of layers kept on the CPU. */
+export interface CpuDevice {
+  id: string;
+  name: string;
+  vendor: string;
+  cores: number;
+  performance_cores: CpuCoreKind;
+  efficiency_cores?: CpuCoreKind;
+  memory_channels: number;
+  memory_transfers_per_second: number;
+  memory_type: string;
+  memory_bandwidth_bytes_per_second: number;
+  memory_bandwidth_formula: string;
+  simd: string;
+  peak_fp32_flops_per_second: number;
+  peak_bf16_flops_per_second: number;
+  peak_flops_formula: string;
+  sources: string;
+}
+
 export interface FormatCatalog {
   weight_formats: Array<{
     id: string;

@@ -37,6 +37,7 @@ const fullOnly = [
   'servingReport',
   'localReport',
   'configFields',
+  'cpuCatalog',
   'checkpointReport',
 ] as const;
 

@@ -6,6 +6,7 @@ import type { InferenceOptions, InferenceReport, InferenceSweepOptions, Inferenc
 import type {
   Accelerator,
   ConfigFieldTable,
+  CpuDevice,
   FormatCatalog,
   TransformerMemOptions,
   TransformerMemReport,
@@ -48,6 +49,8 @@ export interface FitcheckModule {
   formatCatalog(): FormatCatalog;
   version(): string;
   configFields(): ConfigFieldTable;
+  /** CPUs and their RAM, for layers kept on the CPU (full module only). */
+  cpuCatalog(): CpuDevice[];
   /** The core's one input limit in bytes (fitcheck/config.hpp kMaxConfigBytes): a longer config text is refused unread. */
   maxInputBytes(): number;
   checkpointReport(bytes: Uint8Array, fileSizeBytes: number): CheckpointReport | CheckpointNeedMore;
@@ -74,6 +77,7 @@ export const moduleExports: ReadonlyArray<keyof FitcheckModule> = [
   'formatCatalog',
   'version',
   'configFields',
+  'cpuCatalog',
   'maxInputBytes',
   'checkpointReport',
   'reportText',

@@ -41,6 +41,9 @@ export const localChoices = {
   mmprojOffload: ['on', 'off'],
 } as const satisfies Partial<Record<keyof LocalInputs, ReadonlyArray<string>>>;
 
+/** MLX LM's weights as the core reads them (core/src/request/options_mlx.cpp): the Weights field's suggestions. */
+export const mlxWeights = ['4bit', '8bit', '6bit', '5bit', '3bit', '2bit', 'bf16', 'fp16', 'fp32'] as const;
+
 export const defaultLocalInputs: LocalInputs = {
   engine: 'llamacpp',
   gpu: 'rtx-4090',

@@ -2,7 +2,7 @@
 // The Local tab's report: llama.cpp / Ollama placement, buffers and speed, or MLX LM's peak memory and
 // speed (the full core's localReport), computed when the tab is shown.
 import { useMemo } from 'preact/hooks';
-import type { CoreError, LocalOptions, LocalReport, MlxOptions, MlxReport } from '../core/types';
+import type { CoreError, CpuDevice, LocalOptions, LocalReport, MlxOptions, MlxReport } from '../core/types';
 import { useFullCore } from '../core/use-full-core';
 import { localOptions, type LocalInputs } from './local-inputs';
 
@@ -10,7 +10,11 @@ export interface LocalTab {
   loadError?: string;
   report?: LocalReport | MlxReport;
   error?: CoreError;
+  /** The CPU catalog, for the form's CPU field (empty until the full core is loaded). */
+  cpus: CpuDevice[];
 }
+
+const noCpus: CpuDevice[] = [];
 
 /** `ready`: the config reads; `active`: the tab is shown. */
 export function useLocalTab(ready: boolean, configText: string, inputs: LocalInputs, active: boolean): LocalTab {
@@ -28,5 +32,6 @@ export function useLocalTab(ready: boolean, configText: string, inputs: LocalInp
       return { error: error as CoreError };
     }
   }, [active, ready, full.core, configText, inputs]);
-  return { loadError: full.loadError, report: outcome?.report, error: outcome?.error };
+  const cpus = useMemo(() => full.core?.cpuCatalog() ?? noCpus, [full.core]);
+  return { loadError: full.loadError, report: outcome?.report, error: outcome?.error, cpus };
 }

@@ -73,7 +73,14 @@ export function InputsColumn({ calculator }: { calculator: CalculatorState }) {
         />
       )}
       {inputs.mode === 'local' && (
-        <LocalForm inputs={inputs.local} error={local.error} onChange={(next) => update({ local: next })} />
+        <LocalForm
+          inputs={inputs.local}
+          gpus={gpus}
+          formats={formats}
+          cpus={local.cpus}
+          error={local.error}
+          onChange={(next) => update({ local: next })}
+        />
       )}
       {inputs.mode === 'plan' && (
         <PlanForm

@@ -1,15 +1,64 @@
 // SPDX-License-Identifier: MIT
 // The Local tab's form: the engine, the machine (GPUs, RAM, CPU, backend) and llama.cpp's settings,
 // or MLX LM's (an Apple chip, weights, group size, lengths), with the flag each field sets; a refused
-// value shows its message beside the field it names.
-import type { CoreError } from '../../core/types';
+// value shows its message beside the field it names. The machine's fields take catalog ids, and
+// offer the catalogs by name: a GPU picker that adds one GPU at a time, suggestions for the rest.
+import type { Accelerator, CoreError, CpuDevice, FormatCatalog } from '../../core/types';
 import { Field, NumberField } from '../../ui/field';
-import { engineDefaults, localChoices, type LocalInputs } from '../local-inputs';
+import { engineDefaults, localChoices, mlxWeights, type LocalInputs } from '../local-inputs';
 
 interface Props {
   inputs: LocalInputs;
+  /** The accelerator catalog (the GPU picker, the Apple chips). */
+  gpus: Accelerator[];
+  /** The weight formats (the GGUF types suggested); absent until the core is loaded. */
+  formats?: FormatCatalog;
+  /** The CPU catalog (the CPU's suggestions); empty until the full core is loaded. */
+  cpus: CpuDevice[];
   error?: CoreError;
   onChange: (next: LocalInputs) => void;
+}
+
+// The vendors whose GPUs llama.cpp runs on, in the picker's order.
+const gpuVendors = ['NVIDIA', 'AMD', 'Intel', 'Apple'];
+// Unquantized types llama.cpp loads besides the GGUF quantizations.
+const floatWeights = ['fp16', 'bf16', 'fp32'];
+
+interface Suggestion {
+  value: string;
+  label: string;
+}
+
+/** Adds one GPU, by name, to the comma-separated ids of the GPUs field. */
+function AddGpu({ gpus, onAdd }: { gpus: Accelerator[]; onAdd: (id: string) => void }) {
+  return (
+    <select
+      class="add-gpu"
+      data-testid="local-add-gpu"
+      aria-label="Add a GPU"
+      value=""
+      onChange={(e) => {
+        const picker = e.target as HTMLSelectElement;
+        const id = picker.value;
+        // Back to "Add a GPU…", so that the same GPU can be added again (two RTX 3090s).
+        picker.value = '';
+        if (id !== '') onAdd(id);
+      }}
+    >
+      <option value="">Add a GPU…</option>
+      {gpuVendors.map((vendor) => (
+        <optgroup key={vendor} label={vendor}>
+          {gpus
+            .filter((gpu) => gpu.vendor === vendor)
+            .map((gpu) => (
+              <option key={gpu.id} value={gpu.id}>
+                {gpu.name}
+              </option>
+            ))}
+        </optgroup>
+      ))}
+    </select>
+  );
 }
 
 const backendNames: Record<string, string> = {
@@ -52,26 +101,55 @@ const fieldOf: Record<string, keyof LocalInputs> = {
   mmproj_offload: 'mmprojOffload',
 };
 
-export function LocalForm({ inputs, error, onChange }: Props) {
+export function LocalForm({ inputs, gpus, formats, cpus, error, onChange }: Props) {
   const errorFor = (key: keyof LocalInputs) => (error && fieldOf[error.field ?? ''] === key ? error : undefined);
   const set = (key: keyof LocalInputs) => (value: string) => onChange({ ...inputs, [key]: value });
-  const text = (key: keyof LocalInputs, label: string, help: string) => (
+  // A text field; with suggestions, the browser offers them by value and name (a datalist).
+  const text = (key: keyof LocalInputs, label: string, help: string, suggestions?: Suggestion[]) => (
     <Field id={`local-${key}`} label={label} help={help} error={errorFor(key)}>
       {(describedBy, invalid) => (
-        <input
-          id={`local-${key}`}
-          data-testid={`local-${key}`}
-          type="text"
-          autoComplete="off"
-          spellcheck={false}
-          value={inputs[key]}
-          aria-describedby={describedBy}
-          aria-invalid={invalid ? 'true' : undefined}
-          onInput={(e) => set(key)((e.target as HTMLInputElement).value)}
-        />
+        <>
+          <input
+            id={`local-${key}`}
+            data-testid={`local-${key}`}
+            type="text"
+            autoComplete="off"
+            spellcheck={false}
+            list={suggestions ? `local-${key}-suggestions` : undefined}
+            value={inputs[key]}
+            aria-describedby={describedBy}
+            aria-invalid={invalid ? 'true' : undefined}
+            onInput={(e) => set(key)((e.target as HTMLInputElement).value)}
+          />
+          {suggestions ? (
+            <datalist id={`local-${key}-suggestions`} data-testid={`local-${key}-suggestions`}>
+              {suggestions.map((s) => (
+                <option key={s.value} value={s.value} label={s.label} />
+              ))}
+            </datalist>
+          ) : null}
+        </>
       )}
     </Field>
   );
+  const appleChips: Suggestion[] = gpus
+    .filter((gpu) => gpu.vendor === 'Apple')
+    .map((gpu) => ({ value: gpu.id, label: gpu.name }));
+  const cpuSuggestions: Suggestion[] = cpus.map((cpu) => ({
+    value: cpu.id,
+    label: `${cpu.name}, ${cpu.memory_channels} x ${cpu.memory_type}`,
+  }));
+  const ggufWeights: Suggestion[] = (formats?.weight_formats ?? [])
+    .filter((format) => format.name.startsWith('GGUF ') || floatWeights.includes(format.id))
+    .map((format) => ({ value: format.id, label: `${format.name}, ${format.base_bits_per_weight} bits a weight` }));
+  const mlxWeightSuggestions: Suggestion[] = mlxWeights.map((value) => ({
+    value,
+    label: value.endsWith('bit') ? `mlx_lm.convert -q --q-bits ${value.slice(0, -3)}` : `${value}, unquantized`,
+  }));
+  const addGpu = (id: string) => {
+    const listed = inputs.gpu.trim();
+    onChange({ ...inputs, gpu: listed === '' ? id : `${listed},${id}` });
+  };
   const number = (key: keyof LocalInputs, label: string, help: string) => (
     <NumberField
       id={`local-${key}`}
@@ -123,8 +201,13 @@ export function LocalForm({ inputs, error, onChange }: Props) {
       <fieldset class="workload" data-testid="local-form">
         <legend>MLX LM on this Mac</legend>
         {engine}
-        {text('gpu', 'Apple chip', 'A catalog id: m4-max, m3-ultra, m2-pro-32gb, ...')}
-        {text('weights', 'Weights', 'mlx_lm.convert -q bits: 4bit, 8bit, 3bit, 6bit...; bf16 unquantized')}
+        {text('gpu', 'Apple chip', 'A catalog id: m4-max, m3-ultra, m2-pro-32gb, ...', appleChips)}
+        {text(
+          'weights',
+          'Weights',
+          'mlx_lm.convert -q bits: 4bit, 8bit, 3bit, 6bit...; bf16 unquantized',
+          mlxWeightSuggestions,
+        )}
         {number('groupSize', 'Group size (--q-group-size)', '64 by default; 32 or 128')}
         {number('promptLen', 'Prompt tokens (-p)', '512 by default')}
         {number('genLen', 'Generated tokens (-g)', '128 by default')}
@@ -135,10 +218,20 @@ export function LocalForm({ inputs, error, onChange }: Props) {
     <fieldset class="workload" data-testid="local-form">
       <legend>llama.cpp / Ollama on this machine</legend>
       {engine}
-      {text('gpu', 'GPUs', 'Catalog ids in device order, comma-separated (rtx-4090,rtx-3060-12gb); empty: CPU only')}
+      {text(
+        'gpu',
+        'GPUs',
+        'Catalog ids in device order, comma-separated (rtx-4090,rtx-3060-12gb), or add them by name below; empty: CPU only',
+      )}
+      <AddGpu gpus={gpus} onAdd={addGpu} />
       {number('ramGib', 'System RAM (GiB)', 'Holds the CPU buffers: the token embedding and layers left in RAM')}
-      {text('cpu', 'CPU', 'A CPU catalog id for RAM bandwidth (ryzen-9-7950x); empty: a DDR5-5600 desktop')}
-      {text('weights', 'Weights', 'GGUF type: q4_k_m, q8_0, fp16, ...')}
+      {text(
+        'cpu',
+        'CPU',
+        'A CPU catalog id for RAM bandwidth (ryzen-9-7950x); empty: a DDR5-5600 desktop',
+        cpuSuggestions,
+      )}
+      {text('weights', 'Weights', 'GGUF type: q4_k_m, q8_0, fp16, ...', ggufWeights)}
       {number('context', 'Context (-c)', 'Tokens over all slots')}
       {number('parallel', 'Slots (-np)', 'Ollama: OLLAMA_NUM_PARALLEL; each slot gets context / slots')}
       {choice(
