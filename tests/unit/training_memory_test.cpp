@@ -127,6 +127,38 @@ TEST_CASE("Korthikanti et al. 2022 Table 2, GPT-3 175B layer, s 2048, b 1, t 8")
   CHECK(layer_activations(model, layer, korthikanti(8, true, Recompute::full)).bytes == 6'291'456);
 }
 
+TEST_CASE("sequence parallelism through DTensor (torchtitan) keeps the all-gathered block inputs") {
+  const ModelDescription model = gpt3(96);
+  const LayerShape& layer = model.layer_kinds[0];
+  const auto bytes = [&](TrainingFramework framework, bool sp) {
+    TrainingWorkload w = korthikanti(8, sp, Recompute::none);
+    w.framework = framework;
+    return layer_activations(model, layer, w).bytes;
+  };
+  // Megatron saves the sequence shard of the attention and MLP inputs (Korthikanti §4.2.2):
+  // Table 2's sbh(34/t + 5as/(ht)). torchtitan's column-parallel matmuls save the gathered
+  // whole: 2 inputs x 2 B x sbh instead of / t, 2 x 2 x 25,165,824 x 7/8 = 88,080,384 B more.
+  CHECK(bytes(TrainingFramework::megatron, true) == 358'612'992);
+  CHECK(bytes(TrainingFramework::torchtitan, true) - bytes(TrainingFramework::megatron, true) == 88'080'384);
+  // Without sequence parallelism both keep the whole inputs on every rank.
+  CHECK(bytes(TrainingFramework::torchtitan, false) == bytes(TrainingFramework::megatron, false));
+  // The report says so.
+  TrainingWorkload w = korthikanti(8, true, Recompute::none);
+  w.framework = TrainingFramework::torchtitan;
+  const TrainingMemory m = training_memory(model, weight_tensors(model), w);
+  bool stated = false;
+  for (const std::string& line : m.assumptions)
+    stated = stated || line.find("saved block inputs: sequence parallelism through DTensor") == 0;
+  CHECK(stated);
+  bool gathered = false;
+  for (const MemoryTerm& term : m.layer_activation_terms)
+    gathered = gathered || (term.name == "q/k/v input (norm output, 2sbh)" &&
+                            term.formula ==
+                                "2048 tokens x 12288 hidden x 2 B (all-gathered by sequence parallelism) = "
+                                "50331648 B");
+  CHECK(gathered);
+}
+
 TEST_CASE("pipeline schedules: 1F1B first stage holds L layers, interleaved L(1 + (p-1)/(pv))") {
   const ModelDescription model = gpt3(96);
   TrainingWorkload w = korthikanti(8, true, Recompute::selective);  // 106,954,752 B per layer

@@ -144,6 +144,12 @@ struct TrainingFrameworkProfile {
   // Layers that do not divide over the pipeline stages: the middle stages take one more each
   // (torchtitan); otherwise the first stages do.
   bool middle_stages_take_extra_layers = false;
+  // Sequence parallelism as DTensor runs it: the attention and MLP blocks all-gather their
+  // sequence-sharded input before the column-parallel matmuls, which then save the gathered,
+  // whole-sequence tensor for their weight gradients. Megatron saves the shard and gathers it
+  // again in backward (Korthikanti et al. 2022 §4.2.2), so its saved inputs are split by tp.
+  bool sequence_parallel_saves_gathered_inputs = false;
+  const char* sequence_parallel_rule = "";
 };
 
 const TrainingFrameworkProfile& training_framework_profile(TrainingFramework framework);

@@ -41,6 +41,8 @@ struct Context {
   bool attention_output_copied = false;
   bool fused_qkv_adapter = false;
   std::int64_t adapter_element = 4;  // bytes of an adapter's output (the framework's adapter dtype)
+  // The column-parallel matmuls keep their all-gathered input (sequence_parallel_saves_gathered_inputs).
+  bool gathered_matmul_inputs = false;
 
   bool adapted(R role) const {
     const auto& roles = workload->lora.target_roles;
@@ -76,6 +78,7 @@ inline Context make_context(const TrainingWorkload& w) {
   c.attention_output_copied = framework.attention_output_copied;
   c.fused_qkv_adapter = framework.fused_qkv_adapter;
   c.adapter_element = framework.adapter_bytes;
+  c.gathered_matmul_inputs = c.sequence_parallel && framework.sequence_parallel_saves_gathered_inputs;
   return c;
 }
 
@@ -108,6 +111,15 @@ class Terms {
     push(name, bytes, [&] {
       return num(c_.tokens) + " tokens x " + text_of(per_token_text) +
              (c_.sequence_parallel ? " / tp " + num(c_.tp) + " (sequence parallel)" : std::string());
+    });
+  }
+  // A column-parallel block's input: split by tp under sequence parallelism, unless the framework
+  // keeps the all-gathered whole (Context::gathered_matmul_inputs).
+  template <class Name, class Text>
+  void block_input(const Name& name, std::int64_t per_token, const Text& per_token_text) {
+    if (!c_.gathered_matmul_inputs) return replicated(name, per_token, per_token_text);
+    push(name, checked_mul(c_.tokens, per_token), [&] {
+      return num(c_.tokens) + " tokens x " + text_of(per_token_text) + " (all-gathered by sequence parallelism)";
     });
   }
   // Already the width one tensor-parallel rank holds.

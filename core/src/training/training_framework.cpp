@@ -35,6 +35,14 @@ constexpr TrainingFrameworkProfile with_torchtitan_rules(TrainingFrameworkProfil
       "schedules.py PipelineScheduleSingle.step";
   // generate_split_points (9dec370 torchtitan/parallelisms/pipelining_utils.py l.18-57).
   p.middle_stages_take_extra_layers = true;
+  // apply_tp gives "attention" and "feed_forward" a PrepareModuleInput (Float8: PrepareFloat8ModuleInput,
+  // the cast before the gather) from Shard(1) to Replicate(); wq/wk/wv and w1/w3 are ColwiseParallel,
+  // so F.linear saves the gathered input (9dec370 torchtitan/parallelisms/parallelize_llama.py apply_tp).
+  p.sequence_parallel_saves_gathered_inputs = true;
+  p.sequence_parallel_rule =
+      "sequence parallelism through DTensor: the attention and MLP inputs are all-gathered to the whole sequence "
+      "(PrepareModuleInput Shard(1) -> Replicate) before the column-parallel matmuls, which save that gathered "
+      "tensor: torchtitan 9dec370 torchtitan/parallelisms/parallelize_llama.py apply_tp";
   return p;
 }
 

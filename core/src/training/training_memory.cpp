@@ -219,6 +219,8 @@ std::vector<std::string> assumptions_for(const TrainingWorkload& w, const Traini
     a.push_back(
         "gated MLPs keep gate and up outputs as Megatron's fused SwiGLU does; unfused code also keeps silu(gate)");
   a.push_back(std::string("framework: ") + framework.name + " (--framework " + framework.id + ")");
+  if (w.sequence_parallel && w.layout.tensor_parallel > 1 && framework.sequence_parallel_saves_gathered_inputs)
+    a.push_back(std::string("saved block inputs: ") + framework.sequence_parallel_rule);
   if (const std::string gap = framework_parallelism_gap(w); !gap.empty())
     a.push_back("layout: " + gap + "; the figures apply the profile's rules to the layout as given");
   const TrainingLoss loss = training_loss(w);

@@ -48,8 +48,8 @@ bool add_attention(Terms& t, const Context& c, const ModelDescription& model, co
     // DeepSeek-V2 §2.1: down-projections are replicated across tp, their latents kept whole.
     const R query_first = a.q_lora_rank > 0 ? R::attention_query_down : R::attention_query;
     if (c.needed({query_first, R::attention_kv_down})) {
-      t.replicated("attention input (norm output)", h * c.matmul_input,
-                   [&] { return times(h, c.matmul_input, "hidden"); });
+      t.block_input("attention input (norm output)", h * c.matmul_input,
+                    [&] { return times(h, c.matmul_input, "hidden"); });
       input_stored = true;
     }
     if (a.q_lora_rank > 0) {
@@ -68,8 +68,8 @@ bool add_attention(Terms& t, const Context& c, const ModelDescription& model, co
             [&] { return num(heads) + " heads x " + num(a.value_head_dim) + " x " + num(e) + " B"; });
   } else {
     if (c.needed({R::attention_query, R::attention_key, R::attention_value})) {
-      t.replicated("q/k/v input (norm output, 2sbh)", h * c.matmul_input,
-                   [&] { return times(h, c.matmul_input, "hidden"); });
+      t.block_input("q/k/v input (norm output, 2sbh)", h * c.matmul_input,
+                    [&] { return times(h, c.matmul_input, "hidden"); });
       input_stored = true;
     }
     // Eager attention in transformers repeats grouped k/v heads (repeat_kv) before the matmuls,
@@ -103,8 +103,8 @@ void add_mlp(Terms& t, const Context& c, const ModelDescription& model, const La
   const std::int64_t e = c.element;
   const auto input = [&](std::initializer_list<R> consumers) {
     if (!input_shared && c.needed(consumers))
-      t.replicated("MLP input (norm output, 2sbh)", h * c.matmul_input,
-                   [&] { return times(h, c.matmul_input, "hidden"); });
+      t.block_input("MLP input (norm output, 2sbh)", h * c.matmul_input,
+                    [&] { return times(h, c.matmul_input, "hidden"); });
   };
   // Gated MLPs keep gate and up outputs (the activation's inputs, as Megatron's fused SwiGLU
   // does); Korthikanti's GeLU input is the one-branch case (8sbh at 4h wide).
