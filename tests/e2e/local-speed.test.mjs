@@ -127,15 +127,15 @@ test("each speed shows its backend's expected error, the buffers the load logs'"
   await prompt.filter({ hasText: typical('local_prompt_llamacpp_metal') }).waitFor();
   assert.match(await prompt.getAttribute('title'), /metal backend/);
   assert.match(await generation.getAttribute('title'), /llama\.cpp generation tokens\/s, metal backend/);
-  // Vulkan has no published speed runs in the set: llama.cpp's figure, saying so.
-  assert.equal(expected.local_prompt_llamacpp_vulkan, undefined);
-  await page.getByTestId('local-gpu').fill('rtx-4090');
-  await page.getByTestId('local-backend').selectOption('vulkan');
-  await page.getByTestId('local-devices').filter({ hasText: 'Vulkan0' }).waitFor();
+  // SYCL has no published speed runs in the set: llama.cpp's figure, saying so.
+  assert.equal(expected.local_prompt_llamacpp_sycl, undefined);
+  await page.getByTestId('local-gpu').fill('arc-b580');
+  await page.getByTestId('local-backend').selectOption('sycl');
+  await page.getByTestId('local-devices').filter({ hasText: 'SYCL0' }).waitFor();
   await prompt.filter({ hasText: typical('local_prompt_llamacpp') }).waitFor();
   assert.match(
     await prompt.getAttribute('title'),
-    /^No published measurements of the vulkan backend \(fewer than 8\), so this is llama\.cpp's error over every backend\. Against \d+ published measurements of llama\.cpp prompt tokens\/s,/,
+    /^No published measurements of the sycl backend \(fewer than 8\), so this is llama\.cpp's error over every backend\. Against \d+ published measurements of llama\.cpp prompt tokens\/s,/,
   );
   assertLocalOnly(log, new URL(server.url).origin);
   await page.close();

@@ -95,9 +95,9 @@ describe("the Local tab's llama.cpp speeds", () => {
       `Only ${rocm.runs} published measurements of the rocm backend (fewer than ${minimumBackendRuns}), ` +
         `so this is llama.cpp's error over every backend. ${overall.detail}`,
     );
-    expect(categories.local_generation_llamacpp_vulkan).toBeUndefined();
-    expect(localSpeedExpectedError('generation', 'vulkan')!.detail).toMatch(
-      /^No published measurements of the vulkan backend \(fewer than 8\)/,
+    expect(categories.local_generation_llamacpp_sycl).toBeUndefined();
+    expect(localSpeedExpectedError('generation', 'sycl')!.detail).toMatch(
+      /^No published measurements of the sycl backend \(fewer than 8\)/,
     );
   });
 });
