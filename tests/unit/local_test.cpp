@@ -1240,3 +1240,24 @@ TEST_CASE("local report: the recurrent cells and each device's RS buffer") {
   CHECK(json.find(R"("recurrent_state_buffer_bytes":49807360)") != std::string::npos);  // 2 x 24,903,680
   CHECK(json.find(R"("recurrent_state_bytes":49807360)") != std::string::npos);         // every device's, together
 }
+
+TEST_CASE("the report says where each backend's speed factors come from") {
+  // CUDA, Metal and the CPU were read off published llama-bench tables; Vulkan, ROCm and SYCL are
+  // estimates, which the Vulkan and ROCm validation rows measured afterwards.
+  const auto assumptions = [](const std::string& flags) {
+    const auto result = test::run_cli("local " + test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json " +
+                                      flags + " --ram-gib 64 --json");
+    REQUIRE(result.exit_status == 0);
+    return result.out;
+  };
+  for (const char* read_off : {"--gpu rtx-3090", "--gpu m2-max", ""}) {
+    CAPTURE(read_off);
+    CHECK(assumptions(read_off).find("read off published llama-bench tables") != std::string::npos);
+  }
+  for (const char* backend : {"vulkan", "rocm", "sycl"}) {
+    CAPTURE(backend);
+    CHECK(assumptions(std::string("--gpu rtx-3090 --backend ") + backend)
+              .find(std::string("speed: bandwidth and compute fractions for ") + backend +
+                    " are estimates placed below CUDA's, not read off published tables") != std::string::npos);
+  }
+}

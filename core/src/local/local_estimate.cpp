@@ -226,9 +226,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
         "--cuda-mmq off: quantized weights are dequantized to f16 for cuBLAS on every prompt ubatch (a "
         "GGML_CUDA_FORCE_CUBLAS build, or a llama.cpp build before June 2024)");
   e.speed = local_speed(model, request, e.placement, e.assumptions);
-  e.assumptions.push_back(std::string("speed: achieved bandwidth and compute fractions for ") +
-                          local_backend_name(request.backend) +
-                          " from published llama-bench tables (estimates; docs/local.md)");
+  e.assumptions.push_back(local_backend_rates_rule(request.backend));
 
   std::string command = "llama-server -m " + request.model_path + " -ngl " + std::to_string(e.placement.n_gpu_layers);
   if (!request.tensor_split.empty()) command += " --tensor-split " + tensor_split_text(request.tensor_split);

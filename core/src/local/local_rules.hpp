@@ -53,6 +53,9 @@ std::int64_t local_metal_fused_ops(const LocalRequest& request, std::int64_t rms
                                    std::int64_t expert_sum_adds);
 std::string local_metal_fusion_rule(const LocalRequest& request, std::int64_t graph_ops, std::int64_t fused_ops);
 
+// Where the backend's speed factors come from, as the report states it (local_speed.cpp, beside them).
+std::string local_backend_rates_rule(LocalBackend backend);
+
 // Prompt and generation tokens/s of a placement (local_speed.cpp); appends what it assumed.
 LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, const LocalPlacement& placement,
                        std::vector<std::string>& assumptions);

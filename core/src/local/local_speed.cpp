@@ -67,6 +67,30 @@ BackendRates rates_of(LocalBackend backend) {
   return {0.8, 100e-6 / kLlamaLayerOps, 0.4, 0.4};
 }
 
+}  // namespace
+
+std::string local_backend_rates_rule(LocalBackend backend) {
+  const std::string name = local_backend_name(backend);
+  switch (backend) {
+    case LocalBackend::cuda:
+    case LocalBackend::metal:
+    case LocalBackend::cpu:
+      return "speed: achieved bandwidth and compute fractions for " + name +
+             " read off published llama-bench tables (docs/local.md, \"Efficiencies\")";
+    case LocalBackend::vulkan:
+    case LocalBackend::rocm:
+    case LocalBackend::sycl:
+      break;
+  }
+  // docs/validation.md, "Vulkan and ROCm rows": measured after the factors were set, not used to set them.
+  return "speed: bandwidth and compute fractions for " + name +
+         " are estimates placed below CUDA's, not read off published tables; against published llama-bench runs "
+         "Vulkan on NVIDIA GPUs prompts faster (coopmat2) and the Radeon 8060S slower than they give "
+         "(docs/validation.md)";
+}
+
+namespace {
+
 // CUDA generation on the NVIDIA data-center parts with HBM (A100, H100...): llama.cpp's single-token
 // mat-vec kernels read HBM at a far lower share of its peak than GDDR (docs/local.md, "Efficiencies":
 // the mean over eight XiongjieDai rows of A100 PCIe / SXM and H100 PCIe, F16 and 70B, two builds).
