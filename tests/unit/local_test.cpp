@@ -400,6 +400,18 @@ TEST_CASE("local options: every refusal names its option") {
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"batch", "0"}}, "batch");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"ubatch", "4096"}}, "ubatch");
   refused({{"ram_gib", "32"}, {"backend", "cuda"}}, "gpu");
+  // No ggml backend runs on a TPU or a Gaudi: refused, not timed as a CUDA GPU.
+  refused({{"gpu", "tpu-v5e"}, {"ram_gib", "32"}}, "gpu");
+  refused({{"gpu", "rtx-4090,gaudi2"}, {"ram_gib", "32"}}, "gpu");
+  refused({{"gpu", "gaudi3"}, {"ram_gib", "32"}, {"backend", "sycl"}}, "gpu");
+  try {
+    parse_local_options({{"gpu", "tpu-v5e"}, {"ram_gib", "32"}});
+    FAIL("a TPU was accepted");
+  } catch (const OptionError& error) {
+    CHECK(std::string(error.what()) ==
+          "option 'gpu': llama.cpp has no backend for Google Cloud TPU v5e; it runs on NVIDIA, AMD, Intel Arc and "
+          "Apple GPUs, and on the CPU");
+  }
   const LocalOptions ok = parse_local_options({{"gpu", "m2-ultra"},
                                                {"ram_gib", "192"},
                                                {"context", "8192"},

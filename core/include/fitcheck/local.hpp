@@ -96,8 +96,9 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary);
 enum class LocalBackend : std::uint8_t { cuda, metal, vulkan, rocm, sycl, cpu };
 const char* local_backend_name(LocalBackend backend);  // "cuda", ...
 std::optional<LocalBackend> find_local_backend(std::string_view name);
-// What llama.cpp would pick for this GPU: CUDA on NVIDIA, Metal on Apple, ROCm on AMD, SYCL on Intel.
-LocalBackend default_local_backend(const Accelerator& gpu);
+// What llama.cpp would pick for this GPU: CUDA on NVIDIA, Metal on Apple, ROCm on AMD, SYCL on Intel;
+// absent for an accelerator no ggml backend runs on (Google's TPUs, Intel's Gaudi).
+std::optional<LocalBackend> default_local_backend(const Accelerator& gpu);
 
 // How llama.cpp's CUDA backend multiplies a weight by a prompt batch (ggml-cuda.cu
 // ggml_cuda_mul_mat): quantized types with MMQ, int8 tensor-core kernels (mmq.cu

@@ -34,7 +34,12 @@ LocalOptions parse_local_options(const OptionList& options) {
   for (const std::string& name : names) custom_named = custom_named || is_custom_gpu_name(name);
   const auto custom = read_custom_gpu_options(reader, custom_named);
   if (names.size() > 16) throw OptionError("gpu", "option 'gpu': at most 16 GPUs");
-  for (const std::string& name : names) r.gpus.push_back(*resolve_gpu_option("gpu", name, custom));
+  for (const std::string& name : names) {
+    r.gpus.push_back(*resolve_gpu_option("gpu", name, custom));
+    if (!default_local_backend(r.gpus.back()))
+      throw OptionError("gpu", "option 'gpu': llama.cpp has no backend for " + std::string(r.gpus.back().name) +
+                                   "; it runs on NVIDIA, AMD, Intel Arc and Apple GPUs, and on the CPU");
+  }
 
   const auto ram = reader.text("ram_gib");
   if (!ram) throw OptionError("ram_gib", "option 'ram_gib' is required: the system RAM that holds the CPU buffers");
@@ -107,7 +112,7 @@ LocalOptions parse_local_options(const OptionList& options) {
                                        detail::printable(*backend) + "'");
     r.backend = *found;
   } else {
-    r.backend = r.gpus.empty() ? LocalBackend::cpu : default_local_backend(r.gpus.front());
+    r.backend = r.gpus.empty() ? LocalBackend::cpu : *default_local_backend(r.gpus.front());
   }
   if (r.backend != LocalBackend::cpu && r.gpus.empty())
     throw OptionError("gpu", "option 'gpu' is required with --backend " + std::string(local_backend_name(r.backend)));
