@@ -42,6 +42,7 @@ enum class Call : std::int32_t {
   local_report = 13,
   inference_sweep = 14,
   cpu_catalog = 15,
+  local_gpu_catalog = 16,
 };
 
 // The answer's status word (wasm/api.js): the report, or an error with or without the field it names.
@@ -117,8 +118,10 @@ std::string report(Call call, const Text* texts, std::uint32_t count) {
       return fitcheck::local_report_json(config, options);
     case Call::config_fields:
       return fitcheck::config_fields_json();
-    case Call::cpu_catalog:  // the Local tab's CPU picker
+    case Call::cpu_catalog:  // the Local tab's CPU suggestions
       return fitcheck::cpu_catalog_json();
+    case Call::local_gpu_catalog:  // the Local tab's GPU picker
+      return fitcheck::local_gpu_catalog_json();
     case Call::checkpoint_report: {
       // texts[0]: the first bytes of a weight file (raw, not UTF-8); option file_size: its size.
       std::uint64_t file_size = 0;

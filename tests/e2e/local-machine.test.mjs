@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The Local tab's machine as a newcomer gives it: GPUs picked by name, one at a time (a 4090 next to
-// two 3090s), the CPU and the weights from the catalogs' suggestions; the placement is the CLI's
-// for the ids the picks wrote.
+// two 3090s), among those `fitcheck local` accepts; the CPU and the weights from the catalogs'
+// suggestions; the placement is the CLI's for the ids the picks wrote.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { startStaticServer } from '../support/static-server.mjs';
 import { assertLocalOnly, launchChromium, repo, watchPage } from '../support/browser.mjs';
-import { cli, presetConfigFile } from './cli.mjs';
+import { cli, cliError, presetConfigFile } from './cli.mjs';
 
 let server;
 let browser;
@@ -35,16 +35,28 @@ test('GPUs are added by name; the CPU and weights suggest the catalogs; the plac
   await page.getByTestId('tab-local').click();
   await page.getByTestId('local-results').waitFor();
   const picker = page.getByTestId('local-add-gpu');
-  // The picker offers every GPU llama.cpp runs on, by name: NVIDIA, AMD, Intel and Apple.
+  // The picker offers by name exactly the catalog's GPUs that `fitcheck local` accepts (no TPU or Gaudi).
+  const config = presetConfigFile('meta-llama--llama-3.1-8b');
+  const accepted = gpus.filter((gpu) => {
+    try {
+      return !cliError('local', config, ['--gpu', gpu.id, '--ram-gib', '64', '--context', '512']).startsWith(
+        "option 'gpu': llama.cpp has no backend",
+      );
+    } catch {
+      return true; // the CLI accepted it
+    }
+  });
+  assert.ok(accepted.length < gpus.length, 'some catalog entries are refused (TPUs, Gaudi)');
   const offered = await picker.locator('option').allTextContents();
-  for (const gpu of gpus.filter((g) => ['NVIDIA', 'AMD', 'Intel', 'Apple'].includes(g.vendor)))
-    assert.ok(offered.includes(gpu.name), gpu.name);
+  assert.deepEqual(
+    offered.filter((name) => name !== 'Add a GPU…'),
+    accepted.map((gpu) => gpu.name),
+  );
   await picker.selectOption({ label: rtx3090.name });
   await picker.selectOption({ label: rtx3090.name });
   assert.equal(await page.getByTestId('local-gpu').inputValue(), `rtx-4090,${rtx3090.id},${rtx3090.id}`);
   assert.equal(await picker.inputValue(), '');
   // The same placement as `fitcheck local` for those ids.
-  const config = presetConfigFile('meta-llama--llama-3.1-8b');
   const expected = cli('local', config, [
     '--gpu',
     `rtx-4090,${rtx3090.id},${rtx3090.id}`,

@@ -1273,3 +1273,18 @@ TEST_CASE("the report says where each backend's speed factors come from") {
                     " are estimates placed below CUDA's, not read off published tables") != std::string::npos);
   }
 }
+
+TEST_CASE("the GPUs llama.cpp runs on, with the backend it picks (the page's GPU picker)") {
+  const std::string json = local_gpu_catalog_json();
+  for (const char* entry :
+       {R"({"id":"rtx-4090","name":"NVIDIA GeForce RTX 4090 24GB","vendor":"NVIDIA","backend":"cuda"})",
+        R"("id":"m2-max",)",
+        R"("id":"rx-7900-xtx","name":"AMD Radeon RX 7900 XTX 24GB","vendor":"AMD","backend":"rocm")",
+        R"("id":"arc-b580","name":"Intel Arc B580 12GB","vendor":"Intel","backend":"sycl")"})
+    CHECK_MESSAGE(json.find(entry) != std::string::npos, entry);
+  CHECK(json.find(R"("id":"m2-max","name":"Apple M2 Max)") != std::string::npos);
+  CHECK(json.find(R"("backend":"metal")") != std::string::npos);
+  // No ggml backend runs on them: left out, as parse_local_options refuses them.
+  for (const char* absent : {"tpu-v5e", "tpu-v6e", "gaudi2", "gaudi3"})
+    CHECK_MESSAGE(json.find(std::string("\"") + absent + "\"") == std::string::npos, absent);
+}

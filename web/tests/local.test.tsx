@@ -10,7 +10,7 @@ import { core, fixtureConfig } from './support/core';
 afterEach(cleanup);
 
 const llama = fixtureConfig('meta-llama--Llama-3.1-8B.json');
-const gpus = core.acceleratorCatalog();
+const gpus = core.localGpuCatalog();
 const cpus = core.cpuCatalog();
 const formats = core.formatCatalog();
 
@@ -136,7 +136,7 @@ describe('the Local tab', () => {
 });
 
 describe("the machine's fields offer the catalogs by name", () => {
-  test('the GPU picker adds the chosen GPU after those listed, and lists no TPU', () => {
+  test('the GPU picker adds the chosen GPU after those listed, and lists no TPU or Gaudi', () => {
     const onChange = vi.fn();
     const { rerender } = render(
       <LocalForm inputs={defaultLocalInputs} gpus={gpus} cpus={cpus} formats={formats} onChange={onChange} />,
@@ -146,7 +146,12 @@ describe("the machine's fields offer the catalogs by name", () => {
     expect(groups).toEqual(['NVIDIA', 'AMD', 'Intel', 'Apple']);
     const names = [...picker.options].map((option) => option.textContent);
     expect(names).toContain('NVIDIA GeForce RTX 3060 12GB');
-    expect(names.some((name) => /TPU/.test(name ?? ''))).toBe(false);
+    expect(names.some((name) => /TPU|Gaudi/.test(name ?? ''))).toBe(false);
+    // The core's list: every GPU of the accelerator catalog but those no ggml backend runs on.
+    const all = core.acceleratorCatalog();
+    expect(gpus.map((gpu) => gpu.id)).toEqual(
+      all.filter((gpu) => gpu.vendor !== 'Google' && !gpu.id.startsWith('gaudi')).map((gpu) => gpu.id),
+    );
     const rtx3060 = gpus.find((gpu) => gpu.name === 'NVIDIA GeForce RTX 3060 12GB')!;
     fireEvent.change(picker, { target: { value: rtx3060.id } });
     expect(onChange).toHaveBeenLastCalledWith({ ...defaultLocalInputs, gpu: `rtx-4090,${rtx3060.id}` });

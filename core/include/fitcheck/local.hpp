@@ -276,6 +276,10 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& esti
 // config): the weights option or the config's own format, the GGUF file llama-server would load
 // named "<model_name>-<weights>.gguf" in the command. Throws ConfigError / OptionError naming the
 // field or option.
+// The catalog's GPUs llama.cpp runs on, in catalog order, with the backend it picks for each:
+// [{id, name, vendor, backend}] (the page's GPU picker; accelerators no ggml backend runs on are left out).
+std::string local_gpu_catalog_json();
+
 std::string local_report_json(std::string_view config_json_text, const OptionList& options,
                               std::string_view model_name = "model");
 

@@ -8,6 +8,23 @@
 
 namespace fitcheck {
 
+std::string local_gpu_catalog_json() {
+  detail::JsonWriter out;
+  out.begin_array();
+  for (const Accelerator& gpu : accelerator_catalog()) {
+    const auto backend = default_local_backend(gpu);
+    if (!backend) continue;
+    out.begin_object();
+    out.field("id", gpu.id);
+    out.field("name", gpu.name);
+    out.field("vendor", gpu.vendor);
+    out.field("backend", local_backend_name(*backend));
+    out.end_object();
+  }
+  out.end_array();
+  return out.take();
+}
+
 std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
   const LocalPlacement& p = e.placement;
   detail::JsonWriter out;

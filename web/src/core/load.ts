@@ -38,6 +38,7 @@ const fullOnly = [
   'localReport',
   'configFields',
   'cpuCatalog',
+  'localGpuCatalog',
   'checkpointReport',
 ] as const;
 

@@ -75,6 +75,14 @@ export interface LocalTokenTime {
   seconds: number;
 }
 
+/** A GPU of the catalog llama.cpp runs on (localGpuCatalog), with the backend it picks for it. */
+export interface LocalGpu {
+  id: string;
+  name: string;
+  vendor: string;
+  backend: LocalReport['backend'];
+}
+
 export interface LocalReport {
   weights: string;
   /** The backend the speeds were estimated for: the option given, or the first GPU's vendor's ("cpu" without GPUs). */

@@ -13,7 +13,7 @@ import type {
 } from './catalog-types';
 import type { PlanOptions, PlanReport, TrainingPlanOptions, TrainingPlanReport } from './plan-types';
 import type { ServingOptions, ServingReport } from './serving-types';
-import type { LocalOptions, LocalReport, MlxOptions, MlxReport } from './local-types';
+import type { LocalGpu, LocalOptions, LocalReport, MlxOptions, MlxReport } from './local-types';
 import type { TrainingOptions, TrainingReport } from './training-types';
 import type { CheckpointNeedMore, CheckpointReport } from './model-file-types';
 
@@ -51,6 +51,8 @@ export interface FitcheckModule {
   configFields(): ConfigFieldTable;
   /** CPUs and their RAM, for layers kept on the CPU (full module only). */
   cpuCatalog(): CpuDevice[];
+  /** The catalog's GPUs llama.cpp runs on, with the backend it picks (full module only). */
+  localGpuCatalog(): LocalGpu[];
   /** The core's one input limit in bytes (fitcheck/config.hpp kMaxConfigBytes): a longer config text is refused unread. */
   maxInputBytes(): number;
   checkpointReport(bytes: Uint8Array, fileSizeBytes: number): CheckpointReport | CheckpointNeedMore;
@@ -78,6 +80,7 @@ export const moduleExports: ReadonlyArray<keyof FitcheckModule> = [
   'version',
   'configFields',
   'cpuCatalog',
+  'localGpuCatalog',
   'maxInputBytes',
   'checkpointReport',
   'reportText',

@@ -2,7 +2,7 @@
 // The Local tab's report: llama.cpp / Ollama placement, buffers and speed, or MLX LM's peak memory and
 // speed (the full core's localReport), computed when the tab is shown.
 import { useMemo } from 'preact/hooks';
-import type { CoreError, CpuDevice, LocalOptions, LocalReport, MlxOptions, MlxReport } from '../core/types';
+import type { CoreError, CpuDevice, LocalGpu, LocalOptions, LocalReport, MlxOptions, MlxReport } from '../core/types';
 import { useFullCore } from '../core/use-full-core';
 import { localOptions, type LocalInputs } from './local-inputs';
 
@@ -12,9 +12,12 @@ export interface LocalTab {
   error?: CoreError;
   /** The CPU catalog, for the form's CPU field (empty until the full core is loaded). */
   cpus: CpuDevice[];
+  /** The GPUs llama.cpp runs on, for the form's GPU picker (empty until the full core is loaded). */
+  gpus: LocalGpu[];
 }
 
 const noCpus: CpuDevice[] = [];
+const noGpus: LocalGpu[] = [];
 
 /** `ready`: the config reads; `active`: the tab is shown. */
 export function useLocalTab(ready: boolean, configText: string, inputs: LocalInputs, active: boolean): LocalTab {
@@ -33,5 +36,6 @@ export function useLocalTab(ready: boolean, configText: string, inputs: LocalInp
     }
   }, [active, ready, full.core, configText, inputs]);
   const cpus = useMemo(() => full.core?.cpuCatalog() ?? noCpus, [full.core]);
-  return { loadError: full.loadError, report: outcome?.report, error: outcome?.error, cpus };
+  const gpus = useMemo(() => full.core?.localGpuCatalog() ?? noGpus, [full.core]);
+  return { loadError: full.loadError, report: outcome?.report, error: outcome?.error, cpus, gpus };
 }

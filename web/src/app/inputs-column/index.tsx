@@ -75,7 +75,7 @@ export function InputsColumn({ calculator }: { calculator: CalculatorState }) {
       {inputs.mode === 'local' && (
         <LocalForm
           inputs={inputs.local}
-          gpus={gpus}
+          gpus={local.gpus}
           formats={formats}
           cpus={local.cpus}
           error={local.error}

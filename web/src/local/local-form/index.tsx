@@ -3,14 +3,15 @@
 // or MLX LM's (an Apple chip, weights, group size, lengths), with the flag each field sets; a refused
 // value shows its message beside the field it names. The machine's fields take catalog ids, and
 // offer the catalogs by name: a GPU picker that adds one GPU at a time, suggestions for the rest.
-import type { Accelerator, CoreError, CpuDevice, FormatCatalog } from '../../core/types';
+import type { CoreError, CpuDevice, FormatCatalog, LocalGpu } from '../../core/types';
 import { Field, NumberField } from '../../ui/field';
 import { engineDefaults, localChoices, mlxWeights, type LocalInputs } from '../local-inputs';
 
 interface Props {
   inputs: LocalInputs;
-  /** The accelerator catalog (the GPU picker, the Apple chips). */
-  gpus: Accelerator[];
+  /** The GPUs llama.cpp runs on (the core's localGpuCatalog: the GPU picker, the Apple chips); empty until
+   * the full core is loaded. */
+  gpus: LocalGpu[];
   /** The weight formats (the GGUF types suggested); absent until the core is loaded. */
   formats?: FormatCatalog;
   /** The CPU catalog (the CPU's suggestions); empty until the full core is loaded. */
@@ -19,8 +20,6 @@ interface Props {
   onChange: (next: LocalInputs) => void;
 }
 
-// The vendors whose GPUs llama.cpp runs on, in the picker's order.
-const gpuVendors = ['NVIDIA', 'AMD', 'Intel', 'Apple'];
 // Unquantized types llama.cpp loads besides the GGUF quantizations.
 const floatWeights = ['fp16', 'bf16', 'fp32'];
 
@@ -29,8 +28,9 @@ interface Suggestion {
   label: string;
 }
 
-/** Adds one GPU, by name, to the comma-separated ids of the GPUs field. */
-function AddGpu({ gpus, onAdd }: { gpus: Accelerator[]; onAdd: (id: string) => void }) {
+/** Adds one GPU, by name, to the comma-separated ids of the GPUs field; grouped by vendor in catalog order. */
+function AddGpu({ gpus, onAdd }: { gpus: LocalGpu[]; onAdd: (id: string) => void }) {
+  const vendors = [...new Set(gpus.map((gpu) => gpu.vendor))];
   return (
     <select
       class="add-gpu"
@@ -46,7 +46,7 @@ function AddGpu({ gpus, onAdd }: { gpus: Accelerator[]; onAdd: (id: string) => v
       }}
     >
       <option value="">Add a GPU…</option>
-      {gpuVendors.map((vendor) => (
+      {vendors.map((vendor) => (
         <optgroup key={vendor} label={vendor}>
           {gpus
             .filter((gpu) => gpu.vendor === vendor)
