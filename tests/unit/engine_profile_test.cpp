@@ -11,6 +11,7 @@
 #include "fitcheck/config.hpp"
 #include "fitcheck/engine_profile.hpp"
 #include "fitcheck/inference.hpp"
+#include "fitcheck/options.hpp"
 #include "fitcheck/serving.hpp"
 #include "test_support.hpp"
 
@@ -52,6 +53,39 @@ TEST_CASE("engine names and aliases") {
   CHECK(find_engine_kind("vllm_v0") == EngineKind::vllm_v0);
   CHECK_FALSE(find_engine_kind("tgi").has_value());
   for (EngineKind kind : kEngineKinds) CHECK(find_engine_kind(engine_kind_id(kind)) == kind);
+}
+
+TEST_CASE("an engine on an accelerator it does not run on is refused, naming both") {
+  const ParallelLayout one{};
+  const auto refusal = [&](EngineKind kind, const char* gpu) -> std::string {
+    try {
+      engine_profile(kind, *find_accelerator(gpu), one);
+    } catch (const OptionError& error) {
+      CHECK(error.option() == "engine");
+      return error.what();
+    }
+    return "";
+  };
+  CHECK(refusal(EngineKind::trtllm, "mi300x") ==
+        "option 'engine': TensorRT-LLM does not run on AMD Instinct MI300X 192GB; it runs on NVIDIA GPUs");
+  CHECK(refusal(EngineKind::trtllm, "m2-max").find("TensorRT-LLM does not run on Apple M2 Max") != std::string::npos);
+  CHECK(refusal(EngineKind::llamacpp, "tpu-v5e") ==
+        "option 'engine': llama.cpp does not run on Google Cloud TPU v5e; it runs on NVIDIA, AMD, Intel Arc and "
+        "Apple GPUs, and on the CPU");
+  CHECK(refusal(EngineKind::llamacpp, "gaudi2").find("llama.cpp does not run on Intel Gaudi 2") != std::string::npos);
+  // Where they run: accepted.
+  for (const char* gpu : {"h100", "rtx-4090", "b200"}) CHECK(refusal(EngineKind::trtllm, gpu).empty());
+  for (const char* gpu : {"mi300x", "m2-max", "arc-b580", "rtx-4090"})
+    CHECK(refusal(EngineKind::llamacpp, gpu).empty());
+  // vLLM, SGLang and transformers have ports to the other vendors' parts.
+  for (EngineKind kind : {EngineKind::vllm, EngineKind::sglang, EngineKind::hf})
+    for (const char* gpu : {"mi300x", "tpu-v5e", "gaudi2"}) CHECK(refusal(kind, gpu).empty());
+  // The CLI names the option.
+  const auto run =
+      test::run_cli("infer " + test::fixture_configs_dir() +
+                    "/meta-llama--Llama-3.1-8B.json --engine trtllm --gpu mi300x --prompt-len 64 --gen-len 8");
+  CHECK(run.exit_status == 2);
+  CHECK(run.err.find("TensorRT-LLM does not run on AMD Instinct MI300X") != std::string::npos);
 }
 
 TEST_CASE("profiles: each engine's defaults as its source gives them") {

@@ -49,17 +49,6 @@ std::optional<LocalBackend> find_local_backend(std::string_view name) {
   return std::nullopt;
 }
 
-std::optional<LocalBackend> default_local_backend(const Accelerator& gpu) {
-  const std::string vendor = gpu.vendor;
-  // ggml's backends (ggml/src: ggml-cuda, ggml-metal, ggml-vulkan, ggml-hip, ggml-sycl, ggml-cpu and others)
-  // include none for a TPU or for Gaudi's HPUs; SYCL runs on Intel's GPUs.
-  if (vendor == "Google" || std::string_view(gpu.id).starts_with("gaudi")) return std::nullopt;
-  if (vendor == "Apple") return LocalBackend::metal;
-  if (vendor == "AMD") return LocalBackend::rocm;
-  if (vendor == "Intel") return LocalBackend::sycl;
-  return LocalBackend::cuda;
-}
-
 const char* local_kv_type_name(LocalKvType type) {
   switch (type) {
     case LocalKvType::f16:

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "fitcheck/local.hpp"
+#include "fitcheck/options.hpp"
 #include "fitcheck/serving.hpp"
 #include "support/number_text.hpp"
 
@@ -105,7 +107,28 @@ void use_flashinfer_sampler(EngineProfile& profile) {
           "buffers are not counted";
 }
 
+namespace {
+
+// An engine on an accelerator it does not run on is refused, not timed as if it did. TensorRT-LLM
+// builds CUDA engines for NVIDIA GPUs only; llama.cpp has no ggml backend for TPUs or Gaudi
+// (default_local_backend). vLLM, SGLang and transformers have ports to the other vendors' parts.
+// A user-defined GPU is taken as the user describes it.
+void check_engine_runs_on(EngineKind kind, const Accelerator& gpu) {
+  const std::string_view vendor = gpu.vendor;
+  if (vendor == "user-defined") return;
+  const auto refuse = [&](const char* engine, const char* where) {
+    throw OptionError(
+        "engine", std::string("option 'engine': ") + engine + " does not run on " + gpu.name + "; it runs on " + where);
+  };
+  if (kind == EngineKind::trtllm && vendor != "NVIDIA") refuse("TensorRT-LLM", "NVIDIA GPUs");
+  if (kind == EngineKind::llamacpp && !default_local_backend(gpu))
+    refuse("llama.cpp", "NVIDIA, AMD, Intel Arc and Apple GPUs, and on the CPU");
+}
+
+}  // namespace
+
 EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const ParallelLayout& layout) {
+  check_engine_runs_on(kind, gpu);
   EngineProfile p;
   p.kind = kind;
   const double memory_gib = static_cast<double>(gpu_memory_limit_bytes(gpu)) / kGiB;

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+// Which llama.cpp backend runs on an accelerator, apart from the estimator: the serving engine
+// profiles (engine_profile.cpp) ask it too, and the first-view module links them without the
+// local estimate.
+#include <string>
+#include <string_view>
+
+#include "fitcheck/local.hpp"
+
+namespace fitcheck {
+
+std::optional<LocalBackend> default_local_backend(const Accelerator& gpu) {
+  const std::string vendor = gpu.vendor;
+  // ggml's backends (ggml/src: ggml-cuda, ggml-metal, ggml-vulkan, ggml-hip, ggml-sycl, ggml-cpu and others)
+  // include none for a TPU or for Gaudi's HPUs; SYCL runs on Intel's GPUs.
+  if (vendor == "Google" || std::string_view(gpu.id).starts_with("gaudi")) return std::nullopt;
+  if (vendor == "Apple") return LocalBackend::metal;
+  if (vendor == "AMD") return LocalBackend::rocm;
+  if (vendor == "Intel") return LocalBackend::sycl;
+  return LocalBackend::cuda;
+}
+
+}  // namespace fitcheck
