@@ -404,6 +404,26 @@ TEST_CASE("local options: every refusal names its option") {
   refused({{"gpu", "tpu-v5e"}, {"ram_gib", "32"}}, "gpu");
   refused({{"gpu", "rtx-4090,gaudi2"}, {"ram_gib", "32"}}, "gpu");
   refused({{"gpu", "gaudi3"}, {"ram_gib", "32"}, {"backend", "sycl"}}, "gpu");
+  // A backend that does not run on the GPU given: refused at the backend, naming the GPU's own.
+  refused({{"gpu", "rx-7900-xtx"}, {"ram_gib", "32"}, {"backend", "cuda"}}, "backend");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"backend", "metal"}}, "backend");
+  refused({{"gpu", "m2-max"}, {"ram_gib", "32"}, {"backend", "rocm"}}, "backend");
+  refused({{"gpu", "rtx-4090,rx-7900-xtx"}, {"ram_gib", "32"}, {"backend", "cuda"}}, "backend");
+  try {
+    parse_local_options({{"gpu", "rx-7900-xtx"}, {"ram_gib", "32"}, {"backend", "cuda"}});
+    FAIL("CUDA on an AMD GPU was accepted");
+  } catch (const OptionError& error) {
+    CHECK(std::string(error.what()) ==
+          "option 'backend': llama.cpp's cuda backend does not run on AMD Radeon RX 7900 XTX 24GB; its default there "
+          "is rocm, and vulkan runs on it too");
+  }
+  // Where they run: Vulkan on every vendor's GPU, SYCL on Intel, NVIDIA and AMD (oneAPI's plugins).
+  for (const char* gpu : {"rtx-4090", "rx-7900-xtx", "arc-b580", "m2-max"})
+    CHECK(parse_local_options({{"gpu", gpu}, {"ram_gib", "32"}, {"backend", "vulkan"}}).request.backend ==
+          LocalBackend::vulkan);
+  for (const char* gpu : {"rtx-4090", "rx-7900-xtx", "arc-b580"})
+    CHECK(parse_local_options({{"gpu", gpu}, {"ram_gib", "32"}, {"backend", "sycl"}}).request.backend ==
+          LocalBackend::sycl);
   try {
     parse_local_options({{"gpu", "tpu-v5e"}, {"ram_gib", "32"}});
     FAIL("a TPU was accepted");
@@ -1268,7 +1288,7 @@ TEST_CASE("the report says where each backend's speed factors come from") {
   }
   for (const char* backend : {"vulkan", "rocm", "sycl"}) {
     CAPTURE(backend);
-    CHECK(assumptions(std::string("--gpu rtx-3090 --backend ") + backend)
+    CHECK(assumptions(std::string("--gpu rx-7900-xtx --backend ") + backend)
               .find(std::string("speed: bandwidth and compute fractions for ") + backend +
                     " are estimates placed below CUDA's, not read off published tables") != std::string::npos);
   }

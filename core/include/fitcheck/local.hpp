@@ -99,6 +99,10 @@ std::optional<LocalBackend> find_local_backend(std::string_view name);
 // What llama.cpp would pick for this GPU: CUDA on NVIDIA, Metal on Apple, ROCm on AMD, SYCL on Intel;
 // absent for an accelerator no ggml backend runs on (Google's TPUs, Intel's Gaudi).
 std::optional<LocalBackend> default_local_backend(const Accelerator& gpu);
+// Whether a llama.cpp backend runs on this GPU: CUDA on NVIDIA, Metal on Apple, ROCm (HIP) on AMD, SYCL
+// on Intel, NVIDIA and AMD (oneAPI's plugins), Vulkan on any GPU with a ggml backend, the CPU always.
+// A user-defined GPU is taken as the user describes it.
+bool local_backend_runs_on(LocalBackend backend, const Accelerator& gpu);
 
 // How llama.cpp's CUDA backend multiplies a weight by a prompt batch (ggml-cuda.cu
 // ggml_cuda_mul_mat): quantized types with MMQ, int8 tensor-core kernels (mmq.cu

@@ -20,4 +20,27 @@ std::optional<LocalBackend> default_local_backend(const Accelerator& gpu) {
   return LocalBackend::cuda;
 }
 
+bool local_backend_runs_on(LocalBackend backend, const Accelerator& gpu) {
+  const std::string_view vendor = gpu.vendor;
+  if (vendor == "user-defined") return true;
+  if (!default_local_backend(gpu)) return false;
+  // ggml/src/ggml-cuda (NVIDIA), ggml-metal (Apple), ggml-hip (AMD through ROCm), ggml-sycl (docs/backend/
+  // SYCL.md: Intel GPUs, and NVIDIA and AMD GPUs through oneAPI's plugins), ggml-vulkan (any Vulkan GPU,
+  // Apple's through MoltenVK).
+  switch (backend) {
+    case LocalBackend::cuda:
+      return vendor == "NVIDIA";
+    case LocalBackend::metal:
+      return vendor == "Apple";
+    case LocalBackend::rocm:
+      return vendor == "AMD";
+    case LocalBackend::sycl:
+      return vendor == "Intel" || vendor == "NVIDIA" || vendor == "AMD";
+    case LocalBackend::vulkan:
+    case LocalBackend::cpu:
+      return true;
+  }
+  return false;
+}
+
 }  // namespace fitcheck

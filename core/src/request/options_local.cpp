@@ -116,6 +116,11 @@ LocalOptions parse_local_options(const OptionList& options) {
   }
   if (r.backend != LocalBackend::cpu && r.gpus.empty())
     throw OptionError("gpu", "option 'gpu' is required with --backend " + std::string(local_backend_name(r.backend)));
+  for (const Accelerator& gpu : r.gpus)
+    if (!local_backend_runs_on(r.backend, gpu))
+      throw OptionError("backend", "option 'backend': llama.cpp's " + std::string(local_backend_name(r.backend)) +
+                                       " backend does not run on " + gpu.name + "; its default there is " +
+                                       local_backend_name(*default_local_backend(gpu)) + ", and vulkan runs on it too");
   if (const auto build = reader.text("llama_cpp_build")) {
     // A release tag as llama.cpp prints it (b5937) or its number.
     const std::string digits = !build->empty() && (*build)[0] == 'b' ? build->substr(1) : *build;
