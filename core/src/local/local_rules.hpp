@@ -53,7 +53,31 @@ std::int64_t local_metal_fused_ops(const LocalRequest& request, std::int64_t rms
                                    std::int64_t expert_sum_adds);
 std::string local_metal_fusion_rule(const LocalRequest& request, std::int64_t graph_ops, std::int64_t fused_ops);
 
-// Where the backend's speed factors come from, as the report states it (local_speed.cpp, beside them).
+// The attention core's ops at one token: one FLASH_ATTN_EXT, or MUL_MAT KQ, SOFT_MAX, MUL_MAT KQV and
+// CONT without flash attention.
+constexpr std::int64_t kLocalAttentionOpsFlash = 1;
+constexpr std::int64_t kLocalAttentionOps = 4;
+
+// A backend's speed factors (local_rates.cpp): a token's time is its bytes at generation_bandwidth of
+// the peak plus seconds_per_op for each op of the graph; the prompt's multiplies run at prompt_compute
+// of the dense fp16 peak (CUDA: per matrix-multiply path, local_matmul_path_efficiency instead), float
+// weights and the attention's f16 products at prompt_compute_float (higher where the kernel
+// dequantizes quantized weights inside its tiles, as Metal's does).
+struct LocalBackendRates {
+  double generation_bandwidth;
+  double seconds_per_op;
+  double prompt_compute;
+  double prompt_compute_float;
+};
+LocalBackendRates local_backend_rates(LocalBackend backend);
+// CUDA generation on NVIDIA's HBM parts (A100, H100...): the share of peak bandwidth llama.cpp's
+// single-token mat-vec kernels read (docs/local.md, "Efficiencies": the mean over eight XiongjieDai rows
+// of A100 PCIe / SXM and H100 PCIe, F16 and 70B, two builds).
+constexpr double kLocalCudaHbmGenerationBandwidth = 0.53;
+// The share of a CUDA matrix-multiply path's peak (local_matmul_peak_flops) llama.cpp reaches over a
+// ubatch of 512.
+double local_matmul_path_efficiency(LocalMatmulPath path);
+// Where the backend's speed factors come from, as the report states it (local_rates.cpp, beside them).
 std::string local_backend_rates_rule(LocalBackend backend);
 
 // Prompt and generation tokens/s of a placement (local_speed.cpp); appends what it assumed.

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// Each backend's speed factors, read off published llama-bench tables or, where none were, estimated
+// (docs/local.md, "Efficiencies"), with the report's statement of where they come from; the peaks
+// CUDA's matrix-multiply paths run against.
+#include <string>
+#include <string_view>
+
+#include "fitcheck/local.hpp"
+#include "local/local_rules.hpp"
+
+namespace fitcheck {
+namespace {
+
+// Per backend, read off published llama-bench tables (docs/local.md, "Efficiencies"): a token's
+// time is its bytes at a fraction of peak memory bandwidth plus a fixed time per op of the graph
+// (kernel launch and synchronization, which is why an 8B model reads its weights at a lower fraction
+// than a 70B one on the same GPU, and a MoE layer, with its routing ops, costs more than a dense one).
+// The time per op is the time per layer solved from a pair of dense Llama rows, over the ops of that
+// Llama layer (local_model.cpp LayerOpCount): 19 with flash attention, 22 without. Prompt processing
+// on CUDA runs each weight on its matrix-multiply path (local_matmul_path) at that path's efficiency;
+// the other backends run it at a fraction of the dense fp16 peak. Vulkan, ROCm and SYCL have fewer
+// published tables and are rougher.
+//
+// The ops of a Llama layer at one token (local_model.cpp LayerOpCount): 18 besides the attention core.
+constexpr double kLlamaLayerOpsFlash = 18 + kLocalAttentionOpsFlash;
+constexpr double kLlamaLayerOps = 18 + kLocalAttentionOps;
+
+// Metal, float weights: 0.60 (the quantized rows' fraction) x 1.20, the mean of F16 over Q4_K_M prompt
+// speed of one model on one chip in XiongjieDai's May 2024 tables (M2 Ultra 8B 1.18 and 70B 1.24, M1 Max
+// 8B 1.27, M3 Max 8B 1.11), where both run the same multiplies.
+constexpr double kMetalFloatPromptCompute = 0.72;
+
+// CUDA prompt processing: the share of each path's peak llama.cpp's kernels reach over a ubatch of
+// 512 (docs/local.md, "Efficiencies": read off llama-bench tables of GeForce, workstation and
+// data-center cards, one value per path for all of them).
+constexpr double kMmqEfficiency = 0.26;     // MMQ of the dense int8 tensor rate
+constexpr double kCublasEfficiency = 0.47;  // cuBLAS GEMM of its compute type's tensor rate
+
+// Hopper: the dense tensor peak is reached only with wgmma (warpgroup MMA, sm_90a); ggml-cuda's
+// kernels (MMQ and the flash-attention kernel, ggml/src/ggml-cuda/mma.cuh) issue the Ampere-era
+// mma.sync, which does not reach it (Shah et al. 2024, FlashAttention-3, arXiv 2407.08608, section
+// 2.2). The published H100 PCIe rows of both the MMQ and the f16 cuBLAS path (XiongjieDai tables,
+// docs/local.md, "Efficiencies") run at half the rate the paths' efficiencies give on the dense peak:
+// about the Ampere rate per SM and clock, 1,024 fp16 FMAs per SM per cycle against Hopper's 2,048.
+constexpr double kHopperMmaSyncShare = 0.5;
+
+}  // namespace
+
+LocalBackendRates local_backend_rates(LocalBackend backend) {
+  switch (backend) {
+    case LocalBackend::cuda:
+      return {0.88, 30e-6 / kLlamaLayerOpsFlash, 0.0, 0.0};  // rows with flash attention
+    case LocalBackend::metal:
+      // ggml-metal.metal kernel_mul_mm<block_q, nl, dequantize_func>: every threadgroup dequantizes its
+      // weight tile into threadgroup memory before the simdgroup multiply, once for each 32-token column
+      // tile of the batch (dequantize_f16 for f16 is a plain copy), so float weights run at a higher
+      // share of the peak (docs/local.md, "Efficiencies": read off the F16 and the quantized rows).
+      return {0.85, 200e-6 / kLlamaLayerOps, 0.60, kMetalFloatPromptCompute};
+    case LocalBackend::rocm:
+      return {0.80, 100e-6 / kLlamaLayerOps, 0.40, 0.40};
+    case LocalBackend::vulkan:
+      return {0.80, 100e-6 / kLlamaLayerOps, 0.40, 0.40};
+    case LocalBackend::sycl:
+      return {0.70, 150e-6 / kLlamaLayerOps, 0.30, 0.30};
+    case LocalBackend::cpu:
+      return {0.65, 0.0, 0.40, 0.40};
+  }
+  return {0.8, 100e-6 / kLlamaLayerOps, 0.4, 0.4};
+}
+
+double local_matmul_path_efficiency(LocalMatmulPath path) {
+  return path == LocalMatmulPath::mmq ? kMmqEfficiency : kCublasEfficiency;
+}
+
+double local_matmul_peak_flops(const Accelerator& gpu, LocalMatmulPath path) {
+  const double mma_sync_share = gpu_generation(gpu) == GpuGeneration::hopper ? kHopperMmaSyncShare : 1.0;
+  switch (path) {
+    case LocalMatmulPath::mmq:
+      // mmq.cu: int8 mma (mma.sync ... s32.s8.s8.s32) on every NVIDIA GPU with int8 tensor cores; a
+      // user-defined GPU run on CUDA is taken at its word (its int8 rate, if given).
+      return std::string_view(gpu.vendor) == "NVIDIA" || std::string_view(gpu.id) == kCustomAcceleratorId
+                 ? peak_flops_per_second(gpu, ComputeDtype::int8) * mma_sync_share
+                 : 0.0;
+    case LocalMatmulPath::cublas_f16:
+      return fp16_accumulate_flops_per_second(gpu) * mma_sync_share;
+    case LocalMatmulPath::cublas_bf16:
+      return peak_flops_per_second(gpu, ComputeDtype::bf16);
+    case LocalMatmulPath::cublas_f32:
+      return peak_flops_per_second(gpu, ComputeDtype::fp32);
+  }
+  return 0.0;
+}
+
+std::string local_backend_rates_rule(LocalBackend backend) {
+  const std::string name = local_backend_name(backend);
+  switch (backend) {
+    case LocalBackend::cuda:
+    case LocalBackend::metal:
+    case LocalBackend::cpu:
+      return "speed: achieved bandwidth and compute fractions for " + name +
+             " read off published llama-bench tables (docs/local.md, \"Efficiencies\")";
+    case LocalBackend::vulkan:
+    case LocalBackend::rocm:
+    case LocalBackend::sycl:
+      break;
+  }
+  // docs/validation.md, "Vulkan and ROCm rows": measured after the factors were set, not used to set them.
+  return "speed: bandwidth and compute fractions for " + name +
+         " are estimates placed below CUDA's, not read off published tables; against published llama-bench runs "
+         "Vulkan on NVIDIA GPUs prompts faster (coopmat2) and the Radeon 8060S slower than they give "
+         "(docs/validation.md)";
+}
+
+}  // namespace fitcheck
