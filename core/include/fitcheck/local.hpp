@@ -103,6 +103,8 @@ std::optional<LocalBackend> default_local_backend(const Accelerator& gpu);
 // on Intel, NVIDIA and AMD (oneAPI's plugins), Vulkan on any GPU with a ggml backend, the CPU always.
 // A user-defined GPU is taken as the user describes it.
 bool local_backend_runs_on(LocalBackend backend, const Accelerator& gpu);
+// Where llama.cpp runs, in words, for refusals: "NVIDIA, AMD, Intel Arc and Apple GPUs, and on the CPU".
+const char* llama_cpp_devices_text();
 
 // How llama.cpp's CUDA backend multiplies a weight by a prompt batch (ggml-cuda.cu
 // ggml_cuda_mul_mat): quantized types with MMQ, int8 tensor-core kernels (mmq.cu

@@ -20,6 +20,8 @@ std::optional<LocalBackend> default_local_backend(const Accelerator& gpu) {
   return LocalBackend::cuda;
 }
 
+const char* llama_cpp_devices_text() { return "NVIDIA, AMD, Intel Arc and Apple GPUs, and on the CPU"; }
+
 bool local_backend_runs_on(LocalBackend backend, const Accelerator& gpu) {
   const std::string_view vendor = gpu.vendor;
   if (vendor == "user-defined") return true;

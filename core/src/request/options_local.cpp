@@ -38,7 +38,7 @@ LocalOptions parse_local_options(const OptionList& options) {
     r.gpus.push_back(*resolve_gpu_option("gpu", name, custom));
     if (!default_local_backend(r.gpus.back()))
       throw OptionError("gpu", "option 'gpu': llama.cpp has no backend for " + std::string(r.gpus.back().name) +
-                                   "; it runs on NVIDIA, AMD, Intel Arc and Apple GPUs, and on the CPU");
+                                   "; it runs on " + llama_cpp_devices_text());
   }
 
   const auto ram = reader.text("ram_gib");

@@ -121,8 +121,7 @@ void check_engine_runs_on(EngineKind kind, const Accelerator& gpu) {
         "engine", std::string("option 'engine': ") + engine + " does not run on " + gpu.name + "; it runs on " + where);
   };
   if (kind == EngineKind::trtllm && vendor != "NVIDIA") refuse("TensorRT-LLM", "NVIDIA GPUs");
-  if (kind == EngineKind::llamacpp && !default_local_backend(gpu))
-    refuse("llama.cpp", "NVIDIA, AMD, Intel Arc and Apple GPUs, and on the CPU");
+  if (kind == EngineKind::llamacpp && !default_local_backend(gpu)) refuse("llama.cpp", llama_cpp_devices_text());
 }
 
 }  // namespace
