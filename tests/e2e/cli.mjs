@@ -18,6 +18,12 @@ export function presetConfigFile(id) {
   return file;
 }
 
+/** The Local tab's defaults as `fitcheck local` flags (web/src/local/local-inputs.ts defaultLocalInputs:
+ * 64 GiB of RAM, Q4_K_M, n_ctx 8192) on the GPUs given. */
+export function localPageDefaults(gpu) {
+  return ['--gpu', gpu, '--ram-gib', '64', '--weights', 'q4_k_m', '--context', '8192'];
+}
+
 /** `build/fitcheck COMMAND CONFIG ARGS... --json`, parsed. */
 export function cli(command, config, args = []) {
   const out = execFileSync(path.join(repo, 'build/fitcheck'), [command, config, ...args.map(String), '--json'], {

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { startStaticServer } from '../support/static-server.mjs';
-import { assertLocalOnly, launchChromium, repo, watchPage } from '../support/browser.mjs';
-import { cli, cliError, presetConfigFile } from './cli.mjs';
+import { assertLocalOnly, launchChromium, openLocalTab, repo } from '../support/browser.mjs';
+import { cli, cliError, localPageDefaults, presetConfigFile } from './cli.mjs';
 
 let server;
 let browser;
@@ -29,11 +29,7 @@ test('GPUs are added by name; the CPU and weights suggest the catalogs; the plac
   const cpus = catalog('cpus');
   const rtx3090 = gpus.find((gpu) => gpu.name === 'NVIDIA GeForce RTX 3090 24GB');
   assert.ok(rtx3090, 'the catalog names an RTX 3090');
-  const page = await browser.newPage();
-  const log = watchPage(page);
-  await page.goto(server.url);
-  await page.getByTestId('tab-local').click();
-  await page.getByTestId('local-results').waitFor();
+  const { page, log } = await openLocalTab(browser, server.url);
   const picker = page.getByTestId('local-add-gpu');
   // The picker offers by name exactly the catalog's GPUs that `fitcheck local` accepts (no TPU or Gaudi).
   const config = presetConfigFile('meta-llama--llama-3.1-8b');
@@ -57,16 +53,7 @@ test('GPUs are added by name; the CPU and weights suggest the catalogs; the plac
   assert.equal(await page.getByTestId('local-gpu').inputValue(), `rtx-4090,${rtx3090.id},${rtx3090.id}`);
   assert.equal(await picker.inputValue(), '');
   // The same placement as `fitcheck local` for those ids.
-  const expected = cli('local', config, [
-    '--gpu',
-    `rtx-4090,${rtx3090.id},${rtx3090.id}`,
-    '--ram-gib',
-    '64',
-    '--weights',
-    'q4_k_m',
-    '--context',
-    '8192',
-  ]);
+  const expected = cli('local', config, localPageDefaults(`rtx-4090,${rtx3090.id},${rtx3090.id}`));
   const rows = page.getByTestId('local-devices').locator('tbody tr th');
   await rows.filter({ hasText: 'CUDA2' }).waitFor();
   assert.deepEqual(

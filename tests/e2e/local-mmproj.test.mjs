@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { startStaticServer } from '../support/static-server.mjs';
 import { assertLocalOnly, launchChromium, repo, watchPage } from '../support/browser.mjs';
-import { cli, presetConfigFile } from './cli.mjs';
+import { cli, localPageDefaults, presetConfigFile } from './cli.mjs';
 
 let server;
 let browser;
@@ -32,16 +32,7 @@ test("Gemma 3 4B on an RTX 4090: the encoders' mmproj file as the CLI places it,
   await page.getByTestId('local-results').waitFor();
 
   const config = presetConfigFile('google--gemma-3-4b-it');
-  const report = cli('local', config, [
-    '--gpu',
-    'rtx-4090',
-    '--ram-gib',
-    '64',
-    '--weights',
-    'q4_k_m',
-    '--context',
-    '8192',
-  ]);
+  const report = cli('local', config, localPageDefaults('rtx-4090'));
   assert.equal(report.mmproj.type, 'f16');
   assert.equal(report.mmproj.device, 'CUDA0');
   await page

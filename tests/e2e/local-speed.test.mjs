@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startStaticServer } from '../support/static-server.mjs';
-import { assertLocalOnly, launchChromium, repo, watchPage } from '../support/browser.mjs';
-import { cli, presetConfigFile } from './cli.mjs';
+import { assertLocalOnly, launchChromium, openLocalTab, repo } from '../support/browser.mjs';
+import { cli, localPageDefaults, presetConfigFile } from './cli.mjs';
 
 let server;
 let browser;
@@ -23,15 +23,11 @@ after(async () => {
 });
 
 test('two GPUs overlap the ubatches of a 2048-token prompt as the CLI says; one ubatch a batch does not', async () => {
-  const page = await browser.newPage();
-  const log = watchPage(page);
-  await page.goto(server.url);
-  await page.getByTestId('tab-local').click();
-  await page.getByTestId('local-results').waitFor();
+  const { page, log } = await openLocalTab(browser, server.url);
   await page.getByTestId('local-gpu').fill('rtx-3090,rtx-3090');
   await page.getByTestId('local-promptLen').fill('2048');
   // The page's defaults: Llama-3.1-8B, Q4_K_M, n_ctx 8192, 64 GiB of RAM, every layer that fits.
-  const args = ['--gpu', 'rtx-3090,rtx-3090', '--ram-gib', '64', '--weights', 'q4_k_m', '--context', '8192'];
+  const args = localPageDefaults('rtx-3090,rtx-3090');
   const config = presetConfigFile('meta-llama--llama-3.1-8b');
   const overlapped = cli('local', config, [...args, '--prompt-len', '2048']);
   assert.equal(overlapped.prompt_pipelined, true);
@@ -57,26 +53,11 @@ test('two GPUs overlap the ubatches of a 2048-token prompt as the CLI says; one 
 });
 
 test('flash attention off: the speed line gives the share of a 4096-token prompt spent on attention scores', async () => {
-  const page = await browser.newPage();
-  const log = watchPage(page);
-  await page.goto(server.url);
-  await page.getByTestId('tab-local').click();
-  await page.getByTestId('local-results').waitFor();
+  const { page, log } = await openLocalTab(browser, server.url);
   await page.getByTestId('local-gpu').fill('rtx-4090');
   await page.getByTestId('local-promptLen').fill('4096');
   // The page's defaults: Llama-3.1-8B, Q4_K_M, n_ctx 8192, 64 GiB of RAM, every layer that fits.
-  const args = [
-    '--gpu',
-    'rtx-4090',
-    '--ram-gib',
-    '64',
-    '--weights',
-    'q4_k_m',
-    '--context',
-    '8192',
-    '--prompt-len',
-    '4096',
-  ];
+  const args = [...localPageDefaults('rtx-4090'), '--prompt-len', '4096'];
   const config = presetConfigFile('meta-llama--llama-3.1-8b');
   const speed = page.getByTestId('local-speed');
   const on = cli('local', config, args);
@@ -107,11 +88,7 @@ test("each speed shows its backend's expected error, the buffers the load logs'"
     fs.readFileSync(path.join(repo, 'web/src/accuracy/expected-errors.json'), 'utf8'),
   ).categories;
   const typical = (name) => `±${Math.round(expected[name].median_abs_error * 100)}% typical`;
-  const page = await browser.newPage();
-  const log = watchPage(page);
-  await page.goto(server.url);
-  await page.getByTestId('tab-local').click();
-  await page.getByTestId('local-results').waitFor();
+  const { page, log } = await openLocalTab(browser, server.url);
   const prompt = page.getByTestId('local-prompt-expected-error');
   const generation = page.getByTestId('local-generation-expected-error');
   // The default machine, an RTX 4090: CUDA's published runs.

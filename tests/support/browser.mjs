@@ -48,3 +48,13 @@ export async function screenshot(page, name) {
   fs.mkdirSync(artifacts, { recursive: true });
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 }
+
+/** A new page at `url` with the Local tab open and its results drawn; `log` is watchPage's. */
+export async function openLocalTab(browser, url) {
+  const page = await browser.newPage();
+  const log = watchPage(page);
+  await page.goto(url);
+  await page.getByTestId('tab-local').click();
+  await page.getByTestId('local-results').waitFor();
+  return { page, log };
+}
