@@ -15,7 +15,6 @@
 #include "fitcheck/training_time.hpp"
 #include "placement/sharding.hpp"
 #include "test_support.hpp"
-#include "training/training_dispatch.hpp"
 #include "training/training_kernels.hpp"
 
 using namespace fitcheck;
@@ -463,32 +462,30 @@ TEST_CASE("NeMo AutoModel's profile: uneven interleaved stages, PyTorch's ring, 
 }
 
 TEST_CASE("expert dispatch copies per token: all-to-all, DeepEP, random and round-robin routing") {
-  using detail::expert_dispatch_copies;
   // Megatron's alltoall dispatcher: k copies, (g - 1)/ep of them on the node, (ep - g)/ep off it.
-  const detail::ExpertCopies a2a =
-      expert_dispatch_copies(128, 8, 16, 8, MoeDispatcher::all_to_all, MoeRouting::round_robin);
+  const ExpertCopies a2a = expert_dispatch_copies(128, 8, 16, 8, MoeDispatcher::all_to_all, MoeRouting::round_robin);
   CHECK(a2a.nvlink == doctest::Approx(8.0 * 7 / 16));
   CHECK(a2a.network == doctest::Approx(8.0 * 8 / 16));
   // NeMo AutoModel's fake balanced gate, Qwen3-30B-A3B (128 experts, top-8) at ep 8: the 8
   // consecutive experts sit on one rank of 16, so one NVLink copy 7/8 of the time.
-  const detail::ExpertCopies q30 = expert_dispatch_copies(128, 8, 8, 8, MoeDispatcher::deepep, MoeRouting::round_robin);
+  const ExpertCopies q30 = expert_dispatch_copies(128, 8, 8, 8, MoeDispatcher::deepep, MoeRouting::round_robin);
   CHECK(q30.nvlink == doctest::Approx(7.0 / 8));
   CHECK(q30.network == 0);
   // DeepSeek-V3 (256 experts, top-8) at ep 64 on 8 nodes: 2 ranks of 4 experts, 1 node of 32.
-  const detail::ExpertCopies v3 = expert_dispatch_copies(256, 8, 64, 8, MoeDispatcher::deepep, MoeRouting::round_robin);
+  const ExpertCopies v3 = expert_dispatch_copies(256, 8, 64, 8, MoeDispatcher::deepep, MoeRouting::round_robin);
   CHECK(v3.nvlink == doctest::Approx(2.0 * 7 / 8));
   CHECK(v3.network == doctest::Approx(7.0 / 8));
   // Unaligned round robin: 8 experts, top-3, 4 per rank: the starts 0, 3, 6, 1, 4, 7, 2, 5 touch
   // 1, 2, 2, 1, 1, 2, 2, 1 ranks.
-  const detail::ExpertCopies odd = expert_dispatch_copies(8, 3, 2, 2, MoeDispatcher::deepep, MoeRouting::round_robin);
+  const ExpertCopies odd = expert_dispatch_copies(8, 3, 2, 2, MoeDispatcher::deepep, MoeRouting::round_robin);
   CHECK(odd.nvlink == doctest::Approx(1.5 / 2));
   // Random routing, 8 experts top-2 on 4 ranks of one node: a rank is missed with chance
   // C(6, 2) / C(8, 2) = 15/28.
-  const detail::ExpertCopies r = expert_dispatch_copies(8, 2, 4, 4, MoeDispatcher::deepep, MoeRouting::random);
+  const ExpertCopies r = expert_dispatch_copies(8, 2, 4, 4, MoeDispatcher::deepep, MoeRouting::random);
   CHECK(r.nvlink == doctest::Approx(4 * (1 - 15.0 / 28) * 3 / 4));
   CHECK(r.network == 0);
   // No expert parallelism, nothing sent.
-  const detail::ExpertCopies none = expert_dispatch_copies(8, 2, 1, 8, MoeDispatcher::deepep, MoeRouting::random);
+  const ExpertCopies none = expert_dispatch_copies(8, 2, 1, 8, MoeDispatcher::deepep, MoeRouting::random);
   CHECK(none.nvlink == 0);
   CHECK(none.network == 0);
 }

@@ -94,6 +94,11 @@ double fp16_accumulate_flops_per_second(const Accelerator& accelerator);
 // where the entry sets one below memory_bytes, else memory_bytes.
 std::int64_t gpu_memory_limit_bytes(const Accelerator& accelerator);
 
+// GPUs one NVLink (or node) fabric joins: nvlink_domain_gpus where a fabric spans nodes (GB200
+// NVL72: 72), else gpus_per_node, at least 1. A parallel group within it exchanges at the link's
+// bandwidth; a larger one crosses the network. The one rule of training and serving collectives.
+int nvlink_fabric_gpus(const Accelerator& accelerator);
+
 // macOS's default GPU working set on Apple silicon for a unified memory of `unified_memory_bytes`:
 // 2/3 of it up to 32 GiB, 3/4 above (ggml-metal logs recommendedMaxWorkingSetSize = 21845.34 MB on
 // 32 GB, 73728.00 MB on 96 GB). Raised by `sudo sysctl iogpu.wired_limit_mb=N`. docs/hardware.md.

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fitcheck/expert_dispatch.hpp"
 #include "fitcheck/hardware.hpp"
 #include "fitcheck/inference_memory.hpp"
 #include "fitcheck/model.hpp"
@@ -30,19 +31,6 @@ enum class PrecisionRecipe : std::uint8_t {
 enum class OptimizerKind : std::uint8_t { adamw, adam_8bit, adafactor, sgd, sgd_momentum, lion, muon };
 
 // PyTorch FSDP ShardingStrategy; off means DeepSpeed ZeRO (zero_stage) or plain data parallel.
-// How MoE tokens reach the ranks that hold their experts: NCCL all-to-all with one copy per
-// (token, expert) pair (Megatron-Core's alltoall dispatcher permutes the tokens by expert), or
-// DeepEP's dispatch (and NVIDIA's HybridEP, Megatron's flex dispatcher, NeMo AutoModel's default):
-// one copy per destination rank, and across nodes one RDMA copy per destination node that the
-// receiving GPU forwards over NVLink.
-enum class MoeDispatcher : std::uint8_t { all_to_all, deepep };
-
-// How the router spreads a token's top-k experts: independently at random over the experts (a
-// trained, balanced router; Megatron's moe_router_force_load_balancing draws random logits), or
-// round robin (NeMo AutoModel's FakeBalancedGate: a rank's token t gets experts t*k ... t*k+k-1,
-// modulo the expert count).
-enum class MoeRouting : std::uint8_t { random, round_robin };
-
 enum class FsdpMode : std::uint8_t { off, no_shard, shard_grad_op, full_shard, hybrid_shard };
 
 // Activation recomputation, by the frameworks' own names. none, selective and full are Megatron-LM's
@@ -82,10 +70,6 @@ struct OptimizerInfo {
 const OptimizerInfo& optimizer_info(OptimizerKind kind);
 std::optional<OptimizerKind> find_optimizer(std::string_view id);
 
-const char* moe_dispatcher_name(MoeDispatcher dispatcher);              // "alltoall", "deepep"
-std::optional<MoeDispatcher> find_moe_dispatcher(std::string_view id);  // also "hybridep", "flex"
-const char* moe_routing_name(MoeRouting routing);                       // "random", "round-robin"
-std::optional<MoeRouting> find_moe_routing(std::string_view id);
 const char* fsdp_mode_name(FsdpMode mode);  // "off", "no_shard", "shard_grad_op", "full_shard", "hybrid_shard"
 std::optional<FsdpMode> find_fsdp_mode(std::string_view id);  // case-insensitive, '-' or '_'
 // "none", "selective", "full", "selective-op", "selective-layer"; find_recompute also reads

@@ -2,6 +2,7 @@
 // Catalog assembly, id/alias lookup and per-dtype peak queries. The figures live in a table per
 // vendor (catalog_table.hpp lists them).
 #include "fitcheck/hardware.hpp"
+#include <algorithm>
 
 #include "catalog_table.hpp"
 
@@ -267,6 +268,10 @@ const char* gpu_generation_name(GpuGeneration generation) {
 std::int64_t gpu_memory_limit_bytes(const Accelerator& accelerator) {
   const std::int64_t working_set = accelerator.gpu_working_set_bytes;
   return working_set > 0 && working_set < accelerator.memory_bytes ? working_set : accelerator.memory_bytes;
+}
+
+int nvlink_fabric_gpus(const Accelerator& accelerator) {
+  return std::max({1, accelerator.gpus_per_node, accelerator.nvlink_domain_gpus});
 }
 
 const char* compute_dtype_name(ComputeDtype dtype) {

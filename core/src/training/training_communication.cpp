@@ -7,7 +7,6 @@
 #include <cmath>
 
 #include "fitcheck/training_framework.hpp"
-#include "training/training_dispatch.hpp"
 
 namespace fitcheck::detail {
 namespace {
@@ -25,8 +24,7 @@ double parameters(const OpWeights& w) { return w.bytes / 2; }
 // sjeaugey: "DGX-1 can get 48 GB/s because we have 4 IB adapters instead of 1").
 CollectiveLink collective_link(double ranks, double inner, const Accelerator& gpu, const LatencyAssumptions& c,
                                LinkTraffic traffic) {
-  // The NVLink fabric's GPUs where it spans nodes (GB200 NVL72's 72), else the node's.
-  const double node = static_cast<double>(std::max({1, gpu.gpus_per_node, gpu.nvlink_domain_gpus}));
+  const double node = static_cast<double>(nvlink_fabric_gpus(gpu));
   const double intra = gpu.interconnect_bytes_per_second_per_direction;
   const bool spans = ranks * inner > node || intra <= 0;
   const double nics = traffic == LinkTraffic::ring ? std::max(1.0, std::floor(node / inner)) : 1.0;
@@ -55,7 +53,7 @@ LayerCollectiveSeconds layer_collective_seconds(const PreparedLatencyModel& mode
   const CollectiveLink cp_link = collective_link(cp, tp, gpu, c, LinkTraffic::per_gpu);
   const CollectiveLink ep_link = collective_link(ep, tp * cp, gpu, c, LinkTraffic::per_gpu);
   const CollectiveLink ep_intra = collective_link(1, 1, gpu, c);  // NVLink between the ep ranks of one node
-  const double node_gpus = static_cast<double>(std::max({1, gpu.gpus_per_node, gpu.nvlink_domain_gpus}));
+  const double node_gpus = static_cast<double>(nvlink_fabric_gpus(gpu));
   LayerCollectiveSeconds out;
   for (const LatencyLayerKind& k : model.kinds) {
     const double n = static_cast<double>(k.layers) * stage.layer_share;

@@ -88,29 +88,6 @@ std::optional<OptimizerKind> find_optimizer(std::string_view id) {
   return std::nullopt;
 }
 
-const char* moe_dispatcher_name(MoeDispatcher dispatcher) {
-  return dispatcher == MoeDispatcher::deepep ? "deepep" : "alltoall";
-}
-
-std::optional<MoeDispatcher> find_moe_dispatcher(std::string_view id) {
-  const std::string key = normalized(id);
-  if (key == "alltoall" || key == "all-to-all") return MoeDispatcher::all_to_all;
-  // HybridEP (DeepEP's hybrid-ep branch) and Megatron's flex dispatcher send the same copies.
-  if (key == "deepep" || key == "hybridep" || key == "flex") return MoeDispatcher::deepep;
-  return std::nullopt;
-}
-
-const char* moe_routing_name(MoeRouting routing) {
-  return routing == MoeRouting::round_robin ? "round-robin" : "random";
-}
-
-std::optional<MoeRouting> find_moe_routing(std::string_view id) {
-  const std::string key = normalized(id);
-  if (key == "random") return MoeRouting::random;
-  if (key == "round-robin" || key == "roundrobin") return MoeRouting::round_robin;
-  return std::nullopt;
-}
-
 const char* fsdp_mode_name(FsdpMode mode) {
   switch (mode) {
     case FsdpMode::off:

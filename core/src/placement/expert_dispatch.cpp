@@ -12,15 +12,23 @@
 // is_token_in_rank) and sends a token once to each rank that holds any of its experts; across nodes
 // it sends one RDMA copy per destination node, to the GPU of the same local index, which forwards it
 // over NVLink to the ranks of its node that need it. The combine returns the same copies.
-#include "training/training_dispatch.hpp"
+#include "fitcheck/expert_dispatch.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <numeric>
 #include <set>
+#include <string>
 
-namespace fitcheck::detail {
+namespace fitcheck {
 namespace {
+
+std::string normalized(std::string_view text) {
+  std::string out;
+  for (char c : text) out += c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
 
 // Probability that none of a token's k distinct experts, drawn uniformly from E, is among a set of
 // `held` experts: C(E - held, k) / C(E, k).
@@ -48,6 +56,29 @@ double round_robin_groups(double experts, double top_k, double group) {
 }
 
 }  // namespace
+
+const char* moe_dispatcher_name(MoeDispatcher dispatcher) {
+  return dispatcher == MoeDispatcher::deepep ? "deepep" : "alltoall";
+}
+
+std::optional<MoeDispatcher> find_moe_dispatcher(std::string_view id) {
+  const std::string key = normalized(id);
+  if (key == "alltoall" || key == "all-to-all") return MoeDispatcher::all_to_all;
+  // HybridEP (DeepEP's hybrid-ep branch) and Megatron's flex dispatcher send the same copies.
+  if (key == "deepep" || key == "hybridep" || key == "flex") return MoeDispatcher::deepep;
+  return std::nullopt;
+}
+
+const char* moe_routing_name(MoeRouting routing) {
+  return routing == MoeRouting::round_robin ? "round-robin" : "random";
+}
+
+std::optional<MoeRouting> find_moe_routing(std::string_view id) {
+  const std::string key = normalized(id);
+  if (key == "random") return MoeRouting::random;
+  if (key == "round-robin" || key == "roundrobin") return MoeRouting::round_robin;
+  return std::nullopt;
+}
 
 ExpertCopies expert_dispatch_copies(double experts, double top_k, double ep, double ranks_per_node,
                                     MoeDispatcher dispatcher, MoeRouting routing) {
@@ -77,4 +108,4 @@ ExpertCopies expert_dispatch_copies(double experts, double top_k, double ep, dou
   return c;
 }
 
-}  // namespace fitcheck::detail
+}  // namespace fitcheck
