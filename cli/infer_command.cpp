@@ -43,7 +43,9 @@ constexpr const char* kInferHelp =
     "  --shared-prefix N (0): prompt tokens every sequence shares (prefix caching)\n"
     "  --spec-tokens K (0) --spec-acceptance A --spec-draft-layers L (1): speculative decoding\n"
     "  with --gpu, latency too: --prompt-len N --gen-len N --flops-efficiency F --hbm-efficiency F\n"
-    "  --interconnect-efficiency F --price-per-gpu-hour X --fp8-activations true|false\n";
+    "  --interconnect-efficiency F --price-per-gpu-hour X --fp8-activations true|false\n"
+    "  --moe-dispatcher alltoall|deepep (alltoall): how tokens reach expert-parallel ranks beyond tp; deepep:\n"
+    "    DeepEP as SGLang's --moe-a2a-backend deepep runs it (FP8 dispatch, one RDMA copy per node in prefill)\n";
 
 void print_inference_table(const InferenceEstimate& estimate) {
   const InferenceWorkload& w = estimate.workload;

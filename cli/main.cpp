@@ -42,6 +42,7 @@ constexpr const char* usage_text =
     "      Llama 3.2 Vision: they are its cross-attention layers' keys and values, held per sequence)\n"
     "      with --gpu, latency too: --prompt-len N --gen-len N --flops-efficiency F --hbm-efficiency F\n"
     "      --interconnect-efficiency F --price-per-gpu-hour X --fp8-activations true|false\n"
+    "      --moe-dispatcher alltoall|deepep\n"
     "  train CONFIG.json [options]   training memory per GPU (options: fitcheck train --help)\n"
     "  plan CONFIG.json [options]    search GPUs, counts, tp/pp/ep, formats and batch sizes for the\n"
     "      serving layouts that fit, ranked: --gpus a,b --max-gpus N --weights f1,f2 --kv-dtypes d1,d2\n"

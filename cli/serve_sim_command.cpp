@@ -33,7 +33,8 @@ constexpr const char* kServeSimHelp =
     "  --cuda-graph-max-batch N (the engine's): decode-only steps of at most N sequences replay a CUDA\n"
     "      graph, no launches (0: none; TensorRT-LLM's PyTorch backend: its cuda_graph_config)\n"
     "  --shared-prefix N (0): prompt tokens every request shares (prefix caching)\n"
-    "  --spec-tokens K (0) --spec-acceptance A --spec-draft-layers L (1): speculative decoding\n";
+    "  --spec-tokens K (0) --spec-acceptance A --spec-draft-layers L (1): speculative decoding\n"
+    "  --moe-dispatcher alltoall|deepep (alltoall): expert-parallel dispatch (infer --help)\n";
 
 void print_serving_table(const Json& r) {
   const auto& s = r["scheduler"];

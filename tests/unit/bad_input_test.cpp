@@ -220,6 +220,12 @@ TEST_CASE("workloads that make no sense are refused naming the option") {
       {"unknown option", llama, {{"batchsize", "8"}}, "batchsize", "unknown option 'batchsize'"},
       {"GPTQ bits it cannot pack", llama, {{"weights", "gptq"}, {"weight_bits", "5"}}, "weight_bits", "2, 3, 4 or 8"},
       {"count written as a fraction", llama, {{"batch", "1.5"}}, "batch", "whole number"},
+      {"unknown dispatcher", llama, {{"moe_dispatcher", "nccl"}}, "moe_dispatcher", "must be alltoall or deepep"},
+      {"DeepEP without expert parallelism",
+       llama,
+       {{"moe_dispatcher", "deepep"}},
+       "moe_dispatcher",
+       "needs ep (1) larger than tp (1)"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.name);

@@ -536,3 +536,10 @@ TEST_CASE("GPU generations from the catalog's rates") {
   CHECK(gpu_generation(*find_accelerator("rtx-4090")) == GpuGeneration::ada);
   CHECK(gpu_generation(*find_accelerator("b200")) == GpuGeneration::blackwell);
 }
+
+TEST_CASE("an NVLink fabric joins a node's GPUs, or GB200 NVL72's 72") {
+  CHECK(fitcheck::nvlink_fabric_gpus(get("h100-sxm-80gb")) == 8);
+  CHECK(fitcheck::nvlink_fabric_gpus(get("gb200")) == 72);
+  const Accelerator lone{};
+  CHECK(fitcheck::nvlink_fabric_gpus(lone) == 1);
+}

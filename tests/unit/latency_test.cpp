@@ -407,3 +407,84 @@ TEST_CASE("published: TensorRT-LLM first-token latency, Llama 7B FP16 on A100") 
   const LatencyTotals t = estimate_latency_totals(s.prepared, s.workload, *find_accelerator("a100"), {2048, 1});
   CHECK(t.prefill_seconds == doctest::Approx(0.133).epsilon(0.15));
 }
+
+namespace {
+
+// One MoE layer: hidden 1024, 8 MHA heads of 128, 16 routed experts of 512 (gated), top-2.
+ModelDescription tiny_moe_model() {
+  ModelDescription m = tiny_model();
+  LayerShape& layer = m.layer_kinds[0];
+  layer.mlp.intermediate_size = 0;
+  layer.moe.num_experts = 16;
+  layer.moe.experts_per_token = 2;
+  layer.moe.expert_intermediate_size = 512;
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("golden: expert-parallel dispatch and combine over NVLink and the NIC, all-to-all and DeepEP") {
+  // ep 16 over two nodes of 8 (NVLink 100 GB/s, NIC 50 GB/s), tp 1, efficiencies 1, a = 2 B.
+  Setup s = setup(tiny_moe_model());
+  s.workload.layout.expert_parallel = 16;
+  s.workload.batch_size = 4;
+  const Accelerator gpu = round_gpu();
+  const auto ep = static_cast<std::size_t>(LatencyOp::ep_all_to_all);
+
+  // All-to-all, decode of 4 tokens: 2 copies a token, 7/16 of them to the node's other ranks and
+  // 8/16 to the other node: 0.875 and 1 token each way, 4 x 1024 elements of 2 B.
+  //   NVLink 4,096 x 2 B x 0.875 x 2 ways = 14,336 B; NIC 4,096 x 2 B x 1 x 2 = 16,384 B
+  //   transfer 16,384 B x max(0.875 / 100e9, 1 / 50e9) = 3.2768e-7 s (the NIC)
+  //   floors 2 x (15 network hops x 2.7 us + 6.6 us) = 9.42e-5 s
+  const LatencyEstimate a2a = estimate_latency(s.prepared, s.workload, gpu, {99, 2}, ideal());
+  CHECK(a2a.decode_first.bytes[ep] == doctest::Approx(30720.0).epsilon(1e-12));
+  CHECK(a2a.decode_first.ep_network_bytes == doctest::Approx(16384.0).epsilon(1e-12));
+  CHECK(a2a.decode_first.ep_transfer_seconds == doctest::Approx(3.2768e-7).epsilon(1e-9));
+  CHECK(a2a.decode_first.seconds[ep] == doctest::Approx(3.2768e-7 + 9.42e-5).epsilon(1e-9));
+
+  // DeepEP, decode: its low-latency kernels send the same copies, at 0.86 of each link (86 and
+  // 43 GB/s), one launch each way: 16,384 B / 43e9 + 2 x 6.6 us.
+  LatencyAssumptions deepep = ideal();
+  deepep.moe_dispatcher = MoeDispatcher::deepep;
+  const LatencyEstimate ll = estimate_latency(s.prepared, s.workload, gpu, {99, 2}, deepep);
+  CHECK(ll.decode_first.bytes[ep] == doctest::Approx(30720.0).epsilon(1e-12));
+  CHECK(ll.decode_first.seconds[ep] == doctest::Approx(16384.0 / 43e9 + 1.32e-5).epsilon(1e-9));
+
+  // DeepEP, prefill of 1 x 100 tokens: its normal kernels send a token once to each rank holding
+  // one of its experts (2 ranks of one expert each) and once to the other node when any expert is
+  // there: P(none of 2 among its 8 experts) = (8/16)(7/15) = 7/30, so 2 x (1 - 7/30) = 23/15 nodes,
+  // half of them remote: 23/30 NIC copies; NVLink deliveries 2 x 7/8 = 1.75.
+  //   NVLink 102,400 x 4 B x 1.75 = 716,800 B; NIC 102,400 x 4 B x 23/30 = 314,026.67 B
+  //   transfer 409,600 B x max(1.75 / 86e9, (23/30) / 43e9) = 8.3348837e-6 s (NVLink)
+  s.workload.batch_size = 1;
+  const LatencyEstimate normal = estimate_latency(s.prepared, s.workload, gpu, {100, 2}, deepep);
+  CHECK(normal.prefill.bytes[ep] == doctest::Approx(716800.0 + 409600.0 * 23 / 30).epsilon(1e-12));
+  CHECK(normal.prefill.ep_network_bytes == doctest::Approx(409600.0 * 23 / 30).epsilon(1e-12));
+  CHECK(normal.prefill.ep_transfer_seconds == doctest::Approx(409600.0 * 1.75 / 86e9).epsilon(1e-9));
+  CHECK(normal.prefill.seconds[ep] == doctest::Approx(409600.0 * 1.75 / 86e9 + 1.32e-5).epsilon(1e-9));
+
+  // On a chip with FP8, DeepEP dispatches FP8 with a float32 scale per 128 elements (1.03125 B)
+  // and combines in 16 bits: 102,400 x (1.03125 + 2) x (1.75 + 23/30) B.
+  Accelerator fp8_gpu = round_gpu();
+  fp8_gpu.dense_flops_per_second[static_cast<std::size_t>(ComputeDtype::fp8)] = 200e12;
+  const LatencyEstimate fp8 = estimate_latency(s.prepared, s.workload, fp8_gpu, {100, 2}, deepep);
+  CHECK(fp8.prefill.bytes[ep] == doctest::Approx(102400.0 * 3.03125 * (1.75 + 23.0 / 30)).epsilon(1e-12));
+
+  // One NVLink fabric across both nodes (GB200 NVL72's kind): every copy goes over NVLink.
+  Accelerator fabric = round_gpu();
+  fabric.nvlink_domain_gpus = 16;
+  s.workload.batch_size = 4;
+  const LatencyEstimate one_fabric = estimate_latency(s.prepared, s.workload, fabric, {99, 2}, ideal());
+  CHECK(one_fabric.decode_first.ep_network_bytes == 0);
+  CHECK(one_fabric.decode_first.bytes[ep] == doctest::Approx(4096.0 * 4 * 2 * 15 / 16).epsilon(1e-12));
+  CHECK(one_fabric.decode_first.ep_transfer_seconds == doctest::Approx(4096.0 * 4 * 2 * 15 / 16 / 100e9).epsilon(1e-9));
+
+  // The explain path names both links and the dispatcher.
+  const LatencyExplanation x = explain_latency(s.prepared, s.workload, gpu, {99, 2}, deepep);
+  bool named = false;
+  for (const auto& line : x.lines)
+    if (line.op == std::string("ep_all_to_all") && line.phase == std::string("decode_first"))
+      named = line.formula.find("through the NIC at 4.3e+10 B/s") != std::string::npos &&
+              line.formula.find("(deepep dispatch)") != std::string::npos;
+  CHECK(named);
+}

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "fitcheck/expert_dispatch.hpp"
 #include "fitcheck/hardware.hpp"
 #include "fitcheck/inference_memory.hpp"
 #include "fitcheck/model.hpp"
@@ -62,7 +63,25 @@ struct LatencyAssumptions {
   // Weight products computed in CUTLASS tiles of 64 rows (at most 128 rows) or 128 rows (more): the
   // rows are padded to the tile and the padding is computed (gemm_tile_rows()). Off without an engine.
   bool gemm_row_tiles = false;
+  // How a MoE layer's tokens reach expert-parallel ranks beyond tensor parallelism (docs/latency.md,
+  // "Expert-parallel dispatch"): all_to_all, a copy per (token, expert) pair in the activation type;
+  // deepep, DeepEP as SGLang's --moe-a2a-backend deepep runs it (deepep_mode auto): its normal
+  // kernels for passes with prompt tokens (a copy per destination rank, one RDMA copy per destination
+  // node), its low-latency kernels for decode-only passes (a copy per pair), FP8 dispatch and
+  // 16-bit combine, at kDeepEpLinkShare of the links instead of interconnect_efficiency.
+  MoeDispatcher moe_dispatcher = MoeDispatcher::all_to_all;
 };
+
+// DeepEP's transfers reach this share of a link: its README (deepseek-ai/DeepEP docs/legacy.md,
+// "Performance", H800 with CX7 400 Gb/s NICs, ~50 GB/s) measures 43 GB/s through the NIC for the
+// normal kernels at EP 16 and for the low-latency dispatch at EP 64 (39-58 GB/s from EP 8 to 256),
+// and 153-158 GB/s over NVLink within a node of ~160 GB/s.
+inline constexpr double kDeepEpLinkShare = 0.86;
+
+// Bytes per element of an FP8 dispatch: one byte and a float32 scale per 128 elements (SGLang's
+// sglang_per_token_group_quant_fp8(hidden_states, 128) before DeepEP's normal dispatch; DeepEP's
+// low_latency_dispatch(use_fp8=True) packs the same scales).
+inline constexpr double kFp8DispatchBytesPerElement = 1.0 + 4.0 / 128.0;
 
 // The rows a tiled weight product computes for `rows` token rows: vLLM's Hopper FP8 CUTLASS
 // dispatch (vllm-project/vllm@44d638a89638f617e8315b25ad699a5a72e845b9
@@ -197,6 +216,15 @@ struct LatencyRates {
   double tp_link_bytes_per_second = 0, ep_link_bytes_per_second = 0, pp_link_bytes_per_second = 0;
   double tp_hop_seconds = 0, ep_hop_seconds = 0, pp_hop_seconds = 0;
   double collective_base_seconds = 0;
+  // Expert-parallel exchange: ep_link_bytes_per_second is the NIC's (x efficiency), copies to ranks
+  // of the same NVLink fabric (ep_ranks_per_fabric of them, the sender among them) move at
+  // ep_nvlink_bytes_per_second at the same time. dispatch_fp8: dispatched tokens travel in FP8
+  // (kFp8DispatchBytesPerElement; DeepEP on a chip with FP8), else in the activation type, as the
+  // combine returns them.
+  double ep_nvlink_bytes_per_second = 0;
+  double ep_ranks_per_fabric = 1;
+  bool dispatch_fp8 = false;
+  MoeDispatcher moe_dispatcher = MoeDispatcher::all_to_all;
   // Decode attention reads the cache once per query head (LatencyAssumptions::repeat_kv_per_query_head).
   bool repeat_kv_per_query_head = false;
   bool kv_cache_concatenated = false;  // LatencyAssumptions::kv_cache_concatenated
@@ -239,6 +267,10 @@ struct LatencyPhase {
   std::array<double, kLatencyOpCount> compute_seconds{};  // flops / (peak x efficiency)
   std::array<double, kLatencyOpCount> memory_seconds{};   // bytes / (bandwidth x efficiency)
   std::array<LatencyBound, kLatencyOpCount> bound{};
+  // Of bytes[ep_all_to_all]: those sent through the NIC (the rest over NVLink, at the same time),
+  // and the seconds the slower path takes, latency floors apart.
+  double ep_network_bytes = 0;
+  double ep_transfer_seconds = 0;
   double total_seconds = 0;
   LatencyOp dominant_op = LatencyOp::count_;
   LatencyBound dominant_bound = LatencyBound::none;
@@ -422,6 +454,15 @@ struct LayerSplit {
   bool all_to_all = false;         // expert parallelism wider than tp: dispatch and combine
 };
 LayerSplit layer_split(const LatencyLayerKind& kind, const ParallelLayout& layout);
+
+// One MoE layer's dispatch and combine of `tokens` tokens (docs/latency.md, "Expert-parallel
+// dispatch"): bytes sent over NVLink and through the NIC, the slower path's seconds, and those
+// plus the latency floors. decode_only: a pass without prompt tokens (DeepEP's low-latency kernels).
+struct ExpertExchange {
+  double nvlink_bytes = 0, network_bytes = 0, transfer_seconds = 0, seconds = 0;
+};
+ExpertExchange expert_exchange(const LatencyRates& rates, const LatencyLayerKind& kind, const LayerSplit& split,
+                               double tokens, double activation_bytes, double hidden, bool decode_only);
 
 // Storage bytes on the busiest pipeline stage's GPU, and the bytes of weights one decode step of
 // `batch` sequences reads there.

@@ -121,12 +121,13 @@ struct InferenceRequest {
     double flops_efficiency = -1, hbm_efficiency = -1, interconnect_efficiency = -1;
     double price_per_gpu_hour_usd = -1;
     int fp8_activations = -1;  // -1: default, 0/1: off/on
+    MoeDispatcher moe_dispatcher = MoeDispatcher::all_to_all;
   } latency_overrides;
 };
 
 // Reads the latency keys of an inference request: prompt_len, gen_len (together the context
 // unless context is given, which must then hold them), flops_efficiency, hbm_efficiency,
-// interconnect_efficiency, price_per_gpu_hour, fp8_activations.
+// interconnect_efficiency, price_per_gpu_hour, fp8_activations, moe_dispatcher (alltoall or deepep).
 void read_latency_options(OptionReader& reader, InferenceRequest& request, bool context_given);
 
 // The GPU's default latency assumptions with the request's overrides applied.

@@ -49,6 +49,11 @@ struct PhaseAccumulator {
     phase.seconds[i] += seconds * times;
     phase.bytes[i] += bytes_sent * times;
   }
+  void exchange(double nvlink_bytes, double network_bytes, double transfer_seconds, double seconds, double times) {
+    link(LatencyOp::ep_all_to_all, nvlink_bytes + network_bytes, seconds, times);
+    phase.ep_network_bytes += network_bytes * times;
+    phase.ep_transfer_seconds += transfer_seconds * times;
+  }
 };
 
 void finish_phase(LatencyPhase& p) {
@@ -147,7 +152,7 @@ void prefill_pass(Accumulator& acc, const PreparedLatencyModel& pm, const Latenc
     const LatencyLayerKind& k = pm.kinds[i];
     if (skipped(k, in)) continue;
     const KindSplit s = in.split[i];
-    add_layer_ops(acc, r, k, s, tokens, in.a, pm.hidden);
+    add_layer_ops(acc, r, k, s, tokens, in.a, pm.hidden, false);
     const double kv = k.kv_cache_bytes_per_token[in.kv];
     OpCost c;
     if (k.self_attention) {
@@ -187,7 +192,7 @@ void decode_base_pass(Accumulator& acc, const PreparedLatencyModel& pm, const La
     const LatencyLayerKind& k = pm.kinds[i];
     if (k.encoder || skipped(k, in)) continue;  // encoder layers run once, in prefill
     const KindSplit s = in.split[i];
-    add_layer_ops(acc, r, k, s, in.batch, in.a, pm.hidden);
+    add_layer_ops(acc, r, k, s, in.batch, in.a, pm.hidden, true);
     if (k.cross_attention) {  // every step attends the cross keys and values, read from the cache
       const OpCost c =
           k.cross_source_per_sequence

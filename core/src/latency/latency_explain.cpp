@@ -41,12 +41,23 @@ double rate_of(LatencyOp op, const LatencyRates& r, ComputeDtype& dtype) {
 
 double link_of(LatencyOp op, const LatencyRates& r) {
   if (op == LatencyOp::tp_collectives) return r.tp_link_bytes_per_second;
-  if (op == LatencyOp::ep_all_to_all) return r.ep_link_bytes_per_second;
   return r.pp_link_bytes_per_second;
 }
 
 std::string op_formula(LatencyOp op, const LatencyPhase& p, const LatencyRates& r) {
   const auto i = static_cast<std::size_t>(op);
+  if (op == LatencyOp::ep_all_to_all) {
+    // Two links at once: the NVLink (or node link) copies and the NIC's; the slower one counts.
+    const double network = p.ep_network_bytes, nvlink = p.bytes[i] - network;
+    return detail::four_significant_digits(nvlink) + " B over the node link at " +
+           detail::four_significant_digits(r.ep_nvlink_bytes_per_second) + " B/s and " +
+           detail::four_significant_digits(network) + " B through the NIC at " +
+           detail::four_significant_digits(r.ep_link_bytes_per_second) +
+           " B/s (link x efficiency), at once: " + detail::four_significant_digits(p.ep_transfer_seconds) + " s, + " +
+           detail::four_significant_digits(p.seconds[i] - p.ep_transfer_seconds) +
+           " s of latency floors = " + detail::four_significant_digits(p.seconds[i]) + " s (" +
+           moe_dispatcher_name(r.moe_dispatcher) + " dispatch)";
+  }
   if (is_link(op)) {
     const double link = link_of(op, r);
     const double floors = p.seconds[i] - p.bytes[i] / link;

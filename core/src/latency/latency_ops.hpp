@@ -26,6 +26,7 @@ struct TotalAccumulator {
     total += std::max(flops / flops_per_second, bytes / hbm) * times;
   }
   void link(LatencyOp, double, double seconds, double times) { total += seconds * times; }
+  void exchange(double, double, double, double seconds, double times) { total += seconds * times; }
 };
 
 // `preallocated_keys` > 0: a preallocated cache (StaticCache) hands the kernel all its positions
@@ -150,7 +151,7 @@ inline OpCost ssm_mixer(const LatencyLayerKind& k, const KindSplit& s, double se
 // Everything of one layer kind in one pass except the attention core.
 template <class Accumulator>
 void add_layer_ops(Accumulator& acc, const LatencyRates& r, const LatencyLayerKind& k, const KindSplit& s,
-                   double tokens, double a, double hidden) {
+                   double tokens, double a, double hidden, bool decode_only) {
   const double n = static_cast<double>(k.layers), tp = s.tp;
   // A hybrid's MLP-only layer has neither attention nor a state-space mixer.
   const bool mixer = k.heads > 0 || k.ssm_heads > 0;
@@ -194,13 +195,9 @@ void add_layer_ops(Accumulator& acc, const LatencyRates& r, const LatencyLayerKi
       acc.op(LatencyOp::moe_shared_experts, 2 * m * k.shared.matrix_params / tp, r.matmul_flops_per_second,
              k.shared.bytes / tp + tokens * a * (2 * hidden + 2 * k.shared_width / tp), n);
     if (s.all_to_all) {
-      // Dispatch and combine: this rank's share of the tokens, k copies each, (ep-1)/ep leave it;
-      // pairwise exchange takes ep - 1 steps.
       moe_all_to_all = true;
-      const double ep = s.expert_ranks;
-      const double sent = tokens / tp * k.experts_per_token * hidden * a * (ep - 1) / ep;
-      acc.link(LatencyOp::ep_all_to_all, 2 * sent,
-               2 * (sent / r.ep_link_bytes_per_second + (ep - 1) * r.ep_hop_seconds + r.collective_base_seconds), n);
+      const ExpertExchange x = expert_exchange(r, k, s, tokens, a, hidden, decode_only);
+      acc.exchange(x.nvlink_bytes, x.network_bytes, x.transfer_seconds, x.seconds, n);
     }
   }
   // RMSNorm per element: square, accumulate, scale, weight (4 FLOPs); the row read and written.

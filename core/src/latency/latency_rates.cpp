@@ -75,6 +75,29 @@ LayerSplit layer_split(const LatencyLayerKind& k, const ParallelLayout& layout) 
   return s;
 }
 
+// Dispatch and combine of this rank's share of the tokens (tp ranks split them): the copies that
+// leave it over NVLink and through its NIC (expert_dispatch_copies()), both links at once. NCCL's
+// pairwise all-to-all takes ep - 1 steps; DeepEP's kernels send to every peer at once, one launch
+// each way. DeepEP as SGLang's deepep_mode auto runs it: the normal kernels (one RDMA copy per
+// destination node) for passes with prompt tokens, the low-latency kernels (a copy per token and
+// expert) for decode-only passes (sgl-project/sglang python/sglang/srt/layers/moe/token_dispatcher/deepep.py).
+ExpertExchange expert_exchange(const LatencyRates& r, const LatencyLayerKind& k, const LayerSplit& s, double tokens,
+                               double a, double hidden, bool decode_only) {
+  const double ep = s.expert_ranks;
+  const bool deepep = r.moe_dispatcher == MoeDispatcher::deepep;
+  const ExpertCopies copies = expert_dispatch_copies(
+      k.experts, k.experts_per_token, ep, r.ep_ranks_per_fabric,
+      deepep && !decode_only ? MoeDispatcher::deepep : MoeDispatcher::all_to_all, MoeRouting::random);
+  const double bytes = tokens / s.tp * hidden * ((r.dispatch_fp8 ? kFp8DispatchBytesPerElement : a) + a);
+  ExpertExchange x;
+  x.nvlink_bytes = bytes * copies.nvlink;
+  x.network_bytes = bytes * copies.network;
+  x.transfer_seconds =
+      bytes * std::max(copies.nvlink / r.ep_nvlink_bytes_per_second, copies.network / r.ep_link_bytes_per_second);
+  x.seconds = x.transfer_seconds + 2 * ((deepep ? 0.0 : (ep - 1) * r.ep_hop_seconds) + r.collective_base_seconds);
+  return x;
+}
+
 GpuWeightBytes busiest_gpu_weight_bytes(const PreparedLatencyModel& pm, const ParallelLayout& layout, double batch) {
   // The first stage holds the remainder layers and the embedding, the last the lm_head (a second
   // copy when tied), as plan_stages() places them; layer kinds are taken as spread evenly.
@@ -160,11 +183,12 @@ LatencyRates latency_rates(const PreparedLatencyModel& model, const Accelerator&
       fp8 > 0 ? fp8 * assume.flops_efficiency * assume.fp8_flops_share : sixteen * assume.flops_efficiency;
   r.hbm_bytes_per_second = gpu.memory_bandwidth_bytes_per_second * assume.hbm_efficiency;
 
-  const double node = static_cast<double>(std::max(1, gpu.gpus_per_node));
+  const double node = static_cast<double>(nvlink_fabric_gpus(gpu));
   const double intra = gpu.interconnect_bytes_per_second_per_direction;
   const double inter = assume.inter_node_bytes_per_second_per_gpu;
   // A group of `ranks` GPUs `inner` apart (tp ranks are adjacent; pipeline neighbours are a tp group
-  // apart) that spans more than one node runs at the network's per-GPU bandwidth and hop latency.
+  // apart) that spans more than one NVLink fabric (a node, or GB200 NVL72's 72 GPUs) runs at the
+  // network's per-GPU bandwidth and hop latency.
   auto pick = [&](double ranks, double inner, double& bandwidth, double& hop) {
     const bool spans = ranks * inner > node || intra <= 0;
     bandwidth = (spans ? (intra > 0 ? std::min(intra, inter) : inter) : intra) * assume.interconnect_efficiency;
@@ -172,7 +196,18 @@ LatencyRates latency_rates(const PreparedLatencyModel& model, const Accelerator&
   };
   const double tp = static_cast<double>(layout.tensor_parallel);
   pick(tp, 1, r.tp_link_bytes_per_second, r.tp_hop_seconds);
-  pick(static_cast<double>(layout.expert_parallel), 1, r.ep_link_bytes_per_second, r.ep_hop_seconds);
+  // Expert-parallel ranks are adjacent GPUs: copies to ranks of the sender's fabric go over NVLink
+  // (or the node's link), the rest through its NIC, both at once (expert_dispatch_copies()).
+  const double ep = static_cast<double>(layout.expert_parallel);
+  const bool deepep = assume.moe_dispatcher == MoeDispatcher::deepep;
+  const double ep_share = deepep ? kDeepEpLinkShare : assume.interconnect_efficiency;
+  double unused_bandwidth = 0;
+  pick(ep, 1, unused_bandwidth, r.ep_hop_seconds);
+  r.moe_dispatcher = assume.moe_dispatcher;
+  r.ep_ranks_per_fabric = intra > 0 ? std::min(ep, node) : 1.0;
+  r.ep_nvlink_bytes_per_second = (intra > 0 ? intra : inter) * ep_share;
+  r.ep_link_bytes_per_second = ep > node || intra <= 0 ? inter * ep_share : r.ep_nvlink_bytes_per_second;
+  r.dispatch_fp8 = deepep && fp8 > 0;
   pick(static_cast<double>(layout.pipeline_parallel), tp, r.pp_link_bytes_per_second, r.pp_hop_seconds);
   r.collective_base_seconds = assume.collective_base_latency_seconds;
   r.repeat_kv_per_query_head = assume.repeat_kv_per_query_head;

@@ -122,7 +122,7 @@ double engine_step_seconds(const PreparedLatencyModel& pm, const InferenceWorklo
   TotalAccumulator acc{0, r.hbm_bytes_per_second};
   for (const LatencyLayerKind& k : pm.kinds) {
     const detail::LayerSplit s = detail::layer_split(k, w.layout);
-    add_layer_ops(acc, r, k, s, tokens, a, pm.hidden);
+    add_layer_ops(acc, r, k, s, tokens, a, pm.hidden, step.prefill_tokens <= 0);
     const double kv_bytes = k.kv_cache_bytes_per_token[kv];
     const bool windowed = k.sliding_window > 0;
     const std::size_t slot = windowed ? window_slot(windows, k.sliding_window) : 0;

@@ -18,7 +18,6 @@
 #include <cctype>
 #include <cmath>
 #include <numeric>
-#include <set>
 #include <string>
 
 namespace fitcheck {
@@ -48,9 +47,17 @@ double round_robin_groups(double experts, double top_k, double group) {
   const long starts = e / std::gcd(e, k);  // t*k mod E cycles through this many positions
   double total = 0;
   for (long t = 0; t < starts; ++t) {
-    std::set<long> groups;
-    for (long j = 0; j < std::min(k, e); ++j) groups.insert(((t * k + j) % e) / g);
-    total += static_cast<double>(groups.size());
+    // The experts are an arc of the circle of E, so their groups are visited in order, each once,
+    // except that an arc wrapping round may end in the group it started in.
+    const long first = (t * k % e) / g;
+    long groups = 1, previous = first;
+    for (long j = 1; j < std::min(k, e); ++j) {
+      const long current = ((t * k + j) % e) / g;
+      if (current != previous) ++groups;
+      previous = current;
+    }
+    if (groups > 1 && previous == first) --groups;
+    total += static_cast<double>(groups);
   }
   return total / static_cast<double>(starts);
 }

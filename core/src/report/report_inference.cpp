@@ -74,6 +74,7 @@ void write_latency(detail::JsonWriter& out, const InferenceEstimate& estimate, c
   out.field("hbm_efficiency", assumptions.hbm_efficiency);
   out.field("interconnect_efficiency", assumptions.interconnect_efficiency);
   out.field("fp8_activations", assumptions.fp8_activations);
+  out.field("moe_dispatcher", moe_dispatcher_name(assumptions.moe_dispatcher));
   out.field("matmul_dtype", compute_dtype_name(e.rates.matmul_dtype));
   out.field("matmul_flops_per_second", e.rates.matmul_flops_per_second);
   out.field("hbm_bytes_per_second", e.rates.hbm_bytes_per_second);

@@ -44,6 +44,18 @@ void read_latency_options(OptionReader& reader, InferenceRequest& request, bool 
   request.efficiency_given = overrides.flops_efficiency > 0 || overrides.hbm_efficiency > 0;
   overrides.price_per_gpu_hour_usd = reader.number("price_per_gpu_hour", -1, 0.0, 1e6);
   if (reader.text("fp8_activations")) overrides.fp8_activations = reader.flag("fp8_activations", true) ? 1 : 0;
+  if (auto dispatcher = reader.text("moe_dispatcher")) {
+    const auto found = find_moe_dispatcher(*dispatcher);
+    if (!found)
+      throw OptionError("moe_dispatcher",
+                        "option 'moe_dispatcher' must be alltoall or deepep, got '" + std::string(*dispatcher) + "'");
+    if (*found == MoeDispatcher::deepep && w.layout.expert_parallel <= w.layout.tensor_parallel)
+      throw OptionError("moe_dispatcher",
+                        "option 'moe_dispatcher' deepep dispatches tokens to expert-parallel ranks: it needs ep (" +
+                            std::to_string(w.layout.expert_parallel) + ") larger than tp (" +
+                            std::to_string(w.layout.tensor_parallel) + ")");
+    overrides.moe_dispatcher = *found;
+  }
 }
 
 LatencyAssumptions latency_assumptions_for(const InferenceRequest& request, const Accelerator& gpu) {
@@ -54,6 +66,7 @@ LatencyAssumptions latency_assumptions_for(const InferenceRequest& request, cons
   if (overrides.interconnect_efficiency > 0) assumptions.interconnect_efficiency = overrides.interconnect_efficiency;
   if (overrides.price_per_gpu_hour_usd >= 0) assumptions.price_per_gpu_hour_usd = overrides.price_per_gpu_hour_usd;
   if (overrides.fp8_activations >= 0) assumptions.fp8_activations = overrides.fp8_activations == 1;
+  assumptions.moe_dispatcher = overrides.moe_dispatcher;
   return assumptions;
 }
 

@@ -62,6 +62,7 @@ export interface InferenceOptions {
   image_width?: number;
   image_height?: number;
   fp8_activations?: boolean;
+  moe_dispatcher?: 'alltoall' | 'deepep';
 }
 
 export interface LatencyPhaseReport {
@@ -98,6 +99,7 @@ export interface LatencyReport {
     hbm_efficiency: number;
     interconnect_efficiency: number;
     fp8_activations: boolean;
+    moe_dispatcher: 'alltoall' | 'deepep';
     matmul_dtype: string;
     matmul_flops_per_second: number;
     hbm_bytes_per_second: number;
