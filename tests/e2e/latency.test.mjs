@@ -190,6 +190,28 @@ test('efficiencies, price, context and fp8 activations reach the core', async ()
   await page.close();
 });
 
+test('expert dispatch: DeepEP at ep 16 over two nodes times as the CLI says, and the picker shows only with ep > tp', async () => {
+  const { page, log } = await openPage();
+  const moe = presetConfigFile('openai--gpt-oss-120b');
+  const base = ['--gpu', 'h100-sxm-80gb', '--prompt-len', 3840, '--gen-len', 256, '--ep', 16];
+  await page.getByTestId('preset').selectOption('openai--gpt-oss-120b');
+  assert.equal(await page.getByTestId('moe_dispatcher').count(), 0);
+  await page.getByTestId('ep').fill('16');
+  const allToAll = cli('infer', moe, base);
+  await waitForDecodeStep(page, allToAll.latency.decode_step_first_seconds);
+  await expectLatency(page, allToAll, 'prompt 3,840 + output 256 tokens');
+  await page.getByTestId('moe_dispatcher').selectOption('deepep');
+  const deepep = cli('infer', moe, [...base, '--moe-dispatcher', 'deepep']);
+  assert.equal(deepep.latency.assumptions_used.moe_dispatcher, 'deepep');
+  assert.ok(deepep.latency.time_to_first_token_seconds < allToAll.latency.time_to_first_token_seconds);
+  await waitForDecodeStep(page, deepep.latency.decode_step_first_seconds);
+  await expectLatency(page, deepep, 'prompt 3,840 + output 256 tokens');
+  await page.getByTestId('ep').fill('1');
+  await page.getByTestId('moe_dispatcher').waitFor({ state: 'detached' });
+  assertLocalOnly(log, origin());
+  await page.close();
+});
+
 test('the serving engine picker: vLLM V0 pays its per-layer kernels in every step, as the CLI says', async () => {
   const { page, log } = await openPage();
   const base = ['--gpu', 'h100-sxm-80gb', '--prompt-len', 3840, '--gen-len', 256];

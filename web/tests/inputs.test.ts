@@ -42,6 +42,13 @@ describe('inferenceOptions', () => {
     const gib = report.gpu!.memory_bytes / 2 ** 30;
     expect(report.workload.gpu_memory_utilization).toBeCloseTo((gib - 10) / gib, 6);
   });
+  test('the expert dispatcher reaches the core only while ep is wider than tp', () => {
+    const deepep = { ...defaultWorkload, moe_dispatcher: 'deepep' };
+    expect('moe_dispatcher' in inferenceOptions(deepep)).toBe(false);
+    expect(inferenceOptions({ ...deepep, ep: '16' }).moe_dispatcher).toBe('deepep');
+    expect('moe_dispatcher' in inferenceOptions({ ...deepep, ep: '8', tp: '8' })).toBe(false);
+    expect('moe_dispatcher' in inferenceOptions({ ...defaultWorkload, ep: '16' })).toBe(false);
+  });
 });
 
 describe('from numbers', () => {

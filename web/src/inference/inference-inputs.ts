@@ -19,6 +19,8 @@ export interface Workload extends CustomGpuFields {
   tp: string;
   pp: string;
   ep: string;
+  /** With ep > tp: '' (all-to-all) or 'deepep' (docs/latency.md, "Expert-parallel dispatch"). */
+  moe_dispatcher: string;
   /** Empty: the checkpoint's own format (quantization_config, else torch_dtype), as the CLI and the Plan tab. */
   weights: string;
   kv_dtype: string;
@@ -64,6 +66,7 @@ export const defaultWorkload: Workload = {
   tp: '1',
   pp: '1',
   ep: '1',
+  moe_dispatcher: '',
   weights: '',
   kv_dtype: 'bf16',
   batch: '1',
@@ -104,6 +107,7 @@ export const workloadTextKeys: ReadonlyArray<Exclude<keyof Workload, 'eager_atte
   'tp',
   'pp',
   'ep',
+  'moe_dispatcher',
   'weights',
   'kv_dtype',
   'batch',
@@ -124,6 +128,11 @@ export const workloadTextKeys: ReadonlyArray<Exclude<keyof Workload, 'eager_atte
   'image_width',
   'image_height',
 ];
+
+/** Expert parallelism wider than tp dispatches tokens between GPUs: the dispatcher applies. */
+export function expertDispatchApplies(workload: Pick<Workload, 'tp' | 'ep'>): boolean {
+  return Number(workload.ep) > Number(workload.tp);
+}
 
 /** The serving engines the core profiles (core/include/fitcheck/engine_profile.hpp). */
 export const engines: ReadonlyArray<{ id: string; name: string }> = [
@@ -169,6 +178,8 @@ export function inferenceOptions(
   if (options.engine !== undefined)
     for (const [key, value] of Object.entries(engineOwnedDefaults)) if (options[key] === value) delete options[key];
   if (fp8Formats.has(String(options.weights ?? ''))) options.fp8_activations = workload.fp8_activations;
+  // The core refuses a dispatcher where no tokens are dispatched; the field keeps its value for later.
+  if (!expertDispatchApplies(workload)) delete options.moe_dispatcher;
   for (const [key, value] of Object.entries(overrides)) {
     if (value === '') delete options[key];
     else options[key] = value;

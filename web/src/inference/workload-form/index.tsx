@@ -3,7 +3,14 @@
 // assumptions. Values go to the core as typed; a value it refuses is reported next to its input.
 import type { ComponentChildren } from 'preact';
 import type { Accelerator, CoreError, FormatCatalog } from '../../core/types';
-import { engines, fp8Formats, groupedFormats, workloadTextKeys, type Workload } from '../inference-inputs';
+import {
+  engines,
+  expertDispatchApplies,
+  fp8Formats,
+  groupedFormats,
+  workloadTextKeys,
+  type Workload,
+} from '../inference-inputs';
 import { withThousands } from '../../ui/format';
 import { Field, NumberField } from '../../ui/field';
 import { GpuField } from '../../gpu/gpu-field';
@@ -139,6 +146,16 @@ export function WorkloadForm({
           {number('tp', 'Tensor parallel (tp)', 'GPUs each layer is split over')}
           {number('pp', 'Pipeline parallel (pp)', 'stages the layers are split into')}
           {number('ep', 'Expert parallel (ep)', 'GPUs the experts are spread over (MoE)')}
+          {expertDispatchApplies(workload) &&
+            choice(
+              'moe_dispatcher',
+              'Expert dispatch',
+              "how tokens reach the experts' GPUs: all-to-all, a copy per expert; DeepEP as SGLang's --moe-a2a-backend deepep runs it, FP8 and one network copy per node in prefill",
+              <>
+                <option value="">all-to-all (default)</option>
+                <option value="deepep">DeepEP</option>
+              </>,
+            )}
           {number(
             'gpu_memory_utilization',
             'GPU memory utilization',
