@@ -75,7 +75,7 @@ struct LatencyAssumptions {
 // DeepEP's transfers reach this share of a link: its README (deepseek-ai/DeepEP docs/legacy.md,
 // "Performance", H800 with CX7 400 Gb/s NICs, ~50 GB/s) measures 43 GB/s through the NIC for the
 // normal kernels at EP 16 and for the low-latency dispatch at EP 64 (normal 43-58 GB/s from EP 16
-// to 64, low-latency 39-46 GB/s from EP 32 to 256), and 153-158 GB/s over NVLink within a node of
+// to 64, low-latency 39-53 GB/s from EP 32 to 256), and 153-158 GB/s over NVLink within a node of
 // ~160 GB/s.
 inline constexpr double kDeepEpLinkShare = 0.86;
 
