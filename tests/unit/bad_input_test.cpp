@@ -234,6 +234,10 @@ TEST_CASE("workloads that make no sense are refused naming the option") {
     CHECK_MESSAGE(refusal.message.find(c.message) != std::string::npos, refusal.message);
     CHECK(refusal.message.find(c.option) != std::string::npos);
   }
+  // A value's bytes reach the message escaped (fuzz: invalid UTF-8 in moe_dispatcher).
+  const Refusal bytes = option_refusal(llama, {{"moe_dispatcher", "deep\x92\x8f"}});
+  CHECK(bytes.field == "moe_dispatcher");
+  CHECK(bytes.message.find('\x92') == std::string::npos);
   check_cli_refuses("infer - --tp 3", llama, "option 'tp': tensor parallel size 3 does not divide");
   check_cli_refuses("infer - --batch 0", llama, "option 'batch' must be between 1");
   check_cli_refuses("infer - --gpu h1000", llama, "unknown GPU");

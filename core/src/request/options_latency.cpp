@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "config/config_fields.hpp"
+
 namespace fitcheck {
 
 void read_latency_options(OptionReader& reader, InferenceRequest& request, bool context_given) {
@@ -47,8 +49,8 @@ void read_latency_options(OptionReader& reader, InferenceRequest& request, bool 
   if (auto dispatcher = reader.text("moe_dispatcher")) {
     const auto found = find_moe_dispatcher(*dispatcher);
     if (!found)
-      throw OptionError("moe_dispatcher",
-                        "option 'moe_dispatcher' must be alltoall or deepep, got '" + std::string(*dispatcher) + "'");
+      throw OptionError("moe_dispatcher", "option 'moe_dispatcher' must be alltoall or deepep, got '" +
+                                              detail::printable(*dispatcher) + "'");
     if (*found == MoeDispatcher::deepep && w.layout.expert_parallel <= w.layout.tensor_parallel)
       throw OptionError("moe_dispatcher",
                         "option 'moe_dispatcher' deepep dispatches tokens to expert-parallel ranks: it needs ep (" +
