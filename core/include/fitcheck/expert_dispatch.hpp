@@ -38,4 +38,16 @@ struct ExpertCopies {
 ExpertCopies expert_dispatch_copies(double experts, double top_k, double ep, double ranks_per_node,
                                     MoeDispatcher dispatcher, MoeRouting routing);
 
+// DeepEP's transfers reach this share of a link: its README (deepseek-ai/DeepEP docs/legacy.md,
+// "Performance", H800 with CX7 400 Gb/s NICs, ~50 GB/s) measures 43 GB/s through the NIC for the
+// normal kernels at EP 16 and for the low-latency dispatch at EP 64 (normal 43-58 GB/s from EP 16
+// to 64, low-latency 39-53 GB/s from EP 32 to 256), and 153-158 GB/s over NVLink within a node of
+// ~160 GB/s.
+inline constexpr double kDeepEpLinkShare = 0.86;
+
+// Bytes per element of an FP8 dispatch: one byte and a float32 scale per 128 elements (SGLang's
+// sglang_per_token_group_quant_fp8(hidden_states, 128) before DeepEP's normal dispatch; DeepEP's
+// low_latency_dispatch(use_fp8=True) packs the same scales).
+inline constexpr double kFp8DispatchBytesPerElement = 1.0 + 4.0 / 128.0;
+
 }  // namespace fitcheck

@@ -72,18 +72,6 @@ struct LatencyAssumptions {
   MoeDispatcher moe_dispatcher = MoeDispatcher::all_to_all;
 };
 
-// DeepEP's transfers reach this share of a link: its README (deepseek-ai/DeepEP docs/legacy.md,
-// "Performance", H800 with CX7 400 Gb/s NICs, ~50 GB/s) measures 43 GB/s through the NIC for the
-// normal kernels at EP 16 and for the low-latency dispatch at EP 64 (normal 43-58 GB/s from EP 16
-// to 64, low-latency 39-53 GB/s from EP 32 to 256), and 153-158 GB/s over NVLink within a node of
-// ~160 GB/s.
-inline constexpr double kDeepEpLinkShare = 0.86;
-
-// Bytes per element of an FP8 dispatch: one byte and a float32 scale per 128 elements (SGLang's
-// sglang_per_token_group_quant_fp8(hidden_states, 128) before DeepEP's normal dispatch; DeepEP's
-// low_latency_dispatch(use_fp8=True) packs the same scales).
-inline constexpr double kFp8DispatchBytesPerElement = 1.0 + 4.0 / 128.0;
-
 // The rows a tiled weight product computes for `rows` token rows: vLLM's Hopper FP8 CUTLASS
 // dispatch (vllm-project/vllm@44d638a89638f617e8315b25ad699a5a72e845b9
 // csrc/quantization/cutlass_w8a8/c3x/scaled_mm_sm90_fp8_dispatch.cuh) runs M <= 128 in 64-row
@@ -455,15 +443,6 @@ struct LayerSplit {
   bool all_to_all = false;         // expert parallelism wider than tp: dispatch and combine
 };
 LayerSplit layer_split(const LatencyLayerKind& kind, const ParallelLayout& layout);
-
-// One MoE layer's dispatch and combine of `tokens` tokens (docs/latency.md, "Expert-parallel
-// dispatch"): bytes sent over NVLink and through the NIC, the slower path's seconds, and those
-// plus the latency floors. decode_only: a pass without prompt tokens (DeepEP's low-latency kernels).
-struct ExpertExchange {
-  double nvlink_bytes = 0, network_bytes = 0, transfer_seconds = 0, seconds = 0;
-};
-ExpertExchange expert_exchange(const LatencyRates& rates, const LatencyLayerKind& kind, const LayerSplit& split,
-                               double tokens, double activation_bytes, double hidden, bool decode_only);
 
 // Storage bytes on the busiest pipeline stage's GPU, and the bytes of weights one decode step of
 // `batch` sequences reads there.

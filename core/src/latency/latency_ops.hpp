@@ -9,6 +9,19 @@
 
 #include "fitcheck/latency.hpp"
 
+namespace fitcheck::detail {
+
+// One MoE layer's dispatch and combine of `tokens` tokens (docs/latency.md, "Expert-parallel
+// dispatch"): bytes sent over NVLink and through the NIC, the slower path's seconds, and those
+// plus the latency floors. decode_only: a pass without prompt tokens (DeepEP's low-latency kernels).
+struct ExpertExchange {
+  double nvlink_bytes = 0, network_bytes = 0, transfer_seconds = 0, seconds = 0;
+};
+ExpertExchange expert_exchange(const LatencyRates& rates, const LatencyLayerKind& kind, const LayerSplit& split,
+                               double tokens, double activation_bytes, double hidden, bool decode_only);
+
+}  // namespace fitcheck::detail
+
 namespace fitcheck::detail::latency_ops {
 
 using KindSplit = detail::LayerSplit;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "fitcheck/latency.hpp"
+#include "latency/latency_ops.hpp"
 
 namespace fitcheck {
 
@@ -201,12 +202,12 @@ LatencyRates latency_rates(const PreparedLatencyModel& model, const Accelerator&
   const double ep = static_cast<double>(layout.expert_parallel);
   const bool deepep = assume.moe_dispatcher == MoeDispatcher::deepep;
   const double ep_share = deepep ? kDeepEpLinkShare : assume.interconnect_efficiency;
-  double unused_bandwidth = 0;
-  pick(ep, 1, unused_bandwidth, r.ep_hop_seconds);
+  const bool ep_spans = ep > node || intra <= 0;
+  r.ep_hop_seconds = ep_spans ? assume.network_hop_latency_seconds : assume.link_hop_latency_seconds;
   r.moe_dispatcher = assume.moe_dispatcher;
   r.ep_ranks_per_fabric = intra > 0 ? std::min(ep, node) : 1.0;
   r.ep_nvlink_bytes_per_second = (intra > 0 ? intra : inter) * ep_share;
-  r.ep_link_bytes_per_second = ep > node || intra <= 0 ? inter * ep_share : r.ep_nvlink_bytes_per_second;
+  r.ep_link_bytes_per_second = ep_spans ? inter * ep_share : r.ep_nvlink_bytes_per_second;
   r.dispatch_fp8 = deepep && fp8 > 0;
   pick(static_cast<double>(layout.pipeline_parallel), tp, r.pp_link_bytes_per_second, r.pp_hop_seconds);
   r.collective_base_seconds = assume.collective_base_latency_seconds;
