@@ -856,6 +856,55 @@ TEST_CASE("local: Metal's routed experts run in whole 32-token tiles, from 32 to
   }
 }
 
+TEST_CASE("local: Vulkan on an NVIDIA GPU multiplies weights with f16 accumulators, experts in 128-token tiles") {
+  // ggml-vulkan's coopmat2 pipelines at the default precision (f16acc): on an RTX 3090 the weights run at
+  // the fp16-accumulate rate, 284 / 2 = 142 TFLOP/s, twice the catalog's fp16 column (71, fp32
+  // accumulate); flash attention asks for f32 precision and stays at 71. Vulkan's prompt fraction is 0.40
+  // of either. The toy's 512-token prompt: 2 x 210M x 512 of weights, 4 x 2048 x 4 x 512^2 / 2 of
+  // attention, and the hidden state crossing into the GPU once a token.
+  LocalModel model = toy_model();
+  LocalRequest r = one_gpu("rtx-3090");
+  r.backend = LocalBackend::vulkan;
+  r.context = 1024;
+  r.n_gpu_layers = 5;
+  r.prompt_len = 512;
+  const double attention = 4.0 * 2048 * 4 * 512.0 * 512.0 / 2;
+  SUBCASE("dense weights at 142 TFLOP/s, attention at 71") {
+    const double weights = 2.0 * 210e6 * 512;
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
+          doctest::Approx(512 /
+                          (weights / (142e12 * 0.40) + attention / (71e12 * 0.40) + 512 * kCrossingSecondsPerToken)));
+    // An RX 7900 XTX on Vulkan has no coopmat2: every multiply at its fp16 column, 122.8 TFLOP/s.
+    r.gpus = {*find_accelerator("rx-7900-xtx")};
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
+          doctest::Approx(512 / ((weights + attention) / (122.8e12 * 0.40) + 512 * kCrossingSecondsPerToken)));
+  }
+  SUBCASE("32 experts, 4 a token: 64 tokens an expert, one 128-token tile, twice the work") {
+    // n ~ Binomial(512, 1/8): P(n = 0) and P(n > 128) are below 1e-29, so every expert runs exactly one
+    // tile of 128 for its mean of 64 tokens.
+    for (auto& layer : model.layers) {
+      layer.dense_parameters = 0;
+      layer.expert_parameters = 400'000'000;
+      layer.expert_bytes = layer.dense_bytes;
+      layer.dense_bytes = 0;
+    }
+    model.num_experts = 32;
+    model.experts_per_token = 4;
+    const double experts = 4 * 2.0 * 400e6 * (4.0 / 32) * 512 * 2.0;
+    const double output = 2.0 * 10e6 * 512;
+    const LocalEstimate e = estimate_local(model, r);
+    CHECK(e.speed.prompt_tokens_per_second ==
+          doctest::Approx(512 / ((experts + output) / (142e12 * 0.40) + attention / (71e12 * 0.40) +
+                                 512 * kCrossingSecondsPerToken)));
+    bool stated = false;
+    for (const std::string& a : e.assumptions)
+      stated = stated ||
+               (a.find("whole 128-token tiles (Vulkan coopmat2 mul_mm_id): 64 tokens an expert") != std::string::npos &&
+                a.find("2.00 x the expert multiplies") != std::string::npos);
+    CHECK(stated);
+  }
+}
+
 TEST_CASE("local: the hidden state crosses the link between devices, once per device boundary") {
   // Two RTX 4090s splitting the toy's layers: the prompt's embeddings cross to GPU 0, and the hidden
   // state from GPU 0's last layer to GPU 1 (PCIe 4.0 x16 on both): one crossing more than one GPU,

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 
 #include "local/local_rules.hpp"
 #include "support/number_text.hpp"
@@ -61,6 +62,15 @@ double mmq_column_tile(double ubatch_tokens) {
 constexpr double kMetalExpertTokenTile = 32;
 constexpr std::int64_t kMetalExpertMatrixMinTokens = 32;
 
+// Vulkan's routed-expert multiply with NV_cooperative_matrix2 (ggml-vulkan.cpp: ggml_vk_mul_mat_id takes
+// the vector kernel up to 8 tokens (ggml_vk_use_mul_mat_vec_id), else ggml_vk_guess_matmul_id_pipeline
+// picks by the batch's tokens n: the large shader when n exceeds the medium one's 64-token tile, whose
+// tiles are 128 rows by 128 tokens (l_mmqid_wg_denoms), else 64-token tiles). Each workgroup serves one
+// expert and multiplies its whole tile however few of the expert's tokens fall in it.
+constexpr std::int64_t kVulkanExpertMatrixMinTokens = 9;
+constexpr double kVulkanCoopmat2ExpertTileLarge = 128;
+constexpr double kVulkanCoopmat2ExpertTileMedium = 64;
+
 // Metal's op fusion (ggml-metal-ops.cpp: each op's encoder returns how many following nodes it ran,
 // n_fuse): from b5937 (ggml-org/llama.cpp#14596, merged 2025-07-18) an RMS_NORM runs its weight's MUL in
 // the same kernel and up to 8 consecutive ADDs run as one, among them the n_expert_used - 1 ADDs that
@@ -73,6 +83,16 @@ constexpr std::int64_t kMetalMaxFusedAdds = 8;
 
 }  // namespace
 
+// ggml-vulkan.cpp: a device with VK_NV_cooperative_matrix2 runs every matrix multiply through it;
+// NVIDIA's drivers expose it on their tensor-core GPUs, no other vendor's do. At the default precision
+// llama.cpp's weight multiplies keep, ggml_vk_get_mul_mat_mat_pipeline takes the f16-accumulator
+// pipeline (pipeline_dequant_mul_mat_mat_f16[type].f16acc; ggml_vk_get_mul_mat_mat_id_pipeline always
+// prefers it), so the weights run at the fp16-accumulate tensor rate, twice the fp32-accumulate one on
+// GeForce cards. Flash attention asks for f32 precision (llama-graph.cpp ggml_flash_attn_ext_set_prec).
+bool local_vulkan_coopmat2(LocalBackend backend, const Accelerator& gpu) {
+  return backend == LocalBackend::vulkan && std::string_view(gpu.vendor) == "NVIDIA";
+}
+
 LocalExpertTiles local_expert_tiles(const LocalModel& model, const LocalRequest& request, double batch_tokens) {
   LocalExpertTiles tiles;
   tiles.batch_tokens = batch_tokens;
@@ -83,6 +103,11 @@ LocalExpertTiles local_expert_tiles(const LocalModel& model, const LocalRequest&
   } else if (request.backend == LocalBackend::cuda && request.cuda_mmq) {
     tiles.kernel = LocalExpertKernel::cuda_mmq;
     tiles.tile_tokens = mmq_column_tile(batch_tokens);
+  } else if (!request.gpus.empty() && local_vulkan_coopmat2(request.backend, request.gpus.front()) &&
+             batch_tokens >= static_cast<double>(kVulkanExpertMatrixMinTokens)) {
+    tiles.kernel = LocalExpertKernel::vulkan_coopmat2_mul_mm_id;
+    tiles.tile_tokens = batch_tokens > kVulkanCoopmat2ExpertTileMedium ? kVulkanCoopmat2ExpertTileLarge
+                                                                       : kVulkanCoopmat2ExpertTileMedium;
   } else {
     return tiles;
   }
@@ -96,7 +121,9 @@ std::string local_expert_tiles_rule(const LocalModel& model, const LocalExpertTi
       tiles.batch_tokens * static_cast<double>(model.experts_per_token) / static_cast<double>(model.num_experts);
   return std::string("prompt: routed experts multiplied in whole ") +
          detail::four_significant_digits(tiles.tile_tokens) + "-token tiles (" +
-         (tiles.kernel == LocalExpertKernel::metal_mul_mm_id ? "Metal kernel_mul_mm_id" : "CUDA MMQ") +
+         (tiles.kernel == LocalExpertKernel::metal_mul_mm_id             ? "Metal kernel_mul_mm_id"
+          : tiles.kernel == LocalExpertKernel::vulkan_coopmat2_mul_mm_id ? "Vulkan coopmat2 mul_mm_id"
+                                                                         : "CUDA MMQ") +
          "): " + detail::four_significant_digits(per_expert) + " tokens an expert on average in a batch of " +
          detail::four_significant_digits(tiles.batch_tokens) +
          ", spread as Binomial(batch, experts per token / experts) under balanced routing, so " +

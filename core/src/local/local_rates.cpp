@@ -106,9 +106,9 @@ std::string local_backend_rates_rule(LocalBackend backend) {
   }
   // docs/validation.md, "Vulkan and ROCm rows": measured after the factors were set, not used to set them.
   return "speed: bandwidth and compute fractions for " + name +
-         " are estimates placed below CUDA's, not read off published tables; against published llama-bench runs "
-         "Vulkan on NVIDIA GPUs prompts faster (coopmat2) and the Radeon 8060S slower than they give "
-         "(docs/validation.md)";
+         " are estimates placed below CUDA's, not read off published tables; on an NVIDIA GPU Vulkan's weights run "
+         "at the fp16-accumulate rate (coopmat2); against published llama-bench runs the Radeon 8060S prompts "
+         "slower than they give (docs/validation.md)";
 }
 
 }  // namespace fitcheck

@@ -36,9 +36,13 @@ struct LocalPromptPipeline {
 LocalPromptPipeline local_prompt_pipeline(const LocalRequest& request, const LocalPlacement& placement,
                                           const std::vector<double>& device_seconds, double tokens, double ubatches);
 
+// Vulkan on an NVIDIA GPU: llama.cpp's Vulkan backend multiplies through NV_cooperative_matrix2 there
+// (local_kernels.cpp), with f16 accumulators and its own expert tiles.
+bool local_vulkan_coopmat2(LocalBackend backend, const Accelerator& gpu);
+
 // Routed experts multiplied in whole tiles over a prompt batch (local_kernels.cpp): the kernel, its
 // tile, and the expected work done over the work needed (1 where no tiled kernel runs them).
-enum class LocalExpertKernel : std::uint8_t { none, cuda_mmq, metal_mul_mm_id };
+enum class LocalExpertKernel : std::uint8_t { none, cuda_mmq, metal_mul_mm_id, vulkan_coopmat2_mul_mm_id };
 struct LocalExpertTiles {
   LocalExpertKernel kernel = LocalExpertKernel::none;
   double batch_tokens = 0;

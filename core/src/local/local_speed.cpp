@@ -256,15 +256,21 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     if (request.backend != LocalBackend::cuda) {
       const double peak = gpu_matmul_peak(gpu);
       if (peak <= 0) return 0.0;
+      // Vulkan's coopmat2 multiplies weights with f16 accumulators (local_kernels.cpp).
+      const double weight_peak =
+          local_vulkan_coopmat2(request.backend, gpu) ? fp16_accumulate_flops_per_second(gpu) : peak;
       double quantized = w.flops_per_token_by_kind[kQuantized] * tokens;
-      double floats = (w.flops_per_token - w.flops_per_token_by_kind[kQuantized]) * tokens + attention_flops;
-      if (expert_tiles.kernel == LocalExpertKernel::metal_mul_mm_id) {
+      double floats = (w.flops_per_token - w.flops_per_token_by_kind[kQuantized]) * tokens;
+      if (expert_tiles.kernel == LocalExpertKernel::metal_mul_mm_id ||
+          expert_tiles.kernel == LocalExpertKernel::vulkan_coopmat2_mul_mm_id) {
         quantized += w.expert_quantized_flops_per_token * (expert_tiles.work_factor - 1.0) * tokens;
         floats += w.expert_float_flops_per_token * (expert_tiles.work_factor - 1.0) * tokens;
         expert_tiles_timed =
             expert_tiles_timed || w.expert_quantized_flops_per_token + w.expert_float_flops_per_token > 0;
       }
-      return quantized / (peak * gpu_rates.prompt_compute) + floats / (peak * gpu_rates.prompt_compute_float);
+      return quantized / (weight_peak * gpu_rates.prompt_compute) +
+             floats / (weight_peak * gpu_rates.prompt_compute_float) +
+             attention_flops / (peak * gpu_rates.prompt_compute_float);
     }
     const LocalMatmulPath quantized_path = request.cuda_mmq && local_matmul_peak_flops(gpu, LocalMatmulPath::mmq) > 0
                                                ? LocalMatmulPath::mmq
