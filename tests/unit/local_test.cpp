@@ -594,9 +594,10 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     const LocalEstimate e = estimate_local(model, r);
     CHECK(e.placement.devices[0].name == "Vulkan0");
     const double bytes = 420.0 * kMiB + 0.5 * 4 * 4096;
-    // Vulkan: 100 us a Llama layer of 22 ops (no flash attention); this one runs 4 x 19 + 3.
+    // Vulkan generates at CUDA's factors: 0.88 of the bandwidth, 30 us a Llama layer of 19 ops; this one
+    // runs 4 x 19 + 3.
     CHECK(e.speed.generation_tokens_per_second ==
-          doctest::Approx(1.0 / (bytes / (1008e9 * 0.80) + (4 * 19 + 3) * 100e-6 / 22 + kCrossingSecondsPerToken)));
+          doctest::Approx(1.0 / (bytes / (1008e9 * 0.88) + (4 * 19 + 3) * 30e-6 / 19 + kCrossingSecondsPerToken)));
   }
   SUBCASE("--prompt-len: quantized weights on MMQ at 0.26 of the 4090's int8 rate, attention on cuBLAS f16") {
     r.prompt_len = 512;
@@ -1323,8 +1324,9 @@ TEST_CASE("local report: the recurrent cells and each device's RS buffer") {
 }
 
 TEST_CASE("the report says where each backend's speed factors come from") {
-  // CUDA, Metal and the CPU were read off published llama-bench tables; Vulkan, ROCm and SYCL are
-  // estimates, which the Vulkan and ROCm validation rows measured afterwards.
+  // CUDA, Metal and the CPU were read off published llama-bench tables; ROCm and SYCL are estimates, and
+  // so is Vulkan's prompt fraction, which the Vulkan and ROCm validation rows measured afterwards; Vulkan
+  // generates at CUDA's factors (batched command buffers, as a CUDA graph).
   const auto assumptions = [](const std::string& flags) {
     const auto result = test::run_cli("local " + test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json " +
                                       flags + " --ram-gib 64 --json");
@@ -1335,12 +1337,40 @@ TEST_CASE("the report says where each backend's speed factors come from") {
     CAPTURE(read_off);
     CHECK(assumptions(read_off).find("read off published llama-bench tables") != std::string::npos);
   }
-  for (const char* backend : {"vulkan", "rocm", "sycl"}) {
+  for (const char* backend : {"rocm", "sycl"}) {
     CAPTURE(backend);
     CHECK(assumptions(std::string("--gpu rx-7900-xtx --backend ") + backend)
               .find(std::string("speed: bandwidth and compute fractions for ") + backend +
                     " are estimates placed below CUDA's, not read off published tables") != std::string::npos);
   }
+  const std::string vulkan = assumptions("--gpu rx-7900-xtx --backend vulkan");
+  CHECK(vulkan.find("speed: generation at CUDA's bandwidth share and time per op (ggml-vulkan submits recorded "
+                    "command buffers in batches") != std::string::npos);
+  CHECK(vulkan.find("the prompt's compute fraction is an estimate placed below CUDA's") != std::string::npos);
+}
+
+TEST_CASE("local: Vulkan generates at CUDA's bandwidth share and time per op, by hand") {
+  // ggml-vulkan submits recorded command buffers in batches, as a CUDA graph replays: a token reads the
+  // toy's bytes at 0.88 of the bandwidth and pays 30 us / 19 per graph op, on any GPU. The toy on an RX
+  // 7900 XTX (960 GB/s): 4 layers of 100 MiB and 18 ops each plus one attention op (flash attention), the
+  // 20 MiB output layer with 3 ops, nothing on the CPU but the input rows; the hidden state crosses once.
+  LocalModel model = toy_model();
+  LocalRequest r = one_gpu("rx-7900-xtx");
+  r.backend = LocalBackend::vulkan;
+  r.context = 1024;
+  r.n_gpu_layers = 5;
+  r.flash_attention = true;
+  r.prompt_len = 1;
+  r.gen_len = 1;
+  const LocalEstimate e = estimate_local(model, r);
+  const LocalTokenTime& t = e.speed.generation_token_time.front();
+  CHECK(t.bandwidth_fraction == 0.88);
+  CHECK(t.seconds_per_op == doctest::Approx(30e-6 / 19));
+  CHECK(t.graph_ops == 4 * 19 + 3);
+  // Every layer's K and V (1024 wide each, f16) over the mean cache of the generated token: 1 + 1 / 2 cells.
+  const double bytes = 4.0 * (100 << 20) + (20 << 20) + 1.5 * 4 * 2 * 1024 * 2;
+  CHECK(t.bytes == doctest::Approx(bytes));
+  CHECK(t.seconds == doctest::Approx(bytes / (960e9 * 0.88) + (4 * 19 + 3) * 30e-6 / 19 + kCrossingSecondsPerToken));
 }
 
 TEST_CASE("the GPUs llama.cpp runs on, with the backend it picks (the page's GPU picker)") {

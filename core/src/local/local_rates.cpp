@@ -25,6 +25,12 @@ namespace {
 constexpr double kLlamaLayerOpsFlash = 18 + kLocalAttentionOpsFlash;
 constexpr double kLlamaLayerOps = 18 + kLocalAttentionOps;
 
+// CUDA generation (docs/local.md, "Efficiencies": Llama-2-7B Q4_0 and Llama 3.3 70B Q4_K_M tg128 on an RTX
+// PRO 6000 solve to these): the share of bandwidth the mat-vec kernels read, and the time per op of a graph
+// replayed as a CUDA graph, no kernel launched from the CPU one by one.
+constexpr double kCudaGenerationBandwidth = 0.88;
+constexpr double kCudaSecondsPerOp = 30e-6 / kLlamaLayerOpsFlash;
+
 // Metal, float weights: 0.60 (the quantized rows' fraction) x 1.20, the mean of F16 over Q4_K_M prompt
 // speed of one model on one chip in XiongjieDai's May 2024 tables (M2 Ultra 8B 1.18 and 70B 1.24, M1 Max
 // 8B 1.27, M3 Max 8B 1.11), where both run the same multiplies.
@@ -49,7 +55,7 @@ constexpr double kHopperMmaSyncShare = 0.5;
 LocalBackendRates local_backend_rates(LocalBackend backend) {
   switch (backend) {
     case LocalBackend::cuda:
-      return {0.88, 30e-6 / kLlamaLayerOpsFlash, 0.0, 0.0};  // rows with flash attention
+      return {kCudaGenerationBandwidth, kCudaSecondsPerOp, 0.0, 0.0};
     case LocalBackend::metal:
       // ggml-metal.metal kernel_mul_mm<block_q, nl, dequantize_func>: every threadgroup dequantizes its
       // weight tile into threadgroup memory before the simdgroup multiply, once for each 32-token column
@@ -59,7 +65,11 @@ LocalBackendRates local_backend_rates(LocalBackend backend) {
     case LocalBackend::rocm:
       return {0.80, 100e-6 / kLlamaLayerOps, 0.40, 0.40};
     case LocalBackend::vulkan:
-      return {0.80, 100e-6 / kLlamaLayerOps, 0.40, 0.40};
+      // Generation as CUDA's: ggml-vulkan records a graph's nodes into command buffers and submits them in
+      // batches (ggml-vulkan.cpp ggml_backend_vk_graph_compute: every 100 nodes or about 200 GFLOP, so the
+      // CPU records the next batch while the GPU runs this one), as a CUDA graph replays, not one CPU launch
+      // per kernel. The prompt fraction stays an estimate.
+      return {kCudaGenerationBandwidth, kCudaSecondsPerOp, 0.40, 0.40};
     case LocalBackend::sycl:
       return {0.70, 150e-6 / kLlamaLayerOps, 0.30, 0.30};
     case LocalBackend::cpu:
@@ -100,15 +110,19 @@ std::string local_backend_rates_rule(LocalBackend backend) {
       return "speed: achieved bandwidth and compute fractions for " + name +
              " read off published llama-bench tables (docs/local.md, \"Efficiencies\")";
     case LocalBackend::vulkan:
+      return "speed: generation at CUDA's bandwidth share and time per op (ggml-vulkan submits recorded command "
+             "buffers in batches, as a CUDA graph replays); the prompt's compute fraction is an estimate placed below "
+             "CUDA's, not read off published tables, and on an NVIDIA GPU it applies to the fp16-accumulate rate "
+             "(coopmat2); against published llama-bench runs the Radeon 8060S and the RTX 2080 Ti prompt slower than "
+             "it gives (docs/validation.md)";
     case LocalBackend::rocm:
     case LocalBackend::sycl:
       break;
   }
   // docs/validation.md, "Vulkan and ROCm rows": measured after the factors were set, not used to set them.
   return "speed: bandwidth and compute fractions for " + name +
-         " are estimates placed below CUDA's, not read off published tables; on an NVIDIA GPU Vulkan's weights run "
-         "at the fp16-accumulate rate (coopmat2); against published llama-bench runs the Radeon 8060S prompts "
-         "slower than they give (docs/validation.md)";
+         " are estimates placed below CUDA's, not read off published tables; against published llama-bench runs the "
+         "Radeon 8060S prompts slower than they give (docs/validation.md)";
 }
 
 }  // namespace fitcheck
