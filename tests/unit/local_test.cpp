@@ -59,6 +59,28 @@ LocalModel toy_model() {
   return m;
 }
 
+// The toy as a MoE: each layer's 100 MiB hold 400M routed expert parameters, nothing dense (the output
+// layer stays dense).
+void make_toy_experts(LocalModel& model, std::int64_t num_experts, std::int64_t experts_per_token) {
+  for (auto& layer : model.layers) {
+    layer.dense_parameters = 0;
+    layer.expert_parameters = 400'000'000;
+    layer.expert_bytes = layer.dense_bytes;
+    layer.dense_bytes = 0;
+  }
+  model.num_experts = num_experts;
+  model.experts_per_token = experts_per_token;
+}
+
+// The toy fully offloaded (4 layers and the output) to one GPU on `backend`, in a 1024-cell context.
+LocalRequest toy_offloaded(const char* gpu, LocalBackend backend) {
+  LocalRequest r = one_gpu(gpu);
+  r.backend = backend;
+  r.context = 1024;
+  r.n_gpu_layers = 5;
+  return r;
+}
+
 const LocalDeviceUse& device(const LocalPlacement& p, const std::string& name) {
   for (const auto& d : p.devices)
     if (d.name == name) return d;
@@ -769,14 +791,7 @@ TEST_CASE("local: prompt speed by storage type on CUDA, by hand") {
     // output): a ubatch of 512 tokens picks mmq_x = 128; an expert gets 512 x 8 / 128 = 32 tokens,
     // one tile of 128 columns, so its multiplies cost 128 / 32 = 4 times the work they need
     // (2.39 ms, slower than reading the 420 MiB once, 0.50 ms).
-    model.num_experts = 128;
-    model.experts_per_token = 8;
-    for (auto& layer : model.layers) {
-      layer.dense_parameters = 0;
-      layer.expert_parameters = 400'000'000;
-      layer.expert_bytes = layer.dense_bytes;
-      layer.dense_bytes = 0;
-    }
+    make_toy_experts(model, 128, 8);
     const double experts = 4 * 2.0 * 400e6 * (8.0 / 128) * 512 * 4;  // touched share, 4x the work
     const double output = 2.0 * 10e6 * 512;
     const double seconds = (experts + output) / (660.6e12 * 0.26) + attention;
@@ -790,10 +805,7 @@ TEST_CASE("local: Metal runs quantized weights at 0.60 of the fp16 peak, float w
   // GFLOP of attention (f16 K and Q); unified memory, so nothing crosses. Reading the 420 MiB once
   // (0.65 ms at 0.85 x 800 GB/s) is far below either.
   LocalModel model = toy_model();
-  LocalRequest r = one_gpu("m2-ultra");
-  r.backend = LocalBackend::metal;
-  r.context = 1024;
-  r.n_gpu_layers = 5;
+  LocalRequest r = toy_offloaded("m2-ultra", LocalBackend::metal);
   r.prompt_len = 512;
   const double peak = 76 * 128 * 2 * 1.398e9;
   const double weights = 2.0 * 210e6 * 512;
@@ -812,22 +824,12 @@ TEST_CASE("local: Metal's routed experts run in whole 32-token tiles, from 32 to
   // 0.72. An expert routed n tokens runs ceil(n / 32) tiles of 32; with balanced random routing n is
   // Binomial(batch, experts_per_token / num_experts).
   LocalModel model = toy_model();
-  for (auto& layer : model.layers) {
-    layer.dense_parameters = 0;
-    layer.expert_parameters = 400'000'000;
-    layer.expert_bytes = layer.dense_bytes;
-    layer.dense_bytes = 0;
-  }
-  LocalRequest r = one_gpu("m2-ultra");
-  r.backend = LocalBackend::metal;
-  r.context = 1024;
-  r.n_gpu_layers = 5;
+  LocalRequest r = toy_offloaded("m2-ultra", LocalBackend::metal);
   const double peak = 76 * 128 * 2 * 1.398e9;
   SUBCASE("512 experts, 10 a token: about 10 tokens each, one tile of 32") {
     // n <= 32 but for a chance of about 1e-8, so the tiles an expert runs are P(n >= 1) =
     // 1 - (502/512)^512, against the 10 tokens of work it needs: 3.2 x that.
-    model.num_experts = 512;
-    model.experts_per_token = 10;
+    make_toy_experts(model, 512, 10);
     r.prompt_len = 512;
     const double factor = 32.0 * (1.0 - std::pow(502.0 / 512.0, 512.0)) / 10.0;
     const double attention = 4.0 * 2048 * 4 * 512.0 * 512.0 / 2 / (peak * 0.72);
@@ -845,8 +847,7 @@ TEST_CASE("local: Metal's routed experts run in whole 32-token tiles, from 32 to
   SUBCASE("2 experts, 1 a token, 64 tokens: a mean of one tile still runs 1.45 tiles an expert") {
     // n ~ Binomial(64, 1/2): one tile for 1 <= n <= 32, two above; P(n > 32) = (1 - C(64,32) / 2^64) / 2
     // = 0.450330, so 1.450330 tiles of 32 for a mean of 32 tokens.
-    model.num_experts = 2;
-    model.experts_per_token = 1;
+    make_toy_experts(model, 2, 1);
     r.prompt_len = 64;
     const double factor = 1.0 + (1.0 - 1832624140942590534.0 / 18446744073709551616.0) / 2;
     const double attention = 4.0 * 2048 * 4 * 64.0 * 64.0 / 2 / (peak * 0.72);
@@ -864,10 +865,7 @@ TEST_CASE("local: Vulkan on an NVIDIA GPU multiplies weights with f16 accumulato
   // of either. The toy's 512-token prompt: 2 x 210M x 512 of weights, 4 x 2048 x 4 x 512^2 / 2 of
   // attention, and the hidden state crossing into the GPU once a token.
   LocalModel model = toy_model();
-  LocalRequest r = one_gpu("rtx-3090");
-  r.backend = LocalBackend::vulkan;
-  r.context = 1024;
-  r.n_gpu_layers = 5;
+  LocalRequest r = toy_offloaded("rtx-3090", LocalBackend::vulkan);
   r.prompt_len = 512;
   const double attention = 4.0 * 2048 * 4 * 512.0 * 512.0 / 2;
   SUBCASE("dense weights at 142 TFLOP/s, attention at 71") {
@@ -883,14 +881,7 @@ TEST_CASE("local: Vulkan on an NVIDIA GPU multiplies weights with f16 accumulato
   SUBCASE("32 experts, 4 a token: 64 tokens an expert, one 128-token tile, twice the work") {
     // n ~ Binomial(512, 1/8): P(n = 0) and P(n > 128) are below 1e-29, so every expert runs exactly one
     // tile of 128 for its mean of 64 tokens.
-    for (auto& layer : model.layers) {
-      layer.dense_parameters = 0;
-      layer.expert_parameters = 400'000'000;
-      layer.expert_bytes = layer.dense_bytes;
-      layer.dense_bytes = 0;
-    }
-    model.num_experts = 32;
-    model.experts_per_token = 4;
+    make_toy_experts(model, 32, 4);
     const double experts = 4 * 2.0 * 400e6 * (4.0 / 32) * 512 * 2.0;
     const double output = 2.0 * 10e6 * 512;
     const LocalEstimate e = estimate_local(model, r);

@@ -68,8 +68,8 @@ constexpr std::int64_t kMetalExpertMatrixMinTokens = 32;
 // tiles are 128 rows by 128 tokens (l_mmqid_wg_denoms), else 64-token tiles). Each workgroup serves one
 // expert and multiplies its whole tile however few of the expert's tokens fall in it.
 constexpr std::int64_t kVulkanExpertMatrixMinTokens = 9;
-constexpr double kVulkanCoopmat2ExpertTileLarge = 128;
-constexpr double kVulkanCoopmat2ExpertTileMedium = 64;
+constexpr double kVulkanExpertTokenTileLarge = 128;
+constexpr double kVulkanExpertTokenTileMedium = 64;
 
 // Metal's op fusion (ggml-metal-ops.cpp: each op's encoder returns how many following nodes it ran,
 // n_fuse): from b5937 (ggml-org/llama.cpp#14596, merged 2025-07-18) an RMS_NORM runs its weight's MUL in
@@ -108,8 +108,8 @@ LocalExpertTiles local_expert_tiles(const LocalModel& model, const LocalRequest&
   } else if (!request.gpus.empty() && local_vulkan_coopmat2(request.backend, request.gpus.front()) &&
              batch_tokens >= static_cast<double>(kVulkanExpertMatrixMinTokens)) {
     tiles.kernel = LocalExpertKernel::vulkan_coopmat2_mul_mm_id;
-    tiles.tile_tokens = batch_tokens > kVulkanCoopmat2ExpertTileMedium ? kVulkanCoopmat2ExpertTileLarge
-                                                                       : kVulkanCoopmat2ExpertTileMedium;
+    tiles.tile_tokens =
+        batch_tokens > kVulkanExpertTokenTileMedium ? kVulkanExpertTokenTileLarge : kVulkanExpertTokenTileMedium;
   } else {
     return tiles;
   }
