@@ -10,6 +10,7 @@
 
 #include "fitcheck/config.hpp"
 #include "fitcheck/engine_profile.hpp"
+#include "fitcheck/engine_step.hpp"
 #include "fitcheck/inference.hpp"
 #include "fitcheck/options.hpp"
 #include "fitcheck/serving.hpp"

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "fitcheck/config.hpp"
+#include "fitcheck/engine_step.hpp"
 #include "fitcheck/latency.hpp"
 #include "test_support.hpp"
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "fitcheck/engine_step.hpp"
 #include "fitcheck/latency.hpp"
 #include "latency/latency_ops.hpp"
 

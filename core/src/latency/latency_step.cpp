@@ -7,6 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "fitcheck/engine_step.hpp"
 #include "fitcheck/latency.hpp"
 #include "latency/latency_ops.hpp"
 

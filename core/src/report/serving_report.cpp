@@ -10,6 +10,7 @@
 
 #include "fitcheck/config.hpp"
 #include "fitcheck/engine_profile.hpp"
+#include "fitcheck/engine_step.hpp"
 #include "fitcheck/quantization.hpp"
 #include "fitcheck/serving.hpp"
 #include "support/json_writer.hpp"

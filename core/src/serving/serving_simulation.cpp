@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "fitcheck/engine_step.hpp"
 #include "fitcheck/serving.hpp"
 
 namespace fitcheck {
