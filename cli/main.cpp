@@ -59,7 +59,7 @@ constexpr const char* usage_text =
     "      --gpu NAME[,NAME...] --cpu NAME --weights FMT --context N --kv-dtype f16|q8_0|q4_0\n"
     "      --flash-attention on|off --kv-offload on|off --n-gpu-layers N --n-cpu-moe N --tensor-split A,B\n"
     "      --backend cuda|metal|vulkan|rocm|sycl|cpu --cuda-mmq on|off --parallel N\n"
-    "      --ubatch N --batch N --llama-cpp-build bN --prompt-len N --gen-len N --json\n"
+    "      --ubatch N --batch N --llama-cpp-build bN --prompt-len N --gen-len N --depth N --json\n"
     "  transformer-mem [flags]       the classic transformer_mem.py report, same flags and numbers\n"
     "  gpus [--json]                 the accelerator catalog\n"
     "  cpus [--json]                 CPUs and their RAM (peak bandwidth and FLOP/s) for CPU inference\n"

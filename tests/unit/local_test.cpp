@@ -81,6 +81,11 @@ LocalRequest toy_offloaded(const char* gpu, LocalBackend backend) {
   return r;
 }
 
+// Attention FLOPs on an RTX 4090 under CUDA: the scores (half the FLOPs) accumulate in f32, at the
+// fp16 column's 165.2 TFLOP/s, the weighted values in f16, at 330.3 (fattn-mma-f16.cuh; cuBLAS's
+// GGML_PREC_F32 KQ without flash attention), each at cuBLAS's 0.47.
+double rtx4090_attention_seconds(double flops) { return flops / 2 / (330.3e12 * 0.47) + flops / 2 / (165.2e12 * 0.47); }
+
 const LocalDeviceUse& device(const LocalPlacement& p, const std::string& name) {
   for (const auto& d : p.devices)
     if (d.name == name) return d;
@@ -625,10 +630,10 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     r.prompt_len = 512;
     // The toy's weights are quantized: 2 x (4 x 50M + 10M) x 512 = 215.04 GFLOP at 0.26 x 660.6 TOP/s
     // (Ada whitepaper, INT8 dense) = 1.2520 ms; causal attention 4 x 2048 x 4 layers x 512^2 / 2 =
-    // 4.295 GFLOP at 0.47 x 330.3 TFLOP/s (FP16 with FP16 accumulate) = 0.0277 ms. Slower than
-    // reading 420 MiB once (0.50 ms).
+    // 4.295 GFLOP, half at 0.47 x 330.3 TFLOP/s (FP16 with FP16 accumulate) and half at 0.47 x 165.2
+    // (FP32 accumulate) = 0.0415 ms. Slower than reading 420 MiB once (0.50 ms).
     const double weights = 2.0 * 210e6 * 512 / (660.6e12 * 0.26);
-    const double attention = 4.0 * 2048 * 4 * 512.0 * 512.0 / 2 / (330.3e12 * 0.47);
+    const double attention = rtx4090_attention_seconds(4.0 * 2048 * 4 * 512.0 * 512.0 / 2);
     CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
           doctest::Approx(512 / (weights + attention + 512 * kCrossingSecondsPerToken)));
   }
@@ -749,7 +754,8 @@ TEST_CASE("local: prompt speed by storage type on CUDA, by hand") {
   r.n_gpu_layers = 5;
   r.prompt_len = 512;
   // The causal attention, and the prompt's embeddings crossing to the GPU.
-  const double attention = 4.0 * 2048 * 4 * 512.0 * 512.0 / 2 / (330.3e12 * 0.47) + 512 * kCrossingSecondsPerToken;
+  const double attention =
+      rtx4090_attention_seconds(4.0 * 2048 * 4 * 512.0 * 512.0 / 2) + 512 * kCrossingSecondsPerToken;
   SUBCASE("f16 weights: cuBLAS with fp16 accumulate, 0.47 of 330.3 TFLOP/s") {
     for (auto& layer : model.layers) layer.dense_float.f16 = layer.dense_parameters;
     model.output_float.f16 = model.output_parameters;
@@ -1013,8 +1019,8 @@ TEST_CASE("local: several GPUs overlap the ubatches of one batch (llama.cpp's pi
 }
 
 TEST_CASE("local: without flash attention every ubatch writes its attention scores to memory, by hand") {
-  // The toy on an RTX 4090 (1008 GB/s; MMQ at 0.26 of 660.6 TOP/s int8, cuBLAS f16 at 0.47 of
-  // 330.3 TFLOP/s), n_ctx 2048, 16 heads of 128 in each of its 4 layers.
+  // The toy on an RTX 4090 (1008 GB/s; MMQ at 0.26 of 660.6 TOP/s int8; attention's products half at
+  // 0.47 of 330.3 TFLOP/s, half at 0.47 of 165.2), n_ctx 2048, 16 heads of 128 in each of its 4 layers.
   const LocalModel model = toy_model();
   LocalRequest r = one_gpu("rtx-4090");
   r.context = 2048;
@@ -1026,7 +1032,7 @@ TEST_CASE("local: without flash attention every ubatch writes its attention scor
     // masked tiles skipped): 4 x 2048 x 4 layers x 1,572,864 = 51.54 GFLOP of QK^T and PV. Through
     // memory: x 16 heads x 4 layers x 20 bytes = 2,013,265,920 bytes at 0.88 x 1008 GB/s = 2.270 ms.
     const double weights = 2.0 * 210e6 * 1536 / (660.6e12 * 0.26);
-    const double attention = 4.0 * 2048 * 4 * 1572864 / (330.3e12 * 0.47);
+    const double attention = rtx4090_attention_seconds(4.0 * 2048 * 4 * 1572864);
     const double scores = 2013265920.0 / (1008e9 * 0.88);
     const double seconds = weights + attention + scores + 1536 * kCrossingSecondsPerToken;
     const LocalEstimate e = estimate_local(model, r);
@@ -1040,7 +1046,7 @@ TEST_CASE("local: without flash attention every ubatch writes its attention scor
     r.prompt_len = 1000;
     const double per_head = 512.0 * 512 + 488.0 * 1000;  // 750,144
     const double weights = 2.0 * 210e6 * 1000 / (660.6e12 * 0.26);
-    const double attention = 4.0 * 2048 * 4 * per_head / (330.3e12 * 0.47);
+    const double attention = rtx4090_attention_seconds(4.0 * 2048 * 4 * per_head);
     const double scores = 20.0 * 16 * 4 * per_head / (1008e9 * 0.88);
     CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
           doctest::Approx(1000 / (weights + attention + scores + 1000 * kCrossingSecondsPerToken)));
@@ -1054,7 +1060,7 @@ TEST_CASE("local: without flash attention every ubatch writes its attention scor
     r.prompt_len = 1536;
     const double per_head = 2 * 512.0 * (512 + 1024 + 1024) + 2 * 512.0 * (512 + 1024 + 1536);
     const double weights = 2.0 * 210e6 * 1536 / (660.6e12 * 0.26);
-    const double attention = 4.0 * 2048 * per_head / (330.3e12 * 0.47);
+    const double attention = rtx4090_attention_seconds(4.0 * 2048 * per_head);
     const double scores = 20.0 * 16 * per_head / (1008e9 * 0.88);
     CHECK(estimate_local(windowed, r).speed.prompt_tokens_per_second ==
           doctest::Approx(1536 / (weights + attention + scores + 1536 * kCrossingSecondsPerToken)));
@@ -1063,7 +1069,7 @@ TEST_CASE("local: without flash attention every ubatch writes its attention scor
     r.flash_attention = true;
     r.prompt_len = 1536;
     const double weights = 2.0 * 210e6 * 1536 / (660.6e12 * 0.26);
-    const double attention = 4.0 * 2048 * 4 * 1536.0 * 1536.0 / 2 / (330.3e12 * 0.47);
+    const double attention = rtx4090_attention_seconds(4.0 * 2048 * 4 * 1536.0 * 1536.0 / 2);
     const LocalEstimate e = estimate_local(model, r);
     CHECK(e.speed.prompt_tokens_per_second ==
           doctest::Approx(1536 / (weights + attention + 1536 * kCrossingSecondsPerToken)));
@@ -1377,4 +1383,72 @@ TEST_CASE("the GPUs llama.cpp runs on, with the backend it picks (the page's GPU
   // No ggml backend runs on them: left out, as parse_local_options refuses them.
   for (const char* absent : {"tpu-v5e", "tpu-v6e", "gaudi2", "gaudi3"})
     CHECK_MESSAGE(json.find(std::string("\"") + absent + "\"") == std::string::npos, absent);
+}
+
+TEST_CASE("local: --depth, a prompt and generation after tokens already cached (llama-bench -d), by hand") {
+  // The toy on an RTX 4090, flash attention on, 512-token prompt after 3000 cached tokens.
+  const LocalModel model = toy_model();
+  LocalRequest r = one_gpu("rtx-4090");
+  r.context = 4096;
+  r.n_gpu_layers = 5;
+  r.prompt_len = 512;
+  r.gen_len = 128;
+  r.depth = 3000;
+  SUBCASE("flash attention: token i of the prompt attends 3000 + i keys") {
+    // Per layer 512 x 3000 + 512^2 / 2 = 1,667,072 query/key pairs, 4 x 2048 FLOPs each, 4 layers.
+    const double weights = 2.0 * 210e6 * 512 / (660.6e12 * 0.26);
+    const double attention = rtx4090_attention_seconds(4.0 * 2048 * 4 * 1667072.0);
+    const LocalEstimate e = estimate_local(model, r);
+    CHECK(e.speed.prompt_tokens_per_second ==
+          doctest::Approx(512 / (weights + attention + 512 * kCrossingSecondsPerToken)));
+    bool stated = false;
+    for (const std::string& a : e.assumptions) stated = stated || a.starts_with("depth: 3000 tokens");
+    CHECK(stated);
+  }
+  SUBCASE("generation runs after depth + prompt: the same as a prompt of depth + prompt tokens") {
+    LocalRequest flat = r;
+    flat.depth = 0;
+    flat.prompt_len = 3512;
+    CHECK(estimate_local(model, r).speed.generation_tokens_per_second ==
+          doctest::Approx(estimate_local(model, flat).speed.generation_tokens_per_second).epsilon(1e-12));
+    LocalRequest shallow = r;
+    shallow.depth = 0;
+    CHECK(estimate_local(model, r).speed.generation_tokens_per_second <
+          estimate_local(model, shallow).speed.generation_tokens_per_second);
+  }
+  SUBCASE("a sliding window caps the keys: 1024 cells, so every query of the prompt attends 1024") {
+    // Window 512 + ubatch 512 = 1024 cells (padded to 256 with flash attention) <= the depth: 512 x 1024 pairs.
+    LocalModel windowed = model;
+    for (auto& layer : windowed.layers) layer.sliding_window = 512;
+    const double weights = 2.0 * 210e6 * 512 / (660.6e12 * 0.26);
+    const double attention = rtx4090_attention_seconds(4.0 * 2048 * 4 * 512.0 * 1024);
+    CHECK(estimate_local(windowed, r).speed.prompt_tokens_per_second ==
+          doctest::Approx(512 / (weights + attention + 512 * kCrossingSecondsPerToken)));
+  }
+  SUBCASE("without flash attention: each ubatch multiplies every cell up to its end, from the depth on") {
+    r.flash_attention = false;
+    r.prompt_len = 1024;
+    // Two ubatches end at 3512 and 4024 cells: per head 512 x (3512 + 4024) = 3,858,432 scores.
+    const double per_head = 512.0 * (3512 + 4024);
+    const double weights = 2.0 * 210e6 * 1024 / (660.6e12 * 0.26);
+    const double attention = rtx4090_attention_seconds(4.0 * 2048 * 4 * per_head);
+    const double scores = 20.0 * 16 * 4 * per_head / (1008e9 * 0.88);
+    r.gen_len = 64;
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
+          doctest::Approx(1024 / (weights + attention + scores + 1024 * kCrossingSecondsPerToken)));
+  }
+}
+
+TEST_CASE("local options: --depth takes room from the slot, and a depth that leaves none is refused") {
+  const LocalOptions shrunk =
+      parse_local_options({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"context", "4096"}, {"depth", "3584"}});
+  CHECK(shrunk.request.depth == 3584);
+  CHECK(shrunk.request.prompt_len == 256);  // the default 512 shrinks to half of the 512 left
+  CHECK(shrunk.request.gen_len == 128);
+  CHECK_THROWS_WITH_AS(
+      parse_local_options({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"context", "4096"}, {"depth", "4096"}}),
+      doctest::Contains("option 'depth': the cached depth, the prompt and the generated tokens (4096 + 0 + 1)"),
+      OptionError);
+  CHECK_THROWS_WITH_AS(parse_local_options({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"depth", "-1"}}),
+                       doctest::Contains("depth"), OptionError);
 }

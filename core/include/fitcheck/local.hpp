@@ -112,11 +112,12 @@ const char* llama_cpp_devices_text();
 // (fp16 accumulate), bf16 with CUBLAS_COMPUTE_32F, f32 with cublasSgemm, and quantized weights
 // dequantized to f16 first when MMQ is off (GGML_CUDA_FORCE_CUBLAS; the default of builds before
 // ggml-org/llama.cpp#8075, June 2024) or the GPU has no int8 tensor rate.
-enum class LocalMatmulPath : std::uint8_t { mmq, cublas_f16, cublas_bf16, cublas_f32 };
+enum class LocalMatmulPath : std::uint8_t { mmq, cublas_f16, cublas_bf16, cublas_f32, cublas_f16_f32acc };
 const char* local_matmul_path_name(LocalMatmulPath path);  // "mmq", "cublas_f16", ...
 // The peak a path runs against on one GPU: MMQ the dense int8 tensor rate (NVIDIA and custom GPUs;
 // 0 for other vendors); cuBLAS f16 the fp16-accumulate tensor rate (twice the catalog's fp16 figure
-// on GeForce cards); bf16 the bf16 rate; f32 the fp32 rate. Volta's cuBLAS f16 accumulates in fp32
+// on GeForce cards); bf16 the bf16 rate; f32 the fp32 rate; f16 with f32 accumulators (attention's
+// scores) the catalog's fp16 rate. Volta's cuBLAS f16 accumulates in fp32
 // (prefer_f32_output), its fp16 rate. On Hopper, MMQ and cuBLAS f16 run at half the dense peak (the
 // mma.sync rate; local_speed.cpp, kHopperMmaSyncShare).
 double local_matmul_peak_flops(const Accelerator& gpu, LocalMatmulPath path);
@@ -154,6 +155,9 @@ struct LocalRequest {
   std::int64_t batch = 2048;                 // n_batch: the tokens of one llama_decode call (-b)
   std::int64_t prompt_len = 512;
   std::int64_t gen_len = 128;
+  // Tokens already in the slot's cache before the prompt (llama-bench -d, "pp512 @ d8192"; a
+  // conversation's earlier turns): the prompt attends them too, and generation runs after them.
+  std::int64_t depth = 0;
   std::string model_path = "model.gguf";  // for the printed command only
   // The encoders' file (llama-server --mmproj): absent, f16 when the model has encoders (the type
   // ggml-org's and most published GGUF repositories ship), off without. mmproj_offload false
@@ -264,7 +268,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
 // The options of `fitcheck local` as key/value pairs (CLI flags with '_' for '-'): gpu (comma list,
 // one entry per device, "custom" with the custom_gpu_* keys), ram_gib, cpu, weights, weight_bits,
 // group_size, context, parallel, kv_dtype, flash_attention (on|off), kv_offload (on|off), n_gpu_layers, n_cpu_moe,
-// tensor_split, backend, cuda_mmq (on|off), ubatch, batch, prompt_len, gen_len, mmproj (off|f16|bf16|f32|q8_0),
+// tensor_split, backend, cuda_mmq (on|off), ubatch, batch, prompt_len, gen_len, depth, mmproj (off|f16|bf16|f32|q8_0),
 // mmproj_offload (on|off). Throws OptionError naming the option.
 struct LocalOptions {
   LocalRequest request;

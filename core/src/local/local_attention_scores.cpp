@@ -24,13 +24,23 @@ constexpr double kMaterializedScoreBytes = 20;
 
 // Each ubatch's tokens x the cells it attends to (the cache up to its last token, at most the layer's
 // cells; llama.cpp's n_kv), all of them multiplied, masked or not. Full ubatches j = 1..F end at
-// j x ubatch; the last, partial one ends at the prompt's end.
-double materialized_scores_per_head(double tokens, double ubatch, double layer_cells) {
+// depth + j x ubatch; the last, partial one ends at the prompt's end.
+double materialized_scores_per_head(double tokens, double ubatch, double layer_cells, double depth) {
   const double full = std::floor(tokens / ubatch);
-  const double below_cells = std::min(full, std::floor(layer_cells / ubatch));  // end within the cells
+  // Full ubatches that end within the cells: depth + j x ubatch <= layer_cells.
+  const double below_cells = std::clamp(std::floor((layer_cells - depth) / ubatch), 0.0, full);
   const double remainder = tokens - full * ubatch;
-  return ubatch * ubatch * below_cells * (below_cells + 1) / 2 + (full - below_cells) * ubatch * layer_cells +
-         remainder * std::min(layer_cells, tokens);
+  return ubatch * (below_cells * depth + ubatch * below_cells * (below_cells + 1) / 2) +
+         (full - below_cells) * ubatch * layer_cells + remainder * std::min(layer_cells, depth + tokens);
+}
+
+// Query/key pairs of a causal prompt of `tokens` after `depth` cached ones, each query attending at
+// most `layer_cells` keys: the sum over i in (0, tokens] of min(depth + i, layer_cells), in the
+// continuous form (tokens^2 / 2 for an uncapped prompt from an empty cache).
+double prompt_attention_pairs(double tokens, double depth, double layer_cells) {
+  if (layer_cells <= depth) return tokens * layer_cells;
+  const double uncapped = std::min(tokens, layer_cells - depth);  // queries below the cap
+  return uncapped * depth + uncapped * uncapped / 2 + (tokens - uncapped) * layer_cells;
 }
 
 double materialized_score_bytes(double scores) { return kMaterializedScoreBytes * scores; }

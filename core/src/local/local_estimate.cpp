@@ -120,6 +120,8 @@ const char* local_matmul_path_name(LocalMatmulPath path) {
       return "cublas_bf16";
     case LocalMatmulPath::cublas_f32:
       return "cublas_f32";
+    case LocalMatmulPath::cublas_f16_f32acc:
+      return "cublas_f16_f32acc";
   }
   return "mmq";
 }
@@ -138,6 +140,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   if (request.parallel < 1) throw std::invalid_argument("--parallel: must be at least 1");
   if (request.prompt_len < 0) throw std::invalid_argument("--prompt-len: must be 0 or more");
   if (request.gen_len < 1) throw std::invalid_argument("--gen-len: must be at least 1");
+  if (request.depth < 0) throw std::invalid_argument("--depth: must be 0 or more");
   if (request.kv_type != LocalKvType::f16 && !request.flash_attention)
     // llama_init_from_model: "V cache quantization requires flash_attn".
     throw std::invalid_argument("--kv-dtype: a quantized KV cache (" +
@@ -217,6 +220,10 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
     e.assumptions.push_back(
         "--cuda-mmq off: quantized weights are dequantized to f16 for cuBLAS on every prompt ubatch (a "
         "GGML_CUDA_FORCE_CUBLAS build, or a llama.cpp build before June 2024)");
+  if (request.depth > 0)
+    e.assumptions.push_back("depth: " + std::to_string(request.depth) +
+                            " tokens already in the cache (llama-bench -d): the prompt attends them before its own, "
+                            "and generation runs after depth + prompt tokens");
   e.speed = local_speed(model, request, e.placement, e.assumptions);
   e.assumptions.push_back(local_backend_rates_rule(request.backend));
 

@@ -97,6 +97,8 @@ double local_matmul_peak_flops(const Accelerator& gpu, LocalMatmulPath path) {
       return peak_flops_per_second(gpu, ComputeDtype::bf16);
     case LocalMatmulPath::cublas_f32:
       return peak_flops_per_second(gpu, ComputeDtype::fp32);
+    case LocalMatmulPath::cublas_f16_f32acc:
+      return peak_flops_per_second(gpu, ComputeDtype::fp16) * mma_sync_share;
   }
   return 0.0;
 }

@@ -20,9 +20,11 @@ std::int64_t local_layer_state_bytes(const LocalLayer& layer);
 // encoders), else f16 for a model with encoders and off without.
 LocalMmprojType local_resolved_mmproj(const LocalModel& model, const LocalRequest& request);
 // Without flash attention (local_attention_scores.cpp): the scores one head of a layer computes over a
-// prompt of `tokens` in ubatches of `ubatch`, each attending to at most `layer_cells` cached tokens;
-// the bytes `scores` move through memory; the rule as the report states it.
-double materialized_scores_per_head(double tokens, double ubatch, double layer_cells);
+// prompt of `tokens` after `depth` cached ones in ubatches of `ubatch`, each attending to at most
+// `layer_cells` cached tokens; the bytes `scores` move through memory; the rule as the report states it.
+double materialized_scores_per_head(double tokens, double ubatch, double layer_cells, double depth);
+// With flash attention: the query/key pairs a causal prompt attends (masked tiles skipped).
+double prompt_attention_pairs(double tokens, double depth, double layer_cells);
 double materialized_score_bytes(double scores);
 std::string materialized_scores_rule(double prompt_time_share);
 

@@ -57,7 +57,9 @@ struct DeviceWork {
   double expert_float_flops_per_token = 0;                      // of the float share: routed experts
   double quantized_bytes_resident = 0;                          // quantized weights it holds (dequantized for cuBLAS)
   double quantized_parameters_resident = 0;  // their parameters (2 bytes each once dequantized to f16)
-  double attention_flops_per_token_per_position = 0;
+  // With flash attention: the prompt's QK^T and PV FLOPs over the attention layers whose cache it
+  // holds, each query attending the depth and the prompt before it, at most the layer's cells.
+  double prompt_attention_flops = 0;
   // Without flash attention: the scores one head computes over the prompt, over the attention layers
   // whose cache it holds (materialized_scores_per_head).
   double materialized_scores_per_head = 0;
@@ -98,6 +100,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   const auto index_of = [&](int device) { return device < 0 ? n_gpus : static_cast<std::size_t>(device); };
   const double attention_width = static_cast<double>(model.num_heads * model.head_dim);
   const double tokens = std::max(1.0, static_cast<double>(request.prompt_len));  // of the prompt
+  const double depth = static_cast<double>(request.depth);                       // cached before it
   std::int64_t all_graph_ops = 0, fused_graph_ops = 0;                           // besides attention, over every device
   for (std::size_t il = 0; il < model.layers.size(); ++il) {
     const LocalLayer& layer = model.layers[il];
@@ -127,9 +130,10 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     cache.state_bytes_per_token += 4.0 * static_cast<double>(local_layer_state_bytes(layer));
     if (layer.attention) {
       // QK^T and PV: 2 x 2 x n_head x head_dim FLOPs per token per cached position.
-      cache.attention_flops_per_token_per_position += 4.0 * attention_width;
-      cache.materialized_scores_per_head += materialized_scores_per_head(tokens, static_cast<double>(request.ubatch),
-                                                                         static_cast<double>(cache.layer_cells.back()));
+      const auto cells = static_cast<double>(cache.layer_cells.back());
+      cache.prompt_attention_flops += 4.0 * attention_width * prompt_attention_pairs(tokens, depth, cells);
+      cache.materialized_scores_per_head +=
+          materialized_scores_per_head(tokens, static_cast<double>(request.ubatch), cells, depth);
       cache.graph_ops += request.flash_attention ? kLocalAttentionOpsFlash : kLocalAttentionOps;
     }
   }
@@ -227,8 +231,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   const double generated = static_cast<double>(request.gen_len);
   const double context = static_cast<double>(p.kv_size);
   // Time per token grows linearly with the cache, so the mean over the generated tokens is the
-  // time at the middle of them.
-  const double middle = std::min(context, prompt + generated / 2);
+  // time at the middle of them, after the depth and the prompt.
+  const double middle = std::min(context, depth + prompt + generated / 2);
   s.generation_token_time = token_times(middle);
   double token = 0;
   for (const LocalTokenTime& t : s.generation_token_time) token += t.seconds;
@@ -289,7 +293,12 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     }
     run(quantized_flops * tokens, paths[kQuantized]);
     for (std::size_t k = kF16; k < kStorageKinds; ++k) run(w.flops_per_token_by_kind[k] * tokens, paths[k]);
-    run(attention_flops, LocalMatmulPath::cublas_f16);
+    // Attention: the scores KQ accumulate in f32, the weighted values in f16 (flash attention,
+    // fattn-mma-f16.cuh mma_tile_sizes: T_C_KQ float, T_C_VKQ half2; without it KQ is a cuBLAS GEMM at
+    // GGML_PREC_F32 and KQV one at the default f16), half the FLOPs each. f32 accumulation runs at the
+    // fp16 column's rate, which GeForce cards halve (docs/hardware.md, "GeForce accumulate").
+    run(attention_flops / 2, LocalMatmulPath::cublas_f16);
+    run(attention_flops / 2, LocalMatmulPath::cublas_f16_f32acc);
     if (quantized_path != LocalMatmulPath::mmq && w.flops_per_token_by_kind[kQuantized] > 0)
       seconds += (w.quantized_bytes_resident + 2.0 * w.quantized_parameters_resident) * ubatches /
                  (gpu.memory_bandwidth_bytes_per_second * gpu_stream_fraction(gpu));
@@ -306,12 +315,12 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   for (std::size_t d = 0; d < work.size(); ++d) {
     const DeviceWork& w = work[d];
     if (w.weight_bytes_resident <= 0 && w.flops_per_token <= 0) continue;
-    // Causal attention over the prompt. Flash attention skips the masked tiles: position i attends to i
-    // cached tokens, tokens^2 / 2 in all. Without it every ubatch multiplies all its cells and moves the
-    // scores through memory (local_attention_scores.cpp).
-    const double attention_flops = request.flash_attention
-                                       ? w.attention_flops_per_token_per_position * tokens * tokens / 2
-                                       : 4.0 * attention_width * w.materialized_scores_per_head;
+    // Causal attention over the prompt. Flash attention skips the masked tiles: position i attends to
+    // depth + i cached tokens (at most the layer's cells), tokens^2 / 2 in all from an empty cache.
+    // Without it every ubatch multiplies all its cells and moves the scores through memory
+    // (local_attention_scores.cpp).
+    const double attention_flops =
+        request.flash_attention ? w.prompt_attention_flops : 4.0 * attention_width * w.materialized_scores_per_head;
     const double score_bytes =
         request.flash_attention
             ? 0.0

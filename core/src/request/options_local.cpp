@@ -141,24 +141,27 @@ LocalOptions parse_local_options(const OptionList& options) {
                       "option 'ubatch' (" + std::to_string(r.ubatch) + ") is larger than option 'batch' (" +
                           std::to_string(r.batch) +
                           "): llama.cpp would run ubatches of n_batch tokens; give --batch at least --ubatch");
-  // A slot holds the prompt and the generated tokens; the defaults (512 and 128) shrink to fit it.
+  // A slot holds the cached depth, the prompt and the generated tokens; the defaults (512 and 128)
+  // shrink to fit what the depth leaves.
   const std::int64_t slot = r.context / r.parallel;
+  const bool depth_given = reader.text("depth").has_value();
   const bool prompt_given = reader.text("prompt_len").has_value();
   const bool gen_given = reader.text("gen_len").has_value();
-  r.prompt_len = reader.count("prompt_len", std::min<std::int64_t>(512, slot / 2), 0, std::int64_t{1} << 24);
-  r.gen_len = reader.count("gen_len", std::max<std::int64_t>(1, std::min<std::int64_t>(128, slot - r.prompt_len)), 1,
+  r.depth = reader.count("depth", 0, 0, std::int64_t{1} << 24);
+  const std::int64_t room = std::max<std::int64_t>(0, slot - r.depth);
+  r.prompt_len = reader.count("prompt_len", std::min<std::int64_t>(512, room / 2), 0, std::int64_t{1} << 24);
+  r.gen_len = reader.count("gen_len", std::max<std::int64_t>(1, std::min<std::int64_t>(128, room - r.prompt_len)), 1,
                            std::int64_t{1} << 24);
-  if (r.prompt_len + r.gen_len > slot)
-    throw OptionError(prompt_given ? "prompt_len"
-                      : gen_given  ? "gen_len"
-                                   : "context",
-                      "option '" +
-                          std::string(prompt_given ? "prompt_len"
-                                      : gen_given  ? "gen_len"
-                                                   : "context") +
-                          "': the prompt and the generated tokens (" + std::to_string(r.prompt_len) + " + " +
-                          std::to_string(r.gen_len) + ") must fit in one slot of the context (" + std::to_string(slot) +
-                          " tokens: --context / --parallel)");
+  if (r.depth + r.prompt_len + r.gen_len > slot) {
+    const char* blamed = prompt_given ? "prompt_len" : gen_given ? "gen_len" : depth_given ? "depth" : "context";
+    throw OptionError(
+        blamed,
+        "option '" + std::string(blamed) + "': " +
+            (r.depth > 0 ? "the cached depth, the prompt and the generated tokens (" + std::to_string(r.depth) + " + "
+                         : std::string("the prompt and the generated tokens (")) +
+            std::to_string(r.prompt_len) + " + " + std::to_string(r.gen_len) +
+            ") must fit in one slot of the context (" + std::to_string(slot) + " tokens: --context / --parallel)");
+  }
   reader.finish();
   return out;
 }
