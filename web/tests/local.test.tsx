@@ -31,6 +31,21 @@ describe('local options', () => {
       tensor_split: '3,1',
     });
   });
+  test('tokens already cached slow the prompt and the generation (llama-bench -d)', () => {
+    const fresh = core.localReport(llama, localOptions(defaultLocalInputs));
+    const deep = core.localReport(llama, localOptions({ ...defaultLocalInputs, depth: '6000' }));
+    expect(localOptions({ ...defaultLocalInputs, depth: ' 6000 ' })).toMatchObject({ depth: '6000' });
+    expect(deep.prompt_tokens_per_second).toBeLessThan(fresh.prompt_tokens_per_second);
+    expect(deep.generation_tokens_per_second).toBeLessThan(fresh.generation_tokens_per_second);
+    expect(deep.assumptions.some((line) => line.startsWith('depth: 6000 tokens'))).toBe(true);
+    // 6000 + the default 512-token prompt + 128 generated tokens do not fit a 6144-token context.
+    expect(() =>
+      core.localReport(
+        llama,
+        localOptions({ ...defaultLocalInputs, depth: '6000', context: '6144', promptLen: '512' }),
+      ),
+    ).toThrow(/option 'prompt_len'/);
+  });
 });
 
 describe('the Local tab', () => {

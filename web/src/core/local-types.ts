@@ -31,6 +31,8 @@ export interface LocalOptions {
   batch?: number;
   prompt_len?: number;
   gen_len?: number;
+  /** Tokens already in the cache before the prompt (llama-bench -d); 0 by default. */
+  depth?: number;
   /** The encoders' file (llama-server --mmproj): its type, or off; absent: f16 for a model with encoders. */
   mmproj?: 'off' | 'f16' | 'bf16' | 'f32' | 'q8_0';
   /** off: --no-mmproj-offload (the file stays in RAM). */

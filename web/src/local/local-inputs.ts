@@ -23,6 +23,8 @@ export interface LocalInputs {
   batch: string;
   promptLen: string;
   genLen: string;
+  /** Tokens already in the cache before the prompt (llama-bench -d: a conversation so far). */
+  depth: string;
   groupSize: string;
   prefillStep: string;
   /** '' : the core's default (f16 for a model with vision or audio encoders, off without). */
@@ -63,6 +65,7 @@ export const defaultLocalInputs: LocalInputs = {
   batch: '',
   promptLen: '',
   genLen: '',
+  depth: '',
   groupSize: '',
   prefillStep: '',
   mmproj: '',
@@ -104,6 +107,7 @@ export function localOptions(inputs: LocalInputs): LocalOptions | MlxOptions {
   put('backend', inputs.backend);
   put('ubatch', inputs.ubatch);
   put('batch', inputs.batch);
+  put('depth', inputs.depth);
   put('mmproj', inputs.mmproj);
   put('mmproj_offload', inputs.mmprojOffload);
   return options as unknown as LocalOptions;

@@ -94,6 +94,7 @@ const fieldOf: Record<string, keyof LocalInputs> = {
   batch: 'batch',
   prompt_len: 'promptLen',
   gen_len: 'genLen',
+  depth: 'depth',
   group_size: 'groupSize',
   prefill_step: 'prefillStep',
   engine: 'engine',
@@ -255,6 +256,7 @@ export function LocalForm({ inputs, gpus, formats, cpus, error, onChange }: Prop
       {number('batch', 'Batch (-b)', '2048 by default: the tokens of one decode call')}
       {number('promptLen', 'Prompt tokens', '512 by default')}
       {number('genLen', 'Generated tokens', '128 by default')}
+      {number('depth', 'Tokens already cached', 'The conversation before the prompt (llama-bench -d); 0 by default')}
       {choice(
         'mmproj',
         'Vision encoder (--mmproj)',
