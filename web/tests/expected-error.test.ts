@@ -85,12 +85,12 @@ describe("the Local tab's llama.cpp speeds", () => {
   });
 
   test("one with fewer shows llama.cpp's over every backend, and says why", () => {
-    const rocm = categories.local_prompt_llamacpp_rocm;
+    const rocm = categories.local_generation_llamacpp_rocm;
     expect(rocm.runs).toBeGreaterThan(0);
     expect(rocm.runs).toBeLessThan(minimumBackendRuns);
-    const overall = expectedError('local_prompt_llamacpp')!;
-    const fewer = localSpeedExpectedError('prompt', 'rocm')!;
-    expect(fewer.text).toBe(`±${percent(categories.local_prompt_llamacpp.median_abs_error)} typical`);
+    const overall = expectedError('local_generation_llamacpp')!;
+    const fewer = localSpeedExpectedError('generation', 'rocm')!;
+    expect(fewer.text).toBe(`±${percent(categories.local_generation_llamacpp.median_abs_error)} typical`);
     expect(fewer.detail).toBe(
       `Only ${rocm.runs} published measurements of the rocm backend (fewer than ${minimumBackendRuns}), ` +
         `so this is llama.cpp's error over every backend. ${overall.detail}`,
