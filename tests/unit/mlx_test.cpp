@@ -208,6 +208,11 @@ TEST_CASE("mlx: options and the report") {
   } catch (const OptionError& error) {
     CHECK(error.option() == "ram_gib");
   }
+  // llama-bench's -d has no mlx_lm.benchmark counterpart.
+  CHECK_THROWS_WITH_AS(parse_mlx_options({{"engine", "mlx"}, {"gpu", "m4-max"}, {"depth", "4096"}}),
+                       "option 'depth' is llama.cpp's; --engine mlx takes gpu, weights, group_size, prompt_len, "
+                       "gen_len and prefill_step (the chip's unified memory holds everything)",
+                       OptionError);
 }
 
 TEST_CASE("mlx: kernels a layer, as mlx-lm's models run them at one token") {
