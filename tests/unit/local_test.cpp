@@ -81,6 +81,10 @@ LocalRequest toy_offloaded(const char* gpu, LocalBackend backend) {
   return r;
 }
 
+// The toy's quantized weights over `tokens` on an RTX 4090: 2 x (4 x 50M + 10M) FLOPs a token on MMQ
+// at 0.26 of the 660.6 TOP/s dense int8 rate (Ada whitepaper).
+double rtx4090_toy_weights_seconds(double tokens) { return 2.0 * 210e6 * tokens / (660.6e12 * 0.26); }
+
 // Attention FLOPs on an RTX 4090 under CUDA: the scores (half the FLOPs) accumulate in f32, at the
 // fp16 column's 165.2 TFLOP/s, the weighted values in f16, at 330.3 (fattn-mma-f16.cuh; cuBLAS's
 // GGML_PREC_F32 KQ without flash attention), each at cuBLAS's 0.47.
@@ -632,7 +636,7 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     // (Ada whitepaper, INT8 dense) = 1.2520 ms; causal attention 4 x 2048 x 4 layers x 512^2 / 2 =
     // 4.295 GFLOP, half at 0.47 x 330.3 TFLOP/s (FP16 with FP16 accumulate) and half at 0.47 x 165.2
     // (FP32 accumulate) = 0.0415 ms. Slower than reading 420 MiB once (0.50 ms).
-    const double weights = 2.0 * 210e6 * 512 / (660.6e12 * 0.26);
+    const double weights = rtx4090_toy_weights_seconds(512);
     const double attention = rtx4090_attention_seconds(4.0 * 2048 * 4 * 512.0 * 512.0 / 2);
     CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
           doctest::Approx(512 / (weights + attention + 512 * kCrossingSecondsPerToken)));
@@ -1031,7 +1035,7 @@ TEST_CASE("local: without flash attention every ubatch writes its attention scor
     // Per head and layer 512 x (512 + 1024 + 1536) = 1,572,864 scores, all of them multiplied (no
     // masked tiles skipped): 4 x 2048 x 4 layers x 1,572,864 = 51.54 GFLOP of QK^T and PV. Through
     // memory: x 16 heads x 4 layers x 20 bytes = 2,013,265,920 bytes at 0.88 x 1008 GB/s = 2.270 ms.
-    const double weights = 2.0 * 210e6 * 1536 / (660.6e12 * 0.26);
+    const double weights = rtx4090_toy_weights_seconds(1536);
     const double attention = rtx4090_attention_seconds(4.0 * 2048 * 4 * 1572864);
     const double scores = 2013265920.0 / (1008e9 * 0.88);
     const double seconds = weights + attention + scores + 1536 * kCrossingSecondsPerToken;
@@ -1045,7 +1049,7 @@ TEST_CASE("local: without flash attention every ubatch writes its attention scor
   SUBCASE("1000 tokens: the last ubatch of 488 tokens attends to all 1000 cells") {
     r.prompt_len = 1000;
     const double per_head = 512.0 * 512 + 488.0 * 1000;  // 750,144
-    const double weights = 2.0 * 210e6 * 1000 / (660.6e12 * 0.26);
+    const double weights = rtx4090_toy_weights_seconds(1000);
     const double attention = rtx4090_attention_seconds(4.0 * 2048 * 4 * per_head);
     const double scores = 20.0 * 16 * 4 * per_head / (1008e9 * 0.88);
     CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
@@ -1059,7 +1063,7 @@ TEST_CASE("local: without flash attention every ubatch writes its attention scor
     windowed.layers[1].sliding_window = 512;
     r.prompt_len = 1536;
     const double per_head = 2 * 512.0 * (512 + 1024 + 1024) + 2 * 512.0 * (512 + 1024 + 1536);
-    const double weights = 2.0 * 210e6 * 1536 / (660.6e12 * 0.26);
+    const double weights = rtx4090_toy_weights_seconds(1536);
     const double attention = rtx4090_attention_seconds(4.0 * 2048 * per_head);
     const double scores = 20.0 * 16 * per_head / (1008e9 * 0.88);
     CHECK(estimate_local(windowed, r).speed.prompt_tokens_per_second ==
@@ -1068,7 +1072,7 @@ TEST_CASE("local: without flash attention every ubatch writes its attention scor
   SUBCASE("flash attention keeps the scores on chip and skips the masked half") {
     r.flash_attention = true;
     r.prompt_len = 1536;
-    const double weights = 2.0 * 210e6 * 1536 / (660.6e12 * 0.26);
+    const double weights = rtx4090_toy_weights_seconds(1536);
     const double attention = rtx4090_attention_seconds(4.0 * 2048 * 4 * 1536.0 * 1536.0 / 2);
     const LocalEstimate e = estimate_local(model, r);
     CHECK(e.speed.prompt_tokens_per_second ==
@@ -1388,15 +1392,14 @@ TEST_CASE("the GPUs llama.cpp runs on, with the backend it picks (the page's GPU
 TEST_CASE("local: --depth, a prompt and generation after tokens already cached (llama-bench -d), by hand") {
   // The toy on an RTX 4090, flash attention on, 512-token prompt after 3000 cached tokens.
   const LocalModel model = toy_model();
-  LocalRequest r = one_gpu("rtx-4090");
+  LocalRequest r = toy_offloaded("rtx-4090", LocalBackend::cuda);
   r.context = 4096;
-  r.n_gpu_layers = 5;
   r.prompt_len = 512;
   r.gen_len = 128;
   r.depth = 3000;
   SUBCASE("flash attention: token i of the prompt attends 3000 + i keys") {
     // Per layer 512 x 3000 + 512^2 / 2 = 1,667,072 query/key pairs, 4 x 2048 FLOPs each, 4 layers.
-    const double weights = 2.0 * 210e6 * 512 / (660.6e12 * 0.26);
+    const double weights = rtx4090_toy_weights_seconds(512);
     const double attention = rtx4090_attention_seconds(4.0 * 2048 * 4 * 1667072.0);
     const LocalEstimate e = estimate_local(model, r);
     CHECK(e.speed.prompt_tokens_per_second ==
@@ -1420,7 +1423,7 @@ TEST_CASE("local: --depth, a prompt and generation after tokens already cached (
     // Window 512 + ubatch 512 = 1024 cells (padded to 256 with flash attention) <= the depth: 512 x 1024 pairs.
     LocalModel windowed = model;
     for (auto& layer : windowed.layers) layer.sliding_window = 512;
-    const double weights = 2.0 * 210e6 * 512 / (660.6e12 * 0.26);
+    const double weights = rtx4090_toy_weights_seconds(512);
     const double attention = rtx4090_attention_seconds(4.0 * 2048 * 4 * 512.0 * 1024);
     CHECK(estimate_local(windowed, r).speed.prompt_tokens_per_second ==
           doctest::Approx(512 / (weights + attention + 512 * kCrossingSecondsPerToken)));
@@ -1430,7 +1433,7 @@ TEST_CASE("local: --depth, a prompt and generation after tokens already cached (
     r.prompt_len = 1024;
     // Two ubatches end at 3512 and 4024 cells: per head 512 x (3512 + 4024) = 3,858,432 scores.
     const double per_head = 512.0 * (3512 + 4024);
-    const double weights = 2.0 * 210e6 * 1024 / (660.6e12 * 0.26);
+    const double weights = rtx4090_toy_weights_seconds(1024);
     const double attention = rtx4090_attention_seconds(4.0 * 2048 * 4 * per_head);
     const double scores = 20.0 * 16 * 4 * per_head / (1008e9 * 0.88);
     r.gen_len = 64;

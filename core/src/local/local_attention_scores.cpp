@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Attention without flash attention: the scores llama.cpp materializes for every ubatch, and what
-// moving them through memory costs a prompt (docs/local.md, "Attention scores without flash attention").
+// A prompt's attention: with flash attention the query/key pairs it attends, masked tiles skipped; without
+// it the scores llama.cpp materializes for every ubatch, and what moving them through memory costs a
+// prompt (docs/local.md, "Attention scores without flash attention"). Both after `depth` cached tokens.
 #include <algorithm>
 #include <cmath>
 #include <string>
