@@ -427,6 +427,20 @@ TEST_CASE("local options: every refusal names its option") {
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"n_gpu_layers", "-1"}}, "n_gpu_layers");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"n_cpu_moe", "x"}}, "n_cpu_moe");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"cpu", "no-such-cpu"}}, "cpu");
+  // The installed RAM describes the CPU's memory: refused without --cpu, and outside DDR's range.
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"ram_mts", "6000"}}, "ram_mts");
+  refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"ram_channels", "4"}}, "ram_channels");
+  refused({{"ram_gib", "32"}, {"cpu", "ryzen-9-7950x"}, {"ram_mts", "100"}}, "ram_mts");
+  refused({{"ram_gib", "32"}, {"cpu", "ryzen-9-7950x"}, {"ram_channels", "0"}}, "ram_channels");
+  {
+    const LocalRequest r =
+        parse_local_options({{"ram_gib", "64"}, {"cpu", "ryzen-9-7950x"}, {"ram_mts", "6000"}}).request;
+    CHECK(r.ram_as_installed);
+    CHECK(r.cpu->memory_transfers_per_second == 6000e6);
+    CHECK(r.cpu->memory_channels == 2);  // the specification's, not given
+    CHECK(cpu_memory_bandwidth_bytes_per_second(*r.cpu) == doctest::Approx(96e9));
+    CHECK_FALSE(parse_local_options({{"ram_gib", "64"}, {"cpu", "ryzen-9-7950x"}}).request.ram_as_installed);
+  }
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"ubatch", "0"}}, "ubatch");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"batch", "0"}}, "batch");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"ubatch", "4096"}}, "ubatch");
@@ -652,6 +666,18 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     CHECK(e.placement.devices.size() == 1);
     const double bytes = 420.0 * kMiB + 0.5 * 4 * 4096;
     CHECK(e.speed.generation_tokens_per_second == doctest::Approx(83.2e9 * 0.65 / bytes));
+    // RAM as installed: one DIMM of DDR5-6000 is 1 x 8 B x 6000 MT/s = 48 GB/s, and the report says so.
+    r.cpu->memory_channels = 1;
+    r.cpu->memory_transfers_per_second = 6000e6;
+    r.ram_as_installed = true;
+    const LocalEstimate one_dimm = estimate_local(model, r);
+    CHECK(one_dimm.speed.generation_tokens_per_second == doctest::Approx(48e9 * 0.65 / bytes));
+    bool stated = false;
+    for (const std::string& line : one_dimm.assumptions)
+      stated = stated || line.find(
+                             "1 channel x 8 B x 6000 MT/s = 48 GB/s, not the AMD Ryzen 9 7950X "
+                             "specification's DDR5-5200") != std::string::npos;
+    CHECK(stated);
   }
   SUBCASE("a partial offload: the GPU's and the CPU's times add up; RAM weights cross PCIe for prompts") {
     r.n_gpu_layers = 2;

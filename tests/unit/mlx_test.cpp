@@ -208,6 +208,9 @@ TEST_CASE("mlx: options and the report") {
   } catch (const OptionError& error) {
     CHECK(error.option() == "ram_gib");
   }
+  // The installed RAM times llama.cpp's CPU layers; MLX runs on the chip's unified memory.
+  CHECK_THROWS_WITH_AS(parse_mlx_options({{"engine", "mlx"}, {"gpu", "m4-max"}, {"ram_mts", "6000"}}),
+                       doctest::Contains("option 'ram_mts' is llama.cpp's"), OptionError);
   // llama-bench's -d has no mlx_lm.benchmark counterpart.
   CHECK_THROWS_WITH_AS(parse_mlx_options({{"engine", "mlx"}, {"gpu", "m4-max"}, {"depth", "4096"}}),
                        "option 'depth' is llama.cpp's; --engine mlx takes gpu, weights, group_size, prompt_len, "

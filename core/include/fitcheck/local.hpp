@@ -141,6 +141,9 @@ struct LocalRequest {
   std::vector<Accelerator> gpus;  // in device order (CUDA0, CUDA1, ...); empty: CPU only
   std::int64_t ram_bytes = 0;     // system RAM for the CPU buffers; 0: not checked
   std::optional<CpuDevice> cpu;   // RAM bandwidth and FLOP/s of CPU layers; absent: stated defaults
+  // The installed RAM where it differs from the CPU's specification (an XMP/EXPO kit, fewer DIMMs):
+  // --ram-mts and --ram-channels, already applied to `cpu`; true when either was given.
+  bool ram_as_installed = false;
   LocalBackend backend = LocalBackend::cuda;
   std::int64_t context = 4096;  // n_ctx over all slots (llama-server -c)
   std::int64_t parallel = 1;    // slots (-np, Ollama's OLLAMA_NUM_PARALLEL); each gets context / parallel
@@ -266,10 +269,10 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
 LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& request);
 
 // The options of `fitcheck local` as key/value pairs (CLI flags with '_' for '-'): gpu (comma list,
-// one entry per device, "custom" with the custom_gpu_* keys), ram_gib, cpu, weights, weight_bits,
-// group_size, context, parallel, kv_dtype, flash_attention (on|off), kv_offload (on|off), n_gpu_layers, n_cpu_moe,
-// tensor_split, backend, cuda_mmq (on|off), ubatch, batch, prompt_len, gen_len, depth, mmproj (off|f16|bf16|f32|q8_0),
-// mmproj_offload (on|off). Throws OptionError naming the option.
+// one entry per device, "custom" with the custom_gpu_* keys), ram_gib, cpu, ram_mts, ram_channels, weights,
+// weight_bits, group_size, context, parallel, kv_dtype, flash_attention (on|off), kv_offload (on|off), n_gpu_layers,
+// n_cpu_moe, tensor_split, backend, cuda_mmq (on|off), ubatch, batch, prompt_len, gen_len, depth, mmproj
+// (off|f16|bf16|f32|q8_0), mmproj_offload (on|off). Throws OptionError naming the option.
 struct LocalOptions {
   LocalRequest request;
   std::optional<WeightFormat> weights;  // absent: the config's own format (a GGUF states its own)

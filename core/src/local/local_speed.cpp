@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -34,6 +35,13 @@ double host_link_bytes_per_second(const Accelerator& gpu) {
                  gpu.interconnect_bytes_per_second_per_direction > 0
              ? gpu.interconnect_bytes_per_second_per_direction
              : kDefaultPcieBytesPerSecond;
+}
+
+// A figure as printf's %g writes it (6000, 96, 89.6).
+std::string shortest_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
 }
 
 double gpu_matmul_peak(const Accelerator& gpu) {
@@ -177,6 +185,14 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
                                    : kDefaultRamBandwidth;
   const double cpu_flops = request.cpu ? cpu_peak_fp32_flops_per_second(*request.cpu) : kDefaultCpuFlops;
   const bool cpu_work = work.back().weight_bytes_resident > 0;
+  if (cpu_work && request.cpu && request.ram_as_installed) {
+    const CpuDevice& cpu = *request.cpu;
+    assumptions.push_back("RAM as installed (--ram-mts, --ram-channels): " + std::to_string(cpu.memory_channels) +
+                          (cpu.memory_channels == 1 ? " channel" : " channels") + " x 8 B x " +
+                          shortest_number(cpu.memory_transfers_per_second / 1e6) +
+                          " MT/s = " + shortest_number(ram_bandwidth / 1e9) + " GB/s, not the " + cpu.name +
+                          " specification's " + cpu.memory_type);
+  }
   if (cpu_work && !request.cpu)
     assumptions.push_back(n_gpus > 0 && request.gpus[0].unified_memory
                               ? "CPU layers read the unified memory at the chip's bandwidth (no --cpu given)"
