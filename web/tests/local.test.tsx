@@ -31,6 +31,19 @@ describe('local options', () => {
       tensor_split: '3,1',
     });
   });
+  test('the RAM as installed times the CPU layers (--ram-mts, --ram-channels)', () => {
+    const qwen = fixtureConfig('Qwen--Qwen3-30B-A3B.json');
+    const cpuOnly = { ...defaultLocalInputs, gpu: '', cpu: 'ryzen-9-7950x', context: '640' };
+    const spec = core.localReport(qwen, localOptions(cpuOnly));
+    const expo = core.localReport(qwen, localOptions({ ...cpuOnly, ramMts: '6000', ramChannels: '2' }));
+    expect(localOptions({ ...cpuOnly, ramMts: ' 6000 ' })).toMatchObject({ ram_mts: '6000' });
+    // Every layer reads RAM: 6000 / 5200 MT/s faster, bar the fixed costs.
+    expect(expo.generation_tokens_per_second / spec.generation_tokens_per_second).toBeCloseTo(6000 / 5200, 2);
+    expect(expo.assumptions.some((line) => line.includes('2 channels x 8 B x 6000 MT/s = 96 GB/s'))).toBe(true);
+    expect(() => core.localReport(qwen, localOptions({ ...cpuOnly, cpu: '', ramMts: '6000' }))).toThrow(
+      /option 'ram_mts'/,
+    );
+  });
   test('tokens already cached slow the prompt and the generation (llama-bench -d)', () => {
     const fresh = core.localReport(llama, localOptions(defaultLocalInputs));
     const deep = core.localReport(llama, localOptions({ ...defaultLocalInputs, depth: '6000' }));

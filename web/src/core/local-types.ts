@@ -13,6 +13,10 @@ export interface LocalOptions {
   ram_gib: number;
   /** A CPU catalog id: the RAM bandwidth and FLOP/s of layers on the CPU. */
   cpu?: string;
+  /** The RAM as installed, MT/s (DDR5-6000: 6000), in place of the CPU's fastest supported speed (needs cpu). */
+  ram_mts?: number;
+  /** Populated 64-bit memory channels, in place of the CPU's (needs cpu). */
+  ram_channels?: number;
   weights?: string;
   /** n_ctx over all slots (4096). */
   context?: number;

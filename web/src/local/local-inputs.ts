@@ -9,6 +9,9 @@ export interface LocalInputs {
   gpu: string;
   ramGib: string;
   cpu: string;
+  /** The RAM as installed (DDR5-6000: 6000 MT/s; populated channels), in place of the CPU's specification. */
+  ramMts: string;
+  ramChannels: string;
   weights: string;
   context: string;
   parallel: string;
@@ -51,6 +54,8 @@ export const defaultLocalInputs: LocalInputs = {
   gpu: 'rtx-4090',
   ramGib: '64',
   cpu: '',
+  ramMts: '',
+  ramChannels: '',
   weights: 'q4_k_m',
   context: '8192',
   parallel: '',
@@ -96,6 +101,8 @@ export function localOptions(inputs: LocalInputs): LocalOptions | MlxOptions {
     return options as unknown as MlxOptions;
   }
   put('cpu', inputs.cpu);
+  put('ram_mts', inputs.ramMts);
+  put('ram_channels', inputs.ramChannels);
   put('context', inputs.context);
   put('parallel', inputs.parallel);
   put('kv_dtype', inputs.kvDtype);

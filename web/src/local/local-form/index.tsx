@@ -80,6 +80,8 @@ const fieldOf: Record<string, keyof LocalInputs> = {
   gpu: 'gpu',
   ram_gib: 'ramGib',
   cpu: 'cpu',
+  ram_mts: 'ramMts',
+  ram_channels: 'ramChannels',
   weights: 'weights',
   context: 'context',
   parallel: 'parallel',
@@ -232,6 +234,8 @@ export function LocalForm({ inputs, gpus, formats, cpus, error, onChange }: Prop
         'A CPU catalog id for RAM bandwidth (ryzen-9-7950x); empty: a DDR5-5600 desktop',
         cpuSuggestions,
       )}
+      {number('ramMts', 'RAM speed (MT/s)', "As installed (DDR5-6000: 6000); empty: the CPU's fastest supported")}
+      {number('ramChannels', 'RAM channels', "Populated 64-bit channels; empty: every channel of the CPU's platform")}
       {text('weights', 'Weights', 'GGUF type: q4_k_m, q8_0, fp16, ...', ggufWeights)}
       {number('context', 'Context (-c)', 'Tokens over all slots')}
       {number('parallel', 'Slots (-np)', 'Ollama: OLLAMA_NUM_PARALLEL; each slot gets context / slots')}
