@@ -213,7 +213,7 @@ TEST_CASE("ggml type traits: block sizes and bytes per block (gguf-py GGML_QUANT
   for (std::uint32_t removed : {4u, 5u, 31u, 32u, 33u, 36u, 37u, 38u, 1000u})
     CHECK(ggml_type_traits(removed) == nullptr);
   // Definition: the quantization layer's preset table agrees with this one where both list a type.
-  for (int t = 0; t <= static_cast<int>(GgufType::iq4_xs); ++t) {
+  for (int t = 0; t <= static_cast<int>(GgufType::mxfp4); ++t) {
     const GgufTypeInfo& info = gguf_type_info(static_cast<GgufType>(t));
     bool found = false;
     for (std::uint32_t id = 0; id < 64; ++id) {

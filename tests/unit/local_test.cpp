@@ -324,6 +324,23 @@ TEST_CASE("local: two unequal GPUs with every expert in RAM, as a llama.cpp b562
   }
 }
 
+TEST_CASE("local: gpt-oss in llama.cpp's MXFP4 MoE type is the size llama-bench prints for ggml-org's files") {
+  // llama-bench prints the sum of the tensors' bytes: 'gpt-oss ?B MXFP4 MoE | 11.27 GiB | 20.91 B'
+  // (ikawrakow/ik_llama.cpp PR #683) and 'gpt-oss 120B MXFP4 MoE | 59.02 GiB | 116.83 B'
+  // (ggml-org/llama.cpp PR #19922).
+  const auto gib = [](const LocalModel& m) {
+    double bytes = static_cast<double>(m.input_bytes + m.output_bytes);
+    for (const LocalLayer& layer : m.layers) bytes += static_cast<double>(layer.dense_bytes + layer.expert_bytes);
+    return std::round(bytes / 1073741824.0 * 100) / 100;
+  };
+  const ModelDescription small =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/openai--gpt-oss-20b.json"));
+  const ModelDescription large =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/openai--gpt-oss-120b.json"));
+  CHECK(gib(local_model_from_config(small, WeightFormat::gguf_mxfp4_moe)) == doctest::Approx(11.27));
+  CHECK(gib(local_model_from_config(large, WeightFormat::gguf_mxfp4_moe)) == doctest::Approx(59.02));
+}
+
 TEST_CASE("local: the most layers that fit, and generation speed from bandwidth") {
   LocalModel model = toy_model();
   LocalRequest r = one_gpu("rtx-4090");

@@ -294,6 +294,26 @@ TEST_CASE("GGUF rows that no 256-block fits fall back") {
   CHECK_THROWS_AS(gguf_tensor_types(v, WF::gptq), std::invalid_argument);
 }
 
+TEST_CASE("GGUF MXFP4 MoE: routed experts MXFP4, every other matrix Q8_0 (llama-quantize's MXFP4_MOE)") {
+  Inventory v;
+  add(v, R::token_embedding, -1, 1000, 2880);
+  add(v, R::attention_query, 0, 4096, 2880);
+  add(v, R::router, 0, 32, 2880);
+  add(v, R::expert_up, 0, 2880, 2880, 32);
+  add(v, R::shared_expert_up, 0, 2880, 2880);  // 2-D: "other tensors -> Q8_0"
+  add(v, R::bias, 0, 1, 2880);
+  add(v, R::lm_head, -1, 1000, 2880);
+  const std::vector<GgufType> types = gguf_tensor_types(v, WF::gguf_mxfp4_moe);
+  CHECK(types == std::vector<GgufType>{GgufType::q8_0, GgufType::q8_0, GgufType::f32, GgufType::mxfp4, GgufType::q8_0,
+                                       GgufType::f32, GgufType::q8_0});
+  // A 2880-wide row: 90 blocks of 17 B (one E8M0 scale, 32 four-bit values) in MXFP4, of 34 B in Q8_0.
+  CHECK(gguf_type_info(GgufType::mxfp4).block_bytes == 17);
+  const WeightBytes b = weight_bytes(v, WF::gguf_mxfp4_moe);
+  const std::int64_t q8_rows = 1000 + 4096 + 2880 + 1000;
+  CHECK(b.quantized_bytes == 32 * 2880 * 90 * 17 + q8_rows * 90 * 34);
+  CHECK(b.high_precision_bytes == (32 * 2880 + 2880) * 4);
+}
+
 TEST_CASE("more bits, more bytes") {
   const Inventory l7 = dense(32, 4096, 4096, 11008, 32000);
   CHECK(bytes(l7, WF::fp32) > bytes(l7, WF::bf16));

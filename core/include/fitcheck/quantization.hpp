@@ -43,7 +43,14 @@ enum class WeightFormat : std::uint8_t {
   gguf_q3_k_s,
   gguf_q2_k,
   gguf_iq4_xs,
+  // llama-quantize's MXFP4_MOE type (gpt-oss GGUFs): routed experts MXFP4, every other matrix Q8_0.
+  gguf_mxfp4_moe,
 };
+
+// The llama-quantize presets (gguf_q8_0 .. gguf_mxfp4_moe): their bytes come from gguf_tensor_types.
+constexpr bool is_gguf_preset(WeightFormat format) {
+  return format >= WeightFormat::gguf_q8_0 && format <= WeightFormat::gguf_mxfp4_moe;
+}
 
 // Which tensors a format quantizes. GGUF presets follow their own rules and ignore it.
 enum class QuantScope : std::uint8_t {
@@ -139,6 +146,7 @@ enum class GgufType : std::uint8_t {
   q6_k,
   iq4_nl,
   iq4_xs,
+  mxfp4,
 };
 
 struct GgufTypeInfo {

@@ -10,8 +10,6 @@
 namespace fitcheck {
 namespace {
 
-bool is_gguf(WeightFormat f) { return f >= WeightFormat::gguf_q8_0 && f <= WeightFormat::gguf_iq4_xs; }
-
 bool is_routed_expert(TensorRole role) {
   return role == TensorRole::expert_gate || role == TensorRole::expert_up || role == TensorRole::expert_down;
 }
@@ -109,7 +107,7 @@ MatmulPrecision matmul_precision_of(WeightFormat format) {
 std::vector<double> bytes_per_tensor(const std::vector<WeightTensor>& tensors, const std::vector<bool>& wanted,
                                      WeightFormat format, const WeightFormatOptions& options) {
   std::vector<double> bytes(tensors.size(), 0.0);
-  if (is_gguf(format)) {
+  if (is_gguf_preset(format)) {
     const std::vector<GgufType> types = gguf_tensor_types(tensors, format, options);
     for (std::size_t i = 0; i < tensors.size(); ++i) {
       const GgufTypeInfo& info = gguf_type_info(types[i]);
@@ -224,7 +222,7 @@ PreparedLatencyModel prepare_latency_model(const ModelDescription& model, const 
     if (first < 0) first = static_cast<std::int64_t>(i);
   }
   std::vector<bool> wanted(tensors.size(), true);
-  if (!is_gguf(format)) {
+  if (!is_gguf_preset(format)) {
     for (std::size_t i = 0; i < tensors.size(); ++i) {
       const WeightTensor& t = tensors[i];
       if (t.layer < 0) continue;

@@ -15,10 +15,6 @@
 namespace fitcheck {
 namespace {
 
-bool is_gguf_preset(WeightFormat format) {
-  return format >= WeightFormat::gguf_q8_0 && format <= WeightFormat::gguf_iq4_xs;
-}
-
 bool is_expert(TensorRole role) {
   return role == TensorRole::expert_gate || role == TensorRole::expert_up || role == TensorRole::expert_down;
 }

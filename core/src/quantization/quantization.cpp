@@ -15,7 +15,7 @@ constexpr const char* kLinearOnly = "embeddings, lm_head, norms, biases, router 
 constexpr const char* kGgufKeeps = "norms, biases, router, position embeddings (F32); output at Q6_K or Q8_0";
 
 // base_bits_per_weight arithmetic is in docs/quantization.md.
-constexpr std::array<WeightFormatInfo, 25> kFormats{{
+constexpr std::array<WeightFormatInfo, 26> kFormats{{
     {WeightFormat::fp32, "fp32", "FP32", 32.0, kSixteenBit, "IEEE 754 binary32"},
     {WeightFormat::bf16, "bf16", "BF16", 16.0, kSixteenBit, "bfloat16"},
     {WeightFormat::fp16, "fp16", "FP16", 16.0, kSixteenBit, "IEEE 754 binary16"},
@@ -56,6 +56,9 @@ constexpr std::array<WeightFormatInfo, 25> kFormats{{
      "llama.cpp ggml-common.h; llama-quant.cpp"},
     {WeightFormat::gguf_q2_k, "q2_k", "GGUF Q2_K", 2.625, kGgufKeeps, "llama.cpp ggml-common.h; llama-quant.cpp"},
     {WeightFormat::gguf_iq4_xs, "iq4_xs", "GGUF IQ4_XS", 4.25, kGgufKeeps, "llama.cpp ggml-common.h; llama-quant.cpp"},
+    {WeightFormat::gguf_mxfp4_moe, "mxfp4_moe", "GGUF MXFP4 MoE", 4.25,
+     "routed experts MXFP4; every other matrix Q8_0; norms and biases F32",
+     "llama.cpp llama-quant.cpp (LLAMA_FTYPE_MOSTLY_MXFP4_MOE), ggml-common.h block_mxfp4"},
 }};
 
 bool iequals(std::string_view a, std::string_view b) {

@@ -42,8 +42,6 @@ bool is_projection(TensorRole r) {
   }
 }
 
-bool is_gguf(WeightFormat f) { return f >= WeightFormat::gguf_q8_0 && f <= WeightFormat::gguf_iq4_xs; }
-
 // Short labels for the notes on what stayed unquantized.
 const char* kept_label(TensorRole r) {
   switch (r) {
@@ -216,11 +214,11 @@ WeightBytes float_bytes(std::span<const WeightTensor> tensors, std::int64_t byte
 WeightBytes gguf_bytes(std::span<const WeightTensor> tensors, WeightFormat format, const WeightFormatOptions& options) {
   const std::vector<GgufType> types = gguf_tensor_types(tensors, format, options);
   WeightBytes r;
-  std::array<std::int64_t, static_cast<std::size_t>(GgufType::iq4_xs) + 1> tensors_of_type{};
+  std::array<std::int64_t, static_cast<std::size_t>(GgufType::mxfp4) + 1> tensors_of_type{};
   std::int64_t fallbacks = 0;  // matrices left F16
   std::int64_t narrow = 0;     // matrices a 256-wide preset had to store in 32-wide blocks
-  const bool wide_preset =
-      format != WeightFormat::gguf_q8_0 && format != WeightFormat::gguf_q5_0 && format != WeightFormat::gguf_q4_0;
+  const bool wide_preset = format != WeightFormat::gguf_q8_0 && format != WeightFormat::gguf_q5_0 &&
+                           format != WeightFormat::gguf_q4_0 && format != WeightFormat::gguf_mxfp4_moe;
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const WeightTensor& t = tensors[i];
     const GgufTypeInfo& info = gguf_type_info(types[i]);
@@ -276,7 +274,7 @@ WeightBytes weight_bytes(std::span<const WeightTensor> tensors, WeightFormat for
     default:
       break;
   }
-  if (is_gguf(format)) return gguf_bytes(tensors, format, options);
+  if (is_gguf_preset(format)) return gguf_bytes(tensors, format, options);
   check_options(format, options);
 
   const bool any_experts =

@@ -19,7 +19,7 @@ namespace fitcheck {
 namespace {
 
 // element_bits: the bits of one stored value; the rest of block_bytes is block scales.
-constexpr std::array<GgufTypeInfo, 14> kGgufTypes{{
+constexpr std::array<GgufTypeInfo, 15> kGgufTypes{{
     {GgufType::f32, "F32", 1, 4, 32},
     {GgufType::f16, "F16", 1, 2, 16},
     {GgufType::q4_0, "Q4_0", 32, 18, 4},        // fp16 d + 16 B nibbles
@@ -34,8 +34,9 @@ constexpr std::array<GgufTypeInfo, 14> kGgufTypes{{
     {GgufType::q6_k, "Q6_K", 256, 210, 6},      // 128 B ql + 64 B qh + 16 B scales + fp16 d
     {GgufType::iq4_nl, "IQ4_NL", 32, 18, 4},    // fp16 d + 16 B
     {GgufType::iq4_xs, "IQ4_XS", 256, 136, 4},  // fp16 d + 2 B scales_h + 4 B scales_l + 128 B
+    {GgufType::mxfp4, "MXFP4", 32, 17, 4},      // E8M0 scale + 16 B of E2M1 pairs
 }};
-static_assert(kGgufTypes.size() == static_cast<std::size_t>(GgufType::iq4_xs) + 1);
+static_assert(kGgufTypes.size() == static_cast<std::size_t>(GgufType::mxfp4) + 1);
 
 // Broad tensor kinds the selection rules distinguish (llama.cpp matches them by GGUF name).
 enum class Kind : std::uint8_t {
@@ -115,6 +116,8 @@ GgufType base_type(WeightFormat f) {
       return GgufType::q2_k;
     case WeightFormat::gguf_iq4_xs:
       return GgufType::iq4_xs;
+    case WeightFormat::gguf_mxfp4_moe:
+      return GgufType::q8_0;  // every matrix but the routed experts
     default:
       throw std::invalid_argument("not a GGUF preset");
   }
@@ -290,7 +293,16 @@ std::vector<GgufType> gguf_tensor_types(std::span<const WeightTensor> tensors, W
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const WeightTensor& t = tensors[i];
     GgufType type = base;
-    switch (kind_of(t, tied)) {
+    const Kind kind = kind_of(t, tied);
+    // MXFP4_MOE (llama_tensor_get_type_impl): the output and tied embeddings Q8_0, then "MoE tensors
+    // -> MXFP4, other tensors -> Q8_0" by the tensor's third dimension, which only routed experts have.
+    if (format == WeightFormat::gguf_mxfp4_moe && kind != Kind::keep_f32 && kind != Kind::keep_f16) {
+      const bool routed =
+          t.role == TensorRole::expert_gate || t.role == TensorRole::expert_up || t.role == TensorRole::expert_down;
+      types.push_back(fit_row(routed ? GgufType::mxfp4 : GgufType::q8_0, t.columns));
+      continue;
+    }
+    switch (kind) {
       case Kind::keep_f32:
         types.push_back(GgufType::f32);
         continue;
