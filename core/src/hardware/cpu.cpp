@@ -2,6 +2,8 @@
 // CPUs people run llama.cpp on, with the factors of their peak RAM bandwidth and FLOP/s.
 //
 // FLOPs per core per clock: FP32 FMA lanes x 2 x FMA pipes, from the vendors' optimization guides:
+//   Zen 3 (same guide: family 19h covers Zen 3 and Zen 4): two 256-bit FMA pipes, AVX2 only:
+//     8 x 2 x 2 = 32 FP32; no bf16 arithmetic.
 //   Zen 4 (AMD Software Optimization Guide for AMD Family 19h Processors, pub. 56665, section 2.11):
 //     two 256-bit FMA pipes; AVX-512 runs as two 256-bit halves: 8 x 2 x 2 = 32 FP32.
 //     AVX512_BF16 VDPBF16PS: two bf16 products into each FP32 lane: 2 x 32 = 64.
@@ -26,6 +28,7 @@ namespace fitcheck {
 namespace {
 
 constexpr CpuCoreCluster kNone{};
+constexpr CpuCoreCluster zen3(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 32, 0}; }
 constexpr CpuCoreCluster zen4(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 32, 64}; }
 constexpr CpuCoreCluster zen5(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 64, 128}; }
 constexpr CpuCoreCluster raptor_cove(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 32, 0}; }
@@ -55,6 +58,83 @@ constexpr const CpuDevice kCpus[] = {
      .simd = "AVX-512 (2 x 512-bit FMA)",
      .sources = "AMD Ryzen 9 9950X specifications (amd.com/en/products/processors/desktops/ryzen/9000-series/"
                 "amd-ryzen-9-9950x.html): 16 cores, 4.3 GHz base, DDR5-5600, 2 channels; AMD pub. 58455"},
+    {.id = "ryzen-7-7800x3d",
+     .name = "AMD Ryzen 7 7800X3D",
+     .vendor = "AMD",
+     .performance = zen4(8, 4.2),
+     .efficiency = kNone,
+     .memory_channels = 2,
+     .memory_transfers_per_second = 5200e6,
+     .memory_type = "DDR5-5200",
+     .simd = "AVX-512 (2 x 256-bit FMA)",
+     .sources = "AMD Ryzen 7 7800X3D specifications (amd.com/en/products/processors/desktops/ryzen/7000-series/"
+                "amd-ryzen-7-7800x3d.html): 8 cores, 4.2 GHz base, DDR5-5200, 2 channels; AMD pub. 56665"},
+    {.id = "ryzen-9-7900x",
+     .name = "AMD Ryzen 9 7900X",
+     .vendor = "AMD",
+     .performance = zen4(12, 4.7),
+     .efficiency = kNone,
+     .memory_channels = 2,
+     .memory_transfers_per_second = 5200e6,
+     .memory_type = "DDR5-5200",
+     .simd = "AVX-512 (2 x 256-bit FMA)",
+     .sources = "AMD Ryzen 9 7900X specifications (amd.com/en/products/processors/desktops/ryzen/7000-series/"
+                "amd-ryzen-9-7900x.html): 12 cores, 4.7 GHz base, DDR5-5200, 2 channels; AMD pub. 56665"},
+    {.id = "ryzen-7-9800x3d",
+     .name = "AMD Ryzen 7 9800X3D",
+     .vendor = "AMD",
+     .performance = zen5(8, 4.7),
+     .efficiency = kNone,
+     .memory_channels = 2,
+     .memory_transfers_per_second = 5600e6,
+     .memory_type = "DDR5-5600",
+     .simd = "AVX-512 (2 x 512-bit FMA)",
+     .sources = "AMD Ryzen 7 9800X3D specifications (amd.com/en/products/processors/desktops/ryzen/9000-series/"
+                "amd-ryzen-7-9800x3d.html): 8 cores, 4.7 GHz base, DDR5-5600, 2 channels; AMD pub. 58455"},
+    {.id = "ryzen-9-9900x",
+     .name = "AMD Ryzen 9 9900X",
+     .vendor = "AMD",
+     .performance = zen5(12, 4.4),
+     .efficiency = kNone,
+     .memory_channels = 2,
+     .memory_transfers_per_second = 5600e6,
+     .memory_type = "DDR5-5600",
+     .simd = "AVX-512 (2 x 512-bit FMA)",
+     .sources = "AMD Ryzen 9 9900X specifications (amd.com/en/products/processors/desktops/ryzen/9000-series/"
+                "amd-ryzen-9-9900x.html): 12 cores, 4.4 GHz base, DDR5-5600, 2 channels; AMD pub. 58455"},
+    {.id = "ryzen-9-5950x",
+     .name = "AMD Ryzen 9 5950X",
+     .vendor = "AMD",
+     .performance = zen3(16, 3.4),
+     .efficiency = kNone,
+     .memory_channels = 2,
+     .memory_transfers_per_second = 3200e6,
+     .memory_type = "DDR4-3200",
+     .simd = "AVX2 (2 x 256-bit FMA)",
+     .sources = "AMD Ryzen 9 5950X specifications (amd.com/en/products/processors/desktops/ryzen/5000-series/"
+                "amd-ryzen-9-5950x.html): 16 cores, 3.4 GHz base, DDR4-3200, 2 channels; AMD pub. 56665"},
+    {.id = "ryzen-9-5900x",
+     .name = "AMD Ryzen 9 5900X",
+     .vendor = "AMD",
+     .performance = zen3(12, 3.7),
+     .efficiency = kNone,
+     .memory_channels = 2,
+     .memory_transfers_per_second = 3200e6,
+     .memory_type = "DDR4-3200",
+     .simd = "AVX2 (2 x 256-bit FMA)",
+     .sources = "AMD Ryzen 9 5900X specifications (amd.com/en/products/processors/desktops/ryzen/5000-series/"
+                "amd-ryzen-9-5900x.html): 12 cores, 3.7 GHz base, DDR4-3200, 2 channels; AMD pub. 56665"},
+    {.id = "ryzen-7-5800x3d",
+     .name = "AMD Ryzen 7 5800X3D",
+     .vendor = "AMD",
+     .performance = zen3(8, 3.4),
+     .efficiency = kNone,
+     .memory_channels = 2,
+     .memory_transfers_per_second = 3200e6,
+     .memory_type = "DDR4-3200",
+     .simd = "AVX2 (2 x 256-bit FMA)",
+     .sources = "AMD Ryzen 7 5800X3D specifications (amd.com/en/products/processors/desktops/ryzen/5000-series/"
+                "amd-ryzen-7-5800x3d.html): 8 cores, 3.4 GHz base, DDR4-3200, 2 channels; AMD pub. 56665"},
     {.id = "threadripper-pro-7995wx",
      .name = "AMD Ryzen Threadripper PRO 7995WX",
      .vendor = "AMD",
@@ -90,6 +170,42 @@ constexpr const CpuDevice kCpus[] = {
      .simd = "AVX-512 (2 x 512-bit FMA)",
      .sources = "AMD EPYC 9755 specifications (amd.com/en/products/processors/server/epyc/9005-series/"
                 "amd-epyc-9755.html): 128 cores, 2.7 GHz base, DDR5-6000, 12 channels; AMD pub. 58455"},
+    {.id = "core-i5-13600k",
+     .name = "Intel Core i5-13600K",
+     .vendor = "Intel",
+     .performance = raptor_cove(6, 3.5),
+     .efficiency = gracemont(8, 2.6),
+     .memory_channels = 2,
+     .memory_transfers_per_second = 5600e6,
+     .memory_type = "DDR5-5600",
+     .simd = "AVX2 (P: 2 x 256-bit FMA, E: 2 x 128-bit FMA)",
+     .sources = "Intel Core i5-13600K specifications (intel.com/content/www/us/en/products/sku/230493/"
+                "intel-core-i513600k-processor-24m-cache-up-to-5-10-ghz/specifications.html): 6 P-cores 3.5 GHz base, 8 E-cores 2.6 GHz base, "
+                "DDR5-5600, 2 channels; Intel Optimization Reference Manual"},
+    {.id = "core-i7-13700k",
+     .name = "Intel Core i7-13700K",
+     .vendor = "Intel",
+     .performance = raptor_cove(8, 3.4),
+     .efficiency = gracemont(8, 2.5),
+     .memory_channels = 2,
+     .memory_transfers_per_second = 5600e6,
+     .memory_type = "DDR5-5600",
+     .simd = "AVX2 (P: 2 x 256-bit FMA, E: 2 x 128-bit FMA)",
+     .sources = "Intel Core i7-13700K specifications (intel.com/content/www/us/en/products/sku/230500/"
+                "intel-core-i713700k-processor-30m-cache-up-to-5-40-ghz/specifications.html): 8 P-cores 3.4 GHz base, 8 E-cores 2.5 GHz base, "
+                "DDR5-5600, 2 channels; Intel Optimization Reference Manual"},
+    {.id = "core-i7-14700k",
+     .name = "Intel Core i7-14700K",
+     .vendor = "Intel",
+     .performance = raptor_cove(8, 3.4),
+     .efficiency = gracemont(12, 2.5),
+     .memory_channels = 2,
+     .memory_transfers_per_second = 5600e6,
+     .memory_type = "DDR5-5600",
+     .simd = "AVX2 (P: 2 x 256-bit FMA, E: 2 x 128-bit FMA)",
+     .sources = "Intel Core i7-14700K specifications (intel.com/content/www/us/en/products/sku/236783/"
+                "intel-core-i7-processor-14700k-33m-cache-up-to-5-60-ghz/specifications.html): 8 P-cores 3.4 GHz base, 12 E-cores 2.5 GHz base, "
+                "DDR5-5600, 2 channels; Intel Optimization Reference Manual"},
     {.id = "core-i9-13900k",
      .name = "Intel Core i9-13900K",
      .vendor = "Intel",
@@ -152,6 +268,19 @@ constexpr CpuAlias kCpuAliases[] = {
     {"14900k", "core-i9-14900k"},
     {"i9-14900k", "core-i9-14900k"},
     {"w9-3495x", "xeon-w9-3495x"},
+    {"7800x3d", "ryzen-7-7800x3d"},
+    {"7900x", "ryzen-9-7900x"},
+    {"9800x3d", "ryzen-7-9800x3d"},
+    {"9900x", "ryzen-9-9900x"},
+    {"5950x", "ryzen-9-5950x"},
+    {"5900x", "ryzen-9-5900x"},
+    {"5800x3d", "ryzen-7-5800x3d"},
+    {"13600k", "core-i5-13600k"},
+    {"i5-13600k", "core-i5-13600k"},
+    {"13700k", "core-i7-13700k"},
+    {"i7-13700k", "core-i7-13700k"},
+    {"14700k", "core-i7-14700k"},
+    {"i7-14700k", "core-i7-14700k"},
 };
 
 const CpuDevice* find_cpu_by_id(std::string_view query) {
