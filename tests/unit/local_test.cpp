@@ -339,6 +339,12 @@ TEST_CASE("local: gpt-oss in llama.cpp's MXFP4 MoE type is the size llama-bench 
       parse_hf_config(test::read_file(test::fixture_configs_dir() + "/openai--gpt-oss-120b.json"));
   CHECK(gib(local_model_from_config(small, WeightFormat::gguf_mxfp4_moe)) == doctest::Approx(11.27));
   CHECK(gib(local_model_from_config(large, WeightFormat::gguf_mxfp4_moe)) == doctest::Approx(59.02));
+  // --weights mxfp4 is the Hugging Face checkpoint's own layout, tensor by tensor as for the whole model:
+  // the routed experts MXFP4, every other matrix bf16 (weight_bytes over the inventory).
+  const LocalModel checkpoint = local_model_from_config(small, WeightFormat::mxfp4);
+  std::int64_t bytes = checkpoint.input_bytes + checkpoint.output_bytes;
+  for (const LocalLayer& layer : checkpoint.layers) bytes += layer.dense_bytes + layer.expert_bytes;
+  CHECK(bytes == weight_bytes(weight_tensors(small), WeightFormat::mxfp4).total_bytes);
 }
 
 TEST_CASE("local: the most layers that fit, and generation speed from bandwidth") {

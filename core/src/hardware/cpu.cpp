@@ -180,7 +180,8 @@ constexpr const CpuDevice kCpus[] = {
      .memory_type = "DDR5-5600",
      .simd = "AVX2 (P: 2 x 256-bit FMA, E: 2 x 128-bit FMA)",
      .sources = "Intel Core i5-13600K specifications (intel.com/content/www/us/en/products/sku/230493/"
-                "intel-core-i513600k-processor-24m-cache-up-to-5-10-ghz/specifications.html): 6 P-cores 3.5 GHz base, 8 E-cores 2.6 GHz base, "
+                "intel-core-i513600k-processor-24m-cache-up-to-5-10-ghz/specifications.html): 6 P-cores 3.5 GHz base, "
+                "8 E-cores 2.6 GHz base, "
                 "DDR5-5600, 2 channels; Intel Optimization Reference Manual"},
     {.id = "core-i7-13700k",
      .name = "Intel Core i7-13700K",
@@ -192,7 +193,8 @@ constexpr const CpuDevice kCpus[] = {
      .memory_type = "DDR5-5600",
      .simd = "AVX2 (P: 2 x 256-bit FMA, E: 2 x 128-bit FMA)",
      .sources = "Intel Core i7-13700K specifications (intel.com/content/www/us/en/products/sku/230500/"
-                "intel-core-i713700k-processor-30m-cache-up-to-5-40-ghz/specifications.html): 8 P-cores 3.4 GHz base, 8 E-cores 2.5 GHz base, "
+                "intel-core-i713700k-processor-30m-cache-up-to-5-40-ghz/specifications.html): 8 P-cores 3.4 GHz base, "
+                "8 E-cores 2.5 GHz base, "
                 "DDR5-5600, 2 channels; Intel Optimization Reference Manual"},
     {.id = "core-i7-14700k",
      .name = "Intel Core i7-14700K",
@@ -204,7 +206,8 @@ constexpr const CpuDevice kCpus[] = {
      .memory_type = "DDR5-5600",
      .simd = "AVX2 (P: 2 x 256-bit FMA, E: 2 x 128-bit FMA)",
      .sources = "Intel Core i7-14700K specifications (intel.com/content/www/us/en/products/sku/236783/"
-                "intel-core-i7-processor-14700k-33m-cache-up-to-5-60-ghz/specifications.html): 8 P-cores 3.4 GHz base, 12 E-cores 2.5 GHz base, "
+                "intel-core-i7-processor-14700k-33m-cache-up-to-5-60-ghz/specifications.html): 8 P-cores 3.4 GHz base, "
+                "12 E-cores 2.5 GHz base, "
                 "DDR5-5600, 2 channels; Intel Optimization Reference Manual"},
     {.id = "core-i9-13900k",
      .name = "Intel Core i9-13900K",

@@ -262,6 +262,12 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
   const std::vector<WeightTensor> tensors = weight_tensors(model);
   std::vector<GgufType> types;
   if (is_gguf_preset(format)) types = gguf_tensor_types(tensors, format, options);
+  // weight_bytes takes MXFP4's scope from the whole inventory (the routed experts alone when there are
+  // any, as gpt-oss ships); sized one tensor at a time below, each call would see no experts.
+  WeightFormatOptions per_tensor = options;
+  if (format == WeightFormat::mxfp4 &&
+      std::any_of(tensors.begin(), tensors.end(), [](const WeightTensor& t) { return is_expert(t.role); }))
+    per_tensor.scope = QuantScope::routed_experts_only;
   bool has_lm_head = false;
   std::int64_t embedding_bytes = 0, embedding_parameters = 0;
   std::string_view embedding_type;
@@ -271,7 +277,7 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const WeightTensor& t = tensors[i];
     const std::int64_t bytes =
-        types.empty() ? weight_bytes(std::span(&t, 1), format, options).total_bytes : gguf_tensor_bytes(t, types[i]);
+        types.empty() ? weight_bytes(std::span(&t, 1), format, per_tensor).total_bytes : gguf_tensor_bytes(t, types[i]);
     const std::int64_t parameters = t.parameters();
     const std::string_view type = t.is_matrix() ? stored_type(format, types, i) : "";
     if (t.layer >= 0 && static_cast<std::size_t>(t.layer) < out.layers.size()) {
