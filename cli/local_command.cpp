@@ -61,8 +61,13 @@ std::string pad_left(const std::string& text, std::size_t width) {
 
 void print_local(const nlohmann::json& r) {
   print("weights: %s\n", r["weights"].get<std::string>());
-  print("offloaded %lld/%lld layers to the GPU(s); kv cells %lld%s\n", r["n_gpu_layers"].get<long long>(),
-        r["n_layers"].get<long long>(), r["kv_size"].get<long long>(),
+  const long long experts_in_ram = r["n_cpu_moe"].get<long long>();
+  const std::string experts = experts_in_ram > 0
+                                  ? "; routed experts of " + std::to_string(experts_in_ram) + " layers in RAM" +
+                                        (r["fitted"].get<bool>() ? " (llama.cpp's --fit)" : "")
+                                  : std::string();
+  print("offloaded %lld/%lld layers to the GPU(s)%s; kv cells %lld%s\n", r["n_gpu_layers"].get<long long>(),
+        r["n_layers"].get<long long>(), experts, r["kv_size"].get<long long>(),
         r["fits"].get<bool>() ? "" : "  (DOES NOT FIT: see the devices over their limit)");
   // The recurrent state's column only for a model with recurrent layers (llama.cpp's "RS buffer").
   const bool recurrent = r["recurrent_cells"].get<long long>() > 0;

@@ -347,6 +347,48 @@ TEST_CASE("local: gpt-oss in llama.cpp's MXFP4 MoE type is the size llama-bench 
   CHECK(bytes == weight_bytes(weight_tensors(small), WeightFormat::mxfp4).total_bytes);
 }
 
+TEST_CASE("local: a MoE model that does not fit keeps every layer on the GPU, experts in RAM, as llama.cpp's --fit") {
+  // The toy with 1 GiB of routed experts a layer, on a GPU sized so that the experts of two layers must
+  // stay in RAM: --fit leaves 1024 MiB of free memory (fit_params_target), so the GPU's buffers with the
+  // experts of layers 0 and 1 in RAM take exactly its memory less 1024 MiB.
+  LocalModel model = toy_model();
+  make_toy_experts(model, 128, 8);
+  for (LocalLayer& layer : model.layers) layer.expert_bytes = std::int64_t{1} << 30;
+  LocalRequest r = one_gpu("rtx-4090");
+  r.context = 1024;
+  r.n_cpu_moe = 2;
+  const std::int64_t two_in_ram = place_local(model, r, 5).devices[0].total_bytes();
+  r.n_cpu_moe = 0;
+  r.gpus[0].memory_bytes = two_in_ram + (std::int64_t{1024} << 20);
+  const LocalEstimate fitted = estimate_local(model, r);
+  CHECK(fitted.placement.fitted);
+  CHECK(fitted.placement.n_gpu_layers == 5);
+  CHECK(fitted.placement.n_cpu_moe == 2);
+  CHECK(fitted.placement.devices[0].total_bytes() == two_in_ram);
+  CHECK(fitted.placement.devices[1].model_buffer_bytes >= 2 * (std::int64_t{1} << 30));
+  CHECK(fitted.llama_cpp_command.find(" -ngl 5 --n-cpu-moe 2 ") != std::string::npos);
+  // Ollama has no expert placement: its num_gpu is the most whole layers that fit (Ollama's own reserve).
+  LocalRequest whole_layers = r;
+  whole_layers.llama_cpp_build = 7406;  // the build before --fit: the most whole layers, as before
+  const LocalEstimate before = estimate_local(model, whole_layers);
+  CHECK_FALSE(before.placement.fitted);
+  CHECK(before.placement.n_cpu_moe == 0);
+  CHECK(before.placement.n_gpu_layers < 5);
+  CHECK(fitted.ollama_num_gpu == before.placement.n_gpu_layers);
+  // Generation reads the experts of two layers from RAM (the touched share) and the rest from the GPU.
+  CHECK(fitted.speed.generation_tokens_per_second > before.speed.generation_tokens_per_second);
+  // Anything the user sets is left alone, as --fit leaves it.
+  LocalRequest given = r;
+  given.n_gpu_layers = 3;
+  CHECK_FALSE(estimate_local(model, given).placement.fitted);
+  given = r;
+  given.n_cpu_moe = 1;
+  CHECK_FALSE(estimate_local(model, given).placement.fitted);
+  // A dense model keeps the most whole layers.
+  LocalModel dense = toy_model();
+  CHECK_FALSE(estimate_local(dense, r).placement.fitted);
+}
+
 TEST_CASE("local: the most layers that fit, and generation speed from bandwidth") {
   LocalModel model = toy_model();
   LocalRequest r = one_gpu("rtx-4090");

@@ -44,6 +44,18 @@ describe('local options', () => {
       /option 'ram_mts'/,
     );
   });
+  test("a MoE model too large for the GPU: every layer on it, the fewest layers' experts in RAM (llama.cpp's --fit)", () => {
+    const qwen = fixtureConfig('Qwen--Qwen3-30B-A3B.json');
+    const report = core.localReport(qwen, localOptions({ ...defaultLocalInputs, gpu: 'rtx-4090', weights: 'fp16' }));
+    expect(report.fitted).toBe(true);
+    expect(report.n_gpu_layers).toBe(report.n_layers);
+    expect(report.n_cpu_moe).toBeGreaterThan(0);
+    expect(report.llama_cpp_command).toContain(` --n-cpu-moe ${report.n_cpu_moe} `);
+    render(<LocalResults report={report} unit="GiB" />);
+    expect(screen.getByTestId('local-summary').textContent).toBe(
+      `Offloaded 49/49 layers to the GPU, routed experts of ${report.n_cpu_moe} layers in RAM (llama.cpp's --fit)`,
+    );
+  });
   test('tokens already cached slow the prompt and the generation (llama-bench -d)', () => {
     const fresh = core.localReport(llama, localOptions(defaultLocalInputs));
     const deep = core.localReport(llama, localOptions({ ...defaultLocalInputs, depth: '6000' }));

@@ -201,7 +201,10 @@ struct LocalDeviceUse {
 struct LocalPlacement {
   std::int64_t n_gpu_layers = 0;  // as -ngl counts: repeating layers + 1 for the output layer
   std::int64_t n_layers = 0;      // block_count + 1 (llama.cpp logs "offloaded 33/33 layers")
-  std::int64_t kv_size = 0;       // cells: the context padded as llama.cpp pads it
+  // Layers whose routed experts stay in RAM: --n-cpu-moe as given, or as llama.cpp's --fit chose it.
+  std::int64_t n_cpu_moe = 0;
+  bool fitted = false;       // the layers and experts placed by llama.cpp's --fit rule (estimate_local)
+  std::int64_t kv_size = 0;  // cells: the context padded as llama.cpp pads it
   // Rows of the recurrent state, one per sequence the context holds: max(1, parallel); 0 without
   // recurrent layers (llama_model::create_memory: mem_size = max(1, n_seq_max)).
   std::int64_t recurrent_cells = 0;
@@ -265,7 +268,9 @@ struct LocalEstimate {
 // naming the option on bad input.
 LocalPlacement place_local(const LocalModel& model, const LocalRequest& request, std::int64_t n_gpu_layers);
 
-// The whole answer: the given -ngl, or the most layers whose buffers fit every GPU; speed; commands.
+// The whole answer: the given -ngl; else, as llama.cpp's --fit (b7407 on) places a MoE model that does not fit, every
+// layer on the GPU(s) and the routed experts of the fewest layers in RAM; else the most layers whose buffers fit
+// every GPU; speed; commands.
 LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& request);
 
 // The options of `fitcheck local` as key/value pairs (CLI flags with '_' for '-'): gpu (comma list,

@@ -128,6 +128,11 @@ const char* local_matmul_path_name(LocalMatmulPath path) {
 
 namespace {
 
+// ggml-org/llama.cpp#16653 (merged 2025-12-15, build 7407): llama_params_fit, on by default (common.h fit_params),
+// leaving fit_params_target = 1024 MiB free on every device.
+constexpr std::int64_t kFitBuild = 7407;
+constexpr std::int64_t kFitFreeTargetBytes = std::int64_t{1024} << 20;
+
 std::string tensor_split_text(const std::vector<double>& split) {
   std::string text;
   for (std::size_t i = 0; i < split.size(); ++i) text += (i ? "," : "") + shortest(split[i]);
@@ -151,19 +156,61 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   e.assumptions = model.assumptions;
   const auto n_layer = static_cast<std::int64_t>(model.layers.size());
   const bool gpus = !request.gpus.empty() && request.backend != LocalBackend::cpu;
-  if (request.n_gpu_layers) {
-    e.placement = place_local(model, request, *request.n_gpu_layers);
-  } else {
-    // The most layers whose buffers fit every GPU, as Ollama searches (llm/memory.go
-    // EstimateGPULayers), each GPU keeping its minimum free memory.
-    std::int64_t ngl = gpus ? n_layer + 1 : 0;
-    for (;; --ngl) {
-      e.placement = place_local(model, request, ngl);
-      bool gpus_fit = true;
-      for (std::size_t d = 0; d + 1 < e.placement.devices.size(); ++d)
-        gpus_fit = gpus_fit && e.placement.devices[d].fits();
-      if (gpus_fit || ngl == 0) break;
+  // llama.cpp's --fit (common/fit.cpp common_params_fit_impl; on by default from b7407, ggml-org/llama.cpp#16653):
+  // with -ngl, --n-cpu-moe (tensor overrides) and, over several GPUs, --tensor-split unset, a MoE model that does
+  // not fit but whose dense weights do, with every routed expert in RAM, keeps all its layers on the GPU(s) and
+  // moves the routed experts of whole layers to RAM, as few as leave each GPU its free-memory target.
+  LocalRequest placed_request = request;
+  const bool fit_rule = gpus && !request.n_gpu_layers && request.n_cpu_moe == 0 && request.tensor_split.empty() &&
+                        model.num_experts > 0 && (!request.llama_cpp_build || *request.llama_cpp_build >= kFitBuild);
+  const auto gpus_fit = [&](const LocalPlacement& p, std::int64_t margin) {
+    for (std::size_t d = 0; d + 1 < p.devices.size(); ++d)
+      if (p.devices[d].limit_bytes != 0 && p.devices[d].total_bytes() > p.devices[d].limit_bytes - margin) return false;
+    return true;
+  };
+  if (fit_rule) {
+    const auto with_experts_in_ram = [&](std::int64_t layers) {
+      placed_request.n_cpu_moe = layers;
+      return place_local(model, placed_request, n_layer + 1);
+    };
+    // fit_params_target: 1024 MiB left free on each device, counted here from the limit (the device's memory
+    // less the runtime's reserve) rather than from the driver's free memory.
+    const std::int64_t margin = kFitFreeTargetBytes - local_gpu_reserve_bytes(request.backend);
+    if (!gpus_fit(with_experts_in_ram(0), margin) && gpus_fit(with_experts_in_ram(n_layer), margin)) {
+      // The fewest layers with experts in RAM; memory falls as the count grows.
+      std::int64_t low = 0, high = n_layer;  // low does not fit, high does
+      while (high - low > 1) {
+        const std::int64_t mid = (low + high) / 2;
+        (gpus_fit(with_experts_in_ram(mid), margin) ? high : low) = mid;
+      }
+      e.placement = with_experts_in_ram(high);
+      e.placement.fitted = true;
+      e.assumptions.push_back(
+          "placement: llama.cpp's --fit (on by default from b7407, common/fit.cpp): every layer on the GPU(s), the "
+          "routed experts of " +
+          std::to_string(high) + " of " + std::to_string(n_layer) +
+          " layers in RAM, the fewest that leave each GPU 1024 MiB free; --fit moves the last layers' experts, "
+          "--n-cpu-moe the first layers' (the same bytes; the command uses --n-cpu-moe); Ollama has no expert "
+          "placement, so its num_gpu is the most whole layers that fit");
+    } else {
+      placed_request.n_cpu_moe = 0;
     }
+  }
+  // The most layers whose buffers fit every GPU, as Ollama searches (llm/memory.go EstimateGPULayers), each GPU
+  // keeping its minimum free memory; Ollama has no expert placement, so this is its placement after --fit's too.
+  const auto most_layers = [&] {
+    LocalPlacement placement;
+    for (std::int64_t ngl = gpus ? n_layer + 1 : 0;; --ngl) {
+      placement = place_local(model, request, ngl);
+      if (gpus_fit(placement, 0) || ngl == 0) return placement;
+    }
+  };
+  std::int64_t ollama_layers = 0;
+  if (e.placement.fitted) {
+    ollama_layers = most_layers().n_gpu_layers;
+  } else {
+    e.placement = request.n_gpu_layers ? place_local(model, request, *request.n_gpu_layers) : most_layers();
+    ollama_layers = e.placement.n_gpu_layers;
   }
   if (gpus)
     e.assumptions.push_back("GPU limit: the device's memory (the macOS working set on Apple silicon) less " +
@@ -224,12 +271,12 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
     e.assumptions.push_back("depth: " + std::to_string(request.depth) +
                             " tokens already in the cache (llama-bench -d): the prompt attends them before its own, "
                             "and generation runs after depth + prompt tokens");
-  e.speed = local_speed(model, request, e.placement, e.assumptions);
+  e.speed = local_speed(model, placed_request, e.placement, e.assumptions);
   e.assumptions.push_back(local_backend_rates_rule(request.backend));
 
   std::string command = "llama-server -m " + request.model_path + " -ngl " + std::to_string(e.placement.n_gpu_layers);
   if (!request.tensor_split.empty()) command += " --tensor-split " + tensor_split_text(request.tensor_split);
-  if (request.n_cpu_moe > 0) command += " --n-cpu-moe " + std::to_string(request.n_cpu_moe);
+  if (e.placement.n_cpu_moe > 0) command += " --n-cpu-moe " + std::to_string(e.placement.n_cpu_moe);
   command += " -c " + std::to_string(request.context);
   // A recurrent model's state takes a cell per slot, so the slots are written out even when 1.
   if (request.parallel > 1 || placed.recurrent_cells > 0) command += " -np " + std::to_string(request.parallel);
@@ -244,7 +291,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
     if (!request.mmproj_offload) command += " --no-mmproj-offload";
   }
   e.llama_cpp_command = command;
-  e.ollama_num_gpu = e.placement.n_gpu_layers;
+  e.ollama_num_gpu = ollama_layers;
   e.ollama_num_ctx = request.context / request.parallel;
   // envconfig: FlashAttention = Bool("OLLAMA_FLASH_ATTENTION"), KvCacheType = String("OLLAMA_KV_CACHE_TYPE")
   // (empty: f16), NumParallel = Uint("OLLAMA_NUM_PARALLEL"); written out whatever a version's default.
@@ -253,7 +300,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
     e.ollama_environment.push_back(std::string("OLLAMA_KV_CACHE_TYPE=") + local_kv_type_name(request.kv_type));
   e.ollama_environment.push_back("OLLAMA_NUM_PARALLEL=" + std::to_string(request.parallel));
   std::string no_ollama;
-  if (request.n_cpu_moe > 0) no_ollama += "--n-cpu-moe, ";
+  if (e.placement.n_cpu_moe > 0 && !e.placement.fitted) no_ollama += "--n-cpu-moe, ";
   if (!request.tensor_split.empty()) no_ollama += "--tensor-split (Ollama splits by free memory), ";
   if (!request.kv_offload) no_ollama += "-nkvo, ";
   if (!no_ollama.empty())

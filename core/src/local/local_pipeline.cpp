@@ -30,7 +30,7 @@ LocalPromptPipeline local_prompt_pipeline(const LocalRequest& request, const Loc
   const bool async_copies = request.backend == LocalBackend::cuda || request.backend == LocalBackend::rocm;
   bool all_on_gpus = p.output_device >= 0;
   for (int device : p.layer_device) all_on_gpus = all_on_gpus && device >= 0;
-  if (n_gpus < 2 || !async_copies || !all_on_gpus || !request.kv_offload || request.n_cpu_moe > 0 || ubatches < 2)
+  if (n_gpus < 2 || !async_copies || !all_on_gpus || !request.kv_offload || p.n_cpu_moe > 0 || ubatches < 2)
     return pipeline;
   const double batch = static_cast<double>(request.batch);
   const double batches = std::ceil(tokens / batch);

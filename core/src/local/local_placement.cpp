@@ -92,6 +92,7 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   LocalPlacement p;
   p.n_layers = n_layer + 1;
   p.n_gpu_layers = gpus ? std::min(n_gpu_layers, n_layer + 1) : 0;
+  p.n_cpu_moe = request.n_cpu_moe;
   p.kv_size = local_kv_size(request);
   const bool recurrent = std::any_of(model.layers.begin(), model.layers.end(),
                                      [](const LocalLayer& layer) { return local_layer_state_bytes(layer) > 0; });

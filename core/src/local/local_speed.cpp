@@ -113,8 +113,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   for (std::size_t il = 0; il < model.layers.size(); ++il) {
     const LocalLayer& layer = model.layers[il];
     DeviceWork& home = work[index_of(p.layer_device[il])];
-    DeviceWork& experts =
-        work[static_cast<std::int64_t>(il) < request.n_cpu_moe ? n_gpus : index_of(p.layer_device[il])];
+    DeviceWork& experts = work[static_cast<std::int64_t>(il) < p.n_cpu_moe ? n_gpus : index_of(p.layer_device[il])];
     const std::int64_t fused =
         local_metal_fused_ops(request, layer.rms_norms, layer.layer_norms, layer.expert_sum_adds);
     home.graph_ops += layer.graph_ops - fused;

@@ -33,6 +33,8 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
   out.field("backend", local_backend_name(e.backend));
   out.field("n_gpu_layers", p.n_gpu_layers);
   out.field("n_layers", p.n_layers);
+  out.field("n_cpu_moe", p.n_cpu_moe);
+  out.field("fitted", p.fitted);
   out.field("kv_size", p.kv_size);
   out.field("recurrent_cells", p.recurrent_cells);
   out.field("recurrent_state_bytes", p.recurrent_state_bytes());

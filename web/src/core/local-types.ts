@@ -94,6 +94,10 @@ export interface LocalReport {
   /** The backend the speeds were estimated for: the option given, or the first GPU's vendor's ("cpu" without GPUs). */
   backend: 'cuda' | 'metal' | 'vulkan' | 'rocm' | 'sycl' | 'cpu';
   n_gpu_layers: number;
+  /** Layers whose routed experts stay in RAM: --n-cpu-moe as given, or as llama.cpp's --fit placed them. */
+  n_cpu_moe: number;
+  /** The placement is llama.cpp's --fit rule's: every layer on the GPU(s), the fewest layers' experts in RAM. */
+  fitted: boolean;
   /** block_count + 1: llama.cpp counts the output layer ("offloaded 33/33 layers"). */
   n_layers: number;
   kv_size: number;

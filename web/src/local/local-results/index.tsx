@@ -141,7 +141,11 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
     <section data-testid="local-results">
       <h2>llama.cpp placement</h2>
       <p data-testid="local-summary" class={report.fits ? 'verdict fits' : 'verdict'}>
-        {`Offloaded ${report.n_gpu_layers}/${report.n_layers} layers to the GPU${report.fits ? '' : ' (does not fit)'}`}
+        {`Offloaded ${report.n_gpu_layers}/${report.n_layers} layers to the GPU`}
+        {report.n_cpu_moe > 0
+          ? `, routed experts of ${report.n_cpu_moe} layers in RAM${report.fitted ? " (llama.cpp's --fit)" : ''}`
+          : ''}
+        {report.fits ? '' : ' (does not fit)'}
       </p>
       <table class="figures" data-testid="local-devices">
         <thead>
