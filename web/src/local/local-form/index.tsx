@@ -252,8 +252,12 @@ export function LocalForm({ inputs, gpus, formats, cpus, error, onChange }: Prop
         named(localChoices.flashAttention),
       )}
       {choice('kvOffload', 'KV offload', 'Off (-nkvo): the cache stays in RAM', named(localChoices.kvOffload))}
-      {number('nGpuLayers', 'GPU layers (-ngl)', 'Empty: the most that fit')}
-      {number('nCpuMoe', 'Experts in RAM (--n-cpu-moe)', 'Experts of the first N layers stay on the CPU')}
+      {number('nGpuLayers', 'GPU layers (-ngl)', 'Empty: as llama.cpp fits them (--fit)')}
+      {number(
+        'nCpuMoe',
+        'Experts in RAM (--n-cpu-moe)',
+        "Experts of the first N layers stay on the CPU; empty: a MoE model too large keeps the fewest layers' experts there",
+      )}
       {text('tensorSplit', 'Tensor split', 'Shares per GPU (3,1); empty: by free memory')}
       {choice('backend', 'Backend', "Empty: from the first GPU's vendor", named(localChoices.backend, backendNames))}
       {number('ubatch', 'Micro-batch (-ub)', '512 by default')}
