@@ -587,6 +587,13 @@ TEST_CASE("fitcheck local on the command line: JSON keys and the command") {
   REQUIRE(text.exit_status == 0);
   CHECK(text.out.find("CUDA0") != std::string::npos);
   CHECK(text.out.find("ops x 1.58 us") != std::string::npos);
+  CHECK(result.out.find("\"n_cpu_moe\":0,\"fitted\":false") != std::string::npos);
+  // A MoE model too large for the GPU: the text says where --fit put the experts.
+  const auto moe = test::run_cli("local " + test::fixture_configs_dir() +
+                                 "/openai--gpt-oss-120b.json --gpu rtx-4090 --ram-gib 96 --weights mxfp4_moe");
+  REQUIRE(moe.exit_status == 0);
+  CHECK(moe.out.find("offloaded 37/37 layers to the GPU(s); routed experts of ") != std::string::npos);
+  CHECK(moe.out.find(" layers in RAM (llama.cpp's --fit)") != std::string::npos);
   const auto bad = test::run_cli("local " + test::fixture_configs_dir() +
                                  "/meta-llama--Llama-3.1-8B.json --gpu rtx-4090 --ram-gib 64 --context 0");
   CHECK(bad.exit_status == 2);
