@@ -224,7 +224,8 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
     e.assumptions.push_back(
         "-nkvo: the KV cache and the attention over it on the CPU; its compute buffers are estimates (KQ moves to "
         "the host buffer)");
-  if (gpus && e.placement.n_gpu_layers <= n_layer && request.backend != LocalBackend::metal)
+  if (gpus && (e.placement.n_gpu_layers <= n_layer || e.placement.n_cpu_moe > 0) &&
+      request.backend != LocalBackend::metal)
     e.assumptions.push_back(
         "partial offload: the GPU compute buffer may grow by the largest weight copied for the op offload; not "
         "counted");
