@@ -43,6 +43,11 @@ enum class TensorRole : std::uint8_t {
   ssm_parameter,      // per-head A_log, D, dt_bias
 };
 
+// The routed experts' matrices (expert_gate, expert_up, expert_down), which MoE rules treat apart.
+constexpr bool is_routed_expert(TensorRole role) {
+  return role == TensorRole::expert_gate || role == TensorRole::expert_up || role == TensorRole::expert_down;
+}
+
 // Breakdown buckets shown to the user.
 enum class ParameterGroup : std::uint8_t {
   embedding,

@@ -10,10 +10,6 @@
 namespace fitcheck {
 namespace {
 
-bool is_routed_expert(TensorRole role) {
-  return role == TensorRole::expert_gate || role == TensorRole::expert_up || role == TensorRole::expert_down;
-}
-
 // Where a layer tensor's time is charged.
 enum class Bucket : std::uint8_t {
   query,

@@ -15,10 +15,6 @@
 namespace fitcheck {
 namespace {
 
-bool is_expert(TensorRole role) {
-  return role == TensorRole::expert_gate || role == TensorRole::expert_up || role == TensorRole::expert_down;
-}
-
 // Bytes of one tensor stored as a ggml type: whole blocks per row (ggml_row_size).
 std::int64_t gguf_tensor_bytes(const WeightTensor& tensor, GgufType type) {
   const GgufTypeInfo& info = gguf_type_info(type);
@@ -266,7 +262,7 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
   // any, as gpt-oss ships); sized one tensor at a time below, each call would see no experts.
   WeightFormatOptions per_tensor = options;
   if (format == WeightFormat::mxfp4 &&
-      std::any_of(tensors.begin(), tensors.end(), [](const WeightTensor& t) { return is_expert(t.role); }))
+      std::any_of(tensors.begin(), tensors.end(), [](const WeightTensor& t) { return is_routed_expert(t.role); }))
     per_tensor.scope = QuantScope::routed_experts_only;
   bool has_lm_head = false;
   std::int64_t embedding_bytes = 0, embedding_parameters = 0;
@@ -282,9 +278,9 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
     const std::string_view type = t.is_matrix() ? stored_type(format, types, i) : "";
     if (t.layer >= 0 && static_cast<std::size_t>(t.layer) < out.layers.size()) {
       LocalLayer& layer = out.layers[static_cast<std::size_t>(t.layer)];
-      (is_expert(t.role) ? layer.expert_bytes : layer.dense_bytes) += bytes;
-      (is_expert(t.role) ? layer.expert_parameters : layer.dense_parameters) += parameters;
-      add_float_parameters(is_expert(t.role) ? layer.expert_float : layer.dense_float, type, parameters);
+      (is_routed_expert(t.role) ? layer.expert_bytes : layer.dense_bytes) += bytes;
+      (is_routed_expert(t.role) ? layer.expert_parameters : layer.dense_parameters) += parameters;
+      add_float_parameters(is_routed_expert(t.role) ? layer.expert_float : layer.dense_float, type, parameters);
       count_config_tensor(ops[static_cast<std::size_t>(t.layer)], t);
     } else if (t.role == TensorRole::token_embedding || t.role == TensorRole::position_embedding) {
       out.input_bytes += bytes;

@@ -23,10 +23,6 @@ bool quantizable_role(TensorRole role) {
   }
 }
 
-bool routed_expert(TensorRole role) {
-  return role == TensorRole::expert_gate || role == TensorRole::expert_up || role == TensorRole::expert_down;
-}
-
 }  // namespace
 
 // Weights: each module with to_quantized (Linear, Embedding, SwitchLinear) whose input width is a
@@ -60,7 +56,7 @@ MlxWeights mlx_weights(const ModelDescription& model, const MlxQuantization& q, 
     w.layer_weight_bytes += static_cast<double>(tensor_bytes);
     // A token runs its top-k routed experts: k of each expert matrix's copies.
     double share = 1;
-    if (routed_expert(t.role)) {
+    if (is_routed_expert(t.role)) {
       const LayerShape& shape =
           model.layer_kinds[model.layer_kind_of_layer[static_cast<std::size_t>(std::max(0, t.layer))]];
       share = static_cast<double>(shape.moe.experts_per_token) / static_cast<double>(t.copies);

@@ -14,10 +14,6 @@ namespace {
 
 constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-bool is_routed_expert(TensorRole r) {
-  return r == TensorRole::expert_gate || r == TensorRole::expert_up || r == TensorRole::expert_down;
-}
-
 // Projections of the layer stack: what quantizers replace with their packed linear layers.
 bool is_projection(TensorRole r) {
   switch (r) {

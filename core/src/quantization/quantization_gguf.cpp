@@ -138,7 +138,7 @@ ModelFacts model_facts(std::span<const WeightTensor> tensors, bool tied) {
   for (const WeightTensor& t : tensors) {
     if (t.layer >= 0) m.n_layer = std::max(m.n_layer, t.layer + 1);
     if (kind_of(t, tied) == Kind::attn_v) ++m.n_attn_v;
-    if (t.role == TensorRole::expert_gate || t.role == TensorRole::expert_up || t.role == TensorRole::expert_down) {
+    if (is_routed_expert(t.role)) {
       m.n_expert = std::max(m.n_expert, t.copies);
     }
     if (q_rows == 0 && t.role == TensorRole::attention_query) q_rows = t.rows;
@@ -297,9 +297,7 @@ std::vector<GgufType> gguf_tensor_types(std::span<const WeightTensor> tensors, W
     // MXFP4_MOE (llama_tensor_get_type_impl): the output and tied embeddings Q8_0, then "MoE tensors
     // -> MXFP4, other tensors -> Q8_0" by the tensor's third dimension, which only routed experts have.
     if (format == WeightFormat::gguf_mxfp4_moe && kind != Kind::keep_f32 && kind != Kind::keep_f16) {
-      const bool routed =
-          t.role == TensorRole::expert_gate || t.role == TensorRole::expert_up || t.role == TensorRole::expert_down;
-      types.push_back(fit_row(routed ? GgufType::mxfp4 : GgufType::q8_0, t.columns));
+      types.push_back(fit_row(is_routed_expert(t.role) ? GgufType::mxfp4 : GgufType::q8_0, t.columns));
       continue;
     }
     switch (kind) {

@@ -14,10 +14,6 @@ namespace {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-bool is_routed_expert(TensorRole role) {
-  return role == TensorRole::expert_gate || role == TensorRole::expert_up || role == TensorRole::expert_down;
-}
-
 std::string num(std::int64_t value) { return std::to_string(value); }
 
 bool is_fp8_gemm_matrix(const WeightTensor& tensor) {
