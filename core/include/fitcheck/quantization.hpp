@@ -112,6 +112,12 @@ struct WeightBytes {
 WeightBytes weight_bytes(std::span<const WeightTensor> tensors, WeightFormat format,
                          const WeightFormatOptions& options = {});
 
+// The options a whole model's inventory implies: MXFP4 on a model with routed experts covers those alone
+// (gpt-oss: config.json quantization_config.modules_to_not_convert), so its scope becomes
+// routed_experts_only. weight_bytes applies it; sizing a model one tensor at a time takes it first.
+WeightFormatOptions inventory_options(std::span<const WeightTensor> tensors, WeightFormat format,
+                                      const WeightFormatOptions& options);
+
 // Maps quantization_config fields to a format. quant_method as in config.json ("gptq",
 // "awq", "fp8", "bitsandbytes", "mxfp4", "modelopt", "compressed-tensors"); fmt carries
 // "e4m3", "nf4"/"fp4" (bnb_4bit_quant_type) or "nvfp4"; block_rows/block_cols are

@@ -258,12 +258,8 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
   const std::vector<WeightTensor> tensors = weight_tensors(model);
   std::vector<GgufType> types;
   if (is_gguf_preset(format)) types = gguf_tensor_types(tensors, format, options);
-  // weight_bytes takes MXFP4's scope from the whole inventory (the routed experts alone when there are
-  // any, as gpt-oss ships); sized one tensor at a time below, each call would see no experts.
-  WeightFormatOptions per_tensor = options;
-  if (format == WeightFormat::mxfp4 &&
-      std::any_of(tensors.begin(), tensors.end(), [](const WeightTensor& t) { return is_routed_expert(t.role); }))
-    per_tensor.scope = QuantScope::routed_experts_only;
+  // Sized one tensor at a time below: the options the whole inventory implies (MXFP4's scope) come first.
+  const WeightFormatOptions per_tensor = inventory_options(tensors, format, options);
   bool has_lm_head = false;
   std::int64_t embedding_bytes = 0, embedding_parameters = 0;
   std::string_view embedding_type;

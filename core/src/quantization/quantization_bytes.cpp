@@ -259,6 +259,17 @@ WeightBytes gguf_bytes(std::span<const WeightTensor> tensors, WeightFormat forma
 
 }  // namespace
 
+WeightFormatOptions inventory_options(std::span<const WeightTensor> tensors, WeightFormat format,
+                                      const WeightFormatOptions& options) {
+  // gpt-oss keeps attention, router, embeddings and lm_head in bf16 (config.json
+  // quantization_config.modules_to_not_convert); its MXFP4 covers the experts alone.
+  WeightFormatOptions out = options;
+  if (format == WeightFormat::mxfp4 &&
+      std::any_of(tensors.begin(), tensors.end(), [](const WeightTensor& t) { return is_routed_expert(t.role); }))
+    out.scope = QuantScope::routed_experts_only;
+  return out;
+}
+
 WeightBytes weight_bytes(std::span<const WeightTensor> tensors, WeightFormat format,
                          const WeightFormatOptions& options) {
   switch (format) {
@@ -273,12 +284,7 @@ WeightBytes weight_bytes(std::span<const WeightTensor> tensors, WeightFormat for
   if (is_gguf_preset(format)) return gguf_bytes(tensors, format, options);
   check_options(format, options);
 
-  const bool any_experts =
-      std::any_of(tensors.begin(), tensors.end(), [](const WeightTensor& t) { return is_routed_expert(t.role); });
-  // gpt-oss keeps attention, router, embeddings and lm_head in bf16 (config.json
-  // quantization_config.modules_to_not_convert); its MXFP4 covers the experts alone.
-  const bool experts_only =
-      options.scope == QuantScope::routed_experts_only || (format == WeightFormat::mxfp4 && any_experts);
+  const bool experts_only = inventory_options(tensors, format, options).scope == QuantScope::routed_experts_only;
   // transformers' bitsandbytes integration converts every nn.Linear but the output head,
   // the MoE router included; GPTQ, AWQ, FP8 and NVFP4 tools leave the router alone.
   const bool router_quantized =
