@@ -4,7 +4,6 @@
 #include "fitcheck/inference.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
 
 #include "fitcheck/config.hpp"
@@ -102,18 +101,17 @@ void apply_prefix_and_draft(const ModelDescription& model, const InferenceWorklo
     const auto draft = static_cast<std::int64_t>(per_layer * static_cast<double>(t.weight_bytes + t.kv_cache_bytes) *
                                                  static_cast<double>(w.layout.pipeline_parallel));
     t.total_bytes_per_gpu += draft;
-    char layers[32];
-    std::snprintf(layers, sizeof layers, "%g", spec.draft_layers);
     memory.terms.push_back({"draft", draft,
-                            std::string(layers) + " draft layer(s) / " + std::to_string(decoder_layers) +
+                            detail::as_given(spec.draft_layers) + " draft layer(s) / " +
+                                std::to_string(decoder_layers) +
                                 " layers x (weights + KV cache of this GPU): the speculative draft's weights "
                                 "and cache, sized as the target's layers (estimate)"});
-    char rate[32];
-    std::snprintf(rate, sizeof rate, "%g", spec.acceptance_rate);
+    const std::string rate = detail::as_given(spec.acceptance_rate);
     notes.push_back("speculative decoding: " + std::to_string(spec.draft_tokens) +
                     " draft tokens per step, acceptance " + rate +
                     ": (1 - a^(k+1)) / (1 - a) = " + detail::three_significant_digits(expected_tokens_per_step(spec)) +
-                    " tokens per step (Leviathan et al. 2023, eq. 1); a step is k draft passes of " + layers +
+                    " tokens per step (Leviathan et al. 2023, eq. 1); a step is k draft passes of " +
+                    detail::as_given(spec.draft_layers) +
                     " layer(s) and one verify pass of k + 1 tokens per sequence; capacity answers leave the draft out");
   }
 }

@@ -4,25 +4,15 @@
 #include <array>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include "fitcheck/local.hpp"
 #include "local/local_rules.hpp"
+#include "support/number_text.hpp"
 
 namespace fitcheck {
-namespace {
-
-std::string shortest(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
-
-}  // namespace
-
 const char* local_backend_name(LocalBackend backend) {
   switch (backend) {
     case LocalBackend::cuda:
@@ -135,7 +125,7 @@ constexpr std::int64_t kFitFreeTargetBytes = std::int64_t{1024} << 20;
 
 std::string tensor_split_text(const std::vector<double>& split) {
   std::string text;
-  for (std::size_t i = 0; i < split.size(); ++i) text += (i ? "," : "") + shortest(split[i]);
+  for (std::size_t i = 0; i < split.size(); ++i) text += (i ? "," : "") + detail::as_given(split[i]);
   return text;
 }
 

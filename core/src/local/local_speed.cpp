@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -12,6 +11,7 @@
 
 #include "fitcheck/local.hpp"
 #include "local/local_rules.hpp"
+#include "support/number_text.hpp"
 
 namespace fitcheck {
 namespace {
@@ -35,13 +35,6 @@ double host_link_bytes_per_second(const Accelerator& gpu) {
                  gpu.interconnect_bytes_per_second_per_direction > 0
              ? gpu.interconnect_bytes_per_second_per_direction
              : kDefaultPcieBytesPerSecond;
-}
-
-// A figure as printf's %g writes it (6000, 96, 89.6).
-std::string shortest_number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
 }
 
 double gpu_matmul_peak(const Accelerator& gpu) {
@@ -188,8 +181,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     const CpuDevice& cpu = *request.cpu;
     assumptions.push_back("RAM as installed (--ram-mts, --ram-channels): " + std::to_string(cpu.memory_channels) +
                           (cpu.memory_channels == 1 ? " channel" : " channels") + " x 8 B x " +
-                          shortest_number(cpu.memory_transfers_per_second / 1e6) +
-                          " MT/s = " + shortest_number(ram_bandwidth / 1e9) + " GB/s, not the " + cpu.name +
+                          detail::as_given(cpu.memory_transfers_per_second / 1e6) +
+                          " MT/s = " + detail::as_given(ram_bandwidth / 1e9) + " GB/s, not the " + cpu.name +
                           " specification's " + cpu.memory_type);
   }
   if (cpu_work && !request.cpu)

@@ -14,15 +14,12 @@
 #include "fitcheck/quantization.hpp"
 #include "fitcheck/serving.hpp"
 #include "support/json_writer.hpp"
+#include "support/number_text.hpp"
 
 namespace fitcheck {
 namespace {
 
-std::string milliseconds(double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", seconds * 1e3);
-  return text;
-}
+std::string milliseconds(double seconds) { return detail::as_given(seconds * 1e3); }
 
 // The longest length `lengths` can draw (the bounds of the simulation's draws, docs/serving.md).
 std::int64_t longest_draw(const TokenLengths& lengths) {
