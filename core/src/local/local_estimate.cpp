@@ -150,7 +150,6 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   // with -ngl, --n-cpu-moe (tensor overrides) and, over several GPUs, --tensor-split unset, a MoE model that does
   // not fit but whose dense weights do, with every routed expert in RAM, keeps all its layers on the GPU(s) and
   // moves the routed experts of whole layers to RAM, as few as leave each GPU its free-memory target.
-  LocalRequest placed_request = request;
   const bool fit_rule = gpus && !request.n_gpu_layers && request.n_cpu_moe == 0 && request.tensor_split.empty() &&
                         model.num_experts > 0 && (!request.llama_cpp_build || *request.llama_cpp_build >= kFitBuild);
   const auto gpus_fit = [&](const LocalPlacement& p, std::int64_t margin) {
@@ -160,11 +159,12 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   };
   if (fit_rule) {
     const auto with_experts_in_ram = [&](std::int64_t layers) {
-      placed_request.n_cpu_moe = layers;
-      return place_local(model, placed_request, n_layer + 1);
+      LocalRequest experts_in_ram = request;
+      experts_in_ram.n_cpu_moe = layers;
+      return place_local(model, experts_in_ram, n_layer + 1);
     };
-    // fit_params_target: 1024 MiB left free on each device, counted here from the limit (the device's memory
-    // less the runtime's reserve) rather than from the driver's free memory.
+    // fit_params_target left free on each device, counted here from the limit (the device's memory less the
+    // runtime's reserve) rather than from the driver's free memory.
     const std::int64_t margin = kFitFreeTargetBytes - local_gpu_reserve_bytes(request.backend);
     if (!gpus_fit(with_experts_in_ram(0), margin) && gpus_fit(with_experts_in_ram(n_layer), margin)) {
       // The fewest layers with experts in RAM; memory falls as the count grows.
@@ -175,15 +175,14 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
       }
       e.placement = with_experts_in_ram(high);
       e.placement.fitted = true;
-      e.assumptions.push_back(
-          "placement: llama.cpp's --fit (on by default from b7407, common/fit.cpp): every layer on the GPU(s), the "
-          "routed experts of " +
-          std::to_string(high) + " of " + std::to_string(n_layer) +
-          " layers in RAM, the fewest that leave each GPU 1024 MiB free; --fit moves the last layers' experts, "
-          "--n-cpu-moe the first layers' (the same bytes; the command uses --n-cpu-moe); Ollama has no expert "
-          "placement, so its num_gpu is the most whole layers that fit");
-    } else {
-      placed_request.n_cpu_moe = 0;
+      e.assumptions.push_back("placement: llama.cpp's --fit (on by default from b" + std::to_string(kFitBuild) +
+                              ", common/fit.cpp): every layer on the GPU(s), the routed experts of " +
+                              std::to_string(high) + " of " + std::to_string(n_layer) +
+                              " layers in RAM, the fewest that leave each GPU " +
+                              std::to_string(kFitFreeTargetBytes >> 20) +
+                              " MiB free; --fit moves the last layers' experts, --n-cpu-moe the first layers' (the "
+                              "same bytes; the command uses --n-cpu-moe); Ollama has no expert placement, so its "
+                              "num_gpu is the most whole layers that fit");
     }
   }
   // The most layers whose buffers fit every GPU, as Ollama searches (llm/memory.go EstimateGPULayers), each GPU
@@ -262,7 +261,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
     e.assumptions.push_back("depth: " + std::to_string(request.depth) +
                             " tokens already in the cache (llama-bench -d): the prompt attends them before its own, "
                             "and generation runs after depth + prompt tokens");
-  e.speed = local_speed(model, placed_request, e.placement, e.assumptions);
+  e.speed = local_speed(model, request, e.placement, e.assumptions);
   e.assumptions.push_back(local_backend_rates_rule(request.backend));
 
   std::string command = "llama-server -m " + request.model_path + " -ngl " + std::to_string(e.placement.n_gpu_layers);
