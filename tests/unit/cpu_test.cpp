@@ -45,6 +45,10 @@ TEST_CASE("cpu catalog: ids unique and URL-safe, every entry sourced and positiv
     // The type names the speed the entry carries: "DDR4-3200" with 3200 MT/s.
     CHECK(memory.substr(5, 4) == std::to_string(static_cast<int>(c.memory_transfers_per_second / 1e6)));
     CHECK(fitcheck::find_cpu(c.id) == &c);
+    CHECK(fitcheck::cpu_memory_as_specified(c));
+    CpuDevice faster = c;
+    faster.memory_transfers_per_second += 400e6;
+    CHECK_FALSE(fitcheck::cpu_memory_as_specified(faster));
   }
   CHECK(seen.size() >= 8);
 }

@@ -500,11 +500,11 @@ TEST_CASE("local options: every refusal names its option") {
   {
     const LocalRequest r =
         parse_local_options({{"ram_gib", "64"}, {"cpu", "ryzen-9-7950x"}, {"ram_mts", "6000"}}).request;
-    CHECK(r.ram_as_installed);
+    CHECK_FALSE(cpu_memory_as_specified(*r.cpu));
     CHECK(r.cpu->memory_transfers_per_second == 6000e6);
     CHECK(r.cpu->memory_channels == 2);  // the specification's, not given
     CHECK(cpu_memory_bandwidth_bytes_per_second(*r.cpu) == doctest::Approx(96e9));
-    CHECK_FALSE(parse_local_options({{"ram_gib", "64"}, {"cpu", "ryzen-9-7950x"}}).request.ram_as_installed);
+    CHECK(cpu_memory_as_specified(*parse_local_options({{"ram_gib", "64"}, {"cpu", "ryzen-9-7950x"}}).request.cpu));
   }
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"ubatch", "0"}}, "ubatch");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"batch", "0"}}, "batch");
@@ -741,7 +741,6 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     // RAM as installed: one DIMM of DDR5-6000 is 1 x 8 B x 6000 MT/s = 48 GB/s, and the report says so.
     r.cpu->memory_channels = 1;
     r.cpu->memory_transfers_per_second = 6000e6;
-    r.ram_as_installed = true;
     const LocalEstimate one_dimm = estimate_local(model, r);
     CHECK(one_dimm.speed.generation_tokens_per_second == doctest::Approx(48e9 * 0.65 / bytes));
     bool stated = false;

@@ -39,6 +39,10 @@ std::span<const CpuDevice> cpu_catalog();
 // By id or alias ("7950x", "epyc-9654"); same folding as find_accelerator. nullptr when unknown.
 const CpuDevice* find_cpu(std::string_view id_or_alias);
 
+// Whether the RAM is the specification's: the catalog entry of the same id has these channels and this speed
+// (false once --ram-mts or --ram-channels changed a copy, or for a CPU the catalog lacks).
+bool cpu_memory_as_specified(const CpuDevice& cpu);
+
 // Peak RAM bandwidth: channels x 8 bytes x transfers per second (DDR5-5200 dual channel: 83.2 GB/s).
 double cpu_memory_bandwidth_bytes_per_second(const CpuDevice& cpu);
 

@@ -140,10 +140,9 @@ std::optional<LocalKvType> find_local_kv_type(std::string_view name);
 struct LocalRequest {
   std::vector<Accelerator> gpus;  // in device order (CUDA0, CUDA1, ...); empty: CPU only
   std::int64_t ram_bytes = 0;     // system RAM for the CPU buffers; 0: not checked
-  std::optional<CpuDevice> cpu;   // RAM bandwidth and FLOP/s of CPU layers; absent: stated defaults
-  // The installed RAM where it differs from the CPU's specification (an XMP/EXPO kit, fewer DIMMs):
-  // --ram-mts and --ram-channels, already applied to `cpu`; true when either was given.
-  bool ram_as_installed = false;
+  // RAM bandwidth and FLOP/s of CPU layers (--ram-mts, --ram-channels change this copy's memory); absent: stated
+  // defaults.
+  std::optional<CpuDevice> cpu;
   LocalBackend backend = LocalBackend::cuda;
   std::int64_t context = 4096;  // n_ctx over all slots (llama-server -c)
   std::int64_t parallel = 1;    // slots (-np, Ollama's OLLAMA_NUM_PARALLEL); each gets context / parallel

@@ -311,6 +311,12 @@ const CpuDevice* find_cpu(std::string_view id_or_alias) {
   return nullptr;
 }
 
+bool cpu_memory_as_specified(const CpuDevice& cpu) {
+  const CpuDevice* specified = find_cpu_by_id(cpu.id);
+  return specified && specified->memory_channels == cpu.memory_channels &&
+         specified->memory_transfers_per_second == cpu.memory_transfers_per_second;
+}
+
 double cpu_memory_bandwidth_bytes_per_second(const CpuDevice& cpu) {
   constexpr double kBytesPerTransferPerChannel = 8;  // a 64-bit channel
   return cpu.memory_channels * kBytesPerTransferPerChannel * cpu.memory_transfers_per_second;

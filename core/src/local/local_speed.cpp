@@ -177,7 +177,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
                                    : kDefaultRamBandwidth;
   const double cpu_flops = request.cpu ? cpu_peak_fp32_flops_per_second(*request.cpu) : kDefaultCpuFlops;
   const bool cpu_work = work.back().weight_bytes_resident > 0;
-  if (cpu_work && request.cpu && request.ram_as_installed) {
+  if (cpu_work && request.cpu && !cpu_memory_as_specified(*request.cpu)) {
     const CpuDevice& cpu = *request.cpu;
     assumptions.push_back("RAM as installed (--ram-mts, --ram-channels): " + std::to_string(cpu.memory_channels) +
                           (cpu.memory_channels == 1 ? " channel" : " channels") + " x 8 B x " +

@@ -57,14 +57,8 @@ LocalOptions parse_local_options(const OptionList& options) {
       throw OptionError(ram_option, std::string("option '") + ram_option +
                                         "' describes the RAM of the CPU given with --cpu: give --cpu too");
   if (r.cpu) {
-    if (reader.text("ram_mts")) {
-      r.cpu->memory_transfers_per_second = reader.number("ram_mts", 0, 200, 20000) * 1e6;
-      r.ram_as_installed = true;
-    }
-    if (reader.text("ram_channels")) {
-      r.cpu->memory_channels = static_cast<int>(reader.count("ram_channels", 0, 1, 24));
-      r.ram_as_installed = true;
-    }
+    if (reader.text("ram_mts")) r.cpu->memory_transfers_per_second = reader.number("ram_mts", 0, 200, 20000) * 1e6;
+    if (reader.text("ram_channels")) r.cpu->memory_channels = static_cast<int>(reader.count("ram_channels", 0, 1, 24));
   }
   if (const auto weights = reader.text("weights")) {
     const auto format = find_weight_format(*weights);
