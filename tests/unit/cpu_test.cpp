@@ -46,6 +46,14 @@ TEST_CASE("cpu catalog: ids unique and URL-safe, every entry sourced and positiv
     CHECK(memory.substr(5, 4) == std::to_string(static_cast<int>(c.memory_transfers_per_second / 1e6)));
     CHECK(fitcheck::find_cpu(c.id) == &c);
     CHECK(fitcheck::cpu_memory_as_specified(c));
+    // The spec-sheet figures the entry quotes in its sources are the ones it carries.
+    const std::string_view sources = c.sources;
+    CHECK(sources.find(memory.substr(0, 9)) != std::string_view::npos);
+    CHECK(sources.find(std::to_string(c.performance.cores) + (c.efficiency.cores > 0 ? " P-cores" : " cores")) !=
+          std::string_view::npos);
+    if (c.efficiency.cores > 0)
+      CHECK(sources.find(std::to_string(c.efficiency.cores) + " E-cores") != std::string_view::npos);
+    CHECK(sources.find(std::to_string(c.memory_channels) + " channels") != std::string_view::npos);
     CpuDevice faster = c;
     faster.memory_transfers_per_second += 400e6;
     CHECK_FALSE(fitcheck::cpu_memory_as_specified(faster));
