@@ -28,6 +28,7 @@ constexpr const char* kLocalHelp =
     "  --cpu NAME             the CPU whose RAM bandwidth and FLOP/s run CPU layers (see 'fitcheck cpus')\n"
     "  --ram-mts N  --ram-channels N  the RAM as installed (DDR5-6000: 6000), in place of the CPU's\n"
     "                         specification (needs --cpu)\n"
+    "  --threads N            llama.cpp's -t (needs --cpu; default: one per performance core)\n"
     "  --weights FMT          q4_k_m, q8_0, fp16, ... (config.json only; default: the config's own)\n"
     "  --context N            n_ctx over all slots (4096)      --parallel N   slots (1)\n"
     "  --kv-dtype f16|q8_0|q4_0 (f16)   --flash-attention on|off (on)   --kv-offload on|off (on; off = -nkvo)\n"

@@ -56,7 +56,7 @@ constexpr const char* usage_text =
     "  local MODEL --ram-gib N [options]  llama.cpp / Ollama on one machine: layers per GPU (-ngl,\n"
     "      --tensor-split, --n-cpu-moe), model/KV/compute buffers per device, the most layers that fit,\n"
     "      prompt and generation tokens/s; MODEL a config.json or .gguf (fitcheck local --help):\n"
-    "      --gpu NAME[,NAME...] --cpu NAME --weights FMT --context N --kv-dtype f16|q8_0|q4_0\n"
+    "      --gpu NAME[,NAME...] --cpu NAME --threads N --weights FMT --context N --kv-dtype f16|q8_0|q4_0\n"
     "      --flash-attention on|off --kv-offload on|off --n-gpu-layers N --n-cpu-moe N --tensor-split A,B\n"
     "      --backend cuda|metal|vulkan|rocm|sycl|cpu --cuda-mmq on|off --parallel N\n"
     "      --ubatch N --batch N --llama-cpp-build bN --prompt-len N --gen-len N --depth N --json\n"

@@ -114,3 +114,26 @@ TEST_CASE("cpu_catalog_json carries the derived figures") {
   CHECK(first["peak_fp32_flops_per_second"].get<double>() == doctest::Approx(2.304e12));
   CHECK(first.contains("sources"));
 }
+
+TEST_CASE("cpu catalog: int8 and vector bf16 peaks, by hand") {
+  // Ryzen 9 7950X (Zen 4, AVX512_VNNI): 16 cores x 4.5 GHz x 128 int8 ops (4 x its 32 FP32 FLOPs).
+  CHECK(fitcheck::cpu_peak_int8_ops_per_second(cpu("ryzen-9-7950x")) == doctest::Approx(9.216e12));
+  // Ryzen 9 5950X (Zen 3, AVX2 without VNNI): 16 x 3.4 GHz x 64 (2 x 32).
+  CHECK(fitcheck::cpu_peak_int8_ops_per_second(cpu("ryzen-9-5950x")) == doctest::Approx(16 * 3.4e9 * 64));
+  // Core i5-13600K (AVX-VNNI): 6 P-cores x 3.5 GHz x 128 + 8 E-cores x 2.6 GHz x 64.
+  CHECK(fitcheck::cpu_peak_int8_ops_per_second(cpu("core-i5-13600k")) ==
+        doctest::Approx(6 * 3.5e9 * 128 + 8 * 2.6e9 * 64));
+  // Xeon w9-3495X: the catalog's bf16 peak counts AMX (1024 a cycle); ggml-cpu's BF16 kernels use
+  // AVX512_BF16 dot products, 2 x its 64 FP32 FLOPs: 56 x 1.9 GHz x 128.
+  CHECK(fitcheck::cpu_peak_vector_bf16_flops_per_second(cpu("xeon-w9-3495x")) == doctest::Approx(56 * 1.9e9 * 128));
+  // Without bf16 arithmetic the values are widened to FP32.
+  CHECK(fitcheck::cpu_peak_vector_bf16_flops_per_second(cpu("core-i5-13600k")) ==
+        doctest::Approx(fitcheck::cpu_peak_fp32_flops_per_second(cpu("core-i5-13600k"))));
+  CHECK(fitcheck::cpu_has_avx512(cpu("ryzen-9-7950x")));
+  CHECK_FALSE(fitcheck::cpu_has_avx512(cpu("core-i9-14900k")));
+  for (const CpuDevice& c : fitcheck::cpu_catalog()) {
+    CAPTURE(std::string(c.id));
+    const double ratio = c.performance.int8_ops_per_cycle / c.performance.fp32_flops_per_cycle;
+    CHECK((ratio == 2.0 || ratio == 4.0));  // AVX2 pairs or a VNNI dot product
+  }
+}

@@ -906,6 +906,91 @@ TEST_CASE("local: prompt speed by storage type on CUDA, by hand") {
   }
 }
 
+TEST_CASE("local: CPU prompts run on ggml-cpu's kernels, by hand") {
+  // The toy on the CPU alone (flash attention on, 512-token prompt): 2 x 210M x 512 = 215.04 GFLOP of
+  // weights, and 4 x 2048 x 4 layers x 512^2 / 2 = 4.295 GFLOP of attention, one query row at a time in
+  // fp32 (row-by-row dot products at 0.165). Reading the 430 MiB once (8.3 ms) is far below either.
+  // Ryzen 9 7950X: 16 cores x 4.5 GHz x 128 int8 ops (AVX512_VNNI) = 9.216 TOP/s, x 32 fp32 FLOPs =
+  // 2.304 TFLOP/s.
+  LocalModel model = toy_model();
+  LocalRequest r = one_gpu("rtx-4090");
+  r.gpus.clear();
+  r.backend = LocalBackend::cpu;
+  r.cpu = *find_cpu("ryzen-9-7950x");
+  r.context = 1024;
+  r.prompt_len = 512;
+  const double weights = 2.0 * 210e6 * 512;
+  const double attention = 4.0 * 2048 * 4 * 512.0 * 512.0 / 2;
+  const double int8 = 16 * 4.5e9 * 128;
+  const double fp32 = 16 * 4.5e9 * 32;
+  const auto set_type = [&](GgufType type) {
+    for (auto& layer : model.layers) layer.dense_quantized[static_cast<std::size_t>(type)] = layer.dense_parameters;
+    model.output_quantized[static_cast<std::size_t>(type)] = model.output_parameters;
+  };
+  SUBCASE("a type without a tiled kernel: int8 dot products row by row at 0.165") {
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
+          doctest::Approx(512 / (weights / (int8 * 0.165) + attention / (fp32 * 0.165))));
+  }
+  SUBCASE("Q4_0: tinyBLAS, then the repacked GEMM, at 0.27") {
+    set_type(GgufType::q4_0);
+    const double seconds = weights / (int8 * 0.27) + attention / (fp32 * 0.165);
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second == doctest::Approx(512 / seconds));
+    bool stated = false;
+    for (const std::string& a : estimate_local(model, r).assumptions)
+      stated = stated || a.find("16 threads (llama.cpp's default") != std::string::npos;
+    CHECK(stated);
+  }
+  SUBCASE("Q4_K: row by row before b4929, repacked and tiled since") {
+    set_type(GgufType::q4_k);
+    r.llama_cpp_build = 4384;
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
+          doctest::Approx(512 / (weights / (int8 * 0.165) + attention / (fp32 * 0.165))));
+    r.llama_cpp_build = 4929;
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
+          doctest::Approx(512 / (weights / (int8 * 0.27) + attention / (fp32 * 0.165))));
+  }
+  SUBCASE("without flash attention the KQ and KQV multiplies go to tinyBLAS's F16 kernel at 0.27") {
+    r.flash_attention = false;
+    set_type(GgufType::q8_0);
+    // The scores also move through RAM: 16 heads x 4 layers x 512 x 512 of them, f32, written and read
+    // (local_attention_scores.cpp), at 0.65 of 83.2 GB/s.
+    const double time = 512 / estimate_local(model, r).speed.prompt_tokens_per_second;
+    CHECK(time > weights / (int8 * 0.27) + attention / (fp32 * 0.27));
+    r.flash_attention = true;
+    CHECK(512 / estimate_local(model, r).speed.prompt_tokens_per_second ==
+          doctest::Approx(weights / (int8 * 0.27) + attention / (fp32 * 0.165)));
+  }
+  SUBCASE("routed experts (MUL_MAT_ID) never reach the tiled kernels: 0.12") {
+    make_toy_experts(model, 128, 8);
+    set_type(GgufType::q4_0);  // the output layer's 10M; the experts' types do not matter
+    const double experts = 4 * 2.0 * 400e6 * (8.0 / 128) * 512;
+    const double output = 2.0 * 10e6 * 512;
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
+          doctest::Approx(512 / (experts / (int8 * 0.12) + output / (int8 * 0.27) + attention / (fp32 * 0.165))));
+  }
+  SUBCASE("a hybrid Intel part: equal shares run at the E-cores' pace") {
+    // Core i5-13600K: 6 P-cores at 3.5 GHz (128 int8 ops, 32 fp32 FLOPs a cycle, AVX-VNNI) and 8
+    // E-cores at 2.6 GHz (64 and 16). llama.cpp's default takes the 6 P-cores only.
+    set_type(GgufType::q4_0);
+    r.cpu = *find_cpu("core-i5-13600k");
+    r.llama_cpp_build = 4067;  // tinyBLAS's Q4_0 kernel: every thread an equal share of the tiles
+    const double p_int8 = 3.5e9 * 128, e_int8 = 2.6e9 * 64, p_fp32 = 3.5e9 * 32, e_fp32 = 2.6e9 * 16;
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
+          doctest::Approx(512 / (weights / (6 * p_int8 * 0.27) + attention / (6 * p_fp32 * 0.165))));
+    // -t 14: the 8 E-cores join; the tiled kernel runs 14 threads at the E-core rate, the attention's
+    // chunks each core at its own.
+    r.threads = 14;
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
+          doctest::Approx(512 / (weights / (14 * e_int8 * 0.27) + attention / ((6 * p_fp32 + 8 * e_fp32) * 0.165))));
+    // The repacked GEMM hands out chunks from b6889: every core at its own rate.
+    r.llama_cpp_build = 6889;
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
+          doctest::Approx(
+              512 / (weights / ((6 * p_int8 + 8 * e_int8) * 0.27) + attention / ((6 * p_fp32 + 8 * e_fp32) * 0.165))));
+    CHECK(estimate_local(model, r).llama_cpp_command.find(" -t 14 ") != std::string::npos);
+  }
+}
+
 TEST_CASE("local: Metal runs quantized weights at 0.60 of the fp16 peak, float weights and attention at 0.72") {
   // The toy on an M2 Ultra: 76 cores x 128 lanes x 2 x 1.398 GHz = 27.20 TFLOP/s of fp16. A 512-token
   // prompt multiplies 2 x 210M x 512 = 215 GFLOP of weights and 4 x 2048 x 4 layers x 512^2 / 2 = 4.29

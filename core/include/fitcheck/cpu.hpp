@@ -18,6 +18,11 @@ struct CpuCoreCluster {
   double fp32_flops_per_cycle = 0;
   // Per core per clock for bf16 inputs (AVX512_BF16 dot products or AMX); 0: no bf16 arithmetic.
   double bf16_flops_per_cycle = 0;
+  // Per core per clock, int8 multiply-adds x 2 on the vector units: a VNNI dot product (VPDPBUSD)
+  // does four per 32-bit lane where an FP32 FMA does one (4 x fp32_flops_per_cycle); AVX2 alone
+  // needs two instructions (VPMADDUBSW, VPMADDWD) for the same four (2 x). AMX tiles not counted.
+  double int8_ops_per_cycle = 0;
+  bool avx512 = false;  // AVX-512 (F, VL, BW, VNNI): what ggml-cpu's AVX-512-only kernels need
 };
 
 struct CpuDevice {
@@ -49,6 +54,14 @@ double cpu_memory_bandwidth_bytes_per_second(const CpuDevice& cpu);
 // Peak FP32 / bf16 FLOP/s over all clusters: cores x FLOPs per cycle x base clock.
 double cpu_peak_fp32_flops_per_second(const CpuDevice& cpu);
 double cpu_peak_bf16_flops_per_second(const CpuDevice& cpu);
+// Peak int8 multiply-add ops/s on the vector units (VNNI or AVX2), the rate ggml-cpu's quantized dot
+// products run at: cores x int8_ops_per_cycle x base clock.
+double cpu_peak_int8_ops_per_second(const CpuDevice& cpu);
+// Peak bf16 FLOP/s on the vector units: AMX tiles excluded (ggml-cpu's BF16 kernels are AVX512_BF16
+// dot products, two products per FP32 lane); without bf16 arithmetic, the FP32 peak (converted).
+double cpu_peak_vector_bf16_flops_per_second(const CpuDevice& cpu);
+double cpu_cluster_vector_bf16_flops_per_cycle(const CpuCoreCluster& cluster);
+bool cpu_has_avx512(const CpuDevice& cpu);
 
 int cpu_core_count(const CpuDevice& cpu);
 

@@ -28,6 +28,10 @@ struct LocalFloatParameters {
   std::int64_t f32 = 0;
 };
 
+// Parameters of quantized matrices by ggml type (GgufType order); types fitcheck has no GgufType for
+// (the IQ2/IQ3 families, ...) are in none. ggml-cpu picks its matrix-multiply kernel by type.
+using LocalQuantizedParameters = std::array<std::int64_t, kGgufTypeCount>;
+
 // One repeating layer ("blk.N.*" in GGUF) as llama.cpp loads it.
 struct LocalLayer {
   std::int64_t dense_bytes = 0;   // every tensor of the layer except the routed experts
@@ -36,6 +40,8 @@ struct LocalLayer {
   std::int64_t expert_parameters = 0;
   LocalFloatParameters dense_float;  // of dense_parameters: matrices stored as f16 / bf16 / f32
   LocalFloatParameters expert_float;
+  LocalQuantizedParameters dense_quantized{};  // of dense_parameters
+  LocalQuantizedParameters expert_quantized{};
   std::int64_t kv_key_width = 0;    // n_embd_k_gqa: K values per token in the cache
   std::int64_t kv_value_width = 0;  // n_embd_v_gqa
   std::int64_t sliding_window = 0;  // n_swa: the cache holds only the window (llama_kv_cache_iswa); 0: full
@@ -63,6 +69,7 @@ struct LocalModel {
   std::int64_t output_bytes = 0;  // output_norm + output (a copy of token_embd when tied)
   std::int64_t output_parameters = 0;
   LocalFloatParameters output_float;  // of output_parameters
+  LocalQuantizedParameters output_quantized{};
   std::int64_t output_graph_ops = 0;  // output norm and head: the ops the output layer runs per token
   std::int64_t output_rms_norms = 0;  // of those, the output norm as above (LocalLayer::rms_norms)
   std::int64_t output_layer_norms = 0;
@@ -143,6 +150,9 @@ struct LocalRequest {
   // RAM bandwidth and FLOP/s of CPU layers (--ram-mts, --ram-channels change this copy's memory); absent: stated
   // defaults.
   std::optional<CpuDevice> cpu;
+  // CPU threads (llama.cpp -t): absent, llama.cpp's default (common_cpu_get_num_math on Linux): one per
+  // physical core, only the performance cores of a hybrid Intel part.
+  std::optional<int> threads;
   LocalBackend backend = LocalBackend::cuda;
   std::int64_t context = 4096;  // n_ctx over all slots (llama-server -c)
   std::int64_t parallel = 1;    // slots (-np, Ollama's OLLAMA_NUM_PARALLEL); each gets context / parallel

@@ -163,7 +163,12 @@ struct GgufTypeInfo {
   std::int32_t element_bits;    // bits of one quantized value, without block scales
 };
 
+inline constexpr std::size_t kGgufTypeCount = static_cast<std::size_t>(GgufType::mxfp4) + 1;
+
 const GgufTypeInfo& gguf_type_info(GgufType type);
+// The type of a ggml type name as a GGUF header prints it ("Q4_K"); nullopt for the types fitcheck
+// has no GgufType for (BF16, the IQ2/IQ3 families, ...).
+std::optional<GgufType> gguf_type_named(std::string_view name);
 
 // The type llama-quantize stores each tensor in for a GGUF preset, one per inventory entry.
 // Throws std::invalid_argument when format is not a GGUF preset.

@@ -19,6 +19,7 @@
 // boost clocks are higher and AVX-512 clocks on Intel may be lower.
 #include "fitcheck/cpu.hpp"
 
+#include <algorithm>
 #include <span>
 #include <string_view>
 
@@ -28,12 +29,16 @@ namespace fitcheck {
 namespace {
 
 constexpr CpuCoreCluster kNone{};
-constexpr CpuCoreCluster zen3(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 32, 0}; }
-constexpr CpuCoreCluster zen4(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 32, 64}; }
-constexpr CpuCoreCluster zen5(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 64, 128}; }
-constexpr CpuCoreCluster raptor_cove(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 32, 0}; }
-constexpr CpuCoreCluster gracemont(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 16, 0}; }
-constexpr CpuCoreCluster golden_cove_amx(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 64, 1024}; }
+// int8: Zen 3 has no VNNI (2 x fp32); Zen 4 and Zen 5 AVX512_VNNI, Raptor Cove and Gracemont AVX-VNNI,
+// Sapphire Rapids AVX512_VNNI (4 x fp32 each, on the FMA units' width).
+constexpr CpuCoreCluster zen3(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 32, 0, 64, false}; }
+constexpr CpuCoreCluster zen4(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 32, 64, 128, true}; }
+constexpr CpuCoreCluster zen5(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 64, 128, 256, true}; }
+constexpr CpuCoreCluster raptor_cove(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 32, 0, 128, false}; }
+constexpr CpuCoreCluster gracemont(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 16, 0, 64, false}; }
+constexpr CpuCoreCluster golden_cove_amx(int cores, double base_ghz) {
+  return {cores, base_ghz * 1e9, 64, 1024, 256, true};
+}
 
 constexpr const CpuDevice kCpus[] = {
     {.id = "ryzen-9-7950x",
@@ -147,6 +152,30 @@ constexpr const CpuDevice kCpus[] = {
      .sources = "AMD Ryzen Threadripper PRO 7995WX specifications (amd.com/en/products/processors/workstations/"
                 "ryzen-threadripper/7000-wx-series/amd-ryzen-threadripper-pro-7995wx.html): 96 cores, "
                 "2.5 GHz base, DDR5-5200, 8 channels; AMD pub. 56665"},
+    {.id = "threadripper-pro-5975wx",
+     .name = "AMD Ryzen Threadripper PRO 5975WX",
+     .vendor = "AMD",
+     .performance = zen3(32, 3.6),
+     .efficiency = kNone,
+     .memory_channels = 8,
+     .memory_transfers_per_second = 3200e6,
+     .memory_type = "DDR4-3200 RDIMM",
+     .simd = "AVX2 (2 x 256-bit FMA)",
+     .sources = "AMD Ryzen Threadripper PRO 5975WX specifications (amd.com/en/products/processors/workstations/"
+                "ryzen-threadripper/5000-wx-series/amd-ryzen-threadripper-pro-5975wx.html): 32 cores, "
+                "3.6 GHz base, DDR4-3200, 8 channels; AMD pub. 56665"},
+    {.id = "threadripper-pro-5995wx",
+     .name = "AMD Ryzen Threadripper PRO 5995WX",
+     .vendor = "AMD",
+     .performance = zen3(64, 2.7),
+     .efficiency = kNone,
+     .memory_channels = 8,
+     .memory_transfers_per_second = 3200e6,
+     .memory_type = "DDR4-3200 RDIMM",
+     .simd = "AVX2 (2 x 256-bit FMA)",
+     .sources = "AMD Ryzen Threadripper PRO 5995WX specifications (amd.com/en/products/processors/workstations/"
+                "ryzen-threadripper/5000-wx-series/amd-ryzen-threadripper-pro-5995wx.html): 64 cores, "
+                "2.7 GHz base, DDR4-3200, 8 channels; AMD pub. 56665"},
     {.id = "epyc-9654",
      .name = "AMD EPYC 9654",
      .vendor = "AMD",
@@ -261,6 +290,8 @@ constexpr CpuAlias kCpuAliases[] = {
     {"9950x", "ryzen-9-9950x"},
     {"amd-ryzen-9-9950x", "ryzen-9-9950x"},
     {"7995wx", "threadripper-pro-7995wx"},
+    {"5975wx", "threadripper-pro-5975wx"},
+    {"5995wx", "threadripper-pro-5995wx"},
     {"amd-ryzen-threadripper-pro-7995wx", "threadripper-pro-7995wx"},
     {"9654", "epyc-9654"},
     {"amd-epyc-9654", "epyc-9654"},
@@ -331,6 +362,23 @@ double cpu_peak_bf16_flops_per_second(const CpuDevice& cpu) {
   return cluster_flops_per_second(cpu.performance, cpu.performance.bf16_flops_per_cycle) +
          cluster_flops_per_second(cpu.efficiency, cpu.efficiency.bf16_flops_per_cycle);
 }
+
+double cpu_peak_int8_ops_per_second(const CpuDevice& cpu) {
+  return cluster_flops_per_second(cpu.performance, cpu.performance.int8_ops_per_cycle) +
+         cluster_flops_per_second(cpu.efficiency, cpu.efficiency.int8_ops_per_cycle);
+}
+
+double cpu_cluster_vector_bf16_flops_per_cycle(const CpuCoreCluster& c) {
+  return c.bf16_flops_per_cycle > 0 ? std::min(c.bf16_flops_per_cycle, 2 * c.fp32_flops_per_cycle)
+                                    : c.fp32_flops_per_cycle;
+}
+
+double cpu_peak_vector_bf16_flops_per_second(const CpuDevice& cpu) {
+  return cluster_flops_per_second(cpu.performance, cpu_cluster_vector_bf16_flops_per_cycle(cpu.performance)) +
+         cluster_flops_per_second(cpu.efficiency, cpu_cluster_vector_bf16_flops_per_cycle(cpu.efficiency));
+}
+
+bool cpu_has_avx512(const CpuDevice& cpu) { return cpu.performance.avx512; }
 
 int cpu_core_count(const CpuDevice& cpu) { return cpu.performance.cores + cpu.efficiency.cores; }
 

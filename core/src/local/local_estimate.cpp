@@ -272,6 +272,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   if (request.parallel > 1 || placed.recurrent_cells > 0) command += " -np " + std::to_string(request.parallel);
   if (request.ubatch != 512) command += " -ub " + std::to_string(request.ubatch);
   if (request.batch != 2048) command += " -b " + std::to_string(request.batch);
+  if (request.threads) command += " -t " + std::to_string(*request.threads);
   command +=
       std::string(" -ctk ") + local_kv_type_name(request.kv_type) + " -ctv " + local_kv_type_name(request.kv_type);
   command += std::string(" -fa ") + (request.flash_attention ? "on" : "off");

@@ -121,6 +121,13 @@ void add_float_parameters(LocalFloatParameters& split, std::string_view type, st
     split.f32 += parameters;
 }
 
+// Adds a quantized matrix's parameters to its ggml type's count (float and unknown types count in none).
+void add_quantized_parameters(LocalQuantizedParameters& by_type, std::string_view type, std::int64_t parameters) {
+  if (type == "F16" || type == "F32") return;
+  if (const std::optional<GgufType> known = gguf_type_named(type))
+    by_type[static_cast<std::size_t>(*known)] += parameters;
+}
+
 // The ggml type name a config-sized tensor is stored as: the GGUF preset's choice, or the format's
 // own float type (fp16, bf16, fp32); "" for other (quantized) formats.
 std::string_view stored_type(WeightFormat format, const std::vector<GgufType>& types, std::size_t i) {
@@ -277,6 +284,8 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
       (is_routed_expert(t.role) ? layer.expert_bytes : layer.dense_bytes) += bytes;
       (is_routed_expert(t.role) ? layer.expert_parameters : layer.dense_parameters) += parameters;
       add_float_parameters(is_routed_expert(t.role) ? layer.expert_float : layer.dense_float, type, parameters);
+      add_quantized_parameters(is_routed_expert(t.role) ? layer.expert_quantized : layer.dense_quantized, type,
+                               parameters);
       count_config_tensor(ops[static_cast<std::size_t>(t.layer)], t);
     } else if (t.role == TensorRole::token_embedding || t.role == TensorRole::position_embedding) {
       out.input_bytes += bytes;
@@ -292,6 +301,7 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
       out.output_bytes += bytes;
       out.output_parameters += parameters;
       add_float_parameters(out.output_float, type, parameters);
+      add_quantized_parameters(out.output_quantized, type, parameters);
     }
   }
   if (!has_lm_head) {
@@ -300,6 +310,7 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
     out.output_bytes += embedding_bytes;
     out.output_parameters += embedding_parameters;
     add_float_parameters(out.output_float, embedding_type, embedding_parameters);
+    add_quantized_parameters(out.output_quantized, embedding_type, embedding_parameters);
     output_ops.tensor_ops += 1;
   }
   out.output_graph_ops = output_ops.norm_ops() + output_ops.tensor_ops;
@@ -359,8 +370,10 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
       const bool expert = t.name.find("_exps") != std::string::npos;  // ffn_{gate,up,down}_exps
       (expert ? layer.expert_bytes : layer.dense_bytes) += t.bytes;
       (expert ? layer.expert_parameters : layer.dense_parameters) += t.elements;
-      if (t.shape.size() >= 2)
+      if (t.shape.size() >= 2) {
         add_float_parameters(expert ? layer.expert_float : layer.dense_float, t.type, t.elements);
+        add_quantized_parameters(expert ? layer.expert_quantized : layer.dense_quantized, t.type, t.elements);
+      }
       count_gguf_tensor(ops[static_cast<std::size_t>(il)], t.name, t.shape.size());
     } else if (starts_with(t.name, "token_embd.") || starts_with(t.name, "position_embd.")) {
       out.input_bytes += t.bytes;
@@ -378,7 +391,10 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
       if (t.name == "output_norm.bias") output_norm_bias = true;
       out.output_bytes += t.bytes;
       out.output_parameters += t.elements;
-      if (t.shape.size() >= 2) add_float_parameters(out.output_float, t.type, t.elements);
+      if (t.shape.size() >= 2) {
+        add_float_parameters(out.output_float, t.type, t.elements);
+        add_quantized_parameters(out.output_quantized, t.type, t.elements);
+      }
     }
   }
   (output_norm_bias ? out.output_layer_norms : out.output_rms_norms) = output_norms;
@@ -386,6 +402,7 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
     out.output_bytes += embedding_bytes;  // tied: token_embd duplicated as the output head
     out.output_parameters += embedding_parameters;
     add_float_parameters(out.output_float, embedding_type, embedding_parameters);
+    add_quantized_parameters(out.output_quantized, embedding_type, embedding_parameters);
     out.output_graph_ops += 1;
   }
   out.hidden_size = *h.embedding_length;

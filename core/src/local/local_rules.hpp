@@ -2,6 +2,7 @@
 // The rules the files of core/src/local/ share.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -37,6 +38,27 @@ struct LocalPromptPipeline {
 };
 LocalPromptPipeline local_prompt_pipeline(const LocalRequest& request, const LocalPlacement& placement,
                                           const std::vector<double>& device_seconds, double tokens, double ubatches);
+
+// Prompt matrix multiplies on the CPU as ggml-cpu runs them (local_cpu_matmul.cpp): the FLOPs of one
+// device's share of a prompt, by what decides the kernel (the weights' ggml type; routed experts go
+// through MUL_MAT_ID).
+struct LocalCpuMatmulFlops {
+  std::array<double, kGgufTypeCount> dense_quantized{};  // MUL_MAT over quantized weights of each known type
+  double dense_other_quantized = 0;                      // MUL_MAT, types fitcheck has no GgufType for
+  double dense_f16 = 0, dense_bf16 = 0, dense_f32 = 0;   // MUL_MAT over float weights
+  double expert_quantized = 0;                           // MUL_MAT_ID
+  double expert_f16 = 0, expert_bf16 = 0, expert_f32 = 0;
+  double attention = 0;  // QK^T and PV (f16 K/V, f32 accumulation)
+};
+struct LocalCpuMatmulTime {
+  double seconds = 0;
+  int threads = 0;
+  std::string rule;  // the kernels, rates and threads, as the report states them
+};
+LocalCpuMatmulTime local_cpu_matmul_seconds(const LocalCpuMatmulFlops& flops, const CpuDevice& cpu,
+                                            const LocalRequest& request);
+// llama.cpp's default thread count on this CPU (common_cpu_get_num_math).
+int local_cpu_default_threads(const CpuDevice& cpu);
 
 // Vulkan on an NVIDIA GPU: llama.cpp's Vulkan backend multiplies through NV_cooperative_matrix2 there
 // (local_kernels.cpp), with f16 accumulators and its own expert tiles.

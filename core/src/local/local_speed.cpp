@@ -54,10 +54,14 @@ struct DeviceWork {
   double weight_bytes_resident = 0;                             // prompt: everything it holds, read once per ubatch
   double flops_per_token = 0;                                   // prompt: 2 x active parameters
   std::array<double, kStorageKinds> flops_per_token_by_kind{};  // the same, by the weights' storage
-  double expert_quantized_flops_per_token = 0;                  // of the quantized share: routed experts (MUL_MAT_ID)
-  double expert_float_flops_per_token = 0;                      // of the float share: routed experts
-  double quantized_bytes_resident = 0;                          // quantized weights it holds (dequantized for cuBLAS)
+  std::array<double, kStorageKinds> expert_flops_by_kind{};     // of those, routed experts' (MUL_MAT_ID)
+  std::array<double, kGgufTypeCount> dense_quantized_flops_by_type{};  // MUL_MAT over quantized weights, by type
+  double quantized_bytes_resident = 0;       // quantized weights it holds (dequantized for cuBLAS)
   double quantized_parameters_resident = 0;  // their parameters (2 bytes each once dequantized to f16)
+  double expert_quantized_flops_per_token() const { return expert_flops_by_kind[kQuantized]; }
+  double expert_float_flops_per_token() const {
+    return expert_flops_by_kind[kF16] + expert_flops_by_kind[kBf16] + expert_flops_by_kind[kF32];
+  }
   // With flash attention: the prompt's QK^T and PV FLOPs over the attention layers whose cache it
   // holds, each query attending the depth and the prompt before it, at most the layer's cells.
   double prompt_attention_flops = 0;
@@ -69,22 +73,47 @@ struct DeviceWork {
 
 // Adds the multiplies of `parameters` weights (of which `split` are stored as floats) read at
 // `share` per token, held as `bytes` in memory; `experts`: routed experts.
-void add_matmuls(DeviceWork& w, std::int64_t parameters, const LocalFloatParameters& split, std::int64_t bytes,
-                 double share, bool experts) {
+void add_matmuls(DeviceWork& w, std::int64_t parameters, const LocalFloatParameters& split,
+                 const LocalQuantizedParameters& quantized, std::int64_t bytes, double share, bool experts) {
   const double total = static_cast<double>(parameters);
   const std::array<double, kStorageKinds> by_kind = {
       std::max(0.0, total - static_cast<double>(split.f16 + split.bf16 + split.f32)), static_cast<double>(split.f16),
       static_cast<double>(split.bf16), static_cast<double>(split.f32)};
   for (std::size_t k = 0; k < kStorageKinds; ++k) w.flops_per_token_by_kind[k] += 2.0 * by_kind[k] * share;
   if (experts) {
-    w.expert_quantized_flops_per_token += 2.0 * by_kind[kQuantized] * share;
-    w.expert_float_flops_per_token += 2.0 * (total - by_kind[kQuantized]) * share;
+    for (std::size_t k = 0; k < kStorageKinds; ++k) w.expert_flops_by_kind[k] += 2.0 * by_kind[k] * share;
+  } else {
+    for (std::size_t t = 0; t < kGgufTypeCount; ++t)
+      w.dense_quantized_flops_by_type[t] += 2.0 * static_cast<double>(quantized[t]) * share;
   }
   w.flops_per_token += 2.0 * total * share;
   if (total > 0) {
     w.quantized_parameters_resident += by_kind[kQuantized];
     w.quantized_bytes_resident += static_cast<double>(bytes) * by_kind[kQuantized] / total;
   }
+}
+
+// A CPU device's prompt multiplies by what picks ggml-cpu's kernel (local_cpu_matmul.cpp).
+LocalCpuMatmulFlops cpu_matmul_flops(const DeviceWork& w, double tokens, double attention_flops) {
+  LocalCpuMatmulFlops f;
+  double known = 0;
+  for (std::size_t t = 0; t < kGgufTypeCount; ++t) {
+    f.dense_quantized[t] = w.dense_quantized_flops_by_type[t] * tokens;
+    known += f.dense_quantized[t];
+  }
+  const auto dense = [&](std::size_t kind) {
+    return (w.flops_per_token_by_kind[kind] - w.expert_flops_by_kind[kind]) * tokens;
+  };
+  f.dense_other_quantized = std::max(0.0, dense(kQuantized) - known);
+  f.dense_f16 = dense(kF16);
+  f.dense_bf16 = dense(kBf16);
+  f.dense_f32 = dense(kF32);
+  f.expert_quantized = w.expert_flops_by_kind[kQuantized] * tokens;
+  f.expert_f16 = w.expert_flops_by_kind[kF16] * tokens;
+  f.expert_bf16 = w.expert_flops_by_kind[kBf16] * tokens;
+  f.expert_f32 = w.expert_flops_by_kind[kF32] * tokens;
+  f.attention = attention_flops;
+  return f;
 }
 
 }  // namespace
@@ -114,11 +143,12 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     fused_graph_ops += fused;
     home.weight_bytes_per_token += static_cast<double>(layer.dense_bytes);
     home.weight_bytes_resident += static_cast<double>(layer.dense_bytes);
-    add_matmuls(home, layer.dense_parameters, layer.dense_float, layer.dense_bytes, 1.0, false);
+    add_matmuls(home, layer.dense_parameters, layer.dense_float, layer.dense_quantized, layer.dense_bytes, 1.0, false);
     // One token reads only the experts it is routed to: experts_per_token of num_experts.
     experts.weight_bytes_per_token += static_cast<double>(layer.expert_bytes) * touched;
     experts.weight_bytes_resident += static_cast<double>(layer.expert_bytes);
-    add_matmuls(experts, layer.expert_parameters, layer.expert_float, layer.expert_bytes, touched, true);
+    add_matmuls(experts, layer.expert_parameters, layer.expert_float, layer.expert_quantized, layer.expert_bytes,
+                touched, true);
     // The cache is read where it lives (the CPU with -nkvo), and attention runs there.
     DeviceWork& cache = request.kv_offload ? home : work[n_gpus];
     cache.layer_cells.push_back(local_layer_cells(layer, request, p.kv_size));
@@ -146,7 +176,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     assumptions.push_back(std::move(rule));
   output.weight_bytes_per_token += static_cast<double>(model.output_bytes);
   output.weight_bytes_resident += static_cast<double>(model.output_bytes);
-  add_matmuls(output, model.output_parameters, model.output_float, model.output_bytes, 1.0, false);
+  add_matmuls(output, model.output_parameters, model.output_float, model.output_quantized, model.output_bytes, 1.0,
+              false);
 
   // Where the graph moves from one device to the next, ggml_backend_sched copies the split's input,
   // the hidden state (f32, n_embd per token), over the link (ggml-backend.cpp
@@ -275,10 +306,10 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       double floats = (w.flops_per_token - w.flops_per_token_by_kind[kQuantized]) * tokens;
       if (expert_tiles.kernel == LocalExpertKernel::metal_mul_mm_id ||
           expert_tiles.kernel == LocalExpertKernel::vulkan_coopmat2_mul_mm_id) {
-        quantized += w.expert_quantized_flops_per_token * (expert_tiles.work_factor - 1.0) * tokens;
-        floats += w.expert_float_flops_per_token * (expert_tiles.work_factor - 1.0) * tokens;
+        quantized += w.expert_quantized_flops_per_token() * (expert_tiles.work_factor - 1.0) * tokens;
+        floats += w.expert_float_flops_per_token() * (expert_tiles.work_factor - 1.0) * tokens;
         expert_tiles_timed =
-            expert_tiles_timed || w.expert_quantized_flops_per_token + w.expert_float_flops_per_token > 0;
+            expert_tiles_timed || w.expert_quantized_flops_per_token() + w.expert_float_flops_per_token() > 0;
       }
       return quantized / (weight_peak * gpu_rates.prompt_compute) +
              floats / (weight_peak * gpu_rates.prompt_compute_float) +
@@ -296,8 +327,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     };
     double quantized_flops = w.flops_per_token_by_kind[kQuantized];
     if (quantized_path == LocalMatmulPath::mmq && expert_tiles.kernel == LocalExpertKernel::cuda_mmq) {
-      quantized_flops += w.expert_quantized_flops_per_token * (expert_tiles.work_factor - 1.0);
-      expert_tiles_timed = expert_tiles_timed || w.expert_quantized_flops_per_token > 0;
+      quantized_flops += w.expert_quantized_flops_per_token() * (expert_tiles.work_factor - 1.0);
+      expert_tiles_timed = expert_tiles_timed || w.expert_quantized_flops_per_token() > 0;
     }
     run(quantized_flops * tokens, paths[kQuantized]);
     for (std::size_t k = kF16; k < kStorageKinds; ++k) run(w.flops_per_token_by_kind[k] * tokens, paths[k]);
@@ -319,6 +350,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   };
   double prompt_seconds = 0;
   double all_scores_seconds = 0;
+  std::string cpu_prompt_rule;
   std::vector<double> times(work.size(), 0.0);
   for (std::size_t d = 0; d < work.size(); ++d) {
     const DeviceWork& w = work[d];
@@ -349,8 +381,14 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       seconds = copied * ubatches / (link * kPcieEfficiency) + gpu_compute_seconds(w, gpu, attention_flops);
     } else {
       scores_seconds = score_bytes / bandwidth_of(d);
-      seconds = std::max(flops / (cpu_flops * cpu_rates.prompt_compute),
-                         w.weight_bytes_resident * ubatches / bandwidth_of(d));
+      double compute_seconds = flops / (cpu_flops * cpu_rates.prompt_compute);
+      if (request.cpu) {
+        const LocalCpuMatmulTime cpu_time =
+            local_cpu_matmul_seconds(cpu_matmul_flops(w, tokens, attention_flops), *request.cpu, request);
+        compute_seconds = cpu_time.seconds;
+        cpu_prompt_rule = cpu_time.rule;
+      }
+      seconds = std::max(compute_seconds, w.weight_bytes_resident * ubatches / bandwidth_of(d));
     }
     seconds += scores_seconds + crossing_seconds_per_token[d] * tokens;
     all_scores_seconds += scores_seconds;
@@ -361,6 +399,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     assumptions.push_back(
         "prompt: weights in RAM are copied to the GPU for each ubatch over PCIe (llama.cpp's op offload for "
         "batches of 32 or more)");
+  if (!cpu_prompt_rule.empty()) assumptions.push_back(cpu_prompt_rule);
   if (expert_tiles_timed && expert_tiles.work_factor > 1.0)
     assumptions.push_back(local_expert_tiles_rule(model, expert_tiles));
   if (all_scores_seconds > 0) {

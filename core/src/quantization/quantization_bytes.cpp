@@ -210,7 +210,7 @@ WeightBytes float_bytes(std::span<const WeightTensor> tensors, std::int64_t byte
 WeightBytes gguf_bytes(std::span<const WeightTensor> tensors, WeightFormat format, const WeightFormatOptions& options) {
   const std::vector<GgufType> types = gguf_tensor_types(tensors, format, options);
   WeightBytes r;
-  std::array<std::int64_t, static_cast<std::size_t>(GgufType::mxfp4) + 1> tensors_of_type{};
+  std::array<std::int64_t, kGgufTypeCount> tensors_of_type{};
   std::int64_t fallbacks = 0;  // matrices left F16
   std::int64_t narrow = 0;     // matrices a 256-wide preset had to store in 32-wide blocks
   const bool wide_preset = format != WeightFormat::gguf_q8_0 && format != WeightFormat::gguf_q5_0 &&

@@ -19,7 +19,7 @@ namespace fitcheck {
 namespace {
 
 // element_bits: the bits of one stored value; the rest of block_bytes is block scales.
-constexpr std::array<GgufTypeInfo, 15> kGgufTypes{{
+constexpr std::array<GgufTypeInfo, kGgufTypeCount> kGgufTypes{{
     {GgufType::f32, "F32", 1, 4, 32},
     {GgufType::f16, "F16", 1, 2, 16},
     {GgufType::q4_0, "Q4_0", 32, 18, 4},        // fp16 d + 16 B nibbles
@@ -36,7 +36,6 @@ constexpr std::array<GgufTypeInfo, 15> kGgufTypes{{
     {GgufType::iq4_xs, "IQ4_XS", 256, 136, 4},  // fp16 d + 2 B scales_h + 4 B scales_l + 128 B
     {GgufType::mxfp4, "MXFP4", 32, 17, 4},      // E8M0 scale + 16 B of E2M1 pairs
 }};
-static_assert(kGgufTypes.size() == static_cast<std::size_t>(GgufType::mxfp4) + 1);
 
 // Broad tensor kinds the selection rules distinguish (llama.cpp matches them by GGUF name).
 enum class Kind : std::uint8_t {
@@ -269,6 +268,12 @@ const GgufTypeInfo& gguf_type_info(GgufType type) {
     if (info.type == type) return info;
   }
   throw std::invalid_argument("unknown GGUF type");
+}
+
+std::optional<GgufType> gguf_type_named(std::string_view name) {
+  for (const GgufTypeInfo& info : kGgufTypes)
+    if (name == info.name) return info.type;
+  return std::nullopt;
 }
 
 std::vector<GgufType> gguf_tensor_types(std::span<const WeightTensor> tensors, WeightFormat format,

@@ -13,6 +13,8 @@ void write_cluster(detail::JsonWriter& out, const char* key, const CpuCoreCluste
   out.field("base_clock_hz", cluster.base_clock_hz);
   out.field("fp32_flops_per_cycle", cluster.fp32_flops_per_cycle);
   out.field("bf16_flops_per_cycle", cluster.bf16_flops_per_cycle);
+  out.field("int8_ops_per_cycle", cluster.int8_ops_per_cycle);
+  out.field("avx512", cluster.avx512);
   out.end_object();
 }
 
@@ -37,6 +39,7 @@ std::string cpu_catalog_json() {
     out.field("simd", cpu.simd);
     out.field("peak_fp32_flops_per_second", cpu_peak_fp32_flops_per_second(cpu));
     out.field("peak_bf16_flops_per_second", cpu_peak_bf16_flops_per_second(cpu));
+    out.field("peak_int8_ops_per_second", cpu_peak_int8_ops_per_second(cpu));
     out.field("peak_flops_formula", "sum over core kinds: cores x flops_per_cycle x base_clock_hz");
     out.field("sources", cpu.sources);
     out.end_object();

@@ -56,6 +56,9 @@ LocalOptions parse_local_options(const OptionList& options) {
     if (reader.text(ram_option) && !r.cpu)
       throw OptionError(ram_option, std::string("option '") + ram_option +
                                         "' describes the RAM of the CPU given with --cpu: give --cpu too");
+  if (reader.text("threads") && !r.cpu)
+    throw OptionError("threads", "option 'threads' is llama.cpp's -t on the CPU given with --cpu: give --cpu too");
+  if (reader.text("threads")) r.threads = static_cast<int>(reader.count("threads", 0, 1, 1024));
   if (r.cpu) {
     if (reader.text("ram_mts")) r.cpu->memory_transfers_per_second = reader.number("ram_mts", 0, 200, 20000) * 1e6;
     if (reader.text("ram_channels")) r.cpu->memory_channels = static_cast<int>(reader.count("ram_channels", 0, 1, 24));

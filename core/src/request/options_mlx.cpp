@@ -39,7 +39,7 @@ MlxRequest parse_mlx_options(const OptionList& options) {
   for (const char* llama_only :
        {"ram_gib",         "cpu",        "ram_mts",      "ram_channels",   "context",         "parallel", "kv_dtype",
         "flash_attention", "kv_offload", "n_gpu_layers", "n_cpu_moe",      "tensor_split",    "backend",  "cuda_mmq",
-        "ubatch",          "batch",      "mmproj",       "mmproj_offload", "llama_cpp_build", "depth"})
+        "ubatch",          "batch",      "mmproj",       "mmproj_offload", "llama_cpp_build", "depth",    "threads"})
     if (reader.text(llama_only))
       throw OptionError(llama_only, std::string("option '") + llama_only +
                                         "' is llama.cpp's; --engine mlx takes gpu, weights, group_size, prompt_len, "

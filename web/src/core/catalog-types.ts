@@ -58,6 +58,9 @@ export interface CpuCoreKind {
   base_clock_hz: number;
   fp32_flops_per_cycle: number;
   bf16_flops_per_cycle: number;
+  /** int8 multiply-add ops a cycle on the vector units (VNNI: 4 x fp32; AVX2 alone: 2 x). */
+  int8_ops_per_cycle: number;
+  avx512: boolean;
 }
 
 /** A CPU and its RAM (`fitcheck cpus --json`): the bandwidth and FLOP/s of layers kept on the CPU. */
@@ -76,6 +79,7 @@ export interface CpuDevice {
   simd: string;
   peak_fp32_flops_per_second: number;
   peak_bf16_flops_per_second: number;
+  peak_int8_ops_per_second: number;
   peak_flops_formula: string;
   sources: string;
 }
