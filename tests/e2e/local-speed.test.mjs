@@ -117,3 +117,28 @@ test("each speed shows its backend's expected error, the buffers the load logs'"
   assertLocalOnly(log, new URL(server.url).origin);
   await page.close();
 });
+
+test('a CPU-only prompt on a hybrid Intel part: -t 14 brings the E-cores in, at their pace, as the CLI says', async () => {
+  const { page, log } = await openLocalTab(browser, server.url);
+  await page.getByTestId('local-gpu').fill('');
+  await page.getByTestId('local-cpu').fill('core-i5-13600k');
+  await page.getByTestId('local-weights').fill('q4_0');
+  const config = presetConfigFile('meta-llama--llama-3.1-8b');
+  const args = ['--ram-gib', '64', '--weights', 'q4_0', '--context', '8192', '--cpu', 'core-i5-13600k'];
+  const prompt = (report) =>
+    page
+      .getByTestId('local-prompt-speed')
+      .filter({ hasText: new RegExp(`^Prompt ${report.prompt_tokens_per_second.toFixed(0)} tokens/s$`) })
+      .waitFor();
+  // llama.cpp's default: the 6 performance cores.
+  const six = cli('local', config, args);
+  await prompt(six);
+  await page.getByTestId('local-threads').fill('14');
+  await page.getByTestId('local-command').filter({ hasText: ' -t 14 ' }).waitFor();
+  const fourteen = cli('local', config, [...args, '--threads', '14']);
+  await prompt(fourteen);
+  assert.notEqual(fourteen.prompt_tokens_per_second.toFixed(0), six.prompt_tokens_per_second.toFixed(0));
+  assert.ok(fourteen.assumptions.some((line) => line.includes('14 threads (-t; 6 performance, 8 efficiency cores)')));
+  assertLocalOnly(log, new URL(server.url).origin);
+  await page.close();
+});

@@ -174,8 +174,8 @@ LocalCpuMatmulTime local_cpu_matmul_seconds(const LocalCpuMatmulFlops& flops, co
              (cpu.efficiency.cores > 0 ? ", " + std::to_string(placement.efficiency) + " efficiency cores" : " cores") +
              "); tiled GEMM (tinyBLAS, repacked types) " + share(tiled_share_flops) + "% of the FLOPs at " +
              detail::two_decimals(kTiledEfficiency) + ", row-by-row dot products " + share(row_flops) + "% at " +
-             detail::as_given(kRowDotEfficiency) + ", routed experts (MUL_MAT_ID) " + share(expert_flops) +
-             "% at " + detail::as_given(kExpertRowDotEfficiency) +
+             detail::as_given(kRowDotEfficiency) + ", routed experts (MUL_MAT_ID) " + share(expert_flops) + "% at " +
+             detail::as_given(kExpertRowDotEfficiency) +
              " of the int8 (VNNI/AVX2), bf16 or fp32 peak at the base clock; the tiled quantized kernels give every "
              "thread an equal share, so the slowest core sets their pace";
   return out;

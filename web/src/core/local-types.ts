@@ -17,6 +17,8 @@ export interface LocalOptions {
   ram_mts?: number;
   /** Populated 64-bit memory channels, in place of the CPU's (needs cpu). */
   ram_channels?: number;
+  /** CPU threads (llama.cpp -t; needs cpu); absent: one per performance core. */
+  threads?: number;
   weights?: string;
   /** n_ctx over all slots (4096). */
   context?: number;

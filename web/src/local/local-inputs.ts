@@ -12,6 +12,8 @@ export interface LocalInputs {
   /** The RAM as installed (DDR5-6000: 6000 MT/s; populated channels), in place of the CPU's specification. */
   ramMts: string;
   ramChannels: string;
+  /** llama.cpp's -t on that CPU; empty: one thread per performance core. */
+  threads: string;
   weights: string;
   context: string;
   parallel: string;
@@ -56,6 +58,7 @@ export const defaultLocalInputs: LocalInputs = {
   cpu: '',
   ramMts: '',
   ramChannels: '',
+  threads: '',
   weights: 'q4_k_m',
   context: '8192',
   parallel: '',
@@ -103,6 +106,7 @@ export function localOptions(inputs: LocalInputs): LocalOptions | MlxOptions {
   put('cpu', inputs.cpu);
   put('ram_mts', inputs.ramMts);
   put('ram_channels', inputs.ramChannels);
+  put('threads', inputs.threads);
   put('context', inputs.context);
   put('parallel', inputs.parallel);
   put('kv_dtype', inputs.kvDtype);

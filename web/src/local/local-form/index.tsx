@@ -82,6 +82,7 @@ const fieldOf: Record<string, keyof LocalInputs> = {
   cpu: 'cpu',
   ram_mts: 'ramMts',
   ram_channels: 'ramChannels',
+  threads: 'threads',
   weights: 'weights',
   context: 'context',
   parallel: 'parallel',
@@ -236,6 +237,7 @@ export function LocalForm({ inputs, gpus, formats, cpus, error, onChange }: Prop
       )}
       {number('ramMts', 'RAM speed (MT/s)', "As installed (DDR5-6000: 6000); empty: the CPU's fastest supported")}
       {number('ramChannels', 'RAM channels', "Populated 64-bit channels; empty: every channel of the CPU's platform")}
+      {number('threads', 'CPU threads (-t)', 'Empty: one per performance core, as llama.cpp picks')}
       {text('weights', 'Weights', 'GGUF type: q4_k_m, q8_0, fp16, ...', ggufWeights)}
       {number('context', 'Context (-c)', 'Tokens over all slots')}
       {number('parallel', 'Slots (-np)', 'Ollama: OLLAMA_NUM_PARALLEL; each slot gets context / slots')}
