@@ -138,6 +138,11 @@ TEST_CASE("shapes that cannot be built are refused") {
   // 60 is not divisible by 7 heads and there is no head_dim.
   CHECK(error_field(R"({"model_type":"llama","hidden_size":60,"intermediate_size":128,"num_hidden_layers":2,
     "num_attention_heads":7,"vocab_size":10})") == "num_attention_heads");
+  // The message names the fields as the config spells them: T5's d_model and num_heads (a fuzz input).
+  const std::string t5 = R"({"model_type":"t6","d_model":646,"d_ff":128,"num_layers":2,"num_heads":4,
+    "vocab_size":100,"feed_forward_proj":"gated-gelgated-gelu"})";
+  CHECK(error_field(t5) == "num_heads");
+  CHECK(error_message(t5).find("d_model (646) is not divisible by num_heads (4)") != std::string::npos);
   // 4 query heads cannot be grouped over 3 key/value heads.
   CHECK(error_field(R"({"model_type":"llama","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
     "num_attention_heads":4,"num_key_value_heads":3,"vocab_size":10})") == "num_key_value_heads");

@@ -395,10 +395,13 @@ std::int64_t read_vocab_size(const ConfigFields& fields) {
 std::int64_t read_head_dim(const ConfigFields& fields, std::int64_t hidden_size, std::int64_t num_heads,
                            ModelDescription& model) {
   if (auto head_dim = fields.optional_count("head_dim", 1, max_hidden_size)) return *head_dim;
-  if (hidden_size % num_heads != 0)
-    throw ConfigError(fields.path_of("num_attention_heads"),
-                      "hidden_size (" + std::to_string(hidden_size) + ") is not divisible by num_attention_heads (" +
-                          std::to_string(num_heads) + ") and no head_dim is given");
+  if (hidden_size % num_heads != 0) {
+    // Named as the config spells them (T5's d_model and num_heads).
+    const std::string heads = fields.path_of("num_attention_heads");
+    throw ConfigError(heads, fields.path_of("hidden_size") + " (" + std::to_string(hidden_size) +
+                                 ") is not divisible by " + heads + " (" + std::to_string(num_heads) +
+                                 ") and no head_dim is given");
+  }
   (void)model;
   return hidden_size / num_heads;
 }

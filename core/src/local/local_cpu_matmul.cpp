@@ -168,16 +168,22 @@ LocalCpuMatmulTime local_cpu_matmul_seconds(const LocalCpuMatmulFlops& flops, co
 
   const double total = tiled_share_flops + row_flops + expert_flops;
   const auto share = [&](double part) { return detail::four_significant_digits(total > 0 ? 100.0 * part / total : 0); };
+  const bool hybrid = cpu.efficiency.cores > 0;
   out.rule = "CPU prompt (ggml-cpu): " + std::to_string(out.threads) + " threads (" +
-             (request.threads ? "-t" : "llama.cpp's default: one per performance core") + "; " +
-             std::to_string(placement.performance) + " performance" +
-             (cpu.efficiency.cores > 0 ? ", " + std::to_string(placement.efficiency) + " efficiency cores" : " cores") +
+             (request.threads ? "-t"
+              : hybrid        ? "llama.cpp's default: one per performance core"
+                              : "llama.cpp's default: one per core") +
+             "; " + std::to_string(placement.performance) +
+             (hybrid ? " performance, " + std::to_string(placement.efficiency) + " efficiency cores" : " cores") +
              "); tiled GEMM (tinyBLAS, repacked types) " + share(tiled_share_flops) + "% of the FLOPs at " +
              detail::two_decimals(kTiledEfficiency) + ", row-by-row dot products " + share(row_flops) + "% at " +
              detail::as_given(kRowDotEfficiency) + ", routed experts (MUL_MAT_ID) " + share(expert_flops) + "% at " +
              detail::as_given(kExpertRowDotEfficiency) +
-             " of the int8 (VNNI/AVX2), bf16 or fp32 peak at the base clock; the tiled quantized kernels give every "
-             "thread an equal share, so the slowest core sets their pace";
+             " of the int8 (VNNI/AVX2), bf16 or fp32 peak at the base clock" +
+             (hybrid && placement.efficiency > 0
+                  ? "; tinyBLAS's quantized kernels (and the repacked GEMM before b6889) give every thread an equal "
+                    "share, so the efficiency cores set their pace"
+                  : "");
   return out;
 }
 
