@@ -11,6 +11,7 @@
 
 #include "fitcheck/local.hpp"
 #include "fitcheck/params.hpp"
+#include "local/local_graph_ops.hpp"
 
 namespace fitcheck {
 namespace {
@@ -110,22 +111,19 @@ GgufRecurrence gguf_recurrence(const std::string& arch, const GgufHyperparameter
   return r;
 }
 
-// Adds a matrix's parameters to the float split when its storage type is f16, bf16 or f32 (ggml type
-// names as a GGUF header and gguf_type_info print them); quantized types count in the remainder.
-void add_float_parameters(LocalFloatParameters& split, std::string_view type, std::int64_t parameters) {
+// Adds a matrix's parameters by its storage type (ggml type names as a GGUF header and gguf_type_info
+// print them): f16, bf16 and f32 to the float split, a quantized type fitcheck knows to its count
+// (unknown types count in neither: the remainder of the layer's parameters).
+void add_stored_parameters(LocalFloatParameters& floats, LocalQuantizedParameters& quantized, std::string_view type,
+                           std::int64_t parameters) {
   if (type == "F16")
-    split.f16 += parameters;
+    floats.f16 += parameters;
   else if (type == "BF16")
-    split.bf16 += parameters;
+    floats.bf16 += parameters;
   else if (type == "F32")
-    split.f32 += parameters;
-}
-
-// Adds a quantized matrix's parameters to its ggml type's count (float and unknown types count in none).
-void add_quantized_parameters(LocalQuantizedParameters& by_type, std::string_view type, std::int64_t parameters) {
-  if (type == "F16" || type == "F32") return;
-  if (const std::optional<GgufType> known = gguf_type_named(type))
-    by_type[static_cast<std::size_t>(*known)] += parameters;
+    floats.f32 += parameters;
+  else if (const std::optional<GgufType> known = gguf_type_named(type))
+    quantized[static_cast<std::size_t>(*known)] += parameters;
 }
 
 // The ggml type name a config-sized tensor is stored as: the GGUF preset's choice, or the format's
@@ -136,102 +134,6 @@ std::string_view stored_type(WeightFormat format, const std::vector<GgufType>& t
   if (format == WeightFormat::bf16) return "BF16";
   if (format == WeightFormat::fp32) return "F32";
   return "";
-}
-
-// The ops llama.cpp's graph runs for one layer at one token (src/llama-graph.cpp; each op is a kernel
-// launch on a GPU backend), counted from the layer's tensors: one MUL_MAT (MUL_MAT_ID for routed
-// experts) per weight matrix; build_norm's norm op and MUL per norm weight; an ADD per bias; build_attn's
-// ROPE of Q and K and the two writes of K and V into the cache (the attention core is added by the speed
-// model, as it depends on flash attention); build_ffn's fused activation; build_moe_ffn's SOFT_MAX,
-// ARGSORT (top-k), GET_ROWS of the expert weights, SUM_ROWS, CLAMP and DIV normalizing them, the
-// activation, the MUL by the weights and n_expert_used - 1 ADDs summing the experts' outputs; a shared
-// expert's activation and its ADD to the routed output, and a shared-expert gate vector's MUL_MAT,
-// SIGMOID and MUL (Qwen2-MoE); and the layer's two residual ADDs.
-struct LayerOpCount {
-  std::int64_t tensor_ops = 0;
-  std::int64_t norm_tensors = 0;  // config path: norm weights, and LayerNorm biases listed as norms too
-  bool layer_norm = false;        // LayerNorm: its weight and bias tensors are one norm, MUL and ADD (3 ops)
-  bool attention = false, dense_ffn = false, routed = false, shared = false;
-
-  std::int64_t gguf_norms = 0;  // GGUF path: norm weights (their biases make them LayerNorms)
-  bool gguf_norm_bias = false;
-
-  std::int64_t norm_ops() const { return layer_norm ? 3 * (norm_tensors / 2) : 2 * norm_tensors; }
-  std::int64_t norms() const { return gguf_norms > 0 ? gguf_norms : layer_norm ? norm_tensors / 2 : norm_tensors; }
-  bool layer_norms() const { return gguf_norms > 0 ? gguf_norm_bias : layer_norm; }
-  std::int64_t expert_sum_adds(std::int64_t experts_per_token) const {
-    return routed ? std::max<std::int64_t>(0, experts_per_token - 1) : 0;
-  }
-  void describe_fusable(LocalLayer& layer, std::int64_t experts_per_token) const {
-    (layer_norms() ? layer.layer_norms : layer.rms_norms) = norms();
-    layer.expert_sum_adds = expert_sum_adds(experts_per_token);
-  }
-  std::int64_t total(std::int64_t experts_per_token) const {
-    return tensor_ops + norm_ops() + 2 + (attention ? 4 : 0) + (dense_ffn ? 1 : 0) + (shared ? 2 : 0) +
-           (routed ? 8 + expert_sum_adds(experts_per_token) : 0);
-  }
-};
-
-void count_config_tensor(LayerOpCount& c, const WeightTensor& t) {
-  switch (t.role) {
-    case TensorRole::norm:
-      c.norm_tensors += t.copies;
-      return;
-    case TensorRole::bias:
-      // One ADD per bias; the routed experts' biases (one per expert) are one ADD_ID each
-      // (src/llama-graph.cpp build_moe_ffn: ggml_add_id(up, up_exps_b, selected_experts)).
-      c.tensor_ops += 1;
-      return;
-    case TensorRole::attention_sink:
-    case TensorRole::relative_position_bias:
-    case TensorRole::ssm_parameter:
-      return;  // read inside another op's kernel
-    case TensorRole::router:
-      c.tensor_ops += t.is_matrix() ? 1 : 3 * t.copies;  // a [1, n_embd] shared-expert gate: MUL_MAT, SIGMOID, MUL
-      return;
-    case TensorRole::attention_query:
-    case TensorRole::attention_kv_down:
-      c.attention = true;
-      break;
-    case TensorRole::mlp_gate:
-    case TensorRole::mlp_up:
-      c.dense_ffn = true;
-      break;
-    case TensorRole::expert_gate:
-    case TensorRole::expert_up:
-    case TensorRole::expert_down:
-      c.routed = true;
-      break;
-    case TensorRole::shared_expert_gate:
-    case TensorRole::shared_expert_up:
-      c.shared = true;
-      break;
-    default:
-      break;
-  }
-  if (t.is_matrix() || t.copies > 1) c.tensor_ops += 1;
-}
-
-// The same from a GGUF tensor's name (blk.N.<name>.weight|bias) and rank.
-void count_gguf_tensor(LayerOpCount& c, std::string_view name, std::size_t rank) {
-  const std::size_t dot = name.find('.', name.find('.') + 1);
-  const std::string_view rest = dot == std::string_view::npos ? name : name.substr(dot + 1);
-  const std::string_view base = rest.substr(0, rest.find('.'));
-  const bool bias = rest.ends_with(".bias");
-  const auto ends = [&](std::string_view suffix) { return base.ends_with(suffix); };
-  if (bias) {
-    c.tensor_ops += 1;
-    if (ends("_norm")) c.gguf_norm_bias = true;
-  } else if (rank < 2) {
-    c.tensor_ops += ends("_norm") ? 2 : base == "ffn_gate_inp_shexp" ? 3 : ends("_sinks") ? 0 : 1;
-    if (ends("_norm")) c.gguf_norms += 1;
-  } else {
-    c.tensor_ops += 1;
-    if (base.starts_with("attn_q") || base.starts_with("attn_kv_a")) c.attention = true;
-    if (base == "ffn_up" || base == "ffn_gate") c.dense_ffn = true;
-    if (ends("_exps")) c.routed = true;
-    if (base == "ffn_up_shexp" || base == "ffn_gate_shexp") c.shared = true;
-  }
 }
 
 }  // namespace
@@ -283,9 +185,10 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
       LocalLayer& layer = out.layers[static_cast<std::size_t>(t.layer)];
       (is_routed_expert(t.role) ? layer.expert_bytes : layer.dense_bytes) += bytes;
       (is_routed_expert(t.role) ? layer.expert_parameters : layer.dense_parameters) += parameters;
-      add_float_parameters(is_routed_expert(t.role) ? layer.expert_float : layer.dense_float, type, parameters);
-      add_quantized_parameters(is_routed_expert(t.role) ? layer.expert_quantized : layer.dense_quantized, type,
-                               parameters);
+      if (is_routed_expert(t.role))
+        add_stored_parameters(layer.expert_float, layer.expert_quantized, type, parameters);
+      else
+        add_stored_parameters(layer.dense_float, layer.dense_quantized, type, parameters);
       count_config_tensor(ops[static_cast<std::size_t>(t.layer)], t);
     } else if (t.role == TensorRole::token_embedding || t.role == TensorRole::position_embedding) {
       out.input_bytes += bytes;
@@ -300,8 +203,7 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
       if (t.role == TensorRole::lm_head || t.role == TensorRole::bias) output_ops.tensor_ops += 1;
       out.output_bytes += bytes;
       out.output_parameters += parameters;
-      add_float_parameters(out.output_float, type, parameters);
-      add_quantized_parameters(out.output_quantized, type, parameters);
+      add_stored_parameters(out.output_float, out.output_quantized, type, parameters);
     }
   }
   if (!has_lm_head) {
@@ -309,8 +211,7 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
     // (llama-model.cpp load_tensors: output = create_tensor(TOKEN_EMBD, TENSOR_DUPLICATED)).
     out.output_bytes += embedding_bytes;
     out.output_parameters += embedding_parameters;
-    add_float_parameters(out.output_float, embedding_type, embedding_parameters);
-    add_quantized_parameters(out.output_quantized, embedding_type, embedding_parameters);
+    add_stored_parameters(out.output_float, out.output_quantized, embedding_type, embedding_parameters);
     output_ops.tensor_ops += 1;
   }
   out.output_graph_ops = output_ops.norm_ops() + output_ops.tensor_ops;
@@ -370,10 +271,10 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
       const bool expert = t.name.find("_exps") != std::string::npos;  // ffn_{gate,up,down}_exps
       (expert ? layer.expert_bytes : layer.dense_bytes) += t.bytes;
       (expert ? layer.expert_parameters : layer.dense_parameters) += t.elements;
-      if (t.shape.size() >= 2) {
-        add_float_parameters(expert ? layer.expert_float : layer.dense_float, t.type, t.elements);
-        add_quantized_parameters(expert ? layer.expert_quantized : layer.dense_quantized, t.type, t.elements);
-      }
+      if (t.shape.size() >= 2 && expert)
+        add_stored_parameters(layer.expert_float, layer.expert_quantized, t.type, t.elements);
+      else if (t.shape.size() >= 2)
+        add_stored_parameters(layer.dense_float, layer.dense_quantized, t.type, t.elements);
       count_gguf_tensor(ops[static_cast<std::size_t>(il)], t.name, t.shape.size());
     } else if (starts_with(t.name, "token_embd.") || starts_with(t.name, "position_embd.")) {
       out.input_bytes += t.bytes;
@@ -391,18 +292,14 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
       if (t.name == "output_norm.bias") output_norm_bias = true;
       out.output_bytes += t.bytes;
       out.output_parameters += t.elements;
-      if (t.shape.size() >= 2) {
-        add_float_parameters(out.output_float, t.type, t.elements);
-        add_quantized_parameters(out.output_quantized, t.type, t.elements);
-      }
+      if (t.shape.size() >= 2) add_stored_parameters(out.output_float, out.output_quantized, t.type, t.elements);
     }
   }
   (output_norm_bias ? out.output_layer_norms : out.output_rms_norms) = output_norms;
   if (!has_output) {
     out.output_bytes += embedding_bytes;  // tied: token_embd duplicated as the output head
     out.output_parameters += embedding_parameters;
-    add_float_parameters(out.output_float, embedding_type, embedding_parameters);
-    add_quantized_parameters(out.output_quantized, embedding_type, embedding_parameters);
+    add_stored_parameters(out.output_float, out.output_quantized, embedding_type, embedding_parameters);
     out.output_graph_ops += 1;
   }
   out.hidden_size = *h.embedding_length;

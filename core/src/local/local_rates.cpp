@@ -16,12 +16,12 @@ namespace {
 // (kernel launch and synchronization, which is why an 8B model reads its weights at a lower fraction
 // than a 70B one on the same GPU, and a MoE layer, with its routing ops, costs more than a dense one).
 // The time per op is the time per layer solved from a pair of dense Llama rows, over the ops of that
-// Llama layer (local_model.cpp LayerOpCount): 19 with flash attention, 22 without. Prompt processing
+// Llama layer (local_graph_ops.hpp LayerOpCount): 19 with flash attention, 22 without. Prompt processing
 // on CUDA runs each weight on its matrix-multiply path (local_matmul_path) at that path's efficiency;
 // the other backends run it at a fraction of the dense fp16 peak. Vulkan, ROCm and SYCL have fewer
 // published tables and are rougher.
 //
-// The ops of a Llama layer at one token (local_model.cpp LayerOpCount): 18 besides the attention core.
+// The ops of a Llama layer at one token (local_graph_ops.hpp LayerOpCount): 18 besides the attention core.
 constexpr double kLlamaLayerOpsFlash = 18 + kLocalAttentionOpsFlash;
 constexpr double kLlamaLayerOps = 18 + kLocalAttentionOps;
 
