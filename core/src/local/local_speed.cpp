@@ -206,7 +206,6 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
                                : (n_gpus > 0 && request.gpus[0].unified_memory)
                                    ? request.gpus[0].memory_bandwidth_bytes_per_second
                                    : kDefaultRamBandwidth;
-  const double cpu_flops = request.cpu ? cpu_peak_fp32_flops_per_second(*request.cpu) : kDefaultCpuFlops;
   const bool cpu_work = work.back().weight_bytes_resident > 0;
   if (cpu_work && request.cpu && !cpu_memory_as_specified(*request.cpu)) {
     const CpuDevice& cpu = *request.cpu;
@@ -381,12 +380,16 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       seconds = copied * ubatches / (link * kPcieEfficiency) + gpu_compute_seconds(w, gpu, attention_flops);
     } else {
       scores_seconds = score_bytes / bandwidth_of(d);
-      double compute_seconds = flops / (cpu_flops * cpu_rates.prompt_compute);
+      // With --cpu, ggml-cpu's kernels for each weight type (local_cpu_matmul.cpp); without, the stated
+      // default CPU at the backend's one compute fraction.
+      double compute_seconds = 0;
       if (request.cpu) {
         const LocalCpuMatmulTime cpu_time =
             local_cpu_matmul_seconds(cpu_matmul_flops(w, tokens, attention_flops), *request.cpu, request);
         compute_seconds = cpu_time.seconds;
         cpu_prompt_rule = cpu_time.rule;
+      } else {
+        compute_seconds = flops / (kDefaultCpuFlops * cpu_rates.prompt_compute);
       }
       seconds = std::max(compute_seconds, w.weight_bytes_resident * ubatches / bandwidth_of(d));
     }

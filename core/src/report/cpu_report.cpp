@@ -40,6 +40,8 @@ std::string cpu_catalog_json() {
     out.field("peak_fp32_flops_per_second", cpu_peak_fp32_flops_per_second(cpu));
     out.field("peak_bf16_flops_per_second", cpu_peak_bf16_flops_per_second(cpu));
     out.field("peak_int8_ops_per_second", cpu_peak_int8_ops_per_second(cpu));
+    // The bf16 rate ggml-cpu's kernels run at (AVX512_BF16 or widened to fp32), AMX apart.
+    out.field("peak_vector_bf16_flops_per_second", cpu_peak_vector_bf16_flops_per_second(cpu));
     out.field("peak_flops_formula", "sum over core kinds: cores x flops_per_cycle x base_clock_hz");
     out.field("sources", cpu.sources);
     out.end_object();

@@ -80,6 +80,8 @@ export interface CpuDevice {
   peak_fp32_flops_per_second: number;
   peak_bf16_flops_per_second: number;
   peak_int8_ops_per_second: number;
+  /** bf16 on the vector units (AVX512_BF16, else widened to fp32): AMX apart. */
+  peak_vector_bf16_flops_per_second: number;
   peak_flops_formula: string;
   sources: string;
 }
