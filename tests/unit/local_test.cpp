@@ -1637,3 +1637,85 @@ TEST_CASE("local options: --depth takes room from the slot, and a depth that lea
   CHECK_THROWS_WITH_AS(parse_local_options({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"depth", "-1"}}),
                        doctest::Contains("depth"), OptionError);
 }
+
+TEST_CASE("local: CUDA generation launches every op from the host before llama.cpp's CUDA graphs (b2822)") {
+  // Llama-2-7B without flash attention, 707 ops a token (32 layers of 22, the output's 3). Without a graph
+  // each op costs what a replayed one does plus the mean increment of three published graph on/off pairs
+  // (ggml-org/llama.cpp#6766: RTX 3090 116.31 / 128.27 t/s, RTX 4090 138.31 / 146.81; #6763: H100 PCIe
+  // 143.35 / 163.83), each pair's per-token gap over 707 ops.
+  const double increment =
+      ((1 / 116.31 - 1 / 128.27) + (1 / 138.31 - 1 / 146.81) + (1 / 143.35 - 1 / 163.83)) / 707 / 3;
+  const ModelDescription llama2 =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-2-7b-chat-hf.json"));
+  const LocalModel model = local_model_from_config(llama2, WeightFormat::gguf_q4_0);
+  LocalRequest r = one_gpu("rtx-3090");
+  r.context = 1024;
+  r.flash_attention = false;
+  r.llama_cpp_build = 2822;
+  const LocalTokenTime graphed = estimate_local(model, r).speed.generation_token_time[0];
+  REQUIRE(graphed.graph_ops == 707);
+  r.llama_cpp_build = 2821;
+  const LocalEstimate ungraphed = estimate_local(model, r);
+  const LocalTokenTime& token = ungraphed.speed.generation_token_time[0];
+  CHECK(token.graph_ops == 707);
+  CHECK(token.seconds_per_op - graphed.seconds_per_op == doctest::Approx(increment).epsilon(1e-3));
+  CHECK(token.seconds - graphed.seconds == doctest::Approx(707 * increment).epsilon(1e-3));
+  bool stated = false;
+  for (const std::string& a : ungraphed.assumptions) stated = stated || a.find("no CUDA graph") != std::string::npos;
+  CHECK(stated);
+  // Below compute capability 8.0 graphs stay off until b10042 (#25749): a Turing card.
+  r.gpus = {*find_accelerator("rtx-2080-ti")};
+  r.llama_cpp_build = 10041;
+  const double turing_off = estimate_local(model, r).speed.generation_token_time[0].seconds_per_op;
+  r.llama_cpp_build = 10042;
+  const double turing_on = estimate_local(model, r).speed.generation_token_time[0].seconds_per_op;
+  CHECK(turing_off - turing_on == doctest::Approx(increment).epsilon(1e-3));
+  // Other backends keep their own time per op whatever the build.
+  r.gpus = {*find_accelerator("rtx-3090")};
+  r.backend = LocalBackend::vulkan;
+  r.llama_cpp_build = 2000;
+  const double vulkan_old = estimate_local(model, r).speed.generation_token_time[0].seconds_per_op;
+  r.llama_cpp_build.reset();
+  CHECK(estimate_local(model, r).speed.generation_token_time[0].seconds_per_op == vulkan_old);
+}
+
+TEST_CASE("local: CUDA's MUL_MAT_ID copies the expert ids to the host before b5170 (one token) and b5237 (a batch)") {
+  const ModelDescription qwen =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/Qwen--Qwen3-30B-A3B.json"));
+  const LocalModel model = local_model_from_config(qwen, WeightFormat::gguf_q4_0);
+  REQUIRE(model.layers.size() == 48);
+  CHECK(model.layers[0].expert_matrices == 3);  // ffn_gate_exps, ffn_up_exps, ffn_down_exps
+  LocalRequest r = one_gpu("rtx-pro-6000-blackwell");
+  r.context = 1024;
+  r.n_gpu_layers = 49;
+  r.llama_cpp_build = 5170;
+  const LocalTokenTime device = estimate_local(model, r).speed.generation_token_time[0];
+  r.llama_cpp_build = 5169;
+  const LocalEstimate host = estimate_local(model, r);
+  const LocalTokenTime& token = host.speed.generation_token_time[0];
+  // Each of the 144 MUL_MAT_IDs becomes the ids' copy and synchronization (2 launches' time) and a quantize
+  // and a mat-vec for each of the 8 experts used: 1 op becomes 18, with no CUDA graph.
+  CHECK(token.graph_ops - device.graph_ops == 48 * 3 * 17);
+  CHECK(token.seconds_per_op > device.seconds_per_op);
+  // A batch: from b5237 MMQ multiplies the routed experts in whole tiles; before it each expert with tokens
+  // is multiplied alone after a memset and a gather, and scattered back: at least 5 launches an expert.
+  const auto has = [](const LocalEstimate& e, const char* text) {
+    for (const std::string& a : e.assumptions)
+      if (a.find(text) != std::string::npos) return true;
+    return false;
+  };
+  r.llama_cpp_build = 5237;
+  const LocalEstimate tiled = estimate_local(model, r);
+  CHECK(has(tiled, "whole 128-token tiles"));
+  CHECK_FALSE(has(tiled, "copies the expert ids"));
+  r.llama_cpp_build = 5236;
+  const LocalEstimate looped = estimate_local(model, r);
+  CHECK_FALSE(has(looped, "whole 128-token tiles"));
+  CHECK(has(looped, "prompt: each MUL_MAT_ID copies the expert ids"));
+  // 512 tokens, 8 of 128 experts each: all 128 experts get tokens (1 - (120/128)^512 rounds to 1), so one
+  // ubatch launches 144 x (2 + 128 x 5) kernels at the ungraphed time per op, at least.
+  const double per_launch = token.seconds_per_op;
+  const double loop_seconds = 144 * (2 + 128.0 * 5) * per_launch;
+  CHECK(looped.speed.prompt_tokens_per_second <= 512 / loop_seconds);
+  CHECK(looped.speed.prompt_tokens_per_second < tiled.speed.prompt_tokens_per_second);
+}

@@ -59,6 +59,9 @@ struct LocalLayer {
   std::int64_t rms_norms = 0;
   std::int64_t layer_norms = 0;
   std::int64_t expert_sum_adds = 0;
+  // The routed experts' weight matrices (ffn_{gate,up,down}_exps, or a fused gate_up): one MUL_MAT_ID
+  // each at every token.
+  std::int64_t expert_matrices = 0;
 };
 
 // The model as llama.cpp's loader sees it: tensors grouped into the input layer (token embedding,

@@ -33,6 +33,7 @@ void count_config_tensor(LayerOpCount& c, const WeightTensor& t) {
     case TensorRole::expert_up:
     case TensorRole::expert_down:
       c.routed = true;
+      if (t.is_matrix() || t.copies > 1) c.expert_matrices += 1;
       break;
     case TensorRole::shared_expert_gate:
     case TensorRole::shared_expert_up:
@@ -60,7 +61,10 @@ void count_gguf_tensor(LayerOpCount& c, std::string_view name, std::size_t rank)
     c.tensor_ops += 1;
     if (base.starts_with("attn_q") || base.starts_with("attn_kv_a")) c.attention = true;
     if (base == "ffn_up" || base == "ffn_gate") c.dense_ffn = true;
-    if (ends("_exps")) c.routed = true;
+    if (ends("_exps")) {
+      c.routed = true;
+      c.expert_matrices += 1;
+    }
     if (base == "ffn_up_shexp" || base == "ffn_gate_shexp") c.shared = true;
   }
 }

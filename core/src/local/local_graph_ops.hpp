@@ -24,8 +24,9 @@ namespace fitcheck {
 // SIGMOID and MUL (Qwen2-MoE); and the layer's two residual ADDs.
 struct LayerOpCount {
   std::int64_t tensor_ops = 0;
-  std::int64_t norm_tensors = 0;  // config path: norm weights, and LayerNorm biases listed as norms too
-  bool layer_norm = false;        // LayerNorm: its weight and bias tensors are one norm, MUL and ADD (3 ops)
+  std::int64_t expert_matrices = 0;  // routed experts' weight matrices: one MUL_MAT_ID each
+  std::int64_t norm_tensors = 0;     // config path: norm weights, and LayerNorm biases listed as norms too
+  bool layer_norm = false;           // LayerNorm: its weight and bias tensors are one norm, MUL and ADD (3 ops)
   bool attention = false, dense_ffn = false, routed = false, shared = false;
 
   std::int64_t gguf_norms = 0;  // GGUF path: norm weights (their biases make them LayerNorms)
@@ -37,9 +38,14 @@ struct LayerOpCount {
   std::int64_t expert_sum_adds(std::int64_t experts_per_token) const {
     return routed ? std::max<std::int64_t>(0, experts_per_token - 1) : 0;
   }
-  void describe_fusable(LocalLayer& layer, std::int64_t experts_per_token) const {
+  // The layer's kernel facts the speed model reads: its ops at one token, what Metal fuses of them, its
+  // MUL_MAT_IDs and whether it attends.
+  void describe_kernels(LocalLayer& layer, std::int64_t experts_per_token) const {
+    layer.graph_ops = total(experts_per_token);
     (layer_norms() ? layer.layer_norms : layer.rms_norms) = norms();
     layer.expert_sum_adds = expert_sum_adds(experts_per_token);
+    layer.expert_matrices = expert_matrices;
+    layer.attention = attention;
   }
   std::int64_t total(std::int64_t experts_per_token) const {
     return tensor_ops + norm_ops() + 2 + (attention ? 4 : 0) + (dense_ffn ? 1 : 0) + (shared ? 2 : 0) +

@@ -81,6 +81,21 @@ constexpr std::int64_t kMetalRmsNormFusionBuild = 5937;
 constexpr std::int64_t kMetalNormFusionBuild = 6577;
 constexpr std::int64_t kMetalMaxFusedAdds = 8;
 
+// ggml-cuda's CUDA graphs (ggml-cuda.cu ggml_backend_cuda_graph_compute): from b2822 (ggml-org/llama.cpp#6766,
+// 2024-05-08) a one-token graph is captured once and replayed; below compute capability 8.0 they stay off
+// (disable_due_to_gpu_arch) until b10042 (#25749, Volta and Turing); and a graph holding a MUL_MAT_ID runs
+// without one until b5170 (#13014).
+constexpr std::int64_t kCudaGraphsBuild = 2822;
+constexpr std::int64_t kCudaGraphsVoltaTuringBuild = 10042;
+// MUL_MAT_ID before #13014 (b5170) and #13199 (b5237) (ggml-cuda.cu ggml_cuda_mul_mat_id at b56f079e, b4418):
+// the expert ids are copied to the host behind a stream synchronization; one token then runs
+// ggml_cuda_mul_mat for each expert used (quantize and mat-vec), a batch runs, for each expert that has
+// tokens, a memset, a gather of its tokens (k_copy_src1_to_contiguous), ggml_cuda_mul_mat (quantize and
+// MMQ) and a scatter back (k_copy_dst_from_contiguous). From b5170 one token's MUL_MAT_ID reads the ids on
+// the device; from b5237 a batch's does (mmq.cu's ids helper), in MMQ's whole tiles (local_expert_tiles).
+constexpr std::int64_t kCudaMulMatIdGenerationBuild = 5170;
+constexpr std::int64_t kCudaMulMatIdPromptBuild = 5237;
+
 }  // namespace
 
 // ggml-vulkan.cpp: a device with VK_NV_cooperative_matrix2 (and its workgroup-scope, flexible-dimension and
@@ -102,7 +117,8 @@ LocalExpertTiles local_expert_tiles(const LocalModel& model, const LocalRequest&
   if (request.backend == LocalBackend::metal && batch_tokens >= static_cast<double>(kMetalExpertMatrixMinTokens)) {
     tiles.kernel = LocalExpertKernel::metal_mul_mm_id;
     tiles.tile_tokens = kMetalExpertTokenTile;
-  } else if (request.backend == LocalBackend::cuda && request.cuda_mmq) {
+  } else if (request.backend == LocalBackend::cuda && request.cuda_mmq &&
+             request.llama_cpp_build.value_or(kCudaMulMatIdPromptBuild) >= kCudaMulMatIdPromptBuild) {
     tiles.kernel = LocalExpertKernel::cuda_mmq;
     tiles.tile_tokens = mmq_column_tile(batch_tokens);
   } else if (!request.gpus.empty() && local_vulkan_coopmat2(request.backend, request.gpus.front()) &&
@@ -130,6 +146,55 @@ std::string local_expert_tiles_rule(const LocalModel& model, const LocalExpertTi
          detail::four_significant_digits(tiles.batch_tokens) +
          ", spread as Binomial(batch, experts per token / experts) under balanced routing, so " +
          detail::two_decimals(tiles.work_factor) + " x the expert multiplies they need";
+}
+
+LocalCudaLaunches local_cuda_launches(const LocalModel& model, const LocalRequest& request, const Accelerator& gpu) {
+  LocalCudaLaunches launches;
+  if (request.backend != LocalBackend::cuda) return launches;
+  const std::int64_t build = request.llama_cpp_build.value_or(std::numeric_limits<std::int64_t>::max());
+  const bool moe = model.num_experts > 0;
+  launches.seconds_per_launch = local_cuda_ungraphed_seconds_per_op();
+  launches.expert_host_loop_prompt = moe && build < kCudaMulMatIdPromptBuild;
+  launches.expert_host_loop_generation = moe && build < kCudaMulMatIdGenerationBuild;
+  const bool pre_ampere = std::string_view(gpu.vendor) == "NVIDIA" && gpu_generation(gpu) == GpuGeneration::older;
+  launches.graphs = build >= kCudaGraphsBuild && !(pre_ampere && build < kCudaGraphsVoltaTuringBuild) &&
+                    !launches.expert_host_loop_generation;
+  return launches;
+}
+
+std::string local_cuda_launches_rule(const LocalModel& model, const LocalRequest& request,
+                                     const LocalCudaLaunches& launches) {
+  if (request.backend != LocalBackend::cuda) return {};
+  std::string rule;
+  const std::string per_launch = detail::two_decimals(launches.seconds_per_launch * 1e6) + " us";
+  if (!launches.graphs) {
+    const std::int64_t build = request.llama_cpp_build.value_or(0);
+    rule = "generation: no CUDA graph (";
+    rule += build < kCudaGraphsBuild ? "llama.cpp b" + std::to_string(build) + " predates them, b" +
+                                           std::to_string(kCudaGraphsBuild) + " (ggml-org/llama.cpp#6766)"
+            : launches.expert_host_loop_generation ? "a MUL_MAT_ID in the graph turns them off before b" +
+                                                         std::to_string(kCudaMulMatIdGenerationBuild) + " (#13014)"
+                                                   : "off below compute capability 8.0 before b" +
+                                                         std::to_string(kCudaGraphsVoltaTuringBuild) + " (#25749)";
+    rule += "): each op launched from the host, " + per_launch +
+            " an op (the replayed op's time plus the mean of three published graph on/off pairs, #6766 and #6763)";
+  }
+  const double per_expert = model.num_experts > 0 ? static_cast<double>(model.experts_per_token) : 0;
+  if (launches.expert_host_loop_generation)
+    rule += std::string(rule.empty() ? "" : "; ") + "generation: each MUL_MAT_ID copies the expert ids to the host (" +
+            detail::four_significant_digits(kCudaExpertLoopSyncLaunches) +
+            " launches' time for the copy and the synchronization), then quantizes and multiplies for each of the " +
+            detail::four_significant_digits(per_expert) + " experts used (" +
+            detail::four_significant_digits(kCudaExpertLoopGenerationLaunches) + " launches each; before b" +
+            std::to_string(kCudaMulMatIdGenerationBuild) + ", #13014)";
+  if (launches.expert_host_loop_prompt)
+    rule += std::string(rule.empty() ? "" : "; ") +
+            "prompt: each MUL_MAT_ID copies the expert ids to the host, then for each expert with tokens (expected " +
+            "under balanced routing) a memset, a gather, quantize and multiply, and a scatter (" +
+            detail::four_significant_digits(kCudaExpertLoopPromptLaunches) + " launches at " + per_launch +
+            "), overlapping the experts' own GPU time (before b" + std::to_string(kCudaMulMatIdPromptBuild) +
+            ", #13199); no whole-tile waste, as each expert's multiply sizes its own tiles";
+  return rule;
 }
 
 std::int64_t local_metal_fused_ops(const LocalRequest& request, std::int64_t rms_norms, std::int64_t layer_norms,

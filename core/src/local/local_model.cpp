@@ -220,9 +220,7 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
     const LayerShape& shape = model.layer_kinds[model.layer_kind_of_layer[il]];
     set_kv_widths(out.layers[il], shape);
     if (shape.is_ssm()) set_recurrent_state(out.layers[il], shape.ssm);
-    out.layers[il].graph_ops = ops[il].total(shape.is_moe() ? shape.moe.experts_per_token : 0);
-    ops[il].describe_fusable(out.layers[il], shape.is_moe() ? shape.moe.experts_per_token : 0);
-    out.layers[il].attention = ops[il].attention;
+    ops[il].describe_kernels(out.layers[il], shape.is_moe() ? shape.moe.experts_per_token : 0);
     out.num_heads = std::max(out.num_heads, shape.attention.num_heads);
     out.head_dim = std::max(out.head_dim, shape.attention.head_dim);
     out.feed_forward = std::max(out.feed_forward, shape.mlp.intermediate_size);
@@ -326,9 +324,7 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
       layer.recurrent_conv_values = recurrence.state.recurrent_conv_values;
       layer.recurrent_state_values = recurrence.state.recurrent_state_values;
     }
-    layer.graph_ops = ops[il].total(out.experts_per_token);
-    ops[il].describe_fusable(layer, out.experts_per_token);
-    layer.attention = ops[il].attention;
+    ops[il].describe_kernels(layer, out.experts_per_token);
   }
   if (!recurrence.rule.empty()) out.assumptions.push_back(recurrence.rule);
   if (out.num_experts > 0) {

@@ -30,6 +30,13 @@ constexpr double kLlamaLayerOps = 18 + kLocalAttentionOps;
 // replayed as a CUDA graph, no kernel launched from the CPU one by one.
 constexpr double kCudaGenerationBandwidth = 0.88;
 constexpr double kCudaSecondsPerOp = 30e-6 / kLlamaLayerOpsFlash;
+// What an op costs more when the host launches it than when a CUDA graph replays it: the mean over three
+// published tg timings of Llama-2-7B with and without graphs, each pair's time per token apart over the 707
+// ops of its graph (32 layers of 22 without flash attention, and the output's 3): RTX 3090 Q4_0 116.31 /
+// 128.27 t/s and RTX 4090 Q4_0 138.31 / 146.81 (ggml-org/llama.cpp#6766, JohannesGaessler, 2024-04-19),
+// H100 PCIe Q4_K_M 143.35 / 163.83 (#6763, agray3): 1.13, 0.59 and 1.23 us. The host's CPU sets it, which
+// is why the pairs spread.
+constexpr double kCudaUngraphedExtraSecondsPerOp = (1.134e-6 + 0.592e-6 + 1.233e-6) / 3;
 
 // Metal, float weights: 0.60 (the quantized rows' fraction) x 1.20, the mean of F16 over Q4_K_M prompt
 // speed of one model on one chip in XiongjieDai's May 2024 tables (M2 Ultra 8B 1.18 and 70B 1.24, M1 Max
@@ -77,6 +84,8 @@ LocalBackendRates local_backend_rates(LocalBackend backend) {
   }
   return {0.8, 100e-6 / kLlamaLayerOps, 0.4, 0.4};
 }
+
+double local_cuda_ungraphed_seconds_per_op() { return kCudaSecondsPerOp + kCudaUngraphedExtraSecondsPerOp; }
 
 double local_matmul_path_efficiency(LocalMatmulPath path) {
   return path == LocalMatmulPath::mmq ? kMmqEfficiency : kCublasEfficiency;

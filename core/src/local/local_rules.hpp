@@ -108,6 +108,27 @@ double local_matmul_path_efficiency(LocalMatmulPath path);
 // Where the backend's speed factors come from, as the report states it (local_rates.cpp, beside them).
 std::string local_backend_rates_rule(LocalBackend backend);
 
+// ggml-cuda's launches by llama.cpp build (local_kernels.cpp): whether a one-token graph replays as a CUDA
+// graph on `gpu`, and whether MUL_MAT_ID copies the expert ids to the host and launches one multiply per
+// expert (for a batch, per expert with tokens; for one token, per expert used).
+struct LocalCudaLaunches {
+  bool graphs = true;                        // generation replays a CUDA graph
+  bool expert_host_loop_prompt = false;      // before b5237 (#13199)
+  bool expert_host_loop_generation = false;  // before b5170 (#13014)
+  double seconds_per_launch = 0;             // a kernel launched from the host (local_cuda_ungraphed_seconds_per_op)
+};
+LocalCudaLaunches local_cuda_launches(const LocalModel& model, const LocalRequest& request, const Accelerator& gpu);
+// The host-launched kernels of one MUL_MAT_ID in the host loop: per expert multiplied, and the device-to-host
+// copy of the ids with the stream synchronization that follows it, counted as launches.
+constexpr double kCudaExpertLoopPromptLaunches = 5;
+constexpr double kCudaExpertLoopGenerationLaunches = 2;
+constexpr double kCudaExpertLoopSyncLaunches = 2;
+// The report's statement of the rules that apply ("" when none does).
+std::string local_cuda_launches_rule(const LocalModel& model, const LocalRequest& request,
+                                     const LocalCudaLaunches& launches);
+// The time of a CUDA op launched from the host, not replayed in a graph (local_rates.cpp).
+double local_cuda_ungraphed_seconds_per_op();
+
 // Prompt and generation tokens/s of a placement (local_speed.cpp); appends what it assumed.
 LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, const LocalPlacement& placement,
                        std::vector<std::string>& assumptions);

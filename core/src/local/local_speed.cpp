@@ -68,7 +68,8 @@ struct DeviceWork {
   // Without flash attention: the scores one head computes over the prompt, over the attention layers
   // whose cache it holds (materialized_scores_per_head).
   double materialized_scores_per_head = 0;
-  std::int64_t graph_ops = 0;  // ops of the graph it runs per token (its layers' and the output layer's)
+  std::int64_t graph_ops = 0;          // ops of the graph it runs per token (its layers' and the output layer's)
+  std::int64_t expert_matrix_ops = 0;  // of those, the MUL_MAT_IDs over the routed experts it holds
 };
 
 // Adds the multiplies of `parameters` weights (of which `split` are stored as floats) read at
@@ -149,6 +150,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     experts.weight_bytes_resident += static_cast<double>(layer.expert_bytes);
     add_matmuls(experts, layer.expert_parameters, layer.expert_float, layer.expert_quantized, layer.expert_bytes,
                 touched, true);
+    if (layer.expert_parameters > 0) experts.expert_matrix_ops += layer.expert_matrices;
     // The cache is read where it lives (the CPU with -nkvo), and attention runs there.
     DeviceWork& cache = request.kv_offload ? home : work[n_gpus];
     cache.layer_cells.push_back(local_layer_cells(layer, request, p.kv_size));
@@ -234,8 +236,29 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   const auto bandwidth_of = [&](std::size_t d) {
     return (d < n_gpus ? request.gpus[d].memory_bandwidth_bytes_per_second : ram_bandwidth) * bandwidth_fraction_of(d);
   };
+  // ggml-cuda's launches by build (local_kernels.cpp): without a CUDA graph every op is launched from the
+  // host; a MUL_MAT_ID of the host-loop builds is a synchronization and a launch pair per expert used.
+  std::vector<LocalCudaLaunches> cuda_launches(n_gpus);
+  std::vector<std::string> launch_rules;
+  for (std::size_t d = 0; d < n_gpus; ++d) {
+    cuda_launches[d] = local_cuda_launches(model, request, request.gpus[d]);
+    std::string rule = local_cuda_launches_rule(model, request, cuda_launches[d]);
+    if (!rule.empty() && std::find(launch_rules.begin(), launch_rules.end(), rule) == launch_rules.end())
+      launch_rules.push_back(std::move(rule));
+  }
+  for (std::string& rule : launch_rules) assumptions.push_back(std::move(rule));
   const auto op_seconds_of = [&](std::size_t d) {
-    return d < n_gpus ? gpu_rates.seconds_per_op : cpu_rates.seconds_per_op;
+    if (d >= n_gpus) return cpu_rates.seconds_per_op;
+    return request.backend == LocalBackend::cuda && !cuda_launches[d].graphs ? cuda_launches[d].seconds_per_launch
+                                                                             : gpu_rates.seconds_per_op;
+  };
+  const auto launched_ops_of = [&](std::size_t d) {
+    std::int64_t ops = work[d].graph_ops;
+    if (d < n_gpus && cuda_launches[d].expert_host_loop_generation)
+      ops += work[d].expert_matrix_ops * static_cast<std::int64_t>(kCudaExpertLoopSyncLaunches - 1 +
+                                                                   kCudaExpertLoopGenerationLaunches *
+                                                                       static_cast<double>(model.experts_per_token));
+    return ops;
   };
   // One token's time at `filled` cached tokens: each device reads its weights, its layers' KV and
   // its recurrent layers' states.
@@ -250,7 +273,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       t.bytes = bytes;
       t.bandwidth_fraction = bandwidth_fraction_of(d);
       t.bandwidth_bytes_per_second = bandwidth_of(d);
-      t.graph_ops = work[d].graph_ops;
+      t.graph_ops = launched_ops_of(d);
       t.seconds_per_op = op_seconds_of(d);
       t.crossing_seconds = crossing_seconds_per_token[d];
       t.seconds = bytes / t.bandwidth_bytes_per_second + static_cast<double>(t.graph_ops) * t.seconds_per_op +
@@ -289,6 +312,15 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   const double prompt_batch = std::min(static_cast<double>(request.ubatch), tokens);
   const LocalExpertTiles expert_tiles = local_expert_tiles(model, request, prompt_batch);
   bool expert_tiles_timed = false;
+  // CUDA's path for each storage kind: quantized weights on MMQ where the GPU has it (else dequantized
+  // for cuBLAS in f16), float weights on cuBLAS in their own type.
+  const auto cuda_paths = [&](const Accelerator& gpu) {
+    const LocalMatmulPath quantized = request.cuda_mmq && local_matmul_peak_flops(gpu, LocalMatmulPath::mmq) > 0
+                                          ? LocalMatmulPath::mmq
+                                          : LocalMatmulPath::cublas_f16;
+    return std::array<LocalMatmulPath, kStorageKinds>{quantized, LocalMatmulPath::cublas_f16,
+                                                      LocalMatmulPath::cublas_bf16, LocalMatmulPath::cublas_f32};
+  };
   // The multiplies of device work `w` on GPU `gpu`: on CUDA each storage kind on its path at that
   // path's efficiency (quantized weights without MMQ first dequantized to f16, reading their bytes
   // and writing 2 bytes a weight per ubatch, at the GPU's streaming share of bandwidth), attention on
@@ -314,11 +346,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
              floats / (weight_peak * gpu_rates.prompt_compute_float) +
              attention_flops / (peak * gpu_rates.prompt_compute_float);
     }
-    const LocalMatmulPath quantized_path = request.cuda_mmq && local_matmul_peak_flops(gpu, LocalMatmulPath::mmq) > 0
-                                               ? LocalMatmulPath::mmq
-                                               : LocalMatmulPath::cublas_f16;
-    const std::array<LocalMatmulPath, kStorageKinds> paths = {
-        quantized_path, LocalMatmulPath::cublas_f16, LocalMatmulPath::cublas_bf16, LocalMatmulPath::cublas_f32};
+    const std::array<LocalMatmulPath, kStorageKinds> paths = cuda_paths(gpu);
+    const LocalMatmulPath quantized_path = paths[kQuantized];
     double seconds = 0;
     const auto run = [&](double flops, LocalMatmulPath path) {
       const double rate = local_matmul_peak_flops(gpu, path) * local_matmul_path_efficiency(path);
@@ -342,6 +371,30 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
                  (gpu.memory_bandwidth_bytes_per_second * gpu_stream_fraction(gpu));
     return seconds;
   };
+  // The routed experts' multiplies on CUDA, at their paths' rates (the host loop's builds multiply each
+  // expert's tokens alone, so no whole-tile waste).
+  const auto cuda_expert_seconds = [&](const DeviceWork& w, const Accelerator& gpu) {
+    const std::array<LocalMatmulPath, kStorageKinds> paths = cuda_paths(gpu);
+    double seconds = 0;
+    for (std::size_t k = 0; k < kStorageKinds; ++k) {
+      const double rate = local_matmul_peak_flops(gpu, paths[k]) * local_matmul_path_efficiency(paths[k]);
+      if (rate > 0) seconds += w.expert_flops_by_kind[k] * tokens / rate;
+    }
+    return seconds;
+  };
+  // Experts with at least one of the batch's tokens under balanced routing: E x (1 - (1 - k / E)^batch).
+  // By squaring, so that the native and WebAssembly builds agree to the bit.
+  const auto power = [](double base, std::int64_t exponent) {
+    double result = 1.0;
+    for (; exponent > 0; exponent /= 2, base *= base)
+      if (exponent % 2 == 1) result *= base;
+    return result;
+  };
+  const double active_experts =
+      model.num_experts > 0
+          ? static_cast<double>(model.num_experts) *
+                (1.0 - power(1.0 - std::min(1.0, touched), static_cast<std::int64_t>(std::max(1.0, prompt_batch))))
+          : 0.0;
   // The softmax and the f16 conversions stream the scores with many bytes in flight: the backend's
   // streaming share of the GPU's bandwidth, not the mat-vec kernels' lower share on HBM.
   const auto score_seconds_on = [&](const Accelerator& gpu, double bytes) {
@@ -369,8 +422,16 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     double scores_seconds = 0;
     if (d < n_gpus) {
       scores_seconds = score_seconds_on(request.gpus[d], score_bytes);
-      seconds = std::max(gpu_compute_seconds(w, request.gpus[d], attention_flops),
-                         w.weight_bytes_resident * ubatches / bandwidth_of(d));
+      double compute = gpu_compute_seconds(w, request.gpus[d], attention_flops);
+      if (cuda_launches[d].expert_host_loop_prompt && w.expert_matrix_ops > 0) {
+        // The host loop's launches against the experts' own multiplies, which run as they are launched.
+        const double loop = ubatches * static_cast<double>(w.expert_matrix_ops) *
+                            (kCudaExpertLoopSyncLaunches + active_experts * kCudaExpertLoopPromptLaunches) *
+                            cuda_launches[d].seconds_per_launch;
+        const double experts = cuda_expert_seconds(w, request.gpus[d]);
+        compute += std::max(0.0, loop - experts);
+      }
+      seconds = std::max(compute, w.weight_bytes_resident * ubatches / bandwidth_of(d));
     } else if (op_offload) {
       const Accelerator& gpu = request.gpus[0];
       const double link = host_link_bytes_per_second(gpu);
