@@ -488,6 +488,13 @@ TEST_CASE("local options: every refusal names its option") {
   CHECK(parse_local_options({{"gpu", "m2-ultra"}, {"ram_gib", "32"}, {"llama_cpp_build", "4011"}})
             .request.llama_cpp_build == 4011);
   CHECK_FALSE(parse_local_options({{"gpu", "m2-ultra"}, {"ram_gib", "32"}}).request.llama_cpp_build.has_value());
+  // MMQ became ggml-cuda's default for a prompt's quantized weights in b3216 (#8075): an older build dequantizes
+  // them for cuBLAS unless --cuda-mmq says otherwise.
+  const auto mmq = [](OptionList options) { return parse_local_options(options).request.cuda_mmq; };
+  CHECK_FALSE(mmq({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"llama_cpp_build", "b3215"}}));
+  CHECK(mmq({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"llama_cpp_build", "b3216"}}));
+  CHECK(mmq({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"llama_cpp_build", "b3215"}, {"cuda_mmq", "on"}}));
+  CHECK_FALSE(mmq({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"llama_cpp_build", "b3216"}, {"cuda_mmq", "off"}}));
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"parallel", "0"}}, "parallel");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"n_gpu_layers", "-1"}}, "n_gpu_layers");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"n_cpu_moe", "x"}}, "n_cpu_moe");

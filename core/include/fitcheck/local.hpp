@@ -105,6 +105,10 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary);
 
 enum class LocalBackend : std::uint8_t { cuda, metal, vulkan, rocm, sycl, cpu };
 const char* local_backend_name(LocalBackend backend);  // "cuda", ...
+// Whether ggml-cuda multiplies a prompt's quantized weights with MMQ by default in a llama.cpp build
+// (absent: a current one): from b3216 (ggml-org/llama.cpp#8075, 2024-06-24); before it a build with tensor
+// cores dequantized them to f16 for cuBLAS over batches of more than 32 tokens.
+bool local_cuda_mmq_by_default(std::optional<std::int64_t> llama_cpp_build);
 std::optional<LocalBackend> find_local_backend(std::string_view name);
 // What llama.cpp would pick for this GPU: CUDA on NVIDIA, Metal on Apple, ROCm on AMD, SYCL on Intel;
 // absent for an accelerator no ggml backend runs on (Google's TPUs, Intel's Gaudi).
@@ -162,7 +166,9 @@ struct LocalRequest {
   LocalKvType kv_type = LocalKvType::f16;
   bool flash_attention = true;
   bool kv_offload = true;  // false: -nkvo, every layer's KV cache (and its attention) stays on the CPU
-  bool cuda_mmq = true;    // false: quantized weights dequantized to f16 for cuBLAS (GGML_CUDA_FORCE_CUBLAS)
+  // false: quantized weights dequantized to f16 for cuBLAS (GGML_CUDA_FORCE_CUBLAS, or a build before MMQ
+  // became the default: local_cuda_mmq_by_default)
+  bool cuda_mmq = true;
   std::optional<std::int64_t> n_gpu_layers;  // absent: the most that fit
   std::int64_t n_cpu_moe = 0;                // experts of the first N layers stay in RAM
   std::vector<double> tensor_split;          // empty: split by each GPU's free memory

@@ -256,7 +256,8 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   if (gpus && request.backend == LocalBackend::cuda && !request.cuda_mmq)
     e.assumptions.push_back(
         "--cuda-mmq off: quantized weights are dequantized to f16 for cuBLAS on every prompt ubatch (a "
-        "GGML_CUDA_FORCE_CUBLAS build, or a llama.cpp build before June 2024)");
+        "GGML_CUDA_FORCE_CUBLAS build, or a llama.cpp build before b3216, ggml-org/llama.cpp#8075, which made MMQ the "
+        "default; --llama-cpp-build below it sets this)");
   if (request.depth > 0)
     e.assumptions.push_back("depth: " + std::to_string(request.depth) +
                             " tokens already in the cache (llama-bench -d): the prompt attends them before its own, "

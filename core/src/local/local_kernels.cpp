@@ -148,6 +148,15 @@ std::string local_expert_tiles_rule(const LocalModel& model, const LocalExpertTi
          detail::two_decimals(tiles.work_factor) + " x the expert multiplies they need";
 }
 
+// ggml-cuda.cu ggml_cuda_mul_mat before a818f302 (b3216, #8075): with CUDA_USE_TENSOR_CORES (the default) on
+// Volta or later, use_mul_mat_q only for src1->ne[1] <= MMQ_MAX_BATCH_SIZE (32); from b3216 mmq.cu
+// ggml_cuda_should_use_mmq takes MMQ wherever int8 tensor cores are.
+constexpr std::int64_t kCudaMmqDefaultBuild = 3216;
+
+bool local_cuda_mmq_by_default(std::optional<std::int64_t> llama_cpp_build) {
+  return llama_cpp_build.value_or(kCudaMmqDefaultBuild) >= kCudaMmqDefaultBuild;
+}
+
 LocalCudaLaunches local_cuda_launches(const LocalModel& model, const LocalRequest& request, const Accelerator& gpu) {
   LocalCudaLaunches launches;
   if (request.backend != LocalBackend::cuda) return launches;
