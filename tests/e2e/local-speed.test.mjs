@@ -142,3 +142,27 @@ test('a CPU-only prompt on a hybrid Intel part: -t 14 brings the E-cores in, at 
   assertLocalOnly(log, new URL(server.url).origin);
   await page.close();
 });
+
+test('an older llama.cpp build: no CUDA graph before b2822, as the CLI says, kept in the link', async () => {
+  const { page, log } = await openLocalTab(browser, server.url);
+  await page.getByTestId('local-gpu').fill('rtx-4090');
+  const config = presetConfigFile('meta-llama--llama-3.1-8b');
+  const args = localPageDefaults('rtx-4090');
+  const generation = (report) =>
+    page
+      .getByTestId('local-generation-speed')
+      .filter({ hasText: new RegExp(`^Generation ${report.generation_tokens_per_second.toFixed(1)} tokens/s `) })
+      .waitFor();
+  const current = cli('local', config, args);
+  await generation(current);
+  await page.getByTestId('local-llamaCppBuild').fill('b2821');
+  const old = cli('local', config, [...args, '--llama-cpp-build', 'b2821']);
+  assert.ok(old.generation_tokens_per_second < current.generation_tokens_per_second);
+  await generation(old);
+  await page.waitForFunction(() => location.hash.includes('l.llamaCppBuild=b2821'));
+  // A build the core cannot read is refused beside the field, the results kept.
+  await page.getByTestId('local-llamaCppBuild').fill('x12');
+  await page.locator('#local-llamaCppBuild-error').filter({ hasText: "option 'llama_cpp_build'" }).waitFor();
+  assertLocalOnly(log, new URL(server.url).origin);
+  await page.close();
+});

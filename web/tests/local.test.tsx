@@ -71,6 +71,19 @@ describe('local options', () => {
       ),
     ).toThrow(/option 'prompt_len'/);
   });
+  test('a llama.cpp build (--llama-cpp-build): before b2822 every CUDA op is launched from the host', () => {
+    const current = core.localReport(llama, localOptions(defaultLocalInputs));
+    const inputs = { ...defaultLocalInputs, llamaCppBuild: ' b2821 ' };
+    expect(localOptions(inputs)).toMatchObject({ llama_cpp_build: 'b2821' });
+    const old = core.localReport(llama, localOptions(inputs));
+    expect(old.generation_tokens_per_second).toBeLessThan(current.generation_tokens_per_second);
+    expect(old.assumptions.some((line) => line.startsWith('generation: no CUDA graph (llama.cpp b2821'))).toBe(true);
+    // Before b3216 a prompt's quantized weights went to cuBLAS, dequantized (MMQ was not yet the default).
+    expect(old.assumptions.some((line) => line.startsWith('--cuda-mmq off'))).toBe(true);
+    expect(() => core.localReport(llama, localOptions({ ...defaultLocalInputs, llamaCppBuild: 'x12' }))).toThrow(
+      /option 'llama_cpp_build'/,
+    );
+  });
 });
 
 describe('the Local tab', () => {

@@ -43,6 +43,8 @@ export interface LocalOptions {
   mmproj?: 'off' | 'f16' | 'bf16' | 'f32' | 'q8_0';
   /** off: --no-mmproj-offload (the file stays in RAM). */
   mmproj_offload?: 'on' | 'off';
+  /** The llama.cpp release that runs ("b5937" or "5937"), for the rules that changed with it; absent: a current one. */
+  llama_cpp_build?: string;
 }
 
 /** One backend's buffers: a GPU ("CUDA0", "Metal", "Vulkan1") or the CPU (last). */

@@ -35,6 +35,8 @@ export interface LocalInputs {
   /** '' : the core's default (f16 for a model with vision or audio encoders, off without). */
   mmproj: '' | 'off' | 'f16' | 'bf16' | 'f32' | 'q8_0';
   mmprojOffload: 'on' | 'off';
+  /** The llama.cpp release (b5937 or 5937) for the rules that changed with it; empty: a current one. */
+  llamaCppBuild: string;
 }
 
 /** The fields chosen from a list, with their values (the form's selects; a link's are checked against them). */
@@ -78,6 +80,7 @@ export const defaultLocalInputs: LocalInputs = {
   prefillStep: '',
   mmproj: '',
   mmprojOffload: 'on',
+  llamaCppBuild: '',
 };
 
 /** What switching the engine sets: a machine and weights that engine runs (an Apple chip for MLX LM). */
@@ -121,5 +124,6 @@ export function localOptions(inputs: LocalInputs): LocalOptions | MlxOptions {
   put('depth', inputs.depth);
   put('mmproj', inputs.mmproj);
   put('mmproj_offload', inputs.mmprojOffload);
+  put('llama_cpp_build', inputs.llamaCppBuild);
   return options as unknown as LocalOptions;
 }

@@ -103,6 +103,7 @@ const fieldOf: Record<string, keyof LocalInputs> = {
   engine: 'engine',
   mmproj: 'mmproj',
   mmproj_offload: 'mmprojOffload',
+  llama_cpp_build: 'llamaCppBuild',
 };
 
 export function LocalForm({ inputs, gpus, formats, cpus, error, onChange }: Props) {
@@ -278,6 +279,11 @@ export function LocalForm({ inputs, gpus, formats, cpus, error, onChange }: Prop
         'Encoder on the GPU',
         'Off (--no-mmproj-offload): the file stays in RAM',
         named(localChoices.mmprojOffload),
+      )}
+      {text(
+        'llamaCppBuild',
+        'llama.cpp build',
+        'The release that runs (b5937); empty: a current one. Older builds lack CUDA graphs (b2822), MMQ by default (b3216) and Metal fusion (b5937)',
       )}
     </fieldset>
   );
