@@ -151,7 +151,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   // not fit but whose dense weights do, with every routed expert in RAM, keeps all its layers on the GPU(s) and
   // moves the routed experts of whole layers to RAM, as few as leave each GPU its free-memory target.
   const bool fit_rule = gpus && !request.n_gpu_layers && request.n_cpu_moe == 0 && request.tensor_split.empty() &&
-                        model.num_experts > 0 && (!request.llama_cpp_build || *request.llama_cpp_build >= kFitBuild);
+                        model.num_experts > 0 && local_build_includes(request.llama_cpp_build, kFitBuild);
   const auto gpus_fit = [&](const LocalPlacement& p, std::int64_t margin) {
     for (std::size_t d = 0; d + 1 < p.devices.size(); ++d)
       if (p.devices[d].limit_bytes != 0 && p.devices[d].total_bytes() > p.devices[d].limit_bytes - margin) return false;

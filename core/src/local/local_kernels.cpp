@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <string_view>
 
@@ -118,7 +117,7 @@ LocalExpertTiles local_expert_tiles(const LocalModel& model, const LocalRequest&
     tiles.kernel = LocalExpertKernel::metal_mul_mm_id;
     tiles.tile_tokens = kMetalExpertTokenTile;
   } else if (request.backend == LocalBackend::cuda && request.cuda_mmq &&
-             request.llama_cpp_build.value_or(kCudaMulMatIdPromptBuild) >= kCudaMulMatIdPromptBuild) {
+             local_build_includes(request.llama_cpp_build, kCudaMulMatIdPromptBuild)) {
     tiles.kernel = LocalExpertKernel::cuda_mmq;
     tiles.tile_tokens = mmq_column_tile(batch_tokens);
   } else if (!request.gpus.empty() && local_vulkan_coopmat2(request.backend, request.gpus.front()) &&
@@ -154,19 +153,20 @@ std::string local_expert_tiles_rule(const LocalModel& model, const LocalExpertTi
 constexpr std::int64_t kCudaMmqDefaultBuild = 3216;
 
 bool local_cuda_mmq_by_default(std::optional<std::int64_t> llama_cpp_build) {
-  return llama_cpp_build.value_or(kCudaMmqDefaultBuild) >= kCudaMmqDefaultBuild;
+  return local_build_includes(llama_cpp_build, kCudaMmqDefaultBuild);
 }
 
 LocalCudaLaunches local_cuda_launches(const LocalModel& model, const LocalRequest& request, const Accelerator& gpu) {
   LocalCudaLaunches launches;
   if (request.backend != LocalBackend::cuda) return launches;
-  const std::int64_t build = request.llama_cpp_build.value_or(std::numeric_limits<std::int64_t>::max());
+  const auto includes = [&](std::int64_t release) { return local_build_includes(request.llama_cpp_build, release); };
   const bool moe = model.num_experts > 0;
   launches.seconds_per_launch = local_cuda_ungraphed_seconds_per_op();
-  launches.expert_host_loop_prompt = moe && build < kCudaMulMatIdPromptBuild;
-  launches.expert_host_loop_generation = moe && build < kCudaMulMatIdGenerationBuild;
+  launches.expert_host_loop_prompt = moe && !includes(kCudaMulMatIdPromptBuild);
+  launches.expert_host_loop_generation = moe && !includes(kCudaMulMatIdGenerationBuild);
+  // The catalog's pre-Ampere NVIDIA GPUs are Volta and Turing, which #25749 covers (Pascal stays off).
   const bool pre_ampere = std::string_view(gpu.vendor) == "NVIDIA" && gpu_generation(gpu) == GpuGeneration::older;
-  launches.graphs = build >= kCudaGraphsBuild && !(pre_ampere && build < kCudaGraphsVoltaTuringBuild) &&
+  launches.graphs = includes(kCudaGraphsBuild) && !(pre_ampere && !includes(kCudaGraphsVoltaTuringBuild)) &&
                     !launches.expert_host_loop_generation;
   return launches;
 }
@@ -188,19 +188,18 @@ std::string local_cuda_launches_rule(const LocalModel& model, const LocalRequest
     rule += "): each op launched from the host, " + per_launch +
             " an op (the replayed op's time plus the mean of three published graph on/off pairs, #6766 and #6763)";
   }
-  const double per_expert = model.num_experts > 0 ? static_cast<double>(model.experts_per_token) : 0;
+  const std::int64_t experts_used = model.num_experts > 0 ? model.experts_per_token : 0;
   if (launches.expert_host_loop_generation)
     rule += std::string(rule.empty() ? "" : "; ") + "generation: each MUL_MAT_ID copies the expert ids to the host (" +
-            detail::four_significant_digits(kCudaExpertLoopSyncLaunches) +
+            std::to_string(kCudaExpertLoopSyncLaunches) +
             " launches' time for the copy and the synchronization), then quantizes and multiplies for each of the " +
-            detail::four_significant_digits(per_expert) + " experts used (" +
-            detail::four_significant_digits(kCudaExpertLoopGenerationLaunches) + " launches each; before b" +
-            std::to_string(kCudaMulMatIdGenerationBuild) + ", #13014)";
+            std::to_string(experts_used) + " experts used (" + std::to_string(kCudaExpertLoopGenerationLaunches) +
+            " launches each; before b" + std::to_string(kCudaMulMatIdGenerationBuild) + ", #13014)";
   if (launches.expert_host_loop_prompt)
     rule += std::string(rule.empty() ? "" : "; ") +
             "prompt: each MUL_MAT_ID copies the expert ids to the host, then for each expert with tokens (expected " +
             "under balanced routing) a memset, a gather, quantize and multiply, and a scatter (" +
-            detail::four_significant_digits(kCudaExpertLoopPromptLaunches) + " launches at " + per_launch +
+            std::to_string(kCudaExpertLoopPromptLaunches) + " launches at " + per_launch +
             "), overlapping the experts' own GPU time (before b" + std::to_string(kCudaMulMatIdPromptBuild) +
             ", #13199); no whole-tile waste, as each expert's multiply sizes its own tiles";
   return rule;
@@ -209,11 +208,10 @@ std::string local_cuda_launches_rule(const LocalModel& model, const LocalRequest
 std::int64_t local_metal_fused_ops(const LocalRequest& request, std::int64_t rms_norms, std::int64_t layer_norms,
                                    std::int64_t expert_sum_adds) {
   if (request.backend != LocalBackend::metal) return 0;
-  const std::int64_t build = request.llama_cpp_build.value_or(std::numeric_limits<std::int64_t>::max());
   std::int64_t fused = 0;
-  if (build >= kMetalRmsNormFusionBuild)
+  if (local_build_includes(request.llama_cpp_build, kMetalRmsNormFusionBuild))
     fused += rms_norms + expert_sum_adds - (expert_sum_adds + kMetalMaxFusedAdds - 1) / kMetalMaxFusedAdds;
-  if (build >= kMetalNormFusionBuild) fused += 2 * layer_norms;
+  if (local_build_includes(request.llama_cpp_build, kMetalNormFusionBuild)) fused += 2 * layer_norms;
   return fused;
 }
 
@@ -230,8 +228,8 @@ std::string local_metal_fusion_rule(const LocalRequest& request, std::int64_t gr
         .append(" kernels a token for ")
         .append(std::to_string(graph_ops))
         .append(" graph ops besides attention; --llama-cpp-build N for an older build");
-  if (request.backend == LocalBackend::metal && request.llama_cpp_build &&
-      *request.llama_cpp_build < kMetalRmsNormFusionBuild)
+  if (request.backend == LocalBackend::metal &&
+      !local_build_includes(request.llama_cpp_build, kMetalRmsNormFusionBuild))
     return std::string("graph ops: llama.cpp b")
         .append(std::to_string(*request.llama_cpp_build))
         .append(" predates Metal's op fusion (b")

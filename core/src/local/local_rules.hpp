@@ -4,12 +4,18 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "fitcheck/local.hpp"
 
 namespace fitcheck {
+
+// Whether the llama.cpp build that runs includes release `release` (bNNNN); absent: a current build, which does.
+inline bool local_build_includes(std::optional<std::int64_t> build, std::int64_t release) {
+  return build.value_or(release) >= release;
+}
 
 std::int64_t local_gpu_reserve_bytes(LocalBackend backend);
 std::int64_t local_kv_size(const LocalRequest& request);
@@ -120,14 +126,35 @@ struct LocalCudaLaunches {
 LocalCudaLaunches local_cuda_launches(const LocalModel& model, const LocalRequest& request, const Accelerator& gpu);
 // The host-launched kernels of one MUL_MAT_ID in the host loop: per expert multiplied, and the device-to-host
 // copy of the ids with the stream synchronization that follows it, counted as launches.
-constexpr double kCudaExpertLoopPromptLaunches = 5;
-constexpr double kCudaExpertLoopGenerationLaunches = 2;
-constexpr double kCudaExpertLoopSyncLaunches = 2;
+constexpr std::int64_t kCudaExpertLoopPromptLaunches = 5;
+constexpr std::int64_t kCudaExpertLoopGenerationLaunches = 2;
+constexpr std::int64_t kCudaExpertLoopSyncLaunches = 2;
 // The report's statement of the rules that apply ("" when none does).
 std::string local_cuda_launches_rule(const LocalModel& model, const LocalRequest& request,
                                      const LocalCudaLaunches& launches);
 // The time of a CUDA op launched from the host, not replayed in a graph (local_rates.cpp).
 double local_cuda_ungraphed_seconds_per_op();
+
+// A GPU's prompt multiplies over the whole prompt (local_gpu_matmul.cpp): every weight multiply by how the
+// weight is stored, the routed experts' (MUL_MAT_ID) among them, the attention's products, and the quantized
+// weights it holds (read and dequantized every ubatch where MMQ does not run them).
+struct LocalGpuMatmulWork {
+  double quantized = 0, f16 = 0, bf16 = 0, f32 = 0;                              // FLOPs
+  double expert_quantized = 0, expert_f16 = 0, expert_bf16 = 0, expert_f32 = 0;  // of those, MUL_MAT_ID
+  double attention = 0;                                                          // QK^T and PV
+  double quantized_bytes = 0;
+  double quantized_parameters = 0;
+  std::int64_t expert_matrix_ops = 0;  // MUL_MAT_IDs a token runs over the experts it holds
+};
+struct LocalGpuMatmulTime {
+  double seconds = 0;
+  bool expert_tiles_timed = false;  // the expert tiles' waste was counted (the report states the rule)
+};
+// `stream_bytes_per_second`: the GPU's bandwidth at the share its streaming kernels reach (dequantization).
+LocalGpuMatmulTime local_gpu_matmul_seconds(const LocalGpuMatmulWork& work, const Accelerator& gpu,
+                                            const LocalRequest& request, const LocalModel& model,
+                                            const LocalExpertTiles& tiles, double ubatches,
+                                            double stream_bytes_per_second);
 
 // Prompt and generation tokens/s of a placement (local_speed.cpp); appends what it assumed.
 LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, const LocalPlacement& placement,

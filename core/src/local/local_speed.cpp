@@ -37,14 +37,6 @@ double host_link_bytes_per_second(const Accelerator& gpu) {
              : kDefaultPcieBytesPerSecond;
 }
 
-double gpu_matmul_peak(const Accelerator& gpu) {
-  for (ComputeDtype dtype : {ComputeDtype::fp16, ComputeDtype::bf16, ComputeDtype::fp32}) {
-    const double peak = peak_flops_per_second(gpu, dtype);
-    if (peak > 0) return peak;
-  }
-  return 0;
-}
-
 struct DeviceWork {
   double weight_bytes_per_token = 0;      // generation: weights read for one token
   double kv_bytes_per_cell = 0;           // generation: bytes read per cached token (all its layers)
@@ -115,6 +107,24 @@ LocalCpuMatmulFlops cpu_matmul_flops(const DeviceWork& w, double tokens, double 
   f.expert_f32 = w.expert_flops_by_kind[kF32] * tokens;
   f.attention = attention_flops;
   return f;
+}
+
+// A GPU device's prompt multiplies by storage and path (local_gpu_matmul.cpp).
+LocalGpuMatmulWork gpu_matmul_work(const DeviceWork& w, double tokens, double attention_flops) {
+  LocalGpuMatmulWork g;
+  g.quantized = w.flops_per_token_by_kind[kQuantized] * tokens;
+  g.f16 = w.flops_per_token_by_kind[kF16] * tokens;
+  g.bf16 = w.flops_per_token_by_kind[kBf16] * tokens;
+  g.f32 = w.flops_per_token_by_kind[kF32] * tokens;
+  g.expert_quantized = w.expert_flops_by_kind[kQuantized] * tokens;
+  g.expert_f16 = w.expert_flops_by_kind[kF16] * tokens;
+  g.expert_bf16 = w.expert_flops_by_kind[kBf16] * tokens;
+  g.expert_f32 = w.expert_flops_by_kind[kF32] * tokens;
+  g.attention = attention_flops;
+  g.quantized_bytes = w.quantized_bytes_resident;
+  g.quantized_parameters = w.quantized_parameters_resident;
+  g.expert_matrix_ops = w.expert_matrix_ops;
+  return g;
 }
 
 }  // namespace
@@ -255,9 +265,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   const auto launched_ops_of = [&](std::size_t d) {
     std::int64_t ops = work[d].graph_ops;
     if (d < n_gpus && cuda_launches[d].expert_host_loop_generation)
-      ops += work[d].expert_matrix_ops * static_cast<std::int64_t>(kCudaExpertLoopSyncLaunches - 1 +
-                                                                   kCudaExpertLoopGenerationLaunches *
-                                                                       static_cast<double>(model.experts_per_token));
+      ops += work[d].expert_matrix_ops *
+             (kCudaExpertLoopSyncLaunches - 1 + kCudaExpertLoopGenerationLaunches * model.experts_per_token);
     return ops;
   };
   // One token's time at `filled` cached tokens: each device reads its weights, its layers' KV and
@@ -312,89 +321,15 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   const double prompt_batch = std::min(static_cast<double>(request.ubatch), tokens);
   const LocalExpertTiles expert_tiles = local_expert_tiles(model, request, prompt_batch);
   bool expert_tiles_timed = false;
-  // CUDA's path for each storage kind: quantized weights on MMQ where the GPU has it (else dequantized
-  // for cuBLAS in f16), float weights on cuBLAS in their own type.
-  const auto cuda_paths = [&](const Accelerator& gpu) {
-    const LocalMatmulPath quantized = request.cuda_mmq && local_matmul_peak_flops(gpu, LocalMatmulPath::mmq) > 0
-                                          ? LocalMatmulPath::mmq
-                                          : LocalMatmulPath::cublas_f16;
-    return std::array<LocalMatmulPath, kStorageKinds>{quantized, LocalMatmulPath::cublas_f16,
-                                                      LocalMatmulPath::cublas_bf16, LocalMatmulPath::cublas_f32};
-  };
-  // The multiplies of device work `w` on GPU `gpu`: on CUDA each storage kind on its path at that
-  // path's efficiency (quantized weights without MMQ first dequantized to f16, reading their bytes
-  // and writing 2 bytes a weight per ubatch, at the GPU's streaming share of bandwidth), attention on
-  // the f16 tensor path; on the other backends quantized weights at one fraction of the fp16 peak,
-  // float weights and attention at another (the same but on Metal).
+  // The multiplies of device work `w` on GPU `gpu` (local_gpu_matmul.cpp); dequantization streams at the
+  // GPU's streaming share of bandwidth.
   const auto gpu_compute_seconds = [&](const DeviceWork& w, const Accelerator& gpu, double attention_flops) {
-    if (request.backend != LocalBackend::cuda) {
-      const double peak = gpu_matmul_peak(gpu);
-      if (peak <= 0) return 0.0;
-      // Vulkan's coopmat2 multiplies weights with f16 accumulators (local_kernels.cpp).
-      const double weight_peak =
-          local_vulkan_coopmat2(request.backend, gpu) ? fp16_accumulate_flops_per_second(gpu) : peak;
-      double quantized = w.flops_per_token_by_kind[kQuantized] * tokens;
-      double floats = (w.flops_per_token - w.flops_per_token_by_kind[kQuantized]) * tokens;
-      if (expert_tiles.kernel == LocalExpertKernel::metal_mul_mm_id ||
-          expert_tiles.kernel == LocalExpertKernel::vulkan_coopmat2_mul_mm_id) {
-        quantized += w.expert_quantized_flops_per_token() * (expert_tiles.work_factor - 1.0) * tokens;
-        floats += w.expert_float_flops_per_token() * (expert_tiles.work_factor - 1.0) * tokens;
-        expert_tiles_timed =
-            expert_tiles_timed || w.expert_quantized_flops_per_token() + w.expert_float_flops_per_token() > 0;
-      }
-      return quantized / (weight_peak * gpu_rates.prompt_compute) +
-             floats / (weight_peak * gpu_rates.prompt_compute_float) +
-             attention_flops / (peak * gpu_rates.prompt_compute_float);
-    }
-    const std::array<LocalMatmulPath, kStorageKinds> paths = cuda_paths(gpu);
-    const LocalMatmulPath quantized_path = paths[kQuantized];
-    double seconds = 0;
-    const auto run = [&](double flops, LocalMatmulPath path) {
-      const double rate = local_matmul_peak_flops(gpu, path) * local_matmul_path_efficiency(path);
-      if (flops > 0 && rate > 0) seconds += flops / rate;
-    };
-    double quantized_flops = w.flops_per_token_by_kind[kQuantized];
-    if (quantized_path == LocalMatmulPath::mmq && expert_tiles.kernel == LocalExpertKernel::cuda_mmq) {
-      quantized_flops += w.expert_quantized_flops_per_token() * (expert_tiles.work_factor - 1.0);
-      expert_tiles_timed = expert_tiles_timed || w.expert_quantized_flops_per_token() > 0;
-    }
-    run(quantized_flops * tokens, paths[kQuantized]);
-    for (std::size_t k = kF16; k < kStorageKinds; ++k) run(w.flops_per_token_by_kind[k] * tokens, paths[k]);
-    // Attention: the scores KQ accumulate in f32, the weighted values in f16 (flash attention,
-    // fattn-mma-f16.cuh mma_tile_sizes: T_C_KQ float, T_C_VKQ half2; without it KQ is a cuBLAS GEMM at
-    // GGML_PREC_F32 and KQV one at the default f16), half the FLOPs each. f32 accumulation runs at the
-    // fp16 column's rate, which GeForce cards halve (docs/hardware.md, "GeForce accumulate").
-    run(attention_flops / 2, LocalMatmulPath::cublas_f16);
-    run(attention_flops / 2, LocalMatmulPath::cublas_f16_f32acc);
-    if (quantized_path != LocalMatmulPath::mmq && w.flops_per_token_by_kind[kQuantized] > 0)
-      seconds += (w.quantized_bytes_resident + 2.0 * w.quantized_parameters_resident) * ubatches /
-                 (gpu.memory_bandwidth_bytes_per_second * gpu_stream_fraction(gpu));
-    return seconds;
+    const LocalGpuMatmulTime t =
+        local_gpu_matmul_seconds(gpu_matmul_work(w, tokens, attention_flops), gpu, request, model, expert_tiles,
+                                 ubatches, gpu.memory_bandwidth_bytes_per_second * gpu_stream_fraction(gpu));
+    expert_tiles_timed = expert_tiles_timed || t.expert_tiles_timed;
+    return t.seconds;
   };
-  // The routed experts' multiplies on CUDA, at their paths' rates (the host loop's builds multiply each
-  // expert's tokens alone, so no whole-tile waste).
-  const auto cuda_expert_seconds = [&](const DeviceWork& w, const Accelerator& gpu) {
-    const std::array<LocalMatmulPath, kStorageKinds> paths = cuda_paths(gpu);
-    double seconds = 0;
-    for (std::size_t k = 0; k < kStorageKinds; ++k) {
-      const double rate = local_matmul_peak_flops(gpu, paths[k]) * local_matmul_path_efficiency(paths[k]);
-      if (rate > 0) seconds += w.expert_flops_by_kind[k] * tokens / rate;
-    }
-    return seconds;
-  };
-  // Experts with at least one of the batch's tokens under balanced routing: E x (1 - (1 - k / E)^batch).
-  // By squaring, so that the native and WebAssembly builds agree to the bit.
-  const auto power = [](double base, std::int64_t exponent) {
-    double result = 1.0;
-    for (; exponent > 0; exponent /= 2, base *= base)
-      if (exponent % 2 == 1) result *= base;
-    return result;
-  };
-  const double active_experts =
-      model.num_experts > 0
-          ? static_cast<double>(model.num_experts) *
-                (1.0 - power(1.0 - std::min(1.0, touched), static_cast<std::int64_t>(std::max(1.0, prompt_batch))))
-          : 0.0;
   // The softmax and the f16 conversions stream the scores with many bytes in flight: the backend's
   // streaming share of the GPU's bandwidth, not the mat-vec kernels' lower share on HBM.
   const auto score_seconds_on = [&](const Accelerator& gpu, double bytes) {
@@ -422,16 +357,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     double scores_seconds = 0;
     if (d < n_gpus) {
       scores_seconds = score_seconds_on(request.gpus[d], score_bytes);
-      double compute = gpu_compute_seconds(w, request.gpus[d], attention_flops);
-      if (cuda_launches[d].expert_host_loop_prompt && w.expert_matrix_ops > 0) {
-        // The host loop's launches against the experts' own multiplies, which run as they are launched.
-        const double loop = ubatches * static_cast<double>(w.expert_matrix_ops) *
-                            (kCudaExpertLoopSyncLaunches + active_experts * kCudaExpertLoopPromptLaunches) *
-                            cuda_launches[d].seconds_per_launch;
-        const double experts = cuda_expert_seconds(w, request.gpus[d]);
-        compute += std::max(0.0, loop - experts);
-      }
-      seconds = std::max(compute, w.weight_bytes_resident * ubatches / bandwidth_of(d));
+      seconds = std::max(gpu_compute_seconds(w, request.gpus[d], attention_flops),
+                         w.weight_bytes_resident * ubatches / bandwidth_of(d));
     } else if (op_offload) {
       const Accelerator& gpu = request.gpus[0];
       const double link = host_link_bytes_per_second(gpu);
