@@ -41,7 +41,8 @@ LocalGpuMatmulTime other_backend_seconds(const LocalGpuMatmulWork& w, const Acce
   const double weight_peak = local_vulkan_coopmat2(request.backend, gpu) ? fp16_accumulate_flops_per_second(gpu) : peak;
   double quantized = w.quantized;
   double floats = w.f16 + w.bf16 + w.f32;
-  if (tiles.kernel == LocalExpertKernel::metal_mul_mm_id || tiles.kernel == LocalExpertKernel::vulkan_coopmat2_mul_mm_id) {
+  if (tiles.kernel == LocalExpertKernel::metal_mul_mm_id ||
+      tiles.kernel == LocalExpertKernel::vulkan_coopmat2_mul_mm_id) {
     const double expert_floats = w.expert_f16 + w.expert_bf16 + w.expert_f32;
     quantized += w.expert_quantized * (tiles.work_factor - 1.0);
     floats += expert_floats * (tiles.work_factor - 1.0);
