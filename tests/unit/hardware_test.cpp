@@ -340,6 +340,7 @@ constexpr const char* kLocalDeviceIds[] = {"rtx-2060-12gb",
                                            "rtx-a5000",
                                            "rtx-a6000",
                                            "rtx-pro-6000-blackwell",
+                                           "dgx-spark",
                                            "rx-7900-xtx",
                                            "rx-7900-xt",
                                            "rx-9070-xt",
@@ -454,6 +455,17 @@ TEST_CASE("local devices: memory and bandwidth against spec pages") {
   CHECK(get("strix-halo-128gb").memory_bandwidth_bytes_per_second == doctest::Approx(256e9));
   CHECK(get("strix-halo-128gb").unified_memory);
   CHECK(get("strix-halo-128gb").memory_bytes == std::int64_t{128} << 30);
+  // DGX Spark: 273 GB/s LPDDR5x shared by the GB10's CPU and GPU; 48 SMs x 2.418 GHz at the RTX PRO 6000
+  // Blackwell's rates per SM and clock: FP32 256 x 48 x 2.418 GHz = 29.71 TFLOPS, FP16/BF16 1024 x ... =
+  // 118.8, FP8 and INT8 2048 x ... = 237.7, FP4 4096 x ... = 475.4 (x 2 sparse: NVIDIA's "1 PFLOP").
+  CHECK(get("dgx-spark").memory_bandwidth_bytes_per_second == doctest::Approx(273e9));
+  CHECK(get("dgx-spark").unified_memory);
+  CHECK(get("dgx-spark").memory_bytes == std::int64_t{128} << 30);
+  CHECK(peak("dgx-spark", ComputeDtype::fp32) == doctest::Approx(29.71e12).epsilon(1e-3));
+  CHECK(peak("dgx-spark", ComputeDtype::bf16) == doctest::Approx(118.8e12).epsilon(1e-3));
+  CHECK(peak("dgx-spark", ComputeDtype::int8) == doctest::Approx(237.7e12).epsilon(1e-3));
+  CHECK(2 * peak("dgx-spark", ComputeDtype::fp4) == doctest::Approx(0.951e15).epsilon(1e-3));
+  CHECK(std::string_view(get("GB10").id) == "dgx-spark");
   // PCIe lanes: the 4060 Ti and 5060 Ti are x8 cards.
   CHECK(get("rtx-4060-ti-16gb").interconnect_bytes_per_second_per_direction == 16e9);
   CHECK(get("rtx-5060-ti-16gb").interconnect_bytes_per_second_per_direction == 32e9);

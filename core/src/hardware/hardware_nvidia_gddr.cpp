@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // NVIDIA GDDR cards: inference parts (T4, A10, A10G, A40, L4, L40, L40S) and workstation/GeForce
-// cards. memory_bytes is nvidia-smi's total with the card's default ECC setting: datacenter cards
-// ship with ECC on, which costs 1/16 of GDDR6 (A10: 23028MiB with ECC, 24564MiB without).
+// cards; and the DGX Spark's GB10, whose Blackwell GPU shares the machine's LPDDR5x. memory_bytes is nvidia-smi's total
+// with the card's default ECC setting: datacenter cards ship with ECC on, which costs 1/16 of GDDR6 (A10: 23028MiB with
+// ECC, 24564MiB without).
 //
 // GeForce tensor rates: the whitepapers list fp16 "with FP16 accumulate" and "with FP32
 // accumulate"; GeForce runs the latter at half rate. Frameworks accumulate in fp32 (bf16 has no
@@ -412,6 +413,28 @@ constexpr const Accelerator kTable[] = {
                  "(nvidia.com/en-us/products/workstations/professional-desktop-gpus/rtx-pro-6000): 24064 "
                  "CUDA cores (188 SMs), 96GB GDDR7 with ECC, 512-bit, 1792 GB/s, FP32 125 TFLOPS, 4000 "
                  "AI TOPS (FP4 sparse), PCIe 5.0 x16"),
+    // DGX Spark: one GB10 superchip, a 20-core Arm CPU and a Blackwell GPU of 48 SMs (compute capability
+    // 12.1) sharing 128 GB of LPDDR5x. NVIDIA publishes only "1 PFLOP FP4 with sparsity"; the dense rates
+    // are the RTX PRO 6000 Blackwell's per SM and clock (full-rate FP32 accumulate) at 48 SMs x 2.418 GHz,
+    // whose FP32 (256 x 48 x 2.418 = 29.71 TFLOPS) is the GB10 figure TechPowerUp lists and whose FP4
+    // sparse (2 x 475) rounds to NVIDIA's petaflop. ConnectX-7 joins two Sparks at 200 Gb/s.
+    {.id = "dgx-spark",
+     .name = "NVIDIA DGX Spark (GB10, 128GB)",
+     .vendor = "NVIDIA",
+     .memory_bytes = 128 * kGiB,
+     .memory_convention = MemoryConvention::binary_capacity,
+     .memory_bandwidth_bytes_per_second = 273e9,
+     .dense_flops_per_second = per_sm(kBlackwellWorkstation, 48, 2.418),
+     .interconnect = "ConnectX-7 200 Gb/s (two Sparks)",
+     .interconnect_bytes_per_second_per_direction = 25e9,
+     .gpus_per_node = 1,
+     .unified_memory = true,
+     .price_per_hour_usd = 3999 / kHoursIn3Years,  // launch price, USD
+     .price_source = kMsrpAmortized,
+     .sources = "NVIDIA DGX Spark specifications (nvidia.com/en-us/products/workstations/dgx-spark): GB10 Grace "
+                "Blackwell superchip, 1 PFLOP FP4 AI performance with sparsity, 128 GB LPDDR5x coherent unified "
+                "memory, 256-bit, 273 GB/s, ConnectX-7 200 Gb/s; GB10 GPU 6,144 CUDA cores (48 SMs), 2418 MHz "
+                "boost, FP32 29.71 TFLOPS (TechPowerUp GPU database, as cited by huggingface/huggingface.js#1861)"},
 };
 
 }  // namespace
