@@ -3,6 +3,7 @@
 // buffer sizes and hand calculations written out beside each check.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -264,13 +265,14 @@ TEST_CASE("local: Metal's op fusion from llama.cpp b5937 merges norms with their
   r.backend = LocalBackend::metal;
   r.context = 1024;
   r.n_gpu_layers = 49;
-  const LocalEstimate current = estimate_local(model, r);
+  r.llama_cpp_build = 5937;
+  const LocalEstimate fused = estimate_local(model, r);
   r.llama_cpp_build = 5936;
   const LocalEstimate older = estimate_local(model, r);
-  CHECK(older.speed.generation_token_time[0].graph_ops - current.speed.generation_token_time[0].graph_ops == 481);
-  r.llama_cpp_build = 5937;
+  CHECK(older.speed.generation_token_time[0].graph_ops - fused.speed.generation_token_time[0].graph_ops == 481);
+  r.llama_cpp_build = 6459;  // the last build before Metal's concurrent encoder
   CHECK(estimate_local(model, r).speed.generation_token_time[0].graph_ops ==
-        current.speed.generation_token_time[0].graph_ops);
+        fused.speed.generation_token_time[0].graph_ops);
   // Only Metal's rule: CUDA's op count does not depend on the build.
   r.backend = LocalBackend::cuda;
   r.gpus = {*find_accelerator("rtx-pro-6000-blackwell")};
@@ -278,6 +280,91 @@ TEST_CASE("local: Metal's op fusion from llama.cpp b5937 merges norms with their
   const std::int64_t cuda_older = estimate_local(model, r).speed.generation_token_time[0].graph_ops;
   r.llama_cpp_build.reset();
   CHECK(estimate_local(model, r).speed.generation_token_time[0].graph_ops == cuda_older);
+}
+
+TEST_CASE("local: Metal's concurrent encoder from llama.cpp b6460 pays the time per op once a barrier group") {
+  // ggml-org/llama.cpp#15929 traces a layer: MUL_MAT Q, K, V side by side, then their bias ADDs, the two
+  // ROPEs, the K and V cache writes, and the FFN's up and gate. Qwen3-30B-A3B's layer by hand: Q, K and V
+  // (2 beside the first), q_norm and k_norm (1), ROPE and the cache writes (2), the experts' gate and up
+  // MUL_MAT_IDs (1): 6 a layer, 288 over 48 layers; the output layer has none.
+  const ModelDescription qwen =
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/Qwen--Qwen3-30B-A3B.json"));
+  const LocalModel model = local_model_from_config(qwen, WeightFormat::gguf_q8_0);
+  CHECK(model.layers[0].concurrent_kernels == 6);
+  LocalRequest r = one_gpu("m2-ultra");
+  r.backend = LocalBackend::metal;
+  r.context = 1024;
+  r.n_gpu_layers = 49;
+  r.llama_cpp_build = 6459;
+  const LocalEstimate serial = estimate_local(model, r);
+  r.llama_cpp_build = 6460;
+  const LocalEstimate concurrent = estimate_local(model, r);
+  const LocalTokenTime& before = serial.speed.generation_token_time[0];
+  const LocalTokenTime& after = concurrent.speed.generation_token_time[0];
+  CHECK(before.graph_ops - after.graph_ops == 288);
+  CHECK(after.seconds_per_op == before.seconds_per_op);
+  CHECK(before.seconds - after.seconds == doctest::Approx(288 * before.seconds_per_op));
+  CHECK(std::any_of(concurrent.assumptions.begin(), concurrent.assumptions.end(), [](const std::string& a) {
+    return a.find("#15929") != std::string::npos && a.find("288 of") != std::string::npos;
+  }));
+  // Absent a build, a current one: concurrent.
+  r.llama_cpp_build.reset();
+  CHECK(estimate_local(model, r).speed.generation_token_time[0].graph_ops == after.graph_ops);
+  SUBCASE("by hand, other layers: biases beside each other, a dense FFN's gate and up, MLA's latents") {
+    const auto layer_of = [](const char* name) {
+      const ModelDescription m = parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + name));
+      return local_model_from_config(m, WeightFormat::gguf_q8_0).layers[0];
+    };
+    // Llama: Q, K, V (2), ROPE and cache writes (2), gate and up (1).
+    CHECK(layer_of("meta-llama--Llama-3.1-8B.json").concurrent_kernels == 5);
+    // Qwen2: the same and the q, k and v bias ADDs beside each other (2).
+    CHECK(layer_of("Qwen--Qwen2-7B-Instruct.json").concurrent_kernels == 7);
+    // gpt-oss: Llama's attention with its four biases (Q, K and V's pair: 2), the experts' gate and up
+    // (1) and their bias ADD_IDs (1); no dense FFN.
+    CHECK(layer_of("openai--gpt-oss-20b.json").concurrent_kernels == 8);
+    // DeepSeek-V3's first (dense) layer: MLA's two down-projections (1) and their two norms (1), one
+    // ROPE beside the other (1); gate and up (1).
+    CHECK(layer_of("deepseek-ai--DeepSeek-V3.json").concurrent_kernels == 4);
+  }
+  SUBCASE("a GGUF header by tensor names gives the config's count") {
+    CheckpointSummary s;
+    s.format = CheckpointFormat::gguf;
+    s.hyperparameters.block_count = 1;
+    s.hyperparameters.embedding_length = 256;
+    s.hyperparameters.head_count = 4;
+    s.hyperparameters.expert_count = 8;
+    s.hyperparameters.expert_used_count = 2;
+    const auto tensor = [](const char* name, std::vector<std::int64_t> shape) {
+      CheckpointTensor t;
+      t.name = name;
+      t.type = "F32";
+      t.shape = std::move(shape);
+      return t;
+    };
+    s.tensors = {tensor("blk.0.attn_norm.weight", {256}),
+                 tensor("blk.0.attn_q.weight", {256, 256}),
+                 tensor("blk.0.attn_k.weight", {256, 64}),
+                 tensor("blk.0.attn_v.weight", {256, 64}),
+                 tensor("blk.0.attn_q_norm.weight", {64}),
+                 tensor("blk.0.attn_k_norm.weight", {64}),
+                 tensor("blk.0.attn_output.weight", {256, 256}),
+                 tensor("blk.0.ffn_norm.weight", {256}),
+                 tensor("blk.0.ffn_gate_inp.weight", {256, 8}),
+                 tensor("blk.0.ffn_up_exps.weight", {256, 64, 8}),
+                 tensor("blk.0.ffn_gate_exps.weight", {256, 64, 8}),
+                 tensor("blk.0.ffn_down_exps.weight", {64, 256, 8}),
+                 tensor("output_norm.weight", {256}),
+                 tensor("output.weight", {256, 1000})};
+    CHECK(local_model_from_gguf(s).layers[0].concurrent_kernels == 6);
+  }
+  SUBCASE("only Metal: CUDA's and the CPU's op counts do not change") {
+    r.backend = LocalBackend::cuda;
+    r.gpus = {*find_accelerator("rtx-pro-6000-blackwell")};
+    r.llama_cpp_build = 6459;
+    const std::int64_t cuda_before = estimate_local(model, r).speed.generation_token_time[0].graph_ops;
+    r.llama_cpp_build = 6460;
+    CHECK(estimate_local(model, r).speed.generation_token_time[0].graph_ops == cuda_before);
+  }
 }
 
 TEST_CASE("local: two unequal GPUs with every expert in RAM, as a llama.cpp b5622 load log prints") {

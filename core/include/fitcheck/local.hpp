@@ -62,6 +62,9 @@ struct LocalLayer {
   // The routed experts' weight matrices (ffn_{gate,up,down}_exps, or a fused gate_up): one MUL_MAT_ID
   // each at every token.
   std::int64_t expert_matrices = 0;
+  // Of the kernels left after fusion, those that run beside the one before them, with no memory barrier
+  // between, on ggml-metal's concurrent encoder (local_graph_ops.hpp LayerOpCount::concurrent_kernels).
+  std::int64_t concurrent_kernels = 0;
 };
 
 // The model as llama.cpp's loader sees it: tensors grouped into the input layer (token embedding,

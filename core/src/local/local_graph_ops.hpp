@@ -32,6 +32,19 @@ struct LayerOpCount {
   std::int64_t gguf_norms = 0;  // GGUF path: norm weights (their biases make them LayerNorms)
   bool gguf_norm_bias = false;
 
+  // What ggml-metal's concurrent encoder runs side by side (concurrent_kernels): the attention's
+  // matrices that read the layer's normed input (Q, K and V, or MLA's two down-projections), Q, K and
+  // V's biases, the norms inside attention (Q/K norms, MLA's latent norms), and the gate and up
+  // matrices of the dense FFN, the routed experts (and their biases) and the shared experts.
+  std::int64_t attention_qkv = 0;   // Q, K and V matrices (MLA: Q, or Q's up-projection)
+  std::int64_t attention_down = 0;  // MLA's down-projections (the query's and the latent KV's)
+  bool query_down = false;          // MLA with a query latent: Q reads it, not the layer's input
+  std::int64_t attention_biases = 0;
+  std::int64_t attention_norms = 0;
+  bool mlp_gate = false, mlp_up = false, expert_gate = false, expert_up = false;
+  std::int64_t expert_biases = 0;
+  bool shared_gate = false, shared_up = false;
+
   std::int64_t norm_ops() const { return layer_norm ? 3 * (norm_tensors / 2) : 2 * norm_tensors; }
   std::int64_t norms() const { return gguf_norms > 0 ? gguf_norms : layer_norm ? norm_tensors / 2 : norm_tensors; }
   bool layer_norms() const { return gguf_norms > 0 ? gguf_norm_bias : layer_norm; }
@@ -46,6 +59,29 @@ struct LayerOpCount {
     layer.expert_sum_adds = expert_sum_adds(experts_per_token);
     layer.expert_matrices = expert_matrices;
     layer.attention = attention;
+    layer.concurrent_kernels = concurrent_kernels();
+  }
+  // Of the layer's kernels at one token, those ggml-metal's concurrent encoder issues with no memory
+  // barrier after the kernel before them (ggml-metal-ops.cpp ggml_metal_op_concurrency_check: a node
+  // that reads no output of the kernels since the last barrier and writes nothing they touch; the
+  // graph optimizer, ggml-metal-common.cpp ggml_graph_optimize, first moves such nodes together): the
+  // siblings that read one input, as ggml-org/llama.cpp#15929's own trace of a layer shows (MUL_MAT
+  // Q, K, V; their three bias ADDs; ROPE of Q and K; the K and V cache writes; then the FFN's up and
+  // gate). One barrier group pays one kernel's fixed time. The attention's cache writes and ROPEs
+  // (the four ops an attention layer adds) pair up in two groups; MLA writes one latent.
+  std::int64_t concurrent_kernels() const {
+    const auto siblings = [](std::int64_t n) { return std::max<std::int64_t>(0, n - 1); };
+    std::int64_t c = 0;
+    if (attention) {
+      const bool latent = attention_down > 0;
+      c += siblings(attention_down + (query_down ? 0 : attention_qkv)) +
+           siblings(std::min(attention_biases, latent ? 0 : attention_qkv)) + siblings(attention_norms) +
+           (latent ? 1 : 2);
+    }
+    if (mlp_gate && mlp_up) c += 1;
+    if (expert_gate && expert_up) c += 1 + (expert_biases >= 2 ? 1 : 0);
+    if (shared_gate && shared_up) c += 1;
+    return c;
   }
   std::int64_t total(std::int64_t experts_per_token) const {
     return tensor_ops + norm_ops() + 2 + (attention ? 4 : 0) + (dense_ffn ? 1 : 0) + (shared ? 2 : 0) +

@@ -77,6 +77,12 @@ constexpr double kVulkanExpertTokenTileMedium = 64;
 // (#16220, 2025-09-25) a NORM runs its weight's MUL and its bias's ADD too. The ops that no longer
 // launch a kernel; 0 on other backends and older builds.
 constexpr std::int64_t kMetalRmsNormFusionBuild = 5937;
+// ggml-metal's concurrent encoder (ggml-org/llama.cpp#15929, f161463a, merged 2025-09-13, b6460): the graph
+// is encoded with MTLDispatchTypeConcurrent and a memory barrier only before a kernel that reads an output
+// of, or writes what is used by, the kernels since the last barrier (ggml-metal-ops.cpp
+// ggml_metal_op_concurrency_check and _reset); before, one serial encoder ordered every kernel after the
+// one before it (ggml-metal.m: MTLDispatchTypeSerial at b2796, computeCommandEncoder at b6283).
+constexpr std::int64_t kMetalConcurrencyBuild = 6460;
 constexpr std::int64_t kMetalNormFusionBuild = 6577;
 constexpr std::int64_t kMetalMaxFusedAdds = 8;
 
@@ -213,6 +219,23 @@ std::int64_t local_metal_fused_ops(const LocalRequest& request, std::int64_t rms
     fused += rms_norms + expert_sum_adds - (expert_sum_adds + kMetalMaxFusedAdds - 1) / kMetalMaxFusedAdds;
   if (local_build_includes(request.llama_cpp_build, kMetalNormFusionBuild)) fused += 2 * layer_norms;
   return fused;
+}
+
+std::int64_t local_metal_concurrent_kernels(const LocalRequest& request, const LocalLayer& layer) {
+  if (request.backend != LocalBackend::metal || !local_build_includes(request.llama_cpp_build, kMetalConcurrencyBuild))
+    return 0;
+  return layer.concurrent_kernels;
+}
+
+std::string local_metal_concurrency_rule(std::int64_t kernels, std::int64_t concurrent_kernels) {
+  if (concurrent_kernels <= 0) return {};
+  return "graph ops: from llama.cpp b" + std::to_string(kMetalConcurrencyBuild) +
+         " (ggml-org/llama.cpp#15929) Metal encodes the graph concurrently, with a memory barrier only before a "
+         "kernel that reads what the kernels since the last barrier wrote: " +
+         std::to_string(concurrent_kernels) + " of " + std::to_string(kernels) +
+         " kernels a token besides attention run beside the one before them (Q, K and V and their biases, the "
+         "ROPEs and cache writes, gate and up), so the time per kernel is paid " +
+         std::to_string(kernels - concurrent_kernels) + " times; --llama-cpp-build N for an older build";
 }
 
 std::string local_metal_fusion_rule(const LocalRequest& request, std::int64_t graph_ops, std::int64_t fused_ops) {

@@ -86,6 +86,11 @@ std::string local_expert_tiles_rule(const LocalModel& model, const LocalExpertTi
 std::int64_t local_metal_fused_ops(const LocalRequest& request, std::int64_t rms_norms, std::int64_t layer_norms,
                                    std::int64_t expert_sum_adds);
 std::string local_metal_fusion_rule(const LocalRequest& request, std::int64_t graph_ops, std::int64_t fused_ops);
+// Of a layer's kernels, those Metal's concurrent encoder issues with no memory barrier before them for the
+// request's build (from b6460, ggml-org/llama.cpp#15929; 0 on other backends and older builds), so one
+// barrier group of kernels pays one kernel's fixed time; the rule as the report states it ("" when none).
+std::int64_t local_metal_concurrent_kernels(const LocalRequest& request, const LocalLayer& layer);
+std::string local_metal_concurrency_rule(std::int64_t kernels, std::int64_t concurrent_kernels);
 
 // The attention core's ops at one token: one FLASH_ATTN_EXT, or MUL_MAT KQ, SOFT_MAX, MUL_MAT KQV and
 // CONT without flash attention.

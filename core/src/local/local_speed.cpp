@@ -143,15 +143,20 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   const double tokens = std::max(1.0, static_cast<double>(request.prompt_len));  // of the prompt
   const double depth = static_cast<double>(request.depth);                       // cached before it
   std::int64_t all_graph_ops = 0, fused_graph_ops = 0;                           // besides attention, over every device
+  std::int64_t concurrent_kernels = 0;  // of the kernels left after fusion (Metal, local_kernels.cpp)
   for (std::size_t il = 0; il < model.layers.size(); ++il) {
     const LocalLayer& layer = model.layers[il];
     DeviceWork& home = work[index_of(p.layer_device[il])];
     DeviceWork& experts = work[static_cast<std::int64_t>(il) < p.n_cpu_moe ? n_gpus : index_of(p.layer_device[il])];
     const std::int64_t fused =
         local_metal_fused_ops(request, layer.rms_norms, layer.layer_norms, layer.expert_sum_adds);
-    home.graph_ops += layer.graph_ops - fused;
+    // A layer on the CPU runs its ops one after another; on a Metal GPU the concurrent ones share a barrier.
+    const std::int64_t concurrent =
+        index_of(p.layer_device[il]) < n_gpus ? local_metal_concurrent_kernels(request, layer) : 0;
+    home.graph_ops += layer.graph_ops - fused - concurrent;
     all_graph_ops += layer.graph_ops;
     fused_graph_ops += fused;
+    concurrent_kernels += concurrent;
     home.weight_bytes_per_token += static_cast<double>(layer.dense_bytes);
     home.weight_bytes_resident += static_cast<double>(layer.dense_bytes);
     add_matmuls(home, layer.dense_parameters, layer.dense_float, layer.dense_quantized, layer.dense_bytes, 1.0, false);
@@ -185,6 +190,9 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   all_graph_ops += model.output_graph_ops;
   fused_graph_ops += output_fused;
   if (std::string rule = local_metal_fusion_rule(request, all_graph_ops, fused_graph_ops); !rule.empty())
+    assumptions.push_back(std::move(rule));
+  if (std::string rule = local_metal_concurrency_rule(all_graph_ops - fused_graph_ops, concurrent_kernels);
+      !rule.empty())
     assumptions.push_back(std::move(rule));
   output.weight_bytes_per_token += static_cast<double>(model.output_bytes);
   output.weight_bytes_resident += static_cast<double>(model.output_bytes);
