@@ -58,7 +58,7 @@ test('the first view runs on the inference module alone; Training loads the full
 // What a first visit downloads until the page is live, gzip -9 (as bench/run.mjs counts it), the
 // bundled presets apart. The target is 150 KB (docs/performance.md): not met yet; this ceiling is
 // the measured size with a little room, so that the first view cannot grow unnoticed.
-const firstVisitCeiling = 212_100;
+const firstVisitCeiling = 212_400;
 
 test('the first visit downloads no more than its ceiling before the page is live', async () => {
   const dist = path.join(repo, 'web/dist');
