@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "fitcheck/config.hpp"
 #include "fitcheck/local.hpp"
@@ -96,6 +97,55 @@ const LocalDeviceUse& device(const LocalPlacement& p, const std::string& name) {
     if (d.name == name) return d;
   FAIL("no device " << name);
   return p.devices.front();
+}
+
+// Qwen3-30B-A3B in Q8_0 from its config, and a request that puts all 48 layers and the output on an M2
+// Ultra with llama.cpp's Metal backend (the fusion and concurrency tests by build).
+LocalModel qwen3_30b_a3b_q8_0() {
+  return local_model_from_config(
+      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/Qwen--Qwen3-30B-A3B.json")),
+      WeightFormat::gguf_q8_0);
+}
+LocalRequest every_layer_on_m2_ultra() {
+  LocalRequest r = one_gpu("m2-ultra");
+  r.backend = LocalBackend::metal;
+  r.context = 1024;
+  r.n_gpu_layers = 49;
+  return r;
+}
+
+// An F32 tensor of a GGUF header's inventory.
+CheckpointTensor tensor(const char* name, std::vector<std::int64_t> shape) {
+  CheckpointTensor t;
+  t.name = name;
+  t.type = "F32";
+  t.shape = std::move(shape);
+  return t;
+}
+
+// A GGUF header of one MoE layer (256 wide, 4 heads, 8 experts of which 2 a token): its norms, Q, K,
+// V, O, the router and the three expert tensors, the output norm and head; tests add what they check.
+CheckpointSummary one_layer_moe_gguf() {
+  CheckpointSummary s;
+  s.format = CheckpointFormat::gguf;
+  s.hyperparameters.block_count = 1;
+  s.hyperparameters.embedding_length = 256;
+  s.hyperparameters.head_count = 4;
+  s.hyperparameters.expert_count = 8;
+  s.hyperparameters.expert_used_count = 2;
+  s.tensors = {tensor("blk.0.attn_norm.weight", {256}),
+               tensor("blk.0.attn_q.weight", {256, 256}),
+               tensor("blk.0.attn_k.weight", {256, 64}),
+               tensor("blk.0.attn_v.weight", {256, 64}),
+               tensor("blk.0.attn_output.weight", {256, 256}),
+               tensor("blk.0.ffn_norm.weight", {256}),
+               tensor("blk.0.ffn_gate_inp.weight", {256, 8}),
+               tensor("blk.0.ffn_up_exps.weight", {256, 64, 8}),
+               tensor("blk.0.ffn_gate_exps.weight", {256, 64, 8}),
+               tensor("blk.0.ffn_down_exps.weight", {64, 256, 8}),
+               tensor("output_norm.weight", {256}),
+               tensor("output.weight", {256, 1000})};
+  return s;
 }
 
 }  // namespace
@@ -253,18 +303,13 @@ TEST_CASE("local: Metal's op fusion from llama.cpp b5937 merges norms with their
   // Qwen3-30B-A3B: each of the 48 layers has four RMS norms (input, post-attention, q_norm, k_norm) and
   // sums 8 experts' outputs with 7 ADDs; the output layer has one norm. From b5937 each norm's MUL runs
   // in the norm's kernel and the 7 ADDs in one: 4 + 6 = 10 kernels fewer a layer, 481 in all.
-  const ModelDescription qwen =
-      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/Qwen--Qwen3-30B-A3B.json"));
-  const LocalModel model = local_model_from_config(qwen, WeightFormat::gguf_q8_0);
+  const LocalModel model = qwen3_30b_a3b_q8_0();
   REQUIRE(model.layers.size() == 48);
   CHECK(model.layers[0].rms_norms == 4);
   CHECK(model.layers[0].layer_norms == 0);
   CHECK(model.layers[0].expert_sum_adds == 7);
   CHECK(model.output_rms_norms == 1);
-  LocalRequest r = one_gpu("m2-ultra");
-  r.backend = LocalBackend::metal;
-  r.context = 1024;
-  r.n_gpu_layers = 49;
+  LocalRequest r = every_layer_on_m2_ultra();
   r.llama_cpp_build = 5937;
   const LocalEstimate fused = estimate_local(model, r);
   r.llama_cpp_build = 5936;
@@ -287,14 +332,9 @@ TEST_CASE("local: Metal's concurrent encoder from llama.cpp b6460 pays the time 
   // ROPEs, the K and V cache writes, and the FFN's up and gate. Qwen3-30B-A3B's layer by hand: Q, K and V
   // (2 beside the first), q_norm and k_norm (1), ROPE and the cache writes (2), the experts' gate and up
   // MUL_MAT_IDs (1): 6 a layer, 288 over 48 layers; the output layer has none.
-  const ModelDescription qwen =
-      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/Qwen--Qwen3-30B-A3B.json"));
-  const LocalModel model = local_model_from_config(qwen, WeightFormat::gguf_q8_0);
+  const LocalModel model = qwen3_30b_a3b_q8_0();
   CHECK(model.layers[0].concurrent_kernels == 6);
-  LocalRequest r = one_gpu("m2-ultra");
-  r.backend = LocalBackend::metal;
-  r.context = 1024;
-  r.n_gpu_layers = 49;
+  LocalRequest r = every_layer_on_m2_ultra();
   r.llama_cpp_build = 6459;
   const LocalEstimate serial = estimate_local(model, r);
   r.llama_cpp_build = 6460;
@@ -327,34 +367,9 @@ TEST_CASE("local: Metal's concurrent encoder from llama.cpp b6460 pays the time 
     CHECK(layer_of("deepseek-ai--DeepSeek-V3.json").concurrent_kernels == 4);
   }
   SUBCASE("a GGUF header by tensor names gives the config's count") {
-    CheckpointSummary s;
-    s.format = CheckpointFormat::gguf;
-    s.hyperparameters.block_count = 1;
-    s.hyperparameters.embedding_length = 256;
-    s.hyperparameters.head_count = 4;
-    s.hyperparameters.expert_count = 8;
-    s.hyperparameters.expert_used_count = 2;
-    const auto tensor = [](const char* name, std::vector<std::int64_t> shape) {
-      CheckpointTensor t;
-      t.name = name;
-      t.type = "F32";
-      t.shape = std::move(shape);
-      return t;
-    };
-    s.tensors = {tensor("blk.0.attn_norm.weight", {256}),
-                 tensor("blk.0.attn_q.weight", {256, 256}),
-                 tensor("blk.0.attn_k.weight", {256, 64}),
-                 tensor("blk.0.attn_v.weight", {256, 64}),
-                 tensor("blk.0.attn_q_norm.weight", {64}),
-                 tensor("blk.0.attn_k_norm.weight", {64}),
-                 tensor("blk.0.attn_output.weight", {256, 256}),
-                 tensor("blk.0.ffn_norm.weight", {256}),
-                 tensor("blk.0.ffn_gate_inp.weight", {256, 8}),
-                 tensor("blk.0.ffn_up_exps.weight", {256, 64, 8}),
-                 tensor("blk.0.ffn_gate_exps.weight", {256, 64, 8}),
-                 tensor("blk.0.ffn_down_exps.weight", {64, 256, 8}),
-                 tensor("output_norm.weight", {256}),
-                 tensor("output.weight", {256, 1000})};
+    CheckpointSummary s = one_layer_moe_gguf();
+    s.tensors.push_back(tensor("blk.0.attn_q_norm.weight", {64}));
+    s.tensors.push_back(tensor("blk.0.attn_k_norm.weight", {64}));
     CHECK(local_model_from_gguf(s).layers[0].concurrent_kernels == 6);
   }
   SUBCASE("only Metal: CUDA's and the CPU's op counts do not change") {
@@ -727,35 +742,10 @@ TEST_CASE("local: the ops of llama.cpp's graph per layer at one token, by hand")
     CHECK(moe - dense == doctest::Approx(48 * 19 * 30e-6 / 19));
   }
   SUBCASE("from a GGUF header: the same rules by tensor name") {
-    CheckpointSummary s;
-    s.format = CheckpointFormat::gguf;
-    s.hyperparameters.block_count = 1;
-    s.hyperparameters.embedding_length = 256;
-    s.hyperparameters.head_count = 4;
-    s.hyperparameters.expert_count = 8;
-    s.hyperparameters.expert_used_count = 2;
-    const auto tensor = [](const char* name, std::vector<std::int64_t> shape) {
-      CheckpointTensor t;
-      t.name = name;
-      t.type = "F32";
-      t.shape = std::move(shape);
-      return t;
-    };
-    s.tensors = {tensor("blk.0.attn_norm.weight", {256}),
-                 tensor("blk.0.attn_q.weight", {256, 256}),
-                 tensor("blk.0.attn_q.bias", {256}),
-                 tensor("blk.0.attn_k.weight", {256, 64}),
-                 tensor("blk.0.attn_v.weight", {256, 64}),
-                 tensor("blk.0.attn_output.weight", {256, 256}),
-                 tensor("blk.0.attn_sinks.weight", {4}),
-                 tensor("blk.0.ffn_norm.weight", {256}),
-                 tensor("blk.0.ffn_gate_inp.weight", {256, 8}),
-                 tensor("blk.0.ffn_up_exps.weight", {256, 64, 8}),
-                 tensor("blk.0.ffn_gate_exps.weight", {256, 64, 8}),
-                 tensor("blk.0.ffn_down_exps.weight", {64, 256, 8}),
-                 tensor("output_norm.weight", {256}),
-                 tensor("output.weight", {256, 1000}),
-                 tensor("rope_freqs.weight", {32})};
+    CheckpointSummary s = one_layer_moe_gguf();
+    s.tensors.push_back(tensor("blk.0.attn_q.bias", {256}));
+    s.tensors.push_back(tensor("blk.0.attn_sinks.weight", {4}));
+    s.tensors.push_back(tensor("rope_freqs.weight", {32}));
     const LocalModel m = local_model_from_gguf(s);
     // Norms 2 x 2, q, k, v, o, router (5), bias (1), sinks (0), experts (3), ROPE and K/V writes (4),
     // residuals (2), routing with 2 experts a token (8 + 1): 28. Output 3; rope_freqs is not an op.
