@@ -115,7 +115,7 @@ LocalRequest every_layer_on_m2_ultra() {
 }
 
 // An F32 tensor of a GGUF header's inventory.
-CheckpointTensor tensor(const char* name, std::vector<std::int64_t> shape) {
+CheckpointTensor f32_tensor(const char* name, std::vector<std::int64_t> shape) {
   CheckpointTensor t;
   t.name = name;
   t.type = "F32";
@@ -133,18 +133,18 @@ CheckpointSummary one_layer_moe_gguf() {
   s.hyperparameters.head_count = 4;
   s.hyperparameters.expert_count = 8;
   s.hyperparameters.expert_used_count = 2;
-  s.tensors = {tensor("blk.0.attn_norm.weight", {256}),
-               tensor("blk.0.attn_q.weight", {256, 256}),
-               tensor("blk.0.attn_k.weight", {256, 64}),
-               tensor("blk.0.attn_v.weight", {256, 64}),
-               tensor("blk.0.attn_output.weight", {256, 256}),
-               tensor("blk.0.ffn_norm.weight", {256}),
-               tensor("blk.0.ffn_gate_inp.weight", {256, 8}),
-               tensor("blk.0.ffn_up_exps.weight", {256, 64, 8}),
-               tensor("blk.0.ffn_gate_exps.weight", {256, 64, 8}),
-               tensor("blk.0.ffn_down_exps.weight", {64, 256, 8}),
-               tensor("output_norm.weight", {256}),
-               tensor("output.weight", {256, 1000})};
+  s.tensors = {f32_tensor("blk.0.attn_norm.weight", {256}),
+               f32_tensor("blk.0.attn_q.weight", {256, 256}),
+               f32_tensor("blk.0.attn_k.weight", {256, 64}),
+               f32_tensor("blk.0.attn_v.weight", {256, 64}),
+               f32_tensor("blk.0.attn_output.weight", {256, 256}),
+               f32_tensor("blk.0.ffn_norm.weight", {256}),
+               f32_tensor("blk.0.ffn_gate_inp.weight", {256, 8}),
+               f32_tensor("blk.0.ffn_up_exps.weight", {256, 64, 8}),
+               f32_tensor("blk.0.ffn_gate_exps.weight", {256, 64, 8}),
+               f32_tensor("blk.0.ffn_down_exps.weight", {64, 256, 8}),
+               f32_tensor("output_norm.weight", {256}),
+               f32_tensor("output.weight", {256, 1000})};
   return s;
 }
 
@@ -368,8 +368,8 @@ TEST_CASE("local: Metal's concurrent encoder from llama.cpp b6460 pays the time 
   }
   SUBCASE("a GGUF header by tensor names gives the config's count") {
     CheckpointSummary s = one_layer_moe_gguf();
-    s.tensors.push_back(tensor("blk.0.attn_q_norm.weight", {64}));
-    s.tensors.push_back(tensor("blk.0.attn_k_norm.weight", {64}));
+    s.tensors.push_back(f32_tensor("blk.0.attn_q_norm.weight", {64}));
+    s.tensors.push_back(f32_tensor("blk.0.attn_k_norm.weight", {64}));
     CHECK(local_model_from_gguf(s).layers[0].concurrent_kernels == 6);
   }
   SUBCASE("only Metal: CUDA's and the CPU's op counts do not change") {
@@ -534,7 +534,7 @@ TEST_CASE("local: a GGUF header's tensors by name") {
   s.hyperparameters.head_count = 4;
   s.hyperparameters.head_count_kv = 2;
   s.hyperparameters.vocab_size = 1000;
-  const auto tensor = [](const char* name, const char* type, std::int64_t bytes) {
+  const auto typed_tensor = [](const char* name, const char* type, std::int64_t bytes) {
     CheckpointTensor t;
     t.name = name;
     t.type = type;
@@ -543,9 +543,9 @@ TEST_CASE("local: a GGUF header's tensors by name") {
     t.bytes = bytes;
     return t;
   };
-  s.tensors = {tensor("token_embd.weight", "Q4_K", 1000),  tensor("blk.0.attn_q.weight", "Q4_K", 300),
-               tensor("blk.1.attn_q.weight", "Q6_K", 400), tensor("blk.1.ffn_up_exps.weight", "Q4_K", 700),
-               tensor("output_norm.weight", "F32", 8),     tensor("blk.0.ffn_down.weight", "F16", 50)};
+  s.tensors = {typed_tensor("token_embd.weight", "Q4_K", 1000),  typed_tensor("blk.0.attn_q.weight", "Q4_K", 300),
+               typed_tensor("blk.1.attn_q.weight", "Q6_K", 400), typed_tensor("blk.1.ffn_up_exps.weight", "Q4_K", 700),
+               typed_tensor("output_norm.weight", "F32", 8),     typed_tensor("blk.0.ffn_down.weight", "F16", 50)};
   const LocalModel m = local_model_from_gguf(s);
   REQUIRE(m.layers.size() == 2);
   CHECK(m.input_bytes == 1000);
@@ -743,9 +743,9 @@ TEST_CASE("local: the ops of llama.cpp's graph per layer at one token, by hand")
   }
   SUBCASE("from a GGUF header: the same rules by tensor name") {
     CheckpointSummary s = one_layer_moe_gguf();
-    s.tensors.push_back(tensor("blk.0.attn_q.bias", {256}));
-    s.tensors.push_back(tensor("blk.0.attn_sinks.weight", {4}));
-    s.tensors.push_back(tensor("rope_freqs.weight", {32}));
+    s.tensors.push_back(f32_tensor("blk.0.attn_q.bias", {256}));
+    s.tensors.push_back(f32_tensor("blk.0.attn_sinks.weight", {4}));
+    s.tensors.push_back(f32_tensor("rope_freqs.weight", {32}));
     const LocalModel m = local_model_from_gguf(s);
     // Norms 2 x 2, q, k, v, o, router (5), bias (1), sinks (0), experts (3), ROPE and K/V writes (4),
     // residuals (2), routing with 2 experts a token (8 + 1): 28. Output 3; rope_freqs is not an op.
