@@ -40,7 +40,7 @@ constexpr const char* kLocalHelp =
     "  --ubatch N (512)  --batch N (2048: n_batch, the tokens of one llama_decode call; -b)\n"
     "  --llama-cpp-build bN   the llama.cpp release that runs (default: a current one; older builds\n"
     "                         lack Metal's op fusion, b5937, and concurrent encoder, b6460, CUDA graphs,\n"
-    "                         b2822, and MMQ by default, b3216)\n"
+    "                         b2822, MMQ by default, b3216, and MMQ's one block per tile, b8931)\n"
     "  --mmproj off|f16|bf16|f32|q8_0 (f16 for a config with vision or audio encoders: llama-server's\n"
     "                         --mmproj file)   --mmproj-offload on|off (on; off = --no-mmproj-offload)\n"
     "  --prompt-len N (512)  --gen-len N (128)  --depth N (0: tokens already cached before the prompt,\n"

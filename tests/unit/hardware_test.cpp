@@ -555,3 +555,27 @@ TEST_CASE("an NVLink fabric joins a node's GPUs, or GB200 NVL72's 72") {
   const Accelerator lone{};
   CHECK(fitcheck::nvlink_fabric_gpus(lone) == 1);
 }
+
+TEST_CASE("SMs and L2 of NVIDIA GPUs, as the whitepapers print them") {
+  // Every row of the table names a catalog entry (a misspelt id would match nothing): 50 GPUs have both.
+  std::size_t known = 0;
+  for (const fitcheck::Accelerator& a : fitcheck::accelerator_catalog()) {
+    const fitcheck::GpuOnChipCache cache = fitcheck::gpu_on_chip_cache(a);
+    CHECK((cache.streaming_multiprocessors > 0) == (cache.l2_cache_bytes > 0));
+    if (cache.streaming_multiprocessors > 0) {
+      CHECK(std::string_view(a.vendor) == "NVIDIA");
+      ++known;
+    }
+  }
+  CHECK(known == 50);
+  const auto cache_of = [](const char* id) { return fitcheck::gpu_on_chip_cache(*fitcheck::find_accelerator(id)); };
+  // Ada whitepaper: the RTX 4090's 128 SMs and 72 MB; A100: 108 SMs, 40 MB; GB10 (Hot Chips 2025): 48, 24 MB.
+  CHECK(cache_of("rtx-4090").streaming_multiprocessors == 128);
+  CHECK(cache_of("rtx-4090").l2_cache_bytes == std::int64_t{72} << 20);
+  CHECK(cache_of("a100-sxm-80gb").l2_cache_bytes == std::int64_t{40} << 20);
+  CHECK(cache_of("dgx-spark").streaming_multiprocessors == 48);
+  CHECK(cache_of("dgx-spark").l2_cache_bytes == std::int64_t{24} << 20);
+  // Not found in a whitepaper: unknown, not guessed.
+  CHECK(cache_of("b200").l2_cache_bytes == 0);
+  CHECK(cache_of("rx-7900-xtx").streaming_multiprocessors == 0);
+}

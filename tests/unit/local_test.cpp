@@ -1811,3 +1811,129 @@ TEST_CASE("local: CUDA's MUL_MAT_ID copies the expert ids to the host before b51
   CHECK(looped.speed.prompt_tokens_per_second <= 512 / loop_seconds);
   CHECK(looped.speed.prompt_tokens_per_second < tiled.speed.prompt_tokens_per_second);
 }
+
+namespace {
+
+// One layer holding a single Q8_0 matrix (rows x 3584 inputs, 34 bytes a block of 32), nothing else, every
+// layer on a DGX Spark (48 SMs, 24 MiB of L2) with a 2048-token prompt in one ubatch, as its llama-bench runs.
+LocalModel one_q8_0_matrix(std::int64_t rows, std::int64_t columns) {
+  LocalModel m;
+  LocalLayer layer;
+  layer.dense_parameters = rows * columns;
+  layer.dense_bytes = rows * columns / 32 * 34;
+  layer.quantized_matrices.push_back({.rows = rows, .columns = columns, .copies = 1, .bytes = layer.dense_bytes});
+  m.layers.push_back(layer);
+  m.hidden_size = columns;
+  m.num_heads = 28;
+  m.head_dim = 128;
+  return m;
+}
+LocalRequest dgx_spark_pp2048() {
+  LocalRequest r = one_gpu("dgx-spark");
+  r.ram_bytes = std::int64_t{128} << 30;
+  r.n_gpu_layers = 99;
+  r.prompt_len = 2048;
+  r.ubatch = 2048;
+  r.context = 2049;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("local: MMQ reads every tile from memory where its stream-K working set exceeds the L2, by hand") {
+  // The FFN up matrix of Qwen2.5-7B: 18944 x 3584 in Q8_0, 72,138,752 bytes; 148 row tiles of 128.
+  const LocalModel model = one_q8_0_matrix(18944, 3584);
+  LocalRequest r = dgx_spark_pp2048();
+  r.llama_cpp_build = 7941;  // ggml-org's DGX Spark benches; stream-K for every multiply before b8931
+  // MMQ's compute: 2 x 67,895,296 x 2048 at 0.26 of GB10's int8 rate, 2048 x 48 SMs x 2.418 GHz.
+  const double compute = 2.0 * 18944 * 3584 * 2048 / (2048 * 48 * 2.418e9 * 0.26);
+  // Stream-K: each of the 48 SMs holds its own 487,424-byte row tile (48 x 487,424 = 23,396,352 B) while all
+  // read the q8_1 activations, 2048 x 3584 x 1.125 = 8,257,536 B: 31,653,888 B, over the 25,165,824 of L2. So
+  // the weights are read once for each of the 16 column tiles of 128 tokens, the activations once for each of
+  // the 148 row tiles: 1,154,220,032 + 1,222,115,328 = 2,376,335,360 bytes at 0.88 of 273 GB/s.
+  const double traffic = 2376335360.0 / (273e9 * 0.88);
+  REQUIRE(traffic > compute);
+  const LocalEstimate stream_k = estimate_local(model, r);
+  CHECK(stream_k.speed.prompt_tokens_per_second == doctest::Approx(2048 / traffic));
+  CHECK(std::any_of(stream_k.assumptions.begin(), stream_k.assumptions.end(), [](const std::string& a) {
+    return a.find("MMQ reads every weight and activation tile from memory") != std::string::npos &&
+           a.find("before b8931") != std::string::npos;
+  }));
+  SUBCASE("from b8931 a multiply filling 90% of its last wave runs one block per tile: compute-bound") {
+    // 148 x 16 = 2368 tiles over 48 SMs: 50 waves, 98.7% full.
+    r.llama_cpp_build = 8931;
+    const LocalEstimate tiled = estimate_local(model, r);
+    CHECK(tiled.speed.prompt_tokens_per_second == doctest::Approx(2048 / compute));
+    CHECK(std::none_of(tiled.assumptions.begin(), tiled.assumptions.end(),
+                       [](const std::string& a) { return a.find("MMQ reads every") != std::string::npos; }));
+    r.llama_cpp_build.reset();  // a current build
+    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second == doctest::Approx(2048 / compute));
+  }
+  SUBCASE("a matrix whose working set fits the L2 is read once") {
+    // Q of the same model: 3584 x 3584, 28 row tiles, fewer than the SMs: the whole 13,647,872-byte matrix
+    // and the 8,257,536 bytes of activations, 21,905,408 B, fit in 24 MiB.
+    const LocalModel q = one_q8_0_matrix(3584, 3584);
+    const double q_compute = 2.0 * 3584 * 3584 * 2048 / (2048 * 48 * 2.418e9 * 0.26);
+    CHECK(estimate_local(q, r).speed.prompt_tokens_per_second == doctest::Approx(2048 / q_compute));
+  }
+  SUBCASE("a GPU whose L2 holds the working set (RTX PRO 6000: 188 SMs, 128 MiB) is not bound by it") {
+    r.gpus = {*find_accelerator("rtx-pro-6000-blackwell")};
+    const LocalEstimate pro = estimate_local(model, r);
+    CHECK(std::none_of(pro.assumptions.begin(), pro.assumptions.end(),
+                       [](const std::string& a) { return a.find("MMQ reads every") != std::string::npos; }));
+  }
+}
+
+TEST_CASE("local: the quantized matrices MMQ tiles, from config.json shapes and from a GGUF header") {
+  SUBCASE("Qwen2.5-7B in Q8_0: Q, K, V, O, gate, up and down in every layer, and its own head") {
+    const LocalModel model = local_model_from_config(
+        parse_hf_config(test::read_file(test::fixture_configs_dir() + "/Qwen--Qwen2.5-7B-Instruct.json")),
+        WeightFormat::gguf_q8_0);
+    const std::vector<LocalMatrix>& m = model.layers[0].quantized_matrices;
+    REQUIRE(m.size() == 7);
+    std::int64_t bytes = 0;
+    for (const LocalMatrix& matrix : m) {
+      CHECK(matrix.copies == 1);
+      CHECK_FALSE(matrix.routed_experts);
+      bytes += matrix.bytes;
+    }
+    // 3584 x (3584 + 512 + 512 + 3584) + 3 x 3584 x 18944 = 233,046,016 weights, 34 bytes each 32.
+    CHECK(bytes == std::int64_t{233046016} / 32 * 34);
+    CHECK(std::any_of(m.begin(), m.end(), [](const LocalMatrix& x) { return x.rows == 18944 && x.columns == 3584; }));
+    CHECK(std::any_of(m.begin(), m.end(), [](const LocalMatrix& x) { return x.rows == 3584 && x.columns == 18944; }));
+    REQUIRE(model.output_quantized_matrices.size() == 1);
+    CHECK(model.output_quantized_matrices[0].rows == 152064);
+    CHECK(model.output_quantized_matrices[0].columns == 3584);
+  }
+  SUBCASE("Qwen3-30B-A3B: the routed experts as one matrix of 128 copies") {
+    const LocalModel model = qwen3_30b_a3b_q8_0();
+    const std::vector<LocalMatrix>& m = model.layers[0].quantized_matrices;
+    const auto experts = std::count_if(m.begin(), m.end(), [](const LocalMatrix& x) { return x.routed_experts; });
+    CHECK(experts == 3);
+    for (const LocalMatrix& x : m)
+      if (x.routed_experts) CHECK(x.copies == 128);
+  }
+  SUBCASE("a float model has none") {
+    const LocalModel model = local_model_from_config(llama3_8b(), WeightFormat::fp16);
+    CHECK(model.layers[0].quantized_matrices.empty());
+    CHECK(model.output_quantized_matrices.empty());
+  }
+  SUBCASE("GGUF: ne[0] is the row length, ne[2] the experts; F32 tensors are not MMQ's") {
+    CheckpointSummary s = one_layer_moe_gguf();
+    for (CheckpointTensor& t : s.tensors)
+      if (t.name == "blk.0.ffn_up_exps.weight" || t.name == "output.weight") {
+        t.type = "Q8_0";
+        t.bytes = 42;
+      }
+    const LocalModel model = local_model_from_gguf(s);
+    REQUIRE(model.layers[0].quantized_matrices.size() == 1);
+    const LocalMatrix& up = model.layers[0].quantized_matrices[0];
+    CHECK(up.rows == 64);
+    CHECK(up.columns == 256);
+    CHECK(up.copies == 8);
+    CHECK(up.routed_experts);
+    CHECK(up.bytes == 42);
+    REQUIRE(model.output_quantized_matrices.size() == 1);
+    CHECK(model.output_quantized_matrices[0].rows == 1000);
+  }
+}

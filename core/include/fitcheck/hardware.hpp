@@ -78,6 +78,14 @@ std::span<const AcceleratorAlias> accelerator_aliases();
 // memory, so a fit check errs safe). Returns nullptr when nothing matches.
 const Accelerator* find_accelerator(std::string_view id_or_alias);
 
+// A GPU's streaming multiprocessors and L2 cache where a whitepaper gives them (NVIDIA only for now);
+// zeros when not known. llama.cpp's MMQ tile traffic depends on both (docs/local.md).
+struct GpuOnChipCache {
+  int streaming_multiprocessors = 0;
+  std::int64_t l2_cache_bytes = 0;
+};
+GpuOnChipCache gpu_on_chip_cache(const Accelerator& accelerator);
+
 // Dense peak for one dtype; 0 when unsupported or unpublished. Never falls back to another dtype
 // (bf16 work on a V100 or T4 is not fp32 work at the fp32 rate).
 double peak_flops_per_second(const Accelerator& accelerator, ComputeDtype dtype);

@@ -32,6 +32,16 @@ struct LocalFloatParameters {
 // (the IQ2/IQ3 families, ...) are in none. ggml-cpu picks its matrix-multiply kernel by type.
 using LocalQuantizedParameters = std::array<std::int64_t, kGgufTypeCount>;
 
+// A quantized weight matrix as CUDA's MMQ tiles it (docs/local.md, "MMQ's tile traffic"): `rows`
+// output features by `columns` input features, `copies` of them (a routed-expert tensor: one per expert).
+struct LocalMatrix {
+  std::int64_t rows = 0;
+  std::int64_t columns = 0;
+  std::int64_t copies = 1;
+  std::int64_t bytes = 0;  // all copies
+  bool routed_experts = false;
+};
+
 // One repeating layer ("blk.N.*" in GGUF) as llama.cpp loads it.
 struct LocalLayer {
   std::int64_t dense_bytes = 0;   // every tensor of the layer except the routed experts
@@ -65,6 +75,7 @@ struct LocalLayer {
   // Of the kernels left after fusion, those that run beside the one before them, with no memory barrier
   // between, on ggml-metal's concurrent encoder (local_graph_ops.hpp LayerOpCount::concurrent_kernels).
   std::int64_t concurrent_kernels = 0;
+  std::vector<LocalMatrix> quantized_matrices;  // its matrices stored in a quantized type
 };
 
 // The model as llama.cpp's loader sees it: tensors grouped into the input layer (token embedding,
@@ -76,6 +87,8 @@ struct LocalModel {
   std::int64_t output_parameters = 0;
   LocalFloatParameters output_float;  // of output_parameters
   LocalQuantizedParameters output_quantized{};
+  // The head, when stored quantized.
+  std::vector<LocalMatrix> output_quantized_matrices;
   std::int64_t output_graph_ops = 0;  // output norm and head: the ops the output layer runs per token
   std::int64_t output_rms_norms = 0;  // of those, the output norm as above (LocalLayer::rms_norms)
   std::int64_t output_layer_norms = 0;

@@ -78,7 +78,17 @@ LocalGpuMatmulTime local_gpu_matmul_seconds(const LocalGpuMatmulWork& w, const A
     quantized += w.expert_quantized * (tiles.work_factor - 1.0);
     t.expert_tiles_timed = w.expert_quantized > 0;
   }
-  t.seconds += seconds_on(quantized, paths[0]);
+  double quantized_seconds = seconds_on(quantized, paths[0]);
+  if (quantized_path == LocalMatmulPath::mmq) {
+    // MMQ's multiplies also wait on their tiles' memory traffic (local_kernels.cpp local_mmq_traffic).
+    const LocalMmqTraffic traffic = local_mmq_traffic(w.quantized_matrices, gpu, request, model, tiles);
+    const double traffic_seconds = traffic.bytes * ubatches / stream_bytes_per_second;
+    if (traffic.tiles_from_memory && traffic_seconds > quantized_seconds) {
+      quantized_seconds = traffic_seconds;
+      t.mmq_traffic_bound = true;
+    }
+  }
+  t.seconds += quantized_seconds;
   for (std::size_t k = 1; k < paths.size(); ++k) t.seconds += seconds_on(flops.all[k], paths[k]);
   // Attention: the scores KQ accumulate in f32, the weighted values in f16 (flash attention,
   // fattn-mma-f16.cuh mma_tile_sizes: T_C_KQ float, T_C_VKQ half2; without it KQ is a cuBLAS GEMM at

@@ -101,7 +101,73 @@ constexpr std::int64_t kCudaGraphsVoltaTuringBuild = 10042;
 constexpr std::int64_t kCudaMulMatIdGenerationBuild = 5170;
 constexpr std::int64_t kCudaMulMatIdPromptBuild = 5237;
 
+// MMQ's tiles (mmq.cuh): output tiles of mmq_y = 128 weight rows (get_mmq_y_host, Volta and later) by
+// mmq_x tokens, each block loading its weight rows and its tokens' activations, quantized to q8_1 (block_q8_1_mmq:
+// 144 bytes per 128 values), a K-slice at a time. Volta and later run the stream-K decomposition: one block
+// per SM, each over a contiguous run of tiles with the row tile outermost (mul_mat_q: kbc over it, then the
+// expert, then jt), so at any moment every SM holds its own row tile while all of them read the activations.
+// From b8931 (ggml-org/llama.cpp#22298, 9725a313, 2026-04-25) a multiply whose tiles fill at least 90% of the
+// last wave runs one block per tile instead (launch_mul_mat_q: tiles_efficiency_percent), neighbouring blocks
+// sharing a row tile.
+constexpr double kMmqRowTile = 128;
+constexpr double kQ81BytesPerValue = 144.0 / 128.0;
+constexpr std::int64_t kMmqTilingBuild = 8931;
+constexpr double kMmqTilingMinEfficiency = 0.90;
+
 }  // namespace
+
+LocalMmqTraffic local_mmq_traffic(std::span<const LocalMatrix> matrices, const Accelerator& gpu,
+                                  const LocalRequest& request, const LocalModel& model, const LocalExpertTiles& tiles) {
+  LocalMmqTraffic traffic;
+  const GpuOnChipCache cache = gpu_on_chip_cache(gpu);
+  if (cache.streaming_multiprocessors <= 0 || cache.l2_cache_bytes <= 0) return traffic;
+  traffic.known = true;
+  const double batch = tiles.batch_tokens;
+  const double sms = cache.streaming_multiprocessors;
+  const double column_tile = mmq_column_tile(batch);
+  const double column_tiles = std::ceil(batch / column_tile);
+  const bool tiling_build = local_build_includes(request.llama_cpp_build, kMmqTilingBuild);
+  const double routed_share =
+      model.num_experts > 0 ? static_cast<double>(model.experts_per_token) / static_cast<double>(model.num_experts)
+                            : 1.0;
+  for (const LocalMatrix& m : matrices) {
+    const double values = static_cast<double>(m.rows) * static_cast<double>(m.columns) * static_cast<double>(m.copies);
+    if (values <= 0 || m.bytes <= 0) continue;
+    const double weight_bytes = static_cast<double>(m.bytes);
+    const double row_tiles = std::ceil(static_cast<double>(m.rows) / kMmqRowTile);
+    const double copies = static_cast<double>(m.copies);
+    // Routed experts: each expert multiplies its own tokens, in whole column tiles (local_expert_tiles); the
+    // tokens are gathered once for each expert they are routed to.
+    const bool experts = m.routed_experts && tiles.kernel == LocalExpertKernel::cuda_mmq;
+    const double weight_reads = experts ? tiles.work_factor * batch * routed_share / tiles.tile_tokens : column_tiles;
+    const double activation_bytes = batch * (experts ? static_cast<double>(model.experts_per_token) : 1.0) *
+                                    static_cast<double>(m.columns) * kQ81BytesPerValue;
+    const double output_tiles = row_tiles * column_tiles * (m.routed_experts ? copies : 1.0);
+    const double waves = std::ceil(output_tiles / sms);
+    const bool stream_k = !tiling_build || output_tiles / (sms * waves) < kMmqTilingMinEfficiency;
+    const double row_tile_bytes = weight_bytes / (row_tiles * copies);
+    const double working_set =
+        std::min(sms, row_tiles * (m.routed_experts ? copies : 1.0)) * row_tile_bytes + activation_bytes;
+    if (stream_k && working_set > static_cast<double>(cache.l2_cache_bytes)) {
+      traffic.bytes += weight_bytes * weight_reads + activation_bytes * row_tiles;
+      traffic.tiles_from_memory = true;
+    } else {
+      traffic.bytes += weight_bytes + activation_bytes;
+    }
+  }
+  return traffic;
+}
+
+std::string local_mmq_traffic_rule(const LocalRequest& request) {
+  const bool tiling_build = local_build_includes(request.llama_cpp_build, kMmqTilingBuild);
+  return std::string(
+             "prompt: MMQ reads every weight and activation tile from memory where a multiply's stream-K "
+             "working set (one 128-row weight tile per SM and the q8_1 activations) exceeds the GPU's L2") +
+         (tiling_build ? " (from b8931 only multiplies whose tiles fill less than 90% of the last wave run stream-K)"
+                       : " (builds before b8931 run every multiply stream-K)") +
+         "; that traffic at the streaming share of bandwidth bounds the multiplies (docs/local.md, \"MMQ's tile "
+         "traffic\")";
+}
 
 // ggml-vulkan.cpp: a device with VK_NV_cooperative_matrix2 (and its workgroup-scope, flexible-dimension and
 // tensor-addressing features) runs every matrix multiply through it. Only NVIDIA's drivers offer it; fitcheck

@@ -136,6 +136,18 @@ std::string_view stored_type(WeightFormat format, const std::vector<GgufType>& t
   return "";
 }
 
+// The ggml type names stored as floats; every other matrix type is quantized (MMQ's on CUDA).
+bool float_type(std::string_view type) { return type == "F16" || type == "BF16" || type == "F32"; }
+
+// A matrix stored quantized, as MMQ tiles it; `shape` as GGUF lists it: the row length first.
+LocalMatrix gguf_matrix(const CheckpointTensor& t, bool routed_experts) {
+  return {.rows = t.shape[1],
+          .columns = t.shape[0],
+          .copies = t.shape.size() >= 3 ? t.shape[2] : 1,
+          .bytes = t.bytes,
+          .routed_experts = routed_experts};
+}
+
 }  // namespace
 
 LocalModel local_model_from_config(const ModelDescription& model, WeightFormat format,
@@ -172,6 +184,7 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
   bool has_lm_head = false;
   std::int64_t embedding_bytes = 0, embedding_parameters = 0;
   std::string_view embedding_type;
+  LocalMatrix embedding_matrix;
   const LayerOpCount no_ops{.layer_norm = model.norm == NormKind::layer_norm};
   std::vector<LayerOpCount> ops(out.layers.size(), no_ops);
   LayerOpCount output_ops = no_ops;  // the final norm and the head
@@ -190,12 +203,19 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
       else
         add_stored_parameters(layer.dense_float, layer.dense_quantized, type, parameters);
       count_config_tensor(ops[static_cast<std::size_t>(t.layer)], t);
+      if (t.is_matrix() && !float_type(type))
+        layer.quantized_matrices.push_back({.rows = t.rows,
+                                            .columns = t.columns,
+                                            .copies = t.copies,
+                                            .bytes = bytes,
+                                            .routed_experts = is_routed_expert(t.role)});
     } else if (t.role == TensorRole::token_embedding || t.role == TensorRole::position_embedding) {
       out.input_bytes += bytes;
       if (t.role == TensorRole::token_embedding) {
         embedding_bytes = bytes;
         embedding_parameters = parameters;
         embedding_type = type;
+        embedding_matrix = {.rows = t.rows, .columns = t.columns, .copies = t.copies, .bytes = bytes};
       }
     } else {
       has_lm_head = has_lm_head || t.role == TensorRole::lm_head;
@@ -204,6 +224,9 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
       out.output_bytes += bytes;
       out.output_parameters += parameters;
       add_stored_parameters(out.output_float, out.output_quantized, type, parameters);
+      if (t.is_matrix() && !float_type(type))
+        out.output_quantized_matrices.push_back(
+            {.rows = t.rows, .columns = t.columns, .copies = t.copies, .bytes = bytes});
     }
   }
   if (!has_lm_head) {
@@ -212,6 +235,8 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
     out.output_bytes += embedding_bytes;
     out.output_parameters += embedding_parameters;
     add_stored_parameters(out.output_float, out.output_quantized, embedding_type, embedding_parameters);
+    if (embedding_matrix.bytes > 0 && !float_type(embedding_type))
+      out.output_quantized_matrices.push_back(embedding_matrix);
     output_ops.tensor_ops += 1;
   }
   out.output_graph_ops = output_ops.norm_ops() + output_ops.tensor_ops;
@@ -259,6 +284,7 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
   bool output_norm_bias = false;
   std::int64_t embedding_bytes = 0, embedding_parameters = 0;
   std::string embedding_type;
+  LocalMatrix embedding_matrix;
   std::vector<LayerOpCount> ops(out.layers.size());
   for (const CheckpointTensor& t : summary.tensors) {
     if (starts_with(t.name, "blk.")) {
@@ -273,6 +299,7 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
         add_stored_parameters(layer.expert_float, layer.expert_quantized, t.type, t.elements);
       else if (t.shape.size() >= 2)
         add_stored_parameters(layer.dense_float, layer.dense_quantized, t.type, t.elements);
+      if (t.shape.size() >= 2 && !float_type(t.type)) layer.quantized_matrices.push_back(gguf_matrix(t, expert));
       count_gguf_tensor(ops[static_cast<std::size_t>(il)], t.name, t.shape.size());
     } else if (starts_with(t.name, "token_embd.") || starts_with(t.name, "position_embd.")) {
       out.input_bytes += t.bytes;
@@ -280,6 +307,7 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
         embedding_bytes = t.bytes;
         embedding_parameters = t.elements;
         embedding_type = t.type;
+        if (t.shape.size() >= 2) embedding_matrix = gguf_matrix(t, false);
       }
     } else {
       has_output = has_output || t.name == "output.weight";
@@ -291,6 +319,7 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
       out.output_bytes += t.bytes;
       out.output_parameters += t.elements;
       if (t.shape.size() >= 2) add_stored_parameters(out.output_float, out.output_quantized, t.type, t.elements);
+      if (t.shape.size() >= 2 && !float_type(t.type)) out.output_quantized_matrices.push_back(gguf_matrix(t, false));
     }
   }
   (output_norm_bias ? out.output_layer_norms : out.output_rms_norms) = output_norms;
@@ -298,6 +327,8 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
     out.output_bytes += embedding_bytes;  // tied: token_embd duplicated as the output head
     out.output_parameters += embedding_parameters;
     add_stored_parameters(out.output_float, out.output_quantized, embedding_type, embedding_parameters);
+    if (embedding_matrix.bytes > 0 && !float_type(embedding_type))
+      out.output_quantized_matrices.push_back(embedding_matrix);
     out.output_graph_ops += 1;
   }
   out.hidden_size = *h.embedding_length;

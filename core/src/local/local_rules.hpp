@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <span>
+
 #include "fitcheck/local.hpp"
 
 namespace fitcheck {
@@ -80,6 +82,18 @@ struct LocalExpertTiles {
   double work_factor = 1.0;
 };
 LocalExpertTiles local_expert_tiles(const LocalModel& model, const LocalRequest& request, double batch_tokens);
+// The bytes CUDA's MMQ moves through memory for one ubatch of `tiles.batch_tokens` over `matrices` on `gpu`
+// (local_kernels.cpp): each matrix's weights and q8_1 activations once while its stream-K working set fits
+// the L2, else every tile from memory. `tiles_from_memory`: some matrix's did not fit; `known`: the GPU's SMs
+// and L2 are in the catalog (else bytes is 0).
+struct LocalMmqTraffic {
+  double bytes = 0;
+  bool tiles_from_memory = false;
+  bool known = false;
+};
+LocalMmqTraffic local_mmq_traffic(std::span<const LocalMatrix> matrices, const Accelerator& gpu,
+                                  const LocalRequest& request, const LocalModel& model, const LocalExpertTiles& tiles);
+std::string local_mmq_traffic_rule(const LocalRequest& request);
 std::string local_expert_tiles_rule(const LocalModel& model, const LocalExpertTiles& tiles);
 // The graph ops Metal's encoder fuses into other ops' kernels for the request's build (0 elsewhere), of
 // a layer with these norms and expert ADDs; the rule as the report states it ("" when nothing to say).
@@ -149,11 +163,13 @@ struct LocalGpuMatmulWork {
   double attention = 0;                                                          // QK^T and PV
   double quantized_bytes = 0;
   double quantized_parameters = 0;
-  std::int64_t expert_matrix_ops = 0;  // MUL_MAT_IDs a token runs over the experts it holds
+  std::int64_t expert_matrix_ops = 0;               // MUL_MAT_IDs a token runs over the experts it holds
+  std::span<const LocalMatrix> quantized_matrices;  // the quantized matrices it multiplies (MMQ's tile traffic)
 };
 struct LocalGpuMatmulTime {
   double seconds = 0;
   bool expert_tiles_timed = false;  // the expert tiles' waste was counted (the report states the rule)
+  bool mmq_traffic_bound = false;   // MMQ's tiles from memory outlast its compute (local_mmq_traffic)
 };
 // `stream_bytes_per_second`: the GPU's bandwidth at the share its streaming kernels reach (dequantization).
 LocalGpuMatmulTime local_gpu_matmul_seconds(const LocalGpuMatmulWork& work, const Accelerator& gpu,

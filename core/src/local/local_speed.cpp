@@ -62,6 +62,7 @@ struct DeviceWork {
   double materialized_scores_per_head = 0;
   std::int64_t graph_ops = 0;          // ops of the graph it runs per token (its layers' and the output layer's)
   std::int64_t expert_matrix_ops = 0;  // of those, the MUL_MAT_IDs over the routed experts it holds
+  std::vector<LocalMatrix> quantized_matrices;  // prompt: its quantized matrices as MMQ tiles them
 };
 
 // Adds the multiplies of `parameters` weights (of which `split` are stored as floats) read at
@@ -124,6 +125,7 @@ LocalGpuMatmulWork gpu_matmul_work(const DeviceWork& w, double tokens, double at
   g.quantized_bytes = w.quantized_bytes_resident;
   g.quantized_parameters = w.quantized_parameters_resident;
   g.expert_matrix_ops = w.expert_matrix_ops;
+  g.quantized_matrices = w.quantized_matrices;
   return g;
 }
 
@@ -166,6 +168,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     add_matmuls(experts, layer.expert_parameters, layer.expert_float, layer.expert_quantized, layer.expert_bytes,
                 touched, true);
     if (layer.expert_parameters > 0) experts.expert_matrix_ops += layer.expert_matrices;
+    for (const LocalMatrix& m : layer.quantized_matrices)
+      (m.routed_experts ? experts : home).quantized_matrices.push_back(m);
     // The cache is read where it lives (the CPU with -nkvo), and attention runs there.
     DeviceWork& cache = request.kv_offload ? home : work[n_gpus];
     cache.layer_cells.push_back(local_layer_cells(layer, request, p.kv_size));
@@ -198,6 +202,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   output.weight_bytes_resident += static_cast<double>(model.output_bytes);
   add_matmuls(output, model.output_parameters, model.output_float, model.output_quantized, model.output_bytes, 1.0,
               false);
+  output.quantized_matrices.insert(output.quantized_matrices.end(), model.output_quantized_matrices.begin(),
+                                   model.output_quantized_matrices.end());
 
   // Where the graph moves from one device to the next, ggml_backend_sched copies the split's input,
   // the hidden state (f32, n_embd per token), over the link (ggml-backend.cpp
@@ -329,6 +335,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   const double prompt_batch = std::min(static_cast<double>(request.ubatch), tokens);
   const LocalExpertTiles expert_tiles = local_expert_tiles(model, request, prompt_batch);
   bool expert_tiles_timed = false;
+  bool mmq_traffic_bound = false;
   // The multiplies of device work `w` on GPU `gpu` (local_gpu_matmul.cpp); dequantization streams at the
   // GPU's streaming share of bandwidth.
   const auto gpu_compute_seconds = [&](const DeviceWork& w, const Accelerator& gpu, double attention_flops) {
@@ -336,6 +343,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
         local_gpu_matmul_seconds(gpu_matmul_work(w, tokens, attention_flops), gpu, request, model, expert_tiles,
                                  ubatches, gpu.memory_bandwidth_bytes_per_second * gpu_stream_fraction(gpu));
     expert_tiles_timed = expert_tiles_timed || t.expert_tiles_timed;
+    mmq_traffic_bound = mmq_traffic_bound || t.mmq_traffic_bound;
     return t.seconds;
   };
   // The softmax and the f16 conversions stream the scores with many bytes in flight: the backend's
@@ -401,6 +409,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   if (!cpu_prompt_rule.empty()) assumptions.push_back(cpu_prompt_rule);
   if (expert_tiles_timed && expert_tiles.work_factor > 1.0)
     assumptions.push_back(local_expert_tiles_rule(model, expert_tiles));
+  if (mmq_traffic_bound) assumptions.push_back(local_mmq_traffic_rule(request));
   if (all_scores_seconds > 0) {
     s.prompt_scores_time_share = prompt_seconds > 0 ? all_scores_seconds / prompt_seconds : 0;
     assumptions.push_back(materialized_scores_rule(s.prompt_scores_time_share));

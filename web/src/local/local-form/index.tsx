@@ -283,7 +283,7 @@ export function LocalForm({ inputs, gpus, formats, cpus, error, onChange }: Prop
       {text(
         'llamaCppBuild',
         'llama.cpp build',
-        'The release that runs (b5937); empty: a current one. Older builds lack CUDA graphs (b2822), MMQ by default (b3216), Metal fusion (b5937) and the Metal concurrent encoder (b6460)',
+        'The release that runs (b5937); empty: a current one. Older builds lack CUDA graphs (b2822), MMQ by default (b3216), Metal fusion (b5937), the Metal concurrent encoder (b6460) and one MMQ block per tile (b8931)',
       )}
     </fieldset>
   );
