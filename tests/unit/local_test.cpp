@@ -1884,6 +1884,37 @@ TEST_CASE("local: MMQ reads every tile from memory where its stream-K working se
   }
 }
 
+TEST_CASE("local: routed experts' MMQ traffic, in one launch over every expert or one launch per expert") {
+  // Qwen3-30B-A3B's gate experts: 128 copies of 768 x 2048 in Q8_0 (213,909,504 bytes), 8 a token, one layer,
+  // a 2048-token ubatch on the DGX Spark.
+  LocalModel model;
+  LocalLayer layer;
+  layer.expert_parameters = std::int64_t{128} * 768 * 2048;
+  layer.expert_bytes = layer.expert_parameters / 32 * 34;
+  layer.expert_matrices = 1;
+  layer.quantized_matrices.push_back(
+      {.rows = 768, .columns = 2048, .copies = 128, .bytes = layer.expert_bytes, .routed_experts = true});
+  model.layers.push_back(layer);
+  model.hidden_size = 2048;
+  model.num_heads = 32;
+  model.head_dim = 128;
+  model.num_experts = 128;
+  model.experts_per_token = 8;
+  LocalRequest r = dgx_spark_pp2048();
+  const auto bound = [&](std::int64_t build) {
+    r.llama_cpp_build = build;
+    const LocalEstimate e = estimate_local(model, r);
+    return std::any_of(e.assumptions.begin(), e.assumptions.end(),
+                       [](const std::string& a) { return a.find("MMQ reads every") != std::string::npos; });
+  };
+  // b7941, MMQ with the expert ids: 48 SMs on 48 of the 768 row tiles (278,528 B each: 13,369,344 B) while all
+  // read the 2048 x 8 gathered tokens' activations (37,748,736 B): 51 MB, over the 24 MiB L2.
+  CHECK(bound(7941));
+  // b5236, the MUL_MAT_ID host loop: each expert is its own multiply of its 128 tokens on average, 6 row tiles
+  // (1,671,168 B) and 294,912 B of activations: in L2.
+  CHECK_FALSE(bound(5236));
+}
+
 TEST_CASE("local: the quantized matrices MMQ tiles, from config.json shapes and from a GGUF header") {
   SUBCASE("Qwen2.5-7B in Q8_0: Q, K, V, O, gate, up and down in every layer, and its own head") {
     const LocalModel model = local_model_from_config(

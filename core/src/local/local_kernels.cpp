@@ -136,18 +136,26 @@ LocalMmqTraffic local_mmq_traffic(std::span<const LocalMatrix> matrices, const A
     const double weight_bytes = static_cast<double>(m.bytes);
     const double row_tiles = std::ceil(static_cast<double>(m.rows) / kMmqRowTile);
     const double copies = static_cast<double>(m.copies);
-    // Routed experts: each expert multiplies its own tokens, in whole column tiles (local_expert_tiles); the
-    // tokens are gathered once for each expert they are routed to.
-    const bool experts = m.routed_experts && tiles.kernel == LocalExpertKernel::cuda_mmq;
-    const double weight_reads = experts ? tiles.work_factor * batch * routed_share / tiles.tile_tokens : column_tiles;
-    const double activation_bytes = batch * (experts ? static_cast<double>(model.experts_per_token) : 1.0) *
+    // How the matrix is launched: routed experts in one MMQ over every expert, each expert multiplying its own
+    // tokens in whole column tiles (local_expert_tiles), or, in builds with the MUL_MAT_ID host loop, one
+    // multiply per expert of the tokens gathered for it; other matrices in one multiply of the whole ubatch.
+    const bool expert_tiles = m.routed_experts && tiles.kernel == LocalExpertKernel::cuda_mmq;
+    const bool expert_loop = m.routed_experts && !expert_tiles;
+    const double launch_copies = expert_tiles ? copies : 1.0;
+    const double expert_tokens = batch * routed_share;
+    const double grid_column_tiles =
+        expert_loop ? std::ceil(expert_tokens / mmq_column_tile(expert_tokens)) : column_tiles;
+    const double weight_reads =
+        expert_tiles ? tiles.work_factor * expert_tokens / tiles.tile_tokens : grid_column_tiles;
+    // The q8_1 activations of every launch, a token's once for each expert it is routed to.
+    const double activation_bytes = batch * (m.routed_experts ? static_cast<double>(model.experts_per_token) : 1.0) *
                                     static_cast<double>(m.columns) * kQ81BytesPerValue;
-    const double output_tiles = row_tiles * column_tiles * (m.routed_experts ? copies : 1.0);
+    const double launch_activation_bytes = expert_loop ? activation_bytes / copies : activation_bytes;
+    const double output_tiles = row_tiles * grid_column_tiles * launch_copies;
     const double waves = std::ceil(output_tiles / sms);
     const bool stream_k = !tiling_build || output_tiles / (sms * waves) < kMmqTilingMinEfficiency;
     const double row_tile_bytes = weight_bytes / (row_tiles * copies);
-    const double working_set =
-        std::min(sms, row_tiles * (m.routed_experts ? copies : 1.0)) * row_tile_bytes + activation_bytes;
+    const double working_set = std::min(sms, row_tiles * launch_copies) * row_tile_bytes + launch_activation_bytes;
     if (stream_k && working_set > static_cast<double>(cache.l2_cache_bytes)) {
       traffic.bytes += weight_bytes * weight_reads + activation_bytes * row_tiles;
       traffic.tiles_from_memory = true;
