@@ -1876,6 +1876,17 @@ TEST_CASE("local: MMQ reads every tile from memory where its stream-K working se
     const double q_compute = 2.0 * 3584 * 3584 * 2048 / (2048 * 48 * 2.418e9 * 0.26);
     CHECK(estimate_local(q, r).speed.prompt_tokens_per_second == doctest::Approx(2048 / q_compute));
   }
+  SUBCASE("a GPU without SM and L2 figures is not bound by it, and the report says so") {
+    r.gpus = {*find_accelerator("rtx-5070")};
+    const LocalEstimate unknown = estimate_local(model, r);
+    CHECK(std::any_of(unknown.assumptions.begin(), unknown.assumptions.end(), [](const std::string& a) {
+      return a.find("MMQ's tile traffic not checked on NVIDIA GeForce RTX 5070") != std::string::npos;
+    }));
+    // A model without quantized matrices has no tile traffic to check.
+    const LocalEstimate floats = estimate_local(toy_model(), one_gpu("rtx-5070"));
+    CHECK(std::none_of(floats.assumptions.begin(), floats.assumptions.end(),
+                       [](const std::string& a) { return a.find("tile traffic") != std::string::npos; }));
+  }
   SUBCASE("a GPU whose L2 holds the working set (RTX PRO 6000: 188 SMs, 128 MiB) is not bound by it") {
     r.gpus = {*find_accelerator("rtx-pro-6000-blackwell")};
     const LocalEstimate pro = estimate_local(model, r);

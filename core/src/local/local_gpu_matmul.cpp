@@ -82,6 +82,7 @@ LocalGpuMatmulTime local_gpu_matmul_seconds(const LocalGpuMatmulWork& w, const A
   if (quantized_path == LocalMatmulPath::mmq) {
     // MMQ's multiplies also wait on their tiles' memory traffic (local_kernels.cpp local_mmq_traffic).
     const LocalMmqTraffic traffic = local_mmq_traffic(w.quantized_matrices, gpu, request, model, tiles);
+    t.mmq_traffic_unknown = !traffic.known && !w.quantized_matrices.empty();
     const double traffic_seconds = traffic.bytes * ubatches / stream_bytes_per_second;
     if (traffic.tiles_from_memory && traffic_seconds > quantized_seconds) {
       quantized_seconds = traffic_seconds;

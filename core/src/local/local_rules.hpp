@@ -168,8 +168,9 @@ struct LocalGpuMatmulWork {
 };
 struct LocalGpuMatmulTime {
   double seconds = 0;
-  bool expert_tiles_timed = false;  // the expert tiles' waste was counted (the report states the rule)
-  bool mmq_traffic_bound = false;   // MMQ's tiles from memory outlast its compute (local_mmq_traffic)
+  bool expert_tiles_timed = false;   // the expert tiles' waste was counted (the report states the rule)
+  bool mmq_traffic_bound = false;    // MMQ's tiles from memory outlast its compute (local_mmq_traffic)
+  bool mmq_traffic_unknown = false;  // MMQ ran on a GPU whose SMs and L2 are not in the catalog
 };
 // `stream_bytes_per_second`: the GPU's bandwidth at the share its streaming kernels reach (dequantization).
 LocalGpuMatmulTime local_gpu_matmul_seconds(const LocalGpuMatmulWork& work, const Accelerator& gpu,

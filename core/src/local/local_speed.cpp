@@ -336,6 +336,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   const LocalExpertTiles expert_tiles = local_expert_tiles(model, request, prompt_batch);
   bool expert_tiles_timed = false;
   bool mmq_traffic_bound = false;
+  std::string mmq_traffic_unknown_gpu;  // a GPU MMQ ran on without SM and L2 figures
   // The multiplies of device work `w` on GPU `gpu` (local_gpu_matmul.cpp); dequantization streams at the
   // GPU's streaming share of bandwidth.
   const auto gpu_compute_seconds = [&](const DeviceWork& w, const Accelerator& gpu, double attention_flops) {
@@ -344,6 +345,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
                                  ubatches, gpu.memory_bandwidth_bytes_per_second * gpu_stream_fraction(gpu));
     expert_tiles_timed = expert_tiles_timed || t.expert_tiles_timed;
     mmq_traffic_bound = mmq_traffic_bound || t.mmq_traffic_bound;
+    if (t.mmq_traffic_unknown) mmq_traffic_unknown_gpu = gpu.name;
     return t.seconds;
   };
   // The softmax and the f16 conversions stream the scores with many bytes in flight: the backend's
@@ -410,6 +412,10 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   if (expert_tiles_timed && expert_tiles.work_factor > 1.0)
     assumptions.push_back(local_expert_tiles_rule(model, expert_tiles));
   if (mmq_traffic_bound) assumptions.push_back(local_mmq_traffic_rule(request));
+  if (!mmq_traffic_unknown_gpu.empty())
+    assumptions.push_back("prompt: MMQ's tile traffic not checked on " + mmq_traffic_unknown_gpu +
+                          ": its SMs and L2 are not in the catalog (docs/hardware.md), so only its compute and one "
+                          "read of the weights bound the multiplies");
   if (all_scores_seconds > 0) {
     s.prompt_scores_time_share = prompt_seconds > 0 ? all_scores_seconds / prompt_seconds : 0;
     assumptions.push_back(materialized_scores_rule(s.prompt_scores_time_share));
