@@ -1876,6 +1876,18 @@ TEST_CASE("local: MMQ reads every tile from memory where its stream-K working se
     const double q_compute = 2.0 * 3584 * 3584 * 2048 / (2048 * 48 * 2.418e9 * 0.26);
     CHECK(estimate_local(q, r).speed.prompt_tokens_per_second == doctest::Approx(2048 / q_compute));
   }
+  SUBCASE("each multiply takes the longer of its compute and its traffic, one after another") {
+    // The FFN up matrix (traffic-bound) and Q (3584 x 3584, in L2, compute-bound) in one layer: the up
+    // matrix's traffic plus Q's compute, not the longer of the two totals.
+    LocalModel both = one_q8_0_matrix(18944, 3584);
+    const LocalModel q = one_q8_0_matrix(3584, 3584);
+    LocalLayer& layer = both.layers[0];
+    layer.dense_parameters += q.layers[0].dense_parameters;
+    layer.dense_bytes += q.layers[0].dense_bytes;
+    layer.quantized_matrices.push_back(q.layers[0].quantized_matrices[0]);
+    const double q_compute = 2.0 * 3584 * 3584 * 2048 / (2048 * 48 * 2.418e9 * 0.26);
+    CHECK(estimate_local(both, r).speed.prompt_tokens_per_second == doctest::Approx(2048 / (traffic + q_compute)));
+  }
   SUBCASE("a GPU without SM and L2 figures is not bound by it, and the report says so") {
     r.gpus = {*find_accelerator("rtx-5070")};
     const LocalEstimate unknown = estimate_local(model, r);

@@ -80,14 +80,15 @@ LocalGpuMatmulTime local_gpu_matmul_seconds(const LocalGpuMatmulWork& w, const A
   }
   double quantized_seconds = seconds_on(quantized, paths[0]);
   if (quantized_path == LocalMatmulPath::mmq) {
-    // MMQ's multiplies also wait on their tiles' memory traffic (local_kernels.cpp local_mmq_traffic).
-    const LocalMmqTraffic traffic = local_mmq_traffic(w.quantized_matrices, gpu, request, model, tiles);
+    // Each multiply takes the longer of its compute and its memory traffic: its weights and activations once,
+    // or every tile where its working set overflows the L2 (local_kernels.cpp local_mmq_traffic).
+    const double mmq_rate =
+        local_matmul_peak_flops(gpu, LocalMatmulPath::mmq) * local_matmul_path_efficiency(LocalMatmulPath::mmq);
+    const LocalMmqTraffic traffic =
+        local_mmq_traffic(w.quantized_matrices, gpu, request, model, tiles, mmq_rate, stream_bytes_per_second);
     t.mmq_traffic_unknown = !traffic.known && !w.quantized_matrices.empty();
-    const double traffic_seconds = traffic.bytes * ubatches / stream_bytes_per_second;
-    if (traffic.tiles_from_memory && traffic_seconds > quantized_seconds) {
-      quantized_seconds = traffic_seconds;
-      t.mmq_traffic_bound = true;
-    }
+    quantized_seconds += traffic.excess_seconds * ubatches;
+    t.mmq_traffic_bound = traffic.tile_excess_seconds > 0;
   }
   t.seconds += quantized_seconds;
   for (std::size_t k = 1; k < paths.size(); ++k) t.seconds += seconds_on(flops.all[k], paths[k]);

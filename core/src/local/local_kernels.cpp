@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "fitcheck/latency.hpp"
 #include "local/local_rules.hpp"
 #include "support/number_text.hpp"
 
@@ -117,10 +118,13 @@ constexpr double kMmqTilingMinEfficiency = 0.90;
 }  // namespace
 
 LocalMmqTraffic local_mmq_traffic(std::span<const LocalMatrix> matrices, const Accelerator& gpu,
-                                  const LocalRequest& request, const LocalModel& model, const LocalExpertTiles& tiles) {
+                                  const LocalRequest& request, const LocalModel& model, const LocalExpertTiles& tiles,
+                                  double mmq_flops_per_second, double stream_bytes_per_second) {
   LocalMmqTraffic traffic;
   const GpuOnChipCache cache = gpu_on_chip_cache(gpu);
-  if (cache.streaming_multiprocessors <= 0 || cache.l2_cache_bytes <= 0) return traffic;
+  if (cache.streaming_multiprocessors <= 0 || cache.l2_cache_bytes <= 0 || mmq_flops_per_second <= 0 ||
+      stream_bytes_per_second <= 0)
+    return traffic;
   traffic.known = true;
   const double batch = tiles.batch_tokens;
   const double sms = cache.streaming_multiprocessors;
@@ -156,11 +160,26 @@ LocalMmqTraffic local_mmq_traffic(std::span<const LocalMatrix> matrices, const A
     const bool stream_k = !tiling_build || output_tiles / (sms * waves) < kMmqTilingMinEfficiency;
     const double row_tile_bytes = weight_bytes / (row_tiles * copies);
     const double working_set = std::min(sms, row_tiles * launch_copies) * row_tile_bytes + launch_activation_bytes;
-    if (stream_k && working_set > static_cast<double>(cache.l2_cache_bytes)) {
-      traffic.bytes += weight_bytes * weight_reads + activation_bytes * row_tiles;
+    // Untouched experts are not read: the expected share of them a ubatch routes tokens to.
+    const double touched =
+        m.routed_experts
+            ? detail::expected_distinct_experts(copies, static_cast<double>(model.experts_per_token), batch) / copies
+            : 1.0;
+    const bool from_memory = stream_k && working_set > static_cast<double>(cache.l2_cache_bytes);
+    const double bytes =
+        from_memory ? weight_bytes * weight_reads * (expert_tiles ? 1.0 : touched) + activation_bytes * row_tiles
+                    : weight_bytes * touched + activation_bytes;
+    // Its compute as local_gpu_matmul_seconds times it: 2 x weights x tokens, the routed experts' tokens in
+    // their whole tiles.
+    const double tokens = m.routed_experts ? batch * static_cast<double>(model.experts_per_token) : batch;
+    const double compute_seconds = 2.0 * static_cast<double>(m.rows) * static_cast<double>(m.columns) * tokens *
+                                   (expert_tiles ? tiles.work_factor : 1.0) / mmq_flops_per_second;
+    const double excess = std::max(0.0, bytes / stream_bytes_per_second - compute_seconds);
+    traffic.bytes += bytes;
+    traffic.excess_seconds += excess;
+    if (from_memory) {
       traffic.tiles_from_memory = true;
-    } else {
-      traffic.bytes += weight_bytes + activation_bytes;
+      traffic.tile_excess_seconds += excess;
     }
   }
   return traffic;
@@ -173,8 +192,8 @@ std::string local_mmq_traffic_rule(const LocalRequest& request) {
              "working set (one 128-row weight tile per SM and the q8_1 activations) exceeds the GPU's L2") +
          (tiling_build ? " (from b8931 only multiplies whose tiles fill less than 90% of the last wave run stream-K)"
                        : " (builds before b8931 run every multiply stream-K)") +
-         "; that traffic at the streaming share of bandwidth bounds the multiplies (docs/local.md, \"MMQ's tile "
-         "traffic\")";
+         "; each multiply takes the longer of its compute and its traffic at the streaming share of bandwidth "
+         "(docs/local.md, \"MMQ's tile traffic\")";
 }
 
 // ggml-vulkan.cpp: a device with VK_NV_cooperative_matrix2 (and its workgroup-scope, flexible-dimension and

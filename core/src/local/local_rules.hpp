@@ -82,17 +82,22 @@ struct LocalExpertTiles {
   double work_factor = 1.0;
 };
 LocalExpertTiles local_expert_tiles(const LocalModel& model, const LocalRequest& request, double batch_tokens);
-// The bytes CUDA's MMQ moves through memory for one ubatch of `tiles.batch_tokens` over `matrices` on `gpu`
-// (local_kernels.cpp): each matrix's weights and q8_1 activations once while its stream-K working set fits
-// the L2, else every tile from memory. `tiles_from_memory`: some matrix's did not fit; `known`: the GPU's SMs
-// and L2 are in the catalog (else bytes is 0).
+// CUDA's MMQ over `matrices` on `gpu` for one ubatch of `tiles.batch_tokens` (local_kernels.cpp): each matrix
+// reads its weights and q8_1 activations once while its stream-K working set fits the L2, else every tile
+// from memory, and a multiply takes the longer of its compute (at `mmq_flops_per_second`) and its traffic (at
+// `stream_bytes_per_second`). `excess_seconds`: what the traffic-bound multiplies add over their compute, of it
+// `tile_excess_seconds` the multiplies whose tiles come from memory; `tiles_from_memory`: some matrix's working
+// set did not fit; `known`: the GPU's SMs and L2 are in the catalog (else nothing is computed).
 struct LocalMmqTraffic {
   double bytes = 0;
+  double excess_seconds = 0;
+  double tile_excess_seconds = 0;
   bool tiles_from_memory = false;
   bool known = false;
 };
 LocalMmqTraffic local_mmq_traffic(std::span<const LocalMatrix> matrices, const Accelerator& gpu,
-                                  const LocalRequest& request, const LocalModel& model, const LocalExpertTiles& tiles);
+                                  const LocalRequest& request, const LocalModel& model, const LocalExpertTiles& tiles,
+                                  double mmq_flops_per_second, double stream_bytes_per_second);
 std::string local_mmq_traffic_rule(const LocalRequest& request);
 std::string local_expert_tiles_rule(const LocalModel& model, const LocalExpertTiles& tiles);
 // The graph ops Metal's encoder fuses into other ops' kernels for the request's build (0 elsewhere), of
