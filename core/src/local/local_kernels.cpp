@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // What llama.cpp's kernels do beyond a model's FLOPs, bytes and graph ops: routed experts multiplied
 // in whole tiles (CUDA's MMQ, Metal's kernel_mul_mm_id, Vulkan's coopmat2 mul_mm_id), Vulkan's coopmat2
-// path on NVIDIA GPUs, and the ops Metal's encoder fuses, by build (docs/local.md, "Efficiencies").
+// path on NVIDIA GPUs, the ops Metal's encoder fuses, by build (docs/local.md, "Efficiencies"), and MMQ's
+// memory traffic where its working set overflows the L2 (docs/local.md, "MMQ's tile traffic").
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
