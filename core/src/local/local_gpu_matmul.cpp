@@ -68,8 +68,11 @@ LocalGpuMatmulTime local_gpu_matmul_seconds(const LocalGpuMatmulWork& w, const A
                                              : LocalMatmulPath::cublas_f16;
   const std::array<LocalMatmulPath, 4> paths = {quantized_path, LocalMatmulPath::cublas_f16,
                                                 LocalMatmulPath::cublas_bf16, LocalMatmulPath::cublas_f32};
+  const auto rate_of = [&](LocalMatmulPath path) {
+    return local_matmul_peak_flops(gpu, path) * local_matmul_path_efficiency(path);
+  };
   const auto seconds_on = [&](double flops, LocalMatmulPath path) {
-    const double rate = local_matmul_peak_flops(gpu, path) * local_matmul_path_efficiency(path);
+    const double rate = rate_of(path);
     return flops > 0 && rate > 0 ? flops / rate : 0.0;
   };
   const ByStorage flops = by_storage(w);
@@ -82,10 +85,8 @@ LocalGpuMatmulTime local_gpu_matmul_seconds(const LocalGpuMatmulWork& w, const A
   if (quantized_path == LocalMatmulPath::mmq) {
     // Each multiply takes the longer of its compute and its memory traffic: its weights and activations once,
     // or every tile where its working set overflows the L2 (local_kernels.cpp local_mmq_traffic).
-    const double mmq_rate =
-        local_matmul_peak_flops(gpu, LocalMatmulPath::mmq) * local_matmul_path_efficiency(LocalMatmulPath::mmq);
-    const LocalMmqTraffic traffic =
-        local_mmq_traffic(w.quantized_matrices, gpu, request, model, tiles, mmq_rate, stream_bytes_per_second);
+    const LocalMmqTraffic traffic = local_mmq_traffic(w.quantized_matrices, gpu, request, model, tiles,
+                                                      rate_of(LocalMatmulPath::mmq), stream_bytes_per_second);
     t.mmq_traffic_unknown = !traffic.known && !w.quantized_matrices.empty();
     quantized_seconds += traffic.excess_seconds * ubatches;
     t.mmq_traffic_bound = traffic.tile_excess_seconds > 0;

@@ -176,12 +176,8 @@ LocalMmqTraffic local_mmq_traffic(std::span<const LocalMatrix> matrices, const A
     const double compute_seconds = 2.0 * static_cast<double>(m.rows) * static_cast<double>(m.columns) * tokens *
                                    (expert_tiles ? tiles.work_factor : 1.0) / mmq_flops_per_second;
     const double excess = std::max(0.0, bytes / stream_bytes_per_second - compute_seconds);
-    traffic.bytes += bytes;
     traffic.excess_seconds += excess;
-    if (from_memory) {
-      traffic.tiles_from_memory = true;
-      traffic.tile_excess_seconds += excess;
-    }
+    if (from_memory) traffic.tile_excess_seconds += excess;
   }
   return traffic;
 }

@@ -86,13 +86,11 @@ LocalExpertTiles local_expert_tiles(const LocalModel& model, const LocalRequest&
 // reads its weights and q8_1 activations once while its stream-K working set fits the L2, else every tile
 // from memory, and a multiply takes the longer of its compute (at `mmq_flops_per_second`) and its traffic (at
 // `stream_bytes_per_second`). `excess_seconds`: what the traffic-bound multiplies add over their compute, of it
-// `tile_excess_seconds` the multiplies whose tiles come from memory; `tiles_from_memory`: some matrix's working
-// set did not fit; `known`: the GPU's SMs and L2 are in the catalog (else nothing is computed).
+// `tile_excess_seconds` the multiplies whose tiles come from memory; `known`: the GPU's SMs and L2 are in the
+// catalog (else nothing is computed).
 struct LocalMmqTraffic {
-  double bytes = 0;
   double excess_seconds = 0;
   double tile_excess_seconds = 0;
-  bool tiles_from_memory = false;
   bool known = false;
 };
 LocalMmqTraffic local_mmq_traffic(std::span<const LocalMatrix> matrices, const Accelerator& gpu,
