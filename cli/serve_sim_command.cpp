@@ -2,7 +2,9 @@
 #include "serve_sim_command.hpp"
 
 #include <cstdio>
+#include <exception>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "args.hpp"
 #include "fitcheck/config.hpp"
@@ -24,6 +26,10 @@ constexpr const char* kServeSimHelp =
     "  --requests N (1000)  --seed N (0)  --engine vllm|sglang|trtllm|llamacpp|hf|vllm-v0 (vllm)\n"
     "  --length-distribution fixed|uniform|normal  --prompt-spread F --gen-spread F (uniform: range\n"
     "      ratio as vLLM's benchmark; normal: standard deviation / mean)\n"
+    "  --lengths-file FILE  replay a trace's request lengths in order instead of drawing them (then\n"
+    "      --prompt-len and --gen-len are not needed; --requests repeats the trace): a benchmark result\n"
+    "      JSON with input_lens and output_lens (vllm bench serve --save-result --save-detailed), or\n"
+    "      lines 'prompt,output' (tokens; '#' comments and a header line are skipped)\n"
     "  --max-num-seqs N --max-num-batched-tokens N (default: the engine's defaults for the GPU)\n"
     "  --vllm-sampler torch|flashinfer (torch): with --engine vllm, the sampler of its profile run (KV budget)\n"
     "  --weights FORMAT --kv-dtype D --tp N --pp N --ep N --gpu-memory-utilization F (the engine's)\n"
@@ -87,7 +93,30 @@ int run_serve_sim(const std::vector<std::string>& args) {
       std::fputs(kServeSimHelp, stdout);
       return 0;
     }
-    const std::string report = serving_report_json(read_input(parsed.path), parsed.options);
+    // The trace file is read here and its text handed to the core (option request_lengths).
+    OptionList options;
+    for (const auto& [key, value] : parsed.options) {
+      if (key != "lengths_file") {
+        options.emplace_back(key, value);
+        continue;
+      }
+      try {
+        options.emplace_back("request_lengths", read_input(value));
+      } catch (const std::exception& error) {
+        throw OptionError("lengths_file", "option 'lengths_file': " + std::string(error.what()));
+      }
+    }
+    std::string report;
+    try {
+      report = serving_report_json(read_input(parsed.path), options);
+    } catch (const OptionError& error) {
+      // The core names the option it was given; the command line gave the file.
+      if (error.option() != "request_lengths") throw;
+      const std::string message = error.what();
+      const std::string prefix = "option 'request_lengths': ";
+      throw OptionError("lengths_file", "option 'lengths_file': " +
+                                            (message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message));
+    }
     if (parsed.json)
       std::printf("%s\n", report.c_str());
     else

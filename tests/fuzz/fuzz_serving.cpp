@@ -2,6 +2,7 @@
 // The serving simulation with fuzzed options: serving_report_json(config, options), options taken
 // from the input's head (see fuzz_support.hpp). A refusal names its option or config field; a
 // report holds only finite, non-negative figures, ordered percentiles and every request finished.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -35,6 +36,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const double spread = 1 + 6 * option_number(input.options, "gen_spread", 0);
   const double prompt_spread = 1 + 6 * option_number(input.options, "prompt_spread", 0);
   const double budget = std::max(1.0, option_number(input.options, "max_num_batched_tokens", 2048));
+  // A trace's own lengths: its output tokens in all (repeated up to the requests given), its longest prompt.
+  double trace_output = 0, trace_prompt = 0;
+  for (const auto& [name, value] : input.options) {
+    if (name != "request_lengths") continue;
+    try {
+      const auto trace = fitcheck::parse_request_lengths(value);
+      for (const auto& lengths : trace) {
+        trace_output += static_cast<double>(lengths.output);
+        trace_prompt += static_cast<double>(lengths.prompt);
+      }
+      const double repeats = std::max(1.0, requests / static_cast<double>(trace.size()));
+      trace_output *= repeats;
+      trace_prompt *= repeats;
+    } catch (const fitcheck::OptionError&) {
+    }
+  }
+  if (trace_output > 2e5 || trace_prompt / option_number(input.options, "max_num_batched_tokens", 2048) > 2e5) return 0;
   if (requests * option_number(input.options, "gen_len", 128) * spread > 2e5 ||
       requests * option_number(input.options, "prompt_len", 512) * prompt_spread / budget > 2e5)
     return 0;

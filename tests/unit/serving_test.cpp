@@ -386,3 +386,136 @@ TEST_CASE("golden: vLLM 0.30 on one H100, Qwen3-8B BF16, 2048 + 2048 tokens at c
     CHECK(r.tpot_seconds_p95 == doctest::Approx(row.tpot_p95_seconds).epsilon(0.15));
   }
 }
+
+TEST_CASE("a trace's lengths are replayed in order, and repeated for more requests") {
+  const Setup s = llama_8b_h100();
+  ServingLoad load = closed_loop(3, 1, 0, 0);
+  load.trace = {{100, 10}, {300, 50}, {50, 5}};
+  const ServingResult once = run(s, load);
+  CHECK(once.requests == 3);
+  CHECK(once.prompt_tokens == 100 + 300 + 50);
+  CHECK(once.output_tokens == 10 + 50 + 5);
+  check_invariants(once, load);
+  load.requests = 7;  // 100, 300, 50, 100, 300, 50, 100
+  const ServingResult repeated = run(s, load);
+  CHECK(repeated.prompt_tokens == 1000);
+  CHECK(repeated.output_tokens == 140);
+  // A trace of one length is the fixed distribution of that length, step for step.
+  ServingLoad fixed = closed_loop(5, 2, 512, 64);
+  ServingLoad traced = closed_loop(5, 2, 0, 0);
+  traced.trace = {{512, 64}};
+  const ServingResult a = run(s, fixed), b = run(s, traced);
+  CHECK(a.steps == b.steps);
+  CHECK(a.duration_seconds == b.duration_seconds);
+  CHECK(a.ttft_seconds_p90 == b.ttft_seconds_p90);
+  ServingLoad empty_lengths = traced;
+  empty_lengths.trace = {{512, 0}};
+  CHECK_THROWS_AS(run(s, empty_lengths), std::invalid_argument);
+}
+
+TEST_CASE("a trace's long tail sets the run's length") {
+  // Four requests at once with 560 output tokens in all: evenly (140 each) they decode together for
+  // 140 steps; with one of 512 and three of 16 the long one decodes alone for its last 496 steps.
+  const Setup s = llama_8b_h100();
+  ServingLoad even = closed_loop(4, 4, 0, 0), tail = closed_loop(4, 4, 0, 0);
+  even.trace = {{64, 140}};
+  tail.trace = {{64, 16}, {64, 16}, {64, 16}, {64, 512}};
+  const ServingResult e = run(s, even), t = run(s, tail);
+  CHECK(e.output_tokens == t.output_tokens);
+  CHECK(t.steps == e.steps + 512 - 140);
+  // A decode step reads the weights once whatever the batch, so the time follows the steps.
+  CHECK(t.duration_seconds / e.duration_seconds ==
+        doctest::Approx(static_cast<double>(t.steps) / static_cast<double>(e.steps)).epsilon(0.03));
+  CHECK(t.output_tokens_per_second < 0.4 * e.output_tokens_per_second);
+}
+
+TEST_CASE("request lengths from a benchmark result or from lines") {
+  const auto lines = parse_request_lengths("prompt,output\n# a comment\n\n100,10\r\n 200 \t 20 # trailing\n30 3\n");
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].prompt == 100);
+  CHECK(lines[0].output == 10);
+  CHECK(lines[1].prompt == 200);
+  CHECK(lines[1].output == 20);
+  CHECK(lines[2].prompt == 30);
+  CHECK(lines[2].output == 3);
+  // vllm bench serve --save-result --save-detailed: the arrays beside the other figures.
+  const auto json = parse_request_lengths(
+      R"( {"duration": 1.5, "input_lens": [217, 12], "output_lens": [202, 7], "itls": [[0.1], [0.2]],
+          "generated_texts": ["a ] {", "b"]})");
+  REQUIRE(json.size() == 2);
+  CHECK(json[1].prompt == 12);
+  CHECK(json[1].output == 7);
+
+  const auto refusal = [](const std::string& text) {
+    try {
+      parse_request_lengths(text);
+    } catch (const OptionError& error) {
+      CHECK(error.option() == "request_lengths");
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(refusal("1,2\n3,x\n").find("line 2: expected two whole numbers") != std::string::npos);
+  CHECK(refusal("1,2,3\n").find("line 1") != std::string::npos);
+  CHECK(refusal("5,0\n").find("line 1: output tokens must be between 1") != std::string::npos);
+  CHECK(refusal("1,2\nprompt,output\n").find("line 2") != std::string::npos);  // a header only before the numbers
+  CHECK(refusal("# nothing\n").find("no requests") != std::string::npos);
+  CHECK(refusal("").find("no requests") != std::string::npos);
+  CHECK(refusal(R"({"input_lens": [1, 2], "output_lens": [3]})").find("2 entries") != std::string::npos);
+  CHECK(refusal(R"({"input_lens": [1]})").find("no \"output_lens\"") != std::string::npos);
+  CHECK(refusal(R"({"input_lens": 1, "output_lens": [3]})").find("must be an array, got number") != std::string::npos);
+  CHECK(refusal(R"({"input_lens": [1.5], "output_lens": [3]})").find("\"input_lens\"[0] must be a whole number") !=
+        std::string::npos);
+  CHECK(refusal(R"({"input_lens": [4, 9], "output_lens": [3, 0]})").find("request 1: \"output_lens\" is 0") !=
+        std::string::npos);
+  CHECK(refusal(R"({"input_lens": [1], )").find("JSON syntax error") != std::string::npos);
+  CHECK(refusal("{\"x\": " + std::string(40, '[') + std::string(40, ']') + "}").find("nests") != std::string::npos);
+}
+
+TEST_CASE("serve-sim replays a trace file") {
+  const std::string config = test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json";
+  const std::string trace = "prompt,output\n100,10\n300,50\n51,6\n";
+  const auto done =
+      test::run_cli("serve-sim '" + config + "' --gpu h100 --concurrency 2 --lengths-file - --json", trace);
+  REQUIRE(done.exit_status == 0);
+  const auto report = nlohmann::json::parse(done.out);
+  CHECK(report["requests"] == 3);
+  CHECK(report["prompt_tokens"] == 451);
+  CHECK(report["output_tokens"] == 66);
+  CHECK(report["load"]["length_distribution"] == "trace");
+  CHECK(report["load"]["trace_requests"] == 3);
+  CHECK(report["load"]["prompt_len"] == 150);  // 451 / 3 = 150.3
+  CHECK(report["load"]["gen_len"] == 22);
+  bool stated = false;
+  for (const auto& line : report["assumptions"])
+    stated = stated || line.get<std::string>().find("a trace of 3 requests replayed in order") != std::string::npos;
+  CHECK(stated);
+  const auto repeated = test::run_cli(
+      "serve-sim '" + config + "' --gpu h100 --concurrency 2 --requests 6 --lengths-file - --json", trace);
+  REQUIRE(repeated.exit_status == 0);
+  CHECK(nlohmann::json::parse(repeated.out)["prompt_tokens"] == 902);
+
+  const auto refused = [&](const std::string& flags, const std::string& text) {
+    return test::run_cli("serve-sim '" + config + "' --gpu h100 --concurrency 2 " + flags, text);
+  };
+  const auto bad_line = refused("--lengths-file -", "100,10\n7\n");
+  CHECK(bad_line.exit_status == 2);
+  CHECK(bad_line.err.find("--lengths-file") != std::string::npos);
+  CHECK(bad_line.err.find("line 2") != std::string::npos);
+  const auto missing = refused("--lengths-file /nonexistent/trace.csv", "");
+  CHECK(missing.exit_status == 2);
+  CHECK(missing.err.find("--lengths-file") != std::string::npos);
+  const auto both = refused("--lengths-file - --length-distribution uniform", trace);
+  CHECK(both.exit_status == 2);
+  CHECK(both.err.find("--length-distribution") != std::string::npos);
+  const auto with_length = refused("--lengths-file - --prompt-len 100", trace);
+  CHECK(with_length.exit_status == 2);
+  CHECK(with_length.err.find("--prompt-len") != std::string::npos);
+  const auto prefix = refused("--lengths-file - --shared-prefix 60", trace);
+  CHECK(prefix.exit_status == 2);
+  CHECK(prefix.err.find("--shared-prefix") != std::string::npos);
+  const auto too_long =
+      test::run_cli("serve-sim '" + config + "' --gpu l4 --concurrency 2 --lengths-file -", "100,10\n100000,10\n");
+  CHECK(too_long.exit_status == 2);
+  CHECK(too_long.err.find("--lengths-file") != std::string::npos);
+}

@@ -118,8 +118,9 @@ struct SglangTokenRatio {
   static double after_retraction(std::int64_t decoded, std::int64_t requests, std::int64_t max_new_tokens);
 };
 
-enum class LengthDistribution : std::uint8_t { fixed, uniform, normal };
-const char* length_distribution_name(LengthDistribution distribution);  // "fixed", "uniform", "normal"
+enum class LengthDistribution : std::uint8_t { fixed, uniform, normal, trace };
+// "fixed", "uniform", "normal", "trace" (the lengths replayed from ServingLoad::trace)
+const char* length_distribution_name(LengthDistribution distribution);
 
 // Token lengths of requests. uniform: integers in [max(1, floor(tokens (1 - spread))),
 // floor(tokens (1 + spread))] (vLLM benchmark's random dataset, --random-range-ratio); normal:
@@ -130,9 +131,25 @@ struct TokenLengths {
   double spread = 0;
 };
 
+// One request's lengths in a replayed workload.
+struct RequestLengths {
+  std::int64_t prompt = 0;
+  std::int64_t output = 0;
+};
+
+// A workload trace as text: either a benchmark result JSON with the arrays "input_lens" and
+// "output_lens" (vLLM's `vllm bench serve --save-result --save-detailed`, SGLang's bench_serving
+// --output-details), or lines of two whole numbers, prompt and output tokens, split by a comma, a
+// tab or spaces ('#' comments, blank lines and a header line are skipped). Throws OptionError
+// naming the option "request_lengths" with the line or array index of the first bad entry.
+std::vector<RequestLengths> parse_request_lengths(std::string_view text);
+
 struct ServingLoad {
   TokenLengths prompt{512};
   TokenLengths output{128};
+  // When not empty, request i takes trace[i % trace.size()] (in order) instead of drawn lengths;
+  // prompt and output then hold the trace's mean lengths, rounded, for the report.
+  std::vector<RequestLengths> trace;
   std::int64_t requests = 1000;
   std::int64_t concurrency = 0;  // > 0: closed loop, a new request arrives when one finishes
   // Prefix caching: every prompt starts with the same shared_prefix_tokens (a system prompt). Once a
@@ -191,7 +208,8 @@ void add_engine_start_check(const ModelDescription& model, const std::vector<Wei
 // The serve-sim request: inference options (parse_inference_options keys: weights, kv_dtype, tp,
 // pp, ep, gpu, prompt_len, gen_len, efficiencies...) plus engine, concurrency, arrival_rate,
 // requests, max_num_seqs, max_num_batched_tokens, seed, prompt_spread, gen_spread, length_distribution,
-// step_overhead_ms, request_overhead_ms, cuda_graph_max_batch.
+// request_lengths (a trace's text, parse_request_lengths), step_overhead_ms, request_overhead_ms,
+// cuda_graph_max_batch.
 struct ServingRequest {
   InferenceRequest inference;
   EngineKind engine = EngineKind::vllm;

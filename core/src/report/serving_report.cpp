@@ -26,6 +26,7 @@ std::int64_t longest_draw(const TokenLengths& lengths) {
   const double mean = static_cast<double>(lengths.tokens);
   switch (lengths.distribution) {
     case LengthDistribution::fixed:
+    case LengthDistribution::trace:  // longest_request() reads the trace itself
       return lengths.tokens;
     case LengthDistribution::uniform:
       return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(mean * (1 + lengths.spread))));
@@ -33,6 +34,17 @@ std::int64_t longest_draw(const TokenLengths& lengths) {
       return std::max<std::int64_t>(1, std::llround(mean + 6 * lengths.spread * mean));  // Irwin-Hall: |z| <= 6
   }
   return lengths.tokens;
+}
+
+// The longest prompt and output the load's requests can have: a replayed trace's, else the draws' bounds.
+RequestLengths longest_request(const ServingLoad& load) {
+  if (load.trace.empty()) return {longest_draw(load.prompt), longest_draw(load.output)};
+  RequestLengths longest{1, 1};
+  for (const RequestLengths& lengths : load.trace) {
+    longest.prompt = std::max(longest.prompt, lengths.prompt);
+    longest.output = std::max(longest.output, lengths.output);
+  }
+  return longest;
 }
 
 // Refusals the page can point at: each names the option (or config field) to change.
@@ -45,10 +57,12 @@ void check_runnable(const ServingRequest& request, const Accelerator& gpu, const
                                  " B of the " + std::to_string(capacity.budget_bytes) +
                                  " B budget (more tensor parallelism, smaller weights or a larger GPU)");
   const ServingLoad& load = request.load;
-  const std::int64_t prompt = longest_draw(load.prompt), output = longest_draw(load.output);
+  const auto [prompt, output] = longest_request(load);
   const std::int64_t cache_tokens = capacity.blocks * limits.kv_block_tokens;
   if (prompt + output > cache_tokens)
-    throw OptionError(prompt >= cache_tokens ? "prompt_len" : "gen_len",
+    throw OptionError(!load.trace.empty()      ? "request_lengths"
+                      : prompt >= cache_tokens ? "prompt_len"
+                                               : "gen_len",
                       "options 'prompt_len' and 'gen_len': requests of up to " + std::to_string(prompt) + " + " +
                           std::to_string(output) + " tokens do not fit the KV cache of " +
                           std::to_string(cache_tokens) + " tokens");
@@ -88,8 +102,8 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   SchedulerLimits limits = scheduler_limits(profile);
   const bool seqs_default = request.max_num_seqs == 0, tokens_default = request.max_num_batched_tokens == 0;
   // The engine's max_model_len taken as the longest request the load draws.
-  limits.max_num_batched_tokens =
-      engine_token_budget(profile, longest_draw(request.load.prompt) + longest_draw(request.load.output));
+  const RequestLengths longest = longest_request(request.load);
+  limits.max_num_batched_tokens = engine_token_budget(profile, longest.prompt + longest.output);
   if (!seqs_default) limits.max_num_seqs = request.max_num_seqs;
   if (!tokens_default) limits.max_num_batched_tokens = request.max_num_batched_tokens;
   limits.speculative = request.inference.lengths.speculative;
@@ -98,14 +112,14 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   if (!limits.continuous_batching && seqs_default && load.concurrency > 0)
     limits.max_num_seqs = load.concurrency;  // generate runs the batch it is given
   if (limits.max_num_batched_tokens == 0)    // no step limit: the whole batch's prompts in one pass
-    limits.max_num_batched_tokens = std::max<std::int64_t>(
-        1, std::min<std::int64_t>(limits.max_num_seqs, load.requests) * longest_draw(load.prompt));
+    limits.max_num_batched_tokens =
+        std::max<std::int64_t>(1, std::min<std::int64_t>(limits.max_num_seqs, load.requests) * longest.prompt);
   // Without chunked prefill the engine is built to take its longest prompt in one step beside a
   // decode token of every running sequence (TensorRT-LLM: max_num_tokens at least max_input_len;
   // trtllm-bench sizes it from the dataset, perf-overview.md at 258c7540 "Engine Building").
   if (!limits.chunked_prefill && tokens_default && profile.token_budget_floor == 0)
-    limits.max_num_batched_tokens = std::max(limits.max_num_batched_tokens,
-                                             longest_draw(load.prompt) + std::min(limits.max_num_seqs, load.requests));
+    limits.max_num_batched_tokens =
+        std::max(limits.max_num_batched_tokens, longest.prompt + std::min(limits.max_num_seqs, load.requests));
   const double fraction =
       request.inference.gpu_memory_utilization_given ? w.gpu_memory_utilization : profile.memory_fraction;
   w.gpu_memory_utilization = fraction;
@@ -156,6 +170,12 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
       (limits.reserve_whole_request ? "admission reserves the blocks of the whole request, nothing is evicted"
                                     : "blocks are taken as tokens are computed, and a sequence that finds none evicts "
                                       "the latest-admitted one, which recomputes later"));
+  if (!load.trace.empty())
+    assumptions.push_back("lengths: a trace of " + std::to_string(load.trace.size()) + " requests replayed in order" +
+                          (load.requests > static_cast<std::int64_t>(load.trace.size()) ? " and repeated" : "") +
+                          " (request_lengths): mean " + std::to_string(load.prompt.tokens) + " + " +
+                          std::to_string(load.output.tokens) + " tokens, longest prompt " +
+                          std::to_string(longest.prompt) + ", longest output " + std::to_string(longest.output));
   if (load.shared_prefix_tokens > 0)
     assumptions.push_back("prefix caching: every prompt starts with the same " +
                           std::to_string(load.shared_prefix_tokens) + " tokens; once one request has computed them, " +
@@ -255,6 +275,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   out.field("gen_len", load.output.tokens);
   out.field("shared_prefix", load.shared_prefix_tokens);
   out.field("length_distribution", length_distribution_name(load.prompt.distribution));
+  out.field("trace_requests", static_cast<std::int64_t>(load.trace.size()));
   out.field("prompt_spread", load.prompt.spread);
   out.field("gen_spread", load.output.spread);
   out.field("seed", static_cast<std::int64_t>(load.seed));

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The serve-sim request: the inference keys through parse_inference_options(), the load and
 // scheduler keys through an OptionReader of their own, so both refuse unknown keys by name.
+#include <cmath>
 #include <cstring>
 #include <iterator>
+#include <string>
 
 #include "fitcheck/serving.hpp"
 
@@ -19,6 +21,7 @@ constexpr const char* kServingKeys[] = {
     "prompt_spread",
     "gen_spread",
     "length_distribution",
+    "request_lengths",
     "step_overhead_ms",
     "request_overhead_ms",
     "cuda_graph_max_batch",
@@ -85,6 +88,33 @@ ServingRequest parse_serving_options(const OptionList& options) {
   }
   load.prompt.spread = reader.number("prompt_spread", 0, 0, 1);
   load.output.spread = reader.number("gen_spread", 0, 0, 1);
+  if (auto trace = reader.text("request_lengths")) {
+    for (const char* drawn : {"length_distribution", "prompt_spread", "gen_spread"})
+      if (reader.text(drawn))
+        throw OptionError(drawn, std::string("option '") + drawn +
+                                     "' draws lengths; option 'request_lengths' replays a trace's (give one of them)");
+    for (const char* length : {"prompt_len", "gen_len"})
+      for (const auto& option : options)
+        if (option.first == length)
+          throw OptionError(length, std::string("option '") + length +
+                                        "' is taken from the trace (option 'request_lengths'): give one of them");
+    load.trace = parse_request_lengths(*trace);
+    for (const RequestLengths& lengths : load.trace)
+      if (load.shared_prefix_tokens >= lengths.prompt)
+        throw OptionError("shared_prefix", "option 'shared_prefix' (" + std::to_string(load.shared_prefix_tokens) +
+                                               " tokens) must be shorter than every prompt of the trace (one has " +
+                                               std::to_string(lengths.prompt) + ")");
+    // A trace runs once through unless a number of requests is given (then it repeats in order).
+    if (!reader.text("requests")) load.requests = static_cast<std::int64_t>(load.trace.size());
+    double prompt_tokens = 0, output_tokens = 0;
+    for (const RequestLengths& lengths : load.trace) {
+      prompt_tokens += static_cast<double>(lengths.prompt);
+      output_tokens += static_cast<double>(lengths.output);
+    }
+    const double count = static_cast<double>(load.trace.size());
+    load.prompt = {std::llround(prompt_tokens / count), LengthDistribution::trace, 0};
+    load.output = {std::llround(output_tokens / count), LengthDistribution::trace, 0};
+  }
   request.max_num_seqs = reader.count("max_num_seqs", 0, 1, std::int64_t{1} << 20);
   request.max_num_batched_tokens = reader.count("max_num_batched_tokens", 0, 1, std::int64_t{1} << 24);
   request.step_overhead_given = reader.text("step_overhead_ms").has_value();

@@ -18,6 +18,8 @@ const char* length_distribution_name(LengthDistribution distribution) {
       return "uniform";
     case LengthDistribution::normal:
       return "normal";
+    case LengthDistribution::trace:
+      return "trace";
   }
   return "fixed";
 }

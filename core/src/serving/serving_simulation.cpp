@@ -40,6 +40,7 @@ std::int64_t draw_length(const TokenLengths& lengths, SplitMix64& random) {
   const double mean = static_cast<double>(lengths.tokens);
   switch (lengths.distribution) {
     case LengthDistribution::fixed:
+    case LengthDistribution::trace:  // the trace's lengths are taken before any draw
       return lengths.tokens;
     case LengthDistribution::uniform: {
       const auto low = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(mean * (1 - lengths.spread))));
@@ -111,7 +112,8 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
   check(load.requests >= 1 && load.requests <= kMaxServingRequests, "requests must be between 1 and 2^20");
   check((load.concurrency > 0) != (load.arrival_rate_per_second > 0),
         "give either a concurrency or an arrival rate (not both)");
-  check(load.prompt.tokens >= 1 && load.output.tokens >= 1, "prompt and output lengths must be at least 1");
+  check(!load.trace.empty() || (load.prompt.tokens >= 1 && load.output.tokens >= 1),
+        "prompt and output lengths must be at least 1");
   check(load.prompt.spread >= 0 && load.output.spread >= 0 && load.prompt.spread <= 1e3 && load.output.spread <= 1e3,
         "length spreads must be between 0 and 1000");
   check(workload.layout.tensor_parallel >= 1 && workload.layout.pipeline_parallel >= 1 &&
@@ -130,8 +132,15 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
   const std::int64_t block_tokens = limits.kv_block_tokens;
   for (std::size_t i = 0; i < n; ++i) {
     Request& r = requests[i];
-    r.prompt = draw_length(load.prompt, random);
-    r.output = draw_length(load.output, random);
+    if (load.trace.empty()) {
+      r.prompt = draw_length(load.prompt, random);
+      r.output = draw_length(load.output, random);
+    } else {
+      const RequestLengths& replayed = load.trace[i % load.trace.size()];
+      r.prompt = replayed.prompt;
+      r.output = replayed.output;
+      check(r.prompt >= 1 && r.output >= 1, "a trace's prompt and output lengths must be at least 1");
+    }
     if (load.arrival_rate_per_second > 0) {
       if (i > 0) clock += -std::log1p(-random.uniform()) / load.arrival_rate_per_second;  // exponential gaps
       r.arrival = clock;
