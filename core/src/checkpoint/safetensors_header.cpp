@@ -26,7 +26,7 @@ using Json = detail::JsonValue;
 
 constexpr std::uint64_t kMaxHeaderBytes = 100'000'000;  // safetensors MAX_HEADER_SIZE
 // Real headers nest three levels; the bound keeps the recursive walks of a document (dump_json) short.
-constexpr int kMaxNesting = 16;
+constexpr std::size_t kMaxNesting = 16;
 
 struct Dtype {
   const char* name;
@@ -54,24 +54,9 @@ std::uint64_t key_offset(std::string_view text, const std::string& key, std::uin
 
 // Refuses nesting deeper than kMaxNesting before the JSON reader sees the text.
 void check_nesting(std::string_view text, std::uint64_t base, const char* what) {
-  int depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      if (++depth > kMaxNesting)
-        throw CheckpointError(base + i, what, "nests deeper than " + std::to_string(kMaxNesting) + " levels");
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
+  const std::size_t at = detail::json_nesting_excess(text, kMaxNesting);
+  if (at != std::string_view::npos)
+    throw CheckpointError(base + at, what, "nests deeper than " + std::to_string(kMaxNesting) + " levels");
 }
 
 Json parse_json(std::string_view text, std::uint64_t base, const char* what) {

@@ -32,28 +32,6 @@ void check_length(std::int64_t value, const std::string& where, const char* what
            std::to_string(value));
 }
 
-// The nesting depth of objects and arrays outside strings.
-std::size_t nesting_depth(std::string_view text) {
-  std::size_t depth = 0, deepest = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      deepest = std::max(deepest, ++depth);
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return deepest;
-}
-
 const detail::JsonValue& length_array(const detail::JsonValue& root, const char* key) {
   const detail::JsonValue* array = root.find(key);
   if (!array) refuse(std::string("the JSON has no \"") + key + "\" array (a benchmark result saved with its details)");
@@ -63,7 +41,7 @@ const detail::JsonValue& length_array(const detail::JsonValue& root, const char*
 }
 
 std::vector<RequestLengths> from_benchmark_json(std::string_view text) {
-  if (nesting_depth(text) > kMaxNesting)
+  if (detail::json_nesting_excess(text, kMaxNesting) != std::string_view::npos)
     refuse("the JSON nests objects and arrays more than " + std::to_string(kMaxNesting) + " levels");
   detail::JsonValue root;
   try {

@@ -76,6 +76,10 @@ struct JsonNumberOverflow : std::runtime_error {
 // bound the nesting before (the reader's own stack is a vector, not the call stack).
 JsonValue parse_json(std::string_view text);
 
+// The offset of the first '{' or '[' (outside strings) that opens a level deeper than `max_depth`,
+// or std::string_view::npos: the bound callers check before parse_json.
+std::size_t json_nesting_excess(std::string_view text, std::size_t max_depth);
+
 // The compact text of a value, as nlohmann's dump(): keys in order, shortest round-trip doubles
 // ("12.0", "1e+20").
 std::string dump_json(const JsonValue& value);
