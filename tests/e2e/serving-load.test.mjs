@@ -4,6 +4,8 @@
 // config, load and options; the load kept in the link; a refused value named beside its field.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startStaticServer } from '../support/static-server.mjs';
@@ -129,6 +131,72 @@ test('the simulation runs in a worker once opened, matches serve-sim, and its lo
   await page.getByTestId('load-requests').fill('0');
   const message = cliError('serve-sim', config, [...pageDefaults, '--arrival-rate', '3', '--requests', '0']);
   await page.getByTestId('load-requests-error').filter({ hasText: message }).waitFor();
+  assertLocalOnly(log, origin());
+  await page.close();
+});
+
+test('lengths replayed from a file: the figures of serve-sim --lengths-file, a bad line named beside the file', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const log = watchPage(page);
+  await page.goto(`${server.url}#model=preset&preset=meta-llama--llama-3.1-8b&s.open=1&s.concurrency=4`);
+  await page.getByTestId('serving-load-table').waitFor();
+  // A benchmark result saved with its details: the lengths beside everything else it records.
+  const result = {
+    duration: 12.5,
+    input_lens: [120, 900, 64, 2048, 300, 75],
+    output_lens: [40, 512, 12, 128, 1500, 33],
+    ttfts: [0.02, 0.05, 0.02, 0.1, 0.03, 0.02],
+    generated_texts: ['a', 'b ] {', 'c', 'd', 'e', 'f'],
+  };
+  const text = JSON.stringify(result);
+  await page.getByTestId('load-trace-file').setInputFiles({
+    name: 'result.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(text),
+  });
+  await page.getByTestId('load-trace-name').filter({ hasText: 'result.json' }).waitFor();
+  assert.equal(await page.getByTestId('load-lengths').count(), 0);
+  const traceFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fitcheck-trace-')), 'result.json');
+  fs.writeFileSync(traceFile, text);
+  // The page's defaults less its lengths, which the trace replaces.
+  const withoutLengths = ['--gpu', 'h100-sxm-80gb', '--engine', 'vllm'];
+  const expected = cli('serve-sim', config, [...withoutLengths, '--concurrency', '4', '--lengths-file', traceFile]);
+  assert.equal(expected.requests, 6);
+  assert.equal(expected.load.length_distribution, 'trace');
+  await page.waitForFunction((want) => {
+    const row = document.querySelector('[data-testid=serving-load-table] tr[data-row=load_requests_per_second] td');
+    return row && Math.abs(Number(row.textContent.replace(/,/g, '')) - want) <= 5e-4 * want;
+  }, expected.requests_per_second);
+  await expectFigures(page, expected);
+  await page
+    .getByTestId('serving-load-assumptions')
+    .locator('li', { hasText: 'a trace of 6 requests replayed in order' })
+    .waitFor({ state: 'attached' });
+  await screenshot(page, 'serving-load-trace');
+
+  // A line the core refuses: its words beside the file field, as the CLI says them.
+  await page.getByTestId('load-trace-file').setInputFiles({
+    name: 'lengths.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('prompt,output\n100,10\n7\n'),
+  });
+  await page.getByTestId('load-trace-file-error').filter({ hasText: 'line 3: expected two whole numbers' }).waitFor();
+
+  // Back to drawn lengths: the select returns and the figures are the link's load again.
+  await page.getByTestId('load-trace-clear').click();
+  await page.getByTestId('load-lengths').waitFor();
+  await expectFigures(
+    page,
+    cli('serve-sim', config, [
+      ...pageDefaults,
+      '--concurrency',
+      '4',
+      '--requests',
+      '1000',
+      '--length-distribution',
+      'fixed',
+    ]),
+  );
   assertLocalOnly(log, origin());
   await page.close();
 });

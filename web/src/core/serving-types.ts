@@ -17,6 +17,8 @@ export interface ServingOptions extends Omit<InferenceOptions, 'batch' | 'contex
   max_num_batched_tokens?: number;
   seed?: number;
   length_distribution?: 'fixed' | 'uniform' | 'normal';
+  /** Request lengths replayed in order instead of drawn: a benchmark result JSON (input_lens, output_lens) or lines "prompt,output". */
+  request_lengths?: string;
   prompt_spread?: number;
   gen_spread?: number;
   /** Fixed CPU and launch time added to every step, milliseconds (0). */
@@ -83,7 +85,9 @@ export interface ServingReport {
     arrival_rate: number;
     prompt_len: number;
     gen_len: number;
-    length_distribution: 'fixed' | 'uniform' | 'normal';
+    length_distribution: 'fixed' | 'uniform' | 'normal' | 'trace';
+    /** Requests in the replayed trace (0: lengths drawn). */
+    trace_requests: number;
     prompt_spread: number;
     gen_spread: number;
     seed: number;

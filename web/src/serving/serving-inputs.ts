@@ -19,6 +19,17 @@ export interface LoadInputs {
   spread: string;
 }
 
+/**
+ * Request lengths replayed from a file instead of drawn (the core's `request_lengths`: a benchmark
+ * result's input_lens and output_lens, or lines of prompt and output tokens). Held by the page while
+ * it is open; a link does not carry it.
+ */
+export interface LengthsTrace {
+  /** The file's name, as shown. */
+  name: string;
+  text: string;
+}
+
 /** The fields chosen from a list, with their values (a link's are checked against them). */
 export const loadChoices = {
   arrival: ['concurrency', 'rate'],
@@ -46,12 +57,19 @@ const notSimulated = ['batch', 'context', 'prefill_chunk', 'kv_block', 'max_mode
  * Without an engine chosen the simulation is vLLM's (as `fitcheck serve-sim`), so its profile's
  * budget and efficiencies apply where the form holds the plain defaults.
  */
-export function servingOptions(workload: Workload, load: LoadInputs): ServingOptions {
+export function servingOptions(workload: Workload, load: LoadInputs, trace?: LengthsTrace): ServingOptions {
   const engine = workload.engine.trim() || 'vllm';
   const options = { ...inferenceOptions({ ...workload, engine }) } as Record<string, unknown>;
   for (const key of notSimulated) delete options[key];
   if (load.arrival === 'concurrency') options.concurrency = load.concurrency.trim();
   else options.arrival_rate = load.rate.trim();
+  // A trace gives every request's lengths and runs once through.
+  if (trace) {
+    delete options.prompt_len;
+    delete options.gen_len;
+    options.request_lengths = trace.text;
+    return options as unknown as ServingOptions;
+  }
   if (load.requests.trim() !== '') options.requests = load.requests.trim();
   options.length_distribution = load.lengths;
   if (load.lengths !== 'fixed') {

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CoreError, ServingReport } from '../core/types';
 import type { Workload } from '../inference/inference-inputs';
-import { servingOptions, type LoadInputs } from './serving-inputs';
+import { servingOptions, type LengthsTrace, type LoadInputs } from './serving-inputs';
 import { toCoreError } from '../core/outcome';
 import type { ServingRunner } from './serving-runner';
 
@@ -23,6 +23,7 @@ export function useServingLoad(
   workload: Workload,
   load: LoadInputs,
   enabled: boolean,
+  trace?: LengthsTrace,
 ): ServingLoadState {
   const runner = useRef<ServingRunner | undefined>(undefined);
   const latest = useRef(0);
@@ -35,13 +36,13 @@ export function useServingLoad(
     const timer = setTimeout(async () => {
       try {
         runner.current ??= (await import('./create-serving-runner')).createServingRunner();
-        const report = await runner.current.run(configText, servingOptions(workload, load));
+        const report = await runner.current.run(configText, servingOptions(workload, load, trace));
         if (call === latest.current) setState({ report, running: false });
       } catch (error) {
         if (call === latest.current) setState({ error: toCoreError(error), running: false });
       }
     }, settleMs);
     return () => clearTimeout(timer);
-  }, [enabled, configText, workload, load]);
+  }, [enabled, configText, workload, load, trace]);
   return enabled ? state : { running: false };
 }

@@ -2,10 +2,12 @@
 // "Serving under load" on the Inference tab: the engine's scheduler simulated over many requests
 // (servingReport, run off the page), for the tab's model, GPU, layout, formats, engine and request
 // lengths, with how the requests arrive and how their lengths vary set here. Closed until opened.
+import { useState } from 'preact/hooks';
+import type { CoreError } from '../../core/types';
 import type { Workload } from '../../inference/inference-inputs';
 import { Field, NumberField } from '../../ui/field';
 import { TableView } from '../../ui/table-view';
-import { loadChoices, type LoadInputs } from '../serving-inputs';
+import { loadChoices, type LengthsTrace, type LoadInputs } from '../serving-inputs';
 import { servingTable } from '../serving-tables';
 import { useServingLoad } from '../use-serving-load';
 
@@ -34,12 +36,34 @@ const lengthNames: Record<LoadInputs['lengths'], string> = {
   normal: 'normal (spread = deviation / mean)',
 };
 
+// A benchmark result saved with its details holds every generated text: tens of MB for large runs.
+const maxTraceBytes = 64 * 1024 * 1024;
+
 export function ServingLoad({ configText, workload, load, onLoad, hypothetical = false }: Props) {
-  const state = useServingLoad(configText, workload, load, load.open && !hypothetical);
+  const [trace, setTrace] = useState<LengthsTrace | undefined>(undefined);
+  const [traceError, setTraceError] = useState<string | undefined>(undefined);
+  const state = useServingLoad(configText, workload, load, load.open && !hypothetical, trace);
   const error = state.error;
   const errorFor = (key: keyof LoadInputs) => (error && fieldOf[error.field ?? ''] === key ? error : undefined);
-  const elsewhere = error && !fieldOf[error.field ?? ''] ? error : undefined;
+  // The core names request_lengths when it refuses the file's text: the message goes beside the file.
+  const traceFieldError: CoreError | undefined = traceError
+    ? new Error(traceError)
+    : error?.field === 'request_lengths'
+      ? error
+      : undefined;
+  const elsewhere = error && !fieldOf[error.field ?? ''] && error.field !== 'request_lengths' ? error : undefined;
   const set = (patch: Partial<LoadInputs>) => onLoad({ ...load, ...patch });
+  const readTrace = async (input: HTMLInputElement) => {
+    const file = input.files?.[0];
+    input.value = '';
+    if (!file) return;
+    if (file.size > maxTraceBytes) {
+      setTraceError(`${file.name} is ${file.size.toLocaleString('en-US')} bytes; a trace is read up to 64 MiB.`);
+      return;
+    }
+    setTraceError(undefined);
+    setTrace({ name: file.name, text: await file.text() });
+  };
   return (
     <section class="serving-load" aria-labelledby="serving-load-heading" data-testid="serving-load">
       <details
@@ -105,43 +129,81 @@ export function ServingLoad({ configText, workload, load, onLoad, hypothetical =
                   onValue={(rate) => set({ rate })}
                 />
               )}
-              <NumberField
-                id="load-requests"
-                label="Requests"
-                help="How many the run sends in all."
-                error={errorFor('requests')}
-                value={load.requests}
-                onValue={(requests) => set({ requests })}
-              />
-              <Field id="load-lengths" label="Lengths" error={errorFor('lengths')}>
-                {(describedBy) => (
-                  <select
-                    id="load-lengths"
-                    data-testid="load-lengths"
-                    value={load.lengths}
-                    aria-describedby={describedBy}
-                    onChange={(event) =>
-                      set({ lengths: (event.currentTarget as HTMLSelectElement).value as LoadInputs['lengths'] })
-                    }
+              {trace ? (
+                <div class="field" data-testid="load-trace">
+                  <label for="load-trace-clear">Lengths</label>
+                  <p class="trace-line">
+                    replayed from <strong data-testid="load-trace-name">{trace.name}</strong>, once through, in order
+                  </p>
+                  <button
+                    id="load-trace-clear"
+                    type="button"
+                    class="link-button trace-clear"
+                    data-testid="load-trace-clear"
+                    onClick={() => setTrace(undefined)}
                   >
-                    {loadChoices.lengths.map((id) => (
-                      <option key={id} value={id}>
-                        {lengthNames[id]}
-                      </option>
-                    ))}
-                  </select>
+                    Draw lengths instead
+                  </button>
+                  <p class="help">The page keeps the file while it is open; a link does not carry it.</p>
+                </div>
+              ) : (
+                <>
+                  <NumberField
+                    id="load-requests"
+                    label="Requests"
+                    help="How many the run sends in all."
+                    error={errorFor('requests')}
+                    value={load.requests}
+                    onValue={(requests) => set({ requests })}
+                  />
+                  <Field id="load-lengths" label="Lengths" error={errorFor('lengths')}>
+                    {(describedBy) => (
+                      <select
+                        id="load-lengths"
+                        data-testid="load-lengths"
+                        value={load.lengths}
+                        aria-describedby={describedBy}
+                        onChange={(event) =>
+                          set({ lengths: (event.currentTarget as HTMLSelectElement).value as LoadInputs['lengths'] })
+                        }
+                      >
+                        {loadChoices.lengths.map((id) => (
+                          <option key={id} value={id}>
+                            {lengthNames[id]}
+                          </option>
+                        ))}
+                      </select>
+                    )}
+                  </Field>
+                  {load.lengths !== 'fixed' && (
+                    <NumberField
+                      id="load-spread"
+                      label="Spread"
+                      help="Of both the prompt and the output lengths, around the lengths set above (0 to 1)."
+                      error={errorFor('spread')}
+                      value={load.spread}
+                      onValue={(spread) => set({ spread })}
+                    />
+                  )}
+                </>
+              )}
+              <Field
+                id="load-trace-file"
+                label="Replay lengths from a file"
+                help="A benchmark result with input_lens and output_lens (vllm bench serve --save-result --save-detailed), or lines of prompt and output tokens."
+                error={traceFieldError}
+              >
+                {(describedBy) => (
+                  <input
+                    id="load-trace-file"
+                    type="file"
+                    accept=".json,.csv,.tsv,.txt"
+                    data-testid="load-trace-file"
+                    aria-describedby={describedBy}
+                    onChange={(event) => void readTrace(event.currentTarget as HTMLInputElement)}
+                  />
                 )}
               </Field>
-              {load.lengths !== 'fixed' && (
-                <NumberField
-                  id="load-spread"
-                  label="Spread"
-                  help="Of both the prompt and the output lengths, around the lengths set above (0 to 1)."
-                  error={errorFor('spread')}
-                  value={load.spread}
-                  onValue={(spread) => set({ spread })}
-                />
-              )}
             </div>
             {elsewhere && (
               <p class="error" role="alert" data-testid="serving-load-error">
