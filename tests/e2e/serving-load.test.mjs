@@ -181,10 +181,18 @@ test('lengths replayed from a file: the figures of serve-sim --lengths-file, a b
     buffer: Buffer.from('prompt,output\n100,10\n7\n'),
   });
   await page.getByTestId('load-trace-file-error').filter({ hasText: 'line 3: expected two whole numbers' }).waitFor();
+  // Past the core's input limit: refused on the page, before the core sees it.
+  await page.getByTestId('load-trace-file').setInputFiles({
+    name: 'huge.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('100,10\n'.repeat(1_300_000)),
+  });
+  await page.getByTestId('load-trace-file-error').filter({ hasText: 'more than the 8 MiB fitcheck reads' }).waitFor();
 
   // Back to drawn lengths: the select returns and the figures are the link's load again.
   await page.getByTestId('load-trace-clear').click();
   await page.getByTestId('load-lengths').waitFor();
+  assert.equal(await page.getByTestId('load-trace-file-error').count(), 0);
   await expectFigures(
     page,
     cli('serve-sim', config, [

@@ -518,4 +518,5 @@ TEST_CASE("serve-sim replays a trace file") {
       test::run_cli("serve-sim '" + config + "' --gpu l4 --concurrency 2 --lengths-file -", "100,10\n100000,10\n");
   CHECK(too_long.exit_status == 2);
   CHECK(too_long.err.find("--lengths-file") != std::string::npos);
+  CHECK(too_long.err.find("the trace's longest prompt and output, 100000 + 10 tokens do not fit") != std::string::npos);
 }

@@ -59,13 +59,14 @@ void check_runnable(const ServingRequest& request, const Accelerator& gpu, const
   const ServingLoad& load = request.load;
   const auto [prompt, output] = longest_request(load);
   const std::int64_t cache_tokens = capacity.blocks * limits.kv_block_tokens;
-  if (prompt + output > cache_tokens)
-    throw OptionError(!load.trace.empty()      ? "request_lengths"
-                      : prompt >= cache_tokens ? "prompt_len"
-                                               : "gen_len",
-                      "options 'prompt_len' and 'gen_len': requests of up to " + std::to_string(prompt) + " + " +
-                          std::to_string(output) + " tokens do not fit the KV cache of " +
-                          std::to_string(cache_tokens) + " tokens");
+  if (prompt + output > cache_tokens) {
+    const std::string sizes = std::to_string(prompt) + " + " + std::to_string(output) +
+                              " tokens do not fit the KV cache of " + std::to_string(cache_tokens) + " tokens";
+    if (!load.trace.empty())
+      throw OptionError("request_lengths", "option 'request_lengths': the trace's longest prompt and output, " + sizes);
+    throw OptionError(prompt >= cache_tokens ? "prompt_len" : "gen_len",
+                      "options 'prompt_len' and 'gen_len': requests of up to " + sizes);
+  }
   if (static_cast<double>(load.requests) * static_cast<double>(output) > static_cast<double>(kMaxServingOutputTokens))
     throw OptionError("requests", "option 'requests': " + std::to_string(load.requests) + " requests of up to " +
                                       std::to_string(output) +

@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import type { CoreError } from '../../core/types';
 import type { Workload } from '../../inference/inference-inputs';
+import { maxConfigBytes } from '../../model/config-file';
 import { Field, NumberField } from '../../ui/field';
 import { TableView } from '../../ui/table-view';
 import { loadChoices, type LengthsTrace, type LoadInputs } from '../serving-inputs';
@@ -36,9 +37,6 @@ const lengthNames: Record<LoadInputs['lengths'], string> = {
   normal: 'normal (spread = deviation / mean)',
 };
 
-// A benchmark result saved with its details holds every generated text: tens of MB for large runs.
-const maxTraceBytes = 64 * 1024 * 1024;
-
 export function ServingLoad({ configText, workload, load, onLoad, hypothetical = false }: Props) {
   const [trace, setTrace] = useState<LengthsTrace | undefined>(undefined);
   const [traceError, setTraceError] = useState<string | undefined>(undefined);
@@ -57,8 +55,12 @@ export function ServingLoad({ configText, workload, load, onLoad, hypothetical =
     const file = input.files?.[0];
     input.value = '';
     if (!file) return;
-    if (file.size > maxTraceBytes) {
-      setTraceError(`${file.name} is ${file.size.toLocaleString('en-US')} bytes; a trace is read up to 64 MiB.`);
+    // The core's one input limit: a benchmark result saved with its details holds every generated
+    // text and inter-token gap, about 5 MB for 1,000 ShareGPT requests.
+    if (file.size > maxConfigBytes) {
+      setTraceError(
+        `${file.name} is ${file.size.toLocaleString('en-US')} bytes, more than the 8 MiB fitcheck reads: keep only input_lens and output_lens, or lines of lengths.`,
+      );
       return;
     }
     setTraceError(undefined);
@@ -140,7 +142,10 @@ export function ServingLoad({ configText, workload, load, onLoad, hypothetical =
                     type="button"
                     class="link-button trace-clear"
                     data-testid="load-trace-clear"
-                    onClick={() => setTrace(undefined)}
+                    onClick={() => {
+                      setTrace(undefined);
+                      setTraceError(undefined);
+                    }}
                   >
                     Draw lengths instead
                   </button>
