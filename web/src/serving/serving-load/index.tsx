@@ -43,10 +43,11 @@ export function ServingLoad({ configText, workload, load, onLoad, hypothetical =
   const state = useServingLoad(configText, workload, load, load.open && !hypothetical, trace);
   const error = state.error;
   const errorFor = (key: keyof LoadInputs) => (error && fieldOf[error.field ?? ''] === key ? error : undefined);
-  // The core names request_lengths when it refuses the file's text: the message goes beside the file.
+  // The core names request_lengths when it refuses the file's text: the message goes beside the file
+  // (and goes with the file when it is cleared, before the next run's answer).
   const traceFieldError: CoreError | undefined = traceError
     ? new Error(traceError)
-    : error?.field === 'request_lengths'
+    : trace && error?.field === 'request_lengths'
       ? error
       : undefined;
   const elsewhere = error && !fieldOf[error.field ?? ''] && error.field !== 'request_lengths' ? error : undefined;
