@@ -118,9 +118,8 @@ struct SglangTokenRatio {
   static double after_retraction(std::int64_t decoded, std::int64_t requests, std::int64_t max_new_tokens);
 };
 
-enum class LengthDistribution : std::uint8_t { fixed, uniform, normal, trace };
-// "fixed", "uniform", "normal", "trace" (the lengths replayed from ServingLoad::trace)
-const char* length_distribution_name(LengthDistribution distribution);
+enum class LengthDistribution : std::uint8_t { fixed, uniform, normal };
+const char* length_distribution_name(LengthDistribution distribution);  // "fixed", "uniform", "normal"
 
 // Token lengths of requests. uniform: integers in [max(1, floor(tokens (1 - spread))),
 // floor(tokens (1 + spread))] (vLLM benchmark's random dataset, --random-range-ratio); normal:
@@ -148,7 +147,8 @@ struct ServingLoad {
   TokenLengths prompt{512};
   TokenLengths output{128};
   // When not empty, request i takes trace[i % trace.size()] (in order) instead of drawn lengths;
-  // prompt and output then hold the trace's mean lengths, rounded, for the report.
+  // prompt and output then hold the trace's mean lengths, rounded, for the report (its
+  // length_distribution reads "trace").
   std::vector<RequestLengths> trace;
   std::int64_t requests = 1000;
   std::int64_t concurrency = 0;  // > 0: closed loop, a new request arrives when one finishes

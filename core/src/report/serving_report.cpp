@@ -26,7 +26,6 @@ std::int64_t longest_draw(const TokenLengths& lengths) {
   const double mean = static_cast<double>(lengths.tokens);
   switch (lengths.distribution) {
     case LengthDistribution::fixed:
-    case LengthDistribution::trace:  // longest_request() reads the trace itself
       return lengths.tokens;
     case LengthDistribution::uniform:
       return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(mean * (1 + lengths.spread))));
@@ -275,7 +274,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   out.field("prompt_len", load.prompt.tokens);
   out.field("gen_len", load.output.tokens);
   out.field("shared_prefix", load.shared_prefix_tokens);
-  out.field("length_distribution", length_distribution_name(load.prompt.distribution));
+  out.field("length_distribution", load.trace.empty() ? length_distribution_name(load.prompt.distribution) : "trace");
   out.field("trace_requests", static_cast<std::int64_t>(load.trace.size()));
   out.field("prompt_spread", load.prompt.spread);
   out.field("gen_spread", load.output.spread);

@@ -99,21 +99,20 @@ ServingRequest parse_serving_options(const OptionList& options) {
           throw OptionError(length, std::string("option '") + length +
                                         "' is taken from the trace (option 'request_lengths'): give one of them");
     load.trace = parse_request_lengths(*trace);
-    for (const RequestLengths& lengths : load.trace)
+    double prompt_tokens = 0, output_tokens = 0;
+    for (const RequestLengths& lengths : load.trace) {
       if (load.shared_prefix_tokens >= lengths.prompt)
         throw OptionError("shared_prefix", "option 'shared_prefix' (" + std::to_string(load.shared_prefix_tokens) +
                                                " tokens) must be shorter than every prompt of the trace (one has " +
                                                std::to_string(lengths.prompt) + ")");
-    // A trace runs once through unless a number of requests is given (then it repeats in order).
-    if (!reader.text("requests")) load.requests = static_cast<std::int64_t>(load.trace.size());
-    double prompt_tokens = 0, output_tokens = 0;
-    for (const RequestLengths& lengths : load.trace) {
       prompt_tokens += static_cast<double>(lengths.prompt);
       output_tokens += static_cast<double>(lengths.output);
     }
+    // A trace runs once through unless a number of requests is given (then it repeats in order).
+    if (!reader.text("requests")) load.requests = static_cast<std::int64_t>(load.trace.size());
     const double count = static_cast<double>(load.trace.size());
-    load.prompt = {std::llround(prompt_tokens / count), LengthDistribution::trace, 0};
-    load.output = {std::llround(output_tokens / count), LengthDistribution::trace, 0};
+    load.prompt = {std::llround(prompt_tokens / count), LengthDistribution::fixed, 0};
+    load.output = {std::llround(output_tokens / count), LengthDistribution::fixed, 0};
   }
   request.max_num_seqs = reader.count("max_num_seqs", 0, 1, std::int64_t{1} << 20);
   request.max_num_batched_tokens = reader.count("max_num_batched_tokens", 0, 1, std::int64_t{1} << 24);

@@ -116,8 +116,6 @@ std::vector<RequestLengths> from_lines(std::string_view text) {
     check_length(lengths.output, where, "output");
     seen_data = true;
     trace.push_back(lengths);
-    if (trace.size() > static_cast<std::size_t>(kMaxServingRequests))
-      refuse("more than " + std::to_string(kMaxServingRequests) + " requests");
   }
   return trace;
 }

@@ -18,8 +18,6 @@ const char* length_distribution_name(LengthDistribution distribution) {
       return "uniform";
     case LengthDistribution::normal:
       return "normal";
-    case LengthDistribution::trace:
-      return "trace";
   }
   return "fixed";
 }

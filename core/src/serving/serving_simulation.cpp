@@ -40,7 +40,6 @@ std::int64_t draw_length(const TokenLengths& lengths, SplitMix64& random) {
   const double mean = static_cast<double>(lengths.tokens);
   switch (lengths.distribution) {
     case LengthDistribution::fixed:
-    case LengthDistribution::trace:  // the trace's lengths are taken before any draw
       return lengths.tokens;
     case LengthDistribution::uniform: {
       const auto low = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(mean * (1 - lengths.spread))));
