@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startStaticServer } from '../support/static-server.mjs';
-import { assertLocalOnly, launchChromium, openLocalTab, repo } from '../support/browser.mjs';
+import { assertLocalOnly, launchChromium, openLocalTab, repo, watchPage } from '../support/browser.mjs';
 import { cli, localPageDefaults, presetConfigFile } from './cli.mjs';
 
 let server;
@@ -76,6 +76,34 @@ test('flash attention off: the speed line gives the share of a 4096-token prompt
       hasText: `Prompt ${off.prompt_tokens_per_second.toFixed(0)} tokens/s (${share}% of the work moves attention scores: flash attention is off)`,
     })
     .waitFor();
+  assertLocalOnly(log, new URL(server.url).origin);
+  await page.close();
+});
+
+test("a MoE model's speed line gives the share of the prompt spent combining the routed experts' outputs", async () => {
+  const page = await browser.newPage();
+  const log = watchPage(page);
+  await page.goto(server.url);
+  await page.getByTestId('preset').selectOption('qwen--qwen3-30b-a3b');
+  await page.getByTestId('tab-local').click();
+  await page.getByTestId('local-results').waitFor();
+  await page.getByTestId('local-gpu').fill('dgx-spark');
+  await page.getByTestId('local-promptLen').fill('2048');
+  const config = presetConfigFile('qwen--qwen3-30b-a3b');
+  const moe = cli('local', config, [...localPageDefaults('dgx-spark'), '--prompt-len', '2048']);
+  // 48 MoE layers of 8 experts a token: each combine moves 262,176 bytes a token at 273 GB/s.
+  assert.ok(moe.prompt_expert_combine_time_share > 0.1, String(moe.prompt_expert_combine_time_share));
+  assert.ok(moe.assumptions.some((a) => a.includes('262176 bytes a token beyond a dense FFN')));
+  const share = (moe.prompt_expert_combine_time_share * 100).toFixed(0);
+  await page
+    .getByTestId('local-prompt-speed')
+    .filter({
+      hasText: `Prompt ${moe.prompt_tokens_per_second.toFixed(0)} tokens/s (${share}% of the work combines the routed experts' outputs in memory)`,
+    })
+    .waitFor();
+  // A dense model's line says nothing of it.
+  const dense = cli('local', presetConfigFile('meta-llama--llama-3.1-8b'), localPageDefaults('dgx-spark'));
+  assert.equal(dense.prompt_expert_combine_time_share, 0);
   assertLocalOnly(log, new URL(server.url).origin);
   await page.close();
 });

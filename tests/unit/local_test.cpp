@@ -981,12 +981,78 @@ TEST_CASE("local: prompt speed by storage type on CUDA, by hand") {
     // 4 layers of 128 experts, 8 a token, 400M expert parameters a layer (no dense weights but the
     // output): a ubatch of 512 tokens picks mmq_x = 128; an expert gets 512 x 8 / 128 = 32 tokens,
     // one tile of 128 columns, so its multiplies cost 128 / 32 = 4 times the work they need
-    // (2.39 ms, slower than reading the 420 MiB once, 0.50 ms).
+    // (2.39 ms, slower than reading the 420 MiB once, 0.50 ms). Then each layer combines the 8 experts'
+    // outputs through memory: 262,176 bytes a token (local: the routed experts' combine, below) at 0.88 of
+    // 1008 GB/s.
     make_toy_experts(model, 128, 8);
     const double experts = 4 * 2.0 * 400e6 * (8.0 / 128) * 512 * 4;  // touched share, 4x the work
     const double output = 2.0 * 10e6 * 512;
-    const double seconds = (experts + output) / (660.6e12 * 0.26) + attention;
+    const double combine = 4 * 262176.0 * 512 / (1008e9 * 0.88);
+    const double seconds = (experts + output) / (660.6e12 * 0.26) + attention + combine;
     CHECK(estimate_local(model, r).speed.prompt_tokens_per_second == doctest::Approx(512 / seconds));
+  }
+}
+
+TEST_CASE("local: a MoE layer combines its routed experts' outputs through memory, by backend and build") {
+  // build_moe_ffn writes each token's k expert outputs (f32, 2048 values), a MUL scales them by the routing
+  // weights and k - 1 ADDs sum them; a dense FFN writes one output. Beyond it, a token and layer moves
+  // 4 x ((k - 1) x 2048 + 2 x k x 2048 + k + (k - 1 + 2 x kernels) x 2048) bytes, the ADDs run as `kernels`
+  // kernels. With 10 experts a token (9 ADDs): 458,792 bytes one ADD to a kernel, 344,104 in two kernels
+  // (up to 8 or 6 to a kernel), 327,720 in one (up to 9). The time share times the prompt's time is that
+  // traffic over the 4 layers and 512 tokens at the streaming share of the GPU's bandwidth.
+  LocalModel model = toy_model();
+  make_toy_experts(model, 128, 10);
+  LocalRequest r = toy_offloaded("rtx-4090", LocalBackend::cuda);
+  r.prompt_len = 512;
+  const auto combine_seconds = [&](const LocalRequest& request) {
+    const LocalEstimate e = estimate_local(model, request);
+    return e.speed.prompt_expert_combine_time_share * 512 / e.speed.prompt_tokens_per_second;
+  };
+  const auto traffic = [](double bytes, double bandwidth) { return 4 * bytes * 512 / bandwidth; };
+  const double rtx4090 = 1008e9 * 0.88;
+  SUBCASE("CUDA fuses up to 8 consecutive ADDs from b6316 (#15631); ROCm, its HIP build, too") {
+    CHECK(combine_seconds(r) == doctest::Approx(traffic(344104, rtx4090)));
+    r.llama_cpp_build = 6316;
+    CHECK(combine_seconds(r) == doctest::Approx(traffic(344104, rtx4090)));
+    r.llama_cpp_build = 6315;
+    CHECK(combine_seconds(r) == doctest::Approx(traffic(458792, rtx4090)));
+    LocalRequest rocm = toy_offloaded("rx-7900-xtx", LocalBackend::rocm);
+    rocm.prompt_len = 512;
+    CHECK(combine_seconds(rocm) == doctest::Approx(traffic(344104, 960e9 * 0.80)));
+    const LocalEstimate e = estimate_local(model, toy_offloaded("rtx-4090", LocalBackend::cuda));
+    bool stated = false;
+    for (const std::string& a : e.assumptions)
+      stated = stated || (a.find("10 f32 outputs of 2048 values") != std::string::npos &&
+                          a.find("(8 to a kernel in this build): 344104 bytes a token") != std::string::npos);
+    CHECK(stated);
+  }
+  SUBCASE("Vulkan: up to 6 from b6182 (#15252), 9 from b6258 (#15281)") {
+    r.backend = LocalBackend::vulkan;
+    CHECK(combine_seconds(r) == doctest::Approx(traffic(327720, rtx4090)));
+    r.llama_cpp_build = 6257;
+    CHECK(combine_seconds(r) == doctest::Approx(traffic(344104, rtx4090)));
+    r.llama_cpp_build = 6181;
+    CHECK(combine_seconds(r) == doctest::Approx(traffic(458792, rtx4090)));
+  }
+  SUBCASE("Metal: up to 8 from b5937 (#14596); SYCL: one by one") {
+    LocalRequest metal = toy_offloaded("m2-ultra", LocalBackend::metal);
+    metal.prompt_len = 512;
+    CHECK(combine_seconds(metal) == doctest::Approx(traffic(344104, 800e9 * 0.85)));
+    metal.llama_cpp_build = 5936;
+    CHECK(combine_seconds(metal) == doctest::Approx(traffic(458792, 800e9 * 0.85)));
+    LocalRequest sycl = toy_offloaded("arc-b580", LocalBackend::sycl);
+    sycl.prompt_len = 512;
+    CHECK(combine_seconds(sycl) == doctest::Approx(traffic(458792, 456e9 * 0.70)));
+  }
+  SUBCASE("none for a dense model, none on the CPU (its routed-expert share was read off MoE rows)") {
+    const LocalEstimate dense = estimate_local(toy_model(), r);
+    CHECK(dense.speed.prompt_expert_combine_time_share == 0);
+    for (const std::string& a : dense.assumptions) CHECK(a.find("combines its routed experts") == std::string::npos);
+    LocalRequest cpu = r;
+    cpu.gpus.clear();
+    cpu.backend = LocalBackend::cpu;
+    cpu.n_gpu_layers = 0;
+    CHECK(estimate_local(model, cpu).speed.prompt_expert_combine_time_share == 0);
   }
 }
 
@@ -1098,10 +1164,12 @@ TEST_CASE("local: Metal's routed experts run in whole 32-token tiles, from 32 to
   // The toy as a MoE on an M2 Ultra (27.20 TFLOP/s of fp16): 4 layers of 400M expert parameters,
   // nothing dense but the 10M-parameter output; quantized weights at 0.60 of the peak, attention at
   // 0.72. An expert routed n tokens runs ceil(n / 32) tiles of 32; with balanced random routing n is
-  // Binomial(batch, experts_per_token / num_experts).
+  // Binomial(batch, experts_per_token / num_experts). Each layer's combine of the experts' outputs streams
+  // at 0.85 of 800 GB/s (Metal fuses up to 8 ADDs).
   LocalModel model = toy_model();
   LocalRequest r = toy_offloaded("m2-ultra", LocalBackend::metal);
   const double peak = 76 * 128 * 2 * 1.398e9;
+  const double stream = 800e9 * 0.85;
   SUBCASE("512 experts, 10 a token: about 10 tokens each, one tile of 32") {
     // n <= 32 but for a chance of about 1e-8, so the tiles an expert runs are P(n >= 1) =
     // 1 - (502/512)^512, against the 10 tokens of work it needs: 3.2 x that.
@@ -1111,8 +1179,11 @@ TEST_CASE("local: Metal's routed experts run in whole 32-token tiles, from 32 to
     const double attention = 4.0 * 2048 * 4 * 512.0 * 512.0 / 2 / (peak * 0.72);
     const double output = 2.0 * 10e6 * 512 / (peak * 0.60);
     const double experts = 4 * 2.0 * 400e6 * (10.0 / 512) * 512 * factor / (peak * 0.60);
+    // 10 outputs of 2048 f32: 4 x (9 x 2048 beyond the dense one + 2 x 10 x 2048 + 10 for the MUL + (9 + 2 x 2)
+    // x 2048 for the 9 ADDs in two kernels, 8 and 1) = 344,104 bytes a token and layer.
+    const double combine = 4 * 344104.0 * 512 / stream;
     const LocalEstimate e = estimate_local(model, r);
-    CHECK(e.speed.prompt_tokens_per_second == doctest::Approx(512 / (experts + output + attention)));
+    CHECK(e.speed.prompt_tokens_per_second == doctest::Approx(512 / (experts + output + attention + combine)));
     bool stated = false;  // the report says so, with the factor
     for (const std::string& a : e.assumptions)
       stated = stated ||
@@ -1129,8 +1200,10 @@ TEST_CASE("local: Metal's routed experts run in whole 32-token tiles, from 32 to
     const double attention = 4.0 * 2048 * 4 * 64.0 * 64.0 / 2 / (peak * 0.72);
     const double output = 2.0 * 10e6 * 64 / (peak * 0.60);
     const double experts = 4 * 2.0 * 400e6 * 0.5 * 64 * factor / (peak * 0.60);
+    // One expert a token: no ADD, only the MUL by its weight, 4 x (2 x 2048 + 1) = 16,388 bytes.
+    const double combine = 4 * 16388.0 * 64 / stream;
     CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
-          doctest::Approx(64 / (experts + output + attention)));
+          doctest::Approx(64 / (experts + output + attention + combine)));
   }
 }
 
@@ -1160,10 +1233,13 @@ TEST_CASE("local: Vulkan on an NVIDIA GPU multiplies weights with f16 accumulato
     make_toy_experts(model, 32, 4);
     const double experts = 4 * 2.0 * 400e6 * (4.0 / 32) * 512 * 2.0;
     const double output = 2.0 * 10e6 * 512;
+    // The combine: 4 x (3 x 2048 + 2 x 4 x 2048 + 4 + (3 + 2) x 2048) = 131,088 bytes a token and layer
+    // at 0.88 of 936 GB/s (ggml-vulkan's multi_add runs the 3 ADDs as one).
+    const double combine = 4 * 131088.0 * 512 / (936e9 * 0.88);
     const LocalEstimate e = estimate_local(model, r);
     CHECK(e.speed.prompt_tokens_per_second ==
           doctest::Approx(512 / ((experts + output) / (142e12 * 0.40) + attention / (71e12 * 0.40) +
-                                 512 * kCrossingSecondsPerToken)));
+                                 512 * kCrossingSecondsPerToken + combine)));
     bool stated = false;
     for (const std::string& a : e.assumptions)
       stated = stated ||

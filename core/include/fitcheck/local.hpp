@@ -277,6 +277,9 @@ struct LocalSpeed {
   // Without flash attention: the share of the prompt's work spent moving the attention scores llama.cpp
   // materializes (local_attention_scores.cpp); 0 with flash attention.
   double prompt_scores_time_share = 0;
+  // MoE models on GPUs: the share of the prompt's work spent combining the routed experts' outputs
+  // through memory (local_kernels.cpp local_expert_combine_bytes); 0 for a dense model.
+  double prompt_expert_combine_time_share = 0;
   double generation_tokens_per_second = 0;            // mean over gen_len tokens after the prompt
   double generation_tokens_per_second_empty = 0;      // at an empty context
   double generation_tokens_per_second_full = 0;       // with the whole context filled

@@ -88,6 +88,23 @@ constexpr std::int64_t kMetalConcurrencyBuild = 6460;
 constexpr std::int64_t kMetalNormFusionBuild = 6577;
 constexpr std::int64_t kMetalMaxFusedAdds = 8;
 
+// The routed experts' combine (src/llama-graph.cpp build_moe_ffn): the down MUL_MAT_ID writes each token's
+// n_expert_used outputs, f32 of n_embd values each; a MUL scales them by the routing weights (read and
+// written again, with the weights); n_expert_used - 1 ADDs sum the outputs' views, each reading two
+// tensors and writing one, unless the backend fuses consecutive ADDs into one kernel that reads every
+// operand once and writes the sum once: ggml-cuda (CUDA, and ROCm, its HIP build) up to 8 from b6316
+// (ggml-org/llama.cpp#15631, 2025-08-29: ggml-cuda.cu, the multi-add loop over n_fuse <= 6, then n_fuse++),
+// ggml-vulkan up to MAX_FUSED_ADDS from b6182 (#15252, 2025-08-16: MAX_PARAMETER_COUNT 8 - 2 = 6), 9 from
+// b6258 (#15281: 12 - 3), Metal up to kMetalMaxFusedAdds from b5937; SYCL and the CPU run them one by one.
+// A dense FFN writes one output a token, so the combine's bytes beyond it are what a MoE layer adds.
+constexpr double kF32Bytes = 4;
+constexpr std::int64_t kCudaFusedAddsBuild = 6316;
+constexpr std::int64_t kCudaMaxFusedAdds = 8;
+constexpr std::int64_t kVulkanFusedAddsBuild = 6182;
+constexpr std::int64_t kVulkanMaxFusedAddsFirst = 6;
+constexpr std::int64_t kVulkanWiderFusedAddsBuild = 6258;
+constexpr std::int64_t kVulkanMaxFusedAdds = 9;
+
 // ggml-cuda's CUDA graphs (ggml-cuda.cu ggml_backend_cuda_graph_compute): from b2822 (ggml-org/llama.cpp#6766,
 // 2024-05-08) a one-token graph is captured once and replayed; below compute capability 8.0 they stay off
 // (disable_due_to_gpu_arch) until b10042 (#25749, Volta and Turing); and a graph holding a MUL_MAT_ID runs
@@ -309,6 +326,57 @@ std::int64_t local_metal_fused_ops(const LocalRequest& request, std::int64_t rms
     fused += rms_norms + expert_sum_adds - (expert_sum_adds + kMetalMaxFusedAdds - 1) / kMetalMaxFusedAdds;
   if (local_build_includes(request.llama_cpp_build, kMetalNormFusionBuild)) fused += 2 * layer_norms;
   return fused;
+}
+
+double local_expert_combine_bytes(std::int64_t hidden, std::int64_t experts_per_token, std::int64_t max_fused_adds) {
+  if (hidden <= 0 || experts_per_token <= 0) return 0;
+  const auto n = static_cast<double>(hidden);
+  const auto k = static_cast<double>(experts_per_token);
+  const std::int64_t adds = experts_per_token - 1;
+  const std::int64_t group = std::max<std::int64_t>(1, max_fused_adds);
+  const auto kernels = static_cast<double>((adds + group - 1) / group);
+  // The k outputs beyond the dense FFN's one; the MUL: the outputs and the k weights read, the outputs
+  // written; the ADDs: each kernel reads its first operand and one per ADD, and writes one sum.
+  const double outputs = (k - 1) * n;
+  const double scale = 2 * k * n + k;
+  const double sums = (static_cast<double>(adds) + 2 * kernels) * n;
+  return kF32Bytes * (outputs + scale + sums);
+}
+
+std::int64_t local_max_fused_adds(const LocalRequest& request) {
+  const auto includes = [&](std::int64_t release) { return local_build_includes(request.llama_cpp_build, release); };
+  switch (request.backend) {
+    case LocalBackend::cuda:
+    case LocalBackend::rocm:
+      return includes(kCudaFusedAddsBuild) ? kCudaMaxFusedAdds : 1;
+    case LocalBackend::vulkan:
+      return includes(kVulkanWiderFusedAddsBuild) ? kVulkanMaxFusedAdds
+             : includes(kVulkanFusedAddsBuild)    ? kVulkanMaxFusedAddsFirst
+                                                  : 1;
+    case LocalBackend::metal:
+      return includes(kMetalRmsNormFusionBuild) ? kMetalMaxFusedAdds : 1;
+    case LocalBackend::sycl:
+    case LocalBackend::cpu:
+      return 1;
+  }
+  return 1;
+}
+
+std::string local_expert_combine_rule(const LocalRequest& request, std::int64_t hidden, std::int64_t experts_per_token,
+                                      double prompt_time_share) {
+  const std::int64_t group = local_max_fused_adds(request);
+  const double bytes = local_expert_combine_bytes(hidden, experts_per_token, group);
+  return "prompt: each MoE layer combines its routed experts' outputs through memory (llama-graph.cpp "
+         "build_moe_ffn): " +
+         std::to_string(experts_per_token) + " f32 outputs of " + std::to_string(hidden) +
+         " values a token, scaled by the routing weights and summed by " + std::to_string(experts_per_token - 1) +
+         " ADDs" +
+         (group > 1 ? " (" + std::to_string(group) + " to a kernel in this build)"
+                    : std::string(" (one kernel each)")) +
+         ": " + std::to_string(std::llround(bytes)) +
+         " bytes a token beyond a dense FFN's one output, at the GPU's streaming share of bandwidth, " +
+         std::to_string(static_cast<int>(std::lround(100 * prompt_time_share))) +
+         "% of the prompt's work; not added on the CPU, whose routed-expert share was read off MoE rows";
 }
 
 std::int64_t local_metal_concurrent_kernels(const LocalRequest& request, const LocalLayer& layer) {

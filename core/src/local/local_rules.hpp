@@ -103,6 +103,14 @@ std::string local_expert_tiles_rule(const LocalModel& model, const LocalExpertTi
 std::int64_t local_metal_fused_ops(const LocalRequest& request, std::int64_t rms_norms, std::int64_t layer_norms,
                                    std::int64_t expert_sum_adds);
 std::string local_metal_fusion_rule(const LocalRequest& request, std::int64_t graph_ops, std::int64_t fused_ops);
+// The routed experts' combine in a prompt (local_kernels.cpp): the bytes build_moe_ffn moves through memory
+// a token and MoE layer beyond a dense FFN's one output, with `hidden` values a token and
+// `experts_per_token` outputs, the ADDs summing them fused in groups of at most `max_fused_adds`; the
+// backend's group for the request's build (1 where nothing fuses); the rule as the report states it.
+double local_expert_combine_bytes(std::int64_t hidden, std::int64_t experts_per_token, std::int64_t max_fused_adds);
+std::int64_t local_max_fused_adds(const LocalRequest& request);
+std::string local_expert_combine_rule(const LocalRequest& request, std::int64_t hidden, std::int64_t experts_per_token,
+                                      double prompt_time_share);
 // Of a layer's kernels, those Metal's concurrent encoder issues with no memory barrier before them for the
 // request's build (from b6460, ggml-org/llama.cpp#15929; 0 on other backends and older builds), so one
 // barrier group of kernels pays one kernel's fixed time; the rule as the report states it ("" when none).

@@ -63,6 +63,9 @@ struct DeviceWork {
   std::int64_t graph_ops = 0;          // ops of the graph it runs per token (its layers' and the output layer's)
   std::int64_t expert_matrix_ops = 0;  // of those, the MUL_MAT_IDs over the routed experts it holds
   std::vector<LocalMatrix> quantized_matrices;  // prompt: its quantized matrices as MMQ tiles them
+  // Prompt: the bytes its MoE layers' combine of the routed experts' outputs moves a token beyond a dense
+  // FFN's (local_kernels.cpp local_expert_combine_bytes), counted where the layer's own ops run.
+  double expert_combine_bytes_per_token = 0;
 };
 
 // Adds the multiplies of `parameters` weights (of which `split` are stored as floats) read at
@@ -146,6 +149,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   const double depth = static_cast<double>(request.depth);                       // cached before it
   std::int64_t all_graph_ops = 0, fused_graph_ops = 0;                           // besides attention, over every device
   std::int64_t concurrent_kernels = 0;  // of the kernels left after fusion (Metal, local_kernels.cpp)
+  const double expert_combine_bytes =
+      local_expert_combine_bytes(model.hidden_size, model.experts_per_token, local_max_fused_adds(request));
   for (std::size_t il = 0; il < model.layers.size(); ++il) {
     const LocalLayer& layer = model.layers[il];
     DeviceWork& home = work[index_of(p.layer_device[il])];
@@ -167,7 +172,10 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     experts.weight_bytes_resident += static_cast<double>(layer.expert_bytes);
     add_matmuls(experts, layer.expert_parameters, layer.expert_float, layer.expert_quantized, layer.expert_bytes,
                 touched, true);
-    if (layer.expert_parameters > 0) experts.expert_matrix_ops += layer.expert_matrices;
+    if (layer.expert_parameters > 0) {
+      experts.expert_matrix_ops += layer.expert_matrices;
+      home.expert_combine_bytes_per_token += expert_combine_bytes;
+    }
     for (const LocalMatrix& m : layer.quantized_matrices)
       (m.routed_experts ? experts : home).quantized_matrices.push_back(m);
     // The cache is read where it lives (the CPU with -nkvo), and attention runs there.
@@ -355,6 +363,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   };
   double prompt_seconds = 0;
   double all_scores_seconds = 0;
+  double all_combine_seconds = 0;
   std::string cpu_prompt_rule;
   std::vector<double> times(work.size(), 0.0);
   for (std::size_t d = 0; d < work.size(); ++d) {
@@ -374,9 +383,15 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     double seconds = 0;
     double scores_seconds = 0;
     if (d < n_gpus) {
-      scores_seconds = score_seconds_on(request.gpus[d], score_bytes);
-      seconds = std::max(gpu_compute_seconds(w, request.gpus[d], attention_flops),
-                         w.weight_bytes_resident * ubatches / bandwidth_of(d));
+      const Accelerator& gpu = request.gpus[d];
+      scores_seconds = score_seconds_on(gpu, score_bytes);
+      seconds =
+          std::max(gpu_compute_seconds(w, gpu, attention_flops), w.weight_bytes_resident * ubatches / bandwidth_of(d));
+      // The MoE layers' combine runs as its own elementwise kernels after the multiplies.
+      const double combine_seconds = w.expert_combine_bytes_per_token * tokens /
+                                     (gpu.memory_bandwidth_bytes_per_second * gpu_stream_fraction(gpu));
+      seconds += combine_seconds;
+      all_combine_seconds += combine_seconds;
     } else if (op_offload) {
       const Accelerator& gpu = request.gpus[0];
       const double link = host_link_bytes_per_second(gpu);
@@ -416,6 +431,11 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     assumptions.push_back("prompt: MMQ's tile traffic not checked on " + mmq_traffic_unknown_gpu +
                           ": its SMs and L2 are not in the catalog (docs/hardware.md), so only its compute and one "
                           "read of the weights bound the multiplies");
+  if (all_combine_seconds > 0) {
+    s.prompt_expert_combine_time_share = prompt_seconds > 0 ? all_combine_seconds / prompt_seconds : 0;
+    assumptions.push_back(local_expert_combine_rule(request, model.hidden_size, model.experts_per_token,
+                                                    s.prompt_expert_combine_time_share));
+  }
   if (all_scores_seconds > 0) {
     s.prompt_scores_time_share = prompt_seconds > 0 ? all_scores_seconds / prompt_seconds : 0;
     assumptions.push_back(materialized_scores_rule(s.prompt_scores_time_share));

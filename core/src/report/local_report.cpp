@@ -83,6 +83,7 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
   out.field("prompt_pipelined", e.speed.prompt_pipelined);
   out.field("prompt_pipeline_speedup", e.speed.prompt_pipeline_speedup);
   out.field("prompt_scores_time_share", e.speed.prompt_scores_time_share);
+  out.field("prompt_expert_combine_time_share", e.speed.prompt_expert_combine_time_share);
   out.field("generation_tokens_per_second", e.speed.generation_tokens_per_second);
   out.field("generation_tokens_per_second_empty_context", e.speed.generation_tokens_per_second_empty);
   out.field("generation_tokens_per_second_full_context", e.speed.generation_tokens_per_second_full);

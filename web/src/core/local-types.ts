@@ -120,6 +120,8 @@ export interface LocalReport {
   prompt_pipeline_speedup: number;
   /** Without flash attention: the share of the prompt's work spent moving the attention scores; 0 with it. */
   prompt_scores_time_share: number;
+  /** MoE models on GPUs: the share of the prompt's work spent combining the routed experts' outputs in memory. */
+  prompt_expert_combine_time_share: number;
   generation_tokens_per_second: number;
   generation_tokens_per_second_empty_context: number;
   generation_tokens_per_second_full_context: number;

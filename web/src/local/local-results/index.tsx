@@ -233,6 +233,9 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
                 : '') +
               (report.prompt_scores_time_share > 0
                 ? ` (${(report.prompt_scores_time_share * 100).toFixed(0)}% of the work moves attention scores: flash attention is off)`
+                : '') +
+              (report.prompt_expert_combine_time_share >= 0.005
+                ? ` (${(report.prompt_expert_combine_time_share * 100).toFixed(0)}% of the work combines the routed experts' outputs in memory)`
                 : '')}
           </span>
           <ExpectedText
