@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startStaticServer } from '../support/static-server.mjs';
-import { assertLocalOnly, launchChromium, openLocalTab, repo, watchPage } from '../support/browser.mjs';
+import { assertLocalOnly, launchChromium, openLocalTab, repo } from '../support/browser.mjs';
 import { cli, localPageDefaults, presetConfigFile } from './cli.mjs';
 
 let server;
@@ -81,12 +81,7 @@ test('flash attention off: the speed line gives the share of a 4096-token prompt
 });
 
 test("a MoE model's speed line gives the share of the prompt spent combining the routed experts' outputs", async () => {
-  const page = await browser.newPage();
-  const log = watchPage(page);
-  await page.goto(server.url);
-  await page.getByTestId('preset').selectOption('qwen--qwen3-30b-a3b');
-  await page.getByTestId('tab-local').click();
-  await page.getByTestId('local-results').waitFor();
+  const { page, log } = await openLocalTab(browser, server.url, { preset: 'qwen--qwen3-30b-a3b' });
   await page.getByTestId('local-gpu').fill('dgx-spark');
   await page.getByTestId('local-promptLen').fill('2048');
   const config = presetConfigFile('qwen--qwen3-30b-a3b');

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { startStaticServer } from '../support/static-server.mjs';
-import { assertLocalOnly, launchChromium, repo, watchPage } from '../support/browser.mjs';
+import { assertLocalOnly, launchChromium, openLocalTab, repo } from '../support/browser.mjs';
 import { cli, presetConfigFile } from './cli.mjs';
 
 let server;
@@ -23,13 +23,8 @@ after(async () => {
 const gb = (bytes) => `${(bytes / 1e9).toFixed(2)} GB`;
 
 test('Qwen3-Next-80B-A3B on an RTX PRO 6000: the recurrent state as the CLI places it, per slot', async () => {
-  const page = await browser.newPage();
-  const log = watchPage(page);
-  await page.goto(server.url);
+  const { page, log } = await openLocalTab(browser, server.url, { preset: 'qwen--qwen3-next-80b-a3b-instruct' });
   await page.getByTestId('unit-GB').check();
-  await page.getByTestId('preset').selectOption('qwen--qwen3-next-80b-a3b-instruct');
-  await page.getByTestId('tab-local').click();
-  await page.getByTestId('local-results').waitFor();
   await page.getByTestId('local-gpu').fill('rtx-pro-6000');
   await page.getByTestId('local-ramGib').fill('128');
 
@@ -68,10 +63,7 @@ test('Qwen3-Next-80B-A3B on an RTX PRO 6000: the recurrent state as the CLI plac
 });
 
 test('a transformer shows no State column', async () => {
-  const page = await browser.newPage();
-  await page.goto(server.url);
-  await page.getByTestId('tab-local').click();
-  await page.getByTestId('local-results').waitFor();
+  const { page } = await openLocalTab(browser, server.url);
   assert.ok(!(await page.getByTestId('local-devices').textContent()).includes('State'));
   assert.equal(await page.getByTestId('local-state').count(), 0);
   await page.close();

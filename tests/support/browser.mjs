@@ -50,10 +50,11 @@ export async function screenshot(page, name) {
 }
 
 /** A new page at `url` with the Local tab open and its results drawn; `log` is watchPage's. */
-export async function openLocalTab(browser, url) {
+export async function openLocalTab(browser, url, { preset } = {}) {
   const page = await browser.newPage();
   const log = watchPage(page);
   await page.goto(url);
+  if (preset) await page.getByTestId('preset').selectOption(preset);
   await page.getByTestId('tab-local').click();
   await page.getByTestId('local-results').waitFor();
   return { page, log };

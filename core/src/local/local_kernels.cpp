@@ -97,7 +97,6 @@ constexpr std::int64_t kMetalMaxFusedAdds = 8;
 // ggml-vulkan up to MAX_FUSED_ADDS from b6182 (#15252, 2025-08-16: MAX_PARAMETER_COUNT 8 - 2 = 6), 9 from
 // b6258 (#15281: 12 - 3), Metal up to kMetalMaxFusedAdds from b5937; SYCL and the CPU run them one by one.
 // A dense FFN writes one output a token, so the combine's bytes beyond it are what a MoE layer adds.
-constexpr double kF32Bytes = 4;
 constexpr std::int64_t kCudaFusedAddsBuild = 6316;
 constexpr std::int64_t kCudaMaxFusedAdds = 8;
 constexpr std::int64_t kVulkanFusedAddsBuild = 6182;
@@ -132,6 +131,41 @@ constexpr double kMmqRowTile = 128;
 constexpr double kQ81BytesPerValue = 144.0 / 128.0;
 constexpr std::int64_t kMmqTilingBuild = 8931;
 constexpr double kMmqTilingMinEfficiency = 0.90;
+
+// The bytes of the combine beyond the dense FFN's one output, `hidden` values a token, `k` outputs, the
+// ADDs in groups of at most `adds_per_kernel`.
+double expert_combine_bytes(std::int64_t hidden, std::int64_t k, std::int64_t adds_per_kernel) {
+  if (hidden <= 0 || k <= 0) return 0;
+  const auto n = static_cast<double>(hidden);
+  const auto outputs_per_token = static_cast<double>(k);
+  const std::int64_t adds = k - 1;
+  const auto kernels = static_cast<double>((adds + adds_per_kernel - 1) / adds_per_kernel);
+  // The k outputs beyond the dense FFN's one; the MUL: the outputs and the k weights read, the outputs
+  // written; the ADDs: each kernel reads its first operand and one per ADD, and writes one sum.
+  const double outputs = (outputs_per_token - 1) * n;
+  const double scale = 2 * outputs_per_token * n + outputs_per_token;
+  const double sums = (static_cast<double>(adds) + 2 * kernels) * n;
+  return static_cast<double>(kLocalF32Bytes) * (outputs + scale + sums);
+}
+
+std::int64_t max_fused_adds(const LocalRequest& request) {
+  const auto includes = [&](std::int64_t release) { return local_build_includes(request.llama_cpp_build, release); };
+  switch (request.backend) {
+    case LocalBackend::cuda:
+    case LocalBackend::rocm:
+      return includes(kCudaFusedAddsBuild) ? kCudaMaxFusedAdds : 1;
+    case LocalBackend::vulkan:
+      return includes(kVulkanWiderFusedAddsBuild) ? kVulkanMaxFusedAdds
+             : includes(kVulkanFusedAddsBuild)    ? kVulkanMaxFusedAddsFirst
+                                                  : 1;
+    case LocalBackend::metal:
+      return includes(kMetalRmsNormFusionBuild) ? kMetalMaxFusedAdds : 1;
+    case LocalBackend::sycl:
+    case LocalBackend::cpu:
+      return 1;
+  }
+  return 1;
+}
 
 }  // namespace
 
@@ -328,52 +362,23 @@ std::int64_t local_metal_fused_ops(const LocalRequest& request, std::int64_t rms
   return fused;
 }
 
-double local_expert_combine_bytes(std::int64_t hidden, std::int64_t experts_per_token, std::int64_t max_fused_adds) {
-  if (hidden <= 0 || experts_per_token <= 0) return 0;
-  const auto n = static_cast<double>(hidden);
-  const auto k = static_cast<double>(experts_per_token);
-  const std::int64_t adds = experts_per_token - 1;
-  const std::int64_t group = std::max<std::int64_t>(1, max_fused_adds);
-  const auto kernels = static_cast<double>((adds + group - 1) / group);
-  // The k outputs beyond the dense FFN's one; the MUL: the outputs and the k weights read, the outputs
-  // written; the ADDs: each kernel reads its first operand and one per ADD, and writes one sum.
-  const double outputs = (k - 1) * n;
-  const double scale = 2 * k * n + k;
-  const double sums = (static_cast<double>(adds) + 2 * kernels) * n;
-  return kF32Bytes * (outputs + scale + sums);
+LocalExpertCombine local_expert_combine(const LocalModel& model, const LocalRequest& request) {
+  LocalExpertCombine combine;
+  combine.adds_per_kernel = max_fused_adds(request);
+  combine.bytes_per_token = expert_combine_bytes(model.hidden_size, model.experts_per_token, combine.adds_per_kernel);
+  return combine;
 }
 
-std::int64_t local_max_fused_adds(const LocalRequest& request) {
-  const auto includes = [&](std::int64_t release) { return local_build_includes(request.llama_cpp_build, release); };
-  switch (request.backend) {
-    case LocalBackend::cuda:
-    case LocalBackend::rocm:
-      return includes(kCudaFusedAddsBuild) ? kCudaMaxFusedAdds : 1;
-    case LocalBackend::vulkan:
-      return includes(kVulkanWiderFusedAddsBuild) ? kVulkanMaxFusedAdds
-             : includes(kVulkanFusedAddsBuild)    ? kVulkanMaxFusedAddsFirst
-                                                  : 1;
-    case LocalBackend::metal:
-      return includes(kMetalRmsNormFusionBuild) ? kMetalMaxFusedAdds : 1;
-    case LocalBackend::sycl:
-    case LocalBackend::cpu:
-      return 1;
-  }
-  return 1;
-}
-
-std::string local_expert_combine_rule(const LocalRequest& request, std::int64_t hidden, std::int64_t experts_per_token,
+std::string local_expert_combine_rule(const LocalModel& model, const LocalExpertCombine& combine,
                                       double prompt_time_share) {
-  const std::int64_t group = local_max_fused_adds(request);
-  const double bytes = local_expert_combine_bytes(hidden, experts_per_token, group);
+  const std::int64_t k = model.experts_per_token;
   return "prompt: each MoE layer combines its routed experts' outputs through memory (llama-graph.cpp "
          "build_moe_ffn): " +
-         std::to_string(experts_per_token) + " f32 outputs of " + std::to_string(hidden) +
-         " values a token, scaled by the routing weights and summed by " + std::to_string(experts_per_token - 1) +
-         " ADDs" +
-         (group > 1 ? " (" + std::to_string(group) + " to a kernel in this build)"
-                    : std::string(" (one kernel each)")) +
-         ": " + std::to_string(std::llround(bytes)) +
+         std::to_string(k) + " f32 outputs of " + std::to_string(model.hidden_size) +
+         " values a token, scaled by the routing weights and summed by " + std::to_string(k - 1) + " ADDs" +
+         (combine.adds_per_kernel > 1 ? " (" + std::to_string(combine.adds_per_kernel) + " to a kernel in this build)"
+                                      : std::string(" (one kernel each)")) +
+         ": " + std::to_string(std::llround(combine.bytes_per_token)) +
          " bytes a token beyond a dense FFN's one output, at the GPU's streaming share of bandwidth, " +
          std::to_string(static_cast<int>(std::lround(100 * prompt_time_share))) +
          "% of the prompt's work; not added on the CPU, whose routed-expert share was read off MoE rows";

@@ -16,7 +16,6 @@ namespace fitcheck {
 namespace {
 
 constexpr std::int64_t kMiB = std::int64_t{1} << 20;
-constexpr std::int64_t kF32 = 4;
 
 std::int64_t pad_to(std::int64_t value, std::int64_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
@@ -74,7 +73,7 @@ std::int64_t local_layer_kv_bytes(const LocalLayer& layer, LocalKvType type, std
 }
 
 std::int64_t local_layer_state_bytes(const LocalLayer& layer) {
-  return (layer.recurrent_conv_values + layer.recurrent_state_values) * kF32;
+  return (layer.recurrent_conv_values + layer.recurrent_state_values) * kLocalF32Bytes;
 }
 
 LocalPlacement place_local(const LocalModel& model, const LocalRequest& request, std::int64_t n_gpu_layers) {
@@ -188,22 +187,22 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   // The host buffer holds the inputs: token embeddings and the f32 mask.
   const std::int64_t tokens = std::min(request.ubatch, p.kv_size);
   const std::int64_t mask_rows = pad_to(tokens, 64);  // GGML_KQ_MASK_PAD
-  const std::int64_t hidden = model.hidden_size * tokens * kF32;
-  const std::int64_t mask_device = p.kv_size * mask_rows * (request.flash_attention ? 2 : kF32);
-  const std::int64_t mask_host = p.kv_size * mask_rows * kF32;
-  const std::int64_t kq = request.flash_attention ? 0 : model.num_heads * p.kv_size * tokens * kF32;
+  const std::int64_t hidden = model.hidden_size * tokens * kLocalF32Bytes;
+  const std::int64_t mask_device = p.kv_size * mask_rows * (request.flash_attention ? 2 : kLocalF32Bytes);
+  const std::int64_t mask_host = p.kv_size * mask_rows * kLocalF32Bytes;
+  const std::int64_t kq = request.flash_attention ? 0 : model.num_heads * p.kv_size * tokens * kLocalF32Bytes;
   const std::int64_t query_width = model.head_dim > 0 ? model.num_heads * model.head_dim : model.hidden_size;
-  const std::int64_t attention_peak = kq + mask_device + 2 * hidden + 2 * query_width * tokens * kF32;
+  const std::int64_t attention_peak = kq + mask_device + 2 * hidden + 2 * query_width * tokens * kLocalF32Bytes;
   const std::int64_t ffn_width = std::max(model.feed_forward, model.expert_feed_forward * model.experts_per_token);
-  const std::int64_t ffn_peak =
-      mask_device + 2 * hidden + 2 * ffn_width * tokens * kF32 + model.num_experts * tokens * kF32;  // router logits
-  std::int64_t output_peak = (model.vocab_size + model.hidden_size) * tokens * kF32;
+  const std::int64_t ffn_peak = mask_device + 2 * hidden + 2 * ffn_width * tokens * kLocalF32Bytes +
+                                model.num_experts * tokens * kLocalF32Bytes;  // router logits
+  std::int64_t output_peak = (model.vocab_size + model.hidden_size) * tokens * kLocalF32Bytes;
   // With flash attention the graph casts the mask to f16 once, before the first layer, so it sits at
   // the bottom of the buffer; the logits, larger than the hole it leaves, go above the last layer's
   // live hidden-state tensors. Three flash-attention load logs (Llama 3.1 8B on Vulkan, ubatch 1024;
   // GLM-4-32B, ubatch 512; GLM-4.5-Air, ubatch 4096) print the output layer's peak plus the f16 mask
   // plus one to three hidden states; fitcheck adds two (-5%, +3% and 0% on those logs).
-  const std::int64_t logits = model.vocab_size * tokens * kF32;
+  const std::int64_t logits = model.vocab_size * tokens * kLocalF32Bytes;
   if (request.flash_attention && logits > mask_device) output_peak += mask_device + 2 * hidden;
   // Without KV offload the attention over the cache runs on the CPU, beside the cache.
   const bool any_layers_on_gpu =

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +18,15 @@ namespace fitcheck {
 // Whether the llama.cpp build that runs includes release `release` (bNNNN); absent: a current build, which does.
 inline bool local_build_includes(std::optional<std::int64_t> build, std::int64_t release) {
   return build.value_or(release) >= release;
+}
+
+// Bytes of an f32 value (GGML_TYPE_F32): the hidden state, recurrent states and the graph's f32 intermediates.
+constexpr std::int64_t kLocalF32Bytes = 4;
+
+// The index of a placement's device in per-device lists (the GPUs in order, then the CPU): `device` as
+// LocalPlacement::layer_device and output_device give it, -1 for the CPU.
+inline std::size_t local_device_index(const LocalPlacement& p, int device) {
+  return device < 0 ? p.devices.size() - 1 : static_cast<std::size_t>(device);
 }
 
 std::int64_t local_gpu_reserve_bytes(LocalBackend backend);
@@ -104,12 +114,15 @@ std::int64_t local_metal_fused_ops(const LocalRequest& request, std::int64_t rms
                                    std::int64_t expert_sum_adds);
 std::string local_metal_fusion_rule(const LocalRequest& request, std::int64_t graph_ops, std::int64_t fused_ops);
 // The routed experts' combine in a prompt (local_kernels.cpp): the bytes build_moe_ffn moves through memory
-// a token and MoE layer beyond a dense FFN's one output, with `hidden` values a token and
-// `experts_per_token` outputs, the ADDs summing them fused in groups of at most `max_fused_adds`; the
-// backend's group for the request's build (1 where nothing fuses); the rule as the report states it.
-double local_expert_combine_bytes(std::int64_t hidden, std::int64_t experts_per_token, std::int64_t max_fused_adds);
-std::int64_t local_max_fused_adds(const LocalRequest& request);
-std::string local_expert_combine_rule(const LocalRequest& request, std::int64_t hidden, std::int64_t experts_per_token,
+// a token and MoE layer beyond a dense FFN's one output, for the model's hidden size and experts a token,
+// with the ADDs summing them fused in groups of at most `adds_per_kernel` (the backend's, for the
+// request's build; 1 where nothing fuses); the rule as the report states it.
+struct LocalExpertCombine {
+  double bytes_per_token = 0;
+  std::int64_t adds_per_kernel = 1;
+};
+LocalExpertCombine local_expert_combine(const LocalModel& model, const LocalRequest& request);
+std::string local_expert_combine_rule(const LocalModel& model, const LocalExpertCombine& combine,
                                       double prompt_time_share);
 // Of a layer's kernels, those Metal's concurrent encoder issues with no memory barrier before them for the
 // request's build (from b6460, ggml-org/llama.cpp#15929; 0 on other backends and older builds), so one
