@@ -39,6 +39,25 @@ test('every validation row has a source, its settings, a measurement and a fitch
   }
 });
 
+// fitcheck's llama.cpp rules change by build (CUDA graphs, MMQ's tiling, fusions: local_kernels.cpp), so a
+// row whose run printed its build number ("build 2824 (4426e298)", "b4011", "(6413)") is modelled on that
+// build; absent the option fitcheck takes a current build.
+test('every llama.cpp row whose build is known runs fitcheck local on that build', () => {
+  const rows = JSON.parse(fs.readFileSync(path.join(repo, 'validation/serving.json'), 'utf8'));
+  let checked = 0;
+  for (const row of rows) {
+    if (!row.fitcheck_command?.startsWith('fitcheck local') || row.engine !== 'llama.cpp') continue;
+    const stated = /\bbuild (\d{3,5})\b|\b[0-9a-f]{7,9} \((\d{3,5})\)|\bb(\d{3,5})\b/.exec(row.engine_version ?? '');
+    if (!stated) continue;
+    const build = stated.slice(1).find(Boolean);
+    const given = /--llama-cpp-build (\d+)/.exec(row.fitcheck_command);
+    assert.ok(given, `${row.id}: engine_version names build ${build}, the command gives none`);
+    assert.equal(given[1], build, `${row.id}: engine_version names build ${build}`);
+    checked += 1;
+  }
+  assert.ok(checked >= 100, `only ${checked} rows with a known build`);
+});
+
 test('npm run validate compares every row it can and ends with one JSON line of counts; the page holds its current expected errors', () => {
   const written = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fitcheck-validate-')), 'expected-errors.json');
   const out = execFileSync('node', [path.join(repo, 'scripts/validate.mjs'), '--expected-errors', written], {
