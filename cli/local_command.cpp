@@ -98,6 +98,40 @@ void print_local(const nlohmann::json& r) {
                 r["generation_tokens_per_second_empty_context"].get<double>(),
                 r["generation_tokens_per_second_full_context"].get<double>());
   print("%s", std::string(speed));
+  // The prompt, device by device: what each device's share of the time is made of.
+  const auto ms = [](double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f ms", seconds * 1e3);
+    return std::string(text);
+  };
+  const double ubatches = r["prompt_ubatches"].get<double>();
+  print("prompt, %.0f tokens in %.0f ubatch%s:\n", r["prompt_tokens"].get<double>(), ubatches,
+        ubatches == 1 ? "" : "es");
+  const std::string first_device = r["devices"].empty() ? std::string() : r["devices"][0]["name"].get<std::string>();
+  for (const auto& d : r["devices"]) {
+    const auto& t = d["prompt_time"];
+    if (t["seconds"].get<double>() <= 0) continue;
+    char name[64];
+    std::snprintf(name, sizeof name, "  %-10s ", d["name"].get<std::string>().c_str());
+    std::string line = name;
+    if (t["offloaded"].get<bool>())
+      line += "weights copied to " + first_device + " over PCIe " + ms(t["offload_copy_seconds"].get<double>()) +
+              " + multiplies there " + ms(t["multiply_seconds"].get<double>());
+    else
+      line += "max(multiplies " + ms(t["multiply_seconds"].get<double>()) + ", weights read " +
+              ms(t["weight_read_seconds"].get<double>()) + ")";
+    if (t["expert_combine_seconds"].get<double>() > 0)
+      line += " + experts' combine " + ms(t["expert_combine_seconds"].get<double>());
+    if (t["scores_seconds"].get<double>() > 0) line += " + attention scores " + ms(t["scores_seconds"].get<double>());
+    line += " + crossings ";
+    line += ms(t["crossing_seconds"].get<double>());
+    line += " = ";
+    line += ms(t["seconds"].get<double>());
+    print("%s\n", line);
+  }
+  if (r["prompt_pipelined"].get<bool>())
+    print("  the GPUs overlap the ubatches (llama.cpp's pipeline): %.2f x faster than their sum\n",
+          r["prompt_pipeline_speedup"].get<double>());
   print("generation, one token at the middle of the generated tokens:\n");
   for (const auto& d : r["devices"]) {
     const auto& t = d["generation_token_time"];

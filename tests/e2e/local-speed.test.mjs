@@ -96,6 +96,18 @@ test("a MoE model's speed line gives the share of the prompt spent combining the
       hasText: `Prompt ${moe.prompt_tokens_per_second.toFixed(0)} tokens/s (${share}% of the work combines the routed experts' outputs in memory)`,
     })
     .waitFor();
+  // How the Spark's prompt time is made, as the CLI's prompt_time gives it: 2048 tokens in 4 ubatches.
+  const ms = (seconds) => `${(seconds * 1e3).toFixed(2)} ms`;
+  const part = moe.devices[0].prompt_time;
+  assert.equal(moe.prompt_ubatches, 4);
+  const line = await page.getByTestId('local-prompt-time').getByRole('listitem').first().textContent();
+  assert.equal(
+    line,
+    `CUDA0: multiplies ${ms(part.multiply_seconds)} or, if longer, its weights read ${ms(part.weight_read_seconds)}, ` +
+      `experts' combine ${ms(part.expert_combine_seconds)}` +
+      (part.crossing_seconds > 0 ? `, copies in ${ms(part.crossing_seconds)}` : '') +
+      `: ${ms(part.seconds)} of the prompt`,
+  );
   // A dense model's line says nothing of it.
   const dense = cli('local', presetConfigFile('meta-llama--llama-3.1-8b'), localPageDefaults('dgx-spark'));
   assert.equal(dense.prompt_expert_combine_time_share, 0);

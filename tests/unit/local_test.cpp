@@ -672,11 +672,28 @@ TEST_CASE("fitcheck local on the command line: JSON keys and the command") {
                                     "/meta-llama--Llama-3.1-8B.json --gpu rtx-4090 --ram-gib 64 --weights q4_k_m "
                                     "--context 8192 --kv-dtype q8_0 --json");
   REQUIRE(result.exit_status == 0);
-  for (const char* key :
-       {"\"n_gpu_layers\":33", "\"n_layers\":33", "\"devices\"", "\"model_buffer_bytes\"", "\"kv_buffer_bytes\"",
-        "\"compute_buffer_bytes\"", "\"prompt_tokens_per_second\"", "\"generation_tokens_per_second\"",
-        "\"llama_cpp_command\"", "\"ollama_parameters\"", "\"num_gpu\":33", "\"num_ctx\":8192",
-        "-ctk q8_0 -ctv q8_0 -fa on", "\"generation_token_time\"", "\"graph_ops\":", "\"seconds_per_op\":"})
+  for (const char* key : {"\"n_gpu_layers\":33",
+                          "\"n_layers\":33",
+                          "\"devices\"",
+                          "\"model_buffer_bytes\"",
+                          "\"kv_buffer_bytes\"",
+                          "\"compute_buffer_bytes\"",
+                          "\"prompt_tokens_per_second\"",
+                          "\"generation_tokens_per_second\"",
+                          "\"llama_cpp_command\"",
+                          "\"ollama_parameters\"",
+                          "\"num_gpu\":33",
+                          "\"num_ctx\":8192",
+                          "-ctk q8_0 -ctv q8_0 -fa on",
+                          "\"generation_token_time\"",
+                          "\"graph_ops\":",
+                          "\"seconds_per_op\":",
+                          "\"prompt_tokens\":512",
+                          "\"prompt_ubatches\":1",
+                          "\"prompt_time\":{\"multiply_seconds\":",
+                          "\"weight_read_seconds\":",
+                          "\"offload_copy_seconds\":",
+                          "\"expert_combine_seconds\":"})
     CHECK_MESSAGE(result.out.find(key) != std::string::npos, key);
   // The backend the speeds are for: the first GPU's vendor's, a given --backend, or the CPU without GPUs.
   CHECK(result.out.find("\"backend\":\"cuda\"") != std::string::npos);
@@ -696,6 +713,8 @@ TEST_CASE("fitcheck local on the command line: JSON keys and the command") {
   REQUIRE(text.exit_status == 0);
   CHECK(text.out.find("CUDA0") != std::string::npos);
   CHECK(text.out.find("ops x 1.58 us") != std::string::npos);
+  // ... and how each device's share of the prompt is.
+  CHECK(text.out.find("prompt, 512 tokens in 1 ubatch:\n  CUDA0      max(multiplies ") != std::string::npos);
   CHECK(result.out.find("\"n_cpu_moe\":0,\"fitted\":false") != std::string::npos);
   // A MoE model too large for the GPU: the text says where --fit put the experts.
   const auto moe = test::run_cli("local " + test::fixture_configs_dir() +
@@ -703,6 +722,9 @@ TEST_CASE("fitcheck local on the command line: JSON keys and the command") {
   REQUIRE(moe.exit_status == 0);
   CHECK(moe.out.find("offloaded 37/37 layers to the GPU(s); routed experts of ") != std::string::npos);
   CHECK(moe.out.find(" layers in RAM (llama.cpp's --fit)") != std::string::npos);
+  // The experts left in RAM travel to the GPU for each ubatch of the prompt (op offload).
+  CHECK(moe.out.find("  CPU        weights copied to CUDA0 over PCIe ") != std::string::npos);
+  CHECK(moe.out.find(" + experts' combine ") != std::string::npos);
   const auto bad = test::run_cli("local " + test::fixture_configs_dir() +
                                  "/meta-llama--Llama-3.1-8B.json --gpu rtx-4090 --ram-gib 64 --context 0");
   CHECK(bad.exit_status == 2);
@@ -808,8 +830,52 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     // (FP32 accumulate) = 0.0415 ms. Slower than reading 420 MiB once (0.50 ms).
     const double weights = rtx4090_toy_weights_seconds(512);
     const double attention = rtx4090_attention_seconds(4.0 * 2048 * 4 * 512.0 * 512.0 / 2);
-    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second ==
+    const LocalEstimate e = estimate_local(model, r);
+    CHECK(e.speed.prompt_tokens_per_second ==
           doctest::Approx(512 / (weights + attention + 512 * kCrossingSecondsPerToken)));
+    // How the GPU's part is made: the multiplies, the 420 MiB read once in the one ubatch (the shorter),
+    // the embeddings' crossing; the CPU holds only the input layer and runs nothing.
+    CHECK(e.speed.prompt_tokens == 512);
+    CHECK(e.speed.prompt_ubatches == 1);
+    const LocalPromptTime& gpu = e.speed.prompt_time[0];
+    CHECK(gpu.multiply_seconds == doctest::Approx(weights + attention));
+    CHECK(gpu.weight_read_seconds == doctest::Approx(420.0 * kMiB / (1008e9 * 0.88)));
+    CHECK(gpu.offload_copy_seconds == 0);
+    CHECK_FALSE(gpu.offloaded);
+    CHECK(gpu.expert_combine_seconds == 0);
+    CHECK(gpu.scores_seconds == 0);
+    CHECK(gpu.crossing_seconds == doctest::Approx(512 * kCrossingSecondsPerToken));
+    CHECK(gpu.seconds == doctest::Approx(weights + attention + 512 * kCrossingSecondsPerToken));
+    CHECK(e.speed.prompt_time[1].seconds == 0);
+  }
+  SUBCASE("a partial offload's prompt: the CPU's weights copied over PCIe each ubatch, multiplied on the GPU") {
+    r.n_gpu_layers = 2;
+    r.prompt_len = 1024;
+    const LocalEstimate e = estimate_local(model, r);
+    // Two ubatches of 512. GPU: layers 2 and 3 (200 MiB), its multiplies 2 x 100M x 1024 at 0.26 x 660.6 TOP/s
+    // and their attention; the CPU: layers 0 and 1 and the output (220 MiB), of which the 210 MiB of matrices
+    // cross PCIe 4.0 x16 (0.8 x 32 GB/s) in each ubatch and are multiplied on the GPU. Per head and layer
+    // 512 x (512 + 1024) scores are kept by flash attention's causal half: 512^2/2 + 512 x 512 + 512^2/2.
+    const double per_layer_attention = 4.0 * 2048 * (512.0 * 512 / 2 + 512.0 * 512 + 512.0 * 512 / 2);
+    const double gpu_multiplies =
+        2.0 * 100e6 * 1024 / (660.6e12 * 0.26) + rtx4090_attention_seconds(2 * per_layer_attention);
+    const double cpu_multiplies =
+        2.0 * 110e6 * 1024 / (660.6e12 * 0.26) + rtx4090_attention_seconds(2 * per_layer_attention);
+    const double copies = 2 * 210.0 * kMiB / (32e9 * 0.8);
+    CHECK(e.speed.prompt_ubatches == 2);
+    const LocalPromptTime& gpu = e.speed.prompt_time[0];
+    const LocalPromptTime& cpu = e.speed.prompt_time[1];
+    CHECK(gpu.multiply_seconds == doctest::Approx(gpu_multiplies));
+    CHECK(gpu.weight_read_seconds == doctest::Approx(2 * 200.0 * kMiB / (1008e9 * 0.88)));
+    CHECK(gpu.crossing_seconds == doctest::Approx(1024 * kCrossingSecondsPerToken));
+    CHECK(cpu.offloaded);
+    CHECK(cpu.weight_read_seconds == 0);
+    CHECK(cpu.offload_copy_seconds == doctest::Approx(copies));
+    CHECK(cpu.multiply_seconds == doctest::Approx(cpu_multiplies));
+    CHECK(cpu.crossing_seconds == doctest::Approx(1024 * kCrossingSecondsPerToken));
+    CHECK(cpu.seconds == doctest::Approx(copies + cpu_multiplies + 1024 * kCrossingSecondsPerToken));
+    const double total = gpu_multiplies + 1024 * kCrossingSecondsPerToken + cpu.seconds;
+    CHECK(e.speed.prompt_tokens_per_second == doctest::Approx(1024 / total));
   }
   SUBCASE("--cpu: CPU layers read RAM at the CPU's bandwidth") {
     r.gpus.clear();
@@ -989,7 +1055,10 @@ TEST_CASE("local: prompt speed by storage type on CUDA, by hand") {
     const double output = 2.0 * 10e6 * 512;
     const double combine = 4 * 262176.0 * 512 / (1008e9 * 0.88);
     const double seconds = (experts + output) / (660.6e12 * 0.26) + attention + combine;
-    CHECK(estimate_local(model, r).speed.prompt_tokens_per_second == doctest::Approx(512 / seconds));
+    const LocalEstimate e = estimate_local(model, r);
+    CHECK(e.speed.prompt_tokens_per_second == doctest::Approx(512 / seconds));
+    CHECK(e.speed.prompt_time[0].expert_combine_seconds == doctest::Approx(combine));
+    CHECK(e.speed.prompt_time[0].seconds == doctest::Approx(seconds));
   }
 }
 
@@ -1384,6 +1453,10 @@ TEST_CASE("local: without flash attention every ubatch writes its attention scor
     const LocalEstimate e = estimate_local(model, r);
     CHECK(e.speed.prompt_tokens_per_second == doctest::Approx(1536 / seconds));
     CHECK(e.speed.prompt_scores_time_share == doctest::Approx(scores / seconds));
+    CHECK(e.speed.prompt_ubatches == 3);
+    CHECK(e.speed.prompt_time[0].multiply_seconds == doctest::Approx(weights + attention));
+    CHECK(e.speed.prompt_time[0].scores_seconds == doctest::Approx(scores));
+    CHECK(e.speed.prompt_time[0].seconds == doctest::Approx(seconds));
     bool stated = false;
     for (const std::string& a : e.assumptions) stated = stated || a.find("20 bytes a score") != std::string::npos;
     CHECK(stated);

@@ -97,6 +97,31 @@ describe('the Local tab', () => {
     expect(cpu.mapped_model_buffer_bytes! / 2 ** 20).toBeCloseTo(17447.91, 1);
     render(<LocalResults report={report} unit="GiB" />);
     expect(screen.getByTestId('local-mapped').textContent).toContain('CPU_Mapped 17.04 GiB');
+    // The prompt, device by device: the experts in RAM are copied to the first GPU over PCIe for each
+    // ubatch and multiplied there (llama.cpp's op offload); the GPUs' lines say how their time is made.
+    const prompt = within(screen.getByTestId('local-prompt-time')).getAllByRole('listitem');
+    expect(prompt.map((line) => line.textContent?.split(':')[0])).toEqual(['CUDA0', 'CUDA1', 'CPU']);
+    const ms = (seconds: number) => `${(seconds * 1e3).toFixed(2)} ms`;
+    // Every layer is on a GPU, so no hidden state crosses to the CPU.
+    expect(cpu.prompt_time.crossing_seconds).toBe(0);
+    expect(prompt[2].textContent).toBe(
+      `CPU: weights copied to CUDA0 over PCIe ${ms(cpu.prompt_time.offload_copy_seconds)}, then multiplied there ` +
+        `${ms(cpu.prompt_time.multiply_seconds)}: ${ms(cpu.prompt_time.seconds)} of the prompt`,
+    );
+    expect(prompt[0].textContent).toContain(
+      `experts' combine ${ms(report.devices[0].prompt_time.expert_combine_seconds)}`,
+    );
+    // The parts add up to each device's time, and the devices' times to the prompt's (no pipeline here).
+    for (const device of report.devices) {
+      const t = device.prompt_time;
+      const work = t.offloaded
+        ? t.offload_copy_seconds + t.multiply_seconds
+        : Math.max(t.multiply_seconds, t.weight_read_seconds);
+      expect(work + t.expert_combine_seconds + t.scores_seconds + t.crossing_seconds).toBeCloseTo(t.seconds, 9);
+    }
+    expect(report.prompt_pipelined).toBe(false);
+    const total = report.devices.reduce((sum, device) => sum + device.prompt_time.seconds, 0);
+    expect(report.prompt_tokens / total).toBeCloseTo(report.prompt_tokens_per_second, 6);
     cleanup();
     render(<LocalResults report={core.localReport(llama, localOptions(defaultLocalInputs))} unit="GiB" />);
     expect(screen.queryByTestId('local-mapped')).toBeNull();

@@ -268,8 +268,25 @@ struct LocalTokenTime {
   double seconds = 0;  // bytes / bandwidth + graph_ops x seconds_per_op + crossing_seconds
 };
 
+// How a device's share of the prompt's time is made, over all the prompt's ubatches: its multiplies
+// (and attention) at its rates, or its resident weights read once a ubatch when that is slower; weights
+// it holds in RAM copied to the first GPU and multiplied there (llama.cpp's op offload); the MoE layers'
+// combine, the attention scores written without flash attention, and the hidden state's copies into it.
+struct LocalPromptTime {
+  double multiply_seconds = 0;        // the products and the attention, on this device or (offloaded) the GPU
+  double weight_read_seconds = 0;     // its resident weights once a ubatch at its bandwidth; 0 when offloaded
+  double offload_copy_seconds = 0;    // weights in RAM copied over PCIe a ubatch (op offload); else 0
+  double expert_combine_seconds = 0;  // the routed experts' outputs through memory (GPUs)
+  double scores_seconds = 0;          // the attention scores through memory (without flash attention)
+  double crossing_seconds = 0;        // the hidden state copied in from the previous device
+  bool offloaded = false;             // a CPU's weights multiplied on the first GPU (op offload)
+  double seconds = 0;  // max(multiply, weight_read) or offload_copy + multiply; + combine, scores, crossings
+};
+
 struct LocalSpeed {
   double prompt_tokens_per_second = 0;
+  double prompt_tokens = 0;    // the prompt's tokens (at least 1)
+  double prompt_ubatches = 0;  // ceil(prompt tokens / ubatch)
   // Several GPUs holding every layer: llama.cpp pipelines the ubatches of one batch over them
   // (local_pipeline.cpp); 1 otherwise or with one ubatch per batch.
   bool prompt_pipelined = false;
@@ -284,6 +301,7 @@ struct LocalSpeed {
   double generation_tokens_per_second_empty = 0;      // at an empty context
   double generation_tokens_per_second_full = 0;       // with the whole context filled
   std::vector<double> prompt_time_share;              // per device (as devices): its share of the prompt's work
+  std::vector<LocalPromptTime> prompt_time;           // per device: how its share is made
   std::vector<double> generation_time_share;          // per device: fraction of one token's time
   std::vector<LocalTokenTime> generation_token_time;  // per device: how that time is made
 };

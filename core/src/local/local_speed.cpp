@@ -200,9 +200,13 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   double all_combine_seconds = 0;
   std::string cpu_prompt_rule;
   std::vector<double> times(work.size(), 0.0);
+  s.prompt_time.assign(work.size(), LocalPromptTime{});
+  s.prompt_tokens = tokens;
+  s.prompt_ubatches = ubatches;
   for (std::size_t d = 0; d < work.size(); ++d) {
     const DeviceWork& w = work[d];
     if (w.weight_bytes_resident <= 0 && w.flops_per_token <= 0) continue;
+    LocalPromptTime& part = s.prompt_time[d];
     // Causal attention over the prompt. Flash attention skips the masked tiles: position i attends to
     // depth + i cached tokens (at most the layer's cells), tokens^2 / 2 in all from an empty cache.
     // Without it every ubatch multiplies all its cells and moves the scores through memory
@@ -219,19 +223,23 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     if (d < n_gpus) {
       const Accelerator& gpu = request.gpus[d];
       scores_seconds = score_seconds_on(gpu, score_bytes);
-      seconds =
-          std::max(gpu_compute_seconds(w, gpu, attention_flops), w.weight_bytes_resident * ubatches / bandwidth_of(d));
+      part.multiply_seconds = gpu_compute_seconds(w, gpu, attention_flops);
+      part.weight_read_seconds = w.weight_bytes_resident * ubatches / bandwidth_of(d);
+      seconds = std::max(part.multiply_seconds, part.weight_read_seconds);
       // The MoE layers' combine runs as its own elementwise kernels after the multiplies.
-      const double combine_seconds = w.expert_combine_bytes_per_token * tokens / bandwidth_of(d);
-      seconds += combine_seconds;
-      all_combine_seconds += combine_seconds;
+      part.expert_combine_seconds = w.expert_combine_bytes_per_token * tokens / bandwidth_of(d);
+      seconds += part.expert_combine_seconds;
+      all_combine_seconds += part.expert_combine_seconds;
     } else if (op_offload) {
       const Accelerator& gpu = request.gpus[0];
       const double link = host_link_bytes_per_second(gpu);
       // The input layer's get_rows stays on the CPU; only matrix multiply weights travel.
       const double copied = std::max(0.0, w.weight_bytes_resident - static_cast<double>(model.input_bytes));
       scores_seconds = score_seconds_on(gpu, score_bytes);
-      seconds = copied * ubatches / (link * kPcieEfficiency) + gpu_compute_seconds(w, gpu, attention_flops);
+      part.offloaded = true;
+      part.offload_copy_seconds = copied * ubatches / (link * kPcieEfficiency);
+      part.multiply_seconds = gpu_compute_seconds(w, gpu, attention_flops);
+      seconds = part.offload_copy_seconds + part.multiply_seconds;
     } else {
       scores_seconds = score_bytes / bandwidth_of(d);
       // With --cpu, ggml-cpu's kernels for each weight type (local_cpu_matmul.cpp); without, the stated
@@ -245,9 +253,14 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       } else {
         compute_seconds = flops / (kDefaultCpuFlops * cpu_rates.prompt_compute);
       }
-      seconds = std::max(compute_seconds, w.weight_bytes_resident * ubatches / bandwidth_of(d));
+      part.multiply_seconds = compute_seconds;
+      part.weight_read_seconds = w.weight_bytes_resident * ubatches / bandwidth_of(d);
+      seconds = std::max(part.multiply_seconds, part.weight_read_seconds);
     }
-    seconds += scores_seconds + crossing_seconds_per_token[d] * tokens;
+    part.scores_seconds = scores_seconds;
+    part.crossing_seconds = crossing_seconds_per_token[d] * tokens;
+    seconds += part.scores_seconds + part.crossing_seconds;
+    part.seconds = seconds;
     all_scores_seconds += scores_seconds;
     times[d] = seconds;
     prompt_seconds += seconds;

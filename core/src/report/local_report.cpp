@@ -65,6 +65,17 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
     out.field("layers", use.layers);
     out.field("holds_output_layer", use.holds_output);
     out.field("prompt_time_share", e.speed.prompt_time_share[d]);
+    const LocalPromptTime& prompt = e.speed.prompt_time[d];
+    out.begin_object("prompt_time");
+    out.field("multiply_seconds", prompt.multiply_seconds);
+    out.field("weight_read_seconds", prompt.weight_read_seconds);
+    out.field("offload_copy_seconds", prompt.offload_copy_seconds);
+    out.field("offloaded", prompt.offloaded);
+    out.field("expert_combine_seconds", prompt.expert_combine_seconds);
+    out.field("scores_seconds", prompt.scores_seconds);
+    out.field("crossing_seconds", prompt.crossing_seconds);
+    out.field("seconds", prompt.seconds);
+    out.end_object();
     out.field("generation_time_share", e.speed.generation_time_share[d]);
     const LocalTokenTime& t = e.speed.generation_token_time[d];
     out.begin_object("generation_token_time");
@@ -80,6 +91,8 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
   }
   out.end_array();
   out.field("prompt_tokens_per_second", e.speed.prompt_tokens_per_second);
+  out.field("prompt_tokens", e.speed.prompt_tokens);
+  out.field("prompt_ubatches", e.speed.prompt_ubatches);
   out.field("prompt_pipelined", e.speed.prompt_pipelined);
   out.field("prompt_pipeline_speedup", e.speed.prompt_pipeline_speedup);
   out.field("prompt_scores_time_share", e.speed.prompt_scores_time_share);

@@ -68,9 +68,26 @@ export interface LocalDevice {
   layers: number;
   holds_output_layer: boolean;
   prompt_time_share: number;
+  /** How this device's share of the prompt's time is made (core LocalPromptTime). */
+  prompt_time: LocalPromptTime;
   generation_time_share: number;
   /** How one generated token's time on this device is made (core LocalTokenTime). */
   generation_token_time: LocalTokenTime;
+}
+
+export interface LocalPromptTime {
+  /** The products and the attention: on this device, or on the first GPU when offloaded. */
+  multiply_seconds: number;
+  /** The device's resident weights read once a ubatch; 0 when offloaded. */
+  weight_read_seconds: number;
+  /** Weights in RAM copied to the first GPU over PCIe each ubatch (llama.cpp's op offload). */
+  offload_copy_seconds: number;
+  offloaded: boolean;
+  expert_combine_seconds: number;
+  scores_seconds: number;
+  crossing_seconds: number;
+  /** max(multiply, weight read) or offload copy + multiply; then combine, scores and crossings added. */
+  seconds: number;
 }
 
 export interface LocalTokenTime {
@@ -114,6 +131,9 @@ export interface LocalReport {
   mmproj: { type: string; encoder_parameters: number; device: string; bytes: number };
   devices: LocalDevice[];
   prompt_tokens_per_second: number;
+  /** The prompt's tokens and the ubatches llama.cpp splits them into. */
+  prompt_tokens: number;
+  prompt_ubatches: number;
   /** llama.cpp overlapped the ubatches of each batch over the GPUs (pipeline parallelism). */
   prompt_pipelined: boolean;
   /** The prompt time without that overlap over the time with it (1 when not pipelined). */

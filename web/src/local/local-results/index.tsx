@@ -255,6 +255,28 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
           />
         </li>
       </ul>
+      <p>{`The prompt, ${report.prompt_tokens} tokens in ${report.prompt_ubatches} ubatch${report.prompt_ubatches === 1 ? '' : 'es'}, device by device:`}</p>
+      <ul data-testid="local-prompt-time">
+        {report.devices
+          .filter((device) => device.prompt_time.seconds > 0)
+          .map((device) => {
+            const t = device.prompt_time;
+            const ms = (seconds: number) => `${(seconds * 1e3).toFixed(2)} ms`;
+            const work = t.offloaded
+              ? `weights copied to ${report.devices[0].name} over PCIe ${ms(t.offload_copy_seconds)}, then multiplied there ${ms(t.multiply_seconds)}`
+              : `multiplies ${ms(t.multiply_seconds)} or, if longer, its weights read ${ms(t.weight_read_seconds)}`;
+            return (
+              <li key={device.name}>
+                {`${device.name}: ${work}` +
+                  (t.expert_combine_seconds > 0 ? `, experts' combine ${ms(t.expert_combine_seconds)}` : '') +
+                  (t.scores_seconds > 0 ? `, attention scores ${ms(t.scores_seconds)}` : '') +
+                  (t.crossing_seconds > 0 ? `, copies in ${ms(t.crossing_seconds)}` : '') +
+                  `: ${ms(t.seconds)} of the prompt`}
+              </li>
+            );
+          })}
+      </ul>
+      <p>One generated token, device by device:</p>
       <ul data-testid="local-token-time">
         {report.devices
           .filter((device) => device.generation_token_time.seconds > 0)
