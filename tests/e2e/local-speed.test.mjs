@@ -100,10 +100,11 @@ test("a MoE model's speed line gives the share of the prompt spent combining the
   const ms = (seconds) => `${(seconds * 1e3).toFixed(2)} ms`;
   const part = moe.devices[0].prompt_time;
   assert.equal(moe.prompt_ubatches, 4);
+  assert.ok(part.multiply_seconds > part.weight_read_seconds);
   const line = await page.getByTestId('local-prompt-time').getByRole('listitem').first().textContent();
   assert.equal(
     line,
-    `CUDA0: multiplies ${ms(part.multiply_seconds)} or, if longer, its weights read ${ms(part.weight_read_seconds)}, ` +
+    `CUDA0: multiplies ${ms(part.multiply_seconds)} (longer than reading its weights, ${ms(part.weight_read_seconds)}), ` +
       `experts' combine ${ms(part.expert_combine_seconds)}` +
       (part.crossing_seconds > 0 ? `, copies in ${ms(part.crossing_seconds)}` : '') +
       `: ${ms(part.seconds)} of the prompt`,

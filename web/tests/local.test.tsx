@@ -149,6 +149,16 @@ describe('the Local tab', () => {
     expect(token).toContain('CUDA0: ');
     expect(token).toContain('at 0.88 × 1008 GB/s');
     expect(token).toContain('611 graph ops × 1.58 µs = 0.96 ms');
+    cleanup();
+    // A 16-token prompt on f16 weights (cuBLAS): reading them once takes longer than the multiplies, and the line says so.
+    const short = core.localReport(llama, { ...localOptions(defaultLocalInputs), weights: 'fp16', prompt_len: '16' });
+    const t = short.devices[0].prompt_time;
+    expect(t.weight_read_seconds).toBeGreaterThan(t.multiply_seconds);
+    render(<LocalResults report={short} unit="GiB" />);
+    const ms = (seconds: number) => `${(seconds * 1e3).toFixed(2)} ms`;
+    expect(screen.getByTestId('local-prompt-time').textContent).toContain(
+      `CUDA0: its weights read ${ms(t.weight_read_seconds)} (longer than its multiplies, ${ms(t.multiply_seconds)})`,
+    );
   });
 
   test("a vision model: its encoders' mmproj file in an Encoder column, on the first GPU, in the command", () => {

@@ -264,7 +264,9 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
             const ms = (seconds: number) => `${(seconds * 1e3).toFixed(2)} ms`;
             const work = t.offloaded
               ? `weights copied to ${report.devices[0].name} over PCIe ${ms(t.offload_copy_seconds)}, then multiplied there ${ms(t.multiply_seconds)}`
-              : `multiplies ${ms(t.multiply_seconds)} or, if longer, its weights read ${ms(t.weight_read_seconds)}`;
+              : t.multiply_seconds >= t.weight_read_seconds
+                ? `multiplies ${ms(t.multiply_seconds)} (longer than reading its weights, ${ms(t.weight_read_seconds)})`
+                : `its weights read ${ms(t.weight_read_seconds)} (longer than its multiplies, ${ms(t.multiply_seconds)})`;
             return (
               <li key={device.name}>
                 {`${device.name}: ${work}` +
