@@ -107,7 +107,6 @@ void print_local(const nlohmann::json& r) {
   const double ubatches = r["prompt_ubatches"].get<double>();
   print("prompt, %.0f tokens in %.0f ubatch%s:\n", r["prompt_tokens"].get<double>(), ubatches,
         ubatches == 1 ? "" : "es");
-  const std::string first_device = r["devices"].empty() ? std::string() : r["devices"][0]["name"].get<std::string>();
   for (const auto& d : r["devices"]) {
     const auto& t = d["prompt_time"];
     if (t["seconds"].get<double>() <= 0) continue;
@@ -115,8 +114,9 @@ void print_local(const nlohmann::json& r) {
     std::snprintf(name, sizeof name, "  %-10s ", d["name"].get<std::string>().c_str());
     std::string line = name;
     if (t["offloaded"].get<bool>())
-      line += "weights copied to " + first_device + " over PCIe " + ms(t["offload_copy_seconds"].get<double>()) +
-              " + multiplies there " + ms(t["multiply_seconds"].get<double>());
+      line += "weights copied to " + t["offload_device"].get<std::string>() + " over PCIe " +
+              ms(t["offload_copy_seconds"].get<double>()) + " + multiplies there " +
+              ms(t["multiply_seconds"].get<double>());
     else
       line += "max(multiplies " + ms(t["multiply_seconds"].get<double>()) + ", weights read " +
               ms(t["weight_read_seconds"].get<double>()) + ")";

@@ -693,6 +693,7 @@ TEST_CASE("fitcheck local on the command line: JSON keys and the command") {
                           "\"prompt_time\":{\"multiply_seconds\":",
                           "\"weight_read_seconds\":",
                           "\"offload_copy_seconds\":",
+                          "\"offloaded\":false,\"offload_device\":\"\"",
                           "\"expert_combine_seconds\":"})
     CHECK_MESSAGE(result.out.find(key) != std::string::npos, key);
   // The backend the speeds are for: the first GPU's vendor's, a given --backend, or the CPU without GPUs.
@@ -841,7 +842,7 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     CHECK(gpu.multiply_seconds == doctest::Approx(weights + attention));
     CHECK(gpu.weight_read_seconds == doctest::Approx(420.0 * kMiB / (1008e9 * 0.88)));
     CHECK(gpu.offload_copy_seconds == 0);
-    CHECK_FALSE(gpu.offloaded);
+    CHECK_FALSE(gpu.offloaded());
     CHECK(gpu.expert_combine_seconds == 0);
     CHECK(gpu.scores_seconds == 0);
     CHECK(gpu.crossing_seconds == doctest::Approx(512 * kCrossingSecondsPerToken));
@@ -868,7 +869,8 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     CHECK(gpu.multiply_seconds == doctest::Approx(gpu_multiplies));
     CHECK(gpu.weight_read_seconds == doctest::Approx(2 * 200.0 * kMiB / (1008e9 * 0.88)));
     CHECK(gpu.crossing_seconds == doctest::Approx(1024 * kCrossingSecondsPerToken));
-    CHECK(cpu.offloaded);
+    CHECK(cpu.offloaded());
+    CHECK(cpu.offload_gpu == 0);
     CHECK(cpu.weight_read_seconds == 0);
     CHECK(cpu.offload_copy_seconds == doctest::Approx(copies));
     CHECK(cpu.multiply_seconds == doctest::Approx(cpu_multiplies));

@@ -279,8 +279,9 @@ struct LocalPromptTime {
   double expert_combine_seconds = 0;  // the routed experts' outputs through memory (GPUs)
   double scores_seconds = 0;          // the attention scores through memory (without flash attention)
   double crossing_seconds = 0;        // the hidden state copied in from the previous device
-  bool offloaded = false;             // a CPU's weights multiplied on the first GPU (op offload)
+  int offload_gpu = -1;               // the GPU (device index) multiplying a CPU's weights (op offload); -1: none
   double seconds = 0;  // max(multiply, weight_read) or offload_copy + multiply; + combine, scores, crossings
+  bool offloaded() const { return offload_gpu >= 0; }
 };
 
 struct LocalSpeed {

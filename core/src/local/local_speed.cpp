@@ -195,11 +195,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   const auto score_seconds_on = [&](const Accelerator& gpu, double bytes) {
     return bytes / (gpu.memory_bandwidth_bytes_per_second * gpu_rates.generation_bandwidth);
   };
-  double prompt_seconds = 0;
-  double all_scores_seconds = 0;
-  double all_combine_seconds = 0;
   std::string cpu_prompt_rule;
-  std::vector<double> times(work.size(), 0.0);
   s.prompt_time.assign(work.size(), LocalPromptTime{});
   s.prompt_tokens = tokens;
   s.prompt_ubatches = ubatches;
@@ -218,52 +214,50 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
             ? 0.0
             : materialized_score_bytes(static_cast<double>(model.num_heads) * w.materialized_scores_per_head);
     const double flops = w.flops_per_token * tokens + attention_flops;
-    double seconds = 0;
-    double scores_seconds = 0;
     if (d < n_gpus) {
       const Accelerator& gpu = request.gpus[d];
-      scores_seconds = score_seconds_on(gpu, score_bytes);
+      part.scores_seconds = score_seconds_on(gpu, score_bytes);
       part.multiply_seconds = gpu_compute_seconds(w, gpu, attention_flops);
       part.weight_read_seconds = w.weight_bytes_resident * ubatches / bandwidth_of(d);
-      seconds = std::max(part.multiply_seconds, part.weight_read_seconds);
       // The MoE layers' combine runs as its own elementwise kernels after the multiplies.
       part.expert_combine_seconds = w.expert_combine_bytes_per_token * tokens / bandwidth_of(d);
-      seconds += part.expert_combine_seconds;
-      all_combine_seconds += part.expert_combine_seconds;
     } else if (op_offload) {
+      // The first GPU multiplies them (ggml_backend_sched's op offload to the highest-priority backend).
+      part.offload_gpu = 0;
       const Accelerator& gpu = request.gpus[0];
       const double link = host_link_bytes_per_second(gpu);
       // The input layer's get_rows stays on the CPU; only matrix multiply weights travel.
       const double copied = std::max(0.0, w.weight_bytes_resident - static_cast<double>(model.input_bytes));
-      scores_seconds = score_seconds_on(gpu, score_bytes);
-      part.offloaded = true;
+      part.scores_seconds = score_seconds_on(gpu, score_bytes);
       part.offload_copy_seconds = copied * ubatches / (link * kPcieEfficiency);
       part.multiply_seconds = gpu_compute_seconds(w, gpu, attention_flops);
-      seconds = part.offload_copy_seconds + part.multiply_seconds;
     } else {
-      scores_seconds = score_bytes / bandwidth_of(d);
+      part.scores_seconds = score_bytes / bandwidth_of(d);
       // With --cpu, ggml-cpu's kernels for each weight type (local_cpu_matmul.cpp); without, the stated
       // default CPU at the backend's one compute fraction.
-      double compute_seconds = 0;
       if (request.cpu) {
         const LocalCpuMatmulTime cpu_time =
             local_cpu_matmul_seconds(local_cpu_matmul_flops(w, tokens, attention_flops), *request.cpu, request);
-        compute_seconds = cpu_time.seconds;
+        part.multiply_seconds = cpu_time.seconds;
         cpu_prompt_rule = cpu_time.rule;
       } else {
-        compute_seconds = flops / (kDefaultCpuFlops * cpu_rates.prompt_compute);
+        part.multiply_seconds = flops / (kDefaultCpuFlops * cpu_rates.prompt_compute);
       }
-      part.multiply_seconds = compute_seconds;
       part.weight_read_seconds = w.weight_bytes_resident * ubatches / bandwidth_of(d);
-      seconds = std::max(part.multiply_seconds, part.weight_read_seconds);
     }
-    part.scores_seconds = scores_seconds;
     part.crossing_seconds = crossing_seconds_per_token[d] * tokens;
-    seconds += part.scores_seconds + part.crossing_seconds;
-    part.seconds = seconds;
-    all_scores_seconds += scores_seconds;
-    times[d] = seconds;
-    prompt_seconds += seconds;
+    // Offloaded weights are copied, then multiplied; a device's own weights are read while it multiplies.
+    part.seconds = (part.offloaded() ? part.offload_copy_seconds + part.multiply_seconds
+                                     : std::max(part.multiply_seconds, part.weight_read_seconds)) +
+                   part.expert_combine_seconds + part.scores_seconds + part.crossing_seconds;
+  }
+  std::vector<double> times;
+  double prompt_seconds = 0, all_scores_seconds = 0, all_combine_seconds = 0;
+  for (const LocalPromptTime& part : s.prompt_time) {
+    times.push_back(part.seconds);
+    prompt_seconds += part.seconds;
+    all_scores_seconds += part.scores_seconds;
+    all_combine_seconds += part.expert_combine_seconds;
   }
   if (op_offload && work.back().weight_bytes_resident > static_cast<double>(model.input_bytes))
     assumptions.push_back(

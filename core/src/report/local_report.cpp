@@ -70,7 +70,9 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
     out.field("multiply_seconds", prompt.multiply_seconds);
     out.field("weight_read_seconds", prompt.weight_read_seconds);
     out.field("offload_copy_seconds", prompt.offload_copy_seconds);
-    out.field("offloaded", prompt.offloaded);
+    out.field("offloaded", prompt.offloaded());
+    out.field("offload_device",
+              prompt.offloaded() ? p.devices[static_cast<std::size_t>(prompt.offload_gpu)].name : std::string());
     out.field("expert_combine_seconds", prompt.expert_combine_seconds);
     out.field("scores_seconds", prompt.scores_seconds);
     out.field("crossing_seconds", prompt.crossing_seconds);

@@ -83,6 +83,8 @@ export interface LocalPromptTime {
   /** Weights in RAM copied to the first GPU over PCIe each ubatch (llama.cpp's op offload). */
   offload_copy_seconds: number;
   offloaded: boolean;
+  /** The GPU that multiplies them when offloaded (the first), else "". */
+  offload_device: string;
   expert_combine_seconds: number;
   scores_seconds: number;
   crossing_seconds: number;

@@ -37,6 +37,11 @@ function ExpectedText({
 }
 
 // The command that reproduces the estimate, with its copy button.
+/** A prompt part's seconds as the Local tab prints them. */
+function milliseconds(seconds: number): string {
+  return `${(seconds * 1e3).toFixed(2)} ms`;
+}
+
 function Command({ text }: { text: string }) {
   return (
     <p>
@@ -261,19 +266,18 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
           .filter((device) => device.prompt_time.seconds > 0)
           .map((device) => {
             const t = device.prompt_time;
-            const ms = (seconds: number) => `${(seconds * 1e3).toFixed(2)} ms`;
             const work = t.offloaded
-              ? `weights copied to ${report.devices[0].name} over PCIe ${ms(t.offload_copy_seconds)}, then multiplied there ${ms(t.multiply_seconds)}`
+              ? `weights copied to ${t.offload_device} over PCIe ${milliseconds(t.offload_copy_seconds)}, then multiplied there ${milliseconds(t.multiply_seconds)}`
               : t.multiply_seconds >= t.weight_read_seconds
-                ? `multiplies ${ms(t.multiply_seconds)} (longer than reading its weights, ${ms(t.weight_read_seconds)})`
-                : `its weights read ${ms(t.weight_read_seconds)} (longer than its multiplies, ${ms(t.multiply_seconds)})`;
+                ? `multiplies ${milliseconds(t.multiply_seconds)} (longer than reading its weights, ${milliseconds(t.weight_read_seconds)})`
+                : `its weights read ${milliseconds(t.weight_read_seconds)} (longer than its multiplies, ${milliseconds(t.multiply_seconds)})`;
             return (
               <li key={device.name}>
                 {`${device.name}: ${work}` +
-                  (t.expert_combine_seconds > 0 ? `, experts' combine ${ms(t.expert_combine_seconds)}` : '') +
-                  (t.scores_seconds > 0 ? `, attention scores ${ms(t.scores_seconds)}` : '') +
-                  (t.crossing_seconds > 0 ? `, copies in ${ms(t.crossing_seconds)}` : '') +
-                  `: ${ms(t.seconds)} of the prompt`}
+                  (t.expert_combine_seconds > 0 ? `, experts' combine ${milliseconds(t.expert_combine_seconds)}` : '') +
+                  (t.scores_seconds > 0 ? `, attention scores ${milliseconds(t.scores_seconds)}` : '') +
+                  (t.crossing_seconds > 0 ? `, copies in ${milliseconds(t.crossing_seconds)}` : '') +
+                  `: ${milliseconds(t.seconds)} of the prompt`}
               </li>
             );
           })}
