@@ -5,8 +5,13 @@
 //
 // The markup is not written by hand: the built page itself runs in headless Chromium with its own
 // WebAssembly core, and what it draws in its first render (the moment the parameter count enters
-// the DOM) is copied into index.html's #app. app/main.tsx later renders the live page over it with
-// the same core, reusing the nodes, and drops `data-prerendered` and `inert`.
+// the DOM) is copied into index.html's #app. app/main.tsx later renders the live page over it,
+// reusing the nodes, and drops `data-prerendered` and `inert`.
+//
+// The page's core calls until its default view is complete (the verdict, the latency tables, the
+// charts) are recorded with their answers (core/recorded-answers.ts) and written beside it as
+// `<script type="application/json" id="fitcheck-recorded-answers">`: a visit to the default view goes
+// live on them, and fetches the core when the visitor reaches for an input.
 import fs from 'node:fs';
 import path from 'node:path';
 import { startStaticServer } from '../tests/support/static-server.mjs';
@@ -29,11 +34,13 @@ fs.writeFileSync(
 const server = await startStaticServer({ root: dist, prefix: '/prerender/' });
 const browser = await launchChromium();
 let markup;
+let calls;
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.addInitScript(() => {
+    window.fitcheckRecordCoreCalls = [];
     // Form state lives in properties (value, checked, selected), not in the markup: written into
     // attributes of a copy, so that the HTML shows the same inputs.
     const serialize = (app) => {
@@ -66,6 +73,14 @@ try {
   });
   await page.goto(server.url);
   markup = await page.evaluate(() => window.fitcheckFirstRender);
+  // The rest of the default view, then a second without a new call: its calls are all recorded.
+  await page.getByTestId('verdict').waitFor();
+  await page.getByTestId('latency-time_to_first_token').waitFor();
+  await page.locator('[data-testid=chart-context] circle').first().waitFor();
+  let count = -1;
+  while (count !== (count = await page.evaluate(() => window.fitcheckRecordCoreCalls.length)))
+    await page.waitForTimeout(1000);
+  calls = await page.evaluate(() => window.fitcheckRecordCoreCalls);
   if (errors.length) throw new Error(`prerender: the page reported errors: ${errors.join('; ')}`);
   await page.close();
 } finally {
@@ -73,8 +88,15 @@ try {
   await server.close();
 }
 if (!markup.includes('data-testid="total-params"')) throw new Error('prerender: no parameter table drawn');
+if (!calls.some((call) => call.name === 'inferenceReport')) throw new Error('prerender: no inference call recorded');
+// JSON in a script element: a "<" escaped, so that no "</script>" in a text can end it.
+const answers = JSON.stringify(calls).replace(/</g, '\\u003c');
+const recorded = `<script type="application/json" id="fitcheck-recorded-answers">${answers}</script>`;
 fs.writeFileSync(
   indexPath,
-  source.replace(placeholder, () => `${marked}${markup}</div>`),
+  source.replace(placeholder, () => `${marked}${markup}</div>${recorded}`),
 );
-console.log(`prerender: the default view (${markup.length} characters) is in web/dist/index.html`);
+console.log(
+  `prerender: the default view (${markup.length} characters) and its ${calls.length} core answers ` +
+    `(${answers.length} characters) are in web/dist/index.html`,
+);

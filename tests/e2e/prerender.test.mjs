@@ -56,10 +56,14 @@ test('the live page takes over the prerendered nodes instead of drawing new ones
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   const log = watchPage(page);
   await page.addInitScript(() => {
-    document.addEventListener('DOMContentLoaded', () => {
-      window.prerenderedCount = document.querySelector('[data-testid="total-params"]');
+    // The count as the HTML parser inserts it (main.tsx may go live before DOMContentLoaded).
+    new MutationObserver((_, observer) => {
+      const count = document.querySelector('[data-testid="total-params"]');
+      if (!count) return;
+      observer.disconnect();
+      window.prerenderedCount = count;
       window.prerenderedMarked = document.getElementById('app').hasAttribute('data-prerendered');
-    });
+    }).observe(document, { childList: true, subtree: true });
   });
   await page.goto(server.url);
   await live(page);

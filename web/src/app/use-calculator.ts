@@ -4,7 +4,7 @@
 // draws what this returns.
 import { useEffect, useState } from 'preact/hooks';
 import type { Accelerator, FormatCatalog, InferenceReport, ParameterReport, TrainingReport } from '../core/types';
-import { useCore } from '../core/use-core';
+import { needCore, useCore } from '../core/use-core';
 import { useFullCore } from '../core/use-full-core';
 import { exportExtraOf } from '../export/export-extra';
 import { snapshotOf } from '../compare/snapshot';
@@ -71,7 +71,7 @@ export interface CalculatorState {
 
 export function useCalculator({ embed, persist, initialPreset, initialMode }: CalculatorOptions): CalculatorState {
   const startPreset = startPresetId(initialPreset);
-  const { core: firstViewCore, gpus, formats, loadError: firstViewLoadError } = useCore();
+  const { core: firstViewCore, gpus, formats, loadError: firstViewLoadError, recorded } = useCore();
   // The first-view module reads the common families; a config of another family (its error says
   // fullModule) is read, from then on, with the full module (core/src/config/config_other_families.hpp).
   const [fullModule, setFullModule] = useState(false);
@@ -129,7 +129,11 @@ export function useCalculator({ embed, persist, initialPreset, initialMode }: Ca
   return {
     url,
     inputs,
-    update: (patch) => url.setInputs((previous) => ({ ...previous, ...patch })),
+    update: (patch) => {
+      // New inputs are past the answers recorded in index.html: the page waits for the core.
+      if (recorded) needCore();
+      url.setInputs((previous) => ({ ...previous, ...patch }));
+    },
     gpus,
     formats,
     loadError:

@@ -128,7 +128,7 @@ function FullView({ calculator, embed, compact, persist }: FullViewProps) {
         onPin={current && mode !== 'plan' && mode !== 'local' ? () => setPinned(current) : undefined}
         pinned={Boolean(pinned)}
       />
-      {mode === 'inference' && summaryReport && summaryParams && (
+      {mode === 'inference' && !calculator.loading && summaryReport && summaryParams && (
         <Summary
           model={modelLabel(inputs, summaryParams.model_type)}
           report={summaryReport}
