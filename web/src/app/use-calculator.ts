@@ -71,7 +71,7 @@ export interface CalculatorState {
 
 export function useCalculator({ embed, persist, initialPreset, initialMode }: CalculatorOptions): CalculatorState {
   const startPreset = startPresetId(initialPreset);
-  const { core: firstViewCore, gpus, formats, loadError: firstViewLoadError, recorded } = useCore();
+  const { core: firstViewCore, gpus, formats, loadError: firstViewLoadError } = useCore();
   // The first-view module reads the common families; a config of another family (its error says
   // fullModule) is read, from then on, with the full module (core/src/config/config_other_families.hpp).
   const [fullModule, setFullModule] = useState(false);
@@ -130,8 +130,8 @@ export function useCalculator({ embed, persist, initialPreset, initialMode }: Ca
     url,
     inputs,
     update: (patch) => {
-      // New inputs are past the answers recorded in index.html: the page waits for the core.
-      if (recorded) needCore();
+      // New inputs are past any answers recorded in index.html: the page waits for the core.
+      needCore();
       url.setInputs((previous) => ({ ...previous, ...patch }));
     },
     gpus,

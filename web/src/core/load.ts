@@ -29,7 +29,8 @@ export function loadCore(): Promise<FitcheckModule> {
   return fullPromise;
 }
 
-const fullOnly = [
+/** The functions only the full module has; the inference module has every other of moduleExports. */
+export const fullOnly = [
   'trainingReport',
   'planReport',
   'trainingPlanReport',

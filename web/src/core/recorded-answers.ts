@@ -5,6 +5,7 @@
 // (docs/performance.md, "The default view's answers in index.html"). The answers are the core's
 // own, computed by the same built module; nothing here computes a figure.
 import type { CoreError, FitcheckModule } from './types';
+import { fullOnly } from './load';
 import { moduleExports } from './types';
 
 /** The id of index.html's `<script type="application/json">` that holds the recorded calls. */
@@ -18,14 +19,8 @@ export interface RecordedCall {
   error?: { message: string; field?: string; fullModule?: boolean };
 }
 
-/** What the page calls to draw its first view (the inference module's functions). */
-const recordedNames = [
-  'parameterReport',
-  'inferenceReport',
-  'inferenceSweep',
-  'acceleratorCatalog',
-  'formatCatalog',
-] as const;
+/** What the first view can call: the inference module's functions. */
+const recordedNames = moduleExports.filter((name) => !(fullOnly as readonly string[]).includes(name));
 
 // Options objects are built the same way at build time and in the page, so their JSON is the same.
 const keyOf = (name: string, args: unknown[]) => JSON.stringify([name, ...args]);

@@ -36,12 +36,12 @@ function ExpectedText({
   ) : null;
 }
 
-// The command that reproduces the estimate, with its copy button.
-/** A prompt part's seconds as the Local tab prints them. */
+/** Seconds as the Local tab's device lines print them. */
 function milliseconds(seconds: number): string {
   return `${(seconds * 1e3).toFixed(2)} ms`;
 }
 
+// The command that reproduces the estimate, with its copy button.
 function Command({ text }: { text: string }) {
   return (
     <p>
@@ -288,16 +288,15 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
           .filter((device) => device.generation_token_time.seconds > 0)
           .map((device) => {
             const t = device.generation_token_time;
-            const read = (t.bytes / t.bandwidth_bytes_per_second) * 1e3;
-            const ops = t.graph_ops * t.seconds_per_op * 1e3;
             const peak = t.bandwidth_bytes_per_second / t.bandwidth_fraction / 1e9;
             return (
               <li key={device.name}>
                 {`${device.name}: ${(t.bytes / 1e9).toFixed(2)} GB read at ${t.bandwidth_fraction.toFixed(2)} × ` +
-                  `${peak.toFixed(0)} GB/s = ${read.toFixed(2)} ms, ${t.graph_ops} graph ops × ` +
-                  `${(t.seconds_per_op * 1e6).toFixed(2)} µs = ${ops.toFixed(2)} ms` +
+                  `${peak.toFixed(0)} GB/s = ${milliseconds(t.bytes / t.bandwidth_bytes_per_second)}, ` +
+                  `${t.graph_ops} graph ops × ${(t.seconds_per_op * 1e6).toFixed(2)} µs = ` +
+                  milliseconds(t.graph_ops * t.seconds_per_op) +
                   (t.crossing_seconds > 0 ? `, ${(t.crossing_seconds * 1e3).toFixed(3)} ms of copies in` : '') +
-                  `: ${(t.seconds * 1e3).toFixed(2)} ms of each generated token`}
+                  `: ${milliseconds(t.seconds)} of each generated token`}
               </li>
             );
           })}
