@@ -290,3 +290,27 @@ test("LoRA's setup row names the model's own modules, not DeepSeek's MLA project
   assertLocalOnly(log, origin() + '/');
   await context.close();
 });
+
+test("Megatron's recompute modules: the checkboxes under its selective recomputation run --recompute-modules", async () => {
+  const { page, log, context } = await openTraining();
+  await page.getByTestId('train-framework').selectOption('megatron');
+  await page.getByTestId('train-recompute').selectOption('selective');
+  const modules = page.getByTestId('train-recompute_modules');
+  await modules.getByLabel('mlp', { exact: true }).check();
+  const base = ['--gpu', 'h100-sxm-80gb', '--framework', 'megatron', '--recompute', 'selective'];
+  const expected = cli('train', config, [...base, '--recompute-modules', 'core_attn,mlp']);
+  assert.ok(expected.total_bytes_per_gpu < cli('train', config, base).total_bytes_per_gpu);
+  await expectTraining(page, expected);
+  assert.match(
+    await page.getByTestId('layer-activations-table').locator('caption').textContent(),
+    /recompute selective \(core_attn, mlp\)/,
+  );
+  // Llama has no routed experts: Megatron refuses moe_act, and so does the page, beside the checkboxes.
+  await modules.getByLabel('moe_act', { exact: true }).check();
+  assert.equal(
+    await page.getByTestId('train-recompute_modules-error').textContent(),
+    cliError('train', config, [...base, '--recompute-modules', 'core_attn,moe_act,mlp']),
+  );
+  assertLocalOnly(log, origin() + '/');
+  await context.close();
+});

@@ -780,3 +780,86 @@ TEST_CASE("framework: the JSON report names the framework and the statistic the 
   CHECK(report["total_bytes_per_gpu"] == report["reserved_bytes_per_gpu"]);
   CHECK(report["workload"]["recompute"] == "selective-op");
 }
+
+TEST_CASE("framework: Megatron's --recompute-modules drop what each module discards") {
+  // 1024 tokens, bf16, tp 1, ep 1. Qwen3-30B-A3B's MoE layer: hidden 2048, 128 experts of 768, top 8.
+  const ModelDescription qwen = fixture("Qwen--Qwen3-30B-A3B.json");
+  TrainingWorkload w = framework_workload(TrainingFramework::megatron);
+  const auto dropped = [&](const ModelDescription& model, const LayerShape& layer, const char* modules) {
+    TrainingWorkload selective = w;
+    selective.recompute = Recompute::selective;
+    selective.recompute_modules = parse_recompute_modules(modules);
+    return layer_activations(model, layer, w).bytes - layer_activations(model, layer, selective).bytes;
+  };
+  const LayerShape& moe_layer = qwen.layer_kinds[0];
+  REQUIRE(moe_layer.is_moe());
+  // core_attn with flash attention: nothing (the default module).
+  CHECK(dropped(qwen, moe_layer, "core_attn") == 0);
+  // moe_act: the routed experts' down-projection input, 8 x 768 x 2 B a token.
+  CHECK(dropped(qwen, moe_layer, "moe_act") == 1024 * 8 * 768 * 2);
+  // layernorm: the pre-MLP norm's output, 2048 x 2 B (the attention's norm is inside linear_qkv).
+  CHECK(dropped(qwen, moe_layer, "layernorm") == 1024 * 2048 * 2);
+  // moe: router probabilities 128 x 4, dispatched inputs 8 x 2048 x 2, activation inputs 2 x 8 x 768 x 2,
+  // down input 8 x 768 x 2, expert outputs 8 x 2048 x 2 = 102,912 B a token; the layer input stays.
+  CHECK(dropped(qwen, moe_layer, "moe") == 1024 * 102'912);
+  CHECK(dropped(qwen, moe_layer, "moe,layernorm") == 1024 * (102'912 + 4096));
+  CHECK(dropped(qwen, moe_layer, "shared_experts") == 0);  // Qwen3-30B-A3B has no shared expert
+
+  // DeepSeek-V3: hidden 7168, MLA with q_lora_rank 1536, kv_lora_rank 512, 128 heads of 128 + 64 (values
+  // 128); three dense layers of 18432, then MoE layers with one shared expert of 2048.
+  const ModelDescription deepseek = fixture("deepseek-ai--DeepSeek-V3.json");
+  const auto kind = [&](bool moe) -> const LayerShape& {
+    for (const LayerShape& layer : deepseek.layer_kinds)
+      if (layer.is_moe() == moe) return layer;
+    FAIL("no such layer");
+    return deepseek.layer_kinds[0];
+  };
+  // mla_up_proj: q up-projection input 1536 x 2, kv up-projection input 512 x 2, q and k 2 x 128 x 192 x 2,
+  // v 128 x 128 x 2 = 135,168 B a token, in every layer.
+  CHECK(dropped(deepseek, kind(false), "mla_up_proj") == 1024 * 135'168);
+  CHECK(dropped(deepseek, kind(true), "mla_up_proj") == 1024 * 135'168);
+  // layernorm: MLA's input norm is a module of its own (7168 x 2); a MoE layer's pre-MLP norm too.
+  CHECK(dropped(deepseek, kind(false), "layernorm") == 1024 * 14'336);
+  CHECK(dropped(deepseek, kind(true), "layernorm") == 1024 * 2 * 14'336);
+  // mlp: a dense layer's MLP input 7168 x 2, activation inputs 2 x 18432 x 2, down input 18432 x 2.
+  CHECK(dropped(deepseek, kind(false), "mlp") == 1024 * (14'336 + 73'728 + 36'864));
+  CHECK(dropped(deepseek, kind(true), "mlp") == 0);
+  // shared_experts: the shared expert's activation inputs 2 x 2048 x 2 and down input 2048 x 2.
+  CHECK(dropped(deepseek, kind(true), "shared_experts") == 1024 * 12'288);
+
+  // The stage rebuilds one layer's dropped tensors during backward.
+  const auto tensors = weight_tensors(qwen);
+  TrainingWorkload stage = w;
+  stage.recompute = Recompute::selective;
+  stage.recompute_modules = parse_recompute_modules("moe");
+  CHECK(term_bytes(training_memory(qwen, tensors, stage).terms, "recomputed layer") == 1024 * 102'912);
+  // 48 layers drop it, one layer's comes back while it is rebuilt.
+  CHECK(training_memory(qwen, tensors, w).totals.activation_bytes -
+            training_memory(qwen, tensors, stage).totals.activation_bytes ==
+        std::int64_t{48 - 1} * 1024 * 102'912);
+
+  // Names as Megatron spells them; the default is the attention core.
+  CHECK(recompute_module_names(RecomputeModules{}) == std::vector<std::string>{"core_attn"});
+  CHECK(recompute_module_names(parse_recompute_modules("layernorm moe_act")) ==
+        std::vector<std::string>{"moe_act", "layernorm"});
+  CHECK_THROWS_WITH_AS(parse_recompute_modules("gdn_norm_out"), doctest::Contains("gdn_norm_out"),
+                       std::invalid_argument);
+  CHECK_THROWS_AS(parse_recompute_modules(","), std::invalid_argument);
+}
+
+TEST_CASE("framework: --recompute-modules is Megatron's, under selective, for the modules the model has") {
+  const auto message = [](const std::vector<std::string>& args) {
+    std::string out, err;
+    CHECK(cli::run_train(args, out, err) == 2);
+    return err;
+  };
+  const std::string llama = test::fixture_configs_dir() + "/" + kLlama8b;
+  CHECK(message({llama, "--framework", "hf", "--recompute", "selective", "--recompute-modules", "mlp"})
+            .find("needs --framework megatron") != std::string::npos);
+  CHECK(message({llama, "--framework", "megatron", "--recompute-modules", "mlp"}).find("needs --recompute selective") !=
+        std::string::npos);
+  CHECK(message({llama, "--framework", "megatron", "--recompute", "selective", "--recompute-modules", "moe_act"})
+            .find("moe_act needs routed experts") != std::string::npos);
+  CHECK(message({llama, "--framework", "megatron", "--recompute", "selective", "--recompute-modules", "mla_up_proj"})
+            .find("mla_up_proj needs multi-latent attention") != std::string::npos);
+}

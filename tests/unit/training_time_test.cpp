@@ -151,6 +151,20 @@ TEST_CASE("golden: one GPU, no communication") {
     const TrainingTime r = estimate_training_time(p, w, round_gpu(), 1e6);
     CHECK(r.hardware_flops_per_step == 82'262'016'000.0 + 206'848'000.0);
   }
+  SUBCASE("Megatron's 'mlp' module recomputes the MLP's products, its fused norm and its GeLU") {
+    // + 10 x 2 x 100 x (2 x 1024 x 4096) = 16,777,216,000 FLOPs at 50e12: 3.3554432e-4 s; the fused norm
+    // 4 x 1024 and GeLU 4 x 4096 = 20,480 B a token again over 1000 tokens.
+    w.recompute = Recompute::selective;
+    w.recompute_modules = parse_recompute_modules("mlp");
+    const TrainingTime r = estimate_training_time(p, w, round_gpu(), 1e6);
+    CHECK(r.hardware_flops_per_step == 82'262'016'000.0 + 16'777'216'000.0);
+    CHECK(r.microbatch_matmul_seconds == doctest::Approx(1.63282944e-3 + 3.3554432e-4).epsilon(1e-12));
+    CHECK(r.microbatch_attention_seconds == doctest::Approx(1.447936e-5).epsilon(1e-12));
+    CHECK(r.microbatch_memory_bytes == doctest::Approx(110'400'000.0 + 20'480'000.0).epsilon(1e-12));
+    w.recompute_modules = parse_recompute_modules("core_attn,mlp");
+    CHECK(estimate_training_time(p, w, round_gpu(), 1e6).hardware_flops_per_step ==
+          82'262'016'000.0 + 16'777'216'000.0 + 206'848'000.0);
+  }
 }
 
 TEST_CASE("a GPU without the precision's rate: no step time, a note naming option 'precision'") {
@@ -385,6 +399,13 @@ TEST_CASE("expert all-to-alls: the copies for the node's ranks over NVLink, the 
   // Dispatch and combine, forward and backward.
   CHECK(t.expert_parallel_seconds == doctest::Approx(4 * (seconds + 15 * 2.7e-6 + 6.6e-6)).epsilon(1e-9));
   CHECK(t.microbatch_expert_parallel_seconds == t.expert_parallel_seconds);
+  // Megatron's 'moe' module checkpoints the layer with its dispatch and combine: a third forward's worth.
+  w.recompute = Recompute::selective;
+  w.recompute_modules = parse_recompute_modules("moe");
+  CHECK(estimate_training_time(p, w, round_gpu(), 1e6).expert_parallel_seconds ==
+        doctest::Approx(6 * (seconds + 15 * 2.7e-6 + 6.6e-6)).epsilon(1e-9));
+  w.recompute = Recompute::none;
+  w.recompute_modules = RecomputeModules{};
   w.ep_comm_overlap = true;  // Megatron's overlap_moe_expert_parallel_comm
   const TrainingTime hidden = estimate_training_time(p, w, round_gpu(), 1e6);
   CHECK(hidden.microbatch_expert_parallel_seconds ==

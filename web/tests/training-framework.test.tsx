@@ -3,7 +3,13 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { TrainingForm } from '../src/training/training-form';
-import { defaultTraining, frameworks, recomputeModes, trainingOptions } from '../src/training/training-inputs';
+import {
+  defaultTraining,
+  frameworks,
+  megatronRecomputeModules,
+  recomputeModes,
+  trainingOptions,
+} from '../src/training/training-inputs';
 
 afterEach(cleanup);
 
@@ -41,5 +47,26 @@ describe('training framework', () => {
     fireEvent.change(picker, { target: { value: 'torchtune' } });
     fireEvent.change(picker, { target: { value: 'litgpt' } });
     expect(onChange.mock.calls.map((call) => trainingOptions(call[0]).framework)).toEqual(['torchtune', 'litgpt']);
+  });
+  test("Megatron's recompute modules: shown under its selective recomputation, sent as a comma list", () => {
+    const onChange = vi.fn();
+    const hf = { ...defaultTraining, recompute: 'selective' };
+    const { rerender } = render(<TrainingForm training={hf} gpus={[]} onChange={onChange} />);
+    expect(screen.queryByTestId('train-recompute_modules')).toBeNull();
+    const megatron = { ...hf, framework: 'megatron' };
+    rerender(<TrainingForm training={megatron} gpus={[]} onChange={onChange} />);
+    const group = screen.getByTestId('train-recompute_modules');
+    const boxes = Array.from(group.querySelectorAll('input')) as HTMLInputElement[];
+    expect(boxes.map((box) => box.parentElement!.textContent)).toEqual([...megatronRecomputeModules]);
+    // The default, core_attn, is checked and cannot be the last one unchecked.
+    expect(boxes.filter((box) => box.checked).map((box) => box.parentElement!.textContent)).toEqual(['core_attn']);
+    expect(boxes[0].disabled).toBe(true);
+    fireEvent.click(boxes[1]); // moe_act
+    const next = onChange.mock.calls[0][0];
+    expect(next.recompute_modules).toBe('core_attn,moe_act');
+    expect(trainingOptions(next)).toMatchObject({ recompute: 'selective', recompute_modules: 'core_attn,moe_act' });
+    // Another framework or recompute mode drops the option the core would refuse.
+    expect(trainingOptions({ ...next, framework: 'hf' }).recompute_modules).toBeUndefined();
+    expect(trainingOptions({ ...next, recompute: 'full' }).recompute_modules).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -43,6 +44,28 @@ enum class Recompute : std::uint8_t {
   selective_op,     // torchtitan selective_ac_option 'op': keep every other matmul's output and SDPA's
   selective_layer,  // torchtitan selective_ac_option N: full recompute on every N-th layer
 };
+
+// Megatron-LM's --recompute-modules under --recompute-granularity selective (NVIDIA/Megatron-LM d98e8a64
+// megatron/core/transformer/transformer_config.py recompute_modules, default ["core_attn"]): the
+// submodules whose forward runs again in backward. moe_act, layernorm and mla_up_proj discard their
+// outputs (CheckpointWithoutOutput); core_attn, mlp, moe and shared_experts checkpoint the module,
+// keeping its input.
+struct RecomputeModules {
+  bool core_attn = true;        // the attention core (nothing with flash attention: it keeps no scores)
+  bool moe_act = false;         // the routed experts' activation (TEGroupedMLP)
+  bool layernorm = false;       // the norms that are modules of their own (not fused into a linear)
+  bool mla_up_proj = false;     // MLA's q/kv up-projections and RoPE
+  bool mlp = false;             // a dense layer's MLP
+  bool moe = false;             // a MoE layer: router, dispatch, experts, combine
+  bool shared_experts = false;  // a MoE layer's shared experts
+  // Anything beyond the default attention core.
+  bool beyond_core_attention() const { return moe_act || layernorm || mla_up_proj || mlp || moe || shared_experts; }
+};
+// The names in Megatron's order ("core_attn", "moe_act", "layernorm", "mla_up_proj", "mlp", "moe",
+// "shared_experts"); parse_recompute_modules reads them comma- or space-separated and throws
+// std::invalid_argument naming an unknown one.
+std::vector<std::string> recompute_module_names(const RecomputeModules& modules);
+RecomputeModules parse_recompute_modules(std::string_view names);
 
 // Megatron-LM --recompute-method with --recompute-num-layers (transformer_config.py l.543-555).
 enum class RecomputeMethod : std::uint8_t {
@@ -151,6 +174,7 @@ struct TrainingWorkload {
   RecomputeMethod recompute_method = RecomputeMethod::uniform;
   std::int64_t recompute_num_layers = 1;  // full: layers per uniform group, or block layers per stage
   std::int64_t recompute_frequency = 2;   // selective-layer: every N-th layer (torchtitan's example '2')
+  RecomputeModules recompute_modules;     // selective under Megatron: --recompute-modules
   bool flash_attention = true;            // false: eager attention keeps heads x s x s softmax terms
   // The fused attention kernel; none: the framework's (TrainingFrameworkProfile::attention_kernel).
   std::optional<AttentionKernel> attention_kernel;

@@ -63,6 +63,10 @@ void write_workload(JsonWriter& writer, const TrainingWorkload& w) {
   writer.field("recompute_method", w.recompute_method == RecomputeMethod::block ? "block" : "uniform");
   writer.field("recompute_num_layers", w.recompute_num_layers);
   writer.field("recompute_frequency", w.recompute_frequency);
+  writer.begin_array("recompute_modules");
+  if (w.recompute == Recompute::selective)
+    for (const std::string& name : recompute_module_names(w.recompute_modules)) writer.element(name);
+  writer.end_array();
   writer.field("flash_attention", w.flash_attention);
   writer.field("dropout", w.dropout);
   writer.field("zero", w.zero_stage);

@@ -141,6 +141,20 @@ TrainingRequest parse_training_options(const OptionList& options) {
     if (w.recompute != Recompute::full)
       throw OptionError("recompute_num_layers", "option 'recompute_num_layers' needs --recompute full (Megatron-LM)");
   }
+  if (auto modules = reader.text("recompute_modules")) {
+    if (w.framework != TrainingFramework::megatron)
+      throw OptionError(
+          "recompute_modules",
+          "option 'recompute_modules' is Megatron-LM's --recompute-modules: it needs --framework megatron");
+    if (w.recompute != Recompute::selective)
+      throw OptionError("recompute_modules",
+                        "option 'recompute_modules' needs --recompute selective (Megatron's --recompute-granularity)");
+    try {
+      w.recompute_modules = parse_recompute_modules(*modules);
+    } catch (const std::invalid_argument& error) {
+      throw OptionError("recompute_modules", "option 'recompute_modules': " + detail::printable(error.what(), 200));
+    }
+  }
   if (reader.text("recompute_frequency")) {
     w.recompute_frequency = reader.count("recompute_frequency", 2, 1, 1 << 20);
     if (w.recompute != Recompute::selective_layer)

@@ -44,6 +44,10 @@ struct Context {
   // The column-parallel matmuls keep their all-gathered input (sequence_parallel_saves_gathered_inputs).
   bool gathered_matmul_inputs = false;
 
+  // Megatron's selective recompute of this submodule (--recompute-modules; the default: core_attn).
+  bool recomputes(bool RecomputeModules::*module) const {
+    return workload->recompute == Recompute::selective && workload->recompute_modules.*module;
+  }
   bool adapted(R role) const {
     const auto& roles = workload->lora.target_roles;
     return std::find(roles.begin(), roles.end(), role) != roles.end();

@@ -61,7 +61,10 @@ LayerCollectiveSeconds layer_collective_seconds(const PreparedLatencyModel& mode
     // (sequence parallelism replaces each with a reduce-scatter and an all-gather of the same
     // volume, Korthikanti et al. 2022 §4.2.2).
     const double reduces = k.parallel_attention_mlp || (!k.moe && k.mlp.matrix_params <= 0) ? 1 : 2;
-    out.tensor_parallel += n * stage.forward_passes * reduces * all_reduce_seconds(tokens_gpu * h * a, tp, tp_link);
+    const bool mlp_recomputed = k.moe ? stage.moe_recomputed : stage.dense_mlp_recomputed && k.mlp.matrix_params > 0;
+    const double recomputed_reduces = mlp_recomputed && !k.parallel_attention_mlp ? 1 : 0;
+    out.tensor_parallel +=
+        n * (stage.forward_passes * reduces + recomputed_reduces) * all_reduce_seconds(tokens_gpu * h * a, tp, tp_link);
     if (cp > 1) {
       // Ring attention passes each rank's keys and values around the cp ranks: forward once,
       // backward the keys/values and their gradients (Liu et al. 2023, Ring Attention §3).
@@ -87,7 +90,8 @@ LayerCollectiveSeconds layer_collective_seconds(const PreparedLatencyModel& mode
       const double sent_intra = token_bytes * per_token.nvlink, sent_inter = token_bytes * per_token.network;
       const double seconds =
           std::max(sent_intra / ep_intra.bandwidth, sent_inter > 0 ? sent_inter / ep_link.bandwidth : 0.0);
-      out.expert_parallel += n * 2 * stage.forward_passes * (seconds + (ep - 1) * ep_link.hop + ep_link.base);
+      const double passes = stage.forward_passes + (stage.moe_recomputed ? 1 : 0);
+      out.expert_parallel += n * 2 * passes * (seconds + (ep - 1) * ep_link.hop + ep_link.base);
     }
   }
   return out;

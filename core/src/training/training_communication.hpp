@@ -44,6 +44,10 @@ struct StageCollectiveInput {
   double forward_passes = 0;   // forward, backward and the recomputed forward's share
   double recompute_attention_share = 0;
   bool torch_ring = false;  // PyTorch's context-parallel ring (keys and values per query head)
+  // Megatron's selective modules: 'moe' runs a MoE layer's dispatch, combine and MLP reduction again,
+  // 'mlp' a dense layer's MLP reduction.
+  bool moe_recomputed = false;
+  bool dense_mlp_recomputed = false;
 };
 
 struct LayerCollectiveSeconds {

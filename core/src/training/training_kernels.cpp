@@ -203,6 +203,35 @@ LayerTraffic moe_token_traffic(const LatencyLayerKind& k, double h, const MoeTok
   return t;
 }
 
+// Megatron's selective modules (transformer_config.py recompute_modules; transformer_layer.py,
+// moe_layer.py, experts.py, shared_experts.py, multi_latent_attention.py at d98e8a64) with Transformer
+// Engine's fused kernels, as layer_elementwise_traffic counts them: a norm 2 + 2 B per element, a fused
+// SwiGLU 6 (GeLU 4) per intermediate element, fused RoPE 4 per rotated element. 'layernorm' recomputes
+// the norms that are modules of their own: a MoE layer's pre-MLP norm and MLA's input norm (the other
+// norms are inside a LayerNormLinear); 'mlp' a dense MLP, its fused norm with it.
+TokenTraffic megatron_module_recompute_traffic(const LatencyLayerKind& k, double h, bool rotary,
+                                               const RecomputeModules& modules, const MoeTokenTrafficOptions& options) {
+  TokenTraffic t;
+  const double activation = k.gated_mlp ? 6 : 4;
+  const double norm = 2 + 2;
+  if (modules.layernorm) t.hidden += norm * h * ((k.moe ? 1 : 0) + (k.multi_latent ? 1 : 0));
+  if (k.moe) {
+    const double routed = k.experts_per_token * k.expert_width;
+    if (modules.moe) {
+      t.hidden += moe_token_traffic(k, h, options).forward.hidden;
+      t.split += activation * (routed + k.shared_width);
+    } else {
+      if (modules.moe_act) t.split += activation * routed;
+      if (modules.shared_experts) t.split += activation * k.shared_width;
+    }
+  } else if (modules.mlp && k.mlp_width > 0) {
+    t.hidden += norm * h;
+    t.split += activation * k.mlp_width;
+  }
+  if (modules.mla_up_proj && k.multi_latent && rotary) t.split += 4 * (k.heads * k.rope_head_dim + k.rope_head_dim);
+  return t;
+}
+
 // PEFT's DoraLinearLayer (huggingface/peft 5d602fdb src/peft/tuners/lora/dora.py, with the variant
 // in lora/variants.py and the input cast in lora/layer.py l.1061), e the base output's bytes and f
 // the adapters'. Per weight element of an adapted matrix, each forward: W cast to the input's dtype

@@ -11,6 +11,7 @@
 #include "fitcheck/latency.hpp"
 #include "fitcheck/params.hpp"
 #include "fitcheck/training_framework.hpp"
+#include "fitcheck/training_workload.hpp"
 
 namespace fitcheck::detail {
 
@@ -60,6 +61,13 @@ struct MoeTokenTrafficOptions {
   bool eager_expert_bias = false;     // biased experts, their output bias added by eager fp32 ops
 };
 LayerTraffic moe_token_traffic(const LatencyLayerKind& kind, double hidden, const MoeTokenTrafficOptions& options);
+
+// The forward elementwise bytes per token Megatron's selective modules beyond the attention core run
+// again in backward (Transformer Engine's fused kernels): 'layernorm' the norms that are modules of their
+// own, 'moe_act' the routed experts' activation, 'mlp' a dense MLP's fused norm and activation, 'moe' the
+// MoE layer's routed tokens and activations, 'shared_experts' theirs, 'mla_up_proj' the fused RoPE.
+TokenTraffic megatron_module_recompute_traffic(const LatencyLayerKind& kind, double hidden, bool rotary,
+                                               const RecomputeModules& modules, const MoeTokenTrafficOptions& options);
 
 // DoRA's work beyond LoRA's in one layer on one rank (framework_dora_rule): each forward rebuilds
 // the weight norm of every adapted matrix (weight_norm_bytes, per micro-batch) and scales the base

@@ -65,6 +65,32 @@ void check_trainable(const ModelDescription& model) {
                             "' has them; inference, capacity and serving plans are (fitcheck infer, plan)");
 }
 
+namespace {
+
+// Megatron refuses the modules its model lacks (transformer_config.py __post_init__: "moe_act in
+// recompute_modules is only supported with moe_grouped_gemm", "mla_up_proj ... only supported with
+// multi_latent_attention"); mlp, moe and shared_experts apply where their layers are.
+void check_recompute_modules(const ModelDescription& model, const TrainingWorkload& w) {
+  if (w.recompute != Recompute::selective) return;
+  if (w.lora.rank > 0 && w.recompute_modules.beyond_core_attention())
+    throw OptionError("recompute_modules",
+                      "option 'recompute_modules': recomputed modules with LoRA adapters are not modelled (their "
+                      "adapter activations would be discarded too); use core_attn, or --recompute full");
+  const auto any = [&](auto predicate) {
+    return std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(), predicate);
+  };
+  if (w.recompute_modules.moe_act && !any([](const LayerShape& l) { return l.is_moe(); }))
+    throw OptionError("recompute_modules",
+                      "option 'recompute_modules': moe_act needs routed experts, and model_type '" + model.model_type +
+                          "' has none (Megatron refuses it without MoE)");
+  if (w.recompute_modules.mla_up_proj && !any([](const LayerShape& l) { return l.attention.is_multi_latent(); }))
+    throw OptionError("recompute_modules",
+                      "option 'recompute_modules': mla_up_proj needs multi-latent attention, and model_type '" +
+                          model.model_type + "' has none (Megatron refuses it without MLA)");
+}
+
+}  // namespace
+
 PreparedTrainingMemory prepare_training_memory(const ModelDescription& model,
                                                const std::vector<WeightTensor>& checkpoint_tensors,
                                                const TrainingWorkload& workload) {
@@ -85,6 +111,7 @@ PreparedTrainingMemory prepare_training_memory(const ModelDescription& model,
                 roles.end());
   }
   check_training_workload(p.workload, model.num_layers, false);
+  check_recompute_modules(model, p.workload);
   const Degrees degree = degrees(p.workload);
   p.dense_degree = degree.dense;
   p.expert_degree = degree.expert;
@@ -203,6 +230,30 @@ TrainingWorkload sized(const PreparedTrainingMemory& p, std::int64_t micro_batch
   return w;
 }
 
+// What each of Megatron's selective modules discards and rebuilds (--recompute-modules).
+std::string recompute_modules_rule(const RecomputeModules& modules) {
+  std::string names;
+  for (const std::string& name : recompute_module_names(modules)) names += (names.empty() ? "" : ", ") + name;
+  std::string rule = "recompute: Megatron's selective modules " + names + " (transformer_config.py recompute_modules):";
+  const auto add = [&](bool on, const char* what) {
+    if (on) rule += std::string(" ") + what + ";";
+  };
+  add(modules.core_attn, "core_attn keeps what flash attention keeps (no scores to drop)");
+  add(modules.moe_act, "moe_act drops the routed experts' activation output (their down-projection input)");
+  add(modules.layernorm,
+      "layernorm drops the outputs of the norms that are modules of their own (a MoE layer's pre-MLP norm, MLA's "
+      "input norm; the others are inside a LayerNormLinear)");
+  add(modules.mla_up_proj, "mla_up_proj drops the q/kv up-projections' outputs and inputs (RoPE'd q, k, v)");
+  add(modules.mlp, "mlp keeps a dense layer's MLP nothing but its residual");
+  add(modules.moe, "moe keeps a MoE layer nothing but its input (the pre-MLP norm's output)");
+  add(modules.shared_experts, "shared_experts drops the shared experts' activations");
+  rule.back() = ';';
+  return rule +
+         " each is rebuilt during backward, one layer at a time (the recomputed layer term), and its forward "
+         "products, elementwise kernels and, for moe, its dispatch and combine run again in the step time (FP8 "
+         "casts of the recomputed linears' inputs are not counted)";
+}
+
 std::vector<std::string> assumptions_for(const TrainingWorkload& w, const TrainingMemory& m, std::int64_t stages,
                                          bool has_experts) {
   std::vector<std::string> a;
@@ -218,6 +269,8 @@ std::vector<std::string> assumptions_for(const TrainingWorkload& w, const Traini
   else
     a.push_back(
         "gated MLPs keep gate and up outputs as Megatron's fused SwiGLU does; unfused code also keeps silu(gate)");
+  if (w.recompute == Recompute::selective && w.recompute_modules.beyond_core_attention())
+    a.push_back(recompute_modules_rule(w.recompute_modules));
   a.push_back(std::string("framework: ") + framework.name + " (--framework " + framework.id + ")");
   if (w.sequence_parallel && w.layout.tensor_parallel > 1 && framework.sequence_parallel_saves_gathered_inputs)
     a.push_back(std::string("saved block inputs: ") + framework.sequence_parallel_rule);

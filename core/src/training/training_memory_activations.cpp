@@ -16,7 +16,7 @@ void add_core_attention(Terms& t, const Context& c, std::int64_t heads, std::int
   const TrainingWorkload& w = *c.workload;
   // Korthikanti §5: recompute QK^T, softmax, dropout, attention over V. With flash attention those
   // s x s tensors are never stored, so Megatron's 'selective' keeps what 'none' keeps.
-  if (w.recompute == Recompute::selective && !w.flash_attention) return;
+  if (c.recomputes(&RecomputeModules::core_attn) && !w.flash_attention) return;
   if (w.flash_attention) {
     // FlashAttention-2 (Dao 2023, Algorithm 1) keeps one fp32 log-sum-exp per head and query
     // instead of the s x s probabilities, and regenerates dropout masks from the RNG state.
@@ -46,26 +46,34 @@ bool add_attention(Terms& t, const Context& c, const ModelDescription& model, co
   bool input_stored = false;
   if (a.is_multi_latent()) {
     // DeepSeek-V2 §2.1: down-projections are replicated across tp, their latents kept whole.
+    // Megatron's MLA layer norm is a module of its own (gpt_layer_specs.py: input_layernorm is a
+    // TENorm beside the plain down-projection linears), so 'layernorm' discards its output.
     const R query_first = a.q_lora_rank > 0 ? R::attention_query_down : R::attention_query;
-    if (c.needed({query_first, R::attention_kv_down})) {
+    if (c.needed({query_first, R::attention_kv_down}) && !c.recomputes(&RecomputeModules::layernorm)) {
       t.block_input("attention input (norm output)", h * c.matmul_input,
                     [&] { return times(h, c.matmul_input, "hidden"); });
       input_stored = true;
     }
+    // 'mla_up_proj' (multi_latent_attention.py qkv_up_proj_and_rope_apply under CheckpointWithoutOutput)
+    // keeps the latents and discards what the up-projections (their fused latent norms inside) and RoPE
+    // make from them.
+    const bool up_projections_recomputed = c.recomputes(&RecomputeModules::mla_up_proj);
     if (a.q_lora_rank > 0) {
       t.replicated("q latent norm input", a.q_lora_rank * e, [&] { return times(a.q_lora_rank, e, "q_lora_rank"); });
-      if (c.needed({R::attention_query}))
+      if (c.needed({R::attention_query}) && !up_projections_recomputed)
         t.replicated("q up-projection input", a.q_lora_rank * c.matmul_input,
                      [&] { return times(a.q_lora_rank, c.matmul_input, "q_lora_rank"); });
     }
     t.replicated("kv latent norm input", a.kv_lora_rank * e, [&] { return times(a.kv_lora_rank, e, "kv_lora_rank"); });
-    if (c.needed({R::attention_kv_up}))
-      t.replicated("kv up-projection input", a.kv_lora_rank * c.matmul_input,
-                   [&] { return times(a.kv_lora_rank, c.matmul_input, "kv_lora_rank"); });
-    t.split("q and k (4sbh)", 2 * heads * a.head_dim * e,
-            [&] { return "2 x " + num(heads) + " heads x " + num(a.head_dim) + " x " + num(e) + " B"; });
-    t.split("v (2sbh)", heads * a.value_head_dim * e,
-            [&] { return num(heads) + " heads x " + num(a.value_head_dim) + " x " + num(e) + " B"; });
+    if (!up_projections_recomputed) {
+      if (c.needed({R::attention_kv_up}))
+        t.replicated("kv up-projection input", a.kv_lora_rank * c.matmul_input,
+                     [&] { return times(a.kv_lora_rank, c.matmul_input, "kv_lora_rank"); });
+      t.split("q and k (4sbh)", 2 * heads * a.head_dim * e,
+              [&] { return "2 x " + num(heads) + " heads x " + num(a.head_dim) + " x " + num(e) + " B"; });
+      t.split("v (2sbh)", heads * a.value_head_dim * e,
+              [&] { return num(heads) + " heads x " + num(a.value_head_dim) + " x " + num(e) + " B"; });
+    }
   } else {
     if (c.needed({R::attention_query, R::attention_key, R::attention_value})) {
       t.block_input("q/k/v input (norm output, 2sbh)", h * c.matmul_input,
@@ -108,8 +116,9 @@ void add_mlp(Terms& t, const Context& c, const ModelDescription& model, const La
   };
   // Gated MLPs keep gate and up outputs (the activation's inputs, as Megatron's fused SwiGLU
   // does); Korthikanti's GeLU input is the one-branch case (8sbh at 4h wide).
+  // `activation_recomputed`: the activation's output (the down-projection's input) is discarded.
   const auto branch = [&](const char* what, std::int64_t width, bool gated, bool split_by_tp, std::int64_t copies,
-                          std::initializer_list<R> down) {
+                          std::initializer_list<R> down, bool activation_recomputed = false) {
     // Unfused gated MLPs (keep_gated_activation_output) also keep act(gate) for the product.
     const std::int64_t branches = gated ? (c.keep_gated_activation_output ? 3 : 2) : 1;
     const std::int64_t inputs = branches * copies * width;
@@ -124,7 +133,7 @@ void add_mlp(Terms& t, const Context& c, const ModelDescription& model, const La
     else
       t.replicated([&] { return what + std::string(" activation inputs"); }, inputs * e,
                    [&] { return text() + " x " + num(e) + " B"; });
-    if (c.needed(down)) {
+    if (c.needed(down) && !activation_recomputed) {
       const auto down_text = [&] {
         return (copies > 1 ? num(copies) + " x " : std::string()) + num(width) + " x " + num(c.matmul_input) + " B";
       };
@@ -140,25 +149,36 @@ void add_mlp(Terms& t, const Context& c, const ModelDescription& model, const La
     const MoeShape& moe = layer.moe;
     const std::int64_t ep = c.workload->layout.expert_parallel;
     const std::int64_t k = moe.experts_per_token;
-    input({R::router, R::shared_expert_gate, R::shared_expert_up});
-    // Router probabilities in fp32 (transformers' Mixtral: softmax(..., dtype=float)).
-    t.replicated("router probabilities (fp32)", moe.num_experts * 4,
-                 [&] { return times(moe.num_experts, 4, "experts"); });
-    if (c.needed({R::expert_gate, R::expert_up}))
-      t.replicated("dispatched expert inputs", k * h * c.matmul_input,
-                   [&] { return num(k) + " x " + times(h, c.matmul_input, "hidden"); });
-    // With ep > 1 experts are whole on each rank (tensors_on_busiest_gpu) and sequence parallelism
-    // splits their tokens; with ep == 1 they are split by tp like a dense MLP.
-    const std::int64_t width = ep > 1 ? moe.expert_intermediate_size : ceil_div(moe.expert_intermediate_size, c.tp);
-    branch("routed expert", width, moe.gated, ep == 1, k, {R::expert_down});
-    t.replicated("expert outputs (for the weighted combine)", k * h * e,
-                 [&] { return num(k) + " x " + times(h, e, "hidden"); });
-    if (moe.num_shared_experts > 0)
-      branch("shared expert", ceil_div(moe.num_shared_experts * moe.shared_expert_intermediate_size, c.tp), moe.gated,
-             true, 1, {R::shared_expert_down});
+    // Megatron: a MoE layer's pre-MLP norm is a module of its own (gpt_layer_specs.py pre_mlp_layernorm
+    // TENorm when num_experts), which 'layernorm' recomputes, discarding its output (transformer_layer.py
+    // recompute_pre_mlp_layernorm); 'moe' checkpoints the layer from that output (moe_layer.py
+    // moe_layer_recompute), 'shared_experts' the shared experts (shared_experts.py), and 'moe_act' discards
+    // the routed experts' activation output (experts.py TEGroupedMLP activation_recompute).
+    if (!c.recomputes(&RecomputeModules::layernorm)) input({R::router, R::shared_expert_gate, R::shared_expert_up});
+    if (!c.recomputes(&RecomputeModules::moe)) {
+      // Router probabilities in fp32 (transformers' Mixtral: softmax(..., dtype=float)).
+      t.replicated("router probabilities (fp32)", moe.num_experts * 4,
+                   [&] { return times(moe.num_experts, 4, "experts"); });
+      if (c.needed({R::expert_gate, R::expert_up}))
+        t.replicated("dispatched expert inputs", k * h * c.matmul_input,
+                     [&] { return num(k) + " x " + times(h, c.matmul_input, "hidden"); });
+      // With ep > 1 experts are whole on each rank (tensors_on_busiest_gpu) and sequence parallelism
+      // splits their tokens; with ep == 1 they are split by tp like a dense MLP.
+      const std::int64_t width = ep > 1 ? moe.expert_intermediate_size : ceil_div(moe.expert_intermediate_size, c.tp);
+      branch("routed expert", width, moe.gated, ep == 1, k, {R::expert_down}, c.recomputes(&RecomputeModules::moe_act));
+      t.replicated("expert outputs (for the weighted combine)", k * h * e,
+                   [&] { return num(k) + " x " + times(h, e, "hidden"); });
+      if (moe.num_shared_experts > 0 && !c.recomputes(&RecomputeModules::shared_experts))
+        branch("shared expert", ceil_div(moe.num_shared_experts * moe.shared_expert_intermediate_size, c.tp), moe.gated,
+               true, 1, {R::shared_expert_down});
+    }
   } else if (layer.mlp.intermediate_size > 0) {
-    input({R::mlp_gate, R::mlp_up});
-    branch("MLP", ceil_div(layer.mlp.intermediate_size, c.tp), layer.mlp.gated, true, 1, {R::mlp_down});
+    // Megatron's 'mlp' checkpoints a dense MLP whose norm is fused into its first linear
+    // (TELayerNormColumnParallelLinear): only the layer's residual, the norm input, stays.
+    if (!c.recomputes(&RecomputeModules::mlp)) {
+      input({R::mlp_gate, R::mlp_up});
+      branch("MLP", ceil_div(layer.mlp.intermediate_size, c.tp), layer.mlp.gated, true, 1, {R::mlp_down});
+    }
   } else {
     return;
   }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "fitcheck/training_memory.hpp"
 #include "support/checked_math.hpp"
@@ -142,6 +144,61 @@ std::optional<Recompute> find_recompute(std::string_view id) {
   // litgpt/finetune/full.py l.100-106).
   if (key == "activation-checkpointing") return Recompute::full;
   return std::nullopt;
+}
+
+namespace {
+
+// Megatron's names, in transformer_config.py's order, with the flag each sets.
+struct RecomputeModuleName {
+  const char* name;
+  bool RecomputeModules::*flag;
+};
+constexpr RecomputeModuleName kRecomputeModuleNames[] = {
+    {"core_attn", &RecomputeModules::core_attn},
+    {"moe_act", &RecomputeModules::moe_act},
+    {"layernorm", &RecomputeModules::layernorm},
+    {"mla_up_proj", &RecomputeModules::mla_up_proj},
+    {"mlp", &RecomputeModules::mlp},
+    {"moe", &RecomputeModules::moe},
+    {"shared_experts", &RecomputeModules::shared_experts},
+};
+
+}  // namespace
+
+std::vector<std::string> recompute_module_names(const RecomputeModules& modules) {
+  std::vector<std::string> names;
+  for (const RecomputeModuleName& m : kRecomputeModuleNames)
+    if (modules.*m.flag) names.emplace_back(m.name);
+  return names;
+}
+
+RecomputeModules parse_recompute_modules(std::string_view names) {
+  RecomputeModules modules;
+  modules.core_attn = false;  // a list given replaces the default
+  bool any = false;
+  std::size_t start = 0;
+  while (start <= names.size()) {
+    std::size_t end = names.find_first_of(", ", start);
+    if (end == std::string_view::npos) end = names.size();
+    const std::string_view name = names.substr(start, end - start);
+    start = end + 1;
+    if (name.empty()) continue;
+    const auto* found = std::find_if(std::begin(kRecomputeModuleNames), std::end(kRecomputeModuleNames),
+                                     [&](const RecomputeModuleName& m) { return name == m.name; });
+    if (found == std::end(kRecomputeModuleNames)) {
+      // Megatron's modules of architectures fitcheck does not train (Gated DeltaNet/Product, mHC).
+      const bool other_architecture =
+          name == "gdn_norm_out" || name == "gdp_in_proj" || name == "gdp_qkv" || name == "mhc";
+      throw std::invalid_argument(
+          "unknown recompute module '" + std::string(name) + "'" +
+          (other_architecture ? std::string(" (a Megatron module of an architecture fitcheck does not train)") : "") +
+          ": core_attn, moe_act, layernorm, mla_up_proj, mlp, moe, shared_experts");
+    }
+    modules.*found->flag = true;
+    any = true;
+  }
+  if (!any) throw std::invalid_argument("no recompute module named (core_attn, moe_act, layernorm, ...)");
+  return modules;
 }
 
 std::vector<TensorRole> lora_target_roles(std::string_view comma_separated) {

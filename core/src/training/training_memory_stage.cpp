@@ -156,8 +156,12 @@ StageActivations stage_activations(const ModelDescription& model, const Training
   out.allocator_blocks += blocks;
   out.cpu_offload_bytes = checked_mul(out.cpu_offload_bytes, out.in_flight);
 
+  // Megatron's selective modules beyond the attention core rebuild what they discarded; the attention
+  // core's rebuilt scores (without flash attention) are not counted, as Korthikanti et al. §5 count none.
+  const bool modules_rebuilt =
+      workload.recompute == Recompute::selective && workload.recompute_modules.beyond_core_attention();
   const bool rebuilds = workload.recompute == Recompute::full || workload.recompute == Recompute::selective_op ||
-                        (workload.recompute == Recompute::selective_layer && checkpointed > 0);
+                        (workload.recompute == Recompute::selective_layer && checkpointed > 0) || modules_rebuilt;
   if (rebuilds && !kinds.empty()) {
     // Recomputing rebuilds a layer's (a uniform group's) full activations for one micro-batch
     // (Chen et al. 2016, Training Deep Nets with Sublinear Memory Cost); per-op selective
@@ -170,6 +174,14 @@ StageActivations stage_activations(const ModelDescription& model, const Training
       std::int64_t rebuilt = layer_activation_bytes(model, layer, single, nullptr);
       if (workload.recompute == Recompute::selective_op)
         rebuilt = std::max<std::int64_t>(0, rebuilt - layer_activation_bytes(model, layer, workload, nullptr));
+      if (modules_rebuilt) {
+        // What the modules beyond the attention core discard, rebuilt for one layer.
+        TrainingWorkload attention_only = workload;
+        attention_only.recompute_modules = RecomputeModules{};
+        attention_only.recompute_modules.core_attn = workload.recompute_modules.core_attn;
+        rebuilt = std::max<std::int64_t>(0, layer_activation_bytes(model, layer, attention_only, nullptr) -
+                                                layer_activation_bytes(model, layer, workload, nullptr));
+      }
       working = std::max(working, rebuilt);
     }
     working = checked_mul(working, recomputed_together);

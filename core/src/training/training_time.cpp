@@ -128,6 +128,34 @@ std::string training_time_missing_rate(const Accelerator& gpu, ComputeDtype prec
          (published.empty() ? std::string("it publishes no rate fitcheck trains at") : "its dense rates: " + published);
 }
 
+namespace {
+
+// The forward products Megatron's selective modules run again, per sequence of s tokens: 'mlp' a dense
+// layer's MLP, 'moe' a MoE layer's router, routed experts (at their grouped-GEMM time) and shared experts,
+// 'shared_experts' the shared experts, 'mla_up_proj' MLA's q and kv up-projections
+// (multi_latent_attention.py qkv_up_proj_and_rope_apply: linear_q_up_proj or linear_q_proj, linear_kv_up_proj).
+// `flops` counts them as FLOPs (HFU), `timed` adds the experts' grouped-GEMM excess.
+struct ModuleRecomputeProducts {
+  double flops = 0, timed = 0;
+};
+ModuleRecomputeProducts module_recompute_products(const PreparedLatencyModel& model, const RecomputeModules& modules,
+                                                  double s, double expert_excess_products) {
+  ModuleRecomputeProducts out;
+  for (const LatencyLayerKind& k : model.kinds) {
+    const double n = static_cast<double>(k.layers);
+    double params = 0;
+    if (!k.moe && modules.mlp) params += k.mlp.matrix_params;
+    if (k.moe && modules.moe) params += k.router.matrix_params + k.experts_per_token * k.expert.matrix_params;
+    if (k.moe && (modules.moe || modules.shared_experts)) params += k.shared.matrix_params;
+    if (k.multi_latent && modules.mla_up_proj) params += k.query.matrix_params + k.kv_up.matrix_params;
+    out.flops += n * 2 * s * params;
+  }
+  out.timed = out.flops + (modules.moe ? expert_excess_products : 0.0);
+  return out;
+}
+
+}  // namespace
+
 TrainingFlops training_forward_flops_per_sequence(const PreparedLatencyModel& model, double s, bool causal) {
   TrainingFlops f;
   for (const LatencyLayerKind& k : model.kinds) {
@@ -199,8 +227,11 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
           ? std::floor(layers_per_stage / static_cast<double>(w.recompute_frequency)) / layers_per_stage
       : w.recompute == Recompute::selective_op ? 0.5
                                                : 0.0;
-  // Megatron's selective recomputes the attention core; whole-layer modes recompute it with the layer.
-  const double recompute_attention_share = w.recompute == Recompute::selective      ? 1.0
+  // Megatron's selective recomputes the attention core (its default module, core_attn); whole-layer modes
+  // recompute it with the layer.
+  const RecomputeModules& modules = w.recompute_modules;
+  const bool selective = w.recompute == Recompute::selective;
+  const double recompute_attention_share = selective                                ? (modules.core_attn ? 1.0 : 0.0)
                                            : w.recompute == Recompute::selective_op ? 0.0
                                                                                     : recompute_share;
   // The elementwise operations run again wherever the layer's forward does: every layer under full,
@@ -242,6 +273,9 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
     expert_excess_products += products * (slowdown - 1);
   }
   t.expert_gemm_slowdown = expert_products > 0 ? 1 + expert_excess_products / expert_products : 1;
+  // Megatron's selective modules beyond the attention core run their forward products again in backward.
+  const ModuleRecomputeProducts module_products =
+      selective ? module_recompute_products(model, modules, s, expert_excess_products) : ModuleRecomputeProducts{};
   const ElementwiseKernels kernels = layer_kernels(w);
   t.elementwise_kernels = kernels;
   const Fp8Casts fp8_casts = training_framework(w).fp8_casts;
@@ -270,6 +304,14 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
       bytes += n * tokens_gpu *
                (e.forward.per_rank(tp, w.sequence_parallel) * (1 + recompute_elementwise_share) +
                 e.backward.per_rank(tp, w.sequence_parallel));
+      if (selective && modules.beyond_core_attention()) {
+        detail::MoeTokenTrafficOptions options;
+        options.sort_by_local_expert = w.moe_dispatcher == MoeDispatcher::all_to_all && k.experts / ep > 1;
+        options.eager_expert_bias = eager_expert_bias && expert_has_biases(k);
+        bytes += n * tokens_gpu *
+                 detail::megatron_module_recompute_traffic(k, model.hidden, model.rotary, modules, options)
+                     .per_rank(tp, w.sequence_parallel);
+      }
       if (k.moe) {
         detail::MoeTokenTrafficOptions options;
         options.sort_by_local_expert = w.moe_dispatcher == MoeDispatcher::all_to_all && k.experts / ep > 1;
@@ -317,10 +359,11 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   };
   auto stage_compute = [&](double share, bool has_lm_head) {
     const double matmul = share * b * (f.layer_matmul + expert_excess_products) / (tp * cp) / matmul_rate;
+    const double module_matmul = share * b * module_products.timed / (tp * cp) / matmul_rate;
     const double attention = share * b * f.attention_core / (tp * cp) / attention_rate;
     const double head = has_lm_head ? b * f.lm_head / (tp * cp) / head_rate : 0;
     StageTime st;
-    st.matmul = matmul_passes * (matmul + head) + recompute_share * matmul;
+    st.matmul = matmul_passes * (matmul + head) + recompute_share * matmul + module_matmul;
     st.attention = attention_passes * attention;
     const StageBytes memory = stage_memory_bytes(share, has_lm_head);
     st.memory_bytes = memory.total;
@@ -365,8 +408,12 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
 
   const LatencyAssumptions& c = assume.communication;
   const double passes = 2 + recompute_share;  // forward, backward, recomputed forward
-  const detail::LayerCollectiveSeconds collectives = detail::layer_collective_seconds(
-      model, w, gpu, c, {share, b, s, tokens_gpu, passes, recompute_attention_share, torch_ring});
+  detail::StageCollectiveInput collective_input{share, b, s, tokens_gpu, passes, recompute_attention_share, torch_ring};
+  // 'moe' runs the layer's dispatch and combine again, 'mlp' and 'moe' their layers' MLP reduction.
+  collective_input.moe_recomputed = selective && modules.moe;
+  collective_input.dense_mlp_recomputed = selective && modules.mlp;
+  const detail::LayerCollectiveSeconds collectives =
+      detail::layer_collective_seconds(model, w, gpu, c, collective_input);
   const double tp_seconds = collectives.tensor_parallel, cp_seconds = collectives.context_parallel;
   const double ep_seconds = collectives.expert_parallel;
   // Megatron's tp_comm_overlap splits each layer's GEMMs into chunks that run while the
@@ -430,8 +477,9 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   t.mfu_attention_full_square = counted.attention_core != f.attention_core;
   t.model_flops_per_step =
       (matmul_passes * (counted.layer_matmul + counted.lm_head) + 3 * counted.attention_core) * sequences;
-  t.hardware_flops_per_step = t.model_flops_per_step + sequences * (recompute_share * counted.layer_matmul +
-                                                                    recompute_attention_share * counted.attention_core);
+  t.hardware_flops_per_step =
+      t.model_flops_per_step + sequences * (recompute_share * counted.layer_matmul + module_products.flops +
+                                            recompute_attention_share * counted.attention_core);
   t.mfu = t.model_flops_per_step / (t.step_seconds * t.peak_flops_per_second * gpus);
   t.hfu = t.hardware_flops_per_step / (t.step_seconds * t.peak_flops_per_second * gpus);
   t.achieved_flops_per_second_per_gpu = t.hardware_flops_per_step / (t.step_seconds * gpus);

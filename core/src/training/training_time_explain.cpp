@@ -11,6 +11,15 @@ namespace {
 
 std::string count(std::int64_t value) { return std::to_string(value); }
 
+// Megatron's selective modules as the hardware FLOPs count them: " (core_attn, moe_act)".
+std::string recompute_modules_text(const TrainingWorkload& w) {
+  if (w.recompute != Recompute::selective) return {};
+  std::string names;
+  for (const std::string& name : recompute_module_names(w.recompute_modules))
+    names += (names.empty() ? "" : ", ") + name;
+  return " (" + names + ")";
+}
+
 const char* kernels_name(ElementwiseKernels kernels) {
   switch (kernels) {
     case ElementwiseKernels::compiled:
@@ -74,7 +83,8 @@ TrainingExplanation explain_training_time(const PreparedLatencyModel& model, con
       (w.lora.rank > 0 ? "(2 x products (frozen base: no weight gradients) + 3 x attention core) of " : "3 x ") +
       detail::four_significant_digits(f.total()) + " x " + detail::four_significant_digits(sequences) +
       " sequences = " + detail::four_significant_digits(t.model_flops_per_step) + "; with " +
-      recompute_name(w.recompute) + " recomputation = " + detail::four_significant_digits(t.hardware_flops_per_step));
+      recompute_name(w.recompute) + " recomputation" + recompute_modules_text(w) + " = " +
+      detail::four_significant_digits(t.hardware_flops_per_step));
   x.lines.push_back(
       "micro-batch on the busiest stage = compute " + detail::four_significant_digits(t.microbatch_compute_seconds) +
       " s (products " + detail::four_significant_digits(t.microbatch_matmul_seconds) + " s" + expert_gemms +

@@ -41,6 +41,8 @@ export interface TrainingOptions {
   recompute_method?: string;
   recompute_num_layers?: number;
   recompute_frequency?: number;
+  /** Megatron's --recompute-modules under selective: a comma list of core_attn, moe_act, layernorm, ... */
+  recompute_modules?: string;
   eager_attention?: boolean;
   dropout?: boolean;
   lora_rank?: number;
@@ -108,6 +110,8 @@ export interface TrainingReport {
     recompute_method: string;
     recompute_num_layers: number;
     recompute_frequency: number;
+    /** Megatron's selective modules (empty unless recompute is selective). */
+    recompute_modules: string[];
     flash_attention: boolean;
     dropout: boolean;
     zero: number;

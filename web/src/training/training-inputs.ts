@@ -37,6 +37,8 @@ export interface TrainingWorkload extends CustomGpuFields {
   micro_batch: string;
   seq_len: string;
   recompute: string;
+  /** Megatron's --recompute-modules under selective, comma list; empty: its default, core_attn. */
+  recompute_modules: string;
   eager_attention: boolean;
   /** 0: full fine-tuning. */
   lora_rank: string;
@@ -85,6 +87,7 @@ export const defaultTraining: TrainingWorkload = {
   // Empty: the core's default, which depends on the framework (gradient checkpointing for a QLoRA
   // run under Hugging Face, as PEFT turns it on; none otherwise).
   recompute: '',
+  recompute_modules: '',
   eager_attention: false,
   lora_rank: '0',
   lora_modules: '',
@@ -120,6 +123,7 @@ export const trainingTextKeys: ReadonlyArray<keyof TrainingWorkload> = [
   'micro_batch',
   'seq_len',
   'recompute',
+  'recompute_modules',
   'lora_rank',
   'lora_modules',
   'overhead_gib',
@@ -202,6 +206,21 @@ export const recomputeModes: Array<[string, string]> = [
   ['activation-checkpointing', 'activation checkpointing (torchtune, LitGPT: whole layers)'],
 ];
 export const loraModules = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const;
+/** Megatron's --recompute-modules, in its order (fitcheck train --recompute-modules). */
+export const megatronRecomputeModules = [
+  'core_attn',
+  'moe_act',
+  'layernorm',
+  'mla_up_proj',
+  'mlp',
+  'moe',
+  'shared_experts',
+] as const;
+
+/** Megatron's modules are an option of its selective recomputation only. */
+export function showsRecomputeModules(workload: TrainingWorkload): boolean {
+  return workload.framework === 'megatron' && workload.recompute === 'selective';
+}
 
 /** One choice for the two exclusive sharding options: "zero:N" or "fsdp:MODE". */
 export const shardingChoices: Array<[string, string]> = [
@@ -238,6 +257,7 @@ export function trainingOptions(workload: TrainingWorkload): TrainingOptions {
   if (options.fsdp !== 'hybrid_shard') delete options.fsdp_shard_group;
   // Zero with FSDP is refused by the core even at stage 0; send the one that is chosen.
   if (options.fsdp) delete options.zero;
+  if (!showsRecomputeModules(workload)) delete options.recompute_modules;
   // Rank 0 is full fine-tuning: no adapters, so no adapter modules either.
   if (/^0+$/.test(String(options.lora_rank ?? ''))) {
     delete options.lora_rank;

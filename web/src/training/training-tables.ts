@@ -141,10 +141,17 @@ export function trainingCapacityTable(report: TrainingReport): TableModel | unde
   };
 }
 
+/** "selective (moe_act, layernorm)" for Megatron's modules beyond its default attention core. */
+function recomputeText(workload: TrainingReport['workload']): string {
+  const modules = workload.recompute_modules ?? [];
+  const beyondDefault = modules.length > 0 && !(modules.length === 1 && modules[0] === 'core_attn');
+  return beyondDefault ? `${workload.recompute} (${modules.join(', ')})` : workload.recompute;
+}
+
 export function layerActivationsTable(report: TrainingReport, unit: ByteUnit): TableModel {
   return {
     id: 'layer-activations',
-    title: `Activations one layer keeps for backward (micro-batch ${report.workload.micro_batch} x ${withThousands(report.workload.seq_len)} tokens, recompute ${report.workload.recompute})`,
+    title: `Activations one layer keeps for backward (micro-batch ${report.workload.micro_batch} x ${withThousands(report.workload.seq_len)} tokens, recompute ${recomputeText(report.workload)})`,
     columns: ['Tensor', 'Bytes', unit],
     keys: ['tensor', 'bytes', unitKey(unit)],
     rows: report.layer_activation_terms.map((term, index) => ({

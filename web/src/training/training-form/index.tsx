@@ -6,6 +6,7 @@ import { withThousands } from '../../ui/format';
 import {
   frameworks,
   loraModules,
+  megatronRecomputeModules,
   optimizers,
   pipelineSchedules,
   precisionRecipes,
@@ -13,6 +14,7 @@ import {
   shardingChoice,
   shardingChoices,
   showsPipeline,
+  showsRecomputeModules,
   trainingFlagKeys,
   trainingTextKeys,
   withSharding,
@@ -121,6 +123,8 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
   );
   const lora = /^[1-9]\d*$/.test(training.lora_rank.trim()) || training.qlora;
   const chosenModules = training.lora_modules.trim() === '' ? [...loraModules] : listOf(training.lora_modules);
+  const chosenRecomputeModules =
+    training.recompute_modules.trim() === '' ? ['core_attn'] : listOf(training.recompute_modules);
   return (
     <section class="workload" aria-labelledby="training-heading">
       <h2 id="training-heading">Training run</h2>
@@ -225,6 +229,32 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
             'selective: attention core; full: layer inputs only',
           )}
         </div>
+        {showsRecomputeModules(training) && (
+          <fieldset class="segmented lora-modules" data-testid="train-recompute_modules">
+            <legend>Recomputed modules (Megatron --recompute-modules)</legend>
+            {megatronRecomputeModules.map((module) => (
+              <label key={module}>
+                <input
+                  type="checkbox"
+                  checked={chosenRecomputeModules.includes(module)}
+                  disabled={chosenRecomputeModules.length === 1 && chosenRecomputeModules.includes(module)}
+                  onChange={(e) => {
+                    const next = toggled(chosenRecomputeModules.join(','), module, e.currentTarget.checked, [
+                      ...megatronRecomputeModules,
+                    ]);
+                    onChange({ ...training, recompute_modules: next === 'core_attn' ? '' : next });
+                  }}
+                />
+                {module}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        {errorAt('recompute_modules') && (
+          <p class="error" role="alert" data-testid="train-recompute_modules-error">
+            {errorAt('recompute_modules')!.message}
+          </p>
+        )}
         {flag('eager_attention', 'Eager attention (keeps the heads × s × s scores; no FlashAttention)')}
       </fieldset>
       <fieldset>
