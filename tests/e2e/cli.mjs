@@ -3,9 +3,9 @@
 // page gives the core (a bundled preset), never from the page's own code.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { repo } from '../support/browser.mjs';
+import { tempDir } from '../support/temp-dir.mjs';
 
 const presets = JSON.parse(fs.readFileSync(path.join(repo, 'web/src/model/presets/presets.json'), 'utf8'));
 
@@ -13,7 +13,7 @@ const presets = JSON.parse(fs.readFileSync(path.join(repo, 'web/src/model/preset
 export function presetConfigFile(id) {
   const preset = presets.find((p) => p.id === id);
   if (!preset) throw new Error(`no preset ${id}`);
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fitcheck-cli-')), `${id}.json`);
+  const file = path.join(tempDir('fitcheck-cli-'), `${id}.json`);
   fs.writeFileSync(file, JSON.stringify(preset.config, null, 2));
   return file;
 }

@@ -5,11 +5,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { startStaticServer } from '../support/static-server.mjs';
 import { assertLocalOnly, launchChromium, repo, screenshot, watchPage } from '../support/browser.mjs';
 import { cli, close, number, presetConfigFile, seconds } from './cli.mjs';
+import { tempDir } from '../support/temp-dir.mjs';
 
 let server;
 let browser;
@@ -162,7 +162,7 @@ test('a config.json dropped on the model input loads as if pasted; a non-JSON fi
 });
 
 function configFile(text) {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fitcheck-drop-')), 'config.json');
+  const file = path.join(tempDir('fitcheck-drop-'), 'config.json');
   fs.writeFileSync(file, text);
   return file;
 }

@@ -5,12 +5,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startStaticServer } from '../support/static-server.mjs';
 import { assertLocalOnly, launchChromium, repo, screenshot, watchPage } from '../support/browser.mjs';
 import { cli, cliError, close, number, presetConfigFile, seconds } from './cli.mjs';
+import { tempDir } from '../support/temp-dir.mjs';
 
 let server;
 let browser;
@@ -156,7 +156,7 @@ test('lengths replayed from a file: the figures of serve-sim --lengths-file, a b
   });
   await page.getByTestId('load-trace-name').filter({ hasText: 'result.json' }).waitFor();
   assert.equal(await page.getByTestId('load-lengths').count(), 0);
-  const traceFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fitcheck-trace-')), 'result.json');
+  const traceFile = path.join(tempDir('fitcheck-trace-'), 'result.json');
   fs.writeFileSync(traceFile, text);
   // The page's defaults less its lengths, which the trace replaces.
   const withoutLengths = ['--gpu', 'h100-sxm-80gb', '--engine', 'vllm'];

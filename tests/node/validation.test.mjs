@@ -4,9 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from '../support/temp-dir.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const sets = ['validation/serving.json', 'validation/training.json'].filter((file) =>
@@ -59,7 +59,7 @@ test('every llama.cpp row whose build is known runs fitcheck local on that build
 });
 
 test('npm run validate compares every row it can and ends with one JSON line of counts; the page holds its current expected errors', () => {
-  const written = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fitcheck-validate-')), 'expected-errors.json');
+  const written = path.join(tempDir('fitcheck-validate-'), 'expected-errors.json');
   const out = execFileSync('node', [path.join(repo, 'scripts/validate.mjs'), '--expected-errors', written], {
     cwd: repo,
     encoding: 'utf8',

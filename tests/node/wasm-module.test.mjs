@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { tempDir } from '../support/temp-dir.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtureConfigs = path.join(repo, 'tests/fixtures/configs');
@@ -284,7 +285,6 @@ function tinyGguf() {
 
 test('checkpointReport() reads a GGUF in growing slices, as the native CLI reads the file', async () => {
   const { execFileSync } = await import('node:child_process');
-  const os = await import('node:os');
   const file = tinyGguf();
   let have = 0;
   let answer;
@@ -297,7 +297,7 @@ test('checkpointReport() reads a GGUF in growing slices, as the native CLI reads
   assert.equal(answer.format, 'gguf');
   assert.equal(answer.total_parameters, 256256);
   assert.equal(answer.total_bytes, 145024);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fitcheck-gguf-'));
+  const dir = tempDir('fitcheck-gguf-');
   fs.writeFileSync(path.join(dir, 'tiny.gguf'), file);
   const native = JSON.parse(
     execFileSync(path.join(repo, 'build/fitcheck'), ['params', path.join(dir, 'tiny.gguf'), '--json']).toString(),
