@@ -74,6 +74,8 @@ constexpr const char* kHelp =
     "  --recompute-method M    uniform (default) | block, with --recompute full (Megatron-LM)\n"
     "  --recompute-num-layers N  layers per uniform group, or block layers per stage (default 1)\n"
     "  --recompute-frequency N selective-layer: every N-th layer (default 2)\n"
+    "  --partition-activations (deepspeed) / --distribute-saved-activations (megatron), with\n"
+    "                          --recompute full: each checkpointed layer input split over tp\n"
     "  --recompute-modules M,... with --framework megatron --recompute selective: Megatron's\n"
     "                          --recompute-modules, any of core_attn (default) moe_act layernorm\n"
     "                          mla_up_proj mlp moe shared_experts\n"
@@ -158,12 +160,28 @@ std::string table(const TrainingEstimate& e) {
 
 int run_train(const std::vector<std::string>& args, std::string& out, std::string& err) {
   try {
-    const CommandArgs parsed = parse_command_args(
-        args, "train",
-        {"sequence_parallel", "tp_comm_overlap", "ep_comm_overlap", "offload_optimizer", "offload_params",
-         "fp32_gradients", "adafactor_first_moment", "eager_attention", "dropout", "qlora", "lora_dropout", "dora",
-         "offload_activations", "optimizer_in_backward", "compile", "eager_loss", "paged_optimizer",
-         "account_for_embedding_in_pipeline_split", "account_for_loss_in_pipeline_split"});
+    const CommandArgs parsed = parse_command_args(args, "train",
+                                                  {"sequence_parallel",
+                                                   "tp_comm_overlap",
+                                                   "ep_comm_overlap",
+                                                   "offload_optimizer",
+                                                   "offload_params",
+                                                   "fp32_gradients",
+                                                   "adafactor_first_moment",
+                                                   "eager_attention",
+                                                   "dropout",
+                                                   "qlora",
+                                                   "lora_dropout",
+                                                   "dora",
+                                                   "offload_activations",
+                                                   "partition_activations",
+                                                   "distribute_saved_activations",
+                                                   "optimizer_in_backward",
+                                                   "compile",
+                                                   "eager_loss",
+                                                   "paged_optimizer",
+                                                   "account_for_embedding_in_pipeline_split",
+                                                   "account_for_loss_in_pipeline_split"});
     if (parsed.help) {
       out = std::string(kHelp) + kCustomGpuHelp;
       return 0;

@@ -863,3 +863,32 @@ TEST_CASE("framework: --recompute-modules is Megatron's, under selective, for th
   CHECK(message({llama, "--framework", "megatron", "--recompute", "selective", "--recompute-modules", "mla_up_proj"})
             .find("mla_up_proj needs multi-latent attention") != std::string::npos);
 }
+
+TEST_CASE("framework: partitioned checkpoints keep a tp-th of each checkpointed layer input") {
+  // Llama 3.1 8B, 1024 tokens, bf16, tp 4: the layer input 1024 x 4096 x 2 B = 8,388,608 B, a quarter
+  // on each rank with DeepSpeed's partition_activations or Megatron's distribute_saved_activations.
+  const ModelDescription model = fixture(kLlama8b);
+  for (TrainingFramework framework : {TrainingFramework::deepspeed, TrainingFramework::megatron}) {
+    TrainingWorkload w = framework_workload(framework);
+    w.layout.tensor_parallel = 4;
+    w.recompute = Recompute::full;
+    CHECK(layer_activations(model, model.layer_kinds[0], w).bytes == 8'388'608);
+    w.partition_checkpoints = true;
+    CHECK(layer_activations(model, model.layer_kinds[0], w).bytes == 2'097'152);
+  }
+  const auto message = [](const std::vector<std::string>& args) {
+    std::string out, err;
+    CHECK(cli::run_train(args, out, err) == 2);
+    return err;
+  };
+  const std::string llama = test::fixture_configs_dir() + "/" + kLlama8b;
+  CHECK(message({llama, "--framework", "megatron", "--recompute", "full", "--partition-activations"})
+            .find("needs --framework deepspeed") != std::string::npos);
+  CHECK(message({llama, "--framework", "deepspeed", "--distribute-saved-activations"})
+            .find("needs --framework megatron") != std::string::npos);
+  CHECK(message({llama, "--framework", "deepspeed", "--partition-activations"}).find("needs --recompute full") !=
+        std::string::npos);
+  CHECK(message({llama, "--framework", "megatron", "--tp", "2", "--sequence-parallel", "--recompute", "full",
+                 "--distribute-saved-activations"})
+            .find("sequence parallelism") != std::string::npos);
+}

@@ -70,3 +70,24 @@ describe('training framework', () => {
     expect(trainingOptions({ ...next, recompute: 'full' }).recompute_modules).toBeUndefined();
   });
 });
+
+describe('partitioned checkpoints', () => {
+  test("one checkbox under full recompute, sent as DeepSpeed's or Megatron's own option", () => {
+    const onChange = vi.fn();
+    const full = { ...defaultTraining, recompute: 'full', tp: '4' };
+    const { rerender } = render(<TrainingForm training={full} gpus={[]} onChange={onChange} />);
+    expect(screen.queryByTestId('train-partition_checkpoints')).toBeNull(); // Hugging Face has none
+    const deepspeed = { ...full, framework: 'deepspeed' };
+    rerender(<TrainingForm training={deepspeed} gpus={[]} onChange={onChange} />);
+    fireEvent.click(screen.getByTestId('train-partition_checkpoints'));
+    const next = onChange.mock.calls[0][0];
+    expect(next.partition_checkpoints).toBe(true);
+    const options = trainingOptions(next) as Record<string, unknown>;
+    expect(options.partition_activations).toBe(true);
+    expect(options.partition_checkpoints).toBeUndefined();
+    expect(
+      (trainingOptions({ ...next, framework: 'megatron' }) as Record<string, unknown>).distribute_saved_activations,
+    ).toBe(true);
+    expect(trainingOptions({ ...next, recompute: 'selective' })).not.toHaveProperty('partition_activations');
+  });
+});

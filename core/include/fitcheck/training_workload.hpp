@@ -185,6 +185,11 @@ struct TrainingWorkload {
   // torchtune's enable_activation_offloading (needs whole-layer recompute): the checkpointed layer
   // inputs go to CPU memory during forward and come back during backward.
   bool offload_activations = false;
+  // Full recompute with each checkpointed layer input split over the tensor-parallel ranks, gathered
+  // again in backward: DeepSpeed's partition_activations (Megatron-DeepSpeed --partition-activations,
+  // deepspeed/runtime/activation_checkpointing/checkpointing.py partition_activations) and Megatron's
+  // --distribute-saved-activations (tensor_parallel/random.py CheckpointFunction).
+  bool partition_checkpoints = false;
   // bitsandbytes paged optimizers (PagedAdamW, PagedAdamW8bit, PagedLion): the states live in CUDA
   // managed memory outside PyTorch's caching allocator, paged to the CPU under memory pressure.
   bool paged_optimizer = false;

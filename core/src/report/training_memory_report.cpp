@@ -81,6 +81,7 @@ void write_workload(JsonWriter& writer, const TrainingWorkload& w) {
   writer.field("dora", w.lora.dora);
   writer.field("optimizer_in_backward", w.optimizer_in_backward);
   writer.field("offload_activations", w.offload_activations);
+  writer.field("partition_checkpoints", w.partition_checkpoints);
   writer.field("compile", w.compile);
   writer.field("eager_loss", w.eager_loss);
   writer.field("paged_optimizer", w.paged_optimizer);

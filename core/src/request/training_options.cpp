@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Training options (shared by the CLI flags, the page and the training planner) into a request.
 #include <string>
+#include <tuple>
 
 #include "config/config_fields.hpp"
 #include "fitcheck/training_request.hpp"
@@ -191,6 +192,26 @@ TrainingRequest parse_training_options(const OptionList& options) {
   w.lora.dora = reader.flag("dora", false);
   w.optimizer_in_backward = reader.flag("optimizer_in_backward", false);
   w.offload_activations = reader.flag("offload_activations", false);
+  // The same split of the checkpointed inputs, by each framework's name.
+  for (const auto& [key, framework, name] :
+       {std::tuple{"partition_activations", TrainingFramework::deepspeed, "DeepSpeed's partition_activations"},
+        std::tuple{"distribute_saved_activations", TrainingFramework::megatron,
+                   "Megatron's --distribute-saved-activations"}}) {
+    if (!reader.flag(key, false)) continue;
+    if (w.framework != framework)
+      throw OptionError(key, std::string("option '") + key + "' is " + name + ": it needs --framework " +
+                                 training_framework_profile(framework).id);
+    if (w.recompute != Recompute::full)
+      throw OptionError(key, std::string("option '") + key +
+                                 "' splits the checkpointed layer inputs: it needs "
+                                 "--recompute full");
+    // transformer_config.py __post_init__: distribute_saved_activations must be false with sequence parallel.
+    if (framework == TrainingFramework::megatron && w.sequence_parallel)
+      throw OptionError(key,
+                        "option 'distribute_saved_activations' must be off with sequence parallelism (Megatron "
+                        "refuses both)");
+    w.partition_checkpoints = true;
+  }
   w.compile = reader.flag("compile", false);
   w.eager_loss = reader.flag("eager_loss", false);
   w.paged_optimizer = reader.flag("paged_optimizer", false);

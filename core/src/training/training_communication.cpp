@@ -65,6 +65,10 @@ LayerCollectiveSeconds layer_collective_seconds(const PreparedLatencyModel& mode
     const double recomputed_reduces = mlp_recomputed && !k.parallel_attention_mlp ? 1 : 0;
     out.tensor_parallel +=
         n * (stage.forward_passes * reduces + recomputed_reduces) * all_reduce_seconds(tokens_gpu * h * a, tp, tp_link);
+    // Partitioned checkpoints: the recomputed layers (forward_passes - 2 of them per layer) gather
+    // their input (checkpointing.py gather_partitioned_activations; Megatron's gather_split_1d_tensor).
+    if (stage.partitioned_checkpoints && tp > 1)
+      out.tensor_parallel += n * (stage.forward_passes - 2) * all_gather_seconds(tokens_gpu * h * a, tp, tp_link);
     if (cp > 1) {
       // Ring attention passes each rank's keys and values around the cp ranks: forward once,
       // backward the keys/values and their gradients (Liu et al. 2023, Ring Attention §3).

@@ -48,6 +48,9 @@ struct StageCollectiveInput {
   // 'mlp' a dense layer's MLP reduction.
   bool moe_recomputed = false;
   bool dense_mlp_recomputed = false;
+  // The checkpointed layer inputs are split over tp (partition_checkpoints): each recomputed layer
+  // all-gathers its input first.
+  bool partitioned_checkpoints = false;
 };
 
 struct LayerCollectiveSeconds {

@@ -290,6 +290,15 @@ std::vector<std::string> assumptions_for(const TrainingWorkload& w, const Traini
     a.push_back(
         "optimizer step in backward (torchtune optimizer_in_bwd): each parameter is stepped and its gradient freed "
         "as soon as it is ready; the largest gradient is counted");
+  if (w.partition_checkpoints)
+    a.push_back(std::string("checkpointed layer inputs split over the tensor-parallel ranks (") +
+                (w.framework == TrainingFramework::megatron
+                     ? "Megatron --distribute-saved-activations, megatron/core/tensor_parallel/random.py "
+                       "CheckpointFunction split_tensor_into_1d_equal_chunks"
+                     : "DeepSpeed partition_activations, deepspeed/runtime/activation_checkpointing/checkpointing.py "
+                       "partition_activations") +
+                "); each recomputed layer all-gathers its input again in backward (in the step time's tensor-parallel "
+                "collectives)");
   if (w.offload_activations)
     a.push_back(
         "activation offloading (torchtune enable_activation_offloading): the checkpointed layer inputs live in CPU "

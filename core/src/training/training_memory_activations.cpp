@@ -318,8 +318,13 @@ std::int64_t layer_activation_bytes(const ModelDescription& model, const LayerSh
   Terms t(c, terms);
   const std::int64_t h = model.hidden_size;
   if (workload.recompute == Recompute::full) {
-    // Korthikanti Table 2, full recomputation: only the layer input (2sbh) is kept.
-    t.replicated("layer input (checkpoint, 2sbh)", h * c.element, [&] { return times(h, c.element, "hidden"); });
+    // Korthikanti Table 2, full recomputation: only the layer input (2sbh) is kept; DeepSpeed's
+    // partition_activations and Megatron's distribute_saved_activations keep a tp-th of it per rank.
+    if (workload.partition_checkpoints && c.tp > 1)
+      t.replicated("layer input (checkpoint, 2sbh / tp, partitioned)", ceil_div(h * c.element, c.tp),
+                   [&] { return times(h, c.element, "hidden") + " / tp " + num(c.tp); });
+    else
+      t.replicated("layer input (checkpoint, 2sbh)", h * c.element, [&] { return times(h, c.element, "hidden"); });
     if (blocks) *blocks += t.blocks();
     return t.total();
   }

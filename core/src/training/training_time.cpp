@@ -412,6 +412,7 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   // 'moe' runs the layer's dispatch and combine again, 'mlp' and 'moe' their layers' MLP reduction.
   collective_input.moe_recomputed = selective && modules.moe;
   collective_input.dense_mlp_recomputed = selective && modules.mlp;
+  collective_input.partitioned_checkpoints = w.partition_checkpoints;
   const detail::LayerCollectiveSeconds collectives =
       detail::layer_collective_seconds(model, w, gpu, c, collective_input);
   const double tp_seconds = collectives.tensor_parallel, cp_seconds = collectives.context_parallel;

@@ -43,6 +43,9 @@ export interface TrainingOptions {
   recompute_frequency?: number;
   /** Megatron's --recompute-modules under selective: a comma list of core_attn, moe_act, layernorm, ... */
   recompute_modules?: string;
+  /** DeepSpeed's partition_activations / Megatron's distribute_saved_activations, with recompute full. */
+  partition_activations?: boolean;
+  distribute_saved_activations?: boolean;
   eager_attention?: boolean;
   dropout?: boolean;
   lora_rank?: number;

@@ -39,6 +39,9 @@ export interface TrainingWorkload extends CustomGpuFields {
   recompute: string;
   /** Megatron's --recompute-modules under selective, comma list; empty: its default, core_attn. */
   recompute_modules: string;
+  /** Full recompute's checkpointed inputs split over tp: DeepSpeed's partition_activations or
+   * Megatron's distribute_saved_activations, sent under the framework's own name. */
+  partition_checkpoints: boolean;
   eager_attention: boolean;
   /** 0: full fine-tuning. */
   lora_rank: string;
@@ -88,6 +91,7 @@ export const defaultTraining: TrainingWorkload = {
   // run under Hugging Face, as PEFT turns it on; none otherwise).
   recompute: '',
   recompute_modules: '',
+  partition_checkpoints: false,
   eager_attention: false,
   lora_rank: '0',
   lora_modules: '',
@@ -143,6 +147,7 @@ export const trainingFlagKeys: ReadonlyArray<keyof TrainingWorkload> = [
   'qlora',
   'dora',
   'overlap',
+  'partition_checkpoints',
 ];
 
 /** The pipeline schedules the core times (fitcheck train --pipeline-schedule); '' is its default, 1F1B. */
@@ -217,6 +222,14 @@ export const megatronRecomputeModules = [
   'shared_experts',
 ] as const;
 
+/** The option that splits full recompute's checkpointed inputs over tp, by the framework's name; none elsewhere. */
+export function partitionCheckpointsKey(workload: TrainingWorkload): string | undefined {
+  if (workload.recompute !== 'full') return undefined;
+  if (workload.framework === 'deepspeed') return 'partition_activations';
+  if (workload.framework === 'megatron') return 'distribute_saved_activations';
+  return undefined;
+}
+
 /** Megatron's modules are an option of its selective recomputation only. */
 export function showsRecomputeModules(workload: TrainingWorkload): boolean {
   return workload.framework === 'megatron' && workload.recompute === 'selective';
@@ -258,6 +271,10 @@ export function trainingOptions(workload: TrainingWorkload): TrainingOptions {
   // Zero with FSDP is refused by the core even at stage 0; send the one that is chosen.
   if (options.fsdp) delete options.zero;
   if (!showsRecomputeModules(workload)) delete options.recompute_modules;
+  // The page's one checkbox goes to the core under the framework's own option name.
+  delete options.partition_checkpoints;
+  const partitionKey = partitionCheckpointsKey(workload);
+  if (partitionKey && workload.partition_checkpoints) options[partitionKey] = true;
   // Rank 0 is full fine-tuning: no adapters, so no adapter modules either.
   if (/^0+$/.test(String(options.lora_rank ?? ''))) {
     delete options.lora_rank;

@@ -8,6 +8,7 @@ import {
   loraModules,
   megatronRecomputeModules,
   optimizers,
+  partitionCheckpointsKey,
   pipelineSchedules,
   precisionRecipes,
   recomputeModes,
@@ -36,7 +37,13 @@ interface Props {
   onChange: (training: TrainingWorkload) => void;
 }
 
-const fields: ReadonlySet<string> = new Set<string>([...trainingTextKeys, ...trainingFlagKeys, ...customGpuKeys]);
+const fields: ReadonlySet<string> = new Set<string>([
+  ...trainingTextKeys,
+  ...trainingFlagKeys,
+  ...customGpuKeys,
+  'partition_activations',
+  'distribute_saved_activations',
+]);
 /** Where an error naming `field` is shown: the sharding select answers for zero and fsdp. */
 const home = (field: string) => (field === 'zero' || field === 'fsdp' ? 'sharding' : field);
 
@@ -51,6 +58,7 @@ type TextKey = Exclude<
   | 'qlora'
   | 'dora'
   | 'overlap'
+  | 'partition_checkpoints'
 >;
 type FlagKey = Exclude<keyof TrainingWorkload, TextKey>;
 
@@ -249,6 +257,24 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
               </label>
             ))}
           </fieldset>
+        )}
+        {partitionCheckpointsKey(training) && (
+          <>
+            <label class="checkbox">
+              <input
+                type="checkbox"
+                data-testid="train-partition_checkpoints"
+                checked={training.partition_checkpoints}
+                onChange={(e) => onChange({ ...training, partition_checkpoints: e.currentTarget.checked })}
+              />
+              Split the checkpointed layer inputs over tp ({partitionCheckpointsKey(training)})
+            </label>
+            {errorAt(partitionCheckpointsKey(training)!) && (
+              <p class="error" role="alert" data-testid="train-partition_checkpoints-error">
+                {errorAt(partitionCheckpointsKey(training)!)!.message}
+              </p>
+            )}
+          </>
         )}
         {errorAt('recompute_modules') && (
           <p class="error" role="alert" data-testid="train-recompute_modules-error">
