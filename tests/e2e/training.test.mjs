@@ -314,3 +314,18 @@ test("Megatron's recompute modules: the checkboxes under its selective recomputa
   assertLocalOnly(log, origin() + '/');
   await context.close();
 });
+
+test("the checkbox that splits full recompute's checkpoints over tp runs DeepSpeed's --partition-activations", async () => {
+  const { page, log, context } = await openTraining();
+  await page.getByTestId('train-framework').selectOption('deepspeed');
+  await page.getByTestId('train-recompute').selectOption('full');
+  await page.getByTestId('train-tp').fill('4');
+  await page.getByTestId('train-gpus').fill('4');
+  await page.getByTestId('train-partition_checkpoints').check();
+  const base = ['--gpu', 'h100-sxm-80gb', '--framework', 'deepspeed', '--recompute', 'full', '--tp', 4, '--gpus', 4];
+  const expected = cli('train', config, [...base, '--partition-activations']);
+  assert.ok(expected.total_bytes_per_gpu < cli('train', config, base).total_bytes_per_gpu);
+  await expectTraining(page, expected);
+  assertLocalOnly(log, origin() + '/');
+  await context.close();
+});
