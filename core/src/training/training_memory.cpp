@@ -301,8 +301,13 @@ std::vector<std::string> assumptions_for(const TrainingWorkload& w, const Traini
                 "collectives)");
   if (w.offload_activations)
     a.push_back(
-        "activation offloading (torchtune enable_activation_offloading): the checkpointed layer inputs live in CPU "
-        "memory (cpu_offload_bytes); the copies in flight (up to 5 tensors stashed on the GPU) are not counted");
+        w.framework == TrainingFramework::deepspeed
+            ? "activation offloading (DeepSpeed cpu_checkpointing, Megatron-DeepSpeed --checkpoint-in-cpu: "
+              "deepspeed/runtime/activation_checkpointing/checkpointing.py CheckpointFunction copies each checkpointed "
+              "input to the CPU): the checkpointed layer inputs live in CPU memory (cpu_offload_bytes)"
+            : "activation offloading (torchtune enable_activation_offloading): the checkpointed layer inputs live in "
+              "CPU memory (cpu_offload_bytes); the copies in flight (up to 5 tensors stashed on the GPU) are not "
+              "counted");
   if (w.compile && framework.compiled_loss_bytes_per_logit == 0)
     a.push_back(std::string("--compile changes no memory in the ") + framework.id +
                 " profile: compile is modelled only where it changes a cited loss (torchtune, torchtitan)");
