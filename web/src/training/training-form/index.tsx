@@ -111,7 +111,14 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
       )}
     </Field>
   );
-  const flag = (key: FlagKey, label: string) => (
+  // An error the core names by `errorKey` (the page's key unless the core's option is named otherwise).
+  const errorLine = (key: string, errorKey: string = key) =>
+    errorAt(errorKey) && (
+      <p class="error" role="alert" data-testid={`train-${key}-error`}>
+        {errorAt(errorKey)!.message}
+      </p>
+    );
+  const flag = (key: FlagKey, label: string, errorKey: string = key) => (
     <>
       <label class="checkbox">
         <input
@@ -122,12 +129,31 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
         />
         {label}
       </label>
-      {errorAt(key) && (
-        <p class="error" role="alert" data-testid={`train-${key}-error`}>
-          {errorAt(key)!.message}
-        </p>
-      )}
+      {errorLine(key, errorKey)}
     </>
+  );
+  // A group of checkboxes over `all`, at least one kept ticked; `onChosen` gets the ticked ones as a comma list.
+  const checklist = (
+    key: string,
+    legend: string,
+    all: readonly string[],
+    chosen: string[],
+    onChosen: (list: string) => void,
+  ) => (
+    <fieldset class="segmented lora-modules" data-testid={`train-${key}`}>
+      <legend>{legend}</legend>
+      {all.map((item) => (
+        <label key={item}>
+          <input
+            type="checkbox"
+            checked={chosen.includes(item)}
+            disabled={chosen.length === 1 && chosen.includes(item)}
+            onChange={(e) => onChosen(toggled(chosen.join(','), item, e.currentTarget.checked, [...all]))}
+          />
+          {item}
+        </label>
+      ))}
+    </fieldset>
   );
   const lora = /^[1-9]\d*$/.test(training.lora_rank.trim()) || training.qlora;
   const chosenModules = training.lora_modules.trim() === '' ? [...loraModules] : listOf(training.lora_modules);
@@ -237,50 +263,21 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
             'selective: attention core; full: layer inputs only',
           )}
         </div>
-        {showsRecomputeModules(training) && (
-          <fieldset class="segmented lora-modules" data-testid="train-recompute_modules">
-            <legend>Recomputed modules (Megatron --recompute-modules)</legend>
-            {megatronRecomputeModules.map((module) => (
-              <label key={module}>
-                <input
-                  type="checkbox"
-                  checked={chosenRecomputeModules.includes(module)}
-                  disabled={chosenRecomputeModules.length === 1 && chosenRecomputeModules.includes(module)}
-                  onChange={(e) => {
-                    const next = toggled(chosenRecomputeModules.join(','), module, e.currentTarget.checked, [
-                      ...megatronRecomputeModules,
-                    ]);
-                    onChange({ ...training, recompute_modules: next === 'core_attn' ? '' : next });
-                  }}
-                />
-                {module}
-              </label>
-            ))}
-          </fieldset>
-        )}
-        {partitionCheckpointsKey(training) && (
-          <>
-            <label class="checkbox">
-              <input
-                type="checkbox"
-                data-testid="train-partition_checkpoints"
-                checked={training.partition_checkpoints}
-                onChange={(e) => onChange({ ...training, partition_checkpoints: e.currentTarget.checked })}
-              />
-              Split the checkpointed layer inputs over tp ({partitionCheckpointsKey(training)})
-            </label>
-            {errorAt(partitionCheckpointsKey(training)!) && (
-              <p class="error" role="alert" data-testid="train-partition_checkpoints-error">
-                {errorAt(partitionCheckpointsKey(training)!)!.message}
-              </p>
-            )}
-          </>
-        )}
-        {errorAt('recompute_modules') && (
-          <p class="error" role="alert" data-testid="train-recompute_modules-error">
-            {errorAt('recompute_modules')!.message}
-          </p>
-        )}
+        {showsRecomputeModules(training) &&
+          checklist(
+            'recompute_modules',
+            'Recomputed modules (Megatron --recompute-modules)',
+            megatronRecomputeModules,
+            chosenRecomputeModules,
+            (list) => onChange({ ...training, recompute_modules: list === 'core_attn' ? '' : list }),
+          )}
+        {errorLine('recompute_modules')}
+        {partitionCheckpointsKey(training) &&
+          flag(
+            'partition_checkpoints',
+            `Split the checkpointed layer inputs over tp (${partitionCheckpointsKey(training)})`,
+            partitionCheckpointsKey(training),
+          )}
         {flag('eager_attention', 'Eager attention (keeps the heads × s × s scores; no FlashAttention)')}
       </fieldset>
       <fieldset>
@@ -289,30 +286,11 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
         {flag('qlora', 'QLoRA (frozen base in NF4 with double quantization)')}
         {(lora || training.dora) &&
           flag('dora', 'DoRA (a trained magnitude per output; two more outputs kept per adapted matmul)')}
-        {lora && (
-          <fieldset class="segmented lora-modules" data-testid="train-lora_modules">
-            <legend>Adapted modules</legend>
-            {loraModules.map((module) => (
-              <label key={module}>
-                <input
-                  type="checkbox"
-                  checked={chosenModules.includes(module)}
-                  disabled={chosenModules.length === 1 && chosenModules.includes(module)}
-                  onChange={(e) => {
-                    const next = toggled(chosenModules.join(','), module, e.currentTarget.checked, [...loraModules]);
-                    onChange({ ...training, lora_modules: next === loraModules.join(',') ? '' : next });
-                  }}
-                />
-                {module}
-              </label>
-            ))}
-          </fieldset>
-        )}
-        {errorAt('lora_modules') && (
-          <p class="error" role="alert" data-testid="train-lora_modules-error">
-            {errorAt('lora_modules')!.message}
-          </p>
-        )}
+        {lora &&
+          checklist('lora_modules', 'Adapted modules', loraModules, chosenModules, (list) =>
+            onChange({ ...training, lora_modules: list === loraModules.join(',') ? '' : list }),
+          )}
+        {errorLine('lora_modules')}
       </fieldset>
       {(gpu || custom) && (
         <fieldset data-testid="train-time-fieldset">
