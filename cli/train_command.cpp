@@ -76,6 +76,8 @@ constexpr const char* kHelp =
     "  --recompute-frequency N selective-layer: every N-th layer (default 2)\n"
     "  --partition-activations (deepspeed) / --distribute-saved-activations (megatron), with\n"
     "                          --recompute full: each checkpointed layer input split over tp\n"
+    "  --cpu-offloading-num-layers N  Megatron's CPU offloading: the activations of N layers in\n"
+    "                          CPU memory (--framework megatron, pp 1, --recompute none)\n"
     "  --recompute-modules M,... with --framework megatron --recompute selective: Megatron's\n"
     "                          --recompute-modules, any of core_attn (default) moe_act layernorm\n"
     "                          mla_up_proj mlp moe shared_experts\n"

@@ -892,3 +892,31 @@ TEST_CASE("framework: partitioned checkpoints keep a tp-th of each checkpointed 
                  "--distribute-saved-activations"})
             .find("sequence parallelism") != std::string::npos);
 }
+
+TEST_CASE("framework: Megatron's CPU offloading keeps the activations of N layers in CPU memory") {
+  // Llama 3.1 8B, 1024 tokens, pp 1: 32 layers of equal activations; offloading 12 keeps 20 on the GPU
+  // and one more in transit (Megatron --cpu-offloading-num-layers, Transformer Engine's offload context).
+  const ModelDescription model = fixture(kLlama8b);
+  const auto tensors = weight_tensors(model);
+  TrainingWorkload w = framework_workload(TrainingFramework::megatron);
+  const std::int64_t layer = layer_activations(model, model.layer_kinds[0], w).bytes;
+  w.cpu_offloaded_layers = 12;
+  const TrainingMemory m = training_memory(model, tensors, w);
+  CHECK(term_bytes(m.terms, "layer activations") == 20 * layer);
+  CHECK(term_bytes(m.terms, "offloaded layer in transit") == layer);
+  CHECK(m.totals.cpu_offload_bytes == 12 * layer);
+  const auto message = [](const std::vector<std::string>& args) {
+    std::string out, err;
+    CHECK(cli::run_train(args, out, err) == 2);
+    return err;
+  };
+  const std::string llama = test::fixture_configs_dir() + "/" + kLlama8b;
+  CHECK(message({llama, "--framework", "hf", "--cpu-offloading-num-layers", "4"}).find("--framework megatron") !=
+        std::string::npos);
+  CHECK(message({llama, "--framework", "megatron", "--recompute", "full", "--cpu-offloading-num-layers", "4"})
+            .find("recomputation") != std::string::npos);
+  CHECK(message({llama, "--framework", "megatron", "--pp", "2", "--cpu-offloading-num-layers", "4"})
+            .find("pipeline parallelism") != std::string::npos);
+  CHECK(message({llama, "--framework", "megatron", "--cpu-offloading-num-layers", "32"}).find("fewer layers") !=
+        std::string::npos);
+}

@@ -91,3 +91,17 @@ describe('partitioned checkpoints', () => {
     expect(trainingOptions({ ...next, recompute: 'selective' })).not.toHaveProperty('partition_activations');
   });
 });
+
+describe("Megatron's CPU offloading", () => {
+  test('a number field under Megatron without recomputation, sent as cpu_offloading_num_layers', () => {
+    const onChange = vi.fn();
+    const { rerender } = render(<TrainingForm training={defaultTraining} gpus={[]} onChange={onChange} />);
+    expect(screen.queryByTestId('train-cpu_offloading_num_layers')).toBeNull();
+    const megatron = { ...defaultTraining, framework: 'megatron' };
+    rerender(<TrainingForm training={megatron} gpus={[]} onChange={onChange} />);
+    fireEvent.input(screen.getByTestId('train-cpu_offloading_num_layers'), { target: { value: '40' } });
+    const next = onChange.mock.calls[0][0];
+    expect(trainingOptions(next)).toMatchObject({ framework: 'megatron', cpu_offloading_num_layers: '40' });
+    expect(trainingOptions({ ...next, recompute: 'full' })).not.toHaveProperty('cpu_offloading_num_layers');
+  });
+});

@@ -190,6 +190,10 @@ struct TrainingWorkload {
   // deepspeed/runtime/activation_checkpointing/checkpointing.py partition_activations) and Megatron's
   // --distribute-saved-activations (tensor_parallel/random.py CheckpointFunction).
   bool partition_checkpoints = false;
+  // Megatron's --cpu-offloading --cpu-offloading-num-layers N (model_parallel_config.py cpu_offloading,
+  // Transformer Engine's get_cpu_offload_context): the activations of N layers go to CPU memory after
+  // their forward and come back for their backward. 0: none.
+  std::int64_t cpu_offloaded_layers = 0;
   // bitsandbytes paged optimizers (PagedAdamW, PagedAdamW8bit, PagedLion): the states live in CUDA
   // managed memory outside PyTorch's caching allocator, paged to the CPU under memory pressure.
   bool paged_optimizer = false;

@@ -82,6 +82,7 @@ void write_workload(JsonWriter& writer, const TrainingWorkload& w) {
   writer.field("optimizer_in_backward", w.optimizer_in_backward);
   writer.field("offload_activations", w.offload_activations);
   writer.field("partition_checkpoints", w.partition_checkpoints);
+  writer.field("cpu_offloading_num_layers", w.cpu_offloaded_layers);
   writer.field("compile", w.compile);
   writer.field("eager_loss", w.eager_loss);
   writer.field("paged_optimizer", w.paged_optimizer);

@@ -192,6 +192,19 @@ TrainingRequest parse_training_options(const OptionList& options) {
   w.lora.dora = reader.flag("dora", false);
   w.optimizer_in_backward = reader.flag("optimizer_in_backward", false);
   w.offload_activations = reader.flag("offload_activations", false);
+  if (reader.text("cpu_offloading_num_layers")) {
+    w.cpu_offloaded_layers = reader.count("cpu_offloading_num_layers", 0, 0, 1 << 20);
+    // transformer_config.py __post_init__ refuses CPU offloading with pipeline parallelism and with
+    // activation recomputation.
+    if (w.framework != TrainingFramework::megatron)
+      throw OptionError("cpu_offloading_num_layers",
+                        "option 'cpu_offloading_num_layers' is Megatron's --cpu-offloading-num-layers: it needs "
+                        "--framework megatron");
+    if (w.cpu_offloaded_layers > 0 && w.recompute != Recompute::none)
+      throw OptionError("cpu_offloading_num_layers",
+                        "option 'cpu_offloading_num_layers': Megatron's CPU offloading does not work with activation "
+                        "recomputation (--recompute none)");
+  }
   // The same split of the checkpointed inputs, by each framework's name.
   for (const auto& [key, framework, name] :
        {std::tuple{"partition_activations", TrainingFramework::deepspeed, "DeepSpeed's partition_activations"},

@@ -290,6 +290,12 @@ std::vector<std::string> assumptions_for(const TrainingWorkload& w, const Traini
     a.push_back(
         "optimizer step in backward (torchtune optimizer_in_bwd): each parameter is stepped and its gradient freed "
         "as soon as it is ready; the largest gradient is counted");
+  if (w.cpu_offloaded_layers > 0)
+    a.push_back("CPU offloading (Megatron --cpu-offloading --cpu-offloading-num-layers " +
+                std::to_string(w.cpu_offloaded_layers) +
+                ", Transformer Engine get_cpu_offload_context): those layers' activations live in CPU memory "
+                "(cpu_offload_bytes), one layer's on the GPU in transit; the copies are taken to run under the "
+                "compute (not in the step time)");
   if (w.partition_checkpoints)
     a.push_back(std::string("checkpointed layer inputs split over the tensor-parallel ranks (") +
                 (w.framework == TrainingFramework::megatron

@@ -107,6 +107,14 @@ void check_training_workload(const TrainingWorkload& w, std::int64_t num_layers,
   if (w.recompute_num_layers < 1) refuse("recompute_num_layers", "recompute layers must be at least 1");
   if (w.recompute_frequency < 1) refuse("recompute_frequency", "the selective-layer frequency must be at least 1");
   if (w.framework_overhead_bytes < 0) refuse("overhead_gib", "framework overhead cannot be negative");
+  if (w.cpu_offloaded_layers < 0) refuse("cpu_offloading_num_layers", "offloaded layers cannot be negative");
+  if (w.cpu_offloaded_layers > 0 && w.layout.pipeline_parallel > 1)
+    refuse("cpu_offloading_num_layers",
+           "Megatron's CPU offloading has no support for pipeline parallelism (transformer_config.py): use pp 1");
+  if (w.cpu_offloaded_layers > 0 && w.cpu_offloaded_layers >= num_layers)
+    refuse("cpu_offloading_num_layers", "Megatron offloads fewer layers than the model's " + num(num_layers) +
+                                            " (transformer_config.py: \"CPU offloading can be done only for layers "
+                                            "less than num_layers\")");
   if (w.offload_activations && w.recompute != Recompute::full)
     refuse("offload_activations",
            "activation offloading moves the checkpointed layer inputs to the CPU: it needs --recompute full "

@@ -46,6 +46,8 @@ export interface TrainingOptions {
   /** DeepSpeed's partition_activations / Megatron's distribute_saved_activations, with recompute full. */
   partition_activations?: boolean;
   distribute_saved_activations?: boolean;
+  /** Megatron's --cpu-offloading-num-layers (pp 1, no recompute). */
+  cpu_offloading_num_layers?: number;
   eager_attention?: boolean;
   dropout?: boolean;
   lora_rank?: number;

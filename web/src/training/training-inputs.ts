@@ -42,6 +42,8 @@ export interface TrainingWorkload extends CustomGpuFields {
   /** Full recompute's checkpointed inputs split over tp: DeepSpeed's partition_activations or
    * Megatron's distribute_saved_activations, sent under the framework's own name. */
   partition_checkpoints: boolean;
+  /** Megatron's --cpu-offloading-num-layers; empty: none. */
+  cpu_offloading_num_layers: string;
   eager_attention: boolean;
   /** 0: full fine-tuning. */
   lora_rank: string;
@@ -92,6 +94,7 @@ export const defaultTraining: TrainingWorkload = {
   recompute: '',
   recompute_modules: '',
   partition_checkpoints: false,
+  cpu_offloading_num_layers: '',
   eager_attention: false,
   lora_rank: '0',
   lora_modules: '',
@@ -128,6 +131,7 @@ export const trainingTextKeys: ReadonlyArray<keyof TrainingWorkload> = [
   'seq_len',
   'recompute',
   'recompute_modules',
+  'cpu_offloading_num_layers',
   'lora_rank',
   'lora_modules',
   'overhead_gib',
@@ -230,6 +234,11 @@ export function partitionCheckpointsKey(workload: TrainingWorkload): string | un
   return undefined;
 }
 
+/** Megatron's CPU offloading: an option of its runs without recomputation (the core refuses the rest). */
+export function showsCpuOffloading(workload: TrainingWorkload): boolean {
+  return workload.framework === 'megatron' && (workload.recompute === '' || workload.recompute === 'none');
+}
+
 /** Megatron's modules are an option of its selective recomputation only. */
 export function showsRecomputeModules(workload: TrainingWorkload): boolean {
   return workload.framework === 'megatron' && workload.recompute === 'selective';
@@ -271,6 +280,7 @@ export function trainingOptions(workload: TrainingWorkload): TrainingOptions {
   // Zero with FSDP is refused by the core even at stage 0; send the one that is chosen.
   if (options.fsdp) delete options.zero;
   if (!showsRecomputeModules(workload)) delete options.recompute_modules;
+  if (!showsCpuOffloading(workload)) delete options.cpu_offloading_num_layers;
   // The page's one checkbox goes to the core under the framework's own option name.
   delete options.partition_checkpoints;
   const partitionKey = partitionCheckpointsKey(workload);

@@ -14,6 +14,7 @@ import {
   recomputeModes,
   shardingChoice,
   shardingChoices,
+  showsCpuOffloading,
   showsPipeline,
   showsRecomputeModules,
   trainingFlagKeys,
@@ -262,6 +263,12 @@ export function TrainingForm({ training, gpus, error, resolvedDp, time, onChange
             set('recompute'),
             'selective: attention core; full: layer inputs only',
           )}
+          {showsCpuOffloading(training) &&
+            number(
+              'cpu_offloading_num_layers',
+              'CPU-offloaded layers',
+              "Megatron: those layers' activations in CPU memory",
+            )}
         </div>
         {showsRecomputeModules(training) &&
           checklist(
