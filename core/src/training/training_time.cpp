@@ -304,18 +304,14 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
       bytes += n * tokens_gpu *
                (e.forward.per_rank(tp, w.sequence_parallel) * (1 + recompute_elementwise_share) +
                 e.backward.per_rank(tp, w.sequence_parallel));
-      if (selective && modules.beyond_core_attention()) {
-        detail::MoeTokenTrafficOptions options;
-        options.sort_by_local_expert = w.moe_dispatcher == MoeDispatcher::all_to_all && k.experts / ep > 1;
-        options.eager_expert_bias = eager_expert_bias && expert_has_biases(k);
+      detail::MoeTokenTrafficOptions options;
+      options.sort_by_local_expert = w.moe_dispatcher == MoeDispatcher::all_to_all && k.experts / ep > 1;
+      options.eager_expert_bias = eager_expert_bias && expert_has_biases(k);
+      if (selective && modules.beyond_core_attention())
         bytes += n * tokens_gpu *
                  detail::megatron_module_recompute_traffic(k, model.hidden, model.rotary, modules, options)
                      .per_rank(tp, w.sequence_parallel);
-      }
       if (k.moe) {
-        detail::MoeTokenTrafficOptions options;
-        options.sort_by_local_expert = w.moe_dispatcher == MoeDispatcher::all_to_all && k.experts / ep > 1;
-        options.eager_expert_bias = eager_expert_bias && expert_has_biases(k);
         const detail::LayerTraffic r = detail::moe_token_traffic(k, model.hidden, options);
         const double moe = n * tokens_gpu *
                            (r.forward.per_rank(tp, w.sequence_parallel) * (1 + recompute_elementwise_share) +
