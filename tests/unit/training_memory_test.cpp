@@ -520,6 +520,13 @@ namespace {
 
 const char* kLlama8b = "meta-llama--Llama-3.1-8B.json";
 
+// `fitcheck train ARGS` refused: exit 2 and the error text.
+std::string refusal(const std::vector<std::string>& args) {
+  std::string out, err;
+  CHECK(cli::run_train(args, out, err) == 2);
+  return err;
+}
+
 TrainingWorkload framework_workload(TrainingFramework framework) {
   TrainingWorkload w;
   w.framework = framework;
@@ -848,19 +855,14 @@ TEST_CASE("framework: Megatron's --recompute-modules drop what each module disca
 }
 
 TEST_CASE("framework: --recompute-modules is Megatron's, under selective, for the modules the model has") {
-  const auto message = [](const std::vector<std::string>& args) {
-    std::string out, err;
-    CHECK(cli::run_train(args, out, err) == 2);
-    return err;
-  };
   const std::string llama = test::fixture_configs_dir() + "/" + kLlama8b;
-  CHECK(message({llama, "--framework", "hf", "--recompute", "selective", "--recompute-modules", "mlp"})
+  CHECK(refusal({llama, "--framework", "hf", "--recompute", "selective", "--recompute-modules", "mlp"})
             .find("needs --framework megatron") != std::string::npos);
-  CHECK(message({llama, "--framework", "megatron", "--recompute-modules", "mlp"}).find("needs --recompute selective") !=
+  CHECK(refusal({llama, "--framework", "megatron", "--recompute-modules", "mlp"}).find("needs --recompute selective") !=
         std::string::npos);
-  CHECK(message({llama, "--framework", "megatron", "--recompute", "selective", "--recompute-modules", "moe_act"})
+  CHECK(refusal({llama, "--framework", "megatron", "--recompute", "selective", "--recompute-modules", "moe_act"})
             .find("moe_act needs routed experts") != std::string::npos);
-  CHECK(message({llama, "--framework", "megatron", "--recompute", "selective", "--recompute-modules", "mla_up_proj"})
+  CHECK(refusal({llama, "--framework", "megatron", "--recompute", "selective", "--recompute-modules", "mla_up_proj"})
             .find("mla_up_proj needs multi-latent attention") != std::string::npos);
 }
 
@@ -876,19 +878,14 @@ TEST_CASE("framework: partitioned checkpoints keep a tp-th of each checkpointed 
     w.partition_checkpoints = true;
     CHECK(layer_activations(model, model.layer_kinds[0], w).bytes == 2'097'152);
   }
-  const auto message = [](const std::vector<std::string>& args) {
-    std::string out, err;
-    CHECK(cli::run_train(args, out, err) == 2);
-    return err;
-  };
   const std::string llama = test::fixture_configs_dir() + "/" + kLlama8b;
-  CHECK(message({llama, "--framework", "megatron", "--recompute", "full", "--partition-activations"})
+  CHECK(refusal({llama, "--framework", "megatron", "--recompute", "full", "--partition-activations"})
             .find("needs --framework deepspeed") != std::string::npos);
-  CHECK(message({llama, "--framework", "deepspeed", "--distribute-saved-activations"})
+  CHECK(refusal({llama, "--framework", "deepspeed", "--distribute-saved-activations"})
             .find("needs --framework megatron") != std::string::npos);
-  CHECK(message({llama, "--framework", "deepspeed", "--partition-activations"}).find("needs --recompute full") !=
+  CHECK(refusal({llama, "--framework", "deepspeed", "--partition-activations"}).find("needs --recompute full") !=
         std::string::npos);
-  CHECK(message({llama, "--framework", "megatron", "--tp", "2", "--sequence-parallel", "--recompute", "full",
+  CHECK(refusal({llama, "--framework", "megatron", "--tp", "2", "--sequence-parallel", "--recompute", "full",
                  "--distribute-saved-activations"})
             .find("sequence parallelism") != std::string::npos);
 }
@@ -905,18 +902,13 @@ TEST_CASE("framework: Megatron's CPU offloading keeps the activations of N layer
   CHECK(term_bytes(m.terms, "layer activations") == 20 * layer);
   CHECK(term_bytes(m.terms, "offloaded layer in transit") == layer);
   CHECK(m.totals.cpu_offload_bytes == 12 * layer);
-  const auto message = [](const std::vector<std::string>& args) {
-    std::string out, err;
-    CHECK(cli::run_train(args, out, err) == 2);
-    return err;
-  };
   const std::string llama = test::fixture_configs_dir() + "/" + kLlama8b;
-  CHECK(message({llama, "--framework", "hf", "--cpu-offloading-num-layers", "4"}).find("--framework megatron") !=
+  CHECK(refusal({llama, "--framework", "hf", "--cpu-offloading-num-layers", "4"}).find("--framework megatron") !=
         std::string::npos);
-  CHECK(message({llama, "--framework", "megatron", "--recompute", "full", "--cpu-offloading-num-layers", "4"})
+  CHECK(refusal({llama, "--framework", "megatron", "--recompute", "full", "--cpu-offloading-num-layers", "4"})
             .find("recomputation") != std::string::npos);
-  CHECK(message({llama, "--framework", "megatron", "--pp", "2", "--cpu-offloading-num-layers", "4"})
+  CHECK(refusal({llama, "--framework", "megatron", "--pp", "2", "--cpu-offloading-num-layers", "4"})
             .find("pipeline parallelism") != std::string::npos);
-  CHECK(message({llama, "--framework", "megatron", "--cpu-offloading-num-layers", "32"}).find("fewer layers") !=
+  CHECK(refusal({llama, "--framework", "megatron", "--cpu-offloading-num-layers", "32"}).find("fewer layers") !=
         std::string::npos);
 }

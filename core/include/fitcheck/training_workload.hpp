@@ -65,6 +65,7 @@ struct RecomputeModules {
 // "shared_experts"); parse_recompute_modules reads them comma- or space-separated and throws
 // std::invalid_argument naming an unknown one.
 std::vector<std::string> recompute_module_names(const RecomputeModules& modules);
+std::string recompute_module_list(const RecomputeModules& modules);  // "core_attn, moe_act"
 RecomputeModules parse_recompute_modules(std::string_view names);
 
 // Megatron-LM --recompute-method with --recompute-num-layers (transformer_config.py l.543-555).

@@ -77,6 +77,13 @@ Widths widths_of(const LatencyLayerKind& k, bool rotary) {
 // Residual adds per layer: one per branch (parallel attention/MLP blocks share one).
 double residual_adds(const LatencyLayerKind& k) { return k.parallel_attention_mlp ? 1 : 2; }
 
+// Transformer Engine's and Megatron's fused forward kernels, bytes per element (the file's header): a
+// norm reads and writes 2 + 2, rotary 4 per rotated element, the activation 6 per intermediate element
+// of a gated MLP (both branches read, one written), 4 of a GeLU.
+constexpr double kFusedNormForwardBytes = 2 + 2;
+constexpr double kFusedRotaryForwardBytes = 4;
+double fused_activation_forward_bytes(bool gated) { return gated ? 6 : 4; }
+
 }  // namespace
 
 LayerTraffic layer_elementwise_traffic(const LatencyLayerKind& k, double h, bool rms_norm, bool rotary,
@@ -106,10 +113,10 @@ LayerTraffic layer_elementwise_traffic(const LatencyLayerKind& k, double h, bool
       break;
     }
     case ElementwiseKernels::fused: {
-      t.forward.hidden = norms * 4 * h + adds * 6 * h;
+      t.forward.hidden = norms * kFusedNormForwardBytes * h + adds * 6 * h;
       t.backward.hidden = norms * 6 * h + adds * 6 * h;
-      const double rope = 4 * (w.rotary_q + w.rotary_k);
-      t.forward.split = rope + (k.gated_mlp ? 6 : 4) * w.mlp;
+      const double rope = kFusedRotaryForwardBytes * (w.rotary_q + w.rotary_k);
+      t.forward.split = rope + fused_activation_forward_bytes(k.gated_mlp) * w.mlp;
       t.backward.split = rope + (k.gated_mlp ? 10 : 6) * w.mlp;
       break;
     }
@@ -205,30 +212,31 @@ LayerTraffic moe_token_traffic(const LatencyLayerKind& k, double h, const MoeTok
 
 // Megatron's selective modules (transformer_config.py recompute_modules; transformer_layer.py,
 // moe_layer.py, experts.py, shared_experts.py, multi_latent_attention.py at d98e8a64) with Transformer
-// Engine's fused kernels, as layer_elementwise_traffic counts them: a norm 2 + 2 B per element, a fused
-// SwiGLU 6 (GeLU 4) per intermediate element, fused RoPE 4 per rotated element. 'layernorm' recomputes
-// the norms that are modules of their own: a MoE layer's pre-MLP norm and MLA's input norm (the other
-// norms are inside a LayerNormLinear); 'mlp' a dense MLP, its fused norm with it.
+// Engine's fused kernels, as layer_elementwise_traffic counts them (kFusedNormForwardBytes, ...). 'layernorm'
+// recomputes the norms that are modules of their own: a MoE layer's pre-MLP norm and MLA's input norm (the other norms
+// are inside a LayerNormLinear); 'mlp' a dense MLP, its fused norm with it.
 TokenTraffic megatron_module_recompute_traffic(const LatencyLayerKind& k, double h, bool rotary,
                                                const RecomputeModules& modules, const MoeTokenTrafficOptions& options) {
   TokenTraffic t;
-  const double activation = k.gated_mlp ? 6 : 4;
-  const double norm = 2 + 2;
-  if (modules.layernorm) t.hidden += norm * h * ((k.moe ? 1 : 0) + (k.multi_latent ? 1 : 0));
+  const double activation_bytes = fused_activation_forward_bytes(k.gated_mlp);
+  if (modules.layernorm) t.hidden += kFusedNormForwardBytes * h * ((k.moe ? 1 : 0) + (k.multi_latent ? 1 : 0));
   if (k.moe) {
     const double routed = k.experts_per_token * k.expert_width;
     if (modules.moe) {
       t.hidden += moe_token_traffic(k, h, options).forward.hidden;
-      t.split += activation * (routed + k.shared_width);
+      t.split += activation_bytes * (routed + k.shared_width);
     } else {
-      if (modules.moe_act) t.split += activation * routed;
-      if (modules.shared_experts) t.split += activation * k.shared_width;
+      if (modules.moe_act) t.split += activation_bytes * routed;
+      if (modules.shared_experts) t.split += activation_bytes * k.shared_width;
     }
   } else if (modules.mlp && k.mlp_width > 0) {
-    t.hidden += norm * h;
-    t.split += activation * k.mlp_width;
+    t.hidden += kFusedNormForwardBytes * h;
+    t.split += activation_bytes * k.mlp_width;
   }
-  if (modules.mla_up_proj && k.multi_latent && rotary) t.split += 4 * (k.heads * k.rope_head_dim + k.rope_head_dim);
+  if (modules.mla_up_proj && k.multi_latent && rotary) {
+    const Widths w = widths_of(k, rotary);  // MLA: every head's rope part of q, the one shared rope key
+    t.split += kFusedRotaryForwardBytes * (w.rotary_q + w.rotary_k);
+  }
   return t;
 }
 

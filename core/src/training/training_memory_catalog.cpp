@@ -172,6 +172,12 @@ std::vector<std::string> recompute_module_names(const RecomputeModules& modules)
   return names;
 }
 
+std::string recompute_module_list(const RecomputeModules& modules) {
+  std::string list;
+  for (const std::string& name : recompute_module_names(modules)) list += (list.empty() ? "" : ", ") + name;
+  return list;
+}
+
 RecomputeModules parse_recompute_modules(std::string_view names) {
   RecomputeModules modules;
   modules.core_attn = false;  // a list given replaces the default

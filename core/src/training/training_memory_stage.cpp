@@ -116,13 +116,13 @@ StageActivations stage_activations(const ModelDescription& model, const Training
   // activations of cpu_offloaded_layers of the stage's layers live in CPU memory between their forward
   // and backward; one layer's are on the GPU while they are copied out or brought back.
   const std::int64_t offloaded_layers = std::min(workload.cpu_offloaded_layers, stage_layers);
-  std::int64_t offload_transit = 0;
+  std::int64_t offload_transit_bytes = 0;
   if (offloaded_layers > 0 && checkpointed == 0 && stage_layers > 0) {
-    const std::int64_t on_cpu = ceil_div(checked_mul(offloaded_layers, kept_bytes), stage_layers);
-    layer_bytes = kept_bytes - on_cpu;
+    const std::int64_t on_cpu_bytes = ceil_div(checked_mul(offloaded_layers, kept_bytes), stage_layers);
+    layer_bytes = kept_bytes - on_cpu_bytes;
     layer_blocks = kept_blocks - ceil_div(checked_mul(offloaded_layers, kept_blocks), stage_layers);
-    out.cpu_offload_bytes = on_cpu;
-    offload_transit = heaviest_bytes;
+    out.cpu_offload_bytes = on_cpu_bytes;
+    offload_transit_bytes = heaviest_bytes;
   }
   if (with_text && !kinds.empty())
     layer_activation_bytes(model, model.layer_kinds[kinds[heaviest].kind], workload, &out.heaviest_layer_terms);
@@ -167,13 +167,13 @@ StageActivations stage_activations(const ModelDescription& model, const Training
   out.bytes += bytes;
   out.allocator_blocks += blocks;
   out.cpu_offload_bytes = checked_mul(out.cpu_offload_bytes, out.in_flight);
-  if (offload_transit > 0) {
+  if (offload_transit_bytes > 0) {
     if (with_text)
-      out.terms.push_back({"offloaded layer in transit", offload_transit,
+      out.terms.push_back({"offloaded layer in transit", offload_transit_bytes,
                            "one layer's activations on the GPU while they are copied to or from CPU memory = " +
-                               num(offload_transit) + " B"});
-    out.bytes += offload_transit;
-    out.allocator_blocks += detail::allocator_block_bytes(offload_transit);
+                               num(offload_transit_bytes) + " B"});
+    out.bytes += offload_transit_bytes;
+    out.allocator_blocks += detail::allocator_block_bytes(offload_transit_bytes);
   }
 
   // Megatron's selective modules beyond the attention core rebuild what they discarded; the attention

@@ -11,6 +11,7 @@
 
 #include "fitcheck/options.hpp"
 #include "training/training_communication.hpp"
+#include "training/training_flops.hpp"
 #include "training/training_kernels.hpp"
 
 namespace fitcheck {
@@ -22,26 +23,9 @@ void check(bool ok, const char* option, const std::string& message) {
   if (!ok) throw OptionError(option, "option '" + std::string(option) + "': " + message);
 }
 
-double active_matrix_params(const LatencyLayerKind& k) {
-  return k.query.matrix_params + k.key_value.matrix_params + k.attention_replicated.matrix_params +
-         k.kv_up.matrix_params + k.output.matrix_params + k.mlp.matrix_params + k.router.matrix_params +
-         k.experts_per_token * k.expert.matrix_params + k.shared.matrix_params;
-}
-
 // Routed experts with biases (gpt-oss): the expert's weights hold more than its matrices (the
 // model is prepared at bf16, 2 B per parameter).
 bool expert_has_biases(const LatencyLayerKind& k) { return k.expert.bytes > 2 * k.expert.matrix_params; }
-
-double attention_core_per_sequence(const LatencyLayerKind& k, double s, bool causal) {
-  // MLA trains unabsorbed: keys of nope + rope dims, values of v_head_dim (DeepSeek-V2 §2.1.2).
-  const double qk = k.multi_latent ? k.nope_head_dim + k.rope_head_dim : k.qk_head_dim;
-  const double per_pair = 2 * k.heads * (qk + k.v_head_dim);  // q.k^T and p.v
-  // Llama 3.2 Vision's cross-attention layers have no self-attention; their cross block is taken over
-  // the sequence, as T5's (training reads no images).
-  double flops = k.self_attention ? per_pair * detail::attended_pairs(s, k.sliding_window, causal && !k.encoder) : 0;
-  if (k.cross_attention) flops += per_pair * s * s;
-  return flops;
-}
 
 // The recipes a training step can run, in the order the missing-rate note lists their rates.
 constexpr PrecisionRecipe kTrainableRecipes[] = {PrecisionRecipe::bf16_mixed, PrecisionRecipe::fp16_mixed,
@@ -126,45 +110,6 @@ std::string training_time_missing_rate(const Accelerator& gpu, ComputeDtype prec
   return "option 'precision': the " + std::string(gpu.name) + " publishes no " + missing +
          ", so the step time is not computed (another dtype's rate would be a different chip's time); " +
          (published.empty() ? std::string("it publishes no rate fitcheck trains at") : "its dense rates: " + published);
-}
-
-namespace {
-
-// The forward products Megatron's selective modules run again, per sequence of s tokens: 'mlp' a dense
-// layer's MLP, 'moe' a MoE layer's router, routed experts (at their grouped-GEMM time) and shared experts,
-// 'shared_experts' the shared experts, 'mla_up_proj' MLA's q and kv up-projections
-// (multi_latent_attention.py qkv_up_proj_and_rope_apply: linear_q_up_proj or linear_q_proj, linear_kv_up_proj).
-// `flops` counts them as FLOPs (HFU), `timed` adds the experts' grouped-GEMM excess.
-struct ModuleRecomputeProducts {
-  double flops = 0, timed = 0;
-};
-ModuleRecomputeProducts module_recompute_products(const PreparedLatencyModel& model, const RecomputeModules& modules,
-                                                  double s, double expert_excess_products) {
-  ModuleRecomputeProducts out;
-  for (const LatencyLayerKind& k : model.kinds) {
-    const double n = static_cast<double>(k.layers);
-    double params = 0;
-    if (!k.moe && modules.mlp) params += k.mlp.matrix_params;
-    if (k.moe && modules.moe) params += k.router.matrix_params + k.experts_per_token * k.expert.matrix_params;
-    if (k.moe && (modules.moe || modules.shared_experts)) params += k.shared.matrix_params;
-    if (k.multi_latent && modules.mla_up_proj) params += k.query.matrix_params + k.kv_up.matrix_params;
-    out.flops += n * 2 * s * params;
-  }
-  out.timed = out.flops + (modules.moe ? expert_excess_products : 0.0);
-  return out;
-}
-
-}  // namespace
-
-TrainingFlops training_forward_flops_per_sequence(const PreparedLatencyModel& model, double s, bool causal) {
-  TrainingFlops f;
-  for (const LatencyLayerKind& k : model.kinds) {
-    const double n = static_cast<double>(k.layers);
-    f.layer_matmul += n * 2 * s * active_matrix_params(k);
-    f.attention_core += n * attention_core_per_sequence(k, s, causal);
-  }
-  f.lm_head = 2 * s * model.lm_head.matrix_params;  // every position's logits, for the loss
-  return f;
 }
 
 TrainingTime estimate_training_time(const PreparedLatencyModel& model, const TrainingWorkload& w,
@@ -274,8 +219,9 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   }
   t.expert_gemm_slowdown = expert_products > 0 ? 1 + expert_excess_products / expert_products : 1;
   // Megatron's selective modules beyond the attention core run their forward products again in backward.
-  const ModuleRecomputeProducts module_products =
-      selective ? module_recompute_products(model, modules, s, expert_excess_products) : ModuleRecomputeProducts{};
+  const detail::ModuleRecomputeProducts module_products =
+      selective ? detail::module_recompute_products(model, modules, s, expert_excess_products)
+                : detail::ModuleRecomputeProducts{};
   const ElementwiseKernels kernels = layer_kernels(w);
   t.elementwise_kernels = kernels;
   const Fp8Casts fp8_casts = training_framework(w).fp8_casts;
@@ -324,7 +270,7 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
         bytes += n * tokens_gpu *
                  (c.tokens.forward.per_rank(tp, w.sequence_parallel) * (1 + recompute_share) +
                   c.tokens.backward.per_rank(tp, w.sequence_parallel));
-        bytes += n * c.weight_bytes_per_parameter * active_matrix_params(k) / tp;
+        bytes += n * c.weight_bytes_per_parameter * detail::active_matrix_params(k) / tp;
       }
       if (w.lora.dora) {
         // DoRA's weight norms run in every forward (recomputation's too); its products per token.
@@ -355,7 +301,7 @@ TrainingTime estimate_training_time(const PreparedLatencyModel& model, const Tra
   };
   auto stage_compute = [&](double share, bool has_lm_head) {
     const double matmul = share * b * (f.layer_matmul + expert_excess_products) / (tp * cp) / matmul_rate;
-    const double module_matmul = share * b * module_products.timed / (tp * cp) / matmul_rate;
+    const double module_matmul = share * b * module_products.timed_flops / (tp * cp) / matmul_rate;
     const double attention = share * b * f.attention_core / (tp * cp) / attention_rate;
     const double head = has_lm_head ? b * f.lm_head / (tp * cp) / head_rate : 0;
     StageTime st;

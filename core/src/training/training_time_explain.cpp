@@ -13,11 +13,7 @@ std::string count(std::int64_t value) { return std::to_string(value); }
 
 // Megatron's selective modules as the hardware FLOPs count them: " (core_attn, moe_act)".
 std::string recompute_modules_text(const TrainingWorkload& w) {
-  if (w.recompute != Recompute::selective) return {};
-  std::string names;
-  for (const std::string& name : recompute_module_names(w.recompute_modules))
-    names += (names.empty() ? "" : ", ") + name;
-  return " (" + names + ")";
+  return w.recompute == Recompute::selective ? " (" + recompute_module_list(w.recompute_modules) + ")" : std::string();
 }
 
 const char* kernels_name(ElementwiseKernels kernels) {
