@@ -152,7 +152,8 @@ std::string table(const TrainingEstimate& e) {
     const std::int64_t headroom = e.fit->headroom_bytes;
     out += std::string(e.gpu->name) + ": " + (e.fit->fits ? "fits" : "DOES NOT FIT") + " by " +
            gib_and_gb(headroom < 0 ? -headroom : headroom) + "; largest micro-batch " +
-           with_thousands(e.fit->max_micro_batch.value) + "\n";
+           with_thousands(e.fit->max_micro_batch.value) + "; longest sequence at micro-batch " +
+           with_thousands(e.workload.micro_batch_size) + ": " + with_thousands(e.fit->max_sequence.value) + " tokens\n";
   }
   out += "\nassumptions:\n";
   for (const std::string& a : e.assumptions) out += "  - " + a + "\n";

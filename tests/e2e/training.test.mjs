@@ -35,7 +35,10 @@ async function openTraining(url = server.url) {
   return { page, log, context };
 }
 
-/** The shown total equals the CLI's, byte for byte, and so do the verdict and the largest micro-batch. */
+/**
+ * The shown total equals the CLI's, byte for byte, and so do the verdict, the largest micro-batch and
+ * the longest sequence.
+ */
 async function expectTraining(page, expected) {
   await page
     .getByTestId('train-total-bytes')
@@ -48,6 +51,10 @@ async function expectTraining(page, expected) {
   assert.equal(
     await page.getByTestId('train-capacity-max_micro_batch_size').textContent(),
     thousands(expected.max_micro_batch_size),
+  );
+  assert.equal(
+    await page.getByTestId('train-capacity-max_sequence_tokens').textContent(),
+    thousands(expected.max_sequence_tokens),
   );
   assert.equal(
     await page.getByTestId('train-headroom').textContent(),

@@ -154,7 +154,10 @@ function checkNumbers(value, where) {
     if (Number.isInteger(value) && !/flops/.test(where))
       assert.ok(Math.abs(value) <= 2 ** 53, `${where} = ${value} is beyond 2^53`);
   } else if (value === null) {
-    assert.ok(where.endsWith('.max_micro_batch_size'), `${where} is null (NaN or Infinity in the core)`);
+    assert.ok(
+      where.endsWith('.max_micro_batch_size') || where.endsWith('.max_sequence_tokens'),
+      `${where} is null (NaN or Infinity in the core)`,
+    );
   }
 }
 

@@ -116,7 +116,7 @@ void check_numbers(const nlohmann::json& value, const std::string& key) {
   } else if (value.is_array()) {
     for (const auto& item : value) check_numbers(item, key);
   } else if (value.is_null()) {
-    CHECK_MESSAGE(key == "max_micro_batch_size", "null (NaN or Infinity) at " << key);
+    CHECK_MESSAGE((key == "max_micro_batch_size" || key == "max_sequence_tokens"), "null (NaN or Infinity) at " << key);
   } else if (value.is_number_float()) {
     CHECK_MESSAGE(std::isfinite(value.get<double>()), key);
   } else if (value.is_number_integer() && key.find("flops") == std::string::npos) {  // FLOP counts are estimates

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "../../cli/format.hpp"
 #include "fitcheck/config.hpp"
 #include "fitcheck/report.hpp"
 #include "fitcheck/training_estimate.hpp"
@@ -125,8 +126,9 @@ TEST_CASE("fitcheck train's table prints the same estimate") {
   REQUIRE(result.exit_status == 0);
   REQUIRE(e.fit->max_micro_batch.value < 1000);  // printed without a thousands separator
   CHECK(result.out.find(std::string(request.gpu->name) + ": fits by ") != std::string::npos);
-  CHECK(result.out.find("; largest micro-batch " + std::to_string(e.fit->max_micro_batch.value) + "\n") !=
-        std::string::npos);
+  CHECK(result.out.find("; largest micro-batch " + std::to_string(e.fit->max_micro_batch.value) +
+                        "; longest sequence at micro-batch 1: " + cli::with_thousands(e.fit->max_sequence.value) +
+                        " tokens\n") != std::string::npos);
   CHECK(result.out.find("  - " + e.assumptions.back() + "\n") != std::string::npos);
 }
 

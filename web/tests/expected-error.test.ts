@@ -11,7 +11,7 @@ import {
   type AccuracyCategory,
 } from '../src/accuracy/expected-error';
 import { latencyTable } from '../src/inference/latency-tables';
-import { trainingMemoryTable, trainingTimeTable } from '../src/training/training-tables';
+import { trainingCapacityTable, trainingMemoryTable, trainingTimeTable } from '../src/training/training-tables';
 import { core, fixtureConfig } from './support/core';
 
 const llama = fixtureConfig('meta-llama--Llama-3.1-8B.json');
@@ -69,6 +69,20 @@ describe('expected errors beside the figures', () => {
       expectedError('train_throughput')!.text,
     );
     expect(time.find((row) => row.key === 'mfu')?.expectedError?.text).toBe(expectedError('train_mfu')!.text);
+  });
+
+  test("training capacity: the longest sequence carries the published longest sequences' error", () => {
+    const report = core.trainingReport(llama, { gpu: 'rtx-4090', lora_rank: 16, qlora: true, micro_batch: 1 });
+    const rows = trainingCapacityTable(report)!.rows;
+    const longest = rows.find((row) => row.key === 'max_sequence_tokens')!;
+    expect(longest.cells[0].text).toBe('Longest sequence at micro-batch 1 (tokens)');
+    expect(longest.cells[1].value).toBe(report.max_sequence_tokens);
+    expect(longest.formula).toBe(report.capacity!.max_sequence_tokens.formula);
+    expect(longest.expectedError?.detail).toContain(
+      `Against ${measured.categories.train_max_context.runs} published measurements of longest training sequence`,
+    );
+    // The micro-batch answer is the same memory model at another size: it carries no figure of its own.
+    expect(rows.find((row) => row.key === 'max_micro_batch_size')?.expectedError).toBeUndefined();
   });
 });
 

@@ -27,6 +27,7 @@ struct TrainingFit {
   bool fits = false;                // total_bytes_per_gpu <= budget_bytes
   std::int64_t headroom_bytes = 0;  // budget - total; negative when it does not fit
   CapacityAnswer max_micro_batch;   // largest micro-batch that fits (value 0 when 1 does not)
+  CapacityAnswer max_sequence;      // longest sequence at the micro-batch (value 0 when cp tokens do not fit)
 };
 
 // The step time with the inputs it was computed from.

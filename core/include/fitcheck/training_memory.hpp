@@ -178,6 +178,10 @@ PreparedTrainingMemory prepare_training_memory(const ModelDescription& model, co
 TrainingMemory training_memory(const ModelDescription& model, const PreparedTrainingMemory& prepared);
 CapacityAnswer max_micro_batch_size(const ModelDescription& model, const PreparedTrainingMemory& prepared,
                                     const Accelerator& gpu);
+// The longest sequence (a multiple of cp tokens) whose peak fits at the workload's micro-batch:
+// how much context a fine-tune can train on this GPU.
+CapacityAnswer max_sequence_tokens(const ModelDescription& model, const PreparedTrainingMemory& prepared,
+                                   const Accelerator& gpu);
 
 // Throws OptionError naming micro_batch, seq_len or cp for sizes that cannot run,
 // std::overflow_error past 2^63 bytes.

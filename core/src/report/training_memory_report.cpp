@@ -183,10 +183,13 @@ std::string training_report_json(const TrainingEstimate& e) {
   writer.field("model_state_bytes_per_parameter", m.model_state_bytes_per_parameter);
   writer.field("optimizer_bytes_per_parameter", optimizer_info(w.optimizer).bytes_per_parameter);
   // null without a GPU; the assumptions say why.
-  if (e.fit)
+  if (e.fit) {
     writer.field("max_micro_batch_size", e.fit->max_micro_batch.value);
-  else
+    writer.field("max_sequence_tokens", e.fit->max_sequence.value);
+  } else {
     writer.field("max_micro_batch_size", nullptr);
+    writer.field("max_sequence_tokens", nullptr);
+  }
   detail::write_memory_terms(writer, "terms", m.terms);
   detail::write_memory_terms(writer, "layer_activation_terms", m.layer_activation_terms);
   if (e.gpu && e.fit) {
@@ -203,6 +206,11 @@ std::string training_report_json(const TrainingEstimate& e) {
     writer.field("value", e.fit->max_micro_batch.value);
     writer.field("limited_by", e.fit->max_micro_batch.limited_by);
     writer.field("formula", e.fit->max_micro_batch.formula);
+    writer.end_object();
+    writer.begin_object("max_sequence_tokens");
+    writer.field("value", e.fit->max_sequence.value);
+    writer.field("limited_by", e.fit->max_sequence.limited_by);
+    writer.field("formula", e.fit->max_sequence.formula);
     writer.end_object();
     writer.end_object();
   }

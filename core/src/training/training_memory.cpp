@@ -269,6 +269,51 @@ TrainingMemory training_memory(const ModelDescription& model, const std::vector<
   return training_memory(model, prepare_training_memory(model, tensors, workload));
 }
 
+CapacityAnswer max_sequence_tokens(const ModelDescription& model, const PreparedTrainingMemory& prepared,
+                                   const Accelerator& gpu) {
+  const std::int64_t micro_batch = prepared.workload.micro_batch_size;
+  // Context parallelism splits each sequence into cp equal parts: the sequence steps in cp tokens.
+  const std::int64_t step = prepared.workload.context_parallel;
+  const std::int64_t memory = gpu_memory_limit_bytes(gpu);  // macOS working set on Apple silicon
+  const auto total = [&](std::int64_t steps) -> std::int64_t {
+    try {
+      return training_memory_totals(model, prepared, micro_batch, steps * step).total_bytes_per_gpu;
+    } catch (const std::overflow_error&) {
+      return std::numeric_limits<std::int64_t>::max();
+    }
+  };
+  CapacityAnswer answer;
+  const TrainingMemoryTotals shortest = training_memory_totals(model, prepared, micro_batch, step);
+  if (shortest.total_bytes_per_gpu > memory) {
+    const std::int64_t fixed = shortest.total_bytes_per_gpu - shortest.activation_bytes;
+    answer.limited_by = fixed > memory ? "model states, buffers and overhead alone exceed GPU memory"
+                                       : "activations of the shortest sequence";
+    answer.formula = "micro-batch " + num(micro_batch) + " of " + num(step) + "-token sequences needs " +
+                     num(shortest.total_bytes_per_gpu) + " B > " + num(memory) + " B of " + gpu.id;
+    return answer;
+  }
+  constexpr std::int64_t kCap = std::int64_t{1} << 24;  // steps: 16.8M tokens without context parallelism
+  std::int64_t low = 1, high = 2;                       // total(low) fits; find high that does not
+  while (high <= kCap && total(high) <= memory) {
+    low = high;
+    high *= 2;
+  }
+  while (high <= kCap && high - low > 1) {
+    const std::int64_t mid = low + (high - low) / 2;
+    (total(mid) <= memory ? low : high) = mid;
+  }
+  answer.value = low * step;
+  answer.limited_by = high > kCap ? "search cap of 2^24 tokens per context-parallel rank"
+                                  : "activations (GPU memory " + num(memory) + " B)";
+  answer.formula = "micro-batch " + num(micro_batch) + " x " + num(answer.value) + " tokens: " + num(total(low)) +
+                   " B <= " + num(memory) + " B";
+  if (high <= kCap) answer.formula += "; " + num(high * step) + " tokens: " + num(total(high)) + " B";
+  if (model.max_position_embeddings > 0 && answer.value > model.max_position_embeddings)
+    answer.formula += "; longer than the config's max_position_embeddings (" + num(model.max_position_embeddings) +
+                      "): memory allows it, the model's positions may not";
+  return answer;
+}
+
 CapacityAnswer max_micro_batch_size(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                                     const TrainingWorkload& workload, const Accelerator& gpu) {
   return max_micro_batch_size(model, prepare_training_memory(model, tensors, workload), gpu);

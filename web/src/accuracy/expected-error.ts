@@ -7,6 +7,7 @@ import type { Row, TableModel } from '../export/tables';
 
 export type AccuracyCategory =
   | 'train_memory'
+  | 'train_max_context'
   | 'train_throughput'
   | 'train_mfu'
   | 'serve_ttft'

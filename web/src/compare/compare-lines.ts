@@ -211,6 +211,12 @@ function trainingLines(unit: ByteUnit, terms: string[]): Line[] {
       value: (s) => s.training?.max_micro_batch_size ?? undefined,
     },
     {
+      key: 'max_sequence',
+      label: 'Longest sequence',
+      text: (s) => (s.training?.max_sequence_tokens == null ? '–' : withThousands(s.training.max_sequence_tokens)),
+      value: (s) => s.training?.max_sequence_tokens ?? undefined,
+    },
+    {
       key: 'step',
       label: 'Step time',
       text: (s) => (s.training?.time ? duration(s.training.time.step_seconds) : '–'),

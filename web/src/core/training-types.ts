@@ -180,12 +180,14 @@ export interface TrainingReport {
   optimizer_bytes_per_parameter: string;
   /** null without a GPU. */
   max_micro_batch_size: number | null;
+  /** The longest sequence that fits at the workload's micro-batch; null without a GPU. */
+  max_sequence_tokens: number | null;
   terms: MemoryTerm[];
   layer_activation_terms: MemoryTerm[];
   gpu?: { id: string; name: string; memory_bytes: number; gpu_working_set_bytes?: number };
   fits?: boolean;
   headroom_bytes?: number;
-  capacity?: { max_micro_batch_size: CapacityAnswer };
+  capacity?: { max_micro_batch_size: CapacityAnswer; max_sequence_tokens: CapacityAnswer };
   /** Step time, MFU and time to train: present when a GPU is chosen. */
   time?: TrainingTimeReport;
   assumptions: string[];

@@ -120,25 +120,39 @@ export function trainingMemoryTable(report: TrainingReport, unit: ByteUnit): Tab
 }
 
 export function trainingCapacityTable(report: TrainingReport): TableModel | undefined {
-  const answer = report.capacity?.max_micro_batch_size;
-  if (!answer) return undefined;
-  return {
-    id: 'training-capacity',
-    title: `What fits on ${report.gpu?.name ?? 'the GPU'}`,
-    columns: ['Question', 'Answer', 'Limited by'],
-    keys: ['question', 'answer', 'limited_by'],
-    rows: [
-      {
-        key: 'max_micro_batch_size',
-        cells: [
-          text('Largest micro-batch (sequences)'),
-          count(answer.value),
-          text(answer.limited_by.replace(/_/g, ' ')),
-        ],
-        formula: answer.formula,
-      },
-    ],
-  };
+  const capacity = report.capacity;
+  if (!capacity) return undefined;
+  const micro = capacity.max_micro_batch_size;
+  const sequence = capacity.max_sequence_tokens;
+  return withExpectedErrors(
+    {
+      id: 'training-capacity',
+      title: `What fits on ${report.gpu?.name ?? 'the GPU'}`,
+      columns: ['Question', 'Answer', 'Limited by'],
+      keys: ['question', 'answer', 'limited_by'],
+      rows: [
+        {
+          key: 'max_micro_batch_size',
+          cells: [
+            text(`Largest micro-batch (sequences of ${withThousands(report.workload.seq_len)} tokens)`),
+            count(micro.value),
+            text(micro.limited_by.replace(/_/g, ' ')),
+          ],
+          formula: micro.formula,
+        },
+        {
+          key: 'max_sequence_tokens',
+          cells: [
+            text(`Longest sequence at micro-batch ${report.workload.micro_batch} (tokens)`),
+            count(sequence.value),
+            text(sequence.limited_by.replace(/_/g, ' ')),
+          ],
+          formula: sequence.formula,
+        },
+      ],
+    },
+    { max_sequence_tokens: 'train_max_context' },
+  );
 }
 
 /** "selective (moe_act, layernorm)" for Megatron's modules beyond its default attention core. */
