@@ -179,7 +179,7 @@ TrainingMemory training_memory(const ModelDescription& model, const PreparedTrai
 CapacityAnswer max_micro_batch_size(const ModelDescription& model, const PreparedTrainingMemory& prepared,
                                     const Accelerator& gpu);
 // The longest sequence (a multiple of cp tokens) whose peak fits at the workload's micro-batch:
-// how much context a fine-tune can train on this GPU.
+// how much context a fine-tune can train on this GPU, at most the config's max_position_embeddings.
 CapacityAnswer max_sequence_tokens(const ModelDescription& model, const PreparedTrainingMemory& prepared,
                                    const Accelerator& gpu);
 

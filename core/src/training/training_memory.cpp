@@ -292,25 +292,36 @@ CapacityAnswer max_sequence_tokens(const ModelDescription& model, const Prepared
                      num(shortest.total_bytes_per_gpu) + " B > " + num(memory) + " B of " + gpu.id;
     return answer;
   }
-  constexpr std::int64_t kCap = std::int64_t{1} << 24;  // steps: 16.8M tokens without context parallelism
-  std::int64_t low = 1, high = 2;                       // total(low) fits; find high that does not
-  while (high <= kCap && total(high) <= memory) {
-    low = high;
-    high *= 2;
-  }
-  while (high <= kCap && high - low > 1) {
-    const std::int64_t mid = low + (high - low) / 2;
-    (total(mid) <= memory ? low : high) = mid;
+  // As the inference context is (max_context_tokens), the answer stops at the positions the config
+  // has; a config without a limit (recurrent models) stops at 2^24 steps.
+  const bool positions_limit = model.max_position_embeddings >= step;
+  const std::int64_t cap = positions_limit ? model.max_position_embeddings / step : std::int64_t{1} << 24;
+  std::int64_t low = 1;
+  if (total(cap) <= memory) {
+    low = cap;
+  } else {
+    std::int64_t high = 2;  // total(low) fits; find high, at most the cap, that does not
+    while (high < cap && total(high) <= memory) {
+      low = high;
+      high *= 2;
+    }
+    high = std::min(high, cap);
+    while (high - low > 1) {
+      const std::int64_t mid = low + (high - low) / 2;
+      (total(mid) <= memory ? low : high) = mid;
+    }
   }
   answer.value = low * step;
-  answer.limited_by = high > kCap ? "search cap of 2^24 tokens per context-parallel rank"
-                                  : "activations (GPU memory " + num(memory) + " B)";
-  answer.formula = "micro-batch " + num(micro_batch) + " x " + num(answer.value) + " tokens: " + num(total(low)) +
-                   " B <= " + num(memory) + " B";
-  if (high <= kCap) answer.formula += "; " + num(high * step) + " tokens: " + num(total(high)) + " B";
-  if (model.max_position_embeddings > 0 && answer.value > model.max_position_embeddings)
-    answer.formula += "; longer than the config's max_position_embeddings (" + num(model.max_position_embeddings) +
-                      "): memory allows it, the model's positions may not";
+  const std::string fits_text = "micro-batch " + num(micro_batch) + " x " + num(answer.value) +
+                                " tokens: " + num(total(low)) + " B <= " + num(memory) + " B";
+  if (low == cap) {
+    answer.limited_by =
+        positions_limit ? "max_position_embeddings" : "search cap of 2^24 tokens per context-parallel rank";
+    answer.formula = fits_text + (positions_limit ? "; capped by the model's max_position_embeddings" : "");
+  } else {
+    answer.limited_by = "activations (GPU memory " + num(memory) + " B)";
+    answer.formula = fits_text + "; " + num((low + 1) * step) + " tokens: " + num(total(low + 1)) + " B";
+  }
   return answer;
 }
 
