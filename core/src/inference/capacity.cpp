@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "fitcheck/inference_memory.hpp"
+#include "support/largest_passing.hpp"
 #include "support/number_text.hpp"
 
 namespace fitcheck {
@@ -35,19 +36,6 @@ double floor_bytes_per_parameter(WeightFormat format) {
   if (format == WeightFormat::fp32) return 4.0;
   if (format == WeightFormat::bf16 || format == WeightFormat::fp16) return 2.0;
   return 0.25;
-}
-
-// Largest value in [low, high] for which `ok` holds, given ok(low) and monotone `ok`.
-template <typename Predicate>
-std::int64_t largest_passing(std::int64_t low, std::int64_t high, Predicate ok) {
-  while (low < high) {
-    const std::int64_t middle = low + (high - low + 1) / 2;
-    if (ok(middle))
-      low = middle;
-    else
-      high = middle - 1;
-  }
-  return low;
 }
 
 std::string budget_text(const InferenceWorkload& workload, const Accelerator& gpu, std::int64_t budget) {
@@ -85,7 +73,7 @@ CapacityAnswer max_batch_size(const ModelDescription& model, const std::vector<W
                      budget_text(workload, gpu, budget);
     return answer;
   }
-  answer.value = largest_passing(1, std::int64_t{1} << 24, [&](std::int64_t batch) {
+  answer.value = detail::largest_passing(1, std::int64_t{1} << 24, [&](std::int64_t batch) {
     candidate.batch_size = batch;
     return fits(model, weights, candidate, budget);
   });
@@ -115,7 +103,7 @@ CapacityAnswer max_context_tokens(const ModelDescription& model, const std::vect
   }
   const std::int64_t model_limit =
       model.max_position_embeddings > 0 ? model.max_position_embeddings : (std::int64_t{1} << 32);
-  answer.value = largest_passing(1, model_limit, [&](std::int64_t context) {
+  answer.value = detail::largest_passing(1, model_limit, [&](std::int64_t context) {
     candidate.context_tokens = context;
     return fits(model, weights, candidate, budget);
   });

@@ -8,6 +8,7 @@
 #include "fitcheck/config.hpp"
 #include "fitcheck/training_memory.hpp"
 #include "placement/sharding.hpp"
+#include "support/largest_passing.hpp"
 #include "training/training_memory_assumptions.hpp"
 
 namespace fitcheck {
@@ -269,25 +270,40 @@ TrainingMemory training_memory(const ModelDescription& model, const std::vector<
   return training_memory(model, prepare_training_memory(model, tensors, workload));
 }
 
+namespace {
+
+// The total per GPU at a size the capacity searches try, the largest integer when it overflows
+// (it then does not fit).
+std::int64_t total_or_max(const ModelDescription& model, const PreparedTrainingMemory& prepared,
+                          std::int64_t micro_batch, std::int64_t sequence) {
+  try {
+    return training_memory_totals(model, prepared, micro_batch, sequence).total_bytes_per_gpu;
+  } catch (const std::overflow_error&) {
+    return std::numeric_limits<std::int64_t>::max();
+  }
+}
+
+// Why not even the smallest size fits: the model states, buffers and overhead alone, or the
+// activations of that size on top of them.
+std::string smallest_does_not_fit(const TrainingMemoryTotals& smallest, std::int64_t memory, const char* size) {
+  return smallest.total_bytes_per_gpu - smallest.activation_bytes > memory
+             ? "model states, buffers and overhead alone exceed GPU memory"
+             : std::string("activations of ") + size;
+}
+
+}  // namespace
+
 CapacityAnswer max_sequence_tokens(const ModelDescription& model, const PreparedTrainingMemory& prepared,
                                    const Accelerator& gpu) {
   const std::int64_t micro_batch = prepared.workload.micro_batch_size;
   // Context parallelism splits each sequence into cp equal parts: the sequence steps in cp tokens.
   const std::int64_t step = prepared.workload.context_parallel;
   const std::int64_t memory = gpu_memory_limit_bytes(gpu);  // macOS working set on Apple silicon
-  const auto total = [&](std::int64_t steps) -> std::int64_t {
-    try {
-      return training_memory_totals(model, prepared, micro_batch, steps * step).total_bytes_per_gpu;
-    } catch (const std::overflow_error&) {
-      return std::numeric_limits<std::int64_t>::max();
-    }
-  };
+  const auto total = [&](std::int64_t steps) { return total_or_max(model, prepared, micro_batch, steps * step); };
   CapacityAnswer answer;
   const TrainingMemoryTotals shortest = training_memory_totals(model, prepared, micro_batch, step);
   if (shortest.total_bytes_per_gpu > memory) {
-    const std::int64_t fixed = shortest.total_bytes_per_gpu - shortest.activation_bytes;
-    answer.limited_by = fixed > memory ? "model states, buffers and overhead alone exceed GPU memory"
-                                       : "activations of the shortest sequence";
+    answer.limited_by = smallest_does_not_fit(shortest, memory, "the shortest sequence");
     answer.formula = "micro-batch " + num(micro_batch) + " of " + num(step) + "-token sequences needs " +
                      num(shortest.total_bytes_per_gpu) + " B > " + num(memory) + " B of " + gpu.id;
     return answer;
@@ -296,31 +312,18 @@ CapacityAnswer max_sequence_tokens(const ModelDescription& model, const Prepared
   // has; a config without a limit (recurrent models) stops at 2^24 steps.
   const bool positions_limit = model.max_position_embeddings >= step;
   const std::int64_t cap = positions_limit ? model.max_position_embeddings / step : std::int64_t{1} << 24;
-  std::int64_t low = 1;
-  if (total(cap) <= memory) {
-    low = cap;
-  } else {
-    std::int64_t high = 2;  // total(low) fits; find high, at most the cap, that does not
-    while (high < cap && total(high) <= memory) {
-      low = high;
-      high *= 2;
-    }
-    high = std::min(high, cap);
-    while (high - low > 1) {
-      const std::int64_t mid = low + (high - low) / 2;
-      (total(mid) <= memory ? low : high) = mid;
-    }
-  }
-  answer.value = low * step;
-  const std::string fits_text = "micro-batch " + num(micro_batch) + " x " + num(answer.value) +
-                                " tokens: " + num(total(low)) + " B <= " + num(memory) + " B";
-  if (low == cap) {
+  const std::int64_t steps =
+      detail::largest_passing_from_below(1, cap, [&](std::int64_t s) { return total(s) <= memory; });
+  answer.value = steps * step;
+  answer.formula = "micro-batch " + num(micro_batch) + " x " + num(answer.value) + " tokens: " + num(total(steps)) +
+                   " B <= " + num(memory) + " B";
+  if (steps == cap) {
     answer.limited_by =
         positions_limit ? "max_position_embeddings" : "search cap of 2^24 tokens per context-parallel rank";
-    answer.formula = fits_text + (positions_limit ? "; capped by the model's max_position_embeddings" : "");
+    if (positions_limit) answer.formula += "; capped by the model's max_position_embeddings";
   } else {
     answer.limited_by = "activations (GPU memory " + num(memory) + " B)";
-    answer.formula = fits_text + "; " + num((low + 1) * step) + " tokens: " + num(total(low + 1)) + " B";
+    answer.formula += "; " + num((steps + 1) * step) + " tokens: " + num(total(steps + 1)) + " B";
   }
   return answer;
 }
@@ -334,38 +337,23 @@ CapacityAnswer max_micro_batch_size(const ModelDescription& model, const Prepare
                                     const Accelerator& gpu) {
   const std::int64_t sequence = prepared.workload.sequence_tokens;
   const std::int64_t memory = gpu_memory_limit_bytes(gpu);  // macOS working set on Apple silicon
-  const auto total = [&](std::int64_t b) -> std::int64_t {
-    try {
-      return training_memory_totals(model, prepared, b, sequence).total_bytes_per_gpu;
-    } catch (const std::overflow_error&) {
-      return std::numeric_limits<std::int64_t>::max();
-    }
-  };
+  const auto total = [&](std::int64_t b) { return total_or_max(model, prepared, b, sequence); };
   CapacityAnswer answer;
   const TrainingMemoryTotals at_one = training_memory_totals(model, prepared, 1, sequence);
   if (at_one.total_bytes_per_gpu > memory) {
-    const std::int64_t fixed = at_one.total_bytes_per_gpu - at_one.activation_bytes;
-    answer.limited_by = fixed > memory ? "model states, buffers and overhead alone exceed GPU memory"
-                                       : "activations of one micro-batch";
+    answer.limited_by = smallest_does_not_fit(at_one, memory, "one micro-batch");
     answer.formula =
         "micro-batch 1 needs " + num(at_one.total_bytes_per_gpu) + " B > " + num(memory) + " B of " + gpu.id;
     return answer;
   }
   constexpr std::int64_t kCap = std::int64_t{1} << 24;
-  std::int64_t low = 1, high = 2;  // total(low) fits; find high that does not
-  while (high <= kCap && total(high) <= memory) {
-    low = high;
-    high *= 2;
-  }
-  if (high > kCap) {
+  const std::int64_t low =
+      detail::largest_passing_from_below(1, kCap, [&](std::int64_t b) { return total(b) <= memory; });
+  if (low == kCap) {
     answer.value = low;
     answer.limited_by = "search cap of 2^24";
     answer.formula = "micro-batch " + num(low) + " fits in " + num(memory) + " B";
     return answer;
-  }
-  while (high - low > 1) {
-    const std::int64_t mid = low + (high - low) / 2;
-    (total(mid) <= memory ? low : high) = mid;
   }
   answer.value = low;
   answer.limited_by = "activations (GPU memory " + num(memory) + " B)";
