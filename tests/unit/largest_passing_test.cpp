@@ -33,10 +33,11 @@ TEST_CASE("largest_passing and largest_passing_from_below find the last size tha
 
 TEST_CASE("largest_passing_from_below under a cap of 2^24 finds a small answer in a few tests") {
   int tests = 0;
-  const std::int64_t answer = fitcheck::detail::largest_passing_from_below(1, std::int64_t{1} << 24, [&](std::int64_t v) {
-    ++tests;
-    return v <= 13;
-  });
+  const std::int64_t answer =
+      fitcheck::detail::largest_passing_from_below(1, std::int64_t{1} << 24, [&](std::int64_t v) {
+        ++tests;
+        return v <= 13;
+      });
   CHECK(answer == 13);
   CHECK(tests <= 8);  // 2, 4, 8, 16, then 12, 14, 13 between 8 and 15
   tests = 0;
