@@ -106,7 +106,9 @@ inline void check_refusal_loose(std::string_view message, const OptionList& opti
 }
 
 // Keys whose value may legitimately be null in a report (an answer that needs a GPU).
-inline bool null_allowed(const std::string& key) { return key == "max_micro_batch_size"; }
+inline bool null_allowed(const std::string& key) {
+  return key == "max_micro_batch_size" || key == "max_sequence_tokens";
+}
 
 // JavaScript reads these reports: every number must be finite and every integer exactly
 // representable as a double (|n| <= 2^53), byte and parameter figures never negative except a
