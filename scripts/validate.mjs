@@ -299,8 +299,8 @@ function trainingComparisons(row, report) {
   add('train_memory', 'peak_memory_gib', m.peak_memory_gib, report.total_bytes_per_gpu / 2 ** 30);
   add('train_memory', 'peak_memory_gb', m.peak_memory_gb, report.total_bytes_per_gpu / 1e9);
   // The longest sequence a published run could train without running out of memory, beside the
-  // longest fitcheck finds at the run's micro-batch (capacity.max_sequence_tokens).
-  add('train_max_context', 'max_seq_len_fitting', m.max_seq_len_fitting, report.capacity?.max_sequence_tokens?.value);
+  // longest fitcheck finds at the run's micro-batch.
+  add('train_max_context', 'max_seq_len_fitting', m.max_seq_len_fitting, report.max_sequence_tokens);
   if (report.time) {
     add(
       'train_throughput',

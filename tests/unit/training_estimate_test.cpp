@@ -126,10 +126,19 @@ TEST_CASE("fitcheck train's table prints the same estimate") {
   REQUIRE(result.exit_status == 0);
   REQUIRE(e.fit->max_micro_batch.value < 1000);  // printed without a thousands separator
   CHECK(result.out.find(std::string(request.gpu->name) + ": fits by ") != std::string::npos);
-  CHECK(result.out.find("; largest micro-batch " + std::to_string(e.fit->max_micro_batch.value) +
-                        "; longest sequence at micro-batch 1: " + cli::with_thousands(e.fit->max_sequence.value) +
-                        " tokens\n") != std::string::npos);
+  // TinyLlama's 2,048 positions stop the longest sequence on an H100, and the line says so.
+  REQUIRE(e.fit->max_sequence_tokens.limited_by == "max_position_embeddings");
+  CHECK(
+      result.out.find("; largest micro-batch " + std::to_string(e.fit->max_micro_batch.value) +
+                      "; longest sequence at micro-batch 1: " + cli::with_thousands(e.fit->max_sequence_tokens.value) +
+                      " tokens (the config's max_position_embeddings)\n") != std::string::npos);
   CHECK(result.out.find("  - " + e.assumptions.back() + "\n") != std::string::npos);
+  // A sequence limited by memory prints no such note: Llama 3.1 8B with LoRA at micro-batch 4 on an H100.
+  const auto memory_bound = test::run_cli("train '" + test::fixture_configs_dir() +
+                                          "/meta-llama--Llama-3.1-8B.json' --gpu h100 --lora-rank 8 --micro-batch 4");
+  REQUIRE(memory_bound.exit_status == 0);
+  CHECK(memory_bound.out.find("; longest sequence at micro-batch 4: ") != std::string::npos);
+  CHECK(memory_bound.out.find("max_position_embeddings)") == std::string::npos);
 }
 
 TEST_CASE("estimate_training: the step time's own rules apply only when there is a step time") {

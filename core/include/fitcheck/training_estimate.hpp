@@ -23,11 +23,11 @@ namespace fitcheck {
 
 // The memory against one GPU's memory.
 struct TrainingFit {
-  std::int64_t budget_bytes = 0;    // the GPU's memory
-  bool fits = false;                // total_bytes_per_gpu <= budget_bytes
-  std::int64_t headroom_bytes = 0;  // budget - total; negative when it does not fit
-  CapacityAnswer max_micro_batch;   // largest micro-batch that fits (value 0 when 1 does not)
-  CapacityAnswer max_sequence;      // longest sequence at the micro-batch (value 0 when cp tokens do not fit)
+  std::int64_t budget_bytes = 0;       // the GPU's memory
+  bool fits = false;                   // total_bytes_per_gpu <= budget_bytes
+  std::int64_t headroom_bytes = 0;     // budget - total; negative when it does not fit
+  CapacityAnswer max_micro_batch;      // largest micro-batch that fits (value 0 when 1 does not)
+  CapacityAnswer max_sequence_tokens;  // longest sequence at the micro-batch (value 0 when cp tokens do not fit)
 };
 
 // The step time with the inputs it was computed from.

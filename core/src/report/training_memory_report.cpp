@@ -185,7 +185,7 @@ std::string training_report_json(const TrainingEstimate& e) {
   // null without a GPU; the assumptions say why.
   if (e.fit) {
     writer.field("max_micro_batch_size", e.fit->max_micro_batch.value);
-    writer.field("max_sequence_tokens", e.fit->max_sequence.value);
+    writer.field("max_sequence_tokens", e.fit->max_sequence_tokens.value);
   } else {
     writer.field("max_micro_batch_size", nullptr);
     writer.field("max_sequence_tokens", nullptr);
@@ -208,9 +208,9 @@ std::string training_report_json(const TrainingEstimate& e) {
     writer.field("formula", e.fit->max_micro_batch.formula);
     writer.end_object();
     writer.begin_object("max_sequence_tokens");
-    writer.field("value", e.fit->max_sequence.value);
-    writer.field("limited_by", e.fit->max_sequence.limited_by);
-    writer.field("formula", e.fit->max_sequence.formula);
+    writer.field("value", e.fit->max_sequence_tokens.value);
+    writer.field("limited_by", e.fit->max_sequence_tokens.limited_by);
+    writer.field("formula", e.fit->max_sequence_tokens.formula);
     writer.end_object();
     writer.end_object();
   }

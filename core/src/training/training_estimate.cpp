@@ -30,7 +30,7 @@ TrainingEstimate estimate_training(const ModelDescription& model, const std::vec
   fit.fits = e.memory.totals.total_bytes_per_gpu <= fit.budget_bytes;
   fit.headroom_bytes = fit.budget_bytes - e.memory.totals.total_bytes_per_gpu;
   fit.max_micro_batch = max_micro_batch_size(model, prepared, gpu);
-  fit.max_sequence = max_sequence_tokens(model, prepared, gpu);
+  fit.max_sequence_tokens = max_sequence_tokens(model, prepared, gpu);
 
   // A GPU without a rate for this precision (a T4 or V100 and bf16) still gets its memory figures;
   // the step time is left out with a note naming the option, never timed at another dtype's rate.

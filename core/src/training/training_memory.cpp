@@ -296,34 +296,36 @@ std::string smallest_does_not_fit(const TrainingMemoryTotals& smallest, std::int
 CapacityAnswer max_sequence_tokens(const ModelDescription& model, const PreparedTrainingMemory& prepared,
                                    const Accelerator& gpu) {
   const std::int64_t micro_batch = prepared.workload.micro_batch_size;
-  // Context parallelism splits each sequence into cp equal parts: the sequence steps in cp tokens.
-  const std::int64_t step = prepared.workload.context_parallel;
-  const std::int64_t memory = gpu_memory_limit_bytes(gpu);  // macOS working set on Apple silicon
-  const auto total = [&](std::int64_t steps) { return total_or_max(model, prepared, micro_batch, steps * step); };
+  // Context parallelism splits each sequence into cp equal parts: the sequence grows in steps of cp tokens.
+  const std::int64_t step_tokens = prepared.workload.context_parallel;
+  const std::int64_t memory_bytes = gpu_memory_limit_bytes(gpu);  // macOS working set on Apple silicon
+  const auto total = [&](std::int64_t steps) {
+    return total_or_max(model, prepared, micro_batch, steps * step_tokens);
+  };
   CapacityAnswer answer;
-  const TrainingMemoryTotals shortest = training_memory_totals(model, prepared, micro_batch, step);
-  if (shortest.total_bytes_per_gpu > memory) {
-    answer.limited_by = smallest_does_not_fit(shortest, memory, "the shortest sequence");
-    answer.formula = "micro-batch " + num(micro_batch) + " of " + num(step) + "-token sequences needs " +
-                     num(shortest.total_bytes_per_gpu) + " B > " + num(memory) + " B of " + gpu.id;
+  const TrainingMemoryTotals shortest = training_memory_totals(model, prepared, micro_batch, step_tokens);
+  if (shortest.total_bytes_per_gpu > memory_bytes) {
+    answer.limited_by = smallest_does_not_fit(shortest, memory_bytes, "the shortest sequence");
+    answer.formula = "micro-batch " + num(micro_batch) + " of " + num(step_tokens) + "-token sequences needs " +
+                     num(shortest.total_bytes_per_gpu) + " B > " + num(memory_bytes) + " B of " + gpu.id;
     return answer;
   }
   // As the inference context is (max_context_tokens), the answer stops at the positions the config
   // has; a config without a limit (recurrent models) stops at 2^24 steps.
-  const bool positions_limit = model.max_position_embeddings >= step;
-  const std::int64_t cap = positions_limit ? model.max_position_embeddings / step : std::int64_t{1} << 24;
+  const bool positions_limit = model.max_position_embeddings >= step_tokens;
+  const std::int64_t cap_steps = positions_limit ? model.max_position_embeddings / step_tokens : std::int64_t{1} << 24;
   const std::int64_t steps =
-      detail::largest_passing_from_below(1, cap, [&](std::int64_t s) { return total(s) <= memory; });
-  answer.value = steps * step;
+      detail::largest_passing_from_below(1, cap_steps, [&](std::int64_t s) { return total(s) <= memory_bytes; });
+  answer.value = steps * step_tokens;
   answer.formula = "micro-batch " + num(micro_batch) + " x " + num(answer.value) + " tokens: " + num(total(steps)) +
-                   " B <= " + num(memory) + " B";
-  if (steps == cap) {
+                   " B <= " + num(memory_bytes) + " B";
+  if (steps == cap_steps) {
     answer.limited_by =
         positions_limit ? "max_position_embeddings" : "search cap of 2^24 tokens per context-parallel rank";
     if (positions_limit) answer.formula += "; capped by the model's max_position_embeddings";
   } else {
-    answer.limited_by = "activations (GPU memory " + num(memory) + " B)";
-    answer.formula += "; " + num((steps + 1) * step) + " tokens: " + num(total(steps + 1)) + " B";
+    answer.limited_by = "activations (GPU memory " + num(memory_bytes) + " B)";
+    answer.formula += "; " + num((steps + 1) * step_tokens) + " tokens: " + num(total(steps + 1)) + " B";
   }
   return answer;
 }
@@ -336,29 +338,29 @@ CapacityAnswer max_micro_batch_size(const ModelDescription& model, const std::ve
 CapacityAnswer max_micro_batch_size(const ModelDescription& model, const PreparedTrainingMemory& prepared,
                                     const Accelerator& gpu) {
   const std::int64_t sequence = prepared.workload.sequence_tokens;
-  const std::int64_t memory = gpu_memory_limit_bytes(gpu);  // macOS working set on Apple silicon
+  const std::int64_t memory_bytes = gpu_memory_limit_bytes(gpu);  // macOS working set on Apple silicon
   const auto total = [&](std::int64_t b) { return total_or_max(model, prepared, b, sequence); };
   CapacityAnswer answer;
   const TrainingMemoryTotals at_one = training_memory_totals(model, prepared, 1, sequence);
-  if (at_one.total_bytes_per_gpu > memory) {
-    answer.limited_by = smallest_does_not_fit(at_one, memory, "one micro-batch");
+  if (at_one.total_bytes_per_gpu > memory_bytes) {
+    answer.limited_by = smallest_does_not_fit(at_one, memory_bytes, "one micro-batch");
     answer.formula =
-        "micro-batch 1 needs " + num(at_one.total_bytes_per_gpu) + " B > " + num(memory) + " B of " + gpu.id;
+        "micro-batch 1 needs " + num(at_one.total_bytes_per_gpu) + " B > " + num(memory_bytes) + " B of " + gpu.id;
     return answer;
   }
-  constexpr std::int64_t kCap = std::int64_t{1} << 24;
+  constexpr std::int64_t kMicroBatchCap = std::int64_t{1} << 24;
   const std::int64_t low =
-      detail::largest_passing_from_below(1, kCap, [&](std::int64_t b) { return total(b) <= memory; });
-  if (low == kCap) {
+      detail::largest_passing_from_below(1, kMicroBatchCap, [&](std::int64_t b) { return total(b) <= memory_bytes; });
+  if (low == kMicroBatchCap) {
     answer.value = low;
     answer.limited_by = "search cap of 2^24";
-    answer.formula = "micro-batch " + num(low) + " fits in " + num(memory) + " B";
+    answer.formula = "micro-batch " + num(low) + " fits in " + num(memory_bytes) + " B";
     return answer;
   }
   answer.value = low;
-  answer.limited_by = "activations (GPU memory " + num(memory) + " B)";
-  answer.formula = "micro-batch " + num(low) + ": " + num(total(low)) + " B <= " + num(memory) + " B; micro-batch " +
-                   num(low + 1) + ": " + num(total(low + 1)) + " B";
+  answer.limited_by = "activations (GPU memory " + num(memory_bytes) + " B)";
+  answer.formula = "micro-batch " + num(low) + ": " + num(total(low)) + " B <= " + num(memory_bytes) +
+                   " B; micro-batch " + num(low + 1) + ": " + num(total(low + 1)) + " B";
   return answer;
 }
 
