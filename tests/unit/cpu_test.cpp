@@ -74,6 +74,35 @@ TEST_CASE("cpu catalog: peak RAM bandwidth = channels x 8 B x MT/s") {
   CHECK(fitcheck::cpu_memory_bandwidth_bytes_per_second(cpu("epyc-9755")) == doctest::Approx(576e9));
 }
 
+TEST_CASE("cpu catalog: each core die reads through a 32 B-a-clock fabric link; the read peak is the lower") {
+  // Ryzen 5 7600X: one Zen 4 die at a 2 GHz fabric clock, 1 x 32 x 2e9 = 64 GB/s, under DDR5-5200's 83.2.
+  CHECK(fitcheck::cpu_fabric_read_bytes_per_second(cpu("7600x")) == doctest::Approx(64e9));
+  CHECK(fitcheck::cpu_memory_read_peak_bytes_per_second(cpu("7600x")) == doctest::Approx(64e9));
+  // The same die with faster RAM reads no faster: DDR5-6000 is 96 GB/s, the link still 64.
+  CpuDevice faster_ram = cpu("ryzen-7-7800x3d");
+  faster_ram.memory_transfers_per_second = 6000e6;
+  CHECK(fitcheck::cpu_memory_bandwidth_bytes_per_second(faster_ram) == doctest::Approx(96e9));
+  CHECK(fitcheck::cpu_memory_read_peak_bytes_per_second(faster_ram) == doctest::Approx(64e9));
+  // Ryzen 9 7950X: two dies, 128 GB/s of links over 83.2 GB/s of RAM: the RAM bounds it.
+  CHECK(fitcheck::cpu_fabric_read_bytes_per_second(cpu("7950x")) == doctest::Approx(128e9));
+  CHECK(fitcheck::cpu_memory_read_peak_bytes_per_second(cpu("7950x")) == doctest::Approx(83.2e9));
+  // Zen 3 runs the fabric 1:1 with DDR4-3200's 1.6 GHz clock: Threadripper PRO 5975WX's four dies read
+  // 4 x 32 x 1.6e9 = 204.8 GB/s, as much as its eight channels deliver.
+  CHECK(fitcheck::cpu_fabric_read_bytes_per_second(cpu("5975wx")) == doctest::Approx(204.8e9));
+  CHECK(fitcheck::cpu_memory_read_peak_bytes_per_second(cpu("5975wx")) == doctest::Approx(204.8e9));
+  // Monolithic Intel parts and the many-die servers carry no link: the RAM's peak.
+  CHECK(fitcheck::cpu_fabric_read_bytes_per_second(cpu("13900k")) == 0);
+  CHECK(fitcheck::cpu_memory_read_peak_bytes_per_second(cpu("epyc-9654")) == doctest::Approx(460.8e9));
+  // A die holds at most 8 cores, so every modelled part has at least cores / 8 dies.
+  for (const CpuDevice& c : fitcheck::cpu_catalog()) {
+    CAPTURE(std::string(c.id));
+    if (c.compute_dies == 0) continue;
+    CHECK(std::string_view(c.vendor) == "AMD");
+    CHECK(c.compute_dies * 8 >= fitcheck::cpu_core_count(c));
+    CHECK((c.fabric_clock_hz == 1.6e9 || c.fabric_clock_hz == 2.0e9));
+  }
+}
+
 TEST_CASE("cpu catalog: peak FLOP/s = cores x FLOPs per cycle x base clock") {
   // 7950X: 16 Zen 4 cores x (2 FMA pipes x 8 FP32 lanes x 2) x 4.5 GHz = 2.304 TFLOP/s.
   CHECK(fitcheck::cpu_peak_fp32_flops_per_second(cpu("7950x")) == doctest::Approx(2.304e12));
@@ -112,6 +141,9 @@ TEST_CASE("cpu_catalog_json carries the derived figures") {
   CHECK(first["id"] == "ryzen-9-7950x");
   CHECK(first["memory_bandwidth_bytes_per_second"].get<double>() == doctest::Approx(83.2e9));
   CHECK(first["peak_fp32_flops_per_second"].get<double>() == doctest::Approx(2.304e12));
+  CHECK(first["compute_dies"] == 2);
+  CHECK(first["fabric_read_bytes_per_second"].get<double>() == doctest::Approx(128e9));
+  CHECK(first["memory_read_peak_bytes_per_second"].get<double>() == doctest::Approx(83.2e9));
   CHECK(first.contains("sources"));
 }
 

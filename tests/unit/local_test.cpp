@@ -882,19 +882,25 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
   SUBCASE("--cpu: CPU layers read RAM at the CPU's bandwidth") {
     r.gpus.clear();
     r.backend = LocalBackend::cpu;
-    r.cpu = *find_cpu("ryzen-9-7950x");  // 2 channels of DDR5-5200: 83.2 GB/s
+    r.cpu = *find_cpu("ryzen-9-7950x");  // 2 channels of DDR5-5200: 83.2 GB/s; two dies read up to 128
     r.prompt_len = 0;
     r.gen_len = 1;
     const LocalEstimate e = estimate_local(model, r);
     CHECK(e.placement.n_gpu_layers == 0);
     CHECK(e.placement.devices.size() == 1);
     const double bytes = 420.0 * kMiB + 0.5 * 4 * 4096;
-    CHECK(e.speed.generation_tokens_per_second == doctest::Approx(83.2e9 * 0.65 / bytes));
+    // 4 layers of 19 ops and the output's 3, each at test-barrier's 16-thread time (488.279 ns on one
+    // thread and (1039.47 - 488.279) / 7 ns more for each other thread, i9-13900K, llama.cpp#9461).
+    const double node_seconds = (488.279 + 15 * (1039.47 - 488.279) / 7) * 1e-9;
+    CHECK(e.speed.generation_token_time[0].graph_ops == 79);
+    CHECK(e.speed.generation_token_time[0].seconds_per_op == doctest::Approx(node_seconds));
+    CHECK(e.speed.generation_tokens_per_second == doctest::Approx(1.0 / (bytes / (83.2e9 * 0.90) + 79 * node_seconds)));
     // RAM as installed: one DIMM of DDR5-6000 is 1 x 8 B x 6000 MT/s = 48 GB/s, and the report says so.
     r.cpu->memory_channels = 1;
     r.cpu->memory_transfers_per_second = 6000e6;
     const LocalEstimate one_dimm = estimate_local(model, r);
-    CHECK(one_dimm.speed.generation_tokens_per_second == doctest::Approx(48e9 * 0.65 / bytes));
+    CHECK(one_dimm.speed.generation_tokens_per_second ==
+          doctest::Approx(1.0 / (bytes / (48e9 * 0.90) + 79 * node_seconds)));
     bool stated = false;
     for (const std::string& line : one_dimm.assumptions)
       stated = stated || line.find(
@@ -911,7 +917,9 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     // GPU: 2 layers (200 MiB) and their KV; CPU: 2 layers and the output (220 MiB) and their KV.
     // The hidden state crosses to the GPU before layer 2 and back to the CPU for the output layer.
     const double gpu = (200.0 * kMiB + 0.5 * 2 * 4096) / (1008e9 * 0.88) + 2 * 30e-6 + kCrossingSecondsPerToken;
-    const double cpu = (220.0 * kMiB + 0.5 * 2 * 4096) / (83.2e9 * 0.65) + kCrossingSecondsPerToken;
+    // CPU: its bytes at 0.90 of 83.2 GB/s, 2 layers x 19 ops and the output's 3 at the 16-thread node time.
+    const double node_seconds = (488.279 + 15 * (1039.47 - 488.279) / 7) * 1e-9;
+    const double cpu = (220.0 * kMiB + 0.5 * 2 * 4096) / (83.2e9 * 0.90) + 41 * node_seconds + kCrossingSecondsPerToken;
     CHECK(e.speed.generation_tokens_per_second == doctest::Approx(1.0 / (gpu + cpu)));
     CHECK(e.speed.generation_time_share[1] == doctest::Approx(cpu / (gpu + cpu)));
     // How the GPU's part is made: its bytes at 0.88 of 1008 GB/s, 2 layers x 19 ops at 30/19 us, one

@@ -36,6 +36,11 @@ struct CpuDevice {
   const char* memory_type;             // "DDR5-5200"
   const char* simd;                    // the widest vector ISA, e.g. "AVX-512 (2 x 256-bit FMA)"
   const char* sources;                 // spec pages for each factor
+  // AMD's chiplet parts: the core dies (CCDs), each reading memory through its own Infinity Fabric link
+  // to the I/O die, and the fabric clock (FCLK) that link runs at. 0: no per-die link is modelled
+  // (monolithic Intel parts, and server parts whose dies' links together exceed their DRAM).
+  int compute_dies = 0;
+  double fabric_clock_hz = 0;
 };
 
 // Every CPU, in a fixed order; immutable, lives for the program.
@@ -50,6 +55,13 @@ bool cpu_memory_as_specified(const CpuDevice& cpu);
 
 // Peak RAM bandwidth: channels x 8 bytes x transfers per second (DDR5-5200 dual channel: 83.2 GB/s).
 double cpu_memory_bandwidth_bytes_per_second(const CpuDevice& cpu);
+// The dies' fabric links' read peak: compute_dies x 32 B x fabric_clock_hz (an IFOP link reads 32 bytes
+// per fabric clock; chipsandcheese.com, "Pushing AMD's Infinity Fabric to its Limits"); 0 where no link
+// is modelled.
+double cpu_fabric_read_bytes_per_second(const CpuDevice& cpu);
+// What the cores can read from RAM at most: the RAM's peak, or the dies' links where those are lower
+// (one Zen 4 die at 2 GHz: 64 GB/s against DDR5-5200's 83.2).
+double cpu_memory_read_peak_bytes_per_second(const CpuDevice& cpu);
 
 // Peak FP32 / bf16 FLOP/s over all clusters: cores x FLOPs per cycle x base clock.
 double cpu_peak_fp32_flops_per_second(const CpuDevice& cpu);

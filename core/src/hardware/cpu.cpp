@@ -17,6 +17,17 @@
 //   Raptor Lake has no bf16 arithmetic (AVX-512 fused off, no AVX512_BF16/AMX): bf16 0.
 // Clocks are the base (guaranteed all-core) frequencies of the spec pages: a conservative peak;
 // boost clocks are higher and AVX-512 clocks on Intel may be lower.
+//
+// Core dies (AMD): each core die (CCD) reads memory through its own Infinity Fabric On-Package link,
+// 32 bytes per fabric clock (FCLK) for reads (chipsandcheese.com, "Pushing AMD's Infinity Fabric to its
+// Limits"). A Zen 3, Zen 4 or Zen 5 die holds at most 8 cores (one 8-core CCX; AMD pubs. 56665 and
+// 58455): 6 to 8 cores are one die, 12 and 16 two, 32 four, 64 eight. Zen 3 runs the fabric 1:1 with the
+// memory clock (AnandTech, "Infinity Fabric Overclocking: What the FCLK", Corsair DDR4-5000 review):
+// 1.6 GHz at DDR4-3200. AM5 parts (Zen 4 and 5) decouple it; fitcheck takes 2 GHz, where an AIDA64
+// FCLK sweep on DDR5-6000 peaks (Chiphell, @harukaze5719, as reported by silverflick.com, "2000MHz FCLK
+// + DDR5-6000 seems optimal for Ryzen 7000 CPUs"). One die at 2 GHz reads at most 64 GB/s, below
+// DDR5-5200's 83.2: single-die desktop parts cannot use their RAM's peak. The EPYC and Zen 4/5
+// Threadripper entries' 8 to 16 dies read more than their DRAM delivers, so no link is modelled there.
 #include "fitcheck/cpu.hpp"
 
 #include <algorithm>
@@ -51,7 +62,9 @@ constexpr const CpuDevice kCpus[] = {
      .memory_type = "DDR5-5200",
      .simd = "AVX-512 (2 x 256-bit FMA)",
      .sources = "AMD Ryzen 9 7950X specifications (amd.com/en/products/processors/desktops/ryzen/7000-series/"
-                "amd-ryzen-9-7950x.html): 16 cores, 4.5 GHz base, DDR5-5200, 2 channels; AMD pub. 56665"},
+                "amd-ryzen-9-7950x.html): 16 cores, 4.5 GHz base, DDR5-5200, 2 channels; AMD pub. 56665",
+     .compute_dies = 2,
+     .fabric_clock_hz = 2.0e9},
     {.id = "ryzen-9-9950x",
      .name = "AMD Ryzen 9 9950X",
      .vendor = "AMD",
@@ -62,7 +75,9 @@ constexpr const CpuDevice kCpus[] = {
      .memory_type = "DDR5-5600",
      .simd = "AVX-512 (2 x 512-bit FMA)",
      .sources = "AMD Ryzen 9 9950X specifications (amd.com/en/products/processors/desktops/ryzen/9000-series/"
-                "amd-ryzen-9-9950x.html): 16 cores, 4.3 GHz base, DDR5-5600, 2 channels; AMD pub. 58455"},
+                "amd-ryzen-9-9950x.html): 16 cores, 4.3 GHz base, DDR5-5600, 2 channels; AMD pub. 58455",
+     .compute_dies = 2,
+     .fabric_clock_hz = 2.0e9},
     {.id = "ryzen-7-7800x3d",
      .name = "AMD Ryzen 7 7800X3D",
      .vendor = "AMD",
@@ -73,7 +88,9 @@ constexpr const CpuDevice kCpus[] = {
      .memory_type = "DDR5-5200",
      .simd = "AVX-512 (2 x 256-bit FMA)",
      .sources = "AMD Ryzen 7 7800X3D specifications (amd.com/en/products/processors/desktops/ryzen/7000-series/"
-                "amd-ryzen-7-7800x3d.html): 8 cores, 4.2 GHz base, DDR5-5200, 2 channels; AMD pub. 56665"},
+                "amd-ryzen-7-7800x3d.html): 8 cores, 4.2 GHz base, DDR5-5200, 2 channels; AMD pub. 56665",
+     .compute_dies = 1,
+     .fabric_clock_hz = 2.0e9},
     {.id = "ryzen-5-7600x",
      .name = "AMD Ryzen 5 7600X",
      .vendor = "AMD",
@@ -84,7 +101,9 @@ constexpr const CpuDevice kCpus[] = {
      .memory_type = "DDR5-5200",
      .simd = "AVX-512 (2 x 256-bit FMA)",
      .sources = "AMD Ryzen 5 7600X specifications (amd.com/en/products/processors/desktops/ryzen/7000-series/"
-                "amd-ryzen-5-7600x.html): 6 cores, 4.7 GHz base, DDR5-5200, 2 channels; AMD pub. 56665"},
+                "amd-ryzen-5-7600x.html): 6 cores, 4.7 GHz base, DDR5-5200, 2 channels; AMD pub. 56665",
+     .compute_dies = 1,
+     .fabric_clock_hz = 2.0e9},
     {.id = "ryzen-9-7900x",
      .name = "AMD Ryzen 9 7900X",
      .vendor = "AMD",
@@ -95,7 +114,9 @@ constexpr const CpuDevice kCpus[] = {
      .memory_type = "DDR5-5200",
      .simd = "AVX-512 (2 x 256-bit FMA)",
      .sources = "AMD Ryzen 9 7900X specifications (amd.com/en/products/processors/desktops/ryzen/7000-series/"
-                "amd-ryzen-9-7900x.html): 12 cores, 4.7 GHz base, DDR5-5200, 2 channels; AMD pub. 56665"},
+                "amd-ryzen-9-7900x.html): 12 cores, 4.7 GHz base, DDR5-5200, 2 channels; AMD pub. 56665",
+     .compute_dies = 2,
+     .fabric_clock_hz = 2.0e9},
     {.id = "ryzen-7-9800x3d",
      .name = "AMD Ryzen 7 9800X3D",
      .vendor = "AMD",
@@ -106,7 +127,9 @@ constexpr const CpuDevice kCpus[] = {
      .memory_type = "DDR5-5600",
      .simd = "AVX-512 (2 x 512-bit FMA)",
      .sources = "AMD Ryzen 7 9800X3D specifications (amd.com/en/products/processors/desktops/ryzen/9000-series/"
-                "amd-ryzen-7-9800x3d.html): 8 cores, 4.7 GHz base, DDR5-5600, 2 channels; AMD pub. 58455"},
+                "amd-ryzen-7-9800x3d.html): 8 cores, 4.7 GHz base, DDR5-5600, 2 channels; AMD pub. 58455",
+     .compute_dies = 1,
+     .fabric_clock_hz = 2.0e9},
     {.id = "ryzen-9-9900x",
      .name = "AMD Ryzen 9 9900X",
      .vendor = "AMD",
@@ -117,7 +140,9 @@ constexpr const CpuDevice kCpus[] = {
      .memory_type = "DDR5-5600",
      .simd = "AVX-512 (2 x 512-bit FMA)",
      .sources = "AMD Ryzen 9 9900X specifications (amd.com/en/products/processors/desktops/ryzen/9000-series/"
-                "amd-ryzen-9-9900x.html): 12 cores, 4.4 GHz base, DDR5-5600, 2 channels; AMD pub. 58455"},
+                "amd-ryzen-9-9900x.html): 12 cores, 4.4 GHz base, DDR5-5600, 2 channels; AMD pub. 58455",
+     .compute_dies = 2,
+     .fabric_clock_hz = 2.0e9},
     {.id = "ryzen-9-5950x",
      .name = "AMD Ryzen 9 5950X",
      .vendor = "AMD",
@@ -128,7 +153,9 @@ constexpr const CpuDevice kCpus[] = {
      .memory_type = "DDR4-3200",
      .simd = "AVX2 (2 x 256-bit FMA)",
      .sources = "AMD Ryzen 9 5950X specifications (amd.com/en/products/processors/desktops/ryzen/5000-series/"
-                "amd-ryzen-9-5950x.html): 16 cores, 3.4 GHz base, DDR4-3200, 2 channels; AMD pub. 56665"},
+                "amd-ryzen-9-5950x.html): 16 cores, 3.4 GHz base, DDR4-3200, 2 channels; AMD pub. 56665",
+     .compute_dies = 2,
+     .fabric_clock_hz = 1.6e9},
     {.id = "ryzen-9-5900x",
      .name = "AMD Ryzen 9 5900X",
      .vendor = "AMD",
@@ -139,7 +166,9 @@ constexpr const CpuDevice kCpus[] = {
      .memory_type = "DDR4-3200",
      .simd = "AVX2 (2 x 256-bit FMA)",
      .sources = "AMD Ryzen 9 5900X specifications (amd.com/en/products/processors/desktops/ryzen/5000-series/"
-                "amd-ryzen-9-5900x.html): 12 cores, 3.7 GHz base, DDR4-3200, 2 channels; AMD pub. 56665"},
+                "amd-ryzen-9-5900x.html): 12 cores, 3.7 GHz base, DDR4-3200, 2 channels; AMD pub. 56665",
+     .compute_dies = 2,
+     .fabric_clock_hz = 1.6e9},
     {.id = "ryzen-7-5800x3d",
      .name = "AMD Ryzen 7 5800X3D",
      .vendor = "AMD",
@@ -150,7 +179,9 @@ constexpr const CpuDevice kCpus[] = {
      .memory_type = "DDR4-3200",
      .simd = "AVX2 (2 x 256-bit FMA)",
      .sources = "AMD Ryzen 7 5800X3D specifications (amd.com/en/products/processors/desktops/ryzen/5000-series/"
-                "amd-ryzen-7-5800x3d.html): 8 cores, 3.4 GHz base, DDR4-3200, 2 channels; AMD pub. 56665"},
+                "amd-ryzen-7-5800x3d.html): 8 cores, 3.4 GHz base, DDR4-3200, 2 channels; AMD pub. 56665",
+     .compute_dies = 1,
+     .fabric_clock_hz = 1.6e9},
     {.id = "threadripper-pro-7995wx",
      .name = "AMD Ryzen Threadripper PRO 7995WX",
      .vendor = "AMD",
@@ -174,7 +205,9 @@ constexpr const CpuDevice kCpus[] = {
      .simd = "AVX2 (2 x 256-bit FMA)",
      .sources = "AMD Ryzen Threadripper PRO 5975WX specifications (amd.com/en/products/processors/workstations/"
                 "ryzen-threadripper/5000-wx-series/amd-ryzen-threadripper-pro-5975wx.html): 32 cores, "
-                "3.6 GHz base, DDR4-3200, 8 channels; AMD pub. 56665"},
+                "3.6 GHz base, DDR4-3200, 8 channels; AMD pub. 56665",
+     .compute_dies = 4,
+     .fabric_clock_hz = 1.6e9},
     {.id = "threadripper-pro-5995wx",
      .name = "AMD Ryzen Threadripper PRO 5995WX",
      .vendor = "AMD",
@@ -186,7 +219,9 @@ constexpr const CpuDevice kCpus[] = {
      .simd = "AVX2 (2 x 256-bit FMA)",
      .sources = "AMD Ryzen Threadripper PRO 5995WX specifications (amd.com/en/products/processors/workstations/"
                 "ryzen-threadripper/5000-wx-series/amd-ryzen-threadripper-pro-5995wx.html): 64 cores, "
-                "2.7 GHz base, DDR4-3200, 8 channels; AMD pub. 56665"},
+                "2.7 GHz base, DDR4-3200, 8 channels; AMD pub. 56665",
+     .compute_dies = 8,
+     .fabric_clock_hz = 1.6e9},
     {.id = "epyc-9654",
      .name = "AMD EPYC 9654",
      .vendor = "AMD",
@@ -363,6 +398,19 @@ bool cpu_memory_as_specified(const CpuDevice& cpu) {
 double cpu_memory_bandwidth_bytes_per_second(const CpuDevice& cpu) {
   constexpr double kBytesPerTransferPerChannel = 8;  // a 64-bit channel
   return cpu.memory_channels * kBytesPerTransferPerChannel * cpu.memory_transfers_per_second;
+}
+
+double cpu_fabric_read_bytes_per_second(const CpuDevice& cpu) {
+  constexpr double kFabricReadBytesPerClock = 32;  // an IFOP link's reads per fabric clock
+  return cpu.compute_dies > 0 && cpu.fabric_clock_hz > 0
+             ? cpu.compute_dies * kFabricReadBytesPerClock * cpu.fabric_clock_hz
+             : 0.0;
+}
+
+double cpu_memory_read_peak_bytes_per_second(const CpuDevice& cpu) {
+  const double ram = cpu_memory_bandwidth_bytes_per_second(cpu);
+  const double fabric = cpu_fabric_read_bytes_per_second(cpu);
+  return fabric > 0 ? std::min(ram, fabric) : ram;
 }
 
 double cpu_peak_fp32_flops_per_second(const CpuDevice& cpu) {

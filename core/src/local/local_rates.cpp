@@ -2,6 +2,7 @@
 // Each backend's speed factors, read off published llama-bench tables or, where none were, estimated
 // (docs/local.md, "Efficiencies"), with the report's statement of where they come from; the peaks
 // CUDA's matrix-multiply paths run against.
+#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -37,6 +38,20 @@ constexpr double kCudaSecondsPerOp = 30e-6 / kLlamaLayerOpsFlash;
 // H100 PCIe Q4_K_M 143.35 / 163.83 (#6763, agray3): 1.13, 0.59 and 1.23 us. The host's CPU sets it, which
 // is why the pairs spread.
 constexpr double kCudaUngraphedExtraSecondsPerOp = (1.134e-6 + 0.592e-6 + 1.233e-6) / 3;
+
+// CPU generation (docs/local.md, "Efficiencies"): the share of the RAM's peak the cores read, as a memory
+// benchmark measures it: AIDA64's read on dual-channel DDR4-3200, about 46,000 of 51,200 MB/s (Guru3D,
+// G.Skill TridentZ Royal DDR4-3200 review, "System Memory Bandwidth Performance"), as ikawrakow states
+// for his Ryzen 9 7950X ("64 GB/s theoretical memory bandwidth, but 60 GB/s is the best one gets in
+// practice", ikawrakow/ik_llama.cpp#232, 2025-02-24).
+constexpr double kCpuRamReadShare = 0.90;
+// Every node of a ggml-cpu graph ends at a barrier all threads pass (ggml-cpu.c ggml_graph_compute_thread,
+// ggml_barrier), so a node costs more the more threads wait: test-barrier, 2,000 small Q4_0 mat-vec
+// nodes, on an i9-13900K ran 488 ns a node on 1 thread and 1,039 on 8 (slaren, ggml-org/llama.cpp#9461,
+// 2024-09-17): 78.7 ns more for each thread. An EPYC's line is steeper (1,963 ns at 4 threads, 3,039 at 8:
+// max-krasnyansky, #9598), so many-core servers may lose more than this line gives.
+constexpr double kCpuNodeSecondsOneThread = 488e-9;
+constexpr double kCpuNodeSecondsPerExtraThread = (1039.47e-9 - 488.279e-9) / 7;
 
 // Metal, float weights: 0.60 (the quantized rows' fraction) x 1.20, the mean of F16 over Q4_K_M prompt
 // speed of one model on one chip in XiongjieDai's May 2024 tables (M2 Ultra 8B 1.18 and 70B 1.24, M1 Max
@@ -80,9 +95,14 @@ LocalBackendRates local_backend_rates(LocalBackend backend) {
     case LocalBackend::sycl:
       return {0.70, 150e-6 / kLlamaLayerOps, 0.30, 0.30};
     case LocalBackend::cpu:
-      return {0.65, 0.0, 0.40, 0.40};
+      // seconds_per_op depends on the threads: local_cpu_seconds_per_op.
+      return {kCpuRamReadShare, 0.0, 0.40, 0.40};
   }
   return {0.8, 100e-6 / kLlamaLayerOps, 0.4, 0.4};
+}
+
+double local_cpu_seconds_per_op(int threads) {
+  return kCpuNodeSecondsOneThread + kCpuNodeSecondsPerExtraThread * std::max(0, threads - 1);
 }
 
 double local_cuda_ungraphed_seconds_per_op() { return kCudaSecondsPerOp + kCudaUngraphedExtraSecondsPerOp; }
@@ -117,9 +137,12 @@ std::string local_backend_rates_rule(LocalBackend backend) {
   switch (backend) {
     case LocalBackend::cuda:
     case LocalBackend::metal:
-    case LocalBackend::cpu:
       return "speed: achieved bandwidth and compute fractions for " + name +
              " read off published llama-bench tables (docs/local.md, \"Efficiencies\")";
+    case LocalBackend::cpu:
+      return "speed: RAM read at a memory benchmark's share of its peak and each graph node's barrier by thread "
+             "count (test-barrier); prompt compute fractions read off published llama-bench tables (docs/local.md, "
+             "\"Efficiencies\")";
     case LocalBackend::vulkan:
       return "speed: generation at CUDA's bandwidth share and time per op (ggml-vulkan submits recorded command "
              "buffers in batches, as a CUDA graph replays); the prompt's compute fraction is an estimate placed below "

@@ -16,9 +16,11 @@
 namespace fitcheck {
 namespace {
 
-// Without --cpu: a dual-channel DDR5-5600 desktop (89.6 GB/s) and 1 TFLOP/s of fp32.
+// Without --cpu: a dual-channel DDR5-5600 desktop (89.6 GB/s), 1 TFLOP/s of fp32 and 8 threads (one
+// per performance core of an 8-core part).
 constexpr double kDefaultRamBandwidth = 89.6e9;
 constexpr double kDefaultCpuFlops = 1e12;
+constexpr int kDefaultCpuThreads = 8;
 // A host-to-GPU copy when the GPU's link is not in the catalog: PCIe 4.0 x16, 32 GB/s one way.
 constexpr double kDefaultPcieBytesPerSecond = 32e9;
 constexpr double kPcieEfficiency = 0.8;
@@ -70,11 +72,30 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     cross(index_of(p.output_device));
   }
 
-  const double ram_bandwidth = request.cpu ? cpu_memory_bandwidth_bytes_per_second(*request.cpu)
+  // With --cpu, what its cores can read: the RAM's peak, or its dies' fabric links where lower.
+  const double ram_bandwidth = request.cpu ? cpu_memory_read_peak_bytes_per_second(*request.cpu)
                                : (n_gpus > 0 && request.gpus[0].unified_memory)
                                    ? request.gpus[0].memory_bandwidth_bytes_per_second
                                    : kDefaultRamBandwidth;
+  const int cpu_threads =
+      request.threads.value_or(request.cpu ? local_cpu_default_threads(*request.cpu) : kDefaultCpuThreads);
   const bool cpu_work = work.back().weight_bytes_resident > 0;
+  if (cpu_work && request.cpu && ram_bandwidth < cpu_memory_bandwidth_bytes_per_second(*request.cpu)) {
+    const CpuDevice& cpu = *request.cpu;
+    assumptions.push_back("CPU layers read at most " + detail::as_given(ram_bandwidth / 1e9) + " GB/s, not the RAM's " +
+                          detail::as_given(cpu_memory_bandwidth_bytes_per_second(cpu) / 1e9) + ": " +
+                          std::to_string(cpu.compute_dies) + (cpu.compute_dies == 1 ? " core die" : " core dies") +
+                          " x 32 B x " + detail::as_given(cpu.fabric_clock_hz / 1e9) +
+                          " GHz fabric clock (each die reads through its own Infinity Fabric link; docs/hardware.md, "
+                          "\"CPUs\")");
+  }
+  if (cpu_work)
+    assumptions.push_back("CPU layers: each graph node costs " +
+                          detail::three_significant_digits(local_cpu_seconds_per_op(cpu_threads) * 1e6) +
+                          " us beyond its bytes on " + std::to_string(cpu_threads) +
+                          (cpu_threads == 1 ? " thread" : " threads") +
+                          " (its dispatch and the barrier every thread passes after it: test-barrier on an i9-13900K, "
+                          "488 ns on 1 thread + 78.7 ns a thread; docs/local.md, \"Efficiencies\")");
   if (cpu_work && request.cpu && !cpu_memory_as_specified(*request.cpu)) {
     const CpuDevice& cpu = *request.cpu;
     assumptions.push_back("RAM as installed (--ram-mts, --ram-channels): " + std::to_string(cpu.memory_channels) +
@@ -114,7 +135,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   }
   for (std::string& rule : launch_rules) assumptions.push_back(std::move(rule));
   const auto op_seconds_of = [&](std::size_t d) {
-    if (d >= n_gpus) return cpu_rates.seconds_per_op;
+    if (d >= n_gpus) return local_cpu_seconds_per_op(cpu_threads);
     return request.backend == LocalBackend::cuda && !cuda_launches[d].graphs ? cuda_launches[d].seconds_per_launch
                                                                              : gpu_rates.seconds_per_op;
   };

@@ -36,6 +36,12 @@ std::string cpu_catalog_json() {
     out.field("memory_type", cpu.memory_type);
     out.field("memory_bandwidth_bytes_per_second", cpu_memory_bandwidth_bytes_per_second(cpu));
     out.field("memory_bandwidth_formula", "memory_channels x 8 B x memory_transfers_per_second");
+    out.field("compute_dies", cpu.compute_dies);
+    out.field("fabric_clock_hz", cpu.fabric_clock_hz);
+    out.field("fabric_read_bytes_per_second", cpu_fabric_read_bytes_per_second(cpu));
+    out.field("fabric_read_formula", "compute_dies x 32 B x fabric_clock_hz (0: no per-die link modelled)");
+    out.field("memory_read_peak_bytes_per_second", cpu_memory_read_peak_bytes_per_second(cpu));
+    out.field("memory_read_peak_formula", "min(memory_bandwidth_bytes_per_second, fabric_read_bytes_per_second)");
     out.field("simd", cpu.simd);
     out.field("peak_fp32_flops_per_second", cpu_peak_fp32_flops_per_second(cpu));
     out.field("peak_bf16_flops_per_second", cpu_peak_bf16_flops_per_second(cpu));

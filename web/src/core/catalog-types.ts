@@ -76,6 +76,15 @@ export interface CpuDevice {
   memory_type: string;
   memory_bandwidth_bytes_per_second: number;
   memory_bandwidth_formula: string;
+  /** AMD core dies, each reading RAM through its own fabric link; 0 where none is modelled. */
+  compute_dies: number;
+  fabric_clock_hz: number;
+  /** compute_dies x 32 B x fabric_clock_hz; 0 where no link is modelled. */
+  fabric_read_bytes_per_second: number;
+  fabric_read_formula: string;
+  /** What the cores can read at most: the RAM's peak, or the dies' links where lower. */
+  memory_read_peak_bytes_per_second: number;
+  memory_read_peak_formula: string;
   simd: string;
   peak_fp32_flops_per_second: number;
   peak_bf16_flops_per_second: number;
