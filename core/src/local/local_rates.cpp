@@ -47,11 +47,12 @@ constexpr double kCudaUngraphedExtraSecondsPerOp = (1.134e-6 + 0.592e-6 + 1.233e
 constexpr double kCpuRamReadShare = 0.90;
 // Every node of a ggml-cpu graph ends at a barrier all threads pass (ggml-cpu.c ggml_graph_compute_thread,
 // ggml_barrier), so a node costs more the more threads wait: test-barrier, 2,000 small Q4_0 mat-vec
-// nodes, on an i9-13900K ran 488 ns a node on 1 thread and 1,039 on 8 (slaren, ggml-org/llama.cpp#9461,
-// 2024-09-17): 78.7 ns more for each thread. An EPYC's line is steeper (1,963 ns at 4 threads, 3,039 at 8:
+// nodes, in the OpenMP build (GGML_OPENMP, ggml's default) on an i9-13900K ran 474 ns a node on 1 thread and
+// 1,039 on 8 (slaren, ggml-org/llama.cpp#9461, 2024-09-17): 80.8 ns more for each thread. An EPYC's line is
+// steeper (1,963 ns at 4 threads, 3,039 at 8, ggml's own threadpool:
 // max-krasnyansky, #9598), so many-core servers may lose more than this line gives.
-constexpr double kCpuNodeSecondsOneThread = 488e-9;
-constexpr double kCpuNodeSecondsPerExtraThread = (1039.47e-9 - 488.279e-9) / 7;
+constexpr double kCpuNodeSecondsOneThread = 474e-9;
+constexpr double kCpuNodeSecondsPerExtraThread = (1039.47e-9 - 474e-9) / 7;
 
 // Metal, float weights: 0.60 (the quantized rows' fraction) x 1.20, the mean of F16 over Q4_K_M prompt
 // speed of one model on one chip in XiongjieDai's May 2024 tables (M2 Ultra 8B 1.18 and 70B 1.24, M1 Max

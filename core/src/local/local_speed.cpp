@@ -95,7 +95,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
                           " us beyond its bytes on " + std::to_string(cpu_threads) +
                           (cpu_threads == 1 ? " thread" : " threads") +
                           " (its dispatch and the barrier every thread passes after it: test-barrier on an i9-13900K, "
-                          "488 ns on 1 thread + 78.7 ns a thread; docs/local.md, \"Efficiencies\")");
+                          "474 ns on 1 thread + 80.8 ns a thread; docs/local.md, \"Efficiencies\")");
   if (cpu_work && request.cpu && !cpu_memory_as_specified(*request.cpu)) {
     const CpuDevice& cpu = *request.cpu;
     assumptions.push_back("RAM as installed (--ram-mts, --ram-channels): " + std::to_string(cpu.memory_channels) +
