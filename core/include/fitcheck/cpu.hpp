@@ -55,9 +55,11 @@ bool cpu_memory_as_specified(const CpuDevice& cpu);
 
 // Peak RAM bandwidth: channels x 8 bytes x transfers per second (DDR5-5200 dual channel: 83.2 GB/s).
 double cpu_memory_bandwidth_bytes_per_second(const CpuDevice& cpu);
-// The dies' fabric links' read peak: compute_dies x 32 B x fabric_clock_hz (an IFOP link reads 32 bytes
-// per fabric clock; chipsandcheese.com, "Pushing AMD's Infinity Fabric to its Limits"); 0 where no link
-// is modelled.
+// An Infinity Fabric On-Package link reads 32 bytes per fabric clock (chipsandcheese.com, "Pushing AMD's
+// Infinity Fabric to its Limits").
+inline constexpr double kFabricLinkReadBytesPerClock = 32;
+// The dies' fabric links' read peak: compute_dies x kFabricLinkReadBytesPerClock x fabric_clock_hz; 0 where
+// no link is modelled.
 double cpu_fabric_read_bytes_per_second(const CpuDevice& cpu);
 // What the cores can read from RAM at most: the RAM's peak, or the dies' links where those are lower
 // (one Zen 4 die at 2 GHz: 64 GB/s against DDR5-5200's 83.2).

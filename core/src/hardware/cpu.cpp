@@ -401,9 +401,8 @@ double cpu_memory_bandwidth_bytes_per_second(const CpuDevice& cpu) {
 }
 
 double cpu_fabric_read_bytes_per_second(const CpuDevice& cpu) {
-  constexpr double kFabricReadBytesPerClock = 32;  // an IFOP link's reads per fabric clock
   return cpu.compute_dies > 0 && cpu.fabric_clock_hz > 0
-             ? cpu.compute_dies * kFabricReadBytesPerClock * cpu.fabric_clock_hz
+             ? cpu.compute_dies * kFabricLinkReadBytesPerClock * cpu.fabric_clock_hz
              : 0.0;
 }
 

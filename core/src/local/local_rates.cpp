@@ -8,6 +8,7 @@
 
 #include "fitcheck/local.hpp"
 #include "local/local_rules.hpp"
+#include "support/number_text.hpp"
 
 namespace fitcheck {
 namespace {
@@ -104,6 +105,16 @@ LocalBackendRates local_backend_rates(LocalBackend backend) {
 
 double local_cpu_seconds_per_op(int threads) {
   return kCpuNodeSecondsOneThread + kCpuNodeSecondsPerExtraThread * std::max(0, threads - 1);
+}
+
+std::string local_cpu_seconds_per_op_rule(int threads) {
+  return "CPU layers: each graph node costs " +
+         detail::three_significant_digits(local_cpu_seconds_per_op(threads) * 1e6) + " us beyond its bytes on " +
+         std::to_string(threads) + (threads == 1 ? " thread" : " threads") +
+         " (its dispatch and the barrier every thread passes after it: test-barrier on an i9-13900K, " +
+         detail::three_significant_digits(kCpuNodeSecondsOneThread * 1e9) + " ns on 1 thread + " +
+         detail::three_significant_digits(kCpuNodeSecondsPerExtraThread * 1e9) +
+         " ns a thread; docs/local.md, \"Efficiencies\")";
 }
 
 double local_cuda_ungraphed_seconds_per_op() { return kCudaSecondsPerOp + kCudaUngraphedExtraSecondsPerOp; }

@@ -150,6 +150,8 @@ LocalBackendRates local_backend_rates(LocalBackend backend);
 // A ggml-cpu graph node's time beyond its bytes on `threads` threads: its dispatch and the barrier every
 // thread passes after it (local_rates.cpp).
 double local_cpu_seconds_per_op(int threads);
+// The report's statement of that time on `threads` threads and where it comes from.
+std::string local_cpu_seconds_per_op_rule(int threads);
 // CUDA generation on NVIDIA's HBM parts (A100, H100...): the share of peak bandwidth llama.cpp's
 // single-token mat-vec kernels read (docs/local.md, "Efficiencies": the mean over eight XiongjieDai rows
 // of A100 PCIe / SXM and H100 PCIe, F16 and 70B, two builds).

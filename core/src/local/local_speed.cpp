@@ -85,17 +85,12 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     assumptions.push_back("CPU layers read at most " + detail::as_given(ram_bandwidth / 1e9) + " GB/s, not the RAM's " +
                           detail::as_given(cpu_memory_bandwidth_bytes_per_second(cpu) / 1e9) + ": " +
                           std::to_string(cpu.compute_dies) + (cpu.compute_dies == 1 ? " core die" : " core dies") +
-                          " x 32 B x " + detail::as_given(cpu.fabric_clock_hz / 1e9) +
+                          " x " + detail::as_given(kFabricLinkReadBytesPerClock) + " B x " +
+                          detail::as_given(cpu.fabric_clock_hz / 1e9) +
                           " GHz fabric clock (each die reads through its own Infinity Fabric link; docs/hardware.md, "
-                          "\"CPUs\")");
+                          "\"CPUs and system RAM\")");
   }
-  if (cpu_work)
-    assumptions.push_back("CPU layers: each graph node costs " +
-                          detail::three_significant_digits(local_cpu_seconds_per_op(cpu_threads) * 1e6) +
-                          " us beyond its bytes on " + std::to_string(cpu_threads) +
-                          (cpu_threads == 1 ? " thread" : " threads") +
-                          " (its dispatch and the barrier every thread passes after it: test-barrier on an i9-13900K, "
-                          "474 ns on 1 thread + 80.8 ns a thread; docs/local.md, \"Efficiencies\")");
+  if (cpu_work) assumptions.push_back(local_cpu_seconds_per_op_rule(cpu_threads));
   if (cpu_work && request.cpu && !cpu_memory_as_specified(*request.cpu)) {
     const CpuDevice& cpu = *request.cpu;
     assumptions.push_back("RAM as installed (--ram-mts, --ram-channels): " + std::to_string(cpu.memory_channels) +
