@@ -273,6 +273,10 @@ describe("the machine's fields offer the catalogs by name", () => {
     expect(cpuOptions.find((option) => option.value === 'ryzen-9-7950x')?.label).toBe(
       'AMD Ryzen 9 7950X, 2 x DDR5-5200',
     );
+    // One core die reads through one 64 GB/s fabric link, under the RAM's 83.2 GB/s.
+    expect(cpuOptions.find((option) => option.value === 'ryzen-7-7800x3d')?.label).toBe(
+      'AMD Ryzen 7 7800X3D, 2 x DDR5-5200, cores read at most 64 GB/s',
+    );
     const weights = [...screen.getByTestId('local-weights-suggestions').querySelectorAll('option')];
     const ids = weights.map((option) => option.value);
     expect(ids).toContain('q4_k_m');

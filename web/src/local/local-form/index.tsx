@@ -140,9 +140,14 @@ export function LocalForm({ inputs, gpus, formats, cpus, error, onChange }: Prop
   const appleChips: Suggestion[] = gpus
     .filter((gpu) => gpu.vendor === 'Apple')
     .map((gpu) => ({ value: gpu.id, label: gpu.name }));
+  // Where the cores read less than the RAM delivers (an AMD part's core dies' fabric links), the label says so.
   const cpuSuggestions: Suggestion[] = cpus.map((cpu) => ({
     value: cpu.id,
-    label: `${cpu.name}, ${cpu.memory_channels} x ${cpu.memory_type}`,
+    label:
+      `${cpu.name}, ${cpu.memory_channels} x ${cpu.memory_type}` +
+      (cpu.memory_read_peak_bytes_per_second < cpu.memory_bandwidth_bytes_per_second
+        ? `, cores read at most ${(cpu.memory_read_peak_bytes_per_second / 1e9).toFixed(0)} GB/s`
+        : ''),
   }));
   const ggufWeights: Suggestion[] = (formats?.weight_formats ?? [])
     .filter((format) => format.name.startsWith('GGUF ') || floatWeights.includes(format.id))
