@@ -22,10 +22,6 @@ namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
-ModelDescription fixture(const char* name) {
-  return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + name));
-}
-
 // A CLI run that must succeed, its JSON output parsed.
 nlohmann::json cli_json(const std::string& arguments) {
   const auto run = test::run_cli(arguments);
@@ -233,7 +229,7 @@ TEST_CASE("GEMM row tiles: 64-row tiles up to 128 rows, 128-row tiles above (vLL
 
   // A decode step of 200 sequences computes 256 rows in every weight product: Llama-3.1-8B's MLP is
   // 3 x 4096 x 14336 weights per layer, 32 layers, 2 FLOPs per weight and row.
-  const ModelDescription model = fixture("meta-llama--Llama-3.1-8B.json");
+  const ModelDescription model = test::fixture_model("meta-llama--Llama-3.1-8B.json");
   const std::vector<WeightTensor> tensors = weight_tensors(model);
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
   const Accelerator& h100 = *find_accelerator("h100");
@@ -300,7 +296,7 @@ TEST_CASE("vLLM V0 at batch 1: a token is the V1 token plus the fixed costs' dif
 }
 
 TEST_CASE("infer: the prefill runs in the chunks its activations are sized for, each paying the step cost") {
-  const ModelDescription model = fixture("meta-llama--Llama-3.1-8B.json");
+  const ModelDescription model = test::fixture_model("meta-llama--Llama-3.1-8B.json");
   const std::vector<WeightTensor> tensors = weight_tensors(model);
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
   const Accelerator& h100 = *find_accelerator("h100");
@@ -376,7 +372,7 @@ TEST_CASE("serve-sim --engine vllm-v0: whole prompts, alone while the budget hol
 TEST_CASE("HF repeat_kv: decode attention reads 1 + 2 x heads / kv_heads times the cache") {
   // Llama-3.1-8B: 32 query heads over 8 KV heads, head_dim 128, 32 layers, bf16 cache:
   // 2 x 8 x 128 x 2 B = 4096 B per token per layer; repeat_kv reads it, writes 4 copies, reads them.
-  const ModelDescription model = fixture("meta-llama--Llama-3.1-8B.json");
+  const ModelDescription model = test::fixture_model("meta-llama--Llama-3.1-8B.json");
   const std::vector<WeightTensor> tensors = weight_tensors(model);
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
   const Accelerator& h100 = *find_accelerator("h100");
@@ -407,7 +403,7 @@ TEST_CASE("HF repeat_kv: decode attention reads 1 + 2 x heads / kv_heads times t
 // generated tokens: the HF cache tests' case. 32 heads over 32 KV heads, 2 x 32 x 128 x 2 B = 16 KiB
 // per token per layer, 32 layers.
 struct Llama7bOnA10g {
-  ModelDescription model = fixture("decapoda-research--llama-7b-hf.json");
+  ModelDescription model = test::fixture_model("decapoda-research--llama-7b-hf.json");
   std::vector<WeightTensor> tensors = weight_tensors(model);
   PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::fp16);
   const Accelerator& a10g = *find_accelerator("a10g");
@@ -497,7 +493,7 @@ TEST_CASE("HF StaticCache: every step attends the whole preallocated cache, with
 }
 
 TEST_CASE("KV budget rules worked by hand") {
-  const ModelDescription model = fixture("Qwen--Qwen3-8B.json");
+  const ModelDescription model = test::fixture_model("Qwen--Qwen3-8B.json");
   const std::vector<WeightTensor> tensors = weight_tensors(model);
   const Accelerator& h100 = *find_accelerator("h100");
   const double total = static_cast<double>(gpu_memory_limit_bytes(h100));
@@ -569,7 +565,7 @@ TEST_CASE("KV budget rules worked by hand") {
 }
 
 TEST_CASE("scheduler traits in the simulation") {
-  const ModelDescription model = fixture("meta-llama--Llama-3.1-8B.json");
+  const ModelDescription model = test::fixture_model("meta-llama--Llama-3.1-8B.json");
   const std::vector<WeightTensor> tensors = weight_tensors(model);
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
   const Accelerator& h100 = *find_accelerator("h100");
@@ -797,7 +793,7 @@ TEST_CASE("speculative decoding: tokens per step (Leviathan et al. 2023, eq. 1)"
 }
 
 TEST_CASE("speculative decoding and prefix caching in infer") {
-  const ModelDescription model = fixture("meta-llama--Llama-3.1-8B.json");
+  const ModelDescription model = test::fixture_model("meta-llama--Llama-3.1-8B.json");
   const std::vector<WeightTensor> tensors = weight_tensors(model);
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
   const Accelerator& h100 = *find_accelerator("h100");
@@ -851,7 +847,7 @@ TEST_CASE("speculative decoding and prefix caching in infer") {
 }
 
 TEST_CASE("speculative decoding and prefix caching in the simulation") {
-  const ModelDescription model = fixture("meta-llama--Llama-3.1-8B.json");
+  const ModelDescription model = test::fixture_model("meta-llama--Llama-3.1-8B.json");
   const std::vector<WeightTensor> tensors = weight_tensors(model);
   const PreparedLatencyModel prepared = prepare_latency_model(model, tensors, WeightFormat::bf16);
   const Accelerator& h100 = *find_accelerator("h100");

@@ -18,10 +18,6 @@ using namespace fitcheck;
 
 namespace {
 
-ModelDescription fixture(const std::string& name) {
-  return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + name));
-}
-
 std::vector<std::int64_t> windows(const ModelDescription& model) {
   std::vector<std::int64_t> result;
   for (const auto kind : model.layer_kind_of_layer) result.push_back(model.layer_kinds[kind].attention.sliding_window);
@@ -46,7 +42,7 @@ std::string refused_field(const char* text) {
 }  // namespace
 
 TEST_CASE("EXAONE-4.0-1.2B: post-norms, per-head q/k norms, no biases, tied embedding, every layer global") {
-  const ModelDescription model = fixture("LGAI-EXAONE--EXAONE-4.0-1.2B.json");
+  const ModelDescription model = test::fixture_model("LGAI-EXAONE--EXAONE-4.0-1.2B.json");
   CHECK(model.parameter_count_exact());
   const ParameterCount count = count_parameters(model);
   // Per layer: q 2048x2048 = 4,194,304, k and v 2048x512 = 1,048,576 each, o 4,194,304, q_norm and
@@ -60,7 +56,7 @@ TEST_CASE("EXAONE-4.0-1.2B: post-norms, per-head q/k norms, no biases, tied embe
 }
 
 TEST_CASE("Olmo-3 7B: OLMo 2's layers with sliding windows on three layers of four") {
-  const ModelDescription model = fixture("allenai--Olmo-3-1025-7B.json");
+  const ModelDescription model = test::fixture_model("allenai--Olmo-3-1025-7B.json");
   const ParameterCount count = count_parameters(model);
   // Per layer: q/k/v/o 4 x 4096^2 = 67,108,864, q_norm and k_norm over the full 4096 width each,
   // gate/up/down 3 x 4096x11008 = 135,266,304, two post-norms 8,192: 202,391,552. 32 layers, untied
@@ -75,7 +71,7 @@ TEST_CASE("Olmo-3 7B: OLMo 2's layers with sliding windows on three layers of fo
 }
 
 TEST_CASE("Seed-OSS-36B: q/k/v biases with attention_bias, none on o_proj (attention_out_bias false)") {
-  const ParameterCount count = count_parameters(fixture("ByteDance-Seed--Seed-OSS-36B-Instruct.json"));
+  const ParameterCount count = count_parameters(test::fixture_model("ByteDance-Seed--Seed-OSS-36B-Instruct.json"));
   // Attention per layer: q 5120x10240 + 10240, k and v 5120x1024 + 1024 each, o 10240x5120:
   // 52,428,800 x 2 + 5,242,880 x 2 + 12,288 = 115,355,648. MLP 3 x 5120x27648 = 424,673,280, two
   // norms 10,240: 540,039,168 per layer. 64 layers, untied 155136x5120 embedding and lm_head
@@ -140,7 +136,7 @@ TEST_CASE("cohere2: one bias-free LayerNorm per parallel layer, tied head, no q/
 }
 
 TEST_CASE("GLM-4.5: dense first layers, 160 routed experts and a shared one, qkv biases, q/k norms, MTP apart") {
-  const ModelDescription model = fixture("zai-org--GLM-4.5.json");
+  const ModelDescription model = test::fixture_model("zai-org--GLM-4.5.json");
   const ParameterCount count = count_parameters(model);
   // Attention per layer: q 5120x12288 and o 12288x5120 (62,914,560 each), k and v 5120x1024 (5,242,880
   // each), q/k/v biases 12,288 + 2 x 1,024 and no o_proj bias, q_norm and k_norm of head_dim 128:
@@ -161,7 +157,7 @@ TEST_CASE("GLM-4.5: dense first layers, 160 routed experts and a shared one, qkv
 }
 
 TEST_CASE("GLM-4.5-Air: one dense layer, 128 experts, no q/k norms") {
-  const ParameterCount count = count_parameters(fixture("zai-org--GLM-4.5-Air.json"));
+  const ParameterCount count = count_parameters(test::fixture_model("zai-org--GLM-4.5-Air.json"));
   // Attention 2 x 4096x12288 + 2 x 4096x1024 + biases 14,336 = 109,066,240; norms 8,192. Layer 0: dense
   // MLP 3 x 4096x10944 = 134,479,872. Layers 1-45: router 128x4096 + 128, 129 experts of 3 x 4096x1408 =
   // 17,301,504. Untied 151552x4096 embedding and lm_head 2 x 620,756,992, final norm 4,096.
@@ -187,7 +183,7 @@ TEST_CASE("glm4_moe refuses what it cannot count: no expert count, 0 experts, a 
 }
 
 TEST_CASE("Apertus-8B: ungated MLP, per-head q/k norms, two learned xIELU scalars a layer") {
-  const ParameterCount count = count_parameters(fixture("swiss-ai--Apertus-8B-Instruct-2509.json"));
+  const ParameterCount count = count_parameters(test::fixture_model("swiss-ai--Apertus-8B-Instruct-2509.json"));
   // Per layer: q and o 4096x4096 (16,777,216 each), k and v 4096x1024 (4,194,304 each), q_norm and
   // k_norm 128 each, up and down 4096x21504 (88,080,384 each), xIELU alpha_p and alpha_n, two norms
   // 8,192: 218,112,258. 32 layers, untied 131072x4096 embedding and lm_head 2 x 536,870,912, final norm.
@@ -268,7 +264,7 @@ TEST_CASE("hunyuan_v1_moe: experts and a shared MLP of intermediate_size in ever
 }
 
 TEST_CASE("deepseek_v32: DeepSeek-V3.2's lightning indexer by hand, and the published tensor total") {
-  const ModelDescription model = fixture("deepseek-ai--DeepSeek-V3.2.json");
+  const ModelDescription model = test::fixture_model("deepseek-ai--DeepSeek-V3.2.json");
   const ParameterCount count = count_parameters(model);
   // Indexer per layer (deepseek-ai/DeepSeek-V3.2-Exp inference/model.py Indexer): wq_b 64 x 128 from the
   // 1,536 query latent = 12,582,912; wk 128 x 7,168 = 917,504; k_norm weight and bias 2 x 128 = 256;

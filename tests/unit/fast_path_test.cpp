@@ -17,10 +17,6 @@ using namespace fitcheck;
 
 namespace {
 
-ModelDescription fixture(const std::string& file) {
-  return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + file));
-}
-
 // Dense GQA, MoE with shared experts, alternating sliding window, encoder-decoder.
 const char* const kModels[] = {"meta-llama--Llama-3.2-1B-Instruct.json", "Qwen--Qwen1.5-MoE-A2.7B.json",
                                "google--gemma-2-9b.json", "google-t5--t5-small.json"};
@@ -30,7 +26,7 @@ const char* const kModels[] = {"meta-llama--Llama-3.2-1B-Instruct.json", "Qwen--
 TEST_CASE("inference_memory_totals gives inference_memory's figures") {
   for (const char* file : kModels) {
     CAPTURE(file);
-    const ModelDescription model = fixture(file);
+    const ModelDescription model = test::fixture_model(file);
     const auto tensors = weight_tensors(model);
     for (std::int64_t tp : {1, 2}) {
       for (std::int64_t pp : {1, 3}) {
@@ -70,7 +66,7 @@ TEST_CASE("inference_memory_totals gives inference_memory's figures") {
 }
 
 TEST_CASE("inference_memory_totals refuses what inference_memory refuses") {
-  const ModelDescription model = fixture("meta-llama--Llama-3.2-1B-Instruct.json");
+  const ModelDescription model = test::fixture_model("meta-llama--Llama-3.2-1B-Instruct.json");
   InferenceWorkload w;
   const LayoutWeights weights = layout_weights(model, weight_tensors(model), w);
   w.batch_size = 0;
@@ -84,7 +80,7 @@ TEST_CASE("inference_memory_totals refuses what inference_memory refuses") {
 TEST_CASE("training_memory_totals gives training_memory's figures") {
   for (const char* file : kModels) {
     CAPTURE(file);
-    const ModelDescription model = fixture(file);
+    const ModelDescription model = test::fixture_model(file);
     const auto tensors = weight_tensors(model);
     for (int zero = 0; zero <= 3; ++zero) {
       for (std::int64_t pp : {1, 2}) {
@@ -132,7 +128,7 @@ TEST_CASE("training_memory_totals gives training_memory's figures") {
 }
 
 TEST_CASE("training_memory_totals refuses sizes that cannot run, naming the option") {
-  const ModelDescription model = fixture("meta-llama--Llama-3.2-1B-Instruct.json");
+  const ModelDescription model = test::fixture_model("meta-llama--Llama-3.2-1B-Instruct.json");
   TrainingWorkload w;
   w.context_parallel = 2;
   const PreparedTrainingMemory prepared = prepare_training_memory(model, weight_tensors(model), w);

@@ -22,9 +22,7 @@ constexpr double kReadShare = 0.90;
 double node_seconds(int threads) { return (474 + (threads - 1) * (1039.47 - 474) / 7) * 1e-9; }
 
 LocalModel llama3_8b_q4_0() {
-  return local_model_from_config(
-      parse_hf_config(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json")),
-      WeightFormat::gguf_q4_0);
+  return local_model_from_config(test::fixture_model("meta-llama--Llama-3.1-8B.json"), WeightFormat::gguf_q4_0);
 }
 
 LocalRequest cpu_only(const char* cpu_id) {

@@ -17,10 +17,6 @@ using namespace fitcheck;
 
 namespace {
 
-ModelDescription fixture(const char* file) {
-  return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + file));
-}
-
 MlxRequest on(const char* chip, int bits, std::int64_t prompt, std::int64_t gen) {
   MlxRequest r;
   r.gpu = *find_accelerator(chip);
@@ -45,7 +41,7 @@ constexpr std::int64_t kKvBytesPerSlot = 36 * 8 * (128 + 128) * 2;
 }  // namespace
 
 TEST_CASE("mlx: Qwen3-8B in 4 bits on an M4 Max, every figure by hand") {
-  const ModelDescription model = fixture("Qwen--Qwen3-8B.json");
+  const ModelDescription model = test::fixture_model("Qwen--Qwen3-8B.json");
   const MlxEstimate e = estimate_mlx(model, on("m4-max-64gb", 4, 2048, 128));
 
   CHECK(e.quantized_parameters == kQwen3_8bParameters - kNormParameters);
@@ -94,7 +90,7 @@ TEST_CASE("mlx: Qwen3-8B in 4 bits on an M4 Max, every figure by hand") {
 }
 
 TEST_CASE("mlx: the cache grows in blocks of 256 and a chunk's tokens in whole blocks") {
-  const ModelDescription model = fixture("Qwen--Qwen3-8B.json");
+  const ModelDescription model = test::fixture_model("Qwen--Qwen3-8B.json");
   // 299 tokens in one chunk take two blocks (512 slots); the last prompt token and 10 + 1 steps fit.
   CHECK(estimate_mlx(model, on("m4-max-64gb", 4, 300, 10)).kv_cache_slots == 512);
   // 5000 tokens: chunks of 2048, 2048 and 903 (4096 + 1024 slots); the last prompt token makes 5000
@@ -108,7 +104,7 @@ TEST_CASE("mlx: the cache grows in blocks of 256 and a chunk's tokens in whole b
 }
 
 TEST_CASE("mlx: unquantized weights keep the config's dtype; base and Pro chips hold 40 MiB buffers") {
-  const ModelDescription model = fixture("Qwen--Qwen3-8B.json");
+  const ModelDescription model = test::fixture_model("Qwen--Qwen3-8B.json");
   const MlxEstimate bf16 = estimate_mlx(model, on("m4-pro-48gb", 0, 2048, 128));
   CHECK(bf16.weight_bytes == kQwen3_8bParameters * 2);
   CHECK(bf16.quantized_parameters == 0);
@@ -119,7 +115,7 @@ TEST_CASE("mlx: unquantized weights keep the config's dtype; base and Pro chips 
 }
 
 TEST_CASE("mlx: a short prompt's chunk reads every layer's weights, so its time is the read's") {
-  const ModelDescription model = fixture("Qwen--Qwen3-8B.json");
+  const ModelDescription model = test::fixture_model("Qwen--Qwen3-8B.json");
   const MlxEstimate e = estimate_mlx(model, on("m4-max-64gb", 4, 16, 100));
   // 15 tokens: 2 x 6.9e9 x 15 FLOP = 0.21 TFLOP, 16 ms at 0.78 x 16.2 TFLOP/s; the layers' 3.9 GB
   // (weights without the embedding and head) take 7.9 ms at 494 GB/s, so compute still wins here...
@@ -138,7 +134,7 @@ TEST_CASE("mlx: a short prompt's chunk reads every layer's weights, so its time 
 }
 
 TEST_CASE("mlx: refusals name the option") {
-  const ModelDescription model = fixture("Qwen--Qwen3-8B.json");
+  const ModelDescription model = test::fixture_model("Qwen--Qwen3-8B.json");
   const auto refused = [&](const MlxRequest& request, const char* option) {
     try {
       (void)estimate_mlx(model, request);
@@ -158,7 +154,7 @@ TEST_CASE("mlx: refusals name the option") {
   refused(tiny_steps, "prefill_step");
   // State-space and linear-attention mixers keep caches fitcheck does not model under MLX.
   try {
-    (void)estimate_mlx(fixture("Qwen--Qwen3-Next-80B-A3B-Instruct.json"), on("m3-ultra", 4, 512, 128));
+    (void)estimate_mlx(test::fixture_model("Qwen--Qwen3-Next-80B-A3B-Instruct.json"), on("m3-ultra", 4, 512, 128));
     FAIL("accepted");
   } catch (const OptionError& error) {
     CHECK(error.option() == "engine");
@@ -178,12 +174,12 @@ TEST_CASE("mlx: options and the report") {
   // fp16 weights: the label and the name say fp16, the bytes stay 2 a weight.
   MlxRequest fp16 = on("m4-max-64gb", 0, 512, 128);
   fp16.dtype = "fp16";
-  const MlxEstimate half = estimate_mlx(fixture("Qwen--Qwen3-8B.json"), fp16);
+  const MlxEstimate half = estimate_mlx(test::fixture_model("Qwen--Qwen3-8B.json"), fp16);
   CHECK(half.weights == "fp16 (unquantized)");
   CHECK(half.weight_bytes == kQwen3_8bParameters * 2);
   MlxRequest fp32 = fp16;
   fp32.dtype = "fp32";
-  CHECK(estimate_mlx(fixture("Qwen--Qwen3-8B.json"), fp32).weight_bytes == kQwen3_8bParameters * 4);
+  CHECK(estimate_mlx(test::fixture_model("Qwen--Qwen3-8B.json"), fp32).weight_bytes == kQwen3_8bParameters * 4);
   const std::string json = mlx_report_json(config, options, "qwen3-8b");
   CHECK(json.find("\"engine\":\"mlx\"") != std::string::npos);
   CHECK(json.find("\"mlx_command\":\"mlx_lm.benchmark --model qwen3-8b-8bit-g32 -p 1024 -g 64\"") != std::string::npos);
@@ -222,13 +218,12 @@ TEST_CASE("mlx: kernels a layer, as mlx-lm's models run them at one token") {
   // Qwen2.5-7B: 28 layers of q, k, v with biases and no q/k norms. Quantized, each bias is an add of
   // its own: 12 attention kernels + 3 bias adds + 6 for the gated MLP = 21; in bf16 the adds are fused
   // into the products (nn.Linear's addmm): 18.
-  const ModelDescription model = fixture("Qwen--Qwen2.5-7B-Instruct.json");
+  const ModelDescription model = test::fixture_model("Qwen--Qwen2.5-7B-Instruct.json");
   CHECK(estimate_mlx(model, on("m4-max-64gb", 4, 512, 128)).generation_token_time.kernels == 28 * 21);
   CHECK(estimate_mlx(model, on("m4-max-64gb", 0, 512, 128)).generation_token_time.kernels == 28 * 18);
   // Qwen3-30B-A3B: 48 MoE layers with q/k norms: 14 + 14 for the routed block = 28.
-  CHECK(
-      estimate_mlx(fixture("Qwen--Qwen3-30B-A3B.json"), on("m4-max-64gb", 4, 512, 128)).generation_token_time.kernels ==
-      48 * 28);
+  CHECK(estimate_mlx(test::fixture_model("Qwen--Qwen3-30B-A3B.json"), on("m4-max-64gb", 4, 512, 128))
+            .generation_token_time.kernels == 48 * 28);
 }
 
 TEST_CASE("mlx: a last chunk that fits the slots already allocated copies no cache") {
@@ -238,7 +233,7 @@ TEST_CASE("mlx: a last chunk that fits the slots already allocated copies no cac
   // layers produce 36 x 16,384,000 B, above it).
   MlxRequest r = on("m4-max-64gb", 4, 201, 2);
   r.prefill_step = 100;
-  const MlxEstimate e = estimate_mlx(fixture("Qwen--Qwen3-8B.json"), r);
+  const MlxEstimate e = estimate_mlx(test::fixture_model("Qwen--Qwen3-8B.json"), r);
   CHECK(e.prefill_peak_bytes == 256 * kKvBytesPerSlot + (2 * 4096 + 3 * 12288) * 100 * 2 + 11 * 50 * (1 << 20));
   for (const MlxMemoryTerm& term : e.terms) CHECK(term.name != "one layer's K and V during a cache growth");
 }

@@ -72,6 +72,10 @@ std::vector<ManifestRow> read_manifest(const std::string& directory) {
 
 std::string fixture_configs_dir() { return FITCHECK_FIXTURE_CONFIGS_DIR; }
 
+ModelDescription fixture_model(const std::string& file) {
+  return parse_hf_config(read_file(fixture_configs_dir() + "/" + file));
+}
+
 CommandResult run_cli(const std::string& arguments, const std::string& stdin_text) {
   char stdin_path[] = "/tmp/fitcheck-test-in-XXXXXX";
   char stderr_path[] = "/tmp/fitcheck-test-err-XXXXXX";

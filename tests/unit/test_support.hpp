@@ -27,6 +27,8 @@ struct ManifestRow {
 std::vector<ManifestRow> read_manifest(const std::string& directory);
 
 std::string fixture_configs_dir();
+// The config tests/fixtures/configs/`file` holds, parsed.
+ModelDescription fixture_model(const std::string& file);
 
 struct CommandResult {
   int exit_status = -1;

@@ -14,16 +14,12 @@ using namespace fitcheck;
 
 namespace {
 
-ModelDescription fixture(const std::string& name) {
-  return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + name));
-}
-
 const char* kTinyLlama = "TinyLlama--TinyLlama-1.1B-Chat-v1.0.json";
 
 }  // namespace
 
 TEST_CASE("largest micro-batch fits and the next one does not") {
-  const ModelDescription model = fixture(kTinyLlama);
+  const ModelDescription model = test::fixture_model(kTinyLlama);
   const auto tensors = weight_tensors(model);
   const Accelerator& gpu = *find_accelerator("h100");
   TrainingWorkload w;
@@ -37,7 +33,7 @@ TEST_CASE("largest micro-batch fits and the next one does not") {
 }
 
 TEST_CASE("longest sequence fits at the micro-batch and one context-parallel step more does not") {
-  const ModelDescription model = fixture("meta-llama--Llama-3.1-8B.json");
+  const ModelDescription model = test::fixture_model("meta-llama--Llama-3.1-8B.json");
   const auto tensors = weight_tensors(model);
   const Accelerator& gpu = *find_accelerator("rtx-4090");
   TrainingWorkload w;
@@ -67,7 +63,7 @@ TEST_CASE("longest sequence fits at the micro-batch and one context-parallel ste
   CHECK(none.limited_by == "model states, buffers and overhead alone exceed GPU memory");
   // Pythia's config allows 2,048 positions; a LoRA micro-batch on an H100 holds far more: the answer
   // stops there, as the inference context does.
-  const ModelDescription pythia = fixture("EleutherAI--pythia-2.8b.json");
+  const ModelDescription pythia = test::fixture_model("EleutherAI--pythia-2.8b.json");
   TrainingWorkload lora;
   lora.framework = TrainingFramework::hf;
   lora.recompute = Recompute::full;

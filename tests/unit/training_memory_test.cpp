@@ -66,16 +66,12 @@ TrainingWorkload korthikanti(std::int64_t tp, bool sp, Recompute recompute) {
   return w;
 }
 
-ModelDescription fixture(const std::string& name) {
-  return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + name));
-}
-
 const char* kTinyLlama = "TinyLlama--TinyLlama-1.1B-Chat-v1.0.json";
 
 }  // namespace
 
 TEST_CASE("mixed-precision Adam costs 16 bytes per parameter at ZeRO-0 (ZeRO paper §3.1: 2 + 2 + 12)") {
-  const ModelDescription model = fixture(kTinyLlama);
+  const ModelDescription model = test::fixture_model(kTinyLlama);
   const TrainingMemory m = training_memory(model, weight_tensors(model), TrainingWorkload{});
   // 1,100,048,384 params: weights 2 B, gradients 2 B, fp32 master 4 B + two fp32 moments 8 B.
   CHECK(m.totals.weight_bytes == 2'200'096'768);
@@ -206,7 +202,7 @@ TEST_CASE("optimizer state bytes per tensor") {
 }
 
 TEST_CASE("invariants: ZeRO-3 per-GPU memory never rises with more GPUs") {
-  const ModelDescription model = fixture(kTinyLlama);
+  const ModelDescription model = test::fixture_model(kTinyLlama);
   const auto tensors = weight_tensors(model);
   TrainingWorkload w;
   w.zero_stage = 3;
@@ -221,7 +217,7 @@ TEST_CASE("invariants: ZeRO-3 per-GPU memory never rises with more GPUs") {
 }
 
 TEST_CASE("invariants: memory grows with micro-batch and sequence length") {
-  const ModelDescription model = fixture(kTinyLlama);
+  const ModelDescription model = test::fixture_model(kTinyLlama);
   const auto tensors = weight_tensors(model);
   for (auto recompute : {Recompute::none, Recompute::selective, Recompute::full}) {
     for (bool flash : {true, false}) {
@@ -249,7 +245,7 @@ TEST_CASE("invariants: memory grows with micro-batch and sequence length") {
 }
 
 TEST_CASE("context parallelism divides the sequence; FSDP FULL_SHARD and ZeRO-3 hold the same states") {
-  const ModelDescription model = fixture(kTinyLlama);
+  const ModelDescription model = test::fixture_model(kTinyLlama);
   const auto tensors = weight_tensors(model);
   TrainingWorkload w;
   const auto one = layer_activations(model, model.layer_kinds[0], w).bytes;
@@ -267,7 +263,7 @@ TEST_CASE("context parallelism divides the sequence; FSDP FULL_SHARD and ZeRO-3 
 }
 
 TEST_CASE("invariants: the terms add up to the total for every recipe, optimizer and sharding") {
-  const ModelDescription model = fixture("ibm-granite--granite-3.1-1b-a400m-instruct.json");
+  const ModelDescription model = test::fixture_model("ibm-granite--granite-3.1-1b-a400m-instruct.json");
   const auto tensors = weight_tensors(model);
   std::vector<TrainingWorkload> cases;
   for (auto precision :
@@ -320,7 +316,7 @@ TEST_CASE("invariants: the terms add up to the total for every recipe, optimizer
 }
 
 TEST_CASE("LoRA and QLoRA") {
-  const ModelDescription model = fixture(kTinyLlama);
+  const ModelDescription model = test::fixture_model(kTinyLlama);
   const auto tensors = weight_tensors(model);
   TrainingWorkload w;
   w.lora.rank = 16;
@@ -349,7 +345,7 @@ TEST_CASE("LoRA and QLoRA") {
 }
 
 TEST_CASE("expert parallel sharding group and workload checks") {
-  const ModelDescription model = fixture("ibm-granite--granite-3.1-1b-a400m-instruct.json");
+  const ModelDescription model = test::fixture_model("ibm-granite--granite-3.1-1b-a400m-instruct.json");
   const auto tensors = weight_tensors(model);
   TrainingWorkload w;
   w.zero_stage = 1;
@@ -458,7 +454,7 @@ TEST_CASE("model states: figures by hand, and the formulas written from them") {
 }
 
 TEST_CASE("model state formulas add up to the figures they are written from") {
-  const ModelDescription model = fixture("Qwen--Qwen1.5-MoE-A2.7B.json");
+  const ModelDescription model = test::fixture_model("Qwen--Qwen1.5-MoE-A2.7B.json");
   const auto tensors = weight_tensors(model);
   std::vector<TrainingWorkload> cases;
   for (int zero = 0; zero <= 3; ++zero) {
@@ -526,7 +522,7 @@ TrainingWorkload framework_workload(TrainingFramework framework) {
 TEST_CASE("framework: the loss buffers differ by the bytes per logit each framework's source holds") {
   // Hugging Face 20 B (measured), torchtitan 12 B (3 fp32 buffers), Megatron 6 B (bf16 + one fp32):
   // 1024 tokens x 128256 vocab = 131,334,144 logits; x (20 - 6) = 1,838,678,016 B, x (12 - 6) = 788,004,864 B.
-  const ModelDescription model = fixture(kLlama8b);
+  const ModelDescription model = test::fixture_model(kLlama8b);
   const auto tensors = weight_tensors(model);
   const auto total = [&](TrainingFramework f) {
     return training_memory(model, tensors, framework_workload(f)).totals.activation_bytes;
@@ -538,7 +534,7 @@ TEST_CASE("framework: the loss buffers differ by the bytes per logit each framew
 }
 
 TEST_CASE("framework: Megatron 'selective' with flash attention keeps what 'none' keeps") {
-  const ModelDescription model = fixture(kLlama8b);
+  const ModelDescription model = test::fixture_model(kLlama8b);
   const auto tensors = weight_tensors(model);
   TrainingWorkload w = framework_workload(TrainingFramework::megatron);
   const std::int64_t none = training_memory(model, tensors, w).totals.total_bytes_per_gpu;
@@ -554,7 +550,7 @@ TEST_CASE("framework: Megatron 'selective' with flash attention keeps what 'none
 TEST_CASE("framework: torchtitan selective-op keeps the block input, odd matmul outputs and SDPA's output") {
   // Per token: input 4096 + wq 4096 + wv 1024 + w1 14336 + w2 4096 + SDPA output 4096 = 31,744
   // elements x 2 B + log-sum-exp 32 heads x 4 B = 63,616 B; x 1024 tokens = 65,142,784 B.
-  const ModelDescription model = fixture(kLlama8b);
+  const ModelDescription model = test::fixture_model(kLlama8b);
   TrainingWorkload w = framework_workload(TrainingFramework::torchtitan);
   w.recompute = Recompute::selective_op;
   CHECK(layer_activations(model, model.layer_kinds[0], w).bytes == 65'142'784);
@@ -565,7 +561,7 @@ TEST_CASE("framework: torchtitan selective-op keeps the block input, odd matmul 
 }
 
 TEST_CASE("framework: selective-layer and Megatron's uniform / block methods mix checkpointed and whole layers") {
-  const ModelDescription model = fixture(kLlama8b);
+  const ModelDescription model = test::fixture_model(kLlama8b);
   const auto tensors = weight_tensors(model);
   TrainingWorkload w = framework_workload(TrainingFramework::torchtitan);
   const std::int64_t whole = layer_activations(model, model.layer_kinds[0], w).bytes;
@@ -599,7 +595,7 @@ TEST_CASE("framework: torchtitan FSDP under pp keeps the stage unsharded and acc
   // Last of 2 stages: 16 layers x 218,112,000 + final norm 4,096 + lm_head 525,336,576 =
   // 4,015,132,672 params; their unsharded fp32 gradients 16,060,530,688 B, their bf16 copy
   // 8,030,265,344 B beside the fp32 shards (/ 4 ranks).
-  const ModelDescription model = fixture(kLlama8b);
+  const ModelDescription model = test::fixture_model(kLlama8b);
   const auto tensors = weight_tensors(model);
   TrainingWorkload w = framework_workload(TrainingFramework::torchtitan);
   w.sequence_tokens = 256;
@@ -620,7 +616,7 @@ TEST_CASE("framework: torchtitan FSDP under pp keeps the stage unsharded and acc
 TEST_CASE("framework: torchtitan under tp runs loss_parallel, 16 B per logit element at its backward") {
   // Saved fp32 log-softmax, the scattered nll gradient, exp(log-softmax), their sum: 4 x 4 B.
   // 1024 tokens x 128256 / 2 = 64,128 vocab entries per rank: 65,667,072 logits.
-  const ModelDescription model = fixture(kLlama8b);
+  const ModelDescription model = test::fixture_model(kLlama8b);
   const auto tensors = weight_tensors(model);
   const auto loss = [&](const TrainingWorkload& w) {
     return term_bytes(training_memory(model, tensors, w).terms,
@@ -643,7 +639,7 @@ TEST_CASE("framework: torchtitan under tp runs loss_parallel, 16 B per logit ele
 TEST_CASE("framework: torchtitan's last pipeline stage keeps the logits of every micro-batch of the step") {
   // 8 micro-batches per schedule step, each 1024 x 128256 bf16 logits: 8 x 262,668,288 =
   // 2,101,346,304 B on stage 1; without --micro-batches the schedule runs pp = 2 of them.
-  const ModelDescription model = fixture(kLlama8b);
+  const ModelDescription model = test::fixture_model(kLlama8b);
   const auto tensors = weight_tensors(model);
   TrainingWorkload w = framework_workload(TrainingFramework::torchtitan);
   w.recompute = Recompute::full;
@@ -687,7 +683,7 @@ TEST_CASE("framework: torchtitan splits layers that do not divide as generate_sp
   CHECK(split(5, 1, 1) == std::vector<std::int64_t>{0, 5});
   CHECK(split(5, 2, 1) == std::vector<std::int64_t>{0, 2, 5});  // the last stage takes what is left
   // torchtitan's 405B at pp 8: stage 0 holds 15 layers (and the embedding), the last 15.
-  const ModelDescription llama405b = fixture("meta-llama--Llama-3.1-405B.json");
+  const ModelDescription llama405b = test::fixture_model("meta-llama--Llama-3.1-405B.json");
   TrainingWorkload w405 = framework_workload(TrainingFramework::torchtitan);
   w405.layout.pipeline_parallel = 8;
   w405.layout.tensor_parallel = 8;
@@ -699,7 +695,7 @@ TEST_CASE("framework: torchtitan splits layers that do not divide as generate_sp
   CHECK(training_framework_profile(TrainingFramework::torchtitan).middle_stages_take_extra_layers);
   CHECK_FALSE(training_framework_profile(TrainingFramework::automodel).middle_stages_take_extra_layers);
   // The default split (Megatron-style remainder on the first stages) for comparison: 3, 3, 2, 2.
-  ModelDescription m = fixture(kLlama8b);
+  ModelDescription m = test::fixture_model(kLlama8b);
   m.num_layers = 10;
   m.layer_kind_of_layer.assign(10, 0);
   CHECK(detail::plan_stages(m, {1, 4, 1, 1}).first_layer == std::vector<std::int64_t>{0, 3, 6, 8, 10});
@@ -710,7 +706,7 @@ TEST_CASE("framework: reserved adds the caching allocator's block rounding; allo
   CHECK(detail::allocator_block_bytes(1000) == 1024);
   CHECK(detail::allocator_block_bytes((std::int64_t{10} << 20) + 1) == std::int64_t{12} << 20);
   CHECK(detail::allocator_block_bytes(std::int64_t{20} << 20) == std::int64_t{20} << 20);
-  const ModelDescription model = fixture(kLlama8b);
+  const ModelDescription model = test::fixture_model(kLlama8b);
   const auto tensors = weight_tensors(model);
   TrainingWorkload w = framework_workload(TrainingFramework::hf);
   const TrainingMemoryTotals allocated = training_memory(model, tensors, w).totals;
@@ -776,7 +772,7 @@ TEST_CASE("framework: the JSON report names the framework and the statistic the 
 
 TEST_CASE("framework: Megatron's --recompute-modules drop what each module discards") {
   // 1024 tokens, bf16, tp 1, ep 1. Qwen3-30B-A3B's MoE layer: hidden 2048, 128 experts of 768, top 8.
-  const ModelDescription qwen = fixture("Qwen--Qwen3-30B-A3B.json");
+  const ModelDescription qwen = test::fixture_model("Qwen--Qwen3-30B-A3B.json");
   TrainingWorkload w = framework_workload(TrainingFramework::megatron);
   const auto dropped = [&](const ModelDescription& model, const LayerShape& layer, const char* modules) {
     TrainingWorkload selective = w;
@@ -800,7 +796,7 @@ TEST_CASE("framework: Megatron's --recompute-modules drop what each module disca
 
   // DeepSeek-V3: hidden 7168, MLA with q_lora_rank 1536, kv_lora_rank 512, 128 heads of 128 + 64 (values
   // 128); three dense layers of 18432, then MoE layers with one shared expert of 2048.
-  const ModelDescription deepseek = fixture("deepseek-ai--DeepSeek-V3.json");
+  const ModelDescription deepseek = test::fixture_model("deepseek-ai--DeepSeek-V3.json");
   const auto kind = [&](bool moe) -> const LayerShape& {
     for (const LayerShape& layer : deepseek.layer_kinds)
       if (layer.is_moe() == moe) return layer;
@@ -855,7 +851,7 @@ TEST_CASE("framework: --recompute-modules is Megatron's, under selective, for th
 TEST_CASE("framework: partitioned checkpoints keep a tp-th of each checkpointed layer input") {
   // Llama 3.1 8B, 1024 tokens, bf16, tp 4: the layer input 1024 x 4096 x 2 B = 8,388,608 B, a quarter
   // on each rank with DeepSpeed's partition_activations or Megatron's distribute_saved_activations.
-  const ModelDescription model = fixture(kLlama8b);
+  const ModelDescription model = test::fixture_model(kLlama8b);
   for (TrainingFramework framework : {TrainingFramework::deepspeed, TrainingFramework::megatron}) {
     TrainingWorkload w = framework_workload(framework);
     w.layout.tensor_parallel = 4;
@@ -879,7 +875,7 @@ TEST_CASE("framework: partitioned checkpoints keep a tp-th of each checkpointed 
 TEST_CASE("framework: Megatron's CPU offloading keeps the activations of N layers in CPU memory") {
   // Llama 3.1 8B, 1024 tokens, pp 1: 32 layers of equal activations; offloading 12 keeps 20 on the GPU
   // and one more in transit (Megatron --cpu-offloading-num-layers, Transformer Engine's offload context).
-  const ModelDescription model = fixture(kLlama8b);
+  const ModelDescription model = test::fixture_model(kLlama8b);
   const auto tensors = weight_tensors(model);
   TrainingWorkload w = framework_workload(TrainingFramework::megatron);
   const std::int64_t layer = layer_activations(model, model.layer_kinds[0], w).bytes;
