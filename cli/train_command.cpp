@@ -150,15 +150,14 @@ std::string table(const TrainingEstimate& e) {
          " trainable\n";
   if (e.gpu && e.fit) {
     const std::int64_t headroom = e.fit->headroom_bytes;
-    out +=
-        std::string(e.gpu->name) + ": " + (e.fit->fits ? "fits" : "DOES NOT FIT") + " by " +
-        gib_and_gb(headroom < 0 ? -headroom : headroom) + "; largest micro-batch " +
-        with_thousands(e.fit->max_micro_batch.value) + "; longest sequence at micro-batch " +
-        with_thousands(e.workload.micro_batch_size) + ": " + with_thousands(e.fit->max_sequence_tokens.value) +
-        " tokens" +
-        (e.fit->max_sequence_tokens.limited_by == "max_position_embeddings" ? " (the config's max_position_embeddings)"
-                                                                            : "") +
-        "\n";
+    out += std::string(e.gpu->name) + ": " + (e.fit->fits ? "fits" : "DOES NOT FIT") + " by " +
+           gib_and_gb(headroom < 0 ? -headroom : headroom) + "; largest micro-batch " +
+           with_thousands(e.fit->max_micro_batch.value) + "; longest sequence at micro-batch " +
+           with_thousands(e.workload.micro_batch_size) + ": " + with_thousands(e.fit->max_sequence_tokens.value) +
+           " tokens" +
+           (e.fit->max_sequence_tokens.limited_by == kLimitedByPositions ? " (the config's max_position_embeddings)"
+                                                                         : "") +
+           "\n";
   }
   out += "\nassumptions:\n";
   for (const std::string& a : e.assumptions) out += "  - " + a + "\n";

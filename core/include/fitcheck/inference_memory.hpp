@@ -189,6 +189,8 @@ struct CapacityAnswer {
   std::string limited_by;  // which term stops it going higher
   std::string formula;
 };
+// limited_by when a context or sequence search stopped at the positions the config has, not at memory.
+inline constexpr const char* kLimitedByPositions = "max_position_embeddings";
 CapacityAnswer max_batch_size(const ModelDescription& model, const std::vector<WeightTensor>& tensors,
                               const InferenceWorkload& workload, const Accelerator& gpu);
 CapacityAnswer max_context_tokens(const ModelDescription& model, const std::vector<WeightTensor>& tensors,

@@ -110,13 +110,12 @@ CapacityAnswer max_context_tokens(const ModelDescription& model, const std::vect
   // A model without any KV cache (Mamba, Mamba-2: a fixed state per sequence) grows with the context
   // only through the prefill's activations.
   const bool grows_by_kv_cache = kv_cache(model, candidate).bytes_per_token > 0;
-  answer.limited_by = answer.value == model_limit && model.max_position_embeddings > 0 ? "max_position_embeddings"
+  answer.limited_by = answer.value == model_limit && model.max_position_embeddings > 0 ? kLimitedByPositions
                       : grows_by_kv_cache                                              ? "kv_cache"
                                                                                        : "activations";
-  answer.formula =
-      "longest context per sequence at batch " + std::to_string(workload.batch_size) + " within budget " +
-      budget_text(workload, gpu, budget) +
-      (answer.limited_by == "max_position_embeddings" ? "; capped by the model's max_position_embeddings" : "");
+  answer.formula = "longest context per sequence at batch " + std::to_string(workload.batch_size) + " within budget " +
+                   budget_text(workload, gpu, budget) +
+                   (answer.limited_by == kLimitedByPositions ? "; capped by the model's max_position_embeddings" : "");
   return answer;
 }
 

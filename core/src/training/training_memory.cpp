@@ -320,8 +320,7 @@ CapacityAnswer max_sequence_tokens(const ModelDescription& model, const Prepared
   answer.formula = "micro-batch " + num(micro_batch) + " x " + num(answer.value) + " tokens: " + num(total(steps)) +
                    " B <= " + num(memory_bytes) + " B";
   if (steps == cap_steps) {
-    answer.limited_by =
-        positions_limit ? "max_position_embeddings" : "search cap of 2^24 tokens per context-parallel rank";
+    answer.limited_by = positions_limit ? kLimitedByPositions : "search cap of 2^24 tokens per context-parallel rank";
     if (positions_limit) answer.formula += "; capped by the model's max_position_embeddings";
   } else {
     answer.limited_by = "activations (GPU memory " + num(memory_bytes) + " B)";
