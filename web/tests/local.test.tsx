@@ -24,6 +24,7 @@ describe('local options', () => {
       kv_dtype: 'f16',
       flash_attention: 'on',
       kv_offload: 'on',
+      mmap: 'on',
       mmproj_offload: 'on',
     });
     expect(localOptions({ ...defaultLocalInputs, nGpuLayers: ' 20 ', tensorSplit: '3,1' })).toMatchObject({
@@ -61,6 +62,15 @@ describe('local options', () => {
     render(<LocalResults report={report} unit="GiB" />);
     expect(screen.getByTestId('local-summary').textContent).toBe(
       `Offloaded 49/49 layers to the GPU, routed experts of ${report.n_cpu_moe} layers in RAM (llama.cpp's --fit)`,
+    );
+    // A generated token leaves the GPU for the CPU and comes back in each of those layers: the CPU's line
+    // counts the handoffs into it, at the time #17795 measured for one.
+    const cpu = report.devices[report.devices.length - 1].generation_token_time;
+    expect(cpu.handoffs).toBe(report.n_cpu_moe);
+    expect(cpu.handoff_seconds).toBeCloseTo(report.n_cpu_moe * (1 / 295.02 - 1 / 317.25), 9);
+    const tokenLines = within(screen.getByTestId('local-token-time')).getAllByRole('listitem');
+    expect(tokenLines[tokenLines.length - 1].textContent).toContain(
+      `${report.n_cpu_moe} handoffs from another backend`,
     );
   });
   test('tokens already cached slow the prompt and the generation (llama-bench -d)', () => {
@@ -118,13 +128,19 @@ describe('the Local tab', () => {
     expect(prompt[0].textContent).toContain(
       `experts' combine ${ms(report.devices[0].prompt_time.expert_combine_seconds)}`,
     );
+    // CUDA0 hands each ubatch's hidden state to CUDA1: one blocking handoff, shown on CUDA1's line.
+    expect(report.devices[1].prompt_time.handoff_seconds).toBeGreaterThan(0);
+    expect(prompt[1].textContent).toContain(`handoffs in ${ms(report.devices[1].prompt_time.handoff_seconds)}`);
     // The parts add up to each device's time, and the devices' times to the prompt's (no pipeline here).
     for (const device of report.devices) {
       const t = device.prompt_time;
       const work = t.offloaded
         ? t.offload_copy_seconds + t.multiply_seconds
         : Math.max(t.multiply_seconds, t.weight_read_seconds);
-      expect(work + t.expert_combine_seconds + t.scores_seconds + t.crossing_seconds).toBeCloseTo(t.seconds, 9);
+      expect(work + t.expert_combine_seconds + t.scores_seconds + t.crossing_seconds + t.handoff_seconds).toBeCloseTo(
+        t.seconds,
+        9,
+      );
     }
     expect(report.prompt_pipelined).toBe(false);
     const total = report.devices.reduce((sum, device) => sum + device.prompt_time.seconds, 0);

@@ -65,6 +65,7 @@ describe('inputs in the hash', () => {
       kvDtype: 'q8_0',
       flashAttention: 'off',
       kvOffload: 'off',
+      mmap: 'off',
       nCpuMoe: '12',
       tensorSplit: '3,1',
       backend: 'vulkan',

@@ -23,6 +23,7 @@ struct CpuCoreCluster {
   // needs two instructions (VPMADDUBSW, VPMADDWD) for the same four (2 x). AMX tiles not counted.
   double int8_ops_per_cycle = 0;
   bool avx512 = false;  // AVX-512 (F, VL, BW, VNNI): what ggml-cpu's AVX-512-only kernels need
+  bool smt = true;      // two hardware threads a core (SMT, Hyper-Threading); false: one
 };
 
 struct CpuDevice {

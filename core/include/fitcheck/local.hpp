@@ -182,6 +182,9 @@ struct LocalRequest {
   LocalKvType kv_type = LocalKvType::f16;
   bool flash_attention = true;
   bool kv_offload = true;  // false: -nkvo, every layer's KV cache (and its attention) stays on the CPU
+  // llama.cpp maps the model file (its default); false (--no-mmap) reads it into the GPU backend's pinned
+  // host buffer instead, which the op offload copies from faster (local_speed.cpp, local_host_copy_rule).
+  bool mmap = true;
   // false: quantized weights dequantized to f16 for cuBLAS (GGML_CUDA_FORCE_CUBLAS, or a build before MMQ
   // became the default: local_cuda_mmq_by_default)
   bool cuda_mmq = true;
@@ -265,7 +268,11 @@ struct LocalTokenTime {
   std::int64_t graph_ops = 0;
   double seconds_per_op = 0;
   double crossing_seconds = 0;
-  double seconds = 0;  // bytes / bandwidth + graph_ops x seconds_per_op + crossing_seconds
+  // Blocking handoffs between backends into this device after the token's first crossing, and their time
+  // (local_split_handoff_seconds each).
+  std::int64_t handoffs = 0;
+  double handoff_seconds = 0;
+  double seconds = 0;  // bytes / bandwidth + graph_ops x seconds_per_op + crossing_seconds + handoff_seconds
 };
 
 // How a device's share of the prompt's time is made, over all the prompt's ubatches: its multiplies
@@ -279,8 +286,10 @@ struct LocalPromptTime {
   double expert_combine_seconds = 0;  // the routed experts' outputs through memory (GPUs)
   double scores_seconds = 0;          // the attention scores through memory (without flash attention)
   double crossing_seconds = 0;        // the hidden state copied in from the previous device
+  double handoff_seconds = 0;         // blocking handoffs into it, each ubatch (LocalTokenTime::handoffs)
   int offload_gpu = -1;               // the GPU (device index) multiplying a CPU's weights (op offload); -1: none
-  double seconds = 0;  // max(multiply, weight_read) or offload_copy + multiply; + combine, scores, crossings
+  double seconds = 0;  // max(multiply, weight_read) or offload_copy + multiply; + combine, scores, crossings,
+                       // handoffs
   bool offloaded() const { return offload_gpu >= 0; }
 };
 
@@ -309,6 +318,7 @@ struct LocalSpeed {
 
 struct LocalEstimate {
   LocalBackend backend = LocalBackend::cuda;  // the request's, as the speed model ran it
+  bool mmap = true;                           // the request's: the model file mapped (llama.cpp's default)
   LocalPlacement placement;
   LocalSpeed speed;
   std::string llama_cpp_command;  // llama-server flags that reproduce the placement

@@ -14,6 +14,8 @@
 //     AVX-512 on two 512-bit ports (64 FP32) and AMX-BF16: 1024 bf16 FLOPs per cycle per core
 //     (Intel AMX overview, intel.com: 1,024 BF16 operations per cycle per core).
 //   Gracemont E-core (same manual, ch. 5): two 128-bit FMA units: 4 x 2 x 2 = 16 FP32.
+//   Lion Cove P-core (Arrow Lake; same manual, 2024 edition): two 256-bit FMA ports, AVX2 and AVX-VNNI, no
+//     AVX-512 and no Hyper-Threading: 32 FP32. Skymont E-core: four 128-bit FMA pipes: 4 x 2 x 4 = 32 FP32.
 //   Raptor Lake has no bf16 arithmetic (AVX-512 fused off, no AVX512_BF16/AMX): bf16 0.
 // Clocks are the base (guaranteed all-core) frequencies of the spec pages: a conservative peak;
 // boost clocks are higher and AVX-512 clocks on Intel may be lower.
@@ -47,6 +49,12 @@ constexpr CpuCoreCluster zen4(int cores, double base_ghz) { return {cores, base_
 constexpr CpuCoreCluster zen5(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 64, 128, 256, true}; }
 constexpr CpuCoreCluster raptor_cove(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 32, 0, 128, false}; }
 constexpr CpuCoreCluster gracemont(int cores, double base_ghz) { return {cores, base_ghz * 1e9, 16, 0, 64, false}; }
+constexpr CpuCoreCluster lion_cove(int cores, double base_ghz) {
+  return {cores, base_ghz * 1e9, 32, 0, 128, false, false};
+}
+constexpr CpuCoreCluster skymont(int cores, double base_ghz) {
+  return {cores, base_ghz * 1e9, 32, 0, 128, false, false};
+}
 constexpr CpuCoreCluster golden_cove_amx(int cores, double base_ghz) {
   return {cores, base_ghz * 1e9, 64, 1024, 256, true};
 }
@@ -115,6 +123,19 @@ constexpr const CpuDevice kCpus[] = {
      .simd = "AVX-512 (2 x 256-bit FMA)",
      .sources = "AMD Ryzen 9 7900X specifications (amd.com/en/products/processors/desktops/ryzen/7000-series/"
                 "amd-ryzen-9-7900x.html): 12 cores, 4.7 GHz base, DDR5-5200, 2 channels; AMD pub. 56665",
+     .compute_dies = 2,
+     .fabric_clock_hz = 2.0e9},
+    {.id = "ryzen-9-7900",
+     .name = "AMD Ryzen 9 7900",
+     .vendor = "AMD",
+     .performance = zen4(12, 3.7),
+     .efficiency = kNone,
+     .memory_channels = 2,
+     .memory_transfers_per_second = 5200e6,
+     .memory_type = "DDR5-5200",
+     .simd = "AVX-512 (2 x 256-bit FMA)",
+     .sources = "AMD Ryzen 9 7900 specifications (amd.com/en/products/processors/desktops/ryzen/7000-series/"
+                "amd-ryzen-9-7900.html): 12 cores, 3.7 GHz base, DDR5-5200, 2 channels; AMD pub. 56665",
      .compute_dies = 2,
      .fabric_clock_hz = 2.0e9},
     {.id = "ryzen-7-9800x3d",
@@ -310,6 +331,18 @@ constexpr const CpuDevice kCpus[] = {
                 "intel-core-i9-processor-14900k-36m-cache-up-to-6-00-ghz/specifications.html): 8 P-cores "
                 "3.2 GHz base, 16 E-cores 2.4 GHz base, DDR5-5600, 2 channels; Intel Optimization "
                 "Reference Manual"},
+    {.id = "core-ultra-9-285k",
+     .name = "Intel Core Ultra 9 285K",
+     .vendor = "Intel",
+     .performance = lion_cove(8, 3.7),
+     .efficiency = skymont(16, 3.2),
+     .memory_channels = 2,
+     .memory_transfers_per_second = 6400e6,
+     .memory_type = "DDR5-6400",
+     .simd = "AVX2 (P: 2 x 256-bit FMA, E: 4 x 128-bit FMA)",
+     .sources = "Intel Core Ultra 9 Processor 285K specifications (intel.com, ark): 8 P-cores 3.7 GHz base, "
+                "16 E-cores 3.2 GHz base, no Hyper-Threading, up to DDR5-6400, 2 channels; Intel Optimization "
+                "Reference Manual"},
     {.id = "xeon-w9-3495x",
      .name = "Intel Xeon w9-3495X",
      .vendor = "Intel",
@@ -362,6 +395,10 @@ constexpr CpuAlias kCpuAliases[] = {
     {"i7-13700k", "core-i7-13700k"},
     {"14700k", "core-i7-14700k"},
     {"i7-14700k", "core-i7-14700k"},
+    {"285k", "core-ultra-9-285k"},
+    {"ultra-9-285k", "core-ultra-9-285k"},
+    {"intel-core-ultra-9-285k", "core-ultra-9-285k"},
+    {"amd-ryzen-9-7900", "ryzen-9-7900"},
 };
 
 const CpuDevice* find_cpu_by_id(std::string_view query) {

@@ -126,8 +126,12 @@ double unit_rate(const CpuDevice& cpu, ThreadPlacement t, Unit unit, bool equal_
 }  // namespace
 
 int local_cpu_default_threads(const CpuDevice& cpu) {
-  // common/common.cpp common_cpu_get_num_math: on a hybrid x86 part under Linux, one thread per
-  // performance core ("efficiency cores harm lockstep threading"); otherwise one per physical core.
+  // common/common.cpp common_cpu_get_num_math: on a hybrid x86 part under Linux, cpu_count_math_cpus
+  // pins itself to each logical CPU, skips the efficiency cores ("efficiency cores harm lockstep
+  // threading") and steps over the next CPU as the performance core's Hyper-Threading sibling: one thread
+  // per performance core, or one per two where the performance cores have no SMT (Arrow Lake: 8 P-cores,
+  // CPUs 0-7, count as 4). Otherwise one per physical core.
+  if (cpu.efficiency.cores > 0) return cpu.performance.smt ? cpu.performance.cores : (cpu.performance.cores + 1) / 2;
   return cpu.performance.cores > 0 ? cpu.performance.cores : cpu_core_count(cpu);
 }
 
@@ -171,7 +175,9 @@ LocalCpuMatmulTime local_cpu_matmul_seconds(const LocalCpuMatmulFlops& flops, co
   const bool hybrid = cpu.efficiency.cores > 0;
   out.rule = "CPU prompt (ggml-cpu): " + std::to_string(out.threads) + " threads (" +
              (request.threads ? "-t"
-              : hybrid        ? "llama.cpp's default: one per performance core"
+              : hybrid        ? (cpu.performance.smt ? "llama.cpp's default: one per performance core"
+                                                     : "llama.cpp's default on a hybrid part without SMT: one per "
+                                                       "two performance cores")
                               : "llama.cpp's default: one per core") +
              "; " + std::to_string(placement.performance) +
              (hybrid ? " performance, " + std::to_string(placement.efficiency) + " efficiency cores" : " cores") +

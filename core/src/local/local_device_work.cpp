@@ -71,6 +71,7 @@ std::vector<DeviceWork> local_device_work(const LocalModel& model, const LocalRe
     // One token reads only the experts it is routed to: experts_per_token of num_experts.
     experts.weight_bytes_per_token += static_cast<double>(layer.expert_bytes) * touched;
     experts.weight_bytes_resident += static_cast<double>(layer.expert_bytes);
+    experts.expert_bytes_resident += static_cast<double>(layer.expert_bytes);
     add_matmuls(experts, layer.expert_parameters, layer.expert_float, layer.expert_quantized, layer.expert_bytes,
                 touched, true);
     if (layer.expert_parameters > 0) {

@@ -25,6 +25,7 @@ struct DeviceWork {
   std::vector<std::int64_t> layer_cells;  // cells of each of its layers (sliding windows cap them)
   std::vector<double> layer_cell_bytes;
   double weight_bytes_resident = 0;                             // prompt: everything it holds, read once per ubatch
+  double expert_bytes_resident = 0;                             // of those, routed experts' (MUL_MAT_ID weights)
   double flops_per_token = 0;                                   // prompt: 2 x active parameters
   std::array<double, kStorageKinds> flops_per_token_by_kind{};  // the same, by the weights' storage
   std::array<double, kStorageKinds> expert_flops_by_kind{};     // of those, routed experts' (MUL_MAT_ID)

@@ -143,6 +143,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
                                 ") needs --flash-attention on; llama.cpp refuses a quantized V cache without it");
   LocalEstimate e;
   e.backend = request.backend;
+  e.mmap = request.mmap;
   e.assumptions = model.assumptions;
   const auto n_layer = static_cast<std::int64_t>(model.layers.size());
   const bool gpus = !request.gpus.empty() && request.backend != LocalBackend::cpu;
@@ -278,6 +279,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
       std::string(" -ctk ") + local_kv_type_name(request.kv_type) + " -ctv " + local_kv_type_name(request.kv_type);
   command += std::string(" -fa ") + (request.flash_attention ? "on" : "off");
   if (!request.kv_offload) command += " -nkvo";
+  if (!request.mmap) command += " --no-mmap";
   if (placed.mmproj != LocalMmprojType::off) {
     command += " --mmproj mmproj-" + request.model_name + "-" + local_mmproj_type_name(placed.mmproj) + ".gguf";
     if (!request.mmproj_offload) command += " --no-mmproj-offload";

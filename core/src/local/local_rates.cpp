@@ -3,6 +3,7 @@
 // (docs/local.md, "Efficiencies"), with the report's statement of where they come from; the peaks
 // CUDA's matrix-multiply paths run against.
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <string_view>
 
@@ -115,6 +116,77 @@ std::string local_cpu_seconds_per_op_rule(int threads) {
          detail::three_significant_digits(kCpuNodeSecondsOneThread * 1e9) + " ns on 1 thread + " +
          detail::three_significant_digits(kCpuNodeSecondsPerExtraThread * 1e9) +
          " ns a thread; docs/local.md, \"Efficiencies\")";
+}
+
+// A handoff between backends within a token: ggml_backend_sched_compute_splits synchronizes the backend a
+// split leaves (ggml_backend_synchronize, cudaStreamSynchronize) and copies the next split's inputs
+// with blocking copies where the backends have no asynchronous copy between them (the CPU backend has
+// none: ggml-cpu.cpp; ggml_backend_cuda_cpy_tensor_async copies CUDA to CUDA only), so the device the
+// token enters idles while the host waits, copies and launches. ggml-org/llama.cpp#17795 made the one
+// such handoff of a fully offloaded model (the CPU's token embedding into CUDA) asynchronous: gpt-oss-20b
+// tg128 went from 295.02 to 317.25 t/s (RTX PRO 6000 Max-Q), 1/295.02 - 1/317.25 = 0.2375 ms a token.
+// That handoff is in every row the per-op times were read off, so only the crossings after a token's
+// first are counted. Reverted twice (#20463, #25138): current builds still block.
+constexpr double kSplitHandoffSeconds = 1.0 / 295.02 - 1.0 / 317.25;
+
+double local_split_handoff_seconds() { return kSplitHandoffSeconds; }
+
+std::string local_split_handoffs_rule(std::int64_t token_handoffs, std::int64_t ubatch_handoffs) {
+  std::string rule =
+      "handoffs between backends: a token crosses " + std::to_string(token_handoffs + 1) +
+      " device boundaries (the first, the token embedding into the first GPU, is in the per-op "
+      "times); each later one blocks the host while it synchronizes the device it leaves and "
+      "copies the next split's inputs: " +
+      detail::three_significant_digits(kSplitHandoffSeconds * 1e3) + " ms each (ggml-org/llama.cpp" +
+      "#17795: gpt-oss-20b tg128 295.02 -> 317.25 t/s when one was made asynchronous), " +
+      detail::three_significant_digits(static_cast<double>(token_handoffs) * kSplitHandoffSeconds * 1e3) +
+      " ms a token";
+  if (ubatch_handoffs != token_handoffs)
+    rule += ", " + std::to_string(ubatch_handoffs) +
+            " a prompt ubatch (the op offload runs the CPU's multiplies on the GPU)";
+  return rule;
+}
+
+// Weights in RAM that the op offload copies to the GPU each ubatch (ggml_backend_sched_compute_splits) sit
+// in pageable memory when llama.cpp maps the file, its default: llama-model-loader.cpp puts them in the GPU
+// backend's pinned host buffer (CUDA_Host) only with --no-mmap ("avoid using a host buffer when using
+// mmap", since b3990), and a copy from pageable memory is staged by the driver through a pinned buffer.
+// ggml-org/llama.cpp#20978 measured both on one machine, gpt-oss-20b with its experts in RAM at n_ubatch
+// 128, where the copies are most of the time: pp2048 543.68 t/s pinned, 298.28 t/s mapped. #28223 (2x
+// RTX 3090) saw 166 against 330 t/s the same way.
+constexpr double kPageableCopyShare = 298.28 / 543.68;
+// ggml-org/llama.cpp#15346 (b6220, 2025-08-20): the scheduler copies only the experts a ubatch's tokens
+// were routed to (ggml-backend.cpp, "copying only the experts that are used").
+constexpr std::int64_t kCopyUsedExpertsBuild = 6220;
+
+double local_pageable_copy_share() { return kPageableCopyShare; }
+
+double local_used_expert_share(const LocalModel& model, double tokens, std::optional<std::int64_t> build) {
+  if (!local_build_includes(build, kCopyUsedExpertsBuild) || model.num_experts <= 0 || model.experts_per_token <= 0)
+    return 1.0;
+  // Balanced routing: an expert is left out of a token's experts_per_token picks with probability
+  // 1 - k / E, so of all `tokens` with that probability to that power.
+  const double k_over_e = static_cast<double>(model.experts_per_token) / static_cast<double>(model.num_experts);
+  return 1.0 - std::pow(1.0 - k_over_e, tokens);
+}
+
+std::string local_host_copy_rule(const LocalRequest& request, double link_bytes_per_second, double used_expert_share) {
+  std::string rule =
+      "prompt: weights in RAM are copied to the GPU for each ubatch (llama.cpp's op offload for batches "
+      "of 32 or more) at " +
+      detail::three_significant_digits(kLocalPcieEfficiency) + " of the link's " +
+      detail::as_given(link_bytes_per_second / 1e9) + " GB/s";
+  if (request.mmap)
+    rule += " x " + detail::three_significant_digits(kPageableCopyShare) +
+            " from the mapped file's pageable memory (llama.cpp's default; --no-mmap pins them: "
+            "ggml-org/llama.cpp#20978 measured 298.28 against 543.68 t/s)";
+  else
+    rule += " from the pinned host buffer --no-mmap puts them in";
+  // Said where a ubatch leaves at least half a percent of them behind.
+  if (used_expert_share < 0.995)
+    rule += "; of the routed experts, only those a ubatch uses (" +
+            detail::three_significant_digits(100 * used_expert_share) + "% under balanced routing, #15346)";
+  return rule;
 }
 
 double local_cuda_ungraphed_seconds_per_op() { return kCudaSecondsPerOp + kCudaUngraphedExtraSecondsPerOp; }

@@ -20,6 +20,9 @@ inline bool local_build_includes(std::optional<std::int64_t> build, std::int64_t
   return build.value_or(release) >= release;
 }
 
+// The share of a PCIe link's rate a host-device copy reaches (pinned memory).
+constexpr double kLocalPcieEfficiency = 0.8;
+
 // Bytes of an f32 value (GGML_TYPE_F32): the hidden state, recurrent states and the graph's f32 intermediates.
 constexpr std::int64_t kLocalF32Bytes = 4;
 
@@ -152,6 +155,17 @@ LocalBackendRates local_backend_rates(LocalBackend backend);
 double local_cpu_seconds_per_op(int threads);
 // The report's statement of that time on `threads` threads and where it comes from.
 std::string local_cpu_seconds_per_op_rule(int threads);
+// The time a blocking handoff between two backends adds to a token (local_rates.cpp): the scheduler
+// synchronizes the device it leaves and copies the split's inputs before it starts the next split.
+double local_split_handoff_seconds();
+// The report's statement of the handoffs a token (and a ubatch) makes and what they cost.
+std::string local_split_handoffs_rule(std::int64_t token_handoffs, std::int64_t ubatch_handoffs);
+// The op offload's copies of weights kept in RAM (local_rates.cpp): from a mapped file (pageable memory)
+// at this share of the pinned rate; the routed experts' share a ubatch of `tokens` uses and so copies
+// (from b6220, ggml-org/llama.cpp#15346; all of them before); the report's statement of both.
+double local_pageable_copy_share();
+double local_used_expert_share(const LocalModel& model, double tokens, std::optional<std::int64_t> build);
+std::string local_host_copy_rule(const LocalRequest& request, double link_bytes_per_second, double used_expert_share);
 // CUDA generation on NVIDIA's HBM parts (A100, H100...): the share of peak bandwidth llama.cpp's
 // single-token mat-vec kernels read (docs/local.md, "Efficiencies": the mean over eight XiongjieDai rows
 // of A100 PCIe / SXM and H100 PCIe, F16 and 70B, two builds).

@@ -23,7 +23,6 @@ constexpr double kDefaultCpuFlops = 1e12;
 constexpr int kDefaultCpuThreads = 8;
 // A host-to-GPU copy when the GPU's link is not in the catalog: PCIe 4.0 x16, 32 GB/s one way.
 constexpr double kDefaultPcieBytesPerSecond = 32e9;
-constexpr double kPcieEfficiency = 0.8;
 // ggml-cuda.cu ggml_backend_cuda_device_offload_op: min_batch_size = 32. A matrix multiply over a
 // batch this large runs on the GPU even when its weight lives in RAM; the weight is copied over.
 constexpr std::int64_t kOffloadMinBatch = 32;
@@ -53,25 +52,54 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   // the hidden state (f32, n_embd per token), over the link (ggml-backend.cpp
   // ggml_backend_sched_compute_splits): the token embeddings (get_rows on the CPU) to the first GPU
   // layer, and from each device's last layer to the next device's first. Unified memory copies
-  // nothing. Per token, the seconds of the crossings into each device.
+  // nothing. Per token, the seconds of the crossings into each device. A token also leaves a GPU layer for
+  // the CPU and comes back where that layer's routed experts stay in RAM (--n-cpu-moe) or its KV cache and
+  // attention do (-nkvo): one token is below the op offload's batch, so those run on the CPU.
+  // Every crossing but the first is a blocking handoff between backends (local_split_handoffs): `handoffs`
+  // counts them into each device, `prompt_handoffs` those of a ubatch when the op offload runs the CPU's
+  // multiplies on the GPU (then only the layers' own devices alternate).
   std::vector<double> crossing_seconds_per_token(work.size(), 0.0);
-  if (n_gpus > 0 && !request.gpus[0].unified_memory) {
+  std::vector<double> prompt_crossing_seconds_per_token(work.size(), 0.0);
+  std::vector<std::int64_t> handoffs(work.size(), 0);
+  std::vector<std::int64_t> prompt_handoffs(work.size(), 0);
+  const bool discrete = n_gpus > 0 && !request.gpus[0].unified_memory;
+  if (discrete) {
     const double hidden_bytes = static_cast<double>(model.hidden_size * kLocalF32Bytes);
-    std::size_t from = n_gpus;  // the input layer, on the CPU
-    const auto cross = [&](std::size_t to) {
-      if (to == from) return;
+    const auto link_between = [&](std::size_t from, std::size_t to) {
       const bool host = from == n_gpus || to == n_gpus;
       const Accelerator& gpu = request.gpus[host ? std::min(from, to) : to];
-      const double link = host || gpu.interconnect_bytes_per_second_per_direction <= 0
-                              ? host_link_bytes_per_second(gpu)
-                              : gpu.interconnect_bytes_per_second_per_direction;
-      crossing_seconds_per_token[to] += hidden_bytes / (link * kPcieEfficiency);
-      from = to;
+      return host || gpu.interconnect_bytes_per_second_per_direction <= 0
+                 ? host_link_bytes_per_second(gpu)
+                 : gpu.interconnect_bytes_per_second_per_direction;
     };
-    for (std::size_t il = 0; il < model.layers.size(); ++il) cross(index_of(p.layer_device[il]));
-    cross(index_of(p.output_device));
+    // Walks one token's graph, `detours` adding the CPU visits of a single token (experts, attention).
+    const auto walk = [&](bool detours, std::vector<std::int64_t>& counted, std::vector<double>& copy_seconds) {
+      std::size_t from = n_gpus;  // the input layer, on the CPU
+      std::int64_t crossings = 0;
+      const auto cross = [&](std::size_t to) {
+        if (to == from) return;
+        copy_seconds[to] += hidden_bytes / (link_between(from, to) * kLocalPcieEfficiency);
+        if (crossings++ > 0) counted[to] += 1;
+        from = to;
+      };
+      for (std::size_t il = 0; il < model.layers.size(); ++il) {
+        const std::size_t home = index_of(p.layer_device[il]);
+        cross(home);
+        if (!detours || home == n_gpus) continue;
+        if (!request.kv_offload && model.layers[il].attention) {
+          cross(n_gpus);
+          cross(home);
+        }
+        if (model.layers[il].expert_parameters > 0 && static_cast<std::int64_t>(il) < p.n_cpu_moe) {
+          cross(n_gpus);
+          cross(home);
+        }
+      }
+      cross(index_of(p.output_device));
+    };
+    walk(true, handoffs, crossing_seconds_per_token);
+    walk(false, prompt_handoffs, prompt_crossing_seconds_per_token);
   }
-
   // With --cpu, what its cores can read: the RAM's peak, or its dies' fabric links where lower.
   const double ram_bandwidth = request.cpu ? cpu_memory_read_peak_bytes_per_second(*request.cpu)
                                : (n_gpus > 0 && request.gpus[0].unified_memory)
@@ -157,8 +185,10 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       t.graph_ops = launched_ops_of(d);
       t.seconds_per_op = op_seconds_of(d);
       t.crossing_seconds = crossing_seconds_per_token[d];
+      t.handoffs = handoffs[d];
+      t.handoff_seconds = static_cast<double>(handoffs[d]) * local_split_handoff_seconds();
       t.seconds = bytes / t.bandwidth_bytes_per_second + static_cast<double>(t.graph_ops) * t.seconds_per_op +
-                  t.crossing_seconds;
+                  t.crossing_seconds + t.handoff_seconds;
     }
     return times;
   };
@@ -192,6 +222,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   // Routed experts in whole tiles (local_kernels.cpp): the expected work over the work needed.
   const double prompt_batch = std::min(static_cast<double>(request.ubatch), tokens);
   const LocalExpertTiles expert_tiles = local_expert_tiles(model, request, prompt_batch);
+  const double used_expert_share = local_used_expert_share(model, prompt_batch, request.llama_cpp_build);
   bool expert_tiles_timed = false;
   bool mmq_traffic_bound = false;
   std::string mmq_traffic_unknown_gpu;  // a GPU MMQ ran on without SM and L2 figures
@@ -242,10 +273,14 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       part.offload_gpu = 0;
       const Accelerator& gpu = request.gpus[0];
       const double link = host_link_bytes_per_second(gpu);
-      // The input layer's get_rows stays on the CPU; only matrix multiply weights travel.
-      const double copied = std::max(0.0, w.weight_bytes_resident - static_cast<double>(model.input_bytes));
+      // The input layer's get_rows stays on the CPU; only matrix multiply weights travel, of the routed
+      // experts those the ubatch uses; from a mapped file at the pageable share of the pinned rate.
+      const double dense =
+          std::max(0.0, w.weight_bytes_resident - w.expert_bytes_resident - static_cast<double>(model.input_bytes));
+      const double copied = dense + w.expert_bytes_resident * used_expert_share;
+      const double rate = link * kLocalPcieEfficiency * (request.mmap ? local_pageable_copy_share() : 1.0);
       part.scores_seconds = score_seconds_on(gpu, score_bytes);
-      part.offload_copy_seconds = copied * ubatches / (link * kPcieEfficiency);
+      part.offload_copy_seconds = copied * ubatches / rate;
       part.multiply_seconds = gpu_compute_seconds(w, gpu, attention_flops);
     } else {
       part.scores_seconds = score_bytes / bandwidth_of(d);
@@ -261,11 +296,13 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       }
       part.weight_read_seconds = w.weight_bytes_resident * ubatches / bandwidth_of(d);
     }
-    part.crossing_seconds = crossing_seconds_per_token[d] * tokens;
+    part.crossing_seconds = (op_offload ? prompt_crossing_seconds_per_token : crossing_seconds_per_token)[d] * tokens;
+    part.handoff_seconds =
+        static_cast<double>((op_offload ? prompt_handoffs : handoffs)[d]) * ubatches * local_split_handoff_seconds();
     // Offloaded weights are copied, then multiplied; a device's own weights are read while it multiplies.
     part.seconds = (part.offloaded() ? part.offload_copy_seconds + part.multiply_seconds
                                      : std::max(part.multiply_seconds, part.weight_read_seconds)) +
-                   part.expert_combine_seconds + part.scores_seconds + part.crossing_seconds;
+                   part.expert_combine_seconds + part.scores_seconds + part.crossing_seconds + part.handoff_seconds;
   }
   std::vector<double> times;
   double prompt_seconds = 0, all_scores_seconds = 0, all_combine_seconds = 0;
@@ -276,9 +313,15 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
     all_combine_seconds += part.expert_combine_seconds;
   }
   if (op_offload && work.back().weight_bytes_resident > static_cast<double>(model.input_bytes))
-    assumptions.push_back(
-        "prompt: weights in RAM are copied to the GPU for each ubatch over PCIe (llama.cpp's op offload for "
-        "batches of 32 or more)");
+    assumptions.push_back(local_host_copy_rule(request, host_link_bytes_per_second(request.gpus[0]),
+                                               work.back().expert_bytes_resident > 0 ? used_expert_share : 1.0));
+  std::int64_t token_handoffs = 0, ubatch_handoffs = 0;
+  for (std::size_t d = 0; d < work.size(); ++d) {
+    token_handoffs += handoffs[d];
+    ubatch_handoffs += (op_offload ? prompt_handoffs : handoffs)[d];
+  }
+  if (token_handoffs > 0 || ubatch_handoffs > 0)
+    assumptions.push_back(local_split_handoffs_rule(token_handoffs, ubatch_handoffs));
   if (!cpu_prompt_rule.empty()) assumptions.push_back(cpu_prompt_rule);
   if (expert_tiles_timed && expert_tiles.work_factor > 1.0)
     assumptions.push_back(local_expert_tiles_rule(model, expert_tiles));

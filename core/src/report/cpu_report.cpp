@@ -15,6 +15,7 @@ void write_cluster(detail::JsonWriter& out, const char* key, const CpuCoreCluste
   out.field("bf16_flops_per_cycle", cluster.bf16_flops_per_cycle);
   out.field("int8_ops_per_cycle", cluster.int8_ops_per_cycle);
   out.field("avx512", cluster.avx512);
+  out.field("smt", cluster.smt);
   out.end_object();
 }
 

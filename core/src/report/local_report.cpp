@@ -35,6 +35,7 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
   out.field("n_layers", p.n_layers);
   out.field("n_cpu_moe", p.n_cpu_moe);
   out.field("fitted", p.fitted);
+  out.field("mmap", e.mmap);
   out.field("kv_size", p.kv_size);
   out.field("recurrent_cells", p.recurrent_cells);
   out.field("recurrent_state_bytes", p.recurrent_state_bytes());
@@ -76,6 +77,7 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
     out.field("expert_combine_seconds", prompt.expert_combine_seconds);
     out.field("scores_seconds", prompt.scores_seconds);
     out.field("crossing_seconds", prompt.crossing_seconds);
+    out.field("handoff_seconds", prompt.handoff_seconds);
     out.field("seconds", prompt.seconds);
     out.end_object();
     out.field("generation_time_share", e.speed.generation_time_share[d]);
@@ -87,6 +89,8 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
     out.field("graph_ops", t.graph_ops);
     out.field("seconds_per_op", t.seconds_per_op);
     out.field("crossing_seconds", t.crossing_seconds);
+    out.field("handoffs", t.handoffs);
+    out.field("handoff_seconds", t.handoff_seconds);
     out.field("seconds", t.seconds);
     out.end_object();
     out.end_object();
@@ -106,6 +110,8 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
   out.begin_object("ollama_parameters");
   out.field("num_gpu", e.ollama_num_gpu);
   out.field("num_ctx", e.ollama_num_ctx);
+  // Ollama's api.Options use_mmap: written only when the request turns mapping off (absent, its runner decides).
+  if (!e.mmap) out.field("use_mmap", false);
   out.field("environment", e.ollama_environment);
   out.end_object();
   out.field("assumptions", e.assumptions);

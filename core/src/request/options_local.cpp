@@ -99,6 +99,7 @@ LocalOptions parse_local_options(const OptionList& options) {
   r.mmproj_offload = on_off(reader, "mmproj_offload", r.mmproj_offload);
   r.flash_attention = on_off(reader, "flash_attention", r.flash_attention);
   r.kv_offload = on_off(reader, "kv_offload", r.kv_offload);
+  r.mmap = on_off(reader, "mmap", r.mmap);
   const bool cuda_mmq_given = reader.text("cuda_mmq").has_value();
   r.cuda_mmq = on_off(reader, "cuda_mmq", r.cuda_mmq);
   if (reader.text("n_gpu_layers")) r.n_gpu_layers = reader.count("n_gpu_layers", 0, 0, 100000);

@@ -36,10 +36,11 @@ MlxRequest parse_mlx_options(const OptionList& options) {
   r.prompt_len = reader.count("prompt_len", 512, 1, std::int64_t{1} << 24);
   r.gen_len = reader.count("gen_len", 128, 2, std::int64_t{1} << 24);
   r.prefill_step = reader.count("prefill_step", 2048, 1, std::int64_t{1} << 20);
-  for (const char* llama_only :
-       {"ram_gib",         "cpu",        "ram_mts",      "ram_channels",   "context",         "parallel", "kv_dtype",
-        "flash_attention", "kv_offload", "n_gpu_layers", "n_cpu_moe",      "tensor_split",    "backend",  "cuda_mmq",
-        "ubatch",          "batch",      "mmproj",       "mmproj_offload", "llama_cpp_build", "depth",    "threads"})
+  for (const char* llama_only : {"ram_gib",   "cpu",          "ram_mts",         "ram_channels",    "context",
+                                 "parallel",  "kv_dtype",     "flash_attention", "kv_offload",      "n_gpu_layers",
+                                 "n_cpu_moe", "tensor_split", "backend",         "cuda_mmq",        "ubatch",
+                                 "batch",     "mmproj",       "mmproj_offload",  "llama_cpp_build", "depth",
+                                 "threads",   "mmap"})
     if (reader.text(llama_only))
       throw OptionError(llama_only, std::string("option '") + llama_only +
                                         "' is llama.cpp's; --engine mlx takes gpu, weights, group_size, prompt_len, "

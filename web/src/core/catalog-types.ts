@@ -61,6 +61,8 @@ export interface CpuCoreKind {
   /** int8 multiply-add ops a cycle on the vector units (VNNI: 4 x fp32; AVX2 alone: 2 x). */
   int8_ops_per_cycle: number;
   avx512: boolean;
+  /** Two hardware threads a core (SMT / Hyper-Threading). */
+  smt: boolean;
 }
 
 /** A CPU and its RAM (`fitcheck cpus --json`): the bandwidth and FLOP/s of layers kept on the CPU. */

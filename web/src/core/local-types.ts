@@ -26,6 +26,8 @@ export interface LocalOptions {
   kv_dtype?: 'f16' | 'q8_0' | 'q4_0';
   flash_attention?: 'on' | 'off';
   kv_offload?: 'on' | 'off';
+  /** off (--no-mmap): weights kept in RAM sit in pinned memory, which the op offload copies faster. */
+  mmap?: 'on' | 'off';
   /** As -ngl; absent: the most layers that fit. */
   n_gpu_layers?: number;
   n_cpu_moe?: number;
@@ -88,7 +90,9 @@ export interface LocalPromptTime {
   expert_combine_seconds: number;
   scores_seconds: number;
   crossing_seconds: number;
-  /** max(multiply, weight read) or offload copy + multiply; then combine, scores and crossings added. */
+  /** Blocking handoffs between backends into this device, each ubatch. */
+  handoff_seconds: number;
+  /** max(multiply, weight read) or offload copy + multiply; then combine, scores, crossings and handoffs added. */
   seconds: number;
 }
 
@@ -101,6 +105,9 @@ export interface LocalTokenTime {
   graph_ops: number;
   seconds_per_op: number;
   crossing_seconds: number;
+  /** Blocking handoffs between backends into this device after the token's first crossing. */
+  handoffs: number;
+  handoff_seconds: number;
   seconds: number;
 }
 
@@ -121,6 +128,8 @@ export interface LocalReport {
   n_cpu_moe: number;
   /** The placement is llama.cpp's --fit rule's: every layer on the GPU(s), the fewest layers' experts in RAM. */
   fitted: boolean;
+  /** The model file mapped (llama.cpp's default); false with --no-mmap. */
+  mmap: boolean;
   /** block_count + 1: llama.cpp counts the output layer ("offloaded 33/33 layers"). */
   n_layers: number;
   kv_size: number;

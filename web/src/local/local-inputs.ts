@@ -20,6 +20,7 @@ export interface LocalInputs {
   kvDtype: 'f16' | 'q8_0' | 'q4_0';
   flashAttention: 'on' | 'off';
   kvOffload: 'on' | 'off';
+  mmap: 'on' | 'off';
   nGpuLayers: string;
   nCpuMoe: string;
   tensorSplit: string;
@@ -45,6 +46,7 @@ export const localChoices = {
   kvDtype: ['f16', 'q8_0', 'q4_0'],
   flashAttention: ['on', 'off'],
   kvOffload: ['on', 'off'],
+  mmap: ['on', 'off'],
   backend: ['', 'cuda', 'metal', 'vulkan', 'rocm', 'sycl', 'cpu'],
   mmproj: ['', 'off', 'f16', 'bf16', 'f32', 'q8_0'],
   mmprojOffload: ['on', 'off'],
@@ -67,6 +69,7 @@ export const defaultLocalInputs: LocalInputs = {
   kvDtype: 'f16',
   flashAttention: 'on',
   kvOffload: 'on',
+  mmap: 'on',
   nGpuLayers: '',
   nCpuMoe: '',
   tensorSplit: '',
@@ -115,6 +118,7 @@ export function localOptions(inputs: LocalInputs): LocalOptions | MlxOptions {
   put('kv_dtype', inputs.kvDtype);
   put('flash_attention', inputs.flashAttention);
   put('kv_offload', inputs.kvOffload);
+  put('mmap', inputs.mmap);
   put('n_gpu_layers', inputs.nGpuLayers);
   put('n_cpu_moe', inputs.nCpuMoe);
   put('tensor_split', inputs.tensorSplit);

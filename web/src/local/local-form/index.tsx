@@ -89,6 +89,7 @@ const fieldOf: Record<string, keyof LocalInputs> = {
   kv_dtype: 'kvDtype',
   flash_attention: 'flashAttention',
   kv_offload: 'kvOffload',
+  mmap: 'mmap',
   n_gpu_layers: 'nGpuLayers',
   n_cpu_moe: 'nCpuMoe',
   tensor_split: 'tensorSplit',
@@ -260,6 +261,12 @@ export function LocalForm({ inputs, gpus, formats, cpus, error, onChange }: Prop
         named(localChoices.flashAttention),
       )}
       {choice('kvOffload', 'KV offload', 'Off (-nkvo): the cache stays in RAM', named(localChoices.kvOffload))}
+      {choice(
+        'mmap',
+        'Map the file (mmap)',
+        'Off (--no-mmap): weights kept in RAM are pinned, so prompts copy them to the GPU faster',
+        named(localChoices.mmap),
+      )}
       {number('nGpuLayers', 'GPU layers (-ngl)', 'Empty: as llama.cpp fits them (--fit)')}
       {number(
         'nCpuMoe',

@@ -277,6 +277,7 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
                   (t.expert_combine_seconds > 0 ? `, experts' combine ${milliseconds(t.expert_combine_seconds)}` : '') +
                   (t.scores_seconds > 0 ? `, attention scores ${milliseconds(t.scores_seconds)}` : '') +
                   (t.crossing_seconds > 0 ? `, copies in ${milliseconds(t.crossing_seconds)}` : '') +
+                  (t.handoff_seconds > 0 ? `, handoffs in ${milliseconds(t.handoff_seconds)}` : '') +
                   `: ${milliseconds(t.seconds)} of the prompt`}
               </li>
             );
@@ -296,6 +297,9 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
                   `${t.graph_ops} graph ops × ${(t.seconds_per_op * 1e6).toFixed(2)} µs = ` +
                   milliseconds(t.graph_ops * t.seconds_per_op) +
                   (t.crossing_seconds > 0 ? `, ${(t.crossing_seconds * 1e3).toFixed(3)} ms of copies in` : '') +
+                  (t.handoffs > 0
+                    ? `, ${t.handoffs} handoff${t.handoffs === 1 ? '' : 's'} from another backend = ${milliseconds(t.handoff_seconds)}`
+                    : '') +
                   `: ${milliseconds(t.seconds)} of each generated token`}
               </li>
             );
