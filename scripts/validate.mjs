@@ -82,7 +82,25 @@ for (const [kind, what] of [
       keep: (r) => r.engine === 'llamacpp' && r.backend === backend,
     };
   subclasses[`local_${kind}_mlx`] = { of: `local_${kind}`, what: `MLX LM ${what}`, keep: (r) => r.engine === 'mlx' };
+  // Runs that split the model between a GPU and the CPU (layers below -ngl, or routed experts kept in
+  // RAM by --n-cpu-moe or tensor overrides): the placement most owners of one consumer GPU run.
+  subclasses[`local_${kind}_llamacpp_hybrid`] = {
+    of: `local_${kind}`,
+    what: `llama.cpp ${what}, model split between GPU and CPU`,
+    keep: (r) => r.engine === 'llamacpp' && r.hybrid,
+  };
 }
+// llama-bench's two default tests, each on its own: issue #16's target names pp512 and tg128.
+subclasses.local_llamabench_pp512 = {
+  of: 'local_prompt',
+  what: 'llama-bench pp512 tokens/s',
+  keep: (r) => r.engine === 'llamacpp' && r.test === 'pp512',
+};
+subclasses.local_llamabench_tg128 = {
+  of: 'local_generation',
+  what: 'llama-bench tg128 tokens/s',
+  keep: (r) => r.engine === 'llamacpp' && r.test === 'tg128',
+};
 
 // Splits a command line into words as a POSIX shell does for plain words and '...' / "..." quotes.
 function shellWords(command) {
@@ -120,8 +138,17 @@ function localComparisons(row, report, add) {
   // llama-bench's tgN: N tokens generated (tg128 by default; tables also print tg32, tg512).
   const generationKey = Object.keys(m).find((key) => /^tg\d+_tokens_per_second$/.test(key));
   const generation = generationKey !== undefined ? m[generationKey] : m.eval_tokens_per_second;
-  if (promptKey !== undefined) add('local_prompt', promptKey, m[promptKey], report.prompt_tokens_per_second);
-  add('local_generation', 'generation_tokens_per_second', generation, report.generation_tokens_per_second);
+  // The llama-bench test a figure comes from (pp512, tg128, ...), for the per-test subclasses.
+  const test = (key) => /^((?:pp|tg)\d+)_tokens_per_second$/.exec(key ?? '')?.[1];
+  if (promptKey !== undefined)
+    add('local_prompt', promptKey, m[promptKey], report.prompt_tokens_per_second, test(promptKey));
+  add(
+    'local_generation',
+    'generation_tokens_per_second',
+    generation,
+    report.generation_tokens_per_second,
+    test(generationKey),
+  );
   for (const [key, mib] of Object.entries(m)) {
     const match = /^(.+)_(model|kv|compute|rs)_buffer_mib$/.exec(key);
     if (!match) continue;
@@ -215,9 +242,12 @@ function servingComparisons(row, report) {
   const llamaCpp = Array.isArray(report.devices) && report.llama_cpp_command !== undefined;
   const engine = llamaCpp ? 'llamacpp' : report.engine === 'mlx' ? 'mlx' : undefined;
   const backend = llamaCpp ? report.backend : undefined;
-  const add = (category, quantity, measured, predicted) => {
+  // A GPU backend with layers or routed experts left on the CPU.
+  const hybrid =
+    llamaCpp && backend !== 'cpu' && (report.n_gpu_layers < report.n_layers || (report.n_cpu_moe ?? 0) > 0);
+  const add = (category, quantity, measured, predicted, test) => {
     if (number(measured) !== undefined && number(predicted) !== undefined && measured > 0)
-      out.push({ category, quantity, measured, predicted, queued, engine, backend });
+      out.push({ category, quantity, measured, predicted, queued, engine, backend, hybrid, test });
   };
   if (llamaCpp) {
     localComparisons(row, report, add);
