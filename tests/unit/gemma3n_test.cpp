@@ -17,12 +17,6 @@ using namespace fitcheck;
 
 namespace {
 
-bool mentions(const std::vector<std::string>& lines, const std::string& text) {
-  for (const auto& line : lines)
-    if (line.find(text) != std::string::npos) return true;
-  return false;
-}
-
 std::string refused_field(const std::string& text) {
   try {
     parse_hf_config(text);
@@ -101,7 +95,7 @@ TEST_CASE("Gemma 3n: one MLP width per layer, default layer types, the last laye
   // four norms 32; AltUp 8 + 2 x 2 + 2 x 4 + 8 x 2 + 8 = 44; LAuReL 2 x 8 x 3 + 8 = 56; per-layer input
   // 2 x 8 x 2 + 8 = 40: 372. MLPs 3 x 8 x (16 + 32 + 16 + 32) = 2,304.
   CHECK(count_parameters(model).total == 330 + 4 * 372 + 2'304);
-  CHECK(mentions(model.assumptions, "layer_types absent"));
+  CHECK(test::mentions(model.assumptions, "layer_types absent"));
   for (std::size_t i = 0; i < 4; ++i) {
     const LayerShape& layer = model.layer_kinds[model.layer_kind_of_layer[i]];
     CHECK(layer.attention.sliding_window == 16);  // the 5th layer would be the first full one

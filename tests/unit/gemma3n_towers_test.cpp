@@ -19,12 +19,6 @@ using namespace fitcheck;
 
 namespace {
 
-bool mentions(const std::vector<std::string>& lines, const std::string& text) {
-  for (const auto& line : lines)
-    if (line.find(text) != std::string::npos) return true;
-  return false;
-}
-
 // mobilenetv5_300m_enc, module by module (RmsNorm2d: one weight per channel; no conv bias but the stem's):
 //   conv_stem: 3 x 64 x 3 x 3 + bias 64 + norm 64 = 1,856.
 //   Stage 0, EdgeResidual (conv_exp in x 4in x 3 x 3, bn1 4in, conv_pwl 4in x 128, bn2 128):
@@ -97,9 +91,9 @@ TEST_CASE("gemma-3n-E2B: MobileNet-v5, the USM audio tower and both embedders, t
   CHECK(model.vision->kind == "mobilenetv5");
   CHECK(model.audio->kind == "gemma3n_usm");
   CHECK(model.not_counted.empty());
-  CHECK(mentions(model.assumptions, "vision_config.architecture absent"));
-  CHECK(mentions(model.assumptions, "audio_config.sscp_conv_channel_size absent"));
-  CHECK(mentions(model.assumptions, "audio_soft_tokens_per_image absent: 188"));
+  CHECK(test::mentions(model.assumptions, "vision_config.architecture absent"));
+  CHECK(test::mentions(model.assumptions, "audio_config.sscp_conv_channel_size absent"));
+  CHECK(test::mentions(model.assumptions, "audio_soft_tokens_per_image absent: 188"));
   const ParameterCount count = count_parameters(model);
   CHECK(count.total == 4'456'156'768);  // the language model, as gemma3n_test.cpp counts it
   CHECK(count.vision_tower == kMobileNetV5Params);
@@ -136,8 +130,8 @@ TEST_CASE("gemma-3n-E4B: 35 layers of MLP width 16,384 with the same towers, the
   CHECK(count.audio_tower == kUsmParams);
   // google/gemma-3n-E4B-it: 7,849,978,192 parameters, the Hugging Face Hub API's safetensors total.
   CHECK(count.total_with_audio() == 7'849'978'192);
-  CHECK_FALSE(mentions(model.assumptions, "audio_config.hidden_size absent"));  // read from the config
-  CHECK_FALSE(mentions(model.assumptions, "audio_soft_tokens_per_image absent"));
+  CHECK_FALSE(test::mentions(model.assumptions, "audio_config.hidden_size absent"));  // read from the config
+  CHECK_FALSE(test::mentions(model.assumptions, "audio_soft_tokens_per_image absent"));
 }
 
 TEST_CASE("Gemma 3n audio tower: a small conformer counted module by module, no vision tower") {

@@ -37,11 +37,7 @@ LocalRequest cpu_only(const char* cpu_id) {
   return r;
 }
 
-bool stated(const LocalEstimate& e, const std::string& text) {
-  for (const std::string& line : e.assumptions)
-    if (line.find(text) != std::string::npos) return true;
-  return false;
-}
+bool stated(const LocalEstimate& e, const std::string& text) { return test::mentions(e.assumptions, text); }
 
 }  // namespace
 

@@ -38,6 +38,17 @@ LocalRequest on_gpus(std::initializer_list<const char*> ids) {
   return r;
 }
 
+// gpt-oss-120b as ggml-org's MXFP4 MoE GGUF: 36 layers, 128 routed experts, 4 a token.
+LocalModel gpt_oss_120b() { return model_of("openai--gpt-oss-120b.json", WeightFormat::gguf_mxfp4_moe); }
+
+// Every layer on `gpu`, every layer's routed experts in RAM (--n-cpu-moe 36).
+LocalRequest experts_in_ram(const char* gpu) {
+  LocalRequest r = on_gpus({gpu});
+  r.n_gpu_layers = 99;
+  r.n_cpu_moe = 36;
+  return r;
+}
+
 std::int64_t token_handoffs(const LocalEstimate& e) {
   std::int64_t n = 0;
   for (const LocalTokenTime& t : e.speed.generation_token_time) n += t.handoffs;
@@ -56,11 +67,7 @@ double prompt_handoff_seconds(const LocalEstimate& e) {
   return s;
 }
 
-bool stated(const LocalEstimate& e, const std::string& text) {
-  for (const std::string& line : e.assumptions)
-    if (line.find(text) != std::string::npos) return true;
-  return false;
-}
+bool stated(const LocalEstimate& e, const std::string& text) { return test::mentions(e.assumptions, text); }
 
 }  // namespace
 
@@ -114,10 +121,8 @@ TEST_CASE("local handoffs: a token's first crossing is free, each later one cost
 TEST_CASE("local handoffs: routed experts in RAM send a token to the CPU and back in every such layer") {
   // gpt-oss-120b: 36 layers; --n-cpu-moe 36 keeps every layer's experts in RAM. One token is below the op
   // offload's 32, so each layer leaves CUDA0 for the CPU and comes back: 72 handoffs, 36 into each.
-  const LocalModel oss = model_of("openai--gpt-oss-120b.json", WeightFormat::gguf_mxfp4_moe);
-  LocalRequest r = on_gpus({"rtx-5090"});
-  r.n_gpu_layers = 99;
-  r.n_cpu_moe = 36;
+  const LocalModel oss = gpt_oss_120b();
+  LocalRequest r = experts_in_ram("rtx-5090");
   const LocalEstimate e = estimate_local(oss, r);
   CHECK(token_handoffs(e) == 72);
   CHECK(e.speed.generation_token_time[0].handoffs == 36);
@@ -136,10 +141,8 @@ TEST_CASE("local op offload: weights in a mapped file copy at #20978's pageable 
   // gpt-oss-120b with every expert in RAM on an RTX 4090 (PCIe 4.0 x16, 32 GB/s): a 512-token ubatch copies
   // the experts it uses (all of them: 1 - (1 - 4/128)^512 = 1 - 9e-8) from the CPU's buffer, the token
   // embeddings staying behind, at 0.8 of 32 GB/s pinned or that x 298.28 / 543.68 mapped.
-  const LocalModel oss = model_of("openai--gpt-oss-120b.json", WeightFormat::gguf_mxfp4_moe);
-  LocalRequest r = on_gpus({"rtx-4090"});
-  r.n_gpu_layers = 99;
-  r.n_cpu_moe = 36;
+  const LocalModel oss = gpt_oss_120b();
+  LocalRequest r = experts_in_ram("rtx-4090");
   r.mmap = false;
   const LocalEstimate pinned = estimate_local(oss, r);
   const LocalDeviceUse& cpu = pinned.placement.devices.back();
@@ -164,10 +167,8 @@ TEST_CASE("local op offload: weights in a mapped file copy at #20978's pageable 
 TEST_CASE("local op offload: from b6220 (#15346) a ubatch copies only the experts its tokens use") {
   // A 32-token prompt (the op offload's least batch) over gpt-oss-120b's 128 experts, 4 a token: an expert is
   // left out with probability (1 - 4/128)^32 = 0.3618, so 63.82% of them travel; b6219 copies them all.
-  const LocalModel oss = model_of("openai--gpt-oss-120b.json", WeightFormat::gguf_mxfp4_moe);
-  LocalRequest r = on_gpus({"rtx-4090"});
-  r.n_gpu_layers = 99;
-  r.n_cpu_moe = 36;
+  const LocalModel oss = gpt_oss_120b();
+  LocalRequest r = experts_in_ram("rtx-4090");
   r.prompt_len = 32;
   r.llama_cpp_build = 6219;
   const LocalEstimate all = estimate_local(oss, r);

@@ -70,6 +70,12 @@ std::vector<ManifestRow> read_manifest(const std::string& directory) {
   return rows;
 }
 
+bool mentions(const std::vector<std::string>& lines, const std::string& text) {
+  for (const std::string& line : lines)
+    if (line.find(text) != std::string::npos) return true;
+  return false;
+}
+
 std::string fixture_configs_dir() { return FITCHECK_FIXTURE_CONFIGS_DIR; }
 
 ModelDescription fixture_model(const std::string& file) {

@@ -17,6 +17,9 @@ std::string config_error_field(const std::string& config_text);
 
 std::string read_file(const std::string& path);
 
+// Whether any of `lines` (a report's assumptions) contains `text`.
+bool mentions(const std::vector<std::string>& lines, const std::string& text);
+
 // One row of tests/fixtures/configs/MANIFEST.tsv.
 struct ManifestRow {
   std::string file;

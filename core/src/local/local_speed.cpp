@@ -55,7 +55,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   // nothing. Per token, the seconds of the crossings into each device. A token also leaves a GPU layer for
   // the CPU and comes back where that layer's routed experts stay in RAM (--n-cpu-moe) or its KV cache and
   // attention do (-nkvo): one token is below the op offload's batch, so those run on the CPU.
-  // Every crossing but the first is a blocking handoff between backends (local_split_handoffs): `handoffs`
+  // Every crossing but the first is a blocking handoff between backends (local_split_handoff_seconds): `handoffs`
   // counts them into each device, `prompt_handoffs` those of a ubatch when the op offload runs the CPU's
   // multiplies on the GPU (then only the layers' own devices alternate).
   std::vector<double> crossing_seconds_per_token(work.size(), 0.0);
