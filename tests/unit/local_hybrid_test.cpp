@@ -154,14 +154,53 @@ TEST_CASE("local op offload: weights in a mapped file copy at #20978's pageable 
   CHECK(mapped.speed.prompt_time.back().offload_copy_seconds ==
         doctest::Approx(experts * used / (32e9 * 0.8 * kPageableShare)));
   CHECK(stated(mapped, "x 0.549 from the mapped file's pageable memory"));
-  CHECK(stated(pinned, "from the pinned host buffer --no-mmap puts them in"));
+  CHECK(stated(pinned, "from the pinned host buffer a file read without mapping puts them in (--no-mmap)"));
   // The command and Ollama's parameters say --no-mmap / use_mmap false only when it is off.
   CHECK(pinned.llama_cpp_command.find(" --no-mmap") != std::string::npos);
-  CHECK(mapped.llama_cpp_command.find("--no-mmap") == std::string::npos);
+  CHECK(mapped.llama_cpp_command.find("mmap") == std::string::npos);
   const std::string json = local_report_json(oss, pinned);
   CHECK(json.find("\"mmap\":false") != std::string::npos);
   CHECK(json.find("\"use_mmap\":false") != std::string::npos);
-  CHECK(local_report_json(oss, mapped).find("use_mmap") == std::string::npos);
+  CHECK(local_report_json(oss, mapped).find("\"use_mmap\":") == std::string::npos);
+  // Ollama unmaps the file itself on Windows with CUDA (server/sched.go): said where its prompts copy weights.
+  CHECK(stated(mapped, "Ollama reads the model file without mapping on Windows with CUDA"));
+  CHECK_FALSE(stated(pinned, "Ollama reads the model file without mapping"));
+}
+
+TEST_CASE("local mmap: b7668-b7852 read the file with direct I/O by default, mapping nothing") {
+  // #18166 (b7668) made direct I/O the default, which turns mapping off; #19109 (b7853) made mapping the default
+  // again. Only the options' default follows the build: an explicit --mmap stays as given.
+  CHECK(local_maps_model_file_by_default(std::nullopt));
+  CHECK(local_maps_model_file_by_default(7667));
+  CHECK_FALSE(local_maps_model_file_by_default(7668));
+  CHECK_FALSE(local_maps_model_file_by_default(7852));
+  CHECK(local_maps_model_file_by_default(7853));
+
+  const LocalModel oss = gpt_oss_120b();
+  LocalRequest r = experts_in_ram("rtx-4090");
+  r.llama_cpp_build = 7700;
+  r.mmap = false;  // as the options give it for b7700 when --mmap is unset
+  const LocalEstimate direct = estimate_local(oss, r);
+  CHECK(stated(direct, "llama.cpp b7668-b7852 reads the model file with direct I/O by default"));
+  // The build's default needs no flag; mapping it there needs --mmap.
+  CHECK(direct.llama_cpp_command.find("mmap") == std::string::npos);
+  r.mmap = true;
+  CHECK(estimate_local(oss, r).llama_cpp_command.find(" --mmap") != std::string::npos);
+  r.llama_cpp_build = 7853;
+  CHECK_FALSE(stated(estimate_local(oss, r), "reads the model file with direct I/O by default"));
+}
+
+TEST_CASE("local mmap: a file read without mapping has no mapped span") {
+  // With the experts of every layer in RAM the mapped span is the whole file (GPU tensors between them
+  // included); read without mapping, the CPU's tensors sit in the host buffer and nothing is mapped.
+  const LocalModel oss = gpt_oss_120b();
+  LocalRequest r = experts_in_ram("rtx-4090");
+  const LocalDeviceUse mapped_cpu = estimate_local(oss, r).placement.devices.back();
+  CHECK(mapped_cpu.mapped_model_buffer_bytes > mapped_cpu.model_buffer_bytes);
+  r.mmap = false;
+  const LocalDeviceUse read_cpu = estimate_local(oss, r).placement.devices.back();
+  CHECK(read_cpu.mapped_model_buffer_bytes == 0);
+  CHECK(read_cpu.model_buffer_bytes == mapped_cpu.model_buffer_bytes);
 }
 
 TEST_CASE("local op offload: from b6220 (#15346) a ubatch copies only the experts its tokens use") {

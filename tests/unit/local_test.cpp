@@ -608,6 +608,14 @@ TEST_CASE("local options: every refusal names its option") {
   CHECK(mmq({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"llama_cpp_build", "b3216"}}));
   CHECK(mmq({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"llama_cpp_build", "b3215"}, {"cuda_mmq", "on"}}));
   CHECK_FALSE(mmq({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"llama_cpp_build", "b3216"}, {"cuda_mmq", "off"}}));
+  // b7668-b7852 read the model file with direct I/O by default (#18166, #19109): unmapped unless --mmap says so.
+  const auto mapped = [](OptionList options) { return parse_local_options(options).request.mmap; };
+  CHECK(mapped({{"gpu", "rtx-4090"}, {"ram_gib", "32"}}));
+  CHECK(mapped({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"llama_cpp_build", "b7667"}}));
+  CHECK_FALSE(mapped({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"llama_cpp_build", "b7668"}}));
+  CHECK(mapped({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"llama_cpp_build", "b7700"}, {"mmap", "on"}}));
+  CHECK(mapped({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"llama_cpp_build", "b7853"}}));
+  CHECK_FALSE(mapped({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"mmap", "off"}}));
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"parallel", "0"}}, "parallel");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"n_gpu_layers", "-1"}}, "n_gpu_layers");
   refused({{"gpu", "rtx-4090"}, {"ram_gib", "32"}, {"n_cpu_moe", "x"}}, "n_cpu_moe");

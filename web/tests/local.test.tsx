@@ -24,13 +24,22 @@ describe('local options', () => {
       kv_dtype: 'f16',
       flash_attention: 'on',
       kv_offload: 'on',
-      mmap: 'on',
       mmproj_offload: 'on',
     });
     expect(localOptions({ ...defaultLocalInputs, nGpuLayers: ' 20 ', tensorSplit: '3,1' })).toMatchObject({
       n_gpu_layers: '20',
       tensor_split: '3,1',
     });
+  });
+  test("the file's mapping is the build's default unless chosen (b7668-b7852 read it with direct I/O)", () => {
+    expect(localOptions(defaultLocalInputs)).not.toHaveProperty('mmap');
+    const mapped = (inputs: Partial<typeof defaultLocalInputs>) =>
+      core.localReport(llama, localOptions({ ...defaultLocalInputs, ...inputs })).mmap;
+    expect(mapped({})).toBe(true);
+    expect(mapped({ llamaCppBuild: 'b7700' })).toBe(false);
+    expect(mapped({ llamaCppBuild: 'b7700', mmap: 'on' })).toBe(true);
+    expect(mapped({ llamaCppBuild: 'b7853' })).toBe(true);
+    expect(mapped({ mmap: 'off' })).toBe(false);
   });
   test('the RAM as installed times the CPU layers (--ram-mts, --ram-channels)', () => {
     const qwen = fixtureConfig('Qwen--Qwen3-30B-A3B.json');

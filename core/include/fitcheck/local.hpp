@@ -125,6 +125,10 @@ const char* local_backend_name(LocalBackend backend);  // "cuda", ...
 // (absent: a current one): from b3216 (ggml-org/llama.cpp#8075, 2024-06-24); before it a build with tensor
 // cores dequantized them to f16 for cuBLAS over batches of more than 32 tokens.
 bool local_cuda_mmq_by_default(std::optional<std::int64_t> llama_cpp_build);
+// Whether a llama.cpp build maps the model file by default (absent: a current one, which does): all but
+// b7668-b7852, which read it with direct I/O where the file opens with it (Linux, Windows) and so map nothing
+// (ggml-org/llama.cpp#18166, #19109; local_rates.cpp).
+bool local_maps_model_file_by_default(std::optional<std::int64_t> llama_cpp_build);
 std::optional<LocalBackend> find_local_backend(std::string_view name);
 // What llama.cpp would pick for this GPU: CUDA on NVIDIA, Metal on Apple, ROCm on AMD, SYCL on Intel;
 // absent for an accelerator no ggml backend runs on (Google's TPUs, Intel's Gaudi).
@@ -184,6 +188,7 @@ struct LocalRequest {
   bool kv_offload = true;  // false: -nkvo, every layer's KV cache (and its attention) stays on the CPU
   // llama.cpp maps the model file (its default); false (--no-mmap) reads it into the GPU backend's pinned
   // host buffer instead, which the op offload copies from faster (local_speed.cpp, local_host_copy_rule).
+  // Options left unset take the build's default (local_maps_model_file_by_default).
   bool mmap = true;
   // false: quantized weights dequantized to f16 for cuBLAS (GGML_CUDA_FORCE_CUBLAS, or a build before MMQ
   // became the default: local_cuda_mmq_by_default)

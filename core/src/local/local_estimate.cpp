@@ -263,6 +263,8 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
     e.assumptions.push_back("depth: " + std::to_string(request.depth) +
                             " tokens already in the cache (llama-bench -d): the prompt attends them before its own, "
                             "and generation runs after depth + prompt tokens");
+  if (gpus && !local_maps_model_file_by_default(request.llama_cpp_build))
+    e.assumptions.push_back(local_direct_io_default_rule());
   e.speed = local_speed(model, request, e.placement, e.assumptions);
   e.assumptions.push_back(local_backend_rates_rule(request.backend));
 
@@ -279,7 +281,9 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
       std::string(" -ctk ") + local_kv_type_name(request.kv_type) + " -ctv " + local_kv_type_name(request.kv_type);
   command += std::string(" -fa ") + (request.flash_attention ? "on" : "off");
   if (!request.kv_offload) command += " -nkvo";
-  if (!request.mmap) command += " --no-mmap";
+  // Written where it differs from the build's default (--mmap also turns off the direct I/O of b7668-b7852).
+  if (request.mmap != local_maps_model_file_by_default(request.llama_cpp_build))
+    command += request.mmap ? " --mmap" : " --no-mmap";
   if (placed.mmproj != LocalMmprojType::off) {
     command += " --mmproj mmproj-" + request.model_name + "-" + local_mmproj_type_name(placed.mmproj) + ".gguf";
     if (!request.mmproj_offload) command += " --no-mmproj-offload";
@@ -301,6 +305,15 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
     e.assumptions.push_back("Ollama has no setting for " + no_ollama.substr(0, no_ollama.size() - 2) +
                             " (ollama/ollama api/types.go Options, envconfig): its parameters reproduce the layers "
                             "and the context only");
+  // Ollama decides the mapping itself unless use_mmap is set (server/sched.go disableMmapDefaultReason,
+  // ollama/ollama fb307609): off for CPU-only runs, on Windows with CUDA, and for Metal partial offload.
+  const bool copies_weights = std::any_of(e.speed.prompt_time.begin(), e.speed.prompt_time.end(),
+                                          [](const LocalPromptTime& part) { return part.offload_copy_seconds > 0; });
+  if (copies_weights && request.mmap && request.backend == LocalBackend::cuda)
+    e.assumptions.push_back(
+        "Ollama reads the model file without mapping on Windows with CUDA unless use_mmap is set "
+        "(ollama/ollama server/sched.go disableMmapDefaultReason): there its prompts copy the weights in RAM from "
+        "pinned memory, as --mmap off gives");
   return e;
 }
 

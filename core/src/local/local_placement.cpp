@@ -171,10 +171,14 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
     const bool experts_on_cpu = il < request.n_cpu_moe && model.layers[static_cast<std::size_t>(il)].expert_bytes > 0;
     if (layer_on_cpu || experts_on_cpu) last_cpu_block = il;
   }
-  cpu.mapped_model_buffer_bytes = model.input_bytes + (p.output_device < 0 ? model.output_bytes : 0);
-  for (std::int64_t il = 0; il <= last_cpu_block; ++il) {
-    const LocalLayer& layer = model.layers[static_cast<std::size_t>(il)];
-    cpu.mapped_model_buffer_bytes += layer.dense_bytes + layer.expert_bytes;
+  // A file read without mapping (--no-mmap, or the direct I/O of b7668-b7852) has no span: the CPU's tensors sit
+  // in the GPU backend's host buffer ("CUDA_Host model buffer"), model_buffer_bytes.
+  if (request.mmap) {
+    cpu.mapped_model_buffer_bytes = model.input_bytes + (p.output_device < 0 ? model.output_bytes : 0);
+    for (std::int64_t il = 0; il <= last_cpu_block; ++il) {
+      const LocalLayer& layer = model.layers[static_cast<std::size_t>(il)];
+      cpu.mapped_model_buffer_bytes += layer.dense_bytes + layer.expert_bytes;
+    }
   }
 
   // Compute buffers: the graph allocator's peak for the worst-case ubatch (n_tokens = min(n_ctx,

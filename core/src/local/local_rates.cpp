@@ -161,6 +161,26 @@ constexpr std::int64_t kCopyUsedExpertsBuild = 6220;
 
 double local_pageable_copy_share() { return kPageableCopyShare; }
 
+// ggml-org/llama.cpp#18166 (b7668, 2026-01-08) made direct I/O the default way to read the model file
+// (use_direct_io true in llama_model_default_params and common_params), and the loader turns mapping off
+// wherever the file opens with it (src/llama-model-loader.cpp, "direct I/O is enabled, disabling mmap": Linux
+// with O_DIRECT, Windows; macOS has none); #19109 (b7853, 2026-01-28) turned direct I/O off by default again.
+constexpr std::int64_t kDirectIoDefaultBuild = 7668;
+constexpr std::int64_t kDirectIoDefaultEndBuild = 7853;
+
+bool local_maps_model_file_by_default(std::optional<std::int64_t> llama_cpp_build) {
+  return !local_build_includes(llama_cpp_build, kDirectIoDefaultBuild) ||
+         local_build_includes(llama_cpp_build, kDirectIoDefaultEndBuild);
+}
+
+std::string local_direct_io_default_rule() {
+  return "llama.cpp b" + std::to_string(kDirectIoDefaultBuild) + "-b" + std::to_string(kDirectIoDefaultEndBuild - 1) +
+         " reads the model file with direct I/O by default where the file system allows it (Linux, Windows; "
+         "ggml-org/llama.cpp#18166, until #19109), which maps nothing: weights kept in RAM sit in the GPU backend's "
+         "pinned host buffer, as with --no-mmap (--mmap on maps the file); llama-bench read it unmapped from b" +
+         std::to_string(kDirectIoDefaultBuild) + " to b8246 (-mmp 0 from #18841 until #20211)";
+}
+
 double local_used_expert_share(const LocalModel& model, double tokens, std::optional<std::int64_t> build) {
   if (!local_build_includes(build, kCopyUsedExpertsBuild) || model.num_experts <= 0 || model.experts_per_token <= 0)
     return 1.0;
@@ -181,7 +201,7 @@ std::string local_host_copy_rule(const LocalRequest& request, double link_bytes_
             " from the mapped file's pageable memory (llama.cpp's default; --no-mmap pins them: "
             "ggml-org/llama.cpp#20978 measured 298.28 against 543.68 t/s)";
   else
-    rule += " from the pinned host buffer --no-mmap puts them in";
+    rule += " from the pinned host buffer a file read without mapping puts them in (--no-mmap)";
   // Said where a ubatch leaves at least half a percent of them behind.
   if (used_expert_share < 0.995)
     rule += "; of the routed experts, only those a ubatch uses (" +

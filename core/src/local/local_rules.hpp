@@ -164,6 +164,8 @@ std::string local_split_handoffs_rule(std::int64_t token_handoffs, std::int64_t 
 // at this share of the pinned rate; the routed experts' share a ubatch of `tokens` uses and so copies
 // (from b6220, ggml-org/llama.cpp#15346; all of them before); the report's statement of both.
 double local_pageable_copy_share();
+// What the builds that read the model file with direct I/O by default do (local_maps_model_file_by_default).
+std::string local_direct_io_default_rule();
 double local_used_expert_share(const LocalModel& model, double tokens, std::optional<std::int64_t> build);
 std::string local_host_copy_rule(const LocalRequest& request, double link_bytes_per_second, double used_expert_share);
 // CUDA generation on NVIDIA's HBM parts (A100, H100...): the share of peak bandwidth llama.cpp's

@@ -99,6 +99,7 @@ LocalOptions parse_local_options(const OptionList& options) {
   r.mmproj_offload = on_off(reader, "mmproj_offload", r.mmproj_offload);
   r.flash_attention = on_off(reader, "flash_attention", r.flash_attention);
   r.kv_offload = on_off(reader, "kv_offload", r.kv_offload);
+  const bool mmap_given = reader.text("mmap").has_value();
   r.mmap = on_off(reader, "mmap", r.mmap);
   const bool cuda_mmq_given = reader.text("cuda_mmq").has_value();
   r.cuda_mmq = on_off(reader, "cuda_mmq", r.cuda_mmq);
@@ -148,6 +149,7 @@ LocalOptions parse_local_options(const OptionList& options) {
     r.llama_cpp_build = number;
   }
   if (!cuda_mmq_given) r.cuda_mmq = local_cuda_mmq_by_default(r.llama_cpp_build);
+  if (!mmap_given) r.mmap = local_maps_model_file_by_default(r.llama_cpp_build);
   r.ubatch = reader.count("ubatch", 512, 1, 1 << 16);
   r.batch = reader.count("batch", 2048, 1, 1 << 20);
   // llama.cpp would quietly run min(n_batch, n_ubatch) tokens a ubatch (src/llama-context.cpp,

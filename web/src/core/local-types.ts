@@ -26,7 +26,7 @@ export interface LocalOptions {
   kv_dtype?: 'f16' | 'q8_0' | 'q4_0';
   flash_attention?: 'on' | 'off';
   kv_offload?: 'on' | 'off';
-  /** off (--no-mmap): weights kept in RAM sit in pinned memory, which the op offload copies faster. */
+  /** off (--no-mmap): weights kept in RAM sit in pinned memory, which the op offload copies faster; absent: the build's default. */
   mmap?: 'on' | 'off';
   /** As -ngl; absent: the most layers that fit. */
   n_gpu_layers?: number;
@@ -128,7 +128,7 @@ export interface LocalReport {
   n_cpu_moe: number;
   /** The placement is llama.cpp's --fit rule's: every layer on the GPU(s), the fewest layers' experts in RAM. */
   fitted: boolean;
-  /** The model file mapped (llama.cpp's default); false with --no-mmap. */
+  /** The model file mapped (llama.cpp's default but for b7668-b7852, which read it with direct I/O); false with --no-mmap. */
   mmap: boolean;
   /** block_count + 1: llama.cpp counts the output layer ("offloaded 33/33 layers"). */
   n_layers: number;

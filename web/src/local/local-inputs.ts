@@ -20,7 +20,8 @@ export interface LocalInputs {
   kvDtype: 'f16' | 'q8_0' | 'q4_0';
   flashAttention: 'on' | 'off';
   kvOffload: 'on' | 'off';
-  mmap: 'on' | 'off';
+  /** '' : the build's default (mapped, but read with direct I/O by b7668-b7852). */
+  mmap: '' | 'on' | 'off';
   nGpuLayers: string;
   nCpuMoe: string;
   tensorSplit: string;
@@ -46,7 +47,7 @@ export const localChoices = {
   kvDtype: ['f16', 'q8_0', 'q4_0'],
   flashAttention: ['on', 'off'],
   kvOffload: ['on', 'off'],
-  mmap: ['on', 'off'],
+  mmap: ['', 'on', 'off'],
   backend: ['', 'cuda', 'metal', 'vulkan', 'rocm', 'sycl', 'cpu'],
   mmproj: ['', 'off', 'f16', 'bf16', 'f32', 'q8_0'],
   mmprojOffload: ['on', 'off'],
@@ -69,7 +70,7 @@ export const defaultLocalInputs: LocalInputs = {
   kvDtype: 'f16',
   flashAttention: 'on',
   kvOffload: 'on',
-  mmap: 'on',
+  mmap: '',
   nGpuLayers: '',
   nCpuMoe: '',
   tensorSplit: '',

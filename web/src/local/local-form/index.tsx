@@ -71,6 +71,7 @@ const backendNames: Record<string, string> = {
   cpu: 'CPU',
 };
 const mmprojNames: Record<string, string> = { '': 'auto', off: 'off' };
+const mmapNames: Record<string, string> = { '': "the build's default" };
 const engineNames: Record<string, string> = { llamacpp: 'llama.cpp / Ollama', mlx: 'MLX LM (Apple silicon)' };
 const named = (values: ReadonlyArray<string>, names: Record<string, string> = {}): Array<[string, string]> =>
   values.map((value) => [value, names[value] ?? value]);
@@ -264,8 +265,8 @@ export function LocalForm({ inputs, gpus, formats, cpus, error, onChange }: Prop
       {choice(
         'mmap',
         'Map the file (mmap)',
-        'Off (--no-mmap): weights kept in RAM are pinned, so prompts copy them to the GPU faster',
-        named(localChoices.mmap),
+        "Off (--no-mmap): weights kept in RAM are pinned, so prompts copy them to the GPU faster; the build's default maps it (b7668-b7852 read it with direct I/O)",
+        named(localChoices.mmap, mmapNames),
       )}
       {number('nGpuLayers', 'GPU layers (-ngl)', 'Empty: as llama.cpp fits them (--fit)')}
       {number(
