@@ -475,7 +475,7 @@ TEST_CASE("local: a MoE model that does not fit keeps every layer on the GPU, ex
   CHECK(fitted.placement.devices[0].total_bytes() == two_in_ram);
   CHECK(fitted.placement.devices[1].model_buffer_bytes >= 2 * (std::int64_t{1} << 30));
   CHECK(fitted.llama_cpp_command.find(" -ngl 5 --n-cpu-moe 2 ") != std::string::npos);
-  // Ollama has no expert placement: its num_gpu is the most whole layers that fit (Ollama's own reserve).
+  // Ollama's num_gpu is the most whole layers that fit (Ollama's own reserve), which every version runs as written.
   LocalRequest whole_layers = r;
   whole_layers.llama_cpp_build = 7406;  // the build before --fit: the most whole layers, as before
   const LocalEstimate before = estimate_local(model, whole_layers);
@@ -497,9 +497,57 @@ TEST_CASE("local: a MoE model that does not fit keeps every layer on the GPU, ex
   given = r;
   given.n_cpu_moe = 1;
   CHECK_FALSE(estimate_local(model, given).placement.fitted);
-  // A dense model keeps the most whole layers.
+  // A dense model that leaves the target with every layer offloaded is placed whole.
   LocalModel dense = toy_model();
   CHECK_FALSE(estimate_local(dense, r).placement.fitted);
+}
+
+TEST_CASE("local: a dense model that leaves a GPU under --fit's target fills the GPUs from the last") {
+  // common/fit.cpp step 3: the last GPU takes the model's last layers, as many as leave it 1024 MiB free; then the
+  // GPU before it takes the layers before those; -ngl is their sum, --tensor-split their counts. The toy's 4
+  // layers and output layer on two GPUs sized so that each takes exactly two: CUDA1 layers 2 and 3, CUDA0
+  // layers 0 and 1, and the output layer, which llama.cpp offloads only with -ngl above the layer count, stays
+  // on the CPU: -ngl 4 --tensor-split 2,2.
+  const LocalModel model = toy_model();
+  LocalRequest r = one_gpu("rtx-4090");
+  r.gpus.push_back(r.gpus[0]);
+  r.context = 1024;
+  const auto device_total = [&](std::vector<double> layers, std::size_t d) {
+    LocalRequest split = r;
+    split.tensor_split = layers;
+    return place_local(model, split, static_cast<std::int64_t>(layers[0] + layers[1])).devices[d].total_bytes();
+  };
+  constexpr std::int64_t kTarget = std::int64_t{1024} << 20;
+  r.gpus[1].memory_bytes = device_total({0, 2}, 1) + kTarget;
+  r.gpus[0].memory_bytes = device_total({2, 2}, 0) + kTarget;
+  const LocalEstimate fitted = estimate_local(model, r);
+  CHECK(fitted.placement.fitted);
+  CHECK(fitted.placement.n_gpu_layers == 4);
+  CHECK(fitted.placement.devices[0].layers == 2);
+  CHECK(fitted.placement.devices[1].layers == 2);
+  CHECK(fitted.placement.devices[2].holds_output);
+  // Each GPU is left exactly the target (its limit keeps CUDA's 457 MiB of it already).
+  CHECK(fitted.placement.devices[0].total_bytes() == r.gpus[0].memory_bytes - kTarget);
+  CHECK(fitted.placement.devices[1].total_bytes() == r.gpus[1].memory_bytes - kTarget);
+  CHECK(fitted.llama_cpp_command.find(" -ngl 4 --tensor-split 2,2 ") != std::string::npos);
+  CHECK(test::mentions(fitted.assumptions, "llama.cpp's --fit"));
+  CHECK(test::mentions(fitted.assumptions, "(2 on CUDA0, 2 on CUDA1)"));
+  // A byte less on CUDA1 and it takes only layer 3; CUDA0 still takes two (1 and 2), layer 0 joining the CPU.
+  LocalRequest tighter = r;
+  tighter.gpus[1].memory_bytes -= 1;
+  const LocalEstimate shifted = estimate_local(model, tighter);
+  CHECK(shifted.placement.n_gpu_layers == 3);
+  CHECK(shifted.placement.devices[1].layers == 1);
+  CHECK(shifted.placement.devices[0].layers == 2);
+  CHECK(shifted.llama_cpp_command.find(" -ngl 3 --tensor-split 2,1 ") != std::string::npos);
+  // Before --fit (b7406), or with the layers or split given, the most layers within each GPU's limit.
+  LocalRequest before = r;
+  before.llama_cpp_build = 7406;
+  CHECK_FALSE(estimate_local(model, before).placement.fitted);
+  CHECK(estimate_local(model, before).placement.n_gpu_layers > 4);
+  LocalRequest given = r;
+  given.tensor_split = {1, 1};
+  CHECK_FALSE(estimate_local(model, given).placement.fitted);
 }
 
 TEST_CASE("local: the most layers that fit, and generation speed from bandwidth") {
@@ -1600,6 +1648,8 @@ TEST_CASE("local: the mmproj file counts against the first GPU when fitting laye
   const LocalModel model = local_model_from_config(olmocr_7b(), WeightFormat::gguf_q8_0);
   LocalRequest request = one_gpu("rtx-4060-ti-8gb");
   request.context = 16384;
+  // Before --fit (b7407): the most layers within the GPU's limit.
+  request.llama_cpp_build = 7406;
   request.mmproj = LocalMmprojType::off;
   const LocalEstimate without = estimate_local(model, request);
   request.mmproj = LocalMmprojType::f16;
@@ -1610,6 +1660,16 @@ TEST_CASE("local: the mmproj file counts against the first GPU when fitting laye
   // One layer more would not fit beside the 1288.91 MiB file.
   const LocalPlacement one_more = place_local(model, request, with.placement.n_gpu_layers + 1);
   CHECK_FALSE(device(one_more, "CUDA0").fits());
+  // --fit counts the file too: fewer layers with it, and one more would leave less than its 1024 MiB target.
+  request.llama_cpp_build.reset();
+  const LocalEstimate fitted = estimate_local(model, request);
+  request.mmproj = LocalMmprojType::off;
+  CHECK(fitted.placement.fitted);
+  CHECK(fitted.placement.n_gpu_layers < estimate_local(model, request).placement.n_gpu_layers);
+  request.mmproj = LocalMmprojType::f16;
+  const LocalDeviceUse& beyond = device(place_local(model, request, fitted.placement.n_gpu_layers + 1), "CUDA0");
+  // The limit already keeps CUDA's 457 MiB free: the target is 1024 - 457 MiB below it.
+  CHECK(beyond.total_bytes() > beyond.limit_bytes - ((std::int64_t{1024} - 457) << 20));
 }
 
 TEST_CASE("local: --mmproj is refused for a model without encoders, naming the option") {
@@ -1668,6 +1728,31 @@ namespace {
 LocalModel fixture_local_model(const char* file, WeightFormat format = WeightFormat::gguf_q4_k_m) {
   return local_model_from_config(
       parse_hf_config(test::read_file(test::fixture_configs_dir() + "/" + std::string(file))), format);
+}
+
+TEST_CASE("local: --fit keeps every routed expert in RAM when a MoE model's dense weights do not fit with them there") {
+  // Qwen3-235B-A22B Q4_K_M on an 8 GB RTX 3070 at a 65,536-token context: the 94 layers' attention, norms and
+  // KV cache do not fit beside each other, so --fit (step 3) puts every routed expert in RAM and fills the GPU
+  // with the last layers' dense tensors.
+  const LocalModel model = fixture_local_model("Qwen--Qwen3-235B-A22B.json");
+  LocalRequest r = one_gpu("rtx-3070");
+  r.ram_bytes = std::int64_t{192} << 30;
+  r.context = 65536;
+  const LocalEstimate e = estimate_local(model, r);
+  CHECK(e.placement.fitted);
+  CHECK(e.placement.n_cpu_moe == 94);
+  CHECK(e.placement.n_gpu_layers > 0);
+  CHECK(e.placement.n_gpu_layers < 94);
+  CHECK(e.llama_cpp_command.find(" --n-cpu-moe 94 ") != std::string::npos);
+  CHECK(test::mentions(e.assumptions, "every routed expert in RAM (its dense weights do not fit with them there)"));
+  // It leaves the GPU the target (1024 MiB, of which the limit keeps CUDA's 457), and one more layer would not.
+  constexpr std::int64_t kBelowLimit = (std::int64_t{1024} - 457) << 20;
+  const LocalDeviceUse& gpu = e.placement.devices[0];
+  CHECK(gpu.total_bytes() <= gpu.limit_bytes - kBelowLimit);
+  LocalRequest experts_in_ram = r;
+  experts_in_ram.n_cpu_moe = 94;
+  const LocalDeviceUse more = place_local(model, experts_in_ram, e.placement.n_gpu_layers + 1).devices[0];
+  CHECK(more.total_bytes() > more.limit_bytes - kBelowLimit);
 }
 
 std::int64_t recurrent_layers(const LocalModel& model) {

@@ -82,6 +82,27 @@ describe('local options', () => {
       `${report.n_cpu_moe} handoffs from another backend`,
     );
   });
+  test('a dense model too large for two GPUs: --fit fills them from the last and writes its split', () => {
+    const llama70b = fixtureConfig('meta-llama--Llama-3.1-70B.json');
+    const report = core.localReport(
+      llama70b,
+      localOptions({ ...defaultLocalInputs, gpu: 'rtx-3060-12gb,rtx-3080-10gb', weights: 'q4_k_m' }),
+    );
+    expect(report.fitted).toBe(true);
+    expect(report.n_cpu_moe).toBe(0);
+    const [first, second] = report.devices;
+    expect(report.n_gpu_layers).toBe(first.layers + second.layers);
+    expect(report.llama_cpp_command).toContain(
+      ` -ngl ${report.n_gpu_layers} --tensor-split ${first.layers},${second.layers} `,
+    );
+    // Each GPU keeps --fit's 1024 MiB: the limit already keeps CUDA's 457 of them.
+    for (const gpu of [first, second])
+      expect(gpu.total_bytes).toBeLessThanOrEqual(gpu.limit_bytes - (1024 - 457) * 2 ** 20);
+    render(<LocalResults report={report} unit="GiB" />);
+    expect(screen.getByTestId('local-summary').textContent).toBe(
+      `Offloaded ${report.n_gpu_layers}/81 layers to the GPU (llama.cpp's --fit)`,
+    );
+  });
   test('tokens already cached slow the prompt and the generation (llama-bench -d)', () => {
     const fresh = core.localReport(llama, localOptions(defaultLocalInputs));
     const deep = core.localReport(llama, localOptions({ ...defaultLocalInputs, depth: '6000' }));

@@ -182,12 +182,76 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
                               " layers in RAM, the fewest that leave each GPU " +
                               std::to_string(kFitFreeTargetBytes >> 20) +
                               " MiB free; --fit moves the last layers' experts, --n-cpu-moe the first layers' (the "
-                              "same bytes; the command uses --n-cpu-moe); Ollama has no expert placement, so its "
-                              "num_gpu is the most whole layers that fit");
+                              "same bytes; the command uses --n-cpu-moe); Ollama's num_gpu is the most whole layers "
+                              "that fit (Ollama 0.30 and later run llama-server, whose --fit places the experts so "
+                              "when num_gpu is unset)");
+    }
+  }
+  // --fit for a dense model, or a MoE model whose dense weights do not fit with every routed expert in RAM
+  // (common/fit.cpp, step 3): when offloading everything leaves a GPU under its free-memory target, the GPUs are
+  // filled back to front, the last one (which holds the output layer) first, each with as many of the remaining
+  // layers as leave it the target; a MoE model's routed experts all stay in RAM. -ngl is their sum and
+  // --tensor-split their counts.
+  std::vector<double> fit_split;
+  if (gpus && !e.placement.fitted && !request.n_gpu_layers && request.n_cpu_moe == 0 && request.tensor_split.empty() &&
+      local_build_includes(request.llama_cpp_build, kFitBuild)) {
+    const std::int64_t margin = kFitFreeTargetBytes - local_gpu_reserve_bytes(request.backend);
+    if (!gpus_fit(place_local(model, request, n_layer + 1), margin)) {
+      LocalRequest fill = request;
+      if (model.num_experts > 0) fill.n_cpu_moe = n_layer;
+      const std::size_t n_gpus = request.gpus.size();
+      std::vector<std::int64_t> counts(n_gpus, 0);
+      const auto place_counts = [&](const std::vector<std::int64_t>& layers) {
+        std::int64_t total = 0;
+        for (std::int64_t n : layers) total += n;
+        if (n_gpus > 1 && total > 0) fill.tensor_split.assign(layers.begin(), layers.end());
+        LocalPlacement placement = place_local(model, fill, total);
+        fill.tensor_split.clear();
+        return placement;
+      };
+      const auto leaves_target = [&](const LocalPlacement& p, std::size_t d) {
+        const LocalDeviceUse& use = p.devices[d];
+        return use.limit_bytes == 0 || use.total_bytes() <= use.limit_bytes - margin;
+      };
+      std::int64_t unassigned = n_layer + 1;
+      for (std::size_t d = n_gpus; d-- > 0;) {
+        // The most of the unassigned layers device d takes; its memory grows with them.
+        const auto fits_with = [&](std::int64_t layers) {
+          std::vector<std::int64_t> trial = counts;
+          trial[d] = layers;
+          return leaves_target(place_counts(trial), d);
+        };
+        std::int64_t low = 0, high = unassigned;  // low fits (or is 0), high is the most it could take
+        if (fits_with(high)) {
+          low = high;
+        } else {
+          while (high - low > 1) {
+            const std::int64_t mid = (low + high) / 2;
+            (fits_with(mid) ? low : high) = mid;
+          }
+        }
+        counts[d] = low;
+        unassigned -= low;
+      }
+      e.placement = place_counts(counts);
+      e.placement.fitted = true;
+      if (n_gpus > 1 && e.placement.n_gpu_layers > 0) fit_split.assign(counts.begin(), counts.end());
+      std::string per_gpu;
+      for (std::size_t d = 0; d < n_gpus; ++d)
+        per_gpu += (d ? ", " : "") + std::to_string(counts[d]) + " on " + e.placement.devices[d].name;
+      e.assumptions.push_back(
+          "placement: llama.cpp's --fit (on by default from b" + std::to_string(kFitBuild) +
+          ", common/fit.cpp): offloading every layer leaves a GPU under " + std::to_string(kFitFreeTargetBytes >> 20) +
+          " MiB free, so the GPUs are filled from the last, which takes the model's last layers, each with the most "
+          "of the remaining layers that leave it " +
+          std::to_string(kFitFreeTargetBytes >> 20) + " MiB (" + per_gpu + ")" +
+          (model.num_experts > 0 ? ", every routed expert in RAM (its dense weights do not fit with them there)" : "") +
+          "; the command writes that placement out, and Ollama 0.30 and later reach it with num_gpu unset "
+          "(llama-server's --fit)");
     }
   }
   // The most layers whose buffers fit every GPU, as Ollama searches (llm/memory.go EstimateGPULayers), each GPU
-  // keeping its minimum free memory; Ollama has no expert placement, so this is its placement after --fit's too.
+  // keeping its minimum free memory: Ollama's own search before 0.30, and its num_gpu (whole layers) after --fit too.
   const auto most_layers = [&] {
     LocalPlacement placement;
     for (std::int64_t ngl = gpus ? n_layer + 1 : 0;; --ngl) {
@@ -270,6 +334,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
 
   std::string command = "llama-server -m " + request.model_path + " -ngl " + std::to_string(e.placement.n_gpu_layers);
   if (!request.tensor_split.empty()) command += " --tensor-split " + tensor_split_text(request.tensor_split);
+  if (!fit_split.empty()) command += " --tensor-split " + tensor_split_text(fit_split);
   if (e.placement.n_cpu_moe > 0) command += " --n-cpu-moe " + std::to_string(e.placement.n_cpu_moe);
   command += " -c " + std::to_string(request.context);
   // A recurrent model's state takes a cell per slot, so the slots are written out even when 1.

@@ -97,19 +97,20 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
                                      [](const LocalLayer& layer) { return local_layer_state_bytes(layer) > 0; });
   p.recurrent_cells = recurrent ? std::max<std::int64_t>(1, request.parallel) : 0;
 
-  // Split points: the given shares, else each device's free memory; cumulative, normalized.
-  std::vector<double> splits(n_devices);
-  double sum = 0;
+  // Split points: the given shares, else each device's free memory; cumulative, normalized, in float as
+  // llama_model::load_tensors computes them (so a split of whole layer counts lands on its boundaries).
+  std::vector<float> splits(n_devices);
+  float sum = 0;
   for (std::size_t i = 0; i < n_devices; ++i) {
     const double share = request.tensor_split.empty() ? static_cast<double>(gpu_memory_limit_bytes(request.gpus[i]))
                                                       : request.tensor_split[i];
     if (!(share >= 0) || !std::isfinite(share))
       throw std::invalid_argument("--tensor-split: shares must be finite and 0 or more");
-    sum += share;
+    sum += static_cast<float>(share);
     splits[i] = sum;
   }
   if (n_devices > 0 && !(sum > 0)) throw std::invalid_argument("--tensor-split: the shares add up to 0");
-  for (double& s : splits) s /= sum;
+  for (float& s : splits) s /= sum;
 
   // load_tensors: layers below i_gpu_start stay on the CPU, the last n_gpu_layers go to the GPUs,
   // and "layer" n_layer is the output layer, offloaded only when n_gpu_layers > n_layer.
@@ -118,7 +119,7 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   const auto device_of = [&](std::int64_t il) -> int {
     if (il < i_gpu_start || il - i_gpu_start >= act_gpu_layers) return -1;
     const float point = static_cast<float>(il - i_gpu_start) / static_cast<float>(act_gpu_layers);
-    const auto at = std::upper_bound(splits.begin(), splits.end(), static_cast<double>(point)) - splits.begin();
+    const auto at = std::upper_bound(splits.begin(), splits.end(), point) - splits.begin();
     return static_cast<int>(std::min<std::ptrdiff_t>(at, static_cast<std::ptrdiff_t>(n_devices) - 1));
   };
   p.layer_device.resize(static_cast<std::size_t>(n_layer));

@@ -149,7 +149,9 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
         {`Offloaded ${report.n_gpu_layers}/${report.n_layers} layers to the GPU`}
         {report.n_cpu_moe > 0
           ? `, routed experts of ${report.n_cpu_moe} layers in RAM${report.fitted ? " (llama.cpp's --fit)" : ''}`
-          : ''}
+          : report.fitted
+            ? " (llama.cpp's --fit)"
+            : ''}
         {report.fits ? '' : ' (does not fit)'}
       </p>
       <table class="figures" data-testid="local-devices">
