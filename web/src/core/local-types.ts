@@ -28,7 +28,7 @@ export interface LocalOptions {
   kv_offload?: 'on' | 'off';
   /** off (--no-mmap): weights kept in RAM sit in pinned memory, which the op offload copies faster; absent: the build's default. */
   mmap?: 'on' | 'off';
-  /** As -ngl; absent: the most layers that fit. */
+  /** As -ngl; absent: as llama.cpp's --fit places them (the most that fit before b7407). */
   n_gpu_layers?: number;
   n_cpu_moe?: number;
   /** Shares per GPU, comma-separated ("3,1"); absent: by free memory. */
