@@ -189,8 +189,8 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   }
   // --fit for a dense model, or a MoE model whose dense weights do not fit with every routed expert in RAM
   // (common/fit.cpp, step 3): when offloading everything leaves a GPU under its free-memory target, the GPUs are
-  // filled back to front, the last one (which holds the output layer) first, each with as many of the remaining
-  // layers as leave it the target; a MoE model's routed experts all stay in RAM. -ngl is their sum and
+  // filled back to front, the last one (which takes the model's last layers) first, each with as many of the
+  // remaining layers as leave it the target; a MoE model's routed experts all stay in RAM. -ngl is their sum and
   // --tensor-split their counts.
   std::vector<double> fit_split;
   if (gpus && !e.placement.fitted && !request.n_gpu_layers && request.n_cpu_moe == 0 && request.tensor_split.empty() &&
