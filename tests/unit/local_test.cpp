@@ -1667,7 +1667,8 @@ TEST_CASE("local: the mmproj file counts against the first GPU when fitting laye
   CHECK(fitted.placement.fitted);
   CHECK(fitted.placement.n_gpu_layers < estimate_local(model, request).placement.n_gpu_layers);
   request.mmproj = LocalMmprojType::f16;
-  const LocalDeviceUse& beyond = device(place_local(model, request, fitted.placement.n_gpu_layers + 1), "CUDA0");
+  const LocalPlacement one_layer_more = place_local(model, request, fitted.placement.n_gpu_layers + 1);
+  const LocalDeviceUse& beyond = device(one_layer_more, "CUDA0");
   // The limit already keeps CUDA's 457 MiB free: the target is 1024 - 457 MiB below it.
   CHECK(beyond.total_bytes() > beyond.limit_bytes - ((std::int64_t{1024} - 457) << 20));
 }
