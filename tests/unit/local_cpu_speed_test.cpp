@@ -69,11 +69,24 @@ TEST_CASE("local CPU generation: every graph node costs its barrier on the threa
   CHECK(t.seconds == doctest::Approx(t.bytes / (kReadShare * 204.8e9) + 707 * node_seconds(64)));
   CHECK(many.speed.generation_tokens_per_second == doctest::Approx(1.0 / t.seconds));
   CHECK(stated(many, "each graph node costs 5.56 us beyond its bytes on 64 threads"));
-  // Fewer threads wait less at each barrier: 8 threads, 1.04 us a node.
-  r.threads = 8;
+  // Fewer threads wait less at each barrier: 32 threads, 2.98 us a node.
+  r.threads = 32;
   const LocalEstimate few = estimate_local(model, r);
-  CHECK(few.speed.generation_token_time.back().seconds_per_op == doctest::Approx(node_seconds(8)));
+  CHECK(few.speed.generation_token_time.back().seconds_per_op == doctest::Approx(node_seconds(32)));
   CHECK(few.speed.generation_tokens_per_second > many.speed.generation_tokens_per_second);
+  // Fewer still and the multiplies take longer than the reads: with 4 threads the token waits on them, at half
+  // the rate of 8 (the same cores, each adding its own), and the report says so.
+  r.threads = 8;
+  const LocalTokenTime eight = estimate_local(model, r).speed.generation_token_time.back();
+  r.threads = 4;
+  const LocalEstimate four = estimate_local(model, r);
+  const LocalTokenTime& slow = four.speed.generation_token_time.back();
+  CHECK(slow.compute_seconds == doctest::Approx(2 * eight.compute_seconds));
+  CHECK(slow.compute_seconds > slow.bytes / slow.bandwidth_bytes_per_second);
+  CHECK(slow.seconds == doctest::Approx(slow.compute_seconds + 707 * node_seconds(4)));
+  CHECK(stated(four, "CPU generation: a token's multiplies on 4 threads take"));
+  CHECK(t.compute_seconds < t.bytes / t.bandwidth_bytes_per_second);
+  CHECK_FALSE(stated(many, "CPU generation: a token's multiplies"));
   // Without -t, llama.cpp's default: one thread per core (6 on a Ryzen 5 7600X).
   const LocalEstimate defaults = estimate_local(model, cpu_only("ryzen-5-7600x"));
   CHECK(defaults.speed.generation_token_time.back().seconds_per_op == doctest::Approx(node_seconds(6)));

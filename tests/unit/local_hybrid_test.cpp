@@ -137,6 +137,34 @@ TEST_CASE("local handoffs: routed experts in RAM send a token to the CPU and bac
   CHECK(token_handoffs(estimate_local(oss, r)) == 64);
 }
 
+TEST_CASE("local generation: experts in RAM on 4 threads wait on their multiplies, not on the RAM") {
+  // gpt-oss-120b with every routed expert in RAM beside an RTX 5090, on a Core Ultra 9 285K at llama.cpp's default
+  // 4 threads (one per two P-cores without SMT). A token multiplies 4 experts of 3 x 2880 x 2880 MXFP4 values in
+  // each of 36 layers: 2 x 4 x 24,883,200 x 36 = 7.166 GFLOP, run row by row (MUL_MAT_ID) at 0.12 of 4 Lion Cove
+  // cores' int8 peak at the base clock. Its reads, 1.90 GB at 0.9 of DDR5-6400's 102.4 GB/s, take 20.7 ms.
+  const LocalModel oss = gpt_oss_120b();
+  LocalRequest r = experts_in_ram("rtx-5090");
+  r.cpu = *find_cpu("core-ultra-9-285k");
+  const CpuCoreCluster& p_core = r.cpu->performance;
+  const double flops = 2.0 * 4 * (3.0 * 2880 * 2880) * 36;
+  const double expected = flops / (4 * p_core.int8_ops_per_cycle * p_core.base_clock_hz * 0.12);
+  const LocalEstimate e = estimate_local(oss, r);
+  const LocalTokenTime& cpu = e.speed.generation_token_time.back();
+  CHECK(cpu.compute_seconds == doctest::Approx(expected).epsilon(0.001));
+  CHECK(cpu.bytes / cpu.bandwidth_bytes_per_second == doctest::Approx(cpu.bytes / (0.9 * 102.4e9)));
+  CHECK(cpu.compute_seconds > cpu.bytes / cpu.bandwidth_bytes_per_second);
+  CHECK(cpu.seconds == doctest::Approx(cpu.compute_seconds + static_cast<double>(cpu.graph_ops) * cpu.seconds_per_op +
+                                       cpu.crossing_seconds + cpu.handoff_seconds));
+  CHECK(test::mentions(e.assumptions, "CPU generation: a token's multiplies on 4 threads take"));
+  // With all 24 cores the multiplies take less than the reads, which set the pace again.
+  r.threads = 24;
+  const LocalTokenTime all = estimate_local(oss, r).speed.generation_token_time.back();
+  CHECK(all.compute_seconds < all.bytes / all.bandwidth_bytes_per_second);
+  CHECK(all.seconds == doctest::Approx(all.bytes / all.bandwidth_bytes_per_second +
+                                       static_cast<double>(all.graph_ops) * all.seconds_per_op + all.crossing_seconds +
+                                       all.handoff_seconds));
+}
+
 TEST_CASE("local op offload: weights in a mapped file copy at #20978's pageable share, --no-mmap pins them") {
   // gpt-oss-120b with every expert in RAM on an RTX 4090 (PCIe 4.0 x16, 32 GB/s): a 512-token ubatch copies
   // the experts it uses (all of them: 1 - (1 - 4/128)^512 = 1 - 9e-8) from the CPU's buffer, the token

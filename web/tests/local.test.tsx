@@ -103,6 +103,35 @@ describe('local options', () => {
       `Offloaded ${report.n_gpu_layers}/81 layers to the GPU (llama.cpp's --fit)`,
     );
   });
+  test("experts in RAM on a 285K's default 4 threads: the token waits on the CPU's multiplies", () => {
+    const oss = fixtureConfig('openai--gpt-oss-120b.json');
+    const report = core.localReport(
+      oss,
+      localOptions({
+        ...defaultLocalInputs,
+        gpu: 'rtx-5090',
+        weights: 'mxfp4',
+        cpu: 'core-ultra-9-285k',
+        ramGib: '128',
+        nGpuLayers: '99',
+        nCpuMoe: '36',
+      }),
+    );
+    const cpu = report.devices[report.devices.length - 1].generation_token_time;
+    const reads = cpu.bytes / cpu.bandwidth_bytes_per_second;
+    expect(cpu.compute_seconds).toBeGreaterThan(reads);
+    expect(cpu.seconds).toBeCloseTo(
+      cpu.compute_seconds + cpu.graph_ops * cpu.seconds_per_op + cpu.crossing_seconds + cpu.handoff_seconds,
+      9,
+    );
+    // A GPU's line has no multiplies of its own.
+    expect(report.devices[0].generation_token_time.compute_seconds).toBe(0);
+    render(<LocalResults report={report} unit="GiB" />);
+    const lines = within(screen.getByTestId('local-token-time')).getAllByRole('listitem');
+    expect(lines[lines.length - 1].textContent).toContain(
+      `its multiplies slower: ${(cpu.compute_seconds * 1e3).toFixed(2)} ms`,
+    );
+  });
   test('tokens already cached slow the prompt and the generation (llama-bench -d)', () => {
     const fresh = core.localReport(llama, localOptions(defaultLocalInputs));
     const deep = core.localReport(llama, localOptions({ ...defaultLocalInputs, depth: '6000' }));

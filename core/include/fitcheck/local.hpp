@@ -277,7 +277,11 @@ struct LocalTokenTime {
   // (local_split_handoff_seconds each).
   std::int64_t handoffs = 0;
   double handoff_seconds = 0;
-  double seconds = 0;  // bytes / bandwidth + graph_ops x seconds_per_op + crossing_seconds + handoff_seconds
+  // A CPU's multiplies for the token at ggml-cpu's kernel rates (local_cpu_matmul.cpp; 0 on a GPU or without
+  // --cpu): the token waits on them where they take longer than its reads.
+  double compute_seconds = 0;
+  // max(bytes / bandwidth, compute_seconds) + graph_ops x seconds_per_op + crossing_seconds + handoff_seconds
+  double seconds = 0;
 };
 
 // How a device's share of the prompt's time is made, over all the prompt's ubatches: its multiplies

@@ -193,4 +193,12 @@ LocalCpuMatmulTime local_cpu_matmul_seconds(const LocalCpuMatmulFlops& flops, co
   return out;
 }
 
+std::string local_cpu_generation_compute_rule(double compute_seconds, double read_seconds, int threads) {
+  return "CPU generation: a token's multiplies on " + std::to_string(threads) +
+         (threads == 1 ? " thread" : " threads") + " take " + detail::three_significant_digits(compute_seconds * 1e3) +
+         " ms at the CPU prompt's kernel rates (one token's activations), longer than its reads (" +
+         detail::three_significant_digits(read_seconds * 1e3) +
+         " ms), so the token waits on them (docs/local.md, \"Speed\")";
+}
+
 }  // namespace fitcheck

@@ -78,6 +78,8 @@ struct LocalCpuMatmulTime {
 };
 LocalCpuMatmulTime local_cpu_matmul_seconds(const LocalCpuMatmulFlops& flops, const CpuDevice& cpu,
                                             const LocalRequest& request);
+// The report's statement where a CPU's multiplies, not its reads, set a generated token's time.
+std::string local_cpu_generation_compute_rule(double compute_seconds, double read_seconds, int threads);
 // llama.cpp's default thread count on this CPU (common_cpu_get_num_math).
 int local_cpu_default_threads(const CpuDevice& cpu);
 

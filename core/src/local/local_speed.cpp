@@ -169,6 +169,11 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
              (kCudaExpertLoopSyncLaunches - 1 + kCudaExpertLoopGenerationLaunches * model.experts_per_token);
     return ops;
   };
+  // The CPU's multiplies for one generated token (the same at any fill: the attention is left out).
+  const LocalCpuMatmulTime generation_cpu_matmul =
+      cpu_work && request.cpu
+          ? local_cpu_matmul_seconds(local_cpu_matmul_flops(work.back(), 1.0, 0.0), *request.cpu, request)
+          : LocalCpuMatmulTime{};
   // One token's time at `filled` cached tokens: each device reads its weights, its layers' KV and
   // its recurrent layers' states.
   const auto token_times = [&](double filled) {
@@ -187,8 +192,11 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
       t.crossing_seconds = crossing_seconds_per_token[d];
       t.handoffs = handoffs[d];
       t.handoff_seconds = static_cast<double>(handoffs[d]) * local_split_handoff_seconds();
-      t.seconds = bytes / t.bandwidth_bytes_per_second + static_cast<double>(t.graph_ops) * t.seconds_per_op +
-                  t.crossing_seconds + t.handoff_seconds;
+      // A CPU's matrix-vector products at the same kernels' rates as its prompt (one token's activations):
+      // with few threads they, not the RAM, set the pace (the attention's few FLOPs are left out).
+      if (d >= n_gpus && request.cpu) t.compute_seconds = generation_cpu_matmul.seconds;
+      t.seconds = std::max(bytes / t.bandwidth_bytes_per_second, t.compute_seconds) +
+                  static_cast<double>(t.graph_ops) * t.seconds_per_op + t.crossing_seconds + t.handoff_seconds;
     }
     return times;
   };
@@ -206,6 +214,12 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   // time at the middle of them, after the depth and the prompt.
   const double middle = std::min(context, depth + prompt + generated / 2);
   s.generation_token_time = token_times(middle);
+  if (const LocalTokenTime& cpu_token = s.generation_token_time.back();
+      cpu_token.compute_seconds > 0 &&
+      cpu_token.compute_seconds > cpu_token.bytes / cpu_token.bandwidth_bytes_per_second)
+    assumptions.push_back(local_cpu_generation_compute_rule(cpu_token.compute_seconds,
+                                                            cpu_token.bytes / cpu_token.bandwidth_bytes_per_second,
+                                                            generation_cpu_matmul.threads));
   double token = 0;
   for (const LocalTokenTime& t : s.generation_token_time) token += t.seconds;
   s.generation_tokens_per_second = 1.0 / token;

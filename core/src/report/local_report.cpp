@@ -91,6 +91,7 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
     out.field("crossing_seconds", t.crossing_seconds);
     out.field("handoffs", t.handoffs);
     out.field("handoff_seconds", t.handoff_seconds);
+    out.field("compute_seconds", t.compute_seconds);
     out.field("seconds", t.seconds);
     out.end_object();
     out.end_object();

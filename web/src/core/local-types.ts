@@ -108,6 +108,8 @@ export interface LocalTokenTime {
   /** Blocking handoffs between backends into this device after the token's first crossing. */
   handoffs: number;
   handoff_seconds: number;
+  /** A CPU's multiplies for the token at ggml-cpu's kernel rates (0 on a GPU, or without a CPU named). */
+  compute_seconds: number;
   seconds: number;
 }
 

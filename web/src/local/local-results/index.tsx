@@ -295,7 +295,11 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
             return (
               <li key={device.name}>
                 {`${device.name}: ${(t.bytes / 1e9).toFixed(2)} GB read at ${t.bandwidth_fraction.toFixed(2)} × ` +
-                  `${peak.toFixed(0)} GB/s = ${milliseconds(t.bytes / t.bandwidth_bytes_per_second)}, ` +
+                  `${peak.toFixed(0)} GB/s = ${milliseconds(t.bytes / t.bandwidth_bytes_per_second)}` +
+                  (t.compute_seconds > t.bytes / t.bandwidth_bytes_per_second
+                    ? `, its multiplies slower: ${milliseconds(t.compute_seconds)}`
+                    : '') +
+                  ', ' +
                   `${t.graph_ops} graph ops × ${(t.seconds_per_op * 1e6).toFixed(2)} µs = ` +
                   milliseconds(t.graph_ops * t.seconds_per_op) +
                   (t.crossing_seconds > 0 ? `, ${(t.crossing_seconds * 1e3).toFixed(3)} ms of copies in` : '') +
