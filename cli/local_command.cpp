@@ -140,17 +140,21 @@ void print_local(const nlohmann::json& r) {
   for (const auto& d : r["devices"]) {
     const auto& t = d["generation_token_time"];
     if (t["seconds"].get<double>() <= 0) continue;
-    char line[300];
+    const double read_ms = t["bytes"].get<double>() / t["bandwidth_bytes_per_second"].get<double>() * 1e3;
+    const double compute_ms = t["compute_seconds"].get<double>() * 1e3;
+    char slower[64] = "";
+    if (compute_ms > read_ms) std::snprintf(slower, sizeof slower, " (its multiplies slower: %.3f ms)", compute_ms);
+    char line[400];
     std::snprintf(line, sizeof line,
-                  "  %-10s %.3f GB at %.2f x %.0f GB/s = %.3f ms + %lld ops x %.2f us = %.3f ms + crossings %.3f ms "
-                  "= %.3f ms\n",
+                  "  %-10s %.3f GB at %.2f x %.0f GB/s = %.3f ms%s + %lld ops x %.2f us = %.3f ms + crossings %.3f ms "
+                  "+ %lld handoffs %.3f ms = %.3f ms\n",
                   d["name"].get<std::string>().c_str(), t["bytes"].get<double>() / 1e9,
                   t["bandwidth_fraction"].get<double>(),
-                  t["bandwidth_bytes_per_second"].get<double>() / t["bandwidth_fraction"].get<double>() / 1e9,
-                  t["bytes"].get<double>() / t["bandwidth_bytes_per_second"].get<double>() * 1e3,
-                  t["graph_ops"].get<long long>(), t["seconds_per_op"].get<double>() * 1e6,
+                  t["bandwidth_bytes_per_second"].get<double>() / t["bandwidth_fraction"].get<double>() / 1e9, read_ms,
+                  slower, t["graph_ops"].get<long long>(), t["seconds_per_op"].get<double>() * 1e6,
                   static_cast<double>(t["graph_ops"].get<long long>()) * t["seconds_per_op"].get<double>() * 1e3,
-                  t["crossing_seconds"].get<double>() * 1e3, t["seconds"].get<double>() * 1e3);
+                  t["crossing_seconds"].get<double>() * 1e3, t["handoffs"].get<long long>(),
+                  t["handoff_seconds"].get<double>() * 1e3, t["seconds"].get<double>() * 1e3);
     print("%s", std::string(line));
   }
   print("\nllama.cpp: %s\n", r["llama_cpp_command"].get<std::string>());
