@@ -153,26 +153,32 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   // moves the routed experts of whole layers to RAM, as few as leave each GPU its free-memory target.
   const bool fit_rule = gpus && !request.n_gpu_layers && request.n_cpu_moe == 0 && request.tensor_split.empty() &&
                         model.num_experts > 0 && local_build_includes(request.llama_cpp_build, kFitBuild);
-  const auto gpus_fit = [&](const LocalPlacement& p, std::int64_t margin) {
+  // Whether GPU d's buffers leave `margin_bytes` below its limit (an unchecked limit, 0, always does), and every GPU's.
+  const auto gpu_fits = [](const LocalPlacement& p, std::size_t d, std::int64_t margin_bytes) {
+    const LocalDeviceUse& use = p.devices[d];
+    return use.limit_bytes == 0 || use.total_bytes() <= use.limit_bytes - margin_bytes;
+  };
+  const auto gpus_fit = [&](const LocalPlacement& p, std::int64_t margin_bytes) {
     for (std::size_t d = 0; d + 1 < p.devices.size(); ++d)
-      if (p.devices[d].limit_bytes != 0 && p.devices[d].total_bytes() > p.devices[d].limit_bytes - margin) return false;
+      if (!gpu_fits(p, d, margin_bytes)) return false;
     return true;
   };
+  // fit_params_target left free on each device, counted here from the limit (the device's memory less the
+  // runtime's reserve) rather than from the driver's free memory.
+  const std::int64_t fit_margin_bytes = kFitFreeTargetBytes - local_gpu_reserve_bytes(request.backend);
   if (fit_rule) {
     const auto with_experts_in_ram = [&](std::int64_t layers) {
       LocalRequest experts_in_ram = request;
       experts_in_ram.n_cpu_moe = layers;
       return place_local(model, experts_in_ram, n_layer + 1);
     };
-    // fit_params_target left free on each device, counted here from the limit (the device's memory less the
-    // runtime's reserve) rather than from the driver's free memory.
-    const std::int64_t margin = kFitFreeTargetBytes - local_gpu_reserve_bytes(request.backend);
-    if (!gpus_fit(with_experts_in_ram(0), margin) && gpus_fit(with_experts_in_ram(n_layer), margin)) {
+    if (!gpus_fit(with_experts_in_ram(0), fit_margin_bytes) &&
+        gpus_fit(with_experts_in_ram(n_layer), fit_margin_bytes)) {
       // The fewest layers with experts in RAM; memory falls as the count grows.
       std::int64_t low = 0, high = n_layer;  // low does not fit, high does
       while (high - low > 1) {
         const std::int64_t mid = (low + high) / 2;
-        (gpus_fit(with_experts_in_ram(mid), margin) ? high : low) = mid;
+        (gpus_fit(with_experts_in_ram(mid), fit_margin_bytes) ? high : low) = mid;
       }
       e.placement = with_experts_in_ram(high);
       e.placement.fitted = true;
@@ -195,8 +201,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   std::vector<double> fit_split;
   if (gpus && !e.placement.fitted && !request.n_gpu_layers && request.n_cpu_moe == 0 && request.tensor_split.empty() &&
       local_build_includes(request.llama_cpp_build, kFitBuild)) {
-    const std::int64_t margin = kFitFreeTargetBytes - local_gpu_reserve_bytes(request.backend);
-    if (!gpus_fit(place_local(model, request, n_layer + 1), margin)) {
+    if (!gpus_fit(place_local(model, request, n_layer + 1), fit_margin_bytes)) {
       LocalRequest fill = request;
       if (model.num_experts > 0) fill.n_cpu_moe = n_layer;
       const std::size_t n_gpus = request.gpus.size();
@@ -209,17 +214,13 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
         fill.tensor_split.clear();
         return placement;
       };
-      const auto leaves_target = [&](const LocalPlacement& p, std::size_t d) {
-        const LocalDeviceUse& use = p.devices[d];
-        return use.limit_bytes == 0 || use.total_bytes() <= use.limit_bytes - margin;
-      };
       std::int64_t unassigned = n_layer + 1;
       for (std::size_t d = n_gpus; d-- > 0;) {
         // The most of the unassigned layers device d takes; its memory grows with them.
         const auto fits_with = [&](std::int64_t layers) {
           std::vector<std::int64_t> trial = counts;
           trial[d] = layers;
-          return leaves_target(place_counts(trial), d);
+          return gpu_fits(place_counts(trial), d, fit_margin_bytes);
         };
         std::int64_t low = 0, high = unassigned;  // low fits (or is 0), high is the most it could take
         if (fits_with(high)) {
