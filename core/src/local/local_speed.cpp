@@ -214,12 +214,12 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   // time at the middle of them, after the depth and the prompt.
   const double middle = std::min(context, depth + prompt + generated / 2);
   s.generation_token_time = token_times(middle);
-  if (const LocalTokenTime& cpu_token = s.generation_token_time.back();
-      cpu_token.compute_seconds > 0 &&
-      cpu_token.compute_seconds > cpu_token.bytes / cpu_token.bandwidth_bytes_per_second)
-    assumptions.push_back(local_cpu_generation_compute_rule(cpu_token.compute_seconds,
-                                                            cpu_token.bytes / cpu_token.bandwidth_bytes_per_second,
-                                                            generation_cpu_matmul.threads));
+  if (const LocalTokenTime& cpu_token = s.generation_token_time.back(); cpu_token.compute_seconds > 0) {
+    const double read_seconds = cpu_token.bytes / cpu_token.bandwidth_bytes_per_second;
+    if (cpu_token.compute_seconds > read_seconds)
+      assumptions.push_back(
+          local_cpu_generation_compute_rule(cpu_token.compute_seconds, read_seconds, generation_cpu_matmul.threads));
+  }
   double token = 0;
   for (const LocalTokenTime& t : s.generation_token_time) token += t.seconds;
   s.generation_tokens_per_second = 1.0 / token;
