@@ -65,7 +65,45 @@ std::string pad_left(const std::string& text, std::size_t width) {
   return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
 }
 
+// The headline: where the model runs, how fast, and what a generated token waits on (the verdict's facts).
+void print_local_verdict(const nlohmann::json& r) {
+  const auto& v = r["verdict"];
+  const std::string runs_on = v["runs_on"].get<std::string>();
+  if (runs_on == "does_not_fit") {
+    const std::string device = v["short_device"].get<std::string>();
+    std::int64_t limit = 0;
+    for (const auto& d : r["devices"])
+      if (d["name"].get<std::string>() == device) limit = d["limit_bytes"].get<std::int64_t>();
+    print("does not fit: %s needs %s more than its limit of %s\n", device,
+          gib_and_gb(v["shortfall_bytes"].get<std::int64_t>()), gib_and_gb(limit));
+    return;
+  }
+  const long long on_gpus = v["layers_on_gpus"].get<long long>();
+  const long long in_ram = v["layers_in_ram"].get<long long>();
+  std::string where = runs_on == "gpus" ? "wholly on the GPU(s)"
+                      : runs_on == "cpu"
+                          ? "on the CPU, every layer in RAM"
+                          : "split: " + std::to_string(on_gpus) + " of " + std::to_string(on_gpus + in_ram) +
+                                " layers on the GPU(s), " + std::to_string(in_ram) + " in RAM";
+  if (runs_on == "gpus_and_ram" && v["expert_layers_in_ram"].get<long long>() > 0)
+    where += ", routed experts of " + std::to_string(v["expert_layers_in_ram"].get<long long>()) + " layers in RAM";
+  if (runs_on == "gpus_and_ram" && v["output_in_ram"].get<bool>()) where += ", output layer in RAM";
+  char speeds[160];
+  std::snprintf(speeds, sizeof speeds, "%.1f tokens/s generating, %.0f tokens/s on the prompt",
+                r["generation_tokens_per_second"].get<double>(), r["prompt_tokens_per_second"].get<double>());
+  std::string bound;
+  if (runs_on == "gpus_and_ram") {
+    char text[120];
+    const std::string device = v["generation_bound_device"].get<std::string>();
+    std::snprintf(text, sizeof text, "; a generated token waits on %s for %.0f%% of its time",
+                  device == "CPU" ? "the CPU" : device.c_str(), v["generation_bound_share"].get<double>() * 100);
+    bound = text;
+  }
+  print("runs %s: %s%s\n", where, std::string(speeds), bound);
+}
+
 void print_local(const nlohmann::json& r) {
+  print_local_verdict(r);
   print("weights: %s\n", r["weights"].get<std::string>());
   const long long experts_in_ram = r["n_cpu_moe"].get<long long>();
   const std::string experts = experts_in_ram > 0

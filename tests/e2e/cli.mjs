@@ -68,3 +68,8 @@ export function close(shown, expected, relative = 5e-4) {
   const error = Math.abs(shown - expected) / Math.abs(expected);
   if (!(error <= relative)) throw new Error(`shown ${shown}, expected ${expected} (relative error ${error})`);
 }
+
+/** A speed as the Local tab prints it: rounded, in comma groups ("11,195"). */
+export function grouped(value) {
+  return Math.round(value).toLocaleString('en-US');
+}

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { startStaticServer } from '../support/static-server.mjs';
 import { assertLocalOnly, launchChromium, repo, watchPage } from '../support/browser.mjs';
-import { cli, presetConfigFile } from './cli.mjs';
+import { cli, grouped, presetConfigFile } from './cli.mjs';
 
 let server;
 let browser;
@@ -57,7 +57,7 @@ test('MLX LM on an M4 Max: the peak and speeds are the CLI figures, and a link r
   assert.deepEqual(terms, [...report.terms.map((t) => t.name), 'peak']);
   await page
     .getByTestId('local-speed')
-    .filter({ hasText: `Prompt ${report.prompt_tokens_per_second.toFixed(0)} tokens/s` })
+    .filter({ hasText: `Prompt ${grouped(report.prompt_tokens_per_second)} tokens/s` })
     .filter({ hasText: `Generation ${report.generation_tokens_per_second.toFixed(1)} tokens/s` })
     .waitFor();
   // Each figure says how far the validation set puts it.

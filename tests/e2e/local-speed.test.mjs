@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startStaticServer } from '../support/static-server.mjs';
 import { assertLocalOnly, launchChromium, openLocalTab, repo } from '../support/browser.mjs';
-import { cli, localPageDefaults, presetConfigFile } from './cli.mjs';
+import { cli, grouped, localPageDefaults, presetConfigFile } from './cli.mjs';
 
 let server;
 let browser;
@@ -35,7 +35,7 @@ test('two GPUs overlap the ubatches of a 2048-token prompt as the CLI says; one 
   const speed = page.getByTestId('local-speed');
   await speed
     .filter({
-      hasText: `Prompt ${overlapped.prompt_tokens_per_second.toFixed(0)} tokens/s (ubatches overlapped over the GPUs: ${overlapped.prompt_pipeline_speedup.toFixed(2)}x the time without)`,
+      hasText: `Prompt ${grouped(overlapped.prompt_tokens_per_second)} tokens/s (ubatches overlapped over the GPUs: ${overlapped.prompt_pipeline_speedup.toFixed(2)}x the time without)`,
     })
     .waitFor();
   // n_batch 512: each llama_decode call is one ubatch, the GPUs take turns.
@@ -45,7 +45,7 @@ test('two GPUs overlap the ubatches of a 2048-token prompt as the CLI says; one 
   assert.equal(turns.prompt_pipelined, false);
   await page
     .getByTestId('local-prompt-speed')
-    .filter({ hasText: new RegExp(`^Prompt ${turns.prompt_tokens_per_second.toFixed(0)} tokens/s$`) })
+    .filter({ hasText: new RegExp(`^Prompt ${grouped(turns.prompt_tokens_per_second)} tokens/s$`) })
     .waitFor();
   assert.ok(turns.prompt_tokens_per_second < overlapped.prompt_tokens_per_second);
   assertLocalOnly(log, new URL(server.url).origin);
@@ -64,7 +64,7 @@ test('flash attention off: the speed line gives the share of a 4096-token prompt
   assert.equal(on.prompt_scores_time_share, 0);
   await page
     .getByTestId('local-prompt-speed')
-    .filter({ hasText: new RegExp(`^Prompt ${on.prompt_tokens_per_second.toFixed(0)} tokens/s$`) })
+    .filter({ hasText: new RegExp(`^Prompt ${grouped(on.prompt_tokens_per_second)} tokens/s$`) })
     .waitFor();
   await page.getByTestId('local-flashAttention').selectOption('off');
   const off = cli('local', config, [...args, '--flash-attention', 'off']);
@@ -73,7 +73,7 @@ test('flash attention off: the speed line gives the share of a 4096-token prompt
   const share = (off.prompt_scores_time_share * 100).toFixed(0);
   await speed
     .filter({
-      hasText: `Prompt ${off.prompt_tokens_per_second.toFixed(0)} tokens/s (${share}% of the work moves attention scores: flash attention is off)`,
+      hasText: `Prompt ${grouped(off.prompt_tokens_per_second)} tokens/s (${share}% of the work moves attention scores: flash attention is off)`,
     })
     .waitFor();
   assertLocalOnly(log, new URL(server.url).origin);
@@ -93,7 +93,7 @@ test("a MoE model's speed line gives the share of the prompt spent combining the
   await page
     .getByTestId('local-prompt-speed')
     .filter({
-      hasText: `Prompt ${moe.prompt_tokens_per_second.toFixed(0)} tokens/s (${share}% of the work combines the routed experts' outputs in memory)`,
+      hasText: `Prompt ${grouped(moe.prompt_tokens_per_second)} tokens/s (${share}% of the work combines the routed experts' outputs in memory)`,
     })
     .waitFor();
   // How the Spark's prompt time is made, as the CLI's prompt_time gives it: 2048 tokens in 4 ubatches.
@@ -164,7 +164,7 @@ test('a CPU-only prompt on a hybrid Intel part: -t 14 brings the E-cores in, at 
   const prompt = (report) =>
     page
       .getByTestId('local-prompt-speed')
-      .filter({ hasText: new RegExp(`^Prompt ${report.prompt_tokens_per_second.toFixed(0)} tokens/s$`) })
+      .filter({ hasText: new RegExp(`^Prompt ${grouped(report.prompt_tokens_per_second)} tokens/s$`) })
       .waitFor();
   // llama.cpp's default: the 6 performance cores.
   const six = cli('local', config, args);
@@ -199,6 +199,38 @@ test('an older llama.cpp build: no CUDA graph before b2822, as the CLI says, kep
   // A build the core cannot read is refused beside the field, the results kept.
   await page.getByTestId('local-llamaCppBuild').fill('x12');
   await page.locator('#local-llamaCppBuild-error').filter({ hasText: "option 'llama_cpp_build'" }).waitFor();
+  assertLocalOnly(log, new URL(server.url).origin);
+  await page.close();
+});
+
+test("the headline says where the model runs and what a token waits on, from the CLI's verdict", async () => {
+  const { page, log } = await openLocalTab(browser, server.url);
+  await page.getByTestId('local-gpu').fill('rtx-4090');
+  const config = presetConfigFile('meta-llama--llama-3.1-8b');
+  const whole = cli('local', config, localPageDefaults('rtx-4090'));
+  assert.equal(whole.verdict.runs_on, 'gpus');
+  const verdict = page.getByTestId('local-verdict');
+  await verdict
+    .filter({ hasText: `Runs wholly on the GPU: about ${whole.generation_tokens_per_second.toFixed(1)} tokens/s` })
+    .waitFor();
+  await page.getByTestId('local-nGpuLayers').fill('20');
+  const split = cli('local', config, [...localPageDefaults('rtx-4090'), '--n-gpu-layers', '20']);
+  assert.equal(split.verdict.runs_on, 'gpus_and_ram');
+  assert.equal(split.verdict.generation_bound_device, 'CPU');
+  const share = (split.verdict.generation_bound_share * 100).toFixed(0);
+  await verdict
+    .filter({
+      hasText:
+        `Runs split between the GPU and RAM: 20 of 32 layers on the GPU, 12 in RAM, the output layer in RAM. ` +
+        `It runs at about ${split.generation_tokens_per_second.toFixed(1)} tokens/s generating, ` +
+        `${grouped(split.prompt_tokens_per_second)} tokens/s reading a prompt; a generated token waits on the CPU ` +
+        `for ${share}% of its time.`,
+    })
+    .waitFor();
+  await page.getByTestId('local-ramGib').fill('1');
+  await verdict
+    .filter({ hasText: /^Does not fit: CPU needs [0-9.]+ GiB more than its limit of 1\.00 GiB\./ })
+    .waitFor();
   assertLocalOnly(log, new URL(server.url).origin);
   await page.close();
 });

@@ -243,6 +243,49 @@ describe('the Local tab', () => {
     );
   });
 
+  test('the headline: wholly on the GPU, split with RAM, on the CPU, or the device short of memory', () => {
+    const headline = (inputs: Partial<typeof defaultLocalInputs>, model = llama) => {
+      const report = core.localReport(model, localOptions({ ...defaultLocalInputs, ...inputs }));
+      render(<LocalResults report={report} unit="GiB" />);
+      const text = screen.getByTestId('local-verdict').textContent;
+      cleanup();
+      return { report, text };
+    };
+    // Llama-3.1-8B Q4_K_M on an RTX 4090: every layer on the GPU; the prompt's speed in comma groups.
+    const whole = headline({});
+    expect(whole.report.verdict.runs_on).toBe('gpus');
+    const prompt = Math.round(whole.report.prompt_tokens_per_second);
+    expect(prompt).toBeGreaterThan(999);
+    expect(whole.text).toBe(
+      `Runs wholly on the GPU: about ${whole.report.generation_tokens_per_second.toFixed(1)} tokens/s generating, ` +
+        `${prompt.toLocaleString('en-US')} tokens/s reading a prompt.`,
+    );
+    // -ngl 20: llama.cpp offloads the last 20 of the 32 layers; the first 12 and the output layer stay in RAM,
+    // whose dual-channel DDR5 reads them at a tenth of the 4090's rate, so the CPU holds most of each token.
+    const split = headline({ nGpuLayers: '20' });
+    expect(split.report.verdict).toMatchObject({
+      runs_on: 'gpus_and_ram',
+      layers_on_gpus: 20,
+      layers_in_ram: 12,
+      output_in_ram: true,
+      generation_bound_device: 'CPU',
+    });
+    expect(split.text).toMatch(
+      /^Runs split between the GPU and RAM: 20 of 32 layers on the GPU, 12 in RAM, the output layer in RAM\. It runs at about [0-9.]+ tokens\/s generating, [0-9,]+ tokens\/s reading a prompt; a generated token waits on the CPU for [0-9]+% of its time\.$/,
+    );
+    expect(headline({ gpu: '' }).text).toMatch(/^Runs on the CPU, every layer in RAM: about /);
+    // 8 GiB of RAM and no GPU: the 4.58 GiB of weights fit, but not with an n_ctx 131072 f16 cache (16 GiB).
+    const short = headline({ gpu: '', ramGib: '8', context: '131072' });
+    expect(short.report.verdict.runs_on).toBe('does_not_fit');
+    expect(short.report.verdict.short_device).toBe('CPU');
+    const cpu = short.report.devices[short.report.devices.length - 1];
+    expect(short.report.verdict.shortfall_bytes).toBe(cpu.total_bytes - cpu.limit_bytes);
+    expect(short.text).toBe(
+      `Does not fit: CPU needs ${((cpu.total_bytes - 8 * 2 ** 30) / 2 ** 30).toFixed(2)} GiB more than its limit ` +
+        'of 8.00 GiB. A shorter context, a smaller weight format, a quantized KV cache or more memory would help.',
+    );
+  });
+
   test("a vision model: its encoders' mmproj file in an Encoder column, on the first GPU, in the command", () => {
     const olmocr = fixtureConfig('allenai--olmOCR-7B-0225-preview.json');
     const report = core.localReport(olmocr, localOptions(defaultLocalInputs));

@@ -325,11 +325,34 @@ struct LocalSpeed {
   std::vector<LocalTokenTime> generation_token_time;  // per device: how that time is made
 };
 
+// Where the model runs, as someone choosing a machine asks it: wholly on the GPU(s), split between the
+// GPU(s) and RAM, on the CPU alone, or not at all (a device over its limit).
+enum class LocalRunsOn : std::uint8_t { gpus, gpus_and_ram, cpu, does_not_fit };
+const char* local_runs_on_name(LocalRunsOn runs_on);  // "gpus", "gpus_and_ram", "cpu", "does_not_fit"
+
+// The placement and speed in one line's facts (the page's headline, the CLI's first line): where the
+// layers are, which device a generated token waits on most, and what is missing where it does not fit.
+struct LocalVerdict {
+  LocalRunsOn runs_on = LocalRunsOn::gpus;
+  std::int64_t layers_on_gpus = 0;        // repeating layers whose dense weights are on a GPU
+  std::int64_t layers_in_ram = 0;         // repeating layers whose dense weights stay in RAM
+  bool output_in_ram = false;             // the output layer on the CPU (-ngl of n_layers - 1 or fewer)
+  std::int64_t expert_layers_in_ram = 0;  // layers whose routed experts stay in RAM (--n-cpu-moe)
+  int generation_bound_device = -1;       // index into devices: the largest share of a generated token's time
+  double generation_bound_share = 0;      // that share (LocalSpeed::generation_time_share)
+  int short_device = -1;                  // the device furthest over its limit; -1 where everything fits
+  std::int64_t shortfall_bytes = 0;       // its total less its limit
+};
+
+// The verdict of a placement and its speed (estimate_local fills LocalEstimate::verdict with it).
+LocalVerdict local_verdict(const LocalPlacement& placement, const LocalSpeed& speed);
+
 struct LocalEstimate {
   LocalBackend backend = LocalBackend::cuda;  // the request's, as the speed model ran it
   bool mmap = true;                           // the request's: the model file mapped (llama.cpp's default)
   LocalPlacement placement;
   LocalSpeed speed;
+  LocalVerdict verdict;
   std::string llama_cpp_command;  // llama-server flags that reproduce the placement
   std::int64_t ollama_num_gpu = 0;
   std::int64_t ollama_num_ctx = 0;  // per slot: Ollama multiplies num_ctx by its parallel slots

@@ -331,6 +331,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   if (gpus && !local_maps_model_file_by_default(request.llama_cpp_build))
     e.assumptions.push_back(local_direct_io_default_rule());
   e.speed = local_speed(model, request, e.placement, e.assumptions);
+  e.verdict = local_verdict(e.placement, e.speed);
   e.assumptions.push_back(local_backend_rates_rule(request.backend));
 
   std::string command = "llama-server -m " + request.model_path + " -ngl " + std::to_string(e.placement.n_gpu_layers);

@@ -40,6 +40,19 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
   out.field("recurrent_cells", p.recurrent_cells);
   out.field("recurrent_state_bytes", p.recurrent_state_bytes());
   out.field("fits", p.fits);
+  const LocalVerdict& v = e.verdict;
+  const auto device_name = [&p](int d) { return d < 0 ? std::string() : p.devices[static_cast<std::size_t>(d)].name; };
+  out.begin_object("verdict");
+  out.field("runs_on", local_runs_on_name(v.runs_on));
+  out.field("layers_on_gpus", v.layers_on_gpus);
+  out.field("layers_in_ram", v.layers_in_ram);
+  out.field("output_in_ram", v.output_in_ram);
+  out.field("expert_layers_in_ram", v.expert_layers_in_ram);
+  out.field("generation_bound_device", device_name(v.generation_bound_device));
+  out.field("generation_bound_share", v.generation_bound_share);
+  out.field("short_device", device_name(v.short_device));
+  out.field("shortfall_bytes", v.shortfall_bytes);
+  out.end_object();
   const LocalDeviceUse* mmproj_holder =
       p.mmproj_device < 0 ? nullptr : &p.devices[static_cast<std::size_t>(p.mmproj_device)];
   out.begin_object("mmproj");

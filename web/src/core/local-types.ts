@@ -121,6 +121,22 @@ export interface LocalGpu {
   backend: LocalReport['backend'];
 }
 
+/** The placement's headline facts (core local_verdict): where the layers are, what a token waits on, what is short. */
+export interface LocalVerdict {
+  runs_on: 'gpus' | 'gpus_and_ram' | 'cpu' | 'does_not_fit';
+  layers_on_gpus: number;
+  layers_in_ram: number;
+  output_in_ram: boolean;
+  /** Layers whose routed experts stay in RAM. */
+  expert_layers_in_ram: number;
+  /** The device with the largest share of a generated token's time, and that share. */
+  generation_bound_device: string;
+  generation_bound_share: number;
+  /** The device furthest over its limit ("" where everything fits) and by how many bytes. */
+  short_device: string;
+  shortfall_bytes: number;
+}
+
 export interface LocalReport {
   weights: string;
   /** The backend the speeds were estimated for: the option given, or the first GPU's vendor's ("cpu" without GPUs). */
@@ -140,6 +156,7 @@ export interface LocalReport {
   /** The RS buffers of every device together. */
   recurrent_state_bytes: number;
   fits: boolean;
+  verdict: LocalVerdict;
   /** The vision/audio encoders as llama.cpp's mmproj file: type "off" when not loaded (device "", bytes 0). */
   mmproj: { type: string; encoder_parameters: number; device: string; bytes: number };
   devices: LocalDevice[];

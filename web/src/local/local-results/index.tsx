@@ -11,6 +11,7 @@ import {
 } from '../../accuracy/expected-error';
 import type { ByteUnit } from '../../app/inputs';
 import { CopyButton } from '../../ui/copy-button';
+import { withThousands } from '../../ui/format';
 
 function bytes(value: number, unit: ByteUnit): string {
   return unit === 'GiB' ? `${(value / 2 ** 30).toFixed(2)} GiB` : `${(value / 1e9).toFixed(2)} GB`;
@@ -105,7 +106,7 @@ function MlxResults({ report, unit }: { report: MlxReport; unit: ByteUnit }) {
       </table>
       <ul data-testid="local-speed">
         <li>
-          {`Prompt ${report.prompt_tokens_per_second.toFixed(0)} tokens/s`}
+          {`Prompt ${withThousands(report.prompt_tokens_per_second)} tokens/s`}
           <Expected category="local_prompt" testId="mlx-prompt-expected-error" />
         </li>
         <li>
@@ -137,6 +138,51 @@ export function LocalResults({ report, unit }: { report: LocalReport | MlxReport
   return <LlamaCppResults report={report as LocalReport} unit={unit} />;
 }
 
+/** The headline: where the model runs, how fast, and what a generated token waits on, or what is short. */
+function Verdict({ report, unit }: { report: LocalReport; unit: ByteUnit }) {
+  const v = report.verdict;
+  if (v.runs_on === 'does_not_fit') {
+    const short = report.devices.find((device) => device.name === v.short_device);
+    return (
+      <p class="verdict-banner no-fit" data-testid="local-verdict" role="status">
+        <strong>Does not fit</strong>
+        {`: ${v.short_device} needs ${bytes(v.shortfall_bytes, unit)} more than its limit of ` +
+          `${short ? bytes(short.limit_bytes, unit) : '?'}. A shorter context, a smaller weight format, a quantized ` +
+          `KV cache or more memory would help.`}
+      </p>
+    );
+  }
+  const gpus = report.devices.filter((device) => device.gpu !== '').length;
+  const gpuWord = gpus > 1 ? 'GPUs' : 'GPU';
+  const speeds =
+    `about ${report.generation_tokens_per_second.toFixed(1)} tokens/s generating, ` +
+    `${withThousands(report.prompt_tokens_per_second)} tokens/s reading a prompt`;
+  let headline: string;
+  let detail: string;
+  if (v.runs_on === 'gpus') {
+    headline = `Runs wholly on the ${gpuWord}`;
+    detail = `: ${speeds}.`;
+  } else if (v.runs_on === 'cpu') {
+    headline = 'Runs on the CPU';
+    detail = `, every layer in RAM: ${speeds}.`;
+  } else {
+    headline = `Runs split between the ${gpuWord} and RAM`;
+    detail =
+      `: ${v.layers_on_gpus} of ${v.layers_on_gpus + v.layers_in_ram} layers on the ${gpuWord}, ${v.layers_in_ram} in RAM` +
+      (v.expert_layers_in_ram > 0 ? `, the routed experts of ${v.expert_layers_in_ram} layers in RAM` : '') +
+      (v.output_in_ram ? ', the output layer in RAM' : '') +
+      `. It runs at ${speeds}; a generated token waits on ` +
+      `${v.generation_bound_device === 'CPU' ? 'the CPU' : v.generation_bound_device} for ` +
+      `${(v.generation_bound_share * 100).toFixed(0)}% of its time.`;
+  }
+  return (
+    <p class="verdict-banner fits" data-testid="local-verdict" role="status">
+      <strong>{headline}</strong>
+      {detail}
+    </p>
+  );
+}
+
 function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit }) {
   const cpu = report.devices.find((device) => device.gpu === '');
   const mapped = cpu?.mapped_model_buffer_bytes ?? 0;
@@ -145,6 +191,7 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
   return (
     <section data-testid="local-results">
       <h2>llama.cpp placement</h2>
+      <Verdict report={report} unit={unit} />
       <p data-testid="local-summary" class={report.fits ? 'verdict fits' : 'verdict'}>
         {`Offloaded ${report.n_gpu_layers}/${report.n_layers} layers to the GPU`}
         {report.n_cpu_moe > 0
@@ -234,7 +281,7 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
       <ul data-testid="local-speed">
         <li>
           <span data-testid="local-prompt-speed">
-            {`Prompt ${report.prompt_tokens_per_second.toFixed(0)} tokens/s` +
+            {`Prompt ${withThousands(report.prompt_tokens_per_second)} tokens/s` +
               (report.prompt_pipelined
                 ? ` (ubatches overlapped over the GPUs: ${report.prompt_pipeline_speedup.toFixed(2)}x the time without)`
                 : '') +
