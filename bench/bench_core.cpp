@@ -8,6 +8,7 @@
 #include "fitcheck/config.hpp"
 #include "fitcheck/inference_memory.hpp"
 #include "fitcheck/latency.hpp"
+#include "fitcheck/local.hpp"
 #include "fitcheck/params.hpp"
 #include "fitcheck/planner.hpp"
 #include "fitcheck/serving.hpp"
@@ -157,6 +158,21 @@ BenchResult serve_sim(const std::string& config_json_text, std::int64_t requests
   const double seconds = seconds_since(start);
   sink = sink + result.output_tokens_per_second;
   return {result.requests, seconds};
+}
+
+BenchResult local_formats(const std::string& config_json_text, std::int64_t iterations) {
+  const ModelDescription model = parse_hf_config(config_json_text);
+  LocalRequest request;
+  request.gpus.push_back(*find_accelerator("rtx-4090"));
+  request.ram_bytes = std::int64_t{64} << 30;
+  request.context = 8192;
+  const auto start = std::chrono::steady_clock::now();
+  double total = 0;
+  for (std::int64_t i = 0; i < iterations; ++i)
+    for (const LocalFormatRow& row : compare_local_formats(model, request))
+      total += row.estimate.speed.generation_tokens_per_second;
+  sink = total;
+  return {iterations, seconds_since(start)};
 }
 
 }  // namespace fitcheck::bench

@@ -37,4 +37,9 @@ BenchResult training_plan(const std::string& config_json_text);
 // (seed 1). The model is prepared before the clock starts; count is the requests simulated.
 BenchResult serve_sim(const std::string& config_json_text, std::int64_t requests);
 
+// The Local tab's weight formats table (compare_local_formats), `iterations` times: every common GGUF type
+// of the model on an RTX 4090 with 64 GiB of RAM at n_ctx 8192, each placed as llama.cpp's --fit places it.
+// The model is parsed before the clock starts; count is the tables.
+BenchResult local_formats(const std::string& config_json_text, std::int64_t iterations);
+
 }  // namespace fitcheck::bench

@@ -31,6 +31,10 @@ EMSCRIPTEN_BINDINGS(fitcheck_bench) {
   emscripten::function(
       "trainingPlan", +[](const std::string& text) { return result(fitcheck::bench::training_plan(text)); });
   emscripten::function(
+      "localFormats", +[](const std::string& text, double n) {
+        return result(fitcheck::bench::local_formats(text, static_cast<std::int64_t>(n)));
+      });
+  emscripten::function(
       "serveSim", +[](const std::string& text, double n) {
         return result(fitcheck::bench::serve_sim(text, static_cast<std::int64_t>(n)));
       });

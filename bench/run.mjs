@@ -47,6 +47,7 @@ const wasmSweep = [];
 const wasmSweepSeconds = [];
 const wasmServeSim = [];
 const wasmTrainingPlan = [];
+const wasmLocalFormats = [];
 let trainingPlanLayouts = 0;
 for (let i = 0; i < (pageOnly ? 0 : runs); i += 1) {
   const full = wasm.fullEstimates(configText, 20000);
@@ -61,6 +62,8 @@ for (let i = 0; i < (pageOnly ? 0 : runs); i += 1) {
   const training = wasm.trainingPlan(configText);
   wasmTrainingPlan.push(training.seconds * 1e3);
   trainingPlanLayouts = training.count;
+  const formats = wasm.localFormats(configText, 20);
+  wasmLocalFormats.push((formats.seconds * 1e3) / formats.count);
 }
 
 // The page: gzip -9 of what a visit downloads (index.html and assets), and of the bundled presets.
@@ -224,6 +227,9 @@ const summary = pageOnly
       training_plan_ms_native: median(native.map((r) => r.training_plan_ms)),
       training_plan_ms_wasm: median(wasmTrainingPlan),
       training_plan_layouts: trainingPlanLayouts,
+      // The Local tab's weight formats table: every common GGUF type on an RTX 4090 (bench_core.cpp local_formats).
+      local_formats_ms_native: median(native.map((r) => r.local_formats_ms)),
+      local_formats_ms_wasm: median(wasmLocalFormats),
     };
 Object.assign(summary, {
   page_gzip_bytes: pageGzip,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "local_command.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
@@ -50,6 +51,8 @@ constexpr const char* kLocalHelp =
     "  --prompt-len N (512)  --gen-len N (128)  --depth N (0: tokens already cached before the prompt,\n"
     "                         llama-bench -d)  --json\n"
     "  --engine llamacpp|mlx (llamacpp)\n"
+    "  --compare-formats      the model at each common GGUF type (f16 .. q2_k) on this machine: size,\n"
+    "                         layers offloaded as --fit places them, where it runs, speeds (config.json only)\n"
     "MLX LM on Apple silicon (--engine mlx; MODEL a config.json): --gpu CHIP (one Apple chip),\n"
     "  --weights 2bit|3bit|4bit|5bit|6bit|8bit|bf16|fp16|fp32 (4bit) --group-size 32|64|128 (64)\n"
     "  --prompt-len N (512) --gen-len N (128) --prefill-step N (2048): peak memory as\n"
@@ -245,11 +248,44 @@ void print_mlx(const nlohmann::json& r) {
   for (const auto& line : r["assumptions"]) print("  - %s\n", line.get<std::string>());
 }
 
+// Each common weight type on the machine: the model's size, the layers --fit offloads, where it runs, its speeds.
+void print_local_formats(const nlohmann::json& r) {
+  print("%-10s %12s %16s %-14s %16s %12s\n", "weights", "model GiB", "-ngl", "runs", "generation t/s", "prompt t/s");
+  for (const auto& row : r["formats"]) {
+    char line[200];
+    const long long experts = row["n_cpu_moe"].get<long long>();
+    const std::string layers = std::to_string(row["n_gpu_layers"].get<long long>()) + "/" +
+                               std::to_string(row["n_layers"].get<long long>()) +
+                               (experts > 0 ? " +" + std::to_string(experts) + " moe" : "");
+    std::snprintf(line, sizeof line, "%-10s %12.2f %16s %-14s %16.1f %12.0f\n",
+                  row["weights"].get<std::string>().c_str(),
+                  static_cast<double>(row["model_buffer_bytes"].get<std::int64_t>()) / 1073741824.0, layers.c_str(),
+                  row["runs_on"].get<std::string>().c_str(), row["generation_tokens_per_second"].get<double>(),
+                  row["prompt_tokens_per_second"].get<double>());
+    print("%s", std::string(line));
+  }
+  print(
+      "each type placed as llama.cpp's --fit places it (-ngl and --n-cpu-moe dropped); +N moe: layers whose routed "
+      "experts stay in RAM\n");
+}
+
+// llama-server loads a GGUF: a config.json's command names the file its conversion would make.
+std::string config_stem(const std::string& path) {
+  std::string stem = path.substr(path.find_last_of('/') + 1);
+  if (stem.size() > 5 && stem.ends_with(".json")) stem.resize(stem.size() - 5);
+  if (stem == "config" || stem == "-" || stem.empty()) stem = "model";
+  return stem;
+}
+
 }  // namespace
 
 int run_local(const std::vector<std::string>& args) {
   try {
-    const CommandArgs parsed = parse_command_args(args, "local", {});
+    CommandArgs parsed = parse_command_args(args, "local", {"compare_formats"});
+    const auto compare = std::find_if(parsed.options.begin(), parsed.options.end(),
+                                      [](const auto& option) { return option.first == "compare_formats"; });
+    const bool compare_formats = compare != parsed.options.end();
+    if (compare_formats) parsed.options.erase(compare);
     if (parsed.help) {
       put(kLocalHelp, stdout);
       return 0;
@@ -264,6 +300,17 @@ int run_local(const std::vector<std::string>& args) {
     if (format && mlx)
       throw OptionError("engine",
                         "option 'engine': MLX loads safetensors with their config.json; give the config.json");
+    if (format && compare_formats)
+      throw OptionError("compare_formats",
+                        "option 'compare-formats': a GGUF file holds one set of types; give the model's config.json");
+    if (compare_formats) {
+      const std::string formats = local_formats_json(read_input(parsed.path), parsed.options, config_stem(parsed.path));
+      if (parsed.json)
+        print("%s\n", formats);
+      else
+        print_local_formats(nlohmann::json::parse(formats));
+      return 0;
+    }
     if (format) {
       LocalOptions options = parse_local_options(parsed.options);
       if (options.weights)
@@ -272,11 +319,7 @@ int run_local(const std::vector<std::string>& args) {
       options.request.model_path = parsed.path;
       report = local_report_json(model, estimate_local(model, options.request));
     } else {
-      // llama-server loads a GGUF: a config.json's command names the file its conversion would make.
-      std::string stem = parsed.path.substr(parsed.path.find_last_of('/') + 1);
-      if (stem.size() > 5 && stem.ends_with(".json")) stem.resize(stem.size() - 5);
-      if (stem == "config" || stem == "-" || stem.empty()) stem = "model";
-      report = local_report_json(read_input(parsed.path), parsed.options, stem);
+      report = local_report_json(read_input(parsed.path), parsed.options, config_stem(parsed.path));
     }
     if (parsed.json)
       print("%s\n", report);

@@ -10,6 +10,7 @@ Module['localReport'] = function (configText, options) { return fitcheckCall(13,
 Module['configFields'] = function () { return fitcheckCall(9); };
 Module['cpuCatalog'] = function () { return fitcheckCall(15); };
 Module['localGpuCatalog'] = function () { return fitcheckCall(16); };
+Module['localFormats'] = function (configText, options) { return fitcheckCall(17, configText, options); };
 // bytes: the first bytes of a GGUF, safetensors or index file; fileSizeBytes: File.size. Answers the
 // report, or {complete: false, bytes_needed, needed_for}: slice that many bytes and call again.
 Module['checkpointReport'] = function (bytes, fileSizeBytes) { return fitcheckCall(11, bytes, { file_size: fileSizeBytes }); };

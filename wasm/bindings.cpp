@@ -43,6 +43,7 @@ enum class Call : std::int32_t {
   inference_sweep = 14,
   cpu_catalog = 15,
   local_gpu_catalog = 16,
+  local_formats = 17,
 };
 
 // The answer's status word (wasm/api.js): the report, or an error with or without the field it names.
@@ -116,6 +117,8 @@ std::string report(Call call, const Text* texts, std::uint32_t count) {
       return fitcheck::serving_report_json(config, options);
     case Call::local_report:
       return fitcheck::local_report_json(config, options);
+    case Call::local_formats:  // the Local tab's weight formats table
+      return fitcheck::local_formats_json(config, options);
     case Call::config_fields:
       return fitcheck::config_fields_json();
     case Call::cpu_catalog:  // the Local tab's CPU suggestions

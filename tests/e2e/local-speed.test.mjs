@@ -234,3 +234,40 @@ test("the headline says where the model runs and what a token waits on, from the
   assertLocalOnly(log, new URL(server.url).origin);
   await page.close();
 });
+
+test('weight formats on this machine: one click, the CLI --compare-formats rows, redrawn with the inputs', async () => {
+  const { page, log } = await openLocalTab(browser, server.url, { preset: 'meta-llama--llama-3.1-70b' });
+  await page.getByTestId('local-gpu').fill('rtx-4090');
+  const config = presetConfigFile('meta-llama--llama-3.1-70b');
+  await page.getByTestId('local-compare-formats').click();
+  const table = page.getByTestId('local-formats');
+  const expected = cli('local', config, [...localPageDefaults('rtx-4090'), '--compare-formats']).formats;
+  const shown = async () =>
+    (await table.locator('tbody tr').allInnerTexts()).map((row) => row.split('\t').map((cell) => cell.trim()));
+  const rowsOf = (formats) =>
+    formats.map((row) => [
+      row.weights,
+      `${(row.model_buffer_bytes / 2 ** 30).toFixed(2)} GiB`,
+      `${row.n_gpu_layers}/${row.n_layers}`,
+      { gpus: 'wholly on the GPU', gpus_and_ram: 'split with RAM', cpu: 'on the CPU', does_not_fit: 'does not fit' }[
+        row.runs_on
+      ],
+      row.fits ? `${row.generation_tokens_per_second.toFixed(1)} t/s` : '–',
+      row.fits ? `${grouped(row.prompt_tokens_per_second)} t/s` : '–',
+    ]);
+  await table.waitFor();
+  assert.deepEqual(await shown(), rowsOf(expected));
+  // Llama 3.1 70B in f16 is 131 GiB: beyond a 4090 and 64 GiB of RAM.
+  assert.equal(expected[0].runs_on, 'does_not_fit');
+  // More RAM: the table follows the inputs.
+  await page.getByTestId('local-ramGib').fill('192');
+  const more = cli('local', config, [
+    ...localPageDefaults('rtx-4090').map((arg) => (arg === '64' ? '192' : arg)),
+    '--compare-formats',
+  ]).formats;
+  assert.equal(more[0].runs_on, 'gpus_and_ram');
+  await table.locator('tbody tr').first().filter({ hasText: 'split with RAM' }).waitFor();
+  assert.deepEqual(await shown(), rowsOf(more));
+  assertLocalOnly(log, new URL(server.url).origin);
+  await page.close();
+});

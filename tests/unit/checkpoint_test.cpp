@@ -721,6 +721,11 @@ TEST_CASE("fitcheck local reads a GGUF's header: every buffer from its tensors")
   const auto refused = test::run_cli("local '" + gguf + "' --gpu rtx-4090 --ram-gib 16 --weights q8_0");
   CHECK(refused.exit_status == 2);
   CHECK(refused.err.find("--weights") != std::string::npos);
+  // A GGUF holds one set of types: the weight formats are compared from a config.json.
+  const auto compared = test::run_cli("local '" + gguf + "' --gpu rtx-4090 --ram-gib 16 --compare-formats");
+  CHECK(compared.exit_status == 2);
+  CHECK(compared.err.find("--compare-formats") != std::string::npos);
+  CHECK(compared.err.find("config.json") != std::string::npos);
 }
 
 TEST_CASE("fitcheck params reads a GGUF, a safetensors file and an index from disk") {

@@ -2329,3 +2329,63 @@ TEST_CASE("local verdict: where the toy runs, what a token waits on, and the dev
     CHECK(e.verdict.shortfall_bytes == cpu.total_bytes() - (std::int64_t{64} << 20));
   }
 }
+
+TEST_CASE("local formats: each common GGUF type placed as llama.cpp fits it on the same machine") {
+  const ModelDescription llama = llama3_8b();
+  LocalRequest r = one_gpu("rtx-4090");
+  r.ram_bytes = std::int64_t{64} << 30;
+  r.context = 8192;
+  r.n_gpu_layers = 3;  // dropped: every type is placed as --fit places it
+  const std::vector<LocalFormatRow> rows = compare_local_formats(llama, r);
+  std::vector<std::string> ids;
+  for (const LocalFormatRow& row : rows) ids.push_back(weight_format_info(row.format).id);
+  CHECK(ids == std::vector<std::string>{"fp16", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "iq4_xs", "q3_k_m", "q2_k"});
+  // Q8_0: 8,029,995,008 matrix parameters in 34-byte blocks of 32, and 266,240 norm weights in f32 (32 layers x 2
+  // x 4096 + 4096): 8,531,869,696 + 1,064,960 B, the 532.31 MiB CPU and 7,605.33 MiB CUDA0 buffers of llama.cpp's
+  // load log for Meta-Llama-3-8B Q8_0 together.
+  CHECK(rows[1].model_buffer_bytes == 8'532'934'656);
+  for (const LocalFormatRow& row : rows) {
+    CHECK(row.estimate.placement.n_gpu_layers == 33);  // each fits wholly on the 4090 at n_ctx 8192
+    CHECK(row.estimate.verdict.runs_on == LocalRunsOn::gpus);
+  }
+  // A row is the report of its type: the same placement and speeds as estimate_local with those weights.
+  LocalRequest fitted = r;
+  fitted.n_gpu_layers.reset();
+  const LocalEstimate q4 = estimate_local(local_model_from_config(llama, WeightFormat::gguf_q4_k_m), fitted);
+  CHECK(rows[4].estimate.speed.generation_tokens_per_second == q4.speed.generation_tokens_per_second);
+  // Smaller types read fewer bytes a token, so each generates faster than the one above it (iq4_xs after q4_k_m).
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    CHECK(rows[i].model_buffer_bytes < rows[i - 1].model_buffer_bytes);
+    CHECK(rows[i].estimate.speed.generation_tokens_per_second >
+          rows[i - 1].estimate.speed.generation_tokens_per_second);
+  }
+  SUBCASE("a MoE model adds MXFP4_MOE; a model too large splits, f16 beyond the machine") {
+    const ModelDescription gpt_oss =
+        parse_hf_config(test::read_file(test::fixture_configs_dir() + "/openai--gpt-oss-120b.json"));
+    r.ram_bytes = std::int64_t{96} << 30;
+    const std::vector<LocalFormatRow> moe = compare_local_formats(gpt_oss, r);
+    REQUIRE(moe.size() == 9);
+    CHECK(moe.back().format == WeightFormat::gguf_mxfp4_moe);
+    // 117 B parameters in f16 are about 218 GiB against 24 GiB of GPU and 96 GiB of RAM.
+    CHECK(moe.front().estimate.verdict.runs_on == LocalRunsOn::does_not_fit);
+    CHECK(moe.back().estimate.verdict.runs_on == LocalRunsOn::gpus_and_ram);
+    CHECK(moe.back().estimate.placement.n_cpu_moe > 0);  // --fit keeps routed experts of some layers in RAM
+  }
+}
+
+TEST_CASE("fitcheck local --compare-formats: a table or JSON from a config.json, refused for a GGUF or MLX") {
+  const std::string config = test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json";
+  const auto text = test::run_cli("local " + config + " --gpu rtx-4090 --ram-gib 64 --compare-formats");
+  REQUIRE(text.exit_status == 0);
+  CHECK(text.out.rfind("weights       model GiB             -ngl runs", 0) == 0);
+  CHECK(text.out.find("\nq8_0               7.95            33/33 gpus ") != std::string::npos);
+  const auto json =
+      test::run_cli("local " + config + " --gpu rtx-4090 --ram-gib 64 --weights q8_0 --compare-formats --json");
+  REQUIRE(json.exit_status == 0);
+  CHECK(json.out.find("{\"formats\":[{\"weights\":\"fp16\",") == 0);
+  CHECK(json.out.find("{\"weights\":\"q8_0\",\"model_buffer_bytes\":8532934656,\"n_gpu_layers\":33,\"n_layers\":33,"
+                      "\"n_cpu_moe\":0,\"fits\":true,\"runs_on\":\"gpus\",") != std::string::npos);
+  const auto mlx = test::run_cli("local " + config + " --gpu m4-max --engine mlx --compare-formats");
+  CHECK(mlx.exit_status == 2);
+  CHECK(mlx.err.find("--engine") != std::string::npos);
+}

@@ -286,6 +286,45 @@ describe('the Local tab', () => {
     );
   });
 
+  test('weight formats: a button, then each common type on this machine with the chosen one marked', () => {
+    const options = localOptions({ ...defaultLocalInputs, nGpuLayers: '20' });
+    const report = core.localReport(llama, options);
+    const formats = core.localFormats(llama, options);
+    const onCompare = vi.fn();
+    render(<LocalResults report={report} unit="GiB" onCompareFormats={onCompare} />);
+    expect(screen.queryByTestId('local-formats')).toBeNull();
+    fireEvent.click(screen.getByTestId('local-compare-formats'));
+    expect(onCompare).toHaveBeenCalledTimes(1);
+    cleanup();
+    render(<LocalResults report={report} unit="GiB" formats={formats} />);
+    const rows = within(screen.getByTestId('local-formats')).getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.querySelector('th')?.textContent)).toEqual([
+      'fp16',
+      'q8_0',
+      'q6_k',
+      'q5_k_m',
+      'q4_k_m',
+      'iq4_xs',
+      'q3_k_m',
+      'q2_k',
+    ]);
+    // The -ngl 20 of the inputs is not applied: each type as --fit places it, Q4_K_M wholly on the 4090.
+    const q4 = formats.formats[4];
+    expect(q4.n_gpu_layers).toBe(33);
+    expect(rows[4].getAttribute('aria-current')).toBe('true');
+    expect(Array.from(rows[4].querySelectorAll('td')).map((cell) => cell.textContent)).toEqual([
+      `${(q4.model_buffer_bytes / 2 ** 30).toFixed(2)} GiB`,
+      '33/33',
+      'wholly on the GPU',
+      `${q4.generation_tokens_per_second.toFixed(1)} t/s`,
+      `${Math.round(q4.prompt_tokens_per_second).toLocaleString('en-US')} t/s`,
+    ]);
+    // The same speed as the type's own report.
+    const own = core.localReport(llama, localOptions(defaultLocalInputs));
+    expect(q4.generation_tokens_per_second).toBe(own.generation_tokens_per_second);
+    expect(() => core.localFormats(llama, { ...options, engine: 'mlx' } as never)).toThrow(/engine/);
+  });
+
   test("a vision model: its encoders' mmproj file in an Encoder column, on the first GPU, in the command", () => {
     const olmocr = fixtureConfig('allenai--olmOCR-7B-0225-preview.json');
     const report = core.localReport(olmocr, localOptions(defaultLocalInputs));

@@ -133,6 +133,44 @@ std::string local_report_json(const LocalModel& model, const LocalEstimate& e) {
   return out.take();
 }
 
+std::string local_formats_json(std::string_view config_json_text, const OptionList& options,
+                               std::string_view model_name) {
+  OptionList llama_options;
+  for (const auto& [key, value] : options) {
+    if (key == "weights") continue;  // every common type is compared
+    if (key == "engine") {
+      if (value == "llamacpp" || value == "llama.cpp" || value == "ollama") continue;
+      throw OptionError("engine", "option 'engine': weight formats are compared for llama.cpp only, got '" +
+                                      detail::printable(value) + "'");
+    }
+    llama_options.emplace_back(key, value);
+  }
+  LocalOptions parsed = parse_local_options(llama_options);
+  parsed.request.model_name = model_name;
+  const std::vector<LocalFormatRow> rows = compare_local_formats(parse_hf_config(config_json_text), parsed.request);
+  detail::JsonWriter out;
+  out.begin_object();
+  out.begin_array("formats");
+  for (const LocalFormatRow& row : rows) {
+    const LocalEstimate& e = row.estimate;
+    out.begin_object();
+    out.field("weights", weight_format_info(row.format).id);
+    out.field("model_buffer_bytes", row.model_buffer_bytes);
+    out.field("n_gpu_layers", e.placement.n_gpu_layers);
+    out.field("n_layers", e.placement.n_layers);
+    out.field("n_cpu_moe", e.placement.n_cpu_moe);
+    out.field("fits", e.placement.fits);
+    out.field("runs_on", local_runs_on_name(e.verdict.runs_on));
+    out.field("generation_tokens_per_second", e.speed.generation_tokens_per_second);
+    out.field("prompt_tokens_per_second", e.speed.prompt_tokens_per_second);
+    out.field("llama_cpp_command", e.llama_cpp_command);
+    out.end_object();
+  }
+  out.end_array();
+  out.end_object();
+  return out.take();
+}
+
 std::string local_report_json(std::string_view config_json_text, const OptionList& options,
                               std::string_view model_name) {
   // --engine: llamacpp (the default) or mlx, whose report is its own (mlx_report_json).

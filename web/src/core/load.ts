@@ -40,6 +40,7 @@ export const fullOnly = [
   'configFields',
   'cpuCatalog',
   'localGpuCatalog',
+  'localFormats',
   'checkpointReport',
 ] as const;
 

@@ -137,6 +137,25 @@ export interface LocalVerdict {
   shortfall_bytes: number;
 }
 
+/** One common GGUF type of the model on the machine (core compare_local_formats), placed as llama.cpp's --fit places it. */
+export interface LocalFormatRow {
+  weights: string;
+  /** Every device's model buffer together: the weights llama.cpp loads. */
+  model_buffer_bytes: number;
+  n_gpu_layers: number;
+  n_layers: number;
+  n_cpu_moe: number;
+  fits: boolean;
+  runs_on: LocalVerdict['runs_on'];
+  generation_tokens_per_second: number;
+  prompt_tokens_per_second: number;
+  llama_cpp_command: string;
+}
+
+export interface LocalFormatsReport {
+  formats: LocalFormatRow[];
+}
+
 export interface LocalReport {
   weights: string;
   /** The backend the speeds were estimated for: the option given, or the first GPU's vendor's ("cpu" without GPUs). */

@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: MIT
 // The Local tab's report: llama.cpp / Ollama placement, buffers and speed, or MLX LM's peak memory and
 // speed (the full core's localReport), computed when the tab is shown.
-import { useMemo } from 'preact/hooks';
-import type { CoreError, CpuDevice, LocalGpu, LocalOptions, LocalReport, MlxOptions, MlxReport } from '../core/types';
+import { useMemo, useState } from 'preact/hooks';
+import type {
+  CoreError,
+  CpuDevice,
+  LocalFormatsReport,
+  LocalGpu,
+  LocalOptions,
+  LocalReport,
+  MlxOptions,
+  MlxReport,
+} from '../core/types';
 import { useFullCore } from '../core/use-full-core';
 import { localOptions, type LocalInputs } from './local-inputs';
 
@@ -14,6 +23,10 @@ export interface LocalTab {
   cpus: CpuDevice[];
   /** The GPUs llama.cpp runs on, for the form's GPU picker (empty until the full core is loaded). */
   gpus: LocalGpu[];
+  /** Each common GGUF type on this machine, once asked for (compareFormats), recomputed with the inputs. */
+  formats?: LocalFormatsReport;
+  formatsError?: CoreError;
+  compareFormats: () => void;
 }
 
 const noCpus: CpuDevice[] = [];
@@ -35,7 +48,27 @@ export function useLocalTab(ready: boolean, configText: string, inputs: LocalInp
       return { error: error as CoreError };
     }
   }, [active, ready, full.core, configText, inputs]);
+  // The weight formats table runs a placement per type, so it is computed only once asked for.
+  const [comparing, setComparing] = useState(false);
+  const formats = useMemo(() => {
+    if (!comparing || !outcome?.report || 'engine' in outcome.report || !full.core) return undefined;
+    try {
+      return { formats: full.core.localFormats(configText, localOptions(inputs) as LocalOptions) };
+    } catch (error) {
+      return { error: error as CoreError };
+    }
+  }, [comparing, outcome, full.core, configText, inputs]);
   const cpus = useMemo(() => full.core?.cpuCatalog() ?? noCpus, [full.core]);
   const gpus = useMemo(() => full.core?.localGpuCatalog() ?? noGpus, [full.core]);
-  return { loadError: full.loadError, report: outcome?.report, error: outcome?.error, cpus, gpus };
+  const compareFormats = useMemo(() => () => setComparing(true), []);
+  return {
+    loadError: full.loadError,
+    report: outcome?.report,
+    error: outcome?.error,
+    cpus,
+    gpus,
+    formats: formats?.formats,
+    formatsError: formats?.error,
+    compareFormats,
+  };
 }

@@ -135,7 +135,15 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
           The placement appears once the settings are valid: {local.error.message}
         </p>
       )}
-      {mode === 'local' && local.report && <LocalResults report={local.report} unit={unit} />}
+      {mode === 'local' && local.report && (
+        <LocalResults
+          report={local.report}
+          unit={unit}
+          formats={local.formats}
+          formatsError={local.formatsError?.message}
+          onCompareFormats={local.compareFormats}
+        />
+      )}
       {mode === 'training' && <ClassicCalculator />}
       {mode === 'plan' &&
         freshParams &&

@@ -2,7 +2,7 @@
 // The Local tab's results: layers offloaded, each backend's model, KV and compute buffers against
 // its limit, prompt and generation speed, and the llama-server command and Ollama parameters; or MLX
 // LM's peak memory line by line, its speeds and the mlx_lm.benchmark command.
-import type { LocalReport, MlxReport } from '../../core/types';
+import type { LocalFormatsReport, LocalReport, LocalVerdict, MlxReport } from '../../core/types';
 import {
   expectedError,
   localSpeedExpectedError,
@@ -133,9 +133,105 @@ function MlxResults({ report, unit }: { report: MlxReport; unit: ByteUnit }) {
   );
 }
 
-export function LocalResults({ report, unit }: { report: LocalReport | MlxReport; unit: ByteUnit }) {
+interface FormatsProps {
+  /** Each common GGUF type on this machine (absent until asked for). */
+  formats?: LocalFormatsReport;
+  formatsError?: string;
+  onCompareFormats?: () => void;
+}
+
+export function LocalResults({
+  report,
+  unit,
+  ...formats
+}: { report: LocalReport | MlxReport; unit: ByteUnit } & FormatsProps) {
   if ('engine' in report && report.engine === 'mlx') return <MlxResults report={report} unit={unit} />;
-  return <LlamaCppResults report={report as LocalReport} unit={unit} />;
+  return <LlamaCppResults report={report as LocalReport} unit={unit} {...formats} />;
+}
+
+const runsOnText: Record<LocalVerdict['runs_on'], string> = {
+  gpus: 'wholly on the GPU',
+  gpus_and_ram: 'split with RAM',
+  cpu: 'on the CPU',
+  does_not_fit: 'does not fit',
+};
+
+/** Which file to download: the model at each common GGUF type on this machine, placed as llama.cpp fits it. */
+function WeightFormats({
+  report,
+  unit,
+  formats,
+  formatsError,
+  onCompareFormats,
+}: { report: LocalReport; unit: ByteUnit } & FormatsProps) {
+  const chosen = report.weights.split(' ')[0];
+  return (
+    <section data-testid="local-formats-section">
+      <h3>Weight formats on this machine</h3>
+      {formatsError ? (
+        <p class="error" data-testid="local-formats-error">
+          {formatsError}
+        </p>
+      ) : formats ? (
+        <>
+          <div class="table-scroll">
+            <table class="figures" data-testid="local-formats">
+              <thead>
+                <tr>
+                  <th scope="col">Weights</th>
+                  <th scope="col" class="number">
+                    Model
+                  </th>
+                  <th scope="col" class="number">
+                    Layers on GPU
+                  </th>
+                  <th scope="col">Runs</th>
+                  <th scope="col" class="number">
+                    Generation
+                  </th>
+                  <th scope="col" class="number">
+                    Prompt
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {formats.formats.map((row) => (
+                  <tr
+                    key={row.weights}
+                    class={row.fits ? (row.weights === chosen ? 'chosen' : '') : 'over'}
+                    aria-current={row.weights === chosen ? 'true' : undefined}
+                  >
+                    <th scope="row">{row.weights}</th>
+                    <td class="number">{bytes(row.model_buffer_bytes, unit)}</td>
+                    <td class="number">
+                      {`${row.n_gpu_layers}/${row.n_layers}` +
+                        (row.n_cpu_moe > 0 ? `, experts of ${row.n_cpu_moe} in RAM` : '')}
+                    </td>
+                    <td>{runsOnText[row.runs_on]}</td>
+                    <td class="number">{row.fits ? `${row.generation_tokens_per_second.toFixed(1)} t/s` : '–'}</td>
+                    <td class="number">{row.fits ? `${withThousands(row.prompt_tokens_per_second)} t/s` : '–'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p class="help">
+            Each type as llama.cpp's --fit places it on this machine (the GPU layers and experts in RAM chosen above are
+            not applied), at the context, KV cache and prompt above; the row of the weights chosen above is marked.
+          </p>
+        </>
+      ) : (
+        <p>
+          {
+            'Which file to download: the model at f16, q8_0, q6_k, q5_k_m, q4_k_m, iq4_xs, q3_k_m and q2_k on this machine. '
+          }
+          <button type="button" data-testid="local-compare-formats" onClick={onCompareFormats}>
+            Compare weight formats
+          </button>
+        </p>
+      )}
+    </section>
+  );
 }
 
 /** The headline: where the model runs, how fast, and what a generated token waits on, or what is short. */
@@ -183,7 +279,7 @@ function Verdict({ report, unit }: { report: LocalReport; unit: ByteUnit }) {
   );
 }
 
-function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit }) {
+function LlamaCppResults({ report, unit, ...formats }: { report: LocalReport; unit: ByteUnit } & FormatsProps) {
   const cpu = report.devices.find((device) => device.gpu === '');
   const mapped = cpu?.mapped_model_buffer_bytes ?? 0;
   const encoder = report.mmproj.type !== 'off';
@@ -363,6 +459,7 @@ function LlamaCppResults({ report, unit }: { report: LocalReport; unit: ByteUnit
         {`Ollama: num_gpu ${report.ollama_parameters.num_gpu}, num_ctx ${report.ollama_parameters.num_ctx}; ` +
           `server environment ${report.ollama_parameters.environment.join(' ')}`}
       </p>
+      <WeightFormats report={report} unit={unit} {...formats} />
       <Assumptions heading="What the placement assumed" lines={report.assumptions} />
     </section>
   );
