@@ -268,6 +268,15 @@ test('weight formats on this machine: one click, the CLI --compare-formats rows,
   assert.equal(more[0].runs_on, 'gpus_and_ram');
   await table.locator('tbody tr').first().filter({ hasText: 'split with RAM' }).waitFor();
   assert.deepEqual(await shown(), rowsOf(more));
+  // A type's name chooses it: the Weights field, the report and the table's marked row follow.
+  await page.getByTestId('local-use-q2_k').click();
+  assert.equal(await page.getByTestId('local-weights').inputValue(), 'q2_k');
+  await page
+    .getByTestId('local-command')
+    .filter({ hasText: `-ngl ${more[7].n_gpu_layers} ` })
+    .waitFor();
+  assert.equal(await table.locator('tbody tr[aria-current="true"] th').textContent(), 'q2_k');
+  await page.getByTestId('local-use-q4_k_m').waitFor();
   assertLocalOnly(log, new URL(server.url).origin);
   await page.close();
 });

@@ -142,6 +142,7 @@ export function ResultsColumn({ calculator, pinned, onUnpin, onLoadPlan, onLoadT
           formats={local.formats}
           formatsError={local.formatsError?.message}
           onCompareFormats={local.compareFormats}
+          onUseWeights={(weights) => calculator.update({ local: { ...inputs.local, weights } })}
         />
       )}
       {mode === 'training' && <ClassicCalculator />}

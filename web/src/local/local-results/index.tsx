@@ -138,6 +138,8 @@ interface FormatsProps {
   formats?: LocalFormatsReport;
   formatsError?: string;
   onCompareFormats?: () => void;
+  /** Sets the Weights input to a row's type. */
+  onUseWeights?: (weights: string) => void;
 }
 
 export function LocalResults({
@@ -163,6 +165,7 @@ function WeightFormats({
   formats,
   formatsError,
   onCompareFormats,
+  onUseWeights,
 }: { report: LocalReport; unit: ByteUnit } & FormatsProps) {
   const chosen = report.weights.split(' ')[0];
   return (
@@ -201,7 +204,21 @@ function WeightFormats({
                     class={row.fits ? (row.weights === chosen ? 'chosen' : '') : 'over'}
                     aria-current={row.weights === chosen ? 'true' : undefined}
                   >
-                    <th scope="row">{row.weights}</th>
+                    <th scope="row">
+                      {onUseWeights && row.weights !== chosen ? (
+                        <button
+                          type="button"
+                          class="link-button"
+                          title={`Use ${row.weights} weights`}
+                          data-testid={`local-use-${row.weights}`}
+                          onClick={() => onUseWeights(row.weights)}
+                        >
+                          {row.weights}
+                        </button>
+                      ) : (
+                        row.weights
+                      )}
+                    </th>
                     <td class="number">{bytes(row.model_buffer_bytes, unit)}</td>
                     <td class="number">
                       {`${row.n_gpu_layers}/${row.n_layers}` +
@@ -217,7 +234,8 @@ function WeightFormats({
           </div>
           <p class="help">
             Each type as llama.cpp's --fit places it on this machine (the GPU layers and experts in RAM chosen above are
-            not applied), at the context, KV cache and prompt above; the row of the weights chosen above is marked.
+            not applied), at the context, KV cache and prompt above; the row of the weights chosen above is marked, and
+            another type's name chooses it.
           </p>
         </>
       ) : (
