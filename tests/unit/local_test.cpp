@@ -1682,6 +1682,30 @@ TEST_CASE("local: the mmproj file counts against the first GPU when fitting laye
   const LocalDeviceUse& beyond = device(one_layer_more, "CUDA0");
   // The limit already keeps CUDA's 457 MiB free: the target is 1024 - 457 MiB below it.
   CHECK(beyond.total_bytes() > beyond.limit_bytes - ((std::int64_t{1024} - 457) << 20));
+  SUBCASE("--fit before b9251 (ggml-org/llama.cpp#21489) leaves the mmproj out and the GPU short") {
+    request.llama_cpp_build = 9250;
+    const LocalEstimate old_fit = estimate_local(model, request);
+    // --fit fills the GPU with the layers that leave its target free without the file; the 1288.91 MiB file loaded
+    // after them leaves CUDA0 over its limit.
+    const LocalDeviceUse& over = device(old_fit.placement, "CUDA0");
+    REQUIRE(over.mmproj_buffer_bytes == 1'351'518'208);
+    const std::int64_t target = (std::int64_t{1024} - 457) << 20;
+    CHECK(old_fit.placement.fitted);
+    CHECK(over.total_bytes() - over.mmproj_buffer_bytes <= over.limit_bytes - target);
+    const LocalDeviceUse& next = device(place_local(model, request, old_fit.placement.n_gpu_layers + 1), "CUDA0");
+    CHECK(next.total_bytes() - next.mmproj_buffer_bytes > next.limit_bytes - target);
+    CHECK(old_fit.placement.n_gpu_layers > fitted.placement.n_gpu_layers);
+    CHECK_FALSE(old_fit.placement.fits);
+    CHECK(old_fit.verdict.runs_on == LocalRunsOn::does_not_fit);
+    CHECK(old_fit.verdict.short_device == 0);
+    CHECK(old_fit.verdict.shortfall_bytes == over.total_bytes() - over.limit_bytes);
+    CHECK(std::any_of(old_fit.assumptions.begin(), old_fit.assumptions.end(), [](const std::string& line) {
+      return line.find("builds before b9251 (ggml-org/llama.cpp#21489) fit the model's layers without the mmproj") !=
+             std::string::npos;
+    }));
+    request.llama_cpp_build = 9251;
+    CHECK(estimate_local(model, request).placement.fits);
+  }
 }
 
 TEST_CASE("local: --mmproj is refused for a model without encoders, naming the option") {

@@ -122,6 +122,10 @@ namespace {
 // leaving fit_params_target = 1024 MiB free on every device.
 constexpr std::int64_t kFitBuild = 7407;
 constexpr std::int64_t kFitFreeTargetBytes = std::int64_t{1024} << 20;
+// ggml-org/llama.cpp#21489 (merged 2026-05-20, build 9251): --fit counts the mmproj file (mtmd_get_memory_usage).
+// Before it llama-server loaded the encoders after fitting the model, so a vision model's placement could leave
+// the first GPU short by the mmproj (#18181: a CUDA malloc failure at warmup).
+constexpr std::int64_t kFitMmprojBuild = 9251;
 
 std::string tensor_split_text(const std::vector<double>& split) {
   std::string text;
@@ -151,16 +155,21 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   // with -ngl, --n-cpu-moe (tensor overrides) and, over several GPUs, --tensor-split unset, a MoE model that does
   // not fit but whose dense weights do, with every routed expert in RAM, keeps all its layers on the GPU(s) and
   // moves the routed experts of whole layers to RAM, as few as leave each GPU its free-memory target.
-  const bool fit_rule = gpus && !request.n_gpu_layers && request.n_cpu_moe == 0 && request.tensor_split.empty() &&
-                        model.num_experts > 0 && local_build_includes(request.llama_cpp_build, kFitBuild);
-  // Whether GPU d's buffers leave `margin_bytes` below its limit (an unchecked limit, 0, always does), and every GPU's.
-  const auto gpu_fits = [](const LocalPlacement& p, std::size_t d, std::int64_t margin_bytes) {
+  const bool fit_active = gpus && !request.n_gpu_layers && request.n_cpu_moe == 0 && request.tensor_split.empty() &&
+                          local_build_includes(request.llama_cpp_build, kFitBuild);
+  const bool fit_rule = fit_active && model.num_experts > 0;
+  // Builds before kFitMmprojBuild fit the model without its mmproj file.
+  const bool fit_counts_mmproj = local_build_includes(request.llama_cpp_build, kFitMmprojBuild);
+  // Whether GPU d's buffers (its mmproj buffer counted or not) leave `margin_bytes` below its limit (an unchecked
+  // limit, 0, always does), and every GPU's. --fit counts the mmproj where its build does.
+  const auto gpu_fits = [](const LocalPlacement& p, std::size_t d, std::int64_t margin_bytes, bool with_mmproj) {
     const LocalDeviceUse& use = p.devices[d];
-    return use.limit_bytes == 0 || use.total_bytes() <= use.limit_bytes - margin_bytes;
+    const std::int64_t counted = use.total_bytes() - (with_mmproj ? 0 : use.mmproj_buffer_bytes);
+    return use.limit_bytes == 0 || counted <= use.limit_bytes - margin_bytes;
   };
-  const auto gpus_fit = [&](const LocalPlacement& p, std::int64_t margin_bytes) {
+  const auto gpus_fit = [&](const LocalPlacement& p, std::int64_t margin_bytes, bool with_mmproj) {
     for (std::size_t d = 0; d + 1 < p.devices.size(); ++d)
-      if (!gpu_fits(p, d, margin_bytes)) return false;
+      if (!gpu_fits(p, d, margin_bytes, with_mmproj)) return false;
     return true;
   };
   // fit_params_target left free on each device, counted here from the limit (the device's memory less the
@@ -172,13 +181,13 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
       experts_in_ram.n_cpu_moe = layers;
       return place_local(model, experts_in_ram, n_layer + 1);
     };
-    if (!gpus_fit(with_experts_in_ram(0), fit_margin_bytes) &&
-        gpus_fit(with_experts_in_ram(n_layer), fit_margin_bytes)) {
+    if (!gpus_fit(with_experts_in_ram(0), fit_margin_bytes, fit_counts_mmproj) &&
+        gpus_fit(with_experts_in_ram(n_layer), fit_margin_bytes, fit_counts_mmproj)) {
       // The fewest layers with experts in RAM; memory falls as the count grows.
       std::int64_t low = 0, high = n_layer;  // low does not fit, high does
       while (high - low > 1) {
         const std::int64_t mid = (low + high) / 2;
-        (gpus_fit(with_experts_in_ram(mid), fit_margin_bytes) ? high : low) = mid;
+        (gpus_fit(with_experts_in_ram(mid), fit_margin_bytes, fit_counts_mmproj) ? high : low) = mid;
       }
       e.placement = with_experts_in_ram(high);
       e.placement.fitted = true;
@@ -199,9 +208,8 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
   // remaining layers as leave it the target; a MoE model's routed experts all stay in RAM. -ngl is their sum and
   // --tensor-split their counts.
   std::vector<double> fit_split;
-  if (gpus && !e.placement.fitted && !request.n_gpu_layers && request.n_cpu_moe == 0 && request.tensor_split.empty() &&
-      local_build_includes(request.llama_cpp_build, kFitBuild)) {
-    if (!gpus_fit(place_local(model, request, n_layer + 1), fit_margin_bytes)) {
+  if (fit_active && !e.placement.fitted) {
+    if (!gpus_fit(place_local(model, request, n_layer + 1), fit_margin_bytes, fit_counts_mmproj)) {
       LocalRequest fill = request;
       if (model.num_experts > 0) fill.n_cpu_moe = n_layer;
       const std::size_t n_gpus = request.gpus.size();
@@ -220,7 +228,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
         const auto fits_with = [&](std::int64_t layers) {
           std::vector<std::int64_t> trial = counts;
           trial[d] = layers;
-          return gpu_fits(place_counts(trial), d, fit_margin_bytes);
+          return gpu_fits(place_counts(trial), d, fit_margin_bytes, fit_counts_mmproj);
         };
         std::int64_t low = 0, high = unassigned;  // low fits (or is 0), high is the most it could take
         if (fits_with(high)) {
@@ -257,16 +265,26 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
     LocalPlacement placement;
     for (std::int64_t ngl = gpus ? n_layer + 1 : 0;; --ngl) {
       placement = place_local(model, request, ngl);
-      if (gpus_fit(placement, 0) || ngl == 0) return placement;
+      if (gpus_fit(placement, 0, true) || ngl == 0) return placement;
     }
   };
   std::int64_t ollama_layers = 0;
   if (e.placement.fitted) {
     ollama_layers = most_layers().n_gpu_layers;
+  } else if (fit_active) {
+    // --fit found every layer fits with its margin ("no changes needed"): all of them are offloaded.
+    e.placement = place_local(model, request, n_layer + 1);
+    ollama_layers = most_layers().n_gpu_layers;
   } else {
     e.placement = request.n_gpu_layers ? place_local(model, request, *request.n_gpu_layers) : most_layers();
     ollama_layers = e.placement.n_gpu_layers;
   }
+  if (fit_active && !fit_counts_mmproj && e.placement.mmproj != LocalMmprojType::off)
+    e.assumptions.push_back(
+        "mmproj and --fit: llama.cpp builds before b" + std::to_string(kFitMmprojBuild) +
+        " (ggml-org/llama.cpp#21489) fit the model's layers without the mmproj file, which llama-server loads after "
+        "them, so the placement may leave the GPU holding it short (ggml-org/llama.cpp#18181: a CUDA malloc failure "
+        "at warmup); set -ngl, or use a later build");
   if (gpus)
     e.assumptions.push_back("GPU limit: the device's memory (the macOS working set on Apple silicon) less " +
                             std::to_string(local_gpu_reserve_bytes(request.backend) >> 20) +
