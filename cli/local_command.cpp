@@ -53,7 +53,8 @@ constexpr const char* kLocalHelp =
     "                         llama-bench -d)  --json\n"
     "  --engine llamacpp|mlx (llamacpp)\n"
     "  --compare-formats      the model at each common GGUF type (f16 .. q2_k) on this machine: size,\n"
-    "                         layers offloaded as --fit places them, where it runs, speeds (config.json only)\n"
+    "                         layers offloaded as --fit places them, where it runs, speeds (config.json only;\n"
+    "                         with --engine mlx: bf16 and 8 to 3 bits, peak memory and speeds)\n"
     "MLX LM on Apple silicon (--engine mlx; MODEL a config.json): --gpu CHIP (one Apple chip),\n"
     "  --weights 2bit|3bit|4bit|5bit|6bit|8bit|bf16|fp16|fp32 (4bit) --group-size 32|64|128 (64)\n"
     "  --prompt-len N (512) --gen-len N (128) --prefill-step N (2048): peak memory as\n"
@@ -270,6 +271,24 @@ void print_local_formats(const nlohmann::json& r) {
       "experts stay in RAM\n");
 }
 
+// MLX LM: each mlx-community conversion on the chip, its peak memory against the working set and its speeds.
+void print_mlx_formats(const nlohmann::json& r) {
+  print("%-8s %14s %14s %-12s %16s %12s\n", "weights", "weights GiB", "peak GiB", "", "generation t/s", "prompt t/s");
+  for (const auto& row : r["formats"]) {
+    char line[200];
+    std::snprintf(line, sizeof line, "%-8s %14.2f %14.2f %-12s %16.1f %12.0f%s\n",
+                  row["weights"].get<std::string>().c_str(),
+                  static_cast<double>(row["weight_bytes"].get<std::int64_t>()) / 1073741824.0,
+                  static_cast<double>(row["peak_memory_bytes"].get<std::int64_t>()) / 1073741824.0,
+                  row["fits"].get<bool>() ? "fits" : "DOES NOT FIT", row["generation_tokens_per_second"].get<double>(),
+                  row["prompt_tokens_per_second"].get<double>(), row["chosen"].get<bool>() ? "  (chosen)" : "");
+    print("%s", std::string(line));
+  }
+  print(
+      "peak as mx.get_peak_memory() reports it, against the GPU's working set; quantized rows at the group size "
+      "given\n");
+}
+
 // llama-server loads a GGUF: a config.json's command names the file its conversion would make.
 std::string config_stem(const std::string& path) {
   std::string stem = path.substr(path.find_last_of('/') + 1);
@@ -308,6 +327,8 @@ int run_local(const std::vector<std::string>& args) {
       const std::string formats = local_formats_json(read_input(parsed.path), parsed.options, config_stem(parsed.path));
       if (parsed.json)
         print("%s\n", formats);
+      else if (mlx)
+        print_mlx_formats(nlohmann::json::parse(formats));
       else
         print_local_formats(nlohmann::json::parse(formats));
       return 0;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "fitcheck/config.hpp"
 #include "fitcheck/local.hpp"
 #include "test_support.hpp"
@@ -2409,7 +2411,28 @@ TEST_CASE("fitcheck local --compare-formats: a table or JSON from a config.json,
   CHECK(json.out.find("{\"formats\":[{\"weights\":\"fp16\",") == 0);
   CHECK(json.out.find("{\"weights\":\"q8_0\",\"model_buffer_bytes\":8532934656,\"n_gpu_layers\":33,\"n_layers\":33,"
                       "\"n_cpu_moe\":0,\"fits\":true,\"runs_on\":\"gpus\",") != std::string::npos);
-  const auto mlx = test::run_cli("local " + config + " --gpu m4-max --engine mlx --compare-formats");
-  CHECK(mlx.exit_status == 2);
-  CHECK(mlx.err.find("--engine") != std::string::npos);
+  // MLX LM: mlx-community's conversions, the chosen one marked; each row is that conversion's own report.
+  const auto mlx = test::run_cli("local " + config + " --gpu m4-max --engine mlx --weights 6bit --compare-formats");
+  REQUIRE(mlx.exit_status == 0);
+  CHECK(mlx.out.rfind("weights     weights GiB       peak GiB", 0) == 0);
+  CHECK(mlx.out.find("\n6bit ") != std::string::npos);
+  CHECK(mlx.out.find("  (chosen)\n3bit ") == std::string::npos);
+  const auto mlx_json =
+      test::run_cli("local " + config + " --gpu m4-max --engine mlx --weights 6bit --compare-formats --json");
+  REQUIRE(mlx_json.exit_status == 0);
+  const auto rows = nlohmann::json::parse(mlx_json.out)["formats"];
+  std::vector<std::string> weights;
+  for (const auto& row : rows) weights.push_back(row["weights"].get<std::string>());
+  CHECK(weights == std::vector<std::string>{"bf16", "8bit", "6bit", "5bit", "4bit", "3bit"});
+  CHECK(rows[2]["chosen"] == true);
+  CHECK(rows[4]["chosen"] == false);
+  const auto own =
+      nlohmann::json::parse(test::run_cli("local " + config + " --gpu m4-max --engine mlx --weights 6bit --json").out);
+  CHECK(rows[2]["peak_memory_bytes"] == own["peak_memory_bytes"]);
+  CHECK(rows[2]["generation_tokens_per_second"] == own["generation_tokens_per_second"]);
+  // 6 bits and a bf16 scale and bias per group of 64: 6.5 bits a quantized weight against bf16's 16 (8bit: 8.5); the
+  // norms, kept in bf16, move the ratio by under 0.01%.
+  const auto bf16_bytes = rows[0]["weight_bytes"].get<double>();
+  CHECK(rows[2]["weight_bytes"].get<double>() / bf16_bytes == doctest::Approx(6.5 / 16).epsilon(1e-4));
+  CHECK(rows[1]["weight_bytes"].get<double>() / bf16_bytes == doctest::Approx(8.5 / 16).epsilon(1e-4));
 }

@@ -6,6 +6,7 @@ import { defaultLocalInputs, localOptions } from '../src/local/local-inputs';
 import { LocalForm } from '../src/local/local-form';
 import { LocalResults } from '../src/local/local-results';
 import { core, fixtureConfig } from './support/core';
+import type { MlxOptions } from '../src/core/types';
 
 afterEach(cleanup);
 
@@ -322,7 +323,27 @@ describe('the Local tab', () => {
     // The same speed as the type's own report.
     const own = core.localReport(llama, localOptions(defaultLocalInputs));
     expect(q4.generation_tokens_per_second).toBe(own.generation_tokens_per_second);
-    expect(() => core.localFormats(llama, { ...options, engine: 'mlx' } as never)).toThrow(/engine/);
+    expect(() => core.localFormats(llama, { ...options, engine: 'vllm' } as never)).toThrow(/engine/);
+  });
+
+  test("MLX LM: each mlx-community conversion's peak and speeds on the chip, the chosen one marked", () => {
+    const options = localOptions({ ...defaultLocalInputs, engine: 'mlx', gpu: 'm4-max', weights: '6bit' });
+    const report = core.localReport(llama, options as MlxOptions);
+    const formats = core.localFormats(llama, options as MlxOptions);
+    expect(formats.formats.map((row) => row.weights)).toEqual(['bf16', '8bit', '6bit', '5bit', '4bit', '3bit']);
+    // The chosen row is the report itself.
+    expect(formats.formats[2]).toMatchObject({
+      chosen: true,
+      peak_memory_bytes: report.peak_memory_bytes,
+      generation_tokens_per_second: report.generation_tokens_per_second,
+    });
+    const chosen = vi.fn();
+    render(<LocalResults report={report} unit="GiB" formats={formats} onUseWeights={chosen} />);
+    const rows = within(screen.getByTestId('local-formats')).getAllByRole('row').slice(1);
+    expect(rows[2].getAttribute('aria-current')).toBe('true');
+    expect(rows[2].querySelector('button')).toBeNull();
+    fireEvent.click(screen.getByTestId('local-use-4bit'));
+    expect(chosen).toHaveBeenCalledWith('4bit');
   });
 
   test("a vision model: its encoders' mmproj file in an Encoder column, on the first GPU, in the command", () => {

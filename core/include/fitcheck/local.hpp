@@ -413,8 +413,8 @@ std::string local_report_json(std::string_view config_json_text, const OptionLis
                               std::string_view model_name = "model");
 
 // compare_local_formats for a config.json and the options of `fitcheck local` (a weights option is ignored;
-// engine mlx is refused): {"formats": [{weights, model_buffer_bytes, n_gpu_layers, n_layers, n_cpu_moe, fits,
-// runs_on, generation_tokens_per_second, prompt_tokens_per_second, llama_cpp_command}]} (docs/local.md).
+// engine mlx answers mlx_formats_json): {"formats": [{weights, model_buffer_bytes, n_gpu_layers, n_layers, n_cpu_moe,
+// fits, runs_on, generation_tokens_per_second, prompt_tokens_per_second, llama_cpp_command}]} (docs/local.md).
 std::string local_formats_json(std::string_view config_json_text, const OptionList& options,
                                std::string_view model_name = "model");
 

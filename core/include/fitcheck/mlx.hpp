@@ -96,6 +96,17 @@ struct MlxEstimate {
 // cross-attention, encoder-decoder models).
 MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& request);
 
+// One of the conversions mlx-community publishes, on the request's chip (the Local tab's "Weight formats"
+// table under MLX LM; fitcheck local --engine mlx --compare-formats).
+struct MlxFormatRow {
+  std::string weights;  // as --weights takes it: "bf16" (the config's dtype, unquantized), "8bit", ..., "3bit"
+  bool chosen = false;  // the request's own weights (its group size kept for every quantized row)
+  MlxEstimate estimate;
+};
+
+// The model unquantized and at 8, 6, 5, 4 and 3 bits (the request's group size), the rest of the request as given.
+std::vector<MlxFormatRow> compare_mlx_formats(const ModelDescription& model, const MlxRequest& request);
+
 // How mlx-community names a conversion of the model with these settings: "4bit", "4bit-g32" (a group
 // other than 64), or the unquantized dtype ("bf16", "fp16", "fp32": the request's, else the config's).
 std::string mlx_conversion_suffix(const ModelDescription& model, const MlxRequest& request);
@@ -112,5 +123,11 @@ MlxRequest parse_mlx_options(const OptionList& options);
 std::string mlx_report_json(const MlxEstimate& estimate);
 std::string mlx_report_json(std::string_view config_json_text, const OptionList& options,
                             std::string_view model_name = "model");
+
+// compare_mlx_formats for a config.json and `fitcheck local --engine mlx` options (weights names the row marked
+// chosen): {"engine": "mlx", "formats": [{weights, chosen, weight_bytes, peak_memory_bytes, fits,
+// generation_tokens_per_second, prompt_tokens_per_second, mlx_command}]} (docs/local.md).
+std::string mlx_formats_json(std::string_view config_json_text, const OptionList& options,
+                             std::string_view model_name = "model");
 
 }  // namespace fitcheck

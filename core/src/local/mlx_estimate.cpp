@@ -392,4 +392,22 @@ MlxEstimate estimate_mlx(const ModelDescription& model, const MlxRequest& reques
   return e;
 }
 
+std::vector<MlxFormatRow> compare_mlx_formats(const ModelDescription& model, const MlxRequest& request) {
+  // mlx-community's usual conversions: unquantized (the request's dtype if it asked for one) and mlx_lm.convert -q
+  // at 8, 6, 5, 4 and 3 bits, largest first.
+  std::vector<MlxFormatRow> rows;
+  for (const int bits : {0, 8, 6, 5, 4, 3}) {
+    MlxRequest each = request;
+    each.quantization.bits = bits;
+    MlxFormatRow row;
+    const std::string suffix = mlx_conversion_suffix(model, each);
+    row.weights = bits == 0 ? suffix : std::to_string(bits) + "bit";
+    row.chosen = bits == request.quantization.bits;
+    each.model_name = request.model_name + "-" + suffix;
+    row.estimate = estimate_mlx(model, each);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 }  // namespace fitcheck

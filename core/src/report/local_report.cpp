@@ -137,13 +137,12 @@ std::string local_formats_json(std::string_view config_json_text, const OptionLi
                                std::string_view model_name) {
   OptionList llama_options;
   for (const auto& [key, value] : options) {
-    if (key == "weights") continue;  // every common type is compared
     if (key == "engine") {
+      if (value == "mlx") return mlx_formats_json(config_json_text, options, model_name);
       if (value == "llamacpp" || value == "llama.cpp" || value == "ollama") continue;
-      throw OptionError("engine", "option 'engine': weight formats are compared for llama.cpp only, got '" +
-                                      detail::printable(value) + "'");
+      throw OptionError("engine", "option 'engine' must be llamacpp or mlx, got '" + detail::printable(value) + "'");
     }
-    llama_options.emplace_back(key, value);
+    if (key != "weights") llama_options.emplace_back(key, value);  // every common type is compared
   }
   LocalOptions parsed = parse_local_options(llama_options);
   parsed.request.model_name = model_name;

@@ -67,4 +67,31 @@ std::string mlx_report_json(std::string_view config_json_text, const OptionList&
   return mlx_report_json(estimate_mlx(model, request));
 }
 
+std::string mlx_formats_json(std::string_view config_json_text, const OptionList& options,
+                             std::string_view model_name) {
+  MlxRequest request = parse_mlx_options(options);
+  request.model_name = model_name;
+  const std::vector<MlxFormatRow> rows = compare_mlx_formats(parse_hf_config(config_json_text), request);
+  detail::JsonWriter out;
+  out.begin_object();
+  out.field("engine", "mlx");
+  out.begin_array("formats");
+  for (const MlxFormatRow& row : rows) {
+    const MlxEstimate& e = row.estimate;
+    out.begin_object();
+    out.field("weights", row.weights);
+    out.field("chosen", row.chosen);
+    out.field("weight_bytes", e.weight_bytes);
+    out.field("peak_memory_bytes", e.peak_memory_bytes);
+    out.field("fits", e.fits);
+    out.field("generation_tokens_per_second", e.generation_tokens_per_second);
+    out.field("prompt_tokens_per_second", e.prompt_tokens_per_second);
+    out.field("mlx_command", e.mlx_command);
+    out.end_object();
+  }
+  out.end_array();
+  out.end_object();
+  return out.take();
+}
+
 }  // namespace fitcheck

@@ -156,6 +156,25 @@ export interface LocalFormatsReport {
   formats: LocalFormatRow[];
 }
 
+/** One mlx-community conversion on the chip (core compare_mlx_formats). */
+export interface MlxFormatRow {
+  /** As the weights option takes it: "bf16" (unquantized), "8bit" ... "3bit". */
+  weights: string;
+  /** The request's own weights. */
+  chosen: boolean;
+  weight_bytes: number;
+  peak_memory_bytes: number;
+  fits: boolean;
+  generation_tokens_per_second: number;
+  prompt_tokens_per_second: number;
+  mlx_command: string;
+}
+
+export interface MlxFormatsReport {
+  engine: 'mlx';
+  formats: MlxFormatRow[];
+}
+
 export interface LocalReport {
   weights: string;
   /** The backend the speeds were estimated for: the option given, or the first GPU's vendor's ("cpu" without GPUs). */

@@ -13,7 +13,15 @@ import type {
 } from './catalog-types';
 import type { PlanOptions, PlanReport, TrainingPlanOptions, TrainingPlanReport } from './plan-types';
 import type { ServingOptions, ServingReport } from './serving-types';
-import type { LocalFormatsReport, LocalGpu, LocalOptions, LocalReport, MlxOptions, MlxReport } from './local-types';
+import type {
+  LocalFormatsReport,
+  LocalGpu,
+  LocalOptions,
+  LocalReport,
+  MlxFormatsReport,
+  MlxOptions,
+  MlxReport,
+} from './local-types';
 import type { TrainingOptions, TrainingReport } from './training-types';
 import type { CheckpointNeedMore, CheckpointReport } from './model-file-types';
 
@@ -53,8 +61,9 @@ export interface FitcheckModule {
   cpuCatalog(): CpuDevice[];
   /** The catalog's GPUs llama.cpp runs on, with the backend it picks (full module only). */
   localGpuCatalog(): LocalGpu[];
-  /** The model at each common GGUF type on the machine of `options` (full module only; docs/local.md). */
+  /** The model at each common GGUF type on the machine of `options`, or each MLX conversion (full module only; docs/local.md). */
   localFormats(configJsonText: string, options: LocalOptions): LocalFormatsReport;
+  localFormats(configJsonText: string, options: MlxOptions): MlxFormatsReport;
   /** The core's one input limit in bytes (fitcheck/config.hpp kMaxConfigBytes): a longer config text is refused unread. */
   maxInputBytes(): number;
   checkpointReport(bytes: Uint8Array, fileSizeBytes: number): CheckpointReport | CheckpointNeedMore;

@@ -7,6 +7,7 @@ import type {
   CpuDevice,
   LocalFormatsReport,
   LocalGpu,
+  MlxFormatsReport,
   LocalOptions,
   LocalReport,
   MlxOptions,
@@ -24,7 +25,7 @@ export interface LocalTab {
   /** The GPUs llama.cpp runs on, for the form's GPU picker (empty until the full core is loaded). */
   gpus: LocalGpu[];
   /** Each common GGUF type on this machine, once asked for (compareFormats), recomputed with the inputs. */
-  formats?: LocalFormatsReport;
+  formats?: LocalFormatsReport | MlxFormatsReport;
   formatsError?: CoreError;
   compareFormats: () => void;
 }
@@ -51,9 +52,15 @@ export function useLocalTab(ready: boolean, configText: string, inputs: LocalInp
   // The weight formats table runs a placement per type, so it is computed only once asked for.
   const [comparing, setComparing] = useState(false);
   const formats = useMemo(() => {
-    if (!comparing || !outcome?.report || 'engine' in outcome.report || !full.core) return undefined;
+    if (!comparing || !outcome?.report || !full.core) return undefined;
     try {
-      return { formats: full.core.localFormats(configText, localOptions(inputs) as LocalOptions) };
+      const options = localOptions(inputs);
+      return {
+        formats:
+          options.engine === 'mlx'
+            ? full.core.localFormats(configText, options as MlxOptions)
+            : full.core.localFormats(configText, options as LocalOptions),
+      };
     } catch (error) {
       return { error: error as CoreError };
     }

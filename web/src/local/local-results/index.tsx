@@ -2,7 +2,7 @@
 // The Local tab's results: layers offloaded, each backend's model, KV and compute buffers against
 // its limit, prompt and generation speed, and the llama-server command and Ollama parameters; or MLX
 // LM's peak memory line by line, its speeds and the mlx_lm.benchmark command.
-import type { LocalFormatsReport, LocalReport, LocalVerdict, MlxReport } from '../../core/types';
+import type { LocalFormatsReport, LocalReport, LocalVerdict, MlxFormatsReport, MlxReport } from '../../core/types';
 import {
   expectedError,
   localSpeedExpectedError,
@@ -65,7 +65,7 @@ function Assumptions({ heading, lines }: { heading: string; lines: string[] }) {
   );
 }
 
-function MlxResults({ report, unit }: { report: MlxReport; unit: ByteUnit }) {
+function MlxResults({ report, unit, ...formats }: { report: MlxReport; unit: ByteUnit } & FormatsProps) {
   const g = report.generation_token_time;
   const p = report.prompt_time;
   return (
@@ -128,14 +128,15 @@ function MlxResults({ report, unit }: { report: MlxReport; unit: ByteUnit }) {
         </li>
       </ul>
       <Command text={report.mlx_command} />
+      <MlxConversions unit={unit} {...formats} />
       <Assumptions heading="What the estimate assumed" lines={report.assumptions} />
     </section>
   );
 }
 
 interface FormatsProps {
-  /** Each common GGUF type on this machine (absent until asked for). */
-  formats?: LocalFormatsReport;
+  /** Each common GGUF type on this machine, or each MLX conversion on the chip (absent until asked for). */
+  formats?: LocalFormatsReport | MlxFormatsReport;
   formatsError?: string;
   onCompareFormats?: () => void;
   /** Sets the Weights input to a row's type. */
@@ -147,8 +148,96 @@ export function LocalResults({
   unit,
   ...formats
 }: { report: LocalReport | MlxReport; unit: ByteUnit } & FormatsProps) {
-  if ('engine' in report && report.engine === 'mlx') return <MlxResults report={report} unit={unit} />;
+  if ('engine' in report && report.engine === 'mlx') return <MlxResults report={report} unit={unit} {...formats} />;
   return <LlamaCppResults report={report as LocalReport} unit={unit} {...formats} />;
+}
+
+/** Which conversion to download under MLX LM: each mlx-community conversion's peak memory and speeds on the chip. */
+function MlxConversions({
+  unit,
+  formats,
+  formatsError,
+  onCompareFormats,
+  onUseWeights,
+}: { unit: ByteUnit } & FormatsProps) {
+  const rows = formats && 'engine' in formats ? formats.formats : undefined;
+  return (
+    <section data-testid="local-formats-section">
+      <h3>Weight formats on this chip</h3>
+      {formatsError ? (
+        <p class="error" data-testid="local-formats-error">
+          {formatsError}
+        </p>
+      ) : rows ? (
+        <>
+          <div class="table-scroll">
+            <table class="figures" data-testid="local-formats">
+              <thead>
+                <tr>
+                  <th scope="col">Weights</th>
+                  <th scope="col" class="number">
+                    Weights size
+                  </th>
+                  <th scope="col" class="number">
+                    Peak memory
+                  </th>
+                  <th scope="col" class="number">
+                    Generation
+                  </th>
+                  <th scope="col" class="number">
+                    Prompt
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr
+                    key={row.weights}
+                    class={row.fits ? (row.chosen ? 'chosen' : '') : 'over'}
+                    aria-current={row.chosen ? 'true' : undefined}
+                  >
+                    <th scope="row">
+                      {onUseWeights && !row.chosen ? (
+                        <button
+                          type="button"
+                          class="link-button"
+                          title={`Use ${row.weights} weights`}
+                          data-testid={`local-use-${row.weights}`}
+                          onClick={() => onUseWeights(row.weights)}
+                        >
+                          {row.weights}
+                        </button>
+                      ) : (
+                        row.weights
+                      )}
+                    </th>
+                    <td class="number">{bytes(row.weight_bytes, unit)}</td>
+                    <td class="number">
+                      {row.fits ? bytes(row.peak_memory_bytes, unit) : `${bytes(row.peak_memory_bytes, unit)}: over`}
+                    </td>
+                    <td class="number">{`${row.generation_tokens_per_second.toFixed(1)} t/s`}</td>
+                    <td class="number">{`${withThousands(row.prompt_tokens_per_second)} t/s`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p class="help">
+            Each conversion as mlx_lm.convert writes it (quantized rows at the group size above), its peak as
+            mx.get_peak_memory() reports it against the GPU's working set; a peak over it pages. The row of the weights
+            chosen above is marked, and another conversion's name chooses it.
+          </p>
+        </>
+      ) : (
+        <p>
+          {'Which conversion to download: the model unquantized and at 8, 6, 5, 4 and 3 bits on this chip. '}
+          <button type="button" data-testid="local-compare-formats" onClick={onCompareFormats}>
+            Compare weight formats
+          </button>
+        </p>
+      )}
+    </section>
+  );
 }
 
 const runsOnText: Record<LocalVerdict['runs_on'], string> = {
@@ -168,6 +257,7 @@ function WeightFormats({
   onUseWeights,
 }: { report: LocalReport; unit: ByteUnit } & FormatsProps) {
   const chosen = report.weights.split(' ')[0];
+  const rows = formats && !('engine' in formats) ? formats.formats : undefined;
   return (
     <section data-testid="local-formats-section">
       <h3>Weight formats on this machine</h3>
@@ -175,7 +265,7 @@ function WeightFormats({
         <p class="error" data-testid="local-formats-error">
           {formatsError}
         </p>
-      ) : formats ? (
+      ) : rows ? (
         <>
           <div class="table-scroll">
             <table class="figures" data-testid="local-formats">
@@ -198,7 +288,7 @@ function WeightFormats({
                 </tr>
               </thead>
               <tbody>
-                {formats.formats.map((row) => (
+                {rows.map((row) => (
                   <tr
                     key={row.weights}
                     class={row.fits ? (row.weights === chosen ? 'chosen' : '') : 'over'}
