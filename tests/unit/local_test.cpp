@@ -1694,7 +1694,8 @@ TEST_CASE("local: the mmproj file counts against the first GPU when fitting laye
     const std::int64_t target = (std::int64_t{1024} - 457) << 20;
     CHECK(old_fit.placement.fitted);
     CHECK(over.total_bytes() - over.mmproj_buffer_bytes <= over.limit_bytes - target);
-    const LocalDeviceUse& next = device(place_local(model, request, old_fit.placement.n_gpu_layers + 1), "CUDA0");
+    const LocalPlacement one_more_layer = place_local(model, request, old_fit.placement.n_gpu_layers + 1);
+    const LocalDeviceUse& next = device(one_more_layer, "CUDA0");
     CHECK(next.total_bytes() - next.mmproj_buffer_bytes > next.limit_bytes - target);
     CHECK(old_fit.placement.n_gpu_layers > fitted.placement.n_gpu_layers);
     CHECK_FALSE(old_fit.placement.fits);
