@@ -102,3 +102,42 @@ test('MLX LM on an M4 Max: the peak and speeds are the CLI figures, and a link r
   await page.close();
   await again.close().catch(() => {});
 });
+
+test("MLX LM's conversions on the chip: the CLI's rows, the chosen one marked, a name choosing another", async () => {
+  const page = await browser.newPage();
+  const log = watchPage(page);
+  await page.goto(server.url);
+  await page.getByTestId('unit-GB').check();
+  await page.getByTestId('tab-local').click();
+  await page.getByTestId('local-results').waitFor();
+  await page.getByTestId('local-engine').selectOption('mlx');
+  await page.getByTestId('local-compare-formats').click();
+  const config = presetConfigFile('meta-llama--llama-3.1-8b');
+  const args = ['--engine', 'mlx', '--gpu', 'm4-max', '--weights', '4bit'];
+  const expected = cli('local', config, [...args, '--compare-formats']).formats;
+  const table = page.getByTestId('local-formats');
+  await table.waitFor();
+  const rows = (await table.locator('tbody tr').allInnerTexts()).map((row) => row.split('\t').map((c) => c.trim()));
+  assert.deepEqual(
+    rows,
+    expected.map((row) => [
+      row.weights,
+      gb(row.weight_bytes),
+      row.fits ? gb(row.peak_memory_bytes) : `${gb(row.peak_memory_bytes)}: over`,
+      `${row.generation_tokens_per_second.toFixed(1)} t/s`,
+      `${grouped(row.prompt_tokens_per_second)} t/s`,
+    ]),
+  );
+  assert.equal(await table.locator('tbody tr[aria-current="true"] th').textContent(), '4bit');
+  // 8bit's name chooses it: the report becomes the 8bit conversion's, the row marked follows.
+  await page.getByTestId('local-use-8bit').click();
+  assert.equal(await page.getByTestId('local-weights').inputValue(), '8bit');
+  const eight = cli('local', config, ['--engine', 'mlx', '--gpu', 'm4-max', '--weights', '8bit']);
+  await page
+    .getByTestId('mlx-peak')
+    .filter({ hasText: gb(eight.peak_memory_bytes) })
+    .waitFor();
+  await table.locator('tbody tr[aria-current="true"] th').filter({ hasText: '8bit' }).waitFor();
+  assertLocalOnly(log, new URL(server.url).origin);
+  await page.close();
+});
