@@ -22,7 +22,8 @@ after(async () => {
 
 const gb = (bytes) => `${(bytes / 1e9).toFixed(2)} GB`;
 
-test('MLX LM on an M4 Max: the peak and speeds are the CLI figures, and a link restores the engine', async () => {
+/** A page in GB with the Local tab open and its engine set to MLX LM; `log` is watchPage's. */
+async function openMlxTab() {
   const page = await browser.newPage();
   const log = watchPage(page);
   await page.goto(server.url);
@@ -30,6 +31,11 @@ test('MLX LM on an M4 Max: the peak and speeds are the CLI figures, and a link r
   await page.getByTestId('tab-local').click();
   await page.getByTestId('local-results').waitFor();
   await page.getByTestId('local-engine').selectOption('mlx');
+  return { page, log };
+}
+
+test('MLX LM on an M4 Max: the peak and speeds are the CLI figures, and a link restores the engine', async () => {
+  const { page, log } = await openMlxTab();
   // The engine's own machine and weights; llama.cpp's fields are gone.
   assert.equal(await page.getByTestId('local-gpu').inputValue(), 'm4-max');
   assert.equal(await page.getByTestId('local-weights').inputValue(), '4bit');
@@ -104,13 +110,7 @@ test('MLX LM on an M4 Max: the peak and speeds are the CLI figures, and a link r
 });
 
 test("MLX LM's conversions on the chip: the CLI's rows, the chosen one marked, a name choosing another", async () => {
-  const page = await browser.newPage();
-  const log = watchPage(page);
-  await page.goto(server.url);
-  await page.getByTestId('unit-GB').check();
-  await page.getByTestId('tab-local').click();
-  await page.getByTestId('local-results').waitFor();
-  await page.getByTestId('local-engine').selectOption('mlx');
+  const { page, log } = await openMlxTab();
   await page.getByTestId('local-compare-formats').click();
   const config = presetConfigFile('meta-llama--llama-3.1-8b');
   const args = ['--engine', 'mlx', '--gpu', 'm4-max', '--weights', '4bit'];

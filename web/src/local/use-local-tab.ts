@@ -24,7 +24,8 @@ export interface LocalTab {
   cpus: CpuDevice[];
   /** The GPUs llama.cpp runs on, for the form's GPU picker (empty until the full core is loaded). */
   gpus: LocalGpu[];
-  /** Each common GGUF type on this machine, once asked for (compareFormats), recomputed with the inputs. */
+  /** Each common GGUF type on this machine, or each MLX conversion on the chip, once asked for (compareFormats),
+   * recomputed with the inputs. */
   formats?: LocalFormatsReport | MlxFormatsReport;
   formatsError?: CoreError;
   compareFormats: () => void;

@@ -2,7 +2,7 @@
 // The Local tab's results: layers offloaded, each backend's model, KV and compute buffers against
 // its limit, prompt and generation speed, and the llama-server command and Ollama parameters; or MLX
 // LM's peak memory line by line, its speeds and the mlx_lm.benchmark command.
-import type { LocalFormatsReport, LocalReport, LocalVerdict, MlxFormatsReport, MlxReport } from '../../core/types';
+import type { LocalReport, MlxReport } from '../../core/types';
 import {
   expectedError,
   localSpeedExpectedError,
@@ -12,6 +12,7 @@ import {
 import type { ByteUnit } from '../../app/inputs';
 import { CopyButton } from '../../ui/copy-button';
 import { withThousands } from '../../ui/format';
+import { MlxConversions, WeightFormats, type FormatsProps } from '../local-formats';
 
 function bytes(value: number, unit: ByteUnit): string {
   return unit === 'GiB' ? `${(value / 2 ** 30).toFixed(2)} GiB` : `${(value / 1e9).toFixed(2)} GB`;
@@ -134,15 +135,6 @@ function MlxResults({ report, unit, ...formats }: { report: MlxReport; unit: Byt
   );
 }
 
-interface FormatsProps {
-  /** Each common GGUF type on this machine, or each MLX conversion on the chip (absent until asked for). */
-  formats?: LocalFormatsReport | MlxFormatsReport;
-  formatsError?: string;
-  onCompareFormats?: () => void;
-  /** Sets the Weights input to a row's type. */
-  onUseWeights?: (weights: string) => void;
-}
-
 export function LocalResults({
   report,
   unit,
@@ -150,196 +142,6 @@ export function LocalResults({
 }: { report: LocalReport | MlxReport; unit: ByteUnit } & FormatsProps) {
   if ('engine' in report && report.engine === 'mlx') return <MlxResults report={report} unit={unit} {...formats} />;
   return <LlamaCppResults report={report as LocalReport} unit={unit} {...formats} />;
-}
-
-/** Which conversion to download under MLX LM: each mlx-community conversion's peak memory and speeds on the chip. */
-function MlxConversions({
-  unit,
-  formats,
-  formatsError,
-  onCompareFormats,
-  onUseWeights,
-}: { unit: ByteUnit } & FormatsProps) {
-  const rows = formats && 'engine' in formats ? formats.formats : undefined;
-  return (
-    <section data-testid="local-formats-section">
-      <h3>Weight formats on this chip</h3>
-      {formatsError ? (
-        <p class="error" data-testid="local-formats-error">
-          {formatsError}
-        </p>
-      ) : rows ? (
-        <>
-          <div class="table-scroll">
-            <table class="figures" data-testid="local-formats">
-              <thead>
-                <tr>
-                  <th scope="col">Weights</th>
-                  <th scope="col" class="number">
-                    Weights size
-                  </th>
-                  <th scope="col" class="number">
-                    Peak memory
-                  </th>
-                  <th scope="col" class="number">
-                    Generation
-                  </th>
-                  <th scope="col" class="number">
-                    Prompt
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <tr
-                    key={row.weights}
-                    class={row.fits ? (row.chosen ? 'chosen' : '') : 'over'}
-                    aria-current={row.chosen ? 'true' : undefined}
-                  >
-                    <th scope="row">
-                      {onUseWeights && !row.chosen ? (
-                        <button
-                          type="button"
-                          class="link-button"
-                          title={`Use ${row.weights} weights`}
-                          data-testid={`local-use-${row.weights}`}
-                          onClick={() => onUseWeights(row.weights)}
-                        >
-                          {row.weights}
-                        </button>
-                      ) : (
-                        row.weights
-                      )}
-                    </th>
-                    <td class="number">{bytes(row.weight_bytes, unit)}</td>
-                    <td class="number">
-                      {row.fits ? bytes(row.peak_memory_bytes, unit) : `${bytes(row.peak_memory_bytes, unit)}: over`}
-                    </td>
-                    <td class="number">{`${row.generation_tokens_per_second.toFixed(1)} t/s`}</td>
-                    <td class="number">{`${withThousands(row.prompt_tokens_per_second)} t/s`}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <p class="help">
-            Each conversion as mlx_lm.convert writes it (quantized rows at the group size above), its peak as
-            mx.get_peak_memory() reports it against the GPU's working set; a peak over it pages. The row of the weights
-            chosen above is marked, and another conversion's name chooses it.
-          </p>
-        </>
-      ) : (
-        <p>
-          {'Which conversion to download: the model unquantized and at 8, 6, 5, 4 and 3 bits on this chip. '}
-          <button type="button" data-testid="local-compare-formats" onClick={onCompareFormats}>
-            Compare weight formats
-          </button>
-        </p>
-      )}
-    </section>
-  );
-}
-
-const runsOnText: Record<LocalVerdict['runs_on'], string> = {
-  gpus: 'wholly on the GPU',
-  gpus_and_ram: 'split with RAM',
-  cpu: 'on the CPU',
-  does_not_fit: 'does not fit',
-};
-
-/** Which file to download: the model at each common GGUF type on this machine, placed as llama.cpp fits it. */
-function WeightFormats({
-  report,
-  unit,
-  formats,
-  formatsError,
-  onCompareFormats,
-  onUseWeights,
-}: { report: LocalReport; unit: ByteUnit } & FormatsProps) {
-  const chosen = report.weights.split(' ')[0];
-  const rows = formats && !('engine' in formats) ? formats.formats : undefined;
-  return (
-    <section data-testid="local-formats-section">
-      <h3>Weight formats on this machine</h3>
-      {formatsError ? (
-        <p class="error" data-testid="local-formats-error">
-          {formatsError}
-        </p>
-      ) : rows ? (
-        <>
-          <div class="table-scroll">
-            <table class="figures" data-testid="local-formats">
-              <thead>
-                <tr>
-                  <th scope="col">Weights</th>
-                  <th scope="col" class="number">
-                    Model
-                  </th>
-                  <th scope="col" class="number">
-                    Layers on GPU
-                  </th>
-                  <th scope="col">Runs</th>
-                  <th scope="col" class="number">
-                    Generation
-                  </th>
-                  <th scope="col" class="number">
-                    Prompt
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <tr
-                    key={row.weights}
-                    class={row.fits ? (row.weights === chosen ? 'chosen' : '') : 'over'}
-                    aria-current={row.weights === chosen ? 'true' : undefined}
-                  >
-                    <th scope="row">
-                      {onUseWeights && row.weights !== chosen ? (
-                        <button
-                          type="button"
-                          class="link-button"
-                          title={`Use ${row.weights} weights`}
-                          data-testid={`local-use-${row.weights}`}
-                          onClick={() => onUseWeights(row.weights)}
-                        >
-                          {row.weights}
-                        </button>
-                      ) : (
-                        row.weights
-                      )}
-                    </th>
-                    <td class="number">{bytes(row.model_buffer_bytes, unit)}</td>
-                    <td class="number">
-                      {`${row.n_gpu_layers}/${row.n_layers}` +
-                        (row.n_cpu_moe > 0 ? `, experts of ${row.n_cpu_moe} in RAM` : '')}
-                    </td>
-                    <td>{runsOnText[row.runs_on]}</td>
-                    <td class="number">{row.fits ? `${row.generation_tokens_per_second.toFixed(1)} t/s` : '–'}</td>
-                    <td class="number">{row.fits ? `${withThousands(row.prompt_tokens_per_second)} t/s` : '–'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <p class="help">
-            Each type as llama.cpp's --fit places it on this machine (the GPU layers and experts in RAM chosen above are
-            not applied), at the context, KV cache and prompt above; the row of the weights chosen above is marked, and
-            another type's name chooses it.
-          </p>
-        </>
-      ) : (
-        <p>
-          {
-            'Which file to download: the model at f16, q8_0, q6_k, q5_k_m, q4_k_m, iq4_xs, q3_k_m and q2_k on this machine. '
-          }
-          <button type="button" data-testid="local-compare-formats" onClick={onCompareFormats}>
-            Compare weight formats
-          </button>
-        </p>
-      )}
-    </section>
-  );
 }
 
 /** The headline: where the model runs, how fast, and what a generated token waits on, or what is short. */
