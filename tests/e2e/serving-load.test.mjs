@@ -34,6 +34,29 @@ const cell = async (page, key) => {
   return [await row.locator('td').nth(0).textContent(), await row.locator('td').nth(1).textContent()];
 };
 
+// Waits until the table's requests/s is the CLI's (to 5e-4); a slow simulation under a loaded
+// machine gets a minute, and a miss says what the page showed.
+async function waitForRequestsPerSecond(page, want) {
+  try {
+    await page.waitForFunction(
+      (value) => {
+        const row = document.querySelector('[data-testid=serving-load-table] tr[data-row=load_requests_per_second] td');
+        return row && Math.abs(Number(row.textContent.replace(/,/g, '')) - value) <= 5e-4 * value;
+      },
+      want,
+      { timeout: 60_000 },
+    );
+  } catch (error) {
+    const shown = await page
+      .locator('[data-testid=serving-load-table] tr[data-row=load_requests_per_second] td')
+      .first()
+      .textContent()
+      .catch(() => 'no row');
+    const busy = await page.locator('[data-testid=serving-load] [aria-busy=true]').count();
+    throw new Error(`requests/s: the page shows ${shown} (busy: ${busy > 0}), the CLI ${want}: ${error.message}`);
+  }
+}
+
 async function expectFigures(page, expected) {
   const table = page.getByTestId('serving-load-table');
   await table.waitFor();
@@ -109,10 +132,7 @@ test('the simulation runs in a worker once opened, matches serve-sim, and its lo
     '--gen-spread',
     '0.5',
   ]);
-  await page.waitForFunction((want) => {
-    const row = document.querySelector('[data-testid=serving-load-table] tr[data-row=load_requests_per_second] td');
-    return row && Math.abs(Number(row.textContent.replace(/,/g, '')) - want) <= 5e-4 * want;
-  }, poisson.requests_per_second);
+  await waitForRequestsPerSecond(page, poisson.requests_per_second);
   await expectFigures(page, poisson);
   await page.waitForFunction(() => location.hash.includes('s.rate=3') && location.hash.includes('s.open=1'));
   await screenshot(page, 'serving-load');
@@ -163,10 +183,7 @@ test('lengths replayed from a file: the figures of serve-sim --lengths-file, a b
   const expected = cli('serve-sim', config, [...withoutLengths, '--concurrency', '4', '--lengths-file', traceFile]);
   assert.equal(expected.requests, 6);
   assert.equal(expected.load.length_distribution, 'trace');
-  await page.waitForFunction((want) => {
-    const row = document.querySelector('[data-testid=serving-load-table] tr[data-row=load_requests_per_second] td');
-    return row && Math.abs(Number(row.textContent.replace(/,/g, '')) - want) <= 5e-4 * want;
-  }, expected.requests_per_second);
+  await waitForRequestsPerSecond(page, expected.requests_per_second);
   await expectFigures(page, expected);
   await page
     .getByTestId('serving-load-assumptions')
