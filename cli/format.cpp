@@ -33,10 +33,11 @@ std::string rounded_count(std::int64_t value) {
   return buffer;
 }
 
+double gibibytes(std::int64_t bytes) { return static_cast<double>(bytes) / static_cast<double>(std::int64_t{1} << 30); }
+
 std::string gib_and_gb(std::int64_t bytes) {
   char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.2f GiB (%.2f GB)", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0),
-                static_cast<double>(bytes) / 1e9);
+  std::snprintf(buffer, sizeof buffer, "%.2f GiB (%.2f GB)", gibibytes(bytes), static_cast<double>(bytes) / 1e9);
   return buffer;
 }
 

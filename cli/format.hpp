@@ -13,6 +13,7 @@ namespace fitcheck::cli {
 std::string with_thousands(std::int64_t value);  // 8030261248 -> "8,030,261,248"
 std::string rounded_count(std::int64_t value);   // 8030261248 -> "8.03 B"
 std::string gib_and_gb(std::int64_t bytes);      // "14.96 GiB (16.06 GB)"
+double gibibytes(std::int64_t bytes);            // bytes / 2^30
 
 // The escaping rule for terminal output: text from a config, a path or an option can carry
 // terminal escape sequences (ESC [2J, OSC 52 clipboard writes). Kept: printable UTF-8, newline,

@@ -181,7 +181,7 @@ int run_gpus(const std::vector<std::string>& args) {
         "$/hour");
   for (const auto& gpu : gpus) {
     print("%-*s %-*s %8.1f GiB %7.2f TB/s %8.1f TFLOP/s %9.2f\n", id_width, gpu["id"].get<std::string>(), name_width,
-          gpu["name"].get<std::string>(), gpu["memory_bytes"].get<double>() / (1024.0 * 1024.0 * 1024.0),
+          gpu["name"].get<std::string>(), gibibytes(gpu["memory_bytes"].get<std::int64_t>()),
           gpu["memory_bandwidth_bytes_per_second"].get<double>() / 1e12,
           gpu["dense_flops_per_second"]["bf16"].get<double>() / 1e12, gpu["price_per_hour_usd"].get<double>());
   }

@@ -250,6 +250,9 @@ void print_mlx(const nlohmann::json& r) {
   for (const auto& line : r["assumptions"]) print("  - %s\n", line.get<std::string>());
 }
 
+// The formats tables' mark on the row of the request's own weights.
+const char* chosen_mark(const nlohmann::json& row) { return row["chosen"].get<bool>() ? "  (chosen)" : ""; }
+
 // Each common weight type on the machine: the model's size, the layers --fit offloads, where it runs, its speeds.
 void print_local_formats(const nlohmann::json& r) {
   print("%-10s %12s %16s %-14s %16s %12s\n", "weights", "model GiB", "-ngl", "runs", "generation t/s", "prompt t/s");
@@ -259,11 +262,11 @@ void print_local_formats(const nlohmann::json& r) {
     const std::string layers = std::to_string(row["n_gpu_layers"].get<long long>()) + "/" +
                                std::to_string(row["n_layers"].get<long long>()) +
                                (experts > 0 ? " +" + std::to_string(experts) + " moe" : "");
-    std::snprintf(line, sizeof line, "%-10s %12.2f %16s %-14s %16.1f %12.0f\n",
-                  row["weights"].get<std::string>().c_str(),
-                  static_cast<double>(row["model_buffer_bytes"].get<std::int64_t>()) / 1073741824.0, layers.c_str(),
-                  row["runs_on"].get<std::string>().c_str(), row["generation_tokens_per_second"].get<double>(),
-                  row["prompt_tokens_per_second"].get<double>());
+    std::snprintf(line, sizeof line, "%-10s %12.2f %16s %-14s %16.1f %12.0f%s\n",
+                  row["weights"].get<std::string>().c_str(), gibibytes(row["model_buffer_bytes"].get<std::int64_t>()),
+                  layers.c_str(), row["runs_on"].get<std::string>().c_str(),
+                  row["generation_tokens_per_second"].get<double>(), row["prompt_tokens_per_second"].get<double>(),
+                  chosen_mark(row));
     print("%s", std::string(line));
   }
   print(
@@ -277,11 +280,10 @@ void print_mlx_formats(const nlohmann::json& r) {
   for (const auto& row : r["formats"]) {
     char line[200];
     std::snprintf(line, sizeof line, "%-8s %14.2f %14.2f %-12s %16.1f %12.0f%s\n",
-                  row["weights"].get<std::string>().c_str(),
-                  static_cast<double>(row["weight_bytes"].get<std::int64_t>()) / 1073741824.0,
-                  static_cast<double>(row["peak_memory_bytes"].get<std::int64_t>()) / 1073741824.0,
+                  row["weights"].get<std::string>().c_str(), gibibytes(row["weight_bytes"].get<std::int64_t>()),
+                  gibibytes(row["peak_memory_bytes"].get<std::int64_t>()),
                   row["fits"].get<bool>() ? "fits" : "DOES NOT FIT", row["generation_tokens_per_second"].get<double>(),
-                  row["prompt_tokens_per_second"].get<double>(), row["chosen"].get<bool>() ? "  (chosen)" : "");
+                  row["prompt_tokens_per_second"].get<double>(), chosen_mark(row));
     print("%s", std::string(line));
   }
   print(

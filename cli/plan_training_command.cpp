@@ -74,9 +74,9 @@ void print_rows(const Json& candidates) {
         c["virtual_stages"].get<long long>(), c["dp"].get<long long>(), c["cp"].get<long long>(),
         c["ep"].get<long long>(), c["zero"].get<long long>(), fsdp_text(c), c["micro_batch"].get<long long>(),
         c["micro_batches"].get<long long>(), c["recompute"].get<std::string>(),
-        static_cast<double>(c["memory_bytes_per_gpu"].get<std::int64_t>()) / (1024.0 * 1024.0 * 1024.0),
-        c["step_seconds"].get<double>(), c["tokens_per_second"].get<double>(), c["mfu"].get<double>(),
-        c["train_seconds"].get<double>() / 86400.0, c["train_cost_usd"].get<double>());
+        gibibytes(c["memory_bytes_per_gpu"].get<std::int64_t>()), c["step_seconds"].get<double>(),
+        c["tokens_per_second"].get<double>(), c["mfu"].get<double>(), c["train_seconds"].get<double>() / 86400.0,
+        c["train_cost_usd"].get<double>());
 }
 
 int run_plan_training(const std::vector<std::string>& args) {

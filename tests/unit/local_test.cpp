@@ -2367,6 +2367,10 @@ TEST_CASE("local formats: each common GGUF type placed as llama.cpp fits it on t
   std::vector<std::string> ids;
   for (const LocalFormatRow& row : rows) ids.push_back(weight_format_info(row.format).id);
   CHECK(ids == std::vector<std::string>{"fp16", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "iq4_xs", "q3_k_m", "q2_k"});
+  // No type chosen, no row marked; the request's own type marks its row alone.
+  CHECK(std::none_of(rows.begin(), rows.end(), [](const LocalFormatRow& row) { return row.chosen; }));
+  const std::vector<LocalFormatRow> marked = compare_local_formats(llama, r, WeightFormat::gguf_iq4_xs);
+  for (std::size_t i = 0; i < marked.size(); ++i) CHECK(marked[i].chosen == (i == 5));
   // Q8_0: 8,029,995,008 matrix parameters in 34-byte blocks of 32, and 266,240 norm weights in f32 (32 layers x 2
   // x 4096 + 4096): 8,531,869,696 + 1,064,960 B, the 532.31 MiB CPU and 7,605.33 MiB CUDA0 buffers of llama.cpp's
   // load log for Meta-Llama-3-8B Q8_0 together.
@@ -2400,7 +2404,8 @@ TEST_CASE("local formats: each common GGUF type placed as llama.cpp fits it on t
   }
 }
 
-TEST_CASE("fitcheck local --compare-formats: a table or JSON from a config.json, refused for a GGUF or MLX") {
+TEST_CASE(
+    "fitcheck local --compare-formats: a table or JSON from a config.json (llama.cpp or MLX), refused for a GGUF") {
   const std::string config = test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json";
   const auto text = test::run_cli("local " + config + " --gpu rtx-4090 --ram-gib 64 --compare-formats");
   REQUIRE(text.exit_status == 0);
@@ -2412,12 +2417,20 @@ TEST_CASE("fitcheck local --compare-formats: a table or JSON from a config.json,
   CHECK(json.out.find("{\"formats\":[{\"weights\":\"fp16\",") == 0);
   CHECK(json.out.find("{\"weights\":\"q8_0\",\"model_buffer_bytes\":8532934656,\"n_gpu_layers\":33,\"n_layers\":33,"
                       "\"n_cpu_moe\":0,\"fits\":true,\"runs_on\":\"gpus\",") != std::string::npos);
+  // --weights q8_0 marks its row; without --weights the config's bf16 is none of the types compared.
+  const auto llama_rows = nlohmann::json::parse(json.out)["formats"];
+  CHECK(llama_rows[1]["chosen"] == true);
+  CHECK(llama_rows[4]["chosen"] == false);
+  CHECK(text.out.find("(chosen)") == std::string::npos);
   // MLX LM: mlx-community's conversions, the chosen one marked; each row is that conversion's own report.
   const auto mlx = test::run_cli("local " + config + " --gpu m4-max --engine mlx --weights 6bit --compare-formats");
   REQUIRE(mlx.exit_status == 0);
   CHECK(mlx.out.rfind("weights     weights GiB       peak GiB", 0) == 0);
   CHECK(mlx.out.find("\n6bit ") != std::string::npos);
   CHECK(mlx.out.find("  (chosen)\n3bit ") == std::string::npos);
+  const std::size_t six = mlx.out.find("\n6bit ");
+  REQUIRE(six != std::string::npos);
+  CHECK(mlx.out.substr(six, mlx.out.find('\n', six + 1) - six).find("(chosen)") != std::string::npos);
   const auto mlx_json =
       test::run_cli("local " + config + " --gpu m4-max --engine mlx --weights 6bit --compare-formats --json");
   REQUIRE(mlx_json.exit_status == 0);

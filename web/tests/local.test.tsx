@@ -313,6 +313,8 @@ describe('the Local tab', () => {
     const q4 = formats.formats[4];
     expect(q4.n_gpu_layers).toBe(33);
     expect(rows[4].getAttribute('aria-current')).toBe('true');
+    // The core marks the row of the inputs' weights, and only it.
+    expect(formats.formats.filter((row) => row.chosen).map((row) => row.weights)).toEqual(['q4_k_m']);
     expect(Array.from(rows[4].querySelectorAll('td')).map((cell) => cell.textContent)).toEqual([
       `${(q4.model_buffer_bytes / 2 ** 30).toFixed(2)} GiB`,
       '33/33',

@@ -376,13 +376,16 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
 // --compare-formats).
 struct LocalFormatRow {
   WeightFormat format = WeightFormat::gguf_q4_k_m;
+  bool chosen = false;                  // the type of the request's own report
   std::int64_t model_buffer_bytes = 0;  // every device's model buffer together: the weights llama.cpp loads
   LocalEstimate estimate;
 };
 
 // The types compared: f16, q8_0, q6_k, q5_k_m, q4_k_m, iq4_xs, q3_k_m, q2_k, and mxfp4_moe for a MoE model. Each
-// row drops the request's n_gpu_layers and n_cpu_moe so that every type is placed as llama.cpp fits it.
-std::vector<LocalFormatRow> compare_local_formats(const ModelDescription& description, const LocalRequest& request);
+// row drops the request's n_gpu_layers and n_cpu_moe so that every type is placed as llama.cpp fits it; the row of
+// `chosen` (the request's own type, where it is one of them) is marked.
+std::vector<LocalFormatRow> compare_local_formats(const ModelDescription& description, const LocalRequest& request,
+                                                  std::optional<WeightFormat> chosen = std::nullopt);
 
 // The options of `fitcheck local` as key/value pairs (CLI flags with '_' for '-'): gpu (comma list,
 // one entry per device, "custom" with the custom_gpu_* keys), ram_gib, cpu, ram_mts, ram_channels, weights,
@@ -412,9 +415,10 @@ std::string local_gpu_catalog_json();
 std::string local_report_json(std::string_view config_json_text, const OptionList& options,
                               std::string_view model_name = "model");
 
-// compare_local_formats for a config.json and the options of `fitcheck local` (a weights option is ignored;
-// engine mlx answers mlx_formats_json): {"formats": [{weights, model_buffer_bytes, n_gpu_layers, n_layers, n_cpu_moe,
-// fits, runs_on, generation_tokens_per_second, prompt_tokens_per_second, llama_cpp_command}]} (docs/local.md).
+// compare_local_formats for a config.json and the options of `fitcheck local` (the weights, given or the config's own,
+// name the row marked chosen; engine mlx answers mlx_formats_json): {"formats": [{weights, model_buffer_bytes,
+// n_gpu_layers, n_layers, n_cpu_moe, fits, runs_on, generation_tokens_per_second, prompt_tokens_per_second,
+// llama_cpp_command, chosen}]} (docs/local.md).
 std::string local_formats_json(std::string_view config_json_text, const OptionList& options,
                                std::string_view model_name = "model");
 

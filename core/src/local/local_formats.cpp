@@ -8,7 +8,8 @@
 
 namespace fitcheck {
 
-std::vector<LocalFormatRow> compare_local_formats(const ModelDescription& description, const LocalRequest& request) {
+std::vector<LocalFormatRow> compare_local_formats(const ModelDescription& description, const LocalRequest& request,
+                                                  std::optional<WeightFormat> chosen) {
   // The types llama.cpp's own and the large community repositories publish for most models, largest first.
   constexpr std::array kCommonTypes = {WeightFormat::fp16,        WeightFormat::gguf_q8_0,   WeightFormat::gguf_q6_k,
                                        WeightFormat::gguf_q5_k_m, WeightFormat::gguf_q4_k_m, WeightFormat::gguf_iq4_xs,
@@ -29,6 +30,7 @@ std::vector<LocalFormatRow> compare_local_formats(const ModelDescription& descri
     each.model_path = request.model_name + "-" + weight_format_info(format).id + ".gguf";
     LocalFormatRow row;
     row.format = format;
+    row.chosen = chosen == format;
     row.estimate = estimate_local(model, each);
     for (const LocalDeviceUse& use : row.estimate.placement.devices) row.model_buffer_bytes += use.model_buffer_bytes;
     rows.push_back(std::move(row));

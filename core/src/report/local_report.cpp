@@ -8,6 +8,19 @@
 
 namespace fitcheck {
 
+namespace {
+
+// The weights a config.json's report takes: the weights option, else the config's own format.
+NativeWeightFormat report_weight_format(const LocalOptions& parsed, const ModelDescription& description) {
+  if (!parsed.weights) return native_weight_format(description);
+  NativeWeightFormat given;
+  given.format = *parsed.weights;
+  given.options = parsed.weight_options;
+  return given;
+}
+
+}  // namespace
+
 std::string local_gpu_catalog_json() {
   detail::JsonWriter out;
   out.begin_array();
@@ -142,11 +155,14 @@ std::string local_formats_json(std::string_view config_json_text, const OptionLi
       if (value == "llamacpp" || value == "llama.cpp" || value == "ollama") continue;
       throw OptionError("engine", "option 'engine' must be llamacpp or mlx, got '" + detail::printable(value) + "'");
     }
-    if (key != "weights") llama_options.emplace_back(key, value);  // every common type is compared
+    llama_options.emplace_back(key, value);
   }
   LocalOptions parsed = parse_local_options(llama_options);
   parsed.request.model_name = model_name;
-  const std::vector<LocalFormatRow> rows = compare_local_formats(parse_hf_config(config_json_text), parsed.request);
+  const ModelDescription description = parse_hf_config(config_json_text);
+  // Every common type is compared; the one the request's own report takes is marked.
+  const std::vector<LocalFormatRow> rows =
+      compare_local_formats(description, parsed.request, report_weight_format(parsed, description).format);
   detail::JsonWriter out;
   out.begin_object();
   out.begin_array("formats");
@@ -163,6 +179,7 @@ std::string local_formats_json(std::string_view config_json_text, const OptionLi
     out.field("generation_tokens_per_second", e.speed.generation_tokens_per_second);
     out.field("prompt_tokens_per_second", e.speed.prompt_tokens_per_second);
     out.field("llama_cpp_command", e.llama_cpp_command);
+    out.field("chosen", row.chosen);
     out.end_object();
   }
   out.end_array();
@@ -185,17 +202,9 @@ std::string local_report_json(std::string_view config_json_text, const OptionLis
   }
   LocalOptions parsed = parse_local_options(llama_options);
   const ModelDescription description = parse_hf_config(config_json_text);
-  WeightFormat format = WeightFormat::bf16;
-  WeightFormatOptions format_options = parsed.weight_options;
-  if (parsed.weights) {
-    format = *parsed.weights;
-  } else {
-    const NativeWeightFormat native = native_weight_format(description);
-    format = native.format;
-    format_options = native.options;
-  }
-  const LocalModel model = local_model_from_config(description, format, format_options);
-  parsed.request.model_path = std::string(model_name) + "-" + weight_format_info(format).id + ".gguf";
+  const NativeWeightFormat weights = report_weight_format(parsed, description);
+  const LocalModel model = local_model_from_config(description, weights.format, weights.options);
+  parsed.request.model_path = std::string(model_name) + "-" + weight_format_info(weights.format).id + ".gguf";
   parsed.request.model_name = model_name;
   return local_report_json(model, estimate_local(model, parsed.request));
 }

@@ -150,6 +150,8 @@ export interface LocalFormatRow {
   generation_tokens_per_second: number;
   prompt_tokens_per_second: number;
   llama_cpp_command: string;
+  /** The type of the request's own report (its weights option, or the config's own format). */
+  chosen: boolean;
 }
 
 export interface LocalFormatsReport {

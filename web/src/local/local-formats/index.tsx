@@ -2,7 +2,7 @@
 // Which file to download: the Local tab's weight formats tables (core compare_local_formats for llama.cpp,
 // compare_mlx_formats for MLX LM), shown once asked for; a row's name chooses its weights.
 import type { ComponentChildren } from 'preact';
-import type { LocalFormatsReport, LocalReport, LocalVerdict, MlxFormatsReport } from '../../core/types';
+import type { LocalFormatsReport, LocalVerdict, MlxFormatsReport } from '../../core/types';
 import type { ByteUnit } from '../../app/inputs';
 import { bytesIn, withThousands } from '../../ui/format';
 
@@ -56,6 +56,22 @@ function FormatsSection({
         </p>
       )}
     </section>
+  );
+}
+
+/** The tables' column headings after the row's weights; numeric ones are right-aligned. */
+function FormatsHead({ columns }: { columns: { label: string; numeric: boolean }[] }) {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">Weights</th>
+        {columns.map(({ label, numeric }) => (
+          <th key={label} scope="col" class={numeric ? 'number' : undefined}>
+            {label}
+          </th>
+        ))}
+      </tr>
+    </thead>
   );
 }
 
@@ -114,23 +130,14 @@ export function MlxConversions({ unit, formats, ...section }: { unit: ByteUnit }
       table={
         rows && (
           <>
-            <thead>
-              <tr>
-                <th scope="col">Weights</th>
-                <th scope="col" class="number">
-                  Weights size
-                </th>
-                <th scope="col" class="number">
-                  Peak memory
-                </th>
-                <th scope="col" class="number">
-                  Generation
-                </th>
-                <th scope="col" class="number">
-                  Prompt
-                </th>
-              </tr>
-            </thead>
+            <FormatsHead
+              columns={[
+                { label: 'Weights size', numeric: true },
+                { label: 'Peak memory', numeric: true },
+                { label: 'Generation', numeric: true },
+                { label: 'Prompt', numeric: true },
+              ]}
+            />
             <tbody>
               {rows.map((row) => (
                 <FormatRow
@@ -164,13 +171,7 @@ const runsOnText: Record<LocalVerdict['runs_on'], string> = {
 };
 
 /** Under llama.cpp: each common GGUF type on this machine, placed as llama.cpp's --fit places it. */
-export function WeightFormats({
-  report,
-  unit,
-  formats,
-  ...section
-}: { report: LocalReport; unit: ByteUnit } & FormatsProps) {
-  const chosen = report.weights.split(' ')[0];
+export function WeightFormats({ unit, formats, ...section }: { unit: ByteUnit } & FormatsProps) {
   const rows = formats && !('engine' in formats) ? formats.formats : undefined;
   return (
     <FormatsSection
@@ -185,30 +186,21 @@ export function WeightFormats({
       table={
         rows && (
           <>
-            <thead>
-              <tr>
-                <th scope="col">Weights</th>
-                <th scope="col" class="number">
-                  Model
-                </th>
-                <th scope="col" class="number">
-                  Layers on GPU
-                </th>
-                <th scope="col">Runs</th>
-                <th scope="col" class="number">
-                  Generation
-                </th>
-                <th scope="col" class="number">
-                  Prompt
-                </th>
-              </tr>
-            </thead>
+            <FormatsHead
+              columns={[
+                { label: 'Model', numeric: true },
+                { label: 'Layers on GPU', numeric: true },
+                { label: 'Runs', numeric: false },
+                { label: 'Generation', numeric: true },
+                { label: 'Prompt', numeric: true },
+              ]}
+            />
             <tbody>
               {rows.map((row) => (
                 <FormatRow
                   key={row.weights}
                   weights={row.weights}
-                  chosen={row.weights === chosen}
+                  chosen={row.chosen}
                   fits={row.fits}
                   onUseWeights={section.onUseWeights}
                 >

@@ -369,7 +369,7 @@ function LlamaCppResults({ report, unit, ...formats }: { report: LocalReport; un
         {`Ollama: num_gpu ${report.ollama_parameters.num_gpu}, num_ctx ${report.ollama_parameters.num_ctx}; ` +
           `server environment ${report.ollama_parameters.environment.join(' ')}`}
       </p>
-      <WeightFormats report={report} unit={unit} {...formats} />
+      <WeightFormats unit={unit} {...formats} />
       <Assumptions heading="What the placement assumed" lines={report.assumptions} />
     </section>
   );
