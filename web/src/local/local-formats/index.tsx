@@ -15,22 +15,41 @@ export interface FormatsProps {
   onUseWeights?: (weights: string) => void;
 }
 
-/** The section both engines share: the button until asked, then the table and its note, or the core's error. */
-function FormatsSection({
+/** A row of either table: its weights, whether they are the inputs' own, whether they fit. */
+interface FormatRowBase {
+  weights: string;
+  chosen: boolean;
+  fits: boolean;
+}
+
+interface Column {
+  label: string;
+  numeric: boolean;
+}
+
+/**
+ * The section both engines share: the button until asked, then the table (the weights, then the engine's columns)
+ * and its note, or the core's error. A row's weights are bold where chosen, red where they do not fit, and named
+ * by a button that chooses them.
+ */
+function FormatsSection<Row extends FormatRowBase>({
   heading,
   offer,
-  table,
   note,
+  columns,
+  rows,
+  cells,
   formatsError,
   onCompareFormats,
+  onUseWeights,
 }: {
   heading: string;
   offer: string;
-  table?: ComponentChildren;
   note: string;
-  formatsError?: string;
-  onCompareFormats?: () => void;
-}) {
+  columns: Column[];
+  rows?: Row[];
+  cells: (row: Row) => ComponentChildren;
+} & Omit<FormatsProps, 'formats'>) {
   return (
     <section data-testid="local-formats-section">
       <h3>{heading}</h3>
@@ -38,11 +57,46 @@ function FormatsSection({
         <p class="error" data-testid="local-formats-error">
           {formatsError}
         </p>
-      ) : table ? (
+      ) : rows ? (
         <>
           <div class="table-scroll">
             <table class="figures" data-testid="local-formats">
-              {table}
+              <thead>
+                <tr>
+                  <th scope="col">Weights</th>
+                  {columns.map(({ label, numeric }) => (
+                    <th key={label} scope="col" class={numeric ? 'number' : undefined}>
+                      {label}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr
+                    key={row.weights}
+                    class={row.fits ? (row.chosen ? 'chosen' : '') : 'over'}
+                    aria-current={row.chosen ? 'true' : undefined}
+                  >
+                    <th scope="row">
+                      {onUseWeights && !row.chosen ? (
+                        <button
+                          type="button"
+                          class="link-button"
+                          title={`Use ${row.weights} weights`}
+                          data-testid={`local-use-${row.weights}`}
+                          onClick={() => onUseWeights(row.weights)}
+                        >
+                          {row.weights}
+                        </button>
+                      ) : (
+                        row.weights
+                      )}
+                    </th>
+                    {cells(row)}
+                  </tr>
+                ))}
+              </tbody>
             </table>
           </div>
           <p class="help">{note}</p>
@@ -56,58 +110,6 @@ function FormatsSection({
         </p>
       )}
     </section>
-  );
-}
-
-/** The tables' column headings after the row's weights; numeric ones are right-aligned. */
-function FormatsHead({ columns }: { columns: { label: string; numeric: boolean }[] }) {
-  return (
-    <thead>
-      <tr>
-        <th scope="col">Weights</th>
-        {columns.map(({ label, numeric }) => (
-          <th key={label} scope="col" class={numeric ? 'number' : undefined}>
-            {label}
-          </th>
-        ))}
-      </tr>
-    </thead>
-  );
-}
-
-/** A row's weights: bold where chosen, red where they do not fit, named by a button that chooses them. */
-function FormatRow({
-  weights,
-  chosen,
-  fits,
-  onUseWeights,
-  children,
-}: {
-  weights: string;
-  chosen: boolean;
-  fits: boolean;
-  onUseWeights?: (weights: string) => void;
-  children: ComponentChildren;
-}) {
-  return (
-    <tr class={fits ? (chosen ? 'chosen' : '') : 'over'} aria-current={chosen ? 'true' : undefined}>
-      <th scope="row">
-        {onUseWeights && !chosen ? (
-          <button
-            type="button"
-            class="link-button"
-            title={`Use ${weights} weights`}
-            data-testid={`local-use-${weights}`}
-            onClick={() => onUseWeights(weights)}
-          >
-            {weights}
-          </button>
-        ) : (
-          weights
-        )}
-      </th>
-      {children}
-    </tr>
   );
 }
 
@@ -127,38 +129,23 @@ export function MlxConversions({ unit, formats, ...section }: { unit: ByteUnit }
         "mx.get_peak_memory() reports it against the GPU's working set; a peak over it pages. The row of the weights " +
         "chosen above is marked, and another conversion's name chooses it."
       }
-      table={
-        rows && (
-          <>
-            <FormatsHead
-              columns={[
-                { label: 'Weights size', numeric: true },
-                { label: 'Peak memory', numeric: true },
-                { label: 'Generation', numeric: true },
-                { label: 'Prompt', numeric: true },
-              ]}
-            />
-            <tbody>
-              {rows.map((row) => (
-                <FormatRow
-                  key={row.weights}
-                  weights={row.weights}
-                  chosen={row.chosen}
-                  fits={row.fits}
-                  onUseWeights={section.onUseWeights}
-                >
-                  <td class="number">{bytesIn(row.weight_bytes, unit)}</td>
-                  <td class="number">
-                    {row.fits ? bytesIn(row.peak_memory_bytes, unit) : `${bytesIn(row.peak_memory_bytes, unit)}: over`}
-                  </td>
-                  <td class="number">{speed(row.generation_tokens_per_second)}</td>
-                  <td class="number">{promptSpeed(row.prompt_tokens_per_second)}</td>
-                </FormatRow>
-              ))}
-            </tbody>
-          </>
-        )
-      }
+      columns={[
+        { label: 'Weights size', numeric: true },
+        { label: 'Peak memory', numeric: true },
+        { label: 'Generation', numeric: true },
+        { label: 'Prompt', numeric: true },
+      ]}
+      rows={rows}
+      cells={(row) => (
+        <>
+          <td class="number">{bytesIn(row.weight_bytes, unit)}</td>
+          <td class="number">
+            {row.fits ? bytesIn(row.peak_memory_bytes, unit) : `${bytesIn(row.peak_memory_bytes, unit)}: over`}
+          </td>
+          <td class="number">{speed(row.generation_tokens_per_second)}</td>
+          <td class="number">{promptSpeed(row.prompt_tokens_per_second)}</td>
+        </>
+      )}
     />
   );
 }
@@ -183,41 +170,25 @@ export function WeightFormats({ unit, formats, ...section }: { unit: ByteUnit } 
         'not applied), at the context, KV cache and prompt above; the row of the weights chosen above is marked, and ' +
         "another type's name chooses it."
       }
-      table={
-        rows && (
-          <>
-            <FormatsHead
-              columns={[
-                { label: 'Model', numeric: true },
-                { label: 'Layers on GPU', numeric: true },
-                { label: 'Runs', numeric: false },
-                { label: 'Generation', numeric: true },
-                { label: 'Prompt', numeric: true },
-              ]}
-            />
-            <tbody>
-              {rows.map((row) => (
-                <FormatRow
-                  key={row.weights}
-                  weights={row.weights}
-                  chosen={row.chosen}
-                  fits={row.fits}
-                  onUseWeights={section.onUseWeights}
-                >
-                  <td class="number">{bytesIn(row.model_buffer_bytes, unit)}</td>
-                  <td class="number">
-                    {`${row.n_gpu_layers}/${row.n_layers}` +
-                      (row.n_cpu_moe > 0 ? `, experts of ${row.n_cpu_moe} in RAM` : '')}
-                  </td>
-                  <td>{runsOnText[row.runs_on]}</td>
-                  <td class="number">{row.fits ? speed(row.generation_tokens_per_second) : '–'}</td>
-                  <td class="number">{row.fits ? promptSpeed(row.prompt_tokens_per_second) : '–'}</td>
-                </FormatRow>
-              ))}
-            </tbody>
-          </>
-        )
-      }
+      columns={[
+        { label: 'Model', numeric: true },
+        { label: 'Layers on GPU', numeric: true },
+        { label: 'Runs', numeric: false },
+        { label: 'Generation', numeric: true },
+        { label: 'Prompt', numeric: true },
+      ]}
+      rows={rows}
+      cells={(row) => (
+        <>
+          <td class="number">{bytesIn(row.model_buffer_bytes, unit)}</td>
+          <td class="number">
+            {`${row.n_gpu_layers}/${row.n_layers}` + (row.n_cpu_moe > 0 ? `, experts of ${row.n_cpu_moe} in RAM` : '')}
+          </td>
+          <td>{runsOnText[row.runs_on]}</td>
+          <td class="number">{row.fits ? speed(row.generation_tokens_per_second) : '–'}</td>
+          <td class="number">{row.fits ? promptSpeed(row.prompt_tokens_per_second) : '–'}</td>
+        </>
+      )}
     />
   );
 }
