@@ -246,8 +246,9 @@ std::string local_mmq_traffic_rule(const LocalRequest& request) {
 
 // ggml-vulkan.cpp: a device with VK_NV_cooperative_matrix2 (and its workgroup-scope, flexible-dimension and
 // tensor-addressing features) runs every matrix multiply through it. Only NVIDIA's drivers offer it; fitcheck
-// takes it on every NVIDIA GPU, though a run's path is the build's and the driver's: a Turing card prints
-// KHR_coopmat (docs/validation.md, "Vulkan's matrix path"), not modelled. At the default precision
+// takes it on every NVIDIA GPU, though a run's path is the build's and the driver's, Turing's included (an RTX
+// 2060 SUPER prints KHR_coopmat, an RTX 2070 NV_coopmat2: docs/validation.md, "Vulkan's matrix path"), not
+// modelled. At the default precision
 // llama.cpp's weight multiplies keep, ggml_vk_get_mul_mat_mat_pipeline takes the f16-accumulator
 // pipeline (pipeline_dequant_mul_mat_mat_f16[type].f16acc; ggml_vk_get_mul_mat_mat_id_pipeline always
 // prefers it), so the weights run at the fp16-accumulate tensor rate, twice the fp32-accumulate one on
