@@ -84,6 +84,8 @@ def source_of(row):
         shapes = "config.json rebuilt from published shapes (no public copy of the file)"
     elif "report" in config.split(";")[0] or "report" in config.split("(")[0]:
         shapes = "config.json as a public model-inspection report quotes it"
+    elif "transcript prints it" in config.split("(")[0]:
+        shapes = "config.json as a public transcript prints the Hub's file"
     else:
         shapes = "config.json from " + config.split(":")[0]
     return f"Shapes: {shapes}. Parameter count: {int(row['total_params']):,}, from published figures."

@@ -174,3 +174,158 @@ TEST_CASE("qwen3_next: the state per sequence as each engine keeps it") {
       test::read_file(test::fixture_configs_dir() + "/Qwen--Qwen3-8B.json"), {{"gpu", "h100"}, {"engine", "llamacpp"}});
   for (const std::string& line : dense.assumptions) CHECK(line.find("recurrent layers' state") == std::string::npos);
 }
+
+namespace {
+
+std::string qwen3_5_08b() { return test::read_file(test::fixture_configs_dir() + "/Qwen--Qwen3.5-0.8B.json"); }
+
+// Qwen3.5-9B as its configuration classes build it: Qwen3_5TextConfig's defaults are the 9B's (vocab
+// 248,320, hidden 4,096, intermediate 12,288, 32 layers, 4 KV heads; Qwen3NextConfig's 16 heads of 256,
+// Gated DeltaNet of 16 key and 32 value heads of 128, kernel 4, attention every 4th layer), untied, and
+// Qwen3VLVisionConfig's tower (27 blocks of 1,152, MLP 4,304, 16 heads) projecting to 4,096. Written
+// out here, not a copy of the checkpoint's file.
+std::string qwen3_5_9b(const std::string& text_extra = "", const std::string& vision_extra = "") {
+  return R"({"model_type":"qwen3_5","architectures":["Qwen3_5ForConditionalGeneration"],"tie_word_embeddings":false,
+    "text_config":{"model_type":"qwen3_5_text","vocab_size":248320,"hidden_size":4096,"intermediate_size":12288,
+      "num_hidden_layers":32,"num_attention_heads":16,"num_key_value_heads":4,"head_dim":256,
+      "linear_num_key_heads":16,"linear_num_value_heads":32,"linear_key_head_dim":128,"linear_value_head_dim":128,
+      "linear_conv_kernel_dim":4,"full_attention_interval":4,"attn_output_gate":true,"mtp_num_hidden_layers":1,
+      "mtp_use_dedicated_embeddings":false,"tie_word_embeddings":false)" +
+         text_extra + R"(},
+    "vision_config":{"model_type":"qwen3_5","depth":27,"hidden_size":1152,"intermediate_size":4304,"num_heads":16,
+      "in_channels":3,"patch_size":16,"temporal_patch_size":2,"spatial_merge_size":2,"out_hidden_size":4096,
+      "num_position_embeddings":2304,"deepstack_visual_indexes":[])" +
+         vision_extra + "}}";
+}
+
+// A small Qwen3.5-MoE wrapper: hidden 64, 4 layers (attention at the 4th), 4 experts of 32 (top 2), a
+// shared expert of 48; the tower of 2 blocks of 32 projecting to 64.
+std::string small_qwen3_5_moe(const std::string& text_extra = "") {
+  return R"({"model_type":"qwen3_5_moe","text_config":{"model_type":"qwen3_5_moe_text","hidden_size":64,
+    "num_hidden_layers":4,"vocab_size":100,"num_attention_heads":4,"num_key_value_heads":2,"head_dim":16,
+    "linear_num_value_heads":2,"linear_value_head_dim":8,"linear_num_key_heads":1,"linear_key_head_dim":4,
+    "linear_conv_kernel_dim":3,"num_experts":4,"num_experts_per_tok":2,"moe_intermediate_size":32,
+    "shared_expert_intermediate_size":48)" +
+         text_extra + R"(},
+    "vision_config":{"model_type":"qwen3_5_moe_vision","depth":2,"hidden_size":32,"intermediate_size":64,
+      "num_heads":2,"out_hidden_size":64,"num_position_embeddings":16}})";
+}
+
+}  // namespace
+
+TEST_CASE("qwen3_5: Qwen3.5-0.8B counted layer by layer matches its published counts") {
+  // Published (tests/fixtures/configs/MANIFEST.tsv): 852,985,920 parameters loaded by transformers, of which
+  // 752,393,024 are the language model and 100,592,896 the vision tower and merger.
+  // By hand (Qwen3_5GatedDeltaNet, Qwen3_5Attention, Qwen3_5MLP of modular_qwen3_5.py):
+  // Gated DeltaNet (18 layers): in_proj_qkv (2 x 2,048 + 2,048) x 1,024 = 6,291,456; in_proj_z 2,048 x 1,024
+  //   = 2,097,152; in_proj_b, in_proj_a 16 x 1,024 each; conv1d 6,144 x 4 = 24,576; dt_bias, A_log 16 each;
+  //   norm 128; out_proj 1,024 x 2,048 = 2,097,152 -> 10,543,264.
+  // Gated attention (6 layers): q_proj (8 x 256 x 2) x 1,024 = 4,194,304; k, v 512 x 1,024 each; o_proj
+  //   1,024 x 2,048 = 2,097,152; q_norm, k_norm 256 each -> 7,340,544.
+  // MLP (24 layers) 3 x 3,584 x 1,024 = 11,010,048; two norms 2,048. Tied embedding 248,320 x 1,024; norm 1,024.
+  const std::int64_t delta_net = 10'543'264, attention = 7'340'544, mlp = 11'010'048, norms = 2'048;
+  const std::int64_t embedding = 248'320LL * 1'024;
+  const std::int64_t expected = 18 * delta_net + 6 * attention + 24 * (mlp + norms) + embedding + 1'024;
+  CHECK(expected == 752'393'024);
+  // Tower (Qwen3VLVisionModel without its DeepStack mergers): patch_embed Conv3d 3 x 2 x 16 x 16 x 768 + 768
+  // = 1,180,416; pos_embed 2,304 x 768 = 1,769,472; 12 blocks of two LayerNorms 2 x 1,536, qkv 768 x 2,304
+  // + 2,304, proj 768 x 768 + 768, linear_fc1 768 x 3,072 + 3,072, linear_fc2 3,072 x 768 + 768 = 7,087,872.
+  // Merger: LayerNorm 1,536, linear_fc1 3,072 x 3,072 + 3,072, linear_fc2 3,072 x 1,024 + 1,024 = 12,588,544.
+  const std::int64_t tower = 1'180'416 + 1'769'472 + 12 * 7'087'872, merger = 12'588'544;
+  CHECK(tower + merger == 100'592'896);
+
+  const ModelDescription model = parse_hf_config(qwen3_5_08b());
+  const ParameterCount count = count_parameters(model);
+  CHECK(count.total == expected);
+  CHECK(count.breakdown.ssm == 18 * delta_net);
+  CHECK(count.breakdown.attention == 6 * attention);
+  CHECK(count.vision_tower == tower);
+  CHECK(count.multimodal_projector == merger);
+  CHECK(count.total_with_vision() == 852'985'920);
+  CHECK(model.parameter_count_exact());
+  REQUIRE(model.vision);
+  CHECK(model.vision->deepstack_mergers == 0);
+  // MTP (not in the total): mtp.fc 2 x 1,024 x 1,024, one attention layer with its MLP and norms, three more
+  // norms: 2,097,152 + 7,340,544 + 11,010,048 + 2,048 + 3 x 1,024 = 20,452,864.
+  CHECK(count.multi_token_prediction == 20'452'864);
+  // KV: 6 layers x 2 heads x (256 + 256) x 2 B = 12,288 B a token. State per Gated DeltaNet layer: conv
+  // 6,144 x 4 + recurrent 16 x 128 x 128 = 286,720 values, 573,440 B; 18 layers 10,321,920 B a sequence.
+  InferenceWorkload w;
+  w.batch_size = 1;
+  w.context_tokens = 4096;
+  const KvCacheFigure kv = kv_cache(model, w);
+  CHECK(kv.bytes_per_token == 12'288);
+  CHECK(kv.state_bytes_per_sequence == 10'321'920);
+}
+
+TEST_CASE("qwen3_5: Qwen3.5-9B from its configuration classes matches the published text, vision and MTP counts") {
+  // Published: 8,953,803,264 text, 456,010,480 vision and 243,290,624 MTP parameters, 9,653,104,368 in the
+  // checkpoint (MANIFEST.tsv, the Qwen3.5-0.8B row's sources).
+  // By hand: Gated DeltaNet (24): in_proj_qkv 8,192 x 4,096 = 33,554,432; in_proj_z 4,096 x 4,096 =
+  //   16,777,216; in_proj_b, in_proj_a 32 x 4,096 each; conv1d 8,192 x 4 = 32,768; dt_bias, A_log 32 each;
+  //   norm 128; out_proj 16,777,216 -> 67,403,968. Attention (8): q_proj 8,192 x 4,096 = 33,554,432; k, v
+  //   1,024 x 4,096 each; o_proj 4,096 x 4,096; q_norm, k_norm 256 each -> 58,720,768. MLP 3 x 12,288 x 4,096
+  //   = 150,994,944; two norms 8,192. Embedding and lm_head 248,320 x 4,096 each; norm 4,096.
+  const std::int64_t delta_net = 67'403'968, attention = 58'720'768, mlp = 150'994'944, norms = 8'192;
+  const std::int64_t expected = 24 * delta_net + 8 * attention + 32 * (mlp + norms) + 2 * 248'320LL * 4'096 + 4'096;
+  CHECK(expected == 8'953'803'264);
+  // Tower: patch 3 x 2 x 16 x 16 x 1,152 + 1,152 = 1,770,624; positions 2,304 x 1,152 = 2,654,208; 27 blocks of
+  // 2 x 2,304 + (1,152 x 3,456 + 3,456) + (1,152 x 1,152 + 1,152) + (1,152 x 4,304 + 4,304) + (4,304 x 1,152
+  // + 1,152) = 15,239,504; merger 2,304 + (4,608 x 4,608 + 4,608) + (4,608 x 4,096 + 4,096) = 40,119,040.
+  const std::int64_t vision = 1'770'624 + 2'654'208 + 27 * 15'239'504LL + 40'119'040;
+  CHECK(vision == 456'010'480);
+  // MTP: 2 x 4,096 x 4,096 + attention 58,720,768 + MLP and its norms 151,003,136 + 3 x 4,096 = 243,290,624.
+  const std::int64_t mtp = 2 * 4'096LL * 4'096 + attention + mlp + norms + 3 * 4'096;
+  CHECK(mtp == 243'290'624);
+  CHECK(expected + vision + mtp == 9'653'104'368);
+
+  const ParameterCount count = count_parameters(parse_hf_config(qwen3_5_9b()));
+  CHECK(count.total == expected);
+  CHECK(count.total_with_vision() == expected + vision);
+  CHECK(count.multi_token_prediction == mtp);
+}
+
+TEST_CASE("qwen3_5_moe: a small wrapper by hand; experts in every layer") {
+  // DeltaNet (3 layers) 3,924 and attention (the 4th) 16,416 as the small Qwen3-Next above; MoE in every
+  // layer: router 4 x 64 + experts 4 x 3 x 32 x 64 + shared 3 x 48 x 64 + gate 64 = 34,112. Norms 128 a
+  // layer; untied embedding and lm_head 6,400 each; final norm 64.
+  const ModelDescription model = parse_hf_config(small_qwen3_5_moe());
+  const std::int64_t expected = 3 * 3'924 + 16'416 + 4 * (34'112 + 128) + 2 * 6'400 + 64;
+  CHECK(count_parameters(model).total == expected);
+  CHECK(model.layer_kinds[model.layer_kind_of_layer[3]].has_attention());
+  for (const auto index : model.layer_kind_of_layer) CHECK(model.layer_kinds[index].is_moe());
+  // Active: 2 of 4 routed experts: the other two's 2 x 3 x 32 x 64 = 12,288 per layer are left out.
+  CHECK(count_parameters(model).active_per_token == expected - 4 * 12'288);
+  REQUIRE(model.vision);
+  CHECK(model.vision->deepstack_mergers == 0);
+  // Without num_experts, Qwen3_5MoeTextConfig's 256 (top 8 when num_experts_per_tok is absent too) is taken and
+  // named.
+  std::string defaulted = small_qwen3_5_moe();
+  for (const std::string key : {R"("num_experts":4,)", R"("num_experts_per_tok":2,)"})
+    defaulted.erase(defaulted.find(key), key.size());
+  const ModelDescription d = parse_hf_config(defaulted);
+  CHECK(d.layer_kinds[d.layer_kind_of_layer[0]].moe.num_experts == 256);
+  CHECK(d.layer_kinds[d.layer_kind_of_layer[0]].moe.experts_per_token == 8);
+  bool named = false;
+  for (const auto& a : d.assumptions) named = named || a == "num_experts absent: 256, as Qwen3_5MoeTextConfig does";
+  CHECK(named);
+}
+
+TEST_CASE("qwen3_5: what transformers cannot build is refused, naming the field") {
+  // The dense family has no experts; the attention always gates; the tower has no DeepStack mergers.
+  CHECK(config_error(qwen3_5_9b(R"(,"num_experts":8)")).field() == "text_config.num_experts");
+  CHECK(config_error(qwen3_5_9b(R"(,"attn_output_gate":false)")).field() == "text_config.attn_output_gate");
+  std::string deepstack = qwen3_5_9b();
+  const std::string none = R"("deepstack_visual_indexes":[])";
+  deepstack.replace(deepstack.find(none), none.size(), R"("deepstack_visual_indexes":[8])");
+  CHECK(config_error(deepstack).field() == "vision_config.deepstack_visual_indexes");
+  std::string tower = qwen3_5_9b();
+  const std::string vision_type = R"("vision_config":{"model_type":"qwen3_5",)";
+  tower.replace(tower.find(vision_type), vision_type.size(), R"("vision_config":{"model_type":"siglip_vision_model",)");
+  CHECK(config_error(tower).field() == "vision_config.model_type");
+  // Two tie switches that disagree.
+  std::string tied = qwen3_5_9b();
+  const std::string untied = R"("tie_word_embeddings":false)";
+  tied.replace(tied.find(untied), untied.size(), R"("tie_word_embeddings":true)");
+  CHECK(config_error(tied).field() == "text_config.tie_word_embeddings");
+}

@@ -328,10 +328,17 @@ struct ModelDescription {
   std::int64_t learned_position_count = 0;  // rows of a learned position table
   std::int64_t relative_attention_num_buckets = 0;
   NormKind norm = NormKind::rms_norm;
-  bool norm_has_weight = true;                     // OLMo-1 uses non-parametric LayerNorm
-  std::int64_t final_norms = 1;                    // norms after the last layer (encoder-decoder: 2)
-  std::int64_t embedding_norms = 0;                // BLOOM word_embeddings_layernorm
-  std::int64_t multi_token_prediction_layers = 0;  // DeepSeek-V3 MTP modules (num_nextn_predict_layers)
+  bool norm_has_weight = true;       // OLMo-1 uses non-parametric LayerNorm
+  std::int64_t final_norms = 1;      // norms after the last layer (encoder-decoder: 2)
+  std::int64_t embedding_norms = 0;  // BLOOM word_embeddings_layernorm
+  // Multi-token-prediction modules the checkpoint stores beside the model (DeepSeek-V3's
+  // num_nextn_predict_layers, Qwen3.5's mtp_num_hidden_layers), each one more layer of the last main
+  // layer's shape, three norms and a 2h -> h projection; counted apart from total_params.
+  std::int64_t multi_token_prediction_layers = 0;
+  // Whether each module's checkpoint tensors also repeat the shared embedding and output head
+  // (DeepSeek-V3 does; Qwen3.5 with mtp_use_dedicated_embeddings false does not).
+  bool multi_token_prediction_repeats_embeddings = true;
+  const char* multi_token_prediction_field = "num_nextn_predict_layers";  // the config key they come from
 
   StoredPrecision stored_precision;
   std::optional<VisionTower> vision;      // counted apart from the language model (total_with_vision)

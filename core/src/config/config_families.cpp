@@ -97,6 +97,9 @@ std::string canonical_type(const std::string& type) {
   // modeling_qwen3_vl_moe.py Qwen3VLMoeTextDecoderLayer, Qwen3VLMoeTextSparseMoeBlock).
   if (type == "qwen3_vl_text" || type == "qwen3_vl") return "qwen3";
   if (type == "qwen3_vl_moe_text" || type == "qwen3_vl_moe") return "qwen3_moe";
+  // Qwen3.5's wrappers whose text_config names no model_type hold their own text model.
+  if (type == "qwen3_5") return "qwen3_5_text";
+  if (type == "qwen3_5_moe") return "qwen3_5_moe_text";
   if (type == "mistral3" || type == "llava" || type == "llava_next") return "llama";
   // Phi4MultimodalModel's language model is Phi-4-mini's: Phi3's fused qkv_proj and gate_up_proj
   // (huggingface/transformers@00d4b3d2142c src/transformers/models/phi4_multimodal/modeling_phi4_multimodal.py).

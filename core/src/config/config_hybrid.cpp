@@ -97,6 +97,10 @@ bool read_hybrid_family(const std::string& model_type, const ConfigFields& field
     read_granitemoehybrid(fields, model);
   else if (model_type == "qwen3_next")
     read_qwen3_next(fields, model);
+  else if (model_type == "qwen3_5_text")
+    read_qwen3_5_text(fields, model);
+  else if (model_type == "qwen3_5_moe_text")
+    read_qwen3_5_moe_text(fields, model);
   else if (model_type == "lfm2")
     read_lfm2(fields, model);
   else if (model_type == "lfm2_moe")

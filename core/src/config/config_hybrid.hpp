@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // What the state-space and hybrid readers share (config_hybrid.cpp) and the readers themselves
 // (config_mamba.cpp: the Mamba-1 mixer; config_mamba2_hybrids.cpp: the Mamba-2 mixer). Internal to
-// the core. config_linear_attention.cpp reads Qwen3-Next's Gated DeltaNet layers, config_lfm2.cpp
-// LFM2's short convolutions.
+// the core. config_linear_attention.cpp reads the Gated DeltaNet layers of Qwen3-Next and Qwen3.5,
+// config_lfm2.cpp LFM2's short convolutions.
 #pragma once
 
 #include <cstdint>
@@ -54,6 +54,8 @@ void read_granitemoehybrid(const ConfigFields& fields, ModelDescription& model);
 
 // config_linear_attention.cpp
 void read_qwen3_next(const ConfigFields& fields, ModelDescription& model);
+void read_qwen3_5_text(const ConfigFields& fields, ModelDescription& model);
+void read_qwen3_5_moe_text(const ConfigFields& fields, ModelDescription& model);
 
 // config_lfm2.cpp
 void read_lfm2(const ConfigFields& fields, ModelDescription& model);

@@ -31,6 +31,7 @@ VisionTower read_other_vision_tower(const std::string& wrapper, const ConfigFiel
   if (wrapper == "llava_next") return read_llava_next_vision(root, model);
   if (wrapper == "mistral3") return read_mistral3_vision(root, model);
   if (wrapper == "qwen3_vl" || wrapper == "qwen3_vl_moe") return read_qwen3_vl_vision(root, model);
+  if (wrapper == "qwen3_5" || wrapper == "qwen3_5_moe") return read_qwen3_5_vision(wrapper, root, model);
   if (wrapper == "idefics3" || wrapper == "smolvlm") return read_idefics3_vision(wrapper, root, model);
   if (wrapper == "internvl") return read_internvl_vision(root, model);
   if (wrapper == "phi4_multimodal") return read_phi4_multimodal_vision(root, model);

@@ -25,6 +25,8 @@ inline constexpr std::string_view kOtherFamilies[] = {"mamba",
                                                       "bamba",
                                                       "granitemoehybrid",
                                                       "qwen3_next",
+                                                      "qwen3_5_text",
+                                                      "qwen3_5_moe_text",
                                                       "lfm2",
                                                       "lfm2_moe",
                                                       "falcon_h1",
@@ -40,9 +42,9 @@ inline constexpr std::string_view kOtherFamilies[] = {"mamba",
                                                       "mllama",
                                                       "mllama_text_model"};
 // Wrapper model_type values whose vision_config read_other_vision_tower reads.
-inline constexpr std::string_view kOtherVisionWrappers[] = {"llava",    "llava_next",   "paligemma",       "mistral3",
-                                                            "qwen3_vl", "qwen3_vl_moe", "idefics3",        "smolvlm",
-                                                            "internvl", "gemma3n",      "phi4_multimodal", "mllama"};
+inline constexpr std::string_view kOtherVisionWrappers[] = {
+    "llava",       "llava_next", "paligemma", "mistral3", "qwen3_vl", "qwen3_vl_moe",    "qwen3_5",
+    "qwen3_5_moe", "idefics3",   "smolvlm",   "internvl", "gemma3n",  "phi4_multimodal", "mllama"};
 // Wrapper model_type values whose audio_config read_other_audio_tower reads.
 inline constexpr std::string_view kOtherAudioWrappers[] = {"gemma3n", "phi4_multimodal"};
 

@@ -384,8 +384,9 @@ ConfigFields with_text_config_defaults(const ConfigFields& text, const std::stri
 bool vision_tower_counted(const std::string& wrapper) {
   return wrapper == "gemma3" || wrapper == "qwen2_vl" || wrapper == "llama4" || wrapper == "llava" ||
          wrapper == "llava_next" || wrapper == "paligemma" || wrapper == "mistral3" || wrapper == "qwen3_vl" ||
-         wrapper == "qwen3_vl_moe" || wrapper == "idefics3" || wrapper == "smolvlm" || wrapper == "internvl" ||
-         wrapper == "gemma3n" || wrapper == "phi4_multimodal" || wrapper == "mllama";
+         wrapper == "qwen3_vl_moe" || wrapper == "qwen3_5" || wrapper == "qwen3_5_moe" || wrapper == "idefics3" ||
+         wrapper == "smolvlm" || wrapper == "internvl" || wrapper == "gemma3n" || wrapper == "phi4_multimodal" ||
+         wrapper == "mllama";
 }
 
 VisionTower read_vision_tower(const std::string& wrapper, const ConfigFields& root, ModelDescription& model) {

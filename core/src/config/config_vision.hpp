@@ -60,6 +60,9 @@ VisionTower read_llava_next_vision(const ConfigFields& root, ModelDescription& m
 VisionTower read_mistral3_vision(const ConfigFields& root, ModelDescription& model);
 VisionTower read_phi4_multimodal_vision(const ConfigFields& root, ModelDescription& model);
 VisionTower read_qwen3_vl_vision(const ConfigFields& root, ModelDescription& model);
+// Qwen3.5's (`wrapper` "qwen3_5" or "qwen3_5_moe"): Qwen3-VL's tower without the DeepStack mergers
+// (config_vision_qwen3.cpp).
+VisionTower read_qwen3_5_vision(const std::string& wrapper, const ConfigFields& root, ModelDescription& model);
 // The tiling wrappers' readers (config_vision_tiled.cpp): Idefics3 and SmolVLM (`wrapper` "idefics3" or
 // "smolvlm").
 VisionTower read_idefics3_vision(const std::string& wrapper, const ConfigFields& root, ModelDescription& model);

@@ -179,6 +179,11 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "linear_value_head_dim"},
     {FieldScope::model, "linear_conv_kernel_dim"},
     {FieldScope::model, "full_attention_interval"},
+    // Qwen3.5 (Qwen3_5TextConfig, Qwen3_5MoeTextConfig): the attention's output gate, always built, and
+    // the multi-token-prediction layers its checkpoints store beside the model.
+    {FieldScope::model, "attn_output_gate"},
+    {FieldScope::model, "mtp_num_hidden_layers"},
+    {FieldScope::model, "mtp_use_dedicated_embeddings"},
     // LFM2 (Lfm2Config): its short convolutions, the attention layers' indices when layer_types is
     // absent, and the MLP width rule (block_ff_dim is read before intermediate_size).
     {FieldScope::model, "conv_L_cache"},

@@ -160,6 +160,8 @@ std::int64_t checked_parameters(const WeightTensor& tensor) {
 // DeepSeek-V3 §2.2 (arXiv 2412.19437): each multi-token-prediction module is one more decoder
 // layer (the shape of the last main layer), two RMSNorms over the hidden state and the next token's
 // embedding, a 2h -> h projection, and a final norm; it shares the embedding and output head.
+// Qwen3.5's module is the same: mtp.fc, pre_fc_norm_embedding, pre_fc_norm_hidden, one full-attention
+// layer and mtp.norm (Qwen3.5-9B and -4B: 243,290,624 and 120,599,552 parameters published).
 std::int64_t multi_token_prediction_parameters(const ModelDescription& model) {
   if (model.multi_token_prediction_layers == 0 || model.layer_kind_of_layer.empty()) return 0;
   std::vector<WeightTensor> tensors;
@@ -174,9 +176,10 @@ std::int64_t multi_token_prediction_parameters(const ModelDescription& model) {
   std::int64_t modules = 0;
   if (__builtin_mul_overflow(per_module, model.multi_token_prediction_layers, &modules) ||
       modules > max_total_parameters)
-    throw ConfigError("num_nextn_predict_layers",
-                      "num_nextn_predict_layers (" + std::to_string(model.multi_token_prediction_layers) +
-                          ") modules of " + std::to_string(per_module) +
+    throw ConfigError(model.multi_token_prediction_field,
+                      std::string(model.multi_token_prediction_field) + " (" +
+                          std::to_string(model.multi_token_prediction_layers) + ") modules of " +
+                          std::to_string(per_module) +
                           " parameters each exceed 2^48 parameters, far beyond any real model");
   return modules;
 }

@@ -117,9 +117,11 @@ void write_layer_kind(detail::JsonWriter& out, const LayerShape& layer) {
 std::vector<std::string> checkpoint_notes(const ModelDescription& model, const ParameterCount& count) {
   std::vector<std::string> notes;
   if (count.multi_token_prediction > 0)
-    notes.push_back("the checkpoint also holds " + std::to_string(model.multi_token_prediction_layers) +
-                    " multi-token-prediction module(s): " + std::to_string(count.multi_token_prediction) +
-                    " parameters not in total_params (plus copies of the shared embedding and head)");
+    notes.push_back(
+        "the checkpoint also holds " + std::to_string(model.multi_token_prediction_layers) +
+        " multi-token-prediction module(s): " + std::to_string(count.multi_token_prediction) +
+        " parameters not in total_params" +
+        (model.multi_token_prediction_repeats_embeddings ? " (plus copies of the shared embedding and head)" : ""));
   if (count.tied_output_head > 0)
     notes.push_back("embeddings are tied: total_params counts the " + std::to_string(count.tied_output_head) +
                     "-parameter matrix once; some checkpoints store lm_head.weight anyway, and then list " +
