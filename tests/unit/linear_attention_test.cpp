@@ -329,3 +329,24 @@ TEST_CASE("qwen3_5: what transformers cannot build is refused, naming the field"
   tied.replace(tied.find(untied), untied.size(), R"("tie_word_embeddings":true)");
   CHECK(config_error(tied).field() == "text_config.tie_word_embeddings");
 }
+
+TEST_CASE("qwen3_5: vLLM keeps the recurrent state at the config's mamba_ssm_dtype, the conv window at the model's") {
+  // Qwen3.5-0.8B's text_config says mamba_ssm_dtype "float32". Per Gated DeltaNet layer: conv channels
+  // 2 x 16 x 128 + 16 x 128 = 6,144; recurrent state 16 x 128 x 128 = 262,144 values. 18 layers.
+  // No engine (transformers' cache, the whole kernel, bf16): 18 x (6,144 x 4 + 262,144) x 2 = 10,321,920 B.
+  // vLLM (Qwen3_5ForConditionalGenerationConfig sets mamba_ssm_cache_dtype to it; conv_kernel - 1 columns at
+  //   bf16): 18 x (6,144 x 3 x 2 + 262,144 x 4) = 19,537,920 B.
+  // llama.cpp (f32 for both, conv_kernel - 1 columns): 18 x (6,144 x 3 + 262,144) x 4 = 20,201,472 B.
+  const auto state = [](OptionList options) {
+    options.emplace_back("gpu", "h100");
+    options.emplace_back("context", "8192");
+    return estimate_inference(qwen3_5_08b(), options).memory.kv_cache.state_bytes_per_sequence;
+  };
+  CHECK(state({}) == 10'321'920);
+  CHECK(state({{"engine", "vllm"}}) == 19'537'920);
+  CHECK(state({{"engine", "llamacpp"}}) == 20'201'472);
+  // Qwen3-Next names no mamba_ssm_dtype: vLLM keeps its state at the model's dtype, as before.
+  CHECK(estimate_inference(qwen3_next_80b(), {{"gpu", "h100"}, {"engine", "vllm"}, {"context", "8192"}})
+            .memory.kv_cache.state_bytes_per_sequence == 39'518'208);
+  CHECK(config_error(qwen3_5_9b(R"(,"mamba_ssm_dtype":"float8")")).field() == "text_config.mamba_ssm_dtype");
+}

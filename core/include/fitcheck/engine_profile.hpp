@@ -78,6 +78,10 @@ struct EngineProfile {
   // fields of the same names) and the rule's source, stated only for a model with such layers.
   bool state_conv_window_drops_oldest = false;
   std::int64_t state_bytes_per_element = 0;  // 0: the model's dtype
+  // The engine keeps the recurrent (SSM) state at the element size the config names
+  // (ModelDescription::recurrent_state_bytes_per_element) when its own setting is left at "auto".
+  bool recurrent_state_from_config = false;
+  std::string recurrent_state_rule;
   std::string state_rule;
   double step_overhead_seconds = 0;     // CPU scheduling, input preparation, sampling per step
   double launch_seconds_per_layer = 0;  // kernel launches of one layer outside a CUDA graph

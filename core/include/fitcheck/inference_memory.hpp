@@ -61,6 +61,8 @@ struct InferenceWorkload {
   // llama.cpp keeps f32).
   bool state_conv_window_drops_oldest = false;
   std::int64_t state_bytes_per_element = 0;
+  // The recurrent (SSM) part's element size where it differs from the conv window's (0: the same).
+  std::int64_t recurrent_state_bytes_per_element = 0;
   std::int64_t framework_overhead_bytes = std::int64_t{1} << 30;  // see docs/inference-memory.md
   double gpu_memory_utilization = 0.9;  // share of GPU memory the engine may use (vLLM default 0.9)
 };
@@ -140,9 +142,12 @@ std::int64_t cross_source_tokens_per_sequence(const LayerShape& layer, const Inf
 // (conv_states: conv channels x conv_kernel; ssm_states: heads x head_dim x state_size), each
 // element at `element_bytes` (the model's dtype), split over `tensor_parallel` ranks; 0 for a layer
 // without a state-space mixer. `conv_columns`, when given, replaces conv_kernel (an engine's window).
+// `state_element_bytes`, when given, is the recurrent (SSM) state's element size where it differs from
+// the conv window's (vLLM keeps Qwen3.5's at its config's mamba_ssm_dtype).
 std::int64_t ssm_state_bytes_per_sequence_per_layer(const LayerShape& layer, std::int64_t element_bytes,
                                                     std::int64_t tensor_parallel = 1,
-                                                    std::optional<std::int64_t> conv_columns = std::nullopt);
+                                                    std::optional<std::int64_t> conv_columns = std::nullopt,
+                                                    std::optional<std::int64_t> state_element_bytes = std::nullopt);
 
 // The cache of `batch` sequences of `context_tokens`, per GPU under `layout`.
 KvCacheFigure kv_cache(const ModelDescription& model, const InferenceWorkload& workload);

@@ -339,6 +339,9 @@ struct ModelDescription {
   // (DeepSeek-V3 does; Qwen3.5 with mtp_use_dedicated_embeddings false does not).
   bool multi_token_prediction_repeats_embeddings = true;
   const char* multi_token_prediction_field = "num_nextn_predict_layers";  // the config key they come from
+  // The recurrent (SSM) state's element size the config asks engines to keep (Qwen3.5's mamba_ssm_dtype
+  // "float32": 4); 0 when the config names none.
+  std::int64_t recurrent_state_bytes_per_element = 0;
 
   StoredPrecision stored_precision;
   std::optional<VisionTower> vision;      // counted apart from the language model (total_with_vision)

@@ -163,6 +163,19 @@ void read_gated_delta_net_family(const ConfigFields& fields, const GatedDeltaNet
   const SsmShape mixer = any_linear ? read_gated_delta_net(fields, family.config_class, model) : SsmShape{};
 
   if (family.qwen3_5) {
+    // The recurrent state's dtype the configs ask engines for (vLLM takes it for mamba_ssm_cache_dtype "auto";
+    // transformers' own cache ignores it).
+    if (const auto dtype = fields.string("mamba_ssm_dtype")) {
+      if (*dtype == "float32" || *dtype == "fp32")
+        model.recurrent_state_bytes_per_element = 4;
+      else if (*dtype == "bfloat16" || *dtype == "bf16" || *dtype == "float16" || *dtype == "fp16")
+        model.recurrent_state_bytes_per_element = 2;
+      else {
+        const std::string path = fields.path_of("mamba_ssm_dtype");
+        throw ConfigError(path, "field '" + path + "' is '" + printable(*dtype) +
+                                    "'; a recurrent state's dtype is float32, bfloat16 or float16");
+      }
+    }
     // The checkpoints store mtp_num_hidden_layers multi-token-prediction modules that transformers skips on
     // load (Qwen3_5ForCausalLM._keys_to_ignore_on_load_unexpected = ["^mtp.*", ...]): mtp.fc (2h -> h), two
     // pre-fc norms, one full-attention layer and a norm, sharing the embedding and head

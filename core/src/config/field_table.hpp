@@ -184,6 +184,7 @@ inline constexpr FieldNames field_table[] = {
     {FieldScope::model, "attn_output_gate"},
     {FieldScope::model, "mtp_num_hidden_layers"},
     {FieldScope::model, "mtp_use_dedicated_embeddings"},
+    {FieldScope::model, "mamba_ssm_dtype"},
     // LFM2 (Lfm2Config): its short convolutions, the attention layers' indices when layer_types is
     // absent, and the MLP width rule (block_ff_dim is read before intermediate_size).
     {FieldScope::model, "conv_L_cache"},

@@ -34,6 +34,11 @@ void apply_engine_profile(const EngineProfile& profile, const InferenceRequest& 
       std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(), [](const LayerShape& k) { return k.is_ssm(); });
   if (recurrent && !profile.state_rule.empty())
     notes.push_back(std::string(engine_kind_id(profile.kind)) + ": " + profile.state_rule);
+  if (recurrent && profile.recurrent_state_from_config && model.recurrent_state_bytes_per_element > 0) {
+    w.recurrent_state_bytes_per_element = model.recurrent_state_bytes_per_element;
+    notes.push_back(std::string(engine_kind_id(profile.kind)) + ": " + profile.recurrent_state_rule + ": " +
+                    std::to_string(model.recurrent_state_bytes_per_element) + " B a value");
+  }
   if (!request.gpu_memory_utilization_given) {
     if (profile.kv_budget == KvBudgetRule::share_of_free) {
       // TensorRT-LLM: weights and activation buffers first, then fraction x what is free for KV.

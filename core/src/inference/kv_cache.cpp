@@ -111,7 +111,8 @@ std::int64_t cross_source_tokens_per_sequence(const LayerShape& layer, const Inf
 
 std::int64_t ssm_state_bytes_per_sequence_per_layer(const LayerShape& layer, std::int64_t element_bytes,
                                                     std::int64_t tensor_parallel,
-                                                    std::optional<std::int64_t> conv_columns) {
+                                                    std::optional<std::int64_t> conv_columns,
+                                                    std::optional<std::int64_t> state_element_bytes) {
   if (!layer.is_ssm()) return 0;
   const SsmShape& m = layer.ssm;
   const std::int64_t tp = std::max<std::int64_t>(1, tensor_parallel);
@@ -120,9 +121,12 @@ std::int64_t ssm_state_bytes_per_sequence_per_layer(const LayerShape& layer, std
   const std::int64_t groups = m.groups % tp == 0 ? m.groups / tp : m.groups;
   const std::int64_t heads = m.num_heads / tp;
   const std::int64_t conv_channels = heads * m.head_dim + 2 * groups * m.state_size;
-  const std::int64_t elements =
-      conv_channels * conv_columns.value_or(m.conv_kernel) + heads * m.head_dim * m.state_size;
-  return detail::checked_product(elements, element_bytes, "the state of a state-space layer");
+  const char* what = "the state of a state-space layer";
+  const std::int64_t conv =
+      detail::checked_product(conv_channels * conv_columns.value_or(m.conv_kernel), element_bytes, what);
+  const std::int64_t state =
+      detail::checked_product(heads * m.head_dim * m.state_size, state_element_bytes.value_or(element_bytes), what);
+  return detail::checked_sum(conv, state, what);
 }
 
 KvCacheFigure kv_cache(const ModelDescription& model, const InferenceWorkload& workload) {
@@ -148,13 +152,18 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
                                                                         : workload.activation_bytes_per_element;
       const std::int64_t conv_columns =
           std::max<std::int64_t>(0, layer.ssm.conv_kernel - (workload.state_conv_window_drops_oldest ? 1 : 0));
-      const std::int64_t whole = ssm_state_bytes_per_sequence_per_layer(layer, element, 1, conv_columns);
+      const std::optional<std::int64_t> state_element =
+          workload.recurrent_state_bytes_per_element > 0
+              ? std::optional<std::int64_t>(workload.recurrent_state_bytes_per_element)
+              : std::nullopt;
+      const std::int64_t whole = ssm_state_bytes_per_sequence_per_layer(layer, element, 1, conv_columns, state_element);
       figure.state_bytes_per_sequence = detail::checked_sum(
           figure.state_bytes_per_sequence, detail::checked_product(whole, layer.layer_count, "the state per sequence"),
           "the state per sequence");
       if (layers_here > 0) {
         constexpr const char* what = "the state of this batch";
-        const std::int64_t per_rank = ssm_state_bytes_per_sequence_per_layer(layer, element, tp, conv_columns);
+        const std::int64_t per_rank =
+            ssm_state_bytes_per_sequence_per_layer(layer, element, tp, conv_columns, state_element);
         KvCacheLayerTerm term;
         term.layer_kind = kind;
         term.layers = layers_here;
@@ -169,9 +178,14 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
               : m.is_mamba1()   ? std::to_string(m.inner()) + " channels x " + std::to_string(m.state_size)
                                 : std::to_string(m.num_heads) + " heads x " + std::to_string(m.head_dim) + " x " +
                                     std::to_string(m.state_size);
-          term.formula = "state " + std::to_string(per_rank) + " B/sequence/layer on this rank ((" +
-                         std::to_string(m.conv_channels()) + " conv channels x " + std::to_string(conv_columns) +
-                         " + " + ssm_state + " SSM state) x " + std::to_string(element) + " B" +
+          const std::string conv =
+              std::to_string(m.conv_channels()) + " conv channels x " + std::to_string(conv_columns);
+          const std::string elements =
+              state_element && *state_element != element
+                  ? conv + " x " + std::to_string(element) + " B + " + ssm_state + " SSM state x " +
+                        std::to_string(*state_element) + " B"
+                  : "(" + conv + " + " + ssm_state + " SSM state) x " + std::to_string(element) + " B";
+          term.formula = "state " + std::to_string(per_rank) + " B/sequence/layer on this rank (" + elements +
                          (tp > 1 ? ", split over tp " + std::to_string(tp) : std::string()) +
                          "; independent of context) x batch " + std::to_string(workload.batch_size) + " x " +
                          std::to_string(layers_here) + " layers";
@@ -283,7 +297,11 @@ KvCacheFigure detail::kv_cache_figure(const ModelDescription& model, const Infer
         " + heads x head_dim x state_size values at " +
         std::to_string(workload.state_bytes_per_element > 0 ? workload.state_bytes_per_element
                                                             : workload.activation_bytes_per_element) +
-        " bytes each (a Mamba-1 layer: its inner channels as heads of 1, no groups; "
+        " bytes each" +
+        (workload.recurrent_state_bytes_per_element > 0
+             ? " (the SSM state's at " + std::to_string(workload.recurrent_state_bytes_per_element) + ")"
+             : std::string()) +
+        " (a Mamba-1 layer: its inner channels as heads of 1, no groups; "
         "a Gated DeltaNet layer: value heads x value width x key width, key heads as groups), whatever the context";
   return figure;
 }

@@ -148,8 +148,16 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.launch_seconds_per_layer = kLaunchSecondsPerLayer;
       p.state_conv_window_drops_oldest = true;
       p.state_rule =
-          "recurrent layers' state: conv_kernel - 1 conv columns and the state at the model's dtype "
-          "(vllm/model_executor/layers/mamba/mamba_utils.py at 02d71083)";
+          "recurrent layers' state: conv_kernel - 1 conv columns and the state at the model's dtype unless the "
+          "model's config names the state's (below) (vllm/model_executor/layers/mamba/mamba_utils.py at 02d71083)";
+      // Qwen3_5ForConditionalGenerationConfig.verify_and_update_config sets mamba_ssm_cache_dtype "auto" to the
+      // text config's mamba_ssm_dtype; gated_delta_net_state_dtype keeps the conv state at the model's dtype
+      // and the temporal state at mamba_ssm_cache_dtype.
+      p.recurrent_state_from_config = true;
+      p.recurrent_state_rule =
+          "the recurrent (SSM) state at the config's mamba_ssm_dtype, the conv window at the model's dtype "
+          "(vllm/model_executor/models/config.py Qwen3_5ForConditionalGenerationConfig.verify_and_update_config "
+          "sets mamba_ssm_cache_dtype \"auto\" to it; mamba_utils.py gated_delta_net_state_dtype)";
       p.rules = {
           "KV budget: gpu_memory_utilization 0.9 x CUDA's total - weights - the profile run's peak (one "
           "max_num_batched_tokens step, then the sampler over max_num_seqs rows) - non-torch memory, " +
