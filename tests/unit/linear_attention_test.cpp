@@ -24,6 +24,13 @@ std::string qwen3_next_80b() {
 
 using test::config_error;
 
+// The state per sequence an estimate on an H100 at 8,192 tokens reports, with the given options.
+std::int64_t state_per_sequence(const std::string& config, OptionList options) {
+  options.emplace_back("gpu", "h100");
+  options.emplace_back("context", "8192");
+  return estimate_inference(config, options).memory.kv_cache.state_bytes_per_sequence;
+}
+
 // A small Qwen3-Next: hidden 64, 4 layers, 2 value heads of 8 sharing 1 key head of 4, kernel 3.
 std::string small_qwen3_next(const std::string& extra) {
   return R"({"model_type":"qwen3_next","hidden_size":64,"num_hidden_layers":4,"vocab_size":100,
@@ -156,11 +163,7 @@ TEST_CASE("qwen3_next: the state per sequence as each engine keeps it") {
   // transformers (no engine): the whole kernel, 4 columns, bf16: 36 x (8,192 x 4 + 524,288) x 2 = 40,108,032 B.
   // vLLM: conv_kernel - 1 columns at the model's dtype (mamba_utils.py): 36 x (8,192 x 3 + 524,288) x 2 = 39,518,208.
   // llama.cpp: conv_kernel - 1 columns in f32: 36 x 548,864 x 4 = 79,036,416 (fitcheck local's RS buffer).
-  const auto state = [](OptionList options) {
-    options.emplace_back("gpu", "h100");
-    options.emplace_back("context", "8192");
-    return estimate_inference(qwen3_next_80b(), options).memory.kv_cache.state_bytes_per_sequence;
-  };
+  const auto state = [](const OptionList& options) { return state_per_sequence(qwen3_next_80b(), options); };
   CHECK(state({}) == 40'108'032);
   CHECK(state({{"engine", "vllm"}}) == 39'518'208);
   CHECK(state({{"engine", "llamacpp"}}) == 79'036'416);
@@ -337,11 +340,7 @@ TEST_CASE("qwen3_5: vLLM keeps the recurrent state at the config's mamba_ssm_dty
   // vLLM (Qwen3_5ForConditionalGenerationConfig sets mamba_ssm_cache_dtype to it; conv_kernel - 1 columns at
   //   bf16): 18 x (6,144 x 3 x 2 + 262,144 x 4) = 19,537,920 B.
   // llama.cpp (f32 for both, conv_kernel - 1 columns): 18 x (6,144 x 3 + 262,144) x 4 = 20,201,472 B.
-  const auto state = [](OptionList options) {
-    options.emplace_back("gpu", "h100");
-    options.emplace_back("context", "8192");
-    return estimate_inference(qwen3_5_08b(), options).memory.kv_cache.state_bytes_per_sequence;
-  };
+  const auto state = [](const OptionList& options) { return state_per_sequence(qwen3_5_08b(), options); };
   CHECK(state({}) == 10'321'920);
   CHECK(state({{"engine", "vllm"}}) == 19'537'920);
   CHECK(state({{"engine", "llamacpp"}}) == 20'201'472);
