@@ -90,13 +90,17 @@ MoeShape read_routed_experts(const ConfigFields& fields, const GatedDeltaNetFami
 // Which layers hold routed experts, and how many experts each has (0: none anywhere).
 std::vector<bool> sparse_layers(const ConfigFields& fields, const GatedDeltaNetFamily& family, std::int64_t layers,
                                 std::int64_t& experts, ModelDescription& model) {
+  // Qwen3NextConfig and Qwen3_5MoeTextConfig name it num_experts (read under num_local_experts' aliases).
+  const auto name_default = [&] {
+    if (!fields.has("num_local_experts"))
+      model.assumptions.push_back("num_experts absent: " + std::to_string(family.default_experts) + ", as " +
+                                  family.config_class + " does");
+  };
   switch (family.experts) {
     case ExpertRule::qwen3_next:
       // num_experts 0: Qwen3NextMLP in every layer.
       experts = fields.optional_count("num_local_experts", 0, max_experts).value_or(family.default_experts);
-      if (!fields.has("num_local_experts"))
-        model.assumptions.push_back("num_experts absent: " + std::to_string(family.default_experts) + ", as " +
-                                    family.config_class + " does");
+      name_default();
       if (experts == 0) return std::vector<bool>(static_cast<std::size_t>(layers), false);
       return qwen_sparse_layers(fields, layers);
     case ExpertRule::none:
@@ -112,9 +116,7 @@ std::vector<bool> sparse_layers(const ConfigFields& fields, const GatedDeltaNetF
     case ExpertRule::every_layer:
       // Qwen3_5MoeDecoderLayer: the sparse block in every layer (no mlp_only_layers, no decoder_sparse_step).
       experts = fields.optional_count("num_local_experts", 1, max_experts).value_or(family.default_experts);
-      if (!fields.has("num_local_experts"))
-        model.assumptions.push_back("num_experts absent: " + std::to_string(family.default_experts) + ", as " +
-                                    family.config_class + " does");
+      name_default();
       return std::vector<bool>(static_cast<std::size_t>(layers), true);
   }
   return {};
