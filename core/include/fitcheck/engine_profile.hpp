@@ -35,6 +35,14 @@ enum class KvBudgetRule : std::uint8_t {
   grows_with_sequences,  // HF generate: DynamicCache grows by concatenation, no pool
 };
 
+// How the engine holds a hybrid model's recurrent state beside the attention layers' KV cache
+// (serving_engine.cpp engine_kv_capacity; docs/serving.md, "Hybrid models").
+enum class HybridCacheRule : std::uint8_t {
+  state_per_block,     // no rule of the engine's: each block charged one sequence's state (an upper bound)
+  vllm_uniform_pages,  // vLLM V1: one block pool; attention blocks grown to the state's page size
+  sglang_mamba_pool,   // SGLang: a state pool of its own, mamba_full_memory_ratio of the KV pool
+};
+
 struct EngineProfile {
   EngineKind kind = EngineKind::vllm;
   const char* version = "";  // the release whose defaults these are
@@ -81,11 +89,16 @@ struct EngineProfile {
   // The engine keeps the recurrent (SSM) state at the element size the config names
   // (ModelDescription::recurrent_state_bytes_per_element) when its own setting is left at "auto".
   bool recurrent_state_from_config = false;
+  // The SSM state's element size when the config names none; 0: state_bytes_per_element's.
+  std::int64_t recurrent_state_default_bytes_per_element = 0;
   std::string recurrent_state_rule;
   std::string state_rule;
-  double step_overhead_seconds = 0;     // CPU scheduling, input preparation, sampling per step
-  double launch_seconds_per_layer = 0;  // kernel launches of one layer outside a CUDA graph
-  double kernel_seconds_per_layer = 0;  // small kernels of one layer, in a CUDA graph or not
+  HybridCacheRule hybrid_cache = HybridCacheRule::state_per_block;
+  double mamba_full_memory_ratio = 0;                // SGLang: state pool / KV pool
+  std::int64_t mamba_slots_per_running_request = 0;  // SGLang: state slots a running request may hold
+  double step_overhead_seconds = 0;                  // CPU scheduling, input preparation, sampling per step
+  double launch_seconds_per_layer = 0;               // kernel launches of one layer outside a CUDA graph
+  double kernel_seconds_per_layer = 0;               // small kernels of one layer, in a CUDA graph or not
   // Each rule with its source, for the report.
   std::vector<std::string> rules;
 };
@@ -96,6 +109,11 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
 // vLLM V1 with FlashInfer's sampler (--vllm-sampler flashinfer): the profile run's sampler sorts
 // nothing, so only the fp32 logits count; its rule says so.
 void use_flashinfer_sampler(EngineProfile& profile);
+
+// The profile's recurrent-state rules (conv window, element sizes) in the workload, for a model with
+// recurrent layers; returns the report's lines for them (none for a model without such layers).
+std::vector<std::string> apply_engine_state_rules(const EngineProfile& profile, const ModelDescription& model,
+                                                  InferenceWorkload& workload);
 
 // The engine's fixed costs and kernel traits in the latency assumptions: step overhead, launches and
 // small kernels per layer, CUDA-graph batch limit, repeat_kv and the concatenated cache.

@@ -61,8 +61,8 @@ struct EngineCapacity {
   std::int64_t max_running_sequences = 0;  // the most sequences one step ran
   double mean_running_sequences = 0;
   double offline_output_tokens_per_second = 0;  // one replica
-  std::string limited_by;                       // "max_num_seqs", "kv_cache" or "requests"
-  std::string skipped;                          // why it was not simulated (empty when it was)
+  std::string limited_by;  // "max_num_seqs", "kv_cache", "recurrent_state_pool" (SGLang's state slots) or "requests"
+  std::string skipped;     // why it was not simulated (empty when it was)
 };
 
 // vLLM's start-up check (V1: vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory; V0:

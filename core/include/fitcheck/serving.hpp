@@ -30,6 +30,12 @@ struct SchedulerLimits {
   std::int64_t max_num_batched_tokens = 2048;  // tokens per step, prefill chunks and decodes together
   std::int64_t kv_block_tokens = 16;           // vLLM CacheConfig.DEFAULT_BLOCK_SIZE
   std::int64_t kv_capacity_blocks = 0;         // blocks the cache holds on the busiest GPU
+  // A sequence of t tokens holds kv_blocks_per_token_block x ceil(t / kv_block_tokens) +
+  // kv_fixed_blocks_per_sequence blocks (kv_blocks_for_sequence): 1 and 0 for a plain cache; vLLM's
+  // hybrid models take a block of each attention group per block of tokens and one block of each state
+  // group per sequence (KvCapacity).
+  std::int64_t kv_blocks_per_token_block = 1;
+  std::int64_t kv_fixed_blocks_per_sequence = 0;
   // Fixed time added to every step (CPU scheduling, input preparation, sampling, launches), which
   // the roofline does not carry. 0 by default; docs/serving.md gives measured gaps of 1.2-1.6 ms
   // (vLLM 0.30, H100) and docs/engines-serving.md 1.4 derives 2.5-3.5 ms (vLLM 0.6.3, A100).
@@ -74,7 +80,25 @@ struct KvCapacity {
   std::int64_t sampler_bytes = 0;  // the profile's sampler sort (vLLM V1), when the profile counts it
   std::int64_t block_bytes = 0;    // one block of one sequence on the busiest GPU
   std::int64_t blocks = 0;         // 0 when nothing is left for the cache
+  // A hybrid model's cache as the engine lays it out (EngineProfile::hybrid_cache); the defaults are a
+  // plain cache's. block_tokens: the tokens of a block where the engine changes them (0: the limits');
+  // tokens: the KV cache size the engine reports (vLLM's log: blocks / groups x block tokens; SGLang's
+  // pool: its tokens), else blocks x block tokens; max_running_sequences: a cap the state pool sets (0:
+  // none); state_slots and state_bytes: SGLang's state pool.
+  std::int64_t block_tokens = 0;
+  std::int64_t blocks_per_token_block = 1;
+  std::int64_t fixed_blocks_per_sequence = 0;
+  std::int64_t tokens = 0;
+  std::int64_t max_running_sequences = 0;
+  std::int64_t state_slots = 0;
+  std::int64_t state_bytes = 0;
+  std::string rule;  // how a hybrid model's cache was sized, for the report; empty for a plain cache
 };
+// The capacity in the simulation's limits: blocks, their tokens and per-sequence layout, and the state
+// pool's cap on running sequences.
+void apply_kv_capacity(const KvCapacity& capacity, SchedulerLimits& limits);
+// Blocks a sequence of `tokens` tokens holds under `limits` (0 for none).
+std::int64_t kv_blocks_for_sequence(const SchedulerLimits& limits, std::int64_t tokens);
 // Reads the workload's weight format, layout, kv_cache_dtype, gpu_memory_utilization, overhead and
 // attention settings; batch, context and prefill chunk are set from `limits`. The plain budget: one
 // step, the catalog memory and the workload's overhead, without the sampler or the non-torch figure

@@ -28,17 +28,7 @@ void apply_engine_profile(const EngineProfile& profile, const InferenceRequest& 
       profile.max_num_batched_tokens > 0)
     w.prefill_chunk_tokens = engine_token_budget(profile, w.context_tokens);
   if (!request.kv_block_given) w.kv_block_tokens = profile.kv_block_tokens;
-  w.state_conv_window_drops_oldest = profile.state_conv_window_drops_oldest;
-  w.state_bytes_per_element = profile.state_bytes_per_element;
-  const bool recurrent =
-      std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(), [](const LayerShape& k) { return k.is_ssm(); });
-  if (recurrent && !profile.state_rule.empty())
-    notes.push_back(std::string(engine_kind_id(profile.kind)) + ": " + profile.state_rule);
-  if (recurrent && profile.recurrent_state_from_config && model.recurrent_state_bytes_per_element > 0) {
-    w.recurrent_state_bytes_per_element = model.recurrent_state_bytes_per_element;
-    notes.push_back(std::string(engine_kind_id(profile.kind)) + ": " + profile.recurrent_state_rule + ": " +
-                    std::to_string(model.recurrent_state_bytes_per_element) + " B a value");
-  }
+  for (std::string& line : apply_engine_state_rules(profile, model, w)) notes.push_back(std::move(line));
   if (!request.gpu_memory_utilization_given) {
     if (profile.kv_budget == KvBudgetRule::share_of_free) {
       // TensorRT-LLM: weights and activation buffers first, then fraction x what is free for KV.

@@ -49,6 +49,10 @@ RequestLengths longest_request(const ServingLoad& load) {
 // Refusals the page can point at: each names the option (or config field) to change.
 void check_runnable(const ServingRequest& request, const Accelerator& gpu, const SchedulerLimits& limits,
                     const KvCapacity& capacity) {
+  if (capacity.blocks < 1 && capacity.state_slots > 0)
+    throw OptionError("gpu", "option 'gpu': the recurrent-state pool on " + std::string(gpu.name) + " holds " +
+                                 std::to_string(capacity.state_slots) +
+                                 " slots, fewer than one running request takes: " + capacity.rule);
   if (capacity.blocks < 1)
     throw OptionError("gpu", "option 'gpu': no KV cache fits on " + std::string(gpu.name) +
                                  ": weights, the activations of one " + std::to_string(limits.max_num_batched_tokens) +
@@ -57,13 +61,14 @@ void check_runnable(const ServingRequest& request, const Accelerator& gpu, const
                                  " B budget (more tensor parallelism, smaller weights or a larger GPU)");
   const ServingLoad& load = request.load;
   const auto [prompt, output] = longest_request(load);
-  const std::int64_t cache_tokens = capacity.blocks * limits.kv_block_tokens;
-  if (prompt + output > cache_tokens) {
+  if (kv_blocks_for_sequence(limits, prompt + output) > capacity.blocks) {
     const std::string sizes = std::to_string(prompt) + " + " + std::to_string(output) +
-                              " tokens do not fit the KV cache of " + std::to_string(cache_tokens) + " tokens";
+                              " tokens do not fit the KV cache of " + std::to_string(capacity.blocks) + " blocks of " +
+                              std::to_string(limits.kv_block_tokens) + " tokens (" +
+                              std::to_string(kv_blocks_for_sequence(limits, prompt + output)) + " needed)";
     if (!load.trace.empty())
       throw OptionError("request_lengths", "option 'request_lengths': the trace's longest prompt and output, " + sizes);
-    throw OptionError(prompt >= cache_tokens ? "prompt_len" : "gen_len",
+    throw OptionError(kv_blocks_for_sequence(limits, prompt) > capacity.blocks ? "prompt_len" : "gen_len",
                       "options 'prompt_len' and 'gen_len': requests of up to " + sizes);
   }
   if (static_cast<double>(load.requests) * static_cast<double>(output) > static_cast<double>(kMaxServingOutputTokens))
@@ -81,13 +86,6 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   const std::vector<WeightTensor> tensors = weight_tensors(model);
   InferenceWorkload& w = request.inference.workload;
   std::vector<std::string> assumptions = model.assumptions;
-  for (const LayerShape& layer : model.layer_kinds) {
-    if (!layer.is_ssm()) continue;
-    assumptions.push_back(
-        "state-space (Mamba) layers: the KV capacity charges each 16-token block one sequence's fixed state as well, "
-        "an upper bound (vLLM sizes a hybrid's pages to hold the state instead)");
-    break;
-  }
   if (!request.inference.weight_format_given) {
     const NativeWeightFormat native = native_weight_format(model);
     w.weight_format = native.format;
@@ -97,6 +95,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   const Accelerator& gpu = *request.inference.gpu;
   EngineProfile profile = engine_profile(request.engine, gpu, w.layout);
   if (request.inference.vllm_flashinfer_sampler) use_flashinfer_sampler(profile);
+  for (std::string& line : apply_engine_state_rules(profile, model, w)) assumptions.push_back(std::move(line));
   const char* engine = engine_kind_id(profile.kind);
   const std::string expert_padding = apply_expert_padding(profile.kind, gpu, model, w);
   SchedulerLimits limits = scheduler_limits(profile);
@@ -124,7 +123,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
       request.inference.gpu_memory_utilization_given ? w.gpu_memory_utilization : profile.memory_fraction;
   w.gpu_memory_utilization = fraction;
   const KvCapacity capacity = engine_kv_capacity(profile, fraction, model, tensors, w, gpu, limits);
-  limits.kv_capacity_blocks = capacity.blocks;
+  apply_kv_capacity(capacity, limits);
   LatencyAssumptions latency = latency_assumptions_for(request.inference, gpu);
   apply_engine_fixed_costs(profile, latency);
   if (request.step_overhead_given) latency.step_overhead_seconds = request.step_overhead_seconds;
@@ -170,6 +169,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
       (limits.reserve_whole_request ? "admission reserves the blocks of the whole request, nothing is evicted"
                                     : "blocks are taken as tokens are computed, and a sequence that finds none evicts "
                                       "the latest-admitted one, which recomputes later"));
+  if (!capacity.rule.empty()) assumptions.push_back(capacity.rule);
   if (!load.trace.empty())
     assumptions.push_back("lengths: a trace of " + std::to_string(load.trace.size()) + " requests replayed in order" +
                           (load.requests > static_cast<std::int64_t>(load.trace.size()) ? " and repeated" : "") +
@@ -246,7 +246,7 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
   out.field("max_num_batched_tokens", limits.max_num_batched_tokens);
   out.field("kv_block_tokens", limits.kv_block_tokens);
   out.field("kv_capacity_blocks", limits.kv_capacity_blocks);
-  out.field("kv_capacity_tokens", limits.kv_capacity_blocks * limits.kv_block_tokens);
+  out.field("kv_capacity_tokens", capacity.tokens);
   out.field("kv_budget_bytes", capacity.budget_bytes);
   out.field("non_kv_bytes", capacity.non_kv_bytes);
   out.field("kv_block_bytes", capacity.block_bytes);

@@ -31,15 +31,15 @@ EngineCapacity simulate_engine_capacity(const EngineProfile& profile, const Mode
   limits.speculative = lengths.speculative;
   limits.request_overhead_seconds = 0;  // the scheduler's own capacity: no frontend in the loop
   const KvCapacity kv = engine_kv_capacity(profile, w.gpu_memory_utilization, model, tensors, w, gpu, limits);
-  limits.kv_capacity_blocks = kv.blocks;
-  answer.kv_capacity_tokens = kv.blocks * limits.kv_block_tokens;
+  apply_kv_capacity(kv, limits);
+  answer.kv_capacity_tokens = kv.tokens;
   ServingLoad load;
   load.prompt.tokens = lengths.prompt_tokens;
   load.output.tokens = lengths.generated_tokens;
   load.shared_prefix_tokens = lengths.shared_prefix_tokens;
   load.concurrency = std::min<std::int64_t>(limits.max_num_seqs, 2048);
   load.requests = std::min<std::int64_t>(2 * load.concurrency, 4096);
-  if (kv.blocks < 1 || answer.kv_capacity_tokens < lengths.prompt_tokens + lengths.generated_tokens) {
+  if (kv.blocks < 1 || kv_blocks_for_sequence(limits, lengths.prompt_tokens + lengths.generated_tokens) > kv.blocks) {
     answer.skipped = "one request does not fit the KV cache the engine's budget leaves";
     return answer;
   }
@@ -53,7 +53,11 @@ EngineCapacity simulate_engine_capacity(const EngineProfile& profile, const Mode
     answer.max_running_sequences = r.max_running;
     answer.mean_running_sequences = r.mean_running_batch;
     answer.offline_output_tokens_per_second = r.output_tokens_per_second;
-    answer.limited_by = r.kv_limited ? "kv_cache" : r.max_running >= limits.max_num_seqs ? "max_num_seqs" : "requests";
+    const bool state_cap = kv.max_running_sequences > 0 && limits.max_num_seqs == kv.max_running_sequences;
+    answer.limited_by = r.kv_limited                          ? "kv_cache"
+                        : r.max_running < limits.max_num_seqs ? "requests"
+                        : state_cap                           ? "recurrent_state_pool"
+                                                              : "max_num_seqs";
   } catch (const std::invalid_argument& error) {
     answer.skipped = error.what();
   }

@@ -158,6 +158,7 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
           "the recurrent (SSM) state at the config's mamba_ssm_dtype, the conv window at the model's dtype "
           "(vllm/model_executor/models/config.py Qwen3_5ForConditionalGenerationConfig.verify_and_update_config "
           "sets mamba_ssm_cache_dtype \"auto\" to it; mamba_utils.py gated_delta_net_state_dtype)";
+      p.hybrid_cache = HybridCacheRule::vllm_uniform_pages;
       p.rules = {
           "KV budget: gpu_memory_utilization 0.9 x CUDA's total - weights - the profile run's peak (one "
           "max_num_batched_tokens step, then the sampler over max_num_seqs rows) - non-torch memory, " +
@@ -242,6 +243,25 @@ EngineProfile engine_profile(EngineKind kind, const Accelerator& gpu, const Para
       p.launch_seconds_per_layer = kLaunchSecondsPerLayer;
       p.reserve_estimated_output = true;
       p.prefill_first = true;
+      // python/sglang/srt/configs/mamba_utils.py mamba2_state_dtype (at 02e208de): the conv window in
+      // bfloat16 (SGLANG_MAMBA_CONV_DTYPE), the SSM state in float32 unless the config's (or its
+      // text_config's) mamba_ssm_dtype names another; Mamba2StateShape keeps conv_kernel - 1 columns.
+      p.state_conv_window_drops_oldest = true;
+      p.state_bytes_per_element = 2;
+      p.recurrent_state_from_config = true;
+      p.recurrent_state_default_bytes_per_element = 4;
+      p.state_rule =
+          "recurrent layers' state: conv_kernel - 1 conv columns in bfloat16 and the SSM state in float32 unless "
+          "the config's mamba_ssm_dtype names another (python/sglang/srt/configs/mamba_utils.py mamba2_state_dtype "
+          "at 02e208de; server_args.py mamba_ssm_dtype \"float32\")";
+      p.recurrent_state_rule = "the SSM state at the config's mamba_ssm_dtype (mamba_utils.py mamba2_state_dtype)";
+      // model_runner_kv_cache_mixin.py handle_max_mamba_cache and init_memory (at 001ccef0): the state pool
+      // takes mamba_full_memory_ratio / (1 + ratio) of what the static budget leaves, 0.9 since
+      // sgl-project/sglang#11679 (2025-10-15; 0.2 before); a running request may hold
+      // MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO = 3 slots (its own and the radix cache's).
+      p.hybrid_cache = HybridCacheRule::sglang_mamba_pool;
+      p.mamba_full_memory_ratio = 0.9;
+      p.mamba_slots_per_running_request = 3;
       p.rules = {
           "KV pool: free memory after the weights - total x (1 - mem_fraction_static); mem_fraction_static = "
           "(memory - reserved) / memory with reserved 2.8 + tp x pp / 10 GiB below 35 GiB, 9.5 + tp x pp / 2 "
@@ -369,6 +389,26 @@ void apply_engine_fixed_costs(const EngineProfile& profile, LatencyAssumptions& 
 std::int64_t engine_token_budget(const EngineProfile& profile, std::int64_t context_tokens) {
   if (profile.token_budget_floor <= 0) return profile.max_num_batched_tokens;
   return std::max(context_tokens, profile.token_budget_floor);
+}
+
+std::vector<std::string> apply_engine_state_rules(const EngineProfile& profile, const ModelDescription& model,
+                                                  InferenceWorkload& workload) {
+  workload.state_conv_window_drops_oldest = profile.state_conv_window_drops_oldest;
+  workload.state_bytes_per_element = profile.state_bytes_per_element;
+  std::vector<std::string> lines;
+  const bool recurrent =
+      std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(), [](const LayerShape& k) { return k.is_ssm(); });
+  if (!recurrent) return lines;
+  const std::string engine = engine_kind_id(profile.kind);
+  if (!profile.state_rule.empty()) lines.push_back(engine + ": " + profile.state_rule);
+  if (profile.recurrent_state_from_config && model.recurrent_state_bytes_per_element > 0) {
+    workload.recurrent_state_bytes_per_element = model.recurrent_state_bytes_per_element;
+    lines.push_back(engine + ": " + profile.recurrent_state_rule + ": " +
+                    std::to_string(model.recurrent_state_bytes_per_element) + " B a value");
+  } else if (profile.recurrent_state_default_bytes_per_element > 0) {
+    workload.recurrent_state_bytes_per_element = profile.recurrent_state_default_bytes_per_element;
+  }
+  return lines;
 }
 
 }  // namespace fitcheck

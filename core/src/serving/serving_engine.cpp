@@ -7,6 +7,7 @@
 
 #include "fitcheck/serving.hpp"
 #include "placement/sharding.hpp"
+#include "support/number_text.hpp"
 
 namespace fitcheck {
 
@@ -39,7 +40,135 @@ std::int64_t per_token_block_bytes(const ModelDescription& model, const Inferenc
   return kv_cache_bytes - fixed;
 }
 
+// A hybrid model's cache layers on the busiest GPU, from the cache terms of one sequence of one block:
+// the attention layers' bytes per token and the recurrent layers' state per sequence, in all and per
+// layer (uniform when every layer of the kind has the same), and whether a layer's cache is of a kind
+// the engines' hybrid rules here do not lay out (a sliding window, cross-attention).
+struct HybridLayers {
+  std::int64_t attention_layers = 0, attention_bytes_per_token = 0, attention_bytes_per_token_per_layer = 0;
+  std::int64_t state_layers = 0, state_bytes_per_sequence = 0, state_bytes_per_layer = 0;
+  bool uniform = true, other_kinds = false;
+};
+
+HybridLayers hybrid_layers(const ModelDescription& model, const InferenceWorkload& one_block) {
+  HybridLayers h;
+  const auto same = [&](std::int64_t& slot, std::int64_t value) {
+    if (slot != 0 && slot != value) h.uniform = false;
+    slot = value;
+  };
+  for (const KvCacheLayerTerm& term : kv_cache(model, one_block).terms) {
+    if (term.layers <= 0 || term.bytes <= 0) continue;
+    if (term.state_bytes_per_sequence_per_layer > 0) {
+      same(h.state_bytes_per_layer, term.bytes / term.layers);
+      h.state_layers += term.layers;
+      h.state_bytes_per_sequence += term.bytes;
+    } else if (term.cross_bytes_per_sequence_per_layer > 0 ||
+               model.layer_kinds[term.layer_kind].attention.sliding_window > 0 ||
+               term.cached_tokens_per_sequence != one_block.context_tokens) {
+      h.other_kinds = true;
+    } else {
+      same(h.attention_bytes_per_token_per_layer, term.bytes / (term.layers * term.cached_tokens_per_sequence));
+      h.attention_layers += term.layers;
+      h.attention_bytes_per_token += term.bytes / term.cached_tokens_per_sequence;
+    }
+  }
+  return h;
+}
+
+// vLLM V1's hybrid allocator (vllm/model_executor/models/config.py HybridAttentionMambaModelConfig at
+// 0144dd5b; vllm/v1/core/kv_cache_utils.py at 001cabc1): the attention block grows to 16 x
+// cdiv(state page, 16 x attention page of a token) tokens so one page of either kind is the same size
+// (the state's padded up); layers go into groups of the smaller kind's layer count (the larger's if it
+// is under 1.5 times it), group_size tensors each shared by one layer of every group hold num_blocks
+// pages, and a request takes a block of each attention group per block of tokens and one block of
+// each state group (prefix caching is off for these models: MambaModelConfig). A model of recurrent
+// layers alone is one group, a block a sequence.
+void size_vllm_hybrid(const HybridLayers& h, std::int64_t limits_block_tokens, KvCapacity& capacity) {
+  const std::int64_t available = std::max<std::int64_t>(0, capacity.budget_bytes - capacity.non_kv_bytes);
+  const auto cdiv = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
+  if (h.attention_layers == 0) {
+    capacity.block_bytes = h.state_bytes_per_layer * h.state_layers;
+    capacity.blocks = capacity.block_bytes > 0 ? available / capacity.block_bytes : 0;
+    capacity.blocks_per_token_block = 0;
+    capacity.fixed_blocks_per_sequence = 1;
+    capacity.tokens = 0;
+    capacity.rule = "vLLM: recurrent layers only, one group; a sequence holds one block of " +
+                    std::to_string(capacity.block_bytes) +
+                    " B (its state in every layer): " + std::to_string(capacity.blocks) +
+                    " blocks (vllm/v1/core/kv_cache_utils.py get_kv_cache_config_from_groups at 001cabc1)";
+    return;
+  }
+  const std::int64_t token_page = h.attention_bytes_per_token_per_layer;
+  const std::int64_t block = std::max(limits_block_tokens, 16 * cdiv(h.state_bytes_per_layer, 16 * token_page));
+  const std::int64_t page = block * token_page;
+  const std::int64_t fewer = std::min(h.attention_layers, h.state_layers);
+  const std::int64_t more = std::max(h.attention_layers, h.state_layers);
+  const std::int64_t group_size = 2 * more < 3 * fewer ? more : fewer;
+  const std::int64_t attention_groups = cdiv(h.attention_layers, group_size);
+  const std::int64_t state_groups = cdiv(h.state_layers, group_size);
+  capacity.block_tokens = block;
+  capacity.block_bytes = page * group_size;
+  capacity.blocks = available / capacity.block_bytes;
+  capacity.blocks_per_token_block = attention_groups;
+  capacity.fixed_blocks_per_sequence = state_groups;
+  capacity.tokens = capacity.blocks / (attention_groups + state_groups) * block;
+  capacity.rule =
+      "vLLM hybrid cache: attention block " + std::to_string(block) + " tokens = 16 x cdiv(state page " +
+      std::to_string(h.state_bytes_per_layer) + " B, 16 x " + std::to_string(token_page) +
+      " B a token) (HybridAttentionMambaModelConfig, vllm/model_executor/models/config.py at 0144dd5b), page " +
+      std::to_string(page) + " B; " + std::to_string(h.attention_layers) + " attention and " +
+      std::to_string(h.state_layers) + " recurrent layers in groups of " + std::to_string(group_size) + " (" +
+      std::to_string(attention_groups) + " + " + std::to_string(state_groups) + "), " + std::to_string(available) +
+      " B / (" + std::to_string(group_size) + " x " + std::to_string(page) +
+      " B) = " + std::to_string(capacity.blocks) + " blocks shared by every group; a sequence holds " +
+      std::to_string(attention_groups) + " block(s) per " + std::to_string(block) + " tokens and " +
+      std::to_string(state_groups) + " for its state; the log's KV cache size " + std::to_string(capacity.tokens) +
+      " tokens = blocks / groups x block (vllm/v1/core/kv_cache_utils.py at 001cabc1); prefix caching off";
+}
+
+// SGLang's hybrid pools (python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py at 001ccef0,
+// handle_max_mamba_cache and init_memory): of what the static budget leaves, the state pool takes
+// ratio / (1 + ratio) in whole slots of one sequence's state, the KV pool (attention layers only) the
+// rest, and max_running_requests is at most the slots / MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO.
+void size_sglang_hybrid(const HybridLayers& h, const EngineProfile& profile, KvCapacity& capacity) {
+  const std::int64_t rest = std::max<std::int64_t>(0, capacity.budget_bytes - capacity.non_kv_bytes);
+  const double ratio = profile.mamba_full_memory_ratio;
+  capacity.state_slots =
+      static_cast<std::int64_t>(static_cast<double>(rest) * ratio / (1 + ratio)) / h.state_bytes_per_sequence;
+  capacity.state_bytes = capacity.state_slots * h.state_bytes_per_sequence;
+  capacity.block_bytes = h.attention_bytes_per_token;
+  capacity.tokens = (rest - capacity.state_bytes) / h.attention_bytes_per_token;
+  capacity.max_running_sequences = capacity.state_slots / profile.mamba_slots_per_running_request;
+  capacity.blocks = capacity.max_running_sequences > 0 ? capacity.tokens : 0;
+  capacity.rule =
+      "SGLang hybrid pools: of " + std::to_string(rest) + " B the state pool takes " +
+      detail::three_significant_digits(ratio) + " / (1 + " + detail::three_significant_digits(ratio) +
+      ") in slots of " + std::to_string(h.state_bytes_per_sequence) + " B (one sequence's state in its " +
+      std::to_string(h.state_layers) + " recurrent layers): " + std::to_string(capacity.state_slots) + " slots, " +
+      std::to_string(capacity.state_bytes) + " B; the KV pool the rest over " + std::to_string(h.attention_layers) +
+      " attention layers at " + std::to_string(h.attention_bytes_per_token) +
+      " B a token: " + std::to_string(capacity.tokens) + " tokens; max_running_requests at most " +
+      std::to_string(capacity.state_slots) + " / " + std::to_string(profile.mamba_slots_per_running_request) + " = " +
+      std::to_string(capacity.max_running_sequences) +
+      " (mamba_full_memory_ratio 0.9 since sgl-project/sglang#11679; model_runner_kv_cache_mixin.py at 001ccef0)";
+}
+
 }  // namespace
+
+void apply_kv_capacity(const KvCapacity& capacity, SchedulerLimits& limits) {
+  limits.kv_capacity_blocks = capacity.blocks;
+  if (capacity.block_tokens > 0) limits.kv_block_tokens = capacity.block_tokens;
+  limits.kv_blocks_per_token_block = capacity.blocks_per_token_block;
+  limits.kv_fixed_blocks_per_sequence = capacity.fixed_blocks_per_sequence;
+  if (capacity.max_running_sequences > 0)
+    limits.max_num_seqs = std::min(limits.max_num_seqs, capacity.max_running_sequences);
+}
+
+std::int64_t kv_blocks_for_sequence(const SchedulerLimits& limits, std::int64_t tokens) {
+  if (tokens <= 0) return 0;
+  const std::int64_t block = std::max<std::int64_t>(1, limits.kv_block_tokens);
+  return limits.kv_blocks_per_token_block * ((tokens + block - 1) / block) + limits.kv_fixed_blocks_per_sequence;
+}
 
 SchedulerLimits vllm_default_limits(const Accelerator& gpu) {
   // vllm/engine/arg_utils.py EngineArgs._set_default_args (v0.9 on, copy read v0.10/v0.11), the
@@ -172,6 +301,22 @@ KvCapacity engine_kv_capacity(const EngineProfile& profile, double fraction, con
   }
   if (capacity.block_bytes > 0 && capacity.budget_bytes > capacity.non_kv_bytes)
     capacity.blocks = (capacity.budget_bytes - capacity.non_kv_bytes) / capacity.block_bytes;
+  capacity.tokens = capacity.blocks * limits.kv_block_tokens;
+  const bool recurrent =
+      std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(), [](const LayerShape& k) { return k.is_ssm(); });
+  if (!recurrent) return capacity;
+  const HybridLayers h = hybrid_layers(model, one_block);
+  const bool laid_out = h.state_layers > 0 && h.uniform && !h.other_kinds;
+  if (laid_out && profile.hybrid_cache == HybridCacheRule::vllm_uniform_pages) {
+    size_vllm_hybrid(h, limits.kv_block_tokens, capacity);
+  } else if (laid_out && profile.hybrid_cache == HybridCacheRule::sglang_mamba_pool && h.attention_layers > 0) {
+    size_sglang_hybrid(h, profile, capacity);
+  } else {
+    capacity.rule =
+        "recurrent layers: each " + std::to_string(limits.kv_block_tokens) +
+        "-token block is charged one sequence's state as well, an upper bound (no rule of this engine's for the "
+        "model's layers is modelled)";
+  }
   return capacity;
 }
 

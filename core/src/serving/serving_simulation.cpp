@@ -88,10 +88,6 @@ struct Scheduled {
   bool speculative;  // a decode step verifying draft tokens
 };
 
-std::int64_t blocks_for(std::int64_t tokens, std::int64_t block_tokens) {
-  return (tokens + block_tokens - 1) / block_tokens;
-}
-
 void check(bool ok, const char* message) {
   if (!ok) throw std::invalid_argument(message);
 }
@@ -104,6 +100,9 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
   check(limits.max_num_seqs >= 1 && limits.max_num_batched_tokens >= 1 && limits.kv_block_tokens >= 1,
         "max_num_seqs, max_num_batched_tokens and the KV block must be at least 1");
   check(limits.kv_capacity_blocks >= 1, "no KV cache blocks fit beside the weights and activations");
+  check(limits.kv_blocks_per_token_block >= 0 && limits.kv_fixed_blocks_per_sequence >= 0 &&
+            limits.kv_blocks_per_token_block + limits.kv_fixed_blocks_per_sequence >= 1,
+        "a sequence must hold at least one KV block");
   check(limits.step_overhead_seconds >= 0 && limits.step_overhead_seconds < 1e3,
         "the step overhead must be between 0 and 1000 s");
   check(limits.request_overhead_seconds >= 0 && limits.request_overhead_seconds < 1e3,
@@ -129,6 +128,7 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
   SplitMix64 random(load.seed);
   double clock = 0;
   const std::int64_t block_tokens = limits.kv_block_tokens;
+  const auto sequence_blocks = [&](std::int64_t tokens) { return kv_blocks_for_sequence(limits, tokens); };
   for (std::size_t i = 0; i < n; ++i) {
     Request& r = requests[i];
     if (load.trace.empty()) {
@@ -144,10 +144,11 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
       if (i > 0) clock += -std::log1p(-random.uniform()) / load.arrival_rate_per_second;  // exponential gaps
       r.arrival = clock;
     }
-    if (blocks_for(r.prompt + r.output, block_tokens) > limits.kv_capacity_blocks)
+    if (sequence_blocks(r.prompt + r.output) > limits.kv_capacity_blocks)
       throw std::invalid_argument("a request of " + std::to_string(r.prompt) + " + " + std::to_string(r.output) +
-                                  " tokens does not fit the KV cache of " +
-                                  std::to_string(limits.kv_capacity_blocks * block_tokens) + " tokens");
+                                  " tokens needs " + std::to_string(sequence_blocks(r.prompt + r.output)) +
+                                  " KV blocks of " + std::to_string(block_tokens) + " tokens; the cache holds " +
+                                  std::to_string(limits.kv_capacity_blocks));
   }
   std::int64_t output_tokens = 0;
   for (const Request& r : requests) output_tokens += r.output;
@@ -164,7 +165,10 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
   scheduled.reserve(seats);
   preempted.reserve(n);  // every request could wait there: no allocation inside the loop
   std::size_t next_new = 0, finished = 0;
-  const std::int64_t prefix_blocks = load.shared_prefix_tokens / block_tokens;  // full blocks only
+  // Full blocks only; none where a sequence's blocks are not one per block of tokens (vLLM turns prefix
+  // caching off for its hybrid models).
+  const bool plain_blocks = limits.kv_blocks_per_token_block == 1 && limits.kv_fixed_blocks_per_sequence == 0;
+  const std::int64_t prefix_blocks = plain_blocks ? load.shared_prefix_tokens / block_tokens : 0;
   const std::int64_t prefix_tokens = prefix_blocks * block_tokens;
   bool prefix_cached = false;
   const SpeculativeDecoding& spec = limits.speculative;
@@ -201,8 +205,7 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
         const bool speculative = spec.draft_tokens > 0 && decoding(r);
         const std::int64_t tokens =
             std::min(speculative ? spec.draft_tokens + 1 : r.prompt + r.generated - r.computed, budget);
-        const std::int64_t need =
-            std::max<std::int64_t>(0, blocks_for(r.computed + tokens, block_tokens) - r.shared - r.blocks);
+        const std::int64_t need = std::max<std::int64_t>(0, sequence_blocks(r.computed + tokens) - r.shared - r.blocks);
         bool evicted_self = false;
         while (need > free_blocks) {
           // Evict the latest-admitted request (vLLM: self.running.pop()), this one if it is the last.
@@ -264,7 +267,7 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
       const std::int64_t tokens = limits.chunked_prefill ? std::min(left, budget) : left;
       // A no-evict engine reserves the blocks of the whole request at admission.
       const std::int64_t held = limits.reserve_whole_request ? r.prompt + r.output : start + tokens;
-      const std::int64_t need = std::max<std::int64_t>(0, blocks_for(held, block_tokens) - shared - r.blocks);
+      const std::int64_t need = std::max<std::int64_t>(0, sequence_blocks(held) - shared - r.blocks);
       if (need > free_blocks) {
         result.kv_limited = true;  // the queue's head waits for blocks (vLLM: break, FCFS)
         break;
