@@ -22,12 +22,7 @@ namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
-// A CLI run that must succeed, its JSON output parsed.
-nlohmann::json cli_json(const std::string& arguments) {
-  const auto run = test::run_cli(arguments);
-  REQUIRE(run.exit_status == 0);
-  return nlohmann::json::parse(run.out);
-}
+using test::cli_json;
 
 ServingLoad closed_loop(std::int64_t requests, std::int64_t concurrency, std::int64_t prompt, std::int64_t output) {
   ServingLoad load;

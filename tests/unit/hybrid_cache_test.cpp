@@ -129,37 +129,39 @@ TEST_CASE("SGLang keeps the SSM state in float32 unless the config names another
   CHECK(kv_cache(bf16_model, w).state_bytes_per_sequence == 24 * (49'152 + 32 * 128 * 128 * 2));
 }
 
+namespace {
+
+// serve-sim of Qwen3.5-0.8B on one H100 with `engine`, prompts of 1,000 and outputs of 200 tokens.
+nlohmann::json serve_sim_08b(const std::string& engine, int concurrency, const std::string& extra = "") {
+  return test::cli_json("serve-sim " + test::fixture_configs_dir() +
+                        "/Qwen--Qwen3.5-0.8B.json --gpu h100-sxm-80gb --engine " + engine +
+                        " --prompt-len 1000 --gen-len 200 --concurrency " + std::to_string(concurrency) +
+                        " --requests " + std::to_string(2 * concurrency) + " --json" + extra);
+}
+
+std::vector<std::string> assumptions(const nlohmann::json& report) {
+  return report["assumptions"].get<std::vector<std::string>>();
+}
+
+}  // namespace
+
 TEST_CASE("serve-sim on a hybrid model: the engine's layout in the simulation and the report") {
-  const std::string path = test::fixture_configs_dir() + "/Qwen--Qwen3.5-0.8B.json";
-  const auto vllm = test::run_cli("serve-sim " + path +
-                                  " --gpu h100-sxm-80gb --engine vllm --prompt-len 1000 --gen-len 200 "
-                                  "--concurrency 32 --requests 64 --json");
-  REQUIRE(vllm.exit_status == 0);
-  const nlohmann::json v = nlohmann::json::parse(vllm.out);
+  const nlohmann::json v = serve_sim_08b("vllm", 32);
   CHECK(v["scheduler"]["kv_block_tokens"] == 544);
   const std::int64_t blocks = v["scheduler"]["kv_capacity_blocks"];
   CHECK(v["scheduler"]["kv_capacity_tokens"] == blocks / 4 * 544);
   // 32 requests of 1,200 tokens hold 32 x (3 + 3) blocks, far under the pool: nothing is evicted.
   CHECK(v["preemptions"] == 0);
 
-  const auto sglang = test::run_cli("serve-sim " + path +
-                                    " --gpu h100-sxm-80gb --engine sglang --prompt-len 1000 --gen-len 200 "
-                                    "--concurrency 32 --requests 64 --json");
-  REQUIRE(sglang.exit_status == 0);
-  const nlohmann::json g = nlohmann::json::parse(sglang.out);
+  const nlohmann::json g = serve_sim_08b("sglang", 32);
   CHECK(g["scheduler"]["kv_block_tokens"] == 1);
-  bool pools = false;
-  for (const auto& line : g["assumptions"]) pools = pools || line.get<std::string>().find("SGLang hybrid pools") == 0;
-  CHECK(pools);
+  CHECK(test::mentions(assumptions(g), "SGLang hybrid pools"));
+
+  // vLLM runs hybrid models without prefix caching (MambaModelConfig); SGLang's radix cache keeps the prefix.
+  const nlohmann::json shared = serve_sim_08b("vllm", 32, " --shared-prefix 800");
+  CHECK(test::mentions(assumptions(shared), "prefix caching: off"));
+  CHECK(test::mentions(assumptions(serve_sim_08b("sglang", 32, " --shared-prefix 800")), "every prompt starts"));
 
   // An engine without a hybrid rule here keeps the upper bound and says so.
-  const auto trtllm = test::run_cli("serve-sim " + path +
-                                    " --gpu h100-sxm-80gb --engine trtllm --prompt-len 1000 --gen-len 200 "
-                                    "--concurrency 8 --requests 16 --json");
-  REQUIRE(trtllm.exit_status == 0);
-  bool bound = false;
-  const nlohmann::json t = nlohmann::json::parse(trtllm.out);
-  for (const auto& line : t["assumptions"])
-    bound = bound || line.get<std::string>().find("an upper bound") != std::string::npos;
-  CHECK(bound);
+  CHECK(test::mentions(assumptions(serve_sim_08b("trtllm", 8)), "an upper bound"));
 }

@@ -108,4 +108,10 @@ CommandResult run_cli(const std::string& arguments, const std::string& stdin_tex
   return result;
 }
 
+nlohmann::json cli_json(const std::string& arguments) {
+  const CommandResult run = run_cli(arguments);
+  REQUIRE(run.exit_status == 0);
+  return nlohmann::json::parse(run.out);
+}
+
 }  // namespace fitcheck::test

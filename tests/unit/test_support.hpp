@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -40,5 +41,7 @@ struct CommandResult {
 };
 // Runs the fitcheck CLI with `arguments` (shell-quoted by the caller) and optional stdin text.
 CommandResult run_cli(const std::string& arguments, const std::string& stdin_text = "");
+// A CLI run that must succeed, its JSON output parsed.
+nlohmann::json cli_json(const std::string& arguments);
 
 }  // namespace fitcheck::test

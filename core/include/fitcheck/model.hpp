@@ -354,6 +354,12 @@ struct ModelDescription {
   // Distinct layer kinds and, for every layer in order, the index of its kind.
   std::vector<LayerShape> layer_kinds;
   std::vector<std::uint16_t> layer_kind_of_layer;
+  // Whether any layer keeps a recurrent (state-space or linear-attention) state per sequence.
+  bool has_recurrent_layers() const {
+    for (const LayerShape& kind : layer_kinds)
+      if (kind.is_ssm()) return true;
+    return false;
+  }
 
   // Defaults fitcheck applied and facts it could not read; each one shown to the user.
   std::vector<std::string> assumptions;

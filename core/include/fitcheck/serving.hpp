@@ -36,6 +36,9 @@ struct SchedulerLimits {
   // group per sequence (KvCapacity).
   std::int64_t kv_blocks_per_token_block = 1;
   std::int64_t kv_fixed_blocks_per_sequence = 0;
+  // The engine keeps a shared prompt prefix's blocks for later requests (ServingLoad::shared_prefix_tokens);
+  // vLLM turns this off for its hybrid models (KvCapacity::prefix_caching).
+  bool prefix_caching = true;
   // Fixed time added to every step (CPU scheduling, input preparation, sampling, launches), which
   // the roofline does not carry. 0 by default; docs/serving.md gives measured gaps of 1.2-1.6 ms
   // (vLLM 0.30, H100) and docs/engines-serving.md 1.4 derives 2.5-3.5 ms (vLLM 0.6.3, A100).
@@ -92,7 +95,8 @@ struct KvCapacity {
   std::int64_t max_running_sequences = 0;
   std::int64_t state_slots = 0;
   std::int64_t state_bytes = 0;
-  std::string rule;  // how a hybrid model's cache was sized, for the report; empty for a plain cache
+  bool prefix_caching = true;  // false where the engine turns prefix caching off for the model
+  std::string rule;            // how a hybrid model's cache was sized, for the report; empty for a plain cache
 };
 // The capacity in the simulation's limits: blocks, their tokens and per-sequence layout, and the state
 // pool's cap on running sequences.

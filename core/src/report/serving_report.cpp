@@ -176,7 +176,10 @@ std::string serving_report_json(std::string_view config_json_text, const OptionL
                           " (request_lengths): mean " + std::to_string(load.prompt.tokens) + " + " +
                           std::to_string(load.output.tokens) + " tokens, longest prompt " +
                           std::to_string(longest.prompt) + ", longest output " + std::to_string(longest.output));
-  if (load.shared_prefix_tokens > 0)
+  if (load.shared_prefix_tokens > 0 && !limits.prefix_caching)
+    assumptions.push_back("prefix caching: off, as the engine runs this model (every prompt's shared " +
+                          std::to_string(load.shared_prefix_tokens) + " tokens are computed again)");
+  else if (load.shared_prefix_tokens > 0)
     assumptions.push_back("prefix caching: every prompt starts with the same " +
                           std::to_string(load.shared_prefix_tokens) + " tokens; once one request has computed them, " +
                           "later requests find their full " + std::to_string(limits.kv_block_tokens) +

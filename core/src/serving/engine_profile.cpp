@@ -396,9 +396,7 @@ std::vector<std::string> apply_engine_state_rules(const EngineProfile& profile, 
   workload.state_conv_window_drops_oldest = profile.state_conv_window_drops_oldest;
   workload.state_bytes_per_element = profile.state_bytes_per_element;
   std::vector<std::string> lines;
-  const bool recurrent =
-      std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(), [](const LayerShape& k) { return k.is_ssm(); });
-  if (!recurrent) return lines;
+  if (!model.has_recurrent_layers()) return lines;
   const std::string engine = engine_kind_id(profile.kind);
   if (!profile.state_rule.empty()) lines.push_back(engine + ": " + profile.state_rule);
   if (profile.recurrent_state_from_config && model.recurrent_state_bytes_per_element > 0) {

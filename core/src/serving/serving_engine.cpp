@@ -83,7 +83,12 @@ HybridLayers hybrid_layers(const ModelDescription& model, const InferenceWorkloa
 // pages, and a request takes a block of each attention group per block of tokens and one block of
 // each state group (prefix caching is off for these models: MambaModelConfig). A model of recurrent
 // layers alone is one group, a block a sequence.
+// HybridAttentionMambaModelConfig: the grown attention block is a multiple of 16 tokens ("some attention
+// backends (e.g. FA) only support setting block size to multiple of 16").
+constexpr std::int64_t kVllmHybridBlockMultiple = 16;
+
 void size_vllm_hybrid(const HybridLayers& h, std::int64_t limits_block_tokens, KvCapacity& capacity) {
+  capacity.prefix_caching = false;  // MambaModelConfig: "disabling prefix caching since it is not yet supported"
   const std::int64_t available = std::max<std::int64_t>(0, capacity.budget_bytes - capacity.non_kv_bytes);
   const auto cdiv = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
   if (h.attention_layers == 0) {
@@ -99,10 +104,13 @@ void size_vllm_hybrid(const HybridLayers& h, std::int64_t limits_block_tokens, K
     return;
   }
   const std::int64_t token_page = h.attention_bytes_per_token_per_layer;
-  const std::int64_t block = std::max(limits_block_tokens, 16 * cdiv(h.state_bytes_per_layer, 16 * token_page));
+  const std::int64_t block =
+      std::max(limits_block_tokens,
+               kVllmHybridBlockMultiple * cdiv(h.state_bytes_per_layer, kVllmHybridBlockMultiple * token_page));
   const std::int64_t page = block * token_page;
   const std::int64_t fewer = std::min(h.attention_layers, h.state_layers);
   const std::int64_t more = std::max(h.attention_layers, h.state_layers);
+  // _get_kv_cache_groups_uniform_page_size: the larger count when it is under 1.5 times the smaller.
   const std::int64_t group_size = 2 * more < 3 * fewer ? more : fewer;
   const std::int64_t attention_groups = cdiv(h.attention_layers, group_size);
   const std::int64_t state_groups = cdiv(h.state_layers, group_size);
@@ -140,17 +148,17 @@ void size_sglang_hybrid(const HybridLayers& h, const EngineProfile& profile, KvC
   capacity.tokens = (rest - capacity.state_bytes) / h.attention_bytes_per_token;
   capacity.max_running_sequences = capacity.state_slots / profile.mamba_slots_per_running_request;
   capacity.blocks = capacity.max_running_sequences > 0 ? capacity.tokens : 0;
-  capacity.rule =
-      "SGLang hybrid pools: of " + std::to_string(rest) + " B the state pool takes " +
-      detail::three_significant_digits(ratio) + " / (1 + " + detail::three_significant_digits(ratio) +
-      ") in slots of " + std::to_string(h.state_bytes_per_sequence) + " B (one sequence's state in its " +
-      std::to_string(h.state_layers) + " recurrent layers): " + std::to_string(capacity.state_slots) + " slots, " +
-      std::to_string(capacity.state_bytes) + " B; the KV pool the rest over " + std::to_string(h.attention_layers) +
-      " attention layers at " + std::to_string(h.attention_bytes_per_token) +
-      " B a token: " + std::to_string(capacity.tokens) + " tokens; max_running_requests at most " +
-      std::to_string(capacity.state_slots) + " / " + std::to_string(profile.mamba_slots_per_running_request) + " = " +
-      std::to_string(capacity.max_running_sequences) +
-      " (mamba_full_memory_ratio 0.9 since sgl-project/sglang#11679; model_runner_kv_cache_mixin.py at 001ccef0)";
+  capacity.rule = "SGLang hybrid pools: of " + std::to_string(rest) + " B the state pool takes " +
+                  detail::three_significant_digits(ratio) + " / (1 + " + detail::three_significant_digits(ratio) +
+                  ") in slots of " + std::to_string(h.state_bytes_per_sequence) + " B (one sequence's state in its " +
+                  std::to_string(h.state_layers) + " recurrent layers): " + std::to_string(capacity.state_slots) +
+                  " slots, " + std::to_string(capacity.state_bytes) + " B; the KV pool the rest over " +
+                  std::to_string(h.attention_layers) + " attention layers at " +
+                  std::to_string(h.attention_bytes_per_token) + " B a token: " + std::to_string(capacity.tokens) +
+                  " tokens; max_running_requests at most " + std::to_string(capacity.state_slots) + " / " +
+                  std::to_string(profile.mamba_slots_per_running_request) + " = " +
+                  std::to_string(capacity.max_running_sequences) +
+                  " (mamba_full_memory_ratio, sgl-project/sglang#11679; model_runner_kv_cache_mixin.py at 001ccef0)";
 }
 
 }  // namespace
@@ -160,6 +168,7 @@ void apply_kv_capacity(const KvCapacity& capacity, SchedulerLimits& limits) {
   if (capacity.block_tokens > 0) limits.kv_block_tokens = capacity.block_tokens;
   limits.kv_blocks_per_token_block = capacity.blocks_per_token_block;
   limits.kv_fixed_blocks_per_sequence = capacity.fixed_blocks_per_sequence;
+  limits.prefix_caching = capacity.prefix_caching;
   if (capacity.max_running_sequences > 0)
     limits.max_num_seqs = std::min(limits.max_num_seqs, capacity.max_running_sequences);
 }
@@ -302,9 +311,7 @@ KvCapacity engine_kv_capacity(const EngineProfile& profile, double fraction, con
   if (capacity.block_bytes > 0 && capacity.budget_bytes > capacity.non_kv_bytes)
     capacity.blocks = (capacity.budget_bytes - capacity.non_kv_bytes) / capacity.block_bytes;
   capacity.tokens = capacity.blocks * limits.kv_block_tokens;
-  const bool recurrent =
-      std::any_of(model.layer_kinds.begin(), model.layer_kinds.end(), [](const LayerShape& k) { return k.is_ssm(); });
-  if (!recurrent) return capacity;
+  if (!model.has_recurrent_layers()) return capacity;
   const HybridLayers h = hybrid_layers(model, one_block);
   const bool laid_out = h.state_layers > 0 && h.uniform && !h.other_kinds;
   if (laid_out && profile.hybrid_cache == HybridCacheRule::vllm_uniform_pages) {

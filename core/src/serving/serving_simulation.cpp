@@ -165,11 +165,11 @@ ServingResult simulate_serving(const PreparedLatencyModel& model, const Inferenc
   scheduled.reserve(seats);
   preempted.reserve(n);  // every request could wait there: no allocation inside the loop
   std::size_t next_new = 0, finished = 0;
-  // Full blocks only; none where a sequence's blocks are not one per block of tokens (vLLM turns prefix
-  // caching off for its hybrid models).
-  const bool plain_blocks = limits.kv_blocks_per_token_block == 1 && limits.kv_fixed_blocks_per_sequence == 0;
-  const std::int64_t prefix_blocks = plain_blocks ? load.shared_prefix_tokens / block_tokens : 0;
-  const std::int64_t prefix_tokens = prefix_blocks * block_tokens;
+  // Full blocks of tokens only, each held in every group that holds blocks per token; none where the
+  // engine keeps no prefix.
+  const std::int64_t prefix_token_blocks = limits.prefix_caching ? load.shared_prefix_tokens / block_tokens : 0;
+  const std::int64_t prefix_blocks = prefix_token_blocks * limits.kv_blocks_per_token_block;
+  const std::int64_t prefix_tokens = prefix_token_blocks * block_tokens;
   bool prefix_cached = false;
   const SpeculativeDecoding& spec = limits.speculative;
   const double accepted_per_step = expected_tokens_per_step(spec);
