@@ -76,6 +76,10 @@ struct LocalLayer {
   // between, on ggml-metal's concurrent encoder (local_graph_ops.hpp LayerOpCount::concurrent_kernels).
   std::int64_t concurrent_kernels = 0;
   std::vector<LocalMatrix> quantized_matrices;  // its matrices stored in a quantized type
+  // Its largest weight matrix outside the routed experts, and its largest routed-expert tensor (all experts),
+  // by bytes: what the op offload copies to the GPU at once when the layer's weights sit in RAM.
+  LocalMatrix largest_dense_matrix;
+  LocalMatrix largest_expert_matrix;
 };
 
 // The model as llama.cpp's loader sees it: tensors grouped into the input layer (token embedding,
@@ -89,6 +93,7 @@ struct LocalModel {
   LocalQuantizedParameters output_quantized{};
   // The head, when stored quantized.
   std::vector<LocalMatrix> output_quantized_matrices;
+  LocalMatrix head_matrix;            // the head (output.weight, or token_embd when tied), in any type
   std::int64_t output_graph_ops = 0;  // output norm and head: the ops the output layer runs per token
   std::int64_t output_rms_norms = 0;  // of those, the output norm as above (LocalLayer::rms_norms)
   std::int64_t output_layer_norms = 0;

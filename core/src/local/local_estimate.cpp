@@ -297,11 +297,12 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
     e.assumptions.push_back(
         "-nkvo: the KV cache and the attention over it on the CPU; its compute buffers are estimates (KQ moves to "
         "the host buffer)");
-  if (gpus && (e.placement.n_gpu_layers <= n_layer || e.placement.n_cpu_moe > 0) &&
-      request.backend != LocalBackend::metal)
+  if (gpus && (e.placement.n_gpu_layers <= n_layer || e.placement.n_cpu_moe > 0) && request.kv_offload &&
+      local_op_offload(request, std::min(request.ubatch, e.placement.kv_size)))
     e.assumptions.push_back(
-        "partial offload: the GPU compute buffer may grow by the largest weight copied for the op offload; not "
-        "counted");
+        "partial offload: the first GPU runs the prompt's ops of the weights in RAM (llama.cpp's op offload, "
+        "batches of 32 tokens or more), one weight copied at a time; its compute buffer holds the largest copy "
+        "with its input and output, and the host's only the graph inputs");
   const LocalPlacement& placed = e.placement;
   if (placed.mmproj != LocalMmprojType::off) {
     const LocalDeviceUse& holder = placed.devices[static_cast<std::size_t>(placed.mmproj_device)];

@@ -54,6 +54,9 @@ void set_recurrent_state(LocalLayer& layer, const SsmShape& m) {
 }
 
 bool starts_with(const std::string& text, std::string_view prefix) { return text.rfind(prefix, 0) == 0; }
+bool ends_with(const std::string& text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
 
 // Which layers of a GGUF are recurrent, as each architecture's load_hparams marks them
 // (ggml-org/llama.cpp src/models/*.cpp, hparams.is_recr_impl), and their state per cell.
@@ -148,6 +151,11 @@ LocalMatrix gguf_matrix(const CheckpointTensor& t, bool routed_experts) {
           .routed_experts = routed_experts};
 }
 
+// Keeps the larger of two matrices by bytes (the op offload copies one weight at a time: local_placement.cpp).
+void keep_largest(LocalMatrix& largest, const LocalMatrix& matrix) {
+  if (matrix.bytes > largest.bytes) largest = matrix;
+}
+
 }  // namespace
 
 LocalModel local_model_from_config(const ModelDescription& model, WeightFormat format,
@@ -196,8 +204,18 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
     const std::string_view type = t.is_matrix() ? stored_type(format, types, i) : "";
     if (t.layer >= 0 && static_cast<std::size_t>(t.layer) < out.layers.size()) {
       LocalLayer& layer = out.layers[static_cast<std::size_t>(t.layer)];
-      (is_routed_expert(t.role) ? layer.expert_bytes : layer.dense_bytes) += bytes;
-      (is_routed_expert(t.role) ? layer.expert_parameters : layer.dense_parameters) += parameters;
+      // The routed experts' biases (gpt-oss: ffn_{gate,up,down}_exps.bias) go where the experts go: --n-cpu-moe's
+      // pattern blk\.N\.ffn_(up|down|gate)_(ch|)exps matches them too (common/arg.cpp, a regex search).
+      const bool with_experts = is_routed_expert(t.role) || t.group == ParameterGroup::routed_experts;
+      (with_experts ? layer.expert_bytes : layer.dense_bytes) += bytes;
+      (with_experts ? layer.expert_parameters : layer.dense_parameters) += parameters;
+      if (t.is_matrix())
+        keep_largest(is_routed_expert(t.role) ? layer.largest_expert_matrix : layer.largest_dense_matrix,
+                     {.rows = t.rows,
+                      .columns = t.columns,
+                      .copies = t.copies,
+                      .bytes = bytes,
+                      .routed_experts = is_routed_expert(t.role)});
       if (is_routed_expert(t.role))
         add_stored_parameters(layer.expert_float, layer.expert_quantized, type, parameters);
       else
@@ -219,6 +237,8 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
       }
     } else {
       has_lm_head = has_lm_head || t.role == TensorRole::lm_head;
+      if (t.role == TensorRole::lm_head)
+        out.head_matrix = {.rows = t.rows, .columns = t.columns, .copies = t.copies, .bytes = bytes};
       if (t.role == TensorRole::norm) output_ops.norm_tensors += t.copies;
       if (t.role == TensorRole::lm_head || t.role == TensorRole::bias) output_ops.tensor_ops += 1;
       out.output_bytes += bytes;
@@ -237,6 +257,7 @@ LocalModel local_model_from_config(const ModelDescription& model, WeightFormat f
     add_stored_parameters(out.output_float, out.output_quantized, embedding_type, embedding_parameters);
     if (embedding_matrix.bytes > 0 && !float_type(embedding_type))
       out.output_quantized_matrices.push_back(embedding_matrix);
+    out.head_matrix = embedding_matrix;
     output_ops.tensor_ops += 1;
   }
   out.output_graph_ops = output_ops.norm_ops() + output_ops.tensor_ops;
@@ -300,6 +321,9 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
       else if (t.shape.size() >= 2)
         add_stored_parameters(layer.dense_float, layer.dense_quantized, t.type, t.elements);
       if (t.shape.size() >= 2 && !float_type(t.type)) layer.quantized_matrices.push_back(gguf_matrix(t, expert));
+      // Matrices, not the experts' 2-D bias tables (ffn_*_exps.bias: n_ff x n_expert).
+      if (t.shape.size() >= 2 && ends_with(t.name, ".weight"))
+        keep_largest(expert ? layer.largest_expert_matrix : layer.largest_dense_matrix, gguf_matrix(t, expert));
       count_gguf_tensor(ops[static_cast<std::size_t>(il)], t.name, t.shape.size());
     } else if (starts_with(t.name, "token_embd.") || starts_with(t.name, "position_embd.")) {
       out.input_bytes += t.bytes;
@@ -320,6 +344,7 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
       out.output_parameters += t.elements;
       if (t.shape.size() >= 2) add_stored_parameters(out.output_float, out.output_quantized, t.type, t.elements);
       if (t.shape.size() >= 2 && !float_type(t.type)) out.output_quantized_matrices.push_back(gguf_matrix(t, false));
+      if (t.name == "output.weight" && t.shape.size() >= 2) out.head_matrix = gguf_matrix(t, false);
     }
   }
   (output_norm_bias ? out.output_layer_norms : out.output_rms_norms) = output_norms;
@@ -329,6 +354,7 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
     add_stored_parameters(out.output_float, out.output_quantized, embedding_type, embedding_parameters);
     if (embedding_matrix.bytes > 0 && !float_type(embedding_type))
       out.output_quantized_matrices.push_back(embedding_matrix);
+    out.head_matrix = embedding_matrix;
     out.output_graph_ops += 1;
   }
   out.hidden_size = *h.embedding_length;

@@ -222,6 +222,37 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   }
   cpu.compute_buffer_bytes = std::max(cpu.compute_buffer_bytes, hidden + mask_host);
 
+  // The op offload (local_rules.hpp): over a batch of 32 tokens or more the first GPU runs the ops whose
+  // weights stay in RAM (the layers below -ngl, the experts --n-cpu-moe keeps, the head when the output layer
+  // stays), and with them the attention of those layers, their K and V copied from the host cache. Each such
+  // weight is copied in a split of its own (ggml-backend.cpp ggml_backend_sched_split_graph starts a new split at
+  // a weight of another backend, "so the memory of the previously offloaded weights can be reused"), so the
+  // GPU holds one at a time, with the op's input and output. The host buffer keeps the graph inputs only.
+  // Two load logs print exactly the head's copy + logits + normed state: Qwen3-8B Q8_0 at -ngl 0 (630.59 +
+  // 296.75 + 8 = 935.34 MiB) and QwQ-32B Q4_K_M at 29 of 65 layers (609.08 + 297 + 10 = 916.08 MiB).
+  if (local_op_offload(request, tokens) && request.kv_offload) {
+    const auto with_activations = [&](const LocalMatrix& m, std::int64_t slots) {
+      return m.bytes + (m.rows + m.columns) * slots * tokens * kLocalF32Bytes;
+    };
+    std::int64_t peak = p.devices[0].compute_buffer_bytes;
+    if (p.output_device < 0) peak = std::max(peak, with_activations(model.head_matrix, 1));
+    for (std::int64_t il = 0; il < n_layer; ++il) {
+      const LocalLayer& layer = model.layers[static_cast<std::size_t>(il)];
+      const bool layer_in_ram = p.layer_device[static_cast<std::size_t>(il)] < 0;
+      if (layer_in_ram) {
+        const std::int64_t kv_copy =
+            local_layer_kv_bytes(layer, request.kv_type, local_layer_cells(layer, request, p.kv_size));
+        peak = std::max({peak, ffn_peak, with_activations(layer.largest_dense_matrix, 1)});
+        if (layer.attention) peak = std::max(peak, attention_peak + kv_copy);
+      }
+      if ((layer_in_ram || il < request.n_cpu_moe) && layer.largest_expert_matrix.bytes > 0)
+        peak = std::max(
+            peak, with_activations(layer.largest_expert_matrix, std::max<std::int64_t>(1, model.experts_per_token)));
+    }
+    p.devices[0].compute_buffer_bytes = peak;
+    cpu.compute_buffer_bytes = hidden + mask_host;
+  }
+
   // The multimodal projector file: clip.cpp loads every tensor of it into one buffer of its backend, the
   // first GPU device (clip_ctx: ggml_backend_init_by_type(GPU); clip_model_loader::load_tensors) unless
   // --no-mmproj-offload keeps it on the CPU (common/arg.cpp; mtmd_context_params.use_gpu).

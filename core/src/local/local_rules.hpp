@@ -26,6 +26,16 @@ constexpr double kLocalPcieEfficiency = 0.8;
 // Bytes of an f32 value (GGML_TYPE_F32): the hidden state, recurrent states and the graph's f32 intermediates.
 constexpr std::int64_t kLocalF32Bytes = 4;
 
+// The op offload (ggml-backend.cpp ggml_backend_sched_backend_id_from_cur, cause "1.off"): an op whose weight
+// sits in host memory runs on the highest-priority GPU when that backend's offload_op accepts its batch
+// (ggml-cuda.cu ggml_backend_cuda_device_offload_op, ggml-vulkan.cpp likewise: at least 32 tokens, the default
+// GGML_OP_OFFLOAD_MIN_BATCH); the weight is copied to the GPU for the op. Metal shares memory with the CPU.
+constexpr std::int64_t kLocalOpOffloadMinBatch = 32;
+inline bool local_op_offload(const LocalRequest& request, std::int64_t batch_tokens) {
+  return !request.gpus.empty() && request.backend != LocalBackend::cpu && request.backend != LocalBackend::metal &&
+         batch_tokens >= kLocalOpOffloadMinBatch;
+}
+
 // The index of a placement's device in per-device lists (the GPUs in order, then the CPU): `device` as
 // LocalPlacement::layer_device and output_device give it, -1 for the CPU.
 inline std::size_t local_device_index(const LocalPlacement& p, int device) {

@@ -23,9 +23,6 @@ constexpr double kDefaultCpuFlops = 1e12;
 constexpr int kDefaultCpuThreads = 8;
 // A host-to-GPU copy when the GPU's link is not in the catalog: PCIe 4.0 x16, 32 GB/s one way.
 constexpr double kDefaultPcieBytesPerSecond = 32e9;
-// ggml-cuda.cu ggml_backend_cuda_device_offload_op: min_batch_size = 32. A matrix multiply over a
-// batch this large runs on the GPU even when its weight lives in RAM; the weight is copied over.
-constexpr std::int64_t kOffloadMinBatch = 32;
 
 // The GPU's link to the host: its PCIe rate when the catalog names one, else a PCIe 4.0 x16.
 double host_link_bytes_per_second(const Accelerator& gpu) {
@@ -231,8 +228,8 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   // matrix multiplies, whichever is slower. With a discrete GPU, weights left in RAM are copied to
   // the GPU for every ubatch of at least 32 tokens and multiplied there (the op offload).
   const double ubatches = std::ceil(tokens / static_cast<double>(request.ubatch));
-  const bool op_offload = n_gpus > 0 && request.backend != LocalBackend::metal && request.ubatch >= kOffloadMinBatch &&
-                          std::min<std::int64_t>(request.ubatch, request.prompt_len) >= kOffloadMinBatch;
+  const bool op_offload =
+      n_gpus > 0 && local_op_offload(request, std::min<std::int64_t>(request.ubatch, request.prompt_len));
   // Routed experts in whole tiles (local_kernels.cpp): the expected work over the work needed.
   const double prompt_batch = std::min(static_cast<double>(request.ubatch), tokens);
   const LocalExpertTiles expert_tiles = local_expert_tiles(model, request, prompt_batch);
