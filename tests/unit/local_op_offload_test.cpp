@@ -74,7 +74,8 @@ TEST_CASE("op offload: a quantized head in RAM beside GPU layers (Qwen2.5-32B's 
   const std::int64_t head = std::int64_t{152064} * 5120 / 256 * 210;
   const std::int64_t copy_peak = head + (std::int64_t{152064} + 5120) * 512 * 4;
   CHECK(device(e, "CUDA0").compute_buffer_bytes == copy_peak);
-  CHECK(device(e, "CPU").compute_buffer_bytes == std::int64_t{5120} * 512 * 4 + std::int64_t{8192} * 512 * 4);
+  // The host keeps the inputs of a current build: two hidden-sized ones and the f16 mask (8192 cells x 512).
+  CHECK(device(e, "CPU").compute_buffer_bytes == 2 * std::int64_t{5120} * 512 * 4 + std::int64_t{8192} * 512 * 2);
   bool stated = false;
   for (const std::string& a : e.assumptions) stated = stated || a.find("op offload") != std::string::npos;
   CHECK(stated);

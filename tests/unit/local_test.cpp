@@ -878,11 +878,17 @@ TEST_CASE("local: each option's effect on the toy model, by hand") {
     r.ubatch = 256;
     CHECK(place_local(model, r, 5).devices[0].compute_buffer_bytes == 34048 * 256 * 4);
     CHECK(estimate_local(model, r).llama_cpp_command.find(" -ub 256") != std::string::npos);
-    // With flash attention the logits go above the f16 mask (1024 cells x T x 2 B) and two hidden
-    // states (2048 x T x 4 B each): 66.5 + 1 + 8 MiB at T = 512.
+    // With flash attention, in a build before b9410, the logits go above the f16 mask cast from the f32
+    // input (1024 cells x T x 2 B) and two hidden states (2048 x T x 4 B each): 66.5 + 1 + 8 MiB at T = 512.
     r.flash_attention = true;
     r.ubatch = 512;
+    r.llama_cpp_build = 9409;
     CHECK(place_local(model, r, 5).devices[0].compute_buffer_bytes == (34048 * 4 + 1024 * 2 + 2 * 2048 * 4) * 512);
+    // From b9410 the mask is an f16 input, not a cast under the logits: the output layer's peak alone, and
+    // the host holds two hidden-sized inputs beside the f16 mask.
+    r.llama_cpp_build = 9410;
+    CHECK(place_local(model, r, 5).devices[0].compute_buffer_bytes == 34048 * 512 * 4);
+    CHECK(place_local(model, r, 5).devices[1].compute_buffer_bytes == (2 * 2048 * 4 + 1024 * 2) * 512);
   }
   SUBCASE("--parallel: Ollama's num_ctx is per slot") {
     r.context = 8192;

@@ -202,13 +202,21 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   const std::int64_t ffn_peak = mask_device + 2 * hidden + 2 * ffn_width * tokens * kLocalF32Bytes +
                                 model.num_experts * tokens * kLocalF32Bytes;  // router logits
   std::int64_t output_peak = (model.vocab_size + model.hidden_size) * tokens * kLocalF32Bytes;
-  // With flash attention the graph casts the mask to f16 once, before the first layer, so it sits at
-  // the bottom of the buffer; the logits, larger than the hole it leaves, go above the last layer's
-  // live hidden-state tensors. Three flash-attention load logs (Llama 3.1 8B on Vulkan, ubatch 1024;
-  // GLM-4-32B, ubatch 512; GLM-4.5-Air, ubatch 4096) print the output layer's peak plus the f16 mask
-  // plus one to three hidden states; fitcheck adds two (-5%, +3% and 0% on those logs).
+  // With flash attention, before b9410 the graph copies the f32 mask to the device and casts it to f16
+  // once, before the first layer; the logits land above part of that region, how much of it depends on
+  // the allocator's history (Llama 3.1 8B at ubatch 1024: 96 MiB above at n_ctx 16384, 0 below 4096).
+  // Three flash-attention load logs (Llama 3.1 8B on Vulkan, ubatch 1024; GLM-4-32B, ubatch 512;
+  // GLM-4.5-Air, ubatch 4096) print the output layer's peak plus the f16 mask plus one to three hidden
+  // states; fitcheck adds two (-5%, +3% and 0% on those logs). From b9410 the mask is an f16 input
+  // (ggml-org/llama.cpp#23764, build_attn_inp_kq_mask), no cast sits under the logits, and the peak is
+  // the logits and the normed state (docs/local.md, "Compute buffers").
   const std::int64_t logits = model.vocab_size * tokens * kLocalF32Bytes;
-  if (request.flash_attention && logits > mask_device) output_peak += mask_device + 2 * hidden;
+  const bool f16_mask_input =
+      request.flash_attention && local_build_includes(request.llama_cpp_build, kLocalF16MaskInputBuild);
+  if (request.flash_attention && !f16_mask_input && logits > mask_device) output_peak += mask_device + 2 * hidden;
+  // The host buffer holds the graph inputs: the token embeddings and the mask (f32; from b9410 f16 with
+  // flash attention, beside a second hidden-sized input).
+  const std::int64_t host_inputs = f16_mask_input ? 2 * hidden + p.kv_size * mask_rows * 2 : hidden + mask_host;
   // Without KV offload the attention over the cache runs on the CPU, beside the cache.
   const bool any_layers_on_gpu =
       std::any_of(p.devices.begin(), p.devices.end() - 1, [](const LocalDeviceUse& d) { return d.layers > 0; });
@@ -220,7 +228,7 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
     if (d.holds_output) peak = std::max(peak, output_peak);
     d.compute_buffer_bytes = peak;
   }
-  cpu.compute_buffer_bytes = std::max(cpu.compute_buffer_bytes, hidden + mask_host);
+  cpu.compute_buffer_bytes = std::max(cpu.compute_buffer_bytes, host_inputs);
 
   // The op offload (local_rules.hpp): over a batch of 32 tokens or more the first GPU runs the ops whose
   // weights stay in RAM (the layers below -ngl, the experts --n-cpu-moe keeps, the head when the output layer
@@ -250,7 +258,7 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
             peak, with_activations(layer.largest_expert_matrix, std::max<std::int64_t>(1, model.experts_per_token)));
     }
     p.devices[0].compute_buffer_bytes = peak;
-    cpu.compute_buffer_bytes = hidden + mask_host;
+    cpu.compute_buffer_bytes = host_inputs;
   }
 
   // The multimodal projector file: clip.cpp loads every tensor of it into one buffer of its backend, the

@@ -26,6 +26,10 @@ constexpr double kLocalPcieEfficiency = 0.8;
 // Bytes of an f32 value (GGML_TYPE_F32): the hidden state, recurrent states and the graph's f32 intermediates.
 constexpr std::int64_t kLocalF32Bytes = 4;
 
+// The build from which llama.cpp builds the attention mask as an f16 input when flash attention is on
+// (ggml-org/llama.cpp#23764, "use f16 mask for FA to save VRAM", b9410); before it an f32 input cast to f16.
+constexpr std::int64_t kLocalF16MaskInputBuild = 9410;
+
 // The op offload (ggml-backend.cpp ggml_backend_sched_backend_id_from_cur, cause "1.off"): an op whose weight
 // sits in host memory runs on the highest-priority GPU when that backend's offload_op accepts its batch
 // (ggml-cuda.cu ggml_backend_cuda_device_offload_op, ggml-vulkan.cpp likewise: at least 32 tokens, the default
