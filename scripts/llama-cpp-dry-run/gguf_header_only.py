@@ -5,7 +5,7 @@ hole of the data section's size (the file takes a few KiB on disk). llama.cpp lo
 no_alloc and sizes every buffer as it would for the real file (README.md here).
 
 usage: gguf_header_only.py CONFIG.json ARCH OUT.gguf [TYPE]
-  ARCH: llama, qwen2, qwen3 (a dense Llama-style stack) or gpt-oss
+  ARCH: llama, qwen2, qwen3 (a dense Llama-style stack), qwen3moe or gpt-oss
   TYPE: the matrices' ggml type (f16, q8_0, q4_0, q4_k, ...; default f16)"""
 import json, os, struct, sys
 
@@ -68,8 +68,18 @@ def llama_like(cfg, arch, wt='f16', ot='f16', et='f16'):
               (p + 'ffn_gate.weight', [h, ff], wt), (p + 'ffn_up.weight', [h, ff], wt), (p + 'ffn_down.weight', [ff, h], wt)]
         if arch == 'qwen2':
             t += [(p + 'attn_q.bias', [nh * hd], 'f32'), (p + 'attn_k.bias', [kvh * hd], 'f32'), (p + 'attn_v.bias', [kvh * hd], 'f32')]
-        if arch == 'qwen3':
+        if arch in ('qwen3', 'qwen3moe'):
             t += [(p + 'attn_q_norm.weight', [hd], 'f32'), (p + 'attn_k_norm.weight', [hd], 'f32')]
+    if arch == 'qwen3moe':
+        # The dense FFN tensors become a router and the routed experts (ffn_*_exps: all experts in one tensor).
+        E, k, ffx = cfg['num_experts'], cfg['num_experts_per_tok'], cfg['moe_intermediate_size']
+        meta.update({f'{arch}.expert_count': E, f'{arch}.expert_used_count': k, f'{arch}.expert_feed_forward_length': ffx})
+        dense = ('ffn_gate.weight', 'ffn_up.weight', 'ffn_down.weight')
+        t = [x for x in t if not x[0].endswith(dense)]
+        for i in range(L):
+            p = f'blk.{i}.'
+            t += [(p + 'ffn_gate_inp.weight', [h, E], 'f32'), (p + 'ffn_gate_exps.weight', [h, ffx, E], wt),
+                  (p + 'ffn_up_exps.weight', [h, ffx, E], wt), (p + 'ffn_down_exps.weight', [ffx, h, E], wt)]
     return meta, t
 
 
