@@ -204,7 +204,7 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   std::int64_t output_peak = (model.vocab_size + model.hidden_size) * tokens * kLocalF32Bytes;
   // With flash attention, before b9410 the graph copies the f32 mask to the device and casts it to f16
   // once, before the first layer; the logits land above part of that region, how much of it depends on
-  // the allocator's history (Llama 3.1 8B at ubatch 1024: 96 MiB above at n_ctx 16384, 0 below 4096).
+  // the allocator's history (Llama 3.1 8B at ubatch 1024: 96 MiB under the logits at n_ctx 16384, none at 4096).
   // Three flash-attention load logs (Llama 3.1 8B on Vulkan, ubatch 1024; GLM-4-32B, ubatch 512;
   // GLM-4.5-Air, ubatch 4096) print the output layer's peak plus the f16 mask plus one to three hidden
   // states; fitcheck adds two (-5%, +3% and 0% on those logs). From b9410 the mask is an f16 input
@@ -236,8 +236,9 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   // weight is copied in a split of its own (ggml-backend.cpp ggml_backend_sched_split_graph starts a new split at
   // a weight of another backend, "so the memory of the previously offloaded weights can be reused"), so the
   // GPU holds one at a time, with the op's input and output. The host buffer keeps the graph inputs only.
-  // Two load logs print exactly the head's copy + logits + normed state: Qwen3-8B Q8_0 at -ngl 0 (630.59 +
-  // 296.75 + 8 = 935.34 MiB) and QwQ-32B Q4_K_M at 29 of 65 layers (609.08 + 297 + 10 = 916.08 MiB).
+  // An LM Studio load log of a Qwen3-8B Q8_0 file (Nemeca99/AIOS d224de02) prints exactly the head's copy +
+  // logits + normed state at -ngl 0 (630.59 + 296.75 + 8 = 935.34 MiB), and at -ngl 19 and n_ctx 131072
+  // 9240 MiB where this gives a layer's attention peak plus its cache, 8992 (docs/local.md).
   if (local_op_offload(request, tokens) && request.kv_offload) {
     const auto with_activations = [&](const LocalMatrix& m, std::int64_t slots) {
       return m.bytes + (m.rows + m.columns) * slots * tokens * kLocalF32Bytes;
