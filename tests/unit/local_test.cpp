@@ -25,13 +25,7 @@ ModelDescription llama3_8b() {
   return parse_hf_config(test::read_file(test::fixture_configs_dir() + "/meta-llama--Llama-3.1-8B.json"));
 }
 
-LocalRequest one_gpu(const char* id) {
-  LocalRequest r;
-  r.gpus.push_back(*find_accelerator(id));
-  r.backend = LocalBackend::cuda;
-  r.ram_bytes = std::int64_t{32} << 30;
-  return r;
-}
+LocalRequest one_gpu(const char* id) { return test::local_request_on(id, 32); }
 
 // The hidden state crossing between the CPU and a GPU: 2048 x 4 bytes a token over PCIe 4.0 x16 at
 // 0.8 of 32 GB/s (ggml_backend_sched copies each split's input); the token embeddings cross from the

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "fitcheck/hardware.hpp"
+
 namespace fitcheck::test {
 
 ConfigError config_error(const std::string& config_text) {
@@ -112,6 +114,16 @@ nlohmann::json cli_json(const std::string& arguments) {
   const CommandResult run = run_cli(arguments);
   REQUIRE(run.exit_status == 0);
   return nlohmann::json::parse(run.out);
+}
+
+LocalRequest local_request_on(const char* gpu_id, std::int64_t ram_gib) {
+  const Accelerator* gpu = find_accelerator(gpu_id);
+  REQUIRE_MESSAGE(gpu != nullptr, "no catalog GPU " << gpu_id);
+  LocalRequest r;
+  r.gpus.push_back(*gpu);
+  r.backend = LocalBackend::cuda;
+  r.ram_bytes = ram_gib << 30;
+  return r;
 }
 
 }  // namespace fitcheck::test

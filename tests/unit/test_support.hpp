@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fitcheck/config.hpp"
+#include "fitcheck/local.hpp"
 
 namespace fitcheck::test {
 
@@ -33,6 +34,9 @@ std::vector<ManifestRow> read_manifest(const std::string& directory);
 std::string fixture_configs_dir();
 // The config tests/fixtures/configs/`file` holds, parsed.
 ModelDescription fixture_model(const std::string& file);
+
+// A llama.cpp request on the catalog GPU `gpu_id` (CUDA) beside `ram_gib` GiB of RAM, other options at defaults.
+LocalRequest local_request_on(const char* gpu_id, std::int64_t ram_gib);
 
 struct CommandResult {
   int exit_status = -1;

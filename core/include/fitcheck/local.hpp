@@ -260,6 +260,9 @@ struct LocalPlacement {
   std::vector<LocalDeviceUse> devices;            // GPUs in order, then the CPU
   LocalMmprojType mmproj = LocalMmprojType::off;  // the request's, resolved for the model
   int mmproj_device = -1;                         // index into devices of the one holding it; -1: none
+  // The first GPU runs a prompt ubatch's ops of weights kept in RAM, each copied in (llama.cpp's op offload),
+  // and its compute buffer holds the largest such copy (place_local).
+  bool op_offload_copies = false;
   bool fits = true;
   std::int64_t recurrent_state_bytes() const {  // the RS buffers of every device
     std::int64_t total = 0;

@@ -297,8 +297,7 @@ LocalEstimate estimate_local(const LocalModel& model, const LocalRequest& reques
     e.assumptions.push_back(
         "-nkvo: the KV cache and the attention over it on the CPU; its compute buffers are estimates (KQ moves to "
         "the host buffer)");
-  if (gpus && (e.placement.n_gpu_layers <= n_layer || e.placement.n_cpu_moe > 0) && request.kv_offload &&
-      local_op_offload(request, std::min(request.ubatch, e.placement.kv_size)))
+  if (e.placement.op_offload_copies)
     e.assumptions.push_back(
         "partial offload: the first GPU runs the prompt's ops of the weights in RAM (llama.cpp's op offload, "
         "batches of 32 tokens or more), one weight copied at a time; its compute buffer holds the largest copy "

@@ -193,7 +193,7 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   const std::int64_t tokens = std::min(request.ubatch, p.kv_size);
   const std::int64_t mask_rows = pad_to(tokens, 64);  // GGML_KQ_MASK_PAD
   const std::int64_t hidden = model.hidden_size * tokens * kLocalF32Bytes;
-  const std::int64_t mask_device = p.kv_size * mask_rows * (request.flash_attention ? 2 : kLocalF32Bytes);
+  const std::int64_t mask_device = p.kv_size * mask_rows * (request.flash_attention ? kLocalF16Bytes : kLocalF32Bytes);
   const std::int64_t mask_host = p.kv_size * mask_rows * kLocalF32Bytes;
   const std::int64_t kq = request.flash_attention ? 0 : model.num_heads * p.kv_size * tokens * kLocalF32Bytes;
   const std::int64_t query_width = model.head_dim > 0 ? model.num_heads * model.head_dim : model.hidden_size;
@@ -216,7 +216,8 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   if (request.flash_attention && !f16_mask_input && logits > mask_device) output_peak += mask_device + 2 * hidden;
   // The host buffer holds the graph inputs: the token embeddings and the mask (f32; from b9410 f16 with
   // flash attention, beside a second hidden-sized input).
-  const std::int64_t host_inputs = f16_mask_input ? 2 * hidden + p.kv_size * mask_rows * 2 : hidden + mask_host;
+  const std::int64_t host_inputs =
+      f16_mask_input ? 2 * hidden + p.kv_size * mask_rows * kLocalF16Bytes : hidden + mask_host;
   // Without KV offload the attention over the cache runs on the CPU, beside the cache.
   const bool any_layers_on_gpu =
       std::any_of(p.devices.begin(), p.devices.end() - 1, [](const LocalDeviceUse& d) { return d.layers > 0; });
@@ -239,26 +240,29 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   // An LM Studio load log of a Qwen3-8B Q8_0 file (Nemeca99/AIOS d224de02) prints exactly the head's copy +
   // logits + normed state at -ngl 0 (630.59 + 296.75 + 8 = 935.34 MiB), and at -ngl 19 and n_ctx 131072
   // 9240 MiB where this gives a layer's attention peak plus its cache, 8992 (docs/local.md).
-  if (local_op_offload(request, tokens) && request.kv_offload) {
-    const auto with_activations = [&](const LocalMatrix& m, std::int64_t slots) {
-      return m.bytes + (m.rows + m.columns) * slots * tokens * kLocalF32Bytes;
-    };
-    std::int64_t peak = p.devices[0].compute_buffer_bytes;
-    if (p.output_device < 0) peak = std::max(peak, with_activations(model.head_matrix, 1));
-    for (std::int64_t il = 0; il < n_layer; ++il) {
-      const LocalLayer& layer = model.layers[static_cast<std::size_t>(il)];
-      const bool layer_in_ram = p.layer_device[static_cast<std::size_t>(il)] < 0;
-      if (layer_in_ram) {
-        const std::int64_t kv_copy =
-            local_layer_kv_bytes(layer, request.kv_type, local_layer_cells(layer, request, p.kv_size));
-        peak = std::max({peak, ffn_peak, with_activations(layer.largest_dense_matrix, 1)});
-        if (layer.attention) peak = std::max(peak, attention_peak + kv_copy);
-      }
-      if ((layer_in_ram || il < request.n_cpu_moe) && layer.largest_expert_matrix.bytes > 0)
-        peak = std::max(
-            peak, with_activations(layer.largest_expert_matrix, std::max<std::int64_t>(1, model.experts_per_token)));
+  const auto with_activations = [&](const LocalMatrix& m, std::int64_t slots) {
+    return m.bytes + (m.rows + m.columns) * slots * tokens * kLocalF32Bytes;
+  };
+  bool weights_in_ram = p.output_device < 0;
+  std::int64_t offload_peak = weights_in_ram ? with_activations(model.head_matrix, 1) : 0;
+  for (std::int64_t il = 0; il < n_layer; ++il) {
+    const LocalLayer& layer = model.layers[static_cast<std::size_t>(il)];
+    const bool layer_in_ram = p.layer_device[static_cast<std::size_t>(il)] < 0;
+    if (layer_in_ram) {
+      const std::int64_t kv_copy =
+          local_layer_kv_bytes(layer, request.kv_type, local_layer_cells(layer, request, p.kv_size));
+      offload_peak = std::max({offload_peak, ffn_peak, with_activations(layer.largest_dense_matrix, 1)});
+      if (layer.attention) offload_peak = std::max(offload_peak, attention_peak + kv_copy);
     }
-    p.devices[0].compute_buffer_bytes = peak;
+    const bool experts_in_ram = (layer_in_ram || il < request.n_cpu_moe) && layer.largest_expert_matrix.bytes > 0;
+    if (experts_in_ram)
+      offload_peak = std::max(offload_peak, with_activations(layer.largest_expert_matrix,
+                                                             std::max<std::int64_t>(1, model.experts_per_token)));
+    weights_in_ram = weights_in_ram || layer_in_ram || experts_in_ram;
+  }
+  p.op_offload_copies = weights_in_ram && request.kv_offload && local_op_offload(request, tokens);
+  if (p.op_offload_copies) {
+    p.devices[0].compute_buffer_bytes = std::max(p.devices[0].compute_buffer_bytes, offload_peak);
     cpu.compute_buffer_bytes = host_inputs;
   }
 

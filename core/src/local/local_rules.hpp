@@ -25,6 +25,8 @@ constexpr double kLocalPcieEfficiency = 0.8;
 
 // Bytes of an f32 value (GGML_TYPE_F32): the hidden state, recurrent states and the graph's f32 intermediates.
 constexpr std::int64_t kLocalF32Bytes = 4;
+// Bytes of an f16 value (GGML_TYPE_F16): the flash-attention mask.
+constexpr std::int64_t kLocalF16Bytes = 2;
 
 // The build from which llama.cpp builds the attention mask as an f16 input when flash attention is on
 // (ggml-org/llama.cpp#23764, "use f16 mask for FA to save VRAM", b9410); before it an f32 input cast to f16.
