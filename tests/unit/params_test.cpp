@@ -338,4 +338,8 @@ TEST_CASE("Llama 4's vision tower and projector counted apart; image tokens by t
   std::string missing = text;
   missing.replace(missing.find("\"vision_output_dim\":4096"), 24, "\"x\":1");
   CHECK_THROWS_WITH_AS(parse_hf_config(missing), doctest::Contains("vision_output_dim"), ConfigError);
+  // A ratio so small that 1 / ratio^2 overflows is refused, naming the field, before any integer conversion.
+  std::string tiny = text;
+  tiny.replace(tiny.find("\"pixel_shuffle_ratio\":0.5"), 25, "\"pixel_shuffle_ratio\":1e-200");
+  CHECK_THROWS_WITH_AS(parse_hf_config(tiny), doctest::Contains("vision_config.pixel_shuffle_ratio"), ConfigError);
 }

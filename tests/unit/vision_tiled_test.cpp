@@ -202,6 +202,9 @@ TEST_CASE("InternVL: the InternViT switches change the tower; contradictory or u
   CHECK(count_parameters(parse_hf_config(variant)).vision_tower == 303'940'608);
   CHECK_THROWS_WITH_AS(parse_hf_config(replaced(text, "\"downsample_ratio\": 0.5", "\"downsample_ratio\": 0.3")),
                        doctest::Contains("downsample_ratio"), ConfigError);
+  // A ratio whose inverse does not fit an integer is refused before any conversion (a fuzzer's input).
+  CHECK_THROWS_WITH_AS(parse_hf_config(replaced(text, "\"downsample_ratio\": 0.5", "\"downsample_ratio\": 5e-125")),
+                       doctest::Contains("downsample_ratio"), ConfigError);
   CHECK_THROWS_WITH_AS(parse_hf_config(replaced(text, "\"image_seq_length\": 256", "\"image_seq_length\": 64")),
                        doctest::Contains("image_seq_length"), ConfigError);
   CHECK_THROWS_WITH_AS(parse_hf_config(replaced(text, "\"layer_norm\"", "\"batch_norm\"")),

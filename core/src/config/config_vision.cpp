@@ -213,10 +213,12 @@ VisionTower read_llama4_vision(const ConfigFields& root, ModelDescription& model
     throw ConfigError(
         ratio_path, "required field '" + ratio_path + "' is missing: it sets how many image tokens each tile becomes");
   if (!(*ratio > 0 && *ratio <= 1)) throw ConfigError(ratio_path, "field '" + ratio_path + "' must be in (0, 1]");
-  const auto downsample = static_cast<std::int64_t>(std::nearbyint(1.0 / (*ratio * *ratio)));
+  // Compared as a double first: a tiny ratio's 1 / ratio^2 does not fit an int64.
+  const double downsample_real = std::nearbyint(1.0 / (*ratio * *ratio));
   const std::int64_t side = v.image_size / v.patch_size;
-  if (downsample < 1 || downsample > side * side)
+  if (!(downsample_real >= 1 && downsample_real <= static_cast<double>(side * side)))
     throw ConfigError(ratio_path, "field '" + ratio_path + "' shuffles more patches together than a tile has");
+  const auto downsample = static_cast<std::int64_t>(downsample_real);
   v.tokens_per_tile = side * side / downsample;
   v.max_tiles = 16;  // Llama4ImageProcessorFast max_patches
   model.assumptions.push_back(

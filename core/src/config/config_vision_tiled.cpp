@@ -97,15 +97,18 @@ VisionTower read_internvl_vision(const ConfigFields& root, ModelDescription& mod
   // pixel_shuffle folds the patch grid by downsample_ratio: the two agree only when 1 / ratio is whole.
   const auto ratio = root.number("downsample_ratio").value_or(0.5);
   if (!root.has("downsample_ratio")) model.assumptions.push_back("downsample_ratio absent: 0.5, as InternVLConfig");
-  const double inverse = ratio > 0 ? 1.0 / ratio : 0;
-  const auto factor = static_cast<std::int64_t>(std::nearbyint(inverse));
   const std::int64_t side = v.image_size / v.patch_size;
-  if (!(ratio >= 1.0 / 64 && ratio <= 1) || std::fabs(inverse - static_cast<double>(factor)) > 1e-9 ||
-      side % factor != 0)
-    throw ConfigError(
+  const auto bad_ratio = [&] {
+    return ConfigError(
         "downsample_ratio",
         "field 'downsample_ratio' must be 1 / n for a whole n (up to 64) that divides the tower's patch grid side (" +
             std::to_string(side) + ")");
+  };
+  // The range check comes before the integer conversion: a tiny ratio's inverse does not fit an int64.
+  if (!(ratio >= 1.0 / 64 && ratio <= 1)) throw bad_ratio();
+  const double inverse = 1.0 / ratio;
+  const auto factor = static_cast<std::int64_t>(std::nearbyint(inverse));
+  if (std::fabs(inverse - static_cast<double>(factor)) > 1e-9 || side % factor != 0) throw bad_ratio();
   v.spatial_merge_size = factor;
   v.tokens_per_tile = side * side / (factor * factor);
   if (const auto seq = root.optional_count("image_seq_length", 1, 1 << 24); seq && *seq != v.tokens_per_tile)
