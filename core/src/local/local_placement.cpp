@@ -214,10 +214,16 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   const bool f16_mask_input =
       request.flash_attention && local_build_includes(request.llama_cpp_build, kLocalF16MaskInputBuild);
   if (request.flash_attention && !f16_mask_input && logits > mask_device) output_peak += mask_device + 2 * hidden;
-  // The host buffer holds the graph inputs: the token embeddings and the mask (f32; from b9410 f16 with
-  // flash attention, beside a second hidden-sized input).
-  const std::int64_t host_inputs =
-      f16_mask_input ? 2 * hidden + p.kv_size * mask_rows * kLocalF16Bytes : hidden + mask_host;
+  // A sliding-window model has a second mask for its window layers (build_attn_inp_kv_iswa), over the
+  // window's cells.
+  std::int64_t window_cells = 0;
+  for (const LocalLayer& layer : model.layers)
+    if (layer.attention && layer.sliding_window > 0)
+      window_cells = std::max(window_cells, local_layer_cells(layer, request, p.kv_size));
+  // The host buffer holds the graph inputs: the token embeddings and the masks (f32; from b9410 f16 with
+  // flash attention, beside a second hidden-sized input, the window mask not yet checked there).
+  const std::int64_t host_inputs = f16_mask_input ? 2 * hidden + p.kv_size * mask_rows * kLocalF16Bytes
+                                                  : hidden + mask_host + window_cells * mask_rows * kLocalF32Bytes;
   // Without KV offload the attention over the cache runs on the CPU, beside the cache.
   const bool any_layers_on_gpu =
       std::any_of(p.devices.begin(), p.devices.end() - 1, [](const LocalDeviceUse& d) { return d.layers > 0; });
@@ -230,6 +236,22 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
     d.compute_buffer_bytes = peak;
   }
   cpu.compute_buffer_bytes = std::max(cpu.compute_buffer_bytes, host_inputs);
+  // Before b9410, flash attention casts the f32 mask to f16 on the device of the first layer that reads it
+  // (build_attn_inp_kv: ggml_cast; the f32 mask is that split's input copy), just before the layer's
+  // attention: the copy, the cast and that attention's tensors are live together, and a sliding-window
+  // model's two window masks with them. Hand-run dry runs of b6567 (scripts/llama-cpp-dry-run) print exactly
+  // this at n_ctx 131072: Llama 3.1 8B 416.01 and 832.02 MiB at ubatch 512 and 1024, gpt-oss-20b 413.52 and
+  // 1672.08 (the latter also the Metal load log of b7217 in the validation set).
+  const auto first_attention =
+      std::find_if(model.layers.begin(), model.layers.end(), [](const LocalLayer& layer) { return layer.attention; });
+  if (request.flash_attention && !f16_mask_input && request.kv_offload && first_attention != model.layers.end()) {
+    const int cast_device = p.layer_device[static_cast<std::size_t>(first_attention - model.layers.begin())];
+    if (cast_device >= 0) {
+      const std::int64_t window_masks = window_cells * mask_rows * (kLocalF32Bytes + kLocalF16Bytes);
+      LocalDeviceUse& d = p.devices[static_cast<std::size_t>(cast_device)];
+      d.compute_buffer_bytes = std::max(d.compute_buffer_bytes, attention_peak + mask_host + window_masks);
+    }
+  }
 
   // The op offload (local_rules.hpp): over a batch of 32 tokens or more the first GPU runs the ops whose
   // weights stay in RAM (the layers below -ngl, the experts --n-cpu-moe keeps, the head when the output layer
