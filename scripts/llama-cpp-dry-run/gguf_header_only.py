@@ -6,21 +6,23 @@ no_alloc and sizes every buffer as it would for the real file (README.md here).
 
 usage: gguf_header_only.py CONFIG.json ARCH OUT.gguf [TYPE]
   ARCH: llama, qwen2, qwen3 (a dense Llama-style stack), qwen3moe or gpt-oss
-  TYPE: the matrices' ggml type (f16, q8_0, q4_0, q4_k, ...; default f16)"""
+  TYPE: the matrices' ggml type (f16, q8_0, q4_0, q4_k, ...; default f16); gpt-oss takes ggml-org's
+        file layout instead (attention and embeddings q8_0, routed experts mxfp4)"""
 import json, os, struct, sys
 
-T = {'f32': (0, 1, 4), 'f16': (1, 1, 2), 'q4_0': (2, 32, 18), 'q8_0': (8, 32, 34), 'q4_k': (12, 256, 144),
+# ggml type: (GGML_TYPE_* id, values per block, bytes per block)
+GGML_TYPES = {'f32': (0, 1, 4), 'f16': (1, 1, 2), 'q4_0': (2, 32, 18), 'q8_0': (8, 32, 34), 'q4_k': (12, 256, 144),
      'q6_k': (14, 256, 210), 'q5_k': (13, 256, 176), 'mxfp4': (39, 32, 17), 'bf16': (30, 1, 2)}
 
-def s(x):
-    b = x.encode(); return struct.pack('<Q', len(b)) + b
+def gguf_string(text):
+    b = text.encode(); return struct.pack('<Q', len(b)) + b
 
 def kv(key, val):
-    out = s(key)
+    out = gguf_string(key)
     if isinstance(val, bool): return out + struct.pack('<IB', 7, val)
     if isinstance(val, int): return out + struct.pack('<II', 4, val)
     if isinstance(val, float): return out + struct.pack('<If', 6, val)
-    if isinstance(val, str): return out + struct.pack('<I', 8) + s(val)
+    if isinstance(val, str): return out + struct.pack('<I', 8) + gguf_string(val)
     if isinstance(val, list):
         if all(isinstance(v, bool) for v in val):
             return out + struct.pack('<IIQ', 9, 7, len(val)) + b''.join(struct.pack('<B', v) for v in val)
@@ -32,12 +34,12 @@ def write(path, meta, tensors):
     align = 32
     infos = b''; off = 0
     for name, shape, typ in tensors:
-        tid, blk, bb = T[typ]
+        tid, blk, bb = GGML_TYPES[typ]
         n = 1
         for d in shape: n *= d
         assert shape[0] % blk == 0, (name, shape, typ)
         size = n // blk * bb
-        infos += s(name) + struct.pack('<I', len(shape)) + b''.join(struct.pack('<Q', d) for d in shape) + struct.pack('<IQ', tid, off)
+        infos += gguf_string(name) + struct.pack('<I', len(shape)) + b''.join(struct.pack('<Q', d) for d in shape) + struct.pack('<IQ', tid, off)
         off += (size + align - 1) // align * align
     kvs = b''.join(kv(k, v) for k, v in meta.items())
     head = b'GGUF' + struct.pack('<IQQ', 3, len(tensors), len(meta)) + kvs + infos
@@ -47,17 +49,22 @@ def write(path, meta, tensors):
     os.truncate(path, len(head) + off)
     return len(head) + off
 
+def header_meta(arch, vocab, context, hidden, layers, ff, heads, kv_heads, head_dim, rope_base, rms_eps):
+    """The keys every architecture here reads; no vocabulary ('none' with <arch>.vocab_size)."""
+    return {'general.architecture': arch, 'general.alignment': 32, 'tokenizer.ggml.model': 'none',
+            f'{arch}.vocab_size': vocab, f'{arch}.context_length': context, f'{arch}.embedding_length': hidden,
+            f'{arch}.block_count': layers, f'{arch}.feed_forward_length': ff,
+            f'{arch}.attention.head_count': heads, f'{arch}.attention.head_count_kv': kv_heads,
+            f'{arch}.attention.key_length': head_dim, f'{arch}.attention.value_length': head_dim,
+            f'{arch}.rope.dimension_count': head_dim, f'{arch}.rope.freq_base': rope_base,
+            f'{arch}.attention.layer_norm_rms_epsilon': rms_eps}
+
 def llama_like(cfg, arch, wt='f16', ot='f16', et='f16'):
     h = cfg['hidden_size']; L = cfg['num_hidden_layers']; nh = cfg['num_attention_heads']
     kvh = cfg.get('num_key_value_heads', nh); hd = cfg.get('head_dim') or h // nh; ff = cfg['intermediate_size']
     V = cfg['vocab_size']
-    meta = {'general.architecture': arch, 'general.alignment': 32, 'tokenizer.ggml.model': 'none',
-            f'{arch}.vocab_size': V, f'{arch}.context_length': cfg.get('max_position_embeddings', 4096),
-            f'{arch}.embedding_length': h, f'{arch}.block_count': L, f'{arch}.feed_forward_length': ff,
-            f'{arch}.attention.head_count': nh, f'{arch}.attention.head_count_kv': kvh,
-            f'{arch}.attention.key_length': hd, f'{arch}.attention.value_length': hd,
-            f'{arch}.rope.dimension_count': hd, f'{arch}.rope.freq_base': float(cfg.get('rope_theta', 10000.0)),
-            f'{arch}.attention.layer_norm_rms_epsilon': float(cfg.get('rms_norm_eps', 1e-5))}
+    meta = header_meta(arch, V, cfg.get('max_position_embeddings', 4096), h, L, ff, nh, kvh, hd,
+                       float(cfg.get('rope_theta', 10000.0)), float(cfg.get('rms_norm_eps', 1e-5)))
     t = [('token_embd.weight', [h, V], et), ('output_norm.weight', [h], 'f32')]
     if not cfg.get('tie_word_embeddings', False): t.append(('output.weight', [h, V], ot))
     for i in range(L):
@@ -83,22 +90,15 @@ def llama_like(cfg, arch, wt='f16', ot='f16', et='f16'):
     return meta, t
 
 
-
 def gpt_oss(cfg, et='q8_0', at='q8_0', xt='mxfp4'):
     arch = 'gpt-oss'
     h = cfg['hidden_size']; L = cfg['num_hidden_layers']; nh = cfg['num_attention_heads']
     kvh = cfg['num_key_value_heads']; hd = cfg['head_dim']; ffx = cfg['intermediate_size']
     E = cfg.get('num_local_experts', cfg.get('num_experts')); k = cfg.get('num_experts_per_tok', cfg.get('experts_per_token'))
     V = cfg['vocab_size']
-    meta = {'general.architecture': arch, 'general.alignment': 32, 'tokenizer.ggml.model': 'none',
-            f'{arch}.vocab_size': V, f'{arch}.context_length': 131072, f'{arch}.embedding_length': h,
-            f'{arch}.block_count': L, f'{arch}.feed_forward_length': ffx, f'{arch}.expert_feed_forward_length': ffx,
-            f'{arch}.expert_count': E, f'{arch}.expert_used_count': k,
-            f'{arch}.attention.head_count': nh, f'{arch}.attention.head_count_kv': kvh,
-            f'{arch}.attention.key_length': hd, f'{arch}.attention.value_length': hd,
-            f'{arch}.rope.dimension_count': hd, f'{arch}.rope.freq_base': 150000.0,
-            f'{arch}.attention.sliding_window': cfg['sliding_window'],
-            f'{arch}.attention.layer_norm_rms_epsilon': 1e-5}
+    meta = header_meta(arch, V, 131072, h, L, ffx, nh, kvh, hd, 150000.0, 1e-5)
+    meta.update({f'{arch}.expert_feed_forward_length': ffx, f'{arch}.expert_count': E,
+                 f'{arch}.expert_used_count': k, f'{arch}.attention.sliding_window': cfg['sliding_window']})
     t = [('token_embd.weight', [h, V], et), ('output_norm.weight', [h], 'f32'), ('output.weight', [h, V], et)]
     for i in range(L):
         p = f'blk.{i}.'

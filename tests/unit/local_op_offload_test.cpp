@@ -15,8 +15,6 @@ using namespace fitcheck;
 
 namespace {
 
-constexpr std::int64_t kMiB = std::int64_t{1} << 20;
-
 LocalRequest on_gpu(const char* id) { return test::local_request_on(id, 64); }
 
 // The LM Studio loads of DeepSeek-R1-0528-Qwen3-8B Q8_0 (Qwen3-8B's shapes) on an RTX 3060 Ti, flash attention off.
@@ -49,7 +47,7 @@ TEST_CASE("op offload: the head in RAM is multiplied on the GPU, its copy beside
   const std::int64_t normed = std::int64_t{4096} * 512 * 4;
   CHECK(device(e, "CUDA0").layers == 0);
   CHECK(device(e, "CUDA0").compute_buffer_bytes == head + logits + normed);
-  CHECK(static_cast<double>(device(e, "CUDA0").compute_buffer_bytes) / kMiB == doctest::Approx(935.34).epsilon(0.0001));
+  CHECK(test::mib(device(e, "CUDA0").compute_buffer_bytes) == doctest::Approx(935.34).epsilon(0.0001));
   // The host keeps the inputs: the token embeddings (4096 x 512 f32) and the f32 mask (4096 cells x 512).
   CHECK(device(e, "CPU").compute_buffer_bytes == normed + std::int64_t{4096} * 512 * 4);
 }
@@ -82,7 +80,7 @@ TEST_CASE("op offload: the attention of a layer in RAM runs on the GPU with its 
   const std::int64_t states = 2 * std::int64_t{4096} * 512 * 4 * 2;          // two hidden states, Q and the output
   const std::int64_t cache_copy = std::int64_t{131072} * (1024 + 1024) * 2;  // one layer's K and V, f16
   CHECK(device(e, "CUDA0").compute_buffer_bytes == scores + mask + states + cache_copy);
-  CHECK(static_cast<double>(device(e, "CUDA0").compute_buffer_bytes) / kMiB == doctest::Approx(9240.0).epsilon(0.03));
+  CHECK(test::mib(device(e, "CUDA0").compute_buffer_bytes) == doctest::Approx(9240.0).epsilon(0.03));
   CHECK(device(e, "CPU").compute_buffer_bytes == std::int64_t{4096} * 512 * 4 + mask);
 }
 
@@ -101,7 +99,7 @@ TEST_CASE("op offload: routed-expert biases stay in RAM with their experts, and 
   r.n_gpu_layers = 99;
   r.n_cpu_moe = 99;
   const LocalEstimate e = estimate_local(model, r);
-  CHECK(static_cast<double>(device(e, "CUDA0").model_buffer_bytes) / kMiB == doctest::Approx(1242.03).epsilon(0.0001));
+  CHECK(test::mib(device(e, "CUDA0").model_buffer_bytes) == doctest::Approx(1242.03).epsilon(0.0001));
 
   // A ubatch under 32 tokens stays below ggml-cuda's offload_op batch: the head is multiplied where it is.
   const LocalModel qwen = local_model_from_config(test::fixture_model("Qwen--Qwen3-8B.json"), WeightFormat::gguf_q8_0);

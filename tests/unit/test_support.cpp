@@ -116,6 +116,8 @@ nlohmann::json cli_json(const std::string& arguments) {
   return nlohmann::json::parse(run.out);
 }
 
+double mib(std::int64_t bytes) { return static_cast<double>(bytes) / static_cast<double>(std::int64_t{1} << 20); }
+
 LocalRequest local_request_on(const char* gpu_id, std::int64_t ram_gib) {
   const Accelerator* gpu = find_accelerator(gpu_id);
   REQUIRE_MESSAGE(gpu != nullptr, "no catalog GPU " << gpu_id);

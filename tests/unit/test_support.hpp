@@ -35,6 +35,9 @@ std::string fixture_configs_dir();
 // The config tests/fixtures/configs/`file` holds, parsed.
 ModelDescription fixture_model(const std::string& file);
 
+// Bytes in MiB, as llama.cpp's load logs print buffer sizes.
+double mib(std::int64_t bytes);
+
 // A llama.cpp request on the catalog GPU `gpu_id` (CUDA) beside `ram_gib` GiB of RAM, other options at defaults.
 LocalRequest local_request_on(const char* gpu_id, std::int64_t ram_gib);
 

@@ -54,9 +54,6 @@ void set_recurrent_state(LocalLayer& layer, const SsmShape& m) {
 }
 
 bool starts_with(const std::string& text, std::string_view prefix) { return text.rfind(prefix, 0) == 0; }
-bool ends_with(const std::string& text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 // Which layers of a GGUF are recurrent, as each architecture's load_hparams marks them
 // (ggml-org/llama.cpp src/models/*.cpp, hparams.is_recr_impl), and their state per cell.
@@ -322,7 +319,7 @@ LocalModel local_model_from_gguf(const CheckpointSummary& summary) {
         add_stored_parameters(layer.dense_float, layer.dense_quantized, t.type, t.elements);
       if (t.shape.size() >= 2 && !float_type(t.type)) layer.quantized_matrices.push_back(gguf_matrix(t, expert));
       // Matrices, not the experts' 2-D bias tables (ffn_*_exps.bias: n_ff x n_expert).
-      if (t.shape.size() >= 2 && ends_with(t.name, ".weight"))
+      if (t.shape.size() >= 2 && t.name.ends_with(".weight"))
         keep_largest(expert ? layer.largest_expert_matrix : layer.largest_dense_matrix, gguf_matrix(t, expert));
       count_gguf_tensor(ops[static_cast<std::size_t>(il)], t.name, t.shape.size());
     } else if (starts_with(t.name, "token_embd.") || starts_with(t.name, "position_embd.")) {

@@ -213,7 +213,8 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   const std::int64_t logits = model.vocab_size * tokens * kLocalF32Bytes;
   const bool f16_mask_input =
       request.flash_attention && local_build_includes(request.llama_cpp_build, kLocalF16MaskInputBuild);
-  if (request.flash_attention && !f16_mask_input && logits > mask_device) output_peak += mask_device + 2 * hidden;
+  const bool mask_cast_on_device = request.flash_attention && !f16_mask_input;
+  if (mask_cast_on_device && logits > mask_device) output_peak += mask_device + 2 * hidden;
   // A sliding-window model has a second mask for its window layers (build_attn_inp_kv_iswa), over the
   // window's cells.
   std::int64_t window_cells = 0;
@@ -222,8 +223,8 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
       window_cells = std::max(window_cells, local_layer_cells(layer, request, p.kv_size));
   // The host buffer holds the graph inputs: the token embeddings and the masks (f32; from b9410 f16 with
   // flash attention, beside a second hidden-sized input, the window mask not yet checked there).
-  const std::int64_t host_inputs = f16_mask_input ? 2 * hidden + p.kv_size * mask_rows * kLocalF16Bytes
-                                                  : hidden + mask_host + window_cells * mask_rows * kLocalF32Bytes;
+  const std::int64_t host_input_bytes = f16_mask_input ? 2 * hidden + p.kv_size * mask_rows * kLocalF16Bytes
+                                                       : hidden + mask_host + window_cells * mask_rows * kLocalF32Bytes;
   // Without KV offload the attention over the cache runs on the CPU, beside the cache.
   const bool any_layers_on_gpu =
       std::any_of(p.devices.begin(), p.devices.end() - 1, [](const LocalDeviceUse& d) { return d.layers > 0; });
@@ -235,7 +236,7 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
     if (d.holds_output) peak = std::max(peak, output_peak);
     d.compute_buffer_bytes = peak;
   }
-  cpu.compute_buffer_bytes = std::max(cpu.compute_buffer_bytes, host_inputs);
+  cpu.compute_buffer_bytes = std::max(cpu.compute_buffer_bytes, host_input_bytes);
   // Before b9410, flash attention casts the f32 mask to f16 on the device of the first layer that reads it
   // (build_attn_inp_kv: ggml_cast; the f32 mask is that split's input copy), just before the layer's
   // attention: the copy, the cast and that attention's tensors are live together, and a sliding-window
@@ -244,12 +245,12 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
   // 1672.08 (the latter also the Metal load log of b7217 in the validation set).
   const auto first_attention =
       std::find_if(model.layers.begin(), model.layers.end(), [](const LocalLayer& layer) { return layer.attention; });
-  if (request.flash_attention && !f16_mask_input && request.kv_offload && first_attention != model.layers.end()) {
+  if (mask_cast_on_device && request.kv_offload && first_attention != model.layers.end()) {
     const int cast_device = p.layer_device[static_cast<std::size_t>(first_attention - model.layers.begin())];
     if (cast_device >= 0) {
-      const std::int64_t window_masks = window_cells * mask_rows * (kLocalF32Bytes + kLocalF16Bytes);
+      const std::int64_t window_mask_bytes = window_cells * mask_rows * (kLocalF32Bytes + kLocalF16Bytes);
       LocalDeviceUse& d = p.devices[static_cast<std::size_t>(cast_device)];
-      d.compute_buffer_bytes = std::max(d.compute_buffer_bytes, attention_peak + mask_host + window_masks);
+      d.compute_buffer_bytes = std::max(d.compute_buffer_bytes, attention_peak + mask_host + window_mask_bytes);
     }
   }
 
@@ -266,26 +267,27 @@ LocalPlacement place_local(const LocalModel& model, const LocalRequest& request,
     return m.bytes + (m.rows + m.columns) * slots * tokens * kLocalF32Bytes;
   };
   bool weights_in_ram = p.output_device < 0;
-  std::int64_t offload_peak = weights_in_ram ? with_activations(model.head_matrix, 1) : 0;
+  std::int64_t offload_peak_bytes = weights_in_ram ? with_activations(model.head_matrix, 1) : 0;
   for (std::int64_t il = 0; il < n_layer; ++il) {
     const LocalLayer& layer = model.layers[static_cast<std::size_t>(il)];
     const bool layer_in_ram = p.layer_device[static_cast<std::size_t>(il)] < 0;
     if (layer_in_ram) {
-      const std::int64_t kv_copy =
+      const std::int64_t kv_copy_bytes =
           local_layer_kv_bytes(layer, request.kv_type, local_layer_cells(layer, request, p.kv_size));
-      offload_peak = std::max({offload_peak, ffn_peak, with_activations(layer.largest_dense_matrix, 1)});
-      if (layer.attention) offload_peak = std::max(offload_peak, attention_peak + kv_copy);
+      offload_peak_bytes = std::max({offload_peak_bytes, ffn_peak, with_activations(layer.largest_dense_matrix, 1)});
+      if (layer.attention) offload_peak_bytes = std::max(offload_peak_bytes, attention_peak + kv_copy_bytes);
     }
     const bool experts_in_ram = (layer_in_ram || il < request.n_cpu_moe) && layer.largest_expert_matrix.bytes > 0;
     if (experts_in_ram)
-      offload_peak = std::max(offload_peak, with_activations(layer.largest_expert_matrix,
-                                                             std::max<std::int64_t>(1, model.experts_per_token)));
+      offload_peak_bytes =
+          std::max(offload_peak_bytes,
+                   with_activations(layer.largest_expert_matrix, std::max<std::int64_t>(1, model.experts_per_token)));
     weights_in_ram = weights_in_ram || layer_in_ram || experts_in_ram;
   }
   p.op_offload_copies = weights_in_ram && request.kv_offload && local_op_offload(request, tokens);
   if (p.op_offload_copies) {
-    p.devices[0].compute_buffer_bytes = std::max(p.devices[0].compute_buffer_bytes, offload_peak);
-    cpu.compute_buffer_bytes = host_inputs;
+    p.devices[0].compute_buffer_bytes = std::max(p.devices[0].compute_buffer_bytes, offload_peak_bytes);
+    cpu.compute_buffer_bytes = host_input_bytes;
   }
 
   // The multimodal projector file: clip.cpp loads every tensor of it into one buffer of its backend, the

@@ -228,8 +228,7 @@ LocalSpeed local_speed(const LocalModel& model, const LocalRequest& request, con
   // matrix multiplies, whichever is slower. With a discrete GPU, weights left in RAM are copied to
   // the GPU for every ubatch of at least 32 tokens and multiplied there (the op offload).
   const double ubatches = std::ceil(tokens / static_cast<double>(request.ubatch));
-  const bool op_offload =
-      n_gpus > 0 && local_op_offload(request, std::min<std::int64_t>(request.ubatch, request.prompt_len));
+  const bool op_offload = local_op_offload(request, std::min<std::int64_t>(request.ubatch, request.prompt_len));
   // Routed experts in whole tiles (local_kernels.cpp): the expected work over the work needed.
   const double prompt_batch = std::min(static_cast<double>(request.ubatch), tokens);
   const LocalExpertTiles expert_tiles = local_expert_tiles(model, request, prompt_batch);
